@@ -1,0 +1,100 @@
+"""The AI assistant: solvers behind one interface, hints, rule learning.
+
+>>> from game.level import Level
+>>> level = Level.load("levels/001_original.txt")          # doctest: +SKIP
+>>> solve(level, solver="auto", mode="all").describe()     # doctest: +SKIP
+'optimal: 3 bricks, proved in 0.05 s; 6 optimal solutions (complete)'
+
+Imports ``game`` core only, never pygame.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import threading
+import time
+
+from ai.base import (
+    Progress,
+    ProgressCallback,
+    SolveMode,
+    SolveResult,
+    SolveStatus,
+    Solver,
+    WrongSolutionError,
+    verify_result,
+    with_seconds,
+)
+from game.level import Level
+
+#: Solver name -> "module:factory".  Factories take keyword options and return a :class:`Solver`.
+SOLVER_REGISTRY: dict[str, str] = {
+    "auto": "ai.portfolio:PortfolioSolver",
+    "cpsat": "ai.cpsat:CpSatSolver",
+    "milp": "ai.milp:MilpSolver",
+    "search": "ai.search:SearchSolver",
+    "gradient": "ai.gradient:GradientSolver",
+    "learned": "ai.learned_solver:LearnedRuleSolver",
+}
+
+
+def available_solvers() -> list[str]:
+    """Names of the solvers whose modules are present."""
+    names = []
+    for name, target in SOLVER_REGISTRY.items():
+        module = target.split(":")[0]
+        if importlib.util.find_spec(module) is not None:
+            names.append(name)
+    return names
+
+
+def get_solver(name: str, **options: object) -> Solver:
+    """Build the solver called ``name`` with its options."""
+    if name not in SOLVER_REGISTRY:
+        raise ValueError(f"unknown solver {name!r}; choose from {', '.join(SOLVER_REGISTRY)}")
+    module_name, factory = SOLVER_REGISTRY[name].split(":")
+    module = importlib.import_module(module_name)
+    solver: Solver = getattr(module, factory)(**options)
+    return solver
+
+
+def solve(
+    level: Level,
+    *,
+    solver: str | Solver = "auto",
+    mode: SolveMode | str = SolveMode.MIN,
+    time_limit: float | None = None,
+    progress: ProgressCallback | None = None,
+    cancel: threading.Event | None = None,
+    **options: object,
+) -> SolveResult:
+    """Solve ``level`` with the named solver and replay-check every solution it returns.
+
+    Raises :class:`WrongSolutionError` if the solver's answer does not win in the
+    reference simulator.
+    """
+    impl = get_solver(solver, **options) if isinstance(solver, str) else solver
+    start = time.perf_counter()
+    result = impl.solve(
+        level, mode=SolveMode(mode), time_limit=time_limit, progress=progress, cancel=cancel
+    )
+    if result.stats.seconds == 0.0:
+        result = with_seconds(result, time.perf_counter() - start)
+    return verify_result(level, result)
+
+
+__all__ = [
+    "Progress",
+    "ProgressCallback",
+    "SOLVER_REGISTRY",
+    "SolveMode",
+    "SolveResult",
+    "SolveStatus",
+    "Solver",
+    "WrongSolutionError",
+    "available_solvers",
+    "get_solver",
+    "solve",
+    "verify_result",
+]

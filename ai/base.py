@@ -1,0 +1,219 @@
+"""The one solver interface and the one result type.
+
+Every solver implements :class:`Solver` and returns a :class:`SolveResult`.  The
+front door is :func:`ai.solve`, which looks the solver up by name, runs it and
+replays every returned solution with the reference simulator
+(:func:`verify_result`): a wrong answer raises :class:`WrongSolutionError`, it is
+never shown to a user.
+
+Modes:
+
+* ``min``: the fewest bricks within the budget, proved optimal;
+* ``any``: the first solution within the budget;
+* ``all``: every minimum-brick solution, with ``complete=True`` once proved exhaustive.
+"""
+
+from __future__ import annotations
+
+import enum
+import threading
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from game.level import Brick, Level
+from game.rules import check_bricks
+from game.simulation import simulate
+
+BrickSet = tuple[Brick, ...]
+"""A sorted tuple of brick positions."""
+
+
+class SolveStatus(str, enum.Enum):
+    """How a solve ended."""
+
+    OPTIMAL = "optimal"        #: the returned bricks are proved minimal
+    FEASIBLE = "feasible"      #: a winning brick set, optimality not proved
+    INFEASIBLE = "infeasible"  #: proved: no brick set within the budget wins
+    TIMEOUT = "timeout"        #: time limit reached without an answer of the above kinds
+    CANCELLED = "cancelled"    #: the cancel event was set
+    UNKNOWN = "unknown"        #: the method gave up (e.g. a heuristic found nothing)
+
+
+class SolveMode(str, enum.Enum):
+    """What a solve is asked for."""
+
+    MIN = "min"
+    ANY = "any"
+    ALL = "all"
+
+
+@dataclass(frozen=True)
+class SolveStats:
+    """Statistics of one solve."""
+
+    seconds: float = 0.0
+    variables: int = 0
+    constraints: int = 0
+    nodes: int = 0  #: search nodes, branches or conflicts, whatever the method counts
+    best_bound: float | None = None  #: proved lower bound on the brick count
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RelaxedSolution:
+    """A fractional answer (LP relaxation or gradient densities), for display.
+
+    ``obstacles`` is ``(H, W)`` brick density on placeable cells; ``occupancy`` is the
+    ``(N, H, W, 2)`` lemming mass it produces in the occupancy simulator.
+    """
+
+    obstacles: npt.NDArray[np.float64]
+    occupancy: npt.NDArray[np.float64]
+    objective: float
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The answer of any solver.
+
+    ``bricks`` is the best brick set found (``None`` if none); ``solutions`` lists the
+    solutions found (all minimum ones in mode ``all``); ``complete`` says whether
+    that list is proved to hold every minimum solution.
+    """
+
+    status: SolveStatus
+    solver: str
+    mode: SolveMode
+    bricks: BrickSet | None = None
+    solutions: tuple[BrickSet, ...] = ()
+    complete: bool = False
+    stats: SolveStats = field(default_factory=SolveStats)
+    message: str = ""
+    relaxed: RelaxedSolution | None = None
+
+    @property
+    def solved(self) -> bool:
+        """True when a winning brick set was found."""
+        return self.bricks is not None
+
+    @property
+    def min_bricks(self) -> int | None:
+        """The proved minimum brick count, when the status is ``optimal``."""
+        if self.status == SolveStatus.OPTIMAL and self.bricks is not None:
+            return len(self.bricks)
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object printed by ``main.py solve --json``."""
+        return {
+            "status": self.status.value,
+            "solver": self.solver,
+            "min_bricks": self.min_bricks,
+            "bricks": [list(b) for b in self.bricks] if self.bricks is not None else [],
+            "solutions": [[list(b) for b in s] for s in self.solutions],
+            "complete": self.complete,
+            "seconds": round(self.stats.seconds, 6),
+        }
+
+    def describe(self) -> str:
+        """One line for the HUD or the terminal, e.g. ``optimal: 3 bricks, proved in 0.04 s``."""
+        secs = f"{self.stats.seconds:.2f} s" if self.stats.seconds >= 0.01 else f"{self.stats.seconds * 1000:.1f} ms"
+        if self.status == SolveStatus.OPTIMAL and self.bricks is not None:
+            text = f"optimal: {len(self.bricks)} brick{'s' if len(self.bricks) != 1 else ''}, proved in {secs}"
+            if self.mode == SolveMode.ALL:
+                text += f"; {len(self.solutions)} optimal solution{'s' if len(self.solutions) != 1 else ''}"
+                text += " (complete)" if self.complete else " (maybe more)"
+            return text
+        if self.status == SolveStatus.FEASIBLE and self.bricks is not None:
+            return f"feasible: {len(self.bricks)} bricks (not proved minimal), {secs}"
+        if self.status == SolveStatus.INFEASIBLE:
+            return f"infeasible: proved no solution within the budget, in {secs}"
+        return f"{self.status.value}: {self.message or 'no solution found'} ({secs})"
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A progress report sent to the ``progress`` callback during a solve."""
+
+    solver: str
+    elapsed: float
+    message: str = ""
+    best_bricks: int | None = None
+    best_bound: float | None = None
+    solutions_found: int = 0
+
+
+ProgressCallback = Callable[[Progress], None]
+
+
+@runtime_checkable
+class Solver(Protocol):
+    """What every solver provides.
+
+    ``solve`` must honour ``cancel`` (return status ``cancelled`` within 100 ms of it
+    being set) and ``time_limit`` (seconds, ``None`` for no limit), and may call
+    ``progress`` at any time from the solving thread.
+    """
+
+    name: str
+    #: True for solvers that prove optimality and infeasibility.
+    exact: bool
+
+    def solve(
+        self,
+        level: Level,
+        *,
+        mode: SolveMode = SolveMode.MIN,
+        time_limit: float | None = None,
+        progress: ProgressCallback | None = None,
+        cancel: threading.Event | None = None,
+    ) -> SolveResult:
+        """Solve ``level`` in ``mode``."""
+        ...
+
+
+class WrongSolutionError(AssertionError):
+    """A solver returned a brick set that the reference simulator does not confirm: a bug."""
+
+
+def verify_result(level: Level, result: SolveResult) -> SolveResult:
+    """Replay every solution with the reference simulator; raise if any is wrong.
+
+    Checks: each set is legal within the budget and wins; ``bricks`` is among the
+    solutions; solutions are distinct; in ``min``/``all`` with status ``optimal``
+    all solutions have the same size; ``infeasible`` comes with no solution.
+    """
+    sets = list(result.solutions)
+    if result.bricks is not None and result.bricks not in sets:
+        sets.append(result.bricks)
+    if len(set(sets)) != len(sets):
+        raise WrongSolutionError(f"{result.solver}: duplicate solutions returned")
+    for bricks in sets:
+        try:
+            placed = check_bricks(level, bricks)
+        except Exception as exc:  # an illegal set is a solver bug
+            raise WrongSolutionError(f"{result.solver}: illegal brick set {bricks}: {exc}") from exc
+        if placed != tuple(bricks):
+            raise WrongSolutionError(f"{result.solver}: brick set {bricks} is not sorted")
+        if not simulate(level, placed).won:
+            raise WrongSolutionError(
+                f"{result.solver}: brick set {bricks} does not win in the reference simulator"
+            )
+    if result.status == SolveStatus.INFEASIBLE and sets:
+        raise WrongSolutionError(f"{result.solver}: infeasible but returned solutions")
+    if result.status == SolveStatus.OPTIMAL and result.mode in (SolveMode.MIN, SolveMode.ALL):
+        if result.bricks is None:
+            raise WrongSolutionError(f"{result.solver}: optimal without bricks")
+        if any(len(s) != len(result.bricks) for s in sets):
+            raise WrongSolutionError(f"{result.solver}: optimal solutions of different sizes")
+    if result.status in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE) and result.bricks is None:
+        raise WrongSolutionError(f"{result.solver}: status {result.status.value} without bricks")
+    return result
+
+
+def with_seconds(result: SolveResult, seconds: float) -> SolveResult:
+    """A copy of ``result`` with ``stats.seconds`` set."""
+    return replace(result, stats=replace(result.stats, seconds=seconds))

@@ -1,0 +1,72 @@
+"""Core subcommands: ``check`` and ``simulate`` (headless, no pygame, no solvers)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from game.errors import GameError, LevelFormatError
+from game.level import Level
+from game.rules import parse_bricks
+from game.simulation import simulate
+
+
+def resolve_level_path(spec: str) -> Path:
+    """A level argument: a file path, or the number (1-based) of a level in the pack."""
+    path = Path(spec)
+    if path.exists() or not spec.isdigit():
+        return path
+    from game.pack import pack_level_paths
+
+    paths = pack_level_paths()
+    index = int(spec)
+    if not 1 <= index <= len(paths):
+        raise GameError(f"there is no level {index}: the pack has levels 1 to {len(paths)}")
+    return paths[index - 1]
+
+
+def load_level(spec: str) -> Level:
+    """Load a level from a path or pack number; errors name file, line and column."""
+    return Level.load(resolve_level_path(spec))
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    try:
+        level = load_level(args.level)
+    except LevelFormatError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    print(f"{args.level}: ok: {level.summary()}")
+    return 0
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    level = load_level(args.level)
+    bricks = parse_bricks(args.bricks or "")
+    run = simulate(level, bricks)
+    if args.json:
+        print(json.dumps(run.to_json()))
+        return 0
+    print(level.summary())
+    print(f"bricks: {' '.join(f'({r},{c})' for r, c in run.bricks) or 'none'}")
+    for k, track in enumerate(run.tracks):
+        r, c, d = track.final
+        where = f"on target since frame {track.reached_at}" if track.reached_at is not None else "not on a target"
+        print(f"lemming {k + 1}: ends at ({r},{c}) facing {'left' if d < 0 else 'right'}, {where}")
+    print("WON" if run.won else "LOST")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``check`` and ``simulate``."""
+    p = sub.add_parser("check", help="validate a level file and print a one-line summary")
+    p.add_argument("level", help="level file (or pack level number)")
+    p.set_defaults(handler=_cmd_check)
+
+    p = sub.add_parser("simulate", help="run a level with a brick set and report the outcome")
+    p.add_argument("level", help="level file (or pack level number)")
+    p.add_argument("--bricks", default="", help='bricks as "r,c;r,c;..." (0-based row, col)')
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(handler=_cmd_simulate)

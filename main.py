@@ -1,0 +1,61 @@
+"""Lemming Bricks: the puzzle game with an AI that solves, hints and explains every level.
+
+``python main.py`` starts the game on level 1; ``python main.py --help`` lists the
+command-line tools.  Each package registers its own subcommands (see ``COMMAND_MODULES``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+#: Modules that add subcommands; each has ``register(subparsers)``.
+COMMAND_MODULES = ("game.commands", "game.ui.commands", "ai.commands")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered."""
+    parser = argparse.ArgumentParser(
+        prog="main.py",
+        description="Lemming Bricks: place bricks so every lemming reaches a target. "
+        "Without a command, the game starts on level 1.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if not exc.name or not (name == exc.name or name.startswith(exc.name + ".")):
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run a subcommand (default: ``play``) and return its exit code."""
+    from game.errors import GameError
+
+    parser = build_parser()
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if not args_list:
+        choices = getattr(parser._subparsers._group_actions[0], "choices", {})  # type: ignore[union-attr]
+        args_list = ["play"] if "play" in choices else ["--help"]
+    args = parser.parse_args(args_list)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.handler(args) or 0)
+    except GameError as exc:
+        print(f"error: {exc}" if ":" not in str(exc).split(" ")[0] else str(exc), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
