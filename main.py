@@ -12,7 +12,13 @@ import sys
 from typing import Sequence
 
 #: Modules that add subcommands; each has ``register(subparsers)``.
-COMMAND_MODULES = ("game.commands", "game.ui.commands", "ai.commands")
+COMMAND_MODULES = (
+    "game.commands",
+    "game.ui.commands",
+    "ai.commands",
+    "ai.learning.commands",
+    "ai.generation.commands",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
