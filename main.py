@@ -42,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run a subcommand (default: ``play``) and return its exit code."""
-    from game.errors import GameError
+    from game.errors import GameError, LevelFormatError
 
     parser = build_parser()
     args_list = list(sys.argv[1:] if argv is None else argv)
@@ -55,8 +55,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(args.handler(args) or 0)
+    except LevelFormatError as exc:
+        print(str(exc), file=sys.stderr)  # already "file:line:col: message"
+        return 2
     except GameError as exc:
-        print(f"error: {exc}" if ":" not in str(exc).split(" ")[0] else str(exc), file=sys.stderr)
+        print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -1,0 +1,146 @@
+"""The level model: parsing, printing, round trips, and every kind of bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+
+from game.errors import LevelFormatError
+from game.level import LEFT, RIGHT, Lemming, Level
+from tests.conftest import ORIGINAL_PACK, ORIGINAL_SHARED
+from tests.strategies import levels
+
+
+def test_original_shared_file_loads_unchanged_and_round_trips() -> None:
+    if not ORIGINAL_SHARED.exists():
+        pytest.skip("shared/ is not beside the checkout")
+    text = ORIGINAL_SHARED.read_text()
+    level = Level.load(ORIGINAL_SHARED)
+    assert (level.height, level.width, level.frames, level.budget) == (10, 10, 20, 3)
+    assert level.lemmings == (Lemming(1, 1, LEFT),)
+    assert level.targets == ((8, 8),)
+    assert level.to_text() == text
+
+
+def test_pack_copy_of_original_has_title_and_same_puzzle() -> None:
+    level = Level.load(ORIGINAL_PACK)
+    assert level.title == "The Original"
+    assert level.to_text() == ORIGINAL_PACK.read_text()
+    if ORIGINAL_SHARED.exists():
+        assert level.puzzle_hash == Level.load(ORIGINAL_SHARED).puzzle_hash
+
+
+def test_alternative_characters_and_padding() -> None:
+    level = Level.from_text("7\n2\nR..T\nL\nXXXX\n")
+    assert level.grid == (">  T", "<   ", "XXXX")
+    assert level.lemmings == (Lemming(0, 0, RIGHT), Lemming(1, 0, LEFT))
+    assert level.brickable_cells == ((0, 1), (0, 2), (1, 1), (1, 2), (1, 3))
+
+
+def test_metadata_lines() -> None:
+    text = "# title: Bridge\n# author: Ada\n5\n0\n> T\nXXX\n"
+    level = Level.from_text(text)
+    assert level.meta == (("title", "Bridge"), ("author", "Ada"))
+    assert level.title == "Bridge"
+    assert level.to_text() == text
+    assert level.with_meta("title", "Gap").to_text().startswith("# title: Gap\n# author: Ada\n")
+
+
+def test_crlf_and_missing_final_newline() -> None:
+    assert Level.from_text("5\r\n0\r\n> T\r\nXXX") == Level.from_text("5\n0\n> T\nXXX\n")
+
+
+@settings(max_examples=200, deadline=None)
+@given(levels())
+def test_round_trip(level: Level) -> None:
+    text = level.to_text()
+    again = Level.from_text(text)
+    assert again == level
+    assert again.to_text() == text
+
+
+def _error(text: str | bytes) -> LevelFormatError:
+    with pytest.raises(LevelFormatError) as info:
+        if isinstance(text, bytes):
+            Level.from_bytes(text, "lvl.txt")
+        else:
+            Level.from_text(text, "lvl.txt")
+    return info.value
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "col", "words"),
+    [
+        ("20\n3\nX<  ?T\n", 3, 5, "unknown map character '?'"),
+        ("20\n3\nX<\tT\n", 3, 3, "unknown map character"),
+        ("", 1, 1, "empty file"),
+        ("\n\n", 1, 1, "empty file"),
+        ("abc\n3\n>T\n", 1, 1, "expected the number of frames"),
+        ("20\n", 2, 1, "missing header: expected the brick budget"),
+        ("20\nthree\n>T\n", 2, 1, "expected the brick budget"),
+        ("20\n3\n", 3, 1, "the map is empty"),
+        ("20\n3\nXT\nXX\n", 3, 1, "no lemming"),
+        ("20\n3\n> \nXX\n", 3, 1, "no target"),
+        ("0\n3\n>T\n", 1, 1, "at least 1"),
+        ("20\n-1\n>T\n", 2, 1, "at least 0"),
+        ("  7x\n0\n>T\n", 1, 3, "expected the number of frames"),
+        ("# title\n5\n0\n>T\n", 1, 1, "# key: value"),
+        ("# title: t\n5\n0\n>T?\n", 4, 3, "unknown map character"),
+    ],
+)
+def test_bad_text_names_line_and_column(text: str, line: int, col: int, words: str) -> None:
+    err = _error(text)
+    assert (err.path, err.line, err.col) == ("lvl.txt", line, col)
+    assert words in err.message
+    assert str(err).startswith(f"lvl.txt:{line}:{col}: ")
+
+
+def test_non_utf8_bytes_name_the_position() -> None:
+    err = _error(b"20\n3\nX<  \xff T\n")
+    assert (err.line, err.col) == (3, 5)
+    assert "not UTF-8" in err.message
+
+
+def test_ten_megabyte_file_is_refused_quickly(tmp_path: Path) -> None:
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"20\n3\n" + b"X" * (10 * 1024 * 1024))
+    with pytest.raises(LevelFormatError) as info:
+        Level.load(big)
+    assert info.value.path == str(big)
+    assert "too large" in info.value.message
+
+
+def test_missing_file_is_a_format_error(tmp_path: Path) -> None:
+    with pytest.raises(LevelFormatError, match="cannot read file"):
+        Level.load(tmp_path / "nope.txt")
+
+
+def test_utf8_bom_is_accepted() -> None:
+    assert Level.from_bytes("\ufeff5\n0\n>T\n".encode()).frames == 5
+
+
+def test_save_is_atomic_and_round_trips(tmp_path: Path) -> None:
+    level = Level.from_rows([">  T", "XXXX"], 6, 1, title="Walk")
+    path = tmp_path / "sub" / "walk.txt"
+    level.save(path)
+    assert Level.load(path) == level
+    assert [p.name for p in path.parent.iterdir()] == ["walk.txt"]
+
+
+def test_constructor_rejects_invalid_levels() -> None:
+    with pytest.raises(ValueError, match="no lemming"):
+        Level(5, 0, ("XT",))
+    with pytest.raises(ValueError, match="width"):
+        Level(5, 0, ("> T", "X"))
+    with pytest.raises(ValueError, match="frames"):
+        Level(0, 0, (">T",))
+
+
+def test_obstacle_map_and_hash() -> None:
+    level = Level.from_rows(["> .T", "XX.X"], 5, 1)
+    obst = level.obstacle_map([(1, 2)])
+    assert obst.tolist() == [[False, False, False, False], [True, True, True, True]]
+    assert level.puzzle_hash != level.with_limits(budget=2).puzzle_hash
+    assert level.puzzle_hash == level.with_meta("title", "x").puzzle_hash
