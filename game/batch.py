@@ -16,7 +16,7 @@ workhorse of level generation, rule learning and brute-force checks.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -50,13 +50,15 @@ class BatchRun:
     def won(self) -> BoolArray:
         """``(B,)``: every active lemming on a target at the row's last frame."""
         ok = (self.reached_at >= 0) & (self.reached_at < self.frames[:, None])
-        return np.all(ok | ~self.active, axis=1)
+        won: BoolArray = np.all(ok | ~self.active, axis=1)
+        return won
 
     @property
     def arrived(self) -> IntArray:
         """``(B,)``: number of lemmings on a target at the row's last frame."""
         ok = (self.reached_at >= 0) & (self.reached_at < self.frames[:, None]) & self.active
-        return ok.sum(axis=1)
+        count: IntArray = ok.sum(axis=1)
+        return count
 
 
 def simulate_batch(
@@ -139,7 +141,7 @@ def simulate_batch(
 
 def simulate_brick_sets(
     level: Level,
-    brick_sets: Sequence[Iterable[Brick]] | npt.ArrayLike,
+    brick_sets: Sequence[Iterable[Brick]] | npt.NDArray[Any],
     *,
     record_paths: bool = False,
     check: bool = True,
@@ -149,7 +151,7 @@ def simulate_brick_sets(
     With ``check`` (the default) every set is validated like the reference simulator
     does, budget included.
     """
-    if isinstance(brick_sets, np.ndarray) and brick_sets.ndim == 3:
+    if isinstance(brick_sets, np.ndarray):
         masks = brick_sets.astype(bool)
         if check:
             if np.any(masks & ~level.brickable_map):
@@ -158,7 +160,7 @@ def simulate_brick_sets(
                 raise ValueError(f"a brick mask exceeds the budget of {level.budget}")
         obst = masks | level.wall_map
     else:
-        sets = list(brick_sets)  # type: ignore[arg-type]
+        sets = list(brick_sets)
         obst = np.broadcast_to(level.wall_map, (len(sets), level.height, level.width)).copy()
         for b, bricks in enumerate(sets):
             placed = check_bricks(level, bricks) if check else tuple(bricks)

@@ -29,7 +29,7 @@ solver can mirror it in its adjoint.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -128,19 +128,23 @@ def initial_occupancy(level: Level, *, per_lemming: bool = False) -> FloatArray:
     return occ if per_lemming else occ.sum(axis=0)
 
 
-def obstacle_densities(level: Level, bricks: Iterable[Brick] | npt.ArrayLike = ()) -> FloatArray:
+BrickInput = Union[Iterable[Brick], npt.NDArray[Any]]
+"""Bricks as a list of cells, or an ``(H, W)`` array of densities."""
+
+
+def obstacle_densities(level: Level, bricks: BrickInput = ()) -> FloatArray:
     """Walls as 1.0 plus bricks: a list of cells (1.0 each) or an ``(H, W)`` density array."""
-    obst = level.wall_map.astype(np.float64)
-    if isinstance(bricks, np.ndarray) and bricks.ndim == 2:
+    obst: FloatArray = level.wall_map.astype(np.float64)
+    if isinstance(bricks, np.ndarray):
         return np.maximum(obst, bricks.astype(np.float64))
-    for r, c in bricks:  # type: ignore[misc]
+    for r, c in bricks:
         obst[r, c] = 1.0
     return obst
 
 
 def simulate_level(
     level: Level,
-    bricks: Iterable[Brick] | npt.ArrayLike = (),
+    bricks: BrickInput = (),
     *,
     per_lemming: bool = False,
 ) -> FloatArray:
@@ -153,4 +157,5 @@ def simulate_level(
 def mass_on_targets(occ: FloatArray, targets: npt.ArrayLike) -> FloatArray:
     """Lemming mass on targets at the last frame of an ``(..., N, H, W, 2)`` occupancy."""
     tgt = np.asarray(targets, dtype=np.float64)
-    return (occ[..., -1, :, :, :].sum(axis=-1) * tgt).sum(axis=(-1, -2))
+    mass: FloatArray = (occ[..., -1, :, :, :].sum(axis=-1) * tgt).sum(axis=(-1, -2))
+    return mass
