@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game.errors import LevelFormatError
 from game.level import LEFT, RIGHT, Lemming, Level
@@ -144,3 +145,24 @@ def test_obstacle_map_and_hash() -> None:
     assert obst.tolist() == [[False, False, False, False], [True, True, True, True]]
     assert level.puzzle_hash != level.with_limits(budget=2).puzzle_hash
     assert level.puzzle_hash == level.with_meta("title", "x").puzzle_hash
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=200) | st.text(alphabet="0123456789-#: \nXT<>LR.abc\t\r", max_size=120).map(str.encode))
+def test_any_bytes_parse_or_give_a_positioned_error(data: bytes) -> None:
+    try:
+        level = Level.from_bytes(data, "f.txt")
+    except LevelFormatError as err:
+        assert err.line >= 1 and err.col >= 1
+        assert str(err).startswith(f"f.txt:{err.line}:{err.col}: ")
+    else:
+        assert Level.from_text(level.to_text()) == level
+
+
+@settings(max_examples=100, deadline=None)
+@given(levels(), st.sampled_from(["\n", "\r\n"]), st.booleans())
+def test_equivalent_spellings_parse_to_the_same_level(level: Level, newline: str, dots: bool) -> None:
+    text = level.to_text()
+    if dots:  # the header lines hold only digits, so this rewrites the map alone
+        text = text.replace(" ", ".").replace("<", "L").replace(">", "R")
+    assert Level.from_text(text.replace("\n", newline)) == level
