@@ -34,6 +34,7 @@ SOLVER_REGISTRY: dict[str, str] = {
     "cpsat": "ai.cpsat:CpSatSolver",
     "milp": "ai.milp:MilpSolver",
     "search": "ai.search:SearchSolver",
+    "brute": "ai.brute:BruteForceSolver",
     "gradient": "ai.gradient:GradientSolver",
     "learned": "ai.learned_solver:LearnedRuleSolver",
 }

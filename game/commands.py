@@ -59,8 +59,35 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from game.pack import pack_level_paths
+    from game.progress import ProgressStore, default_progress_path, level_key, verify_replays
+    from game.storage import user_levels_dir
+
+    store = ProgressStore.load(Path(args.progress) if args.progress else default_progress_path())
+    for message in store.messages:
+        print(f"warning: {message}", file=sys.stderr)
+    levels: dict[str, Level] = {}
+    user_dir = user_levels_dir()
+    paths = pack_level_paths() + (sorted(user_dir.glob("*.txt")) if user_dir.is_dir() else [])
+    for path in paths:
+        try:
+            levels[level_key(path)] = Level.load(path)
+        except LevelFormatError as exc:
+            print(f"warning: {exc}", file=sys.stderr)
+    checks = verify_replays(store, levels)
+    for chk in checks:
+        note = "" if chk.same_hash else " (level changed since)"
+        detail = f": {chk.detail}" if chk.detail else ""
+        print(f"{chk.key}: {len(chk.replay.bricks)} bricks [{';'.join(f'{r},{c}' for r, c in chk.replay.bricks)}]"
+              f" {chk.status.upper()}{note}{detail}")
+    wins = sum(1 for c in checks if c.status == "wins")
+    print(f"{wins} of {len(checks)} saved replays still win")
+    return 0 if wins == len(checks) else 1
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Add ``check`` and ``simulate``."""
+    """Add ``check``, ``simulate`` and ``verify``."""
     p = sub.add_parser("check", help="validate a level file and print a one-line summary")
     p.add_argument("level", help="level file (or pack level number)")
     p.set_defaults(handler=_cmd_check)
@@ -70,3 +97,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--bricks", default="", help='bricks as "r,c;r,c;..." (0-based row, col)')
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=_cmd_simulate)
+
+    p = sub.add_parser("verify", help="re-check every saved replay against the current level files")
+    p.add_argument("--progress", default="", help="progress file (default: the user's)")
+    p.set_defaults(handler=_cmd_verify)

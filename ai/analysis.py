@@ -1,0 +1,233 @@
+"""Level analysis for designers: minimum bricks, number of optimal solutions, fewest frames.
+
+:func:`analyse_level` asks an exact solver three questions about a (draft) level:
+
+* the **minimum number of bricks** that wins in N frames, whatever the budget B says
+  (the solve runs with B raised to the number of free cells, so a draft whose budget is
+  too small is reported as "unsolvable within budget: needs K bricks" rather than just
+  "infeasible");
+* the **number of optimal solutions** (all minimum brick sets; "unique" when there is
+  exactly one; "at least k" when the enumeration hit the time limit);
+* the **fewest frames** needed with that minimum number of bricks.  Every brick set that
+  wins in N' < N frames also wins in N frames (a run over N' frames is a prefix of the run
+  over N), so with B = minimum the winning sets for N' are among the optimal sets for N:
+  when the enumeration is complete the answer is ``min over optimal sets of
+  (last arrival frame + 1)``, with no further solve.  Otherwise a binary search on N with
+  the exact solver (mode ``any``) finds it.
+
+:func:`tightened` applies the "Tighten" of the editor: B = minimum bricks, N = fewest frames.
+
+>>> from game.level import Level
+>>> a = analyse_level(Level.from_rows(["> ..T", "XX.XX"], frames=9, budget=0))
+>>> a.status, a.min_bricks, a.solution_count, a.complete, a.fewest_frames
+('over_budget', 1, 1, True, 5)
+>>> tightened(a.level, a).frames, tightened(a.level, a).budget
+(5, 1)
+
+Imports the game core and the solvers only, never pygame; runs in the UI's worker thread.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ai.base import BrickSet, SolveMode, SolveResult, SolveStatus
+from game.level import Level
+from game.simulation import simulate
+
+#: Default exact solver ("auto" without the race: no solver thread outlives a solve).
+DEFAULT_SOLVER = "auto"
+#: Seconds allowed for the whole analysis by default.
+DEFAULT_TIME_LIMIT = 30.0
+
+#: ``status`` values of :class:`Analysis`.
+STATUSES = ("ok", "over_budget", "unsolvable", "timeout", "cancelled", "error")
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What :func:`analyse_level` found.
+
+    ``status``: ``ok`` (solvable within the level's budget), ``over_budget`` (solvable,
+    but needs more than B bricks), ``unsolvable`` (no brick set wins in N frames),
+    ``timeout``, ``cancelled`` or ``error``.  ``fewest_frames`` is the fewest frames with
+    ``min_bricks`` bricks (``None`` when unknown).  ``complete`` says whether
+    ``solution_count`` counts every optimal solution (else it is a lower bound).
+    """
+
+    level: Level
+    status: str
+    min_bricks: int | None = None
+    solution_count: int = 0
+    complete: bool = False
+    fewest_frames: int | None = None
+    solutions: tuple[BrickSet, ...] = ()
+    seconds: float = 0.0
+    solver: str = ""
+    message: str = ""
+
+    @property
+    def solvable(self) -> bool:
+        """True when some brick set wins in N frames (at any budget)."""
+        return self.min_bricks is not None
+
+    @property
+    def within_budget(self) -> bool:
+        """True when the level as drafted (budget B) can be won."""
+        return self.status == "ok"
+
+    @property
+    def unique(self) -> bool:
+        """True when exactly one optimal solution exists (proved)."""
+        return self.complete and self.solution_count == 1
+
+    @property
+    def can_tighten(self) -> bool:
+        """True when :func:`tightened` would give a solvable level."""
+        return self.min_bricks is not None and self.fewest_frames is not None
+
+    def headline(self) -> str:
+        """One short line: the verdict."""
+        if self.status == "ok":
+            return "solvable within budget"
+        if self.status == "over_budget":
+            return f"UNSOLVABLE within budget B={self.level.budget}"
+        if self.status == "unsolvable":
+            return f"UNSOLVABLE in N={self.level.frames} frames"
+        if self.status == "timeout":
+            return "analysis timed out"
+        if self.status == "cancelled":
+            return "analysis cancelled"
+        return f"analysis failed: {self.message}"
+
+    def lines(self) -> list[str]:
+        """Detail lines for a panel or the terminal."""
+        out: list[str] = []
+        if self.min_bricks is not None:
+            out.append(f"minimum bricks: {self.min_bricks}"
+                       + (f" (budget {self.level.budget})" if self.min_bricks != self.level.budget else ""))
+            if self.status == "over_budget":
+                extra = self.min_bricks - self.level.budget
+                out.append(f"needs {extra} more brick{'s' if extra != 1 else ''} than the budget")
+            if self.complete:
+                kind = "unique" if self.solution_count == 1 else "not unique"
+                out.append(f"optimal solutions: {self.solution_count} ({kind})")
+            else:
+                out.append(f"optimal solutions: at least {self.solution_count}")
+            if self.fewest_frames is not None:
+                out.append(f"fewest frames: {self.fewest_frames} (N = {self.level.frames})")
+            else:
+                out.append("fewest frames: unknown (time limit)")
+        elif self.status == "unsolvable":
+            out.append("no brick set wins: more frames,")
+            out.append("fewer walls or a closer target?")
+        elif self.message:
+            out.append(self.message)
+        out.append(f"{self.seconds:.2f} s ({self.solver})" if self.solver else f"{self.seconds:.2f} s")
+        return out
+
+
+def last_arrival_frame(level: Level, bricks: BrickSet) -> int | None:
+    """The frame at which the last lemming reaches a target with ``bricks`` (None if one never does)."""
+    run = simulate(level, bricks, enforce_budget=False)
+    arrivals = [t.reached_at for t in run.tracks]
+    if any(a is None for a in arrivals):
+        return None
+    return max(a for a in arrivals if a is not None)
+
+
+def _solve(level: Level, mode: SolveMode, solver: str, time_limit: float | None,
+           cancel: threading.Event | None) -> SolveResult:
+    import ai
+
+    options: dict[str, Any] = {"race": False} if solver == "auto" else {}
+    return ai.solve(level, solver=solver, mode=mode, time_limit=time_limit, cancel=cancel, **options)
+
+
+def analyse_level(
+    level: Level,
+    *,
+    solver: str = DEFAULT_SOLVER,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    cancel: threading.Event | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Analysis:
+    """Analyse ``level`` (see the module docstring); honours ``cancel`` and ``time_limit``."""
+    start = time.perf_counter()
+
+    def remaining() -> float | None:
+        if time_limit is None:
+            return None
+        return max(0.05, time_limit - (time.perf_counter() - start))
+
+    def done(status: str, **kw: Any) -> Analysis:
+        return Analysis(level, status, seconds=time.perf_counter() - start, solver=solver, **kw)
+
+    def say(text: str) -> None:
+        if progress is not None:
+            progress(text)
+
+    # 1. minimum bricks and all optimal sets, with the budget opened up
+    open_budget = max(level.budget, len(level.brickable_cells))
+    say("minimum bricks and optimal solutions")
+    res = _solve(level.with_limits(budget=open_budget), SolveMode.ALL, solver, remaining(), cancel)
+    if res.status == SolveStatus.CANCELLED or (cancel is not None and cancel.is_set()):
+        return done("cancelled")
+    if res.status == SolveStatus.INFEASIBLE:
+        return done("unsolvable")
+    if res.bricks is None:
+        return done("timeout", message=res.message or "no solution found in the time limit")
+    if res.status != SolveStatus.OPTIMAL:
+        return done("timeout", message=f"best found {len(res.bricks)} bricks, not proved minimal")
+    min_bricks = len(res.bricks)
+    solutions = tuple(res.solutions) or (res.bricks,)
+    status = "ok" if min_bricks <= level.budget else "over_budget"
+
+    # 2. fewest frames with min_bricks bricks
+    fewest: int | None = None
+    arrivals = [last_arrival_frame(level, s) for s in solutions]
+    known = [a + 1 for a in arrivals if a is not None]
+    best_known = min(known) if known else level.frames
+    if res.complete:
+        fewest = best_known
+    else:
+        say("fewest frames")
+        fewest = _fewest_frames_search(level, min_bricks, best_known, solver, remaining, cancel)
+        if cancel is not None and cancel.is_set():
+            return done("cancelled")
+    return done(status, min_bricks=min_bricks, solution_count=len(solutions), complete=res.complete,
+                fewest_frames=fewest, solutions=solutions)
+
+
+def _fewest_frames_search(level: Level, bricks: int, hi: int, solver: str,
+                          remaining: Callable[[], float | None], cancel: threading.Event | None) -> int | None:
+    """Binary search for the fewest frames that allow a win with ``bricks`` bricks (``hi`` is known to)."""
+    lo = 1  # invariant: the answer lies in [lo, hi], and hi works
+    while lo < hi:
+        if cancel is not None and cancel.is_set():
+            return None
+        mid = (lo + hi) // 2
+        probe = Level(mid, bricks, level.grid, level.meta)
+        res = _solve(probe, SolveMode.ANY, solver, remaining(), cancel)
+        if res.solved:
+            a = last_arrival_frame(level, res.bricks or ())
+            hi = min(mid, a + 1) if a is not None else mid
+        elif res.status == SolveStatus.INFEASIBLE:
+            lo = mid + 1
+        else:
+            return None
+    return hi
+
+
+def tightened(level: Level, analysis: Analysis) -> Level:
+    """``level`` with B = the minimum bricks and N = the fewest frames (unchanged when unknown)."""
+    return level.with_limits(
+        frames=analysis.fewest_frames if analysis.fewest_frames is not None else level.frames,
+        budget=analysis.min_bricks if analysis.min_bricks is not None else level.budget,
+    )
+
+
+__all__ = ["Analysis", "analyse_level", "last_arrival_frame", "tightened"]

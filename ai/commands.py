@@ -1,0 +1,133 @@
+"""AI subcommands: ``solve``, ``hint`` and ``bench``.
+
+Heavy imports (OR-Tools) happen inside the handlers so that ``--help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+from typing import Any
+
+from game.errors import GameError
+
+#: Exact solvers offered on the command line.
+EXACT_SOLVERS = ("auto", "cpsat", "milp", "search", "brute")
+
+
+def _solver_options(args: argparse.Namespace) -> dict[str, Any]:
+    """Keyword options of the chosen solver from the command-line flags."""
+    options: dict[str, Any] = {}
+    if args.solver == "milp":
+        if args.backend:
+            options["backend"] = args.backend
+        if args.lp:
+            options["lp"] = True
+    elif args.lp or args.backend:
+        raise GameError("--lp and --backend apply to --solver milp only")
+    return options
+
+
+def _print_report(level: Any, result: Any) -> None:
+    """The readable solve report."""
+    from game.rules import format_bricks
+
+    print(level.summary())
+    print(f"solver {result.solver}: {result.describe()}")
+    if result.relaxed is not None:
+        print(f"LP relaxation objective: {result.relaxed.objective:.4f} bricks")
+        _print_densities(result.relaxed.obstacles)
+        return
+    if result.bricks is not None:
+        print(f"bricks: {format_bricks(result.bricks)}")
+    if result.mode.value == "all" and len(result.solutions) > 1:
+        for k, sol in enumerate(result.solutions, 1):
+            print(f"  solution {k}: {format_bricks(sol)}")
+    if result.message:
+        print(result.message)
+
+
+def _print_densities(obstacles: Any) -> None:
+    """The fractional brick densities of an LP relaxation, one line per nonzero cell."""
+    import numpy as np
+
+    for r, c in np.argwhere(obstacles > 1e-6):
+        print(f"  brick density at ({r},{c}): {obstacles[r, c]:.3f}")
+
+
+def _cmd_solve(args: argparse.Namespace) -> int:
+    import ai
+    from game.commands import load_level
+
+    level = load_level(args.level)
+    mode = "all" if args.all else "min"
+    cancel = threading.Event()
+    try:
+        result = ai.solve(level, solver=args.solver, mode=mode, time_limit=args.time_limit,
+                          cancel=cancel, **_solver_options(args))
+    except ModuleNotFoundError as exc:
+        raise GameError(f"solver {args.solver!r} is not available: {exc}") from None
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        _print_report(level, result)
+    if getattr(args, "gif", None):  # issue 6: the solution as an animated GIF (pygame, headless)
+        from game.ui.export import export_solve_result
+
+        print(export_solve_result(level, result, args.gif).describe(), file=sys.stderr if args.json else sys.stdout)
+    return 0 if result.status.value in ("optimal", "feasible", "infeasible") else 1
+
+
+def _cmd_hint(args: argparse.Namespace) -> int:
+    from ai.hints import compute_hint
+    from game.commands import load_level
+    from game.rules import parse_bricks
+
+    level = load_level(args.level)
+    hint = compute_hint(level, parse_bricks(args.bricks or ""), time_limit=args.time_limit)
+    if args.json:
+        print(json.dumps(hint.to_json()))
+    else:
+        print(level.summary())
+        print(hint.describe())
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from ai.benchmark import run_bench
+
+    solvers = [s for part in (args.solvers or []) for s in part.split(",") if s]
+    return run_bench(args.suite, solvers or None, time_limit=args.time_limit,
+                     results=args.results, out=sys.stdout)
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``solve``, ``hint`` and ``bench``."""
+    p = sub.add_parser("solve", help="find the fewest bricks (and every optimal solution with --all)")
+    p.add_argument("level", help="level file (or pack level number)")
+    p.add_argument("--solver", default="auto", choices=EXACT_SOLVERS, help="solver (default auto)")
+    p.add_argument("--all", action="store_true", help="list every minimum solution, with proof")
+    p.add_argument("--time-limit", type=float, default=None, metavar="S", help="give up after S seconds")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--lp", action="store_true", help="milp: solve the LP relaxation, print densities")
+    p.add_argument("--backend", choices=("cbc", "scip", "highs"), default=None, help="milp backend")
+    p.add_argument("--gif", default=None, metavar="OUT.gif",
+                   help="also export the solution (or, with --lp, the densities) as an animated GIF")
+    p.set_defaults(handler=_cmd_solve)
+
+    p = sub.add_parser("hint", help="the next brick to place, or which one to remove")
+    p.add_argument("level", help="level file (or pack level number)")
+    p.add_argument("--bricks", default="", help='the player\'s bricks as "r,c;r,c;..."')
+    p.add_argument("--time-limit", type=float, default=10.0, metavar="S", help="time limit (default 10)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(handler=_cmd_hint)
+
+    p = sub.add_parser("bench", help="benchmark the exact solvers over a level suite")
+    p.add_argument("--suite", action="append", default=None, metavar="DIR",
+                   help="folder of level files (repeatable; default: the pack and bench/suites/*)")
+    p.add_argument("--solvers", nargs="+", default=None, help="solver names (default: every exact solver)")
+    p.add_argument("--time-limit", type=float, default=20.0, metavar="S", help="per solve (default 20)")
+    p.add_argument("--results", default="bench/results.md", help="markdown file to update")
+    p.set_defaults(handler=_cmd_bench)

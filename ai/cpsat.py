@@ -1,0 +1,386 @@
+"""The CP-SAT solver: the state-space formulation as Boolean constraints, solved by OR-Tools.
+
+Variables (only where the reachability analysis of :mod:`ai.reach` says they matter):
+
+* ``b[r, c]``: a brick on a brickable cell that some live lemming state reads;
+* ``x[k][t, r, c, d]``: lemming ``k`` is at ``(r, c)`` facing ``d`` at frame ``t``
+  (one variable per *live* state; a frame with a single live state uses the constant 1).
+
+Constraint groups (each in its own method of :class:`CpSatModel`):
+
+* exactly one state per lemming and frame;
+* transitions: ``x ∧ ¬below → fall``, ``x ∧ below ∧ ¬ahead → walk``,
+  ``x ∧ below ∧ ahead → turn``, ``x`` on a target → stay (a successor that is not
+  live is the constant 0, so the clause forbids the move);
+* support (redundant): a state is occupied only if one of its predecessors is;
+* free where occupied (redundant): a lemming never stands in a brick;
+* the budget, with CP-SAT's native linear cardinality ``Σ b ≤ B``.
+
+Modes: ``min`` minimises ``Σ b``; ``any`` stops at the first solution; ``all`` solves
+``min`` and then enumerates every assignment with ``Σ b = min``.  Because a lemming's
+run is determined by the bricks, every ``b`` assignment extends to exactly one full
+assignment, so the enumeration yields each brick set once.
+
+>>> from game.level import Level
+>>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
+>>> r = CpSatSolver().solve(level, mode=SolveMode.ALL)
+>>> r.status.value, r.solutions, r.complete
+('optimal', (((1, 2),),), True)
+"""
+
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+from typing import Iterable, Iterator, Union
+
+from ortools.sat.python import cp_model
+
+from ai.base import BrickSet, ProgressCallback, SolveMode, SolveResult, SolveStatus
+from ai.reach import ReachInfo, analyse
+from ai.solver_util import (
+    Deadline,
+    infeasible_by_reachability,
+    is_set,
+    make_result,
+    report,
+    stopped_status,
+)
+from game.level import Brick, Level
+
+Literal = Union[bool, cp_model.IntVar]
+"""A model literal, or a Python constant for a value fixed by the analysis."""
+
+#: Models with more variables than this skip presolve probing and use the fixed search order.
+LARGE_MODEL = 5000
+
+StateKey = tuple[int, int, int, int]
+"""``(frame, row, col, direction)``."""
+
+
+def negate(lit: Literal) -> Literal:
+    """The negation of a literal or constant."""
+    return (not lit) if isinstance(lit, bool) else lit.Not()
+
+
+def add_clause(model: cp_model.CpModel, lits: Iterable[Literal]) -> None:
+    """Add the disjunction of ``lits``, simplifying constants (an empty clause is infeasible)."""
+    kept: list[cp_model.IntVar] = []
+    for lit in lits:
+        if lit is True:
+            return
+        if lit is not False:
+            kept.append(lit)  # type: ignore[arg-type]
+    model.add_bool_or(kept)
+
+
+class CpSatModel:
+    """Owns the CP-SAT model and its variables for one level.
+
+    ``extra_cells`` adds brick variables on cells no live state reads (used by hints,
+    whose player bricks may sit anywhere).
+    """
+
+    def __init__(self, level: Level, info: ReachInfo, *, extra_cells: Iterable[Brick] = ()) -> None:
+        self.level = level
+        self.info = info
+        self.model = cp_model.CpModel()
+        cells = sorted(set(info.read_cells) | set(extra_cells))
+        self.bricks: dict[Brick, cp_model.IntVar] = {
+            cell: self.model.new_bool_var(f"b{cell[0]}_{cell[1]}") for cell in cells
+        }
+        self.occ: list[dict[StateKey, Literal]] = [self._make_states(k) for k in range(len(info.lemmings))]
+
+    # ------------------------------------------------------------ variables
+    def _make_states(self, k: int) -> dict[StateKey, Literal]:
+        """Occupancy literals of lemming ``k``: a variable per live state, constant 1 if alone."""
+        states: dict[StateKey, Literal] = {}
+        reach = self.info.lemmings[k]
+        for t in range(self.level.frames):
+            live = reach.states(t)
+            for r, c, d in live:
+                states[(t, r, c, d)] = True if len(live) == 1 else self.model.new_bool_var(f"x{k}_{t}_{r}_{c}_{d}")
+        return states
+
+    def blocked(self, r: int, c: int) -> Literal:
+        """Whether cell ``(r, c)`` is an obstacle: constant for walls/outside/free cells."""
+        if not self.level.in_bounds(r, c) or self.level.wall_map[r, c]:
+            return True
+        return self.bricks.get((r, c), False)
+
+    def state(self, k: int, key: StateKey) -> Literal:
+        """The literal of lemming ``k`` in state ``key`` (constant 0 when not live)."""
+        return self.occ[k].get(key, False)
+
+    @property
+    def brick_vars(self) -> list[cp_model.IntVar]:
+        """The brick variables in cell order."""
+        return list(self.bricks.values())
+
+    # ----------------------------------------------------- constraint groups
+    def add_dynamics(self, *, redundant: bool = True) -> None:
+        """Every constraint group that defines the lemmings' runs."""
+        for k in range(len(self.occ)):
+            self.add_exactly_one(k)
+            self.add_transitions(k)
+            if redundant:
+                self.add_support(k)
+                self.add_free_where_occupied(k)
+
+    def add_exactly_one(self, k: int) -> None:
+        """Lemming ``k`` is in exactly one state at each frame."""
+        by_frame: dict[int, list[Literal]] = {}
+        for (t, _, _, _), lit in self.occ[k].items():
+            by_frame.setdefault(t, []).append(lit)
+        for t in range(self.level.frames):
+            lits = by_frame.get(t, [])
+            if len(lits) != 1 or lits[0] is not True:
+                self.model.add_exactly_one(lits)  # type: ignore[arg-type]
+
+    def add_transitions(self, k: int) -> None:
+        """The movement rule, one clause per live state and possible move."""
+        targets = self.level.target_map
+        for (t, r, c, d), x in self.occ[k].items():
+            if t == self.level.frames - 1:
+                continue
+            nx = negate(x)
+            if targets[r, c]:
+                add_clause(self.model, [nx, self.state(k, (t + 1, r, c, d))])
+                continue
+            below, ahead = self.blocked(r + 1, c), self.blocked(r, c + d)
+            add_clause(self.model, [nx, below, self.state(k, (t + 1, r + 1, c, d))])
+            add_clause(self.model, [nx, negate(below), ahead, self.state(k, (t + 1, r, c + d, d))])
+            add_clause(self.model, [nx, negate(below), negate(ahead), self.state(k, (t + 1, r, c, -d))])
+
+    def add_support(self, k: int) -> None:
+        """Redundant: a state at frame t+1 needs an occupied predecessor at frame t."""
+        targets = self.level.target_map
+        for (t, r, c, d), y in self.occ[k].items():
+            if t == 0 or y is True:
+                continue
+            preds = [(r - 1, c, d), (r, c - d, d), (r, c, -d)]
+            if targets[r, c]:
+                preds.append((r, c, d))
+            lits = [self.state(k, (t - 1, pr, pc, pd)) for pr, pc, pd in preds
+                    if not (targets[pr, pc] if self.level.in_bounds(pr, pc) else False) or (pr, pc, pd) == (r, c, d)]
+            add_clause(self.model, [negate(y), *lits])
+
+    def add_free_where_occupied(self, k: int) -> None:
+        """Redundant: a lemming never stands in a brick cell."""
+        for (t, r, c, d), x in self.occ[k].items():
+            brick = self.bricks.get((r, c))
+            if brick is not None:
+                add_clause(self.model, [negate(x), brick.Not()])
+
+    def brick_count(self) -> cp_model.LinearExpr:
+        """``Σ b`` over every brick variable."""
+        return sum(self.brick_vars)  # type: ignore[return-value]
+
+    def add_budget(self, budget: int) -> None:
+        """At most ``budget`` bricks (native linear cardinality)."""
+        if len(self.bricks) > budget:
+            self.model.add(self.brick_count() <= budget)
+
+    def add_exact_count(self, count: int) -> None:
+        """Exactly ``count`` bricks."""
+        self.model.add(self.brick_count() == count)
+
+    def minimise_bricks(self) -> None:
+        """Objective: the fewest bricks."""
+        self.model.minimize(self.brick_count())
+
+    def add_search_order(self) -> None:
+        """Branch on bricks first, trying 'no brick' first."""
+        self.model.add_decision_strategy(
+            self.brick_vars, cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE
+        )
+
+    # ------------------------------------------------------------- solutions
+    def bricks_of(self, values: cp_model.CpSolver | cp_model.CpSolverSolutionCallback) -> BrickSet:
+        """The brick set of the current solution (solver or callback)."""
+        return tuple(cell for cell, var in self.bricks.items() if values.boolean_value(var))
+
+    def hint(self, bricks: Iterable[Brick]) -> None:
+        """Suggest a brick set to the solver."""
+        chosen = set(bricks)
+        self.model.clear_hints()
+        for cell, var in self.bricks.items():
+            self.model.add_hint(var, cell in chosen)
+
+
+def build_model(level: Level, info: ReachInfo | None = None, *, redundant: bool = True) -> CpSatModel:
+    """The full model of ``level`` with its budget (no objective)."""
+    m = CpSatModel(level, info or analyse(level))
+    m.add_dynamics(redundant=redundant)
+    m.add_budget(level.budget)
+    return m
+
+
+class _Collector(cp_model.CpSolverSolutionCallback):
+    """Collects the brick set of every solution and reports progress."""
+
+    def __init__(self, m: CpSatModel, on_solution: callable | None = None) -> None:  # type: ignore[valid-type]
+        super().__init__()
+        self.m = m
+        self.found: list[BrickSet] = []
+        self.on_solution = on_solution
+
+    def on_solution_callback(self) -> None:
+        self.found.append(self.m.bricks_of(self))
+        if self.on_solution is not None:
+            self.on_solution(self.found)
+
+
+@contextmanager
+def stop_on_cancel(solver: cp_model.CpSolver, cancel: threading.Event | None) -> Iterator[None]:
+    """While inside, a watcher thread stops ``solver`` within ~10 ms of ``cancel`` being set."""
+    if cancel is None:
+        yield
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            if cancel.wait(0.01):
+                solver.stop_search()  # repeated until the solve returns: no lost stop
+                done.wait(0.005)
+
+    thread = threading.Thread(target=watch, name="cpsat-cancel", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+
+
+def run_solver(
+    m: CpSatModel,
+    deadline: Deadline,
+    cancel: threading.Event | None,
+    *,
+    workers: int = 1,
+    enumerate_all: bool = False,
+    collector: _Collector | None = None,
+) -> tuple[int, cp_model.CpSolver]:
+    """Solve ``m.model`` within the deadline, honouring ``cancel``; returns (status, solver)."""
+    solver = cp_model.CpSolver()
+    params = solver.parameters
+    params.num_workers = 1 if enumerate_all else workers
+    if len(m.model.proto.variables) > LARGE_MODEL:
+        # On large models CP-SAT's presolve probing and symmetry detection take seconds.
+        params.cp_model_probing_level = 0
+        params.symmetry_level = 0
+    if enumerate_all:
+        params.enumerate_all_solutions = True
+    remaining = deadline.remaining()
+    if remaining is not None:
+        params.max_time_in_seconds = max(remaining, 0.001)
+    if is_set(cancel):
+        return cp_model.UNKNOWN, solver
+    with stop_on_cancel(solver, cancel):
+        status = solver.solve(m.model, collector)
+    return status, solver
+
+
+class CpSatSolver:
+    """Exact solver on OR-Tools CP-SAT (see the module docstring for the model).
+
+    Options: ``workers`` (CP-SAT search workers; 1 is fastest on these small models),
+    ``redundant`` (add the redundant support / free-cell clauses),
+    ``fixed_search`` (branch on bricks, no-brick first; always on for large models).
+    """
+
+    name = "cpsat"
+    exact = True
+
+    def __init__(self, *, workers: int = 1, redundant: bool = True, fixed_search: bool = False) -> None:
+        self.workers = workers
+        self.redundant = redundant
+        self.fixed_search = fixed_search
+
+    def solve(
+        self,
+        level: Level,
+        *,
+        mode: SolveMode = SolveMode.MIN,
+        time_limit: float | None = None,
+        progress: ProgressCallback | None = None,
+        cancel: threading.Event | None = None,
+    ) -> SolveResult:
+        """Solve ``level``; see :class:`ai.base.Solver`."""
+        mode = SolveMode(mode)
+        deadline = Deadline(time_limit)
+        info = analyse(level)
+        if not info.feasible:
+            return infeasible_by_reachability(self.name, mode, deadline)
+        m = build_model(level, info, redundant=self.redundant)
+        if self.fixed_search or len(m.model.proto.variables) > LARGE_MODEL:
+            m.add_search_order()
+        report(progress, self.name, deadline, f"model built: {len(m.bricks)} brick variables")
+        if mode == SolveMode.ANY:
+            return self._solve_any(m, deadline, progress, cancel)
+        result = self._solve_min(m, mode, deadline, progress, cancel)
+        if mode == SolveMode.ALL and result.status == SolveStatus.OPTIMAL:
+            return self._enumerate(m, result, deadline, progress, cancel)
+        return result
+
+    # ------------------------------------------------------------------ modes
+    def _stats(self, m: CpSatModel, solver: cp_model.CpSolver, **extra: object) -> dict[str, object]:
+        proto = m.model.proto
+        try:
+            branches, conflicts = int(solver.num_branches), int(solver.num_conflicts)
+        except RuntimeError:  # stopped before the solve started
+            branches = conflicts = 0
+        return {
+            "variables": len(proto.variables),
+            "constraints": len(proto.constraints),
+            "nodes": branches,
+            "extra": {"conflicts": conflicts, **extra},
+        }
+
+    def _solve_any(self, m: CpSatModel, deadline: Deadline, progress: ProgressCallback | None,
+                   cancel: threading.Event | None) -> SolveResult:
+        status, solver = run_solver(m, deadline, cancel, workers=self.workers)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return make_result(self.name, SolveMode.ANY, SolveStatus.FEASIBLE, deadline,
+                               solutions=[m.bricks_of(solver)], **self._stats(m, solver))
+        if status == cp_model.INFEASIBLE:
+            return make_result(self.name, SolveMode.ANY, SolveStatus.INFEASIBLE, deadline, complete=True,
+                               **self._stats(m, solver))
+        return make_result(self.name, SolveMode.ANY, stopped_status(cancel), deadline, **self._stats(m, solver))
+
+    def _solve_min(self, m: CpSatModel, mode: SolveMode, deadline: Deadline,
+                   progress: ProgressCallback | None, cancel: threading.Event | None) -> SolveResult:
+        m.minimise_bricks()
+        status, solver = run_solver(m, deadline, cancel, workers=self.workers)
+        stats = self._stats(m, solver)
+        if status == cp_model.OPTIMAL:
+            best = m.bricks_of(solver)
+            report(progress, self.name, deadline, "optimum proved", best_bricks=len(best), best_bound=len(best))
+            return make_result(self.name, mode, SolveStatus.OPTIMAL, deadline, solutions=[best],
+                               complete=False, best_bound=float(len(best)), **stats)
+        if status == cp_model.FEASIBLE:
+            return make_result(self.name, mode, stopped_status(cancel), deadline, solutions=[m.bricks_of(solver)],
+                               best_bound=float(solver.best_objective_bound), **stats)
+        if status == cp_model.INFEASIBLE:
+            return make_result(self.name, mode, SolveStatus.INFEASIBLE, deadline, complete=True, **stats)
+        return make_result(self.name, mode, stopped_status(cancel), deadline, **stats)
+
+    def _enumerate(self, m: CpSatModel, first: SolveResult, deadline: Deadline,
+                   progress: ProgressCallback | None, cancel: threading.Event | None) -> SolveResult:
+        assert first.bricks is not None
+        count = len(first.bricks)
+        m.model.clear_objective()
+        m.add_exact_count(count)
+
+        def on_solution(found: list[BrickSet]) -> None:
+            report(progress, self.name, deadline, "solution found", best_bricks=count,
+                   best_bound=count, solutions_found=len(found))
+
+        collector = _Collector(m, on_solution)
+        status, solver = run_solver(m, deadline, cancel, enumerate_all=True, collector=collector)
+        complete = status == cp_model.OPTIMAL and not is_set(cancel)
+        return make_result(self.name, SolveMode.ALL, SolveStatus.OPTIMAL, deadline,
+                           solutions=[*collector.found, first.bricks], complete=complete,
+                           best_bound=float(count), **self._stats(m, solver))

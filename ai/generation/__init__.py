@@ -1,0 +1,26 @@
+"""Level generation: designed layouts, planted solutions, cheap filters, exact certification.
+
+* :func:`generate_levels` (``generator.py``): ``count`` levels whose minimum brick count is
+  exactly ``K``, one at a time, with a cancel event; used by ``main.py generate``;
+* :func:`endless_levels` / :func:`next_level` (``endless.py``): rising difficulty for the
+  Endless mode's background worker;
+* ``layout.py`` (maps), ``candidates.py`` (lemmings, planted bricks, targets),
+  ``filters.py`` (cheap rejection), ``readset.py`` (the batched read-set search),
+  ``commands.py`` (the CLI).
+"""
+
+from __future__ import annotations
+
+from ai.generation.endless import DifficultySpec, difficulty_spec, endless_levels, next_level
+from ai.generation.generator import GeneratedLevel, GenerationStats, default_frames, generate_levels
+
+__all__ = [
+    "DifficultySpec",
+    "GeneratedLevel",
+    "GenerationStats",
+    "default_frames",
+    "difficulty_spec",
+    "endless_levels",
+    "generate_levels",
+    "next_level",
+]

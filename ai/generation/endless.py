@@ -1,0 +1,135 @@
+"""Endless mode: levels of rising difficulty, one at a time, for a background worker.
+
+The UI runs :func:`endless_levels` in a worker thread and hands the levels to the
+game through a queue; setting ``cancel`` stops generation (and the exact solver)
+within about a tenth of a second of the current simulator batch::
+
+    import queue, threading
+    from ai.generation.endless import endless_levels
+
+    ready: queue.Queue = queue.Queue(maxsize=2)
+    cancel = threading.Event()
+
+    def worker() -> None:
+        for generated in endless_levels(start=1, seed=42, cancel=cancel):
+            while not cancel.is_set():
+                try:
+                    ready.put(generated, timeout=0.1)   # generated.level, .difficulty, .min_bricks
+                    break
+                except queue.Full:
+                    continue
+
+    threading.Thread(target=worker, daemon=True).start()
+    ...
+    cancel.set()   # on leaving the mode
+
+For one level of a given difficulty, call :func:`next_level`; it fits
+:class:`ai.worker.Worker` directly (``report`` receives :class:`GenerationStats`
+snapshots: candidates tried, rejections)::
+
+    job = worker.submit(
+        lambda cancel, report: next_level(difficulty, seed=seed, cancel=cancel, progress=report),
+        label="generate",
+    )   # the "done" event carries a GeneratedLevel (or None when cancelled)
+
+>>> difficulty_spec(1)
+DifficultySpec(height=8, width=10, bricks=1, lemmings=1, unique=False)
+>>> difficulty_spec(99).bricks >= difficulty_spec(9).bricks
+True
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, replace
+from typing import Iterator
+
+from ai.generation.generator import GeneratedLevel, GenerationProgress, generate_levels
+
+
+@dataclass(frozen=True)
+class DifficultySpec:
+    """What to generate at one difficulty step."""
+
+    height: int
+    width: int
+    bricks: int
+    lemmings: int
+    unique: bool
+
+
+#: Difficulty 1, 2, ...; beyond the table the last row is used with more bricks.
+DIFFICULTY_TABLE: tuple[DifficultySpec, ...] = (
+    DifficultySpec(8, 10, 1, 1, False),
+    DifficultySpec(10, 12, 1, 1, True),
+    DifficultySpec(10, 12, 2, 1, False),
+    DifficultySpec(12, 14, 2, 1, True),
+    DifficultySpec(12, 16, 2, 2, False),
+    DifficultySpec(14, 18, 3, 1, False),
+    DifficultySpec(16, 20, 3, 2, False),
+    DifficultySpec(18, 24, 3, 2, True),
+    DifficultySpec(20, 26, 4, 2, False),
+    DifficultySpec(24, 32, 4, 2, False),
+)
+
+
+def difficulty_spec(difficulty: int) -> DifficultySpec:
+    """The generation parameters of ``difficulty`` (1 = easiest)."""
+    if difficulty < 1:
+        raise ValueError("difficulty starts at 1")
+    if difficulty <= len(DIFFICULTY_TABLE):
+        return DIFFICULTY_TABLE[difficulty - 1]
+    last = DIFFICULTY_TABLE[-1]
+    extra = (difficulty - len(DIFFICULTY_TABLE) + 1) // 2
+    return replace(last, bricks=last.bricks + extra)
+
+
+def _seed_of(seed: int, difficulty: int) -> int:
+    """The generator seed of ``difficulty`` in the stream of ``seed``."""
+    return seed * 1000 + difficulty
+
+
+def next_level(
+    difficulty: int,
+    *,
+    seed: int = 0,
+    cancel: threading.Event | None = None,
+    solver: str | None = None,
+    progress: GenerationProgress | None = None,
+) -> GeneratedLevel | None:
+    """One certified level of ``difficulty``, or ``None`` if ``cancel`` was set first.
+
+    The same level :func:`endless_levels` yields first at that difficulty for ``seed``.
+    """
+    spec = difficulty_spec(difficulty)
+    for generated in generate_levels(
+        spec.height, spec.width, spec.bricks, None, spec.lemmings, 1, spec.unique, _seed_of(seed, difficulty),
+        cancel, progress, solver=solver,
+    ):
+        return replace(generated, difficulty=difficulty)
+    return None
+
+
+def endless_levels(
+    *,
+    start: int = 1,
+    seed: int = 0,
+    per_difficulty: int = 2,
+    cancel: threading.Event | None = None,
+    solver: str | None = None,
+    progress: GenerationProgress | None = None,
+) -> Iterator[GeneratedLevel]:
+    """Yield levels forever (until ``cancel``): ``per_difficulty`` at each difficulty from ``start`` up.
+
+    Deterministic for a seed: difficulty ``d`` uses generator seed ``seed * 1000 + d``.
+    Each yielded level has :attr:`GeneratedLevel.difficulty` set.
+    """
+    difficulty = start
+    while cancel is None or not cancel.is_set():
+        spec = difficulty_spec(difficulty)
+        for generated in generate_levels(
+            spec.height, spec.width, spec.bricks, None, spec.lemmings, per_difficulty, spec.unique,
+            _seed_of(seed, difficulty), cancel, progress, solver=solver,
+        ):
+            yield replace(generated, difficulty=difficulty)
+        difficulty += 1

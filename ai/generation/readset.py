@@ -1,0 +1,204 @@
+"""Exact search over the cells the lemmings read, batched: the generator's own bound prover.
+
+Let ``S`` be a winning brick set and ``T`` a losing subset of it.  The runs with ``T``
+and with ``S`` start equal and differ first at a frame where some lemming reads a cell
+(below it, or ahead of it when grounded) that is free with ``T`` and blocked with
+``S``: a cell of ``S - T`` that the run with ``T`` reads.  So breadth-first search that
+extends each losing set only by the cells its own run reads reaches every minimal
+winning set, at depth equal to its size.  Each depth is one batch of the batched
+simulator (:func:`game.batch.simulate_batch`) with recorded paths.
+
+The search gives up (``exhausted=False``) when a depth holds more than ``cap`` sets.
+
+>>> from game.level import Level
+>>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
+>>> found = search(level, max_bricks=1)
+>>> found.depth_proved, found.solutions, found.min_bricks
+(0, (((1, 2),),), 1)
+>>> search(level, max_bricks=0).solutions, search(level, max_bricks=0).depth_proved
+((), 0)
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ai.base import ProgressCallback, SolveMode, SolveResult, SolveStats, SolveStatus
+from game.batch import simulate_batch
+from game.level import Brick, Level
+
+
+BrickSet = tuple[Brick, ...]
+IntArray = npt.NDArray[np.int64]
+
+#: Rows simulated per batch.
+CHUNK = 1024
+
+
+@dataclass(frozen=True)
+class SearchOutcome:
+    """What the read-set search established.
+
+    ``depth_proved``: every brick set of at most this size was covered (no winner below
+    :attr:`min_bricks`).  ``solutions``: the winning sets of the smallest winning size
+    found (every one of them, when ``exhausted``).  ``exhausted``: the search finished
+    its last depth without hitting the cap or a cancel.
+    """
+
+    depth_proved: int
+    solutions: tuple[BrickSet, ...]
+    exhausted: bool
+    sets_tried: int
+
+    @property
+    def min_bricks(self) -> int | None:
+        """The minimum brick count, when a winner was found."""
+        return len(self.solutions[0]) if self.solutions else None
+
+
+def wins_of(level: Level, sets: list[BrickSet]) -> npt.NDArray[np.bool_]:
+    """Which of ``sets`` win (batched, no paths recorded; the budget is not checked)."""
+    h, w = level.height, level.width
+    wins = np.zeros(len(sets), dtype=bool)
+    starts = [(lem.row, lem.col, lem.direction) for lem in level.lemmings]
+    for lo in range(0, len(sets), CHUNK):
+        block = sets[lo : lo + CHUNK]
+        obst = np.broadcast_to(level.wall_map, (len(block), h, w)).copy()
+        for i, bricks in enumerate(block):
+            for r, c in bricks:
+                obst[i, r, c] = True
+        wins[lo : lo + len(block)] = simulate_batch(obst, level.target_map, starts, level.frames).won
+    return wins
+
+
+def runs_of(level: Level, sets: list[BrickSet]) -> tuple[npt.NDArray[np.bool_], list[list[Brick]]]:
+    """Simulate ``sets``; return which win and, for each, the brickable cells its run reads."""
+    h, w = level.height, level.width
+    wins = np.zeros(len(sets), dtype=bool)
+    reads: list[list[Brick]] = []
+    brickable = np.pad(level.brickable_map, 1, constant_values=False)
+    starts = [(lem.row, lem.col, lem.direction) for lem in level.lemmings]
+    for lo in range(0, len(sets), CHUNK):
+        block = sets[lo : lo + CHUNK]
+        obst = np.broadcast_to(level.wall_map, (len(block), h, w)).copy()
+        for i, bricks in enumerate(block):
+            for br, bc in bricks:
+                obst[i, br, bc] = True
+        runs = simulate_batch(obst, level.target_map, starts, level.frames, record_paths=True)
+        wins[lo : lo + len(block)] = runs.won
+        assert runs.paths is not None
+        paths = runs.paths[:, :-1]  # (B, N-1, L, 3): states that still move on
+        pad = np.pad(obst, ((0, 0), (1, 1), (1, 1)), constant_values=True)
+        b = np.arange(len(block))[:, None, None]
+        r = paths[..., 0] + 1
+        c = paths[..., 1] + 1
+        d = paths[..., 2]
+        moving = ~np.pad(level.target_map, 1)[r, c]
+        below_blocked = pad[b, r + 1, c]
+        ahead_blocked = pad[b, r, c + d]
+        read_below = moving & ~below_blocked & brickable[r + 1, c]
+        read_ahead = moving & below_blocked & ~ahead_blocked & brickable[r, c + d]
+        pw = w + 2
+        cells_below = (r + 1) * pw + c
+        cells_ahead = r * pw + c + d
+        row_ids = np.broadcast_to(b, r.shape)
+        keys = np.concatenate([
+            row_ids[read_below] * (pw * (h + 2)) + cells_below[read_below],
+            row_ids[read_ahead] * (pw * (h + 2)) + cells_ahead[read_ahead],
+        ])
+        keys = np.unique(keys)
+        per_row: list[list[Brick]] = [[] for _ in block]
+        for key in keys.tolist():
+            row, cell = divmod(key, pw * (h + 2))
+            per_row[row].append((cell // pw - 1, cell % pw - 1))
+        reads.extend(per_row)
+    return wins, reads
+
+
+def search(
+    level: Level,
+    max_bricks: int,
+    *,
+    cap: int = 50_000,
+    cancel: threading.Event | None = None,
+) -> SearchOutcome:
+    """Breadth-first search of winning brick sets of size 0..``max_bricks`` (budget ignored).
+
+    Stops at the first depth holding a winner and returns every winner of that depth:
+    those are all the minimum solutions.
+    """
+    frontier: list[BrickSet] = [()]
+    tried = 0
+    for depth in range(max_bricks + 1):
+        if cancel is not None and cancel.is_set():
+            return SearchOutcome(depth - 1, (), False, tried)
+        wins, reads = runs_of(level, frontier)
+        tried += len(frontier)
+        winners = tuple(sorted(s for s, won in zip(frontier, wins) if won))
+        if winners:
+            return SearchOutcome(depth - 1, winners, True, tried)
+        if depth == max_bricks:
+            return SearchOutcome(depth, winners, True, tried)
+        children: set[BrickSet] = set()
+        for bricks, won, cells in zip(frontier, wins, reads):
+            if won:
+                continue
+            have = set(bricks)
+            for cell in cells:
+                if cell not in have:
+                    children.add(tuple(sorted(have | {cell})))
+        if len(children) > cap:
+            return SearchOutcome(depth, (), False, tried)
+        frontier = sorted(children)
+    return SearchOutcome(max_bricks, (), True, tried)  # pragma: no cover - loop always returns
+
+
+class ReadSetSolver:
+    """:func:`search` behind the :class:`ai.base.Solver` interface (exact; gives up past ``cap``).
+
+    The generator's fallback certifier when no registry solver is installed.
+
+    >>> from ai import solve
+    >>> from game.level import Level
+    >>> result = solve(Level.from_rows(["> .T", "XX.X"], frames=5, budget=1), solver=ReadSetSolver(), mode="all")
+    >>> result.status.value, result.solutions, result.complete
+    ('optimal', (((1, 2),),), True)
+    """
+
+    name = "readset"
+    exact = True
+
+    def __init__(self, *, cap: int = 500_000) -> None:
+        self.cap = cap
+
+    def solve(
+        self,
+        level: Level,
+        *,
+        mode: SolveMode | str = "min",
+        time_limit: float | None = None,
+        progress: ProgressCallback | None = None,
+        cancel: threading.Event | None = None,
+    ) -> SolveResult:
+        """Solve ``level`` within its budget (``time_limit`` is not enforced between depths)."""
+        start = time.perf_counter()
+        solve_mode = SolveMode(mode)
+        out = search(level, level.budget, cap=self.cap, cancel=cancel)
+        stats = SolveStats(seconds=time.perf_counter() - start, nodes=out.sets_tried,
+                           best_bound=float(out.depth_proved + 1))
+        if out.solutions:
+            sols = out.solutions if solve_mode == SolveMode.ALL else out.solutions[:1]
+            status = SolveStatus.FEASIBLE if solve_mode == SolveMode.ANY else SolveStatus.OPTIMAL
+            return SolveResult(status, self.name, solve_mode, sols[0], sols,
+                               complete=solve_mode == SolveMode.ALL, stats=stats)
+        if out.exhausted:
+            return SolveResult(SolveStatus.INFEASIBLE, self.name, solve_mode, complete=True, stats=stats)
+        status = SolveStatus.CANCELLED if cancel is not None and cancel.is_set() else SolveStatus.UNKNOWN
+        return SolveResult(status, self.name, solve_mode, stats=stats, message="search cap reached")
+
+

@@ -1,0 +1,437 @@
+"""The gradient solver: differentiable occupancy simulation, hand-written adjoint, rounding and repair.
+
+Bricks are relaxed to densities ``x`` in [0, 1] on the brickable cells; walls are 1.  The
+lemmings are run as occupancy maps with :func:`game.occupancy.step_padded` - the very
+function of the core's vectorised simulator - where fractional obstacles split a
+lemming's mass between falling, walking and turning.  The score is
+
+    S(x) = (lemming mass on targets at the last frame) - penalty * sum(x)
+
+and its gradient is computed by a hand-written reverse pass (:func:`step_padded_adjoint`,
+the adjoint of one frame; checked against finite differences in the tests).
+
+The design notes report that plain gradient ascent stalls (zero gradient when no mass
+reaches a target) and ends with non-binary cells.  This solver therefore uses:
+
+* non-zero initial densities (random in [0.1, 0.5]; the first restart uses 0.3
+  everywhere, as in the notes) and a tiny random per-cell penalty to break ties;
+* several random restarts optimised together (a batch axis through the simulator),
+  with projected Adam (box constraints [0, 1]) or, per restart, SciPy's L-BFGS-B;
+* an annealed binarisation penalty ``mu(t) * sum x (1 - x)`` that rises over the
+  iterations, plus a soft budget penalty on ``sum x - B``;
+* rounding to brick sets (each restart's top-k cells for k = 0..B, and x > 0.5),
+  replayed by the batched integer simulator, then the reference simulator;
+* local repair: hill climbing over dropping, moving or adding single bricks (scored by
+  lemmings home, then how close the lemmings came to a target), and finally dropping
+  every brick that is not needed.
+
+It reports ``feasible`` only after the reference simulator confirms the win; it never
+claims optimality or infeasibility (``unknown`` or ``timeout`` when it fails).
+
+>>> from game.level import Level
+>>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
+>>> GradientSolver(seed=0).solve(level).bricks
+((1, 2),)
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from ai.base import (
+    BrickSet,
+    Progress,
+    ProgressCallback,
+    RelaxedSolution,
+    SolveMode,
+    SolveResult,
+    SolveStats,
+    SolveStatus,
+)
+from game.batch import simulate_brick_sets
+from game.level import Brick, Level
+from game.occupancy import (
+    CHANNEL_LEFT,
+    CHANNEL_RIGHT,
+    initial_occupancy,
+    pad_cells,
+    pad_obstacles,
+    simulate_occupancy,
+    step_padded,
+)
+from game.simulation import simulate
+
+FloatArray = npt.NDArray[np.float64]
+
+
+class _Stop(Exception):
+    """Cancel or time limit reached inside the optimisation."""
+
+
+# --------------------------------------------------------------------- the adjoint
+def step_padded_adjoint(
+    occ: FloatArray, obst: FloatArray, targets: FloatArray, grad_next: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """Reverse-mode derivative of :func:`game.occupancy.step_padded`.
+
+    Given the inputs of one forward step (``occ`` ``(..., H+2, W+2, 2)``, ``obst``
+    ``(..., H+2, W+2)``, ``targets`` broadcastable to ``obst``) and the gradient of a
+    scalar with respect to the step's output, return its gradients with respect to
+    ``occ`` and ``obst`` (same shapes as those inputs, ``obst`` broadcast to the batch).
+    """
+    obst_b = np.broadcast_to(obst, occ.shape[:-1])
+    occ_i = occ[..., 1:-1, 1:-1, :]
+    tgt_i = np.broadcast_to(targets, obst_b.shape)[..., 1:-1, 1:-1]
+    free = (1.0 - tgt_i)[..., None]
+    moving = occ_i * free
+    below = obst_b[..., 2:, 1:-1]
+    ahead_left = obst_b[..., 1:-1, :-2]
+    ahead_right = obst_b[..., 1:-1, 2:]
+    grounded = moving * below[..., None]
+
+    g_stay = grad_next[..., 1:-1, 1:-1, :]
+    g_fall = grad_next[..., 2:, 1:-1, :]
+    g_walk_left = grad_next[..., 1:-1, :-2, CHANNEL_LEFT]
+    g_walk_right = grad_next[..., 1:-1, 2:, CHANNEL_RIGHT]
+
+    g_grounded = np.empty_like(grounded)
+    g_grounded[..., CHANNEL_LEFT] = g_walk_left * (1.0 - ahead_left) + g_stay[..., CHANNEL_RIGHT] * ahead_left
+    g_grounded[..., CHANNEL_RIGHT] = g_walk_right * (1.0 - ahead_right) + g_stay[..., CHANNEL_LEFT] * ahead_right
+    g_ahead_left = grounded[..., CHANNEL_LEFT] * (g_stay[..., CHANNEL_RIGHT] - g_walk_left)
+    g_ahead_right = grounded[..., CHANNEL_RIGHT] * (g_stay[..., CHANNEL_LEFT] - g_walk_right)
+    g_moving = g_fall * (1.0 - below)[..., None] + g_grounded * below[..., None]
+    g_below = (moving * (g_grounded - g_fall)).sum(axis=-1)
+
+    g_occ = np.zeros_like(occ)
+    g_occ[..., 1:-1, 1:-1, :] = g_stay * tgt_i[..., None] + g_moving * free
+    g_obst = np.zeros(obst_b.shape)
+    g_obst[..., 2:, 1:-1] += g_below
+    g_obst[..., 1:-1, :-2] += g_ahead_left
+    g_obst[..., 1:-1, 2:] += g_ahead_right
+    return g_occ, g_obst
+
+
+@dataclass
+class Relaxation:
+    """The differentiable problem of one level: ``x`` are densities on ``cells`` (brickable)."""
+
+    level: Level
+    cells: tuple[Brick, ...]
+
+    def __post_init__(self) -> None:
+        lv = self.level
+        self.rows = np.array([r for r, _ in self.cells], dtype=np.int64) + 1
+        self.cols = np.array([c for _, c in self.cells], dtype=np.int64) + 1
+        self.walls = pad_obstacles(lv.wall_map.astype(np.float64))
+        self.targets = pad_cells(lv.target_map.astype(np.float64))
+        self.init = pad_cells(initial_occupancy(lv), trailing=1)
+        self.n_lemmings = len(lv.lemmings)
+
+    def obstacles(self, x: FloatArray) -> FloatArray:
+        """Padded obstacle densities ``(R, H+2, W+2)`` for densities ``x`` ``(R, K)``."""
+        obst = np.repeat(self.walls[None], len(x), axis=0)
+        obst[:, self.rows, self.cols] = x
+        return obst
+
+    def forward(self, x: FloatArray) -> tuple[FloatArray, list[FloatArray]]:
+        """Run all frames; returns padded obstacles and the padded occupancy of every frame."""
+        obst = self.obstacles(x)
+        occ = np.repeat(self.init[None], len(x), axis=0)
+        states = [occ]
+        for _ in range(1, self.level.frames):
+            occ = step_padded(occ, obst, self.targets)
+            states.append(occ)
+        return obst, states
+
+    def mass(self, x: FloatArray) -> FloatArray:
+        """Lemming mass on targets at the last frame, per row of ``x``: ``(R,)``."""
+        _, states = self.forward(x)
+        return (states[-1].sum(axis=-1) * self.targets).sum(axis=(-1, -2))
+
+    def mass_and_grad(
+        self, x: FloatArray, check: Callable[[], None] | None = None
+    ) -> tuple[FloatArray, FloatArray]:
+        """Target mass ``(R,)`` and its gradient with respect to ``x`` ``(R, K)`` (adjoint method)."""
+        obst, states = self.forward(x)
+        mass = (states[-1].sum(axis=-1) * self.targets).sum(axis=(-1, -2))
+        grad = np.repeat(np.broadcast_to(self.targets[..., None], states[-1].shape[1:])[None], len(x), axis=0)
+        g_obst = np.zeros_like(obst)
+        for t in range(len(states) - 1, 0, -1):
+            if check is not None and t % 16 == 0:
+                check()
+            grad, g_o = step_padded_adjoint(states[t - 1], obst, self.targets, grad)
+            g_obst += g_o
+        return mass, g_obst[:, self.rows, self.cols]
+
+
+def finite_difference_grad(relax: Relaxation, x: FloatArray, eps: float = 1e-6) -> FloatArray:
+    """Central finite differences of :meth:`Relaxation.mass` (for tests): ``(R, K)``."""
+    out = np.zeros_like(x)
+    for k in range(x.shape[1]):
+        xp, xm = x.copy(), x.copy()
+        xp[:, k] += eps
+        xm[:, k] -= eps
+        out[:, k] = (relax.mass(xp) - relax.mass(xm)) / (2 * eps)
+    return out
+
+
+# --------------------------------------------------------------------- the solver
+class GradientSolver:
+    """Gradient-based heuristic solver (see the module docstring).
+
+    Options: ``restarts`` (random starts optimised together), ``iterations`` (per round),
+    ``optimizer`` (``adam`` or ``lbfgs``), ``learning_rate`` (Adam), ``penalty`` (per-brick
+    penalty), ``binarize`` (final weight of ``x(1-x)``), ``rounds`` (rounds of restarts while
+    time remains), ``seed``.
+    """
+
+    name = "gradient"
+    exact = False
+
+    def __init__(
+        self,
+        *,
+        restarts: int = 8,
+        iterations: int = 150,
+        optimizer: str = "adam",
+        learning_rate: float = 0.08,
+        penalty: float = 0.01,
+        binarize: float = 0.3,
+        rounds: int = 3,
+        seed: int = 0,
+    ) -> None:
+        if optimizer not in ("adam", "lbfgs"):
+            raise ValueError(f"unknown optimizer {optimizer!r}; choose adam or lbfgs")
+        self.restarts = restarts
+        self.iterations = iterations
+        self.optimizer = optimizer
+        self.learning_rate = learning_rate
+        self.penalty = penalty
+        self.binarize = binarize
+        self.rounds = rounds
+        self.seed = seed
+
+    # -- objective (to minimise) and its gradient, per row
+    def _objective(self, relax: Relaxation, x: FloatArray, mu: float, noise: FloatArray,
+                   check: Callable[[], None]) -> tuple[FloatArray, FloatArray]:
+        mass, g_mass = relax.mass_and_grad(x, check)
+        scale = 1.0 / max(1, relax.n_lemmings)
+        over = np.maximum(0.0, x.sum(axis=1) - relax.level.budget)
+        loss = (
+            -mass * scale
+            + ((self.penalty + noise) * x).sum(axis=1)
+            + mu * (x * (1 - x)).sum(axis=1)
+            + 0.5 * over**2
+        )
+        grad = -g_mass * scale + (self.penalty + noise) + mu * (1 - 2 * x) + over[:, None]
+        return loss, grad
+
+    def _optimise(self, relax: Relaxation, rng: np.random.Generator, check: Callable[[], None],
+                  first_round: bool) -> FloatArray:
+        k = len(relax.cells)
+        x = rng.uniform(0.1, 0.5, size=(self.restarts, k))
+        if first_round:
+            x[0] = 0.3
+        noise = rng.uniform(0.0, 0.002, size=(self.restarts, k))
+        iters = self.iterations
+
+        def mu_at(i: int) -> float:
+            return self.binarize * max(0.0, (i - iters / 3) / (2 * iters / 3))
+
+        if self.optimizer == "lbfgs":
+            from scipy.optimize import minimize
+
+            out = np.empty_like(x)
+            stages = 3
+            for r in range(self.restarts):
+                xr = x[r]
+                for s in range(stages):
+                    mu = self.binarize * s / (stages - 1)
+
+                    def fun(z: FloatArray, mu: float = mu, r: int = r) -> tuple[float, FloatArray]:
+                        check()
+                        loss, grad = self._objective(relax, z[None], mu, noise[r : r + 1], check)
+                        return float(loss[0]), grad[0]
+
+                    res = minimize(fun, xr, jac=True, method="L-BFGS-B", bounds=[(0.0, 1.0)] * k,
+                                   options={"maxiter": max(1, iters // stages)})
+                    xr = np.clip(res.x, 0.0, 1.0)
+                out[r] = xr
+            return out
+
+        m = np.zeros_like(x)
+        v = np.zeros_like(x)
+        b1, b2, lr = 0.9, 0.999, self.learning_rate
+        for i in range(1, iters + 1):
+            check()
+            _, grad = self._objective(relax, x, mu_at(i), noise, check)
+            m = b1 * m + (1 - b1) * grad
+            v = b2 * v + (1 - b2) * grad**2
+            step = lr * (m / (1 - b1**i)) / (np.sqrt(v / (1 - b2**i)) + 1e-8)
+            x = np.clip(x - step, 0.0, 1.0)
+        return x
+
+    # -- integer side
+    @staticmethod
+    def _score(level: Level, sets: Sequence[BrickSet]) -> list[tuple[int, float, int]]:
+        """Per set: (lemmings home, minus summed closest distance to a target, minus bricks)."""
+        run = simulate_brick_sets(level, [list(s) for s in sets], record_paths=True, check=False)
+        assert run.paths is not None
+        targets = np.array(level.targets)
+        pos = run.paths[:, : level.frames, :, :2]  # (B, N, L, 2)
+        d = np.abs(pos[..., None, :] - targets[None, None, None]).sum(axis=-1).min(axis=-1)  # (B, N, L)
+        closest = d.min(axis=1).sum(axis=1)
+        arrived = run.arrived
+        return [(int(arrived[b]), -float(closest[b]), -len(sets[b])) for b in range(len(sets))]
+
+    def _round(self, relax: Relaxation, x: FloatArray) -> list[BrickSet]:
+        cells = relax.cells
+        budget = relax.level.budget
+        out: set[BrickSet] = set()
+        for row in x:
+            order = np.argsort(-row, kind="stable")
+            for k in range(0, min(budget, len(cells)) + 1):
+                out.add(tuple(sorted(cells[i] for i in order[:k])))
+            above = [cells[i] for i in order[: min(budget, len(cells))] if row[i] > 0.5]
+            out.add(tuple(sorted(above)))
+        return sorted(out)
+
+    def _repair(self, level: Level, start: BrickSet, check: Callable[[], None], max_steps: int = 60) -> BrickSet | None:
+        """Hill climbing from ``start`` over drop / move / add of single bricks; a winning set or None."""
+        cells = level.brickable_cells
+        current = start
+        best = self._score(level, [current])[0]
+        for _ in range(max_steps):
+            check()
+            if best[0] == len(level.lemmings):
+                return current
+            cur = set(current)
+            neighbours: set[BrickSet] = set()
+            for b in current:
+                rest = cur - {b}
+                neighbours.add(tuple(sorted(rest)))
+                for c in cells:
+                    if c not in cur:
+                        neighbours.add(tuple(sorted(rest | {c})))
+            if len(current) < level.budget:
+                for c in cells:
+                    if c not in cur:
+                        neighbours.add(tuple(sorted(cur | {c})))
+            cand = sorted(neighbours)
+            if not cand:
+                return None
+            scores = self._score(level, cand)
+            i = max(range(len(cand)), key=lambda j: scores[j])
+            if scores[i] <= best:
+                return None
+            current, best = cand[i], scores[i]
+        return current if best[0] == len(level.lemmings) else None
+
+    @staticmethod
+    def _prune(level: Level, bricks: BrickSet) -> BrickSet:
+        """Drop bricks one at a time while the set still wins."""
+        current = list(bricks)
+        changed = True
+        while changed and current:
+            changed = False
+            trials = [tuple(b for b in current if b != drop) for drop in current]
+            won = simulate_brick_sets(level, [list(t) for t in trials], check=False).won
+            for trial, ok in zip(trials, won):
+                if ok:
+                    current = list(trial)
+                    changed = True
+                    break
+        return tuple(sorted(current))
+
+    def solve(
+        self,
+        level: Level,
+        *,
+        mode: SolveMode = SolveMode.MIN,
+        time_limit: float | None = None,
+        progress: ProgressCallback | None = None,
+        cancel: threading.Event | None = None,
+    ) -> SolveResult:
+        """Search for a winning brick set (any mode: it only ever reports ``feasible``)."""
+        start = time.perf_counter()
+        mode = SolveMode(mode)
+        deadline = None if time_limit is None else start + time_limit
+        rng = np.random.default_rng(self.seed)
+        relax = Relaxation(level, level.brickable_cells)
+        best_x: FloatArray | None = None
+        best_obj = -np.inf
+        evaluated = 0
+        found: BrickSet | None = None
+
+        def check() -> None:
+            if cancel is not None and cancel.is_set():
+                raise _Stop("cancelled")
+            if deadline is not None and time.perf_counter() >= deadline:
+                raise _Stop("timeout")
+
+        def relaxed() -> RelaxedSolution | None:
+            if best_x is None:
+                return None
+            dens = np.zeros((level.height, level.width))
+            for (r, c), v in zip(relax.cells, best_x):
+                dens[r, c] = v
+            occ = simulate_occupancy(np.maximum(level.wall_map, dens), level.target_map.astype(float),
+                                     initial_occupancy(level), level.frames)
+            return RelaxedSolution(dens, occ, float(best_obj))
+
+        def finish(status: SolveStatus, bricks: BrickSet | None, message: str = "") -> SolveResult:
+            stats = SolveStats(seconds=time.perf_counter() - start, variables=len(relax.cells),
+                               nodes=evaluated, extra={"optimizer": self.optimizer, "restarts": self.restarts})
+            sols = (bricks,) if bricks is not None else ()
+            return SolveResult(status, self.name, mode, bricks, sols, False, stats, message, relaxed())
+
+        # zero bricks first: cheap and common
+        if not relax.cells or simulate(level, ()).won:
+            if simulate(level, ()).won:
+                return finish(SolveStatus.FEASIBLE, ())
+            return finish(SolveStatus.UNKNOWN, None, "no brickable cell and the level is not won without bricks")
+        try:
+            for rnd in range(self.rounds):
+                x = self._optimise(relax, rng, check, rnd == 0)
+                mass = relax.mass(x)
+                obj = mass - self.penalty * x.sum(axis=1)
+                j = int(np.argmax(obj))
+                if obj[j] > best_obj:
+                    best_obj, best_x = float(obj[j]), x[j]
+                sets = self._round(relax, x)
+                evaluated += len(sets)
+                won = simulate_brick_sets(level, [list(s) for s in sets], check=False).won
+                winners = [s for s, ok in zip(sets, won) if ok]
+                if progress:
+                    progress(Progress(self.name, time.perf_counter() - start, f"round {rnd + 1}: "
+                                      f"{len(winners)} of {len(sets)} rounded sets win"))
+                if winners:
+                    found = min(winners, key=lambda s: (len(s), s))
+                    break
+                scores = self._score(level, sets)
+                order = sorted(range(len(sets)), key=lambda i: scores[i], reverse=True)
+                for i in order[: 4]:
+                    repaired = self._repair(level, sets[i], check)
+                    evaluated += 1
+                    if repaired is not None:
+                        found = repaired
+                        break
+                if found is not None:
+                    break
+        except _Stop as stop:
+            reason = str(stop)
+            if reason == "cancelled":
+                return finish(SolveStatus.CANCELLED, None, "cancelled")
+            return finish(SolveStatus.TIMEOUT, None, "time limit reached before a winning brick set was found")
+        if found is None:
+            return finish(SolveStatus.UNKNOWN, None, "the gradient search and local repair found no winning brick set")
+        found = self._prune(level, found)
+        if not simulate(level, found).won:  # the reference simulator has the last word
+            return finish(SolveStatus.UNKNOWN, None, "the rounded brick set does not win in the reference simulator")
+        return finish(SolveStatus.FEASIBLE, found, "found by gradient search; not proved minimal")

@@ -1,0 +1,174 @@
+"""The learning pipeline: random (or query) games -> data -> models -> verified rules; and
+sample-efficiency curves.
+
+>>> report = learn_rules(games=2, seed=0, model="tree")
+>>> report.rules.verification.exact
+False
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from ai.learning.active import DEFAULT_TILES, active_learning
+from ai.learning.dataset import Dataset, random_games_dataset, random_games_datasets
+from ai.learning.models import MODEL_KINDS, fit_model, fit_tree
+from ai.learning.rules import LearnedRules
+from ai.learning.verify import Verification, verify_model
+
+#: Random games used by default (passive learning): every seed tried in the bench is exact
+#: well before this.
+DEFAULT_GAMES = 100
+#: Most query levels active learning may play.
+DEFAULT_ACTIVE_GAMES = 30
+#: Seed of the shipped rules.
+DEFAULT_SEED = 0
+
+
+@dataclass
+class LearnReport:
+    """The kept rules and, when several models were compared, each model's figures."""
+
+    rules: LearnedRules
+    comparison: list[dict[str, Any]] = field(default_factory=list)
+    history: list[dict[str, int]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """Machine-readable summary (printed by ``learn --json``)."""
+        ver = self.rules.verification
+        return {
+            "model": self.rules.model.kind,
+            "meta": self.rules.meta,
+            "exact": bool(ver and ver.exact),
+            "errors": ver.total_errors if ver else None,
+            "configurations": ver.configurations if ver else None,
+            "comparison": self.comparison,
+            "history": self.history,
+        }
+
+    def summary(self) -> str:
+        """Lines for the terminal."""
+        m = self.rules.meta
+        lines = [
+            f"learned from {m.get('games')} {'query' if m.get('active') else 'random'} games "
+            f"({m.get('examples')} distinct examples), seed {m.get('seed')}, model {self.rules.model.kind}"
+        ]
+        for row in self.comparison:
+            lines.append(
+                f"  {row['model']:>6}: {row['errors']:,} wrong predictions, fitted in {row['seconds']:.2f} s"
+            )
+        ver = self.rules.verification
+        if ver is not None:
+            lines.append(ver.summary())
+            if not ver.exact:
+                lines.append("the learned rules are WRONG on some configurations: learn from more games "
+                             "(or use --active)")
+        return "\n".join(lines)
+
+
+def learn_rules(
+    *,
+    games: int | None = None,
+    seed: int = DEFAULT_SEED,
+    model: str = "tree",
+    active: bool = False,
+    tiles: int = DEFAULT_TILES,
+) -> LearnReport:
+    """Learn rules from ``games`` random games (or, with ``active``, at most ``games`` query levels).
+
+    ``model`` is ``tree``, ``logreg``, ``mlp`` or ``best`` (fit all three on the same data,
+    verify each, keep the one with the fewest errors; ties favour the tree, then logreg).
+    Active learning uses trees for its queries; the final model is fitted on its data.
+    """
+    rng = np.random.default_rng(seed)
+    history: list[dict[str, int]] = []
+    if active:
+        result = active_learning(rng, max_games=games or DEFAULT_ACTIVE_GAMES, tiles=tiles)
+        data = result.data
+        history = result.history
+    else:
+        data = random_games_dataset(rng, DEFAULT_GAMES if games is None else games)
+    kinds = list(MODEL_KINDS) if model == "best" else [model]
+    if any(k not in MODEL_KINDS for k in kinds):
+        raise ValueError(f"unknown model {model!r}; choose from {', '.join(MODEL_KINDS)} or best")
+    best: tuple[int, int, Any, Verification] | None = None
+    comparison = []
+    for rank, kind in enumerate(kinds):
+        start = time.perf_counter()
+        fitted = fit_model(kind, data.features, data.labels, random_state=seed)
+        seconds = time.perf_counter() - start
+        ver = verify_model(fitted)
+        comparison.append({"model": kind, "errors": ver.total_errors, "seconds": round(seconds, 3),
+                           "exact": ver.exact})
+        if best is None or (ver.total_errors, rank) < (best[0], best[1]):
+            best = (ver.total_errors, rank, fitted, ver)
+    assert best is not None
+    meta = {
+        "games": data.games,
+        "seed": seed,
+        "active": active,
+        "examples": len(data),
+        "model": best[2].kind,
+    }
+    rules = LearnedRules(best[2], meta, best[3])
+    return LearnReport(rules, comparison if len(kinds) > 1 else [], history)
+
+
+def passive_curve(seed: int, checkpoints: Sequence[int]) -> list[tuple[int, int]]:
+    """``(games, total errors)`` of tree rules learned from the first ``g`` random games of one
+    seed, for each ``g`` in ``checkpoints``."""
+    rng = np.random.default_rng(seed)
+    per_game = random_games_datasets(rng, max(checkpoints))
+    out = []
+    data = Dataset.empty()
+    for g, d in enumerate(per_game, start=1):
+        data = data.merge(d)
+        if g in checkpoints:
+            out.append((g, verify_model(fit_tree(data.features, data.labels)).total_errors))
+    return out
+
+
+def games_until_exact(seed: int, max_games: int = 200) -> int | None:
+    """Fewest random games (of one seed's sequence) after which the tree rules are exact and
+    stay exact at every later checkpoint tried (doubling), or ``None``."""
+    rng = np.random.default_rng(seed)
+    per_game = random_games_datasets(rng, max_games)
+    prefix: list[Dataset] = []
+    data = Dataset.empty()
+    for d in per_game:
+        data = data.merge(d)
+        prefix.append(data)
+    exact = {}
+
+    def is_exact(g: int) -> bool:
+        if g not in exact:
+            d = prefix[g - 1]
+            exact[g] = verify_model(fit_tree(d.features, d.labels)).exact
+        return exact[g]
+
+    first = None
+    for g in range(1, max_games + 1):
+        if is_exact(g):
+            first = g
+            break
+    if first is None:
+        return None
+    # check it stays exact at a few later points
+    g = first * 2
+    while g <= max_games:
+        if not is_exact(g):
+            return games_until_exact_from(prefix, g, is_exact)
+        g *= 2
+    return first
+
+
+def games_until_exact_from(prefix: list[Dataset], start: int, is_exact: Any) -> int | None:
+    """Helper of :func:`games_until_exact`: search again from ``start``."""
+    for g in range(start, len(prefix) + 1):
+        if is_exact(g):
+            return g
+    return None

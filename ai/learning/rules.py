@@ -1,0 +1,121 @@
+"""Learned rules: a model plus how it was learned and how it verified, saved as JSON (never pickled).
+
+>>> from ai.learning.models import TreeModel
+>>> rules = LearnedRules(TreeModel([[{"value": 0}], [{"value": 0}]]), {"games": 0})
+>>> LearnedRules.from_json(rules.to_json()).model.trees
+[[{'value': 0}], [{'value': 0}]]
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ai.learning.features import LABELS, N_FEATURES, feature_name
+from ai.learning.models import RuleModel, TreeModel, model_from_json
+from ai.learning.verify import Verification
+from game.errors import GameError
+
+#: ``format`` field of a rules file.
+RULES_FORMAT = "lemming-bricks-rules"
+#: Version of the rules file format.
+RULES_VERSION = 1
+#: The rules shipped with the game (learned by ``python main.py learn`` with the defaults).
+DEFAULT_RULES_PATH = Path(__file__).resolve().parent / "default_rules.json"
+
+
+class RulesFileError(GameError):
+    """A rules file cannot be read."""
+
+
+@dataclass
+class LearnedRules:
+    """A learned model with its metadata (games, seed, method...) and verification."""
+
+    model: RuleModel
+    meta: dict[str, Any] = field(default_factory=dict)
+    verification: Verification | None = None
+
+    @property
+    def is_tree(self) -> bool:
+        """True for decision-tree rules (the only kind that converts to clauses)."""
+        return isinstance(self.model, TreeModel)
+
+    @property
+    def verified_exact(self) -> bool:
+        """True when the stored exhaustive verification found no error."""
+        return self.verification is not None and self.verification.exhaustive and self.verification.exact
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON document."""
+        return {
+            "format": RULES_FORMAT,
+            "version": RULES_VERSION,
+            "features": [feature_name(f) for f in range(N_FEATURES)],
+            "labels": [f"{name}[t,i,j]" for name in LABELS],
+            "meta": self.meta,
+            "verification": self.verification.to_json() if self.verification else None,
+            "model": self.model.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> LearnedRules:
+        """Parse the JSON document (checks format, version and feature layout)."""
+        if not isinstance(data, dict) or data.get("format") != RULES_FORMAT:
+            raise RulesFileError(f"not a rules file (expected format {RULES_FORMAT!r})")
+        if data.get("version") != RULES_VERSION:
+            raise RulesFileError(f"unsupported rules file version {data.get('version')!r}")
+        if data.get("features") != [feature_name(f) for f in range(N_FEATURES)]:
+            raise RulesFileError("the rules file uses another feature layout")
+        try:
+            model = model_from_json(data["model"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RulesFileError(f"bad model in rules file: {exc}") from None
+        ver = data.get("verification")
+        return cls(model, dict(data.get("meta") or {}), Verification.from_json(ver) if ver else None)
+
+    def save(self, path: str | Path) -> None:
+        """Write the rules as JSON, atomically."""
+        from game.storage import atomic_write_text
+
+        atomic_write_text(Path(path), json.dumps(self.to_json(), indent=1) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> LearnedRules:
+        """Read a rules JSON file."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RulesFileError(f"cannot read rules file {path}: {exc.strerror or exc}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RulesFileError(f"{path}: not JSON: {exc}") from None
+        return cls.from_json(data)
+
+    def render(self) -> str:
+        """Readable rules: each tree as nested tests, then as CNF clauses (one per leaf path)."""
+        out = []
+        if isinstance(self.model, TreeModel):
+            for c, name in enumerate(LABELS):
+                n_nodes = len(self.model.trees[c])
+                out.append(f"# The rule for {name}[t,i,j] (lemming facing {name} at cell i,j, frame t): "
+                           f"a tree of {n_nodes} nodes")
+                out.append(self.model.render(c))
+                out.append("")
+            for c, name in enumerate(LABELS):
+                out.append(f"# {name}[t,i,j] as CNF, one clause per path to a leaf:")
+                out.append(self.model.render_cnf(c))
+                out.append("")
+        else:
+            out.append(f"# A {self.model.kind} model (not printable as rules; use --model tree)")
+        if self.verification is not None:
+            out.append("# Verification against the reference rule: " + self.verification.summary())
+        return "\n".join(out).rstrip() + "\n"
+
+
+def load_default_rules() -> LearnedRules:
+    """The shipped rules (:data:`DEFAULT_RULES_PATH`)."""
+    return LearnedRules.load(DEFAULT_RULES_PATH)

@@ -1,0 +1,87 @@
+"""Exhaustive verification of learned rules against the reference rule.
+
+The configurations that can occur (see :mod:`ai.learning.features`) are every
+obstacle/target/empty assignment of the 3x3 window with no lemming or one lemming on a
+non-obstacle cell facing left or right.  :func:`verify_model` evaluates the model on
+every one of them (for every model kind) and compares with the reference rule
+(:func:`ai.learning.features.reference_labels`, built from :func:`game.rules.step`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ai.learning.features import LABELS, UInt8Array, all_configurations, reference_labels
+from ai.learning.models import RuleModel
+
+@dataclass(frozen=True)
+class Verification:
+    """Result of checking a model against the reference rule.
+
+    ``errors[c]``: configurations (out of ``configurations``) where channel ``c`` is wrong;
+    ``counterexamples``: a few wrong feature rows; ``exhaustive``: every configuration covered.
+    """
+
+    errors: tuple[int, ...]
+    configurations: int
+    exhaustive: bool = True
+    counterexamples: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def exact(self) -> bool:
+        """True when no error was found."""
+        return sum(self.errors) == 0
+
+    @property
+    def total_errors(self) -> int:
+        """Errors summed over channels."""
+        return sum(self.errors)
+
+    def summary(self) -> str:
+        """One line, e.g. ``exact: 0 wrong predictions (...) in 2 x 361,584 configurations (exhaustive)``."""
+        how = "exhaustive" if self.exhaustive else "not exhaustive"
+        per = ", ".join(f"{LABELS[c]} {e:,}" for c, e in enumerate(self.errors))
+        head = "exact" if self.exact else "NOT exact"
+        return (
+            f"{head}: {self.total_errors:,} wrong predictions ({per}) in "
+            f"{len(self.errors)} x {self.configurations:,} neighbourhood configurations ({how})"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON form."""
+        return {
+            "exact": self.exact,
+            "errors": list(self.errors),
+            "configurations": self.configurations,
+            "exhaustive": self.exhaustive,
+            "counterexamples": [list(r) for r in self.counterexamples],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Verification:
+        """Inverse of :meth:`to_json`."""
+        return cls(
+            tuple(int(e) for e in data["errors"]),
+            int(data["configurations"]),
+            bool(data.get("exhaustive", True)),
+            tuple(tuple(int(v) for v in r) for r in data.get("counterexamples", [])),
+        )
+
+
+def verify_model(model: RuleModel, *, max_counterexamples: int = 5) -> Verification:
+    """Check ``model`` on every configuration that can occur, against the reference rule."""
+    rows = all_configurations()
+    wrong = model.predict(rows) != reference_labels(rows)
+    bad_rows = rows[wrong.any(axis=1)][:max_counterexamples]
+    return Verification(
+        tuple(int(v) for v in wrong.sum(axis=0)),
+        len(rows),
+        True,
+        tuple(tuple(int(v) for v in r) for r in bad_rows),
+    )
+
+
+def dataset_errors(model: RuleModel, rows: UInt8Array) -> int:
+    """Wrong predictions (both channels) of ``model`` on feature rows, against the reference."""
+    return int((model.predict(rows) != reference_labels(rows)).sum())

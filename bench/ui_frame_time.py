@@ -1,0 +1,125 @@
+"""Frame time of the play scene on a 24x32 level: mean, 99th percentile and worst frame.
+
+Runs the real :class:`~game.ui.app.App` on SDL's dummy video driver (no window) at 1280x800
+with a fixed 60 fps clock, releases the lemmings and times every ``App.step`` (events,
+update, draw).  Scenarios: the run playing at 1x, at 8x with the trajectory preview on,
+and the placing state with the mouse hovering.  Goal: a steady 60 fps (16.7 ms per frame).
+
+Usage: ``python bench/ui_frame_time.py [--frames 600] [--update]`` (``--update`` rewrites the
+"Play scene frame time" section of ``bench/results.md``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import pygame  # noqa: E402
+
+from game.level import Level  # noqa: E402
+from game.pack import pack_level_paths  # noqa: E402
+from game.progress import ProgressStore  # noqa: E402
+from game.ui.app import App, FixedClock  # noqa: E402
+from game.ui.scenes.play import PlayScene  # noqa: E402
+
+
+def bench_level() -> Level:
+    """The pack's 24x32 level."""
+    for path in pack_level_paths():
+        level = Level.load(path)
+        if (level.height, level.width) == (24, 32):
+            return level
+    raise SystemExit("no 24x32 level in the pack")
+
+
+def measure(level: Level, frames: int, *, speed_presses: int, preview: bool, release: bool) -> list[float]:
+    """Milliseconds per App.step for ``frames`` frames of one scenario."""
+    app = App(size=(1280, 800), clock=FixedClock(), progress=ProgressStore.in_memory())
+    scene = app.push(PlayScene(app, level))
+    assert isinstance(scene, PlayScene)
+    try:
+        import ai
+
+        result = ai.solve(level, solver="cpsat", mode="any", time_limit=30)
+        if result.bricks:
+            scene.apply_bricks(result.bricks)
+    except Exception:  # noqa: BLE001 - the bench also runs without the solvers
+        pass
+    scene.preview = preview
+    for _ in range(speed_presses):
+        scene.change_speed(1)
+    app.run_frames(5)  # warm the caches
+    if release:
+        scene.toggle_run()
+    times = []
+    lay = scene.layout()
+    for i in range(frames):
+        if not release:
+            cell = ((i // 7) % level.height, (i // 3) % level.width)
+            pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=lay.cell_center(*cell), rel=(0, 0),
+                                                 buttons=(0, 0, 0)))
+        if scene.state.value in ("won", "lost"):
+            scene.toggle_run()  # replay: keep the lemmings moving
+        start = time.perf_counter()
+        app.step()
+        times.append((time.perf_counter() - start) * 1000.0)
+    pygame.display.quit()
+    return times
+
+
+def p99(values: list[float]) -> float:
+    """The 99th percentile."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))]
+
+
+def main() -> int:
+    """Run the scenarios, print a table, optionally update bench/results.md."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=600)
+    parser.add_argument("--update", action="store_true")
+    args = parser.parse_args()
+    level = bench_level()
+    scenarios = [
+        ("run playing, 1x", dict(speed_presses=0, preview=False, release=True)),
+        ("run playing, 8x, trajectory preview on", dict(speed_presses=3, preview=True, release=True)),
+        ("placing, mouse hovering", dict(speed_presses=0, preview=False, release=False)),
+    ]
+    rows = []
+    for name, opts in scenarios:
+        t = measure(level, args.frames, **opts)  # type: ignore[arg-type]
+        mean, q99, worst = statistics.mean(t), p99(t), max(t)
+        rows.append(f"| {name} | {mean:.2f} | {q99:.2f} | {worst:.2f} | {1000 / q99:.0f} |")
+        print(f"{name:42s} mean {mean:6.2f} ms   p99 {q99:6.2f} ms   max {worst:6.2f} ms")
+    body = "\n".join([
+        f"Play scene on the pack's 24x32 level '{level.title}' ({len(level.lemmings)} lemmings, N={level.frames}), "
+        f"1280x800 window on SDL's dummy driver, {args.frames} frames per scenario; time per `App.step` "
+        f"(events + update + draw); {os.cpu_count()} cores shared with other jobs (load average "
+        f"{os.getloadavg()[0]:.1f} at the end), Python {platform.python_version()}, "
+        f"pygame-ce {pygame.version.ver}.",
+        "",
+        "| scenario | mean ms | p99 ms | max ms | fps at p99 |",
+        "|---|---:|---:|---:|---:|",
+        *rows,
+        "",
+        "Goal: a steady 60 fps (p99 under 16.7 ms). Command: `python bench/ui_frame_time.py --update`.",
+    ])
+    if args.update:
+        from bench.results import update_section
+
+        update_section("Play scene frame time", body)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

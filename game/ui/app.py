@@ -1,0 +1,292 @@
+"""The application: window, main loop and scene stack.
+
+A :class:`Scene` gets :class:`~game.ui.input.Action` objects (never raw pygame events)
+in :meth:`Scene.handle_event`, advances its own clock in :meth:`Scene.update` and paints
+itself in :meth:`Scene.draw` (which never changes game state).  The :class:`App` keeps a
+stack of scenes: only the top one receives actions and updates; scenes below are drawn
+first when the top one is ``transparent`` (dialogs, overlays).
+
+Tests drive the app without a window (``SDL_VIDEODRIVER=dummy``)::
+
+    app = App(size=(1280, 800), clock=FixedClock())
+    app.push(PlayScene(app, level))
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, mod=0, unicode=" "))
+    app.run_frames(120)     # two simulated seconds
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Protocol
+
+import pygame
+
+from game.ui.input import Act, Action, translate
+
+if TYPE_CHECKING:
+    from game.progress import ProgressStore
+
+#: Default window size.
+DEFAULT_SIZE = (1280, 800)
+#: Smallest window size the layout supports.
+MIN_SIZE = (480, 360)
+#: Target frame rate.
+FPS = 60
+
+
+class Clock(Protocol):
+    """What the app needs from a clock: ``tick(fps)`` sleeps as needed and returns elapsed ms."""
+
+    def tick(self, framerate: float = 0) -> int | float:
+        """Wait for the next frame and return the milliseconds since the previous call."""
+        ...
+
+
+class FixedClock:
+    """A fake clock for tests and benchmarks: every tick lasts ``dt`` seconds, instantly."""
+
+    def __init__(self, dt: float = 1.0 / FPS) -> None:
+        self.dt = dt
+        self.ticks = 0
+
+    def tick(self, framerate: float = 0) -> float:
+        """Return ``dt`` in milliseconds without sleeping."""
+        self.ticks += 1
+        return self.dt * 1000.0
+
+
+class Scene:
+    """Base class of every screen.  Override the three hooks; keep ``draw`` free of state changes."""
+
+    #: When True the scene below is drawn first (dialogs and overlays).
+    transparent: bool = False
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    def handle_event(self, action: Action) -> None:
+        """React to one action (ignore the ones the scene does not use)."""
+
+    def update(self, dt: float) -> None:
+        """Advance animations and timers by ``dt`` seconds."""
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Paint the scene on ``surface`` (any size).  Must not change game state."""
+
+    def on_enter(self) -> None:
+        """Called when the scene becomes the top of the stack (pushed, or uncovered by a pop)."""
+
+    def on_exit(self) -> None:
+        """Called when the scene is popped or replaced."""
+
+
+class App:
+    """The window, the main loop and the scene stack.
+
+    ``screen`` may be passed in (e.g. an off-screen Surface for benchmarks); otherwise a
+    resizable window is opened.  ``clock`` defaults to :class:`pygame.time.Clock`; pass a
+    :class:`FixedClock` to step deterministically.
+    """
+
+    def __init__(
+        self,
+        *,
+        size: tuple[int, int] = DEFAULT_SIZE,
+        clock: Clock | None = None,
+        screen: pygame.Surface | None = None,
+        progress: ProgressStore | None = None,
+        title: str = "Lemming Bricks",
+    ) -> None:
+        pygame.display.init()
+        pygame.font.init()
+        if screen is None:
+            pygame.display.set_caption(title)
+            screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+            try:
+                from game.ui.sprites import shared_sprites
+
+                pygame.display.set_icon(shared_sprites().get("lem_cheer_0", 32))
+            except (pygame.error, KeyError):
+                pass
+            self._owns_window = True
+        else:
+            self._owns_window = False
+        self.screen: pygame.Surface = screen
+        self.clock: Clock = clock if clock is not None else pygame.time.Clock()
+        self.scenes: list[Scene] = []
+        self.running = True
+        self.frame_count = 0
+        self.time = 0.0  #: seconds of simulated app time (sum of dt)
+        self.mouse_pos: tuple[int, int] | None = None
+        self.last_frame_ms = 0.0  #: wall-clock time the last step spent updating and drawing
+        if progress is None:
+            from game.progress import ProgressStore
+
+            progress = ProgressStore.load_default()
+        self.progress: ProgressStore = progress
+        #: Messages for the HUD toast (e.g. "progress file was corrupt ..."): (text, seconds left).
+        self.toasts: list[list[object]] = []
+        for message in progress.messages:
+            self.toast(message, 6.0)
+        #: Called with each action before the scenes see it; return True to swallow it.
+        self.action_filters: list[Callable[[Action], bool]] = []
+        self._screenshot_at: int | None = None
+        self._screenshot_path: Path | None = None
+
+    # ------------------------------------------------------------- scenes
+    @property
+    def top(self) -> Scene | None:
+        """The active scene (top of the stack), or None."""
+        return self.scenes[-1] if self.scenes else None
+
+    def push(self, scene: Scene) -> Scene:
+        """Put ``scene`` on top of the stack and return it."""
+        self.scenes.append(scene)
+        scene.on_enter()
+        return scene
+
+    def pop(self) -> Scene | None:
+        """Remove the top scene; the app quits when the stack becomes empty."""
+        if not self.scenes:
+            return None
+        scene = self.scenes.pop()
+        scene.on_exit()
+        if self.scenes:
+            self.scenes[-1].on_enter()
+        else:
+            self.running = False
+        return scene
+
+    def replace(self, scene: Scene) -> Scene:
+        """Swap the top scene for ``scene``."""
+        if self.scenes:
+            self.scenes.pop().on_exit()
+        return self.push(scene)
+
+    def quit(self) -> None:
+        """Stop the main loop after this frame."""
+        self.running = False
+
+    def toast(self, text: str, seconds: float = 3.0) -> None:
+        """Show a short message at the bottom of the screen."""
+        self.toasts.append([text, seconds])
+
+    # ------------------------------------------------------------- loop
+    def dispatch(self, action: Action) -> None:
+        """Send one action through the filters to the top scene (QUIT and RESIZE are handled here)."""
+        if action.kind == Act.HOVER:
+            self.mouse_pos = action.pos
+        for filt in list(self.action_filters):
+            if filt(action):
+                return
+        if action.kind == Act.QUIT:
+            self.quit()
+            return
+        if action.kind == Act.RESIZE and self._owns_window:
+            surface = pygame.display.get_surface()
+            if surface is not None:
+                self.screen = surface
+        if action.kind == Act.SCREENSHOT:
+            self.save_screenshot(default_screenshot_path())
+            return
+        if self.top is not None:
+            self.top.handle_event(action)
+
+    def step(self, dt: float | None = None) -> bool:
+        """One frame: events -> actions -> top scene, update, draw, flip.  Returns ``running``.
+
+        ``dt`` (seconds) overrides the clock (the clock is still ticked when None).
+        """
+        elapsed_ms = self.clock.tick(FPS)
+        if dt is None:
+            dt = min(float(elapsed_ms) / 1000.0, 0.1)
+        start = time.perf_counter()
+        for event in pygame.event.get():
+            for action in translate(event):
+                self.dispatch(action)
+                if not self.running:
+                    break
+        if self._owns_window:
+            surface = pygame.display.get_surface()
+            if surface is not None:
+                self.screen = surface
+        if self.running and self.top is not None:
+            self.top.update(dt)
+        for toast in self.toasts:
+            toast[1] = float(toast[1]) - dt  # type: ignore[arg-type]
+        self.toasts = [t for t in self.toasts if float(t[1]) > 0]  # type: ignore[arg-type]
+        self.time += dt
+        if self.running:
+            self.draw(self.screen)
+            if self._owns_window:
+                pygame.display.flip()
+        self.last_frame_ms = (time.perf_counter() - start) * 1000.0
+        self.frame_count += 1
+        if self._screenshot_at is not None and self.frame_count >= self._screenshot_at:
+            assert self._screenshot_path is not None
+            self.save_screenshot(self._screenshot_path, quiet=True)
+            self._screenshot_at = None
+        return self.running
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the visible scenes (from the lowest non-covered one up) and the toasts."""
+        if not self.scenes:
+            surface.fill((0, 0, 0))
+            return
+        first = len(self.scenes) - 1
+        while first > 0 and self.scenes[first].transparent:
+            first -= 1
+        for scene in self.scenes[first:]:
+            scene.draw(surface)
+        if self.toasts:
+            from game.ui.hud import draw_toasts
+
+            draw_toasts(surface, [str(t[0]) for t in self.toasts])
+
+    def run_frames(self, n: int, dt: float | None = None) -> int:
+        """Step at most ``n`` frames (stops early when the app quits); returns frames stepped."""
+        done = 0
+        while done < n and self.running:
+            self.step(dt)
+            done += 1
+        return done
+
+    def run(self) -> None:
+        """The main loop: step until the app quits, then close the window."""
+        try:
+            while self.running:
+                self.step()
+        finally:
+            if self._owns_window:
+                pygame.display.quit()
+
+    # ------------------------------------------------------------- screenshots
+    def screenshot_after(self, frames: int, path: Path) -> None:
+        """Save a screenshot once ``frames`` frames have been stepped."""
+        self._screenshot_at = frames
+        self._screenshot_path = Path(path)
+
+    def save_screenshot(self, path: Path, *, quiet: bool = False) -> Path:
+        """Save the current screen as a PNG and return its path (``quiet``: no toast)."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(self.screen, str(path))
+        if not quiet:
+            self.toast(f"screenshot saved: {path}")
+        return path
+
+
+def default_screenshot_path() -> Path:
+    """Where F12 saves screenshots: the user's data folder, timestamped."""
+    from game.storage import user_data_dir
+
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return user_data_dir() / "screenshots" / f"lemming-bricks-{stamp}.png"
+
+
+def headless_env() -> None:
+    """Select SDL's dummy video and audio drivers (for tests, benchmarks and GIF export)."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")

@@ -1,0 +1,66 @@
+"""The levels the game offers: the pack in ``levels/`` and the player's own levels (no pygame here)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from game.errors import GameError
+from game.level import Level
+from game.pack import pack_level_paths
+from game.progress import level_key
+from game.storage import user_levels_dir
+
+
+@dataclass(frozen=True)
+class LevelEntry:
+    """One playable level: its progress ``key``, file, parsed level, and the section it belongs to."""
+
+    key: str
+    path: Path | None
+    level: Level
+    section: str = "pack"  #: "pack" or "user" (later: "endless", ...)
+
+    @property
+    def title(self) -> str:
+        """The level's title, or its file name."""
+        return self.level.title or (self.path.stem if self.path else "untitled")
+
+
+def _load_folder(paths: list[Path], section: str) -> tuple[list[LevelEntry], list[str]]:
+    entries: list[LevelEntry] = []
+    errors: list[str] = []
+    for p in paths:
+        try:
+            level = Level.load(p)
+        except GameError as exc:
+            errors.append(str(exc))
+            continue
+        entries.append(LevelEntry(level_key(p), p, level, section))
+    return entries, errors
+
+
+def pack_entries() -> list[LevelEntry]:
+    """The shipped pack, in play order (files that fail to parse are skipped)."""
+    return _load_folder(pack_level_paths(), "pack")[0]
+
+
+def user_entries() -> list[LevelEntry]:
+    """The player's own levels in ``user_levels_dir()``, sorted by name."""
+    folder = user_levels_dir()
+    if not folder.is_dir():
+        return []
+    return _load_folder(sorted(p for p in folder.glob("*.txt") if p.is_file()), "user")[0]
+
+
+#: Sources listed by the level select screen, in order.  Later features append their own.
+LEVEL_SOURCES: list[Callable[[], list[LevelEntry]]] = [pack_entries, user_entries]
+
+
+def all_entries() -> list[LevelEntry]:
+    """Every level from every source in :data:`LEVEL_SOURCES`."""
+    out: list[LevelEntry] = []
+    for source in LEVEL_SOURCES:
+        out.extend(source())
+    return out

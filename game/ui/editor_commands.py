@@ -1,0 +1,63 @@
+"""The ``edit [LEVEL]`` subcommand (the level editor); pygame is imported only when it runs."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def _cmd_edit(args: argparse.Namespace) -> int:
+    import os
+
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from game.errors import GameError
+    from game.storage import user_levels_dir
+    from game.ui.app import App, FixedClock
+    from game.ui.editor_model import EditorModel, parse_size
+    from game.ui.scenes.editor import EditorScene, install_menu_entries
+    from game.ui.scenes.menu import MenuScene
+
+    if args.new:
+        size = parse_size(args.new)
+        if size is None:
+            raise GameError(f"--new needs a size like 10x14 (rows x columns, 2 to 64), got {args.new!r}")
+        model = EditorModel.new(*size)
+    elif args.level:
+        from game.commands import load_level, resolve_level_path
+
+        path = resolve_level_path(args.level)
+        level = load_level(args.level)
+        in_user_folder = path.resolve().parent == user_levels_dir().resolve()
+        model = EditorModel.from_level(level, path=path if in_user_folder else None, source=path.name)
+    else:
+        model = None
+    install_menu_entries()
+    app = App(size=(args.width, args.height), clock=FixedClock() if args.frames else None)
+    app.push(MenuScene(app))
+    editor = app.push(EditorScene(app, model))
+    if args.analyse:
+        assert isinstance(editor, EditorScene)
+        editor.analyse()
+    if args.screenshot:
+        app.screenshot_after(max(1, args.screenshot_frame), Path(args.screenshot))
+    if args.frames:
+        app.run_frames(args.frames)
+        return 0
+    app.run()
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``edit``."""
+    p = sub.add_parser("edit", help="the level editor: paint, play-test, analyse and save levels")
+    p.add_argument("level", nargs="?", default=None,
+                   help="level file or pack level number to edit (pack levels are saved as a copy)")
+    p.add_argument("--new", default="", metavar="HxW", help="start a new level of this size, e.g. 10x14")
+    p.add_argument("--width", type=int, default=1280, help="window width")
+    p.add_argument("--height", type=int, default=800, help="window height")
+    p.add_argument("--analyse", action="store_true", help="start the analysis at once")
+    p.add_argument("--screenshot", default="", help="save a PNG screenshot after --screenshot-frame frames")
+    p.add_argument("--screenshot-frame", type=int, default=30, help="frame at which --screenshot is taken")
+    p.add_argument("--frames", type=int, default=0,
+                   help="run this many frames with a fixed 60 fps clock, then exit (for scripts)")
+    p.set_defaults(handler=_cmd_edit)

@@ -1,0 +1,149 @@
+"""Text, panels, the HUD bars and toasts (cached text rendering with pygame's default font)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import pygame
+
+WHITE = (244, 240, 255)
+MUTED = (170, 160, 200)
+GOLD = (255, 214, 90)
+RED = (255, 96, 96)
+GREEN = (120, 230, 120)
+BLUE = (120, 180, 255)
+PANEL = (20, 16, 36)
+PANEL_EDGE = (90, 74, 140)
+
+#: Colour of each play state's badge.
+STATE_COLORS: dict[str, tuple[int, int, int]] = {
+    "placing": BLUE,
+    "running": GREEN,
+    "paused": GOLD,
+    "won": GOLD,
+    "lost": RED,
+}
+
+#: Heights of the top HUD bar and the bottom hint bar, in pixels.
+TOP_BAR = 56
+BOTTOM_BAR = 34
+
+_fonts: dict[int, pygame.font.Font] = {}
+_text_cache: dict[tuple[str, int, tuple[int, int, int], bool], pygame.Surface] = {}
+
+
+def font(size: int) -> pygame.font.Font:
+    """pygame's default font at ``size`` points (cached)."""
+    f = _fonts.get(size)
+    if f is None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        f = _fonts[size] = pygame.font.Font(None, size)
+    return f
+
+
+def text(s: str, size: int = 24, color: tuple[int, int, int] = WHITE, shadow: bool = True) -> pygame.Surface:
+    """Rendered text (anti-aliased, with a drop shadow), cached."""
+    key = (s, size, color, shadow)
+    surf = _text_cache.get(key)
+    if surf is None:
+        body = font(size).render(s, True, color)
+        if shadow:
+            surf = pygame.Surface((body.get_width() + 2, body.get_height() + 2), pygame.SRCALPHA)
+            surf.blit(font(size).render(s, True, (8, 6, 16)), (2, 2))
+            surf.blit(body, (0, 0))
+        else:
+            surf = body
+        if len(_text_cache) > 1500:
+            _text_cache.clear()
+        _text_cache[key] = surf
+    return surf
+
+
+def blit_text(surface: pygame.Surface, s: str, pos: tuple[int, int], size: int = 24,
+              color: tuple[int, int, int] = WHITE, anchor: str = "topleft") -> pygame.Rect:
+    """Draw text with its ``anchor`` (a pygame.Rect attribute name) at ``pos``; returns its rect."""
+    surf = text(s, size, color)
+    rect = surf.get_rect(**{anchor: pos})
+    surface.blit(surf, rect)
+    return rect
+
+
+_panel_cache: dict[tuple[tuple[int, int], int, tuple[int, int, int]], pygame.Surface] = {}
+
+
+def panel(surface: pygame.Surface, rect: pygame.Rect, alpha: int = 235, edge: tuple[int, int, int] = PANEL_EDGE) -> None:
+    """A rounded translucent panel with a border (cached per size and colour)."""
+    key = ((rect.width, rect.height), alpha, edge)
+    box = _panel_cache.get(key)
+    if box is None:
+        box = pygame.Surface(rect.size, pygame.SRCALPHA)
+        pygame.draw.rect(box, PANEL + (alpha,), box.get_rect(), border_radius=10)
+        pygame.draw.rect(box, edge + (255,), box.get_rect(), 2, border_radius=10)
+        if len(_panel_cache) > 300:
+            _panel_cache.clear()
+        _panel_cache[key] = box
+    surface.blit(box, rect)
+
+
+def _bar(width: int, height: int) -> pygame.Surface:
+    key = ((width, height), -1, (0, 0, 0))
+    bar = _panel_cache.get(key)
+    if bar is None:
+        bar = pygame.Surface((width, height), pygame.SRCALPHA)
+        bar.fill((12, 8, 24, 210))
+        _panel_cache[key] = bar
+    return bar
+
+
+def badge(surface: pygame.Surface, label: str, pos: tuple[int, int], color: tuple[int, int, int],
+          anchor: str = "midright", size: int = 22) -> pygame.Rect:
+    """A small coloured pill with a label."""
+    t = text(label, size, (16, 12, 24), shadow=False)
+    rect = t.get_rect()
+    rect.inflate_ip(18, 8)
+    setattr(rect, anchor, pos)
+    pygame.draw.rect(surface, color, rect, border_radius=rect.height // 2)
+    surface.blit(t, t.get_rect(center=rect.center))
+    return rect
+
+
+def top_bar(surface: pygame.Surface) -> pygame.Rect:
+    """Paint the top bar background; returns its rect."""
+    rect = pygame.Rect(0, 0, surface.get_width(), TOP_BAR)
+    surface.blit(_bar(rect.width, rect.height), rect)
+    pygame.draw.line(surface, PANEL_EDGE, (0, TOP_BAR - 1), (rect.width, TOP_BAR - 1))
+    return rect
+
+
+def hint_bar(surface: pygame.Surface, hints: Sequence[tuple[str, str]]) -> pygame.Rect:
+    """The bottom bar of key hints: ``[(key, what), ...]``, laid out left to right, wrapped by width."""
+    w, h = surface.get_size()
+    rect = pygame.Rect(0, h - BOTTOM_BAR, w, BOTTOM_BAR)
+    surface.blit(_bar(rect.width, rect.height), rect)
+    x = 12
+    cy = rect.centery
+    for key, what in hints:
+        k = text(key, 20, (16, 12, 24), shadow=False)
+        d = text(what, 20, MUTED, shadow=False)
+        need = k.get_width() + 10 + 4 + d.get_width() + 16
+        if x + need > w - 8:
+            break
+        krect = pygame.Rect(x, cy - 10, k.get_width() + 10, 20)
+        pygame.draw.rect(surface, (210, 200, 240), krect, border_radius=4)
+        surface.blit(k, k.get_rect(center=krect.center))
+        surface.blit(d, (krect.right + 4, cy - d.get_height() // 2))
+        x += need
+    return rect
+
+
+def draw_toasts(surface: pygame.Surface, messages: Sequence[str]) -> None:
+    """Messages stacked above the bottom bar."""
+    w, h = surface.get_size()
+    y = h - BOTTOM_BAR - 12
+    for msg in reversed(list(messages)[-3:]):
+        t = text(msg, 22, WHITE)
+        rect = t.get_rect(midbottom=(w // 2, y))
+        panel(surface, rect.inflate(24, 14), alpha=230)
+        surface.blit(t, rect)
+        y = rect.top - 18

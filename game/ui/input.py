@@ -1,0 +1,170 @@
+"""The one place where pygame events become game actions.
+
+Scenes never look at raw pygame events: :func:`translate` turns each event into zero
+or more :class:`Action` objects, and scenes react to ``action.kind``.
+
+To add a key binding, add the key to :data:`KEY_BINDINGS` (or :data:`CTRL_BINDINGS`
+for Ctrl+key) with an :class:`Act`, then handle that act in a scene, e.g. in the play
+scene ``scene.bindings[Act.HINT] = my_handler``.  Unknown acts are ignored by scenes.
+
+>>> import pygame
+>>> [a.kind.value for a in translate(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, mod=0, unicode=" "))]
+['toggle_run', 'text']
+>>> translate(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_z, mod=pygame.KMOD_CTRL, unicode=""))[0].kind
+<Act.UNDO: 'undo'>
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+import pygame
+
+
+class Act(str, enum.Enum):
+    """What the player asked for, independent of the key or button used."""
+
+    QUIT = "quit"
+    BACK = "back"                  #: Esc
+    CONFIRM = "confirm"            #: Enter
+    TOGGLE_RUN = "toggle_run"      #: Space: release / pause / resume
+    LEFT = "left"                  #: Left arrow (play: step back)
+    RIGHT = "right"                #: Right arrow (play: step forward)
+    UP = "up"
+    DOWN = "down"
+    SPEED_UP = "speed_up"          #: + / =
+    SPEED_DOWN = "speed_down"      #: -
+    RESTART = "restart"            #: R
+    CLEAR = "clear"                #: Backspace
+    UNDO = "undo"                  #: Z, Ctrl+Z
+    REDO = "redo"                  #: Y, Ctrl+Y, Ctrl+Shift+Z
+    PREVIEW = "preview"            #: P
+    CLICK = "click"                #: left mouse button (pos)
+    RIGHT_CLICK = "right_click"    #: right mouse button (pos)
+    HOVER = "hover"                #: mouse motion (pos)
+    SCROLL = "scroll"              #: mouse wheel (value = +1 up / -1 down)
+    RESIZE = "resize"              #: window resized (size)
+    SCREENSHOT = "screenshot"      #: F12
+    # Reserved for the assistant (issue 6) and the editor (issue 7): mapped here, handled there.
+    HINT = "hint"                  #: H
+    SOLVE = "solve"                #: S
+    ALL_SOLUTIONS = "all_solutions"  #: A
+    CYCLE_SOLVER = "cycle_solver"  #: Tab
+    FORCED = "forced"              #: F
+    EXPORT_GIF = "export_gif"      #: G
+    PREV_ITEM = "prev_item"        #: [
+    NEXT_ITEM = "next_item"        #: ]
+    TOOL = "tool"                  #: digit keys 0-9 (value = the digit)
+    SAVE = "save"                  #: Ctrl+S
+    OPEN = "open"                  #: Ctrl+O
+    TEXT = "text"                  #: any printable character typed (text = the character)
+
+
+@dataclass(frozen=True)
+class Action:
+    """One game action: ``kind`` plus the details some kinds carry.
+
+    ``pos`` (mouse actions), ``size`` (resize), ``value`` (scroll, tool digit),
+    ``text`` (typed character), ``key``/``mod`` (the raw key, for text entry).
+    """
+
+    kind: Act
+    pos: tuple[int, int] | None = None
+    size: tuple[int, int] | None = None
+    value: int = 0
+    text: str = ""
+    key: int = 0
+    mod: int = 0
+
+
+#: Plain key -> act (also used when Ctrl is held, unless :data:`CTRL_BINDINGS` says otherwise).
+KEY_BINDINGS: dict[int, Act] = {
+    pygame.K_ESCAPE: Act.BACK,
+    pygame.K_RETURN: Act.CONFIRM,
+    pygame.K_KP_ENTER: Act.CONFIRM,
+    pygame.K_SPACE: Act.TOGGLE_RUN,
+    pygame.K_LEFT: Act.LEFT,
+    pygame.K_RIGHT: Act.RIGHT,
+    pygame.K_UP: Act.UP,
+    pygame.K_DOWN: Act.DOWN,
+    pygame.K_PLUS: Act.SPEED_UP,
+    pygame.K_EQUALS: Act.SPEED_UP,
+    pygame.K_KP_PLUS: Act.SPEED_UP,
+    pygame.K_MINUS: Act.SPEED_DOWN,
+    pygame.K_KP_MINUS: Act.SPEED_DOWN,
+    pygame.K_r: Act.RESTART,
+    pygame.K_BACKSPACE: Act.CLEAR,
+    pygame.K_z: Act.UNDO,
+    pygame.K_y: Act.REDO,
+    pygame.K_p: Act.PREVIEW,
+    pygame.K_F12: Act.SCREENSHOT,
+    pygame.K_h: Act.HINT,
+    pygame.K_s: Act.SOLVE,
+    pygame.K_a: Act.ALL_SOLUTIONS,
+    pygame.K_TAB: Act.CYCLE_SOLVER,
+    pygame.K_f: Act.FORCED,
+    pygame.K_g: Act.EXPORT_GIF,
+    pygame.K_LEFTBRACKET: Act.PREV_ITEM,
+    pygame.K_RIGHTBRACKET: Act.NEXT_ITEM,
+}
+
+#: Ctrl+key -> act (checked first when Ctrl is held).
+CTRL_BINDINGS: dict[int, Act] = {
+    pygame.K_z: Act.UNDO,
+    pygame.K_y: Act.REDO,
+    pygame.K_s: Act.SAVE,
+    pygame.K_o: Act.OPEN,
+    pygame.K_q: Act.QUIT,
+}
+
+_DIGITS = {getattr(pygame, f"K_{d}"): d for d in range(10)}
+_DIGITS.update({getattr(pygame, f"K_KP{d}"): d for d in range(10)})
+
+
+def translate(event: pygame.event.Event) -> list[Action]:
+    """The actions one pygame event stands for (often none)."""
+    etype = event.type
+    if etype == pygame.QUIT:
+        return [Action(Act.QUIT)]
+    if etype == pygame.KEYDOWN:
+        return _key_actions(event)
+    if etype == pygame.MOUSEBUTTONDOWN:
+        pos = tuple(event.pos)
+        if event.button == 1:
+            return [Action(Act.CLICK, pos=pos)]
+        if event.button == 3:
+            return [Action(Act.RIGHT_CLICK, pos=pos)]
+        return []
+    if etype == pygame.MOUSEMOTION:
+        return [Action(Act.HOVER, pos=tuple(event.pos))]
+    if etype == pygame.MOUSEWHEEL:
+        return [Action(Act.SCROLL, value=1 if event.y > 0 else -1)] if event.y else []
+    if etype == pygame.VIDEORESIZE:
+        return [Action(Act.RESIZE, size=(int(event.w), int(event.h)))]
+    return []
+
+
+def _key_actions(event: pygame.event.Event) -> list[Action]:
+    key = int(event.key)
+    mod = int(getattr(event, "mod", 0))
+    text = str(getattr(event, "unicode", "") or "")
+    ctrl = bool(mod & pygame.KMOD_CTRL)
+    shift = bool(mod & pygame.KMOD_SHIFT)
+    out: list[Action] = []
+    act: Act | None
+    if ctrl:
+        act = CTRL_BINDINGS.get(key)
+        if key == pygame.K_z and shift:
+            act = Act.REDO
+        if act is None:
+            act = KEY_BINDINGS.get(key)
+    else:
+        act = KEY_BINDINGS.get(key)
+    if act is not None:
+        out.append(Action(act, key=key, mod=mod, text=text))
+    if not ctrl and key in _DIGITS:
+        out.append(Action(Act.TOOL, value=_DIGITS[key], key=key, mod=mod, text=text))
+    if not ctrl and text and text.isprintable():
+        out.append(Action(Act.TEXT, text=text, key=key, mod=mod))
+    return out

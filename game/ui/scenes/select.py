@@ -1,0 +1,196 @@
+"""The level select screen: the pack (and the player's levels) as cards with progress marks.
+
+Each card shows the level number, title, a thumbnail of the map, a solved mark, the best
+brick count and a "changed" mark when the level file no longer matches the one solved.
+The cursor starts on the first unsolved level, so Enter opens it.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import pygame
+
+from game.level import Level
+from game.progress import LevelStatus
+from game.ui import hud
+from game.ui.app import App, Scene
+from game.ui.catalog import LevelEntry, all_entries
+from game.ui.input import Act, Action
+from game.ui.render import LevelRenderer
+
+CARD_W, CARD_H, GAP = 210, 160, 16
+
+
+def _thumbnail(level: Level, size: tuple[int, int]) -> pygame.Surface:
+    """A tiny picture of the map: walls, targets, starts."""
+    small = pygame.Surface((level.width, level.height))
+    small.fill((34, 30, 52))
+    colors = {"X": (110, 98, 136), "T": (255, 196, 80), "<": (110, 220, 90), ">": (110, 220, 90)}
+    for r, row in enumerate(level.grid):
+        for c, ch in enumerate(row):
+            if ch in colors:
+                small.set_at((c, r), colors[ch])
+    k = max(1, min(size[0] // level.width, size[1] // level.height))
+    return pygame.transform.scale(small, (level.width * k, level.height * k))
+
+
+def first_unsolved(entries: list[LevelEntry], statuses: list[LevelStatus]) -> int:
+    """Index of the first level not solved (or changed since), else 0."""
+    for i, st in enumerate(statuses):
+        if not st.solved or st.changed:
+            return i
+    return 0
+
+
+class LevelSelectScene(Scene):
+    """Pick a level.  Arrows move, Enter/click opens, Esc goes back."""
+
+    def __init__(self, app: App, entries: list[LevelEntry] | None = None,
+                 entries_source: Callable[[], list[LevelEntry]] = all_entries) -> None:
+        super().__init__(app)
+        self._source = entries_source
+        self.entries: list[LevelEntry] = entries if entries is not None else entries_source()
+        self.statuses: list[LevelStatus] = []
+        self.cursor = 0
+        self.scroll = 0.0
+        self.anim = 0.0
+        self.renderer = LevelRenderer()
+        self._thumbs: dict[str, pygame.Surface] = {}
+        self._entered = False
+        self.refresh()
+        self.cursor = first_unsolved(self.entries, self.statuses)
+
+    def refresh(self) -> None:
+        """Re-read the progress marks."""
+        self.statuses = [self.app.progress.status(e.key, e.level) for e in self.entries]
+
+    def on_enter(self) -> None:
+        """Coming back from a level: refresh the marks."""
+        self.refresh()
+
+    # ----------------------------------------------------------------- layout
+    def _columns(self, width: int) -> int:
+        return max(1, (width - 2 * GAP) // (CARD_W + GAP))
+
+    def card_rect(self, i: int, size: tuple[int, int]) -> pygame.Rect:
+        """Where card ``i`` is drawn (scrolled)."""
+        cols = self._columns(size[0])
+        total_w = cols * CARD_W + (cols - 1) * GAP
+        x0 = (size[0] - total_w) // 2
+        y0 = hud.TOP_BAR + 24
+        r, c = divmod(i, cols)
+        return pygame.Rect(x0 + c * (CARD_W + GAP), y0 + r * (CARD_H + GAP) - int(self.scroll), CARD_W, CARD_H)
+
+    def _card_at(self, pos: tuple[int, int] | None) -> int | None:
+        if pos is None:
+            return None
+        size = self.app.screen.get_size()
+        for i in range(len(self.entries)):
+            if self.card_rect(i, size).collidepoint(pos):
+                return i
+        return None
+
+    # ----------------------------------------------------------------- actions
+    def open(self, i: int) -> None:
+        """Play level ``i``."""
+        from game.ui.scenes.play import PlayScene
+
+        if 0 <= i < len(self.entries):
+            self.cursor = i
+            self.app.push(PlayScene(self.app, playlist=self.entries, index=i))
+
+    def handle_event(self, action: Action) -> None:
+        """Arrows, Enter, click, wheel, Esc."""
+        n = len(self.entries)
+        cols = self._columns(self.app.screen.get_width())
+        k = action.kind
+        if k == Act.BACK:
+            self.app.pop()
+        elif k == Act.CONFIRM and n:
+            self.open(self.cursor)
+        elif k == Act.LEFT and n:
+            self.cursor = max(0, self.cursor - 1)
+        elif k == Act.RIGHT and n:
+            self.cursor = min(n - 1, self.cursor + 1)
+        elif k == Act.UP and n:
+            self.cursor = max(0, self.cursor - cols)
+        elif k == Act.DOWN and n:
+            self.cursor = min(n - 1, self.cursor + cols)
+        elif k == Act.CLICK:
+            i = self._card_at(action.pos)
+            if i is not None:
+                self.open(i)
+        elif k == Act.HOVER:
+            i = self._card_at(action.pos)
+            if i is not None:
+                self.cursor = i
+        elif k == Act.SCROLL:
+            self.scroll = max(0.0, self.scroll - action.value * (CARD_H + GAP) / 2)
+
+    def update(self, dt: float) -> None:
+        """Animate and keep the cursor's card in view."""
+        self.anim += dt
+        if not self.entries:
+            return
+        h = self.app.screen.get_height()
+        rect = self.card_rect(self.cursor, self.app.screen.get_size())
+        top, bottom = hud.TOP_BAR + 16, h - hud.BOTTOM_BAR - 16
+        if rect.top < top:
+            self.scroll -= top - rect.top
+        elif rect.bottom > bottom:
+            self.scroll += rect.bottom - bottom
+        self.scroll = max(0.0, self.scroll)
+
+    # ----------------------------------------------------------------- drawing
+    def draw(self, surface: pygame.Surface) -> None:
+        """Cards, header, hints."""
+        self.renderer.draw_background(surface)
+        size = surface.get_size()
+        for i, entry in enumerate(self.entries):
+            rect = self.card_rect(i, size)
+            if rect.bottom < hud.TOP_BAR or rect.top > size[1]:
+                continue
+            self._draw_card(surface, i, entry, rect)
+        bar = hud.top_bar(surface)
+        hud.blit_text(surface, "Choose a level", (16, bar.centery), 36, hud.WHITE, anchor="midleft")
+        solved = sum(1 for s in self.statuses if s.solved and not s.changed)
+        hud.blit_text(surface, f"{solved} / {len(self.entries)} solved", (size[0] - 16, bar.centery), 28,
+                      hud.GOLD, anchor="midright")
+        hud.hint_bar(surface, [("Arrows", "choose"), ("Enter", "play"), ("Click", "play"), ("Esc", "menu")])
+
+    def _draw_card(self, surface: pygame.Surface, i: int, entry: LevelEntry, rect: pygame.Rect) -> None:
+        st = self.statuses[i]
+        selected = i == self.cursor
+        edge = hud.GOLD if selected else ((90, 170, 90) if st.solved and not st.changed else hud.PANEL_EDGE)
+        hud.panel(surface, rect, alpha=240 if selected else 215, edge=edge)
+        if selected:
+            pygame.draw.rect(surface, hud.GOLD, rect.inflate(6, 6), 2, border_radius=12)
+        thumb = self._thumbs.get(entry.key)
+        if thumb is None:
+            thumb = self._thumbs[entry.key] = _thumbnail(entry.level, (CARD_W - 24, CARD_H - 70))
+        surface.blit(thumb, thumb.get_rect(midtop=(rect.centerx, rect.top + 12)))
+        label = str(i + 1) if entry.section == "pack" else "U"
+        hud.badge(surface, label, (rect.left + 10, rect.top + 14), hud.GOLD if entry.section == "pack" else hud.BLUE,
+                  anchor="topleft", size=22)
+        title = entry.title
+        while hud.text(title, 22).get_width() > CARD_W - 16 and len(title) > 4:
+            title = title[:-2].rstrip() + "\u2026" if not title.endswith("\u2026") else title[:-2] + "\u2026"
+        hud.blit_text(surface, title, (rect.centerx, rect.bottom - 48), 22, hud.WHITE, anchor="midtop")
+        lv = entry.level
+        info = f"{len(lv.lemmings)} lemming{'s' if len(lv.lemmings) != 1 else ''} \u00b7 {lv.budget} brick{'s' if lv.budget != 1 else ''}"
+        if st.solved and st.best_bricks is not None:
+            info = f"best {st.best_bricks} / {lv.budget} bricks"
+        hud.blit_text(surface, info, (rect.centerx, rect.bottom - 24), 20, hud.MUTED, anchor="midtop")
+        if st.solved:
+            cx, cy = rect.right - 22, rect.top + 22
+            color = (255, 160, 60) if st.changed else hud.GREEN
+            pygame.draw.circle(surface, (16, 12, 24), (cx, cy), 14)
+            pygame.draw.circle(surface, color, (cx, cy), 12)
+            if st.changed:
+                hud.blit_text(surface, "!", (cx, cy + 1), 26, (16, 12, 24), anchor="center")
+            else:
+                pygame.draw.lines(surface, (16, 12, 24), False, [(cx - 6, cy), (cx - 2, cy + 5), (cx + 6, cy - 5)], 3)
+        if st.changed:
+            hud.badge(surface, "changed since solved", (rect.centerx, rect.top + 50), (255, 160, 60),
+                      anchor="center", size=18)

@@ -1,0 +1,66 @@
+"""Level analysis: minimum bricks, optimal solution count, fewest frames, tighten."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+import ai
+from ai.analysis import _fewest_frames_search, analyse_level, tightened
+from game.level import Level
+from game.pack import pack_level_paths
+
+
+@pytest.fixture(scope="module")
+def original() -> Level:
+    return Level.load(pack_level_paths()[0])
+
+
+@pytest.mark.parametrize("solver", ["auto", "cpsat", "search"])
+def test_original_level(original: Level, solver: str) -> None:
+    a = analyse_level(original, solver=solver)
+    assert a.status == "ok" and a.within_budget
+    assert a.min_bricks == 3
+    assert a.solution_count == 6 and a.complete and not a.unique
+    assert a.fewest_frames == 16
+    assert len(set(a.solutions)) == 6
+
+
+def test_tighten_is_tight(original: Level) -> None:
+    a = analyse_level(original)
+    tight = tightened(original, a)
+    assert (tight.frames, tight.budget) == (16, 3) and tight.grid == original.grid
+    assert ai.solve(tight, solver="cpsat").min_bricks == 3
+    assert ai.solve(tight.with_limits(frames=15), solver="cpsat").status.value == "infeasible"
+    assert ai.solve(tight.with_limits(budget=2), solver="cpsat").status.value == "infeasible"
+
+
+def test_fewest_frames_binary_search_agrees(original: Level) -> None:
+    from ai.analysis import DEFAULT_SOLVER
+
+    assert _fewest_frames_search(original, 3, original.frames, DEFAULT_SOLVER, lambda: 10.0, None) == 16
+
+
+def test_over_budget_and_unsolvable(original: Level) -> None:
+    a = analyse_level(original.with_limits(budget=1))
+    assert a.status == "over_budget" and a.min_bricks == 3 and not a.within_budget
+    assert "UNSOLVABLE within budget" in a.headline()
+    b = analyse_level(original.with_limits(frames=10))
+    assert b.status == "unsolvable" and b.min_bricks is None and not b.can_tighten
+    assert "UNSOLVABLE" in b.headline()
+
+
+def test_unique_solution_and_zero_bricks() -> None:
+    gap = Level.from_rows(["> ..T", "XX.XX"], frames=9, budget=3)
+    a = analyse_level(gap)
+    assert (a.min_bricks, a.solution_count, a.unique, a.fewest_frames) == (1, 1, True, 5)
+    walk = Level.from_rows([">  T", "XXXX"], frames=9, budget=2)
+    b = analyse_level(walk)
+    assert (b.min_bricks, b.fewest_frames) == (0, 4)
+
+
+def test_cancel(original: Level) -> None:
+    cancel = threading.Event()
+    cancel.set()
+    assert analyse_level(original, cancel=cancel).status == "cancelled"

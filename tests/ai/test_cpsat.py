@@ -1,0 +1,158 @@
+"""CP-SAT solver: the original level, each constraint group, modes and cancellation."""
+
+from __future__ import annotations
+
+import pytest
+from ortools.sat.python import cp_model
+
+from ai import solve
+from ai.base import SolveMode, SolveStatus
+from ai.cpsat import CpSatModel, CpSatSolver, add_clause, build_model, run_solver
+from ai.reach import analyse
+from ai.solver_util import Deadline
+from tests.ai.exact_helpers import ORIGINAL_SOLUTIONS, TINY, UNREACHABLE, original
+from game.level import Level
+from game.simulation import simulate
+
+
+def test_original_all_six_solutions() -> None:
+    result = solve(original(), solver="cpsat", mode="all")
+    assert result.status == SolveStatus.OPTIMAL
+    assert result.min_bricks == 3
+    assert result.solutions == ORIGINAL_SOLUTIONS
+    assert result.complete
+
+
+def test_original_min_and_any() -> None:
+    best = solve(original(), solver="cpsat", mode="min")
+    assert best.min_bricks == 3 and best.bricks in ORIGINAL_SOLUTIONS and not best.complete
+    anyone = solve(original(), solver="cpsat", mode="any")
+    assert anyone.status == SolveStatus.FEASIBLE and simulate(original(), anyone.bricks).won
+
+
+@pytest.mark.parametrize("fixed", [False, True])
+@pytest.mark.parametrize("redundant", [False, True])
+def test_options_keep_the_answer(fixed: bool, redundant: bool) -> None:
+    result = CpSatSolver(fixed_search=fixed, redundant=redundant).solve(original(), mode=SolveMode.ALL)
+    assert result.solutions == ORIGINAL_SOLUTIONS and result.complete
+
+
+def test_infeasible_by_budget_and_by_reachability() -> None:
+    assert solve(TINY.with_limits(budget=0), solver="cpsat").status == SolveStatus.INFEASIBLE
+    assert solve(UNREACHABLE, solver="cpsat").status == SolveStatus.INFEASIBLE
+    assert solve(original().with_limits(budget=2), solver="cpsat", mode="all").status == SolveStatus.INFEASIBLE
+
+
+# --------------------------------------------------------------- constraint groups
+def _status(m: CpSatModel) -> int:
+    status, _ = run_solver(m, Deadline(10), None)
+    return status
+
+
+def _fix_bricks(m: CpSatModel, bricks: tuple[tuple[int, int], ...]) -> None:
+    for cell, var in m.bricks.items():
+        m.model.add(var == int(cell in bricks))
+
+
+def _model(level: Level, *groups: str) -> CpSatModel:
+    m = CpSatModel(level, analyse(level))
+    for k in range(len(m.occ)):
+        for group in groups:
+            getattr(m, f"add_{group}")(k)
+    return m
+
+
+def test_clause_helper_simplifies_constants() -> None:
+    m = cp_model.CpModel()
+    add_clause(m, [True, False])
+    assert len(m.proto.constraints) == 0
+    add_clause(m, [False])
+    solver = cp_model.CpSolver()
+    assert solver.solve(m) == cp_model.INFEASIBLE
+
+
+@pytest.mark.parametrize("bricks,wins", [(ORIGINAL_SOLUTIONS[0], True), (((2, 1), (5, 4)), False)])
+def test_transitions_follow_the_reference_run(bricks: tuple, wins: bool) -> None:
+    level = original()
+    m = _model(level, "exactly_one", "transitions")
+    _fix_bricks(m, bricks)
+    status, solver = run_solver(m, Deadline(10), None)
+    assert (status == cp_model.OPTIMAL) == wins
+    if wins:
+        path = simulate(level, bricks).tracks[0].path
+        for t, (r, c, d) in enumerate(path):
+            lit = m.state(0, (t, r, c, d))
+            assert lit is True or solver.boolean_value(lit)
+
+
+def test_exactly_one_forbids_two_states() -> None:
+    m = _model(TINY, "exactly_one")
+    states = [lit for (t, *_), lit in m.occ[0].items() if t == 2 and lit is not True]
+    assert len(states) >= 2 or all(lit is True for lit in m.occ[0].values())
+    if len(states) >= 2:
+        m.model.add(sum(states) >= 2)
+        assert _status(m) == cp_model.INFEASIBLE
+
+
+def test_support_needs_a_predecessor() -> None:
+    level = original()
+    m = _model(level, "support")
+    # a state at frame 5 whose predecessors are all forced off is impossible
+    key = next(k for k, lit in m.occ[0].items() if k[0] == 5 and lit is not True)
+    m.model.add(m.occ[0][key] == 1)
+    t, r, c, d = key
+    for pred in [(4, r - 1, c, d), (4, r, c - d, d), (4, r, c, -d), (4, r, c, d)]:
+        lit = m.state(0, pred)
+        if lit is not False and lit is not True:
+            m.model.add(lit == 0)
+    assert _status(m) == cp_model.INFEASIBLE
+
+
+def test_support_allows_the_true_run() -> None:
+    level = original()
+    m = _model(level, "exactly_one", "transitions", "support", "free_where_occupied")
+    _fix_bricks(m, ORIGINAL_SOLUTIONS[3])
+    assert _status(m) == cp_model.OPTIMAL
+
+
+def test_free_where_occupied() -> None:
+    m = _model(TINY, "free_where_occupied")
+    key, lit = next((k, v) for k, v in m.occ[0].items() if (k[1], k[2]) in m.bricks)
+    m.model.add(m.bricks[(key[1], key[2])] == 1)
+    if lit is not True:
+        m.model.add(lit == 1)
+    assert _status(m) == cp_model.INFEASIBLE
+
+
+def test_budget_and_exact_count() -> None:
+    m = build_model(original())
+    m.add_exact_count(3)
+    assert _status(m) == cp_model.OPTIMAL
+    m = build_model(original().with_limits(budget=2))
+    assert _status(m) == cp_model.INFEASIBLE
+    m = build_model(original())
+    m.add_exact_count(2)
+    assert _status(m) == cp_model.INFEASIBLE
+
+
+def test_objective_and_search_order() -> None:
+    m = build_model(original())
+    m.minimise_bricks()
+    m.add_search_order()
+    status, solver = run_solver(m, Deadline(10), None)
+    assert status == cp_model.OPTIMAL and m.bricks_of(solver) in ORIGINAL_SOLUTIONS
+
+
+def test_hint_is_accepted() -> None:
+    m = build_model(original())
+    m.hint(ORIGINAL_SOLUTIONS[2])
+    m.minimise_bricks()
+    status, solver = run_solver(m, Deadline(10), None)
+    assert status == cp_model.OPTIMAL and len(m.bricks_of(solver)) == 3
+
+
+def test_progress_reports() -> None:
+    seen = []
+    solve(original(), solver="cpsat", mode="all", progress=seen.append)
+    assert seen and all(p.solver == "cpsat" for p in seen)
+    assert max(p.solutions_found for p in seen) == 6

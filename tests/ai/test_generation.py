@@ -1,0 +1,183 @@
+"""The level generator: certified minimum, uniqueness, determinism, design rules, CLI, cancel.
+
+Levels are made with one exact solver and re-checked with different ones: the
+registry's ``brute`` (and ``cpsat`` when installed), and an independent brute force
+over *every* brickable subset written here (no reachability pruning).
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ai
+from ai.generation import difficulty_spec, endless_levels, generate_levels, next_level
+from ai.generation.filters import has_alternative, too_easy_by_sampling
+from ai.generation.generator import GeneratedLevel, GenerationStats, pick_certifier
+from ai.generation.layout import make_layout
+from ai.generation.readset import search
+from game.batch import simulate_brick_sets
+from game.level import Level
+from main import main
+from tests.conftest import ORIGINAL_SOLUTIONS
+
+MAKER = pick_certifier()  # "search" when installed
+CHECKERS = [name for name in ("brute", "cpsat", "milp") if name in ai.available_solvers() and name != MAKER]
+
+
+def all_winners(level: Level, size: int) -> list[tuple[tuple[int, int], ...]]:
+    """Every winning brick set of exactly ``size`` bricks, by plain enumeration of all brickable cells."""
+    cells = level.brickable_cells
+    combos = list(itertools.combinations(cells, size))
+    if not combos:
+        return []
+    masks = np.zeros((len(combos), level.height, level.width), dtype=bool)
+    for i, combo in enumerate(combos):
+        for r, c in combo:
+            masks[i, r, c] = True
+    won = simulate_brick_sets(level, masks, check=False).won
+    return [combos[i] for i in np.flatnonzero(won)]
+
+
+def assert_exact_min(level: Level, k: int) -> None:
+    """No set of fewer than ``k`` bricks wins, some set of ``k`` does (independent brute force)."""
+    for size in range(k):
+        assert not all_winners(level, size), f"a {size}-brick set wins"
+    assert all_winners(level, k)
+
+
+@pytest.fixture(scope="module")
+def small_levels() -> list[GeneratedLevel]:
+    return list(generate_levels(8, 10, bricks=2, count=3, seed=11, solver=MAKER))
+
+
+@pytest.fixture(scope="module")
+def unique_levels() -> list[GeneratedLevel]:
+    return list(generate_levels(8, 10, bricks=2, count=2, unique=True, seed=5, solver=MAKER))
+
+
+def test_min_bricks_rechecked_by_other_solvers(small_levels: list[GeneratedLevel]) -> None:
+    assert len(small_levels) == 3
+    for gen in small_levels:
+        level = gen.level
+        assert gen.min_bricks == 2 and level.budget == 2 and gen.solver == MAKER
+        assert_exact_min(level, 2)
+        for name in CHECKERS[:1]:
+            res = ai.solve(level, solver=name, mode="min", time_limit=30)
+            assert res.solver != gen.solver
+            assert res.min_bricks == 2, (name, res.describe(), level.to_text())
+
+
+def test_unique_rechecked_by_other_solvers(unique_levels: list[GeneratedLevel]) -> None:
+    assert len(unique_levels) == 2
+    for gen in unique_levels:
+        level = gen.level
+        assert gen.unique and len(gen.solutions) == 1
+        assert_exact_min(level, 2)
+        assert all_winners(level, 2) == list(gen.solutions)
+        for name in CHECKERS[:1]:
+            res = ai.solve(level, solver=name, mode="all", time_limit=30)
+            assert res.complete and res.solutions == gen.solutions, (name, res.describe())
+
+
+@pytest.mark.skipif("cpsat" not in ai.available_solvers() or MAKER == "cpsat", reason="cpsat not installed")
+def test_one_level_rechecked_by_cpsat(unique_levels: list[GeneratedLevel]) -> None:
+    level = unique_levels[0].level
+    res = ai.solve(level, solver="cpsat", mode="all", time_limit=60)
+    assert res.min_bricks == 2 and res.complete and res.solutions == unique_levels[0].solutions
+
+
+def test_deterministic_for_a_seed(small_levels: list[GeneratedLevel]) -> None:
+    again = list(generate_levels(8, 10, bricks=2, count=3, seed=11, solver=MAKER))
+    assert [g.level.to_text() for g in again] == [g.level.to_text() for g in small_levels]
+    other = list(generate_levels(8, 10, bricks=2, count=1, seed=12, solver=MAKER))
+    assert other[0].level.grid != small_levels[0].level.grid
+
+
+def test_levels_follow_the_design_rules(small_levels: list[GeneratedLevel]) -> None:
+    for gen in small_levels:
+        level = gen.level
+        walls = level.wall_map
+        assert walls[0].all() and walls[-1].all() and walls[:, 0].all() and walls[:, -1].all()
+        for r, c in level.targets:
+            assert walls[r + 1, c], "targets stand on the ground"
+        for lem in level.lemmings:
+            assert walls[lem.row + 1, lem.col], "lemmings start on a ledge"
+        assert level.frames == 3 * (level.height + level.width)
+        assert level.title and "seed=11" in level.meta_value("generator")
+        assert level.meta_value("min-bricks") == "2"
+
+
+def test_layouts_look_designed() -> None:
+    for seed in range(20):
+        walls = make_layout(np.random.default_rng(seed), 16, 20)
+        inner = walls[1:-1, 1:-1]
+        assert 0.08 < inner.mean() < 0.5
+        # Structure, not noise: most interior walls touch another wall horizontally or vertically.
+        pad = np.pad(walls, 1)
+        neighbours = pad[:-2, 1:-1] | pad[2:, 1:-1] | pad[1:-1, :-2] | pad[1:-1, 2:]
+        isolated = walls & ~neighbours
+        assert not isolated.any()
+        assert (walls[1:-1, 1:-1] & ~walls[2:, 1:-1]).sum() >= 4  # platforms/ledges to stand on
+
+
+def test_filters_reject_easy_levels() -> None:
+    walk = Level.from_rows(["X    X", "X>  TX", "XXXXXX"], frames=10, budget=1)
+    assert too_easy_by_sampling(walk, 1, np.random.default_rng(0)) == "too_easy_sampled"
+    gap = Level.from_rows(["X> .TX", "XXX XX", "XXXXXX"], frames=10, budget=1)
+    assert too_easy_by_sampling(gap, 1, np.random.default_rng(0)) is None
+    assert not has_alternative(gap, ((1, 3),))
+
+
+def test_readset_search_matches_the_original(original: Level) -> None:
+    out = search(original, 3)
+    assert out.exhausted and set(out.solutions) == ORIGINAL_SOLUTIONS and out.depth_proved == 2
+
+
+def test_cli_writes_the_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["generate", "--size", "8x10", "--bricks", "1", "--count", "2", "--seed", "3",
+                 "--out", str(tmp_path / "gen")])
+    out, _ = capsys.readouterr()
+    assert code == 0, out
+    files = sorted((tmp_path / "gen").glob("*.txt"))
+    assert [f.name for f in files] == ["gen_8x10_k1_s3_001.txt", "gen_8x10_k1_s3_002.txt"]
+    for f in files:
+        level = Level.load(f)
+        assert level.budget == 1 and level.title and level.meta_value("generator").startswith("seed=3 ")
+        assert_exact_min(level, 1)
+    assert not list((tmp_path / "gen").glob(".*tmp"))  # atomic writes leave no temporary files
+
+
+def test_cli_rejects_a_bad_size(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["generate", "--size", "10by12", "--bricks", "1", "--out", str(tmp_path)]) == 2
+    assert "--size must read HxW" in capsys.readouterr().err
+
+
+def test_cancel_stops_generation() -> None:
+    cancel = threading.Event()
+    cancel.set()
+    assert list(generate_levels(16, 20, 3, count=5, seed=1, cancel=cancel)) == []
+    cancel = threading.Event()
+    seen: list[GenerationStats] = []
+    timer = threading.Timer(0.3, cancel.set)
+    timer.start()
+    start = time.perf_counter()
+    levels = list(generate_levels(24, 32, 5, lemmings=2, count=50, seed=1, cancel=cancel, progress=seen.append))
+    assert time.perf_counter() - start < 3.0
+    assert len(levels) < 50 and seen
+
+
+def test_endless_rises_in_difficulty() -> None:
+    assert difficulty_spec(1).bricks == 1
+    assert difficulty_spec(12).bricks > difficulty_spec(3).bricks
+    stream = endless_levels(seed=2, per_difficulty=1)
+    first, second = next(stream), next(stream)
+    assert (first.difficulty, second.difficulty) == (1, 2)
+    assert first.min_bricks == first.level.budget == 1
+    one = next_level(1, seed=2)
+    assert one is not None and one.level.to_text() == first.level.to_text()

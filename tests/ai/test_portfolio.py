@@ -1,0 +1,24 @@
+"""The auto solver: answers like the exact solvers and reports which one it used."""
+
+from __future__ import annotations
+
+from ai import solve
+from ai.base import SolveStatus
+from ai.portfolio import PortfolioSolver
+from tests.ai.exact_helpers import ORIGINAL_SOLUTIONS, UNREACHABLE, hard_level, original
+
+
+def test_original() -> None:
+    result = solve(original(), solver="auto", mode="all")
+    assert result.solver == "auto" and result.solutions == ORIGINAL_SOLUTIONS and result.complete
+    assert result.stats.extra["used"] in ("search", "cpsat")
+
+
+def test_no_race_and_infeasible() -> None:
+    assert PortfolioSolver(race=False).solve(original()).min_bricks == 3
+    assert solve(UNREACHABLE, solver="auto").status == SolveStatus.INFEASIBLE
+
+
+def test_multi_lemming_goes_to_cpsat() -> None:
+    result = PortfolioSolver().solve(hard_level(), time_limit=0.3)
+    assert result.stats.extra["used"] == "cpsat"

@@ -1,0 +1,129 @@
+"""Progress file: solved marks, best counts, hashes, replays, corrupt files, atomic writes, verify."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from game.level import Level
+from game.progress import ProgressStore, default_progress_path, level_key, verify_replays
+
+LEVEL = Level.from_rows(["> ..T", "XX.XX", "XXXXX"], frames=6, budget=2, title="Tiny")
+CHANGED = Level.from_rows(["> ..T", "XX..X", "XXXXX"], frames=6, budget=2, title="Tiny")
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    return tmp_path / "xdg"
+
+
+def test_default_path_respects_xdg(data_home: Path) -> None:
+    assert default_progress_path() == data_home / "lemming-bricks" / "progress.json"
+
+
+def test_missing_file_is_empty_and_silent() -> None:
+    store = ProgressStore.load_default()
+    assert store.records == {} and store.messages == []
+    assert not store.status("a.txt", LEVEL).solved
+
+
+def test_record_win_best_and_round_trip() -> None:
+    store = ProgressStore.load_default()
+    assert store.record_win("a.txt", LEVEL, [(1, 2), (0, 3)]) is True
+    assert store.record_win("a.txt", LEVEL, [(1, 2), (0, 3)]) is False   # same set again: kept once
+    assert store.record_win("a.txt", LEVEL, [(1, 2)]) is True            # fewer bricks: new best
+    again = ProgressStore.load_default()
+    st = again.status("a.txt", LEVEL)
+    assert st.solved and st.best_bricks == 1 and not st.changed
+    replays = again.records["a.txt"].replays
+    assert [r.bricks for r in replays] == [((1, 2),), ((0, 3), (1, 2))]
+    assert all(r.level_hash == LEVEL.puzzle_hash for r in replays)
+    data = json.loads(default_progress_path().read_text())
+    assert data["version"] == 1 and data["levels"]["a.txt"]["best_bricks"] == 1
+
+
+def test_changed_since_solved() -> None:
+    store = ProgressStore.load_default()
+    store.record_win("a.txt", LEVEL, [(1, 2)])
+    st = store.status("a.txt", CHANGED)
+    assert st.solved and st.changed
+    assert not store.is_solved("a.txt", CHANGED)
+    # metadata changes do not count
+    assert not store.status("a.txt", LEVEL.with_meta("title", "Other")).changed
+    # solving the new version clears the mark and restarts the best count
+    store.record_win("a.txt", CHANGED, [(1, 2), (1, 3)])
+    st = store.status("a.txt", CHANGED)
+    assert not st.changed and st.best_bricks == 2
+
+
+@pytest.mark.parametrize("content", ["{not json", "[1, 2]", '{"levels": {"a.txt": {"replays": [{"x": 1}]}}}',
+                                     '{"levels": 5}', "\x00\x01"])
+def test_corrupt_file_reported_once_and_replaced(content: str) -> None:
+    path = default_progress_path()
+    path.parent.mkdir(parents=True)
+    path.write_text(content)
+    store = ProgressStore.load(path)
+    assert len(store.messages) == 1 and "corrupt" in store.messages[0]
+    assert store.records == {}
+    assert path.with_name("progress.json.corrupt").read_text() == content
+    assert json.loads(path.read_text())["levels"] == {}      # replaced by a fresh file
+    assert ProgressStore.load(path).messages == []           # reported once
+    store.record_win("a.txt", LEVEL, [(1, 2)])
+    assert ProgressStore.load(path).status("a.txt", LEVEL).solved
+
+
+def test_write_is_atomic(monkeypatch: pytest.MonkeyPatch) -> None:
+    store = ProgressStore.load_default()
+    store.record_win("a.txt", LEVEL, [(1, 2)])
+    before = default_progress_path().read_text()
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("os.replace", boom)
+    store.record_win("b.txt", LEVEL, [(1, 2)])
+    assert default_progress_path().read_text() == before
+    assert any("could not save" in m for m in store.messages)
+    assert [p.name for p in default_progress_path().parent.iterdir()] == ["progress.json"]
+
+
+def test_verify_replays() -> None:
+    store = ProgressStore.load_default()
+    store.record_win("a.txt", LEVEL, [(1, 2)])
+    store.record_win("b.txt", LEVEL, [(1, 2)])
+    store.record_win("c.txt", LEVEL, [(1, 2)])
+    checks = {c.key: c for c in verify_replays(store, {"a.txt": LEVEL, "b.txt": CHANGED})}
+    assert checks["a.txt"].status == "wins" and checks["a.txt"].same_hash
+    assert checks["b.txt"].status == "loses" and not checks["b.txt"].same_hash
+    assert checks["c.txt"].status == "missing"
+    wall = Level.from_rows(["> X.T", "XXXXX", "XXXXX"], frames=6, budget=2)
+    (chk,) = verify_replays(store, {"a.txt": wall, "b.txt": LEVEL, "c.txt": LEVEL})[:1]
+    assert chk.status == "illegal"
+
+
+def test_verify_command(capsys: pytest.CaptureFixture[str]) -> None:
+    from main import main
+
+    original = Level.load(Path(__file__).resolve().parents[2] / "levels" / "001_original.txt")
+    store = ProgressStore.load_default()
+    store.record_win("001_original.txt", original, [(2, 1), (5, 4), (6, 6)])
+    assert main(["verify"]) == 0
+    out = capsys.readouterr().out
+    assert "001_original.txt: 3 bricks [2,1;5,4;6,6] WINS" in out
+    assert "1 of 1 saved replays still win" in out
+    store.record_win("001_original.txt", original, [(2, 1), (5, 4), (6, 6)])
+    store.records["001_original.txt"].replays[0] = type(store.records["001_original.txt"].replays[0])(
+        original.puzzle_hash, ((2, 1),), 0.0)
+    store.save()
+    assert main(["verify"]) == 1
+    assert "LOSES" in capsys.readouterr().out
+
+
+def test_level_key() -> None:
+    from game.storage import user_levels_dir
+
+    assert level_key("levels/005_x.txt") == "005_x.txt"
+    assert level_key(user_levels_dir() / "mine.txt") == "user/mine.txt"

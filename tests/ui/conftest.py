@@ -1,0 +1,54 @@
+"""Headless pygame for every UI test: SDL's dummy drivers, a fake clock, a temporary data folder."""
+
+from __future__ import annotations
+
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+from pathlib import Path  # noqa: E402
+from typing import Iterator  # noqa: E402
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from game.progress import ProgressStore  # noqa: E402
+from game.ui.app import App, FixedClock  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every UI test writes its progress under a fresh ``XDG_DATA_HOME``."""
+    home = tmp_path / "xdg"
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def app(data_home: Path) -> Iterator[App]:
+    """A real App on the dummy video driver with a fixed 1/60 s clock."""
+    application = App(size=(1280, 800), clock=FixedClock())
+    pygame.event.clear()
+    yield application
+    pygame.event.clear()
+
+
+def press(app: App, key: int, mod: int = 0, unicode: str = "", frames: int = 1) -> None:
+    """Post a key press and step the app."""
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode=unicode, scancode=0))
+    app.run_frames(frames)
+
+
+def click(app: App, pos: tuple[int, int], button: int = 1, frames: int = 1) -> None:
+    """Post a mouse click at ``pos`` and step the app."""
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=button, pos=pos))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, button=button, pos=pos))
+    app.run_frames(frames)
+
+
+def move(app: App, pos: tuple[int, int], frames: int = 1) -> None:
+    """Post a mouse motion to ``pos`` and step the app."""
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
+    app.run_frames(frames)

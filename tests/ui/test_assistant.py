@@ -1,0 +1,243 @@
+"""Drive the real app headless and use the assistant: hints, solve/apply/play, undo, all
+solutions, the solver cycle, deductions, relaxed answers and GIF export from the play scene."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import imageio.v3 as iio
+import numpy as np
+import pygame
+
+from ai.base import RelaxedSolution, SolveMode, SolveResult, SolveStatus
+from game.level import Level
+from game.progress import ProgressStore, default_progress_path
+from game.storage import user_exports_dir
+from game.ui.app import App
+from game.ui.assistant import SOLVER_CYCLE, Assistant
+from game.ui.catalog import pack_entries
+from game.ui.scenes.play import BASE_FPS, PlayScene, PlayState
+from tests.conftest import ORIGINAL_SOLUTIONS
+from tests.ui.conftest import click, press
+
+SOLUTION_CELLS = set().union(*ORIGINAL_SOLUTIONS)
+
+
+def open_original(app: App) -> PlayScene:
+    scene = PlayScene(app, playlist=pack_entries(), index=0)
+    app.push(scene)
+    app.run_frames(1)
+    return scene
+
+
+def wait_idle(app: App, assistant: Assistant, timeout: float = 30.0) -> None:
+    """Step the app until the assistant's job has been collected."""
+    end = time.perf_counter() + timeout
+    while (assistant.busy or assistant.job is not None) and time.perf_counter() < end:
+        app.run_frames(1)
+        time.sleep(0.002)
+    app.run_frames(2)
+    assert assistant.job is None
+
+
+def wait_export(app: App, assistant: Assistant, timeout: float = 30.0) -> None:
+    end = time.perf_counter() + timeout
+    while assistant.exporting and time.perf_counter() < end:
+        app.run_frames(1)
+        time.sleep(0.005)
+    app.run_frames(1)
+    assert not assistant.exporting
+
+
+def frames_to_finish(level: Level) -> int:
+    return int(level.frames / BASE_FPS * 60) + 10
+
+
+def hint_cells(scene: PlayScene) -> list[tuple[int, int]]:
+    return [cell for cell, rgba in scene.highlights if rgba[:3] in ((120, 255, 140), (255, 90, 90))]
+
+
+def test_hint_highlights_a_cell_of_an_optimal_solution_and_is_counted(app: App) -> None:
+    scene = open_original(app)
+    press(app, pygame.K_h)
+    wait_idle(app, scene.assistant)
+    cells = hint_cells(scene)
+    assert len(cells) == 1 and cells[0] in SOLUTION_CELLS
+    line = next(line for line in scene.status_lines if line.startswith("Hint"))
+    assert f"place a brick at ({cells[0][0]},{cells[0][1]})" in line
+    assert ProgressStore.load(default_progress_path()).records["001_original.txt"].hints_used == 1
+    # repeated presses reveal more, up to a whole optimal solution
+    press(app, pygame.K_h)
+    press(app, pygame.K_h)
+    revealed = hint_cells(scene)
+    assert len(revealed) == 3 and tuple(sorted(revealed)) in ORIGINAL_SOLUTIONS
+    assert any("whole solution" in line for line in scene.status_lines)
+    press(app, pygame.K_h)  # nothing more to reveal: not counted
+    assert ProgressStore.load(default_progress_path()).records["001_original.txt"].hints_used == 3
+    # following the hint: place the revealed bricks and win
+    for cell in revealed:
+        scene.click_cell(cell)
+    press(app, pygame.K_SPACE, unicode=" ")
+    app.run_frames(frames_to_finish(scene.level))
+    assert scene.state == PlayState.WON
+
+
+def test_hint_says_which_brick_to_remove(app: App) -> None:
+    scene = open_original(app)
+    click(app, scene.layout().cell_center(1, 3))  # a cell no solution uses, and the budget is tight
+    click(app, scene.layout().cell_center(2, 1))
+    click(app, scene.layout().cell_center(5, 4))
+    assert scene.bricks == ((1, 3), (2, 1), (5, 4))
+    press(app, pygame.K_h)
+    wait_idle(app, scene.assistant)
+    assert [(c, rgba[:3]) for c, rgba in scene.highlights] == [((1, 3), (255, 90, 90))]
+    assert any("remove the brick at (1,3)" in line for line in scene.status_lines)
+
+
+def test_solve_enter_space_wins_and_undo_restores_the_players_bricks(app: App) -> None:
+    scene = open_original(app)
+    click(app, scene.layout().cell_center(1, 3))
+    mine = scene.bricks
+    press(app, pygame.K_s)
+    assert scene.assistant.busy or scene.assistant.shown is not None
+    wait_idle(app, scene.assistant)
+    shown = scene.assistant.shown
+    assert shown in ORIGINAL_SOLUTIONS
+    assert set(scene.ghost_bricks) == set(shown)
+    assert ((1, 3), (255, 120, 120, 200)) in scene.highlights  # the player's brick the solution drops
+    assert scene.status_lines[0].startswith("[auto] optimal: 3 bricks, proved in")
+    press(app, pygame.K_RETURN)
+    assert scene.bricks == shown and scene.ghost_bricks == []
+    assert scene.state == PlayState.PLACING
+    press(app, pygame.K_SPACE, unicode=" ")
+    app.run_frames(frames_to_finish(scene.level))
+    assert scene.state == PlayState.WON
+    press(app, pygame.K_z)
+    assert scene.bricks == mine
+    press(app, pygame.K_y)
+    assert scene.bricks == shown
+
+
+def test_space_plays_the_solution_on_screen(app: App) -> None:
+    scene = open_original(app)
+    press(app, pygame.K_s)
+    wait_idle(app, scene.assistant)
+    press(app, pygame.K_SPACE, unicode=" ")
+    assert scene.state == PlayState.RUNNING and scene.bricks in ORIGINAL_SOLUTIONS
+    app.run_frames(frames_to_finish(scene.level))
+    assert scene.state == PlayState.WON
+    press(app, pygame.K_z)
+    assert scene.bricks == ()
+
+
+def test_all_solutions_browse_with_brackets(app: App) -> None:
+    scene = open_original(app)
+    press(app, pygame.K_a)
+    wait_idle(app, scene.assistant)
+    assert "1 / 6 (complete)" in scene.status_lines[0]
+    seen = {scene.assistant.shown}
+    for k in range(2, 7):
+        press(app, pygame.K_RIGHTBRACKET)
+        assert f"{k} / 6 (complete)" in scene.status_lines[0]
+        seen.add(scene.assistant.shown)
+    assert seen == ORIGINAL_SOLUTIONS
+    press(app, pygame.K_RIGHTBRACKET)
+    assert "1 / 6" in scene.status_lines[0]
+    press(app, pygame.K_LEFTBRACKET)
+    assert "6 / 6" in scene.status_lines[0]
+    sixth = scene.assistant.shown
+    press(app, pygame.K_RETURN)
+    assert scene.bricks == sixth
+
+
+def test_tab_cycles_the_available_solvers(app: App) -> None:
+    import ai
+
+    scene = open_original(app)
+    names = scene.assistant.solver_names
+    assert names[0] == "auto"
+    assert set(names) <= set(SOLVER_CYCLE) and set(names) <= set(ai.available_solvers())
+    assert {"cpsat", "milp", "search"} <= set(names)
+    seen = []
+    for _ in names:
+        press(app, pygame.K_TAB)
+        seen.append(scene.assistant.solver)
+        assert f"AI solver: {scene.assistant.solver}" in scene.status_lines
+    assert seen == names[1:] + names[:1]
+    # the chosen solver is the one that answers
+    scene.assistant.solver_index = names.index("cpsat")
+    press(app, pygame.K_s)
+    wait_idle(app, scene.assistant)
+    assert scene.status_lines[0].startswith("[cpsat] optimal: 3 bricks")
+
+
+def test_forced_overlay_shows_the_deductions(app: App) -> None:
+    scene = open_original(app)
+    press(app, pygame.K_f)
+    wait_idle(app, scene.assistant)
+    assistant = scene.assistant
+    assert assistant.forced == ((6, 6),)  # the only cell in all six solutions
+    assert ((6, 6), (255, 214, 90, 255)) in scene.highlights
+    assert not set(assistant.never_useful) & SOLUTION_CELLS
+    assert len(assistant.never_useful) == len(scene.level.brickable_cells) - len(SOLUTION_CELLS)
+    assert any("1 forced" in line for line in scene.status_lines)
+    press(app, pygame.K_f)
+    assert not any(rgba[:3] == (255, 214, 90) for _, rgba in scene.highlights)
+
+
+def test_g_exports_the_run_on_screen_without_stalling(app: App) -> None:
+    scene = open_original(app)
+    press(app, pygame.K_s)
+    wait_idle(app, scene.assistant)
+    shown = scene.assistant.shown
+    before = app.frame_count
+    press(app, pygame.K_g)
+    assert scene.assistant.exporting
+    wait_export(app, scene.assistant)
+    assert app.frame_count - before >= 2  # the game kept stepping while the GIF was written
+    path = Path(scene.assistant.export_path)
+    assert path.parent == user_exports_dir() and path.name.startswith("the-original-")
+    assert any(f"GIF saved: {path}" in line for line in scene.status_lines)
+    frames = iio.imread(path, index=None)
+    assert frames.shape[0] == scene.level.frames + 2
+    assert shown is not None
+
+
+class RelaxedSolver:
+    """Returns a fractional answer only, like the LP relaxation."""
+
+    name = "relaxed"
+    exact = False
+
+    def solve(self, level: Level, *, mode: SolveMode = SolveMode.MIN, time_limit: float | None = None,
+              progress: Any = None, cancel: threading.Event | None = None) -> SolveResult:
+        obst = np.zeros((level.height, level.width))
+        obst[3, 1] = 2 / 3
+        obst[5, 4] = 1 / 3
+        occ = np.zeros((level.frames, level.height, level.width, 2))
+        occ[:, 1, 1, 1] = 1.0
+        relaxed = RelaxedSolution(obstacles=obst, occupancy=occ, objective=1.0)
+        return SolveResult(SolveStatus.UNKNOWN, self.name, SolveMode(mode), message="relaxed", relaxed=relaxed)
+
+
+def test_relaxed_answer_is_drawn_and_exported(app: App) -> None:
+    scene = open_original(app)
+    scene.assistant.add_solver(RelaxedSolver())
+    press(app, pygame.K_s)
+    wait_idle(app, scene.assistant)
+    assert scene.assistant.relaxed is not None and scene.assistant.shown is None
+    assert any("relaxed: 1.00 bricks" in line for line in scene.status_lines)
+    layout = scene.layout()
+    rect = layout.cell_rect(3, 1)
+    empty = scene.level.brickable_cells[0]
+    assert empty not in ((3, 1), (5, 4))
+    sample = pygame.surfarray.array3d(app.screen.subsurface(rect)).astype(int)
+    blank = pygame.surfarray.array3d(app.screen.subsurface(layout.cell_rect(*empty))).astype(int)
+    assert np.abs(sample.mean(axis=(0, 1)) - blank.mean(axis=(0, 1))).sum() > 20  # a translucent brick
+    press(app, pygame.K_g)
+    wait_export(app, scene.assistant)
+    assert scene.assistant.export_path.endswith("-relaxed.gif")
+    assert iio.imread(scene.assistant.export_path, index=None).shape[0] == scene.level.frames + 2

@@ -1,0 +1,111 @@
+"""Level select and menu, driven by posted events."""
+
+from __future__ import annotations
+
+import pygame
+
+from game.progress import ProgressStore, default_progress_path
+from game.ui.app import App
+from game.ui.catalog import LevelEntry, pack_entries
+from game.ui.scenes.menu import MENU_ENTRIES, MenuScene
+from game.ui.scenes.play import PlayScene
+from game.ui.scenes.select import LevelSelectScene
+from tests.ui.conftest import click, move, press
+
+
+def solve_entry(app: App, entry: LevelEntry) -> None:
+    """Mark a level solved the way winning does (a replay that wins)."""
+    import ai
+
+    result = ai.solve(entry.level, solver="cpsat")
+    assert result.bricks is not None
+    app.progress.record_win(entry.key, entry.level, result.bricks)
+
+
+def test_enter_opens_first_unsolved(app: App) -> None:
+    entries = pack_entries()
+    app.progress.record_win(entries[0].key, entries[0].level, [(2, 1), (5, 4), (6, 6)])
+    select = app.push(LevelSelectScene(app))
+    app.run_frames(1)
+    assert select.statuses[0].solved and select.statuses[0].best_bricks == 3
+    press(app, pygame.K_RETURN)
+    top = app.top
+    assert isinstance(top, PlayScene) and top.index == 1 and top.key == entries[1].key
+
+
+def test_changed_since_solved_mark(app: App) -> None:
+    entries = pack_entries()
+    first = entries[0]
+    app.progress.record_win(first.key, first.level.with_limits(budget=9), [(2, 1)])
+    select = app.push(LevelSelectScene(app))
+    app.run_frames(2)
+    st = select.statuses[0]
+    assert st.solved and st.changed
+    assert select.cursor == 0  # changed levels count as unsolved
+
+
+def test_arrows_click_and_back(app: App) -> None:
+    menu = app.push(MenuScene(app))
+    select = app.push(LevelSelectScene(app))
+    app.run_frames(1)
+    assert select.cursor == 0
+    press(app, pygame.K_RIGHT)
+    press(app, pygame.K_DOWN)
+    cols = select._columns(app.screen.get_width())
+    assert select.cursor == 1 + cols
+    press(app, pygame.K_UP)
+    press(app, pygame.K_LEFT)
+    assert select.cursor == 0
+    rect = select.card_rect(2, app.screen.get_size())
+    move(app, rect.center)
+    assert select.cursor == 2
+    click(app, rect.center)
+    assert isinstance(app.top, PlayScene) and app.top.index == 2
+    press(app, pygame.K_ESCAPE)
+    assert app.top is select
+    press(app, pygame.K_ESCAPE)
+    assert app.top is menu
+    press(app, pygame.K_ESCAPE)
+    assert not app.running
+
+
+def test_menu_play_and_extra_entries(app: App) -> None:
+    opened: list[str] = []
+    saved = list(MENU_ENTRIES)
+    MENU_ENTRIES[:] = [("Editor", lambda a: opened.append("editor"))]  # type: ignore[func-returns-value]
+    try:
+        menu = app.push(MenuScene(app))
+        app.run_frames(1)
+        assert [label for label, _ in menu.items()] == ["Play", "Editor", "Quit"]
+        press(app, pygame.K_DOWN)
+        press(app, pygame.K_RETURN)
+        assert opened == ["editor"] and app.top is menu
+        press(app, pygame.K_UP)
+        press(app, pygame.K_RETURN)
+        assert isinstance(app.top, LevelSelectScene)
+    finally:
+        MENU_ENTRIES[:] = saved
+
+
+def test_corrupt_progress_is_toasted_once(app: App) -> None:
+    path = default_progress_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("{oops")
+    app2 = App(size=(800, 600), clock=app.clock)
+    assert len(app2.toasts) == 1 and "corrupt" in str(app2.toasts[0][0])
+    app2.push(LevelSelectScene(app2))
+    app2.run_frames(3)
+    app3 = App(size=(800, 600), clock=app.clock)
+    assert app3.toasts == []
+    assert ProgressStore.load(path).messages == []
+
+
+def test_draws_at_small_and_large_sizes(app: App) -> None:
+    app.push(MenuScene(app))
+    app.push(LevelSelectScene(app))
+    for size in [(480, 360), (1920, 1080)]:
+        app.screen = pygame.Surface(size)
+        app.run_frames(2)
+        app.pop()
+        app.run_frames(1)
+        app.push(LevelSelectScene(app))
