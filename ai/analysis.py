@@ -41,7 +41,10 @@ from game.simulation import simulate
 #: Default exact solver ("auto" without the race: no solver thread outlives a solve).
 DEFAULT_SOLVER = "auto"
 #: Seconds allowed for the whole analysis by default.
-DEFAULT_TIME_LIMIT = 30.0
+DEFAULT_TIME_LIMIT = 60.0
+#: Share of the time limit the enumeration of optimal solutions may use (the rest is for
+#: the fewest-frames search when the enumeration is cut short).
+ENUMERATION_SHARE = 0.6
 
 #: ``status`` values of :class:`Analysis`.
 STATUSES = ("ok", "over_budget", "unsolvable", "timeout", "cancelled", "error")
@@ -54,7 +57,8 @@ class Analysis:
     ``status``: ``ok`` (solvable within the level's budget), ``over_budget`` (solvable,
     but needs more than B bricks), ``unsolvable`` (no brick set wins in N frames),
     ``timeout``, ``cancelled`` or ``error``.  ``fewest_frames`` is the fewest frames with
-    ``min_bricks`` bricks (``None`` when unknown).  ``complete`` says whether
+    ``min_bricks`` bricks (``None`` when unknown); when ``frames_proved`` is False it is
+    only an upper bound (a frame count shown to work).  ``complete`` says whether
     ``solution_count`` counts every optimal solution (else it is a lower bound).
     """
 
@@ -64,6 +68,7 @@ class Analysis:
     solution_count: int = 0
     complete: bool = False
     fewest_frames: int | None = None
+    frames_proved: bool = False
     solutions: tuple[BrickSet, ...] = ()
     seconds: float = 0.0
     solver: str = ""
@@ -118,9 +123,8 @@ class Analysis:
             else:
                 out.append(f"optimal solutions: at least {self.solution_count}")
             if self.fewest_frames is not None:
-                out.append(f"fewest frames: {self.fewest_frames} (N = {self.level.frames})")
-            else:
-                out.append("fewest frames: unknown (time limit)")
+                bound = "" if self.frames_proved else "at most "
+                out.append(f"fewest frames: {bound}{self.fewest_frames} (N = {self.level.frames})")
         elif self.status == "unsolvable":
             out.append("no brick set wins: more frames,")
             out.append("fewer walls or a closer target?")
@@ -170,10 +174,17 @@ def analyse_level(
         if progress is not None:
             progress(text)
 
-    # 1. minimum bricks and all optimal sets, with the budget opened up
-    open_budget = max(level.budget, len(level.brickable_cells))
+    # 1. minimum bricks and all optimal sets: within the budget B first (the tighter, usually
+    #    faster model; a minimum found there is the minimum at any budget), then, when nothing
+    #    wins within B, with the budget opened up to every free cell.
     say("minimum bricks and optimal solutions")
-    res = _solve(level.with_limits(budget=open_budget), SolveMode.ALL, solver, remaining(), cancel)
+    share = None if time_limit is None else ENUMERATION_SHARE * time_limit
+    res = _solve(level, SolveMode.ALL, solver, _min_opt(share, remaining()), cancel)
+    open_budget = max(level.budget, len(level.brickable_cells))
+    if res.status == SolveStatus.INFEASIBLE and open_budget > level.budget:
+        say("minimum bricks beyond the budget")
+        res = _solve(level.with_limits(budget=open_budget), SolveMode.ALL, solver,
+                     _min_opt(share, remaining()), cancel)
     if res.status == SolveStatus.CANCELLED or (cancel is not None and cancel.is_set()):
         return done("cancelled")
     if res.status == SolveStatus.INFEASIBLE:
@@ -187,28 +198,56 @@ def analyse_level(
     status = "ok" if min_bricks <= level.budget else "over_budget"
 
     # 2. fewest frames with min_bricks bricks
-    fewest: int | None = None
     arrivals = [last_arrival_frame(level, s) for s in solutions]
     known = [a + 1 for a in arrivals if a is not None]
     best_known = min(known) if known else level.frames
-    if res.complete:
-        fewest = best_known
-    else:
+    frames_proved = res.complete
+    fewest = best_known
+    if not res.complete:
         say("fewest frames")
-        fewest = _fewest_frames_search(level, min_bricks, best_known, solver, remaining, cancel)
+        found, proved = _fewest_frames_search(level, min_bricks, best_known, solver, remaining, cancel)
         if cancel is not None and cancel.is_set():
             return done("cancelled")
+        fewest, frames_proved = found, proved
     return done(status, min_bricks=min_bricks, solution_count=len(solutions), complete=res.complete,
-                fewest_frames=fewest, solutions=solutions)
+                fewest_frames=fewest, frames_proved=frames_proved, solutions=solutions)
+
+
+def _min_opt(a: float | None, b: float | None) -> float | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return min(a, b)
+
+
+def frames_lower_bound(level: Level) -> int:
+    """A cheap lower bound on N: a lemming moves at most one cell per frame, never up.
+
+    >>> frames_lower_bound(Level.from_rows(["> ..T", "XX.XX"], frames=9, budget=0))
+    5
+    """
+    worst = 0
+    for lem in level.lemmings:
+        dists = [tr - lem.row + abs(tc - lem.col) for tr, tc in level.targets if tr >= lem.row]
+        if not dists:
+            return level.frames  # no target below or level: nothing better to say
+        worst = max(worst, min(dists))
+    return worst + 1
 
 
 def _fewest_frames_search(level: Level, bricks: int, hi: int, solver: str,
-                          remaining: Callable[[], float | None], cancel: threading.Event | None) -> int | None:
-    """Binary search for the fewest frames that allow a win with ``bricks`` bricks (``hi`` is known to)."""
-    lo = 1  # invariant: the answer lies in [lo, hi], and hi works
+                          remaining: Callable[[], float | None],
+                          cancel: threading.Event | None) -> tuple[int, bool]:
+    """Binary search for the fewest frames that allow a win with ``bricks`` bricks.
+
+    ``hi`` is known to work.  Returns ``(frames, proved)``: on a timeout, the best frame
+    count shown to work so far and False.
+    """
+    lo = min(frames_lower_bound(level), hi)  # invariant: the answer lies in [lo, hi], and hi works
     while lo < hi:
         if cancel is not None and cancel.is_set():
-            return None
+            return hi, False
         mid = (lo + hi) // 2
         probe = Level(mid, bricks, level.grid, level.meta)
         res = _solve(probe, SolveMode.ANY, solver, remaining(), cancel)
@@ -218,8 +257,8 @@ def _fewest_frames_search(level: Level, bricks: int, hi: int, solver: str,
         elif res.status == SolveStatus.INFEASIBLE:
             lo = mid + 1
         else:
-            return None
-    return hi
+            return hi, False
+    return hi, True
 
 
 def tightened(level: Level, analysis: Analysis) -> Level:

@@ -1,25 +1,28 @@
-"""The CP-SAT solver: the state-space formulation as Boolean constraints, solved by OR-Tools.
+"""The CP-SAT solver: the lemmings' dynamics as Boolean constraints, solved by OR-Tools.
 
-Variables (only where the reachability analysis of :mod:`ai.reach` says they matter):
+Brick variables ``b[r, c]`` exist only on brickable cells that some live lemming state
+reads (see :mod:`ai.reach`).  Two encodings of the runs are offered:
 
-* ``b[r, c]``: a brick on a brickable cell that some live lemming state reads;
-* ``x[k][t, r, c, d]``: lemming ``k`` is at ``(r, c)`` facing ``d`` at frame ``t``
-  (one variable per *live* state; a frame with a single live state uses the constant 1).
-
-Constraint groups (each in its own method of :class:`CpSatModel`):
+**time** (:class:`CpSatModel`), the state-space formulation of the design notes:
+``x[k][t, r, c, d]`` = lemming ``k`` is at ``(r, c)`` facing ``d`` at frame ``t``, one
+variable per *live* state and frame (a frame with a single live state uses the
+constant 1).  Constraint groups, each in its own method:
 
 * exactly one state per lemming and frame;
 * transitions: ``x ∧ ¬below → fall``, ``x ∧ below ∧ ¬ahead → walk``,
   ``x ∧ below ∧ ahead → turn``, ``x`` on a target → stay (a successor that is not
   live is the constant 0, so the clause forbids the move);
 * support (redundant): a state is occupied only if one of its predecessors is;
-* free where occupied (redundant): a lemming never stands in a brick;
-* the budget, with CP-SAT's native linear cardinality ``Σ b ≤ B``.
+* free where occupied (redundant): a lemming never stands in a brick.
 
-Modes: ``min`` minimises ``Σ b``; ``any`` stops at the first solution; ``all`` solves
-``min`` and then enumerates every assignment with ``Σ b = min``.  Because a lemming's
-run is determined by the bricks, every ``b`` assignment extends to exactly one full
-assignment, so the enumeration yields each brick set once.
+**path** (:class:`PathModel`, the default, N times smaller): one visit literal and one
+frame variable per lemming state, edges that depend on the bricks (see its docstring).
+
+Both share the budget ``Σ b ≤ B`` (CP-SAT's native linear cardinality) and the brick
+objective.  Modes: ``min`` minimises ``Σ b``; ``any`` stops at the first solution;
+``all`` solves ``min`` and then enumerates every assignment with ``Σ b = min``.  In both
+encodings a brick assignment extends to exactly one full assignment, so the
+enumeration yields each brick set once.
 
 >>> from game.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
@@ -39,7 +42,9 @@ from ortools.sat.python import cp_model
 from ai.base import BrickSet, ProgressCallback, SolveMode, SolveResult, SolveStatus
 from ai.reach import ReachInfo, analyse
 from ai.solver_util import (
+    Cancelled,
     Deadline,
+    OutOfTime,
     infeasible_by_reachability,
     is_set,
     make_result,
@@ -51,7 +56,7 @@ from game.level import Brick, Level
 Literal = Union[bool, cp_model.IntVar]
 """A model literal, or a Python constant for a value fixed by the analysis."""
 
-#: Models with more variables than this skip presolve probing and use the fixed search order.
+#: Models with more variables than this skip presolve probing (when presolve is on).
 LARGE_MODEL = 5000
 
 StateKey = tuple[int, int, int, int]
@@ -81,15 +86,29 @@ class CpSatModel:
     whose player bricks may sit anywhere).
     """
 
-    def __init__(self, level: Level, info: ReachInfo, *, extra_cells: Iterable[Brick] = ()) -> None:
+    def __init__(self, level: Level, info: ReachInfo, *, extra_cells: Iterable[Brick] = (),
+                 cancel: threading.Event | None = None, deadline: Deadline | None = None) -> None:
         self.level = level
         self.info = info
+        self.cancel = cancel
+        self.deadline = deadline
         self.model = cp_model.CpModel()
         cells = sorted(set(info.read_cells) | set(extra_cells))
         self.bricks: dict[Brick, cp_model.IntVar] = {
             cell: self.model.new_bool_var(f"b{cell[0]}_{cell[1]}") for cell in cells
         }
-        self.occ: list[dict[StateKey, Literal]] = [self._make_states(k) for k in range(len(info.lemmings))]
+        self._make_variables()
+
+    def _make_variables(self) -> None:
+        """The lemming variables (here: one occupancy literal per live state and frame)."""
+        self.occ: list[dict[StateKey, Literal]] = [self._make_states(k) for k in range(len(self.info.lemmings))]
+
+    def checkpoint(self) -> None:
+        """Raise :class:`Cancelled` when the cancel event is set (called while building)."""
+        if self.cancel is not None and self.cancel.is_set():
+            raise Cancelled
+        if self.deadline is not None and self.deadline.expired():
+            raise OutOfTime
 
     # ------------------------------------------------------------ variables
     def _make_states(self, k: int) -> dict[StateKey, Literal]:
@@ -97,6 +116,7 @@ class CpSatModel:
         states: dict[StateKey, Literal] = {}
         reach = self.info.lemmings[k]
         for t in range(self.level.frames):
+            self.checkpoint()
             live = reach.states(t)
             for r, c, d in live:
                 states[(t, r, c, d)] = True if len(live) == 1 else self.model.new_bool_var(f"x{k}_{t}_{r}_{c}_{d}")
@@ -121,10 +141,14 @@ class CpSatModel:
     def add_dynamics(self, *, redundant: bool = True) -> None:
         """Every constraint group that defines the lemmings' runs."""
         for k in range(len(self.occ)):
+            self.checkpoint()
             self.add_exactly_one(k)
+            self.checkpoint()
             self.add_transitions(k)
             if redundant:
+                self.checkpoint()
                 self.add_support(k)
+                self.checkpoint()
                 self.add_free_where_occupied(k)
 
     def add_exactly_one(self, k: int) -> None:
@@ -208,9 +232,124 @@ class CpSatModel:
             self.model.add_hint(var, cell in chosen)
 
 
-def build_model(level: Level, info: ReachInfo | None = None, *, redundant: bool = True) -> CpSatModel:
-    """The full model of ``level`` with its budget (no objective)."""
-    m = CpSatModel(level, info or analyse(level))
+class PathModel(CpSatModel):
+    """The compact *path* encoding: one literal per lemming state, not per frame.
+
+    A lemming's run is a path in the graph of states ``(r, c, d)`` whose edges depend
+    on the bricks.  Per lemming ``k`` and live state ``s`` (live at some frame):
+
+    * ``v[k, s]``: the run visits ``s``; ``f[k, s]``: the frame of that visit (its
+      domain is the frames at which ``s`` is live; fixed to its minimum when unvisited);
+    * edges ``e = v ∧ ¬below`` (fall), ``v ∧ below ∧ ¬ahead`` (walk),
+      ``v ∧ below ∧ ahead`` (turn); an edge to a state that is not live is forbidden;
+    * ``v[s'] ⇔ OR(incoming edges)`` (except the start, always visited) and
+      ``e ⇒ f[s'] = f[s] + 1``.
+
+    A visited state's edge forces its successor to be visited one frame later, and the
+    frame domains stop at N-1, so a visited state that is not a target must lead to a
+    target in time; ``f`` strictly increases along edges, so no cycle can support
+    itself and the visited states are exactly the run: every brick assignment extends
+    to exactly one assignment of ``v``, ``e`` and ``f`` (enumeration yields no duplicates).
+    The model has about ``2·H·W`` states per lemming instead of ``N`` times as many.
+    """
+
+    def _make_variables(self) -> None:
+        """Visit literals, frame variables and edge lists of every lemming."""
+        self.visit: list[dict[tuple[int, int, int], Literal]] = []
+        self.frame: list[dict[tuple[int, int, int], cp_model.IntVar]] = []
+        self.frames_of: list[dict[tuple[int, int, int], list[int]]] = []
+        for k, reach in enumerate(self.info.lemmings):
+            self.checkpoint()
+            frames: dict[tuple[int, int, int], list[int]] = {}
+            for t, r, c, ch in zip(*reach.live.nonzero()):
+                frames.setdefault((int(r), int(c), 1 if ch else -1), []).append(int(t))
+            self.frames_of.append(frames)
+            self.visit.append({s: (True if s == reach.start else self.model.new_bool_var(f"v{k}_{s}"))
+                               for s in frames})
+            self.frame.append({s: self.model.new_int_var_from_domain(cp_model.Domain.from_values(ts), f"f{k}_{s}")
+                               for s, ts in frames.items()})
+
+    def add_dynamics(self, *, redundant: bool = True) -> None:
+        """Edges, visit equivalences and frame ordering of every lemming."""
+        for k in range(len(self.visit)):
+            self.checkpoint()
+            incoming = self.add_edges(k)
+            self.checkpoint()
+            self.add_visits(k, incoming)
+            if redundant:
+                self.add_free_where_visited(k)
+
+    def _edge(self, lits: list[Literal]) -> Literal:
+        """A literal equal to the conjunction ``lits`` (constants folded)."""
+        if any(lit is False for lit in lits):
+            return False
+        rest = [lit for lit in lits if lit is not True]
+        if not rest:
+            return True
+        if len(rest) == 1:
+            return rest[0]
+        e = self.model.new_bool_var("")
+        for lit in rest:
+            self.model.add_implication(e, lit)
+        add_clause(self.model, [*(negate(lit) for lit in rest), e])
+        return e
+
+    def add_edges(self, k: int) -> dict[tuple[int, int, int], list[tuple[Literal, tuple[int, int, int]]]]:
+        """The three possible moves of each visited, non-target state; returns incoming edges."""
+        visit, frame = self.visit[k], self.frame[k]
+        incoming: dict[tuple[int, int, int], list[tuple[Literal, tuple[int, int, int]]]] = {s: [] for s in visit}
+        targets = self.level.target_map
+        for (r, c, d), v in visit.items():
+            if targets[r, c]:
+                continue
+            below, ahead = self.blocked(r + 1, c), self.blocked(r, c + d)
+            moves = [([v, negate(below)], (r + 1, c, d)),
+                     ([v, below, negate(ahead)], (r, c + d, d)),
+                     ([v, below, ahead], (r, c, -d))]
+            for cond, dest in moves:
+                if dest not in visit:
+                    add_clause(self.model, [negate(lit) for lit in cond])
+                    continue
+                e = self._edge(cond)
+                if e is False:
+                    continue
+                incoming[dest].append((e, (r, c, d)))
+                ct = self.model.add(frame[dest] == frame[(r, c, d)] + 1)
+                if e is not True:
+                    ct.only_enforce_if(e)  # type: ignore[arg-type]
+        return incoming
+
+    def add_visits(self, k: int, incoming: dict[tuple[int, int, int], list[tuple[Literal, tuple[int, int, int]]]]) -> None:
+        """``v[s] ⇔ OR(incoming)`` (start: always visited); unvisited frames fixed to their minimum."""
+        visit, frame = self.visit[k], self.frame[k]
+        start = self.info.lemmings[k].start
+        for s, v in visit.items():
+            edges = [e for e, _ in incoming[s]]
+            if s == start:
+                self.model.add(frame[s] == 0)
+                continue
+            add_clause(self.model, [negate(v), *edges])
+            for e in edges:
+                add_clause(self.model, [negate(e), v])
+            self.model.add(frame[s] == min(self.frames_of[k][s])).only_enforce_if(negate(v))  # type: ignore[arg-type]
+
+    def add_free_where_visited(self, k: int) -> None:
+        """Redundant: a lemming never stands in a brick cell."""
+        for (r, c, _), v in self.visit[k].items():
+            brick = self.bricks.get((r, c))
+            if brick is not None:
+                add_clause(self.model, [negate(v), brick.Not()])
+
+
+#: The encodings :class:`CpSatSolver` offers.
+ENCODINGS = {"time": CpSatModel, "path": PathModel}
+
+
+def build_model(level: Level, info: ReachInfo | None = None, *, redundant: bool = True,
+                cancel: threading.Event | None = None, deadline: Deadline | None = None,
+                encoding: str = "path") -> CpSatModel:
+    """The full model of ``level`` with its budget (no objective); raises :class:`Cancelled`."""
+    m = ENCODINGS[encoding](level, info or analyse(level), cancel=cancel, deadline=deadline)
     m.add_dynamics(redundant=redundant)
     m.add_budget(level.budget)
     return m
@@ -262,12 +401,14 @@ def run_solver(
     workers: int = 1,
     enumerate_all: bool = False,
     collector: _Collector | None = None,
+    presolve: bool = True,
 ) -> tuple[int, cp_model.CpSolver]:
     """Solve ``m.model`` within the deadline, honouring ``cancel``; returns (status, solver)."""
     solver = cp_model.CpSolver()
     params = solver.parameters
     params.num_workers = 1 if enumerate_all else workers
-    if len(m.model.proto.variables) > LARGE_MODEL:
+    params.cp_model_presolve = presolve
+    if presolve and len(m.model.proto.variables) > LARGE_MODEL:
         # On large models CP-SAT's presolve probing and symmetry detection take seconds.
         params.cp_model_probing_level = 0
         params.symmetry_level = 0
@@ -286,7 +427,9 @@ def run_solver(
 class CpSatSolver:
     """Exact solver on OR-Tools CP-SAT (see the module docstring for the model).
 
-    Options: ``workers`` (CP-SAT search workers; 1 is fastest on these small models),
+    Options: ``encoding`` (``path``, the compact default, or ``time``, one literal per
+    state and frame), ``presolve`` (CP-SAT's presolve: off by default, it costs more than
+    it saves here), ``workers`` (CP-SAT search workers; 1 is fastest on these models),
     ``redundant`` (add the redundant support / free-cell clauses),
     ``fixed_search`` (branch on bricks, no-brick first; always on for large models).
     """
@@ -294,10 +437,15 @@ class CpSatSolver:
     name = "cpsat"
     exact = True
 
-    def __init__(self, *, workers: int = 1, redundant: bool = True, fixed_search: bool = False) -> None:
+    def __init__(self, *, workers: int = 1, redundant: bool = True, fixed_search: bool = False,
+                 encoding: str = "path", presolve: bool = False) -> None:
+        if encoding not in ENCODINGS:
+            raise ValueError(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
         self.workers = workers
         self.redundant = redundant
         self.fixed_search = fixed_search
+        self.encoding = encoding
+        self.presolve = presolve
 
     def solve(
         self,
@@ -314,8 +462,12 @@ class CpSatSolver:
         info = analyse(level)
         if not info.feasible:
             return infeasible_by_reachability(self.name, mode, deadline)
-        m = build_model(level, info, redundant=self.redundant)
-        if self.fixed_search or len(m.model.proto.variables) > LARGE_MODEL:
+        try:
+            m = build_model(level, info, redundant=self.redundant, cancel=cancel, deadline=deadline,
+                            encoding=self.encoding)
+        except (Cancelled, OutOfTime):
+            return make_result(self.name, mode, stopped_status(cancel), deadline)
+        if self.fixed_search:
             m.add_search_order()
         report(progress, self.name, deadline, f"model built: {len(m.bricks)} brick variables")
         if mode == SolveMode.ANY:
@@ -341,7 +493,7 @@ class CpSatSolver:
 
     def _solve_any(self, m: CpSatModel, deadline: Deadline, progress: ProgressCallback | None,
                    cancel: threading.Event | None) -> SolveResult:
-        status, solver = run_solver(m, deadline, cancel, workers=self.workers)
+        status, solver = run_solver(m, deadline, cancel, workers=self.workers, presolve=self.presolve)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return make_result(self.name, SolveMode.ANY, SolveStatus.FEASIBLE, deadline,
                                solutions=[m.bricks_of(solver)], **self._stats(m, solver))
@@ -353,7 +505,7 @@ class CpSatSolver:
     def _solve_min(self, m: CpSatModel, mode: SolveMode, deadline: Deadline,
                    progress: ProgressCallback | None, cancel: threading.Event | None) -> SolveResult:
         m.minimise_bricks()
-        status, solver = run_solver(m, deadline, cancel, workers=self.workers)
+        status, solver = run_solver(m, deadline, cancel, workers=self.workers, presolve=self.presolve)
         stats = self._stats(m, solver)
         if status == cp_model.OPTIMAL:
             best = m.bricks_of(solver)
@@ -379,7 +531,8 @@ class CpSatSolver:
                    best_bound=count, solutions_found=len(found))
 
         collector = _Collector(m, on_solution)
-        status, solver = run_solver(m, deadline, cancel, enumerate_all=True, collector=collector)
+        status, solver = run_solver(m, deadline, cancel, enumerate_all=True, collector=collector,
+                                    presolve=self.presolve)
         complete = status == cp_model.OPTIMAL and not is_set(cancel)
         return make_result(self.name, SolveMode.ALL, SolveStatus.OPTIMAL, deadline,
                            solutions=[*collector.found, first.bricks], complete=complete,

@@ -8,7 +8,10 @@ lemming's mass between falling, walking and turning.  The score is
     S(x) = (lemming mass on targets at the last frame) - penalty * sum(x)
 
 and its gradient is computed by a hand-written reverse pass (:func:`step_padded_adjoint`,
-the adjoint of one frame; checked against finite differences in the tests).
+the adjoint of one frame; checked against finite differences in the tests).  The
+optimiser actually minimises ``-log(mass / L) + penalty * sum(x) + ...``: the logarithm
+has the same maximisers but its gradient ``grad(mass) / mass`` does not vanish while
+only a sliver of mass reaches a target, which is what stalls the plain method.
 
 The design notes report that plain gradient ascent stalls (zero gradient when no mass
 reaches a target) and ends with non-binary cells.  This solver therefore uses:
@@ -217,23 +220,34 @@ class GradientSolver:
         self.rounds = rounds
         self.seed = seed
 
+    budget_weight = 2.0
+
     # -- objective (to minimise) and its gradient, per row
     def _objective(self, relax: Relaxation, x: FloatArray, mu: float, noise: FloatArray,
-                   check: Callable[[], None]) -> tuple[FloatArray, FloatArray]:
+                   check: Callable[[], None], anneal: float = 1.0) -> tuple[FloatArray, FloatArray]:
+        """Loss and gradient per row; ``anneal`` in [0, 1] scales the budget term, ``mu`` the
+        binarisation term."""
         mass, g_mass = relax.mass_and_grad(x, check)
-        scale = 1.0 / max(1, relax.n_lemmings)
+        share = mass / max(1, relax.n_lemmings) + 1e-12
         over = np.maximum(0.0, x.sum(axis=1) - relax.level.budget)
         loss = (
-            -mass * scale
+            -np.log(share)
             + ((self.penalty + noise) * x).sum(axis=1)
             + mu * (x * (1 - x)).sum(axis=1)
-            + 0.5 * over**2
+            + 0.5 * anneal * self.budget_weight * over**2
         )
-        grad = -g_mass * scale + (self.penalty + noise) + mu * (1 - 2 * x) + over[:, None]
+        grad = (
+            -g_mass / max(1, relax.n_lemmings) / share[:, None]
+            + (self.penalty + noise)
+            + mu * (1 - 2 * x)
+            + anneal * self.budget_weight * over[:, None]
+        )
         return loss, grad
 
     def _optimise(self, relax: Relaxation, rng: np.random.Generator, check: Callable[[], None],
-                  first_round: bool) -> FloatArray:
+                  first_round: bool, probe: Callable[[FloatArray], bool] | None = None) -> FloatArray:
+        """Optimise all restarts; ``probe(x)`` is called every 25 Adam iterations once the
+        annealing has started and stops the optimisation early when it returns True."""
         k = len(relax.cells)
         x = rng.uniform(0.1, 0.5, size=(self.restarts, k))
         if first_round:
@@ -241,8 +255,8 @@ class GradientSolver:
         noise = rng.uniform(0.0, 0.002, size=(self.restarts, k))
         iters = self.iterations
 
-        def mu_at(i: int) -> float:
-            return self.binarize * max(0.0, (i - iters / 3) / (2 * iters / 3))
+        def ramp(i: int) -> float:
+            return max(0.0, (i - iters / 3) / (2 * iters / 3))
 
         if self.optimizer == "lbfgs":
             from scipy.optimize import minimize
@@ -252,11 +266,11 @@ class GradientSolver:
             for r in range(self.restarts):
                 xr = x[r]
                 for s in range(stages):
-                    mu = self.binarize * s / (stages - 1)
+                    a = s / (stages - 1)
 
-                    def fun(z: FloatArray, mu: float = mu, r: int = r) -> tuple[float, FloatArray]:
+                    def fun(z: FloatArray, a: float = a, r: int = r) -> tuple[float, FloatArray]:
                         check()
-                        loss, grad = self._objective(relax, z[None], mu, noise[r : r + 1], check)
+                        loss, grad = self._objective(relax, z[None], self.binarize * a, noise[r : r + 1], check, a)
                         return float(loss[0]), grad[0]
 
                     res = minimize(fun, xr, jac=True, method="L-BFGS-B", bounds=[(0.0, 1.0)] * k,
@@ -270,11 +284,14 @@ class GradientSolver:
         b1, b2, lr = 0.9, 0.999, self.learning_rate
         for i in range(1, iters + 1):
             check()
-            _, grad = self._objective(relax, x, mu_at(i), noise, check)
+            a = ramp(i)
+            _, grad = self._objective(relax, x, self.binarize * a, noise, check, a)
             m = b1 * m + (1 - b1) * grad
             v = b2 * v + (1 - b2) * grad**2
             step = lr * (m / (1 - b1**i)) / (np.sqrt(v / (1 - b2**i)) + 1e-8)
             x = np.clip(x - step, 0.0, 1.0)
+            if probe is not None and i % 25 == 0 and i > iters / 3 and i < iters and probe(x):
+                break
         return x
 
     # -- integer side
@@ -391,14 +408,20 @@ class GradientSolver:
             sols = (bricks,) if bricks is not None else ()
             return SolveResult(status, self.name, mode, bricks, sols, False, stats, message, relaxed())
 
+        if cancel is not None and cancel.is_set():
+            return finish(SolveStatus.CANCELLED, None, "cancelled")
         # zero bricks first: cheap and common
         if not relax.cells or simulate(level, ()).won:
             if simulate(level, ()).won:
                 return finish(SolveStatus.FEASIBLE, ())
             return finish(SolveStatus.UNKNOWN, None, "no brickable cell and the level is not won without bricks")
         try:
+            def probe(x: FloatArray) -> bool:
+                sets = self._round(relax, x)
+                return bool(simulate_brick_sets(level, [list(s) for s in sets], check=False).won.any())
+
             for rnd in range(self.rounds):
-                x = self._optimise(relax, rng, check, rnd == 0)
+                x = self._optimise(relax, rng, check, rnd == 0, probe)
                 mass = relax.mass(x)
                 obj = mass - self.penalty * x.sum(axis=1)
                 j = int(np.argmax(obj))

@@ -26,7 +26,7 @@ from typing import Any, Iterable
 from ortools.sat.python import cp_model
 
 from ai.base import BrickSet, SolveMode, SolveStatus
-from ai.cpsat import CpSatModel, CpSatSolver, run_solver
+from ai.cpsat import CpSatSolver, PathModel, run_solver
 from ai.reach import analyse
 from ai.solver_util import Deadline
 from game.level import Brick, Level
@@ -100,13 +100,13 @@ def closest_solution(level: Level, player: BrickSet, deadline: Deadline,
     info = analyse(level)
     if not info.feasible:
         return None
-    m = CpSatModel(level, info, extra_cells=player)
+    m = PathModel(level, info, extra_cells=player)
     m.add_dynamics()
     m.add_budget(level.budget)
     weight = len(m.bricks) + 1
     kept = sum(m.bricks[p] for p in player)
     m.model.minimize(m.brick_count() - weight * kept)
-    status, solver = run_solver(m, deadline, cancel)
+    status, solver = run_solver(m, deadline, cancel, presolve=False)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     return m.bricks_of(solver)

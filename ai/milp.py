@@ -346,10 +346,14 @@ class MilpSolver:
             return infeasible_by_reachability(self.name, mode, deadline)
         model = build_milp(level, info)
         report(progress, self.name, deadline, f"model built: {len(model.objective)} variables")
+        if is_set(cancel):
+            return make_result(self.name, mode, SolveStatus.CANCELLED, deadline)
         if self.lp:
             return self._solve_lp(level, model, mode, deadline, cancel)
         backend = MIP_BACKENDS[self.backend]
         solver = load_pywraplp(model, backend, integer=True)
+        if is_set(cancel):
+            return make_result(self.name, mode, SolveStatus.CANCELLED, deadline)
         return _MipRun(self.name, level, model, solver, backend, mode, deadline, progress, cancel).run()
 
     def _solve_lp(self, level: Level, model: MilpModel, mode: SolveMode, deadline: Deadline,

@@ -1,11 +1,12 @@
-"""The ``auto`` solver: picks or races the exact solvers per level.
+"""The ``auto`` solver: races the exact search against CP-SAT.
 
-* Levels where the search is expected to be quick (one lemming, few cells read, see
-  :func:`search_looks_fast`) are **raced**: the search runs in this thread and CP-SAT
-  in a worker thread (CP-SAT releases the GIL while it solves); the first exact answer
-  wins and the other solver is cancelled.
-* Other levels go to CP-SAT alone, the fastest exact solver on large and
-  multi-lemming levels (see ``bench/results.md``).
+The search (:mod:`ai.search`) is the fastest exact solver on nearly every level we
+have measured, pack and large suite alike (see ``bench/results.md``), but its running
+time grows as (cells read)^bricks, so it has no guarantee.  ``auto`` therefore starts
+the search at once in a worker thread and, if it has not answered after ``probe``
+seconds, starts CP-SAT in a second thread (CP-SAT releases the GIL while it solves);
+the first final answer wins and the other solver is cancelled.  On levels the search
+solves within the probe time, ``auto`` costs the search time plus thread overhead.
 
 >>> from game.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
@@ -23,7 +24,7 @@ from ai.base import ProgressCallback, SolveMode, SolveResult, SolveStatus, Solve
 from ai.cpsat import CpSatSolver
 from ai.reach import ReachInfo, analyse
 from ai.search import SearchSolver
-from ai.solver_util import Deadline, infeasible_by_reachability
+from ai.solver_util import Deadline, infeasible_by_reachability, make_result
 from game.level import Level
 
 #: Statuses that end a race (an exact, final answer).
@@ -43,13 +44,17 @@ def _is_final(result: SolveResult, mode: SolveMode) -> bool:
 
 
 class PortfolioSolver:
-    """Exact portfolio of CP-SAT and search (``race`` = False: pick one, never race)."""
+    """Exact portfolio: the search first, CP-SAT too after ``probe`` seconds.
+
+    ``race=False`` runs the search alone (when it looks fast) or CP-SAT alone.
+    """
 
     name = "auto"
     exact = True
 
-    def __init__(self, *, race: bool = True, max_search_cells: int = 90) -> None:
+    def __init__(self, *, race: bool = True, probe: float = 0.4, max_search_cells: int = 90) -> None:
         self.race = race
+        self.probe = probe
         self.max_search_cells = max_search_cells
 
     def solve(
@@ -67,13 +72,12 @@ class PortfolioSolver:
         info = analyse(level)
         if not info.feasible:
             return infeasible_by_reachability(self.name, mode, deadline)
-        if not search_looks_fast(level, info, max_cells=self.max_search_cells):
-            return self._relabel(CpSatSolver().solve(level, mode=mode, time_limit=time_limit,
-                                                     progress=progress, cancel=cancel), "cpsat", deadline)
-        if not self.race:
-            return self._relabel(SearchSolver().solve(level, mode=mode, time_limit=time_limit,
-                                                      progress=progress, cancel=cancel), "search", deadline)
-        return self._race(level, mode, deadline, progress, cancel)
+        if self.race:
+            return self._race(level, mode, deadline, progress, cancel)
+        use_search = search_looks_fast(level, info, max_cells=self.max_search_cells)
+        solver: Solver = SearchSolver() if use_search else CpSatSolver()
+        result = solver.solve(level, mode=mode, time_limit=time_limit, progress=progress, cancel=cancel)
+        return self._relabel(result, solver.name, deadline)
 
     def _relabel(self, result: SolveResult, used: str, deadline: Deadline) -> SolveResult:
         """The result under the name ``auto``, noting which solver produced it."""
@@ -82,36 +86,48 @@ class PortfolioSolver:
 
     def _race(self, level: Level, mode: SolveMode, deadline: Deadline, progress: ProgressCallback | None,
               cancel: threading.Event | None) -> SolveResult:
-        """Search here, CP-SAT in a worker thread; the first final answer wins."""
+        """The search now, CP-SAT after the probe time; the first final answer wins."""
         stop = threading.Event()
         answers: queue.Queue[tuple[str, SolveResult]] = queue.Queue()
 
-        def watch_cancel() -> None:
-            if cancel is not None:
-                while not stop.is_set():
-                    if cancel.wait(0.01):
-                        stop.set()
-
         def run(name: str, solver: Solver) -> None:
-            result = solver.solve(level, mode=mode, time_limit=deadline.remaining(), progress=progress, cancel=stop)
+            try:
+                result = solver.solve(level, mode=mode, time_limit=deadline.remaining(), progress=progress,
+                                      cancel=stop)
+            except Exception as exc:  # a crash of one racer must not hang the race
+                result = make_result(name, mode, SolveStatus.UNKNOWN, deadline, message=f"{name} failed: {exc}")
             answers.put((name, result))
 
-        threading.Thread(target=watch_cancel, daemon=True).start()
-        worker = threading.Thread(target=run, args=("cpsat", CpSatSolver()), daemon=True)
-        worker.start()
-        run("search", SearchSolver())
-        results: list[tuple[str, SolveResult]] = []
-        while len(results) < 2:
-            name, result = answers.get()
+        def start(name: str, solver: Solver) -> None:
+            threading.Thread(target=run, args=(name, solver), name=f"auto-{name}", daemon=True).start()
+
+        start("search", SearchSolver())
+        running, results = 1, []
+        cpsat_started = False
+        while running:
+            wait = 0.01 if cpsat_started or self.probe <= deadline.elapsed() else min(0.01, self.probe)
+            try:
+                name, result = answers.get(timeout=wait)
+            except queue.Empty:
+                if is_cancelled(cancel):
+                    stop.set()
+                if not cpsat_started and deadline.elapsed() >= self.probe and not stop.is_set():
+                    start("cpsat", CpSatSolver())
+                    cpsat_started, running = True, running + 1
+                continue
+            running -= 1
             results.append((name, result))
             if _is_final(result, mode):
                 stop.set()
                 return self._relabel(result, name, deadline)
+            if not cpsat_started and not stop.is_set():
+                start("cpsat", CpSatSolver())
+                cpsat_started, running = True, running + 1
         stop.set()
-        best = max(results, key=lambda nr: (nr[1].solved, len(nr[1].solutions)))
-        if is_cancelled(cancel):
-            best = (best[0], replace(best[1], status=SolveStatus.CANCELLED if not best[1].solved else best[1].status))
-        return self._relabel(best[1], best[0], deadline)
+        name, best = max(results, key=lambda nr: (nr[1].solved, len(nr[1].solutions)))
+        if is_cancelled(cancel) and not best.solved:
+            best = replace(best, status=SolveStatus.CANCELLED)
+        return self._relabel(best, name, deadline)
 
 
 def is_cancelled(cancel: threading.Event | None) -> bool:

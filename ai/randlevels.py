@@ -56,13 +56,31 @@ def _platform_map(rng: random.Random, height: int, width: int) -> list[list[str]
     r = 3
     while r < height - 1:
         for c in range(1, width - 1):
-            if rng.random() < 0.8:
+            if rng.random() < 0.78:
                 grid[r][c] = "X"
         for _ in range(rng.randint(1, 3)):
             c = rng.randint(1, width - 2)
             grid[r - 1][c] = "X"
         r += rng.randint(3, 4)
     return grid
+
+
+def _plant_on_runs(rng: random.Random, level: Level, count: int) -> list[tuple[int, int]]:
+    """Place ``count`` bricks one by one, each on a cell the current runs read."""
+    from game.simulation import simulate
+
+    bricks: list[tuple[int, int]] = []
+    free = set(level.brickable_cells)
+    for _ in range(count):
+        run = simulate(level, bricks, enforce_budget=False)
+        reads = []
+        for track in run.tracks:
+            for t, (r, c, d) in enumerate(track.path[:-1]):
+                reads += [cell for cell in ((r + 1, c), (r, c + d)) if cell in free and cell not in bricks]
+        if not reads:
+            break
+        bricks.append(rng.choice(reads))
+    return bricks
 
 
 def large_level(
@@ -75,9 +93,11 @@ def large_level(
     planted: int = 6,
     budget: int = 8,
 ) -> Level | None:
-    """A platform level with targets where the lemmings end under ``planted`` random bricks.
+    """A platform level with targets where the lemmings end under ``planted`` bricks.
 
-    Returns ``None`` when the attempt is degenerate (e.g. a lemming ends where it started).
+    The bricks are planted one at a time on cells the lemmings' current runs read, so
+    each one changes a run.  Returns ``None`` when the attempt is degenerate (e.g. a
+    lemming ends where it started).
     """
     rng = random.Random(seed)
     grid = _platform_map(rng, height, width)
@@ -87,13 +107,26 @@ def large_level(
         grid[r][c] = rng.choice("<>")
     rows = ["".join(row) for row in grid]
     probe = Level.from_rows(rows[:-1] + [rows[-1][:-1] + "T"], frames=frames, budget=len(empty))
-    free = [cell for cell in probe.brickable_cells]
-    bricks = rng.sample(free, planted)
+    bricks = _plant_on_runs(rng, probe, planted)
     run = simulate_brick_sets(probe, [bricks], check=False)
     ends = {(int(r), int(c)) for r, c, _ in run.final[0]}
-    if any(cell in starts for cell in ends) or len(ends) < 1:
+    if any(cell in starts for cell in ends) or any(cell in bricks for cell in ends):
         return None
+    if any(r >= height - 5 for r, _ in ends):
+        return None  # targets in the bottom corridor are reached by wandering lemmings anyway
     for r, c in ends:
         grid[r][c] = "T"
     return Level.from_rows(["".join(row) for row in grid], frames=frames, budget=budget,
                            title=f"generated {height}x{width} #{seed}")
+
+
+def side_by_side(parts: list[Level], *, budget: int, title: str) -> Level:
+    """Glue levels of equal height and frames left to right (shared border columns merged).
+
+    Each part keeps its own walls, so its lemmings never meet the others' cells: the
+    optimum of the whole is the sum of the parts' optima.
+    """
+    rows = list(parts[0].grid)
+    for part in parts[1:]:
+        rows = [left + right[1:] for left, right in zip(rows, part.grid)]
+    return Level.from_rows(list(rows), frames=parts[0].frames, budget=budget, title=title)

@@ -59,6 +59,28 @@ def run_case(case: Case, count: int, seed: int, solver: str) -> tuple[Generation
     return stats, time.perf_counter() - wall, time.process_time() - cpu
 
 
+def endless_rows(top: int, count: int, seed: int, solver: str) -> list[str]:
+    """Seconds per level at each Endless difficulty 1..``top`` (``ai.generation.endless``)."""
+    from ai.generation.endless import difficulty_spec
+
+    rows = [
+        "", f"Endless mode, {count} levels per difficulty (`difficulty_spec`):", "",
+        "| difficulty | size | K | lemmings | unique | wall s / level | CPU s / level | candidates / level |",
+        "|---:|---|---:|---:|---|---:|---:|---:|",
+    ]
+    for d in range(1, top + 1):
+        spec = difficulty_spec(d)
+        case = Case(spec.height, spec.width, spec.bricks, spec.lemmings, spec.unique)
+        stats, wall, cpu = run_case(case, count, seed * 1000 + d, solver)
+        n = max(stats.accepted, 1)
+        rows.append(
+            f"| {d} | {spec.height}x{spec.width} | {spec.bricks} | {spec.lemmings} | {'yes' if spec.unique else 'no'} "
+            f"| {wall / n:.2f} | {cpu / n:.2f} | {stats.attempts / n:.0f} |"
+        )
+        print(rows[-1], flush=True)
+    return rows
+
+
 SHORT = {
     "planting_failed": "plant", "clustered": "clustered", "too_easy_sampled": "easy (sampled)", "too_easy_proved": "easy (search)",
     "not_unique_swap": "not unique (swap)", "not_unique_search": "not unique (search)",
@@ -72,6 +94,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--solver", default=None, help="certifying exact solver (default: the generator's)")
     parser.add_argument("--only", default=None, help="run only the cases whose label contains this text")
+    parser.add_argument("--endless", type=int, default=10, help="also time Endless difficulties 1..N (0: skip)")
     parser.add_argument("--update", action="store_true", help="write bench/results.md")
     args = parser.parse_args()
     solver = pick_certifier(args.solver)
@@ -96,6 +119,7 @@ def main() -> int:
         reasons.append(f"- {case.label}: {share}")
         stages.append(f"- {case.label}: " + ", ".join(f"{k} {v:.1f}" for k, v in stats.stage_seconds.items()))
         print(rows[-1], flush=True)
+    endless = endless_rows(args.endless, args.count, args.seed, solver) if args.endless and not args.only else []
     lines = [
         f"{args.count} levels per case, seed {args.seed}, certified by the `{solver}` solver "
         f"(mode `min`, or `all` for unique); N = 3 x (H + W); "
@@ -104,6 +128,7 @@ def main() -> int:
         *rows,
         *reasons,
         *stages,
+        *endless,
         "",
         "Command: `python bench/generation.py --update`.",
     ]

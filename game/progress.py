@@ -144,14 +144,14 @@ class ProgressStore:
         p = Path(path)
         store = cls(p)
         try:
-            text = p.read_text(encoding="utf-8")
+            raw = p.read_bytes()
         except FileNotFoundError:
             return store
         except OSError as exc:
             store.messages.append(f"could not read progress file {p}: {exc.strerror or exc}; starting fresh")
             return store
         try:
-            data = json.loads(text)
+            data = json.loads(raw.decode("utf-8"))
             if not isinstance(data, dict) or not isinstance(data.get("levels", {}), dict):
                 raise ValueError("not a progress object")
             store.records = {str(k): LevelRecord.from_json(v) for k, v in data.get("levels", {}).items()}

@@ -55,11 +55,16 @@ class Candidate:
 def trajectories(
     walls: BoolArray, bricks: set[Brick], starts: list[State], frames: int, targets: frozenset[Brick] = frozenset()
 ) -> list[list[State]]:
-    """Each lemming's states at frames 0..frames-1 (the reference rule, :func:`game.rules.step`)."""
+    """Each lemming's states at frames 0..frames-1 (the reference rule, :func:`game.rules.step`).
+
+    A lemming's next state depends on its state alone, so once a state repeats the
+    run is periodic and the rest of the path is copied instead of stepped.
+    """
     h, w = walls.shape
+    wall_rows: list[list[bool]] = walls.tolist()
 
     def blocked(r: int, c: int) -> bool:
-        return not (0 <= r < h and 0 <= c < w) or bool(walls[r, c]) or (r, c) in bricks
+        return not (0 <= r < h and 0 <= c < w) or wall_rows[r][c] or (r, c) in bricks
 
     def on_target(r: int, c: int) -> bool:
         return (r, c) in targets
@@ -67,8 +72,15 @@ def trajectories(
     paths = []
     for state in starts:
         path = [state]
-        for _ in range(1, frames):
+        seen = {state: 0}
+        while len(path) < frames:
             state = step(blocked, on_target, state)
+            if state in seen:
+                cycle = path[seen[state]:]
+                while len(path) < frames:
+                    path.extend(cycle[: frames - len(path)])
+                break
+            seen[state] = len(path)
             path.append(state)
         paths.append(path)
     return paths
@@ -129,7 +141,8 @@ def add_brick(
     Up to :data:`TRIES_PER_BRICK` such cells are tried; the one that takes the lemming
     over the most standing ground outside ``known`` (where earlier runs went) wins.
     Cells read from frame ``since`` on and outside ``avoid`` are preferred (so the
-    brick matters only once the earlier ones have done their work).  Returns the cell
+    brick matters only once the earlier ones have done their work), and among them
+    cells not touching an earlier brick (clumps make dull puzzles).  Returns the cell
     and the new runs, or ``None`` when no cell qualifies.  With ``bridges_only`` only
     cells below the lemming count (a bridge has one right place; a wall to turn a
     walker around can stand anywhere ahead of it, so it makes solutions non-unique).
@@ -148,7 +161,12 @@ def add_brick(
     ]
     if bridges_only:
         reads = [(t, cell) for t, cell in reads if cell[0] == paths[owner][t][0] + 1]
-    cells = sorted({cell for t, cell in reads if t >= since and cell not in avoid}) or sorted({c for _, c in reads})
+    near = {(r + dr, c + dc) for r, c in bricks for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
+    cells = (
+        sorted({cell for t, cell in reads if t >= since and cell not in avoid and cell not in near})
+        or sorted({cell for t, cell in reads if t >= since and cell not in avoid})
+        or sorted({cell for _, cell in reads})
+    )
     if not cells:
         return None
     if len(cells) > TRIES_PER_BRICK:

@@ -1,7 +1,8 @@
 """Cheap rejection of candidates, cheapest first, before any exact solver runs.
 
-Each check returns ``None`` when the candidate survives, else the rejection reason
-(one of :data:`REASONS`).  All of them use the batched simulator:
+The simulating checks use the batched simulator (:mod:`game.batch`); the too-easy
+ones return ``None`` when the candidate survives, else the rejection reason (one of
+:data:`REASONS`):
 
 * :func:`clustered`: all planted bricks in one clump (a filled pit) makes a dull level;
 * :func:`too_easy_by_sampling`: no bricks, the planted solution minus one brick, and

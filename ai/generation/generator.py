@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterator
 
 import numpy as np
@@ -23,7 +23,14 @@ import numpy as np
 import ai
 from ai.base import BrickSet, SolveMode, SolveStatus, Solver
 from ai.generation.candidates import plant_candidate
-from ai.generation.filters import REASONS, clustered, has_alternative, solutions_by_search, too_easy_by_sampling, too_easy_by_search
+from ai.generation.filters import (
+    REASONS,
+    clustered,
+    has_alternative,
+    solutions_by_search,
+    too_easy_by_sampling,
+    too_easy_by_search,
+)
 from ai.generation.layout import MIN_SIDE, make_layout
 from ai.generation.names import level_title
 from ai.generation.readset import ReadSetSolver
@@ -172,35 +179,29 @@ def generate_levels(
     st = stats if stats is not None else GenerationStats()
     seen: set[str] = set()
     started = last = time.perf_counter()
+    produced = 0
     attempt = -1
-    while st.accepted < count:
+    while produced < count:
         attempt += 1
         if (cancel is not None and cancel.is_set()) or (max_attempts is not None and attempt >= max_attempts):
             return
-        st.attempts += 1
         result = _try_candidate(
             seed, attempt, height, width, bricks, n_frames, lemmings, unique, certifier, time_limit, cancel, st,
-            search_cap,
+            search_cap, seen,
         )
         st.seconds = time.perf_counter() - started
+        if result == "cancelled":
+            return
+        st.attempts += 1
         if isinstance(result, str):
-            if result == "cancelled":
-                st.attempts -= 1
-                return
-            if result == "ok_duplicate" or result in st.rejected:
-                st.rejected["duplicate" if result == "ok_duplicate" else result] += 1
+            st.rejected[result] += 1
             if progress is not None:
                 progress(st.snapshot())
             continue
-        if result.level.puzzle_hash in seen:
-            st.rejected["duplicate"] += 1
-            if progress is not None:
-                progress(st.snapshot())
-            continue
-        seen.add(result.level.puzzle_hash)
+        produced += 1
         st.accepted += 1
         now = time.perf_counter()
-        result = GeneratedLevel(**{**result.__dict__, "seconds": now - last})
+        result = replace(result, seconds=now - last)
         last = now
         if progress is not None:
             progress(st.snapshot())
@@ -221,6 +222,7 @@ def _try_candidate(
     cancel: threading.Event | None,
     st: GenerationStats,
     search_cap: int,
+    seen: set[str],
 ) -> GeneratedLevel | str:
     """Build and check candidate ``attempt``; return the level or the rejection reason."""
     rng = np.random.default_rng([seed, attempt])
@@ -231,6 +233,9 @@ def _try_candidate(
     if cand is None:
         return "planting_failed"
     level = cand.level
+    if level.puzzle_hash in seen:
+        return "duplicate"
+    seen.add(level.puzzle_hash)
     if clustered(cand.planted):
         return "clustered"
     reason = too_easy_by_sampling(level, bricks, rng, cand.planted)

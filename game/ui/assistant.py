@@ -32,6 +32,7 @@ from game.level import Brick, Level
 from game.ui import hud
 from game.ui.input import Act, Action
 from game.ui.render import BoardLayout
+from game.ui.solver_process import fork_available, process_task
 
 if TYPE_CHECKING:
     from ai.base import RelaxedSolution, SolveResult, Solver
@@ -60,7 +61,7 @@ SPINNER = "|/-\\"
 #: pure-Python solver then hands the interpreter back to the UI thread within 1 ms.
 BUSY_SWITCH_INTERVAL = 0.001
 #: Nice value of the worker threads (Linux: per thread), so the OS favours the UI thread.
-WORKER_NICE = 10
+WORKER_NICE = 0
 
 _TASK_TEXT = {"solve": "solving", "all": "finding all optimal solutions", "hint": "thinking of a hint",
               "forced": "proving deductions"}
@@ -118,6 +119,9 @@ class Assistant:
         self.level: Level = scene.level
         self.worker = Worker()
         self.export_worker = Worker()
+        #: Run solvers and hints in a child process (no shared interpreter lock with the UI;
+        #: Esc kills the child at once); False runs them in the worker's thread.
+        self.use_processes = fork_available()
         self.solve_time_limit = solve_time_limit
         self.hint_time_limit = hint_time_limit
         self.solver_names: list[str] = solver_choices()
@@ -145,7 +149,6 @@ class Assistant:
         self.show_forced = False
         self.forced: tuple[Brick, ...] | None = None
         self.never_useful: tuple[Brick, ...] = ()
-        self.pending_forced = False
         # messages
         self.notice = ""
         self.notice_time = 0.0
@@ -203,7 +206,8 @@ class Assistant:
                 head += " (complete)" if self.result.complete else " (maybe more)"
             lines.append(head + "  -  Enter: apply, Space: play")
         elif self.relaxed is not None and self.result is not None:
-            lines.append(f"[{self.result.solver}] relaxed: {self.relaxed.objective:.2f} bricks (densities shown)")
+            mass = float(self.relaxed.obstacles.sum())
+            lines.append(f"[{self.result.solver}] relaxed: {mass:.2f} bricks in all (densities shown)")
         if self.hint_line:
             lines.append(self.hint_line)
         if self.show_forced and self.forced is not None:
@@ -280,14 +284,13 @@ class Assistant:
             return None
         level, limit = self.level, self.hint_time_limit
 
-        def task(cancel: threading.Event, report: Callable[[Any], None]) -> Any:
-            background_priority()
+        def job(report: Callable[[Any], None], cancel: threading.Event) -> Any:
             from ai.hints import compute_hint
 
             return bricks, compute_hint(level, bricks, time_limit=limit, cancel=cancel)
 
         self.hint_line = ""
-        return self._submit("hint", task, "cpsat")
+        return self._submit("hint", self._task(job, preload=("ai.hints",)), "cpsat")
 
     def toggle_forced(self) -> None:
         """F: show or hide the deductions (proved by enumerating every optimal solution)."""
@@ -316,6 +319,9 @@ class Assistant:
         shown = self.shown
         if shown is None:
             return False
+        if shown == tuple(self.scene.bricks):  # nothing to apply: Enter keeps its usual meaning
+            self._clear_solution()
+            return False
         self.scene.apply_bricks(shown)
         self._clear_solution()
         self.say("AI solution applied  -  Z returns to your bricks, Space plays it")
@@ -325,7 +331,8 @@ class Assistant:
         """Space with a solution on screen: apply it and release the lemmings."""
         if self.shown is None:
             return False
-        self.apply_shown()
+        if not self.apply_shown():  # already the bricks on the board: Space as usual
+            return False
         self.scene.toggle_run()
         return True
 
@@ -352,7 +359,6 @@ class Assistant:
         self.job = None
         self.task = ""
         self.progress = None
-        self.pending_forced = False
 
     def export(self, out: str | None = None) -> int:
         """G: export the run on screen (the AI solution shown, else the player's bricks) as a GIF."""
@@ -393,9 +399,6 @@ class Assistant:
             self._on_event(event)
         for event in self.export_worker.poll():
             self._on_export_event(event)
-        if self.job is not None and not self.worker.busy and self.task:
-            # finished but its event not yet polled: wait for the next frame
-            pass
         if self.notice_time > 0:
             self.notice_time -= dt
             if self.notice_time <= 0:
@@ -459,8 +462,12 @@ class Assistant:
             draw_relaxed(surface, layout, np.asarray(self.relaxed.obstacles), None, self.scene.renderer)
         self._draw_badge(surface)
 
+    def badge_text(self) -> str:
+        """The solver badge under the top bar, e.g. ``AI: cpsat``."""
+        return f"AI: {self.solver}"
+
     def _draw_badge(self, surface: pygame.Surface) -> None:
-        label = f"AI: {self.solver}"
+        label = self.badge_text()
         t = hud.text(label, 22, hud.GOLD if self.busy else hud.WHITE)
         x, y = 14, hud.TOP_BAR + 12
         extra = 26 if self.busy else 0
@@ -484,11 +491,23 @@ class Assistant:
         level, limit = self.level, self.solve_time_limit
         impl: str | Solver = self.custom_solvers.get(name, name)
 
-        def task(cancel: threading.Event, report: Callable[[Any], None]) -> Any:
-            background_priority()
+        def job(report: Callable[[Any], None], cancel: threading.Event) -> Any:
             import ai
 
             return ai.solve(level, solver=impl, mode=mode, time_limit=limit, progress=report, cancel=cancel)
+
+        return self._task(job, preload=_solver_modules(name))
+
+    def _task(self, job: Callable[[Callable[[Any], None], threading.Event], Any], *,
+              preload: tuple[str, ...] = ()) -> Callable[[threading.Event, Callable[[Any], None]], Any]:
+        """A worker task running ``job(report, cancel)`` in a child process (see
+        :mod:`game.ui.solver_process`), or in the worker's thread when :attr:`use_processes` is off."""
+        if self.use_processes:
+            return process_task(lambda report: job(report, threading.Event()), preload=preload)
+
+        def task(cancel: threading.Event, report: Callable[[Any], None]) -> Any:
+            background_priority()
+            return job(report, cancel)
 
         return task
 
@@ -513,7 +532,7 @@ class Assistant:
         self.task = ""
         self.progress = None
         if event.kind == "error":
-            self.error = f"{solver} failed: {event.message}"
+            self.error = f"{solver} failed: {event.message.removeprefix('JobFailed: ')}"
             self.error_time = NOTICE_SECONDS * 2
             return
         if event.kind == "cancelled":
@@ -666,6 +685,14 @@ def _read_order(level: Level, solution: BrickSet, cells: Sequence[Brick]) -> lis
                 if cell in wanted and cell not in first:
                     first[cell] = t
     return sorted(cells, key=lambda b: (first.get(b, math.inf), b))
+
+
+def _solver_modules(name: str) -> tuple[str, ...]:
+    """The module of a registered solver (to import once in the game's process), if any."""
+    from ai import SOLVER_REGISTRY
+
+    target = SOLVER_REGISTRY.get(name)
+    return (target.split(":")[0],) if target else ()
 
 
 def install(scene: PlayScene) -> Assistant:

@@ -340,11 +340,12 @@ class EditorModel:
         return Level(d.frames, d.budget, d.grid, meta)
 
     # ------------------------------------------------------------- files
-    def save_path(self, folder: Path) -> Path:
-        """Where a save writes: :attr:`path`, or a new name in ``folder`` from the title."""
+    def save_path(self, folder: Path, title: str | None = None) -> Path:
+        """Where a save writes: :attr:`path`, or a new name in ``folder`` from the title
+        (``title``, default the draft's) that no file has yet."""
         if self.path is not None:
             return self.path
-        stem = slugify(self.draft.title)
+        stem = slugify(self.draft.title if title is None else title)
         candidate = folder / f"{stem}.txt"
         k = 2
         while candidate.exists():

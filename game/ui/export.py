@@ -22,6 +22,7 @@ Works headless: no window is opened (:func:`game.ui.app.headless_env`).
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from dataclasses import dataclass
@@ -269,7 +270,8 @@ def relaxed_frames(
         occ = simulate_level(level, obst * level.brickable_map)
     n = occ.shape[0]
     empty = Run(level, (), ())  # a run without lemmings: the renderer draws none
-    lines = [f"relaxed solution: {relaxed.objective:.2f} bricks"] + ([subtitle] if subtitle else [])
+    total = float(obst.sum())  # brick mass (the LP's objective; the gradient's objective is its loss)
+    lines = [f"relaxed solution: {total:.2f} bricks in all"] + ([subtitle] if subtitle else [])
     frames = [_to_array(_title_card(level, scale, rend, lines))]
     brick = rend.sprites.get("brick", cell)
     target_mass = [float((occ[t].sum(axis=-1) * level.target_map).sum()) for t in range(n)]
@@ -284,7 +286,7 @@ def relaxed_frames(
             _footer(canvas, level, cell, tt / max(1, n - 1), f"frame {tt} / {n - 1}", hud.WHITE,
                     right=f"mass home {target_mass[tt]:.2f}")
         else:
-            _footer(canvas, level, cell, 1.0, f"relaxed: {relaxed.objective:.2f} bricks, "
+            _footer(canvas, level, cell, 1.0, f"relaxed: {total:.2f} bricks, "
                     f"{target_mass[-1]:.2f} of {len(level.lemmings)} lemmings home", hud.BLUE)
         frames.append(_to_array(canvas))
     return frames
@@ -342,6 +344,12 @@ def write_gif(frames: Sequence[Frame], out: Path | str, *, fps: float = DEFAULT_
                 duration=[int(round(d)) for d in durations[: len(frames)]], loop=0)
     data = buf.getvalue()
     atomic_write_bytes(Path(out), data)
+    try:  # the temporary file behind the atomic write is private (0600): give the GIF the usual mode
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(out, 0o666 & ~umask)
+    except OSError:
+        pass
     return len(data)
 
 

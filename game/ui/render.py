@@ -145,6 +145,7 @@ class LevelRenderer:
                 k = y / h
                 col = tuple(int(a + (b - a) * k) for a, b in zip(BG_TOP, BG_BOTTOM))
                 pygame.draw.rect(bg, col, (0, y, size[0], 4))
+            _draw_cave_silhouettes(bg)
             self._bg = (size, bg)
         surface.blit(self._bg[1], (0, 0))
 
@@ -299,6 +300,24 @@ class LevelRenderer:
             y = r0 + (r1 - r0) * a
             x = c0 + (c1 - c0) * a
             surface.blit(self.sprites.get(name, cell), layout.to_px(y, x))
+
+
+def _draw_cave_silhouettes(bg: pygame.Surface) -> None:
+    """Stalactites and stalagmites in two dim layers: depth at the window's edges."""
+    import random
+
+    w, h = bg.get_size()
+    for layer, (color, scale) in enumerate((((30, 22, 52), 1.0), ((20, 14, 36), 0.6))):
+        rng = random.Random(7 + layer)
+        x = -rng.randint(0, 40)
+        while x < w:
+            width = int(rng.randint(30, 90) * scale) + 10
+            depth = int(rng.randint(20, 110) * scale) + 8
+            pygame.draw.polygon(bg, color, [(x, 0), (x + width, 0), (x + width // 2, depth)])
+            up = int(rng.randint(10, 80) * scale) + 6
+            pygame.draw.polygon(bg, color, [(x + width // 3, h), (x + width + width // 3, h),
+                                            (x + width // 2 + width // 3, h - up)])
+            x += width - int(10 * scale)
 
 
 def render_frame(

@@ -23,7 +23,7 @@ def test_original_level(original: Level, solver: str) -> None:
     assert a.status == "ok" and a.within_budget
     assert a.min_bricks == 3
     assert a.solution_count == 6 and a.complete and not a.unique
-    assert a.fewest_frames == 16
+    assert a.fewest_frames == 16 and a.frames_proved
     assert len(set(a.solutions)) == 6
 
 
@@ -39,7 +39,7 @@ def test_tighten_is_tight(original: Level) -> None:
 def test_fewest_frames_binary_search_agrees(original: Level) -> None:
     from ai.analysis import DEFAULT_SOLVER
 
-    assert _fewest_frames_search(original, 3, original.frames, DEFAULT_SOLVER, lambda: 10.0, None) == 16
+    assert _fewest_frames_search(original, 3, original.frames, DEFAULT_SOLVER, lambda: 10.0, None) == (16, True)
 
 
 def test_over_budget_and_unsolvable(original: Level) -> None:

@@ -7,7 +7,7 @@ from ortools.sat.python import cp_model
 
 from ai import solve
 from ai.base import SolveMode, SolveStatus
-from ai.cpsat import CpSatModel, CpSatSolver, add_clause, build_model, run_solver
+from ai.cpsat import CpSatModel, CpSatSolver, PathModel, add_clause, build_model, run_solver
 from ai.reach import analyse
 from ai.solver_util import Deadline
 from tests.ai.exact_helpers import ORIGINAL_SOLUTIONS, TINY, UNREACHABLE, original
@@ -156,3 +156,66 @@ def test_progress_reports() -> None:
     solve(original(), solver="cpsat", mode="all", progress=seen.append)
     assert seen and all(p.solver == "cpsat" for p in seen)
     assert max(p.solutions_found for p in seen) == 6
+
+
+# ------------------------------------------------------------------- path encoding
+@pytest.mark.parametrize("encoding", ["time", "path"])
+@pytest.mark.parametrize("presolve", [False, True])
+def test_encodings_agree_on_the_original(encoding: str, presolve: bool) -> None:
+    result = CpSatSolver(encoding=encoding, presolve=presolve).solve(original(), mode=SolveMode.ALL)
+    assert result.solutions == ORIGINAL_SOLUTIONS and result.complete
+
+
+def _path_model(level: Level, bricks: tuple, *, redundant: bool = False) -> PathModel:
+    m = PathModel(level, analyse(level))
+    m.add_dynamics(redundant=redundant)
+    _fix_bricks(m, bricks)
+    return m
+
+
+def test_path_visits_exactly_the_reference_run() -> None:
+    level = original()
+    m = _path_model(level, ORIGINAL_SOLUTIONS[1])
+    status, solver = run_solver(m, Deadline(10), None)
+    assert status == cp_model.OPTIMAL
+    path = simulate(level, ORIGINAL_SOLUTIONS[1]).tracks[0].path
+    first: dict = {}
+    for t, state in enumerate(path):
+        first.setdefault(state, t)
+    for state, lit in m.visit[0].items():
+        visited = lit is True or solver.boolean_value(lit)
+        assert visited == (state in first)
+        if visited:
+            assert solver.value(m.frame[0][state]) == first[state]
+
+
+def test_path_losing_bricks_are_infeasible() -> None:
+    assert _status(_path_model(original(), ((2, 1), (5, 4)))) == cp_model.INFEASIBLE
+
+
+def test_path_edges_forbid_leaving_the_live_states() -> None:
+    # without the brick the lemming falls into the pit: no live successor, no solution
+    assert _status(_path_model(TINY, ())) == cp_model.INFEASIBLE
+    assert _status(_path_model(TINY, ((1, 2),))) == cp_model.OPTIMAL
+
+
+def test_path_frames_bound_the_run() -> None:
+    # one frame short: the target is reached at frame 3, so N = 3 frames are too few
+    short = TINY.with_limits(frames=3)
+    info = analyse(short)
+    assert not info.feasible or _status(_path_model(short, ((1, 2),))) == cp_model.INFEASIBLE
+
+
+def test_path_free_where_visited() -> None:
+    level = original()
+    m = PathModel(level, analyse(level))
+    m.add_free_where_visited(0)
+    state, lit = next((s, v) for s, v in m.visit[0].items() if (s[0], s[1]) in m.bricks and v is not True)
+    m.model.add(lit == 1)
+    m.model.add(m.bricks[(state[0], state[1])] == 1)
+    assert _status(m) == cp_model.INFEASIBLE
+
+
+def test_unknown_encoding() -> None:
+    with pytest.raises(ValueError):
+        CpSatSolver(encoding="nope")

@@ -163,13 +163,21 @@ def test_cancel_stops_generation() -> None:
     cancel.set()
     assert list(generate_levels(16, 20, 3, count=5, seed=1, cancel=cancel)) == []
     cancel = threading.Event()
-    seen: list[GenerationStats] = []
     timer = threading.Timer(0.3, cancel.set)
     timer.start()
     start = time.perf_counter()
-    levels = list(generate_levels(24, 32, 5, lemmings=2, count=50, seed=1, cancel=cancel, progress=seen.append))
-    assert time.perf_counter() - start < 3.0
-    assert len(levels) < 50 and seen
+    levels = list(generate_levels(24, 32, 5, lemmings=2, count=50, seed=1, cancel=cancel))
+    assert time.perf_counter() - start < 5.0  # cancel is checked between candidates and search depths
+    assert len(levels) < 50
+
+
+def test_progress_reports_snapshots() -> None:
+    seen: list[GenerationStats] = []
+    stats = GenerationStats()
+    levels = list(generate_levels(8, 10, 1, count=1, seed=3, progress=seen.append, stats=stats))
+    assert len(levels) == 1 and seen
+    assert seen[-1].accepted == 1 and seen[-1].attempts == stats.attempts
+    assert seen[-1] is not stats and sum(seen[-1].rejected.values()) == stats.attempts - 1
 
 
 def test_endless_rises_in_difficulty() -> None:
@@ -181,3 +189,42 @@ def test_endless_rises_in_difficulty() -> None:
     assert first.min_bricks == first.level.budget == 1
     one = next_level(1, seed=2)
     assert one is not None and one.level.to_text() == first.level.to_text()
+
+
+def test_planting_trajectories_match_the_reference_simulator() -> None:
+    from ai.generation.candidates import trajectories
+    from game.simulation import simulate
+
+    for gen_seed in range(6):
+        rng = np.random.default_rng(gen_seed)
+        walls = make_layout(rng, 10, 12)
+        rows = ["".join("X" if v else " " for v in row) for row in walls]
+        free = [(r, c) for r in range(10) for c in range(12) if not walls[r, c]]
+        (r0, c0), (r1, c1), (tr, tc) = (free[int(i)] for i in rng.choice(len(free), 3, replace=False))
+        grid = [list(row) for row in rows]
+        grid[r0][c0], grid[r1][c1], grid[tr][tc] = ">", "<", "T"
+        level = Level.from_rows(["".join(g) for g in grid], frames=60, budget=3)
+        bricks = {level.brickable_cells[int(i)] for i in rng.choice(len(level.brickable_cells), 3, replace=False)}
+        run = simulate(level, bricks)
+        starts = [(lem.row, lem.col, lem.direction) for lem in level.lemmings]
+        paths = trajectories(walls, bricks, starts, 60, frozenset(level.targets))
+        assert [list(t.path) for t in run.tracks] == paths
+
+
+def test_next_level_runs_in_the_worker_and_cancels() -> None:
+    from ai.worker import Worker
+
+    worker = Worker()
+    try:
+        job = worker.submit(lambda cancel, report: next_level(1, seed=4, cancel=cancel, progress=report),
+                            label="generate")
+        assert worker.wait(job, 30)
+        done = [e for e in worker.poll() if e.kind == "done"]
+        assert done and done[0].payload.difficulty == 1 and done[0].payload.level.budget == 1
+        job = worker.submit(lambda cancel, report: next_level(12, seed=4, cancel=cancel, progress=report),
+                            label="generate")
+        time.sleep(0.2)
+        worker.cancel()
+        assert worker.wait(job, 5.0)
+    finally:
+        worker.shutdown()

@@ -19,6 +19,11 @@ def test_no_race_and_infeasible() -> None:
     assert solve(UNREACHABLE, solver="auto").status == SolveStatus.INFEASIBLE
 
 
-def test_multi_lemming_goes_to_cpsat() -> None:
-    result = PortfolioSolver().solve(hard_level(), time_limit=0.3)
+def test_cpsat_joins_after_the_probe() -> None:
+    result = PortfolioSolver(probe=0.0).solve(original(), mode="all")
+    assert result.solutions == ORIGINAL_SOLUTIONS and result.stats.extra["used"] in ("search", "cpsat")
+
+
+def test_no_race_picks_cpsat_for_many_lemmings() -> None:
+    result = PortfolioSolver(race=False).solve(hard_level(), time_limit=0.3)
     assert result.stats.extra["used"] == "cpsat"

@@ -65,10 +65,30 @@ def test_corrupt_file_reported_once_and_replaced(content: str) -> None:
     path = default_progress_path()
     path.parent.mkdir(parents=True)
     path.write_text(content)
+    _check_replaced(path, content.encode())
+
+
+def test_non_utf8_file_is_corrupt_too() -> None:
+    path = default_progress_path()
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"\xff\xfe{")
+    _check_replaced(path, b"\xff\xfe{")
+
+
+def test_directory_in_the_way_is_reported_not_raised() -> None:
+    path = default_progress_path()
+    path.mkdir(parents=True)
+    store = ProgressStore.load(path)
+    assert len(store.messages) == 1
+    store.record_win("a.txt", LEVEL, [(1, 2)])  # cannot save: reported, no crash
+    assert any("could not save" in m for m in store.messages)
+
+
+def _check_replaced(path: Path, content: bytes) -> None:
     store = ProgressStore.load(path)
     assert len(store.messages) == 1 and "corrupt" in store.messages[0]
     assert store.records == {}
-    assert path.with_name("progress.json.corrupt").read_text() == content
+    assert path.with_name("progress.json.corrupt").read_bytes() == content
     assert json.loads(path.read_text())["levels"] == {}      # replaced by a fresh file
     assert ProgressStore.load(path).messages == []           # reported once
     store.record_win("a.txt", LEVEL, [(1, 2)])

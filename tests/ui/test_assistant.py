@@ -166,6 +166,7 @@ def test_tab_cycles_the_available_solvers(app: App) -> None:
         press(app, pygame.K_TAB)
         seen.append(scene.assistant.solver)
         assert f"AI solver: {scene.assistant.solver}" in scene.status_lines
+        assert scene.assistant.badge_text() == f"AI: {scene.assistant.solver}"  # drawn under the top bar
     assert seen == names[1:] + names[:1]
     # the chosen solver is the one that answers
     scene.assistant.solver_index = names.index("cpsat")

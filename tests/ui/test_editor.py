@@ -164,6 +164,10 @@ def test_invalid_draft_cannot_be_played_or_saved(app: App) -> None:
     assert app.top is editor and "can't save" in editor.message
     letter(app, "a")
     assert not editor.analysing and "can't analyse" in editor.message
+    buttons = {b.label: b for b in editor.buttons(app.screen.get_size())}
+    assert not buttons["Play-test"].enabled
+    click(app, buttons["Play-test"].rect.center)
+    assert app.top is editor and "can't play-test yet" in editor.message
     assert not user_levels_dir().exists() or not list(user_levels_dir().iterdir())
 
 
@@ -310,6 +314,24 @@ def test_open_pack_level_saves_a_copy(app: App) -> None:
     assert editor.model.path == copy
 
 
+def test_opening_another_level_asks_about_unsaved_changes(app: App) -> None:
+    editor = open_editor(app)
+    make_playable(app, editor)
+    mine = editor.draft
+    press(app, pygame.K_o, mod=CTRL)
+    press(app, pygame.K_DOWN)
+    press(app, pygame.K_RETURN)  # "Let Them Go"
+    assert isinstance(app.top, ConfirmPrompt)
+    press(app, pygame.K_ESCAPE)  # keep editing: nothing changes
+    assert app.top is editor and editor.draft == mine
+    press(app, pygame.K_o, mod=CTRL)
+    press(app, pygame.K_DOWN)
+    press(app, pygame.K_RETURN)
+    letter(app, "d")  # discard
+    assert app.top is editor and editor.draft.grid == Level.load(pack_level_paths()[1]).grid
+    assert not editor.model.dirty and not editor.model.can_undo
+
+
 def test_new_level_with_a_chosen_size(app: App) -> None:
     editor = open_editor(app)
     letter(app, "n")
@@ -348,6 +370,17 @@ def test_analyse_and_tighten_in_the_worker(app: App) -> None:
     assert editor.status_now() == "over_budget"
     lines = [t for t, _, _ in editor._side_lines()]
     assert "UNSOLVABLE" in lines and any("within budget" in t for t in lines)
+
+
+def test_analysis_in_a_thread_where_fork_is_missing(app: App) -> None:
+    model = EditorModel.from_level(Level.load(pack_level_paths()[0]).with_limits(budget=1))
+    app.push(MenuScene(app))
+    editor = app.push(EditorScene(app, model, analysis_in_process=False))
+    assert isinstance(editor, EditorScene)
+    letter(app, "a")
+    wait_for_analysis(app, editor)
+    assert editor.analysis is not None and editor.analysis.min_bricks == 3
+    assert editor.status_now() == "over_budget"
 
 
 def test_tighten_analyses_first_and_unsolvable_is_shown(app: App) -> None:
@@ -409,7 +442,7 @@ def test_draws_at_small_and_large_sizes(app: App) -> None:
     app.run_frames(1)
 
 
-def test_edit_command_runs_headless(tmp_path: Path) -> None:
+def test_edit_command_runs_headless(tmp_path: Path, menu_entries: None) -> None:
     import main
 
     shot = tmp_path / "editor.png"

@@ -229,3 +229,16 @@ def test_quit_event_stops_the_app(app: App) -> None:
     pygame.event.post(pygame.event.Event(pygame.QUIT))
     assert app.run_frames(10) == 1
     assert not app.running
+
+
+def test_window_resize_event_refits_the_board(app: App) -> None:
+    scene = open_level(app)
+    before = scene.layout().cell
+    pygame.display.set_mode((640, 480), pygame.RESIZABLE)  # what SDL does when the user resizes
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, w=640, h=480, size=(640, 480)))
+    app.run_frames(1)
+    assert app.screen.get_size() == (640, 480)
+    lay = scene.layout()
+    assert lay.cell < before and app.screen.get_rect().contains(lay.rect)
+    click(app, lay.cell_center(2, 1))
+    assert scene.bricks == ((2, 1),)

@@ -109,3 +109,17 @@ def test_draws_at_small_and_large_sizes(app: App) -> None:
         app.pop()
         app.run_frames(1)
         app.push(LevelSelectScene(app))
+
+
+def test_cursor_card_scrolls_into_view(app: App) -> None:
+    select = app.push(LevelSelectScene(app))
+    app.run_frames(1)
+    for _ in range(len(select.entries)):
+        press(app, pygame.K_DOWN)
+        press(app, pygame.K_RIGHT)
+    assert select.cursor == len(select.entries) - 1
+    app.run_frames(2)
+    rect = select.card_rect(select.cursor, app.screen.get_size())
+    assert 0 <= rect.top and rect.bottom <= app.screen.get_height()
+    pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
+    app.run_frames(1)

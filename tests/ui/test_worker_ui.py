@@ -58,6 +58,18 @@ class BusySolver:
         return SolveResult(SolveStatus.CANCELLED, self.name, SolveMode(mode))
 
 
+class DyingSolver:
+    """Kills its own process (a native crash in a real solver would look like this)."""
+
+    name = "dying"
+    exact = True
+
+    def solve(self, level: Level, **kwargs: Any) -> SolveResult:
+        import os
+
+        os._exit(3)
+
+
 class CrashingSolver:
     """Raises at once."""
 
@@ -85,9 +97,11 @@ def wait_idle(app: App, assistant: Assistant, timeout: float = 20.0) -> None:
     assert assistant.job is None, "the assistant's job did not finish"
 
 
-def test_esc_cancels_a_long_solve_within_100_ms(app: App) -> None:
+@pytest.mark.parametrize("in_process", [True, False], ids=["child-process", "thread"])
+def test_esc_cancels_a_long_solve_within_100_ms(app: App, in_process: bool) -> None:
     scene = open_original(app)
     assistant = scene.assistant
+    assistant.use_processes = in_process and assistant.use_processes
     assistant.add_solver(SlowSolver())
     press(app, pygame.K_s)
     app.run_frames(10)
@@ -102,6 +116,7 @@ def test_esc_cancels_a_long_solve_within_100_ms(app: App) -> None:
     while thread_job.busy and time.perf_counter() - start < 2.0:
         time.sleep(0.001)
     latency = time.perf_counter() - start
+    print(f"cancel latency {latency * 1000:.1f} ms")
     assert latency < 0.1, f"cancel took {latency * 1000:.0f} ms"
     app.run_frames(2)
     assert app.top is scene, "Esc cancelled the solve; it must not also leave the level"
@@ -125,9 +140,11 @@ def test_a_new_request_replaces_the_running_one(app: App) -> None:
     assert scene.status_lines[0].startswith("[auto] optimal: 3 bricks")
 
 
-def test_crashing_solver_shows_a_message_and_the_game_carries_on(app: App) -> None:
+@pytest.mark.parametrize("in_process", [True, False], ids=["child-process", "thread"])
+def test_crashing_solver_shows_a_message_and_the_game_carries_on(app: App, in_process: bool) -> None:
     scene = open_original(app)
     assistant = scene.assistant
+    assistant.use_processes = in_process and assistant.use_processes
     assistant.add_solver(CrashingSolver())
     press(app, pygame.K_s)
     wait_idle(app, assistant)
@@ -143,6 +160,18 @@ def test_crashing_solver_shows_a_message_and_the_game_carries_on(app: App) -> No
     press(app, pygame.K_s)
     wait_idle(app, assistant)
     assert assistant.shown is not None
+
+
+def test_a_solver_process_that_dies_is_reported(app: App) -> None:
+    scene = open_original(app)
+    assistant = scene.assistant
+    if not assistant.use_processes:
+        pytest.skip("solvers run in threads on this platform")
+    assistant.add_solver(DyingSolver())
+    press(app, pygame.K_a)
+    wait_idle(app, assistant)
+    assert app.running and app.top is scene
+    assert any("dying failed" in line and "process died" in line for line in scene.status_lines)
 
 
 def measure_fps(app: App, seconds: float) -> float:

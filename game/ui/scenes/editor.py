@@ -9,8 +9,9 @@ one undo step); right click erases; Z/Y undo/redo; arrows resize (Up/Down rows, 
 columns); +/- frames N; [ / ] budget B; G grid; Space or P play-test; A analyse (again:
 cancel); T tighten; V show an optimal solution; Ctrl+S save; Ctrl+O open; N new; Esc exit.
 
-Analysis runs in a :class:`~ai.worker.Worker` thread (:func:`ai.analysis.analyse_level`);
-the editor polls it once per frame and never waits for it.
+Analysis (:func:`ai.analysis.analyse_level`) runs as an :class:`~ai.worker.Worker` task in a
+forked child process (:func:`game.ui.solver_process.process_task`; in the worker's thread where
+``fork`` is missing); the editor polls the worker once per frame and never waits for it.
 """
 
 from __future__ import annotations
@@ -36,8 +37,8 @@ if TYPE_CHECKING:
 
 #: Size of a new level when none is chosen.
 DEFAULT_NEW_SIZE = (10, 14)
-#: Seconds an analysis may take.
-ANALYSIS_TIME_LIMIT = 30.0
+#: Seconds an analysis may take (it runs in the background and A cancels it).
+ANALYSIS_TIME_LIMIT = 60.0
 #: Palette and analysis panel widths (pixels) on a wide window.
 LEFT_W, RIGHT_W = 232, 290
 
@@ -80,11 +81,13 @@ class EditorScene(Scene):
     """Edit one level.  ``model`` defaults to a new bordered map of :data:`DEFAULT_NEW_SIZE`."""
 
     def __init__(self, app: App, model: EditorModel | None = None, *,
-                 levels_dir: Path | None = None, analysis_solver: str = "auto") -> None:
+                 levels_dir: Path | None = None, analysis_solver: str = "auto",
+                 analysis_in_process: bool = True) -> None:
         super().__init__(app)
         self.model = model if model is not None else EditorModel.new(*DEFAULT_NEW_SIZE)
         self.levels_dir = levels_dir
         self.analysis_solver = analysis_solver
+        self.analysis_in_process = analysis_in_process
         self.tool = Tool.WALL
         self.grid_on = True
         self.show_solution = False
@@ -239,10 +242,32 @@ class EditorScene(Scene):
         level = self.model.to_level()
         solver, limit = self.analysis_solver, ANALYSIS_TIME_LIMIT
 
-        def task(cancel: Any, report: Callable[[Any], None]) -> Analysis:
+        def job(report: Callable[[Any], None]) -> Analysis:
+            from ai.analysis import analyse_level
+
+            return analyse_level(level, solver=solver, time_limit=limit, progress=report)
+
+        def thread_task(cancel: Any, report: Callable[[Any], None]) -> Analysis:
             from ai.analysis import analyse_level
 
             return analyse_level(level, solver=solver, time_limit=limit, cancel=cancel, progress=report)
+
+        task: Callable[[Any, Callable[[Any], None]], Any] = thread_task
+        if self.analysis_in_process:
+            # a forked child: a pure-Python solver never takes frames from the UI, and
+            # cancelling kills it at once (see game.ui.solver_process)
+            from game.ui.solver_process import process_task
+
+            in_child = process_task(job)
+
+            def forked_task(cancel: Any, report: Callable[[Any], None]) -> Any:
+                # load the solvers (ortools: ~1 s) here, once, so every forked child has them
+                import ai.analysis  # noqa: F401
+                import ai.portfolio  # noqa: F401
+
+                return None if cancel.is_set() else in_child(cancel, report)
+
+            task = forked_task
 
         if self._worker is None:
             import atexit
@@ -329,8 +354,12 @@ class EditorScene(Scene):
             if self.save_now() and then is not None:
                 then()
 
-        self.app.push(TextPrompt(self.app, "Save level", "Title:", self.draft.title or "", done,
-                                 note=f"saved in {self._shown_folder()}"))
+        def file_for(title: str) -> str:
+            if self.model.path is not None:
+                return f"file: {self.model.path.name} in {self._shown_folder()}"
+            return f"new file: {self.model.save_path(self.folder(), title).name} in {self._shown_folder()}"
+
+        self.app.push(TextPrompt(self.app, "Save level", "Title:", self.draft.title or "", done, preview=file_for))
 
     def save_now(self) -> bool:
         """Save under the current title; a failure keeps the old file and says why."""
@@ -496,8 +525,7 @@ class EditorScene(Scene):
             return
         for button in self.buttons(self.app.screen.get_size()):
             if button.rect.collidepoint(pos):
-                if button.enabled:
-                    button.run()
+                button.run()  # a greyed-out action still runs, to say why it can't be done
                 return
         cell = self.layout().cell_at(pos)
         if cell is not None:
@@ -847,7 +875,8 @@ class EditorScene(Scene):
             else:
                 out.append((f"optimal solutions: \u2265 {a.solution_count}", 24, hud.WHITE))
             ff = "?" if a.fewest_frames is None else str(a.fewest_frames)
-            out.append((f"fewest frames: {ff}", 24, hud.WHITE))
+            bound = "" if a.frames_proved else "\u2264 "
+            out.append((f"fewest frames: {bound}{ff}", 24, hud.WHITE))
             tight = a.fewest_frames == self.draft.frames and a.min_bricks == self.draft.budget
             out.append(("tight" if tight else "T: tighten to N=%s, B=%d" % (ff, a.min_bricks), 21,
                         hud.GREEN if tight else hud.GOLD))
@@ -907,10 +936,11 @@ class TextPrompt(Scene):
     transparent = True
 
     def __init__(self, app: App, title: str, label: str, initial: str, on_done: Callable[[str], None], *,
-                 note: str = "", max_len: int = 60) -> None:
+                 note: str = "", max_len: int = 60, preview: Callable[[str], str] | None = None) -> None:
         super().__init__(app)
         self.title, self.label, self.text = title, label, initial
         self.on_done, self.note, self.max_len = on_done, note, max_len
+        self.preview = preview  #: a line shown under the field, computed from the text
         self.anim = 0.0
 
     def handle_event(self, action: Action) -> None:
@@ -934,7 +964,7 @@ class TextPrompt(Scene):
         """A dimmed backdrop and the entry box."""
         _dim(surface)
         w, h = surface.get_size()
-        box = pygame.Rect(0, 0, min(560, w - 40), 200)
+        box = pygame.Rect(0, 0, min(600, w - 40), 214)
         box.center = (w // 2, h // 2)
         hud.panel(surface, box, edge=hud.GOLD)
         hud.blit_text(surface, self.title, (box.centerx, box.top + 18), 40, hud.GOLD, anchor="midtop")
@@ -947,8 +977,10 @@ class TextPrompt(Scene):
         while len(shown) > 1 and hud.text(shown + caret, 30).get_width() > field.width - 20:
             shown = shown[1:]
         hud.blit_text(surface, shown + caret, (field.left + 10, field.centery), 30, hud.WHITE, anchor="midleft")
+        if self.preview is not None:
+            hud.blit_text(surface, self.preview(self.text), (field.left + 2, field.bottom + 8), 20, hud.BLUE)
         foot = "Enter: OK    Esc: cancel" + (f"    ({self.note})" if self.note else "")
-        hud.blit_text(surface, foot, (box.centerx, box.bottom - 30), 20, hud.MUTED, anchor="midtop")
+        hud.blit_text(surface, foot, (box.centerx, box.bottom - 28), 20, hud.MUTED, anchor="midtop")
 
 
 class ConfirmPrompt(Scene):

@@ -29,38 +29,37 @@ LOOKAHEAD = 2
 
 @dataclass(frozen=True)
 class Difficulty:
-    """Generator settings for one step of the endless ladder."""
+    """What one difficulty step of the ladder generates (from ``ai.generation.endless``)."""
 
+    level: int
     height: int
     width: int
     bricks: int
     lemmings: int = 1
+    unique: bool = False
 
     def describe(self) -> str:
         """E.g. ``10x12, 2 bricks, 1 lemming``."""
-        return (f"{self.height}x{self.width}, {self.bricks} brick{'s' if self.bricks != 1 else ''}, "
+        text = (f"{self.height}x{self.width}, {self.bricks} brick{'s' if self.bricks != 1 else ''}, "
                 f"{self.lemmings} lemming{'s' if self.lemmings != 1 else ''}")
+        return text + (", unique solution" if self.unique else "")
 
 
-def difficulty(step: int) -> Difficulty:
-    """The settings for endless level ``step`` (1-based): bigger maps, more bricks, then two lemmings.
+def difficulty(level: int) -> Difficulty:
+    """The generator's settings at difficulty ``level`` (1 = easiest).
 
-    >>> [difficulty(k).describe() for k in (1, 4, 9)]
-    ['8x10, 1 brick, 1 lemming', '10x12, 3 bricks, 1 lemming', '13x17, 4 bricks, 2 lemmings']
+    >>> difficulty(1).describe()
+    '8x10, 1 brick, 1 lemming'
     """
-    ladder = [
-        Difficulty(8, 10, 1), Difficulty(8, 10, 2), Difficulty(10, 12, 2), Difficulty(10, 12, 3),
-        Difficulty(12, 14, 3), Difficulty(12, 14, 2, 2), Difficulty(12, 16, 3, 2), Difficulty(12, 16, 4),
-    ]
-    if step <= len(ladder):
-        return ladder[max(step, 1) - 1]
-    extra = step - len(ladder)
-    return Difficulty(12 + min(extra, 4), 16 + min(extra, 6), min(4 + extra // 3, 6), 1 + step % 2)
+    from ai.generation.endless import difficulty_spec
+
+    spec = difficulty_spec(max(1, level))
+    return Difficulty(max(1, level), spec.height, spec.width, spec.bricks, spec.lemmings, spec.unique)
 
 
 @dataclass(frozen=True)
 class EndlessLevel:
-    """One generated level and its place on the ladder."""
+    """One generated level: its number in this run (``step``), the level, and its difficulty."""
 
     step: int
     level: Level
@@ -68,34 +67,21 @@ class EndlessLevel:
     seconds: float = 0.0
 
 
-def endless_levels(cancel: threading.Event, *, start: int = 1, seed: int = 0,
-                   time_limit: float = 20.0) -> Iterator[EndlessLevel]:
-    """Yield certified generated levels for steps ``start``, ``start + 1``, ... until ``cancel`` is set.
+def endless_levels(cancel: threading.Event, *, start: int = 1, seed: int = 0) -> Iterator[EndlessLevel]:
+    """Certified generated levels of rising difficulty until ``cancel`` is set.
 
-    The one place that calls the generator (``ai.generation.generator.generate_levels``).
-    A step whose candidates all fail is retried with another seed.
+    The one place that calls the generator: ``ai.generation.endless.endless_levels``
+    (two levels per difficulty step, each certified by an exact solver).
     """
-    from ai.generation.generator import generate_levels
+    from ai.generation.endless import endless_levels as generated_levels
 
-    step = start
-    retry = 0
-    while not cancel.is_set():
-        d = difficulty(step)
-        found = None
-        for g in generate_levels(d.height, d.width, d.bricks, lemmings=d.lemmings, count=1,
-                                 seed=seed * 1000 + step * 17 + retry, cancel=cancel, time_limit=time_limit,
-                                 max_attempts=400):
-            found = g
+    for step, g in enumerate(generated_levels(start=start, seed=seed, cancel=cancel), 1):
         if cancel.is_set():
             return
-        if found is None:
-            retry += 1
-            continue
-        retry = 0
-        title = found.level.title or "Generated"
-        level = found.level.with_meta("title", f"Endless {step}: {title}")
-        yield EndlessLevel(step, level, d, found.seconds)
-        step += 1
+        d = difficulty(g.difficulty or start)
+        title = g.level.title or "Generated"
+        level = g.level.with_meta("title", f"Endless {step}: {title}")
+        yield EndlessLevel(step, level, d, g.seconds)
 
 
 class _Producer:
@@ -224,8 +210,10 @@ class EndlessScene(Scene):
         hud.panel(surface, box, edge=hud.GOLD)
         step = self.current.step if self.current is not None else self.solved + 1
         hud.blit_text(surface, f"Level {step}", (box.centerx, box.top + 24), 56, hud.GOLD, anchor="midtop")
-        d = self.current.difficulty if self.current is not None else difficulty(step)
-        hud.blit_text(surface, d.describe(), (box.centerx, box.top + 86), 28, hud.WHITE, anchor="midtop")
+        if self.current is not None:
+            d = self.current.difficulty
+            hud.blit_text(surface, f"difficulty {d.level}: {d.describe()}", (box.centerx, box.top + 86), 28,
+                          hud.WHITE, anchor="midtop")
         err = self.producer.error if self.producer is not None else ""
         if err:
             line, color = f"the generator failed: {err[:48]}", hud.RED

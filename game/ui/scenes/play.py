@@ -41,6 +41,8 @@ BASE_FPS = 5.0
 DENY_SECONDS = 0.5
 #: Fade-in when a level opens, in seconds.
 FADE_IN_SECONDS = 0.25
+#: How long the level's title card shows when it opens, in seconds.
+INTRO_SECONDS = 1.8
 
 
 class PlayState(str, enum.Enum):
@@ -346,6 +348,8 @@ class PlayScene(Scene):
         self._draw_hud(surface)
         if self.state in (PlayState.WON, PlayState.LOST):
             self._draw_result(surface, layout)
+        if self.anim < INTRO_SECONDS and self.state == PlayState.PLACING:
+            self._draw_intro(surface, layout)
         if self.anim < FADE_IN_SECONDS:  # fade in when the level opens
             veil = pygame.Surface(surface.get_size())
             veil.set_alpha(int(255 * (1.0 - self.anim / FADE_IN_SECONDS)))
@@ -363,17 +367,18 @@ class PlayScene(Scene):
         # stats, right-aligned before the state badge
         used = len(self.bricks)
         home = self.run.arrived_by(self.frame) if self.state != PlayState.PLACING else 0
+        # stats in visual order (left to right) with a priority (0 = keep longest on narrow windows)
         stats = [
-            (f"{self.speed}x", hud.MUTED),
-            (f"frame {self.frame} / {self.level.frames}", hud.WHITE),
-            (f"home {home} / {len(self.level.lemmings)}", hud.GREEN),
-            (f"bricks {used} / {self.level.budget}", hud.GOLD),
+            (f"bricks {used} / {self.level.budget}", hud.GOLD, 0),
+            (f"home {home} / {len(self.level.lemmings)}", hud.GREEN, 2),
+            (f"frame {self.frame} / {self.level.frames}", hud.WHITE, 1),
+            (f"{self.speed}x", hud.MUTED, 3),
         ]
+        room = state_rect.left - 18 - (x + 120)
+        while stats and sum(hud.text(lbl, 26).get_width() + 22 for lbl, _, _ in stats) > room:
+            stats.remove(max(stats, key=lambda item: item[2]))
         rx = state_rect.left - 18
-        for label, color in stats:
-            width = hud.text(label, 26).get_width()
-            if rx - width < x + 120:  # narrow window: drop the stats that do not fit
-                break
+        for label, color, _ in reversed(stats):
             r = hud.blit_text(surface, label, (rx, bar.centery), 26, color, anchor="midright")
             rx = r.left - 22
         title = self.title
@@ -453,3 +458,18 @@ class PlayScene(Scene):
             rect = pygame.Rect(0, 0, max(2, int(size * flip)), size // 2 + 3)
             rect.center = (int(x), int(y))
             pygame.draw.rect(surface, colors[k % len(colors)], rect)
+
+    def _draw_intro(self, surface: pygame.Surface, layout: BoardLayout) -> None:
+        """The level's title card, fading out as the level opens."""
+        fade = min(1.0, max(0.0, (INTRO_SECONDS - self.anim) / 0.6))
+        lv = self.level
+        head = f"Level {self.index + 1}" if self.playlist else "Play-test"
+        sub = (f"{len(lv.lemmings)} lemming{'s' if len(lv.lemmings) != 1 else ''} \u00b7 "
+               f"{lv.budget} brick{'s' if lv.budget != 1 else ''} \u00b7 {lv.frames} frames")
+        card = pygame.Surface((min(560, surface.get_width() - 40), 150), pygame.SRCALPHA)
+        hud.panel(card, card.get_rect(), alpha=235, edge=hud.GOLD)
+        hud.blit_text(card, head, (card.get_width() // 2, 16), 28, hud.MUTED, anchor="midtop")
+        hud.blit_text(card, self.title, (card.get_width() // 2, 46), 52, hud.GOLD, anchor="midtop")
+        hud.blit_text(card, sub, (card.get_width() // 2, 106), 24, hud.WHITE, anchor="midtop")
+        card.set_alpha(int(255 * fade))
+        surface.blit(card, card.get_rect(center=layout.rect.center))

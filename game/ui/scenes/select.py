@@ -147,11 +147,14 @@ class LevelSelectScene(Scene):
         """Cards, header, hints."""
         self.renderer.draw_background(surface)
         size = surface.get_size()
+        previous_clip = surface.get_clip()
+        surface.set_clip(pygame.Rect(0, hud.TOP_BAR, size[0], max(0, size[1] - hud.TOP_BAR - hud.BOTTOM_BAR)))
         for i, entry in enumerate(self.entries):
             rect = self.card_rect(i, size)
             if rect.bottom < hud.TOP_BAR or rect.top > size[1]:
                 continue
             self._draw_card(surface, i, entry, rect)
+        surface.set_clip(previous_clip)
         bar = hud.top_bar(surface)
         hud.blit_text(surface, "Choose a level", (16, bar.centery), 36, hud.WHITE, anchor="midleft")
         solved = sum(1 for s in self.statuses if s.solved and not s.changed)

@@ -1,0 +1,130 @@
+"""The gradient solver: adjoint against finite differences, solving, the solver contract."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from ai import get_solver, solve
+from ai.base import SolveStatus
+from ai.gradient import GradientSolver, Relaxation, finite_difference_grad, step_padded_adjoint
+from game.level import Level
+from game.occupancy import step_padded
+from game.simulation import simulate
+from tests.ai.learned_helpers import brute_force, random_small_level
+from tests.conftest import ORIGINAL_PACK
+
+
+def test_step_adjoint_matches_finite_differences() -> None:
+    rng = np.random.default_rng(1)
+    h, w = 4, 5
+    occ = np.zeros((2, h + 2, w + 2, 2))
+    occ[:, 1:-1, 1:-1, :] = rng.random((2, h, w, 2))
+    obst = np.ones((2, h + 2, w + 2))
+    obst[:, 1:-1, 1:-1] = rng.random((2, h, w))
+    tgt = np.zeros((h + 2, w + 2))
+    tgt[2, 3] = tgt[4, 1] = 1.0
+    weights = rng.random(occ.shape)
+
+    def f(o: np.ndarray, b: np.ndarray) -> float:
+        return float((step_padded(o, b, tgt) * weights).sum())
+
+    g_occ, g_obst = step_padded_adjoint(occ, obst, tgt, weights)
+    eps = 1e-6
+    for _ in range(20):
+        i = tuple(int(rng.integers(0, n)) for n in (2, h, w)) 
+        idx = (i[0], i[1] + 1, i[2] + 1)
+        d = np.zeros_like(obst)
+        d[idx] = eps
+        assert g_obst[idx] == pytest.approx((f(occ, obst + d) - f(occ, obst - d)) / (2 * eps), abs=1e-7)
+        ch = int(rng.integers(0, 2))
+        d = np.zeros_like(occ)
+        d[idx + (ch,)] = eps
+        assert g_occ[idx + (ch,)] == pytest.approx((f(occ + d, obst) - f(occ - d, obst)) / (2 * eps), abs=1e-7)
+
+
+def test_score_gradient_matches_finite_differences() -> None:
+    level = Level.load(ORIGINAL_PACK)
+    relax = Relaxation(level, level.brickable_cells)
+    x = np.random.default_rng(0).uniform(0.1, 0.6, size=(2, len(relax.cells)))
+    mass, grad = relax.mass_and_grad(x)
+    assert mass.shape == (2,)
+    fd = finite_difference_grad(relax, x)
+    assert np.abs(grad).max() > 1e-4
+    np.testing.assert_allclose(grad, fd, atol=1e-8)
+
+
+def test_relaxation_matches_reference_on_binary_maps() -> None:
+    level = Level.load(ORIGINAL_PACK)
+    relax = Relaxation(level, level.brickable_cells)
+    sol = {(2, 1), (5, 4), (6, 6)}
+    x = np.array([[1.0 if c in sol else 0.0 for c in relax.cells], [0.0] * len(relax.cells)])
+    assert relax.mass(x).tolist() == [1.0, 0.0]
+
+
+def test_solves_the_original_level() -> None:
+    level = Level.load(ORIGINAL_PACK)
+    result = solve(level, solver="gradient")
+    assert result.status == SolveStatus.FEASIBLE
+    assert result.bricks is not None and len(result.bricks) == 3
+    assert simulate(level, result.bricks).won
+    assert result.relaxed is not None
+    assert result.relaxed.obstacles.shape == (level.height, level.width)
+    assert result.relaxed.occupancy.shape == (level.frames, level.height, level.width, 2)
+    assert not result.complete
+
+
+def test_solves_small_levels_and_never_claims_proofs() -> None:
+    rng = np.random.default_rng(7)
+    solved = tried = 0
+    while tried < 8:
+        level = random_small_level(rng)
+        best, _ = brute_force(level)
+        if best is None or best == 0:
+            continue
+        tried += 1
+        result = solve(level, solver=GradientSolver(seed=1, rounds=2, iterations=80), time_limit=10)
+        assert result.status in (SolveStatus.FEASIBLE, SolveStatus.UNKNOWN, SolveStatus.TIMEOUT)
+        if result.status == SolveStatus.FEASIBLE:
+            solved += 1
+            assert result.bricks is not None and len(result.bricks) <= level.budget
+    assert solved >= 7
+
+
+def test_unsolvable_level_reports_unknown() -> None:
+    level = Level.from_rows(["> X T", "XXXXX"], frames=6, budget=1)
+    result = solve(level, solver=GradientSolver(rounds=1, iterations=40))
+    assert result.status == SolveStatus.UNKNOWN
+    assert result.bricks is None
+
+
+def test_lbfgs_optimizer_solves_a_small_level() -> None:
+    level = Level.from_rows(["> . T", "XX.XX", "XX XX"], frames=8, budget=1)
+    result = solve(level, solver=GradientSolver(optimizer="lbfgs", iterations=30))
+    assert result.status == SolveStatus.FEASIBLE
+
+
+def test_cancel_and_time_limit() -> None:
+    big = Level.from_rows(["X" * 30] + ["X>" + " " * 26 + "TX"] + [" " * 30] * 14 + ["X" * 30],
+                          frames=200, budget=4)
+    cancel = threading.Event()
+    cancel.set()
+    start = time.perf_counter()
+    assert get_solver("gradient").solve(big, cancel=cancel).status == SolveStatus.CANCELLED
+    assert time.perf_counter() - start < 0.5
+    cancel = threading.Event()
+    timer = threading.Timer(0.3, cancel.set)
+    timer.start()
+    start = time.perf_counter()
+    result = get_solver("gradient").solve(big, cancel=cancel)
+    elapsed = time.perf_counter() - start
+    timer.cancel()
+    assert result.status in (SolveStatus.CANCELLED, SolveStatus.FEASIBLE)
+    assert elapsed < 0.3 + 0.5  # 100 ms contract; loose bound on a shared machine
+    start = time.perf_counter()
+    result = get_solver("gradient").solve(big, time_limit=0.3)
+    assert result.status in (SolveStatus.TIMEOUT, SolveStatus.FEASIBLE)
+    assert time.perf_counter() - start < 0.3 + 0.5
