@@ -49,7 +49,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -63,7 +63,7 @@ from ai.base import (
     SolveStats,
     SolveStatus,
 )
-from ai.learning.features import CHANNELS, LABELS, WINDOW
+from ai.learning.features import LABELS, WINDOW
 from ai.learning.models import TreeModel
 from ai.learning.rules import DEFAULT_RULES_PATH, LearnedRules
 from game.level import Brick, Level
@@ -101,68 +101,78 @@ def default_rules() -> LearnedRules:
 
 
 # ------------------------------------------------------------------------ encoding
-LitRef = tuple[str, Any]
-"""A reference to a model variable: ``("b", (r, c))`` or ``("x", (k, t, r, c, ch))``."""
+#: Padding value for "no literal" in clause arrays.
+_NONE = np.iinfo(np.int64).min
+
+
+def _pos(ids: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """CP-SAT proto literal of variables ``ids``."""
+    return ids
+
+
+def _neg(ids: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """CP-SAT proto literal of the negation of variables ``ids``."""
+    return -ids - 1
 
 
 @dataclass
 class Encoding:
-    """The three-valued propagation and the clauses of one level.
+    """The three-valued propagation and the clauses of one level, as CP-SAT proto literals.
 
-    ``values[k]`` is ``(N, H, W, 2)`` int8 in {0, 1, UNKNOWN}; ``clauses`` are lists of
-    ``(LitRef, polarity)``; ``goal[k]`` lists the unknown target states of lemming ``k``
-    (``None`` when the goal is already known true for that lemming).
+    Variables ``0 .. n_bricks-1`` are the bricks of ``brick_cells``; the others are lemming
+    states.  ``values[k]`` is ``(N, H, W, 2)`` int8 in {0, 1, UNKNOWN}; ``clauses`` is a list
+    of int64 arrays ``(m, width)`` (one clause per row, padded with ``_NONE``); ``goal[k]``
+    lists the literals of lemming ``k`` standing on a target at the last frame (``None``
+    when already known true).
     """
 
     level: Level
     values: list[npt.NDArray[np.int8]]
-    clauses: list[list[tuple[LitRef, bool]]] = field(default_factory=list)
-    goal: list[list[LitRef] | None] = field(default_factory=list)
+    brick_cells: list[Brick]
+    n_vars: int
+    clauses: list[npt.NDArray[np.int64]] = field(default_factory=list)
+    goal: list[list[int] | None] = field(default_factory=list)
     goal_impossible: bool = False
-    brick_cells: set[Brick] = field(default_factory=set)
+    used_bricks: set[int] = field(default_factory=set)
+
+    @property
+    def n_clauses(self) -> int:
+        """Number of clauses."""
+        return sum(len(c) for c in self.clauses)
 
 
-def _feature_values(level: Level, occ_prev: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
-    """Three-valued features ``(36, H, W)`` of every cell from the previous frame ``(H, W, 2)``."""
-    h, w = level.height, level.width
-    obst = np.where(level.wall_map, 1, np.where(level.brickable_map, UNKNOWN, 0)).astype(np.int8)
-    planes = [
-        np.pad(obst, 1, constant_values=1),
-        np.pad(level.target_map.astype(np.int8), 1, constant_values=0),
-        np.pad(occ_prev[..., 0], 1, constant_values=0),
-        np.pad(occ_prev[..., 1], 1, constant_values=0),
-    ]
-    out = np.empty((len(CHANNELS) * len(WINDOW), h, w), dtype=np.int8)
-    for c, plane in enumerate(planes):
-        for k, (dr, dc) in enumerate(WINDOW):
-            out[c * len(WINDOW) + k] = plane[1 + dr : 1 + dr + h, 1 + dc : 1 + dc + w]
-    return out
-
-
-def _feature_ref(feature: int, k: int, t: int, r: int, c: int, level: Level) -> LitRef | None:
-    """The variable a feature of cell ``(r, c)`` at frame ``t`` reads (``None`` if constant)."""
-    channel = CHANNELS[feature // len(WINDOW)]
-    dr, dc = WINDOW[feature % len(WINDOW)]
-    rr, cc = r + dr, c + dc
-    if channel == "obstacle":
-        return ("b", (rr, cc)) if level.in_bounds(rr, cc) and level.brickable_map[rr, cc] else None
-    if channel in ("left", "right"):
-        return ("x", (k, t - 1, rr, cc, 0 if channel == "left" else 1))
-    return None
+def _shifted(plane: npt.NDArray[Any], fill: Any) -> list[npt.NDArray[Any]]:
+    """The 9 window shifts of an ``(H, W)`` plane (value at ``(i+dr, j+dc)``), ``fill`` outside."""
+    h, w = plane.shape
+    padded = np.pad(plane, 1, constant_values=fill)
+    return [padded[1 + dr : 1 + dr + h, 1 + dc : 1 + dc + w] for dr, dc in WINDOW]
 
 
 def encode(level: Level, model: TreeModel, *, cancel: threading.Event | None = None) -> Encoding:
     """Propagate the learned rules in three-valued logic and emit the clauses (see the module docstring)."""
     h, w, n = level.height, level.width, level.frames
     paths = [model.paths(ch) for ch in range(len(LABELS))]
-    enc = Encoding(level, [])
+    brick_cells = list(level.brickable_cells)
+    brick_id = np.full((h, w), -1, dtype=np.int64)
+    for i, (r, c) in enumerate(brick_cells):
+        brick_id[r, c] = i
+    next_id = len(brick_cells)
+    obst = np.where(level.wall_map, 1, np.where(level.brickable_map, UNKNOWN, 0)).astype(np.int8)
+    obst_vals = _shifted(obst, 1)
+    obst_ids = _shifted(brick_id, -1)
+    tgt_vals = _shifted(level.target_map.astype(np.int8), 0)
+    enc = Encoding(level, [], brick_cells, 0)
+    used = np.zeros(len(brick_cells) + 1, dtype=bool)
     for k, lem in enumerate(level.lemmings):
         vals = np.zeros((n, h, w, 2), dtype=np.int8)
+        ids = np.full((n, h, w, 2), -1, dtype=np.int64)
         vals[0, lem.row, lem.col, 0 if lem.direction < 0 else 1] = 1
         for t in range(1, n):
             if cancel is not None and cancel.is_set():
                 raise _Cancelled
-            feats = _feature_values(level, vals[t - 1])
+            feat_vals = obst_vals + tgt_vals + _shifted(vals[t - 1, :, :, 0], 0) + _shifted(vals[t - 1, :, :, 1], 0)
+            no_ids = [np.full((h, w), -1, dtype=np.int64)] * len(WINDOW)
+            feat_ids = obst_ids + no_ids + _shifted(ids[t - 1, :, :, 0], -1) + _shifted(ids[t - 1, :, :, 1], -1)
             for ch in range(len(LABELS)):
                 can_one = np.zeros((h, w), dtype=bool)
                 can_zero = np.zeros((h, w), dtype=bool)
@@ -170,43 +180,46 @@ def encode(level: Level, model: TreeModel, *, cancel: threading.Event | None = N
                 for lits, value in paths[ch]:
                     possible = np.ones((h, w), dtype=bool)
                     for f, v in lits:
-                        possible &= feats[f] != (1 - v)
+                        possible &= feat_vals[f] != (1 - v)
                     possible_leaves.append(possible)
                     if value:
                         can_one |= possible
                     else:
                         can_zero |= possible
-                out = np.where(can_one & can_zero, UNKNOWN, np.where(can_one, 1, 0)).astype(np.int8)
-                vals[t, :, :, ch] = out
-                for r, c in zip(*np.nonzero(out == UNKNOWN)):
-                    y: LitRef = ("x", (k, t, int(r), int(c), ch))
-                    for (lits, value), possible in zip(paths[ch], possible_leaves):
-                        if not possible[r, c]:
-                            continue
-                        clause: list[tuple[LitRef, bool]] = []
-                        for f, v in lits:
-                            if feats[f, r, c] == UNKNOWN:
-                                ref = _feature_ref(f, k, t, int(r), int(c), level)
-                                assert ref is not None
-                                clause.append((ref, not bool(v)))
-                                if ref[0] == "b":
-                                    enc.brick_cells.add(ref[1])
-                        clause.append((y, bool(value)))
-                        enc.clauses.append(clause)
+                unknown = can_one & can_zero
+                vals[t, :, :, ch] = np.where(unknown, UNKNOWN, np.where(can_one, 1, 0))
+                count = int(unknown.sum())
+                if not count:
+                    continue
+                ids[t, :, :, ch][unknown] = np.arange(next_id, next_id + count)
+                next_id += count
+                for (lits, value), possible in zip(paths[ch], possible_leaves):
+                    cells = unknown & possible
+                    if not cells.any():
+                        continue
+                    rr, cc = np.nonzero(cells)
+                    cols = []
+                    for f, v in lits:
+                        open_ = feat_vals[f][rr, cc] == UNKNOWN
+                        fid = feat_ids[f][rr, cc]
+                        if f < len(WINDOW):  # obstacle feature: a brick variable
+                            used[np.where(open_, fid, len(brick_cells))] = True
+                        cols.append(np.where(open_, _neg(fid) if v else _pos(fid), _NONE))
+                    y = ids[t, rr, cc, ch]
+                    cols.append(_pos(y) if value else _neg(y))
+                    enc.clauses.append(np.stack(cols, axis=1))
         enc.values.append(vals)
-        last = vals[n - 1]
-        on_target = last[level.target_map]  # (n_targets, 2)
-        if (on_target == 1).any():
+        last_vals, last_ids = vals[n - 1], ids[n - 1]
+        if (last_vals[level.target_map] == 1).any():
             enc.goal.append(None)
         else:
-            refs: list[LitRef] = []
-            for (r, c) in level.targets:
-                for ch in range(2):
-                    if last[r, c, ch] == UNKNOWN:
-                        refs.append(("x", (k, n - 1, r, c, ch)))
-            if not refs:
+            lits = [int(last_ids[r, c, ch]) for (r, c) in level.targets for ch in range(2)
+                    if last_vals[r, c, ch] == UNKNOWN]
+            if not lits:
                 enc.goal_impossible = True
-            enc.goal.append(refs)
+            enc.goal.append(lits)
+    enc.n_vars = next_id
+    enc.used_bricks = set(np.flatnonzero(used[: len(brick_cells)]).tolist())
     return enc
 
 
@@ -216,37 +229,36 @@ class _Cancelled(Exception):
 
 # ------------------------------------------------------------------------ solving
 class _Model:
-    """The CP-SAT model built from an :class:`Encoding`."""
+    """The CP-SAT model built from an :class:`Encoding` (written straight into the proto)."""
 
     def __init__(self, enc: Encoding) -> None:
         from ortools.sat.python import cp_model
 
         self.cp = cp_model
         self.model = cp_model.CpModel()
-        self.vars: dict[LitRef, Any] = {}
+        proto = self.model.Proto()
+        for _ in range(enc.n_vars):
+            proto.variables.add().domain.extend([0, 1])
+        constraints = proto.constraints
+        for block in enc.clauses:
+            if block.shape[1] and (block != _NONE).all():
+                for row in block.tolist():
+                    constraints.add().bool_or.literals.extend(row)
+            else:
+                for row in block.tolist():
+                    constraints.add().bool_or.literals.extend([v for v in row if v != _NONE])
+        for lits in enc.goal:
+            if lits is not None:
+                constraints.add().bool_or.literals.extend(lits)
         self.bricks: dict[Brick, Any] = {}
-        for cell in sorted(enc.brick_cells):
-            self.bricks[cell] = self.var(("b", cell))
-        for clause in enc.clauses:
-            self.model.AddBoolOr([self.lit(ref, pol) for ref, pol in clause])
-        for refs in enc.goal:
-            if refs is not None:
-                self.model.AddBoolOr([self.var(ref) for ref in refs])
+        for i, cell in enumerate(enc.brick_cells):
+            if i in enc.used_bricks:
+                self.bricks[cell] = self.model.GetBoolVarFromProtoIndex(i)
+            else:  # no clause reads this brick: it cannot change the learned run
+                constraints.add().bool_or.literals.extend([-i - 1])
         self.count = sum(self.bricks.values()) if self.bricks else 0
         self.model.Add(self.count <= enc.level.budget)
-
-    def var(self, ref: LitRef) -> Any:
-        v = self.vars.get(ref)
-        if v is None:
-            v = self.model.NewBoolVar(f"{ref[0]}{ref[1]}")
-            self.vars[ref] = v
-            if ref[0] == "b":
-                self.bricks[ref[1]] = v
-        return v
-
-    def lit(self, ref: LitRef, polarity: bool) -> Any:
-        v = self.var(ref)
-        return v if polarity else v.Not()
+        self.n_vars = enc.n_vars
 
     def bricks_of(self, solver: Any) -> BrickSet:
         return tuple(sorted(cell for cell, v in self.bricks.items() if solver.Value(v)))
@@ -280,10 +292,24 @@ class LearnedRuleSolver:
         self.workers = workers
 
     # -- one CP-SAT call, stoppable
-    def _run(self, m: _Model, deadline: float | None, cancel: threading.Event | None) -> _Run:
+    def _run(self, m: _Model, deadline: float | None, cancel: threading.Event | None,
+             collect: list[BrickSet] | None = None) -> _Run:
+        """One CP-SAT solve; with ``collect``, enumerate every solution into it."""
         cp = m.cp
         solver = cp.CpSolver()
         solver.parameters.num_search_workers = self.workers
+        callback = None
+        if collect is not None:
+            solver.parameters.enumerate_all_solutions = True
+            outer = self
+
+            class _Collect(cp.CpSolverSolutionCallback):  # type: ignore[misc,name-defined]
+                def on_solution_callback(self) -> None:
+                    collect.append(tuple(sorted(c for c, v in m.bricks.items() if self.Value(v))))
+                    if outer is None:
+                        return
+
+            callback = _Collect()
         if deadline is not None:
             solver.parameters.max_time_in_seconds = max(0.001, deadline - time.perf_counter())
         done = threading.Event()
@@ -298,7 +324,7 @@ class LearnedRuleSolver:
         if watcher:
             watcher.start()
         try:
-            code = solver.Solve(m.model)
+            code = solver.Solve(m.model, callback) if callback is not None else solver.Solve(m.model)
         finally:
             done.set()
             if watcher:
@@ -345,7 +371,7 @@ class LearnedRuleSolver:
         except _Cancelled:
             return result(SolveStatus.CANCELLED, message="cancelled")
         extra["encode_seconds"] = round(time.perf_counter() - start, 4)
-        n_cons = len(enc.clauses)
+        n_cons = enc.n_clauses
         if enc.goal_impossible:
             if trusted:
                 return result(SolveStatus.INFEASIBLE, complete=True, message="the learned rules say no lemming path "
@@ -354,7 +380,7 @@ class LearnedRuleSolver:
         if stopped():
             return stopped()  # type: ignore[return-value]
         m = _Model(enc)
-        n_vars = len(m.vars)
+        n_vars = m.n_vars
         if progress:
             progress(Progress(self.name, time.perf_counter() - start, f"{n_vars} variables, {n_cons} clauses"))
 
@@ -394,39 +420,23 @@ class LearnedRuleSolver:
             progress(Progress(self.name, time.perf_counter() - start, "minimum found", len(first), bound, 1))
         if mode == SolveMode.MIN:
             return result(SolveStatus.OPTIMAL, first, (first,), complete=False)
-        # mode ALL: enumerate every set of the minimum size, forbidding each one found
-        solutions = [first]
+        # mode ALL: enumerate every assignment with the minimum brick count.  Every lemming
+        # state variable is a function of the bricks (each tree reaches exactly one leaf and
+        # that leaf's clause fixes the state) and unread bricks are fixed to 0, so each
+        # brick set is one assignment.
         m.model.ClearObjective()
         m.model.Add(m.count == len(first))
-        while True:
-            last = solutions[-1]
-            if not last:
-                break
-            m.model.AddBoolOr([m.bricks[c].Not() for c in last])
-            if (s := stopped()) is not None:
-                return s if s.status == SolveStatus.CANCELLED else result(
-                    SolveStatus.OPTIMAL, first, tuple(sorted(solutions)), False, "time limit: maybe more solutions")
-            run = self._run(m, deadline, cancel)
-            conflicts += run.conflicts
-            if run.bricks is None:
-                if run.status == "infeasible":
-                    break
-                if cancel is not None and cancel.is_set():
-                    return result(SolveStatus.CANCELLED, message="cancelled")
-                return result(SolveStatus.OPTIMAL, first, tuple(sorted(solutions)), False,
-                              "time limit: maybe more solutions")
-            bad = wrong(run.bricks)
+        found: list[BrickSet] = []
+        run = self._run(m, deadline, cancel, collect=found)
+        conflicts += run.conflicts
+        for bricks in found:
+            bad = wrong(bricks)
             if bad:
                 return bad
-            solutions.append(run.bricks)
-            if progress:
-                progress(Progress(self.name, time.perf_counter() - start, "enumerating", len(first), bound,
-                                  len(solutions)))
+        solutions = sorted(set(found) | {first})
+        if run.status != "optimal":
+            if cancel is not None and cancel.is_set():
+                return result(SolveStatus.CANCELLED, message="cancelled")
+            return result(SolveStatus.OPTIMAL, first, tuple(solutions), False, "time limit: maybe more solutions")
         ordered = tuple(sorted(solutions))
         return result(SolveStatus.OPTIMAL, first, ordered, complete=True)
-
-
-def iter_clauses_text(enc: Encoding, limit: int = 20) -> Iterator[str]:
-    """Readable form of the first ``limit`` clauses of an encoding (for debugging and docs)."""
-    for clause in enc.clauses[:limit]:
-        yield " or ".join(("" if pol else "not ") + f"{ref[0]}{ref[1]}" for ref, pol in clause)

@@ -22,8 +22,9 @@ fractional brick and lemming densities come back in ``SolveResult.relaxed``.
 Mode ``all`` finds the minimum, then repeatedly solves with ``Σ b = min`` and a cut
 ``Σ_{i∈S} b_i ≤ min − 1`` for every solution ``S`` found, until infeasible.
 
-Cancellation: SCIP and GLOP are interrupted in place; CBC, HiGHS and CLP cannot be,
-so their solve runs in a worker thread that is abandoned (it ends at its time limit).
+Cancellation: model assembly holds the GIL and CBC, HiGHS and CLP can neither be
+interrupted nor release the GIL, so when a cancel event is given the whole solve runs
+in a forked child process that is killed when the event is set.
 
 >>> from game.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
@@ -290,24 +291,47 @@ def load_pywraplp(model: MilpModel, backend: str, *, integer: bool) -> object:
     return solver
 
 
-def solve_interruptibly(solver: object, backend: str, deadline: Deadline, cancel: threading.Event | None) -> int | None:
-    """Run ``solver.Solve()`` within the deadline; ``None`` if cancelled first."""
+class Outcome:
+    """Status and variable values of one backend solve (``status`` None: cancelled)."""
+
+    def __init__(self, status: int | None, values: npt.NDArray[np.float64] | None = None) -> None:
+        self.status = status
+        self.values = values
+
+
+def _values(solver: object) -> npt.NDArray[np.float64]:
+    """Every variable's value in the current solution of a pywraplp solver."""
+    return np.array([v.solution_value() for v in solver.variables()])  # type: ignore[attr-defined]
+
+
+def solve_interruptibly(solver: object, backend: str, deadline: Deadline, cancel: threading.Event | None) -> Outcome:
+    """Run the backend within the deadline; the outcome's status is ``None`` if cancelled first.
+
+    With a cancel event the backend runs in a thread; SCIP and GLOP are interrupted in
+    place, the others are abandoned (:class:`MilpSolver` avoids that by solving in a
+    child process when it is given a cancel event).
+    """
+    from ortools.linear_solver import pywraplp
+
     remaining = deadline.remaining()
-    if remaining is not None:
-        solver.SetTimeLimit(max(1, int(remaining * 1000)))  # type: ignore[attr-defined]
+    millis = None if remaining is None else max(1, int(remaining * 1000))
+    if millis is not None:
+        solver.SetTimeLimit(millis)  # type: ignore[attr-defined]
     if cancel is None:
-        return int(solver.Solve())  # type: ignore[attr-defined]
-    box: list[int] = []
-    worker = threading.Thread(target=lambda: box.append(solver.Solve()), daemon=True)  # type: ignore[attr-defined]
-    worker.start()
-    while worker.is_alive():
-        if cancel.wait(0.01):
-            if backend in INTERRUPTIBLE:
-                solver.InterruptSolve()  # type: ignore[attr-defined]
-                worker.join(0.08)
-            return None
-        worker.join(0.0)
-    return box[0] if box else None
+        status = int(solver.Solve())  # type: ignore[attr-defined]
+    else:
+        box: list[int] = []
+        worker = threading.Thread(target=lambda: box.append(solver.Solve()), daemon=True)  # type: ignore[attr-defined]
+        worker.start()
+        while worker.is_alive():
+            if cancel.wait(0.01):
+                if backend in INTERRUPTIBLE:
+                    solver.InterruptSolve()  # type: ignore[attr-defined]
+                    worker.join(0.08)
+                return Outcome(None)
+        status = box[0]
+    has_values = status in (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE)
+    return Outcome(status, _values(solver) if has_values else None)
 
 
 class MilpSolver:
@@ -338,32 +362,57 @@ class MilpSolver:
         progress: ProgressCallback | None = None,
         cancel: threading.Event | None = None,
     ) -> SolveResult:
-        """Solve ``level``; see :class:`ai.base.Solver`."""
-        mode = SolveMode(mode)
-        deadline = Deadline(time_limit)
-        info = analyse(level)
-        if not info.feasible:
-            return infeasible_by_reachability(self.name, mode, deadline)
-        model = build_milp(level, info)
-        report(progress, self.name, deadline, f"model built: {len(model.objective)} variables")
-        if is_set(cancel):
-            return make_result(self.name, mode, SolveStatus.CANCELLED, deadline)
-        if self.lp:
-            return self._solve_lp(level, model, mode, deadline, cancel)
-        backend = MIP_BACKENDS[self.backend]
-        solver = load_pywraplp(model, backend, integer=True)
-        if is_set(cancel):
-            return make_result(self.name, mode, SolveStatus.CANCELLED, deadline)
-        return _MipRun(self.name, level, model, solver, backend, mode, deadline, progress, cancel).run()
+        """Solve ``level``; see :class:`ai.base.Solver`.
 
-    def _solve_lp(self, level: Level, model: MilpModel, mode: SolveMode, deadline: Deadline,
+        With a ``cancel`` event the whole solve (model assembly, which holds the GIL,
+        and backends that cannot be interrupted) runs in a forked child process that is
+        killed when the event is set; progress is then reported only at the end.
+        """
+        mode = SolveMode(mode)
+        if cancel is None:
+            return self._solve(level, mode, Deadline(time_limit), progress)
+        return self._solve_in_child(level, mode, Deadline(time_limit), progress, cancel)
+
+    def _solve_in_child(self, level: Level, mode: SolveMode, deadline: Deadline,
+                        progress: ProgressCallback | None, cancel: threading.Event) -> SolveResult:
+        """Run :meth:`_solve` in a forked process; kill it on cancel."""
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("fork")
+        parent, child = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_child_main, args=(self, level, mode, deadline.remaining(), child), daemon=True)
+        proc.start()
+        child.close()
+        try:
+            while not parent.poll(0.01):
+                if cancel.is_set() or not proc.is_alive():
+                    return make_result(self.name, mode, stopped_status(cancel) if cancel.is_set()
+                                       else SolveStatus.UNKNOWN, deadline, message="MILP child process ended")
+            result: SolveResult = parent.recv()
+        except EOFError:
+            return make_result(self.name, mode, SolveStatus.UNKNOWN, deadline, message="MILP child process ended")
+        finally:
+            if proc.is_alive():
+                proc.kill()
+            proc.join()
+            parent.close()
+        report(progress, self.name, deadline, result.describe())
+        from dataclasses import replace
+
+        return replace(result, stats=replace(result.stats, seconds=deadline.elapsed()))
+
+    def _solve(self, level: Level, mode: SolveMode, deadline: Deadline,
+               progress: ProgressCallback | None, cancel: threading.Event | None = None) -> SolveResult:
+        """The solve itself, in this process."""
+        info = analyse(level)    def _solve_lp(self, level: Level, model: MilpModel, mode: SolveMode, deadline: Deadline,
                   cancel: threading.Event | None) -> SolveResult:
         """The LP relaxation: fractional densities in ``relaxed``."""
         from ortools.linear_solver import pywraplp
 
         backend = LP_BACKENDS[self.lp_backend]
         solver = load_pywraplp(model, backend, integer=False)
-        status = solve_interruptibly(solver, backend, deadline, cancel)
+        outcome = solve_interruptibly(solver, backend, deadline, cancel)
+        status = outcome.status
         stats = {"variables": len(model.objective), "constraints": len(model.row_lower)}
         if status is None:
             return make_result(self.name, mode, stopped_status(cancel), deadline, **stats)
@@ -371,8 +420,8 @@ class MilpSolver:
             return make_result(self.name, mode, SolveStatus.INFEASIBLE, deadline, complete=True, **stats)
         if status != pywraplp.Solver.OPTIMAL:
             return make_result(self.name, mode, stopped_status(cancel), deadline, **stats)
-        values = np.array([v.solution_value() for v in solver.variables()])  # type: ignore[attr-defined]
-        relaxed = _relaxed(level, model, values)
+        assert outcome.values is not None
+        relaxed = _relaxed(level, model, outcome.values)
         result = make_result(self.name, mode, SolveStatus.UNKNOWN, deadline,
                              message=f"LP relaxation: at least {relaxed.objective:.3f} bricks",
                              best_bound=relaxed.objective, **stats)
@@ -392,6 +441,11 @@ def _relaxed(level: Level, model: MilpModel, values: npt.NDArray[np.float64]) ->
     return RelaxedSolution(obstacles=obst, occupancy=occ, objective=float(values[: model.n_bricks].sum()))
 
 
+def _child_main(solver: MilpSolver, level: Level, mode: SolveMode, time_limit: float | None, conn: object) -> None:
+    """Child-process body of :meth:`MilpSolver._solve_in_child`: solve and send the result."""
+    conn.send(solver._solve(level, mode, Deadline(time_limit), None))  # type: ignore[attr-defined]
+
+
 class _MipRun:
     """One MILP solve: minimum, then (mode ``all``) enumeration with no-good cuts."""
 
@@ -402,6 +456,7 @@ class _MipRun:
         self.backend, self.mode, self.deadline = backend, mode, deadline
         self.progress, self.cancel = progress, cancel
         self.bricks = solver.variables()[: model.n_bricks]  # type: ignore[attr-defined]
+        self.values: npt.NDArray[np.float64] | None = None
 
     def stats(self) -> dict[str, object]:
         """Model size for :class:`SolveStats`."""
@@ -410,13 +465,20 @@ class _MipRun:
 
     def current(self) -> BrickSet:
         """The brick set of the current MILP solution."""
-        return tuple(cell for cell, v in zip(self.model.brick_cells, self.bricks) if v.solution_value() > 0.5)
+        assert self.values is not None
+        return tuple(cell for cell, v in zip(self.model.brick_cells, self.values) if v > 0.5)
+
+    def solve_once(self) -> int | None:
+        """One backend solve; keeps the values; ``None`` when cancelled."""
+        outcome = solve_interruptibly(self.solver, self.backend, self.deadline, self.cancel)
+        self.values = outcome.values
+        return outcome.status
 
     def run(self) -> SolveResult:
         """Minimise, then enumerate in mode ``all``."""
         from ortools.linear_solver import pywraplp
 
-        status = solve_interruptibly(self.solver, self.backend, self.deadline, self.cancel)
+        status = self.solve_once()
         if status is None or is_set(self.cancel):
             return make_result(self.name, self.mode, SolveStatus.CANCELLED, self.deadline, **self.stats())
         if status == pywraplp.Solver.INFEASIBLE:
@@ -450,7 +512,7 @@ class _MipRun:
             for cell, v in zip(self.model.brick_cells, self.bricks):
                 if cell in found[-1]:
                     cut.SetCoefficient(v, 1)
-            status = solve_interruptibly(solver, self.backend, self.deadline, self.cancel)
+            status = self.solve_once()
             if status == pywraplp.Solver.INFEASIBLE:
                 complete = True
                 break

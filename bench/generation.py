@@ -94,6 +94,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--solver", default=None, help="certifying exact solver (default: the generator's)")
     parser.add_argument("--only", default=None, help="run only the cases whose label contains this text")
+    parser.add_argument("--compare", default="cpsat",
+                        help="also certify the first case with this solver, for comparison ('' to skip)")
     parser.add_argument("--endless", type=int, default=10, help="also time Endless difficulties 1..N (0: skip)")
     parser.add_argument("--update", action="store_true", help="write bench/results.md")
     args = parser.parse_args()
@@ -118,6 +120,15 @@ def main() -> int:
         )
         reasons.append(f"- {case.label}: {share}")
         stages.append(f"- {case.label}: " + ", ".join(f"{k} {v:.1f}" for k, v in stats.stage_seconds.items()))
+        print(rows[-1], flush=True)
+    if not args.only and args.compare and args.compare != solver:
+        case = CASES[0]
+        stats, wall, cpu = run_case(case, args.count, args.seed, args.compare)
+        n = max(stats.accepted, 1)
+        rows.append(
+            f"| {case.label}, certified by `{args.compare}` | {stats.accepted} | {wall / n:.2f} | {cpu / n:.2f} "
+            f"| {stats.attempts / n:.0f} | {stats.rejection_rate:.1%} | {stats.exact_calls} ({stats.exact_seconds:.1f}) |"
+        )
         print(rows[-1], flush=True)
     endless = endless_rows(args.endless, args.count, args.seed, solver) if args.endless and not args.only else []
     lines = [

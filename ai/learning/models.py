@@ -318,6 +318,9 @@ class MlpModel:
 def fit_mlp(features: npt.ArrayLike, labels: npt.ArrayLike, *, hidden: Sequence[int] = (24,),
             random_state: int = 0) -> MlpModel:
     """Fit a small MLP per channel (scikit-learn ``MLPClassifier``, Adam)."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
     from sklearn.neural_network import MLPClassifier
 
     x = _as_rows(features)
@@ -329,9 +332,11 @@ def fit_mlp(features: npt.ArrayLike, labels: npt.ArrayLike, *, hidden: Sequence[
             weights.append([np.zeros((N_FEATURES, 1)).tolist()])
             biases.append([[const]])
             continue
-        clf = MLPClassifier(hidden_layer_sizes=tuple(hidden), max_iter=600, tol=1e-6,
+        clf = MLPClassifier(hidden_layer_sizes=tuple(hidden), max_iter=400, tol=1e-6,
                             random_state=random_state, alpha=1e-5)
-        clf.fit(x, y[:, c])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            clf.fit(x, y[:, c])
         weights.append([w.tolist() for w in clf.coefs_])
         biases.append([b.tolist() for b in clf.intercepts_])
     return MlpModel(weights, biases)

@@ -44,3 +44,20 @@ def brute_force(level: Level) -> tuple[int | None, set[tuple[tuple[int, int], ..
         if sols:
             return k, sols
     return None, set()
+
+
+def interesting_small_levels(seed: int, count: int, *, others: int = 3) -> list[Level]:
+    """``count`` random small levels that need at least one brick, plus ``others`` of any kind."""
+    rng = np.random.default_rng(seed)
+    needy: list[Level] = []
+    rest: list[Level] = []
+    for _ in range(2000):
+        level = random_small_level(rng)
+        best, _ = brute_force(level)
+        if best is not None and best >= 1 and len(needy) < count:
+            needy.append(level)
+        elif len(rest) < others:
+            rest.append(level)
+        if len(needy) == count and len(rest) == others:
+            break
+    return needy + rest

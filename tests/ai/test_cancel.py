@@ -13,10 +13,8 @@ from tests.ai.exact_helpers import hard_level
 
 
 @pytest.mark.parametrize("name,options", [
-    ("cpsat", {}), ("search", {}), ("milp", {"backend": "scip"}), 
-    pytest.param("milp", {"backend": "highs"}, marks=pytest.mark.xfail(
-        reason="HiGHS cannot be interrupted and holds the GIL while it solves", strict=False)),
-    ("auto", {}), ("brute", {}),
+    ("cpsat", {}), ("search", {}), ("milp", {"backend": "scip"}),
+    ("milp", {"backend": "highs"}), ("milp", {"backend": "cbc"}), ("auto", {}), ("brute", {}),
 ])
 def test_cancel_within_100ms(name: str, options: dict) -> None:
     cancel = threading.Event()

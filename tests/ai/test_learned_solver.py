@@ -1,0 +1,128 @@
+"""The learned-rule solver: the original level, agreement with exact answers, wrong rules, contract."""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from ai import get_solver, solve
+from ai.base import SolveMode, SolveStatus
+from ai.learned_solver import LearnedRuleSolver, encode
+from ai.learning.learn import learn_rules
+from ai.learning.models import TreeModel
+from ai.learning.rules import LearnedRules, load_default_rules
+from game.level import Level
+from game.simulation import simulate
+from tests.ai.learned_helpers import brute_force, interesting_small_levels
+from tests.conftest import ORIGINAL_PACK, ORIGINAL_SOLUTIONS
+
+
+def test_original_level_all_six_solutions_complete() -> None:
+    level = Level.load(ORIGINAL_PACK)
+    result = solve(level, solver="learned", mode="all")
+    assert result.status == SolveStatus.OPTIMAL
+    assert set(result.solutions) == ORIGINAL_SOLUTIONS
+    assert result.complete
+    assert result.min_bricks == 3
+
+
+def test_original_level_min_and_any() -> None:
+    level = Level.load(ORIGINAL_PACK)
+    r = solve(level, solver="learned", mode="min")
+    assert r.status == SolveStatus.OPTIMAL and r.bricks in ORIGINAL_SOLUTIONS
+    r = solve(level, solver="learned", mode="any")
+    assert r.status == SolveStatus.FEASIBLE and simulate(level, r.bricks or ()).won
+
+
+def test_encoding_uses_only_learned_clauses() -> None:
+    level = Level.load(ORIGINAL_PACK)
+    rules = load_default_rules()
+    enc = encode(level, rules.model)  # type: ignore[arg-type]
+    assert enc.clauses and not enc.goal_impossible
+    # a rule set that never moves anything makes the dynamics static: the start state persists
+    frozen = TreeModel([[{"feature": 18 + 4, "low": 1, "high": 2}, {"value": 0}, {"value": 1}],
+                        [{"feature": 27 + 4, "low": 1, "high": 2}, {"value": 0}, {"value": 1}]])
+    enc = encode(level, frozen)
+    assert not enc.clauses and enc.goal_impossible
+
+
+def _reference_answer(level: Level) -> tuple[int | None, set[tuple[tuple[int, int], ...]]]:
+    if importlib.util.find_spec("ai.cpsat") is not None:
+        r = solve(level, solver="cpsat", mode="all", time_limit=20)
+        if r.status == SolveStatus.INFEASIBLE:
+            return None, set()
+        if r.status == SolveStatus.OPTIMAL and r.complete:
+            return r.min_bricks, set(r.solutions)
+    return brute_force(level)
+
+
+def test_agrees_with_exact_answers_on_random_small_levels() -> None:
+    solver = LearnedRuleSolver()
+    levels = interesting_small_levels(11, 10)
+    assert len(levels) == 13
+    for level in levels:
+        best, sols = brute_force(level)
+        ref_best, ref_sols = _reference_answer(level)
+        assert (best, sols) == (ref_best, ref_sols)
+        result = solve(level, solver=solver, mode="all")
+        if best is None:
+            assert result.status == SolveStatus.INFEASIBLE
+        else:
+            assert result.status == SolveStatus.OPTIMAL and result.complete
+            assert result.min_bricks == best and set(result.solutions) == sols
+
+
+def _target_magnet() -> LearnedRules:
+    """Wrong rules: every target cell is always occupied (facing left)."""
+    tree = TreeModel([[{"feature": 9 + 4, "low": 1, "high": 2}, {"value": 0}, {"value": 1}], [{"value": 0}]])
+    return LearnedRules(tree, {"games": 0})
+
+
+def test_wrong_rules_are_reported_not_returned() -> None:
+    level = Level.load(ORIGINAL_PACK)
+    result = solve(level, solver=LearnedRuleSolver(rules=_target_magnet()), mode="min")
+    assert result.status == SolveStatus.UNKNOWN
+    assert result.bricks is None and not result.solutions
+    assert "learned rules are wrong" in result.message
+
+
+def test_rules_from_too_few_games_never_give_a_bad_answer() -> None:
+    rules = learn_rules(games=1, seed=0).rules
+    assert not rules.verified_exact
+    solver = LearnedRuleSolver(rules=rules)
+    level = Level.load(ORIGINAL_PACK)
+    result = solve(level, solver=solver, mode="all")  # ai.solve replays every solution
+    assert result.status in (SolveStatus.UNKNOWN, SolveStatus.FEASIBLE)
+    assert not result.complete
+    if result.status == SolveStatus.UNKNOWN:
+        assert "learned rules" in result.message
+
+
+def test_rules_file_option(tmp_path: Path) -> None:
+    path = tmp_path / "rules.json"
+    load_default_rules().save(path)
+    level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
+    result = solve(level, solver="learned", rules=str(path))
+    assert result.status == SolveStatus.OPTIMAL and result.bricks == ((1, 2),)
+
+
+def test_infeasible_level() -> None:
+    level = Level.from_rows(["> X T", "XXXXX"], frames=6, budget=1)
+    assert solve(level, solver="learned").status == SolveStatus.INFEASIBLE
+
+
+def test_cancel_and_time_limit() -> None:
+    level = Level.load(ORIGINAL_PACK).with_limits(frames=60, budget=6)
+    cancel = threading.Event()
+    cancel.set()
+    start = time.perf_counter()
+    assert get_solver("learned").solve(level, mode=SolveMode.ALL, cancel=cancel).status == SolveStatus.CANCELLED
+    assert time.perf_counter() - start < 0.5
+    start = time.perf_counter()
+    r = get_solver("learned").solve(level, mode=SolveMode.ALL, time_limit=0.2)
+    assert time.perf_counter() - start < 0.2 + 0.6
+    assert r.status in (SolveStatus.TIMEOUT, SolveStatus.OPTIMAL, SolveStatus.FEASIBLE)
