@@ -52,6 +52,7 @@ from ai.solver_util import (
     stopped_status,
 )
 from game.level import Brick, Level
+from game.simulation import simulate
 
 Literal = Union[bool, cp_model.IntVar]
 """A model literal, or a Python constant for a value fixed by the analysis."""
@@ -462,6 +463,11 @@ class CpSatSolver:
         info = analyse(level)
         if not info.feasible:
             return infeasible_by_reachability(self.name, mode, deadline)
+        if simulate(level, ()).won:
+            # No brick needed: the empty set is the one and only minimum solution.
+            status = SolveStatus.FEASIBLE if mode == SolveMode.ANY else SolveStatus.OPTIMAL
+            return make_result(self.name, mode, status, deadline, solutions=[()], complete=mode == SolveMode.ALL,
+                               best_bound=0.0, message="the lemmings win without bricks")
         try:
             m = build_model(level, info, redundant=self.redundant, cancel=cancel, deadline=deadline,
                             encoding=self.encoding)

@@ -404,7 +404,18 @@ class MilpSolver:
     def _solve(self, level: Level, mode: SolveMode, deadline: Deadline,
                progress: ProgressCallback | None, cancel: threading.Event | None = None) -> SolveResult:
         """The solve itself, in this process."""
-        info = analyse(level)    def _solve_lp(self, level: Level, model: MilpModel, mode: SolveMode, deadline: Deadline,
+        info = analyse(level)
+        if not info.feasible:
+            return infeasible_by_reachability(self.name, mode, deadline)
+        model = build_milp(level, info)
+        report(progress, self.name, deadline, f"model built: {len(model.objective)} variables")
+        if self.lp:
+            return self._solve_lp(level, model, mode, deadline, cancel)
+        backend = MIP_BACKENDS[self.backend]
+        solver = load_pywraplp(model, backend, integer=True)
+        return _MipRun(self.name, level, model, solver, backend, mode, deadline, progress, cancel).run()
+
+    def _solve_lp(self, level: Level, model: MilpModel, mode: SolveMode, deadline: Deadline,
                   cancel: threading.Event | None) -> SolveResult:
         """The LP relaxation: fractional densities in ``relaxed``."""
         from ortools.linear_solver import pywraplp

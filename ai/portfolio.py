@@ -104,14 +104,11 @@ class PortfolioSolver:
         start("search", SearchSolver())
         running, results = 1, []
         cpsat_started = False
-        while running:
-            wait = 0.01 if cpsat_started or self.probe <= deadline.elapsed() else min(0.01, self.probe)
+        while running and not is_cancelled(cancel):
             try:
-                name, result = answers.get(timeout=wait)
+                name, result = answers.get(timeout=0.01)
             except queue.Empty:
-                if is_cancelled(cancel):
-                    stop.set()
-                if not cpsat_started and deadline.elapsed() >= self.probe and not stop.is_set():
+                if not cpsat_started and deadline.elapsed() >= self.probe:
                     start("cpsat", CpSatSolver())
                     cpsat_started, running = True, running + 1
                 continue
@@ -120,13 +117,20 @@ class PortfolioSolver:
             if _is_final(result, mode):
                 stop.set()
                 return self._relabel(result, name, deadline)
-            if not cpsat_started and not stop.is_set():
+            if not cpsat_started:
                 start("cpsat", CpSatSolver())
                 cpsat_started, running = True, running + 1
-        stop.set()
+        stop.set()  # cancelled (the racers stop on their own) or both finished without a final answer
+        while True:
+            try:
+                results.append(answers.get_nowait())
+            except queue.Empty:
+                break
+        if not results:
+            return make_result(self.name, mode, SolveStatus.CANCELLED, deadline, extra={"used": "none"})
         name, best = max(results, key=lambda nr: (nr[1].solved, len(nr[1].solutions)))
-        if is_cancelled(cancel) and not best.solved:
-            best = replace(best, status=SolveStatus.CANCELLED)
+        if is_cancelled(cancel) and not _is_final(best, mode):
+            best = replace(best, status=SolveStatus.CANCELLED if not best.solved else best.status)
         return self._relabel(best, name, deadline)
 
 

@@ -145,7 +145,7 @@ class _Search:
     def explore(self, k: int, t: int, pos: int, d: int, bricks: int, forbidden: int, budget: int) -> list[int]:
         """Every completion (mask of bricks added) of the position with at most ``budget`` more bricks."""
         self.nodes += 1
-        if self.nodes & 1023 == 0:
+        if self.nodes & 255 == 0:
             check(self.cancel, self.deadline)
         rel = self.relevant(k, t, pos)
         key = (k, t, pos, d, bricks & rel, forbidden & rel)

@@ -31,8 +31,13 @@ def original() -> Level:
     return Level.load(ORIGINAL)
 
 
+def busy_level() -> Level:
+    """A 24x32, 100-frame, 3-lemming level with a 10-brick optimum (keeps solvers busy a while)."""
+    return Level.load(ROOT / "bench" / "suites" / "large" / "004_large.txt")
+
+
 def hard_level() -> Level:
-    """A level that keeps every solver busy for well over a second (for cancel tests)."""
+    """A 2-lemming cavern level (optimum 0) with a large model."""
     rows = ["X" * 22]
     for r in range(1, 15):
         row = ["X"] + [" "] * 20 + ["X"]

@@ -9,7 +9,7 @@ import pytest
 
 from ai import get_solver
 from ai.base import SolveStatus
-from tests.ai.exact_helpers import hard_level
+from tests.ai.exact_helpers import busy_level
 
 
 @pytest.mark.parametrize("name,options", [
@@ -25,22 +25,22 @@ def test_cancel_within_100ms(name: str, options: dict) -> None:
         set_at.append(time.perf_counter())
         cancel.set()
 
-    timer = threading.Timer(0.4, fire)
+    timer = threading.Timer(0.1, fire)
     timer.start()
-    result = solver.solve(hard_level(), mode="all", time_limit=5.0, cancel=cancel)
+    result = solver.solve(busy_level(), mode="all", time_limit=5.0, cancel=cancel)
     done = time.perf_counter()
     timer.cancel()
     if not set_at:
         pytest.skip(f"{name} finished before the cancel fired")
     assert result.status == SolveStatus.CANCELLED or result.solved
-    # 100 ms is the contract; on this shared 2-core machine a busy GIL (numpy model assembly)
-    # (other jobs, numpy model assembly) adds latency, so the test bound is looser; bench measures it.
-    assert done - set_at[0] < 0.5
+    # 100 ms is the contract; this shared 2-core machine runs other jobs (load 5-7), so the
+    # test allows twice that.
+    assert done - set_at[0] < 0.2
 
 
 @pytest.mark.parametrize("name", ["cpsat", "search"])
 def test_time_limit(name: str) -> None:
     start = time.perf_counter()
-    result = get_solver(name).solve(hard_level(), mode="all", time_limit=0.3)
+    result = get_solver(name).solve(busy_level(), mode="all", time_limit=0.3)
     assert time.perf_counter() - start < 1.5
     assert result.status in (SolveStatus.TIMEOUT, SolveStatus.FEASIBLE, SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE)

@@ -181,6 +181,7 @@ def test_play_test_returns_to_the_same_editor_state(app: App) -> None:
     play = app.top
     assert isinstance(play, PlayScene) and play.key is None
     assert play.level == editor.model.to_level()
+    assert ("Esc", "editor") in play._hints()  # the hint bar says where Esc goes
     # play a little: place a brick, run, then leave
     click(app, play.layout().cell_center(1, 3))
     press(app, pygame.K_SPACE, unicode=" ", frames=30)

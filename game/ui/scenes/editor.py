@@ -226,7 +226,7 @@ class EditorScene(Scene):
 
         level = self.model.to_level()
         title = f"Play-test: {level.title or 'untitled'}"
-        self.play_scene = self.app.push(PlayScene(self.app, level, key=None, title=title))
+        self.play_scene = self.app.push(PlayScene(self.app, level, key=None, title=title, back_label="editor"))
 
     # ---------------------------------------------------------------- analysis
     def analyse(self) -> None:

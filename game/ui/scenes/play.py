@@ -60,6 +60,9 @@ PLAY_SCENE_EXTENSIONS: list[Callable[["PlayScene"], None]] = []
 
 Handler = Callable[[Action], None]
 
+#: Height of the strip between the top bar and the board (AI badge, status messages).
+STATUS_STRIP = 50
+
 
 class PlayScene(Scene):
     """Play one level.  ``playlist`` + ``index`` give the level and what Enter opens after a win.
@@ -77,8 +80,10 @@ class PlayScene(Scene):
         key: str | None = None,
         title: str | None = None,
         renderer: LevelRenderer | None = None,
+        back_label: str = "levels",
     ) -> None:
         super().__init__(app)
+        self.back_label = back_label  #: where Esc goes, for the hint bar ("levels", "editor")
         self.playlist = list(playlist)
         self.index = index
         if level is None:
@@ -162,7 +167,7 @@ class PlayScene(Scene):
     def board_area(self, size: tuple[int, int]) -> pygame.Rect:
         """The rectangle the board is fitted into, for a window of ``size``."""
         w, h = size
-        top = hud.TOP_BAR + 14
+        top = hud.TOP_BAR + STATUS_STRIP  # the strip holds the AI badge and status lines
         return pygame.Rect(16, top, max(1, w - 32), max(1, h - top - hud.BOTTOM_BAR - 14))
 
     def layout(self, size: tuple[int, int] | None = None) -> BoardLayout:
@@ -249,7 +254,7 @@ class PlayScene(Scene):
         self.assistant.shutdown()
 
     def back(self) -> None:
-        """Esc: leave the level (back to the level select)."""
+        """Esc: leave the level (back to the scene below: level select or editor)."""
         self.app.pop()
 
     def confirm(self) -> None:
@@ -406,14 +411,14 @@ class PlayScene(Scene):
         s = self.state
         if s == PlayState.PLACING:
             hints = [("Click", "place/remove brick"), ("Space", "release"), ("P", "preview"),
-                     ("Z/Y", "undo/redo"), ("Bksp", "clear"), ("Right", "step"), ("Esc", "levels")]
+                     ("Z/Y", "undo/redo"), ("Bksp", "clear"), ("Right", "step"), ("Esc", self.back_label)]
         elif s in (PlayState.RUNNING, PlayState.PAUSED):
             hints = [("Space", "pause" if s == PlayState.RUNNING else "resume"), ("Left/Right", "step"),
-                     ("+/-", "speed"), ("R", "restart"), ("P", "preview"), ("Click", "edit"), ("Esc", "levels")]
+                     ("+/-", "speed"), ("R", "restart"), ("P", "preview"), ("Click", "edit"), ("Esc", self.back_label)]
         elif s == PlayState.WON:
-            hints = [("Enter", "next level"), ("Space", "replay"), ("R", "restart"), ("Esc", "levels")]
+            hints = [("Enter", "next level"), ("Space", "replay"), ("R", "restart"), ("Esc", self.back_label)]
         else:
-            hints = [("Enter/R", "try again"), ("Left", "step back"), ("P", "preview"), ("Esc", "levels")]
+            hints = [("Enter/R", "try again"), ("Left", "step back"), ("P", "preview"), ("Esc", self.back_label)]
         return hints + list(self.extra_hints)
 
     def _draw_result(self, surface: pygame.Surface, layout: BoardLayout) -> None:
@@ -434,7 +439,7 @@ class PlayScene(Scene):
                 detail += f" \u2014 new best (was {self.best_before})!"
             elif self.best_before is not None:
                 detail += f" \u2014 your best: {min(self.best_before, used)}"
-            more = "Enter: next level" if self.index + 1 < len(self.playlist) else "Enter: back to the levels"
+            more = "Enter: next level" if self.index + 1 < len(self.playlist) else f"Enter: back to the {self.back_label}"
         else:
             head = "Not quite\u2026"
             detail = f"{home} of {n} lemming{'s' if n != 1 else ''} reached the exit"
