@@ -21,9 +21,20 @@ value the output is that constant, otherwise it is unknown and gets a variable. 
 a sound over-approximation of the learned dynamics: for any brick set, the concrete run
 of the learned rules reaches exactly one leaf per cell, that leaf is among the possible
 ones, so a known output equals the concrete one.  Clauses whose literal is known false
-are dropped (already satisfied), known-true literals are removed, and a brick variable
-is created only for brickable cells that some remaining clause reads (a brick nobody
-reads cannot change the learned run, so it never belongs to a minimal solution).
+are dropped (already satisfied), known-true literals are removed, and bricks on cells that
+no remaining clause reads are fixed to 0 (such a brick cannot change the learned run, so
+it never belongs to a minimal solution).  Each lemming state variable is then a function
+of the bricks (every tree reaches exactly one leaf), so mode ``all`` enumerates brick sets
+one-to-one with CP-SAT's ``enumerate_all_solutions``.
+
+**Dead states (verified rules only).**  A backward pass over the same structure fixes to 0
+the states from which no chain of learned 1-leaves reaches a target at the last frame
+(:func:`encode`).  On the shipped rules the live states found this way are exactly those
+of the hand-written analysis in :mod:`ai.reach` (checked on the pack and the large suite
+while developing), although nothing of it is used here.  The propagation is evaluated
+sparsely (:func:`encode_sparse`, only cells next to a possible lemming state);
+:func:`encode_dense` is the plain whole-map version, kept as the reference the tests
+compare it with.
 
 **Trust.**  Every solution is replayed with the reference simulator; if a replay
 disagrees, the solver reports ``unknown`` with "the learned rules are wrong" instead of
@@ -148,10 +159,59 @@ def _shifted(plane: npt.NDArray[Any], fill: Any) -> list[npt.NDArray[Any]]:
     return [padded[1 + dr : 1 + dr + h, 1 + dc : 1 + dc + w] for dr, dc in WINDOW]
 
 
-def encode(level: Level, model: TreeModel, *, cancel: threading.Event | None = None) -> Encoding:
-    """Propagate the learned rules in three-valued logic and emit the clauses (see the module docstring)."""
+_simplified_cache: dict[str, list[list[tuple[list[tuple[int, int]], int]]]] = {}
+
+
+def simplified_paths(model: TreeModel) -> list[list[tuple[list[tuple[int, int]], int]]]:
+    """The tree's leaf rules with unnecessary tests dropped (Quinlan 1987), per channel.
+
+    A test is dropped from a rule when, on every configuration that can occur and satisfies
+    the shorter rule, *the learned tree itself* gives the rule's value: the rule set then
+    describes the same function as the tree on those configurations (each configuration
+    still satisfies its own leaf's, now shorter, rule and every rule it satisfies agrees).
+    Only the learned tree is consulted, never the reference rule.  Shorter clauses propagate
+    earlier in CP-SAT.
+    """
+    import json as _json
+
+    from ai.learning.features import all_configurations
+
+    key = _json.dumps(model.to_json(), sort_keys=True)
+    if key in _simplified_cache:
+        return _simplified_cache[key]
+    rows = all_configurations().astype(bool)
+    pred = model.predict(rows)
+    out = []
+    for ch in range(len(LABELS)):
+        rules = []
+        for lits, value in model.paths(ch):
+            kept = list(lits)
+            for lit in list(lits):
+                trial = [x for x in kept if x != lit]
+                mask = np.ones(len(rows), dtype=bool)
+                for f, v in trial:
+                    mask &= rows[:, f] == bool(v)
+                if mask.any() and np.all(pred[mask, ch] == bool(value)):
+                    kept = trial
+            rules.append((kept, value))
+        out.append(rules)
+    _simplified_cache[key] = out
+    return out
+
+
+def encode_dense(level: Level, model: TreeModel, *, cancel: threading.Event | None = None,
+                 simplify: bool = False, prune: bool = False) -> Encoding:
+    """Propagate the learned rules in three-valued logic and emit the clauses (see the module docstring).
+
+    With ``prune``, dead states are fixed to 0 first: states from which no chain of learned
+    1-leaves (each read through the lemming feature it requires) reaches a target at the
+    last frame.  Sound when the learned rules keep a lemming in exactly one state per frame
+    and never create one from nothing (true for verified-exact rules): a lemming in a dead
+    state cannot end on a target, so no solution is lost.  The solver prunes only with
+    verified rules.
+    """
     h, w, n = level.height, level.width, level.frames
-    paths = [model.paths(ch) for ch in range(len(LABELS))]
+    paths = simplified_paths(model) if simplify else [model.paths(ch) for ch in range(len(LABELS))]
     brick_cells = list(level.brickable_cells)
     brick_id = np.full((h, w), -1, dtype=np.int64)
     for i, (r, c) in enumerate(brick_cells):
@@ -163,35 +223,99 @@ def encode(level: Level, model: TreeModel, *, cancel: threading.Event | None = N
     tgt_vals = _shifted(level.target_map.astype(np.int8), 0)
     enc = Encoding(level, [], brick_cells, 0)
     used = np.zeros(len(brick_cells) + 1, dtype=bool)
-    for k, lem in enumerate(level.lemmings):
+    static_vals = obst_vals + tgt_vals
+    static_possible = []
+    for ch in range(len(LABELS)):
+        per_leaf = []
+        for lits, _ in paths[ch]:
+            possible = np.ones((h, w), dtype=bool)
+            for f, v in lits:
+                if f < 2 * len(WINDOW):
+                    possible &= static_vals[f] != (1 - v)
+            per_leaf.append(possible)
+        static_possible.append(per_leaf)
+    ones = [[(i, [f for f, v in lits if v and f >= 2 * len(WINDOW)]) for i, (lits, value) in enumerate(paths[ch])
+             if value] for ch in range(len(LABELS))]
+
+    # outputs where no lemming feature is set (static); the box optimisation needs them all 0
+    base_zero = not any(
+        value and static.any() and all(not v for f, v in lits if f >= 2 * len(WINDOW))
+        for ch in range(len(LABELS))
+        for (lits, value), static in zip(paths[ch], static_possible[ch])
+    )
+    n_lem_feats = len(WINDOW)
+    lem_offsets = [WINDOW[i] for i in range(n_lem_feats)]
+
+    def run(k: int, dead: npt.NDArray[np.bool_] | None, emit: bool) -> tuple[
+            npt.NDArray[np.int8], npt.NDArray[np.int64], list[list[list[npt.NDArray[np.bool_]]]]]:
+        """Propagate one lemming; cells farther than one from any possible state at ``t - 1``
+        see no lemming feature, so (when the rules never create a lemming from nothing) only a
+        bounding box around those states is evaluated."""
+        nonlocal next_id
+        lem = level.lemmings[k]
         vals = np.zeros((n, h, w, 2), dtype=np.int8)
         ids = np.full((n, h, w, 2), -1, dtype=np.int64)
         vals[0, lem.row, lem.col, 0 if lem.direction < 0 else 1] = 1
+        empty = np.zeros((h, w), dtype=bool)
+        masks: list[list[list[npt.NDArray[np.bool_]]]] = [[[], []]]
         for t in range(1, n):
             if cancel is not None and cancel.is_set():
                 raise _Cancelled
-            feat_vals = obst_vals + tgt_vals + _shifted(vals[t - 1, :, :, 0], 0) + _shifted(vals[t - 1, :, :, 1], 0)
-            no_ids = [np.full((h, w), -1, dtype=np.int64)] * len(WINDOW)
-            feat_ids = obst_ids + no_ids + _shifted(ids[t - 1, :, :, 0], -1) + _shifted(ids[t - 1, :, :, 1], -1)
+            masks.append([])
+            prev = vals[t - 1]
+            nz = (prev != 0).any(axis=-1)
+            if base_zero:
+                if not nz.any():
+                    for ch in range(len(LABELS)):
+                        masks[t].append([empty] * len(paths[ch]))
+                    continue
+                rs, cs = np.nonzero(nz)
+                r0, r1 = max(0, int(rs.min()) - 1), min(h, int(rs.max()) + 2)
+                c0, c1 = max(0, int(cs.min()) - 1), min(w, int(cs.max()) + 2)
+            else:
+                r0, r1, c0, c1 = 0, h, 0, w
+            pv = np.pad(prev, ((1, 1), (1, 1), (0, 0)), constant_values=0)
+            pid = np.pad(ids[t - 1], ((1, 1), (1, 1), (0, 0)), constant_values=-1)
+            lem_vals = [pv[1 + r0 + dr : 1 + r1 + dr, 1 + c0 + dc : 1 + c1 + dc, c]
+                        for c in range(2) for dr, dc in lem_offsets]
+            lem_ids = [pid[1 + r0 + dr : 1 + r1 + dr, 1 + c0 + dc : 1 + c1 + dc, c]
+                       for c in range(2) for dr, dc in lem_offsets]
+            box = (slice(r0, r1), slice(c0, c1))
+            feat_vals = [plane[box] for plane in static_vals] + lem_vals
+            feat_ids = [plane[box] for plane in obst_ids] + [None] * n_lem_feats + lem_ids
             for ch in range(len(LABELS)):
-                can_one = np.zeros((h, w), dtype=bool)
-                can_zero = np.zeros((h, w), dtype=bool)
+                can_one = np.zeros((r1 - r0, c1 - c0), dtype=bool)
+                can_zero = np.zeros((r1 - r0, c1 - c0), dtype=bool)
                 possible_leaves = []
-                for lits, value in paths[ch]:
-                    possible = np.ones((h, w), dtype=bool)
+                for (lits, value), static in zip(paths[ch], static_possible[ch]):
+                    possible = static[box].copy()
                     for f, v in lits:
-                        possible &= feat_vals[f] != (1 - v)
+                        if f >= 2 * len(WINDOW):  # lemming feature (the others are in ``static``)
+                            possible &= feat_vals[f] != (1 - v)
                     possible_leaves.append(possible)
                     if value:
                         can_one |= possible
                     else:
                         can_zero |= possible
+                full_masks = []
+                if not emit:  # pass 1 of pruning: dead_states reads the masks of 1-leaves
+                    for (_, value), possible in zip(paths[ch], possible_leaves):
+                        m = empty
+                        if value:
+                            m = np.zeros((h, w), dtype=bool)
+                            m[box] = possible
+                        full_masks.append(m)
+                masks[t].append(full_masks)
                 unknown = can_one & can_zero
-                vals[t, :, :, ch] = np.where(unknown, UNKNOWN, np.where(can_one, 1, 0))
+                if dead is not None:
+                    unknown &= ~dead[t, r0:r1, c0:c1, ch]
+                    can_one &= ~dead[t, r0:r1, c0:c1, ch]
+                vals[t, r0:r1, c0:c1, ch] = np.where(unknown, UNKNOWN, np.where(can_one, 1, 0))
                 count = int(unknown.sum())
-                if not count:
+                if not count or not emit:
                     continue
-                ids[t, :, :, ch][unknown] = np.arange(next_id, next_id + count)
+                ids_box = ids[t, r0:r1, c0:c1, ch]
+                ids_box[unknown] = np.arange(next_id, next_id + count)
                 next_id += count
                 for (lits, value), possible in zip(paths[ch], possible_leaves):
                     cells = unknown & possible
@@ -201,13 +325,43 @@ def encode(level: Level, model: TreeModel, *, cancel: threading.Event | None = N
                     cols = []
                     for f, v in lits:
                         open_ = feat_vals[f][rr, cc] == UNKNOWN
-                        fid = feat_ids[f][rr, cc]
+                        fids = feat_ids[f]
+                        assert fids is not None or not open_.any()
+                        fid = fids[rr, cc] if fids is not None else np.full(len(rr), -1, dtype=np.int64)
                         if f < len(WINDOW):  # obstacle feature: a brick variable
                             used[np.where(open_, fid, len(brick_cells))] = True
                         cols.append(np.where(open_, _neg(fid) if v else _pos(fid), _NONE))
-                    y = ids[t, rr, cc, ch]
+                    y = ids_box[rr, cc]
                     cols.append(_pos(y) if value else _neg(y))
                     enc.clauses.append(np.stack(cols, axis=1))
+        return vals, ids, masks
+
+    def dead_states(vals: npt.NDArray[np.int8], masks: list[list[list[npt.NDArray[np.bool_]]]]) -> npt.NDArray[np.bool_]:
+        """States from which no chain of learned 1-leaves leads to a target at the last frame."""
+        alive = np.zeros((n, h, w, 2), dtype=bool)
+        alive[n - 1] = (vals[n - 1] != 0) & level.target_map[:, :, None]
+        for t in range(n - 1, 0, -1):
+            src = np.zeros((h + 2, w + 2, 2), dtype=bool)
+            for ch in range(len(LABELS)):
+                for i, feats in ones[ch]:
+                    ys = alive[t, :, :, ch] & masks[t][ch][i]
+                    if not ys.any():
+                        continue
+                    for f in feats:
+                        c_src = (f - 2 * len(WINDOW)) // len(WINDOW)
+                        dr, dc = WINDOW[f % len(WINDOW)]
+                        src[1 + dr : 1 + dr + h, 1 + dc : 1 + dc + w, c_src] |= ys
+            alive[t - 1] = src[1:-1, 1:-1] & (vals[t - 1] != 0)
+        return (vals != 0) & ~alive
+
+    for k in range(len(level.lemmings)):
+        dead = None
+        if prune:
+            vals0, _, masks0 = run(k, None, False)
+            dead = dead_states(vals0, masks0)
+            if (dead & (vals0 == 1)).any():
+                enc.goal_impossible = True
+        vals, ids, _ = run(k, dead, True)
         enc.values.append(vals)
         last_vals, last_ids = vals[n - 1], ids[n - 1]
         if (last_vals[level.target_map] == 1).any():
@@ -221,6 +375,160 @@ def encode(level: Level, model: TreeModel, *, cancel: threading.Event | None = N
     enc.n_vars = next_id
     enc.used_bricks = set(np.flatnonzero(used[: len(brick_cells)]).tolist())
     return enc
+
+
+def encode_sparse(level: Level, model: TreeModel, *, cancel: threading.Event | None = None,
+                  simplify: bool = False, prune: bool = False) -> Encoding:
+    """Same result as :func:`encode_dense` (same variables and clauses), computed sparsely: only
+    cells whose window holds a possible lemming state at ``t - 1`` are evaluated, all tree
+    leaves at once.  Used when the rules never create a lemming from nothing (otherwise the
+    dense version runs)."""
+    h, w, n = level.height, level.width, level.frames
+    paths = simplified_paths(model) if simplify else [model.paths(ch) for ch in range(len(LABELS))]
+    nf = 4 * len(WINDOW)
+    lem0 = 2 * len(WINDOW)
+    # leaf tables: required value per feature (-1 = not tested)
+    req = []
+    leaf_val = []
+    for ch in range(len(LABELS)):
+        table = np.full((len(paths[ch]), nf), -1, dtype=np.int8)
+        for j, (lits, _) in enumerate(paths[ch]):
+            for f, v in lits:
+                table[j, f] = v
+        req.append(table)
+        leaf_val.append(np.array([bool(v) for _, v in paths[ch]]))
+    for ch in range(len(LABELS)):  # does some 1-leaf fire without any lemming feature set?
+        for j, (lits, value) in enumerate(paths[ch]):
+            if value and all(not v for f, v in lits if f >= lem0):
+                return encode_dense(level, model, cancel=cancel, simplify=simplify, prune=prune)
+    ph, pw = h + 2, w + 2
+    size = ph * pw
+    off = np.array([dr * pw + dc for dr, dc in WINDOW], dtype=np.int64)
+    interior = np.zeros(size, dtype=bool)
+    interior.reshape(ph, pw)[1:-1, 1:-1] = True
+    brick_cells = list(level.brickable_cells)
+    brick_id = np.full((ph, pw), -1, dtype=np.int64)
+    for i, (r, c) in enumerate(brick_cells):
+        brick_id[r + 1, c + 1] = i
+    brick_id = brick_id.reshape(-1)
+    obst = np.pad(np.where(level.wall_map, 1, np.where(level.brickable_map, UNKNOWN, 0)).astype(np.int8), 1,
+                  constant_values=1).reshape(-1)
+    tgt = np.pad(level.target_map.astype(np.int8), 1, constant_values=0).reshape(-1)
+    target_flat = tgt.astype(bool)
+    enc = Encoding(level, [], brick_cells, 0)
+    used = np.zeros(len(brick_cells) + 1, dtype=bool)
+    next_id = len(brick_cells)
+    ones = [[(j, [f for f, v in lits if v and f >= lem0]) for j, (lits, value) in enumerate(paths[ch]) if value]
+            for ch in range(len(LABELS))]
+
+    def run(k: int, dead: npt.NDArray[np.bool_] | None, emit: bool) -> tuple[
+            npt.NDArray[np.int8], npt.NDArray[np.int64], list[Any]]:
+        nonlocal next_id
+        lem = level.lemmings[k]
+        vals = np.zeros((n, size, 2), dtype=np.int8)
+        ids = np.full((n, size, 2), -1, dtype=np.int64)
+        vals[0, (lem.row + 1) * pw + lem.col + 1, 0 if lem.direction < 0 else 1] = 1
+        record: list[Any] = [None]
+        for t in range(1, n):
+            if cancel is not None and cancel.is_set():
+                raise _Cancelled
+            nz = np.flatnonzero((vals[t - 1] != 0).any(axis=1))
+            if len(nz) == 0:
+                record.append(None)
+                continue
+            cand = np.unique((nz[:, None] - off[None, :]).reshape(-1))
+            cand = cand[interior[cand]]
+            win = cand[:, None] + off[None, :]  # (n_c, 9)
+            feats = np.concatenate([obst[win], tgt[win], vals[t - 1][win, 0], vals[t - 1][win, 1]], axis=1)
+            fids = np.concatenate([brick_id[win], np.full(win.shape, -1, dtype=np.int64),
+                                   ids[t - 1][win, 0], ids[t - 1][win, 1]], axis=1)
+            per_ch = []
+            for ch in range(len(LABELS)):
+                table = req[ch]
+                conflict = ((table[None] != -1) & (feats[:, None, :] == (1 - table[None]))).any(axis=2)
+                possible = ~conflict  # (n_c, n_leaves)
+                can_one = (possible & leaf_val[ch][None]).any(axis=1)
+                can_zero = (possible & ~leaf_val[ch][None]).any(axis=1)
+                unknown = can_one & can_zero
+                if dead is not None:
+                    alive_here = ~dead[t, cand, ch]
+                    unknown &= alive_here
+                    can_one &= alive_here
+                vals[t, cand, ch] = np.where(unknown, UNKNOWN, np.where(can_one, 1, 0))
+                per_ch.append(possible)
+                count = int(unknown.sum())
+                if not count or not emit:
+                    continue
+                new_ids = np.arange(next_id, next_id + count)
+                ids[t, cand[unknown], ch] = new_ids
+                next_id += count
+                y_all = np.full(len(cand), -1, dtype=np.int64)
+                y_all[unknown] = new_ids
+                # one clause per (unknown cell, possible leaf), all at once
+                ci, lj = np.nonzero(unknown[:, None] & possible)
+                r = table[lj]  # (m, 36) required values
+                open_ = (r != -1) & (feats[ci] == UNKNOWN)
+                fid = fids[ci]
+                lits = np.where(open_, np.where(r == 1, _neg(fid), _pos(fid)), _NONE)
+                bricks_read = np.where(open_[:, : len(WINDOW)], fid[:, : len(WINDOW)], len(brick_cells))
+                used[bricks_read.reshape(-1)] = True
+                y = y_all[ci]
+                ylit = np.where(leaf_val[ch][lj], _pos(y), _neg(y))
+                width = int(open_.sum(axis=1).max()) if len(ci) else 0
+                order = np.argsort(~open_, axis=1, kind="stable")[:, :width]
+                packed = np.take_along_axis(lits, order, axis=1)
+                enc.clauses.append(np.concatenate([packed, ylit[:, None]], axis=1))
+            record.append((cand, per_ch))
+        return vals, ids, record
+
+    def dead_states(vals: npt.NDArray[np.int8], record: list[Any]) -> npt.NDArray[np.bool_]:
+        alive = np.zeros((n, size, 2), dtype=bool)
+        alive[n - 1] = (vals[n - 1] != 0) & target_flat[:, None]
+        for t in range(n - 1, 0, -1):
+            src = np.zeros((size, 2), dtype=bool)
+            if record[t] is not None:
+                cand, per_ch = record[t]
+                for ch in range(len(LABELS)):
+                    alive_c = alive[t, cand, ch]
+                    if not alive_c.any():
+                        continue
+                    for j, feats_j in ones[ch]:
+                        ys = cand[alive_c & per_ch[ch][:, j]]
+                        for f in feats_j:
+                            src[ys + off[f % len(WINDOW)], (f - lem0) // len(WINDOW)] = True
+            alive[t - 1] = src & (vals[t - 1] != 0)
+        return (vals != 0) & ~alive
+
+    for k in range(len(level.lemmings)):
+        dead = None
+        if prune:
+            vals0, _, rec0 = run(k, None, False)
+            dead = dead_states(vals0, rec0)
+            if (dead & (vals0 == 1)).any():
+                enc.goal_impossible = True
+        vals, ids, _ = run(k, dead, True)
+        grid_vals = vals.reshape(n, ph, pw, 2)[:, 1:-1, 1:-1]
+        grid_ids = ids.reshape(n, ph, pw, 2)[:, 1:-1, 1:-1]
+        enc.values.append(np.ascontiguousarray(grid_vals))
+        last_vals, last_ids = grid_vals[n - 1], grid_ids[n - 1]
+        if (last_vals[level.target_map] == 1).any():
+            enc.goal.append(None)
+        else:
+            lits = [int(last_ids[r, c, ch]) for (r, c) in level.targets for ch in range(2)
+                    if last_vals[r, c, ch] == UNKNOWN]
+            if not lits:
+                enc.goal_impossible = True
+            enc.goal.append(lits)
+    enc.n_vars = next_id
+    enc.used_bricks = set(np.flatnonzero(used[: len(brick_cells)]).tolist())
+    return enc
+
+
+def encode(level: Level, model: TreeModel, *, cancel: threading.Event | None = None,
+           simplify: bool = False, prune: bool = False) -> Encoding:
+    """Propagate the learned rules in three-valued logic and emit the clauses (see the module
+    docstring and :func:`encode_dense`); the sparse implementation is used when it applies."""
+    return encode_sparse(level, model, cancel=cancel, simplify=simplify, prune=prune)
 
 
 class _Cancelled(Exception):
@@ -275,13 +583,18 @@ class LearnedRuleSolver:
     """CP-SAT on the CNF of learned rules (see the module docstring).
 
     Options: ``rules`` (a :class:`LearnedRules` or a path to a rules JSON file; default the
-    shipped rules), ``workers`` (CP-SAT search workers, default 1).
+    shipped rules), ``workers`` (CP-SAT search workers, default 1), ``presolve`` (CP-SAT
+    presolve; off by default: on these clause models it costs more than it saves, 3x on
+    the pack), ``simplify`` (drop unnecessary tests from the clauses, see
+    :func:`simplified_paths`; off by default, it did not speed up the pack), ``prune`` (fix
+    dead states to 0, see :func:`encode`; on by default, used only with verified rules).
     """
 
     name = "learned"
     exact = True
 
-    def __init__(self, *, rules: LearnedRules | str | Path | None = None, workers: int = 1) -> None:
+    def __init__(self, *, rules: LearnedRules | str | Path | None = None, workers: int = 1,
+                 presolve: bool = False, simplify: bool = False, prune: bool = True) -> None:
         if rules is None:
             rules = default_rules()
         elif not isinstance(rules, LearnedRules):
@@ -290,6 +603,9 @@ class LearnedRuleSolver:
             raise ValueError(f"the learned solver needs decision-tree rules, not {rules.model.kind}")
         self.rules = rules
         self.workers = workers
+        self.presolve = presolve
+        self.simplify = simplify
+        self.prune = prune
 
     # -- one CP-SAT call, stoppable
     def _run(self, m: _Model, deadline: float | None, cancel: threading.Event | None,
@@ -298,16 +614,14 @@ class LearnedRuleSolver:
         cp = m.cp
         solver = cp.CpSolver()
         solver.parameters.num_search_workers = self.workers
+        solver.parameters.cp_model_presolve = self.presolve
         callback = None
         if collect is not None:
             solver.parameters.enumerate_all_solutions = True
-            outer = self
 
             class _Collect(cp.CpSolverSolutionCallback):  # type: ignore[misc,name-defined]
                 def on_solution_callback(self) -> None:
                     collect.append(tuple(sorted(c for c, v in m.bricks.items() if self.Value(v))))
-                    if outer is None:
-                        return
 
             callback = _Collect()
         if deadline is not None:
@@ -367,7 +681,8 @@ class LearnedRuleSolver:
             return None
 
         try:
-            enc = encode(level, self.rules.model, cancel=cancel)  # type: ignore[arg-type]
+            enc = encode(level, self.rules.model, cancel=cancel, simplify=self.simplify,  # type: ignore[arg-type]
+                         prune=self.prune and trusted)
         except _Cancelled:
             return result(SolveStatus.CANCELLED, message="cancelled")
         extra["encode_seconds"] = round(time.perf_counter() - start, 4)

@@ -87,7 +87,7 @@ def learn_rules(
     rng = np.random.default_rng(seed)
     history: list[dict[str, int]] = []
     if active:
-        result = active_learning(rng, max_games=games or DEFAULT_ACTIVE_GAMES, tiles=tiles)
+        result = active_learning(rng, max_games=DEFAULT_ACTIVE_GAMES if games is None else games, tiles=tiles)
         data = result.data
         history = result.history
     else:

@@ -126,3 +126,22 @@ def test_cancel_and_time_limit() -> None:
     r = get_solver("learned").solve(level, mode=SolveMode.ALL, time_limit=0.2)
     assert time.perf_counter() - start < 0.2 + 0.6
     assert r.status in (SolveStatus.TIMEOUT, SolveStatus.OPTIMAL, SolveStatus.FEASIBLE)
+
+
+def test_sparse_and_dense_encoders_agree() -> None:
+    from ai.learned_solver import _NONE, encode_dense, encode_sparse
+
+    model = load_default_rules().model
+    assert isinstance(model, TreeModel)
+    for level in [Level.load(ORIGINAL_PACK), *interesting_small_levels(5, 3, others=1)]:
+        for prune in (False, True):
+            a = encode_dense(level, model, prune=prune)
+            b = encode_sparse(level, model, prune=prune)
+            assert (a.n_vars, a.goal, a.used_bricks, a.goal_impossible) == (b.n_vars, b.goal, b.used_bricks,
+                                                                             b.goal_impossible)
+
+            def clauses(e: object) -> list[tuple[int, ...]]:
+                return sorted(tuple(sorted(v for v in row if v != _NONE))
+                              for block in e.clauses for row in block.tolist())  # type: ignore[attr-defined]
+
+            assert clauses(a) == clauses(b)
