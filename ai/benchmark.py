@@ -34,7 +34,11 @@ class SuiteRun:
         """How many levels each solver was the fastest on (``auto`` excluded)."""
         counts = {s: 0 for s in self.times}
         for i in range(len(self.levels)):
-            done = {s: t[i] for s, t in self.times.items() if t[i] is not None and s != "auto"}
+            done: dict[str, float] = {}
+            for s, t in self.times.items():
+                value = t[i]
+                if value is not None and s != "auto":
+                    done[s] = value
             if done:
                 counts[min(done, key=lambda s: done[s])] += 1
         return counts
@@ -45,7 +49,7 @@ class SuiteRun:
             return []
         ratios = []
         for i in range(len(self.levels)):
-            others = [t[i] for s, t in self.times.items() if s != "auto" and t[i] is not None]
+            others = [v for s, t in self.times.items() if s != "auto" and (v := t[i]) is not None]
             mine = self.times["auto"][i]
             if others and mine is not None:
                 ratios.append(mine / max(min(others), 1e-9))

@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import threading
 from typing import Any
 
 from game.errors import GameError
@@ -63,10 +62,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
     level = load_level(args.level)
     mode = "all" if args.all else "min"
-    cancel = threading.Event()
     try:
         result = ai.solve(level, solver=args.solver, mode=mode, time_limit=args.time_limit,
-                          cancel=cancel, **_solver_options(args))
+                          **_solver_options(args))
     except ModuleNotFoundError as exc:
         raise GameError(f"solver {args.solver!r} is not available: {exc}") from None
     if args.json:
@@ -77,7 +75,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         from game.ui.export import export_solve_result
 
         print(export_solve_result(level, result, args.gif).describe(), file=sys.stderr if args.json else sys.stdout)
-    return 0 if result.status.value in ("optimal", "feasible", "infeasible") else 1
+    answered = result.status.value in ("optimal", "feasible", "infeasible") or result.relaxed is not None
+    return 0 if answered else 1
 
 
 def _cmd_hint(args: argparse.Namespace) -> int:

@@ -35,12 +35,12 @@ from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
-from typing import Iterable, Iterator, Union
+from typing import Any, Iterable, Iterator, Union
 
 from ortools.sat.python import cp_model
 
 from ai.base import BrickSet, ProgressCallback, SolveMode, SolveResult, SolveStatus
-from ai.reach import ReachInfo, analyse
+from ai.reach import ReachInfo, analyse, losing_reads
 from ai.solver_util import (
     Cancelled,
     Deadline,
@@ -54,8 +54,9 @@ from ai.solver_util import (
 from game.level import Brick, Level
 from game.simulation import simulate
 
-Literal = Union[bool, cp_model.IntVar]
-"""A model literal, or a Python constant for a value fixed by the analysis."""
+Literal = Union[bool, Any]
+"""A model literal (a CP-SAT Boolean variable or its negation), or a Python constant
+for a value fixed by the analysis."""
 
 #: Models with more variables than this skip presolve probing (when presolve is on).
 LARGE_MODEL = 5000
@@ -76,7 +77,7 @@ def add_clause(model: cp_model.CpModel, lits: Iterable[Literal]) -> None:
         if lit is True:
             return
         if lit is not False:
-            kept.append(lit)  # type: ignore[arg-type]
+            kept.append(lit)
     model.add_bool_or(kept)
 
 
@@ -160,7 +161,7 @@ class CpSatModel:
         for t in range(self.level.frames):
             lits = by_frame.get(t, [])
             if len(lits) != 1 or lits[0] is not True:
-                self.model.add_exactly_one(lits)  # type: ignore[arg-type]
+                self.model.add_exactly_one(lits)
 
     def add_transitions(self, k: int) -> None:
         """The movement rule, one clause per live state and possible move."""
@@ -197,14 +198,42 @@ class CpSatModel:
             if brick is not None:
                 add_clause(self.model, [negate(x), brick.Not()])
 
+    def add_run_cuts(self, depth: int = 2) -> int:
+        """Redundant clauses from losing runs (the first levels of the search solver's tree).
+
+        If lemming ``k`` loses with the brick set ``P``, every brick set that agrees with
+        ``P`` on the cells ``k``'s run reads loses too: ``OR(b_c ≠ P_c, c read)``.  The
+        runs tried are the brick-free one and, for ``depth`` 2, one brick on each cell it
+        reads.  Returns the number of clauses added.
+        """
+        added = 0
+        frontier: list[tuple[Brick, ...]] = [()]
+        for _ in range(depth):
+            nxt: list[tuple[Brick, ...]] = []
+            for bricks in frontier:
+                self.checkpoint()
+                for reads in losing_reads(self.level, bricks):
+                    cells = [c for c in reads if c in self.bricks]
+                    add_clause(self.model, [negate(self.bricks[c]) if c in bricks else self.bricks[c] for c in cells])
+                    added += 1
+                    nxt += [tuple(sorted((*bricks, c))) for c in cells if c not in bricks]
+            frontier = sorted(set(nxt))
+        return added
+
     def brick_count(self) -> cp_model.LinearExpr:
         """``Σ b`` over every brick variable."""
         return sum(self.brick_vars)  # type: ignore[return-value]
 
     def add_budget(self, budget: int) -> None:
-        """At most ``budget`` bricks (native linear cardinality)."""
-        if len(self.bricks) > budget:
-            self.model.add(self.brick_count() <= budget)
+        """At most ``cap ≤ budget`` bricks (native linear cardinality); see :meth:`set_cap`."""
+        self.cap = self.model.new_int_var(0, budget, "cap")
+        self.model.add(self.brick_count() <= self.cap)
+
+    def set_cap(self, limit: int) -> None:
+        """Tighten (or reset) the brick cap to ``limit`` in place (edits the variable's domain)."""
+        domain = self.model.proto.variables[self.cap.index].domain
+        domain.clear()
+        domain.extend([0, limit])
 
     def add_exact_count(self, count: int) -> None:
         """Exactly ``count`` bricks."""
@@ -317,7 +346,7 @@ class PathModel(CpSatModel):
                 incoming[dest].append((e, (r, c, d)))
                 ct = self.model.add(frame[dest] == frame[(r, c, d)] + 1)
                 if e is not True:
-                    ct.only_enforce_if(e)  # type: ignore[arg-type]
+                    ct.only_enforce_if(e)
         return incoming
 
     def add_visits(self, k: int, incoming: dict[tuple[int, int, int], list[tuple[Literal, tuple[int, int, int]]]]) -> None:
@@ -332,7 +361,7 @@ class PathModel(CpSatModel):
             add_clause(self.model, [negate(v), *edges])
             for e in edges:
                 add_clause(self.model, [negate(e), v])
-            self.model.add(frame[s] == min(self.frames_of[k][s])).only_enforce_if(negate(v))  # type: ignore[arg-type]
+            self.model.add(frame[s] == min(self.frames_of[k][s])).only_enforce_if(negate(v))
 
     def add_free_where_visited(self, k: int) -> None:
         """Redundant: a lemming never stands in a brick cell."""
@@ -403,7 +432,7 @@ def run_solver(
     enumerate_all: bool = False,
     collector: _Collector | None = None,
     presolve: bool = True,
-) -> tuple[int, cp_model.CpSolver]:
+) -> tuple[Any, cp_model.CpSolver]:
     """Solve ``m.model`` within the deadline, honouring ``cancel``; returns (status, solver)."""
     solver = cp_model.CpSolver()
     params = solver.parameters
@@ -430,7 +459,9 @@ class CpSatSolver:
 
     Options: ``encoding`` (``path``, the compact default, or ``time``, one literal per
     state and frame), ``presolve`` (CP-SAT's presolve: off by default, it costs more than
-    it saves here), ``workers`` (CP-SAT search workers; 1 is fastest on these models),
+    it saves here), ``primal_seconds`` (time given to the exact search for a first
+    solution, used as a hint and upper bound; 0 = CP-SAT alone),
+    ``workers`` (CP-SAT search workers; 1 is fastest on these models),
     ``redundant`` (add the redundant support / free-cell clauses),
     ``fixed_search`` (branch on bricks, no-brick first; always on for large models).
     """
@@ -439,7 +470,7 @@ class CpSatSolver:
     exact = True
 
     def __init__(self, *, workers: int = 1, redundant: bool = True, fixed_search: bool = False,
-                 encoding: str = "path", presolve: bool = False) -> None:
+                 encoding: str = "path", presolve: bool = False, primal_seconds: float = 0.2) -> None:
         if encoding not in ENCODINGS:
             raise ValueError(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
         self.workers = workers
@@ -447,6 +478,7 @@ class CpSatSolver:
         self.fixed_search = fixed_search
         self.encoding = encoding
         self.presolve = presolve
+        self.primal_seconds = primal_seconds
 
     def solve(
         self,
@@ -484,7 +516,7 @@ class CpSatSolver:
         return result
 
     # ------------------------------------------------------------------ modes
-    def _stats(self, m: CpSatModel, solver: cp_model.CpSolver, **extra: object) -> dict[str, object]:
+    def _stats(self, m: CpSatModel, solver: cp_model.CpSolver, **extra: object) -> dict[str, Any]:
         proto = m.model.proto
         try:
             branches, conflicts = int(solver.num_branches), int(solver.num_conflicts)
@@ -508,22 +540,52 @@ class CpSatSolver:
                                **self._stats(m, solver))
         return make_result(self.name, SolveMode.ANY, stopped_status(cancel), deadline, **self._stats(m, solver))
 
+    def _primal(self, level: Level, deadline: Deadline, cancel: threading.Event | None) -> BrickSet | None:
+        """A quick first solution from the exact search in mode ``any`` (capped in time), or None."""
+        if self.primal_seconds <= 0:
+            return None
+        from ai.search import SearchSolver
+
+        remaining = deadline.remaining()
+        limit = self.primal_seconds if remaining is None else min(self.primal_seconds, remaining)
+        found = SearchSolver().solve(level, mode=SolveMode.ANY, time_limit=limit, cancel=cancel)
+        return found.bricks
+
     def _solve_min(self, m: CpSatModel, mode: SolveMode, deadline: Deadline,
                    progress: ProgressCallback | None, cancel: threading.Event | None) -> SolveResult:
-        m.minimise_bricks()
-        status, solver = run_solver(m, deadline, cancel, workers=self.workers, presolve=self.presolve)
-        stats = self._stats(m, solver)
-        if status == cp_model.OPTIMAL:
+        """Descent: a first solution, then 'fewer bricks?' feasibility solves until infeasible.
+
+        The first solution comes from :meth:`_primal` (a hint) or a CP-SAT feasibility
+        solve; each further solve caps the count one below the best so far, and the
+        final infeasible solve is CP-SAT's proof of optimality.
+        """
+        best = self._primal(m.level, deadline, cancel)
+        stats: dict[str, Any] = {}
+        if best is not None:
+            report(progress, self.name, deadline, "first solution", best_bricks=len(best))
+        else:
+            status, solver = run_solver(m, deadline, cancel, workers=self.workers, presolve=self.presolve)
+            stats = self._stats(m, solver)
+            if status == cp_model.INFEASIBLE:
+                return make_result(self.name, mode, SolveStatus.INFEASIBLE, deadline, complete=True, **stats)
+            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                return make_result(self.name, mode, stopped_status(cancel), deadline, **stats)
             best = m.bricks_of(solver)
-            report(progress, self.name, deadline, "optimum proved", best_bricks=len(best), best_bound=len(best))
-            return make_result(self.name, mode, SolveStatus.OPTIMAL, deadline, solutions=[best],
-                               complete=False, best_bound=float(len(best)), **stats)
-        if status == cp_model.FEASIBLE:
-            return make_result(self.name, mode, stopped_status(cancel), deadline, solutions=[m.bricks_of(solver)],
-                               best_bound=float(solver.best_objective_bound), **stats)
-        if status == cp_model.INFEASIBLE:
-            return make_result(self.name, mode, SolveStatus.INFEASIBLE, deadline, complete=True, **stats)
-        return make_result(self.name, mode, stopped_status(cancel), deadline, **stats)
+        while best:
+            m.set_cap(len(best) - 1)
+            m.hint(best)
+            status, solver = run_solver(m, deadline, cancel, workers=self.workers, presolve=self.presolve)
+            stats = self._stats(m, solver)
+            if status == cp_model.INFEASIBLE:
+                break
+            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                return make_result(self.name, mode, stopped_status(cancel), deadline, solutions=[best], **stats)
+            best = m.bricks_of(solver)
+            report(progress, self.name, deadline, "better solution", best_bricks=len(best))
+        m.set_cap(m.level.budget)
+        report(progress, self.name, deadline, "optimum proved", best_bricks=len(best), best_bound=len(best))
+        return make_result(self.name, mode, SolveStatus.OPTIMAL, deadline, solutions=[best],
+                           complete=False, best_bound=float(len(best)), **stats)
 
     def _enumerate(self, m: CpSatModel, first: SolveResult, deadline: Deadline,
                    progress: ProgressCallback | None, cancel: threading.Event | None) -> SolveResult:

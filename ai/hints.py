@@ -131,7 +131,7 @@ def compute_hint(level: Level, bricks: Iterable[Brick], *, time_limit: float | N
     deadline = Deadline(time_limit)
     player = check_bricks(level, bricks, enforce_budget=False)
     status, min_bricks, forced, never, proved = deductions(level, deadline)
-    extra = {"forced": forced, "never_useful": never, "proved": proved, "min_bricks": min_bricks}
+    extra: dict[str, Any] = {"forced": forced, "never_useful": never, "proved": proved, "min_bricks": min_bricks}
     if status == SolveStatus.INFEASIBLE:
         return Hint(IMPOSSIBLE, None, None, **extra)
     if len(player) <= level.budget and simulate(level, player).won:

@@ -37,12 +37,13 @@ from __future__ import annotations
 import math
 import threading
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ai.base import BrickSet, ProgressCallback, RelaxedSolution, SolveMode, SolveResult, SolveStatus
-from ai.reach import ReachInfo, analyse
+from ai.reach import ReachInfo, analyse, losing_reads
 from ai.solver_util import (
     Deadline,
     infeasible_by_reachability,
@@ -113,7 +114,8 @@ class MilpModel:
 class _Builder:
     """Assembles :class:`MilpModel` from a level and its reachability analysis."""
 
-    def __init__(self, level: Level, info: ReachInfo) -> None:
+    def __init__(self, level: Level, info: ReachInfo, *, cut_depth: int = 0) -> None:
+        self.cut_depth = cut_depth
         self.level = level
         self.info = info
         self.tri = _Triplets()
@@ -140,6 +142,7 @@ class _Builder:
         for reach in self.info.lemmings:
             self.add_lemming(reach.live)
         self.add_free_where_occupied()
+        self.add_run_cuts(self.cut_depth)
         self.add_budget()
         lower = np.zeros(self.n_vars)
         upper = np.ones(self.n_vars)
@@ -254,6 +257,27 @@ class _Builder:
         coef = np.where(is_brick, 1.0, 1.0 / n_lem)
         self.tri.add(base[r_arr], c_arr, coef)
 
+    def add_run_cuts(self, depth: int) -> None:
+        """Valid cuts from losing runs: ``Σ_{c∉P} b_c − Σ_{c∈P} b_c ≥ 1 − |P|`` over read cells.
+
+        ``P`` ranges over the brick-free set and (depth 2) one brick on each cell the
+        brick-free runs read; see :func:`ai.reach.losing_reads`.
+        """
+        index = {cell: i for i, cell in enumerate(self.brick_cells)}
+        frontier: list[tuple[tuple[int, int], ...]] = [()]
+        for _ in range(depth):
+            nxt: list[tuple[tuple[int, int], ...]] = []
+            for bricks in frontier:
+                for reads in losing_reads(self.level, bricks):
+                    cells = [c for c in reads if c in index]
+                    placed = [c for c in cells if c in bricks]
+                    row = self.tri.new_rows(1, 1.0 - len(placed), math.inf)
+                    cols = np.array([index[c] for c in cells], dtype=np.int64)
+                    coef = np.array([-1.0 if c in bricks else 1.0 for c in cells])
+                    self.tri.add(np.full(len(cols), row[0]), cols, coef)
+                    nxt += [tuple(sorted((*bricks, c))) for c in cells if c not in bricks]
+            frontier = sorted(set(nxt))
+
     def add_budget(self) -> None:
         """``Σ b ≤ B``."""
         n = len(self.brick_cells)
@@ -262,9 +286,9 @@ class _Builder:
             self.tri.add(np.full(n, row[0]), np.arange(n), 1.0)
 
 
-def build_milp(level: Level, info: ReachInfo | None = None) -> MilpModel:
-    """The linearised model of ``level`` (see the module docstring)."""
-    return _Builder(level, info or analyse(level)).build()
+def build_milp(level: Level, info: ReachInfo | None = None, *, cut_depth: int = 0) -> MilpModel:
+    """The linearised model of ``level`` (see the module docstring), with run cuts to ``cut_depth``."""
+    return _Builder(level, info or analyse(level), cut_depth=cut_depth).build()
 
 
 def load_pywraplp(model: MilpModel, backend: str, *, integer: bool) -> object:
@@ -337,13 +361,18 @@ def solve_interruptibly(solver: object, backend: str, deadline: Deadline, cancel
 class MilpSolver:
     """Exact MILP solver (``backend`` cbc, scip or highs) or LP relaxation (``lp=True``).
 
-    ``lp_backend`` is ``glop`` or ``clp``.
+    ``lp_backend`` is ``glop`` or ``clp``.  ``primal_seconds``: time given to the exact
+    search for a first solution ``S``; the MILP then only has to show that nothing
+    smaller than ``|S|`` wins (a cap row ``Σ b ≤ |S| − 1``), which the LP bound often
+    settles at the root.  0 (the default) = the MILP alone; on the large suite the cap
+    did not pay off, the LP itself being the bottleneck.
     """
 
     name = "milp"
     exact = True
 
-    def __init__(self, *, backend: str = "highs", lp: bool = False, lp_backend: str = "glop") -> None:
+    def __init__(self, *, backend: str = "highs", lp: bool = False, lp_backend: str = "glop",
+                 primal_seconds: float = 0.0) -> None:
         if backend not in MIP_BACKENDS:
             raise ValueError(f"unknown MILP backend {backend!r}; choose from {', '.join(MIP_BACKENDS)}")
         if lp_backend not in LP_BACKENDS:
@@ -351,6 +380,7 @@ class MilpSolver:
         self.backend = backend
         self.lp = lp
         self.lp_backend = lp_backend
+        self.primal_seconds = primal_seconds
         self.exact = not lp
 
     def solve(
@@ -413,7 +443,19 @@ class MilpSolver:
             return self._solve_lp(level, model, mode, deadline, cancel)
         backend = MIP_BACKENDS[self.backend]
         solver = load_pywraplp(model, backend, integer=True)
-        return _MipRun(self.name, level, model, solver, backend, mode, deadline, progress, cancel).run()
+        run = _MipRun(self.name, level, model, solver, backend, mode, deadline, progress, cancel)
+        run.primal = self._primal(level, deadline, cancel)
+        return run.run()
+
+    def _primal(self, level: Level, deadline: Deadline, cancel: threading.Event | None) -> BrickSet | None:
+        """A first solution from the exact search in mode ``any`` (capped in time), or None."""
+        if self.primal_seconds <= 0:
+            return None
+        from ai.search import SearchSolver
+
+        remaining = deadline.remaining()
+        limit = self.primal_seconds if remaining is None else min(self.primal_seconds, remaining)
+        return SearchSolver().solve(level, mode=SolveMode.ANY, time_limit=limit, cancel=cancel).bricks
 
     def _solve_lp(self, level: Level, model: MilpModel, mode: SolveMode, deadline: Deadline,
                   cancel: threading.Event | None) -> SolveResult:
@@ -424,7 +466,7 @@ class MilpSolver:
         solver = load_pywraplp(model, backend, integer=False)
         outcome = solve_interruptibly(solver, backend, deadline, cancel)
         status = outcome.status
-        stats = {"variables": len(model.objective), "constraints": len(model.row_lower)}
+        stats: dict[str, Any] = {"variables": len(model.objective), "constraints": len(model.row_lower)}
         if status is None:
             return make_result(self.name, mode, stopped_status(cancel), deadline, **stats)
         if status == pywraplp.Solver.INFEASIBLE:
@@ -468,8 +510,9 @@ class _MipRun:
         self.progress, self.cancel = progress, cancel
         self.bricks = solver.variables()[: model.n_bricks]  # type: ignore[attr-defined]
         self.values: npt.NDArray[np.float64] | None = None
+        self.primal: BrickSet | None = None  #: a known winning brick set (upper bound)
 
-    def stats(self) -> dict[str, object]:
+    def stats(self) -> dict[str, Any]:
         """Model size for :class:`SolveStats`."""
         return {"variables": len(self.model.objective), "constraints": len(self.model.row_lower),
                 "extra": {"backend": self.backend.lower()}}
@@ -486,21 +529,41 @@ class _MipRun:
         return outcome.status
 
     def run(self) -> SolveResult:
-        """Minimise, then enumerate in mode ``all``."""
+        """Minimise (below a known solution when one is given), then enumerate in mode ``all``."""
         from ortools.linear_solver import pywraplp
 
+        known = self.primal
+        if known is not None and self.mode == SolveMode.ANY:
+            return make_result(self.name, self.mode, SolveStatus.FEASIBLE, self.deadline, solutions=[known],
+                               **self.stats())
+        cap = None
+        if known is not None:
+            if not known:  # the empty set wins: nothing can be smaller
+                return self.finish(known)
+            cap = self.solver.Constraint(-self.solver.infinity(), len(known) - 1)  # type: ignore[attr-defined]
+            for v in self.bricks:
+                cap.SetCoefficient(v, 1)
         status = self.solve_once()
         if status is None or is_set(self.cancel):
             return make_result(self.name, self.mode, SolveStatus.CANCELLED, self.deadline, **self.stats())
         if status == pywraplp.Solver.INFEASIBLE:
+            if known is not None:  # nothing below the known solution: it is optimal
+                cap.SetUb(self.solver.infinity())  # type: ignore[union-attr, attr-defined]
+                return self.finish(known)
             return make_result(self.name, self.mode, SolveStatus.INFEASIBLE, self.deadline, complete=True,
                                **self.stats())
         if status == pywraplp.Solver.FEASIBLE:
             return make_result(self.name, self.mode, SolveStatus.FEASIBLE, self.deadline,
                                solutions=[self.current()], **self.stats())
         if status != pywraplp.Solver.OPTIMAL:
-            return make_result(self.name, self.mode, stopped_status(self.cancel), self.deadline, **self.stats())
-        best = self.current()
+            return make_result(self.name, self.mode, stopped_status(self.cancel), self.deadline,
+                               solutions=[known] if known is not None else [], **self.stats())
+        if cap is not None:
+            cap.SetUb(self.solver.infinity())  # type: ignore[attr-defined]
+        return self.finish(self.current())
+
+    def finish(self, best: BrickSet) -> SolveResult:
+        """The proved optimum ``best``: the result, or (mode ``all``) the enumeration."""
         report(self.progress, self.name, self.deadline, "optimum proved", best_bricks=len(best))
         if self.mode != SolveMode.ALL:
             status_out = SolveStatus.FEASIBLE if self.mode == SolveMode.ANY else SolveStatus.OPTIMAL

@@ -178,3 +178,29 @@ def analyse(level: Level) -> ReachInfo:
         lemming_reach(level, (lem.row, lem.col, lem.direction), kinds) for lem in level.lemmings
     )
     return ReachInfo(level, lems)
+
+
+def losing_reads(level: Level, bricks: tuple[Brick, ...]) -> list[list[Brick]]:
+    """For each lemming that loses with ``bricks``: the brickable cells its run reads.
+
+    Every brick set that agrees with ``bricks`` on those cells gives that lemming the
+    same run, so it loses too: the solvers turn this into redundant constraints.
+    """
+    placed = set(bricks)
+    out = []
+    from game.simulation import simulate
+
+    for track in simulate(level, bricks, enforce_budget=False).tracks:
+        if track.reached_at is not None:
+            continue
+        reads: dict[Brick, None] = {}
+        for r, c, d in track.path[:-1]:
+            below = (r + 1, c)
+            if level.char_at(*below) == " ":
+                reads[below] = None
+            if level.char_at(*below) == "X" or below in placed:
+                ahead = (r, c + d)
+                if level.char_at(*ahead) == " ":
+                    reads[ahead] = None
+        out.append(list(reads))
+    return out

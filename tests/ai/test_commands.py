@@ -26,7 +26,7 @@ def test_solve_report(solver: str, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_solve_lp(capsys: pytest.CaptureFixture[str]) -> None:
-    main(["solve", "1", "--solver", "milp", "--lp"])
+    assert main(["solve", "1", "--solver", "milp", "--lp"]) == 0
     assert "LP relaxation" in capsys.readouterr().out
 
 

@@ -216,6 +216,19 @@ def test_path_free_where_visited() -> None:
     assert _status(m) == cp_model.INFEASIBLE
 
 
+def test_cap_can_be_tightened_and_reset() -> None:
+    m = build_model(original())
+    m.set_cap(2)
+    assert _status(m) == cp_model.INFEASIBLE
+    m.set_cap(3)
+    assert _status(m) == cp_model.OPTIMAL
+
+
+def test_cpsat_alone_without_the_search_hint() -> None:
+    result = CpSatSolver(primal_seconds=0).solve(original(), mode=SolveMode.ALL)
+    assert result.solutions == ORIGINAL_SOLUTIONS and result.complete
+
+
 def test_unknown_encoding() -> None:
     with pytest.raises(ValueError):
         CpSatSolver(encoding="nope")

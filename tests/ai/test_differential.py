@@ -40,6 +40,7 @@ def test_the_random_levels_cover_the_interesting_cases() -> None:
 @pytest.mark.parametrize("name,options", [
     ("cpsat", {}),
     ("cpsat", {"encoding": "time"}),
+    ("cpsat", {"primal_seconds": 0}),
     ("search", {}),
     ("milp", {"backend": "highs"}),
     ("auto", {}),

@@ -22,6 +22,24 @@ def test_original_all_highs() -> None:
     assert result.solutions == ORIGINAL_SOLUTIONS and result.complete
 
 
+@pytest.mark.parametrize("mode", ["min", "all"])
+def test_search_primal_and_cap(mode: str) -> None:
+    result = solve(original(), solver="milp", mode=mode, primal_seconds=0.5)
+    assert result.min_bricks == 3 and result.bricks in ORIGINAL_SOLUTIONS
+    if mode == "all":
+        assert result.solutions == ORIGINAL_SOLUTIONS and result.complete
+
+
+def test_run_cuts_keep_the_optimum() -> None:
+    from ai.milp import load_pywraplp, solve_interruptibly
+    from ai.solver_util import Deadline
+
+    model = build_milp(original(), cut_depth=2)
+    solver = load_pywraplp(model, "HIGHS", integer=True)
+    outcome = solve_interruptibly(solver, "HIGHS", Deadline(30), None)
+    assert outcome.values is not None and round(outcome.values[: model.n_bricks].sum()) == 3
+
+
 def test_infeasible() -> None:
     assert solve(UNREACHABLE, solver="milp").status == SolveStatus.INFEASIBLE
     assert solve(TINY.with_limits(budget=0), solver="milp").status == SolveStatus.INFEASIBLE
