@@ -18,8 +18,10 @@ solves within the probe time, ``auto`` costs the search time plus thread overhea
 
 from __future__ import annotations
 
+import atexit
 import queue
 import threading
+import weakref
 from dataclasses import replace
 
 from ai.base import ProgressCallback, SolveMode, SolveResult, SolveStatus, Solver
@@ -111,7 +113,9 @@ class PortfolioSolver:
             answers.put((name, result))
 
         def start(name: str, solver: Solver) -> None:
-            threading.Thread(target=run, args=(name, solver), name=f"auto-{name}", daemon=True).start()
+            thread = threading.Thread(target=run, args=(name, solver), name=f"auto-{name}", daemon=True)
+            _RACERS.add(thread)
+            thread.start()
 
         start("search", SearchSolver())
         running, results = 1, []
@@ -144,6 +148,23 @@ class PortfolioSolver:
         if is_cancelled(cancel) and not _is_final(best, mode):
             best = replace(best, status=SolveStatus.CANCELLED if not best.solved else best.status)
         return self._relabel(best, name, deadline)
+
+
+_RACERS: "weakref.WeakSet[threading.Thread]" = weakref.WeakSet()
+"""Racer threads that may still be running after their race returned (their stop event is set)."""
+
+
+@atexit.register
+def _join_racers(timeout: float = 2.0) -> None:
+    """Let losing racers finish stopping before the interpreter exits.
+
+    A losing CP-SAT racer is told to stop when the race ends but may still be inside
+    the C++ solver for a few milliseconds; killing a daemon thread there at exit aborts
+    the process ("terminate called without an active exception").  Joining at exit
+    keeps that wait off the solve's own latency.
+    """
+    for thread in list(_RACERS):
+        thread.join(timeout)
 
 
 def is_cancelled(cancel: threading.Event | None) -> bool:
