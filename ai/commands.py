@@ -14,6 +14,8 @@ from game.errors import GameError
 
 #: Exact solvers offered on the command line.
 EXACT_SOLVERS = ("auto", "cpsat", "milp", "search", "brute")
+#: Solvers that find solutions without proving optimality (gradient) or that solve with learned rules.
+HEURISTIC_SOLVERS = ("gradient", "learned")
 
 
 def _solver_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -106,7 +108,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``solve``, ``hint`` and ``bench``."""
     p = sub.add_parser("solve", help="find the fewest bricks (and every optimal solution with --all)")
     p.add_argument("level", help="level file (or pack level number)")
-    p.add_argument("--solver", default="auto", choices=EXACT_SOLVERS, help="solver (default auto)")
+    p.add_argument("--solver", default="auto", choices=EXACT_SOLVERS + HEURISTIC_SOLVERS,
+                   help="solver (default auto); gradient and learned are the research methods of issue 5")
     p.add_argument("--all", action="store_true", help="list every minimum solution, with proof")
     p.add_argument("--time-limit", type=float, default=None, metavar="S", help="give up after S seconds")
     p.add_argument("--json", action="store_true", help="print one JSON object")

@@ -25,6 +25,17 @@ def test_solve_report(solver: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert "optimal: 3 bricks" in capsys.readouterr().out
 
 
+def test_solve_with_the_research_solvers(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "1", "--solver", "gradient", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["solver"] == "gradient" and data["status"] == "feasible"  # never claims a proof
+    assert tuple(map(tuple, data["bricks"])) in ORIGINAL_SOLUTIONS
+    assert main(["solve", "1", "--solver", "learned", "--all", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["solver"] == "learned" and data["min_bricks"] == 3 and data["complete"] is True
+    assert sorted(tuple(map(tuple, s)) for s in data["solutions"]) == list(ORIGINAL_SOLUTIONS)
+
+
 def test_solve_lp(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", "1", "--solver", "milp", "--lp"]) == 0
     assert "LP relaxation" in capsys.readouterr().out
