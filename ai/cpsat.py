@@ -257,7 +257,7 @@ class CpSatModel:
     def hint(self, bricks: Iterable[Brick]) -> None:
         """Suggest a brick set to the solver."""
         chosen = set(bricks)
-        self.model.clear_hints()
+        self.model.clear_hints()  # type: ignore[no-untyped-call]  # (untyped in OR-Tools' stubs)
         for cell, var in self.bricks.items():
             self.model.add_hint(var, cell in chosen)
 
@@ -591,7 +591,7 @@ class CpSatSolver:
                    progress: ProgressCallback | None, cancel: threading.Event | None) -> SolveResult:
         assert first.bricks is not None
         count = len(first.bricks)
-        m.model.clear_objective()
+        m.model.clear_objective()  # type: ignore[no-untyped-call]  # (untyped in OR-Tools' stubs)
         m.add_exact_count(count)
 
         def on_solution(found: list[BrickSet]) -> None:

@@ -155,7 +155,8 @@ class Relaxation:
     def mass(self, x: FloatArray) -> FloatArray:
         """Lemming mass on targets at the last frame, per row of ``x``: ``(R,)``."""
         _, states = self.forward(x)
-        return (states[-1].sum(axis=-1) * self.targets).sum(axis=(-1, -2))
+        mass: FloatArray = (states[-1].sum(axis=-1) * self.targets).sum(axis=(-1, -2))
+        return mass
 
     def mass_and_grad(
         self, x: FloatArray, check: Callable[[], None] | None = None
