@@ -25,7 +25,7 @@ from typing import Any, Iterable
 
 from ortools.sat.python import cp_model
 
-from ai.base import BrickSet, SolveMode, SolveStatus
+from ai.base import BrickSet, SolveMode, SolveStatus, WrongSolutionError
 from ai.cpsat import CpSatSolver, PathModel, run_solver
 from ai.reach import analyse
 from ai.solver_util import Deadline
@@ -112,10 +112,16 @@ def closest_solution(level: Level, player: BrickSet, deadline: Deadline,
     return m.bricks_of(solver)
 
 
-def deductions(level: Level, deadline: Deadline) -> tuple[SolveStatus, int | None, tuple[Brick, ...],
-                                                          tuple[Brick, ...], bool]:
-    """(status, minimum, forced cells, never-useful cells, proved) from enumerating every minimum solution."""
-    result = CpSatSolver().solve(level, mode=SolveMode.ALL, time_limit=deadline.remaining())
+def deductions(level: Level, deadline: Deadline, cancel: threading.Event | None = None
+               ) -> tuple[SolveStatus, int | None, tuple[Brick, ...], tuple[Brick, ...], bool]:
+    """(status, minimum, forced cells, never-useful cells, proved) from enumerating every minimum solution.
+
+    Goes through :func:`ai.solve`, so every enumerated solution is replayed by the reference simulator.
+    """
+    import ai
+
+    result = ai.solve(level, solver=CpSatSolver(), mode=SolveMode.ALL, time_limit=deadline.remaining(),
+                      cancel=cancel)
     if result.status != SolveStatus.OPTIMAL or not result.complete:
         return result.status, result.min_bricks, (), (), False
     sols = [set(s) for s in result.solutions]
@@ -130,7 +136,7 @@ def compute_hint(level: Level, bricks: Iterable[Brick], *, time_limit: float | N
     """The hint for a player who has placed ``bricks`` (legal cells; may exceed the budget)."""
     deadline = Deadline(time_limit)
     player = check_bricks(level, bricks, enforce_budget=False)
-    status, min_bricks, forced, never, proved = deductions(level, deadline)
+    status, min_bricks, forced, never, proved = deductions(level, deadline, cancel)
     extra: dict[str, Any] = {"forced": forced, "never_useful": never, "proved": proved, "min_bricks": min_bricks}
     if status == SolveStatus.INFEASIBLE:
         return Hint(IMPOSSIBLE, None, None, **extra)
@@ -139,6 +145,8 @@ def compute_hint(level: Level, bricks: Iterable[Brick], *, time_limit: float | N
     solution = closest_solution(level, player, deadline, cancel)
     if solution is None:
         return Hint(UNKNOWN, None, None, **extra)
+    if len(solution) > level.budget or not simulate(level, solution).won:  # replay before showing it
+        raise WrongSolutionError(f"hint: brick set {format_bricks(solution)} does not win within the budget")
     missing = [cell for cell in solution if cell not in player]
     extra_bricks = [cell for cell in player if cell not in solution]
     if extra_bricks:
