@@ -102,8 +102,10 @@ def bench_learning(seeds: int) -> str:
         "Decision tree, exhaustive verification over all 255,879 neighbourhood configurations that can occur "
         "(per channel).  Passive: random 10x10 games, 20 frames, 1-4 lemmings; the count is the first prefix of "
         "a seed's game sequence after which the rules are exact (and stay exact at 2x, 4x ... that count).  "
-        "Active: query levels of at most 36 tiles of 3x3 (an 18x18 map, two frames), stopped by the learner "
-        "itself after two clean probe rounds; \"exact\" is checked afterwards.",
+        "Active: query levels of at most 36 tiles of 3x3 (an 18x18 map, two frames); queries are committee "
+        "disagreements, then probes of the tree's untested generalisations (a feature constant over all the "
+        "examples of a leaf, flipped); stopped by the learner itself after two clean probe rounds; \"exact\" is "
+        "checked afterwards.",
         "",
         "| seed | passive: random games | active: query levels | active exact | active queried configurations |",
         "|---|---|---|---|---|",
@@ -176,7 +178,11 @@ def bench_learning(seeds: int) -> str:
                   flush=True)
         lines.append(f"| {suite} | {agree}/{len(paths)} | {_median(tl):.3f} | {_median(tc):.3f} | "
                      f"{_median(ratios):.1f}x | {max(ratios):.1f}x | {max(tl):.2f} |")
-    lines += ["", "Best of two runs per level, including model building; 1 CP-SAT worker each.", "",
+    lines += ["", "Best of two runs per level, including model building; 1 CP-SAT worker each.  The learned solver "
+              "uses its default *path* encoding: the moves of one lemming derived from the learned trees by exhaustive "
+              "symbolic evaluation (at most one output per frame, targets absorbing), one visit literal and one frame "
+              "variable per state; the one-clause-per-tree-path encoding (`encoding=\"time\"`) was 7-8x slower than "
+              "CP-SAT on the large suite (median), see `ai/learned_solver.py`.", "",
               "Command: `python bench/learning_and_gradient.py`."]
     return "\n".join(lines)
 

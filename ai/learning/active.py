@@ -8,10 +8,17 @@ is the feature domain, not knowledge of the rule).  The learner picks:
 
 1. configurations on which the committee disagrees (most disagreement first, spread over
    the leaves of the main tree), and when there are none,
-2. *probes*: unseen configurations one feature away from a positive example seen so far
+2. *leaf probes* (:func:`_leaf_probes`): for each leaf of the main tree, the features that
+   have the same value in every example reaching the leaf are generalisations the data
+   never tested ("this feature does not matter here" and "it does" fit equally well); an
+   example of the leaf with such a feature flipped separates the two.  Leaves predicting a
+   lemming come first, then leaves whose examples hold a lemming; and when there are none,
+3. unseen configurations one feature away from a positive example seen so far
    (a lemming arrived at the centre), then from an informative one (a lemming in the
-   window), spread over the leaves of the main tree; each tests the hypothesis "this
-   feature does not matter here".
+   window), spread over the leaves of the main tree.
+
+(Without the leaf probes, seed 0 stopped with wrong rules: its examples of a lemming
+turning at a wall all had the floor below, so no tree could test "falling comes first".)
 
 The picked configurations are tiled into one small query level (3x3 tiles side by side,
 at most ``tiles`` of them), which is run for two frames by the core's occupancy
@@ -122,6 +129,71 @@ def _flip_candidates(data: Dataset, positive: bool) -> npt.NDArray[np.int64]:
     return np.unique(pack_rows(flipped.reshape(-1, N_FEATURES)))
 
 
+def _leaf_probes(model: TreeModel, data: Dataset, space: UInt8Array, seen: npt.NDArray[np.bool_],
+                 rng: np.random.Generator) -> UInt8Array:
+    """Probes of the tree's *untested generalisations*, most informative first.
+
+    A leaf of the learner's tree claims that the features its path does not test do not
+    matter.  When a feature has the same value in every training example that reaches the
+    leaf, the data never tested that claim: the hypotheses "the feature matters here" and
+    "it does not" fit the data equally well.  For each such (leaf, constant feature) pair the
+    learner takes an example of the leaf, flips the feature (keeping a configuration that
+    can occur and was never seen) and asks about it.  Leaves that predict a lemming come
+    first, then leaves whose examples hold a lemming; within them, pairs are round-robin over
+    leaves so every leaf is probed.  Only the learner's own tree and data are consulted.
+    """
+    x = data.features
+    if len(x) == 0:
+        return np.zeros((0, N_FEATURES), dtype=np.uint8)
+    space_keys = pack_rows(space)
+    order_keys = np.argsort(space_keys)
+    sorted_keys = space_keys[order_keys]
+    seen_sorted = seen[order_keys]
+    leaves = _leaf_ids(model, x)
+    informative = x[:, 18:36].any(axis=1)
+    groups: list[tuple[int, list[npt.NDArray[np.uint8]]]] = []
+    for ch in range(len(model.trees)):
+        for j, (lits, value) in enumerate(model.paths(ch)):
+            rows = np.flatnonzero(leaves[:, ch] == j)
+            if len(rows) == 0:
+                continue
+            xr = x[rows]
+            rank = 0 if value else (1 if informative[rows].any() else 2)
+            if rank == 2:
+                continue
+            if rank == 1:
+                xr = xr[informative[rows]]
+            const = np.flatnonzero((xr == xr[:1]).all(axis=0))
+            tested = {f for f, _ in lits}
+            cands: list[npt.NDArray[np.uint8]] = []
+            for f in rng.permutation(const):
+                if int(f) in tested:
+                    continue
+                flipped = xr.copy()
+                flipped[:, f] ^= 1
+                keys = pack_rows(flipped)
+                pos = np.clip(np.searchsorted(sorted_keys, keys), 0, len(sorted_keys) - 1)
+                ok = (sorted_keys[pos] == keys) & ~seen_sorted[pos]
+                if ok.any():
+                    choice = rng.choice(np.flatnonzero(ok))
+                    cands.append(flipped[choice])
+            if cands:
+                groups.append((rank, cands))
+    picked: list[npt.NDArray[np.uint8]] = []
+    for rank in (0, 1):
+        queues = [c for r, c in groups if r == rank]
+        depth = 0
+        while any(depth < len(q) for q in queues):
+            for q in queues:
+                if depth < len(q):
+                    picked.append(q[depth])
+            depth += 1
+    if not picked:
+        return np.zeros((0, N_FEATURES), dtype=np.uint8)
+    out = np.unique(np.stack(picked), axis=0, return_index=True)[1]
+    return np.stack(picked)[np.sort(out)]
+
+
 def choose_queries(
     data: Dataset, rng: np.random.Generator, *, tiles: int = DEFAULT_TILES, members: int = 10
 ) -> tuple[UInt8Array, bool]:
@@ -143,6 +215,9 @@ def choose_queries(
         order = candidates[np.lexsort((rng.random(len(candidates)), -disagreement[candidates]))]
         is_disagreement = True
     else:
+        probes = _leaf_probes(committee[0], data, space, seen, rng)
+        if len(probes):
+            return probes[:tiles], False
         keys = pack_rows(unseen)
         pos_flip = np.isin(keys, _flip_candidates(data, True))
         inf_flip = np.isin(keys, _flip_candidates(data, False)) & ~pos_flip

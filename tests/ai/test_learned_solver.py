@@ -145,3 +145,28 @@ def test_sparse_and_dense_encoders_agree() -> None:
                               for block in e.clauses for row in block.tolist())  # type: ignore[attr-defined]
 
             assert clauses(a) == clauses(b)
+
+
+def test_derived_moves_from_the_learned_trees() -> None:
+    from ai.learned_solver import derived_at_most_one, derived_transitions
+
+    model = load_default_rules().model
+    assert isinstance(model, TreeModel)
+    assert derived_at_most_one(model)
+    moves = derived_transitions(model)
+    assert moves is not None
+    # a right-facing lemming: the learned outputs are fall, walk, turn and stay (on a target)
+    assert sorted({out for out, _ in moves[1]}) == [(0, 0, 0), (0, 0, 1), (0, 1, 1), (1, 0, 1)]
+    # rules that put a lemming on every target (no lemming needed) allow no path encoding
+    assert derived_transitions(_target_magnet().model) is None  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("kw", [{"encoding": "time"}, {"encoding": "time", "derived": True}])
+def test_time_encoding_agrees_with_path_encoding(kw: dict[str, object]) -> None:
+    path = LearnedRuleSolver()
+    time_enc = LearnedRuleSolver(**kw)  # type: ignore[arg-type]
+    for level in [Level.load(ORIGINAL_PACK), *interesting_small_levels(3, 5, others=1)]:
+        a = solve(level, solver=path, mode="all")
+        b = solve(level, solver=time_enc, mode="all")
+        assert a.stats.extra.get("encoding", "path") == "path" and b.stats.extra.get("encoding", "time") == "time"
+        assert (a.status, set(a.solutions), a.complete) == (b.status, set(b.solutions), b.complete)
