@@ -486,7 +486,8 @@ def encode_dense(level: Level, model: TreeModel, *, cancel: threading.Event | No
                         dr, dc = WINDOW[f % len(WINDOW)]
                         src[1 + dr : 1 + dr + h, 1 + dc : 1 + dc + w, c_src] |= ys
             alive[t - 1] = src[1:-1, 1:-1] & (vals[t - 1] != 0)
-        return (vals != 0) & ~alive
+        dead_mask: npt.NDArray[np.bool_] = (vals != 0) & ~alive
+        return dead_mask
 
     for k in range(len(level.lemmings)):
         dead = None
@@ -501,11 +502,11 @@ def encode_dense(level: Level, model: TreeModel, *, cancel: threading.Event | No
         if (last_vals[level.target_map] == 1).any():
             enc.goal.append(None)
         else:
-            lits = [int(last_ids[r, c, ch]) for (r, c) in level.targets for ch in range(2)
-                    if last_vals[r, c, ch] == UNKNOWN]
-            if not lits:
+            goal_lits = [int(last_ids[r, c, ch]) for (r, c) in level.targets for ch in range(2)
+                         if last_vals[r, c, ch] == UNKNOWN]
+            if not goal_lits:
                 enc.goal_impossible = True
-            enc.goal.append(lits)
+            enc.goal.append(goal_lits)
     enc.n_vars = next_id
     enc.used_bricks = set(np.flatnonzero(used[: len(brick_cells)]).tolist())
     return enc
@@ -543,7 +544,7 @@ def encode_sparse(level: Level, model: TreeModel, *, cancel: threading.Event | N
     interior = np.zeros(size, dtype=bool)
     interior.reshape(ph, pw)[1:-1, 1:-1] = True
     brick_cells = list(level.brickable_cells)
-    brick_id = np.full((ph, pw), -1, dtype=np.int64)
+    brick_id: npt.NDArray[np.int64] = np.full((ph, pw), -1, dtype=np.int64)
     for i, (r, c) in enumerate(brick_cells):
         brick_id[r + 1, c + 1] = i
     brick_id = brick_id.reshape(-1)
@@ -654,7 +655,8 @@ def encode_sparse(level: Level, model: TreeModel, *, cancel: threading.Event | N
                         for f in feats_j:
                             src[ys + off[f % len(WINDOW)], (f - lem0) // len(WINDOW)] = True
             alive[t - 1] = src & (vals[t - 1] != 0)
-        return (vals != 0) & ~alive
+        dead_mask: npt.NDArray[np.bool_] = (vals != 0) & ~alive
+        return dead_mask
 
     for k in range(len(level.lemmings)):
         dead = None
@@ -671,11 +673,11 @@ def encode_sparse(level: Level, model: TreeModel, *, cancel: threading.Event | N
         if (last_vals[level.target_map] == 1).any():
             enc.goal.append(None)
         else:
-            lits = [int(last_ids[r, c, ch]) for (r, c) in level.targets for ch in range(2)
-                    if last_vals[r, c, ch] == UNKNOWN]
-            if not lits:
+            goal_lits = [int(last_ids[r, c, ch]) for (r, c) in level.targets for ch in range(2)
+                         if last_vals[r, c, ch] == UNKNOWN]
+            if not goal_lits:
                 enc.goal_impossible = True
-            enc.goal.append(lits)
+            enc.goal.append(goal_lits)
         if amo:
             for t in range(1, n):
                 unknown_ids = ids[t][vals[t] == UNKNOWN]
@@ -732,11 +734,11 @@ class _Model:
         self.bricks: dict[Brick, Any] = {}
         for i, cell in enumerate(enc.brick_cells):
             if i in enc.used_bricks:
-                self.bricks[cell] = self.model.GetBoolVarFromProtoIndex(i)
+                self.bricks[cell] = self.model.get_bool_var_from_proto_index(i)
             else:  # no clause reads this brick: it cannot change the learned run
                 constraints.add().bool_or.literals.extend([-i - 1])
         self.count = sum(self.bricks.values()) if self.bricks else 0
-        self.model.Add(self.count <= enc.level.budget)
+        self.model.add(self.count <= enc.level.budget)
         self.n_vars = enc.n_vars
 
     def bricks_of(self, solver: Any) -> BrickSet:
@@ -1050,10 +1052,11 @@ class LearnedRuleSolver:
         callback = None
         if collect is not None:
             solver.parameters.enumerate_all_solutions = True
+            sink = collect
 
             class _Collect(cp.CpSolverSolutionCallback):  # type: ignore[misc,name-defined]
                 def on_solution_callback(self) -> None:
-                    collect.append(tuple(sorted(c for c, v in m.bricks.items() if self.Value(v))))
+                    sink.append(tuple(sorted(c for c, v in m.bricks.items() if self.Value(v))))
 
             callback = _Collect()
         if deadline is not None:

@@ -119,7 +119,7 @@ def _flip_candidates(data: Dataset, positive: bool) -> npt.NDArray[np.int64]:
     lemming arrives at the centre) or, with ``positive=False``, informative (a lemming in the
     window): each tests the hypothesis "this feature does not matter here"."""
     x = data.features
-    informative = data.labels.any(axis=1) if positive else x[:, 18:36].any(axis=1)
+    informative: npt.NDArray[np.bool_] = np.asarray(data.labels.any(axis=1) if positive else x[:, 18:36].any(axis=1))
     base = x[informative]
     if len(base) == 0:
         return np.zeros(0, dtype=np.int64)
@@ -150,7 +150,7 @@ def _leaf_probes(model: TreeModel, data: Dataset, space: UInt8Array, seen: npt.N
     sorted_keys = space_keys[order_keys]
     seen_sorted = seen[order_keys]
     leaves = _leaf_ids(model, x)
-    informative = x[:, 18:36].any(axis=1)
+    informative: npt.NDArray[np.bool_] = np.asarray(x[:, 18:36].any(axis=1))
     groups: list[tuple[int, list[npt.NDArray[np.uint8]]]] = []
     for ch in range(len(model.trees)):
         for j, (lits, value) in enumerate(model.paths(ch)):

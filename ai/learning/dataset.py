@@ -122,10 +122,10 @@ def random_maps(
             w &= ~tgt
         spots = np.flatnonzero(~w & ~tgt)
         if len(spots):
-            count = min(len(spots), int(rng.integers(1, MAX_LEMMINGS + 1)))
-            for k, cell in enumerate(rng.choice(spots, size=count, replace=False)):
-                r, c = divmod(int(cell), width)
-                init[g, k, r, c, int(rng.integers(0, 2))] = 1.0
+            n_here = min(len(spots), int(rng.integers(1, MAX_LEMMINGS + 1)))
+            for k, cell in enumerate(rng.choice(spots, size=n_here, replace=False)):
+                row, col = divmod(int(cell), width)
+                init[g, k, row, col, int(rng.integers(0, 2))] = 1.0
         targets[g] = tgt
         walls[g] = w
     return walls, targets, init

@@ -188,7 +188,8 @@ def reference_labels(features: npt.ArrayLike) -> BoolArray:
     env_index = (np.where(obst, ENV_OBSTACLE, np.where(tgt, ENV_TARGET, ENV_EMPTY)) * 3 ** np.arange(9)).sum(axis=1)
     table = reference_table()[env_index]  # (n, 9, 2, 2)
     lem = np.stack([x[:, 18:27], x[:, 27:36]], axis=2)  # (n, 9, 2)
-    return np.any(table & lem[..., None], axis=(1, 2))
+    hit: BoolArray = np.any(table & lem[..., None], axis=(1, 2))
+    return hit
 
 
 def reference_relevant(channel: int) -> list[int]:
@@ -219,7 +220,8 @@ def consistent(features: npt.ArrayLike) -> BoolArray:
     x = np.asarray(features).reshape(-1, N_FEATURES).astype(bool)
     obst = x[:, 0:9]
     clash = np.any(obst & (x[:, 9:18] | x[:, 18:27] | x[:, 27:36]), axis=1)
-    return ~clash & (x[:, 18:36].sum(axis=1) <= 1)
+    ok: BoolArray = ~clash & (x[:, 18:36].sum(axis=1) <= 1)
+    return ok
 
 
 @lru_cache(maxsize=1)
@@ -233,10 +235,10 @@ def all_configurations() -> UInt8Array:
     rows[:, :, 9:18] = tgt[:, None, :]
     for s in range(n_lem):
         rows[:, s, 18 + s] = 1
-    rows = rows.reshape(-1, N_FEATURES)
-    rows = rows[consistent(rows)]
-    rows.flags.writeable = False
-    return rows
+    flat: UInt8Array = rows.reshape(-1, N_FEATURES)
+    flat = flat[consistent(flat)]
+    flat.flags.writeable = False
+    return flat
 
 
 def describe_configuration(row: Sequence[int]) -> str:
