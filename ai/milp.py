@@ -1,6 +1,17 @@
 """The MILP solver: the state-space dynamics linearised, built from numpy index arrays.
 
-Variables (only for live states and read cells, see :mod:`ai.reach`):
+Three formulations (``MilpSolver(formulation=...)``, ``build_milp(formulation=...)``):
+
+* ``path`` (the MILP default, :mod:`ai.milp_flow`): per lemming a unit flow over the
+  graph of states ``(r, c, d)`` with brick-gated arcs, a deadline of ``N − 1`` moves and
+  "every brick is read" cuts; about ``N`` times smaller than the others and its LP bound
+  met the optimum on every benchmark level tried;
+* ``flow`` (:mod:`ai.milp_flow`): the same gated flow, time-expanded over frames; its LP
+  bound is the optimum on the original level (3, against 5/3 below);
+* ``product`` (the LP-relaxation default, described here): the original per-frame model
+  whose relaxation splits a lemming by a 2/3 brick as in the design notes.
+
+Variables of ``product`` (only for live states and read cells, see :mod:`ai.reach`):
 
 * ``b`` (binary): a brick on a read cell;
 * ``x`` (continuous in [0, 1], integral at any integer ``b``): lemming occupancy of a live state;
@@ -104,6 +115,9 @@ class MilpModel:
     matrix: object  #: scipy.sparse.csr_matrix
     brick_cells: list[tuple[int, int]]  #: cell of brick variable i (variables 0..len-1)
     states: list[tuple[IntArray, IntArray]]  #: per lemming: (state coords (n, 4) t,r,c,ch; var indices)
+    #: per lemming: (state coords, sparse map from the variables to each state's occupancy), when
+    #: occupancy is not a variable (the flow formulation); ``states`` is then empty
+    occupancy: list[tuple[IntArray, object]] | None = None
 
     @property
     def n_bricks(self) -> int:
@@ -156,6 +170,7 @@ class _Builder:
             (np.concatenate(tri.vals), (np.concatenate(tri.rows), np.concatenate(tri.cols))),
             shape=(tri.count, self.n_vars),
         )
+        matrix.sum_duplicates()
         return MilpModel(lower, upper, objective, np.concatenate(tri.lower), np.concatenate(tri.upper),
                          matrix, self.brick_cells, self.states)
 
@@ -286,8 +301,21 @@ class _Builder:
             self.tri.add(np.full(n, row[0]), np.arange(n), 1.0)
 
 
-def build_milp(level: Level, info: ReachInfo | None = None, *, cut_depth: int = 0) -> MilpModel:
-    """The linearised model of ``level`` (see the module docstring), with run cuts to ``cut_depth``."""
+#: The formulations :class:`MilpSolver` offers (see :mod:`ai.milp_flow` for ``flow``).
+FORMULATIONS = ("path", "flow", "product")
+
+
+def build_milp(level: Level, info: ReachInfo | None = None, *, cut_depth: int = 0,
+               formulation: str = "path") -> MilpModel:
+    """The model of ``level`` in ``formulation`` (``path``, the default, or ``flow``, see
+    :mod:`ai.milp_flow`, or the per-frame ``product`` linearisation of the module
+    docstring), with run cuts to ``cut_depth``."""
+    if formulation not in FORMULATIONS:
+        raise ValueError(f"unknown MILP formulation {formulation!r}; choose from {', '.join(FORMULATIONS)}")
+    if formulation in ("flow", "path"):
+        from ai.milp_flow import build_flow, build_path
+
+        return (build_flow if formulation == "flow" else build_path)(level, info, cut_depth=cut_depth)
     return _Builder(level, info or analyse(level), cut_depth=cut_depth).build()
 
 
@@ -372,11 +400,17 @@ class MilpSolver:
     exact = True
 
     def __init__(self, *, backend: str = "highs", lp: bool = False, lp_backend: str = "glop",
-                 primal_seconds: float = 0.0) -> None:
+                 primal_seconds: float = 0.0, formulation: str | None = None) -> None:
         if backend not in MIP_BACKENDS:
             raise ValueError(f"unknown MILP backend {backend!r}; choose from {', '.join(MIP_BACKENDS)}")
         if lp_backend not in LP_BACKENDS:
             raise ValueError(f"unknown LP backend {lp_backend!r}; choose from {', '.join(LP_BACKENDS)}")
+        if formulation is None:
+            formulation = "product" if lp else "path"
+        if formulation not in FORMULATIONS or (lp and formulation == "path"):
+            raise ValueError(f"unknown MILP formulation {formulation!r}; choose from {', '.join(FORMULATIONS)}"
+                             + (" (the LP relaxation needs flow or product)" if lp else ""))
+        self.formulation = formulation
         self.backend = backend
         self.lp = lp
         self.lp_backend = lp_backend
@@ -437,7 +471,7 @@ class MilpSolver:
         info = analyse(level)
         if not info.feasible:
             return infeasible_by_reachability(self.name, mode, deadline)
-        model = build_milp(level, info)
+        model = build_milp(level, info, formulation=self.formulation)
         report(progress, self.name, deadline, f"model built: {len(model.objective)} variables")
         if self.lp:
             return self._solve_lp(level, model, mode, deadline, cancel)
@@ -489,6 +523,12 @@ def _relaxed(level: Level, model: MilpModel, values: npt.NDArray[np.float64]) ->
     for i, (r, c) in enumerate(model.brick_cells):
         obst[r, c] = values[i]
     occ = np.zeros((level.frames, level.height, level.width, 2))
+    for coords, mapping in model.occupancy or ():
+        density = mapping.dot(values)  # type: ignore[attr-defined]
+        np.add.at(occ, (coords[:, 0], coords[:, 1], coords[:, 2], coords[:, 3]), density)
+    if model.occupancy is not None and level.frames == 1:  # no arcs: each lemming at its start
+        for lem in level.lemmings:
+            occ[0, lem.row, lem.col, 1 if lem.direction == 1 else 0] += 1.0
     for coords, var in model.states:
         np.add.at(occ, (coords[:, 0], coords[:, 1], coords[:, 2], coords[:, 3]), values[var])
     return RelaxedSolution(obstacles=obst, occupancy=occ, objective=float(values[: model.n_bricks].sum()))

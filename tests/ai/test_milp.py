@@ -17,9 +17,35 @@ def test_original_min(backend: str) -> None:
     assert result.min_bricks == 3 and result.bricks in ORIGINAL_SOLUTIONS
 
 
-def test_original_all_highs() -> None:
-    result = solve(original(), solver="milp", mode="all", backend="highs")
+@pytest.mark.parametrize("formulation", ["path", "flow", "product"])
+def test_original_all_highs(formulation: str) -> None:
+    result = solve(original(), solver="milp", mode="all", backend="highs", formulation=formulation)
     assert result.solutions == ORIGINAL_SOLUTIONS and result.complete
+
+
+@pytest.mark.parametrize("formulation", ["path", "flow"])
+def test_formulations_agree_with_brute_force(formulation: str) -> None:
+    from ai.randlevels import small_level
+
+    for seed in range(0, 240, 8):
+        level = small_level(seed)
+        reference = solve(level, solver="brute", mode="all")
+        result = solve(level, solver="milp", mode="all", formulation=formulation)
+        assert (result.status, result.min_bricks, result.solutions, result.complete) == (
+            reference.status, reference.min_bricks, reference.solutions, reference.complete), seed
+
+
+def test_flow_lp_bound_is_the_optimum_on_the_original() -> None:
+    result = solve(original(), solver="milp", lp=True, formulation="flow")
+    relaxed = result.relaxed
+    assert relaxed is not None and relaxed.objective == pytest.approx(3.0, abs=1e-6)
+    assert np.allclose(relaxed.occupancy.sum(axis=(1, 2, 3)), 1.0)
+
+
+@pytest.mark.parametrize("formulation", ["path", "flow"])
+def test_small_models(formulation: str) -> None:
+    assert len(build_milp(original(), formulation=formulation).objective) < len(
+        build_milp(original(), formulation="product").objective)
 
 
 @pytest.mark.parametrize("mode", ["min", "all"])
@@ -67,3 +93,7 @@ def test_model_is_sparse_and_sized() -> None:
 def test_unknown_backend() -> None:
     with pytest.raises(ValueError):
         MilpSolver(backend="gurobi")
+    with pytest.raises(ValueError):
+        MilpSolver(formulation="bogus")
+    with pytest.raises(ValueError):
+        MilpSolver(lp=True, formulation="path")

@@ -1,0 +1,267 @@
+"""The *flow* formulation of the MILP (the default): per lemming, a unit flow over arcs.
+
+Per lemming, the live states ``(t, r, c, d)`` of :mod:`ai.reach` are the nodes of a
+time-expanded network; a node at frame ``t < N-1`` has up to three continuous arc
+variables in ``[0, 1]`` to frame ``t+1``: ``fall``, ``walk``, ``turn`` (or ``stay``, on a
+target).  Arcs fixed by walls and free cells are dropped (a wall below: no fall; a free
+cell below: fall only; likewise ahead), and so are arcs into states that are not live.
+Rows:
+
+* conservation: inflow = outflow at every node of frames ``1..N-2``, outflow = 1 at
+  the start (frame 0);
+* gates, only where the gating cell is a brick variable, **aggregated over frames**
+  per state ``s = (r, c, d)``: ``Σ_t fall ≤ 1 − b_below``, ``Σ_t (walk + turn) ≤
+  b_below``, ``Σ_t walk ≤ 1 − b_ahead``, ``Σ_t turn ≤ b_ahead``.
+
+The aggregation is valid because a winning run visits a non-target state at most once
+(a second visit would repeat the run forever, away from every target), and it makes
+the LP bound much stronger than the per-frame products of :mod:`ai.milp`'s *product*
+formulation.  At any integer ``b`` each node keeps a single usable arc, so the unit flow
+is the run itself: every brick set extends to exactly one assignment, and the flows
+are integral although continuous (only ``b`` is integer).  No product variables are
+needed, so the model has about one variable and one row per live state.
+
+>>> from game.level import Lemming, Level
+>>> m = build_flow(Level.from_rows(["> .T", "XX.X"], frames=5, budget=1))
+>>> m.n_bricks, len(m.objective) - m.n_bricks
+(3, 1)
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ai.milp import IntArray, MilpModel, _Builder
+from ai.reach import ReachInfo, analyse
+from game.level import Lemming, Level
+
+
+class _FlowBuilder(_Builder):
+    """Assembles the flow formulation (reuses the budget and run cuts of :class:`_Builder`)."""
+
+    def build(self) -> MilpModel:
+        import scipy.sparse
+
+        occupancy = [self.add_flow_lemming(reach.live) for reach in self.info.lemmings]
+        self.add_run_cuts(self.cut_depth)
+        self.add_budget()
+        lower = np.zeros(self.n_vars)
+        upper = np.ones(self.n_vars)
+        objective = np.zeros(self.n_vars)
+        objective[: len(self.brick_cells)] = 1.0
+        tri = self.tri
+        matrix = scipy.sparse.csr_matrix(
+            (np.concatenate(tri.vals), (np.concatenate(tri.rows), np.concatenate(tri.cols))),
+            shape=(tri.count, self.n_vars),
+        )
+        matrix.sum_duplicates()
+        occ = [(coords, scipy.sparse.csr_matrix((vals, (rows, cols)), shape=(len(coords), self.n_vars)))
+               for coords, rows, cols, vals in occupancy]
+        return MilpModel(lower, upper, objective, np.concatenate(tri.lower), np.concatenate(tri.upper),
+                         matrix, self.brick_cells, [], occupancy=occ)
+
+    def add_flow_lemming(self, live: np.ndarray) -> tuple[IntArray, IntArray, IntArray, np.ndarray]:
+        """Arcs, conservation and gate rows of one lemming; returns its occupancy map."""
+        n, h, w, _ = live.shape
+        coords = np.argwhere(live)
+        n_nodes = len(coords)
+        node_of = np.full((n + 1, h + 2, w + 2, 2), -1, dtype=np.int64)
+        t, r, c, ch = (coords[:, k] for k in range(4))
+        pr, pc = r + 1, c + 1
+        node_of[t, pr, pc, ch] = np.arange(n_nodes)
+        # state id (r, c, ch), for the gates aggregated over frames
+        _, sid = np.unique((r * w + c) * 2 + ch, return_inverse=True)
+        sid = sid.reshape(-1)
+        d = np.where(ch == 1, 1, -1)
+        going = t < n - 1
+        target = self.level.target_map[r, c]
+        below = self.code[pr + 1, pc]
+        ahead = self.code[pr, pc + d]
+        nodes = np.arange(n_nodes)
+        # candidate arcs: (source node, destination node, kind); kind 0 fall, 1 walk, 2 turn, 3 stay
+        src, dst, kind = [], [], []
+
+        def arcs(mask: np.ndarray, dest: IntArray, k: int) -> None:
+            m = mask & going
+            dn = np.full(n_nodes, -1, dtype=np.int64)
+            dn[m] = dest[m]
+            keep = dn >= 0
+            src.append(nodes[keep])
+            dst.append(dn[keep])
+            kind.append(np.full(int(keep.sum()), k, dtype=np.int64))
+
+        safe_t = np.minimum(t + 1, n)
+        moving = ~target
+        arcs(target, node_of[safe_t, pr, pc, ch], 3)
+        arcs(moving & (below != -2), node_of[safe_t, pr + 1, pc, ch], 0)
+        arcs(moving & (below != -1) & (ahead != -2), node_of[safe_t, pr, pc + d, ch], 1)
+        arcs(moving & (below != -1) & (ahead != -1), node_of[safe_t, pr, pc, 1 - ch], 2)
+        a_src, a_dst, a_kind = np.concatenate(src), np.concatenate(dst), np.concatenate(kind)
+        # chains: a node with one arc in and one arc out passes its inflow on, so both arcs
+        # share one variable and the node needs no conservation row
+        inner = (t > 0) & going
+        indeg = np.bincount(a_dst, minlength=n_nodes)
+        outdeg = np.bincount(a_src, minlength=n_nodes)
+        chain = inner & (indeg == 1) & (outdeg == 1)
+        in_arc = np.full(n_nodes, -1, dtype=np.int64)
+        in_arc[a_dst] = np.arange(len(a_dst))
+        out_arc = np.full(n_nodes, -1, dtype=np.int64)
+        out_arc[a_src] = np.arange(len(a_src))
+        parent = np.arange(len(a_src))
+        parent[out_arc[chain]] = in_arc[chain]
+        while True:
+            nxt = parent[parent]
+            if np.array_equal(nxt, parent):
+                break
+            parent = nxt
+        _, root = np.unique(parent, return_inverse=True)
+        a_var = self.new_vars(int(root.max()) + 1 if len(root) else 0)[root.reshape(-1)]
+        inner &= ~chain
+        # conservation: frames 1..N-2 in = out; frame 0 (the start) out = 1
+        row_of = np.full(n_nodes, -1, dtype=np.int64)
+        row_of[inner] = self.tri.new_rows(int(inner.sum()), 0.0, 0.0)
+        for end, sign in ((a_src, 1.0), (a_dst, -1.0)):
+            m = row_of[end] >= 0
+            self.tri.add(row_of[end][m], a_var[m], sign)
+        if n > 1:
+            start = self.tri.new_rows(1, 1.0, 1.0)[0]
+            first = t[a_src] == 0
+            self.tri.add(np.full(int(first.sum()), start), a_var[first], 1.0)
+        # gates, per state and gating cell that is a brick variable
+        a_sid = sid[a_src]
+        self.add_gate(a_sid, a_var, a_kind == 0, below[a_src], sid, below, upper=1.0, sign=1.0)
+        self.add_gate(a_sid, a_var, (a_kind == 1) | (a_kind == 2), below[a_src], sid, below, upper=0.0, sign=-1.0)
+        self.add_gate(a_sid, a_var, a_kind == 1, ahead[a_src], sid, ahead, upper=1.0, sign=1.0)
+        self.add_gate(a_sid, a_var, a_kind == 2, ahead[a_src], sid, ahead, upper=0.0, sign=-1.0)
+        # occupancy of a node: its outflow, or its inflow at the last frame (the start alone if N = 1)
+        last = t[a_dst] == n - 1
+        occ_rows = np.concatenate([a_src, a_dst[last]])
+        occ_cols = np.concatenate([a_var, a_var[last]])
+        return coords, occ_rows, occ_cols, np.ones(len(occ_rows))
+
+    def add_gate(self, a_sid: IntArray, a_var: IntArray, arc_mask: np.ndarray, arc_cell: IntArray,
+                 sid: IntArray, cell: IntArray, *, upper: float, sign: float) -> None:
+        """Rows ``Σ arcs + sign·b ≤ upper`` per state whose gating ``cell`` is a brick variable."""
+        is_var = cell >= 0
+        if not is_var.any():
+            return
+        states, first = np.unique(sid[is_var], return_index=True)
+        b = cell[is_var][first]
+        rows = self.tri.new_rows(len(states), -math.inf, upper)
+        row_of_state = np.full(int(sid.max()) + 1, -1, dtype=np.int64)
+        row_of_state[states] = rows
+        self.tri.add(rows, b, sign)
+        m = arc_mask & (arc_cell >= 0)
+        self.tri.add(row_of_state[a_sid[m]], a_var[m], 1.0)
+
+
+def build_flow(level: Level, info: ReachInfo | None = None, *, cut_depth: int = 0) -> MilpModel:
+    """The flow formulation of ``level`` (see the module docstring)."""
+    return _FlowBuilder(level, info or analyse(level), cut_depth=cut_depth).build()
+
+
+class _PathBuilder(_FlowBuilder):
+    """The *path* formulation: the flow on the graph of states ``(r, c, d)``, without frames.
+
+    Per lemming, one arc variable per possible move between states live at some frame,
+    conservation at every non-target state (the start emits one unit, the targets absorb
+    it), the same gates as the flow formulation (a run visits a non-target state at most
+    once) and a deadline: the run has at most ``N − 1`` moves, ``Σ arcs ≤ N − 1``.
+
+    At integer ``b`` every non-target state keeps one usable arc, so the unit from the
+    start follows the run and is absorbed only if the run reaches a target within ``N − 1``
+    moves; arcs on cycles the run does not enter may carry flow too (only the bricks are
+    enumerated, so such copies do not duplicate solutions).  About ``N`` times smaller than
+    the flow formulation; it has no time-resolved occupancy, so the LP relaxation uses
+    the flow formulation.
+    """
+
+    def build(self) -> MilpModel:
+        import scipy.sparse
+
+        self.reads: list[tuple[IntArray, IntArray]] = []
+        for k, reach in enumerate(self.info.lemmings):
+            self.add_path_lemming(reach.live, self.level.lemmings[k])
+        self.add_read_cuts()
+        self.add_run_cuts(self.cut_depth)
+        self.add_budget()
+        objective = np.zeros(self.n_vars)
+        objective[: len(self.brick_cells)] = 1.0
+        tri = self.tri
+        matrix = scipy.sparse.csr_matrix(
+            (np.concatenate(tri.vals), (np.concatenate(tri.rows), np.concatenate(tri.cols))),
+            shape=(tri.count, self.n_vars),
+        )
+        matrix.sum_duplicates()
+        return MilpModel(np.zeros(self.n_vars), np.ones(self.n_vars), objective, np.concatenate(tri.lower),
+                         np.concatenate(tri.upper), matrix, self.brick_cells, [], occupancy=[])
+
+    def add_path_lemming(self, live: np.ndarray, lemming: Lemming) -> None:
+        """Arcs, conservation, gates and deadline of one lemming."""
+        n, h, w, _ = live.shape
+        r0, c0 = lemming.row, lemming.col
+        if self.level.target_map[r0, c0]:
+            return  # it stays on its target
+        coords = np.argwhere(live.any(axis=0))
+        n_nodes = len(coords)
+        node_of = np.full((h + 2, w + 2, 2), -1, dtype=np.int64)
+        r, c, ch = coords[:, 0], coords[:, 1], coords[:, 2]
+        pr, pc = r + 1, c + 1
+        node_of[pr, pc, ch] = np.arange(n_nodes)
+        start = node_of[r0 + 1, c0 + 1, 1 if lemming.direction == 1 else 0]
+        d = np.where(ch == 1, 1, -1)
+        target = self.level.target_map[r, c]
+        below = self.code[pr + 1, pc]
+        ahead = self.code[pr, pc + d]
+        nodes = np.arange(n_nodes)
+        src, dst, kind = [], [], []
+        for mask, dest, k in ((~target & (below != -2), node_of[pr + 1, pc, ch], 0),
+                              (~target & (below != -1) & (ahead != -2), node_of[pr, pc + d, ch], 1),
+                              (~target & (below != -1) & (ahead != -1), node_of[pr, pc, 1 - ch], 2)):
+            keep = mask & (dest >= 0)
+            src.append(nodes[keep])
+            dst.append(dest[keep])
+            kind.append(np.full(int(keep.sum()), k, dtype=np.int64))
+        a_src, a_dst, a_kind = np.concatenate(src), np.concatenate(dst), np.concatenate(kind)
+        a_var = self.new_vars(len(a_src))
+        # conservation at non-target states: out − in = 1 at the start, 0 elsewhere
+        cons = ~target
+        row_of = np.full(n_nodes, -1, dtype=np.int64)
+        row_of[cons] = self.tri.new_rows(int(cons.sum()), 0.0, 0.0)
+        for end, sign in ((a_src, 1.0), (a_dst, -1.0)):
+            m = row_of[end] >= 0
+            self.tri.add(row_of[end][m], a_var[m], sign)
+        first = int(row_of[start]) - (self.tri.count - int(cons.sum()))  # the start's row in that block
+        self.tri.lower[-1][first] = self.tri.upper[-1][first] = 1.0
+        # cells read by the state an arc leaves (for the read cuts)
+        for cell in (below[a_src], ahead[a_src]):
+            m = cell >= 0
+            self.reads.append((cell[m], a_var[m]))
+        # deadline
+        row = self.tri.new_rows(1, -math.inf, float(n - 1))[0]
+        self.tri.add(np.full(len(a_var), row), a_var, 1.0)
+        # gates (one row per state: no aggregation needed)
+        self.add_gate(nodes[a_src], a_var, a_kind == 0, below[a_src], nodes, below, upper=1.0, sign=1.0)
+        self.add_gate(nodes[a_src], a_var, (a_kind == 1) | (a_kind == 2), below[a_src], nodes, below,
+                      upper=0.0, sign=-1.0)
+        self.add_gate(nodes[a_src], a_var, a_kind == 1, ahead[a_src], nodes, ahead, upper=1.0, sign=1.0)
+        self.add_gate(nodes[a_src], a_var, a_kind == 2, ahead[a_src], nodes, ahead, upper=0.0, sign=-1.0)
+
+
+    def add_read_cuts(self) -> None:
+        """``b_c ≤ Σ visits of states reading c``: a brick no run reads can be removed, so no
+        minimal brick set (the only ones the solver returns) has one."""
+        n = len(self.brick_cells)
+        if not n:
+            return
+        rows = self.tri.new_rows(n, -math.inf, 0.0)
+        self.tri.add(rows, np.arange(n), 1.0)
+        for cells, arcs in self.reads:
+            self.tri.add(rows[cells], arcs, -1.0)
+
+
+def build_path(level: Level, info: ReachInfo | None = None, *, cut_depth: int = 0) -> MilpModel:
+    """The path formulation of ``level`` (see :class:`_PathBuilder`)."""
+    return _PathBuilder(level, info or analyse(level), cut_depth=cut_depth).build()
