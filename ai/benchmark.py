@@ -65,12 +65,23 @@ def default_suites() -> list[Path]:
     return suites
 
 
+#: Solves faster than this are repeated and the best time kept (millisecond timings are noisy).
+REPEAT_BELOW = 0.5
+
+
 def _solve_seconds(level: object, solver: str, time_limit: float) -> float | None:
-    """Seconds to a complete ``all`` answer, or ``None``."""
+    """Seconds to a complete ``all`` answer (best of 3 when under :data:`REPEAT_BELOW`), or ``None``."""
     import ai
 
-    result = ai.solve(level, solver=solver, mode="all", time_limit=time_limit)  # type: ignore[arg-type]
-    return result.stats.seconds if result.complete else None
+    best: float | None = None
+    for _ in range(3):
+        result = ai.solve(level, solver=solver, mode="all", time_limit=time_limit)  # type: ignore[arg-type]
+        if not result.complete:
+            return best
+        best = result.stats.seconds if best is None else min(best, result.stats.seconds)
+        if best >= REPEAT_BELOW:
+            break
+    return best
 
 
 def run_suite(folder: Path, solvers: list[str], time_limit: float, out: TextIO | None) -> SuiteRun:
@@ -82,8 +93,9 @@ def run_suite(folder: Path, solvers: list[str], time_limit: float, out: TextIO |
     run = SuiteRun(folder.name, [p.name for p in paths])
     for name in solvers:
         run.times[name] = [_solve_seconds(level, name, time_limit) for level in levels]
-        if out is not None:
-            print(_row(name, run), file=out, flush=True)
+        if out is not None:  # progress only: "fastest on" needs every solver's times (final table)
+            proved = sum(t is not None for t in run.times[name])
+            print(f"{name} on {folder.name}: {proved}/{len(levels)} proved", file=out, flush=True)
     return run
 
 
@@ -114,10 +126,10 @@ def run_bench(suites: list[str] | None, solvers: list[str] | None, *, time_limit
     folders = [Path(s) for s in suites] if suites else default_suites()
     names = solvers or DEFAULT_SOLVERS
     header = ["| solver | suite | proved | median s | max s | fastest on |", "|---|---|---|---|---|---|"]
-    if out is not None:
-        print("\n".join(header), file=out, flush=True)
     runs = [run_suite(folder, names, time_limit, out) for folder in folders]
     table = header + [_row(name, run) for run in runs for name in names]
+    if out is not None:
+        print("\n".join(table), file=out, flush=True)
     notes = original_line(names, time_limit)
     for run in runs:
         ratios = run.auto_ratios()
@@ -137,7 +149,8 @@ def _write_section(path: Path, table: list[str], notes: list[str], time_limit: f
 
     body = [SECTION, "",
             f"Mode `all` (every minimum solution and the proof), time limit {time_limit:g} s per level; "
-            "seconds are solve times to a complete answer, model building included "
+            "seconds are solve times to a complete answer, model building included, best of 3 under "
+            f"{REPEAT_BELOW:g} s "
             "(`python main.py bench`; shared 2-core machine, so times are noisy).", "",
             *table, "", *(f"- {n}" for n in notes), ""]
     text = path.read_text() if path.exists() else "# Benchmark results\n"
