@@ -321,12 +321,13 @@ def build_milp(level: Level, info: ReachInfo | None = None, *, cut_depth: int = 
 
 def load_pywraplp(model: MilpModel, backend: str, *, integer: bool) -> object:
     """A pywraplp solver holding ``model`` (via model_builder's sparse import and a proto)."""
-    from ortools.linear_solver import pywraplp
+    from ortools.linear_solver import pywraplp  # type: ignore[attr-defined]  # (absent from OR-Tools' stubs)
     from ortools.linear_solver.python import model_builder as mb
 
-    builder = mb.Model()
-    builder.helper.fill_model_from_sparse_data(
-        model.lower, model.upper, model.objective, model.row_lower, model.row_upper, model.matrix
+    builder = mb.Model()  # type: ignore[no-untyped-call]  # (untyped in OR-Tools' stubs)
+    builder.helper.fill_model_from_sparse_data(  # the stubs mistype numpy arrays as ndarray[float64]
+        model.lower, model.upper, model.objective, model.row_lower, model.row_upper,  # type: ignore[arg-type]
+        model.matrix,
     )
     if integer:
         for i in range(model.n_bricks):
@@ -363,7 +364,7 @@ def solve_interruptibly(solver: object, backend: str, deadline: Deadline, cancel
     place, the others are abandoned (:class:`MilpSolver` avoids that by solving in a
     child process when it is given a cancel event).
     """
-    from ortools.linear_solver import pywraplp
+    from ortools.linear_solver import pywraplp  # type: ignore[attr-defined]  # (absent from OR-Tools' stubs)
 
     remaining = deadline.remaining()
     millis = None if remaining is None else max(1, int(remaining * 1000))
@@ -494,7 +495,7 @@ class MilpSolver:
     def _solve_lp(self, level: Level, model: MilpModel, mode: SolveMode, deadline: Deadline,
                   cancel: threading.Event | None) -> SolveResult:
         """The LP relaxation: fractional densities in ``relaxed``."""
-        from ortools.linear_solver import pywraplp
+        from ortools.linear_solver import pywraplp  # type: ignore[attr-defined]  # (absent from OR-Tools' stubs)
 
         backend = LP_BACKENDS[self.lp_backend]
         solver = load_pywraplp(model, backend, integer=False)
@@ -570,7 +571,7 @@ class _MipRun:
 
     def run(self) -> SolveResult:
         """Minimise (below a known solution when one is given), then enumerate in mode ``all``."""
-        from ortools.linear_solver import pywraplp
+        from ortools.linear_solver import pywraplp  # type: ignore[attr-defined]  # (absent from OR-Tools' stubs)
 
         known = self.primal
         if known is not None and self.mode == SolveMode.ANY:
@@ -613,7 +614,7 @@ class _MipRun:
 
     def enumerate(self, best: BrickSet) -> SolveResult:
         """Every solution with ``len(best)`` bricks, by re-solving with no-good cuts."""
-        from ortools.linear_solver import pywraplp
+        from ortools.linear_solver import pywraplp  # type: ignore[attr-defined]  # (absent from OR-Tools' stubs)
 
         k = len(best)
         solver = self.solver
