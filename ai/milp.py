@@ -149,10 +149,25 @@ class _Builder:
         self.n_vars += n
         return idx
 
-    def build(self) -> MilpModel:
-        """Every lemming's dynamics, the budget and the objective."""
+    def assemble(self, lower: npt.NDArray[np.float64], upper: npt.NDArray[np.float64],
+                 states: list[tuple[IntArray, IntArray]],
+                 occupancy: list[tuple[IntArray, object]] | None = None) -> MilpModel:
+        """The model from the rows added so far, with the brick-count objective."""
         import scipy.sparse
 
+        objective = np.zeros(self.n_vars)
+        objective[: len(self.brick_cells)] = 1.0
+        tri = self.tri
+        matrix = scipy.sparse.csr_matrix(
+            (np.concatenate(tri.vals), (np.concatenate(tri.rows), np.concatenate(tri.cols))),
+            shape=(tri.count, self.n_vars),
+        )
+        matrix.sum_duplicates()
+        return MilpModel(lower, upper, objective, np.concatenate(tri.lower), np.concatenate(tri.upper),
+                         matrix, self.brick_cells, states, occupancy=occupancy)
+
+    def build(self) -> MilpModel:
+        """Every lemming's dynamics, the budget and the objective."""
         for reach in self.info.lemmings:
             self.add_lemming(reach.live)
         self.add_free_where_occupied()
@@ -163,16 +178,7 @@ class _Builder:
         for coords, var in self.states:
             first = coords[:, 0] == 0
             lower[var[first]] = 1.0  # the start state (the only live state at frame 0)
-        objective = np.zeros(self.n_vars)
-        objective[: len(self.brick_cells)] = 1.0
-        tri = self.tri
-        matrix = scipy.sparse.csr_matrix(
-            (np.concatenate(tri.vals), (np.concatenate(tri.rows), np.concatenate(tri.cols))),
-            shape=(tri.count, self.n_vars),
-        )
-        matrix.sum_duplicates()
-        return MilpModel(lower, upper, objective, np.concatenate(tri.lower), np.concatenate(tri.upper),
-                         matrix, self.brick_cells, self.states)
+        return self.assemble(lower, upper, self.states)
 
     def add_lemming(self, live: npt.NDArray[np.bool_]) -> None:
         """Variables and constraints of one lemming."""

@@ -49,18 +49,11 @@ class _FlowBuilder(_Builder):
         self.add_budget()
         lower = np.zeros(self.n_vars)
         upper = np.ones(self.n_vars)
-        objective = np.zeros(self.n_vars)
-        objective[: len(self.brick_cells)] = 1.0
-        tri = self.tri
-        matrix = scipy.sparse.csr_matrix(
-            (np.concatenate(tri.vals), (np.concatenate(tri.rows), np.concatenate(tri.cols))),
-            shape=(tri.count, self.n_vars),
-        )
-        matrix.sum_duplicates()
-        occ = [(coords, scipy.sparse.csr_matrix((vals, (rows, cols)), shape=(len(coords), self.n_vars)))
-               for coords, rows, cols, vals in occupancy]
-        return MilpModel(lower, upper, objective, np.concatenate(tri.lower), np.concatenate(tri.upper),
-                         matrix, self.brick_cells, [], occupancy=occ)
+        occ: list[tuple[IntArray, object]] = [
+            (coords, scipy.sparse.csr_matrix((vals, (rows, cols)), shape=(len(coords), self.n_vars)))
+            for coords, rows, cols, vals in occupancy
+        ]
+        return self.assemble(lower, upper, [], occ)
 
     def add_flow_lemming(self, live: np.ndarray) -> tuple[IntArray, IntArray, IntArray, np.ndarray]:
         """Arcs, conservation and gate rows of one lemming; returns its occupancy map."""
@@ -179,24 +172,14 @@ class _PathBuilder(_FlowBuilder):
     """
 
     def build(self) -> MilpModel:
-        import scipy.sparse
-
+        """Every lemming's path flow, the read cuts, the budget and the objective."""
         self.reads: list[tuple[IntArray, IntArray]] = []
         for k, reach in enumerate(self.info.lemmings):
             self.add_path_lemming(reach.live, self.level.lemmings[k])
         self.add_read_cuts()
         self.add_run_cuts(self.cut_depth)
         self.add_budget()
-        objective = np.zeros(self.n_vars)
-        objective[: len(self.brick_cells)] = 1.0
-        tri = self.tri
-        matrix = scipy.sparse.csr_matrix(
-            (np.concatenate(tri.vals), (np.concatenate(tri.rows), np.concatenate(tri.cols))),
-            shape=(tri.count, self.n_vars),
-        )
-        matrix.sum_duplicates()
-        return MilpModel(np.zeros(self.n_vars), np.ones(self.n_vars), objective, np.concatenate(tri.lower),
-                         np.concatenate(tri.upper), matrix, self.brick_cells, [], occupancy=[])
+        return self.assemble(np.zeros(self.n_vars), np.ones(self.n_vars), [], occupancy=[])
 
     def add_path_lemming(self, live: np.ndarray, lemming: Lemming) -> None:
         """Arcs, conservation, gates and deadline of one lemming."""
