@@ -211,26 +211,9 @@ class LevelRenderer:
     # ----------------------------------------------------------------- parts
     def _terrain_surface(self, level: Level, cell: int) -> pygame.Surface:
         key = (level.grid, cell)
-        if self._terrain is not None and self._terrain[0] == key:
-            return self._terrain[1]
-        surf = pygame.Surface((level.width * cell, level.height * cell))
-        sp = self.sprites
-        for r, row in enumerate(level.grid):
-            for c, ch in enumerate(row):
-                var = (r * 7 + c * 13 + (r * c) % 5) % 4
-                pos = (c * cell, r * cell)
-                if ch == "X":
-                    open_above = r > 0 and level.grid[r - 1][c] != "X"
-                    surf.blit(sp.get(f"wall_top_{var}" if open_above else f"wall_{var}", cell), pos)
-                else:
-                    surf.blit(sp.get(f"bg_{var}", cell), pos)
-                    if ch in "<>":
-                        # the entrance hatch the lemming drops from
-                        hatch = pygame.Rect(pos[0] + cell // 8, pos[1], cell - cell // 4, max(2, cell // 6))
-                        pygame.draw.rect(surf, (110, 70, 40), hatch)
-                        pygame.draw.rect(surf, (60, 36, 24), hatch, max(1, cell // 24))
-        self._terrain = (key, surf)
-        return surf
+        if self._terrain is None or self._terrain[0] != key:
+            self._terrain = (key, paint_terrain(level.grid, cell, self.sprites))
+        return self._terrain[1]
 
     def _path_surface(self, run: Run, cell: int) -> pygame.Surface:
         key = (run.level.grid, run.level.frames, run.bricks, cell)
@@ -318,6 +301,30 @@ def _draw_cave_silhouettes(bg: pygame.Surface) -> None:
             pygame.draw.polygon(bg, color, [(x + width // 3, h), (x + width + width // 3, h),
                                             (x + width // 2 + width // 3, h - up)])
             x += width - int(10 * scale)
+
+
+def paint_terrain(grid: Sequence[str], cell: int, sprites: Sprites) -> pygame.Surface:
+    """Walls, background and entrance hatches of a map (rows of ``X``, space, ``T``, ``<``, ``>``).
+
+    Shared by the level renderer and the editor, so a level looks the same in both.
+    """
+    height, width = len(grid), len(grid[0]) if grid else 0
+    surf = pygame.Surface((width * cell, height * cell))
+    for r, row in enumerate(grid):
+        for c, ch in enumerate(row):
+            var = (r * 7 + c * 13 + (r * c) % 5) % 4
+            pos = (c * cell, r * cell)
+            if ch == "X":
+                open_above = r > 0 and grid[r - 1][c] != "X"
+                surf.blit(sprites.get(f"wall_top_{var}" if open_above else f"wall_{var}", cell), pos)
+            else:
+                surf.blit(sprites.get(f"bg_{var}", cell), pos)
+                if ch in "<>":
+                    # the entrance hatch the lemming drops from
+                    hatch = pygame.Rect(pos[0] + cell // 8, pos[1], cell - cell // 4, max(2, cell // 6))
+                    pygame.draw.rect(surf, (110, 70, 40), hatch)
+                    pygame.draw.rect(surf, (60, 36, 24), hatch, max(1, cell // 24))
+    return surf
 
 
 def render_frame(

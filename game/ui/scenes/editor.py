@@ -29,7 +29,7 @@ from game.ui import hud
 from game.ui.app import App, Scene
 from game.ui.editor_model import Draft, EditorModel, Tool, parse_size
 from game.ui.input import Act, Action
-from game.ui.render import BoardLayout, LevelRenderer, fit_layout
+from game.ui.render import BoardLayout, LevelRenderer, fit_layout, paint_terrain
 
 if TYPE_CHECKING:
     from ai.analysis import Analysis
@@ -636,25 +636,9 @@ class EditorScene(Scene):
     # ---------------------------------------------------------------- board
     def _terrain_surface(self, d: Draft, cell: int) -> pygame.Surface:
         key = (d.grid, cell)
-        if self._terrain is not None and self._terrain[0] == key:
-            return self._terrain[1]
-        surf = pygame.Surface((d.width * cell, d.height * cell))
-        sp = self.sprites
-        for r, row in enumerate(d.grid):
-            for c, ch in enumerate(row):
-                var = (r * 7 + c * 13 + (r * c) % 5) % 4
-                pos = (c * cell, r * cell)
-                if ch == WALL:
-                    open_above = r > 0 and d.grid[r - 1][c] != WALL
-                    surf.blit(sp.get(f"wall_top_{var}" if open_above else f"wall_{var}", cell), pos)
-                else:
-                    surf.blit(sp.get(f"bg_{var}", cell), pos)
-                    if ch in (LEMMING_LEFT, LEMMING_RIGHT):
-                        hatch = pygame.Rect(pos[0] + cell // 8, pos[1], cell - cell // 4, max(2, cell // 6))
-                        pygame.draw.rect(surf, (110, 70, 40), hatch)
-                        pygame.draw.rect(surf, (60, 36, 24), hatch, max(1, cell // 24))
-        self._terrain = (key, surf)
-        return surf
+        if self._terrain is None or self._terrain[0] != key:
+            self._terrain = (key, paint_terrain(d.grid, cell, self.sprites))
+        return self._terrain[1]
 
     def _grid_surface(self, rows: int, cols: int, cell: int) -> pygame.Surface:
         key = (rows, cols, cell)
