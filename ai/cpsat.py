@@ -58,6 +58,9 @@ Literal = Union[bool, Any]
 """A model literal (a CP-SAT Boolean variable or its negation), or a Python constant
 for a value fixed by the analysis."""
 
+#: Model building checks the cancel event and the deadline every this many states.
+CHECK_EVERY = 128
+
 #: Models with more variables than this skip presolve probing (when presolve is on).
 LARGE_MODEL = 5000
 
@@ -296,6 +299,7 @@ class PathModel(CpSatModel):
             self.frames_of.append(frames)
             self.visit.append({s: (True if s == reach.start else self.model.new_bool_var(f"v{k}_{s}"))
                                for s in frames})
+            self.checkpoint()
             self.frame.append({s: self.model.new_int_var_from_domain(cp_model.Domain.from_values(ts), f"f{k}_{s}")
                                for s, ts in frames.items()})
 
@@ -329,7 +333,9 @@ class PathModel(CpSatModel):
         visit, frame = self.visit[k], self.frame[k]
         incoming: dict[tuple[int, int, int], list[tuple[Literal, tuple[int, int, int]]]] = {s: [] for s in visit}
         targets = self.level.target_map
-        for (r, c, d), v in visit.items():
+        for i, ((r, c, d), v) in enumerate(visit.items()):
+            if i % CHECK_EVERY == 0:
+                self.checkpoint()
             if targets[r, c]:
                 continue
             below, ahead = self.blocked(r + 1, c), self.blocked(r, c + d)
@@ -353,7 +359,9 @@ class PathModel(CpSatModel):
         """``v[s] ⇔ OR(incoming)`` (start: always visited); unvisited frames fixed to their minimum."""
         visit, frame = self.visit[k], self.frame[k]
         start = self.info.lemmings[k].start
-        for s, v in visit.items():
+        for i, (s, v) in enumerate(visit.items()):
+            if i % CHECK_EVERY == 0:
+                self.checkpoint()
             edges = [e for e, _ in incoming[s]]
             if s == start:
                 self.model.add(frame[s] == 0)
