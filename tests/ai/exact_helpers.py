@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from game.level import Level
+from tests.conftest import ORIGINAL_PACK, REPO
+from tests.conftest import ORIGINAL_SOLUTIONS as SOLUTION_SET
 
-ROOT = Path(__file__).resolve().parents[2]
-ORIGINAL = ROOT / "levels" / "001_original.txt"
+ORIGINAL = ORIGINAL_PACK
 
-#: The six minimum solutions of the original level.
-ORIGINAL_SOLUTIONS = (
-    ((2, 1), (5, 4), (6, 6)),
-    ((2, 1), (6, 4), (6, 6)),
-    ((4, 1), (5, 4), (6, 6)),
-    ((4, 1), (6, 4), (6, 6)),
-    ((5, 1), (5, 4), (6, 6)),
-    ((5, 1), (6, 4), (6, 6)),
-)
+#: The six minimum solutions of the original level, sorted (the order the solvers return them).
+ORIGINAL_SOLUTIONS = tuple(sorted(SOLUTION_SET))
 
 #: A tiny level whose only minimum solution is one brick at (1, 2).
 TINY = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
@@ -33,7 +25,7 @@ def original() -> Level:
 
 def busy_level() -> Level:
     """A 24x32, 100-frame, 3-lemming level with a 10-brick optimum (keeps solvers busy a while)."""
-    return Level.load(ROOT / "bench" / "suites" / "large" / "004_large.txt")
+    return Level.load(REPO / "bench" / "suites" / "large" / "004_large.txt")
 
 
 def hard_level() -> Level:
