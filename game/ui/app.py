@@ -262,6 +262,18 @@ class App:
             if self._owns_window:
                 pygame.display.quit()
 
+    def start(self, *, frames: int = 0, screenshot: str = "", screenshot_frame: int = 30) -> int:
+        """What the ``play``/``edit`` commands do once their scenes are pushed: arm a screenshot
+        (``screenshot`` path, taken after ``screenshot_frame`` frames), then run ``frames``
+        frames headless, or the main loop until the player quits.  Returns the exit code."""
+        if screenshot:
+            self.screenshot_after(max(1, screenshot_frame), Path(screenshot))
+        if frames:
+            self.run_frames(frames)
+        else:
+            self.run()
+        return 0
+
     # ------------------------------------------------------------- screenshots
     def screenshot_after(self, frames: int, path: Path) -> None:
         """Save a screenshot once ``frames`` frames have been stepped."""

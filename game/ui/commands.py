@@ -47,12 +47,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         from game.ui.input import Act
 
         app.action_filters.append(lambda action: action.kind == Act.HOVER)  # no stray pointer in shots
-        app.screenshot_after(max(1, args.screenshot_frame), Path(args.screenshot))
-    if args.frames:
-        app.run_frames(args.frames)
-        return 0
-    app.run()
-    return 0
+    return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=args.screenshot_frame)
 
 
 def _resolve(spec: str) -> Path:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 
 def _cmd_edit(args: argparse.Namespace) -> int:
@@ -38,13 +37,7 @@ def _cmd_edit(args: argparse.Namespace) -> int:
     if args.analyse:
         assert isinstance(editor, EditorScene)
         editor.analyse()
-    if args.screenshot:
-        app.screenshot_after(max(1, args.screenshot_frame), Path(args.screenshot))
-    if args.frames:
-        app.run_frames(args.frames)
-        return 0
-    app.run()
-    return 0
+    return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=args.screenshot_frame)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
