@@ -46,6 +46,7 @@ from game.level import (
     Brick,
     Level,
 )
+from game.ui.history import History
 
 #: Smallest map side the editor allows.
 MIN_EDIT_SIDE = 2
@@ -147,12 +148,10 @@ class EditorModel:
     """
 
     def __init__(self, draft: Draft, *, path: Path | None = None, source: str = "") -> None:
-        self.states: list[Draft] = [draft]
-        self.index = 0
+        self.history: History[Draft] = History(draft, limit=MAX_HISTORY)
         self.path = path
         self.source = source  #: where the draft came from, for display ("pack: 001_original.txt")
         self.saved: Draft = draft
-        self._merge_open = False
 
     # ------------------------------------------------------------- build
     @classmethod
@@ -174,7 +173,17 @@ class EditorModel:
     @property
     def draft(self) -> Draft:
         """The current state."""
-        return self.states[self.index]
+        return self.history.current
+
+    @property
+    def states(self) -> list[Draft]:
+        """Every state of the undo history (read-only view for display and tests)."""
+        return self.history.states
+
+    @property
+    def index(self) -> int:
+        """Position of the current state in :attr:`states`."""
+        return self.history.index
 
     @property
     def dirty(self) -> bool:
@@ -184,52 +193,29 @@ class EditorModel:
     @property
     def can_undo(self) -> bool:
         """True when there is an earlier state."""
-        return self.index > 0
+        return self.history.can_undo
 
     @property
     def can_redo(self) -> bool:
         """True when an undone state can be restored."""
-        return self.index < len(self.states) - 1
+        return self.history.can_redo
 
     def push(self, draft: Draft, *, merge: bool = False) -> bool:
-        """Make ``draft`` current (dropping redo states); ``merge`` folds it into the last edit.
-
-        Returns False when nothing changed.
-        """
-        if draft == self.draft:
-            return False
-        if merge and self._merge_open and self.index > 0 and not self.can_redo:
-            self.states[self.index] = draft
-            return True
-        del self.states[self.index + 1:]
-        self.states.append(draft)
-        self.index += 1
-        if len(self.states) > MAX_HISTORY:
-            drop = len(self.states) - MAX_HISTORY
-            del self.states[:drop]
-            self.index -= drop
-        self._merge_open = merge
-        return True
+        """Make ``draft`` current (dropping redo states); ``merge`` folds it into the last edit
+        (a drag stroke is one undo step).  Returns False when nothing changed."""
+        return self.history.push(draft, merge=merge)
 
     def end_stroke(self) -> None:
         """Close the current drag stroke (the next merged edit starts a new undo state)."""
-        self._merge_open = False
+        self.history.end_stroke()
 
     def undo(self) -> bool:
         """Step back one state; False when there is none."""
-        self._merge_open = False
-        if not self.can_undo:
-            return False
-        self.index -= 1
-        return True
+        return self.history.undo()
 
     def redo(self) -> bool:
         """Step forward one state; False when there is none."""
-        self._merge_open = False
-        if not self.can_redo:
-            return False
-        self.index += 1
-        return True
+        return self.history.redo()
 
     # ------------------------------------------------------------- editing
     def in_bounds(self, cell: Brick) -> bool:
@@ -265,7 +251,7 @@ class EditorModel:
         (``stroke`` True) join until :meth:`end_stroke`."""
         changed = self.push(self.painted(tool, cell, stroke=stroke), merge=stroke)
         if changed and not stroke:
-            self._merge_open = True
+            self.history.begin_stroke()
         return changed
 
     def erase(self, cell: Brick, *, stroke: bool = False) -> bool:

@@ -26,55 +26,20 @@ from typing import Iterable
 from game.level import Brick, Level
 from game.rules import brick_problem, check_bricks
 from game.simulation import Run, simulate
+from game.ui.history import History
 
 BrickSet = tuple[Brick, ...]
 
 
-class BrickHistory:
-    """A stack of brick-set states with a cursor: ``push``, ``undo``, ``redo``."""
+class BrickHistory(History[BrickSet]):
+    """The undo/redo history of brick sets (each kept sorted)."""
 
     def __init__(self, initial: Iterable[Brick] = ()) -> None:
-        self.states: list[BrickSet] = [tuple(sorted(initial))]
-        self.index = 0
+        super().__init__(tuple(sorted(initial)))
 
-    @property
-    def current(self) -> BrickSet:
-        """The brick set at the cursor."""
-        return self.states[self.index]
-
-    def push(self, bricks: Iterable[Brick]) -> bool:
-        """Make ``bricks`` the current state (drops redo states); False if nothing changed."""
-        state = tuple(sorted(bricks))
-        if state == self.current:
-            return False
-        del self.states[self.index + 1:]
-        self.states.append(state)
-        self.index += 1
-        return True
-
-    @property
-    def can_undo(self) -> bool:
-        """True when there is an earlier state."""
-        return self.index > 0
-
-    @property
-    def can_redo(self) -> bool:
-        """True when an undone state can be restored."""
-        return self.index < len(self.states) - 1
-
-    def undo(self) -> bool:
-        """Step back one state; False when there is none."""
-        if not self.can_undo:
-            return False
-        self.index -= 1
-        return True
-
-    def redo(self) -> bool:
-        """Step forward one state; False when there is none."""
-        if not self.can_redo:
-            return False
-        self.index += 1
-        return True
+    def push(self, bricks: Iterable[Brick], *, merge: bool = False) -> bool:
+        """Make ``bricks`` the current set (drops redo states); False if nothing changed."""
+        return super().push(tuple(sorted(bricks)), merge=merge)
 
 
 @dataclass(frozen=True)
