@@ -30,13 +30,13 @@ from game.level import Level
 
 #: Solver name -> "module:factory".  Factories take keyword options and return a :class:`Solver`.
 SOLVER_REGISTRY: dict[str, str] = {
-    "auto": "ai.portfolio:PortfolioSolver",
-    "cpsat": "ai.cpsat:CpSatSolver",
-    "milp": "ai.milp:MilpSolver",
-    "search": "ai.search:SearchSolver",
-    "brute": "ai.brute:BruteForceSolver",
-    "gradient": "ai.gradient:GradientSolver",
-    "learned": "ai.learned_solver:LearnedRuleSolver",
+    "auto": "ai.solvers.portfolio:PortfolioSolver",
+    "cpsat": "ai.solvers.cpsat:CpSatSolver",
+    "milp": "ai.solvers.milp.solver:MilpSolver",
+    "search": "ai.solvers.search:SearchSolver",
+    "brute": "ai.solvers.brute:BruteForceSolver",
+    "gradient": "ai.solvers.gradient:GradientSolver",
+    "learned": "ai.solvers.learned:LearnedRuleSolver",
 }
 
 

@@ -82,7 +82,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _cmd_hint(args: argparse.Namespace) -> int:
-    from ai.hints import compute_hint
+    from ai.assistant.hints import compute_hint
     from game.commands import load_level
     from game.rules import parse_bricks
 

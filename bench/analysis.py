@@ -1,4 +1,4 @@
-"""Time the editor's Analyse (``ai.analysis.analyse_level``) on every pack level.
+"""Time the editor's Analyse (``ai.assistant.analysis.analyse_level``) on every pack level.
 
     python bench/analysis.py [--solver auto] [--time-limit 60]
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai.analysis import analyse_level  # noqa: E402
+from ai.assistant.analysis import analyse_level  # noqa: E402
 from game.level import Level  # noqa: E402
 from game.pack import pack_level_paths  # noqa: E402
 

@@ -20,8 +20,8 @@ import numpy as np  # noqa: E402
 
 from ai import solve  # noqa: E402
 from ai.base import SolveStatus  # noqa: E402
-from ai.gradient import GradientSolver  # noqa: E402
-from ai.learned_solver import LearnedRuleSolver  # noqa: E402
+from ai.solvers.gradient import GradientSolver  # noqa: E402
+from ai.solvers.learned import LearnedRuleSolver  # noqa: E402
 from ai.learning.active import active_learning  # noqa: E402
 from ai.learning.dataset import random_games_dataset  # noqa: E402
 from ai.learning.learn import DEFAULT_GAMES, games_until_exact  # noqa: E402
@@ -182,7 +182,7 @@ def bench_learning(seeds: int) -> str:
               "uses its default *path* encoding: the moves of one lemming derived from the learned trees by exhaustive "
               "symbolic evaluation (at most one output per frame, targets absorbing), one visit literal and one frame "
               "variable per state; the one-clause-per-tree-path encoding (`encoding=\"time\"`) was 7-8x slower than "
-              "CP-SAT on the large suite (median), see `ai/learned_solver.py`.", "",
+              "CP-SAT on the large suite (median), see `ai/solvers/learned.py`.", "",
               "Command: `python bench/learning_and_gradient.py`."]
     return "\n".join(lines)
 

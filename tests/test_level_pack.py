@@ -26,7 +26,7 @@ def _has_cpsat() -> bool:
     try:
         import ortools  # noqa: F401
 
-        import ai.cpsat  # noqa: F401
+        import ai.solvers.cpsat  # noqa: F401
     except ImportError:
         return False
     return True

@@ -24,7 +24,7 @@ within about a tenth of a second of the current simulator batch::
     cancel.set()   # on leaving the mode
 
 For one level of a given difficulty, call :func:`next_level`; it fits
-:class:`ai.worker.Worker` directly (``report`` receives :class:`GenerationStats`
+:class:`ai.assistant.worker.Worker` directly (``report`` receives :class:`GenerationStats`
 snapshots: candidates tried, rejections)::
 
     job = worker.submit(

@@ -5,7 +5,7 @@ The play scene owns one :class:`Assistant` and offers it every action first
 (``ghost_bricks``, ``highlights``, ``status_lines``, ``overlays``), which
 :meth:`PlayScene.current_view` merges into the :class:`~game.ui.render.FrameView`.
 
-Every solver call runs on a :class:`ai.worker.Worker` thread, so the game keeps drawing at
+Every solver call runs on a :class:`ai.assistant.worker.Worker` thread, so the game keeps drawing at
 60 fps: the assistant only polls the worker once per frame.  A spinner shows the solver,
 the elapsed time and the best bound reported so far; Esc cancels at once; a new request
 replaces the running one; a solver that raises shows its message in the HUD.
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import pygame
 
-from ai.worker import Worker, WorkerEvent
+from ai.assistant.worker import Worker, WorkerEvent
 from game.level import Brick, Level
 from game.ui import hud
 from game.ui.input import Act, Action
@@ -139,7 +139,7 @@ class Assistant:
         self.browse = 0
         self.relaxed: RelaxedSolution | None = None
         # hints
-        self.hint: Any = None      #: the last :class:`ai.hints.Hint`
+        self.hint: Any = None      #: the last :class:`ai.assistant.hints.Hint`
         self.hint_for: BrickSet | None = None
         self.hint_steps: list[tuple[str, Brick]] = []  #: (place|remove, cell) in the order revealed
         self.hint_revealed = 0
@@ -285,12 +285,12 @@ class Assistant:
         level, limit = self.level, self.hint_time_limit
 
         def job(report: Callable[[Any], None], cancel: threading.Event) -> Any:
-            from ai.hints import compute_hint
+            from ai.assistant.hints import compute_hint
 
             return bricks, compute_hint(level, bricks, time_limit=limit, cancel=cancel)
 
         self.hint_line = ""
-        return self._submit("hint", self._task(job, preload=("ai.hints",)), "cpsat")
+        return self._submit("hint", self._task(job, preload=("ai.assistant.hints",)), "cpsat")
 
     def toggle_forced(self) -> None:
         """F: show or hide the deductions (proved by enumerating every optimal solution)."""

@@ -1,4 +1,4 @@
-"""Run an AI job in a child process, as an :class:`ai.worker.Worker` task.
+"""Run an AI job in a child process, as an :class:`ai.assistant.worker.Worker` task.
 
 A solver running in a thread of the game's process shares the interpreter lock with the
 UI thread: a pure-Python solver then steals frames, and a solver that is slow to honour
@@ -9,7 +9,7 @@ worker's cancel kills the child at once; a job that raises, or a child that dies
 the worker's ``error`` event.  Where ``fork`` is not available the job runs in the
 worker's thread as before.
 
->>> from ai.worker import Worker
+>>> from ai.assistant.worker import Worker
 >>> worker = Worker()
 >>> job = worker.submit(process_task(lambda report: 6 * 7), label="answer")
 >>> worker.wait(job, timeout=10.0)
@@ -54,7 +54,7 @@ def fork_available() -> bool:
 
 def process_task(job: Job, *, nice: int = CHILD_NICE, preload: tuple[str, ...] = ()
                  ) -> Callable[[threading.Event, Callable[[Any], None]], Any]:
-    """A :data:`ai.worker.Task` that runs ``job(report)`` in a forked child process.
+    """A :data:`ai.assistant.worker.Task` that runs ``job(report)`` in a forked child process.
 
     ``preload`` names modules to import in the game's process first (once), so that every
     later child inherits them instead of importing them again (OR-Tools takes ~0.5 s).

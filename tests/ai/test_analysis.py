@@ -7,7 +7,7 @@ import threading
 import pytest
 
 import ai
-from ai.analysis import _fewest_frames_search, analyse_level, tightened
+from ai.assistant.analysis import _fewest_frames_search, analyse_level, tightened
 from game.level import Level
 from game.pack import pack_level_paths
 
@@ -37,7 +37,7 @@ def test_tighten_is_tight(original: Level) -> None:
 
 
 def test_fewest_frames_binary_search_agrees(original: Level) -> None:
-    from ai.analysis import DEFAULT_SOLVER
+    from ai.assistant.analysis import DEFAULT_SOLVER
 
     assert _fewest_frames_search(original, 3, original.frames, DEFAULT_SOLVER, lambda: 10.0, None) == (16, True)
 

@@ -7,7 +7,7 @@ from ortools.sat.python import cp_model
 
 from ai import solve
 from ai.base import SolveMode, SolveStatus
-from ai.cpsat import CpSatModel, CpSatSolver, PathModel, add_clause, build_model, run_solver
+from ai.solvers.cpsat import CpSatModel, CpSatSolver, PathModel, add_clause, build_model, run_solver
 from ai.reach import analyse
 from ai.solver_util import Deadline
 from tests.ai.exact_helpers import ORIGINAL_SOLUTIONS, TINY, UNREACHABLE, original

@@ -8,7 +8,7 @@ import pytest
 
 from ai import solve
 from ai.base import SolveResult, SolveStatus
-from ai.randlevels import small_level
+from ai.generation.random_levels import small_level
 from ai.reach import analyse
 
 SEEDS = range(240)

@@ -212,7 +212,7 @@ def test_planting_trajectories_match_the_reference_simulator() -> None:
 
 
 def test_next_level_runs_in_the_worker_and_cancels() -> None:
-    from ai.worker import Worker
+    from ai.assistant.worker import Worker
 
     worker = Worker()
     try:

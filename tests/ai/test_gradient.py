@@ -10,7 +10,7 @@ import pytest
 
 from ai import get_solver, solve
 from ai.base import SolveStatus
-from ai.gradient import GradientSolver, Relaxation, finite_difference_grad, step_padded_adjoint
+from ai.solvers.gradient import GradientSolver, Relaxation, finite_difference_grad, step_padded_adjoint
 from game.level import Level
 from game.occupancy import step_padded
 from game.simulation import simulate

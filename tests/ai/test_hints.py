@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ai.hints import IMPOSSIBLE, PLACE, REMOVE, SOLVED, compute_hint
+from ai.assistant.hints import IMPOSSIBLE, PLACE, REMOVE, SOLVED, compute_hint
 from game.simulation import simulate
 from tests.ai.exact_helpers import ORIGINAL_SOLUTIONS, UNREACHABLE, original
 

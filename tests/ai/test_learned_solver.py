@@ -11,7 +11,7 @@ import pytest
 
 from ai import get_solver, solve
 from ai.base import SolveMode, SolveStatus
-from ai.learned_solver import LearnedRuleSolver, encode
+from ai.solvers.learned import LearnedRuleSolver, encode
 from ai.learning.learn import learn_rules
 from ai.learning.models import TreeModel
 from ai.learning.rules import LearnedRules, load_default_rules
@@ -51,7 +51,7 @@ def test_encoding_uses_only_learned_clauses() -> None:
 
 
 def _reference_answer(level: Level) -> tuple[int | None, set[tuple[tuple[int, int], ...]]]:
-    if importlib.util.find_spec("ai.cpsat") is not None:
+    if importlib.util.find_spec("ai.solvers.cpsat") is not None:
         r = solve(level, solver="cpsat", mode="all", time_limit=20)
         if r.status == SolveStatus.INFEASIBLE:
             return None, set()
@@ -129,7 +129,7 @@ def test_cancel_and_time_limit() -> None:
 
 
 def test_sparse_and_dense_encoders_agree() -> None:
-    from ai.learned_solver import _NONE, encode_dense, encode_sparse
+    from ai.solvers.learned import _NONE, encode_dense, encode_sparse
 
     model = load_default_rules().model
     assert isinstance(model, TreeModel)
@@ -148,7 +148,7 @@ def test_sparse_and_dense_encoders_agree() -> None:
 
 
 def test_derived_moves_from_the_learned_trees() -> None:
-    from ai.learned_solver import derived_at_most_one, derived_transitions
+    from ai.solvers.learned import derived_at_most_one, derived_transitions
 
     model = load_default_rules().model
     assert isinstance(model, TreeModel)

@@ -7,7 +7,7 @@ import pytest
 
 from ai import solve
 from ai.base import SolveStatus
-from ai.milp import MilpSolver, build_milp
+from ai.solvers.milp.solver import MilpSolver, build_milp
 from tests.ai.exact_helpers import ORIGINAL_SOLUTIONS, TINY, UNREACHABLE, original
 
 
@@ -25,7 +25,7 @@ def test_original_all_highs(formulation: str) -> None:
 
 @pytest.mark.parametrize("formulation", ["path", "flow"])
 def test_formulations_agree_with_brute_force(formulation: str) -> None:
-    from ai.randlevels import small_level
+    from ai.generation.random_levels import small_level
 
     for seed in range(0, 240, 8):
         level = small_level(seed)
@@ -57,7 +57,7 @@ def test_search_primal_and_cap(mode: str) -> None:
 
 
 def test_run_cuts_keep_the_optimum() -> None:
-    from ai.milp import load_pywraplp, solve_interruptibly
+    from ai.solvers.milp.solver import load_pywraplp, solve_interruptibly
     from ai.solver_util import Deadline
 
     model = build_milp(original(), cut_depth=2)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ai import solve
 from ai.base import SolveStatus
-from ai.portfolio import PortfolioSolver
+from ai.solvers.portfolio import PortfolioSolver
 from tests.ai.exact_helpers import ORIGINAL_SOLUTIONS, UNREACHABLE, hard_level, original
 
 

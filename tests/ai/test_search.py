@@ -5,7 +5,7 @@ from __future__ import annotations
 from ai import solve
 from ai.base import SolveStatus
 from ai.reach import analyse
-from ai.search import Board, SearchSolver
+from ai.solvers.search import Board, SearchSolver
 from tests.ai.exact_helpers import ORIGINAL_SOLUTIONS, TINY, UNREACHABLE, original
 
 

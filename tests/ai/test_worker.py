@@ -6,7 +6,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from ai.worker import Worker, WorkerEvent
+from ai.assistant.worker import Worker, WorkerEvent
 
 
 def collect(worker: Worker, job: int, timeout: float = 5.0) -> list[WorkerEvent]:

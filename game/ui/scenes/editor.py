@@ -9,7 +9,7 @@ one undo step); right click erases; Z/Y undo/redo; arrows resize (Up/Down rows, 
 columns); +/- frames N; [ / ] budget B; G grid; Space or P play-test; A analyse (again:
 cancel); T tighten; V show an optimal solution; Ctrl+S save; Ctrl+O open; N new; Esc exit.
 
-Analysis (:func:`ai.analysis.analyse_level`) runs as an :class:`~ai.worker.Worker` task in a
+Analysis (:func:`ai.assistant.analysis.analyse_level`) runs as an :class:`~ai.assistant.worker.Worker` task in a
 forked child process (:func:`game.ui.solver_process.process_task`; in the worker's thread where
 ``fork`` is missing); the editor polls the worker once per frame and never waits for it.
 """
@@ -32,8 +32,8 @@ from game.ui.input import Act, Action
 from game.ui.render import BoardLayout, LevelRenderer, fit_layout, paint_terrain
 
 if TYPE_CHECKING:
-    from ai.analysis import Analysis
-    from ai.worker import Worker
+    from ai.assistant.analysis import Analysis
+    from ai.assistant.worker import Worker
 
 #: Size of a new level when none is chosen.
 DEFAULT_NEW_SIZE = (10, 14)
@@ -243,12 +243,12 @@ class EditorScene(Scene):
         solver, limit = self.analysis_solver, ANALYSIS_TIME_LIMIT
 
         def job(report: Callable[[Any], None]) -> Analysis:
-            from ai.analysis import analyse_level
+            from ai.assistant.analysis import analyse_level
 
             return analyse_level(level, solver=solver, time_limit=limit, progress=report)
 
         def thread_task(cancel: Any, report: Callable[[Any], None]) -> Analysis:
-            from ai.analysis import analyse_level
+            from ai.assistant.analysis import analyse_level
 
             return analyse_level(level, solver=solver, time_limit=limit, cancel=cancel, progress=report)
 
@@ -262,8 +262,8 @@ class EditorScene(Scene):
 
             def forked_task(cancel: Any, report: Callable[[Any], None]) -> Any:
                 # load the solvers (ortools: ~1 s) here, once, so every forked child has them
-                import ai.analysis  # noqa: F401
-                import ai.portfolio  # noqa: F401
+                import ai.assistant.analysis  # noqa: F401
+                import ai.solvers.portfolio  # noqa: F401
 
                 return None if cancel.is_set() else in_child(cancel, report)
 
@@ -272,7 +272,7 @@ class EditorScene(Scene):
         if self._worker is None:
             import atexit
 
-            from ai.worker import Worker
+            from ai.assistant.worker import Worker
 
             self._worker = Worker()
             # quitting mid-analysis: stop the solver before the interpreter goes away
@@ -907,7 +907,7 @@ def _retarget(a: Analysis, level: Level) -> Analysis:
     """
     from dataclasses import replace
 
-    from ai.analysis import last_arrival_frame
+    from ai.assistant.analysis import last_arrival_frame
 
     sols = tuple(s for s in a.solutions if last_arrival_frame(level, s) is not None)
     return replace(a, level=level, status="ok", solutions=sols, solution_count=max(1, len(sols)))

@@ -2,11 +2,11 @@
 
 Three formulations (``MilpSolver(formulation=...)``, ``build_milp(formulation=...)``):
 
-* ``path`` (the MILP default, :mod:`ai.milp_flow`): per lemming a unit flow over the
+* ``path`` (the MILP default, :mod:`ai.solvers.milp.flow`): per lemming a unit flow over the
   graph of states ``(r, c, d)`` with brick-gated arcs, a deadline of ``N − 1`` moves and
   "every brick is read" cuts; about ``N`` times smaller than the others and its LP bound
   met the optimum on every benchmark level tried;
-* ``flow`` (:mod:`ai.milp_flow`): the same gated flow, time-expanded over frames; its LP
+* ``flow`` (:mod:`ai.solvers.milp.flow`): the same gated flow, time-expanded over frames; its LP
   bound is the optimum on the original level (3, against 5/3 below);
 * ``product`` (the LP-relaxation default, described here): the original per-frame model
   whose relaxation splits a lemming by a 2/3 brick as in the design notes.
@@ -307,19 +307,19 @@ class _Builder:
             self.tri.add(np.full(n, row[0]), np.arange(n), 1.0)
 
 
-#: The formulations :class:`MilpSolver` offers (see :mod:`ai.milp_flow` for ``flow``).
+#: The formulations :class:`MilpSolver` offers (see :mod:`ai.solvers.milp.flow` for ``flow``).
 FORMULATIONS = ("path", "flow", "product")
 
 
 def build_milp(level: Level, info: ReachInfo | None = None, *, cut_depth: int = 0,
                formulation: str = "path") -> MilpModel:
     """The model of ``level`` in ``formulation`` (``path``, the default, or ``flow``, see
-    :mod:`ai.milp_flow`, or the per-frame ``product`` linearisation of the module
+    :mod:`ai.solvers.milp.flow`, or the per-frame ``product`` linearisation of the module
     docstring), with run cuts to ``cut_depth``."""
     if formulation not in FORMULATIONS:
         raise ValueError(f"unknown MILP formulation {formulation!r}; choose from {', '.join(FORMULATIONS)}")
     if formulation in ("flow", "path"):
-        from ai.milp_flow import build_flow, build_path
+        from ai.solvers.milp.flow import build_flow, build_path
 
         return (build_flow if formulation == "flow" else build_path)(level, info, cut_depth=cut_depth)
     return _Builder(level, info or analyse(level), cut_depth=cut_depth).build()
@@ -492,7 +492,7 @@ class MilpSolver:
         """A first solution from the exact search in mode ``any`` (capped in time), or None."""
         if self.primal_seconds <= 0:
             return None
-        from ai.search import SearchSolver
+        from ai.solvers.search import SearchSolver
 
         remaining = deadline.remaining()
         limit = self.primal_seconds if remaining is None else min(self.primal_seconds, remaining)

@@ -14,7 +14,7 @@ occupancy map, exactly as in the data the rules were learned from.
 **Two encodings.**  ``encoding="path"`` (the default, used with verified rules) and
 ``encoding="time"`` (the clause-per-tree-path encoding above, also the fallback).
 
-*path* (:class:`_PathModel`, as compact as the hand-coded :class:`ai.cpsat.PathModel`):
+*path* (:class:`_PathModel`, as compact as the hand-coded :class:`ai.solvers.cpsat.PathModel`):
 the moves of one lemming are *derived from the learned trees*, never written by hand.
 :func:`one_leaf_conditions` evaluates every 1-leaf of both trees symbolically for a
 single lemming at ``p`` (all 9 output cells around it; the leaf's lemming literals must

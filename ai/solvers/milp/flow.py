@@ -15,7 +15,7 @@ Rows:
 
 The aggregation is valid because a winning run visits a non-target state at most once
 (a second visit would repeat the run forever, away from every target), and it makes
-the LP bound much stronger than the per-frame products of :mod:`ai.milp`'s *product*
+the LP bound much stronger than the per-frame products of :mod:`ai.solvers.milp.solver`'s *product*
 formulation.  At any integer ``b`` each node keeps a single usable arc, so the unit flow
 is the run itself: every brick set extends to exactly one assignment, and the flows
 are integral although continuous (only ``b`` is integer).  No product variables are
@@ -33,7 +33,7 @@ import math
 
 import numpy as np
 
-from ai.milp import IntArray, MilpModel, _Builder
+from ai.solvers.milp.solver import IntArray, MilpModel, _Builder
 from ai.reach import ReachInfo, analyse
 from game.level import Lemming, Level
 

@@ -1,6 +1,6 @@
 """The ``auto`` solver: races the exact search against CP-SAT.
 
-The search (:mod:`ai.search`) is the fastest exact solver on nearly every level we
+The search (:mod:`ai.solvers.search`) is the fastest exact solver on nearly every level we
 have measured, pack and large suite alike (see ``bench/results.md``), but its running
 time grows as (cells read)^bricks, so it has no guarantee.  ``auto`` therefore starts
 the search at once in a worker thread and, if it has not answered after ``probe``
@@ -25,9 +25,9 @@ import weakref
 from dataclasses import replace
 
 from ai.base import ProgressCallback, SolveMode, SolveResult, SolveStatus, Solver
-from ai.cpsat import CpSatSolver
+from ai.solvers.cpsat import CpSatSolver
 from ai.reach import ReachInfo, analyse
-from ai.search import SearchSolver
+from ai.solvers.search import SearchSolver
 from ai.solver_util import Deadline, infeasible_by_reachability, make_result
 from game.level import Level
 

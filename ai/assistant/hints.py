@@ -26,7 +26,7 @@ from typing import Any, Iterable
 from ortools.sat.python import cp_model
 
 from ai.base import BrickSet, SolveMode, SolveStatus, WrongSolutionError
-from ai.cpsat import CpSatSolver, PathModel, run_solver
+from ai.solvers.cpsat import CpSatSolver, PathModel, run_solver
 from ai.reach import analyse
 from ai.solver_util import Deadline
 from game.level import Brick, Level

@@ -552,7 +552,7 @@ class CpSatSolver:
         """A quick first solution from the exact search in mode ``any`` (capped in time), or None."""
         if self.primal_seconds <= 0:
             return None
-        from ai.search import SearchSolver
+        from ai.solvers.search import SearchSolver
 
         remaining = deadline.remaining()
         limit = self.primal_seconds if remaining is None else min(self.primal_seconds, remaining)

@@ -1,0 +1,1 @@
+"""Assistant services the UI calls: hints and deductions, level analysis, the background worker."""
