@@ -20,8 +20,13 @@ not free.  Lemmings do not interact.
 
 from __future__ import annotations
 
+import enum
 import re
+from dataclasses import dataclass
 from typing import Callable, Iterable
+
+import numpy as np
+import numpy.typing as npt
 
 from game.errors import IllegalBricksError
 from game.level import Brick, Level
@@ -29,21 +34,161 @@ from game.level import Brick, Level
 State = tuple[int, int, int]
 """A lemming state ``(row, col, direction)`` with direction ``-1`` or ``+1``."""
 
+LEFT, RIGHT = -1, 1
+"""The two directions.  Array encodings store them as channels: :func:`channel` and :func:`direction`."""
+
+
+def channel(direction: int) -> int:
+    """The array channel of a direction: 0 for left, 1 for right.
+
+    >>> channel(LEFT), channel(RIGHT)
+    (0, 1)
+    """
+    return 1 if direction > 0 else 0
+
+
+def direction(channel_index: int) -> int:
+    """The direction stored in array channel ``channel_index`` (0 left, 1 right).
+
+    >>> direction(0), direction(1)
+    (-1, 1)
+    """
+    return RIGHT if channel_index else LEFT
+
+
+class Cell(enum.IntEnum):
+    """The one cell code of every array encoding (padded maps use :attr:`WALL` outside the map).
+
+    >>> cell_codes(Level.from_rows(["> T", "XX "], 3, 1)).tolist()
+    [[4, 0, 3], [1, 1, 0]]
+    >>> Cell.BRICK.solid, Cell.TARGET.solid, Cell.EMPTY.brickable
+    (True, False, True)
+    """
+
+    EMPTY = 0  #: free, a brick may go here
+    WALL = 1  #: a wall of the map, or outside it
+    BRICK = 2  #: a brick the player placed
+    TARGET = 3  #: free, the lemming stops here; no brick
+    START = 4  #: free, a lemming's start; no brick
+
+    @property
+    def solid(self) -> bool:
+        """True for cells a lemming can neither fall into nor walk into."""
+        return self in (Cell.WALL, Cell.BRICK)
+
+    @property
+    def brickable(self) -> bool:
+        """True for cells where the player may place a brick."""
+        return self is Cell.EMPTY
+
+
+def cell_codes(level: Level, bricks: Iterable[Brick] = (), *, padded: bool = False) -> npt.NDArray[np.int8]:
+    """``(H, W)`` :class:`Cell` codes of ``level`` with ``bricks`` placed; ``padded`` adds a ring of walls."""
+    codes = np.full((level.height, level.width), Cell.EMPTY, dtype=np.int8)
+    codes[level.wall_map] = Cell.WALL
+    codes[level.target_map] = Cell.TARGET
+    for lem in level.lemmings:
+        codes[lem.row, lem.col] = Cell.START
+    for r, c in bricks:
+        codes[r, c] = Cell.BRICK
+    return np.pad(codes, 1, constant_values=Cell.WALL) if padded else codes
+
+
+class Move(str, enum.Enum):
+    """What one step does."""
+
+    REST = "rest"  #: on a target: stay
+    FALL = "fall"  #: one cell down
+    WALK = "walk"  #: one cell in the lemming's direction
+    TURN = "turn"  #: turn around, stay in the cell
+
+
+#: The cell a step reads first, relative to the lemming: the one below.
+BELOW: tuple[int, int] = (1, 0)
+
+
+def ahead(direction_: int) -> tuple[int, int]:
+    """The cell a grounded step reads, relative to the lemming: the next one in its direction."""
+    return (0, direction_)
+
+
+@dataclass(frozen=True)
+class MoveRule:
+    """One row of the move table: when the move happens and where it takes the lemming.
+
+    ``below_solid``/``ahead_solid`` are the required states of the cells read (``None``: not read).
+    The new state is ``(row + d_row, col + d_col * direction, -direction if turns else direction)``.
+    """
+
+    move: Move
+    below_solid: bool
+    ahead_solid: bool | None
+    d_row: int
+    d_col: int
+    turns: bool
+
+    def apply(self, state: State) -> State:
+        """The state after this move from ``state``.
+
+        >>> MOVE_TABLE[1].apply((3, 4, -1))
+        (3, 3, -1)
+        """
+        row, col, direction_ = state
+        return (row + self.d_row, col + self.d_col * direction_, -direction_ if self.turns else direction_)
+
+
+#: Every move of a lemming not on a target, with the cells it reads.  Every encoding derives from this.
+MOVE_TABLE: tuple[MoveRule, ...] = (
+    MoveRule(Move.FALL, below_solid=False, ahead_solid=None, d_row=1, d_col=0, turns=False),
+    MoveRule(Move.WALK, below_solid=True, ahead_solid=False, d_row=0, d_col=1, turns=False),
+    MoveRule(Move.TURN, below_solid=True, ahead_solid=True, d_row=0, d_col=0, turns=True),
+)
+FALL_RULE, WALK_RULE, TURN_RULE = MOVE_TABLE
+
+
+def move_rule(below_solid: bool, ahead_solid: bool) -> MoveRule:
+    """The row of :data:`MOVE_TABLE` that applies (``ahead_solid`` is ignored when falling).
+
+    >>> move_rule(False, True).move, move_rule(True, False).move, move_rule(True, True).move
+    (<Move.FALL: 'fall'>, <Move.WALK: 'walk'>, <Move.TURN: 'turn'>)
+    """
+    if not below_solid:
+        return FALL_RULE
+    return TURN_RULE if ahead_solid else WALK_RULE
+
+
+def step_reads(state: State, below_solid: bool) -> tuple[tuple[int, int], ...]:
+    """The cells one step of a lemming not on a target reads: below, and ahead when grounded.
+
+    This is the one meaning of "which cells a step reads" (hints, reachability, search, generator).
+
+    >>> step_reads((2, 5, 1), below_solid=False)
+    ((3, 5),)
+    >>> step_reads((2, 5, -1), below_solid=True)
+    ((3, 5), (2, 4))
+    """
+    row, col, direction_ = state
+    below = (row + BELOW[0], col + BELOW[1])
+    if not below_solid:
+        return (below,)
+    dr, dc = ahead(direction_)
+    return (below, (row + dr, col + dc))
+
 
 def step(
     blocked: Callable[[int, int], bool],
     on_target: Callable[[int, int], bool],
     state: State,
 ) -> State:
-    """One step of one lemming: the single statement of the movement rule."""
-    row, col, direction = state
+    """One step of one lemming: :data:`MOVE_TABLE` applied (a lemming on a target rests)."""
+    row, col, direction_ = state
     if on_target(row, col):
         return state
     if not blocked(row + 1, col):
-        return (row + 1, col, direction)
-    if not blocked(row, col + direction):
-        return (row, col + direction, direction)
-    return (row, col, -direction)
+        return FALL_RULE.apply(state)
+    if not blocked(row, col + direction_):
+        return WALK_RULE.apply(state)
+    return TURN_RULE.apply(state)
 
 
 def brick_problem(level: Level, brick: Brick) -> str | None:
