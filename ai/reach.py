@@ -29,6 +29,7 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
+from ai.context import SolveContext
 from game.level import Brick, Level
 
 BoolArray = npt.NDArray[np.bool_]
@@ -171,8 +172,22 @@ class ReachInfo:
         return int(sum(lem.live.sum() for lem in self.lemmings))
 
 
-def analyse(level: Level) -> ReachInfo:
-    """Run the reachability analysis for every lemming of ``level``."""
+def reach_for(level: Level, ctx: SolveContext) -> ReachInfo:
+    """The reachability analysis of ``level``, computed once per solve: kept in ``ctx.shared``.
+
+    Every racer and part of one solve shares the same analysis (contexts made with
+    :meth:`SolveContext.child` share the cache).
+    """
+    key = f"reach:{level.puzzle_hash}"
+    info = ctx.shared.get(key)
+    if not isinstance(info, ReachInfo):
+        info = analyse(level, ctx)
+        ctx.shared[key] = info
+    return info
+
+
+def analyse(level: Level, ctx: SolveContext | None = None) -> ReachInfo:
+    """Run the reachability analysis for every lemming of ``level`` (``ctx`` may stop it)."""
     kinds = CellKinds.of(level)
     lems = tuple(
         lemming_reach(level, (lem.row, lem.col, lem.direction), kinds) for lem in level.lemmings

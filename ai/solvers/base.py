@@ -1,0 +1,169 @@
+"""The solver base: the contract of :class:`ai.base.Solver`, implemented once.
+
+A solver subclasses :class:`SolverBase` and writes only its core, :meth:`SolverBase.core`, which gets the
+level, the mode and a :class:`ai.context.SolveContext` and returns an :class:`Outcome` (what it found).
+The base owns everything else:
+
+* mode handling (``"min"`` strings become :class:`SolveMode`), the deadline and the cancel events;
+* shortcuts: a level won with no brick, and a level that reachability proves infeasible;
+* a stopped run (:class:`ai.context.SolveStopped` anywhere below) ends with what the core had
+  reported through :meth:`Partial.found` / :meth:`Partial.bound`, and an honest status;
+* a crash of the core becomes status ``unknown`` with the error in the message;
+* building the :class:`SolveResult` (sorted distinct solutions, best bound, seconds).
+
+Composite solvers (the portfolio, decomposition) call :meth:`SolverBase.solve_in` with a child context.
+
+>>> from game.level import Level
+>>> class Nothing(SolverBase):
+...     name, exact = "nothing", False
+...     def core(self, level, mode, ctx, partial):
+...         return Outcome(SolveStatus.UNKNOWN, message="gave up")
+>>> Nothing().solve(Level.from_rows(["> T", "XXX"], 3, 1)).status   # won with no brick: the base answers
+<SolveStatus.OPTIMAL: 'optimal'>
+>>> Nothing().solve(Level.from_rows([">X T", "XXXX"], 3, 1)).describe()[:10]
+'infeasible'
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from ai.base import BrickSet, ProgressCallback, RelaxedSolution, SolveMode, SolveResult, SolveStats, SolveStatus
+from ai.context import SolveContext, SolveStopped, StopReason
+from ai.reach import reach_for
+from game.level import Brick, Level
+from game.simulation import simulate
+
+
+def canonical(sets: Iterable[Iterable[Brick]]) -> tuple[BrickSet, ...]:
+    """Distinct brick sets, each sorted, the list sorted.
+
+    >>> canonical([[(2, 1), (0, 3)], [(0, 3), (2, 1)], [(1, 1)]])
+    (((0, 3), (2, 1)), ((1, 1),))
+    """
+    return tuple(sorted({tuple(sorted((int(r), int(c)) for r, c in s)) for s in sets}))
+
+
+@dataclass
+class Outcome:
+    """What a solver core found.
+
+    ``status`` is the core's verdict (``optimal``/``feasible``/``infeasible``/``unknown``; ``timeout`` and
+    ``cancelled`` are set by the base). ``solutions`` are winning brick sets (every minimum one in mode
+    ``all``); ``complete`` says that list is proved exhaustive.
+    """
+
+    status: SolveStatus
+    solutions: Iterable[Iterable[Brick]] = ()
+    complete: bool = False
+    best_bound: float | None = None
+    nodes: int = 0
+    variables: int = 0
+    constraints: int = 0
+    message: str = ""
+    relaxed: RelaxedSolution | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Partial:
+    """What a core has so far: kept by the base when the core is stopped or crashes."""
+
+    solutions: list[BrickSet] = field(default_factory=list)
+    best_bound: float | None = None
+    nodes: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def found(self, bricks: Iterable[Brick]) -> None:
+        """Record a winning brick set (the base keeps the smallest ones)."""
+        self.solutions.append(tuple(sorted((int(r), int(c)) for r, c in bricks)))
+
+    def bound(self, value: float) -> None:
+        """Record a proved lower bound on the brick count."""
+        self.best_bound = value if self.best_bound is None else max(self.best_bound, value)
+
+
+class SolverBase:
+    """Implements :class:`ai.base.Solver` around :meth:`core`; subclasses set ``name`` and ``exact``."""
+
+    name: str = "base"
+    exact: bool = False
+    #: Whether :meth:`solve_in` answers the shortcuts (no-brick win, reachability infeasible) itself.
+    shortcuts: bool = True
+
+    def solve(
+        self,
+        level: Level,
+        *,
+        mode: SolveMode | str = SolveMode.MIN,
+        time_limit: float | None = None,
+        progress: ProgressCallback | None = None,
+        cancel: threading.Event | None = None,
+    ) -> SolveResult:
+        """Solve ``level``; see :class:`ai.base.Solver`."""
+        ctx = SolveContext.create(time_limit=time_limit, cancel=cancel, progress=progress, solver=self.name)
+        return self.solve_in(level, SolveMode(mode), ctx)
+
+    def solve_in(self, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult:
+        """Solve ``level`` under an existing context (for composite solvers)."""
+        mode = SolveMode(mode)
+        partial = Partial()
+        try:
+            ctx.check()
+            if self.shortcuts:
+                early = self._shortcut(level, mode, ctx)
+                if early is not None:
+                    return early
+            outcome = self.core(level, mode, ctx, partial)
+        except SolveStopped as stop:
+            status = SolveStatus.CANCELLED if stop.reason is StopReason.CANCELLED else SolveStatus.TIMEOUT
+            outcome = Outcome(status, solutions=partial.solutions, best_bound=partial.best_bound,
+                              nodes=partial.nodes, extra=partial.extra)
+        except MemoryError:
+            outcome = Outcome(SolveStatus.UNKNOWN, solutions=partial.solutions, best_bound=partial.best_bound,
+                              nodes=partial.nodes, message="ran out of memory")
+        except Exception as exc:  # a crash of a core is a status, never a traceback for the user
+            outcome = Outcome(SolveStatus.UNKNOWN, solutions=partial.solutions, best_bound=partial.best_bound,
+                              nodes=partial.nodes, message=f"{self.name} failed: {type(exc).__name__}: {exc}")
+        return self.result(mode, outcome, ctx)
+
+    def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
+        """The solver's own method.  Call ``ctx.check()`` often; record finds in ``partial``."""
+        raise NotImplementedError
+
+    # ---- shared pieces --------------------------------------------------------------------------------
+    def _shortcut(self, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult | None:
+        """The answer without the core: won with no brick, or infeasible by reachability."""
+        if simulate(level, ()).won:
+            return self.result(mode, Outcome(SolveStatus.OPTIMAL, solutions=[()], complete=True, best_bound=0.0,
+                                             message="won without a brick"), ctx)
+        if not reach_for(level, ctx).feasible:
+            return self.result(mode, Outcome(
+                SolveStatus.INFEASIBLE, complete=True, best_bound=float("inf"),
+                message="some lemming cannot reach a target in time, whatever the bricks"), ctx)
+        return None
+
+    def result(self, mode: SolveMode, outcome: Outcome, ctx: SolveContext) -> SolveResult:
+        """The :class:`SolveResult` of ``outcome``: the smallest solutions first; statuses made honest."""
+        sols = canonical(outcome.solutions)
+        if sols:
+            smallest = min(len(s) for s in sols)
+            if mode != SolveMode.ALL or outcome.status != SolveStatus.OPTIMAL:
+                sols = tuple(s for s in sols if len(s) == smallest)
+            if mode != SolveMode.ALL:
+                sols = sols[:1]
+        status, message = outcome.status, outcome.message
+        if status in (SolveStatus.TIMEOUT, SolveStatus.UNKNOWN) and sols:
+            # a winning set in hand: feasible, and the message says why it is not proved
+            status, message = SolveStatus.FEASIBLE, message or f"stopped early ({status.value})"
+        complete = outcome.complete and status in (SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE)
+        stats = SolveStats(seconds=ctx.elapsed(), variables=outcome.variables, constraints=outcome.constraints,
+                           nodes=outcome.nodes, best_bound=outcome.best_bound, extra=dict(outcome.extra))
+        return SolveResult(status=status, solver=self.name, mode=mode, bricks=sols[0] if sols else None,
+                           solutions=sols, complete=complete, stats=stats, message=message,
+                           relaxed=outcome.relaxed)
+
+
+__all__ = ["Outcome", "Partial", "SolverBase", "canonical"]
