@@ -25,7 +25,7 @@ import pygame  # noqa: E402
 
 from game.progress import ProgressStore  # noqa: E402
 from game.ui.app import App  # noqa: E402
-from game.ui.catalog import pack_entries  # noqa: E402
+from game.catalog import pack_entries  # noqa: E402
 from game.ui.scenes.play import PlayScene  # noqa: E402
 
 

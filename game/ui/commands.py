@@ -11,7 +11,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from game.ui.app import App, FixedClock
-    from game.ui.catalog import LevelEntry, all_entries
+    from game.catalog import LevelEntry, all_entries
     from game.ui.scenes.menu import MenuScene
     from game.ui.scenes.play import PlayScene
     from game.ui.scenes.select import LevelSelectScene

@@ -18,7 +18,7 @@ from game.progress import ProgressStore, default_progress_path
 from game.storage import user_exports_dir
 from game.ui.app import App
 from game.ui.assistant import SOLVER_CYCLE, Assistant
-from game.ui.catalog import pack_entries
+from game.catalog import pack_entries
 from game.ui.scenes.play import BASE_FPS, PlayScene, PlayState
 from tests.conftest import ORIGINAL_SOLUTIONS
 from tests.ui.conftest import click, press

@@ -15,8 +15,8 @@ from game.level import Level
 from game.pack import pack_level_paths
 from game.storage import user_levels_dir
 from game.ui.app import App
-from game.ui.catalog import user_entries
-from game.ui.editor_model import EditorModel, Tool
+from game.catalog import user_entries
+from game.editor_model import EditorModel, Tool
 from game.ui.scenes.editor import ConfirmPrompt, EditorScene, OpenPrompt, TextPrompt
 from game.ui.scenes.endless import EndlessLevel, EndlessScene, difficulty, endless_levels
 from game.ui.scenes.menu import MENU_ENTRIES, MenuScene

@@ -18,7 +18,7 @@ from ai.base import Progress, SolveMode, SolveResult, SolveStatus
 from game.level import Level
 from game.ui.app import App
 from game.ui.assistant import Assistant
-from game.ui.catalog import pack_entries
+from game.catalog import pack_entries
 from game.ui.scenes.play import PlayScene
 from tests.ui.conftest import press
 

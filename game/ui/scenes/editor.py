@@ -1,7 +1,7 @@
 """The level editor scene: paint a map, set N and B, play-test, analyse, tighten, save.
 
 The model (grid, tools, resize, N/B, undo/redo, save) is the pygame-free
-:class:`~game.ui.editor_model.EditorModel`; this scene turns actions into model edits and
+:class:`~game.editor_model.EditorModel`; this scene turns actions into model edits and
 draws the draft, a palette on the left and the analysis on the right.
 
 Keys: 1-4 pick the tool (wall, erase, lemming, target); click paints (drag paints a stroke,
@@ -27,7 +27,7 @@ from game.level import LEMMING_LEFT, LEMMING_RIGHT, TARGET, WALL, Brick, Level
 from game.storage import user_levels_dir
 from game.ui import hud
 from game.ui.app import App, Scene
-from game.ui.editor_model import Draft, EditorModel, Tool, parse_size
+from game.editor_model import Draft, EditorModel, Tool, parse_size
 from game.ui.input import Act, Action
 from game.ui.render import BoardLayout, LevelRenderer, fit_layout, paint_terrain
 
@@ -1038,7 +1038,7 @@ class OpenPrompt(Scene):
 
     def __init__(self, app: App, on_pick: Callable[[Any], None]) -> None:
         super().__init__(app)
-        from game.ui.catalog import all_entries
+        from game.catalog import all_entries
 
         self.entries = all_entries()
         self.cursor = 0

@@ -1,7 +1,7 @@
 """The play scene: place bricks, release the lemmings, watch (and scrub) the run.
 
 The run for the current bricks is precomputed by the reference simulator
-(:func:`game.simulation.simulate`, via :class:`~game.ui.session.PlaySession`); playback only
+(:func:`game.simulation.simulate`, via :class:`~game.session.PlaySession`); playback only
 moves a playhead ``t`` (in frames) over it, so stepping back is exact and movement between
 frame ``i`` and ``i+1`` is interpolated.
 
@@ -28,10 +28,10 @@ from game.level import Brick, Level
 from game.simulation import Run
 from game.ui import hud
 from game.ui.app import App, Scene
-from game.ui.catalog import LevelEntry
+from game.catalog import LevelEntry
 from game.ui.input import Act, Action
 from game.ui.render import BoardLayout, FrameView, LevelRenderer
-from game.ui.session import EditResult, PlaySession
+from game.session import EditResult, PlaySession
 
 #: Playback speeds (multipliers of :data:`BASE_FPS`).
 SPEEDS: tuple[int, ...] = (1, 2, 4, 8)
