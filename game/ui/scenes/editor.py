@@ -9,9 +9,9 @@ one undo step); right click erases; Z/Y undo/redo; arrows resize (Up/Down rows, 
 columns); +/- frames N; [ / ] budget B; G grid; Space or P play-test; A analyse (again:
 cancel); T tighten; V show an optimal solution; Ctrl+S save; Ctrl+O open; N new; Esc exit.
 
-Analysis (:func:`ai.assistant.analysis.analyse_level`) runs as an :class:`~ai.assistant.worker.Worker` task in a
-forked child process (:func:`game.ui.solver_process.process_task`; in the worker's thread where
-``fork`` is missing); the editor polls the worker once per frame and never waits for it.
+Analysis (:func:`ai.assistant.analysis.analyse_level`) runs as an :class:`~ai.assistant.worker.Worker` job in a
+child process (:meth:`~ai.assistant.worker.Worker.submit_job`; in the worker's thread where ``fork`` is
+missing); the editor polls the worker once per frame and never waits for it.
 """
 
 from __future__ import annotations
@@ -242,39 +242,17 @@ class EditorScene(Scene):
         level = self.model.to_level()
         solver, limit = self.analysis_solver, ANALYSIS_TIME_LIMIT
 
-        def job(report: Callable[[Any], None]) -> Analysis:
-            from ai.assistant.analysis import analyse_level
-
-            return analyse_level(level, solver=solver, time_limit=limit, progress=report)
-
-        def thread_task(cancel: Any, report: Callable[[Any], None]) -> Analysis:
+        def job(report: Callable[[Any], None], cancel: Any) -> Analysis:
             from ai.assistant.analysis import analyse_level
 
             return analyse_level(level, solver=solver, time_limit=limit, cancel=cancel, progress=report)
-
-        task: Callable[[Any, Callable[[Any], None]], Any] = thread_task
-        if self.analysis_in_process:
-            # a forked child: a pure-Python solver never takes frames from the UI, and
-            # cancelling kills it at once (see game.ui.solver_process)
-            from game.ui.solver_process import process_task
-
-            in_child = process_task(job)
-
-            def forked_task(cancel: Any, report: Callable[[Any], None]) -> Any:
-                # load the solvers (ortools: ~1 s) here, once, so every forked child has them
-                import ai.assistant.analysis  # noqa: F401
-                import ai.solvers.portfolio  # noqa: F401
-
-                return None if cancel.is_set() else in_child(cancel, report)
-
-            task = forked_task
 
         if self._worker is None:
             import atexit
 
             from ai.assistant.worker import Worker
 
-            self._worker = Worker()
+            self._worker = Worker(use_processes=None if self.analysis_in_process else False)
             # quitting mid-analysis: stop the solver before the interpreter goes away
             atexit.register(self._worker.shutdown, 1.0)
         self._analysed = (level.grid, level.frames)
@@ -282,7 +260,9 @@ class EditorScene(Scene):
         self.analysis_error = ""
         self.analysing = True
         self.show_solution = False
-        self._worker.submit(task, label="analyse")
+        # in a child process (ai.process): a pure-Python solver never takes frames from the UI, and
+        # cancelling kills it at once; the solvers (ortools: ~1 s) are imported here once, for every child
+        self._worker.submit_job(job, label="analyse", preload=("ai.assistant.analysis", "ai.solvers.portfolio"))
 
     def tighten(self) -> None:
         """Set B to the minimum bricks and N to the fewest frames (analysing first if needed)."""
@@ -332,7 +312,10 @@ class EditorScene(Scene):
                 self.analysing = False
                 self._tighten_when_done = False
                 self.analysis_error = ev.message
-                self.say(f"analysis failed: {ev.message}", 4.0, hud.RED)
+                from game.error_log import log_error
+
+                log_error("editor analysis", ev.message, ev.detail)
+                self.say("analysis could not finish (details in errors.log)", 4.0, hud.RED)
             elif ev.kind == "cancelled":
                 self.analysing = False
                 self.analysis = None
@@ -828,7 +811,7 @@ class EditorScene(Scene):
             return out
         if self.analysis_error:
             out.append(("analysis failed", 26, hud.RED))
-            out.append((self.analysis_error[:34], 20, hud.MUTED))
+            out.append(("details in errors.log", 20, hud.MUTED))
             return out
         a = self.analysis
         if a is None or not self.analysis_current():
