@@ -187,10 +187,9 @@ def _die_with_parent(parent: int) -> None:
 
 def _child_main(job: Job, sender: Any, nice: int, own_group: bool, parent: int) -> None:
     """The child process: run the job, send progress (throttled) and the outcome."""
-    global _in_child
+    global _in_child, _live, _live_lock
     _in_child = True
-    with _live_lock:
-        _live.clear()  # the parent's children are not ours to kill
+    _live, _live_lock = {}, threading.Lock()  # the parent's children are not ours; its lock may be held
     if own_group:
         try:
             os.setpgid(0, 0)
