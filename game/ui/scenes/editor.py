@@ -10,15 +10,14 @@ one undo step); right click erases; Z/Y undo/redo; arrows resize (Up/Down rows, 
 columns); +/- frames N; [ / ] budget B; G grid; Space or P play-test; A analyse (again:
 cancel); T tighten; V show an optimal solution; Ctrl+S save; Ctrl+O open; N new; Esc exit.
 
-Analysis (:func:`ai.assistant.analysis.analyse_level`) runs as an :class:`~ai.assistant.worker.Worker` job in a
-child process (:meth:`~ai.assistant.worker.Worker.submit_job`; in the worker's thread where ``fork`` is
-missing); the editor polls the worker once per frame and never waits for it.
+Analysis runs in a child process (:class:`~game.ui.scenes.editor_analysis.EditorAnalysis`); the editor
+polls it once per frame and never waits for it.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 import pygame
 
@@ -31,16 +30,14 @@ from game.editor_model import Draft, EditorModel, Tool, parse_size
 from game.ui.input import Act, Action, mouse_held
 from game.ui.render import BoardLayout, LevelRenderer, fit_layout
 from game.ui.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt
+from game.ui.scenes.editor_analysis import EditorAnalysis, Outcome
 from game.ui.scenes.editor_view import Button, EditorView, palette_buttons, panel_widths
 
 if TYPE_CHECKING:
     from ai.assistant.analysis import Analysis, AnalysisStatus
-    from ai.assistant.worker import Worker
 
 #: Size of a new level when none is chosen.
 DEFAULT_NEW_SIZE = (10, 14)
-#: Seconds an analysis may take (it runs in the background and A cancels it).
-ANALYSIS_TIME_LIMIT = 60.0
 def install_menu_entries() -> None:
     """Add "Editor" and "Endless" to the title menu (once)."""
     from game.ui.scenes.menu import MENU_ENTRIES
@@ -63,8 +60,6 @@ class EditorScene(Scene):
         super().__init__(app)
         self.model = model if model is not None else EditorModel.new(*DEFAULT_NEW_SIZE)
         self.levels_dir = levels_dir
-        self.analysis_solver = analysis_solver
-        self.analysis_in_process = analysis_in_process
         self.tool = Tool.WALL
         self.grid_on = True
         self.show_solution = False
@@ -75,11 +70,7 @@ class EditorScene(Scene):
         self.message_time = 0.0
         self.renderer = LevelRenderer()
         self._stroke: tuple[Tool, int] | None = None  #: (tool, mouse button index) of a drag
-        self._worker: Worker | None = None
-        self.analysis: Analysis | None = None
-        self.analysis_error = ""
-        self.analysing = False
-        self._analysed: tuple[tuple[str, ...], int] | None = None  #: (grid, N) the analysis is about
+        self.analyser = EditorAnalysis(analysis_solver, in_process=analysis_in_process)
         self._tighten_when_done = False
         self.play_scene: Scene | None = None
         self.view = EditorView(self)
@@ -108,30 +99,28 @@ class EditorScene(Scene):
         d = self.draft
         return fit_layout(d.height, d.width, self.board_area(size or self.app.screen.get_size()), max_cell=64)
 
+    @property
+    def analysis(self) -> Analysis | None:
+        """The last analysis (maybe of an older map: see :meth:`analysis_current`)."""
+        return self.analyser.result
+
+    @property
+    def analysing(self) -> bool:
+        """True while an analysis runs."""
+        return self.analyser.running
+
+    @property
+    def analysis_error(self) -> str:
+        """Why the last analysis failed, or ''."""
+        return self.analyser.error
+
     def analysis_current(self) -> bool:
         """True when the shown analysis is about the current map and N."""
-        return self.analysis is not None and self._analysed == (self.draft.grid, self.draft.frames)
-
-    @property
-    def analysis_elapsed(self) -> float:
-        """Seconds the running analysis has taken so far."""
-        return self._worker.elapsed if self._worker is not None else 0.0
-
-    @property
-    def analysis_progress(self) -> object:
-        """The running analysis's last progress report (a line of text), or None."""
-        return self._worker.last_progress if self._worker is not None else None
+        return self.analyser.is_current(self.draft)
 
     def status_now(self) -> AnalysisStatus | None:
         """The analysis verdict for the current budget ("ok", "over_budget", ...), or None."""
-        a = self.analysis
-        if a is None or not self.analysis_current():
-            return None
-        if a.min_bricks is not None:
-            from ai.assistant.analysis import AnalysisStatus
-
-            return AnalysisStatus.OK if a.min_bricks <= self.draft.budget else AnalysisStatus.OVER_BUDGET
-        return a.status
+        return self.analyser.verdict(self.draft)
 
     # ================================================================ actions
     def say(self, text: str, seconds: float = 3.0, color: tuple[int, int, int] = hud.WHITE) -> None:
@@ -210,39 +199,16 @@ class EditorScene(Scene):
 
     # ---------------------------------------------------------------- analysis
     def analyse(self) -> None:
-        """Start the analysis in the worker (a second press while it runs cancels it)."""
+        """Start the analysis (in a child process; a second press while it runs cancels it)."""
         if self.analysing:
-            assert self._worker is not None
-            self._worker.cancel()
+            self.analyser.cancel()
             self._tighten_when_done = False
             self.say("analysis cancelled", 2.0, hud.MUTED)
             return
         if self._refuse_invalid("analyse"):
             return
-        level = self.model.to_level()
-        solver, limit = self.analysis_solver, ANALYSIS_TIME_LIMIT
-
-        def job(report: Callable[[Any], None], cancel: Any) -> Analysis:
-            from ai.assistant.analysis import analyse_level
-
-            return analyse_level(level, solver=solver, time_limit=limit, cancel=cancel, progress=report)
-
-        if self._worker is None:
-            import atexit
-
-            from ai.assistant.worker import Worker
-
-            self._worker = Worker(use_processes=None if self.analysis_in_process else False)
-            # quitting mid-analysis: stop the solver before the interpreter goes away
-            atexit.register(self._worker.shutdown, 1.0)
-        self._analysed = (level.grid, level.frames)
-        self.analysis = None
-        self.analysis_error = ""
-        self.analysing = True
         self.show_solution = False
-        # in a child process (ai.process): a pure-Python solver never takes frames from the UI, and
-        # cancelling kills it at once; the solvers (ortools: ~1 s) are imported here once, for every child
-        self._worker.submit_job(job, label="analyse", preload=("ai.assistant.analysis", "ai.solvers.portfolio"))
+        self.analyser.start(self.model.to_level())
 
     def tighten(self) -> None:
         """Set B to the minimum bricks and N to the fewest frames (analysing first if needed)."""
@@ -263,8 +229,7 @@ class EditorScene(Scene):
         if self.model.set_limits(a.fewest_frames, a.min_bricks):
             self._edited()
             # the map is unchanged and the new N still admits every optimal set that is fastest:
-            self._analysed = (self.draft.grid, self.draft.frames)
-            self.analysis = _retarget(a, self.model.to_level())
+            self.analyser.retarget(self.model.to_level())
             self.say(f"tightened: N {before[0]} \u2192 {self.draft.frames}, B {before[1]} \u2192 {self.draft.budget}",
                      3.5, hud.GREEN)
         else:
@@ -277,31 +242,15 @@ class EditorScene(Scene):
             return
         self.show_solution = not self.show_solution
 
-    def _poll_worker(self) -> None:
-        if self._worker is None:
-            return
-        from ai.assistant.worker import EventKind
-
-        for ev in self._worker.poll():
-            if ev.kind == EventKind.DONE:
-                self.analysing = False
-                self.analysis = ev.payload
-                if self._tighten_when_done:
-                    self._tighten_when_done = False
-                    if self.analysis_current():
-                        self.tighten()
-            elif ev.kind == EventKind.ERROR:
-                self.analysing = False
-                self._tighten_when_done = False
-                self.analysis_error = ev.message
-                from game.error_log import log_error
-
-                log_error("editor analysis", ev.message, ev.detail)
-                self.say("analysis could not finish (details in errors.log)", 4.0, hud.RED)
-            elif ev.kind == EventKind.CANCELLED:
-                self.analysing = False
-                self.analysis = None
-                self._analysed = None
+    def _poll_analysis(self) -> None:
+        outcome = self.analyser.poll()
+        if outcome == Outcome.DONE and self._tighten_when_done:
+            self._tighten_when_done = False
+            if self.analysis_current():
+                self.tighten()
+        elif outcome == Outcome.FAILED:
+            self._tighten_when_done = False
+            self.say("analysis could not finish (details in errors.log)", 4.0, hud.RED)
 
     # ---------------------------------------------------------------- files
     def save(self, then: Callable[[], None] | None = None) -> None:
@@ -414,11 +363,7 @@ class EditorScene(Scene):
         self.guard_unsaved(ask)
 
     def _reset_analysis(self) -> None:
-        if self._worker is not None and self.analysing:
-            self._worker.cancel()
-        self.analysing = False
-        self.analysis = None
-        self._analysed = None
+        self.analyser.reset()
         self._tighten_when_done = False
         self.show_solution = False
 
@@ -429,52 +374,36 @@ class EditorScene(Scene):
     # ================================================================ events
     def handle_event(self, action: Action) -> None:
         """Map actions to edits (see the module docstring for the keys)."""
-        k = action.kind
-        if k == Act.CLICK:
-            self._click(action.pos)
-        elif k == Act.RIGHT_CLICK:
-            cell = self.layout().cell_at(action.pos)
-            if cell is not None:
-                self.model.end_stroke()
-                self.paint(cell, Tool.ERASE)
-                self._stroke = (Tool.ERASE, 2)
-        elif k == Act.HOVER:
-            self._hover(action.pos)
-        elif k == Act.TOOL:
-            if action.value in {t.value for t in Tool}:
-                self.set_tool(Tool(action.value))
-        elif k == Act.UNDO:
-            self.undo()
-        elif k == Act.REDO:
-            self.redo()
-        elif k == Act.UP:
-            self.resize(-1, 0)
-        elif k == Act.DOWN:
-            self.resize(1, 0)
-        elif k == Act.LEFT:
-            self.resize(0, -1)
-        elif k == Act.RIGHT:
-            self.resize(0, 1)
-        elif k == Act.SPEED_UP:
-            self.change_frames(1)
-        elif k == Act.SPEED_DOWN:
-            self.change_frames(-1)
-        elif k == Act.NEXT_ITEM:
-            self.change_budget(1)
-        elif k == Act.PREV_ITEM:
-            self.change_budget(-1)
-        elif k == Act.TOGGLE_RUN:
-            self.play_test()
-        elif k == Act.SAVE:
-            self.save()
-        elif k == Act.OPEN:
-            self.open_picker()
-        elif k == Act.BACK:
-            self.exit()
-        elif k == Act.SCROLL:
-            self.set_tool(Tool((self.tool.value - 1 - action.value) % len(Tool) + 1))
-        elif k == Act.TEXT:
-            self._letter(action.text.lower())
+        handler = self._bindings().get(action.kind)
+        if handler is not None:
+            handler(action)
+
+    def _bindings(self) -> dict[Act, Callable[[Action], None]]:
+        """Which action does what."""
+        return {
+            Act.CLICK: lambda a: self._click(a.pos), Act.RIGHT_CLICK: self._right_click,
+            Act.HOVER: lambda a: self._hover(a.pos), Act.TOOL: self._pick_tool,
+            Act.UNDO: lambda a: self.undo(), Act.REDO: lambda a: self.redo(),
+            Act.UP: lambda a: self.resize(-1, 0), Act.DOWN: lambda a: self.resize(1, 0),
+            Act.LEFT: lambda a: self.resize(0, -1), Act.RIGHT: lambda a: self.resize(0, 1),
+            Act.SPEED_UP: lambda a: self.change_frames(1), Act.SPEED_DOWN: lambda a: self.change_frames(-1),
+            Act.NEXT_ITEM: lambda a: self.change_budget(1), Act.PREV_ITEM: lambda a: self.change_budget(-1),
+            Act.TOGGLE_RUN: lambda a: self.play_test(), Act.SAVE: lambda a: self.save(),
+            Act.OPEN: lambda a: self.open_picker(), Act.BACK: lambda a: self.exit(),
+            Act.SCROLL: lambda a: self.set_tool(Tool((self.tool.value - 1 - a.value) % len(Tool) + 1)),
+            Act.TEXT: lambda a: self._letter(a.text.lower()),
+        }
+
+    def _right_click(self, action: Action) -> None:
+        cell = self.layout().cell_at(action.pos)
+        if cell is not None:
+            self.model.end_stroke()
+            self.paint(cell, Tool.ERASE)
+            self._stroke = (Tool.ERASE, 2)
+
+    def _pick_tool(self, action: Action) -> None:
+        if action.value in {t.value for t in Tool}:
+            self.set_tool(Tool(action.value))
 
     def _letter(self, ch: str) -> None:
         commands: dict[str, Callable[[], None]] = {
@@ -503,8 +432,7 @@ class EditorScene(Scene):
         if self._stroke is None:
             return
         tool, button = self._stroke
-        held = mouse_held(button)
-        if not held:
+        if not mouse_held(button):
             self._stroke = None
             self.model.end_stroke()
         elif self.hover is not None:
@@ -523,7 +451,7 @@ class EditorScene(Scene):
             self.message_time -= dt
             if self.message_time <= 0:
                 self.message = ""
-        self._poll_worker()
+        self._poll_analysis()
 
     def on_enter(self) -> None:
         """Back from a play-test: nothing to restore (the model was never touched)."""
@@ -531,26 +459,10 @@ class EditorScene(Scene):
 
     def on_exit(self) -> None:
         """Stop the analysis and the quit filter."""
-        if self._worker is not None:
-            self._worker.shutdown(0.2)
+        self.analyser.shutdown()
         if self._quit_filter in self.app.action_filters:
             self.app.action_filters.remove(self._quit_filter)
 
     def draw(self, surface: pygame.Surface) -> None:
         """Backdrop, board, palette, analysis panel, top bar, hints (see :class:`EditorView`)."""
         self.view.draw(surface)
-
-
-def _retarget(a: Analysis, level: Level) -> Analysis:
-    """The analysis ``a`` restated for the tightened ``level`` (same map, N = fewest, B = min).
-
-    Sets winning in fewer frames are among the optimal sets for the old N, so filtering them
-    keeps the count exact when ``a`` was complete.
-    """
-    from dataclasses import replace
-
-    from ai.assistant.analysis import AnalysisStatus, last_arrival_frame
-
-    sols = tuple(s for s in a.solutions if last_arrival_frame(level, s) is not None)
-    return replace(a, level=level, status=AnalysisStatus.OK, solutions=sols, solution_count=max(1, len(sols)))
-

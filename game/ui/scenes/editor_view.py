@@ -321,10 +321,10 @@ class EditorView:
             return out
         if self.scene.analysing:
             dots = "." * (1 + int(self.scene.anim * 3) % 3)
-            secs = self.scene.analysis_elapsed
+            secs = self.scene.analyser.elapsed
             out.append((f"analysing{dots}", 26, hud.BLUE))
             out.append((f"{secs:.1f} s \u2014 A cancels", 21, hud.MUTED))
-            progress = self.scene.analysis_progress
+            progress = self.scene.analyser.progress
             if isinstance(progress, str):
                 out.append((progress, 20, hud.MUTED))
             return out
