@@ -198,6 +198,8 @@ def test_g_exports_the_run_on_screen_without_stalling(app: App) -> None:
     before = app.frame_count
     press(app, pygame.K_g)
     assert assistant_of(scene).state.exporting and assistant_of(scene).export_worker.use_processes  # in a child
+    press(app, pygame.K_g)  # a second G never cuts the GIF being written
+    assert "still writing the last GIF..." in scene.status_lines
     wait_export(app, assistant_of(scene))
     assert app.frame_count - before >= 2  # the game kept stepping while the GIF was written
     path = Path(assistant_of(scene).state.export_path)

@@ -312,12 +312,15 @@ class Assistant:
         if not quiet:
             self.say(f"{solver_label(run.solver)}: cancelled after {self.worker.elapsed:.1f} s")
 
-    def export(self, out: str | None = None) -> int:
+    def export(self, out: str | None = None) -> int | None:
         """G: export the run on screen (the AI solution shown, else the player's bricks) as a GIF,
-        in a child process of the export worker."""
+        in a child process of the export worker; None while another export is still being written."""
         from game.ui.export import default_export_path, export_gif
 
         level, state = self.level, self.state
+        if state.exporting:
+            self.say("still writing the last GIF...", 3.0)
+            return None
         relaxed = state.relaxed
         bricks = tuple(state.shown if state.shown is not None else self.host.bricks)
         subtitle = result_text(state.solution.result) if (

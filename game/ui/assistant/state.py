@@ -407,7 +407,7 @@ IDLE_HINTS: tuple[tuple[str, str], ...] = (("H", "hint"), ("S", "solve"), ("A", 
 def footer_hints(state: AssistantState) -> list[tuple[str, str]]:
     """The assistant's keys in the footer; with a solution on screen they replace Enter/Space/Esc."""
     if state.busy:
-        return [("Esc", "cancel")] + list(IDLE_HINTS[:1])
+        return [("Esc", "cancel")] + list(IDLE_HINTS)
     if state.shown is not None:
         hints = [("Enter", "apply"), ("Space", "apply + play")]
         if state.solution is not None and len(state.solution.solutions) > 1:
