@@ -166,3 +166,32 @@ def test_no_solver_process_outlives_the_program(tmp_path: Path) -> None:
     pids = [int(p) for p in proc.stdout.split()]
     assert len(pids) == 2
     assert wait_gone(pids) == [], "a solver process outlived the program"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux only")
+def test_no_solver_process_outlives_a_killed_program(tmp_path: Path) -> None:
+    """Even SIGKILL (no atexit) takes the job and the job's own child down with the program."""
+    script = tmp_path / "killed.py"
+    script.write_text(
+        "import time\n"
+        "from ai.assistant.worker import Worker\n"
+        "from tests.ai.test_process import nested_sleeper\n"
+        "w = Worker()\n"
+        "w.submit_job(lambda report, cancel: nested_sleeper(report), label='x')\n"
+        "pids = []\n"
+        "while len(pids) < 2:\n"
+        "    pids += [e.payload for e in w.poll() if e.kind == 'progress']\n"
+        "    time.sleep(0.01)\n"
+        "print(*pids, flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    proc = subprocess.Popen([sys.executable, str(script)], cwd=REPO, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        pids = [int(p) for p in proc.stdout.readline().split()]
+        assert len(pids) == 2 and all(alive(p) for p in pids)
+    finally:
+        proc.kill()
+        proc.wait(10)
+    assert wait_gone(pids) == [], "a solver process outlived the killed program"
