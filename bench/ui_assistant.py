@@ -11,6 +11,7 @@ Usage: ``python bench/ui_assistant.py [--level 19] [--seconds 3] [--solvers auto
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 import time
@@ -25,7 +26,8 @@ import pygame  # noqa: E402
 
 from game.progress import ProgressStore  # noqa: E402
 from game.ui.app import App  # noqa: E402
-from game.ui.catalog import pack_entries  # noqa: E402
+from game.ui.assistant import assistant_of  # noqa: E402
+from game.catalog import pack_entries  # noqa: E402
 from game.ui.scenes.play import PlayScene  # noqa: E402
 
 
@@ -64,15 +66,15 @@ def main() -> int:
     app = App(size=(1280, 800), progress=ProgressStore.in_memory())
     scene = app.push(PlayScene(app, playlist=pack_entries(), index=args.level - 1))
     assert isinstance(scene, PlayScene)
-    assistant = scene.assistant
+    assistant = assistant_of(scene)
     app.run_frames(10)
     print(f"level {args.level} {scene.level.title!r}: idle {fps(app, args.seconds):.1f} fps ({work()})")
     for name in args.solvers:
         if name not in assistant.solver_names:
             print(f"{name}: not available")
             continue
-        assistant.solver_index = assistant.solver_names.index(name)
-        assistant._cache.clear()
+        assistant.select_solver(name)
+        assistant.state = dataclasses.replace(assistant.state, cache=())
         key(app, pygame.K_a)
         busy_fps = fps(app, args.seconds)
         busy_work = work()

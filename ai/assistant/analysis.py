@@ -19,7 +19,7 @@
 
 >>> from game.level import Level
 >>> a = analyse_level(Level.from_rows(["> ..T", "XX.XX"], frames=9, budget=0))
->>> a.status, a.min_bricks, a.solution_count, a.complete, a.fewest_frames
+>>> a.status.value, a.min_bricks, a.solution_count, a.complete, a.fewest_frames
 ('over_budget', 1, 1, True, 5)
 >>> tightened(a.level, a).frames, tightened(a.level, a).budget
 (5, 1)
@@ -29,6 +29,7 @@ Imports the game core and the solvers only, never pygame; runs in the UI's worke
 
 from __future__ import annotations
 
+import enum
 import threading
 import time
 from dataclasses import dataclass
@@ -46,8 +47,19 @@ DEFAULT_TIME_LIMIT = 60.0
 #: the fewest-frames search when the enumeration is cut short).
 ENUMERATION_SHARE = 0.6
 
+class AnalysisStatus(str, enum.Enum):
+    """What an analysis concluded (see :class:`Analysis`)."""
+
+    OK = "ok"
+    OVER_BUDGET = "over_budget"
+    UNSOLVABLE = "unsolvable"
+    TIMEOUT = "timeout"
+    CANCELLED = "cancelled"
+    ERROR = "error"
+
+
 #: ``status`` values of :class:`Analysis`.
-STATUSES = ("ok", "over_budget", "unsolvable", "timeout", "cancelled", "error")
+STATUSES = tuple(s.value for s in AnalysisStatus)
 
 
 @dataclass(frozen=True)
@@ -63,7 +75,7 @@ class Analysis:
     """
 
     level: Level
-    status: str
+    status: AnalysisStatus
     min_bricks: int | None = None
     solution_count: int = 0
     complete: bool = False
@@ -168,7 +180,7 @@ def analyse_level(
         return max(0.05, time_limit - (time.perf_counter() - start))
 
     def done(status: str, **kw: Any) -> Analysis:
-        return Analysis(level, status, seconds=time.perf_counter() - start, solver=solver, **kw)
+        return Analysis(level, AnalysisStatus(status), seconds=time.perf_counter() - start, solver=solver, **kw)
 
     def say(text: str) -> None:
         if progress is not None:

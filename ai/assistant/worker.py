@@ -1,5 +1,11 @@
 """Run solvers (and other long AI tasks) off the UI thread.
 
+Jobs submitted with :meth:`Worker.submit_job` (every AI job of the UI: solves, hints, the editor's
+analysis, GIF export) run in a child process through :func:`ai.process.run_in_child` when
+:attr:`Worker.use_processes` is on (the default where ``fork`` exists): no interpreter lock shared with
+the UI, and cancel kills the child and everything it started at once.  :meth:`Worker.submit` runs a
+plain task in the worker's thread.
+
 The UI submits a task, then calls :meth:`Worker.poll` once per frame to collect
 :class:`WorkerEvent` s (progress, done, error, cancelled) without ever blocking.
 Only one task runs at a time: a new submission cancels the running one, whose
@@ -11,13 +17,14 @@ the message; the caller carries on.
 >>> job = worker.submit(lambda cancel, report: 6 * 7, label="answer")
 >>> worker.wait(job, timeout=5.0)
 True
->>> [(e.kind, e.payload) for e in worker.poll()]
+>>> [(e.kind.value, e.payload) for e in worker.poll()]
 [('done', 42)]
 >>> worker.shutdown()
 """
 
 from __future__ import annotations
 
+import enum
 import queue
 import threading
 import time
@@ -26,18 +33,32 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ai.base import Progress, SolveMode, SolveResult
+from ai.process import JobCancelled, JobFailed, fork_available, run_in_child
 from game.level import Level
 
 Task = Callable[[threading.Event, Callable[[Any], None]], Any]
 """A task: called with a cancel event and a progress-report function; returns the result."""
 
+ProcessJob = Callable[[Callable[[Any], None], threading.Event], Any]
+"""A job for :meth:`Worker.submit_job`: called with a progress-report function and a cancel event
+(never set in a child process, which is killed instead); returns a picklable result."""
+
+
+class EventKind(str, enum.Enum):
+    """What a :class:`WorkerEvent` reports."""
+
+    PROGRESS = "progress"  #: a progress report (payload: e.g. :class:`ai.base.Progress`)
+    DONE = "done"  #: the task returned (payload: its result)
+    ERROR = "error"  #: the task raised or its process died (message, detail: the traceback)
+    CANCELLED = "cancelled"  #: the task stopped because it was cancelled
+
 
 @dataclass(frozen=True)
 class WorkerEvent:
-    """Something a task reported: ``kind`` is ``progress``, ``done``, ``error`` or ``cancelled``."""
+    """Something a task reported (see :class:`EventKind`)."""
 
     job: int
-    kind: str
+    kind: EventKind
     label: str
     payload: Any = None
     message: str = ""
@@ -59,7 +80,9 @@ class _Job:
 class Worker:
     """Runs one background task at a time; poll it from the UI thread."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, use_processes: bool | None = None) -> None:
+        #: Run :meth:`submit_job` jobs in a child process (False: in the worker's thread).
+        self.use_processes = fork_available() if use_processes is None else use_processes
         self._events: queue.Queue[WorkerEvent] = queue.Queue()
         self._lock = threading.Lock()
         self._next = 1
@@ -79,6 +102,21 @@ class Worker:
         thread.start()
         return job.ident
 
+    def submit_job(self, job: ProcessJob, *, label: str, preload: tuple[str, ...] = ()) -> int:
+        """Start ``job(report, cancel)`` in a child process (see :func:`ai.process.run_in_child`), or in
+        the worker's thread when :attr:`use_processes` is off; return its job id.
+
+        ``preload``: modules to import in this process first, so every later child inherits them.
+        """
+        if not self.use_processes:
+            return self.submit(lambda cancel, report: job(report, cancel), label=label)
+
+        def task(cancel: threading.Event, report: Callable[[Any], None]) -> Any:
+            return run_in_child(lambda child_report: job(child_report, threading.Event()), cancel, report,
+                                preload=preload)
+
+        return self.submit(task, label=label)
+
     def solve(
         self,
         level: Level,
@@ -90,12 +128,12 @@ class Worker:
     ) -> int:
         """Submit ``ai.solve(level, ...)``; progress events carry :class:`ai.base.Progress`."""
 
-        def task(cancel: threading.Event, report: Callable[[Any], None]) -> SolveResult:
+        def job(report: Callable[[Any], None], cancel: threading.Event) -> SolveResult:
             from ai import solve
 
             return solve(level, solver=solver, mode=mode, time_limit=time_limit, progress=report, cancel=cancel)
 
-        return self.submit(task, label=label or f"{solver} {SolveMode(mode).value}")
+        return self.submit_job(job, label=label or f"{solver} {SolveMode(mode).value}")
 
     # --------------------------------------------------------------- control
     def cancel(self) -> None:
@@ -167,6 +205,10 @@ class Worker:
 
         try:
             result = task(job.cancel, report)
+        except JobCancelled:
+            self._put(job, "cancelled", None)
+        except JobFailed as exc:
+            self._put(job, "error", None, str(exc), exc.detail)
         except Exception as exc:  # a crashing task must never take the app down
             self._put(job, "error", None, f"{type(exc).__name__}: {exc}", traceback.format_exc())
         else:
@@ -177,7 +219,7 @@ class Worker:
 
     def _put(self, job: _Job, kind: str, payload: Any, message: str = "", detail: str = "") -> None:
         elapsed = time.perf_counter() - job.started
-        self._events.put(WorkerEvent(job.ident, kind, job.label, payload, message, elapsed, detail))
+        self._events.put(WorkerEvent(job.ident, EventKind(kind), job.label, payload, message, elapsed, detail))
 
 
 def _is_cancelled(result: Any) -> bool:
@@ -186,4 +228,4 @@ def _is_cancelled(result: Any) -> bool:
     return result is None or getattr(status, "value", status) == "cancelled"
 
 
-__all__ = ["Progress", "Task", "Worker", "WorkerEvent"]
+__all__ = ["EventKind", "ProcessJob", "Progress", "Task", "Worker", "WorkerEvent"]

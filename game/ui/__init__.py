@@ -8,8 +8,8 @@ pygame (pygame-ce, imported as ``pygame``) is only ever imported under this pack
 * :mod:`game.ui.render` — :class:`~game.ui.render.LevelRenderer` draws a level state on any Surface
   (the window, or a GIF frame: see :func:`~game.ui.render.render_frame`).
 * :mod:`game.ui.sprites` — the pixel-art sprite sheet (PNGs in ``assets/``).
-* :mod:`game.ui.session` — pygame-free play model: bricks, undo/redo, cached run.
-* :mod:`game.ui.scenes` — menu, level select, play.
+* :mod:`game.ui.scenes` — menu, level select, play, editor (with its view, analysis and dialogs), Endless.
+* :mod:`game.ui.assistant` — the play scene's AI assistant: state, controller, overlay (a play-scene extension).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from game.ui.app import App, FixedClock
-    from game.ui.catalog import LevelEntry, all_entries
+    from game.catalog import LevelEntry, Section, all_entries
     from game.ui.scenes.menu import MenuScene
     from game.ui.scenes.play import PlayScene
     from game.ui.scenes.select import LevelSelectScene
@@ -25,7 +25,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
         path = _resolve(spec)
         level = load_level(spec)
-        playlist, index = [LevelEntry(level_key(path), path, level, "file")], 0
+        playlist, index = [LevelEntry(level_key(path), path, level, Section.FILE)], 0
     from game.ui.scenes.editor import install_menu_entries
 
     install_menu_entries()  # "Editor" and "Endless" (issue 7)

@@ -12,7 +12,7 @@ def _cmd_edit(args: argparse.Namespace) -> int:
     from game.errors import GameError
     from game.storage import user_levels_dir
     from game.ui.app import App, FixedClock
-    from game.ui.editor_model import EditorModel, parse_size
+    from game.editor_model import EditorModel, parse_size
     from game.ui.scenes.editor import EditorScene, install_menu_entries
     from game.ui.scenes.menu import MenuScene
 

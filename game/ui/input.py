@@ -168,3 +168,8 @@ def _key_actions(event: pygame.event.Event) -> list[Action]:
     if not ctrl and text and text.isprintable():
         out.append(Action(Act.TEXT, text=text, key=key, mod=mod))
     return out
+
+
+def mouse_held(button: int) -> bool:
+    """Whether mouse button ``button`` (0 left, 1 middle, 2 right) is held now (False without a display)."""
+    return bool(pygame.mouse.get_pressed(3)[button]) if pygame.display.get_init() else False

@@ -17,8 +17,9 @@ from game.level import Level
 from game.progress import ProgressStore, default_progress_path
 from game.storage import user_exports_dir
 from game.ui.app import App
-from game.ui.assistant import SOLVER_CYCLE, Assistant
-from game.ui.catalog import pack_entries
+from game.ui.assistant import SOLVER_CYCLE, Assistant, assistant_of
+from game.ui.assistant.state import solver_title
+from game.catalog import pack_entries
 from game.ui.scenes.play import BASE_FPS, PlayScene, PlayState
 from tests.conftest import ORIGINAL_SOLUTIONS
 from tests.ui.conftest import click, press
@@ -45,11 +46,11 @@ def wait_idle(app: App, assistant: Assistant, timeout: float = 30.0) -> None:
 
 def wait_export(app: App, assistant: Assistant, timeout: float = 30.0) -> None:
     end = time.perf_counter() + timeout
-    while assistant.exporting and time.perf_counter() < end:
+    while assistant.state.exporting and time.perf_counter() < end:
         app.run_frames(1)
         time.sleep(0.005)
     app.run_frames(1)
-    assert not assistant.exporting
+    assert not assistant.state.exporting
 
 
 def frames_to_finish(level: Level) -> int:
@@ -63,7 +64,7 @@ def hint_cells(scene: PlayScene) -> list[tuple[int, int]]:
 def test_hint_highlights_a_cell_of_an_optimal_solution_and_is_counted(app: App) -> None:
     scene = open_original(app)
     press(app, pygame.K_h)
-    wait_idle(app, scene.assistant)
+    wait_idle(app, assistant_of(scene))
     cells = hint_cells(scene)
     assert len(cells) == 1 and cells[0] in SOLUTION_CELLS
     line = next(line for line in scene.status_lines if line.startswith("Hint"))
@@ -92,7 +93,7 @@ def test_hint_says_which_brick_to_remove(app: App) -> None:
     click(app, scene.layout().cell_center(5, 4))
     assert scene.bricks == ((1, 3), (2, 1), (5, 4))
     press(app, pygame.K_h)
-    wait_idle(app, scene.assistant)
+    wait_idle(app, assistant_of(scene))
     assert [(c, rgba[:3]) for c, rgba in scene.highlights] == [((1, 3), (255, 90, 90))]
     assert any("remove the brick at (1,3)" in line for line in scene.status_lines)
 
@@ -102,13 +103,13 @@ def test_solve_enter_space_wins_and_undo_restores_the_players_bricks(app: App) -
     click(app, scene.layout().cell_center(1, 3))
     mine = scene.bricks
     press(app, pygame.K_s)
-    assert scene.assistant.busy or scene.assistant.shown is not None
-    wait_idle(app, scene.assistant)
-    shown = scene.assistant.shown
+    assert assistant_of(scene).busy or assistant_of(scene).shown is not None
+    wait_idle(app, assistant_of(scene))
+    shown = assistant_of(scene).shown
     assert shown in ORIGINAL_SOLUTIONS
     assert set(scene.ghost_bricks) == set(shown)
     assert ((1, 3), (255, 120, 120, 200)) in scene.highlights  # the player's brick the solution drops
-    assert scene.status_lines[0].startswith("[auto] optimal: 3 bricks, proved in")
+    assert scene.status_lines[0].startswith("Auto: 3 bricks, the fewest possible (proved in")
     press(app, pygame.K_RETURN)
     assert scene.bricks == shown and scene.ghost_bricks == []
     assert scene.state == PlayState.PLACING
@@ -124,7 +125,7 @@ def test_solve_enter_space_wins_and_undo_restores_the_players_bricks(app: App) -
 def test_space_plays_the_solution_on_screen(app: App) -> None:
     scene = open_original(app)
     press(app, pygame.K_s)
-    wait_idle(app, scene.assistant)
+    wait_idle(app, assistant_of(scene))
     press(app, pygame.K_SPACE, unicode=" ")
     assert scene.state == PlayState.RUNNING and scene.bricks in ORIGINAL_SOLUTIONS
     app.run_frames(frames_to_finish(scene.level))
@@ -136,19 +137,19 @@ def test_space_plays_the_solution_on_screen(app: App) -> None:
 def test_all_solutions_browse_with_brackets(app: App) -> None:
     scene = open_original(app)
     press(app, pygame.K_a)
-    wait_idle(app, scene.assistant)
-    assert "1 / 6 (complete)" in scene.status_lines[0]
-    seen = {scene.assistant.shown}
+    wait_idle(app, assistant_of(scene))
+    assert "solution 1 / 6 (all found)" in scene.status_lines[0]
+    seen = {assistant_of(scene).shown}
     for k in range(2, 7):
         press(app, pygame.K_RIGHTBRACKET)
-        assert f"{k} / 6 (complete)" in scene.status_lines[0]
-        seen.add(scene.assistant.shown)
+        assert f"solution {k} / 6 (all found)" in scene.status_lines[0]
+        seen.add(assistant_of(scene).shown)
     assert seen == ORIGINAL_SOLUTIONS
     press(app, pygame.K_RIGHTBRACKET)
     assert "1 / 6" in scene.status_lines[0]
     press(app, pygame.K_LEFTBRACKET)
     assert "6 / 6" in scene.status_lines[0]
-    sixth = scene.assistant.shown
+    sixth = assistant_of(scene).shown
     press(app, pygame.K_RETURN)
     assert scene.bricks == sixth
 
@@ -157,33 +158,33 @@ def test_tab_cycles_the_available_solvers(app: App) -> None:
     import ai
 
     scene = open_original(app)
-    names = scene.assistant.solver_names
+    names = assistant_of(scene).solver_names
     assert names[0] == "auto"
     assert set(names) <= set(SOLVER_CYCLE) and set(names) <= set(ai.available_solvers())
     assert {"cpsat", "milp", "search"} <= set(names)
     seen = []
     for _ in names:
         press(app, pygame.K_TAB)
-        seen.append(scene.assistant.solver)
-        assert f"AI solver: {scene.assistant.solver}" in scene.status_lines
-        assert scene.assistant.badge_text() == f"AI: {scene.assistant.solver}"  # drawn under the top bar
-    assert seen == names[1:] + names[:1]
+        seen.append(assistant_of(scene).solver)
+        assert f"AI solver: {solver_title(assistant_of(scene).solver)}" in scene.status_lines
+        assert assistant_of(scene).badge_text() == f"AI: {solver_title(assistant_of(scene).solver)}"  # drawn under the top bar
+    assert tuple(seen) == names[1:] + names[:1]
     # the chosen solver is the one that answers
-    scene.assistant.solver_index = names.index("cpsat")
+    assistant_of(scene).select_solver("cpsat")
     press(app, pygame.K_s)
-    wait_idle(app, scene.assistant)
-    assert scene.status_lines[0].startswith("[cpsat] optimal: 3 bricks")
+    wait_idle(app, assistant_of(scene))
+    assert scene.status_lines[0].startswith("Logic solver: 3 bricks, the fewest possible")
 
 
 def test_forced_overlay_shows_the_deductions(app: App) -> None:
     scene = open_original(app)
     press(app, pygame.K_f)
-    wait_idle(app, scene.assistant)
-    assistant = scene.assistant
-    assert assistant.forced == ((6, 6),)  # the only cell in all six solutions
+    wait_idle(app, assistant_of(scene))
+    assistant = assistant_of(scene)
+    assert assistant.state.deductions is not None and assistant.state.deductions.forced == ((6, 6),)  # the only cell in all six solutions
     assert ((6, 6), (255, 214, 90, 255)) in scene.highlights
-    assert not set(assistant.never_useful) & SOLUTION_CELLS
-    assert len(assistant.never_useful) == len(scene.level.brickable_cells) - len(SOLUTION_CELLS)
+    assert not set(assistant.state.deductions.never_useful) & SOLUTION_CELLS
+    assert len(assistant.state.deductions.never_useful) == len(scene.level.brickable_cells) - len(SOLUTION_CELLS)
     assert any("1 forced" in line for line in scene.status_lines)
     press(app, pygame.K_f)
     assert not any(rgba[:3] == (255, 214, 90) for _, rgba in scene.highlights)
@@ -192,14 +193,16 @@ def test_forced_overlay_shows_the_deductions(app: App) -> None:
 def test_g_exports_the_run_on_screen_without_stalling(app: App) -> None:
     scene = open_original(app)
     press(app, pygame.K_s)
-    wait_idle(app, scene.assistant)
-    shown = scene.assistant.shown
+    wait_idle(app, assistant_of(scene))
+    shown = assistant_of(scene).shown
     before = app.frame_count
     press(app, pygame.K_g)
-    assert scene.assistant.exporting
-    wait_export(app, scene.assistant)
+    assert assistant_of(scene).state.exporting and assistant_of(scene).export_worker.use_processes  # in a child
+    press(app, pygame.K_g)  # a second G never cuts the GIF being written
+    assert "still writing the last GIF..." in scene.status_lines
+    wait_export(app, assistant_of(scene))
     assert app.frame_count - before >= 2  # the game kept stepping while the GIF was written
-    path = Path(scene.assistant.export_path)
+    path = Path(assistant_of(scene).state.export_path)
     assert path.parent == user_exports_dir() and path.name.startswith("the-original-")
     assert any(f"GIF saved: {path}" in line for line in scene.status_lines)
     frames = iio.imread(path, index=None)
@@ -226,11 +229,11 @@ class RelaxedSolver:
 
 def test_relaxed_answer_is_drawn_and_exported(app: App) -> None:
     scene = open_original(app)
-    scene.assistant.add_solver(RelaxedSolver())
+    assistant_of(scene).add_solver(RelaxedSolver())
     press(app, pygame.K_s)
-    wait_idle(app, scene.assistant)
-    assert scene.assistant.relaxed is not None and scene.assistant.shown is None
-    assert any("relaxed: 1.00 bricks" in line for line in scene.status_lines)
+    wait_idle(app, assistant_of(scene))
+    assert assistant_of(scene).state.relaxed is not None and assistant_of(scene).shown is None
+    assert any("relaxed answer, 1.00 bricks" in line for line in scene.status_lines)
     layout = scene.layout()
     rect = layout.cell_rect(3, 1)
     empty = scene.level.brickable_cells[0]
@@ -239,6 +242,62 @@ def test_relaxed_answer_is_drawn_and_exported(app: App) -> None:
     blank = pygame.surfarray.array3d(app.screen.subsurface(layout.cell_rect(*empty))).astype(int)
     assert np.abs(sample.mean(axis=(0, 1)) - blank.mean(axis=(0, 1))).sum() > 20  # a translucent brick
     press(app, pygame.K_g)
-    wait_export(app, scene.assistant)
-    assert scene.assistant.export_path.endswith("-relaxed.gif")
-    assert iio.imread(scene.assistant.export_path, index=None).shape[0] == scene.level.frames + 2
+    wait_export(app, assistant_of(scene))
+    assert assistant_of(scene).state.export_path.endswith("-relaxed.gif")
+    assert iio.imread(assistant_of(scene).state.export_path, index=None).shape[0] == scene.level.frames + 2
+
+
+def test_milp_solves_in_the_game(app: App) -> None:
+    """MILP starts its own child process inside the worker's child: it answers, no error."""
+    scene = open_original(app)
+    assistant = assistant_of(scene)
+    assert assistant.use_processes
+    assistant.select_solver("milp")
+    press(app, pygame.K_a)
+    wait_idle(app, assistant, timeout=90)
+    assert scene.status_lines[0].startswith("Optimizer: 3 bricks, the fewest possible")
+    assert "solution 1 / 6 (all found)" in scene.status_lines[0]
+    assert assistant.badge_text() == "AI: Optimizer (MILP)"
+
+
+def test_after_a_win_the_assistant_owns_enter_and_the_board(app: App) -> None:
+    scene = open_original(app)
+    for cell in sorted(ORIGINAL_SOLUTIONS)[0]:
+        scene.click_cell(cell)
+    press(app, pygame.K_SPACE, unicode=" ")
+    app.run_frames(frames_to_finish(scene.level))
+    assert scene.state == PlayState.WON
+    assert ("Enter", "next level") in scene._hints() and not scene.board_claimed()
+    press(app, pygame.K_a)
+    wait_idle(app, assistant_of(scene))
+    # the footer and the status line agree: Enter applies; no "next level" while a solution shows
+    hints = scene._hints()
+    assert ("Enter", "apply") in hints and ("Enter", "next level") not in hints and ("[ ]", "browse") in hints
+    # browsing: the win panel steps aside and the board is not dimmed, so the ghost bricks show
+    press(app, pygame.K_RIGHTBRACKET)
+    shown = assistant_of(scene).shown
+    assert shown is not None and shown != scene.bricks
+    assert scene.board_claimed() and scene.current_view().dim == 0.0
+    assert set(scene.current_view().ghost_bricks) == set(shown) - set(scene.bricks)
+    # Esc hides the solutions: the panel and "Enter: next level" come back, and Enter does that
+    press(app, pygame.K_ESCAPE)
+    assert app.top is scene and not scene.board_claimed() and ("Enter", "next level") in scene._hints()
+    press(app, pygame.K_RETURN)
+    app.run_frames(1)
+    assert app.top is not scene and isinstance(app.top, PlayScene) and app.top.index == 1
+
+
+def test_a_failed_export_shows_a_friendly_line_and_logs_the_error(app: App, monkeypatch: Any) -> None:
+    from game.error_log import error_log_path
+    from game.ui import export
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(export, "export_gif", broken)  # the child is forked: it sees the patch
+    scene = open_original(app)
+    press(app, pygame.K_g)
+    wait_export(app, assistant_of(scene))
+    assert "The GIF could not be saved (details in errors.log)" in scene.status_lines
+    assert not any("No space" in line or "Error" in line for line in scene.status_lines)
+    assert "OSError: [Errno 28] No space left on device" in error_log_path().read_text()

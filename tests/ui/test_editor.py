@@ -15,9 +15,10 @@ from game.level import Level
 from game.pack import pack_level_paths
 from game.storage import user_levels_dir
 from game.ui.app import App
-from game.ui.catalog import user_entries
-from game.ui.editor_model import EditorModel, Tool
-from game.ui.scenes.editor import ConfirmPrompt, EditorScene, OpenPrompt, TextPrompt
+from game.catalog import user_entries
+from game.editor_model import EditorModel, Tool
+from game.ui.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt
+from game.ui.scenes.editor import EditorScene
 from game.ui.scenes.endless import EndlessLevel, EndlessScene, difficulty, endless_levels
 from game.ui.scenes.menu import MENU_ENTRIES, MenuScene
 from game.ui.scenes.play import PlayScene, PlayState
@@ -369,7 +370,7 @@ def test_analyse_and_tighten_in_the_worker(app: App) -> None:
     for _ in range(2):
         press(app, pygame.K_LEFTBRACKET, unicode="[")
     assert editor.status_now() == "over_budget"
-    lines = [t for t, _, _ in editor._side_lines()]
+    lines = [t for t, _, _ in editor.view.side_lines()]
     assert "UNSOLVABLE" in lines and any("within budget" in t for t in lines)
 
 
@@ -396,7 +397,7 @@ def test_tighten_analyses_first_and_unsolvable_is_shown(app: App) -> None:
     letter(app, "a")
     wait_for_analysis(app, editor)
     assert editor.status_now() == "unsolvable"
-    assert "UNSOLVABLE" in [t for t, _, _ in editor._side_lines()]
+    assert "UNSOLVABLE" in [t for t, _, _ in editor.view.side_lines()]
 
 
 def test_analysis_never_blocks_a_frame(app: App) -> None:

@@ -8,7 +8,7 @@ import pytest
 from game.level import Level
 from game.progress import ProgressStore, default_progress_path
 from game.ui.app import App
-from game.ui.catalog import pack_entries
+from game.catalog import pack_entries
 from game.ui.scenes.play import BASE_FPS, PlayScene, PlayState
 from tests.conftest import ORIGINAL_SOLUTIONS
 from tests.ui.conftest import click, move, press

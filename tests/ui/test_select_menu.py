@@ -6,7 +6,7 @@ import pygame
 
 from game.progress import ProgressStore, default_progress_path
 from game.ui.app import App
-from game.ui.catalog import LevelEntry, pack_entries
+from game.catalog import LevelEntry, pack_entries
 from game.ui.scenes.menu import MENU_ENTRIES, MenuScene
 from game.ui.scenes.play import PlayScene
 from game.ui.scenes.select import LevelSelectScene

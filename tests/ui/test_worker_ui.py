@@ -15,10 +15,11 @@ import pygame
 import pytest
 
 from ai.base import Progress, SolveMode, SolveResult, SolveStatus
+from game.error_log import error_log_path
 from game.level import Level
 from game.ui.app import App
-from game.ui.assistant import Assistant
-from game.ui.catalog import pack_entries
+from game.ui.assistant import Assistant, assistant_of
+from game.catalog import pack_entries
 from game.ui.scenes.play import PlayScene
 from tests.ui.conftest import press
 
@@ -100,7 +101,7 @@ def wait_idle(app: App, assistant: Assistant, timeout: float = 20.0) -> None:
 @pytest.mark.parametrize("in_process", [True, False], ids=["child-process", "thread"])
 def test_esc_cancels_a_long_solve_within_100_ms(app: App, in_process: bool) -> None:
     scene = open_original(app)
-    assistant = scene.assistant
+    assistant = assistant_of(scene)
     assistant.use_processes = in_process and assistant.use_processes
     assistant.add_solver(SlowSolver())
     press(app, pygame.K_s)
@@ -139,36 +140,40 @@ def test_esc_cancels_a_long_solve_within_100_ms(app: App, in_process: bool) -> N
 
 def test_a_new_request_replaces_the_running_one(app: App) -> None:
     scene = open_original(app)
-    assistant = scene.assistant
+    assistant = assistant_of(scene)
     assistant.add_solver(SlowSolver())
     press(app, pygame.K_s)
     first = assistant.job
     assert assistant.busy
-    assistant.solver_index = assistant.solver_names.index("auto")
+    assistant.select_solver("auto")
     press(app, pygame.K_s)
     assert assistant.job != first
     wait_idle(app, assistant)
     assert assistant.shown is not None and len(assistant.shown) == 3
-    assert scene.status_lines[0].startswith("[auto] optimal: 3 bricks")
+    assert scene.status_lines[0].startswith("Auto: 3 bricks, the fewest possible")
 
 
 @pytest.mark.parametrize("in_process", [True, False], ids=["child-process", "thread"])
 def test_crashing_solver_shows_a_message_and_the_game_carries_on(app: App, in_process: bool) -> None:
     scene = open_original(app)
-    assistant = scene.assistant
+    assistant = assistant_of(scene)
     assistant.use_processes = in_process and assistant.use_processes
     assistant.add_solver(CrashingSolver())
     press(app, pygame.K_s)
     wait_idle(app, assistant)
     assert app.running and app.top is scene
-    assert any("crashy failed" in line and "boom: solver bug" in line for line in scene.status_lines)
+    # a friendly line, never the Python error; the details go to the error log in the data folder
+    assert any(line == "crashy could not finish (details in errors.log)" for line in scene.status_lines)
+    assert not any("boom" in line or "Error" in line for line in scene.status_lines)
+    log = error_log_path().read_text()
+    assert "RuntimeError: boom: solver bug" in log and "Traceback" in log
     # the game still plays: place a brick, release, and the frames advance
     scene.apply_bricks([(2, 1)])
     press(app, pygame.K_SPACE, unicode=" ")
     app.run_frames(30)
     assert scene.t > 0
     # and the assistant still works with another solver
-    assistant.solver_index = assistant.solver_names.index("auto")
+    assistant.select_solver("auto")
     press(app, pygame.K_s)
     wait_idle(app, assistant)
     assert assistant.shown is not None
@@ -176,14 +181,15 @@ def test_crashing_solver_shows_a_message_and_the_game_carries_on(app: App, in_pr
 
 def test_a_solver_process_that_dies_is_reported(app: App) -> None:
     scene = open_original(app)
-    assistant = scene.assistant
+    assistant = assistant_of(scene)
     if not assistant.use_processes:
         pytest.skip("solvers run in threads on this platform")
     assistant.add_solver(DyingSolver())
     press(app, pygame.K_a)
     wait_idle(app, assistant)
     assert app.running and app.top is scene
-    assert any("dying failed" in line and "process died" in line for line in scene.status_lines)
+    assert any(line == "dying could not finish (details in errors.log)" for line in scene.status_lines)
+    assert "the solver process died (exit code 3)" in error_log_path().read_text()
 
 
 def measure_fps(app: App, seconds: float) -> float:
@@ -205,7 +211,7 @@ def test_ui_keeps_its_frame_rate_while_a_solver_runs(data_home: Any) -> None:
     app = App(size=(1280, 800))  # pygame.time.Clock: real sleeping, like the game
     pygame.event.clear()
     scene = open_original(app)
-    assistant = scene.assistant
+    assistant = assistant_of(scene)
     assistant.add_solver(BusySolver())
     app.run_frames(5)
     idle_before = measure_fps(app, 0.75)
@@ -227,6 +233,6 @@ def test_ui_keeps_its_frame_rate_while_a_solver_runs(data_home: Any) -> None:
 def test_every_request_finishes_in_the_background(app: App, key: int) -> None:
     scene = open_original(app)
     press(app, key)
-    assert scene.assistant.job is not None
-    wait_idle(app, scene.assistant)
+    assert assistant_of(scene).job is not None
+    wait_idle(app, assistant_of(scene))
     assert not any("failed" in line for line in scene.status_lines)

@@ -35,7 +35,7 @@ Mode ``all`` finds the minimum, then repeatedly solves with ``Σ b = min`` and a
 
 Cancellation: model assembly holds the GIL and CBC, HiGHS and CLP can neither be
 interrupted nor release the GIL, so when a cancel event is given the whole solve runs
-in a forked child process that is killed when the event is set.
+in a child process (:func:`ai.process.run_in_child`) that is killed when the event is set.
 
 >>> from game.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
@@ -446,30 +446,22 @@ class MilpSolver:
 
     def _solve_in_child(self, level: Level, mode: SolveMode, deadline: Deadline,
                         progress: ProgressCallback | None, cancel: threading.Event) -> SolveResult:
-        """Run :meth:`_solve` in a forked process; kill it on cancel."""
-        import multiprocessing
-
-        ctx = multiprocessing.get_context("fork")
-        parent, child = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_child_main, args=(self, level, mode, deadline.remaining(), child), daemon=True)
-        proc.start()
-        child.close()
-        try:
-            while not parent.poll(0.01):
-                if cancel.is_set() or not proc.is_alive():
-                    return make_result(self.name, mode, stopped_status(cancel) if cancel.is_set()
-                                       else SolveStatus.UNKNOWN, deadline, message="MILP child process ended")
-            result: SolveResult = parent.recv()
-        except EOFError:
-            return make_result(self.name, mode, SolveStatus.UNKNOWN, deadline, message="MILP child process ended")
-        finally:
-            if proc.is_alive():
-                proc.kill()
-            proc.join()
-            parent.close()
-        report(progress, self.name, deadline, result.describe())
+        """Run :meth:`_solve` in a child process (:func:`ai.process.run_in_child`, also inside the
+        UI's worker child); kill it on cancel."""
         from dataclasses import replace
 
+        from ai.process import JobCancelled, JobFailed, run_in_child
+
+        remaining = deadline.remaining()
+        try:
+            result: SolveResult = run_in_child(
+                lambda child_report: self._solve(level, mode, Deadline(remaining), child_report),
+                cancel, progress, nice=0)
+        except JobCancelled:
+            return make_result(self.name, mode, stopped_status(cancel), deadline, message="cancelled")
+        except JobFailed as exc:
+            return make_result(self.name, mode, SolveStatus.UNKNOWN, deadline, message=f"MILP process: {exc}")
+        report(progress, self.name, deadline, result.describe())
         return replace(result, stats=replace(result.stats, seconds=deadline.elapsed()))
 
     def _solve(self, level: Level, mode: SolveMode, deadline: Deadline,
@@ -539,11 +531,6 @@ def _relaxed(level: Level, model: MilpModel, values: npt.NDArray[np.float64]) ->
     for coords, var in model.states:
         np.add.at(occ, (coords[:, 0], coords[:, 1], coords[:, 2], coords[:, 3]), values[var])
     return RelaxedSolution(obstacles=obst, occupancy=occ, objective=float(values[: model.n_bricks].sum()))
-
-
-def _child_main(solver: MilpSolver, level: Level, mode: SolveMode, time_limit: float | None, conn: object) -> None:
-    """Child-process body of :meth:`MilpSolver._solve_in_child`: solve and send the result."""
-    conn.send(solver._solve(level, mode, Deadline(time_limit), None))  # type: ignore[attr-defined]
 
 
 class _MipRun:

@@ -1,18 +1,21 @@
 """The play scene: place bricks, release the lemmings, watch (and scrub) the run.
 
 The run for the current bricks is precomputed by the reference simulator
-(:func:`game.simulation.simulate`, via :class:`~game.ui.session.PlaySession`); playback only
+(:func:`game.simulation.simulate`, via :class:`~game.session.PlaySession`); playback only
 moves a playhead ``t`` (in frames) over it, so stepping back is exact and movement between
 frame ``i`` and ``i+1`` is interpolated.
 
 States: ``placing`` (editing, lemmings waiting) -> ``running`` <-> ``paused`` -> ``won`` / ``lost``
 (at the last frame).  Editing the bricks at any time returns to ``placing``.
 
-Extending (the assistant, issue 6): functions in :data:`PLAY_SCENE_EXTENSIONS` are called with
-every new play scene; they can add key handlers to ``scene.bindings`` (e.g.
-``scene.bindings[Act.HINT] = ...``), draw on the board through ``scene.overlays``, show
-``scene.ghost_bricks`` / ``scene.highlights``, add ``scene.status_lines`` and ``scene.extra_hints``,
-and get per-frame time with ``scene.updaters``.  ``scene.apply_bricks(bricks)`` puts a brick set on
+Extending (e.g. the assistant, installed by :mod:`game.ui.scenes`): functions in
+:data:`PLAY_SCENE_EXTENSIONS` are called with every new play scene; they can see every action first
+through ``scene.interceptors`` (return True to consume it), add key handlers to ``scene.bindings``,
+draw on the board through ``scene.overlays``, show ``scene.ghost_bricks`` / ``scene.highlights``, move the
+win/lose panel out of the way while they show something (``scene.board_claims``), add ``scene.status_lines`` and
+``scene.extra_hints`` (footer keys; they replace the scene's own hint for the same key), get per-frame
+time with ``scene.updaters``, hear of edits and of leaving through ``scene.on_edit`` / ``scene.on_leave``,
+and register themselves by name in ``scene.extensions``.  ``scene.apply_bricks(bricks)`` puts a brick set on
 the undo chain; ``scene.current_view()`` is the :class:`~game.ui.render.FrameView` on screen.
 """
 
@@ -28,10 +31,10 @@ from game.level import Brick, Level
 from game.simulation import Run
 from game.ui import hud
 from game.ui.app import App, Scene
-from game.ui.catalog import LevelEntry
+from game.catalog import LevelEntry
 from game.ui.input import Act, Action
 from game.ui.render import BoardLayout, FrameView, LevelRenderer
-from game.ui.session import EditResult, PlaySession
+from game.session import EditResult, PlaySession
 
 #: Playback speeds (multipliers of :data:`BASE_FPS`).
 SPEEDS: tuple[int, ...] = (1, 2, 4, 8)
@@ -55,8 +58,22 @@ class PlayState(str, enum.Enum):
     LOST = "lost"
 
 
+def _without_keys(hints: list[tuple[str, str]], claimed: set[str]) -> list[tuple[str, str]]:
+    """The footer ``hints`` without the keys an add-on claims (``Enter/R`` loses ``Enter``).
+
+    >>> _without_keys([("Enter/R", "try again"), ("Esc", "levels"), ("P", "preview")], {"Enter", "Esc"})
+    [('R', 'try again'), ('P', 'preview')]
+    """
+    out = []
+    for key, label in hints:
+        keys = [k for k in key.split("/") if k not in claimed] if key != "+/-" else [key]
+        if keys:
+            out.append(("/".join(keys), label))
+    return out
+
+
 #: Called with every new :class:`PlayScene` (hooks for the assistant and other add-ons).
-PLAY_SCENE_EXTENSIONS: list[Callable[["PlayScene"], None]] = []
+PLAY_SCENE_EXTENSIONS: list[Callable[["PlayScene"], object]] = []
 
 Handler = Callable[[Action], None]
 
@@ -113,6 +130,11 @@ class PlayScene(Scene):
         self.overlays: list[Callable[[pygame.Surface, BoardLayout], None]] = []
         self.updaters: list[Callable[[float], None]] = []
         self.on_edit: list[Callable[[], None]] = []  #: called after every brick change
+        self.on_leave: list[Callable[[], None]] = []  #: called when the scene is left
+        self.interceptors: list[Callable[[Action], bool]] = []  #: see every action first; True consumes it
+        self.extensions: dict[str, object] = {}  #: installed add-ons by name (e.g. "assistant")
+        #: True from any of these: an add-on shows something on the board, the win/lose panel steps aside
+        self.board_claims: list[Callable[[], bool]] = []
         self.bindings: dict[Act, Handler] = {
             Act.CLICK: self._on_click,
             Act.HOVER: self._on_hover,
@@ -132,9 +154,6 @@ class PlayScene(Scene):
         self._reported: list[str] = list(self.app.progress.messages)
         if self.key is not None:
             self.best_before = self.app.progress.status(self.key, level).best_bricks
-        from game.ui.assistant import install as install_assistant  # the AI assistant (issue 6)
-
-        self.assistant = install_assistant(self)
         for extend in PLAY_SCENE_EXTENSIONS:
             extend(self)
 
@@ -191,14 +210,19 @@ class PlayScene(Scene):
             ghost_bricks=tuple(self.ghost_bricks),
             highlights=tuple(self.highlights),
             preview=self.preview,
-            dim=0.6 if self.state in (PlayState.WON, PlayState.LOST) else 0.0,
+            dim=0.6 if self.state in (PlayState.WON, PlayState.LOST) and not self.board_claimed() else 0.0,
         )
+
+    def board_claimed(self) -> bool:
+        """True while an add-on shows something on the board (e.g. AI solutions): no win/lose panel then."""
+        return any(claim() for claim in self.board_claims)
 
     # ------------------------------------------------------------------ actions
     def handle_event(self, action: Action) -> None:
         """Dispatch through :attr:`bindings`."""
-        if self.assistant.handle_action(action):  # H/S/A/Tab/F/G/[/], Enter/Space/Esc on its overlay
-            return
+        for intercept in list(self.interceptors):  # e.g. the assistant: H/S/A/Tab/F/G/[/], Enter/Space/Esc
+            if intercept(action):
+                return
         handler = self.bindings.get(action.kind)
         if handler is not None:
             handler(action)
@@ -250,8 +274,9 @@ class PlayScene(Scene):
         self.say("trajectory preview on" if self.preview else "trajectory preview off")
 
     def on_exit(self) -> None:
-        """Leaving the level: stop the assistant's background solve."""
-        self.assistant.shutdown()
+        """Leaving the level: tell the add-ons (the assistant stops its background solve)."""
+        for callback in list(self.on_leave):
+            callback()
 
     def back(self) -> None:
         """Esc: leave the level (back to the scene below: level select or editor)."""
@@ -351,7 +376,7 @@ class PlayScene(Scene):
         for overlay in self.overlays:
             overlay(surface, layout)
         self._draw_hud(surface)
-        if self.state in (PlayState.WON, PlayState.LOST):
+        if self.state in (PlayState.WON, PlayState.LOST) and not self.board_claimed():
             self._draw_result(surface, layout)
         if self.anim < INTRO_SECONDS and self.state == PlayState.PLACING:
             self._draw_intro(surface, layout)
@@ -419,7 +444,7 @@ class PlayScene(Scene):
             hints = [("Enter", "next level"), ("Space", "replay"), ("R", "restart"), ("Esc", self.back_label)]
         else:
             hints = [("Enter/R", "try again"), ("Left", "step back"), ("P", "preview"), ("Esc", self.back_label)]
-        return hints + list(self.extra_hints)
+        return _without_keys(hints, {key for key, _ in self.extra_hints}) + list(self.extra_hints)
 
     def _draw_result(self, surface: pygame.Surface, layout: BoardLayout) -> None:
         won = self.state == PlayState.WON

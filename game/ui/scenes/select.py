@@ -15,7 +15,7 @@ from game.level import Level
 from game.progress import LevelStatus
 from game.ui import hud
 from game.ui.app import App, Scene
-from game.ui.catalog import LevelEntry, all_entries
+from game.catalog import LevelEntry, all_entries
 from game.ui.input import Act, Action
 from game.ui.render import LevelRenderer
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -13,6 +14,14 @@ from game.progress import level_key
 from game.storage import user_levels_dir
 
 
+class Section(str, enum.Enum):
+    """Where a level comes from."""
+
+    PACK = "pack"  #: the shipped pack in ``levels/``
+    USER = "user"  #: the player's own levels
+    FILE = "file"  #: a level file named on the command line
+
+
 @dataclass(frozen=True)
 class LevelEntry:
     """One playable level: its progress ``key``, file, parsed level, and the section it belongs to."""
@@ -20,7 +29,7 @@ class LevelEntry:
     key: str
     path: Path | None
     level: Level
-    section: str = "pack"  #: "pack" or "user" (later: "endless", ...)
+    section: Section = Section.PACK
 
     @property
     def title(self) -> str:
@@ -28,7 +37,7 @@ class LevelEntry:
         return self.level.title or (self.path.stem if self.path else "untitled")
 
 
-def _load_folder(paths: list[Path], section: str) -> tuple[list[LevelEntry], list[str]]:
+def _load_folder(paths: list[Path], section: Section) -> tuple[list[LevelEntry], list[str]]:
     entries: list[LevelEntry] = []
     errors: list[str] = []
     for p in paths:
@@ -43,7 +52,7 @@ def _load_folder(paths: list[Path], section: str) -> tuple[list[LevelEntry], lis
 
 def pack_entries() -> list[LevelEntry]:
     """The shipped pack, in play order (files that fail to parse are skipped)."""
-    return _load_folder(pack_level_paths(), "pack")[0]
+    return _load_folder(pack_level_paths(), Section.PACK)[0]
 
 
 def user_entries() -> list[LevelEntry]:
@@ -51,7 +60,7 @@ def user_entries() -> list[LevelEntry]:
     folder = user_levels_dir()
     if not folder.is_dir():
         return []
-    return _load_folder(sorted(p for p in folder.glob("*.txt") if p.is_file()), "user")[0]
+    return _load_folder(sorted(p for p in folder.glob("*.txt") if p.is_file()), Section.USER)[0]
 
 
 #: Sources listed by the level select screen, in order.  Later features append their own.

@@ -26,7 +26,7 @@ from typing import Iterable
 from game.level import Brick, Level
 from game.rules import brick_problem, check_bricks
 from game.simulation import Run, simulate
-from game.ui.history import History
+from game.history import History
 
 BrickSet = tuple[Brick, ...]
 

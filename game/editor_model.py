@@ -46,7 +46,7 @@ from game.level import (
     Brick,
     Level,
 )
-from game.ui.history import History
+from game.history import History
 
 #: Smallest map side the editor allows.
 MIN_EDIT_SIDE = 2

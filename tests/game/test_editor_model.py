@@ -9,7 +9,7 @@ import pytest
 
 from game.level import Level
 from game.pack import pack_level_paths
-from game.ui.editor_model import EditorModel, Tool, parse_size, slugify
+from game.editor_model import EditorModel, Tool, parse_size, slugify
 
 
 def playable() -> EditorModel:

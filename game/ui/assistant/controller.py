@@ -1,0 +1,487 @@
+"""The assistant's controller: actions become worker jobs, worker events become a new state.
+
+:class:`Assistant` owns the :class:`~game.ui.assistant.state.AssistantState` (replaced, never
+mutated in place) and two :class:`ai.assistant.worker.Worker` s: one for solves and hints, one for GIF
+export (so an export never stops a solve).  Every job runs in a child process
+(:meth:`~ai.assistant.worker.Worker.submit_job`): no interpreter lock shared with the UI, and Esc kills
+the child at once.  Once per frame :meth:`Assistant.update` polls the workers (never blocking) and
+writes the host's hooks (ghost bricks, highlights, status lines, footer keys).
+
+A job that fails never shows a Python error: the player reads a friendly line, the details go to
+``errors.log`` in the data folder (:func:`game.error_log.log_error`).
+
+Keys: H hint (again: reveal more), S solve, A all optimal solutions (browse with ``[`` ``]``), Tab
+the solver, F deductions, G GIF of the run on screen; with a solution on screen Enter applies it (on
+the undo chain) and Space applies and plays it; Esc cancels, then hides.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Callable
+
+from ai.assistant.worker import EventKind, ProcessJob, Worker, WorkerEvent
+from ai.base import SolveMode, SolveResult, SolveStatus
+from game.error_log import log_error
+from game.level import Level
+from game.ui.assistant.host import RGBA, AssistantHost
+from game.ui.assistant.state import (
+    AssistantState,
+    BrickSet,
+    HintView,
+    Running,
+    SolutionView,
+    StepKind,
+    TaskKind,
+    deductions_from,
+    footer_hints,
+    hint_steps,
+    hint_text,
+    order_solutions,
+    result_text,
+    solver_label,
+    solver_title,
+    status_lines,
+)
+from game.ui.input import Act, Action
+
+if TYPE_CHECKING:
+    from ai.assistant.hints import Hint
+    from ai.base import Solver
+
+#: The order Tab cycles through (only the solvers present in ``ai.available_solvers()``).
+SOLVER_CYCLE: tuple[str, ...] = ("auto", "cpsat", "milp", "search", "gradient", "learned")
+#: Solvers that prove optimality (used for the F deductions when the active one is not exact).
+EXACT = ("auto", "cpsat", "milp", "search", "brute")
+#: Default time limits, in seconds.
+SOLVE_TIME_LIMIT = 60.0
+HINT_TIME_LIMIT = 10.0
+#: GIL switch interval while a job runs in a thread (no ``fork``): the UI thread gets the
+#: interpreter back within 1 ms (Python's default is 5 ms).
+BUSY_SWITCH_INTERVAL = 0.001
+
+#: Overlay colours (RGBA).
+PLACE_COLOR: RGBA = (120, 255, 140, 255)
+REMOVE_COLOR: RGBA = (255, 90, 90, 255)
+FORCED_COLOR: RGBA = (255, 214, 90, 255)
+EXTRA_COLOR: RGBA = (255, 120, 120, 200)
+GHOST_COLOR: RGBA = (120, 200, 255, 220)
+
+
+def solver_choices() -> list[str]:
+    """The Tab cycle: :data:`SOLVER_CYCLE` filtered by :func:`ai.available_solvers`."""
+    from ai import available_solvers
+
+    present = set(available_solvers())
+    return [name for name in SOLVER_CYCLE if name in present] or ["auto"]
+
+
+class _SwitchInterval:
+    """Shortens the GIL switch interval while any in-thread job runs (process-wide, counted)."""
+
+    users = 0
+    saved = 0.005
+
+    @classmethod
+    def set(cls, on: bool, was: bool) -> bool:
+        if on and not was:
+            if cls.users == 0:
+                cls.saved = sys.getswitchinterval()
+                sys.setswitchinterval(min(cls.saved, BUSY_SWITCH_INTERVAL))
+            cls.users += 1
+        elif was and not on and cls.users > 0:
+            cls.users -= 1
+            if cls.users == 0:
+                sys.setswitchinterval(cls.saved)
+        return on
+
+
+class Assistant:
+    """The assistant installed on one play scene (see the module docstring)."""
+
+    def __init__(self, host: AssistantHost, *, solve_time_limit: float | None = SOLVE_TIME_LIMIT,
+                 hint_time_limit: float = HINT_TIME_LIMIT) -> None:
+        self.host = host
+        self.level: Level = host.level
+        self.worker = Worker()
+        self.export_worker = Worker()
+        self.solve_time_limit = solve_time_limit
+        self.hint_time_limit = hint_time_limit
+        self.state = AssistantState(solver_names=tuple(solver_choices()))
+        #: Solver objects by name that are not in the registry (e.g. injected by tests).
+        self.custom_solvers: dict[str, Solver] = {}
+        self.hints_counted = 0  #: hints used in this scene (also saved in the progress file)
+        self._fast_switch = False
+
+    # ================================================================ queries
+    @property
+    def use_processes(self) -> bool:
+        """Jobs run in a child process (True where ``fork`` exists) or in the worker's thread."""
+        return self.worker.use_processes
+
+    @use_processes.setter
+    def use_processes(self, on: bool) -> None:
+        self.worker.use_processes = on
+        self.export_worker.use_processes = on
+
+    @property
+    def solver(self) -> str:
+        """The active solver's name."""
+        return self.state.solver
+
+    @property
+    def solver_names(self) -> tuple[str, ...]:
+        """The Tab cycle."""
+        return self.state.solver_names
+
+    @property
+    def busy(self) -> bool:
+        """True while a solve or hint job runs."""
+        return self.state.running is not None
+
+    @property
+    def job(self) -> int | None:
+        """The running job's id, or None."""
+        return self.state.running.job if self.state.running is not None else None
+
+    @property
+    def shown(self) -> BrickSet | None:
+        """The AI solution on screen (the browsed one after A), or None."""
+        return self.state.shown
+
+    def badge_text(self) -> str:
+        """The solver badge under the top bar, e.g. ``AI: Logic solver (CP-SAT)``."""
+        return f"AI: {solver_title(self.solver)}"
+
+    # ================================================================ actions
+    def handle_action(self, action: Action) -> bool:
+        """React to an assistant key; True when the action was used (the scene then ignores it)."""
+        kind = action.kind
+        if kind == Act.HINT:
+            self.request_hint()
+        elif kind == Act.SOLVE:
+            self.request_solve(SolveMode.MIN)
+        elif kind == Act.ALL_SOLUTIONS:
+            self.request_solve(SolveMode.ALL)
+        elif kind == Act.CYCLE_SOLVER:
+            self.cycle_solver()
+        elif kind == Act.FORCED:
+            self.toggle_forced()
+        elif kind == Act.EXPORT_GIF:
+            self.export()
+        elif kind in (Act.PREV_ITEM, Act.NEXT_ITEM):
+            return self.step_browse(-1 if kind == Act.PREV_ITEM else 1)
+        elif kind == Act.CONFIRM:
+            return self.apply_shown()
+        elif kind == Act.TOGGLE_RUN:
+            return self.play_shown()
+        elif kind == Act.BACK:
+            return self.cancel_or_dismiss()
+        else:
+            return False
+        self.sync()
+        return True
+
+    def add_solver(self, solver: Solver, *, select: bool = True) -> None:
+        """Offer a solver object (not in the registry) in the Tab cycle, e.g. a test double."""
+        self.custom_solvers[solver.name] = solver
+        names = self.state.solver_names
+        if solver.name not in names:
+            names = (*names, solver.name)
+        index = names.index(solver.name) if select else self.state.solver_index
+        self.state = replace(self.state, solver_names=names, solver_index=index)
+
+    def select_solver(self, name: str) -> None:
+        """Make ``name`` (one of :attr:`solver_names`) the active solver."""
+        self.state = replace(self.state, solver_index=self.state.solver_names.index(name))
+
+    def cycle_solver(self) -> None:
+        """Tab: the next solver."""
+        self.state = self.state.next_solver()
+        self.say(f"AI solver: {solver_title(self.solver)}")
+
+    def request_solve(self, mode: SolveMode | str = SolveMode.MIN) -> int | None:
+        """S (``min``) / A (``all``): solve the level with the active solver (cached when proved)."""
+        mode = SolveMode(mode)
+        self.state = replace(self.state, hint=None)  # a solution replaces the hint on screen
+        cached = self.state.cached(self.solver, mode.value)
+        if cached is not None:
+            self.cancel(quiet=True)
+            self._show_result(cached)
+            return None
+        kind = TaskKind.ALL if mode == SolveMode.ALL else TaskKind.SOLVE
+        return self._submit(kind, self._solve_job(self.solver, mode), self.solver, _solver_modules(self.solver))
+
+    def request_hint(self) -> int | None:
+        """H: compute a hint for the current bricks, or reveal one more step of the current hint."""
+        self.state = replace(self.state, solution=None)  # a hint replaces the solution on screen
+        bricks = tuple(self.host.bricks)
+        view = self.state.hint
+        if view is not None and view.for_bricks == bricks:
+            if view.revealed < len(view.steps):
+                view = replace(view, revealed=view.revealed + 1)
+                self._count_hint()
+                view = replace(view, line=hint_text(view))
+            else:
+                view = replace(view, line=hint_text(view, final=True))
+            self.state = replace(self.state, hint=view)
+            return None
+        level, limit = self.level, self.hint_time_limit
+
+        def job(report: Callable[[Any], None], cancel: threading.Event) -> tuple[BrickSet, Hint]:
+            from ai.assistant.hints import compute_hint
+
+            return bricks, compute_hint(level, bricks, time_limit=limit, cancel=cancel)
+
+        self.state = replace(self.state, hint=None)
+        return self._submit(TaskKind.HINT, job, "cpsat", ("ai.assistant.hints",))
+
+    def toggle_forced(self) -> None:
+        """F: show or hide the deductions (proved by enumerating every optimal solution)."""
+        show = not self.state.show_forced
+        self.state = replace(self.state, show_forced=show)
+        if not show:
+            self.say("deductions hidden")
+            return
+        if self.state.deductions is not None:
+            return
+        for _, mode, result in self.state.cache:
+            if mode == "all" and result.complete:
+                self.state = replace(self.state, deductions=deductions_from(self.level, result))
+                return
+        name = self.solver if self.solver in EXACT or self.solver in self.custom_solvers else "auto"
+        self._submit(TaskKind.FORCED, self._solve_job(name, SolveMode.ALL), name, _solver_modules(name))
+
+    def step_browse(self, delta: int) -> bool:
+        """``[`` / ``]``: the previous / next optimal solution; False when there is none on screen."""
+        if self.state.shown is None:
+            return False
+        self.state = self.state.browse(delta)
+        self.sync()
+        return True
+
+    def apply_shown(self) -> bool:
+        """Enter: put the solution on screen on the board (undoable); False when none is shown."""
+        if self.state.shown is None:
+            return False
+        if not self._apply():
+            self.say("that solution is already on the board")
+        return True
+
+    def play_shown(self) -> bool:
+        """Space with a solution on screen: apply it and release the lemmings."""
+        if self.state.shown is None:
+            return False
+        self._apply()
+        self.host.toggle_run()
+        return True
+
+    def _apply(self) -> bool:
+        """Put the shown solution on the board and hide it; False when it was there already."""
+        shown = self.state.shown
+        self.state = replace(self.state, solution=None)
+        if shown is None or shown == tuple(self.host.bricks):
+            self.sync()
+            return False
+        self.host.apply_bricks(shown)
+        self.say("AI solution applied  -  Z returns to your bricks, Space plays it")
+        self.sync()
+        return True
+
+    def cancel_or_dismiss(self) -> bool:
+        """Esc: cancel the running job, else hide what the assistant shows; False when idle."""
+        if self.busy:
+            self.cancel()
+            return True
+        s = self.state
+        if s.solution is not None or (s.hint is not None and s.hint.revealed) or s.show_forced:
+            self.state = s.cleared()
+            self.sync()
+            return True
+        return False
+
+    def cancel(self, *, quiet: bool = False) -> None:
+        """Stop the running job at once (its late events are ignored)."""
+        run = self.state.running
+        if run is None:
+            return
+        self.worker.cancel()
+        self.state = replace(self.state, running=None)
+        if not quiet:
+            self.say(f"{solver_label(run.solver)}: cancelled after {self.worker.elapsed:.1f} s")
+
+    def export(self, out: str | None = None) -> int | None:
+        """G: export the run on screen (the AI solution shown, else the player's bricks) as a GIF,
+        in a child process of the export worker; None while another export is still being written."""
+        from game.ui.export import default_export_path, export_gif
+
+        level, state = self.level, self.state
+        if state.exporting:
+            self.say("still writing the last GIF...", 3.0)
+            return None
+        relaxed = state.relaxed
+        bricks = tuple(state.shown if state.shown is not None else self.host.bricks)
+        subtitle = result_text(state.solution.result) if (
+            state.solution is not None and (state.shown is not None or relaxed is not None)) else ""
+        path = out or default_export_path(level, suffix="relaxed" if relaxed is not None else "")
+
+        def job(report: Callable[[Any], None], cancel: threading.Event) -> Any:
+            return export_gif(level, bricks, path, relaxed=relaxed, subtitle=subtitle)
+
+        self.state = replace(self.state, exporting=True).say("exporting GIF...", 30.0)
+        return self.export_worker.submit_job(job, label="gif", preload=("imageio.v3",))
+
+    def say(self, text: str, seconds: float | None = None) -> None:
+        """Show a notice line."""
+        self.state = self.state.say(text) if seconds is None else self.state.say(text, seconds)
+
+    def shutdown(self) -> None:
+        """The scene is leaving: cancel the running solve (an export still finishes)."""
+        self.worker.cancel()
+        self.state = replace(self.state, running=None)
+        self._fast_switch = _SwitchInterval.set(False, self._fast_switch)
+
+    # ================================================================ per frame
+    def update(self, dt: float) -> None:
+        """Collect worker events (never blocks), age the messages and refresh the host's hooks."""
+        self.state = self.state.tick(dt)
+        for event in self.worker.poll():
+            self._on_event(event)
+        for event in self.export_worker.poll():
+            self._on_export_event(event)
+        if self.state.running is not None:
+            self.state = replace(self.state, running=replace(self.state.running, elapsed=self.worker.elapsed))
+        in_thread = (self.busy and not self.worker.use_processes) or (
+            self.state.exporting and not self.export_worker.use_processes)
+        self._fast_switch = _SwitchInterval.set(in_thread, self._fast_switch)
+        self.sync()
+
+    def sync(self) -> None:
+        """Write the state into the host's hooks (ghost bricks, highlights, status lines, footer keys)."""
+        host, state = self.host, self.state
+        bricks = tuple(host.bricks)
+        ghost: list[tuple[int, int]] = []
+        highlights: list[tuple[tuple[int, int], RGBA]] = []
+        shown = state.shown
+        if shown is not None:
+            ghost = [b for b in shown if b not in bricks]
+            highlights += [(b, GHOST_COLOR) for b in ghost]
+            highlights += [(b, EXTRA_COLOR) for b in sorted(bricks) if b not in shown]
+        if state.show_forced and state.deductions is not None:
+            highlights += [(b, FORCED_COLOR) for b in state.deductions.forced]
+        if state.hint is not None and state.hint.for_bricks == bricks:
+            for step in state.hint.steps[: state.hint.revealed]:
+                highlights.append((step.cell, PLACE_COLOR if step.kind == StepKind.PLACE else REMOVE_COLOR))
+        host.ghost_bricks[:] = ghost
+        host.highlights[:] = highlights
+        host.status_lines[:] = status_lines(state)
+        host.extra_hints[:] = footer_hints(state)
+
+    def on_edit(self) -> None:
+        """The player changed the bricks: a shown hint no longer applies."""
+        view = self.state.hint
+        if view is not None and view.for_bricks != tuple(self.host.bricks):
+            self.state = replace(self.state, hint=replace(view, revealed=0, line=""))
+
+    # ================================================================ internals
+    def _solve_job(self, name: str, mode: SolveMode) -> ProcessJob:
+        level, limit = self.level, self.solve_time_limit
+        impl: str | Solver = self.custom_solvers.get(name, name)
+
+        def job(report: Callable[[Any], None], cancel: threading.Event) -> SolveResult:
+            import ai
+
+            return ai.solve(level, solver=impl, mode=mode, time_limit=limit, progress=report, cancel=cancel)
+
+        return job
+
+    def _submit(self, kind: TaskKind, job: ProcessJob, solver: str, preload: tuple[str, ...]) -> int:
+        ident = self.worker.submit_job(job, label=f"{solver} {kind.value}", preload=preload)
+        self.state = replace(self.state, running=Running(ident, kind, solver), error=None)
+        return ident
+
+    def _on_event(self, event: WorkerEvent) -> None:
+        run = self.state.running
+        if run is None or event.job != run.job:
+            return
+        if event.kind == EventKind.PROGRESS:
+            self.state = replace(self.state, running=replace(run, progress=event.payload))
+            return
+        self.state = replace(self.state, running=None)
+        if event.kind == EventKind.ERROR:
+            self._failed(f"{run.solver} {run.kind.value}", event, f"{solver_label(run.solver)} could not finish")
+            return
+        if event.kind == EventKind.CANCELLED:
+            self.say(f"{solver_label(run.solver)}: cancelled")
+            return
+        if run.kind == TaskKind.HINT:
+            bricks, hint = event.payload
+            self._set_hint(bricks, hint)
+            return
+        result: SolveResult = event.payload
+        self.state = self.state.remember(result)
+        if run.kind == TaskKind.FORCED:
+            if result.status == SolveStatus.OPTIMAL and result.complete:
+                self.state = replace(self.state, deductions=deductions_from(self.level, result))
+            else:
+                self.say(f"deductions need every optimal solution: {result_text(result)}")
+            return
+        self._show_result(result)
+
+    def _failed(self, what: str, event: WorkerEvent, line: str) -> None:
+        """A friendly line on screen; the error and its traceback in the error log."""
+        path = log_error(what, event.message, event.detail)
+        self.state = self.state.fail(line + (" (details in errors.log)" if path is not None else ""))
+
+    def _on_export_event(self, event: WorkerEvent) -> None:
+        if event.kind == EventKind.PROGRESS:
+            return
+        self.state = replace(self.state, exporting=False, notice=None)
+        if event.kind == EventKind.ERROR:
+            self._failed("GIF export", event, "The GIF could not be saved")
+        elif event.kind == EventKind.DONE:
+            path = str(event.payload.path)
+            self.state = replace(self.state, export_path=path).say(f"GIF saved: {path}", 12.0)
+
+    def _show_result(self, result: SolveResult) -> None:
+        solutions = order_solutions(result, self.host.bricks)
+        has_answer = bool(solutions) or result.relaxed is not None
+        state = replace(self.state, solution=SolutionView(result, solutions) if has_answer else None)
+        state = state.say("" if has_answer else result_text(result))
+        if result.mode == SolveMode.ALL and result.complete and state.deductions is None:
+            state = replace(state, deductions=deductions_from(self.level, result))
+        self.state = state
+
+    def _set_hint(self, bricks: BrickSet, hint: Hint) -> None:
+        if hint.proved and self.state.deductions is None:
+            from game.ui.assistant.state import Deductions
+
+            self.state = replace(self.state, deductions=Deductions(tuple(hint.forced), tuple(hint.never_useful)))
+        view = HintView(hint, bricks, hint_steps(self.level, bricks, hint))
+        if tuple(self.host.bricks) != bricks:
+            view = replace(view, line="your bricks changed: press H again")
+        else:
+            if view.steps:
+                view = replace(view, revealed=1)
+                self._count_hint()
+            view = replace(view, line=hint_text(view))
+        self.state = replace(self.state, hint=view)
+
+    def _count_hint(self) -> None:
+        self.hints_counted += 1
+        key = self.host.key
+        if key is not None:
+            self.host.app.progress.add_hints(key)
+
+
+def _solver_modules(name: str) -> tuple[str, ...]:
+    """The module of a registered solver (to import once in the game's process), if any."""
+    from ai import SOLVER_REGISTRY
+
+    target = SOLVER_REGISTRY.get(name)
+    return (target.split(":")[0],) if target else ()
+
+
+__all__ = ["Assistant", "EXACT", "SOLVER_CYCLE", "solver_choices"]

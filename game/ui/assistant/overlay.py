@@ -1,0 +1,76 @@
+"""The assistant's drawing: board overlays the frame view has no field for, and the solver badge.
+
+Drawing only reads an :class:`~game.ui.assistant.state.AssistantState`; it never changes anything.
+Ghost bricks and coloured highlights go through the scene's frame view instead (the controller
+writes them into the host's hooks).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+import pygame
+
+from game.ui import hud
+from game.ui.assistant.state import AssistantState, solver_detail, solver_label
+from game.ui.render import BoardLayout, LevelRenderer
+
+#: Veil over never-useful cells (RGBA) and the line across them.
+NEVER_VEIL = (0, 0, 0, 120)
+NEVER_LINE = (110, 100, 140)
+
+
+def draw_overlay(surface: pygame.Surface, layout: BoardLayout, state: AssistantState,
+                 renderer: LevelRenderer) -> None:
+    """Never-useful cells (with the deductions on), a relaxed answer's densities, and the badge."""
+    if state.show_forced and state.deductions is not None:
+        veil = pygame.Surface((layout.cell, layout.cell), pygame.SRCALPHA)
+        veil.fill(NEVER_VEIL)
+        for r, c in state.deductions.never_useful:
+            rect = layout.cell_rect(r, c)
+            surface.blit(veil, rect)
+            pygame.draw.line(surface, NEVER_LINE, rect.topleft, rect.bottomright, 1)
+    relaxed = state.relaxed
+    if relaxed is not None:
+        from game.ui.export import draw_relaxed
+
+        draw_relaxed(surface, layout, np.asarray(relaxed.obstacles), None, renderer)
+    draw_badge(surface, state)
+
+
+def draw_badge(surface: pygame.Surface, state: AssistantState) -> pygame.Rect:
+    """The solver badge under the top bar: ``AI: Logic solver`` with ``CP-SAT`` as detail, a spinner
+    while a job runs, and the key that changes it (Tab)."""
+    busy = state.busy
+    label = hud.text(f"AI: {solver_label(state.solver)}", 22, hud.GOLD if busy else hud.WHITE)
+    detail_text = solver_detail(state.solver)
+    detail = hud.text(detail_text, 17, hud.MUTED) if detail_text else None
+    x, y = 14, hud.TOP_BAR + 12
+    width = label.get_width() + (detail.get_width() + 8 if detail is not None else 0)
+    extra = 26 if busy else 0
+    box = pygame.Rect(x, y, width + 20 + extra, label.get_height() + 10)
+    hud.panel(surface, box, alpha=215)
+    surface.blit(label, (x + 10, y + 5))
+    if detail is not None:
+        surface.blit(detail, (x + 18 + label.get_width(), box.centery - detail.get_height() // 2))
+    if busy:
+        cx, cy = box.right - 18, box.centery
+        start = state.anim * 8.0
+        pygame.draw.arc(surface, hud.GOLD, pygame.Rect(cx - 8, cy - 8, 16, 16), start, start + 4.0, 3)
+    keys = hud.text("Tab", 18, hud.MUTED)
+    surface.blit(keys, (box.right + 6, box.centery - keys.get_height() // 2))
+    return box
+
+
+def overlay_for(state: Callable[[], AssistantState], renderer: LevelRenderer
+                ) -> Callable[[pygame.Surface, BoardLayout], None]:
+    """A scene overlay that draws the state returned by ``state()`` at draw time."""
+
+    def draw(surface: pygame.Surface, layout: BoardLayout) -> None:
+        draw_overlay(surface, layout, state(), renderer)
+
+    return draw
+
+
+__all__ = ["draw_badge", "draw_overlay", "overlay_for"]

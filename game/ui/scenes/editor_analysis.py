@@ -1,0 +1,141 @@
+"""The editor's Analyse: one analysis at a time in a child process, and what it found for which map.
+
+:class:`EditorAnalysis` runs :func:`ai.assistant.analysis.analyse_level` through the UI's worker
+(:meth:`~ai.assistant.worker.Worker.submit_job`: a child process; in the worker's thread where ``fork``
+is missing), remembers the map and N it analysed (a result is *current* only for those), and turns
+worker events into an :class:`Outcome` the editor reacts to.  A failure is written to the error log.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Callable
+
+from ai.assistant.analysis import AnalysisStatus
+from game.editor_model import Draft
+from game.level import Level
+
+if TYPE_CHECKING:
+    from ai.assistant.analysis import Analysis
+    from ai.assistant.worker import Worker
+
+#: Seconds an analysis may take (it runs in the background and A cancels it).
+ANALYSIS_TIME_LIMIT = 60.0
+
+
+class Outcome(str, enum.Enum):
+    """How an analysis ended (see :meth:`EditorAnalysis.poll`)."""
+
+    DONE = "done"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+class EditorAnalysis:
+    """The analysis of the editor's draft (see the module docstring)."""
+
+    def __init__(self, solver: str = "auto", *, in_process: bool = True) -> None:
+        self.solver = solver
+        self.in_process = in_process
+        self.result: Analysis | None = None
+        self.error = ""  #: the last failure's message ('' after a new start)
+        self.running = False
+        self._about: tuple[tuple[str, ...], int] | None = None  #: (grid, N) the result is about
+        self._worker: Worker | None = None
+
+    def is_current(self, draft: Draft) -> bool:
+        """True when the result is about ``draft``'s map and N."""
+        return self.result is not None and self._about == (draft.grid, draft.frames)
+
+    def verdict(self, draft: Draft) -> AnalysisStatus | None:
+        """The verdict for ``draft``'s budget (``ok``, ``over_budget``, ...), None without a current result."""
+        a = self.result
+        if a is None or not self.is_current(draft):
+            return None
+        if a.min_bricks is not None:
+            return AnalysisStatus.OK if a.min_bricks <= draft.budget else AnalysisStatus.OVER_BUDGET
+        return a.status
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds the running analysis has taken so far."""
+        return self._worker.elapsed if self._worker is not None else 0.0
+
+    @property
+    def progress(self) -> object:
+        """The running analysis's last progress report (a line of text), or None."""
+        return self._worker.last_progress if self._worker is not None else None
+
+    def start(self, level: Level) -> None:
+        """Analyse ``level`` in the background."""
+        solver, limit = self.solver, ANALYSIS_TIME_LIMIT
+
+        def job(report: Callable[[Any], None], cancel: Any) -> Analysis:
+            from ai.assistant.analysis import analyse_level
+
+            return analyse_level(level, solver=solver, time_limit=limit, cancel=cancel, progress=report)
+
+        if self._worker is None:
+            import atexit
+
+            from ai.assistant.worker import Worker
+
+            self._worker = Worker(use_processes=None if self.in_process else False)
+            atexit.register(self._worker.shutdown, 1.0)  # quitting mid-analysis: stop it first
+        self._about = (level.grid, level.frames)
+        self.result, self.error, self.running = None, "", True
+        # the solvers (ortools: ~1 s) are imported here once, for every child
+        self._worker.submit_job(job, label="analyse", preload=("ai.assistant.analysis", "ai.solvers.portfolio"))
+
+    def cancel(self) -> None:
+        """Stop the running analysis (its ``cancelled`` outcome follows)."""
+        if self._worker is not None and self.running:
+            self._worker.cancel()
+
+    def reset(self) -> None:
+        """Forget everything (a new map): cancel a running analysis, drop the result."""
+        self.cancel()
+        self.running, self.result, self._about = False, None, None
+
+    def retarget(self, level: Level) -> None:
+        """The result restated for the tightened ``level`` (same map, N = fewest, B = min).
+
+        Sets winning in fewer frames are among the optimal sets for the old N, so filtering them keeps
+        the count exact when the result was complete.
+        """
+        from ai.assistant.analysis import last_arrival_frame
+
+        a = self.result
+        assert a is not None
+        sols = tuple(s for s in a.solutions if last_arrival_frame(level, s) is not None)
+        self.result = replace(a, level=level, status=AnalysisStatus.OK, solutions=sols,
+                              solution_count=max(1, len(sols)))
+        self._about = (level.grid, level.frames)
+
+    def poll(self) -> Outcome | None:
+        """Collect the worker's events (never blocks); how the analysis ended, if it just did."""
+        if self._worker is None:
+            return None
+        from ai.assistant.worker import EventKind
+
+        outcome = None
+        for ev in self._worker.poll():
+            if ev.kind == EventKind.DONE:
+                self.running, self.result, outcome = False, ev.payload, Outcome.DONE
+            elif ev.kind == EventKind.ERROR:
+                from game.error_log import log_error
+
+                log_error("editor analysis", ev.message, ev.detail)
+                self.running, self.error, outcome = False, ev.message, Outcome.FAILED
+            elif ev.kind == EventKind.CANCELLED:
+                self.running, self.result, self._about, outcome = False, None, None, Outcome.CANCELLED
+        return outcome
+
+    def shutdown(self) -> None:
+        """The editor is closing: stop the analysis."""
+        if self._worker is not None:
+            self._worker.shutdown(0.2)
+
+
+__all__ = ["ANALYSIS_TIME_LIMIT", "EditorAnalysis", "Outcome"]
