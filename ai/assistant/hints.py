@@ -39,9 +39,12 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
+import ai
+import ai.solvers.portfolio  # noqa: F401  - the default solver: the game's worker preloads this module,
+#                                            so its forked children start with it (and OR-Tools) imported
 from ai.base import BrickSet, SolveMode, SolveResult, SolveStatus, WrongSolutionError
 from ai.context import SolveContext, SolveStopped
-from ai.reach import ReachInfo, reach_for
+from ai.reach import reach_for
 from game.level import Brick, Level
 from game.rules import check_bricks, format_bricks, step_reads
 from game.simulation import simulate
@@ -194,16 +197,21 @@ def plan(level: Level, player: Iterable[Brick], target: Iterable[Brick],
     return tuple((REMOVE, b) for b in removals) + tuple((PLACE, b) for b in placements)
 
 
-def _as_deductions(level: Level, result: SolveResult, info: ReachInfo) -> Deductions:
+def _as_deductions(level: Level, result: SolveResult, ctx: SolveContext) -> Deductions:
     """The deductions of an ``all``-mode solve of ``level``."""
     sols = tuple(result.solutions) or ((result.bricks,) if result.bricks is not None else ())
+    if result.status == SolveStatus.INFEASIBLE:
+        return Deductions(result.status, (), True, (), level.brickable_cells, result.message)
     complete = result.status == SolveStatus.OPTIMAL and result.complete
     if complete:
         used = set().union(*map(set, sols))
         forced = tuple(sorted(set.intersection(*map(set, sols))))
         never = tuple(cell for cell in level.brickable_cells if cell not in used)
     else:  # only what reachability proves: a brick that no live state reads is in no minimum solution
-        read = set(info.read_cells)
+        try:
+            read = set(reach_for(level, ctx).read_cells)
+        except SolveStopped:
+            read = set(level.brickable_cells)
         forced, never = (), tuple(cell for cell in level.brickable_cells if cell not in read)
     return Deductions(result.status, sols, complete, forced, never, result.message)
 
@@ -212,22 +220,19 @@ def deduce(level: Level, *, time_limit: float | None = 10.0, cancel: threading.E
            solver: str = DEFAULT_SOLVER, context: SolveContext | None = None) -> Deductions:
     """Every minimum solution of ``level`` (through :func:`ai.solve`), and what they prove.
 
+    ``context`` (instead of ``time_limit``/``cancel``): the caller's context, shared with the solver
+    (one reachability analysis for the whole hint).
+
     >>> d = deduce(Level.from_rows(["> .T", "XX.X"], frames=5, budget=2))
     >>> d.min_bricks, d.complete, d.forced, len(d.never_useful)
     (1, True, ((1, 2),), 2)
     """
-    import ai
-
     ctx = context or SolveContext.create(time_limit=time_limit, cancel=cancel, solver="hint")
-    info = reach_for(level, ctx)
-    if not info.feasible:
-        return Deductions(SolveStatus.INFEASIBLE, (), True, (), level.brickable_cells,
-                          "some lemming cannot reach a target in time, whatever the bricks")
     remaining = ctx.remaining()
     result = ai.solve(level, solver=solver, mode=SolveMode.ALL,
                       time_limit=None if remaining is None else remaining * ENUMERATION_SHARE,
-                      cancel=_cancel_event(ctx))
-    return _as_deductions(level, result, info)
+                      cancel=_cancel_event(ctx), context=ctx)
+    return _as_deductions(level, result, ctx)
 
 
 def _cancel_event(ctx: SolveContext) -> threading.Event | None:
@@ -243,22 +248,20 @@ def _with_walls(level: Level, cells: Iterable[Brick], budget: int) -> Level:
     return Level(level.frames, budget, tuple("".join(row) for row in rows), level.meta)
 
 
-def extend_players_bricks(level: Level, player: Iterable[Brick], min_bricks: int, info: ReachInfo,
-                          ctx: SolveContext, solver: str = DEFAULT_SOLVER) -> BrickSet | None:
+def extend_players_bricks(level: Level, player: Iterable[Brick], min_bricks: int, ctx: SolveContext,
+                          solver: str = DEFAULT_SOLVER) -> BrickSet | None:
     """A minimum solution containing every brick of ``player`` that a live state reads, if one exists.
 
     Solves ``level`` with those bricks as walls and the rest of the minimum as budget; ``None`` when
     that does not give a minimum solution in the time left.
     """
-    import ai
-
-    read = set(info.read_cells)
+    read = set(reach_for(level, ctx).read_cells)
     keep = sorted(set(player) & read)
     if len(keep) > min_bricks:
         return None
     fixed = _with_walls(level, keep, min_bricks - len(keep))
     result = ai.solve(fixed, solver=solver, mode=SolveMode.MIN, time_limit=ctx.remaining(),
-                      cancel=_cancel_event(ctx))
+                      cancel=_cancel_event(ctx), context=ctx)
     if result.status != SolveStatus.OPTIMAL or result.bricks is None:
         return None
     found = tuple(sorted(set(keep) | set(result.bricks)))
@@ -285,7 +288,6 @@ def compute_hint(level: Level, bricks: Iterable[Brick], *, time_limit: float | N
     ctx = SolveContext.create(time_limit=time_limit, cancel=cancel, solver="hint")
     player = check_bricks(level, bricks, enforce_budget=False)
     try:
-        info = reach_for(level, ctx)
         facts = deduce(level, solver=solver, context=ctx)
     except SolveStopped as stop:
         return Hint(UNKNOWN, None, None, None, note=f"stopped: {stop.reason.value}")
@@ -299,7 +301,7 @@ def compute_hint(level: Level, bricks: Iterable[Brick], *, time_limit: float | N
     minimum = facts.min_bricks
     if minimum is not None and not facts.complete:
         try:
-            extended = extend_players_bricks(level, player, minimum, info, ctx, solver)
+            extended = extend_players_bricks(level, player, minimum, ctx, solver)
         except SolveStopped:
             extended = None
         if extended is not None:

@@ -251,10 +251,9 @@ def test_incomplete_enumeration_still_keeps_the_players_bricks(monkeypatch: pyte
 def test_extend_players_bricks() -> None:
     level = Level.load(LARGE_006)
     ctx = SolveContext.create(time_limit=60)
-    info = reach_for(level, ctx)
-    assert extend_players_bricks(level, [(4, 12), (4, 13)], 4, info, ctx) is None  # in no common solution
-    assert (22, 19) not in info.read_cells  # no live state reads it: dropped, not kept
-    found = extend_players_bricks(level, [(6, 2), (22, 19)], 4, info, ctx)
+    assert extend_players_bricks(level, [(4, 12), (4, 13)], 4, ctx) is None  # in no common solution
+    assert (22, 19) not in reach_for(level, ctx).read_cells  # no live state reads it: dropped, not kept
+    found = extend_players_bricks(level, [(6, 2), (22, 19)], 4, ctx)
     assert found is not None and (6, 2) in found and found in LARGE_006_SOLUTIONS
 
 
@@ -285,3 +284,24 @@ def test_cancelled_hint_is_unknown() -> None:
     event.set()
     hint = compute_hint(Level.load(LARGE_006), [], cancel=event)
     assert hint.action == hints.UNKNOWN and hint.cell is None
+
+
+def test_a_solve_under_the_hints_context_shares_its_reachability() -> None:
+    """``ai.solve(..., context=ctx)`` runs a SolverBase solver under a child of ``ctx``: one analysis."""
+    from ai.solvers.base import Outcome, Partial, SolverBase
+    from ai.base import SolveStatus
+
+    seen: list[object] = []
+
+    class Probe(SolverBase):
+        name, exact = "probe", False
+
+        def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
+            seen.append(reach_for(level, ctx))
+            return Outcome(SolveStatus.UNKNOWN)
+
+    level = Level.load(LARGE_006)
+    ctx = SolveContext.create(time_limit=60)
+    mine = reach_for(level, ctx)
+    ai.solve(level, solver=Probe(), context=ctx)
+    assert seen == [mine] and seen[0] is mine
