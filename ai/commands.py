@@ -94,7 +94,7 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     else:
         print(level.summary())
         print(hint.describe())
-    return 0
+    return 1 if hint.action == "unknown" else 0  # like solve: 1 when no answer in the time allowed
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:

@@ -317,14 +317,19 @@ def compute_hint(level: Level, bricks: Iterable[Brick], *, time_limit: float | N
     action, cell = steps[0]
     note = ""
     if wins:
-        spare = len(player) - len(target)
-        note = (f"your {len(player)} bricks win, but {len(target)} are enough "
-                f"({spare} brick{'s' if spare != 1 else ''} more than needed)")
+        note = (f"your {_bricks(len(player))} win{'s' if len(player) == 1 else ''}, but {len(target)} "
+                f"{'is' if len(target) == 1 else 'are'} enough ({_bricks(len(player) - len(target))} more "
+                "than needed)")
     elif len(player) > level.budget:
-        note = f"your {len(player)} bricks exceed the budget of {level.budget}"
+        note = f"your {_bricks(len(player))} exceed the budget of {level.budget}"
     elif action == REMOVE and cell in set(facts.never_useful):
         note = f"the brick at ({cell[0]},{cell[1]}) is in no minimum solution"
     return Hint(action, cell, target, steps=steps, note=note, **extra)
+
+
+def _bricks(count: int) -> str:
+    """``"1 brick"``, ``"2 bricks"``."""
+    return f"{count} brick{'s' if count != 1 else ''}"
 
 
 __all__ = ["Deductions", "Hint", "HintAction", "Step", "closest_solution", "compute_hint", "deduce",

@@ -305,3 +305,16 @@ def test_a_solve_under_the_hints_context_shares_its_reachability() -> None:
     mine = reach_for(level, ctx)
     ai.solve(level, solver=Probe(), context=ctx)
     assert seen == [mine] and seen[0] is mine
+
+
+def test_over_budget_and_zero_brick_levels() -> None:
+    level = Level.load(LARGE_006)
+    best = ((3, 27), (4, 12), (5, 2), (5, 14))
+    extra = ((20, 1), (20, 2), (20, 3))  # seven bricks, budget six
+    hint = compute_hint(level, best + extra)
+    assert hint.action == REMOVE and hint.cell in extra and "exceed the budget of 6" in hint.note
+    assert [a for a, _ in hint.steps] == [REMOVE] * 3 and hint.solution == best
+    won = Level.from_rows(["> T", "XXX"], frames=3, budget=1)  # won with no brick
+    hint = compute_hint(won, [(0, 1)])
+    assert hint.action == REMOVE and hint.cell == (0, 1) and hint.min_bricks == 0
+    assert compute_hint(won, []).action == SOLVED
