@@ -324,6 +324,8 @@ def compute_hint(level: Level, bricks: Iterable[Brick], *, time_limit: float | N
         note = f"your {_bricks(len(player))} exceed the budget of {level.budget}"
     elif action == REMOVE and cell in set(facts.never_useful):
         note = f"the brick at ({cell[0]},{cell[1]}) is in no minimum solution"
+    elif action == REMOVE:
+        note = f"no minimum solution uses all your bricks: the closest one does without ({cell[0]},{cell[1]})"
     return Hint(action, cell, target, steps=steps, note=note, **extra)
 
 

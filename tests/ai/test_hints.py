@@ -318,3 +318,13 @@ def test_over_budget_and_zero_brick_levels() -> None:
     hint = compute_hint(won, [(0, 1)])
     assert hint.action == REMOVE and hint.cell == (0, 1) and hint.min_bricks == 0
     assert compute_hint(won, []).action == SOLVED
+
+
+def test_useful_bricks_that_no_minimum_solution_uses_together() -> None:
+    """(4,12) and (4,13) are each in a minimum solution, never both: one must go, and the hint says why."""
+    level = Level.load(LARGE_006)
+    hint = compute_hint(level, [(4, 12), (4, 13)])
+    assert hint.action == REMOVE and hint.cell in {(4, 12), (4, 13)}
+    assert "no minimum solution uses all your bricks" in hint.note
+    assert not set(hint.never_useful) & {(4, 12), (4, 13)}
+    follow_hints(level, {(4, 12), (4, 13)}, LARGE_006_SOLUTIONS)
