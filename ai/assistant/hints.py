@@ -16,9 +16,10 @@ Each step of the plan brings ``P`` one brick closer to the target, so applying h
 a minimum solution.  ``solved`` is said only of a winning set of the minimum size; a winning set with
 spare bricks gets a ``remove`` hint and a note ("your 5 bricks win, but 4 are enough").
 
-When the enumeration is cut short by the time limit, never-useful cells still include every cell no
-live state reads (reachability, :func:`ai.reach.reach_for`), and the target is found by keeping the
-player's bricks as walls and solving for the rest.
+When the enumeration is cut short (time limit, or a capped list), never-useful cells still include every
+cell no live state reads (reachability, :func:`ai.reach.reach_for`), and the target is found by keeping
+the player's bricks (then ever smaller subsets of them) as walls and solving for the rest
+(:func:`extend_players_bricks`).
 
 >>> from game.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=2)
@@ -34,6 +35,7 @@ player's bricks as walls and solving for the rest.
 from __future__ import annotations
 
 import enum
+import itertools
 import math
 import threading
 from dataclasses import dataclass
@@ -250,15 +252,27 @@ def _with_walls(level: Level, cells: Iterable[Brick], budget: int) -> Level:
 
 def extend_players_bricks(level: Level, player: Iterable[Brick], min_bricks: int, ctx: SolveContext,
                           solver: str = DEFAULT_SOLVER) -> BrickSet | None:
-    """A minimum solution containing every brick of ``player`` that a live state reads, if one exists.
+    """A minimum solution keeping as many of the player's bricks as possible, without the full list.
 
-    Solves ``level`` with those bricks as walls and the rest of the minimum as budget; ``None`` when
-    that does not give a minimum solution in the time left.
+    Only bricks some live state reads can be in a minimum solution.  Tries those bricks, then ever smaller
+    subsets of them: each try solves ``level`` with the subset as walls (a brick and a wall block alike)
+    and the rest of the minimum as budget.  ``None`` when nothing is found; ``ctx`` bounds the tries
+    (raises :class:`ai.context.SolveStopped`).
     """
     read = set(reach_for(level, ctx).read_cells)
     keep = sorted(set(player) & read)
-    if len(keep) > min_bricks:
-        return None
+    for size in range(min(len(keep), min_bricks), -1, -1):
+        for subset in itertools.combinations(keep, size):
+            ctx.check()
+            found = _extend(level, subset, min_bricks, ctx, solver)
+            if found is not None:
+                return found
+    return None
+
+
+def _extend(level: Level, keep: Sequence[Brick], min_bricks: int, ctx: SolveContext, solver: str
+            ) -> BrickSet | None:
+    """A minimum solution containing ``keep``, or ``None`` (no such solution, or no answer in time)."""
     fixed = _with_walls(level, keep, min_bricks - len(keep))
     result = ai.solve(fixed, solver=solver, mode=SolveMode.MIN, time_limit=ctx.remaining(),
                       cancel=_cancel_event(ctx), context=ctx)

@@ -64,14 +64,15 @@ def apply(bricks: set[Brick], hint: Hint) -> None:
         bricks.remove(hint.cell)
 
 
-def follow_hints(level: Level, start: set[Brick], optimal: set[BrickSet], limit: int = 30) -> list[Hint]:
+def follow_hints(level: Level, start: set[Brick], optimal: set[BrickSet], limit: int = 30, *,
+                 proved: bool = True) -> list[Hint]:
     """Apply hint after hint from ``start`` until solved; check every hint against ``optimal`` on the way."""
     bricks, seen = set(start), []
     minimum = len(next(iter(optimal)))
     for _ in range(limit):
         hint = compute_hint(level, bricks, time_limit=60)
         seen.append(hint)
-        assert hint.min_bricks == minimum and hint.proved
+        assert hint.min_bricks == minimum and hint.proved == proved
         if hint.action == SOLVED:
             assert tuple(sorted(bricks)) in optimal  # "solved" only on a minimum solution
             return seen
@@ -244,14 +245,44 @@ def test_incomplete_enumeration_still_keeps_the_players_bricks(monkeypatch: pyte
     assert not hint.proved and hint.forced == ()
     assert hint.solution == ((3, 27), (4, 13), (5, 14), (6, 2))
     assert hint.action == PLACE
+    hint = compute_hint(level, mine + ((4, 1),))  # a read but useless brick: remove it first
+    assert hint.solution == ((3, 27), (4, 13), (5, 14), (6, 2)) and (hint.action, hint.cell) == (REMOVE, (4, 1))
     read = set(reach_for(level, SolveContext.create()).read_cells)
     assert set(hint.never_useful) == {c for c in level.brickable_cells if c not in read}
+
+
+def test_cut_short_enumeration_on_random_levels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With only one minimum solution listed (an enumeration cut short), following the hints from useless
+    bricks plus part of another solution still keeps the most bricks and ends optimal (brute force)."""
+    real_solve = ai.solve
+
+    def one_listed(lv: Level, **kw: Any) -> Any:
+        result = real_solve(lv, **kw)
+        if kw.get("mode") == SolveMode.ALL and result.solutions:
+            return replace(result, solutions=result.solutions[:1], bricks=result.solutions[0], complete=False)
+        return result
+
+    monkeypatch.setattr(ai, "solve", one_listed)
+    tried = 0
+    for seed, level, optimal in _random_cases():
+        if len(optimal) < 2:
+            continue
+        used = set().union(*optimal)
+        useless = [c for c in level.brickable_cells if c not in used][:1]
+        start = set(sorted(optimal)[-1][:1]) | set(useless)
+        follow_hints(level, start, optimal, proved=False)
+        tried += 1
+    assert tried >= 8
 
 
 def test_extend_players_bricks() -> None:
     level = Level.load(LARGE_006)
     ctx = SolveContext.create(time_limit=60)
-    assert extend_players_bricks(level, [(4, 12), (4, 13)], 4, ctx) is None  # in no common solution
+    both = extend_players_bricks(level, [(4, 12), (4, 13)], 4, ctx)  # in no common solution: keeps one
+    assert both in LARGE_006_SOLUTIONS and len({(4, 12), (4, 13)} & set(both or ())) == 1
+    assert (4, 1) in reach_for(level, ctx).read_cells
+    three = extend_players_bricks(level, [(3, 27), (4, 1), (4, 13), (6, 2)], 4, ctx)  # (4,1): read, useless
+    assert three == ((3, 27), (4, 13), (5, 14), (6, 2))
     assert (22, 19) not in reach_for(level, ctx).read_cells  # no live state reads it: dropped, not kept
     found = extend_players_bricks(level, [(6, 2), (22, 19)], 4, ctx)
     assert found is not None and (6, 2) in found and found in LARGE_006_SOLUTIONS
