@@ -88,6 +88,14 @@ def test_hint_removes_a_useless_brick_first(capsys: pytest.CaptureFixture[str]) 
     assert "remove the brick at (22,19)" in out and "the minimum is 4 bricks" in out
 
 
+def test_hint_without_time_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    """Like solve: exit code 1 when no answer came in the time allowed, and the output says so."""
+    assert main(["hint", str(REPO / "bench/suites/large/004_large.txt"), "--time-limit", "0", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["action"] == "unknown" and data["cell"] is None and data["solution"] is None
+    assert data["proved"] is False and data["never_useful"]  # what reachability alone proves
+
+
 def test_ai_never_imports_the_ui_or_pygame() -> None:
     """``ai`` is a library of the core; the UI is its client (``solve --gif`` is wired by game.ui.commands)."""
     offenders = []
