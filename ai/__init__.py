@@ -78,8 +78,9 @@ def solve(
     """Solve ``level`` with the named solver and replay-check every solution it returns.
 
     ``context``: the caller's :class:`ai.context.SolveContext` (e.g. a hint's); a solver built on
-    :class:`ai.solvers.base.SolverBase` then runs under a child of it (its deadline, its cancel events)
-    and shares its work (the reachability analysis of ``level``).
+    :class:`ai.solvers.base.SolverBase` then runs under a child of it (the earlier deadline, its cancel
+    events and ``cancel``, its progress sink) and shares its work (the reachability analysis of
+    ``level``).  Other solvers get ``time_limit``, ``progress`` and ``cancel`` as usual.
 
     Raises :class:`WrongSolutionError` if the solver's answer does not win in the
     reference simulator.
