@@ -1,7 +1,8 @@
 """Lemming Bricks: the puzzle game with an AI that solves, hints and explains every level.
 
 ``python main.py`` starts the game on level 1; ``python main.py --help`` lists the
-command-line tools.  Each package registers its own subcommands (see ``COMMAND_MODULES``).
+command-line tools.  Each package registers its own subcommands (see ``COMMAND_MODULES``); a module's
+optional ``extend(subparsers)`` then adds options to other modules' commands (the UI's ``solve --gif``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import argparse
 import importlib
 import os
 import sys
+from types import ModuleType
 from typing import Sequence
 
 #: Modules that add subcommands; each has ``register(subparsers)``.
@@ -30,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
         "Without a command, the game starts on level 1.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    modules: list[ModuleType] = []
     for name in COMMAND_MODULES:
         try:
             module = importlib.import_module(name)
@@ -38,6 +41,11 @@ def build_parser() -> argparse.ArgumentParser:
                 raise
             continue
         module.register(sub)
+        modules.append(module)
+    for module in modules:  # then options that one module adds to another's commands (solve --gif)
+        extend = getattr(module, "extend", None)
+        if extend is not None:
+            extend(sub)
     return parser
 
 

@@ -14,6 +14,7 @@ import importlib
 import importlib.util
 import threading
 import time
+from typing import TYPE_CHECKING
 
 from ai.base import (
     Progress,
@@ -27,6 +28,9 @@ from ai.base import (
     with_seconds,
 )
 from game.level import Level
+
+if TYPE_CHECKING:
+    from ai.context import SolveContext
 
 #: Solver name -> "module:factory".  Factories take keyword options and return a :class:`Solver`.
 SOLVER_REGISTRY: dict[str, str] = {
@@ -68,18 +72,30 @@ def solve(
     time_limit: float | None = None,
     progress: ProgressCallback | None = None,
     cancel: threading.Event | None = None,
+    context: SolveContext | None = None,
     **options: object,
 ) -> SolveResult:
     """Solve ``level`` with the named solver and replay-check every solution it returns.
 
+    ``context``: the caller's :class:`ai.context.SolveContext` (e.g. a hint's); a solver built on
+    :class:`ai.solvers.base.SolverBase` then runs under a child of it (the earlier deadline, its cancel
+    events and ``cancel``, its progress sink) and shares its work (the reachability analysis of
+    ``level``).  Other solvers get ``time_limit``, ``progress`` and ``cancel`` as usual.
+
     Raises :class:`WrongSolutionError` if the solver's answer does not win in the
     reference simulator.
     """
+    from ai.solvers.base import SolverBase
+
     impl = get_solver(solver, **options) if isinstance(solver, str) else solver
     start = time.perf_counter()
-    result = impl.solve(
-        level, mode=SolveMode(mode), time_limit=time_limit, progress=progress, cancel=cancel
-    )
+    if context is not None and isinstance(impl, SolverBase):
+        child = context.child(time_limit=time_limit, cancel=cancel, solver=impl.name)
+        result = impl.solve_in(level, SolveMode(mode), child)
+    else:
+        result = impl.solve(
+            level, mode=SolveMode(mode), time_limit=time_limit, progress=progress, cancel=cancel
+        )
     if result.stats.seconds == 0.0:
         result = with_seconds(result, time.perf_counter() - start)
     return verify_result(level, result)

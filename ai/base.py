@@ -107,15 +107,28 @@ class SolveResult:
         return None
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object printed by ``main.py solve --json``."""
+        """The JSON object printed by ``main.py solve --json`` (schema in the README, "JSON output").
+
+        ``bricks`` is ``null`` when no winning set was found (``[]`` is the 0-brick solution);
+        ``best_bound`` is ``null`` when none is known or it is infinite (proved infeasible);
+        ``relaxed`` carries a fractional answer (``--lp``): its objective and the nonzero densities.
+
+        >>> SolveResult(SolveStatus.TIMEOUT, "x", SolveMode.MIN).to_json()["bricks"] is None
+        True
+        """
+        bound = self.stats.best_bound
         return {
             "status": self.status.value,
             "solver": self.solver,
+            "mode": self.mode.value,
             "min_bricks": self.min_bricks,
-            "bricks": [list(b) for b in self.bricks] if self.bricks is not None else [],
+            "bricks": [list(b) for b in self.bricks] if self.bricks is not None else None,
             "solutions": [[list(b) for b in s] for s in self.solutions],
             "complete": self.complete,
+            "best_bound": bound if bound is not None and np.isfinite(bound) else None,
             "seconds": round(self.stats.seconds, 6),
+            "message": self.message,
+            "relaxed": _relaxed_json(self.relaxed) if self.relaxed is not None else None,
         }
 
     def describe(self) -> str:
@@ -132,6 +145,16 @@ class SolveResult:
         if self.status == SolveStatus.INFEASIBLE:
             return f"infeasible: proved no solution within the budget, in {secs}"
         return f"{self.status.value}: {self.message or 'no solution found'} ({secs})"
+
+
+def _relaxed_json(relaxed: RelaxedSolution) -> dict[str, Any]:
+    """The ``relaxed`` object of :meth:`SolveResult.to_json`: objective and nonzero densities."""
+    cells = np.argwhere(relaxed.obstacles > 1e-6)
+    return {
+        "objective": round(float(relaxed.objective), 6),
+        "densities": [{"cell": [int(r), int(c)], "density": round(float(relaxed.obstacles[r, c]), 6)}
+                      for r, c in cells],
+    }
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,9 @@
 """AI subcommands: ``solve``, ``hint`` and ``bench``.
 
-Heavy imports (OR-Tools) happen inside the handlers so that ``--help`` stays fast.
+Heavy imports (OR-Tools) happen inside the handlers so that ``--help`` stays fast.  Other command
+modules may add outputs to ``solve`` (the UI adds ``--gif``, see :func:`game.ui.commands.extend`):
+after solving, ``_cmd_solve`` calls each callable of ``args.solve_outputs`` with
+``(args, level, result)``.  ``ai`` itself never imports ``game.ui`` or pygame.
 """
 
 from __future__ import annotations
@@ -73,10 +76,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json()))
     else:
         _print_report(level, result)
-    if getattr(args, "gif", None):  # issue 6: the solution as an animated GIF (pygame, headless)
-        from game.ui.export import export_solve_result
-
-        print(export_solve_result(level, result, args.gif).describe(), file=sys.stderr if args.json else sys.stdout)
+    for output in getattr(args, "solve_outputs", ()):  # outputs other command modules add (the UI's --gif)
+        output(args, level, result)
     answered = result.status.value in ("optimal", "feasible", "infeasible") or result.relaxed is not None
     return 0 if answered else 1
 
@@ -93,7 +94,7 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     else:
         print(level.summary())
         print(hint.describe())
-    return 0
+    return 1 if hint.action == "unknown" else 0  # like solve: 1 when no answer in the time allowed
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
@@ -115,8 +116,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--lp", action="store_true", help="milp: solve the LP relaxation, print densities")
     p.add_argument("--backend", choices=("cbc", "scip", "highs"), default=None, help="milp backend")
-    p.add_argument("--gif", default=None, metavar="OUT.gif",
-                   help="also export the solution (or, with --lp, the densities) as an animated GIF")
     p.set_defaults(handler=_cmd_solve)
 
     p = sub.add_parser("hint", help="the next brick to place, or which one to remove")

@@ -1,154 +1,352 @@
-"""Hints for the player, each proved by CP-SAT rather than guessed.
+"""Hints for the player, optimal-first: following them always ends on a proved minimum solution.
 
-* **Next move**: from the player's bricks ``P``, CP-SAT finds a winning brick set ``S``
-  within the budget that keeps as many of ``P`` as possible (then uses the fewest
-  bricks).  If ``S`` keeps all of ``P``, the hint is the brick of ``S \\ P`` the lemmings
-  meet first; otherwise it is a brick of ``P \\ S`` to remove.
-* **Deductions** (like a Minesweeper logic solver): every minimum solution is
-  enumerated with a completeness proof; cells in all of them are *forced*, brickable
-  cells in none are *never useful*.
+From the player's bricks ``P``:
+
+1. **Deductions** (:func:`deduce`): the cheap exact solver (``auto``, through :func:`ai.solve`, so every
+   set is replayed by the reference simulator) lists every minimum solution with a completeness proof.
+   Cells in all of them are *forced*, brickable cells in none are *never useful* (like a Minesweeper
+   logic solver).
+2. **Target** (:func:`closest_solution`): the minimum solution closest to ``P``, the one that keeps most
+   of the player's bricks (so the fewest changes).
+3. **Plan** (:func:`plan`): first remove the bricks of ``P`` the target does without (bricks in no
+   minimum solution first), then place its missing bricks in the order the lemmings read them
+   (:func:`read_order`, from :func:`game.rules.step_reads`).  The hint is the plan's first step.
+
+Each step of the plan brings ``P`` one brick closer to the target, so applying hint after hint ends on
+a minimum solution.  ``solved`` is said only of a winning set of the minimum size; a winning set with
+spare bricks gets a ``remove`` hint and a note ("your 5 bricks win, but 4 are enough").
+
+When the enumeration is cut short (time limit, or a capped list), never-useful cells still include every
+cell no live state reads (reachability, :func:`ai.reach.reach_for`), and the target is found by keeping
+the player's bricks (then ever smaller subsets of them) as walls and solving for the rest
+(:func:`extend_players_bricks`).
 
 >>> from game.level import Level
->>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
+>>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=2)
 >>> hint = compute_hint(level, [])
 >>> hint.action, hint.cell, hint.forced
-('place', (1, 2), ((1, 2),))
->>> compute_hint(level, [(0, 1)]).action
-'remove'
+(<HintAction.PLACE: 'place'>, (1, 2), ((1, 2),))
+>>> compute_hint(level, [(0, 1)]).action      # (0, 1) is in no minimum solution: remove it first
+<HintAction.REMOVE: 'remove'>
+>>> compute_hint(level, [(1, 2)]).action
+<HintAction.SOLVED: 'solved'>
 """
 
 from __future__ import annotations
 
+import enum
+import itertools
+import math
 import threading
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
-from ortools.sat.python import cp_model
-
-from ai.base import BrickSet, SolveMode, SolveStatus, WrongSolutionError
-from ai.solvers.cpsat import CpSatSolver, PathModel, run_solver
-from ai.reach import analyse
-from ai.solver_util import Deadline
+import ai
+import ai.solvers.portfolio  # noqa: F401  - the default solver: the game's worker preloads this module,
+#                                            so its forked children start with it (and OR-Tools) imported
+from ai.base import BrickSet, SolveMode, SolveResult, SolveStatus, WrongSolutionError
+from ai.context import SolveContext, SolveStopped
+from ai.reach import reach_for
 from game.level import Brick, Level
-from game.rules import check_bricks, format_bricks
+from game.rules import check_bricks, format_bricks, step_reads
 from game.simulation import simulate
 
-#: Hint actions.
-PLACE, REMOVE, SOLVED, IMPOSSIBLE, UNKNOWN = "place", "remove", "solved", "impossible", "unknown"
+#: Solver of the deductions: the cheap exact portfolio (search first, CP-SAT only when the search is slow).
+DEFAULT_SOLVER = "auto"
+#: Share of the time limit the enumeration of minimum solutions may use; the rest is for finding the
+#: target when the enumeration is cut short.
+ENUMERATION_SHARE = 0.7
+
+
+class HintAction(str, enum.Enum):
+    """What a hint tells the player to do."""
+
+    PLACE = "place"  #: place a brick at the hint's cell
+    REMOVE = "remove"  #: remove the brick at the hint's cell
+    SOLVED = "solved"  #: the player's bricks are a minimum solution
+    IMPOSSIBLE = "impossible"  #: proved: no brick set within the budget wins
+    UNKNOWN = "unknown"  #: nothing found in the time allowed (or cancelled)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+PLACE, REMOVE, SOLVED, IMPOSSIBLE, UNKNOWN = (HintAction.PLACE, HintAction.REMOVE, HintAction.SOLVED,
+                                              HintAction.IMPOSSIBLE, HintAction.UNKNOWN)
+
+Step = tuple[HintAction, Brick]
+"""One step of a plan: ``(PLACE or REMOVE, cell)``."""
 
 
 @dataclass(frozen=True)
 class Hint:
-    """A hint: what to do next, towards which solution, and the proved deductions."""
+    """A hint: what to do next, towards which minimum solution, and the proved deductions."""
 
-    action: str  #: place, remove, solved, impossible or unknown
+    action: HintAction
     cell: Brick | None  #: the brick to place or remove
-    solution: BrickSet | None  #: the winning set the hint leads to
+    solution: BrickSet | None  #: the winning set the hint leads to (a minimum one when min_bricks is known)
     min_bricks: int | None  #: the proved minimum brick count
     forced: tuple[Brick, ...] = ()  #: bricks in every minimum solution (proved)
     never_useful: tuple[Brick, ...] = ()  #: brickable cells in no minimum solution (proved)
     proved: bool = False  #: whether forced/never_useful come from a complete enumeration
+    steps: tuple[Step, ...] = ()  #: the whole way from the player's bricks to ``solution``
+    note: str = ""  #: guidance beyond the action, e.g. "your 5 bricks win, but 4 are enough"
 
     def to_json(self) -> dict[str, Any]:
-        """The object printed by ``main.py hint --json``."""
+        """The object printed by ``main.py hint --json`` (schema in the README, "JSON output")."""
         return {
-            "action": self.action,
+            "action": self.action.value,
             "cell": list(self.cell) if self.cell else None,
             "solution": [list(b) for b in self.solution] if self.solution is not None else None,
             "min_bricks": self.min_bricks,
             "forced": [list(b) for b in self.forced],
             "never_useful": [list(b) for b in self.never_useful],
             "proved": self.proved,
+            "steps": [[action.value, list(cell)] for action, cell in self.steps],
+            "note": self.note,
         }
 
     def describe(self) -> str:
         """A few lines for the terminal."""
+        cell = f"({self.cell[0]},{self.cell[1]})" if self.cell else ""
         lines = {
-            PLACE: f"place a brick at ({self.cell[0]},{self.cell[1]})" if self.cell else "",
-            REMOVE: f"remove the brick at ({self.cell[0]},{self.cell[1]})" if self.cell else "",
-            SOLVED: "your bricks already win",
+            PLACE: f"place a brick at {cell}",
+            REMOVE: f"remove the brick at {cell}",
+            SOLVED: "your bricks already win with the fewest bricks",
             IMPOSSIBLE: "no brick set within the budget wins this level",
             UNKNOWN: "no hint found in the time allowed",
         }
         out = [lines[self.action]]
-        if self.solution is not None:
-            out.append(f"towards the solution {format_bricks(self.solution)}")
+        if self.note:
+            out.append(self.note)
+        if self.solution is not None and self.action in (PLACE, REMOVE):
+            out.append(f"towards the solution {format_bricks(self.solution)} ({len(self.steps)} "
+                       f"step{'s' if len(self.steps) != 1 else ''}: "
+                       + ", ".join(f"{a.value} {r},{c}" for a, (r, c) in self.steps) + ")")
         if self.min_bricks is not None:
             out.append(f"the minimum is {self.min_bricks} brick{'s' if self.min_bricks != 1 else ''}")
         if self.proved:
             out.append(f"forced bricks (in every minimum solution): {format_bricks(self.forced) or 'none'}")
+        if self.proved or self.never_useful:
             out.append(f"never useful: {len(self.never_useful)} cells")
         return "\n".join(out)
 
 
-def first_read(level: Level, solution: BrickSet, cells: Iterable[Brick]) -> Brick:
-    """Of ``cells`` (bricks of ``solution``), the one the lemmings read first."""
-    wanted = set(cells)
-    run = simulate(level, solution)
-    best: tuple[int, Brick] | None = None
-    for track in run.tracks:
-        for t, (r, c, d) in enumerate(track.path):
-            for cell in ((r + 1, c), (r, c + d)):
-                if cell in wanted and (best is None or t < best[0]):
-                    best = (t, cell)
-    return best[1] if best else min(wanted)
+@dataclass(frozen=True)
+class Deductions:
+    """What the enumeration of minimum solutions proved.
 
-
-def closest_solution(level: Level, player: BrickSet, deadline: Deadline,
-                     cancel: threading.Event | None = None) -> BrickSet | None:
-    """A winning set within budget keeping most of ``player``, then fewest bricks (None: none)."""
-    info = analyse(level)
-    if not info.feasible:
-        return None
-    m = PathModel(level, info, extra_cells=player)
-    m.add_dynamics()
-    m.add_budget(level.budget)
-    weight = len(m.bricks) + 1
-    kept = sum(m.bricks[p] for p in player)
-    m.model.minimize(m.brick_count() - weight * kept)
-    status, solver = run_solver(m, deadline, cancel, presolve=False)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None
-    return m.bricks_of(solver)
-
-
-def deductions(level: Level, deadline: Deadline, cancel: threading.Event | None = None
-               ) -> tuple[SolveStatus, int | None, tuple[Brick, ...], tuple[Brick, ...], bool]:
-    """(status, minimum, forced cells, never-useful cells, proved) from enumerating every minimum solution.
-
-    Goes through :func:`ai.solve`, so every enumerated solution is replayed by the reference simulator.
+    ``solutions`` are minimum solutions when ``status`` is optimal (every one of them when ``complete``),
+    else the best winning sets found.
     """
-    import ai
 
-    result = ai.solve(level, solver=CpSatSolver(), mode=SolveMode.ALL, time_limit=deadline.remaining(),
-                      cancel=cancel)
-    if result.status != SolveStatus.OPTIMAL or not result.complete:
-        return result.status, result.min_bricks, (), (), False
-    sols = [set(s) for s in result.solutions]
-    forced = set.intersection(*sols)
-    used = set.union(*sols)
-    never = tuple(cell for cell in level.brickable_cells if cell not in used)
-    return result.status, result.min_bricks, tuple(sorted(forced)), never, True
+    status: SolveStatus
+    solutions: tuple[BrickSet, ...]
+    complete: bool
+    forced: tuple[Brick, ...]
+    never_useful: tuple[Brick, ...]
+    message: str = ""
+
+    @property
+    def min_bricks(self) -> int | None:
+        """The proved minimum brick count."""
+        if self.status == SolveStatus.OPTIMAL and self.solutions:
+            return len(self.solutions[0])
+        return None
+
+
+def read_order(level: Level, solution: Iterable[Brick], cells: Iterable[Brick]) -> list[Brick]:
+    """``cells`` sorted by the first step of a lemming that reads them, with ``solution`` placed.
+
+    "Reads" is :func:`game.rules.step_reads` (the cell below, and the cell ahead when grounded); a
+    lemming on a target reads nothing.  Ties go to the earlier lemming, then the cell; cells no step
+    reads come last.
+
+    >>> level = Level.from_rows(["> . .T", "XX.X.X"], frames=9, budget=2)
+    >>> read_order(level, [(1, 2), (1, 4)], [(1, 4), (1, 2)])
+    [(1, 2), (1, 4)]
+    """
+    wanted = set(cells)
+    placed = set(solution)
+    first: dict[Brick, tuple[float, float]] = {}
+
+    def solid(r: int, c: int) -> bool:
+        return level.char_at(r, c) == "X" or (r, c) in placed
+
+    for k, track in enumerate(simulate(level, tuple(sorted(placed)), enforce_budget=False).tracks):
+        for t, state in enumerate(track.path[:-1]):
+            r, c, _ = state
+            if level.char_at(r, c) == "T":
+                break  # on a target: stays, reads nothing
+            for cell in step_reads(state, solid(r + 1, c)):
+                if cell in wanted and cell not in first:
+                    first[cell] = (t, k)
+    return sorted(wanted, key=lambda b: (first.get(b, (math.inf, math.inf)), b))
+
+
+def plan(level: Level, player: Iterable[Brick], target: Iterable[Brick],
+         never_useful: Iterable[Brick] = ()) -> tuple[Step, ...]:
+    """The steps from ``player`` to ``target``: removals first (never-useful bricks first), then placements
+    in :func:`read_order`.
+
+    >>> level = Level.from_rows(["> . .T", "XX.X.X"], frames=9, budget=3)
+    >>> plan(level, [(0, 1), (1, 4)], [(1, 2), (1, 4)], never_useful=[(0, 1)])
+    ((<HintAction.REMOVE: 'remove'>, (0, 1)), (<HintAction.PLACE: 'place'>, (1, 2)))
+    """
+    mine, goal, never = set(player), set(target), set(never_useful)
+    removals = sorted(mine - goal, key=lambda b: (b not in never, b))
+    placements = read_order(level, goal, goal - mine)
+    return tuple((REMOVE, b) for b in removals) + tuple((PLACE, b) for b in placements)
+
+
+def _as_deductions(level: Level, result: SolveResult, ctx: SolveContext) -> Deductions:
+    """The deductions of an ``all``-mode solve of ``level``."""
+    sols = tuple(result.solutions) or ((result.bricks,) if result.bricks is not None else ())
+    if result.status == SolveStatus.INFEASIBLE:
+        return Deductions(result.status, (), True, (), level.brickable_cells, result.message)
+    complete = result.status == SolveStatus.OPTIMAL and result.complete
+    if complete:
+        used = set().union(*map(set, sols))
+        forced = tuple(sorted(set.intersection(*map(set, sols))))
+        never = tuple(cell for cell in level.brickable_cells if cell not in used)
+    else:  # only what reachability proves: a brick that no live state reads is in no minimum solution
+        try:
+            read = set(reach_for(level, ctx).read_cells)
+        except SolveStopped:
+            read = set(level.brickable_cells)
+        forced, never = (), tuple(cell for cell in level.brickable_cells if cell not in read)
+    return Deductions(result.status, sols, complete, forced, never, result.message)
+
+
+def deduce(level: Level, *, time_limit: float | None = 10.0, cancel: threading.Event | None = None,
+           solver: str = DEFAULT_SOLVER, context: SolveContext | None = None) -> Deductions:
+    """Every minimum solution of ``level`` (through :func:`ai.solve`), and what they prove.
+
+    ``context`` (instead of ``time_limit``/``cancel``): the caller's context, shared with the solver
+    (one reachability analysis for the whole hint).
+
+    >>> d = deduce(Level.from_rows(["> .T", "XX.X"], frames=5, budget=2))
+    >>> d.min_bricks, d.complete, d.forced, len(d.never_useful)
+    (1, True, ((1, 2),), 2)
+    """
+    ctx = context or SolveContext.create(time_limit=time_limit, cancel=cancel, solver="hint")
+    remaining = ctx.remaining()
+    result = ai.solve(level, solver=solver, mode=SolveMode.ALL,
+                      time_limit=None if remaining is None else remaining * ENUMERATION_SHARE,
+                      cancel=_cancel_event(ctx), context=ctx)
+    return _as_deductions(level, result, ctx)
+
+
+def _cancel_event(ctx: SolveContext) -> threading.Event | None:
+    """The one cancel event of a context made by :meth:`SolveContext.create` (``None``: none)."""
+    return ctx.cancel_events[0] if ctx.cancel_events else None
+
+
+def _with_walls(level: Level, cells: Iterable[Brick], budget: int) -> Level:
+    """``level`` with ``cells`` turned into walls (a brick and a wall block alike) and budget ``budget``."""
+    rows = [list(row) for row in level.grid]
+    for r, c in cells:
+        rows[r][c] = "X"
+    return Level(level.frames, budget, tuple("".join(row) for row in rows), level.meta)
+
+
+def extend_players_bricks(level: Level, player: Iterable[Brick], min_bricks: int, ctx: SolveContext,
+                          solver: str = DEFAULT_SOLVER) -> BrickSet | None:
+    """A minimum solution keeping as many of the player's bricks as possible, without the full list.
+
+    Only bricks some live state reads can be in a minimum solution.  Tries those bricks, then ever smaller
+    subsets of them: each try solves ``level`` with the subset as walls (a brick and a wall block alike)
+    and the rest of the minimum as budget.  ``None`` when nothing is found; ``ctx`` bounds the tries
+    (raises :class:`ai.context.SolveStopped`).
+    """
+    read = set(reach_for(level, ctx).read_cells)
+    keep = sorted(set(player) & read)
+    for size in range(min(len(keep), min_bricks), -1, -1):
+        for subset in itertools.combinations(keep, size):
+            ctx.check()
+            found = _extend(level, subset, min_bricks, ctx, solver)
+            if found is not None:
+                return found
+    return None
+
+
+def _extend(level: Level, keep: Sequence[Brick], min_bricks: int, ctx: SolveContext, solver: str
+            ) -> BrickSet | None:
+    """A minimum solution containing ``keep``, or ``None`` (no such solution, or no answer in time)."""
+    fixed = _with_walls(level, keep, min_bricks - len(keep))
+    result = ai.solve(fixed, solver=solver, mode=SolveMode.MIN, time_limit=ctx.remaining(),
+                      cancel=_cancel_event(ctx), context=ctx)
+    if result.status != SolveStatus.OPTIMAL or result.bricks is None:
+        return None
+    found = tuple(sorted(set(keep) | set(result.bricks)))
+    if len(found) != min_bricks or not simulate(level, found).won:
+        return None
+    return found
+
+
+def closest_solution(player: Iterable[Brick], candidates: Sequence[BrickSet]) -> BrickSet:
+    """Of ``candidates`` (minimum solutions), the one keeping most of ``player`` (ties: the first sorted).
+
+    With every candidate of the same size this is also the one fewest steps away.
+
+    >>> closest_solution([(0, 1), (5, 5)], [((0, 0), (0, 2)), ((0, 1), (0, 3))])
+    ((0, 1), (0, 3))
+    """
+    mine = set(player)
+    return min(candidates, key=lambda s: (-len(mine & set(s)), len(s), s))
 
 
 def compute_hint(level: Level, bricks: Iterable[Brick], *, time_limit: float | None = 10.0,
-                 cancel: threading.Event | None = None) -> Hint:
+                 cancel: threading.Event | None = None, solver: str = DEFAULT_SOLVER) -> Hint:
     """The hint for a player who has placed ``bricks`` (legal cells; may exceed the budget)."""
-    deadline = Deadline(time_limit)
+    ctx = SolveContext.create(time_limit=time_limit, cancel=cancel, solver="hint")
     player = check_bricks(level, bricks, enforce_budget=False)
-    status, min_bricks, forced, never, proved = deductions(level, deadline, cancel)
-    extra: dict[str, Any] = {"forced": forced, "never_useful": never, "proved": proved, "min_bricks": min_bricks}
-    if status == SolveStatus.INFEASIBLE:
+    try:
+        facts = deduce(level, solver=solver, context=ctx)
+    except SolveStopped as stop:
+        return Hint(UNKNOWN, None, None, None, note=f"stopped: {stop.reason.value}")
+    extra: dict[str, Any] = {"forced": facts.forced, "never_useful": facts.never_useful,
+                             "proved": facts.complete, "min_bricks": facts.min_bricks}
+    if facts.status == SolveStatus.INFEASIBLE:
         return Hint(IMPOSSIBLE, None, None, **extra)
-    if len(player) <= level.budget and simulate(level, player).won:
-        return Hint(SOLVED, None, player, **extra)
-    solution = closest_solution(level, player, deadline, cancel)
-    if solution is None:
-        return Hint(UNKNOWN, None, None, **extra)
-    if len(solution) > level.budget or not simulate(level, solution).won:  # replay before showing it
-        raise WrongSolutionError(f"hint: brick set {format_bricks(solution)} does not win within the budget")
-    missing = [cell for cell in solution if cell not in player]
-    extra_bricks = [cell for cell in player if cell not in solution]
-    if extra_bricks:
-        return Hint(REMOVE, extra_bricks[0], solution, **extra)
-    return Hint(PLACE, first_read(level, solution, missing), solution, **extra)
+    if not facts.solutions:
+        return Hint(UNKNOWN, None, None, note=facts.message, **extra)
+    candidates = list(facts.solutions)
+    minimum = facts.min_bricks
+    if minimum is not None and not facts.complete:
+        try:
+            extended = extend_players_bricks(level, player, minimum, ctx, solver)
+        except SolveStopped:
+            extended = None
+        if extended is not None:
+            candidates.append(extended)
+    target = closest_solution(player, candidates)
+    if len(target) > level.budget or not simulate(level, target).won:  # replay before showing it
+        raise WrongSolutionError(f"hint: brick set {format_bricks(target)} does not win within the budget")
+    wins = len(player) <= level.budget and simulate(level, player).won
+    if wins and len(player) <= len(target):
+        note = "" if minimum is not None else "(the fewest bricks were not proved in the time allowed)"
+        return Hint(SOLVED, None, player, note=note, **extra)
+    steps = plan(level, player, target, facts.never_useful)
+    action, cell = steps[0]
+    note = ""
+    if wins:
+        note = (f"your {_bricks(len(player))} win{'s' if len(player) == 1 else ''}, but {len(target)} "
+                f"{'is' if len(target) == 1 else 'are'} enough ({_bricks(len(player) - len(target))} more "
+                "than needed)")
+    elif len(player) > level.budget:
+        note = f"your {_bricks(len(player))} exceed the budget of {level.budget}"
+    elif action == REMOVE and cell in set(facts.never_useful):
+        note = f"the brick at ({cell[0]},{cell[1]}) is in no minimum solution"
+    elif action == REMOVE:
+        note = f"no minimum solution uses all your bricks: the closest one does without ({cell[0]},{cell[1]})"
+    return Hint(action, cell, target, steps=steps, note=note, **extra)
+
+
+def _bricks(count: int) -> str:
+    """``"1 brick"``, ``"2 bricks"``."""
+    return f"{count} brick{'s' if count != 1 else ''}"
+
+
+__all__ = ["Deductions", "Hint", "HintAction", "Step", "closest_solution", "compute_hint", "deduce",
+           "extend_players_bricks", "plan", "read_order"]

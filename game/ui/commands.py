@@ -1,9 +1,15 @@
-"""UI subcommands: ``play [LEVEL]`` (the default command: ``python main.py`` starts the game)."""
+"""UI subcommands: ``play [LEVEL]`` (the default command: ``python main.py`` starts the game).
+
+:func:`extend` adds the UI's outputs to other packages' commands (``solve --gif``), so that ``ai``
+never imports the UI.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
+from typing import Any
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -93,3 +99,24 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     from game.ui.export import register_cli as register_export
 
     register_export(sub)  # ``export LEVEL --gif OUT.gif`` (issue 6)
+
+
+def _solve_gif(args: argparse.Namespace, level: Any, result: Any) -> None:
+    """``solve --gif OUT.gif``: the solution (or, with ``--lp``, the densities) as an animated GIF."""
+    if not getattr(args, "gif", None):
+        return
+    from game.ui.export import export_solve_result
+
+    saved = export_solve_result(level, result, args.gif)
+    print(saved.describe(), file=sys.stderr if getattr(args, "json", False) else sys.stdout)
+
+
+def extend(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add the UI's options to commands other modules registered: ``solve --gif`` (issue 6)."""
+    solve = sub.choices.get("solve")
+    if solve is None:
+        return
+    solve.add_argument("--gif", default=None, metavar="OUT.gif",
+                       help="also export the solution (or, with --lp, the densities) as an animated GIF")
+    outputs = tuple(solve.get_default("solve_outputs") or ())
+    solve.set_defaults(solve_outputs=outputs + (_solve_gif,))

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 
 import pytest
 
-from main import main
-from tests.ai.exact_helpers import ORIGINAL, ORIGINAL_SOLUTIONS
+from main import build_parser, main
+from tests.ai.exact_helpers import ORIGINAL, ORIGINAL_SOLUTIONS, UNREACHABLE, original
+from tests.conftest import REPO
 
 
 def test_solve_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", str(ORIGINAL), "--solver", "cpsat", "--all", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert list(data) == ["status", "solver", "min_bricks", "bricks", "solutions", "complete", "seconds"]
+    assert list(data) == ["status", "solver", "mode", "min_bricks", "bricks", "solutions", "complete",
+                          "best_bound", "seconds", "message", "relaxed"]
+    assert data["mode"] == "all" and data["best_bound"] == 3 and data["relaxed"] is None
     assert data["min_bricks"] == 3 and data["complete"] is True
     assert sorted(tuple(map(tuple, s)) for s in data["solutions"]) == list(ORIGINAL_SOLUTIONS)
 
@@ -41,10 +45,110 @@ def test_solve_lp(capsys: pytest.CaptureFixture[str]) -> None:
     assert "LP relaxation" in capsys.readouterr().out
 
 
+def test_solve_lp_json_carries_objective_and_densities(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "1", "--solver", "milp", "--lp", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["bricks"] is None and data["solutions"] == []  # a relaxation is no brick set
+    relaxed = data["relaxed"]
+    assert 0 < relaxed["objective"] <= 3  # a lower bound on the optimum (3 bricks)
+    densities = relaxed["densities"]
+    assert densities and all(0 < d["density"] <= 1 + 1e-6 for d in densities)
+    assert sum(d["density"] for d in densities) == pytest.approx(relaxed["objective"], abs=1e-3)
+    level = original()
+    assert all(tuple(d["cell"]) in level.brickable_cells for d in densities)
+
+
+def test_no_answer_prints_null_bricks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``[]`` is the 0-brick solution; no answer is ``null``."""
+    unreachable = tmp_path / "unreachable.txt"
+    unreachable.write_text(UNREACHABLE.to_text())
+    assert main(["solve", str(unreachable), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "infeasible" and data["bricks"] is None and data["best_bound"] is None
+    assert main(["solve", "1", "--solver", "cpsat", "--time-limit", "0", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] in ("timeout", "cancelled", "unknown") and data["bricks"] is None
+    won = tmp_path / "won.txt"
+    won.write_text("3\n0\n> T\nXXX\n")  # won with no brick
+    assert main(["solve", str(won), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "optimal" and data["bricks"] == [] and data["min_bricks"] == 0
+
+
 def test_hint(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hint", "1", "--bricks", "2,1;6,4", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["action"] == "place" and data["cell"] == [6, 6]
+    assert data["action"] == "place" and data["cell"] == [6, 6] and data["steps"] == [["place", [6, 6]]]
+
+
+def test_hint_removes_a_useless_brick_first(capsys: pytest.CaptureFixture[str]) -> None:
+    """The issue's case: the old hint placed four bricks next to (22,19) and called 5 bricks solved."""
+    assert main(["hint", str(REPO / "bench/suites/large/006_large.txt"), "--bricks", "22,19"]) == 0
+    out = capsys.readouterr().out
+    assert "remove the brick at (22,19)" in out and "the minimum is 4 bricks" in out
+
+
+def test_hint_without_time_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    """Like solve: exit code 1 when no answer came in the time allowed, and the output says so."""
+    assert main(["hint", str(REPO / "bench/suites/large/004_large.txt"), "--time-limit", "0", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["action"] == "unknown" and data["cell"] is None and data["solution"] is None
+    assert data["proved"] is False and data["never_useful"]  # what reachability alone proves
+
+
+def test_ai_never_imports_the_ui_or_pygame() -> None:
+    """``ai`` is a library of the core; the UI is its client (``solve --gif`` is wired by game.ui.commands)."""
+    offenders = []
+    for path in sorted((REPO / "ai").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in (
+                    "import_module", "__import__") and node.args and isinstance(node.args[0], ast.Constant):
+                names = [str(node.args[0].value)]
+            for name in names:
+                if name in ("pygame", "game.ui") or name.startswith(("pygame.", "game.ui.")):
+                    offenders.append(f"{path.relative_to(REPO)}:{node.lineno}: {name}")
+    assert offenders == []
+
+
+def test_solve_gif_is_the_uis_option() -> None:
+    """``ai.commands`` alone has no --gif; the full CLI has it, added by the UI's command layer."""
+    import argparse
+
+    import ai.commands
+    import game.ui.commands
+
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers()
+    ai.commands.register(sub)
+    with pytest.raises(SystemExit):
+        parser.parse_args(["solve", "1", "--gif", "x.gif"])
+    game.ui.commands.extend(sub)
+    args = parser.parse_args(["solve", "1", "--gif", "x.gif"])
+    assert args.gif == "x.gif" and game.ui.commands._solve_gif in args.solve_outputs
+    args = build_parser().parse_args(["solve", "1", "--gif", "y.gif", "--json"])
+    assert args.gif == "y.gif" and len(args.solve_outputs) == 1
+
+
+def test_solve_outputs_are_called_with_the_result(capsys: pytest.CaptureFixture[str]) -> None:
+    """The hook ``solve --gif`` uses: every output gets (args, level, result) after the solve."""
+    import argparse
+
+    import ai.commands
+
+    seen: list[tuple[int | None, str]] = []
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers()
+    ai.commands.register(sub)
+    args = parser.parse_args(["solve", "1", "--json"])
+    args.solve_outputs = (lambda a, level, result: seen.append((result.min_bricks, level.title)),)
+    assert args.handler(args) == 0
+    assert seen == [(3, original().title)]
+    assert json.loads(capsys.readouterr().out)["min_bricks"] == 3
 
 
 def test_bench_writes_its_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
