@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from ai.assistant.hints import Hint
+from ai.assistant.hints import Hint, compute_hint
 from ai.base import SolveMode, SolveResult, SolveStats, SolveStatus
 from game.level import Level
 from game.ui.assistant.state import (
@@ -82,10 +82,11 @@ def test_spinner_and_messages_age_out() -> None:
 
 
 def test_hint_steps_remove_first_then_place_in_the_order_the_lemmings_meet_them() -> None:
-    target = SOLS[0]
     useless = next(c for c in ORIGINAL.brickable_cells if all(c not in s for s in SOLS))
     bricks = (useless,)
-    hint = Hint("remove", useless, target, 3, forced=((6, 6),), never_useful=(useless,), proved=True)
+    hint = compute_hint(ORIGINAL, bricks)
+    assert hint.solution in SOLS
+    target = hint.solution
     steps = hint_steps(ORIGINAL, bricks, hint)
     assert steps[0] == HintStep(StepKind.REMOVE, useless)
     assert [s.kind for s in steps[1:]] == [StepKind.PLACE] * 3 and {s.cell for s in steps[1:]} == set(target)

@@ -300,35 +300,10 @@ def result_text(result: SolveResult) -> str:
 
 # ---------------------------------------------------------------- hints
 def hint_steps(level: Level, bricks: BrickSet, hint: Hint) -> tuple[HintStep, ...]:
-    """The hint's first cell, then the rest of the way to its solution (removals first, then the
-    missing bricks in the order the lemmings meet them)."""
-    if hint.cell is None or hint.solution is None or hint.action not in ("place", "remove"):
-        return ()
-    first = HintStep(StepKind(hint.action), tuple(hint.cell))  # type: ignore[arg-type]
-    steps = [first]
-    solution = tuple(hint.solution)
-    for b in bricks:
-        if b not in solution and HintStep(StepKind.REMOVE, b) != first:
-            steps.append(HintStep(StepKind.REMOVE, b))
-    missing = [b for b in solution if b not in bricks]
-    for b in read_order(level, solution, missing):
-        if HintStep(StepKind.PLACE, b) != first:
-            steps.append(HintStep(StepKind.PLACE, b))
-    return tuple(steps)
-
-
-def read_order(level: Level, solution: BrickSet, cells: Sequence[Brick]) -> list[Brick]:
-    """``cells`` sorted by the first frame a lemming reads them (stands on or walks into them)."""
-    from game.simulation import simulate
-
-    first: dict[Brick, int] = {}
-    wanted = set(cells)
-    for track in simulate(level, solution).tracks:
-        for t, (r, c, d) in enumerate(track.path):
-            for cell in ((r + 1, c), (r, c + d)):
-                if cell in wanted and cell not in first:
-                    first[cell] = t
-    return sorted(cells, key=lambda b: (first.get(b, math.inf), b))
+    """The hint's whole way to its solution, as the hint service planned it (removals first, then the
+    missing bricks in the order the lemmings read them: :func:`ai.assistant.hints.read_order`)."""
+    return tuple(HintStep(StepKind(action.value), (int(cell[0]), int(cell[1]))) for action, cell in hint.steps
+                 if action.value in ("place", "remove"))
 
 
 def hint_text(view: HintView, *, final: bool = False) -> str:
@@ -419,6 +394,6 @@ def footer_hints(state: AssistantState) -> list[tuple[str, str]]:
 __all__ = [
     "AssistantState", "Deductions", "HintStep", "HintView", "Message", "MessageKind", "NOTICE_SECONDS",
     "Running", "SOLVER_NAMES", "SolutionView", "SolverName", "StepKind", "TaskKind", "deductions_from",
-    "footer_hints", "hint_steps", "hint_text", "order_solutions", "read_order", "result_text",
+    "footer_hints", "hint_steps", "hint_text", "order_solutions", "result_text",
     "solver_detail", "solver_label", "solver_title", "spinner_text", "status_lines",
 ]
