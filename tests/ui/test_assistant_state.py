@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from ai.assistant.hints import Hint, compute_hint
+from ai.assistant.hints import compute_hint
 from ai.base import SolveMode, SolveResult, SolveStats, SolveStatus
 from game.level import Level
 from game.ui.assistant.state import (

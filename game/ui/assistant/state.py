@@ -18,7 +18,6 @@ Solvers are named for players (:func:`solver_label`): "Logic solver", with the t
 from __future__ import annotations
 
 import enum
-import math
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
