@@ -90,6 +90,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     register_editor(sub)  # ``edit [LEVEL]`` (issue 7)
 
-    from game.ui.export import register_cli as register_export
+    from game.ui.export_commands import register_cli as register_export
 
     register_export(sub)  # ``export LEVEL --gif OUT.gif`` (issue 6)
