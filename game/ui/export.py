@@ -122,7 +122,8 @@ def _pg() -> Any:
 def _to_array(surface: pygame.Surface) -> Frame:
     import pygame
 
-    arr: Frame = np.ascontiguousarray(pygame.surfarray.array3d(surface).swapaxes(0, 1)).astype(np.uint8)
+    w, h = surface.get_size()
+    arr: Frame = np.frombuffer(pygame.image.tobytes(surface, "RGB"), dtype=np.uint8).reshape(h, w, 3)
     return arr
 
 

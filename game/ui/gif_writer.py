@@ -1,6 +1,6 @@
 """Streaming animated-GIF writer: frames go to the file one at a time, so memory does not grow with N.
 
-Each frame is quantised to its own palette (Pillow's median cut), only the rectangle that
+Each frame is quantised to its own palette (Pillow's fast octree: exact for pixel art), only the rectangle that
 changed since the previous frame is encoded (drawn over it: disposal "do not dispose"),
 and the bytes are written at once.  At most two frames are held: the previous one (for the
 changed rectangle) and the one waiting for its duration (the last frame's duration differs).
@@ -48,15 +48,15 @@ class GifStreamWriter:
             raise ValueError(f"frame is {w}x{h}, the GIF is {self.size[0]}x{self.size[1]}")
         x0, y0, x1, y1 = 0, 0, w, h
         if self._previous is not None:
-            changed = np.any(frame != self._previous, axis=-1)
-            cols = np.flatnonzero(changed.any(axis=0))
-            rows = np.flatnonzero(changed.any(axis=1))
+            changed = frame != self._previous
+            rows = np.flatnonzero(changed.reshape(h, -1).any(axis=1))
+            cols = np.flatnonzero(changed.any(axis=0).any(axis=1))
             if cols.size:
                 x0, x1, y0, y1 = int(cols[0]), int(cols[-1]) + 1, int(rows[0]), int(rows[-1]) + 1
             else:  # nothing changed: a 1x1 patch keeps the frame (and its duration)
                 x0, y0, x1, y1 = 0, 0, 1, 1
         patch = np.ascontiguousarray(frame[y0:y1, x0:x1, :3])
-        image = Image.fromarray(patch, "RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+        image = Image.fromarray(patch, "RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE)
         chunks = GifImagePlugin.getdata(image, (x0, y0), duration=max(20, int(round(duration_ms))),
                                         disposal=1, include_color_table=True)
         for chunk in chunks:
