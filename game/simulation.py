@@ -20,7 +20,7 @@ half a gigabyte.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Sequence, overload
+from typing import Any, Callable, Iterable, Iterator, Sequence, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -140,11 +140,18 @@ class Run:
         }
 
 
-def simulate(level: Level, bricks: Iterable[Brick] = (), *, enforce_budget: bool = True) -> Run:
+class SimulationCancelled(Exception):
+    """Raised by :func:`simulate` when its ``should_stop`` callback answered True."""
+
+
+def simulate(level: Level, bricks: Iterable[Brick] = (), *, enforce_budget: bool = True,
+             should_stop: Callable[[], bool] | None = None) -> Run:
     """Run the level with ``bricks`` for frames 0..N-1 and return every lemming's track.
 
     The brick set is checked first (:func:`game.rules.check_bricks`); an illegal set
-    raises :class:`game.errors.IllegalBricksError`.
+    raises :class:`game.errors.IllegalBricksError`.  ``should_stop`` (asked every 256
+    frames) lets a background caller abandon a run no longer wanted
+    (:class:`SimulationCancelled`).
     """
     placed = check_bricks(level, bricks, enforce_budget=enforce_budget)
     height, width = level.height, level.width
@@ -171,6 +178,8 @@ def simulate(level: Level, bricks: Iterable[Brick] = (), *, enforce_budget: bool
     reached[home] = 0
     rows[0], cols[0], right[0] = r - 1, c - 1, d > 0
     for frame in range(1, frames):
+        if should_stop is not None and frame % 256 == 0 and should_stop():
+            raise SimulationCancelled(f"stopped at frame {frame}")
         moving = np.flatnonzero(~home)
         if moving.size:
             rm, cm, dm = r[moving], c[moving], d[moving]
