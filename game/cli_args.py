@@ -185,7 +185,10 @@ def check_output_dir(text: str, *, what: str = "output folder") -> Path:
 
 
 def output_file_arg(text: str) -> str:
-    """An argparse type running :func:`check_output_file` (the path is returned as given)."""
+    """An argparse type running :func:`check_output_file` (the path is returned as given; ``""``,
+    an option's "not given" default, is passed through)."""
+    if text == "":
+        return text
     try:
         check_output_file(text)
     except GameError as exc:

@@ -5,6 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from game.cli_args import bricks_arg, int_arg, output_file_arg, path_arg
+
+#: Window sizes ``play`` accepts (pixels): smaller cannot show the HUD, larger is no screen.
+MIN_WIDTH, MAX_WIDTH = 480, 7680
+MIN_HEIGHT, MAX_HEIGHT = 360, 4320
+
 
 def _cmd_play(args: argparse.Namespace) -> int:
     import os
@@ -59,7 +65,7 @@ def _resolve(spec: str) -> Path:
 def _find(entries: list, spec: str) -> tuple[list | None, int]:  # type: ignore[type-arg]
     """The pack playlist and index for a level number or pack file path."""
     pack = [e for e in entries if e.section == "pack"]
-    if spec.isdigit() and not Path(spec).exists():
+    if spec.isascii() and spec.isdigit() and len(spec) < 10 and not Path(spec).exists():
         i = int(spec) - 1
         if 0 <= i < len(pack):
             return pack, i
@@ -74,15 +80,20 @@ def _find(entries: list, spec: str) -> tuple[list | None, int]:  # type: ignore[
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``play``."""
     p = sub.add_parser("play", help="play the game (default command; starts on level 1)")
-    p.add_argument("level", nargs="?", default=None, help="level file or pack level number (default: 1)")
-    p.add_argument("--width", type=int, default=1280, help="window width")
-    p.add_argument("--height", type=int, default=800, help="window height")
-    p.add_argument("--bricks", default="", help='start with these bricks, "r,c;r,c;..."')
+    p.add_argument("level", nargs="?", default=None, type=path_arg,
+                   help="level file or pack level number (default: 1)")
+    p.add_argument("--width", type=int_arg(MIN_WIDTH, MAX_WIDTH), default=1280,
+                   help=f"window width ({MIN_WIDTH} to {MAX_WIDTH})")
+    p.add_argument("--height", type=int_arg(MIN_HEIGHT, MAX_HEIGHT), default=800,
+                   help=f"window height ({MIN_HEIGHT} to {MAX_HEIGHT})")
+    p.add_argument("--bricks", default="", type=bricks_arg, help='start with these bricks, "r,c;r,c;..."')
     p.add_argument("--release", action="store_true", help="release the lemmings at once (with --bricks)")
     p.add_argument("--preview", action="store_true", help="start with the trajectory preview on")
-    p.add_argument("--screenshot", default="", help="save a PNG screenshot after --screenshot-frame frames")
-    p.add_argument("--screenshot-frame", type=int, default=30, help="frame at which --screenshot is taken")
-    p.add_argument("--frames", type=int, default=0,
+    p.add_argument("--screenshot", default="", type=output_file_arg,
+                   help="save a PNG screenshot after --screenshot-frame frames")
+    p.add_argument("--screenshot-frame", type=int_arg(0, 10_000_000), default=30,
+                   help="frame at which --screenshot is taken")
+    p.add_argument("--frames", type=int_arg(0, 10_000_000), default=0,
                    help="run this many frames with a fixed 60 fps clock, then exit (for scripts)")
     p.set_defaults(handler=_cmd_play)
 
