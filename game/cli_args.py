@@ -38,8 +38,12 @@ _ASCII_INT = re.compile(r"[+-]?[0-9]{1,18}", re.ASCII)
 _ASCII_FLOAT = re.compile(r"[+-]?([0-9]{1,12}(\.[0-9]{0,12})?|\.[0-9]{1,12})([eE][+-]?[0-9]{1,3})?", re.ASCII)
 
 
-def _short(text: str) -> str:
-    return repr(text if len(text) <= 40 else text[:40] + "...")
+def _short(text: str, limit: int = 40) -> str:
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+def _shown(text: str) -> str:
+    return terminal_safe(repr(text if len(text) <= 200 else text[:200] + "..."))
 
 
 def parse_ascii_int(text: str, minimum: int, maximum: int, what: str = "a whole number") -> int:
@@ -145,24 +149,28 @@ def check_output_file(text: str, *, what: str = "output file") -> Path:
         info = os.stat(target)
     except FileNotFoundError:
         info = None
+    except NotADirectoryError:
+        raise GameError(f"{what} {_shown(text)}: a part of the path is not a folder") from None
     except OSError as exc:
-        raise GameError(f"{what} {_short(text)}: {exc.strerror or exc}") from None
+        raise GameError(f"{what} {_shown(text)}: {exc.strerror or exc}") from None
     if info is not None:
         if stat.S_ISDIR(info.st_mode):
-            raise GameError(f"{what} {_short(text)} is a folder; give a file name")
+            raise GameError(f"{what} {_shown(text)} is a folder; give a file name")
         if not stat.S_ISREG(info.st_mode):
-            raise GameError(f"{what} {_short(text)} is not a regular file")
+            raise GameError(f"{what} {_shown(text)} is not a regular file")
     parent = target.parent
     try:
         pinfo = os.stat(parent)
     except FileNotFoundError:
-        raise GameError(f"{what} {_short(text)}: the folder {str(parent)!r} does not exist") from None
+        raise GameError(f"{what} {_shown(text)}: the folder {_shown(str(parent))} does not exist") from None
+    except NotADirectoryError:
+        raise GameError(f"{what} {_shown(text)}: a part of the path is not a folder") from None
     except OSError as exc:
-        raise GameError(f"{what} {_short(text)}: {exc.strerror or exc}") from None
+        raise GameError(f"{what} {_shown(text)}: {exc.strerror or exc}") from None
     if not stat.S_ISDIR(pinfo.st_mode):
-        raise GameError(f"{what} {_short(text)}: {str(parent)!r} is not a folder")
+        raise GameError(f"{what} {_shown(text)}: {_shown(str(parent))} is not a folder")
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise GameError(f"{what} {_short(text)}: the folder {str(parent)!r} is not writable")
+        raise GameError(f"{what} {_shown(text)}: the folder {_shown(str(parent))} is not writable")
     return path
 
 
@@ -176,9 +184,9 @@ def check_output_dir(text: str, *, what: str = "output folder") -> Path:
     path = Path(text)
     if path.exists():
         if not path.is_dir():
-            raise GameError(f"{what} {_short(text)} is not a folder")
+            raise GameError(f"{what} {_shown(text)} is not a folder")
         if not os.access(path, os.W_OK | os.X_OK):
-            raise GameError(f"{what} {_short(text)} is not writable")
+            raise GameError(f"{what} {_shown(text)} is not writable")
         return path
     check_output_file(text, what=what)  # a new folder: the same checks as a new file
     return path

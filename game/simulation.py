@@ -158,8 +158,8 @@ def simulate(level: Level, bricks: Iterable[Brick] = (), *, enforce_budget: bool
     # Padded grids: a ring of wall around the map makes "outside counts as wall" exact.
     blocked = np.ones((height + 2, width + 2), dtype=bool)
     blocked[1:-1, 1:-1] = level.wall_map
-    for r, c in placed:
-        blocked[r + 1, c + 1] = True
+    for brick_row, brick_col in placed:
+        blocked[brick_row + 1, brick_col + 1] = True
     target = np.zeros((height + 2, width + 2), dtype=bool)
     target[1:-1, 1:-1] = level.target_map
 
