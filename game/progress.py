@@ -330,22 +330,25 @@ class ProgressStore:
             store._base = copy.deepcopy(store.records)
             return store
         if problem is not None:
+            problem = problem.replace(str(p), "the file")
             store.records = {}
             store.unusable = problem
             try:
                 write_target(p)
             except OSError:
                 store.writable = False
-                store.messages.append(f"progress file {p.name}: {problem}; progress will not be saved")
+                store.messages.append(f"{p.name}: {problem}; progress will not be saved")
                 return store
-        shown = ", ".join(repr(k[:40]) for k in bad[:3]) + (" ..." if len(bad) > 3 else "")
-        what = problem if problem is not None else f"unreadable records for {shown} dropped"
         if read_only:
-            store.messages.append(f"progress file {p.name}: {what}")
+            store.messages.append(f"{p.name}: {problem or f'{len(bad)} unreadable level record(s)'}")
             return store
         kept = _keep_copy(p, move=problem is not None)
-        aside = f"; the old file is kept as {kept.name}" if kept is not None else ""
-        store.messages.append(f"progress file {p.name}: {what}{aside}")
+        if problem is not None:
+            where = f"moved to {kept.name}" if kept is not None else "left in place"
+            store.messages.append(f"{p.name} unusable ({problem}); {where}, starting fresh")
+        else:
+            where = f"; original kept as {kept.name}" if kept is not None else ""
+            store.messages.append(f"{p.name}: {len(bad)} unreadable level record(s) dropped{where}")
         store._base = copy.deepcopy(store.records)
         if problem is None:
             store.save()  # write the good records back (the malformed ones are only in the copy)
@@ -397,8 +400,8 @@ class ProgressStore:
             return
         self._base = copy.deepcopy(self.records)
         if result.problems:
-            kept = f"; the old file is kept as {result.set_aside_as.name}" if result.set_aside_as else ""
-            self.messages.append(f"progress file {self.path.name}: {result.problems[0]}{kept}")
+            kept = f"; moved to {result.set_aside_as.name}" if result.set_aside_as else ""
+            self.messages.append(f"{self.path.name} unusable ({result.problems[0]}){kept}")
 
     # ---------------------------------------------------------------- queries
     def record(self, key: str) -> LevelRecord:
