@@ -65,14 +65,18 @@ def _resolve(spec: str) -> Path:
 def _find(entries: list, spec: str) -> tuple[list | None, int]:  # type: ignore[type-arg]
     """The pack playlist and index for a level number or pack file path."""
     pack = [e for e in entries if e.section == "pack"]
-    if spec.isascii() and spec.isdigit() and len(spec) < 10 and not Path(spec).exists():
+    try:
+        exists = Path(spec).exists()
+        resolved = Path(spec).resolve()
+    except (OSError, RuntimeError):  # a name too long, a link loop: load_level reports it
+        return None, 0
+    if spec.isascii() and spec.isdigit() and len(spec) < 10 and not exists:
         i = int(spec) - 1
         if 0 <= i < len(pack):
             return pack, i
         return None, 0
-    p = Path(spec).resolve()
     for i, e in enumerate(pack):
-        if e.path is not None and e.path.resolve() == p:
+        if e.path is not None and e.path.resolve() == resolved:
             return pack, i
     return None, 0
 
