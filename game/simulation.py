@@ -1,8 +1,9 @@
 """The reference simulator: the one definition of the rules every other form is tested against.
 
-The rule itself is :func:`game.rules.step`; :func:`simulate` applies it to every lemming
-at once with numpy (the same three cases, as array masks; a test checks both agree on
-random levels) and keeps the tracks compactly: one byte per row, column and direction per
+The rule itself is :func:`game.rules.step`.  Small runs apply it one lemming at a time
+(:func:`simulate_stepwise`); large ones apply it to every lemming at once with numpy
+(:func:`simulate_vectorised`: the same three cases as array masks; a test checks both agree
+on random levels) and keep the tracks compactly: one byte per row, column and direction per
 lemming and frame, so a 256x256 level with N = 10,000 and 16,128 lemmings fits in about
 half a gigabyte.
 
@@ -144,15 +145,32 @@ class SimulationCancelled(Exception):
     """Raised by :func:`simulate` when its ``should_stop`` callback answered True."""
 
 
+#: Runs with at most this many lemming-frames, or fewer lemmings than :data:`VECTOR_MIN_LEMMINGS`,
+#: use :func:`simulate_stepwise` (faster there: numpy's per-call cost is paid once per frame).
+STEPWISE_WORK = 20_000
+VECTOR_MIN_LEMMINGS = 16
+
+
 def simulate(level: Level, bricks: Iterable[Brick] = (), *, enforce_budget: bool = True,
              should_stop: Callable[[], bool] | None = None) -> Run:
     """Run the level with ``bricks`` for frames 0..N-1 and return every lemming's track.
 
     The brick set is checked first (:func:`game.rules.check_bricks`); an illegal set
-    raises :class:`game.errors.IllegalBricksError`.  ``should_stop`` (asked every 256
-    frames) lets a background caller abandon a run no longer wanted
+    raises :class:`game.errors.IllegalBricksError`.  Small runs go one lemming and one
+    :func:`game.rules.step` at a time (:func:`simulate_stepwise`), larger ones all lemmings
+    at once (:func:`simulate_vectorised`); both give the same run.  ``should_stop`` (asked
+    every 256 frames) lets a background caller abandon a run no longer wanted
     (:class:`SimulationCancelled`).
     """
+    count = len(level.lemmings)
+    if count < VECTOR_MIN_LEMMINGS or count * level.frames <= STEPWISE_WORK:
+        return simulate_stepwise(level, bricks, enforce_budget=enforce_budget)
+    return simulate_vectorised(level, bricks, enforce_budget=enforce_budget, should_stop=should_stop)
+
+
+def simulate_vectorised(level: Level, bricks: Iterable[Brick] = (), *, enforce_budget: bool = True,
+                        should_stop: Callable[[], bool] | None = None) -> Run:
+    """:func:`simulate` with numpy over all lemmings at once, tracks kept as compact arrays."""
     placed = check_bricks(level, bricks, enforce_budget=enforce_budget)
     height, width = level.height, level.width
     # Padded grids: a ring of wall around the map makes "outside counts as wall" exact.
@@ -203,19 +221,26 @@ def simulate(level: Level, bricks: Iterable[Brick] = (), *, enforce_budget: bool
 
 
 def simulate_stepwise(level: Level, bricks: Iterable[Brick] = (), *, enforce_budget: bool = True) -> Run:
-    """The same run computed one lemming and one :func:`game.rules.step` at a time (the plain
-    statement of the rules; tests check :func:`simulate` against it)."""
+    """:func:`simulate` one lemming and one :func:`game.rules.step` at a time: the plain statement
+    of the rules (tests check :func:`simulate_vectorised` against it)."""
     from game.rules import step
 
     placed = check_bricks(level, bricks, enforce_budget=enforce_budget)
-    blocked_set = set(placed)
+    width = level.width
+    # Padded grid: a ring of wall around the map makes "outside counts as wall" exact.
+    blocked_rows = [[True] * (width + 2)]
+    for row in level.grid:
+        blocked_rows.append([True] + [ch == "X" for ch in row] + [True])
+    blocked_rows.append([True] * (width + 2))
+    for brick_row, brick_col in placed:
+        blocked_rows[brick_row + 1][brick_col + 1] = True
     target_set = set(level.targets)
 
-    def blocked(row: int, col: int) -> bool:
-        return not level.in_bounds(row, col) or level.grid[row][col] == "X" or (row, col) in blocked_set
+    def blocked(r: int, c: int) -> bool:
+        return blocked_rows[r + 1][c + 1]
 
-    def on_target(row: int, col: int) -> bool:
-        return (row, col) in target_set
+    def on_target(r: int, c: int) -> bool:
+        return (r, c) in target_set
 
     tracks = []
     for lemming in level.lemmings:

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 
 from game.level import Level
-from game.simulation import simulate, simulate_stepwise
+from game.simulation import simulate, simulate_stepwise, simulate_vectorised
 from game.ui.gif_writer import write_gif_stream
 from tests.conftest import REPO
 from tests.strategies import level_and_bricks
@@ -26,7 +26,7 @@ from tests.strategies import level_and_bricks
 @given(level_and_bricks())
 def test_vectorised_simulator_agrees_with_the_stepwise_rule(case: tuple[Level, tuple[tuple[int, int], ...]]) -> None:
     level, bricks = case
-    fast, slow = simulate(level, bricks), simulate_stepwise(level, bricks)
+    fast, slow = simulate_vectorised(level, bricks), simulate_stepwise(level, bricks)
     assert fast.won == slow.won
     for a, b in zip(fast.tracks, slow.tracks, strict=True):
         assert a.reached_at == b.reached_at
@@ -36,7 +36,7 @@ def test_vectorised_simulator_agrees_with_the_stepwise_rule(case: tuple[Level, t
 
 def test_track_path_slices_like_a_tuple() -> None:
     level = Level.from_rows([">  T", "XXXX"], frames=6, budget=0)
-    path = simulate(level).tracks[0].path
+    path = simulate_vectorised(level).tracks[0].path
     expected = ((0, 0, 1), (0, 1, 1), (0, 2, 1), (0, 3, 1), (0, 3, 1), (0, 3, 1))
     assert path[:] == expected and path[-1] == expected[-1] and path[1:3] == expected[1:3]
     assert len(path) == 6 and list(path) == list(expected)
