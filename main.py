@@ -58,7 +58,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args_list:
         choices = getattr(parser._subparsers._group_actions[0], "choices", {})  # type: ignore[union-attr]
         args_list = ["play"] if "play" in choices else ["--help"]
-    args = parser.parse_args(args_list)
+    try:
+        args = parser.parse_args(args_list)
+    except SystemExit as exc:  # --help, or a bad argument (argparse printed it): return its exit code
+        return exc.code if isinstance(exc.code, int) else 2
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2

@@ -13,6 +13,7 @@ import json
 import sys
 from typing import Any
 
+from game.cli_args import bricks_arg, output_file_arg, path_arg, terminal_safe, time_limit_arg
 from game.errors import GameError
 
 #: Exact solvers offered on the command line.
@@ -38,8 +39,8 @@ def _print_report(level: Any, result: Any) -> None:
     """The readable solve report."""
     from game.rules import format_bricks
 
-    print(level.summary())
-    print(f"solver {result.solver}: {result.describe()}")
+    print(level.summary())  # the title is made terminal-safe by Level.summary
+    print(f"solver {result.solver}: {terminal_safe(result.describe(), limit=2000)}")
     if result.relaxed is not None:
         print(f"LP relaxation objective: {result.relaxed.objective:.4f} bricks")
         _print_densities(result.relaxed.obstacles)
@@ -112,7 +113,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--solver", default="auto", choices=EXACT_SOLVERS + HEURISTIC_SOLVERS,
                    help="solver (default auto); gradient and learned are the research methods of issue 5")
     p.add_argument("--all", action="store_true", help="list every minimum solution, with proof")
-    p.add_argument("--time-limit", type=float, default=None, metavar="S", help="give up after S seconds")
+    p.add_argument("--time-limit", type=time_limit_arg, default=None, metavar="S", help="give up after S seconds (> 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--lp", action="store_true", help="milp: solve the LP relaxation, print densities")
     p.add_argument("--backend", choices=("cbc", "scip", "highs"), default=None, help="milp backend")
@@ -120,15 +121,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     p = sub.add_parser("hint", help="the next brick to place, or which one to remove")
     p.add_argument("level", help="level file (or pack level number)")
-    p.add_argument("--bricks", default="", help='the player\'s bricks as "r,c;r,c;..."')
-    p.add_argument("--time-limit", type=float, default=10.0, metavar="S", help="time limit (default 10)")
+    p.add_argument("--bricks", default="", type=bricks_arg, help='the player\'s bricks as "r,c;r,c;..."')
+    p.add_argument("--time-limit", type=time_limit_arg, default=10.0, metavar="S", help="time limit (default 10)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=_cmd_hint)
 
     p = sub.add_parser("bench", help="benchmark the exact solvers over a level suite")
-    p.add_argument("--suite", action="append", default=None, metavar="DIR",
+    p.add_argument("--suite", action="append", default=None, type=path_arg, metavar="DIR",
                    help="folder of level files (repeatable; default: the pack and bench/suites/*)")
     p.add_argument("--solvers", nargs="+", default=None, help="solver names (default: every exact solver)")
-    p.add_argument("--time-limit", type=float, default=20.0, metavar="S", help="per solve (default 20)")
-    p.add_argument("--results", default="bench/results.md", help="markdown file to update")
+    p.add_argument("--time-limit", type=time_limit_arg, default=20.0, metavar="S", help="per solve (default 20)")
+    p.add_argument("--results", default="bench/results.md", type=output_file_arg, help="markdown file to update")
     p.set_defaults(handler=_cmd_bench)

@@ -180,17 +180,22 @@ class Level:
 
     @classmethod
     def load(cls, path: str | Path) -> Level:
-        """Read and parse a level file (never reads more than the size limit)."""
+        """Read and parse a level file: only a regular file (never blocks on a FIFO or a device),
+        never more than the size limit."""
+        from game.storage import read_regular_bytes
+
         p = Path(path)
         try:
-            with p.open("rb") as handle:
-                data = handle.read(MAX_FILE_BYTES + 1)
-        except OSError as exc:
-            raise LevelFormatError(str(p), 1, 1, f"cannot read file: {exc.strerror or exc}") from None
-        if len(data) > MAX_FILE_BYTES:
-            raise LevelFormatError(
-                str(p), 1, 1, f"file is too large (over {MAX_FILE_BYTES:,} bytes)"
-            )
+            data = read_regular_bytes(p, MAX_FILE_BYTES)
+        except FileNotFoundError:
+            raise LevelFormatError(str(p), 1, 1, "cannot read file: no such file") from None
+        except OSError as exc:  # UserFileError: not a regular file, too large, unreadable
+            message = str(exc)
+            if message.startswith(f"{p} "):
+                message = message[len(str(p)) + 1:]
+            elif message.startswith(f"cannot read {p}: "):
+                message = "cannot read file: " + message[len(f"cannot read {p}: "):]
+            raise LevelFormatError(str(p), 1, 1, message) from None
         return cls.from_bytes(data, str(p))
 
     # ------------------------------------------------------------- printing
@@ -327,7 +332,9 @@ class Level:
 
     def summary(self) -> str:
         """One line: size, N, B, lemmings, targets."""
-        name = f"'{self.title}' " if self.title else ""
+        from game.cli_args import terminal_safe
+
+        name = f"'{terminal_safe(self.title)}' " if self.title else ""
         return (
             f"{name}{self.height}x{self.width} map, N={self.frames} frames, "
             f"B={self.budget} bricks, {len(self.lemmings)} lemming"
@@ -347,18 +354,27 @@ def _line_col_of_byte(data: bytes, offset: int) -> tuple[int, int]:
 
 
 def _parse_int(path: str, lineno: int, raw: str, what: str, minimum: int, maximum: int) -> int:
+    """A header number: ASCII digits only (no fullwidth or other scripts), at most 12 of them."""
     stripped = raw.strip()
     col = len(raw) - len(raw.lstrip()) + 1
     if not stripped:
         raise LevelFormatError(path, lineno, 1, f"expected {what}, found an empty line")
-    if not re.fullmatch(r"[+-]?\d+", stripped):
-        raise LevelFormatError(path, lineno, col, f"expected {what} (a whole number), found {stripped!r}")
+    shown = stripped if len(stripped) <= 40 else stripped[:40] + "..."
+    if not _ASCII_INT.fullmatch(stripped):
+        raise LevelFormatError(path, lineno, col,
+                               f"expected {what} (a whole number in ASCII digits), found {shown!r}")
+    digits = stripped.lstrip("+-").lstrip("0")
+    if len(digits) > 12:
+        raise LevelFormatError(path, lineno, col, f"{what} must be at most {maximum}, got a {len(digits)}-digit number")
     value = int(stripped)
     if value < minimum:
         raise LevelFormatError(path, lineno, col, f"{what} must be at least {minimum}, got {value}")
     if value > maximum:
         raise LevelFormatError(path, lineno, col, f"{what} must be at most {maximum}, got {value}")
     return value
+
+
+_ASCII_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
 
 
 def _parse(text: str, path: str) -> Level:

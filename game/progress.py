@@ -1,9 +1,10 @@
 """The player's progress: solved marks, best brick counts, level hashes and saved replays.
 
 Stored as JSON in ``game.storage.user_data_dir() / "progress.json"`` (which respects
-``XDG_DATA_HOME``) and always written atomically.  A corrupt file never crashes the game:
-it is moved aside to ``progress.json.corrupt``, reported once through
-:attr:`ProgressStore.messages`, and replaced by a fresh file.
+``XDG_DATA_HOME``), always written atomically under a lock and merged with what other
+processes saved meanwhile.  Any file content is accepted without crashing: an unusable file
+is moved aside to ``progress.json.corrupt-<time>`` and reported once through
+:attr:`ProgressStore.messages`; the game goes on with fresh progress.
 
 Levels are keyed by a stable string: the file name for pack levels (``"001_original.txt"``)
 and ``"user/<name>"`` for the player's own levels (see :func:`level_key`).  Each record keeps the
@@ -26,20 +27,30 @@ True
 
 from __future__ import annotations
 
-import json
-import os
+import copy
+import math
+import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
 from game.level import Brick, Level
-from game.storage import atomic_write_text, user_data_dir
+from game.storage import file_lock, locked_update, read_user_json, set_aside, user_data_dir, write_target
 
 #: File format version written in the JSON.
 FORMAT_VERSION = 1
 #: Most replays kept per level (the best ones first, then the newest).
 MAX_REPLAYS = 20
+#: Largest progress file read, in bytes (a bigger one is set aside as unusable).
+MAX_PROGRESS_BYTES = 32 * 1024 * 1024
+#: Largest counter (attempts, hints) and brick coordinate accepted in the file.
+MAX_COUNT = 10**12
+MAX_COORD = 1 << 16
+
+
+class ProgressFormatError(ValueError):
+    """A progress document (or a part of it) that does not have the expected form."""
 
 
 def default_progress_path() -> Path:
@@ -59,9 +70,49 @@ def level_key(path: Path | str) -> str:
 
         if p.resolve().is_relative_to(user_levels_dir().resolve()):
             return f"user/{p.name}"
-    except (OSError, ValueError):
+    except (OSError, ValueError, RuntimeError):
         pass
     return p.name
+
+
+# ---------------------------------------------------------------- strict field readers
+def _count(value: Any, what: str, *, maximum: int = MAX_COUNT) -> int:
+    """A whole number 0..maximum (an integral float is accepted); anything else raises.
+
+    >>> _count(3.0, "x")
+    3
+    >>> _count(-1, "best_bricks")
+    Traceback (most recent call last):
+    ...
+    game.progress.ProgressFormatError: best_bricks must be a whole number from 0 to 1000000000000, got -1
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ProgressFormatError(f"{what} must be a whole number, got {type(value).__name__}")
+    if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+        raise ProgressFormatError(f"{what} must be a whole number, got {value!r}")
+    if not 0 <= value <= maximum:
+        raise ProgressFormatError(f"{what} must be a whole number from 0 to {maximum}, got {value!r:.40}")
+    return int(value)
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str) or len(value) > 256:
+        raise ProgressFormatError(f"{what} must be a short string")
+    return value
+
+
+def _flag(value: Any, what: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    raise ProgressFormatError(f"{what} must be true or false")
+
+
+def _time(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ProgressFormatError("saved_at must be a finite number")
+    return float(value)
 
 
 @dataclass(frozen=True)
@@ -77,15 +128,30 @@ class Replay:
         return {"hash": self.level_hash, "bricks": [list(b) for b in self.bricks], "saved_at": self.saved_at}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Replay:
-        """Parse the JSON form (raises on malformed data)."""
-        bricks = tuple(sorted((int(b[0]), int(b[1])) for b in data["bricks"]))
-        return cls(str(data["hash"]), bricks, float(data.get("saved_at", 0.0)))
+    def from_json(cls, data: Any) -> Replay:
+        """Parse the JSON form; raises :class:`ProgressFormatError` on anything malformed."""
+        if not isinstance(data, dict):
+            raise ProgressFormatError("a replay must be an object")
+        raw = data.get("bricks")
+        if not isinstance(raw, list) or len(raw) > MAX_COORD:
+            raise ProgressFormatError("a replay's bricks must be a list")
+        bricks = []
+        for b in raw:
+            if not isinstance(b, list) or len(b) != 2:
+                raise ProgressFormatError("a brick must be a [row, col] pair")
+            bricks.append((_count(b[0], "a brick row", maximum=MAX_COORD),
+                           _count(b[1], "a brick column", maximum=MAX_COORD)))
+        return cls(_text(data.get("hash"), "a replay's hash"), tuple(sorted(bricks)),
+                   _time(data.get("saved_at", 0.0)))
 
 
 @dataclass
 class LevelRecord:
-    """Progress on one level."""
+    """Progress on one level.
+
+    ``extra`` keeps fields this version does not know (written back unchanged), so a newer
+    version's fields survive an older game saving the file.
+    """
 
     solved: bool = False
     level_hash: str = ""          #: puzzle hash of the level when last solved
@@ -93,10 +159,12 @@ class LevelRecord:
     replays: list[Replay] = field(default_factory=list)
     hints_used: int = 0
     attempts: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """JSON form."""
         return {
+            **self.extra,
             "solved": self.solved,
             "hash": self.level_hash,
             "best_bricks": self.best_bricks,
@@ -106,17 +174,101 @@ class LevelRecord:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> LevelRecord:
-        """Parse the JSON form (raises on malformed data)."""
+    def from_json(cls, data: Any) -> LevelRecord:
+        """Parse the JSON form; raises :class:`ProgressFormatError` on anything malformed."""
+        if not isinstance(data, dict):
+            raise ProgressFormatError("a level record must be an object")
         best = data.get("best_bricks")
+        replays = data.get("replays", [])
+        if not isinstance(replays, list):
+            raise ProgressFormatError("replays must be a list")
         return cls(
-            solved=bool(data.get("solved", False)),
-            level_hash=str(data.get("hash", "")),
-            best_bricks=None if best is None else int(best),
-            replays=[Replay.from_json(r) for r in data.get("replays", [])],
-            hints_used=int(data.get("hints_used", 0)),
-            attempts=int(data.get("attempts", 0)),
+            solved=_flag(data.get("solved", False), "solved"),
+            level_hash=_text(data.get("hash", ""), "hash"),
+            best_bricks=None if best is None else _count(best, "best_bricks", maximum=MAX_COORD),
+            replays=[Replay.from_json(r) for r in replays[: 4 * MAX_REPLAYS]],
+            hints_used=_count(data.get("hints_used", 0), "hints_used"),
+            attempts=_count(data.get("attempts", 0), "attempts"),
+            extra={k: v for k, v in data.items() if k not in _KNOWN_FIELDS},
         )
+
+
+_KNOWN_FIELDS = frozenset({"solved", "hash", "best_bricks", "replays", "hints_used", "attempts"})
+
+
+def parse_progress(data: Any) -> tuple[dict[str, LevelRecord], list[str]]:
+    """The records of a progress document, and the keys of records that were malformed (dropped).
+
+    Raises :class:`ProgressFormatError` when the document as a whole is not a progress object.
+
+    >>> recs, bad = parse_progress({"version": 1, "levels": {"a": {"best_bricks": 1e999}, "b": {}}})
+    >>> sorted(recs), bad
+    (['b'], ['a'])
+    """
+    if not isinstance(data, dict):
+        raise ProgressFormatError("not a progress object")
+    levels = data.get("levels", {})
+    if not isinstance(levels, dict):
+        raise ProgressFormatError("'levels' is not an object")
+    records: dict[str, LevelRecord] = {}
+    bad: list[str] = []
+    for key, value in levels.items():
+        try:
+            records[key] = LevelRecord.from_json(value)
+        except ProgressFormatError:
+            bad.append(key)
+    return records, bad
+
+
+def merge_records(disk: LevelRecord | None, mine: LevelRecord | None, base: LevelRecord | None) -> LevelRecord:
+    """Three-way merge of one level's progress: what is on disk now, this process's record, and
+    the record as this process last read it (``base``).
+
+    Counters add both sides' increments; replays are united (the best and newest kept); the
+    level version is the one of the newest replay; the best count is the smallest for that
+    version; fields this process did not change keep the disk's value.
+
+    >>> a = LevelRecord(attempts=5, hints_used=1)
+    >>> merge_records(LevelRecord(attempts=7, hints_used=1), LevelRecord(attempts=6, hints_used=2), a).attempts
+    8
+    """
+    if mine is None:
+        return copy.deepcopy(disk) if disk is not None else LevelRecord()
+    if disk is None:
+        return copy.deepcopy(mine)
+    base = base if base is not None else LevelRecord()
+    by_id: dict[tuple[str, tuple[Brick, ...]], Replay] = {}
+    for r in disk.replays + mine.replays:
+        old = by_id.get((r.level_hash, r.bricks))
+        if old is None or r.saved_at > old.saved_at:
+            by_id[(r.level_hash, r.bricks)] = r
+    replays = list(by_id.values())
+    if replays:
+        newest = max(replays, key=lambda r: r.saved_at)
+        level_hash = newest.level_hash
+    else:
+        level_hash = mine.level_hash if mine.level_hash != base.level_hash else disk.level_hash
+    bests = [rec.best_bricks for rec in (disk, mine) if rec.level_hash == level_hash and rec.best_bricks is not None]
+    bests += [len(r.bricks) for r in replays if r.level_hash == level_hash]
+    solved = any(rec.solved and rec.level_hash == level_hash for rec in (disk, mine)) or any(
+        r.level_hash == level_hash for r in replays)
+    replays.sort(key=lambda r: (r.level_hash != level_hash, len(r.bricks), -r.saved_at))
+    extra = dict(disk.extra)
+    for k, v in mine.extra.items():
+        if base.extra.get(k, _MISSING) != v:
+            extra[k] = copy.deepcopy(v)
+    return LevelRecord(
+        solved=solved,
+        level_hash=level_hash,
+        best_bricks=min(bests) if bests and solved else None,
+        replays=replays[:MAX_REPLAYS],
+        hints_used=disk.hints_used + max(0, mine.hints_used - base.hints_used),
+        attempts=disk.attempts + max(0, mine.attempts - base.attempts),
+        extra=extra,
+    )
+
+
+_MISSING = object()
 
 
 @dataclass(frozen=True)
@@ -129,42 +281,77 @@ class LevelStatus:
 
 
 class ProgressStore:
-    """The progress file in memory; every change is saved at once (atomically)."""
+    """The progress file in memory; every change is saved at once.
+
+    Saving locks the file (:func:`game.storage.locked_update`), re-reads it and merges this
+    process's changes into what is there (:func:`merge_records`), so two game, editor or CLI
+    processes playing at the same time lose nothing.
+    """
 
     def __init__(self, path: Path | None, records: dict[str, LevelRecord] | None = None) -> None:
         self.path = path
         self.records: dict[str, LevelRecord] = records or {}
-        #: Problems met while loading, to show the player once.
+        #: Problems met while loading or saving, to show the player.
         self.messages: list[str] = []
+        #: The records as last read from (or written to) the file: the base of the merge.
+        self._base: dict[str, LevelRecord] = copy.deepcopy(self.records)
+        #: Top-level fields of the file this version does not know (kept).
+        self.extra: dict[str, Any] = {}
+        #: False when the path is not a regular file (a folder, FIFO, device): nothing is written.
+        self.writable = path is not None
+        #: A checking view (``verify``): never written, nothing moved aside.
+        self.read_only = False
+        #: Why the file could not be used at all (``None`` when it was read, or missing).
+        self.unusable: str | None = None
 
     # ---------------------------------------------------------------- load/save
     @classmethod
-    def load(cls, path: Path | str) -> ProgressStore:
-        """Read ``path``; a missing file gives empty progress, a corrupt one is moved aside and reported."""
+    def load(cls, path: Path | str, *, read_only: bool = False) -> ProgressStore:
+        """Read ``path``; never raises.
+
+        A missing file gives empty progress.  An unusable file (not JSON, not a progress
+        object, too large) is moved aside as ``progress.json.corrupt-<time>`` and reported
+        in :attr:`messages`; malformed level records are dropped (the original file is kept
+        aside too).  A path that is not a regular file is reported and never written.  With
+        ``read_only`` nothing is moved or written.
+        """
         p = Path(path)
         store = cls(p)
-        try:
-            raw = p.read_bytes()
-        except FileNotFoundError:
-            return store
-        except OSError as exc:
-            store.messages.append(f"could not read progress file {p}: {exc.strerror or exc}; starting fresh")
-            return store
-        try:
-            data = json.loads(raw.decode("utf-8"))
-            if not isinstance(data, dict) or not isinstance(data.get("levels", {}), dict):
-                raise ValueError("not a progress object")
-            store.records = {str(k): LevelRecord.from_json(v) for k, v in data.get("levels", {}).items()}
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
-            backup = p.with_name(p.name + ".corrupt")
+        store.read_only = read_only
+        data, problem = read_user_json(p, MAX_PROGRESS_BYTES)
+        bad: list[str] = []
+        if problem is None and data is not None:
             try:
-                os.replace(p, backup)
-                where = f"; the old file was kept as {backup.name}"
-            except OSError:
-                where = ""
+                store.records, bad = parse_progress(data)
+                store.extra = {k: v for k, v in data.items() if k not in ("version", "levels")}
+            except ProgressFormatError as exc:
+                problem = str(exc)
+        if problem is None and not bad:
+            store._base = copy.deepcopy(store.records)
+            return store
+        if problem is not None:
+            problem = problem.replace(str(p), "the file")
             store.records = {}
-            store.messages.append(f"progress file {p} was corrupt ({type(exc).__name__}); started fresh{where}")
-            store.save()
+            store.unusable = problem
+            try:
+                write_target(p)
+            except OSError:
+                store.writable = False
+                store.messages.append(f"{p.name}: {problem}; progress will not be saved")
+                return store
+        if read_only:
+            store.messages.append(f"{p.name}: {problem or f'{len(bad)} unreadable level record(s)'}")
+            return store
+        kept = _keep_copy(p, move=problem is not None)
+        if problem is not None:
+            where = f"moved to {kept.name}" if kept is not None else "left in place"
+            store.messages.append(f"{p.name} unusable ({problem}); {where}, starting fresh")
+        else:
+            where = f"; original kept as {kept.name}" if kept is not None else ""
+            store.messages.append(f"{p.name}: {len(bad)} unreadable level record(s) dropped{where}")
+        store._base = copy.deepcopy(store.records)
+        if problem is None:
+            store.save()  # write the good records back (the malformed ones are only in the copy)
         return store
 
     @classmethod
@@ -179,16 +366,42 @@ class ProgressStore:
 
     def to_json(self) -> dict[str, Any]:
         """The JSON document."""
-        return {"version": FORMAT_VERSION, "levels": {k: r.to_json() for k, r in sorted(self.records.items())}}
+        return {**self.extra, "version": FORMAT_VERSION,
+                "levels": {k: r.to_json() for k, r in sorted(self.records.items())}}
 
     def save(self) -> None:
-        """Write the file atomically (no-op for in-memory progress); I/O errors are reported, not raised."""
-        if self.path is None:
+        """Merge this process's changes into the file under a lock; errors are reported, not raised."""
+        if self.path is None or self.read_only:
             return
+        if not self.writable:
+            note = f"could not save progress to {self.path}: it is not a regular file"
+            if note not in self.messages:
+                self.messages.append(note)
+            return
+
+        def merge(on_disk: Any) -> dict[str, Any]:
+            try:
+                disk, _ = parse_progress(on_disk) if on_disk is not None else ({}, [])
+            except ProgressFormatError:
+                disk = {}
+            merged = {key: merge_records(disk.get(key), self.records.get(key), self._base.get(key))
+                      for key in set(disk) | set(self.records)}
+            self.records = merged
+            if isinstance(on_disk, dict):
+                self.extra = {**{k: v for k, v in on_disk.items() if k not in ("version", "levels")},
+                              **self.extra}
+            return self.to_json()
+
         try:
-            atomic_write_text(self.path, json.dumps(self.to_json(), indent=1) + "\n")
+            result = locked_update(self.path, merge, max_bytes=MAX_PROGRESS_BYTES)
         except OSError as exc:
-            self.messages.append(f"could not save progress to {self.path}: {exc.strerror or exc}")
+            reason = exc.strerror if exc.strerror else str(exc)
+            self.messages.append(f"could not save progress to {self.path}: {reason}")
+            return
+        self._base = copy.deepcopy(self.records)
+        if result.problems:
+            kept = f"; moved to {result.set_aside_as.name}" if result.set_aside_as else ""
+            self.messages.append(f"{self.path.name} unusable ({result.problems[0]}){kept}")
 
     # ---------------------------------------------------------------- queries
     def record(self, key: str) -> LevelRecord:
@@ -244,6 +457,20 @@ class ProgressStore:
         self.record(key).hints_used += count
         if save:
             self.save()
+
+
+def _keep_copy(path: Path, *, move: bool) -> Path | None:
+    """Keep an unusable progress file aside: moved (``move``) or copied, under the file's lock."""
+    try:
+        with file_lock(path):
+            if move:
+                return set_aside(path)
+            aside = set_aside(path)
+            if aside is not None:
+                shutil.copy2(aside, path)  # the good records stay in place until rewritten
+            return aside
+    except OSError:
+        return None
 
 
 @dataclass(frozen=True)

@@ -241,11 +241,15 @@ def check_bricks(level: Level, bricks: Iterable[Brick], *, enforce_budget: bool 
     return tuple(sorted(seen))
 
 
-_BRICK = re.compile(r"\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?")
+_BRICK = re.compile(r"(\()?\s*(-?[0-9]{1,9})\s*,\s*(-?[0-9]{1,9})\s*(\))?", re.ASCII)
+#: Most bricks one brick list may hold (a 256x256 map has 65,536 cells).
+MAX_BRICKS_IN_TEXT = 65_536
 
 
 def parse_bricks(text: str) -> tuple[Brick, ...]:
     """Parse ``"r,c;r,c;..."`` (also ``"(r,c) (r,c)"``) into brick positions.
+
+    Numbers are ASCII digits (at most 9 of them); parentheses, when used, must pair up.
 
     >>> parse_bricks("2,1;5,4; 6,6")
     ((2, 1), (5, 4), (6, 6))
@@ -253,9 +257,14 @@ def parse_bricks(text: str) -> tuple[Brick, ...]:
     ((2, 1), (5, 4))
     >>> parse_bricks("")
     ()
+    >>> parse_bricks("2,1)")
+    Traceback (most recent call last):
+    ...
+    game.errors.IllegalBricksError: cannot read bricks '2,1)' at character 4: a closing parenthesis was never opened
     """
     bricks: list[Brick] = []
     rest = text.strip()
+    shown = repr(text if len(text) <= 60 else text[:60] + "...")
     pos = 0
     while pos < len(rest):
         if rest[pos] in " ;\t":
@@ -264,9 +273,18 @@ def parse_bricks(text: str) -> tuple[Brick, ...]:
         match = _BRICK.match(rest, pos)
         if not match:
             raise IllegalBricksError(
-                f"cannot read bricks {text!r} at character {pos + 1}: expected 'row,col;row,col;...'"
+                f"cannot read bricks {shown} at character {pos + 1}: expected 'row,col;row,col;...' "
+                "with row and col in ASCII digits"
             )
-        bricks.append((int(match.group(1)), int(match.group(2))))
+        if match.group(1) and not match.group(4):
+            raise IllegalBricksError(
+                f"cannot read bricks {shown} at character {pos + 1}: an opening parenthesis is never closed")
+        if match.group(4) and not match.group(1):
+            raise IllegalBricksError(
+                f"cannot read bricks {shown} at character {match.end()}: a closing parenthesis was never opened")
+        if len(bricks) >= MAX_BRICKS_IN_TEXT:
+            raise IllegalBricksError(f"too many bricks (more than {MAX_BRICKS_IN_TEXT:,})")
+        bricks.append((int(match.group(2)), int(match.group(3))))
         pos = match.end()
     return tuple(bricks)
 

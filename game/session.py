@@ -20,15 +20,65 @@ undo drops the redo states.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Any, Iterable
 
 from game.level import Brick, Level
 from game.rules import brick_problem, check_bricks
-from game.simulation import Run, simulate
+from game.simulation import Run, SimulationCancelled, simulate
 from game.history import History
 
 BrickSet = tuple[Brick, ...]
+
+#: Runs with more lemming-frames than this are computed in a background thread (the game
+#: draws its first frames at once on the largest levels); smaller ones are computed on use.
+BACKGROUND_WORK = 2_000_000
+
+
+class BackgroundRun(Run):
+    """A :class:`Run` computed in a background thread: ``level``, ``bricks`` and ``frames`` are
+    known at once; the first use of :attr:`tracks` (or ``won``, ``arrived_by``...) waits for it.
+
+    :meth:`cancel` abandons it (a newer brick set is shown); using it afterwards computes it
+    in the caller's thread.
+    """
+
+    def __init__(self, level: Level, bricks: BrickSet) -> None:  # noqa: D107 - Run's fields set by hand
+        object.__setattr__(self, "level", level)
+        object.__setattr__(self, "bricks", bricks)
+        object.__setattr__(self, "_stop", threading.Event())
+        object.__setattr__(self, "_outcome", [])
+        thread = threading.Thread(target=self._work, name="play-run", daemon=True)
+        object.__setattr__(self, "_thread", thread)
+        thread.start()
+
+    def _work(self) -> None:
+        try:
+            self._outcome.append(simulate(self.level, self.bricks, should_stop=self._stop.is_set))
+        except SimulationCancelled:
+            pass
+        except BaseException as exc:  # handed to the thread that uses the run
+            self._outcome.append(exc)
+
+    @property
+    def ready(self) -> bool:
+        """True once the run is computed (using it will not wait)."""
+        return "tracks" in self.__dict__ or not self._thread.is_alive()
+
+    def cancel(self) -> None:
+        """Ask the background thread to stop (at its next check)."""
+        self._stop.set()
+
+    def __getattr__(self, name: str) -> Any:
+        if name != "tracks":
+            raise AttributeError(name)
+        self._thread.join()
+        outcome = self._outcome[0] if self._outcome else simulate(self.level, self.bricks)
+        if isinstance(outcome, BaseException):
+            raise outcome
+        object.__setattr__(self, "tracks", outcome.tracks)
+        return outcome.tracks
 
 
 class BrickHistory(History[BrickSet]):
@@ -76,13 +126,27 @@ class PlaySession:
 
     @property
     def run(self) -> Run:
-        """The full run (frames 0..N-1) with the current bricks, computed once per brick set."""
+        """The full run (frames 0..N-1) with the current bricks, computed once per brick set.
+
+        On large levels it is a :class:`BackgroundRun`: getting it is instant and the first
+        use of its tracks waits for the background thread; runs of brick sets no longer
+        current are cancelled, so at most one large run is computed at a time.
+        """
         key = self.bricks
         run = self._run_cache.get(key)
         if run is None:
             if len(self._run_cache) > 64:
                 self._run_cache.clear()
-            run = self._run_cache[key] = simulate(self.level, key)
+            if len(self.level.lemmings) * self.level.frames > BACKGROUND_WORK:
+                for k, other in list(self._run_cache.items()):
+                    if isinstance(other, BackgroundRun) and not other.ready:
+                        other.cancel()
+                        del self._run_cache[k]
+                    elif isinstance(other, BackgroundRun):
+                        del self._run_cache[k]  # one large run kept in memory at a time
+                run = self._run_cache[key] = BackgroundRun(self.level, key)
+            else:
+                run = self._run_cache[key] = simulate(self.level, key)
         return run
 
     def cell_problem(self, cell: Brick) -> str | None:

@@ -11,14 +11,16 @@ import sys
 import time
 from pathlib import Path
 
+from game.cli_args import int_arg, output_dir_arg, time_limit_arg
 from game.errors import GameError
+from game.level import MAX_FRAMES, MAX_SIDE
 
 #: Candidates tried per requested level before ``generate`` gives up (unless --max-attempts).
 DEFAULT_ATTEMPTS_PER_LEVEL = 5_000
 #: Seconds between progress lines on stderr.
 REPORT_EVERY = 10.0
 
-_SIZE = re.compile(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*")
+_SIZE = re.compile(r"\s*([0-9]{1,4})\s*[xX×]\s*([0-9]{1,4})\s*", re.ASCII)
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -76,7 +78,15 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     ):
         written += 1
         path = out / level_file_name(height, width, args.bricks, args.seed, written)
-        generated.level.save(path)
+        try:
+            out.mkdir(exist_ok=True)
+            generated.level.save(path)
+        except GameError:
+            raise
+        except OSError as exc:
+            from game.storage import describe_os_error
+
+            raise GameError(f"cannot write {path}: {describe_os_error(exc)}") from None
         print(f"wrote {path}: '{generated.level.title}', min {generated.min_bricks} bricks"
               f"{' (unique)' if generated.unique else ''}, candidate {generated.attempt}, "
               f"{generated.seconds:.2f} s", flush=True)
@@ -95,15 +105,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="generate levels whose minimum brick count is exactly K (certified by an exact solver)",
     )
     p.add_argument("--size", required=True, help="map size HxW (rows x columns), e.g. 10x12")
-    p.add_argument("--bricks", type=int, required=True, help="the exact minimum brick count K (also the budget)")
-    p.add_argument("--frames", type=int, default=None, help="frames N (default 3 x (H + W))")
-    p.add_argument("--lemmings", type=int, default=1, help="lemmings per level (default 1)")
-    p.add_argument("--count", type=int, default=1, help="how many levels to write (default 1)")
+    p.add_argument("--bricks", type=int_arg(1, MAX_SIDE * MAX_SIDE), required=True, help="the exact minimum brick count K (also the budget)")
+    p.add_argument("--frames", type=int_arg(2, MAX_FRAMES), default=None, help="frames N (default 3 x (H + W))")
+    p.add_argument("--lemmings", type=int_arg(1, MAX_SIDE * MAX_SIDE), default=1, help="lemmings per level (default 1)")
+    p.add_argument("--count", type=int_arg(1, 100_000), default=1, help="how many levels to write (default 1)")
     p.add_argument("--unique", action="store_true", help="only levels with exactly one optimal solution")
-    p.add_argument("--seed", type=int, default=0, help="random seed; the same seed gives the same levels")
-    p.add_argument("--out", required=True, help="folder to write the level files into")
+    p.add_argument("--seed", type=int_arg(0, 2**32 - 1), default=0, help="random seed; the same seed gives the same levels")
+    p.add_argument("--out", required=True, type=output_dir_arg, help="folder to write the level files into")
     p.add_argument("--solver", default=None,
                    help="exact solver that certifies each level (default: search, else auto, cpsat, ...)")
-    p.add_argument("--time-limit", type=float, default=60.0, help="seconds per exact solve (default 60)")
-    p.add_argument("--max-attempts", type=int, default=None, help=f"give up after this many candidates (default {DEFAULT_ATTEMPTS_PER_LEVEL} per level)")
+    p.add_argument("--time-limit", type=time_limit_arg, default=60.0, help="seconds per exact solve (default 60)")
+    p.add_argument("--max-attempts", type=int_arg(1, 10**9), default=None, help=f"give up after this many candidates (default {DEFAULT_ATTEMPTS_PER_LEVEL} per level)")
     p.set_defaults(handler=_cmd_generate)

@@ -10,6 +10,11 @@ import argparse
 import json
 import sys
 
+from game.cli_args import int_arg, output_file_arg
+
+#: Most games ``learn --games`` accepts (each is a small level run; more only costs memory).
+MAX_GAMES = 10_000
+
 
 def _cmd_learn(args: argparse.Namespace) -> int:
     from ai.learning.learn import learn_rules
@@ -19,7 +24,15 @@ def _cmd_learn(args: argparse.Namespace) -> int:
         return 2
     report = learn_rules(games=args.games, seed=args.seed, model=args.model, active=args.active)
     if args.out:
-        report.rules.save(args.out)
+        from game.errors import GameError
+        from game.storage import describe_os_error
+
+        try:
+            report.rules.save(args.out)
+        except GameError:
+            raise
+        except OSError as exc:
+            raise GameError(f"cannot write {args.out}: {describe_os_error(exc)}") from None
     if args.json:
         data = report.to_json()
         if args.out:
@@ -44,14 +57,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "3x3 neighbourhood, verify the rules against the real ones on every configuration that can occur, "
         "and print them as nested tests and CNF clauses.  Exit code 0 when the rules are exact, 1 when not.",
     )
-    p.add_argument("--games", type=int, default=None,
+    p.add_argument("--games", type=int_arg(0, MAX_GAMES), default=None,
                    help="random games to learn from (default 100); with --active, the most query levels (default 30)")
     p.add_argument("--active", action="store_true",
                    help="active learning: build small query levels that separate the remaining hypotheses")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--seed", type=int_arg(0, 2**32 - 1), default=0, help="random seed, 0 to 2^32-1 (default 0)")
     p.add_argument("--model", choices=["tree", "logreg", "mlp", "best"], default="tree",
                    help="model: decision tree (default), logistic regression with pairwise products, small MLP, "
                         "or best (fit all three, keep the one with the fewest errors)")
-    p.add_argument("--out", default=None, help="save the rules to this JSON file")
+    p.add_argument("--out", default=None, type=output_file_arg, help="save the rules to this JSON file")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the rules")
     p.set_defaults(handler=_cmd_learn)

@@ -11,6 +11,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from game.cli_args import bricks_arg, int_arg, output_file_arg, path_arg
+
+#: Window sizes ``play`` accepts (pixels): smaller cannot show the HUD, larger is no screen.
+MIN_WIDTH, MAX_WIDTH = 480, 7680
+MIN_HEIGHT, MAX_HEIGHT = 360, 4320
+
 
 def _cmd_play(args: argparse.Namespace) -> int:
     import os
@@ -65,14 +71,18 @@ def _resolve(spec: str) -> Path:
 def _find(entries: list, spec: str) -> tuple[list | None, int]:  # type: ignore[type-arg]
     """The pack playlist and index for a level number or pack file path."""
     pack = [e for e in entries if e.section == "pack"]
-    if spec.isdigit() and not Path(spec).exists():
+    try:
+        exists = Path(spec).exists()
+        resolved = Path(spec).resolve()
+    except (OSError, RuntimeError):  # a name too long, a link loop: load_level reports it
+        return None, 0
+    if spec.isascii() and spec.isdigit() and len(spec) < 10 and not exists:
         i = int(spec) - 1
         if 0 <= i < len(pack):
             return pack, i
         return None, 0
-    p = Path(spec).resolve()
     for i, e in enumerate(pack):
-        if e.path is not None and e.path.resolve() == p:
+        if e.path is not None and e.path.resolve() == resolved:
             return pack, i
     return None, 0
 
@@ -80,15 +90,20 @@ def _find(entries: list, spec: str) -> tuple[list | None, int]:  # type: ignore[
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``play``."""
     p = sub.add_parser("play", help="play the game (default command; starts on level 1)")
-    p.add_argument("level", nargs="?", default=None, help="level file or pack level number (default: 1)")
-    p.add_argument("--width", type=int, default=1280, help="window width")
-    p.add_argument("--height", type=int, default=800, help="window height")
-    p.add_argument("--bricks", default="", help='start with these bricks, "r,c;r,c;..."')
+    p.add_argument("level", nargs="?", default=None, type=path_arg,
+                   help="level file or pack level number (default: 1)")
+    p.add_argument("--width", type=int_arg(MIN_WIDTH, MAX_WIDTH), default=1280,
+                   help=f"window width ({MIN_WIDTH} to {MAX_WIDTH})")
+    p.add_argument("--height", type=int_arg(MIN_HEIGHT, MAX_HEIGHT), default=800,
+                   help=f"window height ({MIN_HEIGHT} to {MAX_HEIGHT})")
+    p.add_argument("--bricks", default="", type=bricks_arg, help='start with these bricks, "r,c;r,c;..."')
     p.add_argument("--release", action="store_true", help="release the lemmings at once (with --bricks)")
     p.add_argument("--preview", action="store_true", help="start with the trajectory preview on")
-    p.add_argument("--screenshot", default="", help="save a PNG screenshot after --screenshot-frame frames")
-    p.add_argument("--screenshot-frame", type=int, default=30, help="frame at which --screenshot is taken")
-    p.add_argument("--frames", type=int, default=0,
+    p.add_argument("--screenshot", default="", type=output_file_arg,
+                   help="save a PNG screenshot after --screenshot-frame frames")
+    p.add_argument("--screenshot-frame", type=int_arg(0, 10_000_000), default=30,
+                   help="frame at which --screenshot is taken")
+    p.add_argument("--frames", type=int_arg(0, 10_000_000), default=0,
                    help="run this many frames with a fixed 60 fps clock, then exit (for scripts)")
     p.set_defaults(handler=_cmd_play)
 
@@ -96,7 +111,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     register_editor(sub)  # ``edit [LEVEL]`` (issue 7)
 
-    from game.ui.export import register_cli as register_export
+    from game.ui.export_commands import register_cli as register_export
 
     register_export(sub)  # ``export LEVEL --gif OUT.gif`` (issue 6)
 
@@ -105,9 +120,10 @@ def _solve_gif(args: argparse.Namespace, level: Any, result: Any) -> None:
     """``solve --gif OUT.gif``: the solution (or, with ``--lp``, the densities) as an animated GIF."""
     if not getattr(args, "gif", None):
         return
-    from game.ui.export import export_solve_result
+    from game.ui.export_commands import export_solve_result, output_errors
 
-    saved = export_solve_result(level, result, args.gif)
+    with output_errors(args.gif):
+        saved = export_solve_result(level, result, args.gif)
     print(saved.describe(), file=sys.stderr if getattr(args, "json", False) else sys.stdout)
 
 
@@ -116,7 +132,7 @@ def extend(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     solve = sub.choices.get("solve")
     if solve is None:
         return
-    solve.add_argument("--gif", default=None, metavar="OUT.gif",
+    solve.add_argument("--gif", default=None, type=output_file_arg, metavar="OUT.gif",
                        help="also export the solution (or, with --lp, the densities) as an animated GIF")
     outputs = tuple(solve.get_default("solve_outputs") or ())
     solve.set_defaults(solve_outputs=outputs + (_solve_gif,))

@@ -11,7 +11,13 @@ A fractional answer (:class:`ai.base.RelaxedSolution`: the gradient solver's den
 the MILP's LP relaxation) is drawn with translucent bricks and translucent lemming mass
 (:func:`relaxed_frames`).
 
+Frames are drawn one at a time (:func:`iter_gif_frames`) and streamed into the file
+(:mod:`game.ui.gif_writer`), so memory does not depend on N.  :func:`export_gif` is a plain
+function of picklable values (a level, a brick list, a path): it can run in a child process.
 Works headless: no window is opened (:func:`game.ui.app.headless_env`).
+
+Related modules: :mod:`game.ui.export_relaxed` (fractional solutions),
+:mod:`game.ui.gif_writer` (the streaming encoder), :mod:`game.ui.export_commands` (the CLI).
 
 >>> from game.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
@@ -22,12 +28,11 @@ Works headless: no window is opened (:func:`game.ui.app.headless_env`).
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -117,7 +122,8 @@ def _pg() -> Any:
 def _to_array(surface: pygame.Surface) -> Frame:
     import pygame
 
-    arr: Frame = np.ascontiguousarray(pygame.surfarray.array3d(surface).swapaxes(0, 1)).astype(np.uint8)
+    w, h = surface.get_size()
+    arr: Frame = np.frombuffer(pygame.image.tobytes(surface, "RGB"), dtype=np.uint8).reshape(h, w, 3)
     return arr
 
 
@@ -206,9 +212,24 @@ def gif_frames(
     renderer: LevelRenderer | None = None,
     run: Run | None = None,
 ) -> list[Frame]:
-    """Title card, one frame per simulation frame, outcome frame: ``N + 2`` RGB arrays.
+    """Title card, one frame per simulation frame, outcome frame: ``N + 2`` RGB arrays (a list;
+    :func:`iter_gif_frames` yields them one at a time)."""
+    return list(iter_gif_frames(level, bricks, scale=scale, subtitle=subtitle, renderer=renderer, run=run))
+
+
+def iter_gif_frames(
+    level: Level,
+    bricks: Sequence[Brick],
+    *,
+    scale: int = DEFAULT_SCALE,
+    subtitle: str = "",
+    renderer: LevelRenderer | None = None,
+    run: Run | None = None,
+) -> Iterator[Frame]:
+    """Yield the title card, one frame per simulation frame, and the outcome frame (``N + 2``).
 
     ``run`` (the recorded simulation) is computed with the reference simulator when not given.
+    Frames are drawn on demand: memory does not grow with N.
     """
     _pg()
     from game.ui import hud
@@ -224,133 +245,21 @@ def gif_frames(
     brick_text = f"{nb} brick{'s' if nb != 1 else ''}" + (
         ": " + " ".join(f"({r},{c})" for r, c in placed) if placed else "")
     lines = [brick_text] + ([subtitle] if subtitle else [])
-    frames = [_to_array(_title_card(level, scale, rend, lines, placed))]
+    yield _to_array(_title_card(level, scale, rend, lines, placed))
     lemmings = len(level.lemmings)
     for t in range(n):
         canvas = _board_frame(level, placed, run, float(t), scale, rend)
         home = run.arrived_by(t)
         _footer(canvas, level, cell, t / max(1, n - 1), f"frame {t} / {n - 1}", hud.WHITE,
                 right=f"home {home}/{lemmings}")
-        frames.append(_to_array(canvas))
+        yield _to_array(canvas)
     canvas = _board_frame(level, placed, run, float(n - 1), scale, rend)
     if run.won:
         text, color = f"WON with {nb} brick{'s' if nb != 1 else ''}", hud.GOLD
     else:
         text, color = f"LOST: {run.arrived_by(n - 1)} of {lemmings} home", hud.RED
     _footer(canvas, level, cell, 1.0, text, color, right=f"{n} frames")
-    frames.append(_to_array(canvas))
-    return frames
-
-
-def relaxed_frames(
-    level: Level,
-    relaxed: RelaxedSolution,
-    *,
-    scale: int = DEFAULT_SCALE,
-    subtitle: str = "",
-    renderer: LevelRenderer | None = None,
-) -> list[Frame]:
-    """Frames of a fractional solution: translucent bricks (density = opacity) and lemming mass.
-
-    ``relaxed.occupancy`` is ``(N, H, W, 2)``; when it is empty the mass is computed with the
-    occupancy simulator (:func:`game.occupancy.simulate_level`) from the densities.
-    """
-    pygame = _pg()
-    from game.ui import hud
-    from game.ui.render import FrameView, LevelRenderer
-
-    rend = renderer if renderer is not None else LevelRenderer()
-    cell = cell_size(scale)
-    margin, _ = margins(cell)
-    obst = np.clip(np.asarray(relaxed.obstacles, dtype=np.float64), 0.0, 1.0)
-    occ = np.asarray(relaxed.occupancy, dtype=np.float64)
-    if occ.ndim != 4 or occ.shape[0] == 0:
-        from game.occupancy import simulate_level
-
-        occ = simulate_level(level, obst * level.brickable_map)
-    n = occ.shape[0]
-    empty = Run(level, (), ())  # a run without lemmings: the renderer draws none
-    total = float(obst.sum())  # brick mass (the LP's objective; the gradient's objective is its loss)
-    lines = [f"relaxed solution: {total:.2f} bricks in all"] + ([subtitle] if subtitle else [])
-    frames = [_to_array(_title_card(level, scale, rend, lines))]
-    brick = rend.sprites.get("brick", cell)
-    target_mass = [float((occ[t].sum(axis=-1) * level.target_map).sum()) for t in range(n)]
-    for t in range(n + 1):
-        tt = min(t, n - 1)
-        canvas = _canvas(level, scale)
-        rend.draw_background(canvas)
-        area = pygame.Rect(margin, margin, level.width * cell, level.height * cell)
-        layout = rend.draw(canvas, FrameView(level=level, run=empty, t=float(tt), anim=tt / 4.0), area)
-        draw_relaxed(canvas, layout, obst, occ[tt], rend, brick=brick)
-        if t < n:
-            _footer(canvas, level, cell, tt / max(1, n - 1), f"frame {tt} / {n - 1}", hud.WHITE,
-                    right=f"mass home {target_mass[tt]:.2f}")
-        else:
-            _footer(canvas, level, cell, 1.0, f"relaxed: {total:.2f} bricks, "
-                    f"{target_mass[-1]:.2f} of {len(level.lemmings)} lemmings home", hud.BLUE)
-        frames.append(_to_array(canvas))
-    return frames
-
-
-def draw_relaxed(surface: pygame.Surface, layout: Any, obstacles: npt.NDArray[np.float64],
-                 mass: npt.NDArray[np.float64] | None, renderer: LevelRenderer, *,
-                 brick: pygame.Surface | None = None, labels: bool = True) -> None:
-    """Translucent bricks (opacity = density) and lemming mass ``(H, W, 2)`` on a drawn board."""
-    import pygame
-
-    from game.ui import hud
-
-    cell = layout.cell
-    brick = brick if brick is not None else renderer.sprites.get("brick", cell)
-    for r, c in np.argwhere(obstacles > 0.02):
-        d = float(obstacles[r, c])
-        ghost = brick.copy()
-        ghost.set_alpha(int(40 + 215 * d))
-        rect = layout.cell_rect(int(r), int(c))
-        surface.blit(ghost, rect)
-        if labels and cell >= 24 and d < 0.995:
-            t = hud.text(f"{d:.2f}", max(12, cell // 2), hud.WHITE)
-            surface.blit(t, t.get_rect(center=rect.center))
-    if mass is None:
-        return
-    total = mass.sum(axis=-1)
-    for r, c in np.argwhere(total > 0.01):
-        m = float(min(1.0, total[r, c]))
-        right = mass[r, c, 1] >= mass[r, c, 0]
-        sprite = renderer.sprites.get(f"lem_walk_{'r' if right else 'l'}_0", cell).copy()
-        sprite.set_alpha(int(255 * m ** 0.5))
-        rect = layout.cell_rect(int(r), int(c))
-        glow = pygame.Surface(rect.size, pygame.SRCALPHA)
-        glow.fill((120, 230, 255, int(90 * m ** 0.5)))
-        surface.blit(glow, rect)
-        surface.blit(sprite, rect)
-
-
-# ---------------------------------------------------------------- writing
-def write_gif(frames: Sequence[Frame], out: Path | str, *, fps: float = DEFAULT_FPS,
-              title_seconds: float = TITLE_SECONDS, outcome_seconds: float = OUTCOME_SECONDS) -> int:
-    """Write ``frames`` (title, body..., outcome) as a looping GIF (atomically); returns its size in bytes."""
-    import io
-
-    import imageio.v3 as iio
-
-    from game.storage import atomic_write_bytes
-
-    fps = max(0.5, float(fps))
-    body = 1000.0 / fps
-    durations = [title_seconds * 1000.0] + [body] * (len(frames) - 2) + [outcome_seconds * 1000.0]
-    buf = io.BytesIO()
-    iio.imwrite(buf, np.stack(list(frames)), extension=".gif", plugin="pillow",
-                duration=[int(round(d)) for d in durations[: len(frames)]], loop=0)
-    data = buf.getvalue()
-    atomic_write_bytes(Path(out), data)
-    try:  # the temporary file behind the atomic write is private (0600): give the GIF the usual mode
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(out, 0o666 & ~umask)
-    except OSError:
-        pass
-    return len(data)
+    yield _to_array(canvas)
 
 
 def export_gif(
@@ -365,19 +274,35 @@ def export_gif(
 ) -> ExportResult:
     """Render and write the GIF of ``bricks`` (or of a ``relaxed`` solution); ``out`` defaults to
     :func:`default_export_path`."""
+    from game.ui.gif_writer import write_gif
+
     start = time.perf_counter()
     path = Path(out) if out is not None else default_export_path(level)
+    frames: Iterator[Frame]
     if relaxed is not None:
-        frames = relaxed_frames(level, relaxed, scale=scale, subtitle=subtitle)
+        from game.ui.export_relaxed import iter_relaxed_frames
+
+        frames = iter_relaxed_frames(level, relaxed, scale=scale, subtitle=subtitle)
         won: bool | None = None
     else:
         placed = check_bricks(level, bricks)
         run = simulate(level, placed)
-        frames = gif_frames(level, placed, scale=scale, subtitle=subtitle, run=run)
+        frames = iter_gif_frames(level, placed, scale=scale, subtitle=subtitle, run=run)
         won = run.won
-    size = write_gif(frames, path, fps=fps)
-    h, w = frames[0].shape[:2]
-    return ExportResult(path, len(frames), (w, h), size, won, time.perf_counter() - start)
+    count, size = write_gif(frames, path, fps=fps, title_seconds=TITLE_SECONDS, outcome_seconds=OUTCOME_SECONDS)
+    return ExportResult(path, count, frame_size(level, scale=scale), size, won, time.perf_counter() - start)
+
+
+def write_gif(frames: Sequence[Frame], out: Path | str, *, fps: float = DEFAULT_FPS,
+              title_seconds: float = TITLE_SECONDS, outcome_seconds: float = OUTCOME_SECONDS) -> int:
+    """Write ``frames`` (title, body..., outcome) as a looping GIF (atomically); returns its size in bytes.
+
+    (:func:`game.ui.gif_writer.write_gif` streams any iterable of frames.)
+    """
+    from game.ui import gif_writer
+
+    return gif_writer.write_gif(frames, out, fps=fps, title_seconds=title_seconds,
+                                outcome_seconds=outcome_seconds)[1]
 
 
 def slug(text: str) -> str:
@@ -410,77 +335,31 @@ __all__ = [
     "default_export_path",
     "draw_relaxed",
     "export_gif",
+    "export_solve_result",
     "frame_shape",
     "frame_size",
     "gif_frames",
+    "iter_gif_frames",
+    "register_cli",
     "relaxed_frames",
     "write_gif",
 ]
 
-
-# ---------------------------------------------------------------- command line
-def export_solve_result(level: Level, result: Any, out: Path | str, *, scale: int = DEFAULT_SCALE,
-                        fps: float = DEFAULT_FPS) -> ExportResult:
-    """The GIF of a :class:`ai.base.SolveResult`: its bricks, or its relaxed densities."""
-    from game.errors import GameError
-
-    subtitle = f"{result.solver}: {result.describe().split(';')[0]}"
-    if result.bricks is not None:
-        return export_gif(level, result.bricks, out, scale=scale, fps=fps, subtitle=subtitle)
-    if result.relaxed is not None:
-        return export_gif(level, (), out, scale=scale, fps=fps, relaxed=result.relaxed, subtitle=subtitle)
-    raise GameError(f"nothing to export: {result.describe()}")
+#: Names kept importable from here; they live in their own modules (issue 12).
+_MOVED = {
+    "export_solve_result": "game.ui.export_commands",
+    "register_cli": "game.ui.export_commands",
+    "relaxed_solution": "game.ui.export_commands",
+    "draw_relaxed": "game.ui.export_relaxed",
+    "relaxed_frames": "game.ui.export_relaxed",
+    "iter_relaxed_frames": "game.ui.export_relaxed",
+}
 
 
-def relaxed_solution(level: Level, source: str, *, time_limit: float | None = None) -> Any:
-    """Solve for a fractional answer: ``lp`` (the MILP's LP relaxation) or ``gradient``."""
-    import ai
-    from game.errors import GameError
+def __getattr__(name: str) -> Any:
+    """``from game.ui.export import draw_relaxed`` (and the other moved names) keeps working."""
+    if name in _MOVED:
+        import importlib
 
-    try:
-        if source == "lp":
-            result = ai.solve(level, solver="milp", lp=True, time_limit=time_limit)
-        else:
-            result = ai.solve(level, solver=source, time_limit=time_limit)
-    except ModuleNotFoundError as exc:
-        raise GameError(f"solver {source!r} is not available: {exc}") from None
-    if result.relaxed is None:
-        raise GameError(f"solver {source!r} gave no fractional solution: {result.describe()}")
-    return result
-
-
-def _cmd_export(args: Any) -> int:
-    from game.commands import load_level
-    from game.errors import GameError
-    from game.rules import parse_bricks
-
-    if args.scale < 1 or args.scale > 8:
-        raise GameError("--scale must be between 1 and 8")
-    if not 0.5 <= args.fps <= 60:
-        raise GameError("--fps must be between 0.5 and 60")
-    level = load_level(args.level)
-    if args.relaxed:
-        result = relaxed_solution(level, args.relaxed, time_limit=args.time_limit)
-        info = export_gif(level, (), args.gif, scale=args.scale, fps=args.fps, relaxed=result.relaxed,
-                          subtitle=f"{result.solver}: {result.describe()}")
-    else:
-        info = export_gif(level, parse_bricks(args.bricks or ""), args.gif, scale=args.scale, fps=args.fps)
-    print(info.describe())
-    return 0
-
-
-def register_cli(sub: Any) -> None:
-    """Add ``export`` (called from :func:`game.ui.commands.register`)."""
-    p = sub.add_parser("export", help="export a run (or a relaxed solution) as an animated GIF")
-    p.add_argument("level", help="level file (or pack level number)")
-    p.add_argument("--bricks", default="", help='the bricks, "r,c;r,c;..."')
-    p.add_argument("--gif", required=True, metavar="OUT.gif", help="the GIF file to write")
-    p.add_argument("--scale", type=int, default=DEFAULT_SCALE, metavar="K",
-                   help=f"pixel scale: cells are 16*K pixels (default {DEFAULT_SCALE})")
-    p.add_argument("--fps", type=float, default=DEFAULT_FPS, metavar="F",
-                   help=f"simulation frames per second (default {DEFAULT_FPS:g})")
-    p.add_argument("--relaxed", choices=("lp", "gradient"), default=None,
-                   help="render a fractional solution instead of --bricks: the LP relaxation "
-                   "(solve --solver milp --lp) or the gradient solver's densities")
-    p.add_argument("--time-limit", type=float, default=None, metavar="S", help="solver time limit for --relaxed")
-    p.set_defaults(handler=_cmd_export)
+        return getattr(importlib.import_module(_MOVED[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

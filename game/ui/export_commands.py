@@ -1,0 +1,93 @@
+"""``main.py export``: a run (or a relaxed solution) as an animated GIF; and the GIF of a solve result."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Any, Iterator
+
+from game.cli_args import bricks_arg, check_output_file, float_arg, int_arg, output_file_arg, time_limit_arg
+from game.level import Level
+from game.ui.export import DEFAULT_FPS, DEFAULT_SCALE, ExportResult, export_gif  # export.py imports us lazily
+
+
+def export_solve_result(level: Level, result: Any, out: Path | str, *, scale: int = DEFAULT_SCALE,
+                        fps: float = DEFAULT_FPS) -> ExportResult:
+    """The GIF of a :class:`ai.base.SolveResult`: its bricks, or its relaxed densities."""
+    from game.errors import GameError
+
+    subtitle = f"{result.solver}: {result.describe().split(';')[0]}"
+    if result.bricks is not None:
+        return export_gif(level, result.bricks, out, scale=scale, fps=fps, subtitle=subtitle)
+    if result.relaxed is not None:
+        return export_gif(level, (), out, scale=scale, fps=fps, relaxed=result.relaxed, subtitle=subtitle)
+    raise GameError(f"nothing to export: {result.describe()}")
+
+
+def relaxed_solution(level: Level, source: str, *, time_limit: float | None = None) -> Any:
+    """Solve for a fractional answer: ``lp`` (the MILP's LP relaxation) or ``gradient``."""
+    import ai
+    from game.errors import GameError
+
+    try:
+        if source == "lp":
+            result = ai.solve(level, solver="milp", lp=True, time_limit=time_limit)
+        else:
+            result = ai.solve(level, solver=source, time_limit=time_limit)
+    except ModuleNotFoundError as exc:
+        raise GameError(f"solver {source!r} is not available: {exc}") from None
+    if result.relaxed is None:
+        raise GameError(f"solver {source!r} gave no fractional solution: {result.describe()}")
+    return result
+
+
+def _cmd_export(args: Any) -> int:
+    from game.commands import load_level
+    from game.errors import GameError
+    from game.rules import parse_bricks
+
+    level = load_level(args.level)
+    bricks = parse_bricks(args.bricks or "")
+    check_output_file(args.gif, what="--gif")  # again: the level may have taken a while to read
+    with output_errors(args.gif):
+        if args.relaxed:
+            result = relaxed_solution(level, args.relaxed, time_limit=args.time_limit)
+            info = export_gif(level, (), args.gif, scale=args.scale, fps=args.fps, relaxed=result.relaxed,
+                              subtitle=f"{result.solver}: {result.describe()}")
+        else:
+            info = export_gif(level, bricks, args.gif, scale=args.scale, fps=args.fps)
+    print(info.describe())
+    return 0
+
+
+@contextlib.contextmanager
+def output_errors(out: str | Path) -> Iterator[None]:
+    """Turn an I/O error while writing ``out`` (disk full, read-only folder...) into a one-line
+    :class:`game.errors.GameError` (exit 2); the atomic writer has already removed its temporary file."""
+    from game.errors import GameError
+    from game.storage import describe_os_error
+
+    try:
+        yield
+    except GameError:
+        raise
+    except OSError as exc:
+        raise GameError(f"cannot write {out}: {describe_os_error(exc)}") from None
+
+
+def register_cli(sub: Any) -> None:
+    """Add ``export`` (called from :func:`game.ui.commands.register`)."""
+    p = sub.add_parser("export", help="export a run (or a relaxed solution) as an animated GIF")
+    p.add_argument("level", help="level file (or pack level number)")
+    p.add_argument("--bricks", default="", type=bricks_arg, help='the bricks, "r,c;r,c;..."')
+    p.add_argument("--gif", required=True, type=output_file_arg, metavar="OUT.gif", help="the GIF file to write")
+    p.add_argument("--scale", type=int_arg(1, 8), default=DEFAULT_SCALE, metavar="K",
+                   help=f"pixel scale: cells are 16*K pixels, K from 1 to 8 (default {DEFAULT_SCALE})")
+    p.add_argument("--fps", type=float_arg(0.5, 60.0), default=DEFAULT_FPS, metavar="F",
+                   help=f"simulation frames per second (default {DEFAULT_FPS:g})")
+    p.add_argument("--relaxed", choices=("lp", "gradient"), default=None,
+                   help="render a fractional solution instead of --bricks: the LP relaxation "
+                   "(solve --solver milp --lp) or the gradient solver's densities")
+    p.add_argument("--time-limit", type=time_limit_arg, default=None, metavar="S",
+                   help="solver time limit for --relaxed (seconds, > 0)")
+    p.set_defaults(handler=_cmd_export)
