@@ -62,7 +62,7 @@ def main(argv: list[str]) -> int:
         detail = f"{info.frames} frames, {info.bytes / 1e6:.1f} MB"
     elif what == "first-frame":
         from game.ui.app import App
-        from game.ui.catalog import LevelEntry
+        from game.catalog import LevelEntry
         from game.ui.scenes.play import PlayScene
 
         level = Level.load(argv[1])

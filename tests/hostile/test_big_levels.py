@@ -131,7 +131,7 @@ def test_play_session_gives_a_background_run_on_the_largest_level() -> None:
     import time
 
     from bench.hostile_limits import largest_level
-    from game.ui.session import BackgroundRun, PlaySession
+    from game.session import BackgroundRun, PlaySession
 
     level = largest_level()
     session = PlaySession(level)

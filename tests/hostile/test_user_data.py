@@ -135,7 +135,7 @@ def test_any_bytes_load_without_crashing(raw: bytes, tmp_path: Path) -> None:
 
 def test_user_levels_folder_with_bad_files_loads_the_good_ones(tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    from game.ui.catalog import user_entries
+    from game.catalog import user_entries
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     folder = storage.user_levels_dir()
