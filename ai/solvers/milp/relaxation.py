@@ -7,6 +7,8 @@ frame, state and direction).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -25,7 +27,7 @@ def solve_lp(level: Level, model: MilpModel, lp_backend: str, ctx: SolveContext)
     backend = LP_BACKENDS[lp_backend]
     solver = load_pywraplp(model, backend, integer=False)
     outcome = solve_interruptibly(solver, backend, ctx)
-    size = {"variables": len(model.objective), "constraints": len(model.row_lower)}
+    size: dict[str, Any] = {"variables": len(model.objective), "constraints": len(model.row_lower)}
     if outcome.status == pywraplp.Solver.INFEASIBLE:
         return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=float("inf"), **size)
     if outcome.status != pywraplp.Solver.OPTIMAL or outcome.values is None:

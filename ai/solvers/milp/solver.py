@@ -200,7 +200,7 @@ class MipRun:
 
         if known is not None and self.mode == SolveMode.ANY:
             return Outcome(SolveStatus.FEASIBLE, solutions=[known], **self.size())
-        cap = None
+        cap: Any = None
         if known is not None:
             self.partial.found(known)
             if not known:  # the empty set wins: nothing can be smaller
