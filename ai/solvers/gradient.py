@@ -164,7 +164,7 @@ class Relaxation:
         obst = self.obstacles(x)
         occ = np.repeat(self.init[None], len(x), axis=0)
         for t in range(1, self.level.frames):
-            if check is not None and t % 16 == 0:
+            if check is not None:
                 check()
             occ = step_padded(occ, obst, self.targets)
         mass: FloatArray = (occ.sum(axis=-1) * self.targets).sum(axis=(-1, -2))
@@ -184,7 +184,7 @@ class Relaxation:
         occ = np.repeat(self.init[None], len(x), axis=0)
         checkpoints = {0: occ}
         for t in range(1, n):
-            if check is not None and t % 16 == 0:
+            if check is not None:
                 check()
             occ = step_padded(occ, obst, self.targets)
             if t % stride == 0:
@@ -196,9 +196,11 @@ class Relaxation:
             end = min(first + stride, n - 1)
             states = [checkpoints[first]]
             for _ in range(first + 1, end):
+                if check is not None:
+                    check()
                 states.append(step_padded(states[-1], obst, self.targets))
             for i in range(end - 1, first - 1, -1):
-                if check is not None and i % 16 == 0:
+                if check is not None:
                     check()
                 grad, g_o = step_padded_adjoint(states[i - first], obst, self.targets, grad)
                 g_obst += g_o

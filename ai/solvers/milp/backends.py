@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from ortools.linear_solver import pywraplp  # type: ignore[attr-defined]  # (absent from OR-Tools' stubs)
+from ortools.linear_solver.python import model_builder as mb
 
 from ai.context import SolveContext, SolveStopped, StopReason
 from ai.solvers.milp.model import MilpModel
@@ -29,15 +31,11 @@ INTERRUPTIBLE = {"SCIP", "GLOP"}
 
 
 def _pywraplp() -> Any:
-    from ortools.linear_solver import pywraplp  # type: ignore[attr-defined]  # (absent from OR-Tools' stubs)
-
     return pywraplp
 
 
 def load_pywraplp(model: MilpModel, backend: str, *, integer: bool) -> Any:
     """A pywraplp solver holding ``model`` (via model_builder's sparse import and a proto)."""
-    from ortools.linear_solver.python import model_builder as mb
-
     builder = mb.Model()  # type: ignore[no-untyped-call]  # (untyped in OR-Tools' stubs)
     builder.helper.fill_model_from_sparse_data(  # the stubs mistype numpy arrays as ndarray[float64]
         model.lower, model.upper, model.objective, model.row_lower, model.row_upper,  # type: ignore[arg-type]

@@ -37,6 +37,7 @@ from typing import Callable
 
 import numpy as np
 import numpy.typing as npt
+import scipy.sparse
 
 from ai.context import SolveContext
 from ai.reach import ReachInfo
@@ -62,8 +63,6 @@ class FlowBuilder(ModelBuilder):
 
     def build(self) -> MilpModel:
         """Every lemming's flow, the run cuts, the budget and the objective."""
-        import scipy.sparse
-
         occupancy = []
         for reach in self.info.lemmings:
             self.ctx.check()

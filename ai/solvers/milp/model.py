@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+import scipy.sparse  # imported here, not inside a solve: the first import takes ~0.5 s
 
 from ai.context import SolveContext
 from ai.reach import ReachInfo, analyse, losing_reads
@@ -113,8 +114,6 @@ class ModelBuilder:
     def assemble(self, lower: FloatArray, upper: FloatArray, states: list[tuple[IntArray, IntArray]],
                  occupancy: list[tuple[IntArray, object]] | None = None) -> MilpModel:
         """The model from the rows added so far, with the brick-count objective."""
-        import scipy.sparse
-
         self.ctx.check()
         objective = np.zeros(self.n_vars)
         objective[: len(self.brick_cells)] = 1.0

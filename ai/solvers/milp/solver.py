@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import math
+import threading
 import time
 from dataclasses import replace
 from typing import Any
@@ -142,10 +143,12 @@ class MilpSolver(SolverBase):
         except EOFError:
             return Outcome(SolveStatus.UNKNOWN, message="MILP child process ended")
         finally:
+            parent.close()
             if proc.is_alive():
                 proc.kill()
-            proc.join()
-            parent.close()
+            proc.join(0.01)
+            if proc.exitcode is None:  # a big child takes a while to free its memory: reap it later
+                threading.Thread(target=proc.join, name="milp-reap", daemon=True).start()
         ctx.report(result.describe())
         return outcome_of(result)
 
