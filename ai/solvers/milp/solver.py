@@ -88,6 +88,12 @@ class MilpSolver(SolverBase):
         self.exact = not lp
         self.shortcuts = not lp  # the relaxation is asked for its densities, even on a level won without bricks
 
+    def _shortcut(self, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult | None:
+        """The base's shortcuts, here or (when the caller can cancel) in the child process."""
+        if ctx.cancel_events:
+            return None  # the child answers them, where a cancel can kill the reachability analysis
+        return super()._shortcut(level, mode, ctx)
+
     def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
         """Solve here, or (when the caller can cancel) in a child process that is killed on cancel."""
         if ctx.cancel_events:
@@ -166,7 +172,6 @@ def _child_main(solver: MilpSolver, level: Level, mode: SolveMode, time_limit: f
                 shared: dict[str, Any], conn: Any) -> None:
     """Child-process body of :meth:`MilpSolver._solve_in_child`: solve and send the result."""
     here = copy.copy(solver)
-    here.shortcuts = False  # the parent has answered them
     ctx = replace(SolveContext.create(time_limit=time_limit, solver=solver.name), shared=dict(shared))
     conn.send(here.solve_in(level, mode, ctx))
 
