@@ -24,6 +24,12 @@ objective.  Modes: ``min`` minimises ``Σ b``; ``any`` stops at the first soluti
 encodings a brick assignment extends to exactly one full assignment, so the
 enumeration yields each brick set once.
 
+The transition clauses and path edges are built from the rows of :data:`game.rules.MOVE_TABLE`
+(:func:`conditions`, :func:`predecessor`), and which cells are brick variables comes from the
+gate map of :mod:`ai.solvers.gates`.  The solve context reaches the model building (checked
+every :data:`CHECK_EVERY` states) and CP-SAT itself (its time limit, and ``stop_search`` from the
+context's stop-watcher, :func:`run_solver`).
+
 >>> from game.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
 >>> r = CpSatSolver().solve(level, mode=SolveMode.ALL)

@@ -78,9 +78,4 @@ def destination(rule: MoveRule, row: IntArray, col: IntArray, channel: IntArray)
     return row + rule.d_row, col + rule.d_col * direction, new_channel
 
 
-def reads_ahead(rule: MoveRule) -> bool:
-    """Whether ``rule`` depends on the cell ahead."""
-    return rule.ahead_solid is not None
-
-
-__all__ = ["FREE", "MOVE_TABLE", "SOLID", "can_be", "destination", "gate_codes", "possible", "reads_ahead"]
+__all__ = ["FREE", "SOLID", "can_be", "destination", "gate_codes", "possible"]
