@@ -56,8 +56,9 @@ class Board:
     target: list[bool]  #: per padded cell
     cells: list[Brick]  #: read cell of each bit
     starts: list[tuple[int, int]]  #: per lemming: (padded position, direction)
-    live: list[bytes]  #: per lemming: live[t * plane * 2 + pos * 2 + channel]
-    plane: int  #: padded cells per frame
+    live: list[memoryview]  #: per lemming: live[t * plane * 2 + inner[pos] + channel] (the analysis' own array)
+    plane: int  #: map cells per frame
+    inner: list[int]  #: per padded cell inside the map: 2 * its index in the unpadded map (else -1)
     row_from: list[int]  #: per map row r: mask of the bits of cells in rows >= r
     col_prefix: list[int]  #: col_prefix[c]: mask of the bits of cells in columns < c
     later: list[int]  #: per lemming k: mask of every cell the lemmings after k may read
@@ -70,13 +71,14 @@ class Board:
         cells = list(info.read_cells)
         code = gate_codes(level, cells).ravel().tolist()
         target = np.pad(level.target_map, 1).ravel().tolist()
-        live = []
-        for lem in info.lemmings:
-            ctx.check()
-            live.append(np.pad(lem.live, ((0, 0), (1, 1), (1, 1), (0, 0))).tobytes())
+        # the live maps are read in place (no padded copy: on big levels they are the largest arrays)
+        live = [memoryview(np.ascontiguousarray(lem.live).view(np.uint8)).cast("B") for lem in info.lemmings]
+        inner = np.full((ph, pw), -1, dtype=np.int64)
+        inner[1:-1, 1:-1] = 2 * np.arange(level.height * level.width).reshape(level.height, level.width)
         starts = [((lem.row + 1) * pw + lem.col + 1, lem.direction) for lem in level.lemmings]
         ctx.check()
-        return cls(pw, level.frames, code, target, cells, starts, live, ph * pw,
+        return cls(pw, level.frames, code, target, cells, starts, live, level.height * level.width,
+                   inner.ravel().tolist(),
                    _row_masks(cells, level.height), _col_prefix(cells, level.width),
                    _later_masks(level, info, cells, ctx))
 
@@ -149,11 +151,11 @@ class _Search:
         """Advance lemming ``k`` until it ends, dies or reads an undecided cell (then branch)."""
         b = self.b
         code, target, pw, last = b.code, b.target, b.width, b.frames - 1
-        live = b.live[k]
+        live, inner = b.live[k], b.inner
         span = b.plane * 2
         decided = bricks | forbidden
         while True:
-            if not live[t * span + pos * 2 + (d > 0)]:
+            if not live[t * span + inner[pos] + (d > 0)]:
                 return []
             if t == last or target[pos]:
                 return self._next_lemming(k, bricks, forbidden, budget)
