@@ -45,6 +45,21 @@ def large(number: int) -> Level:
     return Level.load(ROOT / "bench" / "suites" / "large" / f"{number:03d}_large.txt")
 
 
+def open_map(size: int, frames: int) -> Level:
+    """A ``size`` x ``size`` map of floors (every 6 rows) with holes; one lemming on the first floor must
+    cross it to a target at its far end: one brick per hole, plus one spare brick."""
+    grid = [[" "] * size for _ in range(size)]
+    for r in range(5, size, 6):
+        for c in range(size):
+            if (c + 7 * (r // 6)) % 23:
+                grid[r][c] = "X"
+    grid[size - 1] = ["X"] * size
+    grid[4][1] = ">"
+    grid[4][size - 6] = "T"
+    holes = sum(1 for c in range(2, size - 6) if grid[5][c] == " ")
+    return Level(frames=frames, budget=holes + 1, grid=tuple("".join(row) for row in grid))
+
+
 #: name -> level builder.  The stress levels of issue 10 and smaller ones the tests use.
 LEVELS = {
     "large1-N1000": lambda: large(1).with_limits(frames=1000),
@@ -58,6 +73,7 @@ LEVELS = {
     "large1-2x2-N300": lambda: tiled(large(1), 2, 2, 300),
     "large1-2x2-N1000": lambda: tiled(large(1), 2, 2, 1000),
     "large1-4x4-N1000": lambda: tiled(large(1), 4, 4, 1000),
+    "open256-N10000": lambda: open_map(256, 10_000),
 }
 
 

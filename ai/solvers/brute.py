@@ -23,6 +23,10 @@ from ai.reach import reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
 from game.batch import simulate_brick_sets
 from game.level import Brick, Level
+from game.simulation import simulate
+
+#: Lemming-frames from which sets are replayed one by one (:meth:`BruteForceSolver.batch_size`).
+LONG_RUNS = 20_000
 
 
 def _chunks(cells: tuple[Brick, ...], size: int, chunk: int) -> Iterator[list[tuple[Brick, ...]]]:
@@ -59,7 +63,14 @@ class BruteForceSolver(SolverBase):
         self.chunk = chunk
 
     def batch_size(self, level: Level) -> int:
-        """Brick sets simulated per batch: ``chunk``, fewer when one set is a big simulation."""
+        """Brick sets simulated per batch: ``chunk``, fewer when one set is a big simulation.
+
+        A batch costs at least one numpy pass per frame and cannot be interrupted, so on long
+        levels (:data:`LONG_RUNS` lemming-frames or more) the sets are replayed one by one with the
+        reference simulator instead (``0``), the solve context checked between them.
+        """
+        if level.frames * len(level.lemmings) >= LONG_RUNS:
+            return 0
         work = level.height * level.width * level.frames * max(1, len(level.lemmings))
         return max(1, min(self.chunk, 20_000_000 // max(1, work)))
 
@@ -69,10 +80,10 @@ class BruteForceSolver(SolverBase):
         chunk = self.batch_size(level)
         for size in range(min(level.budget, len(cells)) + 1):
             found: list[BrickSet] = []
-            for block in _chunks(cells, size, chunk):
+            for block in _chunks(cells, size, chunk or 1):
                 ctx.check()
                 partial.nodes += len(block)
-                winners = _winners(level, block)
+                winners = _winners(level, block) if chunk else [b for b in block if simulate(level, b).won]
                 for bricks in winners:  # no smaller set wins: each is a minimum solution
                     partial.found(bricks)
                 found += winners
