@@ -152,7 +152,10 @@ class ProductBuilder(ModelBuilder):
             self.ctx.check()
             cell = self.code[coords[:, 1] + 1, coords[:, 2] + 1]
             on_var = cell >= 0
-            for (t, r, c), v, b in zip(coords[on_var][:, :3].tolist(), var[on_var].tolist(), cell[on_var].tolist()):
+            triples = zip(coords[on_var][:, :3].tolist(), var[on_var].tolist(), cell[on_var].tolist())
+            for i, ((t, r, c), v, b) in enumerate(triples):
+                if i % 4096 == 0:
+                    self.ctx.check()
                 key = (t, r, c)
                 if key not in keys:
                     keys[key] = len(keys)
