@@ -2,7 +2,9 @@
 
 Exact and simple, for tiny levels and as the oracle of the differential tests.  Only
 cells some live lemming state reads (:mod:`ai.reach`) are tried: a brick elsewhere
-never changes a run, so no minimum solution uses one.
+never changes a run, so no minimum solution uses one.  The solve context is checked between
+batches; every winner found is a minimum solution (all smaller sizes failed), so a stopped run
+keeps them.
 
 >>> from game.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)

@@ -18,6 +18,11 @@ cells no run reads, which no minimum solution needs.
   holds the budget it was solved with and every completion found (none, for a failed
   position), so a position reached again by another path is not searched twice.
 
+The cells come from the gate map of :mod:`ai.solvers.gates` (a read cell's bit, or a cell fixed
+solid or free), the one map the CP-SAT and MILP encodings read too.  The solve context is
+checked every :data:`CHECK_EVERY` nodes; a stopped search keeps its proved bound (the budgets
+already exhausted).
+
 The search is fastest on small single-lemming levels; on large, open levels with many
 reads per frame and optima of 4+ bricks the branching grows as (reads)^bricks and
 CP-SAT wins (see ``bench/results.md``).
