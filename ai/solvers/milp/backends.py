@@ -12,6 +12,8 @@ process when the caller can cancel.
 
 from __future__ import annotations
 
+import contextlib
+
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,8 +91,8 @@ def solve_interruptibly(solver: Any, backend: str, ctx: SolveContext, cancel: An
     remaining = ctx.remaining()
     if remaining is not None:
         solver.SetTimeLimit(max(1, int(remaining * 1000)))
-    interrupt = solver.InterruptSolve if backend in INTERRUPTIBLE else (lambda: None)
-    with ctx.watch(interrupt):
+    watch = ctx.watch(solver.InterruptSolve) if backend in INTERRUPTIBLE else contextlib.nullcontext()
+    with watch:
         status = int(solver.Solve())
     outcome = BackendOutcome(status, values_of(solver) if status in (pw.Solver.OPTIMAL, pw.Solver.FEASIBLE) else None)
     if outcome.decided or outcome.values is not None:
