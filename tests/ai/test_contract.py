@@ -135,3 +135,15 @@ def test_a_stopped_solve_keeps_what_it_found() -> None:
     result = get_solver("cpsat").solve_in(level, SolveMode.MIN, ctx)  # type: ignore[attr-defined]
     assert result.status in (SolveStatus.FEASIBLE, SolveStatus.OPTIMAL)
     assert result.bricks is not None and simulate(level, result.bricks).won
+
+
+def test_milp_child_process_keeps_the_time_limit() -> None:
+    """With a cancel event (as the UI's worker passes) MILP solves in its child process: the time limit
+    holds there too, reachability included (the child is killed soon after the deadline)."""
+    level = big_level()
+    start = time.perf_counter()
+    result = get_solver("milp").solve(level, mode=SolveMode.ALL, time_limit=3.0, cancel=threading.Event())
+    elapsed = time.perf_counter() - start
+    assert elapsed < 6.0, f"milp returned after {elapsed:.2f} s with time limit 3 s"
+    _check_answer(level, result.status, result.bricks)
+    assert not result.complete
