@@ -1,101 +1,50 @@
-"""Small helpers shared by the exact solvers: deadlines, cancellation, result building.
+"""Compatibility shim for code not yet moved onto :class:`ai.solvers.base.SolverBase`.
+
+The solvers now get a :class:`ai.context.SolveContext` and let the solver base build their
+results.  What is left here is only what code outside the moved solvers still imports (the
+portfolio and the hints, which are being moved too): delete each name once nothing imports it.
 
 >>> d = Deadline(None)
 >>> d.remaining() is None, d.expired()
 (True, False)
->>> canonical([[(2, 1), (0, 3)], [(0, 3), (2, 1)], [(1, 1)]])
-(((0, 3), (2, 1)), ((1, 1),))
 """
 
 from __future__ import annotations
 
-import threading
 import time
-from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from ai.base import (
-    BrickSet,
-    Progress,
-    ProgressCallback,
-    SolveMode,
-    SolveResult,
-    SolveStats,
-    SolveStatus,
-)
+from ai.base import SolveMode, SolveResult, SolveStats, SolveStatus
+from ai.context import SolveContext
+from ai.solvers.base import canonical
 from game.level import Brick
 
 
-class Cancelled(Exception):
-    """Raised inside a solver loop when the cancel event is set."""
+class Deadline(SolveContext):
+    """A solve context with only a time limit measured from creation (``None`` = no limit).
 
+    Old spelling of ``SolveContext.create(time_limit=limit)``; accepted wherever a context is.
+    """
 
-class OutOfTime(Exception):
-    """Raised inside a solver loop when the time limit is reached."""
+    def __init__(self, limit: float | None) -> None:
+        start = time.perf_counter()
+        super().__init__(start, None if limit is None else start + max(0.0, limit))
 
-
-@dataclass
-class Deadline:
-    """A time limit measured from creation (``None`` = no limit)."""
-
-    limit: float | None
-    start: float = field(default_factory=time.perf_counter)
-
-    def elapsed(self) -> float:
-        """Seconds since the start."""
-        return time.perf_counter() - self.start
-
-    def remaining(self) -> float | None:
-        """Seconds left (never negative), or ``None`` without a limit."""
-        if self.limit is None:
-            return None
-        return max(0.0, self.limit - self.elapsed())
+    @property
+    def limit(self) -> float | None:
+        """The time limit in seconds."""
+        return None if self.deadline is None else self.deadline - self.start
 
     def expired(self) -> bool:
         """True once the limit has passed."""
-        return self.limit is not None and self.elapsed() >= self.limit
-
-
-def is_set(cancel: threading.Event | None) -> bool:
-    """True when ``cancel`` exists and is set."""
-    return cancel is not None and cancel.is_set()
-
-
-def check(cancel: threading.Event | None, deadline: Deadline) -> None:
-    """Raise :class:`Cancelled` or :class:`OutOfTime` when a loop must stop."""
-    if is_set(cancel):
-        raise Cancelled
-    if deadline.expired():
-        raise OutOfTime
-
-
-def canonical(sets: Iterable[Iterable[Brick]]) -> tuple[BrickSet, ...]:
-    """Distinct brick sets, each sorted, the list sorted."""
-    return tuple(sorted({tuple(sorted((int(r), int(c)) for r, c in s)) for s in sets}))
-
-
-def report(
-    progress: ProgressCallback | None,
-    solver: str,
-    deadline: Deadline,
-    message: str,
-    **fields: Any,
-) -> None:
-    """Send a :class:`Progress` update when a callback is given."""
-    if progress is not None:
-        progress(Progress(solver=solver, elapsed=deadline.elapsed(), message=message, **fields))
-
-
-def stopped_status(cancel: threading.Event | None) -> SolveStatus:
-    """``cancelled`` when the event is set, else ``timeout``."""
-    return SolveStatus.CANCELLED if is_set(cancel) else SolveStatus.TIMEOUT
+        return self.deadline is not None and time.perf_counter() >= self.deadline
 
 
 def make_result(
     solver: str,
     mode: SolveMode,
     status: SolveStatus,
-    deadline: Deadline,
+    deadline: SolveContext,
     *,
     solutions: Iterable[Iterable[Brick]] = (),
     complete: bool = False,
@@ -122,7 +71,7 @@ def make_result(
     )
 
 
-def infeasible_by_reachability(solver: str, mode: SolveMode, deadline: Deadline) -> SolveResult:
+def infeasible_by_reachability(solver: str, mode: SolveMode, deadline: SolveContext) -> SolveResult:
     """The result when the reachability analysis alone proves infeasibility."""
     return make_result(
         solver, mode, SolveStatus.INFEASIBLE, deadline, complete=True,

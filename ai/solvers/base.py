@@ -69,12 +69,16 @@ class Outcome:
 
 @dataclass
 class Partial:
-    """What a core has so far: kept by the base when the core is stopped or crashes."""
+    """What a core has so far: kept by the base when the core is stopped or crashes.
+
+    ``relaxed`` keeps a fractional answer (an LP relaxation, the gradient's densities) for display.
+    """
 
     solutions: list[BrickSet] = field(default_factory=list)
     best_bound: float | None = None
     nodes: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    relaxed: RelaxedSolution | None = None
 
     def found(self, bricks: Iterable[Brick]) -> None:
         """Record a winning brick set (the base keeps the smallest ones)."""
@@ -120,7 +124,7 @@ class SolverBase:
         except SolveStopped as stop:
             status = SolveStatus.CANCELLED if stop.reason is StopReason.CANCELLED else SolveStatus.TIMEOUT
             outcome = Outcome(status, solutions=partial.solutions, best_bound=partial.best_bound,
-                              nodes=partial.nodes, extra=partial.extra)
+                              nodes=partial.nodes, extra=partial.extra, relaxed=partial.relaxed)
         except MemoryError:
             outcome = Outcome(SolveStatus.UNKNOWN, solutions=partial.solutions, best_bound=partial.best_bound,
                               nodes=partial.nodes, message="ran out of memory")

@@ -2,7 +2,9 @@
 
 Exact and simple, for tiny levels and as the oracle of the differential tests.  Only
 cells some live lemming state reads (:mod:`ai.reach`) are tried: a brick elsewhere
-never changes a run, so no minimum solution uses one.
+never changes a run, so no minimum solution uses one.  The solve context is checked between
+batches; every winner found is a minimum solution (all smaller sizes failed), so a stopped run
+keeps them.
 
 >>> from game.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
@@ -13,25 +15,20 @@ never changes a run, so no minimum solution uses one.
 from __future__ import annotations
 
 import itertools
-import threading
 from typing import Iterator
 
 import numpy as np
 
-from ai.base import BrickSet, ProgressCallback, SolveMode, SolveResult, SolveStatus
-from ai.reach import analyse
-from ai.solver_util import (
-    Cancelled,
-    Deadline,
-    OutOfTime,
-    check,
-    infeasible_by_reachability,
-    make_result,
-    report,
-    stopped_status,
-)
+from ai.base import BrickSet, SolveMode, SolveStatus
+from ai.context import SolveContext
+from ai.reach import reach_for
+from ai.solvers.base import Outcome, Partial, SolverBase
 from game.batch import simulate_brick_sets
 from game.level import Brick, Level
+from game.simulation import simulate
+
+#: Lemming-frames from which sets are replayed one by one (:meth:`BruteForceSolver.batch_size`).
+LONG_RUNS = 20_000
 
 
 def _chunks(cells: tuple[Brick, ...], size: int, chunk: int) -> Iterator[list[tuple[Brick, ...]]]:
@@ -54,8 +51,12 @@ def _winners(level: Level, block: list[tuple[Brick, ...]]) -> list[BrickSet]:
     return [tuple(sorted(block[i])) for i in np.flatnonzero(won)]
 
 
-class BruteForceSolver:
-    """Exact solver by enumeration of brick subsets in order of size (``chunk`` per batch)."""
+class BruteForceSolver(SolverBase):
+    """Exact solver by enumeration of brick subsets in order of size (``chunk`` per batch).
+
+    The batch is shrunk on big levels so that one batched simulation stays short: the solve
+    context is checked between batches.
+    """
 
     name = "brute"
     exact = True
@@ -63,38 +64,38 @@ class BruteForceSolver:
     def __init__(self, *, chunk: int = 2048) -> None:
         self.chunk = chunk
 
-    def solve(
-        self,
-        level: Level,
-        *,
-        mode: SolveMode = SolveMode.MIN,
-        time_limit: float | None = None,
-        progress: ProgressCallback | None = None,
-        cancel: threading.Event | None = None,
-    ) -> SolveResult:
-        """Solve ``level``; see :class:`ai.base.Solver`."""
-        mode = SolveMode(mode)
-        deadline = Deadline(time_limit)
-        info = analyse(level)
-        if not info.feasible:
-            return infeasible_by_reachability(self.name, mode, deadline)
-        cells = info.read_cells
-        tried = 0
-        try:
-            for size in range(min(level.budget, len(cells)) + 1):
-                found: list[BrickSet] = []
-                for block in _chunks(cells, size, self.chunk):
-                    check(cancel, deadline)
-                    tried += len(block)
-                    found += _winners(level, block)
-                    if found and mode != SolveMode.ALL:
-                        break
-                report(progress, self.name, deadline, f"{size} bricks: {len(found)} solutions",
+    def batch_size(self, level: Level) -> int:
+        """Brick sets simulated per batch: ``chunk``, fewer when one set is a big simulation.
+
+        A batch costs at least one numpy pass per frame and cannot be interrupted, so on long
+        levels (:data:`LONG_RUNS` lemming-frames or more) the sets are replayed one by one with the
+        reference simulator instead (``0``), the solve context checked between them.
+        """
+        if level.frames * len(level.lemmings) >= LONG_RUNS:
+            return 0
+        work = level.height * level.width * level.frames * max(1, len(level.lemmings))
+        return max(1, min(self.chunk, 20_000_000 // max(1, work)))
+
+    def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
+        """Every subset of the read cells, smallest first."""
+        cells = reach_for(level, ctx).read_cells
+        chunk = self.batch_size(level)
+        for size in range(min(level.budget, len(cells)) + 1):
+            found: list[BrickSet] = []
+            for block in _chunks(cells, size, chunk or 1):
+                ctx.check()
+                partial.nodes += len(block)
+                winners = _winners(level, block) if chunk else [b for b in block if simulate(level, b).won]
+                for bricks in winners:  # no smaller set wins: each is a minimum solution
+                    partial.found(bricks)
+                found += winners
+                if found and mode != SolveMode.ALL:
+                    break
+            ctx.report(f"{size} bricks: {len(found)} solutions",
                        best_bound=float(size + (0 if found else 1)), solutions_found=len(found))
-                if found:
-                    status = SolveStatus.FEASIBLE if mode == SolveMode.ANY else SolveStatus.OPTIMAL
-                    return make_result(self.name, mode, status, deadline, solutions=found,
-                                       complete=mode == SolveMode.ALL, nodes=tried, best_bound=float(size))
-        except (Cancelled, OutOfTime):
-            return make_result(self.name, mode, stopped_status(cancel), deadline, nodes=tried)
-        return make_result(self.name, mode, SolveStatus.INFEASIBLE, deadline, complete=True, nodes=tried)
+            if found:
+                status = SolveStatus.FEASIBLE if mode == SolveMode.ANY else SolveStatus.OPTIMAL
+                return Outcome(status, solutions=found, complete=mode == SolveMode.ALL, nodes=partial.nodes,
+                               best_bound=float(size))
+            partial.bound(float(size + 1))
+        return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=float("inf"), nodes=partial.nodes)

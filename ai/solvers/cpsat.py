@@ -24,6 +24,12 @@ objective.  Modes: ``min`` minimises ``Σ b``; ``any`` stops at the first soluti
 encodings a brick assignment extends to exactly one full assignment, so the
 enumeration yields each brick set once.
 
+The transition clauses and path edges are built from the rows of :data:`game.rules.MOVE_TABLE`
+(:func:`conditions`, :func:`predecessor`), and which cells are brick variables comes from the
+gate map of :mod:`ai.solvers.gates`.  The solve context reaches the model building (checked
+every :data:`CHECK_EVERY` states) and CP-SAT itself (its time limit, and ``stop_search`` from the
+context's stop-watcher, :func:`run_solver`).
+
 >>> from game.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
 >>> r = CpSatSolver().solve(level, mode=SolveMode.ALL)
@@ -34,31 +40,25 @@ enumeration yields each brick set once.
 from __future__ import annotations
 
 import threading
-from contextlib import contextmanager
-from typing import Any, Iterable, Iterator, Union
+from dataclasses import replace
+from typing import Any, Callable, Iterable, Union
 
+import numpy as np
 from ortools.sat.python import cp_model
 
-from ai.base import BrickSet, ProgressCallback, SolveMode, SolveResult, SolveStatus
-from ai.reach import ReachInfo, analyse, losing_reads
-from ai.solver_util import (
-    Cancelled,
-    Deadline,
-    OutOfTime,
-    infeasible_by_reachability,
-    is_set,
-    make_result,
-    report,
-    stopped_status,
-)
+from ai.base import BrickSet, SolveMode, SolveStatus
+from ai.context import SolveContext, SolveStopped, StopReason
+from ai.reach import ReachInfo, analyse, losing_reads, reach_for
+from ai.solvers.base import Outcome, Partial, SolverBase
+from ai.solvers.gates import SOLID, gate_codes
 from game.level import Brick, Level
-from game.simulation import simulate
+from game.rules import MOVE_TABLE, MoveRule
 
 Literal = Union[bool, Any]
 """A model literal (a CP-SAT Boolean variable or its negation), or a Python constant
 for a value fixed by the analysis."""
 
-#: Model building checks the cancel event and the deadline every this many states.
+#: Model building checks the solve context every this many states.
 CHECK_EVERY = 128
 
 #: Models with more variables than this skip presolve probing (when presolve is on).
@@ -66,6 +66,9 @@ LARGE_MODEL = 5000
 
 StateKey = tuple[int, int, int, int]
 """``(frame, row, col, direction)``."""
+
+State = tuple[int, int, int]
+"""``(row, col, direction)``."""
 
 
 def negate(lit: Literal) -> Literal:
@@ -84,6 +87,21 @@ def add_clause(model: cp_model.CpModel, lits: Iterable[Literal]) -> None:
     model.add_bool_or(kept)
 
 
+def conditions(rule: MoveRule, below: Literal, ahead: Literal) -> list[Literal]:
+    """The literals that must hold for ``rule`` to apply (a row of :data:`game.rules.MOVE_TABLE`)."""
+    lits = [below if rule.below_solid else negate(below)]
+    if rule.ahead_solid is not None:
+        lits.append(ahead if rule.ahead_solid else negate(ahead))
+    return lits
+
+
+def predecessor(rule: MoveRule, state: State) -> State:
+    """The state from which ``rule`` leads to ``state`` (the move undone)."""
+    row, col, direction = state
+    before = -direction if rule.turns else direction
+    return (row - rule.d_row, col - rule.d_col * before, before)
+
+
 class CpSatModel:
     """Owns the CP-SAT model and its variables for one level.
 
@@ -92,16 +110,17 @@ class CpSatModel:
     """
 
     def __init__(self, level: Level, info: ReachInfo, *, extra_cells: Iterable[Brick] = (),
-                 cancel: threading.Event | None = None, deadline: Deadline | None = None) -> None:
+                 ctx: SolveContext | None = None) -> None:
         self.level = level
         self.info = info
-        self.cancel = cancel
-        self.deadline = deadline
+        self.ctx = ctx or SolveContext.create()
         self.model = cp_model.CpModel()
         cells = sorted(set(info.read_cells) | set(extra_cells))
         self.bricks: dict[Brick, cp_model.IntVar] = {
             cell: self.model.new_bool_var(f"b{cell[0]}_{cell[1]}") for cell in cells
         }
+        self.gates = gate_codes(level, cells)
+        self._brick_of = list(self.bricks.values())
         self._make_variables()
 
     def _make_variables(self) -> None:
@@ -109,11 +128,8 @@ class CpSatModel:
         self.occ: list[dict[StateKey, Literal]] = [self._make_states(k) for k in range(len(self.info.lemmings))]
 
     def checkpoint(self) -> None:
-        """Raise :class:`Cancelled` when the cancel event is set (called while building)."""
-        if self.cancel is not None and self.cancel.is_set():
-            raise Cancelled
-        if self.deadline is not None and self.deadline.expired():
-            raise OutOfTime
+        """Raise :class:`ai.context.SolveStopped` when the solve must stop (called while building)."""
+        self.ctx.check()
 
     # ------------------------------------------------------------ variables
     def _make_states(self, k: int) -> dict[StateKey, Literal]:
@@ -129,9 +145,10 @@ class CpSatModel:
 
     def blocked(self, r: int, c: int) -> Literal:
         """Whether cell ``(r, c)`` is an obstacle: constant for walls/outside/free cells."""
-        if not self.level.in_bounds(r, c) or self.level.wall_map[r, c]:
-            return True
-        return self.bricks.get((r, c), False)
+        code = int(self.gates[r + 1, c + 1])
+        if code < 0:
+            return code == SOLID
+        return self._brick_of[code]
 
     def state(self, k: int, key: StateKey) -> Literal:
         """The literal of lemming ``k`` in state ``key`` (constant 0 when not live)."""
@@ -162,14 +179,18 @@ class CpSatModel:
         for (t, _, _, _), lit in self.occ[k].items():
             by_frame.setdefault(t, []).append(lit)
         for t in range(self.level.frames):
+            if t % CHECK_EVERY == 0:
+                self.checkpoint()
             lits = by_frame.get(t, [])
             if len(lits) != 1 or lits[0] is not True:
                 self.model.add_exactly_one(lits)
 
     def add_transitions(self, k: int) -> None:
-        """The movement rule, one clause per live state and possible move."""
+        """The movement rule, one clause per live state and row of :data:`game.rules.MOVE_TABLE`."""
         targets = self.level.target_map
-        for (t, r, c, d), x in self.occ[k].items():
+        for i, ((t, r, c, d), x) in enumerate(self.occ[k].items()):
+            if i % CHECK_EVERY == 0:
+                self.checkpoint()
             if t == self.level.frames - 1:
                 continue
             nx = negate(x)
@@ -177,17 +198,20 @@ class CpSatModel:
                 add_clause(self.model, [nx, self.state(k, (t + 1, r, c, d))])
                 continue
             below, ahead = self.blocked(r + 1, c), self.blocked(r, c + d)
-            add_clause(self.model, [nx, below, self.state(k, (t + 1, r + 1, c, d))])
-            add_clause(self.model, [nx, negate(below), ahead, self.state(k, (t + 1, r, c + d, d))])
-            add_clause(self.model, [nx, negate(below), negate(ahead), self.state(k, (t + 1, r, c, -d))])
+            for rule in MOVE_TABLE:
+                dest = rule.apply((r, c, d))
+                add_clause(self.model, [nx, *(negate(lit) for lit in conditions(rule, below, ahead)),
+                                        self.state(k, (t + 1, *dest))])
 
     def add_support(self, k: int) -> None:
         """Redundant: a state at frame t+1 needs an occupied predecessor at frame t."""
         targets = self.level.target_map
-        for (t, r, c, d), y in self.occ[k].items():
+        for i, ((t, r, c, d), y) in enumerate(self.occ[k].items()):
+            if i % CHECK_EVERY == 0:
+                self.checkpoint()
             if t == 0 or y is True:
                 continue
-            preds = [(r - 1, c, d), (r, c - d, d), (r, c, -d)]
+            preds = [predecessor(rule, (r, c, d)) for rule in MOVE_TABLE]
             if targets[r, c]:
                 preds.append((r, c, d))
             lits = [self.state(k, (t - 1, pr, pc, pd)) for pr, pc, pd in preds
@@ -196,7 +220,9 @@ class CpSatModel:
 
     def add_free_where_occupied(self, k: int) -> None:
         """Redundant: a lemming never stands in a brick cell."""
-        for (t, r, c, d), x in self.occ[k].items():
+        for i, ((t, r, c, d), x) in enumerate(self.occ[k].items()):
+            if i % CHECK_EVERY == 0:
+                self.checkpoint()
             brick = self.bricks.get((r, c))
             if brick is not None:
                 add_clause(self.model, [negate(x), brick.Not()])
@@ -265,6 +291,28 @@ class CpSatModel:
             self.model.add_hint(var, cell in chosen)
 
 
+def live_frames(live: np.ndarray, ctx: SolveContext) -> dict[State, list[int]]:
+    """Per state ``(r, c, d)`` live at some frame of ``live[t, r, c, ch]``: its live frames, ascending.
+
+    States come in order of their first live frame, then of ``(r, c, ch)``.
+    """
+    n, _, w, _ = live.shape
+    t_idx, s_idx = np.nonzero(live.reshape(n, -1))
+    ctx.check()
+    order = np.argsort(s_idx, kind="stable")
+    s_sorted, t_sorted = s_idx[order], t_idx[order]
+    ids, first = np.unique(s_sorted, return_index=True)
+    ends = np.append(first[1:], len(s_sorted))
+    out: dict[State, list[int]] = {}
+    for j, i in enumerate(np.lexsort((ids, t_sorted[first]))):
+        if j % CHECK_EVERY == 0:
+            ctx.check()
+        cell, ch = divmod(int(ids[i]), 2)
+        r, c = divmod(cell, w)
+        out[(r, c, 1 if ch else -1)] = t_sorted[first[i]:ends[i]].tolist()
+    return out
+
+
 class PathModel(CpSatModel):
     """The compact *path* encoding: one literal per lemming state, not per frame.
 
@@ -292,16 +340,17 @@ class PathModel(CpSatModel):
         self.frame: list[dict[tuple[int, int, int], cp_model.IntVar]] = []
         self.frames_of: list[dict[tuple[int, int, int], list[int]]] = []
         for k, reach in enumerate(self.info.lemmings):
-            self.checkpoint()
-            frames: dict[tuple[int, int, int], list[int]] = {}
-            for t, r, c, ch in zip(*reach.live.nonzero()):
-                frames.setdefault((int(r), int(c), 1 if ch else -1), []).append(int(t))
+            frames = live_frames(reach.live, self.ctx)
             self.frames_of.append(frames)
-            self.visit.append({s: (True if s == reach.start else self.model.new_bool_var(f"v{k}_{s}"))
-                               for s in frames})
-            self.checkpoint()
-            self.frame.append({s: self.model.new_int_var_from_domain(cp_model.Domain.from_values(ts), f"f{k}_{s}")
-                               for s, ts in frames.items()})
+            visit: dict[State, Literal] = {}
+            frame: dict[State, cp_model.IntVar] = {}
+            for i, (s, ts) in enumerate(frames.items()):
+                if i % CHECK_EVERY == 0:
+                    self.checkpoint()
+                visit[s] = True if s == reach.start else self.model.new_bool_var(f"v{k}_{s}")
+                frame[s] = self.model.new_int_var_from_domain(cp_model.Domain.from_values(ts), f"f{k}_{s}")
+            self.visit.append(visit)
+            self.frame.append(frame)
 
     def add_dynamics(self, *, redundant: bool = True) -> None:
         """Edges, visit equivalences and frame ordering of every lemming."""
@@ -328,10 +377,11 @@ class PathModel(CpSatModel):
         add_clause(self.model, [*(negate(lit) for lit in rest), e])
         return e
 
-    def add_edges(self, k: int) -> dict[tuple[int, int, int], list[tuple[Literal, tuple[int, int, int]]]]:
-        """The three possible moves of each visited, non-target state; returns incoming edges."""
+    def add_edges(self, k: int) -> dict[State, list[tuple[Literal, State]]]:
+        """One edge per row of :data:`game.rules.MOVE_TABLE` from each visited, non-target state;
+        returns the incoming edges of every state."""
         visit, frame = self.visit[k], self.frame[k]
-        incoming: dict[tuple[int, int, int], list[tuple[Literal, tuple[int, int, int]]]] = {s: [] for s in visit}
+        incoming: dict[State, list[tuple[Literal, State]]] = {s: [] for s in visit}
         targets = self.level.target_map
         for i, ((r, c, d), v) in enumerate(visit.items()):
             if i % CHECK_EVERY == 0:
@@ -339,10 +389,8 @@ class PathModel(CpSatModel):
             if targets[r, c]:
                 continue
             below, ahead = self.blocked(r + 1, c), self.blocked(r, c + d)
-            moves = [([v, negate(below)], (r + 1, c, d)),
-                     ([v, below, negate(ahead)], (r, c + d, d)),
-                     ([v, below, ahead], (r, c, -d))]
-            for cond, dest in moves:
+            for rule in MOVE_TABLE:
+                cond, dest = [v, *conditions(rule, below, ahead)], rule.apply((r, c, d))
                 if dest not in visit:
                     add_clause(self.model, [negate(lit) for lit in cond])
                     continue
@@ -355,7 +403,7 @@ class PathModel(CpSatModel):
                     ct.only_enforce_if(e)
         return incoming
 
-    def add_visits(self, k: int, incoming: dict[tuple[int, int, int], list[tuple[Literal, tuple[int, int, int]]]]) -> None:
+    def add_visits(self, k: int, incoming: dict[State, list[tuple[Literal, State]]]) -> None:
         """``v[s] ⇔ OR(incoming)`` (start: always visited); unvisited frames fixed to their minimum."""
         visit, frame = self.visit[k], self.frame[k]
         start = self.info.lemmings[k].start
@@ -373,7 +421,9 @@ class PathModel(CpSatModel):
 
     def add_free_where_visited(self, k: int) -> None:
         """Redundant: a lemming never stands in a brick cell."""
-        for (r, c, _), v in self.visit[k].items():
+        for i, ((r, c, _), v) in enumerate(self.visit[k].items()):
+            if i % CHECK_EVERY == 0:
+                self.checkpoint()
             brick = self.bricks.get((r, c))
             if brick is not None:
                 add_clause(self.model, [negate(v), brick.Not()])
@@ -384,10 +434,10 @@ ENCODINGS = {"time": CpSatModel, "path": PathModel}
 
 
 def build_model(level: Level, info: ReachInfo | None = None, *, redundant: bool = True,
-                cancel: threading.Event | None = None, deadline: Deadline | None = None,
-                encoding: str = "path") -> CpSatModel:
-    """The full model of ``level`` with its budget (no objective); raises :class:`Cancelled`."""
-    m = ENCODINGS[encoding](level, info or analyse(level), cancel=cancel, deadline=deadline)
+                ctx: SolveContext | None = None, encoding: str = "path") -> CpSatModel:
+    """The full model of ``level`` with its budget (no objective); ``ctx`` may stop the building
+    (:class:`ai.context.SolveStopped`)."""
+    m = ENCODINGS[encoding](level, info or analyse(level, ctx), ctx=ctx)
     m.add_dynamics(redundant=redundant)
     m.add_budget(level.budget)
     return m
@@ -396,7 +446,7 @@ def build_model(level: Level, info: ReachInfo | None = None, *, redundant: bool 
 class _Collector(cp_model.CpSolverSolutionCallback):
     """Collects the brick set of every solution and reports progress."""
 
-    def __init__(self, m: CpSatModel, on_solution: callable | None = None) -> None:  # type: ignore[valid-type]
+    def __init__(self, m: CpSatModel, on_solution: Callable[[list[BrickSet]], None] | None = None) -> None:
         super().__init__()
         self.m = m
         self.found: list[BrickSet] = []
@@ -408,40 +458,23 @@ class _Collector(cp_model.CpSolverSolutionCallback):
             self.on_solution(self.found)
 
 
-@contextmanager
-def stop_on_cancel(solver: cp_model.CpSolver, cancel: threading.Event | None) -> Iterator[None]:
-    """While inside, a watcher thread stops ``solver`` within ~10 ms of ``cancel`` being set."""
-    if cancel is None:
-        yield
-        return
-    done = threading.Event()
-
-    def watch() -> None:
-        while not done.is_set():
-            if cancel.wait(0.01):
-                solver.stop_search()  # repeated until the solve returns: no lost stop
-                done.wait(0.005)
-
-    thread = threading.Thread(target=watch, name="cpsat-cancel", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        done.set()
-        thread.join()
-
-
 def run_solver(
     m: CpSatModel,
-    deadline: Deadline,
-    cancel: threading.Event | None,
+    ctx: SolveContext,
+    cancel: threading.Event | None = None,
     *,
     workers: int = 1,
     enumerate_all: bool = False,
     collector: _Collector | None = None,
     presolve: bool = True,
 ) -> tuple[Any, cp_model.CpSolver]:
-    """Solve ``m.model`` within the deadline, honouring ``cancel``; returns (status, solver)."""
+    """Solve ``m.model`` within ``ctx`` (its deadline and cancel events, plus ``cancel`` if given).
+
+    Returns (status, solver); a stop ends CP-SAT within a few milliseconds (status ``UNKNOWN``
+    or ``FEASIBLE``) through the context's stop-watcher.
+    """
+    if cancel is not None:
+        ctx = ctx.child(cancel=cancel)
     solver = cp_model.CpSolver()
     params = solver.parameters
     params.num_workers = 1 if enumerate_all else workers
@@ -452,17 +485,35 @@ def run_solver(
         params.symmetry_level = 0
     if enumerate_all:
         params.enumerate_all_solutions = True
-    remaining = deadline.remaining()
+    remaining = ctx.remaining()
     if remaining is not None:
         params.max_time_in_seconds = max(remaining, 0.001)
-    if is_set(cancel):
+    if ctx.should_stop():
         return cp_model.UNKNOWN, solver
-    with stop_on_cancel(solver, cancel):
-        status = solver.solve(m.model, collector)
+    finished = threading.Event()
+
+    def stop() -> None:
+        # stop_search is lost if it comes before CP-SAT has started: repeat it until the solve returns
+        while not finished.is_set():
+            solver.stop_search()
+            finished.wait(0.005)
+
+    with ctx.watch(stop):
+        try:
+            status = solver.solve(m.model, collector)
+        finally:
+            finished.set()
     return status, solver
 
 
-class CpSatSolver:
+def stopped(ctx: SolveContext, status: Any) -> SolveStopped:
+    """The stop behind an undecided CP-SAT ``status``: a cancel, or the time limit CP-SAT was given."""
+    if status == cp_model.MODEL_INVALID:
+        raise RuntimeError("CP-SAT rejected the model as invalid")
+    return SolveStopped(ctx.stop_reason() or StopReason.TIMEOUT)
+
+
+class CpSatSolver(SolverBase):
     """Exact solver on OR-Tools CP-SAT (see the module docstring for the model).
 
     Options: ``encoding`` (``path``, the compact default, or ``time``, one literal per
@@ -488,128 +539,104 @@ class CpSatSolver:
         self.presolve = presolve
         self.primal_seconds = primal_seconds
 
-    def solve(
-        self,
-        level: Level,
-        *,
-        mode: SolveMode = SolveMode.MIN,
-        time_limit: float | None = None,
-        progress: ProgressCallback | None = None,
-        cancel: threading.Event | None = None,
-    ) -> SolveResult:
-        """Solve ``level``; see :class:`ai.base.Solver`."""
-        mode = SolveMode(mode)
-        deadline = Deadline(time_limit)
-        info = analyse(level)
-        if not info.feasible:
-            return infeasible_by_reachability(self.name, mode, deadline)
-        if simulate(level, ()).won:
-            # No brick needed: the empty set is the one and only minimum solution.
-            status = SolveStatus.FEASIBLE if mode == SolveMode.ANY else SolveStatus.OPTIMAL
-            return make_result(self.name, mode, status, deadline, solutions=[()], complete=mode == SolveMode.ALL,
-                               best_bound=0.0, message="the lemmings win without bricks")
-        try:
-            m = build_model(level, info, redundant=self.redundant, cancel=cancel, deadline=deadline,
-                            encoding=self.encoding)
-        except (Cancelled, OutOfTime):
-            return make_result(self.name, mode, stopped_status(cancel), deadline)
+    def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
+        """Build the model, then solve in ``mode`` (``all``: the minimum, then the enumeration)."""
+        m = build_model(level, reach_for(level, ctx), redundant=self.redundant, ctx=ctx, encoding=self.encoding)
         if self.fixed_search:
             m.add_search_order()
-        report(progress, self.name, deadline, f"model built: {len(m.bricks)} brick variables")
+        ctx.report(f"model built: {len(m.bricks)} brick variables")
         if mode == SolveMode.ANY:
-            return self._solve_any(m, deadline, progress, cancel)
-        result = self._solve_min(m, mode, deadline, progress, cancel)
-        if mode == SolveMode.ALL and result.status == SolveStatus.OPTIMAL:
-            return self._enumerate(m, result, deadline, progress, cancel)
-        return result
+            return self._solve_any(m, ctx, partial)
+        outcome = self._solve_min(m, ctx, partial)
+        if mode == SolveMode.ALL and outcome.status == SolveStatus.OPTIMAL:
+            return self._enumerate(m, outcome, ctx, partial)
+        return outcome
 
     # ------------------------------------------------------------------ modes
-    def _stats(self, m: CpSatModel, solver: cp_model.CpSolver, **extra: object) -> dict[str, Any]:
+    def _run(self, m: CpSatModel, ctx: SolveContext, **options: Any) -> tuple[Any, cp_model.CpSolver]:
+        return run_solver(m, ctx, workers=self.workers, presolve=self.presolve, **options)
+
+    @staticmethod
+    def _outcome(status: SolveStatus, m: CpSatModel, solver: cp_model.CpSolver, **fields: Any) -> Outcome:
+        """An :class:`Outcome` with the model's size and the search's counters."""
         proto = m.model.proto
         try:
             branches, conflicts = int(solver.num_branches), int(solver.num_conflicts)
         except RuntimeError:  # stopped before the solve started
             branches = conflicts = 0
-        return {
-            "variables": len(proto.variables),
-            "constraints": len(proto.constraints),
-            "nodes": branches,
-            "extra": {"conflicts": conflicts, **extra},
-        }
+        return Outcome(status, variables=len(proto.variables), constraints=len(proto.constraints),
+                       nodes=branches, extra={"conflicts": conflicts}, **fields)
 
-    def _solve_any(self, m: CpSatModel, deadline: Deadline, progress: ProgressCallback | None,
-                   cancel: threading.Event | None) -> SolveResult:
-        status, solver = run_solver(m, deadline, cancel, workers=self.workers, presolve=self.presolve)
+    def _solve_any(self, m: CpSatModel, ctx: SolveContext, partial: Partial) -> Outcome:
+        status, solver = self._run(m, ctx)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return make_result(self.name, SolveMode.ANY, SolveStatus.FEASIBLE, deadline,
-                               solutions=[m.bricks_of(solver)], **self._stats(m, solver))
+            return self._outcome(SolveStatus.FEASIBLE, m, solver, solutions=[m.bricks_of(solver)])
         if status == cp_model.INFEASIBLE:
-            return make_result(self.name, SolveMode.ANY, SolveStatus.INFEASIBLE, deadline, complete=True,
-                               **self._stats(m, solver))
-        return make_result(self.name, SolveMode.ANY, stopped_status(cancel), deadline, **self._stats(m, solver))
+            return self._outcome(SolveStatus.INFEASIBLE, m, solver, complete=True)
+        raise stopped(ctx, status)
 
-    def _primal(self, level: Level, deadline: Deadline, cancel: threading.Event | None) -> BrickSet | None:
+    def _primal(self, level: Level, ctx: SolveContext) -> BrickSet | None:
         """A quick first solution from the exact search in mode ``any`` (capped in time), or None."""
         if self.primal_seconds <= 0:
             return None
         from ai.solvers.search import SearchSolver
 
-        remaining = deadline.remaining()
-        limit = self.primal_seconds if remaining is None else min(self.primal_seconds, remaining)
-        found = SearchSolver().solve(level, mode=SolveMode.ANY, time_limit=limit, cancel=cancel)
+        quiet = replace(ctx.child(time_limit=self.primal_seconds, solver="search"), progress=None)
+        found = SearchSolver().solve_in(level, SolveMode.ANY, quiet)
+        ctx.check()
         return found.bricks
 
-    def _solve_min(self, m: CpSatModel, mode: SolveMode, deadline: Deadline,
-                   progress: ProgressCallback | None, cancel: threading.Event | None) -> SolveResult:
+    def _solve_min(self, m: CpSatModel, ctx: SolveContext, partial: Partial) -> Outcome:
         """Descent: a first solution, then 'fewer bricks?' feasibility solves until infeasible.
 
         The first solution comes from :meth:`_primal` (a hint) or a CP-SAT feasibility
         solve; each further solve caps the count one below the best so far, and the
         final infeasible solve is CP-SAT's proof of optimality.
         """
-        best = self._primal(m.level, deadline, cancel)
-        stats: dict[str, Any] = {}
+        best = self._primal(m.level, ctx)
+        solver: cp_model.CpSolver | None = None
         if best is not None:
-            report(progress, self.name, deadline, "first solution", best_bricks=len(best))
+            ctx.report("first solution", best_bricks=len(best))
         else:
-            status, solver = run_solver(m, deadline, cancel, workers=self.workers, presolve=self.presolve)
-            stats = self._stats(m, solver)
+            status, solver = self._run(m, ctx)
             if status == cp_model.INFEASIBLE:
-                return make_result(self.name, mode, SolveStatus.INFEASIBLE, deadline, complete=True, **stats)
+                return self._outcome(SolveStatus.INFEASIBLE, m, solver, complete=True, best_bound=float("inf"))
             if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                return make_result(self.name, mode, stopped_status(cancel), deadline, **stats)
+                raise stopped(ctx, status)
             best = m.bricks_of(solver)
+        partial.found(best)
         while best:
             m.set_cap(len(best) - 1)
             m.hint(best)
-            status, solver = run_solver(m, deadline, cancel, workers=self.workers, presolve=self.presolve)
-            stats = self._stats(m, solver)
+            status, solver = self._run(m, ctx)
             if status == cp_model.INFEASIBLE:
                 break
             if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                return make_result(self.name, mode, stopped_status(cancel), deadline, solutions=[best], **stats)
+                raise stopped(ctx, status)
             best = m.bricks_of(solver)
-            report(progress, self.name, deadline, "better solution", best_bricks=len(best))
+            partial.found(best)
+            ctx.report("better solution", best_bricks=len(best))
         m.set_cap(m.level.budget)
-        report(progress, self.name, deadline, "optimum proved", best_bricks=len(best), best_bound=len(best))
-        return make_result(self.name, mode, SolveStatus.OPTIMAL, deadline, solutions=[best],
-                           complete=False, best_bound=float(len(best)), **stats)
+        partial.bound(float(len(best)))
+        ctx.report("optimum proved", best_bricks=len(best), best_bound=len(best))
+        if solver is None:
+            return Outcome(SolveStatus.OPTIMAL, solutions=[best], best_bound=float(len(best)),
+                           variables=len(m.model.proto.variables), constraints=len(m.model.proto.constraints))
+        return self._outcome(SolveStatus.OPTIMAL, m, solver, solutions=[best], best_bound=float(len(best)))
 
-    def _enumerate(self, m: CpSatModel, first: SolveResult, deadline: Deadline,
-                   progress: ProgressCallback | None, cancel: threading.Event | None) -> SolveResult:
-        assert first.bricks is not None
-        count = len(first.bricks)
+    def _enumerate(self, m: CpSatModel, first: Outcome, ctx: SolveContext, partial: Partial) -> Outcome:
+        """Every solution with the proved minimum count (``complete`` once CP-SAT has proved it)."""
+        best = next(iter(first.solutions))
+        count = len(tuple(best))
         m.model.clear_objective()  # type: ignore[no-untyped-call]  # (untyped in OR-Tools' stubs)
         m.add_exact_count(count)
 
         def on_solution(found: list[BrickSet]) -> None:
-            report(progress, self.name, deadline, "solution found", best_bricks=count,
-                   best_bound=count, solutions_found=len(found))
+            partial.found(found[-1])
+            ctx.report("solution found", best_bricks=count, best_bound=count, solutions_found=len(found))
 
         collector = _Collector(m, on_solution)
-        status, solver = run_solver(m, deadline, cancel, enumerate_all=True, collector=collector,
-                                    presolve=self.presolve)
-        complete = status == cp_model.OPTIMAL and not is_set(cancel)
-        return make_result(self.name, SolveMode.ALL, SolveStatus.OPTIMAL, deadline,
-                           solutions=[*collector.found, first.bricks], complete=complete,
-                           best_bound=float(count), **self._stats(m, solver))
+        status, solver = run_solver(m, ctx, enumerate_all=True, collector=collector, presolve=self.presolve)
+        complete = status == cp_model.OPTIMAL and not ctx.cancelled()
+        return self._outcome(SolveStatus.OPTIMAL, m, solver, solutions=[*collector.found, best],
+                             complete=complete, best_bound=float(count))

@@ -39,24 +39,16 @@ claims optimality or infeasibility (``unknown`` or ``timeout`` when it fails).
 
 from __future__ import annotations
 
-import threading
-import time
+import math
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from ai.base import (
-    BrickSet,
-    Progress,
-    ProgressCallback,
-    RelaxedSolution,
-    SolveMode,
-    SolveResult,
-    SolveStats,
-    SolveStatus,
-)
+from ai.base import BrickSet, RelaxedSolution, SolveMode, SolveStatus
+from ai.context import SolveContext
+from ai.solvers.base import Outcome, Partial, SolverBase
 from game.batch import simulate_brick_sets
 from game.level import Brick, Level
 from game.occupancy import (
@@ -72,9 +64,13 @@ from game.simulation import simulate
 
 FloatArray = npt.NDArray[np.float64]
 
-
-class _Stop(Exception):
-    """Cancel or time limit reached inside the optimisation."""
+#: Memory the stored frames of one gradient evaluation may take (bytes); beyond it the reverse
+#: pass recomputes frames from checkpoints, and fewer restarts run together.
+STATE_MEMORY = 256 * 2**20
+#: Largest ``(N, H, W, 2)`` density map returned for display (bytes); bigger levels get none.
+RELAXED_MEMORY = 128 * 2**20
+#: Largest array of positions scored at once when ranking brick sets (bytes).
+SCORE_MEMORY = 64 * 2**20
 
 
 # --------------------------------------------------------------------- the adjoint
@@ -142,6 +138,17 @@ class Relaxation:
         obst[:, self.rows, self.cols] = x
         return obst
 
+    def state_bytes(self, rows: int) -> int:
+        """Bytes of one padded occupancy frame for ``rows`` restarts."""
+        return rows * int(self.walls.size) * 2 * 8
+
+    def stride(self, rows: int) -> int:
+        """Frames between stored checkpoints of the forward pass (1: every frame is kept)."""
+        n = self.level.frames
+        if n * self.state_bytes(rows) <= STATE_MEMORY:
+            return 1
+        return max(1, math.isqrt(n - 1) + 1)
+
     def forward(self, x: FloatArray) -> tuple[FloatArray, list[FloatArray]]:
         """Run all frames; returns padded obstacles and the padded occupancy of every frame."""
         obst = self.obstacles(x)
@@ -152,25 +159,51 @@ class Relaxation:
             states.append(occ)
         return obst, states
 
-    def mass(self, x: FloatArray) -> FloatArray:
+    def mass(self, x: FloatArray, check: Callable[[], None] | None = None) -> FloatArray:
         """Lemming mass on targets at the last frame, per row of ``x``: ``(R,)``."""
-        _, states = self.forward(x)
-        mass: FloatArray = (states[-1].sum(axis=-1) * self.targets).sum(axis=(-1, -2))
+        obst = self.obstacles(x)
+        occ = np.repeat(self.init[None], len(x), axis=0)
+        for t in range(1, self.level.frames):
+            if check is not None:
+                check()
+            occ = step_padded(occ, obst, self.targets)
+        mass: FloatArray = (occ.sum(axis=-1) * self.targets).sum(axis=(-1, -2))
         return mass
 
     def mass_and_grad(
         self, x: FloatArray, check: Callable[[], None] | None = None
     ) -> tuple[FloatArray, FloatArray]:
-        """Target mass ``(R,)`` and its gradient with respect to ``x`` ``(R, K)`` (adjoint method)."""
-        obst, states = self.forward(x)
-        mass = (states[-1].sum(axis=-1) * self.targets).sum(axis=(-1, -2))
-        grad = np.repeat(np.broadcast_to(self.targets[..., None], states[-1].shape[1:])[None], len(x), axis=0)
-        g_obst = np.zeros_like(obst)
-        for t in range(len(states) - 1, 0, -1):
-            if check is not None and t % 16 == 0:
+        """Target mass ``(R,)`` and its gradient with respect to ``x`` ``(R, K)`` (adjoint method).
+
+        Frames are kept every :meth:`stride` frames and recomputed segment by segment in the
+        reverse pass, so memory stays near :data:`STATE_MEMORY` on long levels.
+        """
+        n = self.level.frames
+        stride = self.stride(len(x))
+        obst = self.obstacles(x)
+        occ = np.repeat(self.init[None], len(x), axis=0)
+        checkpoints = {0: occ}
+        for t in range(1, n):
+            if check is not None:
                 check()
-            grad, g_o = step_padded_adjoint(states[t - 1], obst, self.targets, grad)
-            g_obst += g_o
+            occ = step_padded(occ, obst, self.targets)
+            if t % stride == 0:
+                checkpoints[t] = occ
+        mass = (occ.sum(axis=-1) * self.targets).sum(axis=(-1, -2))
+        grad = np.repeat(np.broadcast_to(self.targets[..., None], occ.shape[1:])[None], len(x), axis=0)
+        g_obst = np.zeros_like(obst)
+        for first in range((n - 2) // stride * stride, -1, -stride):  # segments of step inputs, last first
+            end = min(first + stride, n - 1)
+            states = [checkpoints[first]]
+            for _ in range(first + 1, end):
+                if check is not None:
+                    check()
+                states.append(step_padded(states[-1], obst, self.targets))
+            for i in range(end - 1, first - 1, -1):
+                if check is not None:
+                    check()
+                grad, g_o = step_padded_adjoint(states[i - first], obst, self.targets, grad)
+                g_obst += g_o
         return mass, g_obst[:, self.rows, self.cols]
 
 
@@ -186,7 +219,7 @@ def finite_difference_grad(relax: Relaxation, x: FloatArray, eps: float = 1e-6) 
 
 
 # --------------------------------------------------------------------- the solver
-class GradientSolver:
+class GradientSolver(SolverBase):
     """Gradient-based heuristic solver (see the module docstring).
 
     Options: ``restarts`` (random starts optimised together), ``iterations`` (per round),
@@ -197,6 +230,8 @@ class GradientSolver:
 
     name = "gradient"
     exact = False
+    #: It claims no proof, not even the reachability's infeasibility: its own checks come first.
+    shortcuts = False
 
     def __init__(
         self,
@@ -246,14 +281,16 @@ class GradientSolver:
         return loss, grad
 
     def _optimise(self, relax: Relaxation, rng: np.random.Generator, check: Callable[[], None],
-                  first_round: bool, probe: Callable[[FloatArray], bool] | None = None) -> FloatArray:
+                  first_round: bool, probe: Callable[[FloatArray], bool] | None = None,
+                  restarts: int | None = None) -> FloatArray:
         """Optimise all restarts; ``probe(x)`` is called every 25 Adam iterations once the
         annealing has started and stops the optimisation early when it returns True."""
         k = len(relax.cells)
-        x = rng.uniform(0.1, 0.5, size=(self.restarts, k))
+        restarts = restarts or self.restarts
+        x = rng.uniform(0.1, 0.5, size=(restarts, k))
         if first_round:
             x[0] = 0.3
-        noise = rng.uniform(0.0, 0.002, size=(self.restarts, k))
+        noise = rng.uniform(0.0, 0.002, size=(restarts, k))
         iters = self.iterations
 
         def ramp(i: int) -> float:
@@ -264,7 +301,7 @@ class GradientSolver:
 
             out = np.empty_like(x)
             stages = 3
-            for r in range(self.restarts):
+            for r in range(restarts):
                 xr = x[r]
                 for s in range(stages):
                     a = s / (stages - 1)
@@ -297,16 +334,27 @@ class GradientSolver:
 
     # -- integer side
     @staticmethod
-    def _score(level: Level, sets: Sequence[BrickSet]) -> list[tuple[int, float, int]]:
-        """Per set: (lemmings home, minus summed closest distance to a target, minus bricks)."""
-        run = simulate_brick_sets(level, [list(s) for s in sets], record_paths=True, check=False)
-        assert run.paths is not None
+    def _score(level: Level, sets: Sequence[BrickSet],
+               check: Callable[[], None] | None = None) -> list[tuple[int, float, int]]:
+        """Per set: (lemmings home, minus summed closest distance to a target, minus bricks).
+
+        Sets are scored in batches that keep the position arrays near :data:`SCORE_MEMORY`.
+        """
         targets = np.array(level.targets)
-        pos = run.paths[:, : level.frames, :, :2]  # (B, N, L, 2)
-        d = np.abs(pos[..., None, :] - targets[None, None, None]).sum(axis=-1).min(axis=-1)  # (B, N, L)
-        closest = d.min(axis=1).sum(axis=1)
-        arrived = run.arrived
-        return [(int(arrived[b]), -float(closest[b]), -len(sets[b])) for b in range(len(sets))]
+        per_set = level.frames * len(level.lemmings) * max(len(targets), 3) * 2 * 8
+        batch = max(1, min(1024, SCORE_MEMORY // per_set))
+        out: list[tuple[int, float, int]] = []
+        for lo in range(0, len(sets), batch):
+            if check is not None:
+                check()
+            part = sets[lo:lo + batch]
+            run = simulate_brick_sets(level, [list(s) for s in part], record_paths=True, check=False)
+            assert run.paths is not None
+            pos = run.paths[:, : level.frames, :, :2]  # (B, N, L, 2)
+            d = np.abs(pos[..., None, :] - targets[None, None, None]).sum(axis=-1).min(axis=-1)  # (B, N, L)
+            closest = d.min(axis=1).sum(axis=1)
+            out += [(int(run.arrived[b]), -float(closest[b]), -len(part[b])) for b in range(len(part))]
+        return out
 
     def _round(self, relax: Relaxation, x: FloatArray) -> list[BrickSet]:
         cells = relax.cells
@@ -324,7 +372,7 @@ class GradientSolver:
         """Hill climbing from ``start`` over drop / move / add of single bricks; a winning set or None."""
         cells = level.brickable_cells
         current = start
-        best = self._score(level, [current])[0]
+        best = self._score(level, [current], check)[0]
         for _ in range(max_steps):
             check()
             if best[0] == len(level.lemmings):
@@ -344,7 +392,7 @@ class GradientSolver:
             cand = sorted(neighbours)
             if not cand:
                 return None
-            scores = self._score(level, cand)
+            scores = self._score(level, cand, check)
             i = max(range(len(cand)), key=lambda j: scores[j])
             if scores[i] <= best:
                 return None
@@ -367,92 +415,84 @@ class GradientSolver:
                     break
         return tuple(sorted(current))
 
-    def solve(
-        self,
-        level: Level,
-        *,
-        mode: SolveMode = SolveMode.MIN,
-        time_limit: float | None = None,
-        progress: ProgressCallback | None = None,
-        cancel: threading.Event | None = None,
-    ) -> SolveResult:
+    def restarts_for(self, relax: Relaxation) -> int:
+        """Restarts optimised together: :attr:`restarts`, fewer when their frames would not fit in memory."""
+        rows = self.restarts
+        while rows > 1:
+            stride = relax.stride(rows)
+            kept = relax.level.frames if stride == 1 else relax.level.frames // stride + stride
+            if kept * relax.state_bytes(rows) <= STATE_MEMORY:
+                break
+            rows //= 2
+        return rows
+
+    def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
         """Search for a winning brick set (any mode: it only ever reports ``feasible``)."""
-        start = time.perf_counter()
-        mode = SolveMode(mode)
-        deadline = None if time_limit is None else start + time_limit
         rng = np.random.default_rng(self.seed)
         relax = Relaxation(level, level.brickable_cells)
-        best_x: FloatArray | None = None
-        best_obj = -np.inf
-        evaluated = 0
+        best: list[tuple[float, FloatArray]] = []  # the best relaxed point so far: (objective, x)
         found: BrickSet | None = None
-
-        def check() -> None:
-            if cancel is not None and cancel.is_set():
-                raise _Stop("cancelled")
-            if deadline is not None and time.perf_counter() >= deadline:
-                raise _Stop("timeout")
+        check = ctx.check
+        extra = {"optimizer": self.optimizer, "restarts": self.restarts}
+        partial.extra.update(extra)
 
         def relaxed() -> RelaxedSolution | None:
-            if best_x is None:
+            if not best or level.frames * level.height * level.width * 2 * 8 > RELAXED_MEMORY:
                 return None
+            obj, x = best[0]
             dens = np.zeros((level.height, level.width))
-            for (r, c), v in zip(relax.cells, best_x):
+            for (r, c), v in zip(relax.cells, x):
                 dens[r, c] = v
             occ = simulate_occupancy(np.maximum(level.wall_map, dens), level.target_map.astype(float),
                                      initial_occupancy(level), level.frames)
-            return RelaxedSolution(dens, occ, float(best_obj))
+            return RelaxedSolution(dens, occ, float(obj))
 
-        def finish(status: SolveStatus, bricks: BrickSet | None, message: str = "") -> SolveResult:
-            stats = SolveStats(seconds=time.perf_counter() - start, variables=len(relax.cells),
-                               nodes=evaluated, extra={"optimizer": self.optimizer, "restarts": self.restarts})
-            sols = (bricks,) if bricks is not None else ()
-            return SolveResult(status, self.name, mode, bricks, sols, False, stats, message, relaxed())
+        def finish(status: SolveStatus, bricks: BrickSet | None, message: str = "") -> Outcome:
+            return Outcome(status, solutions=[bricks] if bricks is not None else [], variables=len(relax.cells),
+                           nodes=partial.nodes, message=message, relaxed=relaxed(), extra=extra)
 
-        if cancel is not None and cancel.is_set():
-            return finish(SolveStatus.CANCELLED, None, "cancelled")
         # zero bricks first: cheap and common
-        if not relax.cells or simulate(level, ()).won:
-            if simulate(level, ()).won:
-                return finish(SolveStatus.FEASIBLE, ())
+        if simulate(level, ()).won:
+            return finish(SolveStatus.FEASIBLE, ())
+        if not relax.cells:
             return finish(SolveStatus.UNKNOWN, None, "no brickable cell and the level is not won without bricks")
-        try:
-            def probe(x: FloatArray) -> bool:
-                sets = self._round(relax, x)
-                return bool(simulate_brick_sets(level, [list(s) for s in sets], check=False).won.any())
+        restarts = self.restarts_for(relax)
+        if restarts < self.restarts:
+            extra["restarts"] = restarts
 
-            for rnd in range(self.rounds):
-                x = self._optimise(relax, rng, check, rnd == 0, probe)
-                mass = relax.mass(x)
-                obj = mass - self.penalty * x.sum(axis=1)
-                j = int(np.argmax(obj))
-                if obj[j] > best_obj:
-                    best_obj, best_x = float(obj[j]), x[j]
-                sets = self._round(relax, x)
-                evaluated += len(sets)
-                won = simulate_brick_sets(level, [list(s) for s in sets], check=False).won
-                winners = [s for s, ok in zip(sets, won) if ok]
-                if progress:
-                    progress(Progress(self.name, time.perf_counter() - start, f"round {rnd + 1}: "
-                                      f"{len(winners)} of {len(sets)} rounded sets win"))
-                if winners:
-                    found = min(winners, key=lambda s: (len(s), s))
+        def probe(x: FloatArray) -> bool:
+            check()
+            sets = self._round(relax, x)
+            return bool(simulate_brick_sets(level, [list(s) for s in sets], check=False).won.any())
+
+        for rnd in range(self.rounds):
+            x = self._optimise(relax, rng, check, rnd == 0, probe, restarts)
+            mass = relax.mass(x, check)
+            obj = mass - self.penalty * x.sum(axis=1)
+            j = int(np.argmax(obj))
+            if not best or obj[j] > best[0][0]:
+                best[:] = [(float(obj[j]), x[j])]
+                partial.relaxed = relaxed()
+            check()
+            sets = self._round(relax, x)
+            partial.nodes += len(sets)
+            won = simulate_brick_sets(level, [list(s) for s in sets], check=False).won
+            winners = [s for s, ok in zip(sets, won) if ok]
+            ctx.report(f"round {rnd + 1}: {len(winners)} of {len(sets)} rounded sets win")
+            if winners:
+                found = min(winners, key=lambda s: (len(s), s))
+                break
+            check()
+            scores = self._score(level, sets, check)
+            order = sorted(range(len(sets)), key=lambda i: scores[i], reverse=True)
+            for i in order[: 4]:
+                repaired = self._repair(level, sets[i], check)
+                partial.nodes += 1
+                if repaired is not None:
+                    found = repaired
                     break
-                scores = self._score(level, sets)
-                order = sorted(range(len(sets)), key=lambda i: scores[i], reverse=True)
-                for i in order[: 4]:
-                    repaired = self._repair(level, sets[i], check)
-                    evaluated += 1
-                    if repaired is not None:
-                        found = repaired
-                        break
-                if found is not None:
-                    break
-        except _Stop as stop:
-            reason = str(stop)
-            if reason == "cancelled":
-                return finish(SolveStatus.CANCELLED, None, "cancelled")
-            return finish(SolveStatus.TIMEOUT, None, "time limit reached before a winning brick set was found")
+            if found is not None:
+                break
         if found is None:
             return finish(SolveStatus.UNKNOWN, None, "the gradient search and local repair found no winning brick set")
         found = self._prune(level, found)

@@ -18,6 +18,11 @@ cells no run reads, which no minimum solution needs.
   holds the budget it was solved with and every completion found (none, for a failed
   position), so a position reached again by another path is not searched twice.
 
+The cells come from the gate map of :mod:`ai.solvers.gates` (a read cell's bit, or a cell fixed
+solid or free), the one map the CP-SAT and MILP encodings read too.  The solve context is
+checked every :data:`CHECK_EVERY` nodes; a stopped search keeps its proved bound (the budgets
+already exhausted).
+
 The search is fastest on small single-lemming levels; on large, open levels with many
 reads per frame and optima of 4+ bricks the branching grows as (reads)^bricks and
 CP-SAT wins (see ``bench/results.md``).
@@ -31,25 +36,19 @@ CP-SAT wins (see ``bench/results.md``).
 from __future__ import annotations
 
 import sys
-import threading
 from dataclasses import dataclass
 
-from ai.base import ProgressCallback, SolveMode, SolveResult, SolveStatus
-from ai.reach import ReachInfo, analyse
-from ai.solver_util import (
-    Cancelled,
-    Deadline,
-    OutOfTime,
-    check,
-    infeasible_by_reachability,
-    make_result,
-    report,
-    stopped_status,
-)
+import numpy as np
+
+from ai.base import SolveMode, SolveStatus
+from ai.context import SolveContext
+from ai.reach import ReachInfo, read_cells_of, reach_for
+from ai.solvers.base import Outcome, Partial, SolverBase
+from ai.solvers.gates import FREE, gate_codes
 from game.level import Brick, Level
 
-#: Cell codes in :attr:`Board.code` (brickable cells hold their bit index, >= 0).
-WALL_CODE, FREE_CODE = -1, -2
+#: The search checks the solve context every this many nodes (a node costs microseconds).
+CHECK_EVERY = 256
 
 
 @dataclass
@@ -58,77 +57,73 @@ class Board:
 
     width: int  #: padded width W+2
     frames: int
-    code: list[int]  #: per padded cell: WALL_CODE, FREE_CODE or the read-cell bit index
+    code: list[int]  #: per padded cell: its gate code (:mod:`ai.solvers.gates`): the read-cell bit, SOLID or FREE
     target: list[bool]  #: per padded cell
     cells: list[Brick]  #: read cell of each bit
     starts: list[tuple[int, int]]  #: per lemming: (padded position, direction)
-    live: list[bytearray]  #: per lemming: live[t * plane * 2 + pos * 2 + channel]
-    plane: int  #: padded cells per frame
+    live: list[memoryview]  #: per lemming: live[t * plane * 2 + inner[pos] + channel] (the analysis' own array)
+    plane: int  #: map cells per frame
+    inner: list[int]  #: per padded cell inside the map: 2 * its index in the unpadded map (else -1)
     row_from: list[int]  #: per map row r: mask of the bits of cells in rows >= r
     col_prefix: list[int]  #: col_prefix[c]: mask of the bits of cells in columns < c
     later: list[int]  #: per lemming k: mask of every cell the lemmings after k may read
 
     @classmethod
-    def of(cls, level: Level, info: ReachInfo) -> Board:
-        """Tables for ``level`` given its reachability analysis."""
+    def of(cls, level: Level, info: ReachInfo, ctx: SolveContext | None = None) -> Board:
+        """Tables for ``level`` given its reachability analysis (``ctx`` may stop the work)."""
+        ctx = ctx or SolveContext.create()
         pw, ph = level.width + 2, level.height + 2
         cells = list(info.read_cells)
-        bit_of = {cell: i for i, cell in enumerate(cells)}
-        code, target = [WALL_CODE] * (pw * ph), [False] * (pw * ph)
-        for r in range(level.height):
-            for c in range(level.width):
-                p = (r + 1) * pw + c + 1
-                target[p] = bool(level.target_map[r, c])
-                if not level.wall_map[r, c]:
-                    code[p] = bit_of.get((r, c), FREE_CODE)
-        live = []
-        for lem in info.lemmings:
-            padded = bytearray(ph * pw * 2 * level.frames)
-            for t, r, c, ch in zip(*lem.live.nonzero()):
-                padded[(t * ph * pw + (r + 1) * pw + c + 1) * 2 + ch] = 1
-            live.append(padded)
+        code = gate_codes(level, cells).ravel().tolist()
+        target = np.pad(level.target_map, 1).ravel().tolist()
+        # the live maps are read in place (no padded copy: on big levels they are the largest arrays)
+        live = [np.ascontiguousarray(lem.live).view(np.uint8).data.cast("B") for lem in info.lemmings]
+        inner = np.full((ph, pw), -1, dtype=np.int64)
+        inner[1:-1, 1:-1] = 2 * np.arange(level.height * level.width).reshape(level.height, level.width)
         starts = [((lem.row + 1) * pw + lem.col + 1, lem.direction) for lem in level.lemmings]
-        return cls(pw, level.frames, code, target, cells, starts, live, ph * pw,
+        ctx.check()
+        return cls(pw, level.frames, code, target, cells, starts, live, level.height * level.width,
+                   inner.ravel().tolist(),
                    _row_masks(cells, level.height), _col_prefix(cells, level.width),
-                   _later_masks(level, info, bit_of))
+                   _later_masks(level, info, cells, ctx))
+
+
+def _mask(bits: np.ndarray) -> int:
+    """The integer whose bit ``i`` is ``bits[i]``."""
+    return int.from_bytes(np.packbits(bits.astype(bool), bitorder="little").tobytes(), "little")
 
 
 def _row_masks(cells: list[Brick], height: int) -> list[int]:
     """``out[r]``: bits of the cells in rows ``>= r`` (``out[height]`` = 0)."""
-    out = [0] * (height + 2)
-    for r in range(height, -1, -1):
-        out[r] = out[r + 1] | sum(1 << i for i, cell in enumerate(cells) if cell[0] == r)
-    return out
+    rows = np.array([r for r, _ in cells], dtype=np.int64)
+    return [_mask(rows >= r) for r in range(height + 2)]
 
 
 def _col_prefix(cells: list[Brick], width: int) -> list[int]:
     """``out[c]``: bits of the cells in columns ``< c``, for ``c`` in 0..width."""
-    out = [0] * (width + 1)
-    for c in range(1, width + 1):
-        out[c] = out[c - 1] | sum(1 << i for i, cell in enumerate(cells) if cell[1] == c - 1)
-    return out
+    cols = np.array([c for _, c in cells], dtype=np.int64)
+    return [_mask(cols < c) for c in range(width + 1)]
 
 
-def _later_masks(level: Level, info: ReachInfo, bit_of: dict[Brick, int]) -> list[int]:
+def _later_masks(level: Level, info: ReachInfo, cells: list[Brick], ctx: SolveContext) -> list[int]:
     """Per lemming ``k``: bits of every cell the lemmings ``k+1..`` may read."""
-    from ai.reach import read_cells_of
-
+    rows = np.array([r for r, _ in cells], dtype=np.int64)
+    cols = np.array([c for _, c in cells], dtype=np.int64)
     masks = [0] * len(info.lemmings)
     acc = 0
     for k in range(len(info.lemmings) - 1, -1, -1):
+        ctx.check()
         masks[k] = acc
-        read = read_cells_of(info.lemmings[k].live, level)
-        acc |= sum(1 << bit_of[(int(r), int(c))] for r, c in zip(*read.nonzero()))
+        acc |= _mask(read_cells_of(info.lemmings[k].live, level)[rows, cols])
     return masks
 
 
 class _Search:
     """One search run: the board, the table of solved positions and the counters."""
 
-    def __init__(self, board: Board, deadline: Deadline, cancel: threading.Event | None) -> None:
+    def __init__(self, board: Board, ctx: SolveContext) -> None:
         self.b = board
-        self.deadline = deadline
-        self.cancel = cancel
+        self.ctx = ctx
         self.table: dict[tuple[int, ...], tuple[int, list[int]]] = {}
         self.nodes = 0
         self.first_only = False
@@ -145,8 +140,8 @@ class _Search:
     def explore(self, k: int, t: int, pos: int, d: int, bricks: int, forbidden: int, budget: int) -> list[int]:
         """Every completion (mask of bricks added) of the position with at most ``budget`` more bricks."""
         self.nodes += 1
-        if self.nodes & 255 == 0:
-            check(self.cancel, self.deadline)
+        if self.nodes % CHECK_EVERY == 0:
+            self.ctx.check()
         rel = self.relevant(k, t, pos)
         key = (k, t, pos, d, bricks & rel, forbidden & rel)
         hit = self.table.get(key)
@@ -161,11 +156,11 @@ class _Search:
         """Advance lemming ``k`` until it ends, dies or reads an undecided cell (then branch)."""
         b = self.b
         code, target, pw, last = b.code, b.target, b.width, b.frames - 1
-        live = b.live[k]
+        live, inner = b.live[k], b.inner
         span = b.plane * 2
         decided = bricks | forbidden
         while True:
-            if not live[t * span + pos * 2 + (d > 0)]:
+            if not live[t * span + inner[pos] + (d > 0)]:
                 return []
             if t == last or target[pos]:
                 return self._next_lemming(k, bricks, forbidden, budget)
@@ -175,7 +170,7 @@ class _Search:
                     decided |= 1 << cell
                 else:
                     return self._branch(k, t, pos, d, bricks, forbidden, budget, cell)
-            if cell == FREE_CODE or (cell >= 0 and not (bricks >> cell) & 1):
+            if cell == FREE or (cell >= 0 and not (bricks >> cell) & 1):
                 pos += pw
                 t += 1
                 continue
@@ -185,7 +180,7 @@ class _Search:
                     decided |= 1 << ahead
                 else:
                     return self._branch(k, t, pos, d, bricks, forbidden, budget, ahead)
-            if ahead == FREE_CODE or (ahead >= 0 and not (bricks >> ahead) & 1):
+            if ahead == FREE or (ahead >= 0 and not (bricks >> ahead) & 1):
                 pos += d
             else:
                 d = -d
@@ -215,52 +210,37 @@ class _Search:
         return self.explore(0, 0, pos, d, 0, 0, budget)
 
 
-class SearchSolver:
+class SearchSolver(SolverBase):
     """Exact depth-first search with iterative deepening (see the module docstring)."""
 
     name = "search"
     exact = True
 
-    def solve(
-        self,
-        level: Level,
-        *,
-        mode: SolveMode = SolveMode.MIN,
-        time_limit: float | None = None,
-        progress: ProgressCallback | None = None,
-        cancel: threading.Event | None = None,
-    ) -> SolveResult:
-        """Solve ``level``; see :class:`ai.base.Solver`."""
-        mode = SolveMode(mode)
-        deadline = Deadline(time_limit)
-        info = analyse(level)
-        if not info.feasible:
-            return infeasible_by_reachability(self.name, mode, deadline)
-        board = Board.of(level, info)
-        search = _Search(board, deadline, cancel)
+    def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
+        """Iterative deepening on the brick count (``any`` goes straight to the budget)."""
+        board = Board.of(level, reach_for(level, ctx), ctx)
+        search = _Search(board, ctx)
         old_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old_limit, 10_000 + 4 * len(board.cells)))
         try:
-            return self._deepen(level, board, search, mode, deadline, progress)
-        except (Cancelled, OutOfTime):
-            return make_result(self.name, mode, stopped_status(cancel), deadline, nodes=search.nodes)
-        finally:
-            sys.setrecursionlimit(old_limit)
-
-    def _deepen(self, level: Level, board: Board, search: _Search, mode: SolveMode, deadline: Deadline,
-                progress: ProgressCallback | None) -> SolveResult:
-        """Iterative deepening on the brick count (``any`` goes straight to the budget)."""
-        budgets = [level.budget] if mode == SolveMode.ANY else range(min(level.budget, len(board.cells)) + 1)
-        for budget in budgets:
-            found = search.solve(budget, first_only=mode != SolveMode.ALL)
-            report(progress, self.name, deadline, f"budget {budget}: {len(found)} solutions",
-                   best_bound=float(budget + (0 if found else 1)), solutions_found=len(found))
-            if found:
-                sols = [[board.cells[i] for i in range(len(board.cells)) if m >> i & 1] for m in found]
-                status = SolveStatus.FEASIBLE if mode == SolveMode.ANY else SolveStatus.OPTIMAL
-                return make_result(self.name, mode, status, deadline, solutions=sols,
-                                   complete=mode == SolveMode.ALL, nodes=search.nodes,
+            budgets = [level.budget] if mode == SolveMode.ANY else range(min(level.budget, len(board.cells)) + 1)
+            for budget in budgets:
+                try:
+                    found = search.solve(budget, first_only=mode != SolveMode.ALL)
+                finally:
+                    partial.nodes = search.nodes
+                partial.extra["table"] = len(search.table)
+                ctx.report(f"budget {budget}: {len(found)} solutions",
+                           best_bound=float(budget + (0 if found else 1)), solutions_found=len(found))
+                if found:
+                    sols = [[board.cells[i] for i in range(len(board.cells)) if m >> i & 1] for m in found]
+                    status = SolveStatus.FEASIBLE if mode == SolveMode.ANY else SolveStatus.OPTIMAL
+                    return Outcome(status, solutions=sols, complete=mode == SolveMode.ALL, nodes=search.nodes,
                                    best_bound=float(budget) if mode != SolveMode.ANY else None,
                                    extra={"table": len(search.table)})
-        return make_result(self.name, mode, SolveStatus.INFEASIBLE, deadline, complete=True,
-                           nodes=search.nodes, extra={"table": len(search.table)})
+                if mode != SolveMode.ANY:
+                    partial.bound(float(budget + 1))
+        finally:
+            sys.setrecursionlimit(old_limit)
+        return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=float("inf"), nodes=search.nodes,
+                       extra={"table": len(search.table)})

@@ -1,9 +1,9 @@
-"""The *flow* formulation of the MILP (the default): per lemming, a unit flow over arcs.
+"""The *flow* and *path* formulations of the MILP: per lemming, a unit flow over brick-gated arcs.
 
 Per lemming, the live states ``(t, r, c, d)`` of :mod:`ai.reach` are the nodes of a
 time-expanded network; a node at frame ``t < N-1`` has up to three continuous arc
-variables in ``[0, 1]`` to frame ``t+1``: ``fall``, ``walk``, ``turn`` (or ``stay``, on a
-target).  Arcs fixed by walls and free cells are dropped (a wall below: no fall; a free
+variables in ``[0, 1]`` to frame ``t+1``, one per row of :data:`game.rules.MOVE_TABLE`:
+``fall``, ``walk``, ``turn`` (or ``stay``, on a target).  Arcs fixed by walls and free cells are dropped (a wall below: no fall; a free
 cell below: fall only; likewise ahead), and so are arcs into states that are not live.
 Rows:
 
@@ -15,11 +15,14 @@ Rows:
 
 The aggregation is valid because a winning run visits a non-target state at most once
 (a second visit would repeat the run forever, away from every target), and it makes
-the LP bound much stronger than the per-frame products of :mod:`ai.solvers.milp.solver`'s *product*
-formulation.  At any integer ``b`` each node keeps a single usable arc, so the unit flow
+the LP bound much stronger than the per-frame products of the *product* formulation
+(:mod:`ai.solvers.milp.product`).  At any integer ``b`` each node keeps a single usable arc, so the unit flow
 is the run itself: every brick set extends to exactly one assignment, and the flows
 are integral although continuous (only ``b`` is integer).  No product variables are
 needed, so the model has about one variable and one row per live state.
+
+The *path* formulation (:class:`PathBuilder`, the exact solver's default) is the same flow on
+the graph of states without frames.
 
 >>> from game.level import Lemming, Level
 >>> m = build_flow(Level.from_rows(["> .T", "XX.X"], frames=5, budget=1))
@@ -30,21 +33,40 @@ needed, so the model has about one variable and one row per live state.
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import numpy as np
+import numpy.typing as npt
+import scipy.sparse
 
-from ai.solvers.milp.solver import IntArray, MilpModel, _Builder
-from ai.reach import ReachInfo, analyse
+from ai.context import SolveContext
+from ai.reach import ReachInfo
+from ai.solvers.gates import destination, possible
+from ai.solvers.milp.model import IntArray, MilpModel, ModelBuilder
 from game.level import Lemming, Level
+from game.rules import MOVE_TABLE, MoveRule
+
+BoolArray = npt.NDArray[np.bool_]
+
+#: Arc kinds: the index of a row of :data:`game.rules.MOVE_TABLE`, or :data:`STAY` (on a target).
+STAY = len(MOVE_TABLE)
+
+#: The cells a move reads, with the state the move needs: (which cell, accessor of the rule).
+_READS: tuple[tuple[str, Callable[[MoveRule], bool | None]], ...] = (
+    ("below", lambda rule: rule.below_solid),
+    ("ahead", lambda rule: rule.ahead_solid),
+)
 
 
-class _FlowBuilder(_Builder):
-    """Assembles the flow formulation (reuses the budget and run cuts of :class:`_Builder`)."""
+class FlowBuilder(ModelBuilder):
+    """Assembles the flow formulation (see the module docstring)."""
 
     def build(self) -> MilpModel:
-        import scipy.sparse
-
-        occupancy = [self.add_flow_lemming(reach.live) for reach in self.info.lemmings]
+        """Every lemming's flow, the run cuts, the budget and the objective."""
+        occupancy = []
+        for reach in self.info.lemmings:
+            self.ctx.check()
+            occupancy.append(self.add_flow_lemming(reach.live))
         self.add_run_cuts(self.cut_depth)
         self.add_budget()
         lower = np.zeros(self.n_vars)
@@ -55,7 +77,7 @@ class _FlowBuilder(_Builder):
         ]
         return self.assemble(lower, upper, [], occ)
 
-    def add_flow_lemming(self, live: np.ndarray) -> tuple[IntArray, IntArray, IntArray, np.ndarray]:
+    def add_flow_lemming(self, live: BoolArray) -> tuple[IntArray, IntArray, IntArray, npt.NDArray[np.float64]]:
         """Arcs, conservation and gate rows of one lemming; returns its occupancy map."""
         n, h, w, _ = live.shape
         coords = np.argwhere(live)
@@ -76,7 +98,7 @@ class _FlowBuilder(_Builder):
         # candidate arcs: (source node, destination node, kind); kind 0 fall, 1 walk, 2 turn, 3 stay
         src, dst, kind = [], [], []
 
-        def arcs(mask: np.ndarray, dest: IntArray, k: int) -> None:
+        def arcs(mask: BoolArray, dest: IntArray, k: int) -> None:
             m = mask & going
             dn = np.full(n_nodes, -1, dtype=np.int64)
             dn[m] = dest[m]
@@ -87,10 +109,11 @@ class _FlowBuilder(_Builder):
 
         safe_t = np.minimum(t + 1, n)
         moving = ~target
-        arcs(target, node_of[safe_t, pr, pc, ch], 3)
-        arcs(moving & (below != -2), node_of[safe_t, pr + 1, pc, ch], 0)
-        arcs(moving & (below != -1) & (ahead != -2), node_of[safe_t, pr, pc + d, ch], 1)
-        arcs(moving & (below != -1) & (ahead != -1), node_of[safe_t, pr, pc, 1 - ch], 2)
+        arcs(target, node_of[safe_t, pr, pc, ch], STAY)
+        for k, rule in enumerate(MOVE_TABLE):
+            dr, dc, dch = destination(rule, pr, pc, ch)
+            arcs(moving & possible(rule, below, ahead), node_of[safe_t, dr, dc, dch], k)
+        self.ctx.check()
         a_src, a_dst, a_kind = np.concatenate(src), np.concatenate(dst), np.concatenate(kind)
         # chains: a node with one arc in and one arc out passes its inflow on, so both arcs
         # share one variable and the node needs no conservation row
@@ -109,6 +132,7 @@ class _FlowBuilder(_Builder):
             if np.array_equal(nxt, parent):
                 break
             parent = nxt
+            self.ctx.check()
         _, root = np.unique(parent, return_inverse=True)
         a_var = self.new_vars(int(root.max()) + 1 if len(root) else 0)[root.reshape(-1)]
         inner &= ~chain
@@ -122,19 +146,25 @@ class _FlowBuilder(_Builder):
             start = self.tri.new_rows(1, 1.0, 1.0)[0]
             first = t[a_src] == 0
             self.tri.add(np.full(int(first.sum()), start), a_var[first], 1.0)
-        # gates, per state and gating cell that is a brick variable
-        a_sid = sid[a_src]
-        self.add_gate(a_sid, a_var, a_kind == 0, below[a_src], sid, below, upper=1.0, sign=1.0)
-        self.add_gate(a_sid, a_var, (a_kind == 1) | (a_kind == 2), below[a_src], sid, below, upper=0.0, sign=-1.0)
-        self.add_gate(a_sid, a_var, a_kind == 1, ahead[a_src], sid, ahead, upper=1.0, sign=1.0)
-        self.add_gate(a_sid, a_var, a_kind == 2, ahead[a_src], sid, ahead, upper=0.0, sign=-1.0)
+        self.add_gates(a_src, sid[a_src], a_var, a_kind, sid, {"below": below, "ahead": ahead})
         # occupancy of a node: its outflow, or its inflow at the last frame (the start alone if N = 1)
         last = t[a_dst] == n - 1
         occ_rows = np.concatenate([a_src, a_dst[last]])
         occ_cols = np.concatenate([a_var, a_var[last]])
         return coords, occ_rows, occ_cols, np.ones(len(occ_rows))
 
-    def add_gate(self, a_sid: IntArray, a_var: IntArray, arc_mask: np.ndarray, arc_cell: IntArray,
+    def add_gates(self, a_src: IntArray, a_sid: IntArray, a_var: IntArray, a_kind: IntArray, sid: IntArray,
+                  cells: dict[str, IntArray]) -> None:
+        """The gates of every move: per state and cell read that is a brick variable, the arcs of
+        the moves that need it free sum to at most ``1 − b``, those that need it solid to ``b``."""
+        for name, needs in _READS:
+            cell = cells[name]
+            for solid in (False, True):
+                kinds = [k for k, rule in enumerate(MOVE_TABLE) if needs(rule) is solid]
+                self.add_gate(a_sid, a_var, np.isin(a_kind, kinds), cell[a_src], sid, cell,
+                              upper=0.0 if solid else 1.0, sign=-1.0 if solid else 1.0)
+
+    def add_gate(self, a_sid: IntArray, a_var: IntArray, arc_mask: BoolArray, arc_cell: IntArray,
                  sid: IntArray, cell: IntArray, *, upper: float, sign: float) -> None:
         """Rows ``Σ arcs + sign·b ≤ upper`` per state whose gating ``cell`` is a brick variable."""
         is_var = cell >= 0
@@ -150,12 +180,13 @@ class _FlowBuilder(_Builder):
         self.tri.add(row_of_state[a_sid[m]], a_var[m], 1.0)
 
 
-def build_flow(level: Level, info: ReachInfo | None = None, *, cut_depth: int = 0) -> MilpModel:
+def build_flow(level: Level, info: ReachInfo | None = None, *, cut_depth: int = 0,
+               ctx: SolveContext | None = None) -> MilpModel:
     """The flow formulation of ``level`` (see the module docstring)."""
-    return _FlowBuilder(level, info or analyse(level), cut_depth=cut_depth).build()
+    return FlowBuilder(level, info, cut_depth=cut_depth, ctx=ctx).build()
 
 
-class _PathBuilder(_FlowBuilder):
+class PathBuilder(FlowBuilder):
     """The *path* formulation: the flow on the graph of states ``(r, c, d)``, without frames.
 
     Per lemming, one arc variable per possible move between states live at some frame,
@@ -175,13 +206,14 @@ class _PathBuilder(_FlowBuilder):
         """Every lemming's path flow, the read cuts, the budget and the objective."""
         self.reads: list[tuple[IntArray, IntArray]] = []
         for k, reach in enumerate(self.info.lemmings):
+            self.ctx.check()
             self.add_path_lemming(reach.live, self.level.lemmings[k])
         self.add_read_cuts()
         self.add_run_cuts(self.cut_depth)
         self.add_budget()
         return self.assemble(np.zeros(self.n_vars), np.ones(self.n_vars), [], occupancy=[])
 
-    def add_path_lemming(self, live: np.ndarray, lemming: Lemming) -> None:
+    def add_path_lemming(self, live: BoolArray, lemming: Lemming) -> None:
         """Arcs, conservation, gates and deadline of one lemming."""
         n, h, w, _ = live.shape
         r0, c0 = lemming.row, lemming.col
@@ -200,10 +232,9 @@ class _PathBuilder(_FlowBuilder):
         ahead = self.code[pr, pc + d]
         nodes = np.arange(n_nodes)
         src, dst, kind = [], [], []
-        for mask, dest, k in ((~target & (below != -2), node_of[pr + 1, pc, ch], 0),
-                              (~target & (below != -1) & (ahead != -2), node_of[pr, pc + d, ch], 1),
-                              (~target & (below != -1) & (ahead != -1), node_of[pr, pc, 1 - ch], 2)):
-            keep = mask & (dest >= 0)
+        for k, rule in enumerate(MOVE_TABLE):
+            dest = node_of[destination(rule, pr, pc, ch)]
+            keep = ~target & possible(rule, below, ahead) & (dest >= 0)
             src.append(nodes[keep])
             dst.append(dest[keep])
             kind.append(np.full(int(keep.sum()), k, dtype=np.int64))
@@ -226,12 +257,7 @@ class _PathBuilder(_FlowBuilder):
         row = self.tri.new_rows(1, -math.inf, float(n - 1))[0]
         self.tri.add(np.full(len(a_var), row), a_var, 1.0)
         # gates (one row per state: no aggregation needed)
-        self.add_gate(nodes[a_src], a_var, a_kind == 0, below[a_src], nodes, below, upper=1.0, sign=1.0)
-        self.add_gate(nodes[a_src], a_var, (a_kind == 1) | (a_kind == 2), below[a_src], nodes, below,
-                      upper=0.0, sign=-1.0)
-        self.add_gate(nodes[a_src], a_var, a_kind == 1, ahead[a_src], nodes, ahead, upper=1.0, sign=1.0)
-        self.add_gate(nodes[a_src], a_var, a_kind == 2, ahead[a_src], nodes, ahead, upper=0.0, sign=-1.0)
-
+        self.add_gates(a_src, nodes[a_src], a_var, a_kind, nodes, {"below": below, "ahead": ahead})
 
     def add_read_cuts(self) -> None:
         """``b_c ≤ Σ visits of states reading c``: a brick no run reads can be removed, so no
@@ -245,6 +271,7 @@ class _PathBuilder(_FlowBuilder):
             self.tri.add(rows[cells], arcs, -1.0)
 
 
-def build_path(level: Level, info: ReachInfo | None = None, *, cut_depth: int = 0) -> MilpModel:
-    """The path formulation of ``level`` (see :class:`_PathBuilder`)."""
-    return _PathBuilder(level, info or analyse(level), cut_depth=cut_depth).build()
+def build_path(level: Level, info: ReachInfo | None = None, *, cut_depth: int = 0,
+               ctx: SolveContext | None = None) -> MilpModel:
+    """The path formulation of ``level`` (see :class:`PathBuilder`)."""
+    return PathBuilder(level, info, cut_depth=cut_depth, ctx=ctx).build()

@@ -1,0 +1,149 @@
+"""The solver contract on a big generated level, every solver: time limit, cancel, honest status.
+
+The level is the large suite's first level tiled 2x2 (48x64, 12 lemmings, 150 frames, budget 28),
+solved in mode ``all``: it has 6^4 optimal sets, so no solver finishes in 3 s on the 2-core
+machine and each must stop on its own.
+
+* time limit 3 s through the public API: the solver returns within 6 s of starting (contract
+  3.3 s; a generous bound for a shared machine) with ``timeout`` or what it has;
+* cancel 1 s into the solver's own work returns within 1 s (contract 100 ms).  The reachability
+  analysis is handed over already computed, as the solve context shares it between racers: its own
+  cancel is the reachability's part of the contract (``ai/reach.py``).
+
+Figures measured with ``python3 -m bench.contract`` are in ``bench/results.md`` ("Solver contract").
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import replace
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from ai import get_solver
+from ai.base import SolveMode, SolveStatus
+from ai.context import SolveContext
+from ai.reach import ReachInfo, reach_for
+from ai.solvers.base import SolverBase
+from ai.solvers.gradient import Relaxation
+from bench.contract import LEVELS, tiled
+from game.level import Level
+from game.simulation import simulate
+
+SOLVERS = ["cpsat", "search", "brute", "gradient", "milp"]
+BIG = "large1-2x2-N150"
+
+
+@lru_cache(maxsize=None)
+def big_level() -> Level:
+    """The big generated level of these tests."""
+    return LEVELS[BIG]()
+
+
+@lru_cache(maxsize=None)
+def big_reach() -> ReachInfo:
+    """Its reachability analysis, computed once for every test."""
+    return reach_for(big_level(), SolveContext.create())
+
+
+def _check_answer(level: Level, status: SolveStatus, bricks: tuple[tuple[int, int], ...] | None) -> None:
+    assert status in (SolveStatus.TIMEOUT, SolveStatus.CANCELLED, SolveStatus.FEASIBLE, SolveStatus.OPTIMAL)
+    if status in (SolveStatus.TIMEOUT, SolveStatus.CANCELLED) and bricks is None:
+        return
+    assert bricks is not None and simulate(level, bricks).won
+
+
+def test_the_big_level_is_big() -> None:
+    level = big_level()
+    assert (level.height, level.width, len(level.lemmings), level.frames) == (48, 64, 12, 150)
+    assert tiled(level, 2, 1, 10).width == 128
+
+
+@pytest.mark.parametrize("name", SOLVERS)
+def test_time_limit_3s(name: str) -> None:
+    level = big_level()
+    start = time.perf_counter()
+    result = get_solver(name).solve(level, mode=SolveMode.ALL, time_limit=3.0)
+    elapsed = time.perf_counter() - start
+    assert elapsed < 6.0, f"{name} returned after {elapsed:.2f} s with time limit 3 s"
+    _check_answer(level, result.status, result.bricks)
+    assert not result.complete  # 6^4 optimal sets: nobody lists them all in 3 s
+
+
+@pytest.mark.parametrize("name", SOLVERS)
+def test_cancel_1s_into_the_solve(name: str) -> None:
+    level = big_level()
+    solver = get_solver(name)
+    assert isinstance(solver, SolverBase)
+    cancel = threading.Event()
+    ctx = SolveContext.create(time_limit=30.0, cancel=cancel, solver=name)
+    ctx.shared[f"reach:{level.puzzle_hash}"] = big_reach()
+    fired: list[float] = []
+
+    def fire() -> None:
+        fired.append(time.perf_counter())
+        cancel.set()
+
+    timer = threading.Timer(1.0, fire)
+    timer.start()
+    try:
+        result = solver.solve_in(level, SolveMode.ALL, ctx)
+    finally:
+        done = time.perf_counter()
+        timer.cancel()
+    assert fired, f"{name} finished before the cancel: the level is too easy for this test"
+    assert done - fired[0] < 1.0, f"{name} stopped {(done - fired[0]) * 1000:.0f} ms after the cancel"
+    # a cancelled run says so, whatever it has found (a proved minimum with a partial list stays optimal)
+    assert result.status == SolveStatus.CANCELLED or (result.status == SolveStatus.OPTIMAL and not result.complete)
+    _check_answer(level, result.status, result.bricks)
+
+
+@pytest.mark.parametrize("name", SOLVERS)
+def test_cancel_before_the_start_returns_at_once(name: str) -> None:
+    cancel = threading.Event()
+    cancel.set()
+    start = time.perf_counter()
+    result = get_solver(name).solve(big_level(), time_limit=30.0, cancel=cancel)
+    assert time.perf_counter() - start < 1.0
+    assert result.status == SolveStatus.CANCELLED and result.bricks is None
+
+
+def test_gradient_memory_is_bounded_by_checkpoints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checkpointed reverse pass (long levels) gives the same gradient as keeping every frame."""
+    import ai.solvers.gradient as gradient
+
+    level = big_level().with_limits(frames=60)
+    relax = Relaxation(level, level.brickable_cells[:40])
+    x = np.random.default_rng(0).uniform(0.1, 0.6, size=(2, len(relax.cells)))
+    full_mass, full_grad = relax.mass_and_grad(x)
+    assert relax.stride(2) == 1
+    monkeypatch.setattr(gradient, "STATE_MEMORY", relax.state_bytes(2) * 10)
+    assert relax.stride(2) == 8
+    mass, grad = relax.mass_and_grad(x)
+    np.testing.assert_allclose(mass, full_mass)
+    np.testing.assert_allclose(grad, full_grad, atol=1e-12)
+    assert gradient.GradientSolver(restarts=8).restarts_for(relax) < 8
+
+
+def test_a_stopped_solve_keeps_what_it_found() -> None:
+    """CP-SAT stopped by its time limit on the big level returns its best set as ``feasible``."""
+    level = big_level()
+    ctx = replace(SolveContext.create(time_limit=2.5, solver="cpsat"), shared={f"reach:{level.puzzle_hash}": big_reach()})
+    result = get_solver("cpsat").solve_in(level, SolveMode.MIN, ctx)  # type: ignore[attr-defined]
+    assert result.status in (SolveStatus.FEASIBLE, SolveStatus.OPTIMAL)
+    assert result.bricks is not None and simulate(level, result.bricks).won
+
+
+def test_milp_child_process_keeps_the_time_limit() -> None:
+    """With a cancel event (as the UI's worker passes) MILP solves in its child process: the time limit
+    holds there too, reachability included (the child is killed soon after the deadline)."""
+    level = big_level()
+    start = time.perf_counter()
+    result = get_solver("milp").solve(level, mode=SolveMode.ALL, time_limit=3.0, cancel=threading.Event())
+    elapsed = time.perf_counter() - start
+    assert elapsed < 6.0, f"milp returned after {elapsed:.2f} s with time limit 3 s"
+    _check_answer(level, result.status, result.bricks)
+    assert not result.complete
