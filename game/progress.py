@@ -93,6 +93,11 @@ class LevelRecord:
     replays: list[Replay] = field(default_factory=list)
     hints_used: int = 0
     attempts: int = 0
+    # ---- issue 12 (additive): the player's own solves vs. solves with AI help, and the par
+    own_best: int | None = None   #: fewest bricks in a win without AI help (this version)
+    assisted: bool = False        #: won at least once with an AI solution applied (this version)
+    min_bricks: int | None = None  #: the proven minimum brick count of the level ...
+    min_hash: str = ""            #: ... for the level with this puzzle hash
 
     def to_json(self) -> dict[str, Any]:
         """JSON form."""
@@ -103,6 +108,10 @@ class LevelRecord:
             "replays": [r.to_json() for r in self.replays],
             "hints_used": self.hints_used,
             "attempts": self.attempts,
+            "own_best": self.own_best,
+            "assisted": self.assisted,
+            "min_bricks": self.min_bricks,
+            "min_hash": self.min_hash,
         }
 
     @classmethod
@@ -116,6 +125,10 @@ class LevelRecord:
             replays=[Replay.from_json(r) for r in data.get("replays", [])],
             hints_used=int(data.get("hints_used", 0)),
             attempts=int(data.get("attempts", 0)),
+            own_best=None if data.get("own_best") is None else int(data["own_best"]),
+            assisted=bool(data.get("assisted", False)),
+            min_bricks=None if data.get("min_bricks") is None else int(data["min_bricks"]),
+            min_hash=str(data.get("min_hash", "")),
         )
 
 
@@ -126,6 +139,14 @@ class LevelStatus:
     solved: bool
     best_bricks: int | None
     changed: bool  #: solved, but the level file no longer matches the one solved
+    own_best: int | None = None  #: fewest bricks in a win without AI help (None: never won alone)
+    assisted: bool = False  #: won with AI help at least once
+    par: int | None = None  #: the level's proven minimum brick count, when known
+
+    @property
+    def par_medal(self) -> bool:
+        """The player's own solution uses the minimum number of bricks."""
+        return self.own_best is not None and self.par is not None and self.own_best <= self.par
 
 
 class ProgressStore:
@@ -201,10 +222,30 @@ class ProgressStore:
     def status(self, key: str, level: Level | None) -> LevelStatus:
         """Solved mark, best brick count and the "changed since solved" mark of a level."""
         rec = self.records.get(key)
+        par = self.par(key, level)
         if rec is None or not rec.solved:
-            return LevelStatus(False, None, False)
+            return LevelStatus(False, None, False, par=par)
         changed = level is not None and rec.level_hash != level.puzzle_hash
-        return LevelStatus(True, rec.best_bricks, changed)
+        return LevelStatus(True, rec.best_bricks, changed, None if changed else rec.own_best,
+                           rec.assisted and not changed, par)
+
+    def par(self, key: str, level: Level | None) -> int | None:
+        """The level's minimum brick count: its ``par`` line, else the one recorded for this version."""
+        if level is not None:
+            meta = level.meta_value("par")
+            if meta.isdigit():
+                return int(meta)
+        rec = self.records.get(key)
+        if rec is None or rec.min_bricks is None or (level is not None and rec.min_hash != level.puzzle_hash):
+            return None
+        return rec.min_bricks
+
+    def record_min(self, key: str, level: Level, min_bricks: int, *, save: bool = True) -> None:
+        """Remember the proven minimum brick count of ``level`` (for the par medal)."""
+        rec = self.record(key)
+        rec.min_bricks, rec.min_hash = int(min_bricks), level.puzzle_hash
+        if save:
+            self.save()
 
     def is_solved(self, key: str, level: Level | None = None) -> bool:
         """True when solved (and, given ``level``, solved in its current form)."""
@@ -212,13 +253,22 @@ class ProgressStore:
         return st.solved and not st.changed
 
     # ---------------------------------------------------------------- changes
-    def record_win(self, key: str, level: Level, bricks: Iterable[Brick], *, save: bool = True) -> bool:
-        """Save a winning brick set as a replay; returns True if it is a new best for this version."""
+    def record_win(self, key: str, level: Level, bricks: Iterable[Brick], *, save: bool = True,
+                   assisted: bool = False) -> bool:
+        """Save a winning brick set as a replay; returns True if it is a new best for this version.
+
+        ``assisted``: the win used an AI solution (marked apart from the player's own solves).
+        """
         placed = tuple(sorted((int(r), int(c)) for r, c in bricks))
         rec = self.record(key)
         new_hash = level.puzzle_hash
         if rec.level_hash != new_hash:
             rec.best_bricks = None  # the level changed: bests of the old version no longer count
+            rec.own_best, rec.assisted = None, False
+        if assisted:
+            rec.assisted = True
+        elif rec.own_best is None or len(placed) < rec.own_best:
+            rec.own_best = len(placed)
         improved = rec.best_bricks is None or len(placed) < rec.best_bricks
         rec.solved = True
         rec.level_hash = new_hash

@@ -126,3 +126,26 @@ def _parse_board(entry: Any) -> tuple[str, tuple[Brick, ...]] | None:
             return None
         out.append((b[0], b[1]))
     return (entry["hash"], tuple(sorted(out)))
+
+
+def continue_index(keys: list[str], solved: list[bool], last_key: str) -> int | None:
+    """Which level "Continue" opens: the last level played while it is unsolved, else the next
+    unsolved one after it (wrapping), else the first unsolved one; None when there are no levels.
+
+    >>> continue_index(["a", "b", "c"], [True, False, False], "c")
+    2
+    >>> continue_index(["a", "b", "c"], [True, False, True], "c")
+    1
+    >>> continue_index(["a", "b", "c"], [False, True, True], "")
+    0
+    >>> continue_index(["a", "b"], [True, True], "b"), continue_index([], [], "")
+    (1, None)
+    """
+    if not keys:
+        return None
+    start = keys.index(last_key) if last_key in keys else 0
+    for step in range(len(keys)):
+        i = (start + step) % len(keys)
+        if not solved[i]:
+            return i
+    return start

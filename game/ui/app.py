@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Protocol
 
@@ -25,13 +26,17 @@ import pygame
 
 from game.ui.input import Act, Action, translate
 
+from game.resume import ResumeStore
+from game.settings import MIN_WINDOW, Settings, SettingsStore
+from game.ui.sound import SoundPlayer
+
 if TYPE_CHECKING:
     from game.progress import ProgressStore
 
 #: Default window size.
 DEFAULT_SIZE = (1280, 800)
-#: Smallest window size the layout supports.
-MIN_SIZE = (480, 360)
+#: Smallest window size the layout supports (the window cannot be made smaller).
+MIN_SIZE = MIN_WINDOW
 #: Target frame rate.
 FPS = 60
 
@@ -62,6 +67,8 @@ class Scene:
 
     #: When True the scene below is drawn first (dialogs and overlays).
     transparent: bool = False
+    #: When True the scene takes typed text: letter keys keep no global meaning (M does not mute).
+    text_entry: bool = False
 
     def __init__(self, app: App) -> None:
         self.app = app
@@ -97,13 +104,21 @@ class App:
         clock: Clock | None = None,
         screen: pygame.Surface | None = None,
         progress: ProgressStore | None = None,
+        settings: SettingsStore | None = None,
+        resume: ResumeStore | None = None,
+        sound: bool = True,
         title: str = "Lemming Bricks",
     ) -> None:
         pygame.display.init()
         pygame.font.init()
+        #: The player's settings (``$XDG_CONFIG_HOME/lemming-bricks/settings.json``).
+        self.settings_store: SettingsStore = settings if settings is not None else SettingsStore.load()
+        #: Where the player was (last level, bricks per level).
+        self.resume: ResumeStore = resume if resume is not None else ResumeStore.load()
+        self._windowed_size = size
         if screen is None:
             pygame.display.set_caption(title)
-            screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+            screen = self._open_window(size, self.settings.fullscreen)
             try:
                 from game.ui.sprites import shared_sprites
 
@@ -134,6 +149,48 @@ class App:
         self.action_filters: list[Callable[[Action], bool]] = []
         self._screenshot_at: int | None = None
         self._screenshot_path: Path | None = None
+        for message in self.settings_store.messages + self.resume.messages:
+            self.toast(message, 6.0)
+        #: Effects and music (silent, but still counting requests, without an audio device).
+        self.sound = SoundPlayer(self.settings, enabled=sound)
+
+    # ------------------------------------------------------------- settings and window
+    @property
+    def settings(self) -> Settings:
+        """The current settings."""
+        return self.settings_store.settings
+
+    def change_settings(self, **changes: object) -> Settings:
+        """Validate, save and apply setting changes (volumes, mute, window)."""
+        before = self.settings
+        after = self.settings_store.update(**changes)
+        for message in self.settings_store.messages:
+            self.toast(message, 5.0)
+        self.settings_store.messages.clear()
+        self.sound.apply(after)
+        if self._owns_window and (before.fullscreen, before.window_size) != (after.fullscreen, after.window_size):
+            self._windowed_size = after.window_size
+            self.screen = self._open_window(after.window_size, after.fullscreen)
+        return after
+
+    def toggle_mute(self) -> None:
+        """M: mute / unmute every sound (saved)."""
+        muted = self.change_settings(muted=not self.settings.muted).muted
+        self.toast("sound off (M)" if muted else "sound on (M)", 1.5)
+
+    @staticmethod
+    def _open_window(size: tuple[int, int], fullscreen: bool) -> pygame.Surface:
+        if fullscreen:
+            screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        else:
+            screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                pygame.Window.from_display_module().minimum_size = MIN_SIZE
+        except (pygame.error, AttributeError):
+            pass
+        return screen
 
     # ------------------------------------------------------------- scenes
     @property
@@ -181,6 +238,17 @@ class App:
         for filt in list(self.action_filters):
             if filt(action):
                 return
+        if action.kind == Act.BACK and self.toasts:  # Esc first dismisses the messages on screen
+            self.toasts.clear()
+            return
+        if action.kind == Act.MUTE and not (self.top is not None and self.top.text_entry):
+            self.toggle_mute()
+            return
+        if action.kind == Act.HELP and not self.top.__class__.__name__ == "HelpScene":
+            from game.ui.scenes.pause import HelpScene
+
+            self.push(HelpScene(self))
+            return
         if action.kind == Act.QUIT:
             self.quit()
             return

@@ -1,4 +1,5 @@
-"""UI subcommands: ``play [LEVEL]`` (the default command: ``python main.py`` starts the game)."""
+"""UI subcommands: ``play [LEVEL]`` (the default command: ``python main.py`` opens the title menu,
+whose "Continue" opens the level the player was on, or the next unsolved one)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,18 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from game.ui.scenes.select import LevelSelectScene
 
     entries = all_entries()
-    spec = args.level or "1"
+    from game.ui.scenes.editor import install_menu_entries
+
+    install_menu_entries()  # "Editor" and "Endless" (issue 7)
+    app = App(size=_window_size(args), clock=FixedClock() if args.frames else None)
+    app.push(MenuScene(app))
+    if args.level is None:  # the title menu: Continue / Levels / ...
+        if args.screenshot:
+            from game.ui.input import Act
+
+            app.action_filters.append(lambda action: action.kind == Act.HOVER)
+        return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=args.screenshot_frame)
+    spec = args.level
     playlist, index = _find(entries, spec)
     if playlist is None:
         from game.commands import load_level
@@ -26,11 +38,6 @@ def _cmd_play(args: argparse.Namespace) -> int:
         path = _resolve(spec)
         level = load_level(spec)
         playlist, index = [LevelEntry(level_key(path), path, level, "file")], 0
-    from game.ui.scenes.editor import install_menu_entries
-
-    install_menu_entries()  # "Editor" and "Endless" (issue 7)
-    app = App(size=(args.width, args.height), clock=FixedClock() if args.frames else None)
-    app.push(MenuScene(app))
     app.push(LevelSelectScene(app, entries=entries))
     app.push(PlayScene(app, playlist=playlist, index=index))
     if args.bricks:
@@ -38,16 +45,31 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
         scene = app.top
         assert isinstance(scene, PlayScene)
-        scene.apply_bricks(parse_bricks(args.bricks))
+        scene.apply_bricks(parse_bricks(args.bricks), assisted=False)
         if args.release:
             scene.toggle_run()
     if args.preview and isinstance(app.top, PlayScene):
         app.top.preview = True
+    if args.no_preview and isinstance(app.top, PlayScene):
+        app.top.preview = False
     if args.screenshot:
         from game.ui.input import Act
 
         app.action_filters.append(lambda action: action.kind == Act.HOVER)  # no stray pointer in shots
     return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=args.screenshot_frame)
+
+
+def _window_size(args: argparse.Namespace) -> tuple[int, int]:
+    """``--width``/``--height`` (checked), else the saved window size."""
+    from game.errors import GameError
+    from game.settings import MAX_WINDOW, MIN_WINDOW, SettingsStore
+
+    saved = SettingsStore.load().settings.window_size
+    size = (args.width or saved[0], args.height or saved[1])
+    if not all(lo <= v <= hi for v, lo, hi in zip(size, MIN_WINDOW, MAX_WINDOW)):
+        raise GameError(f"window size {size[0]}x{size[1]} is outside {MIN_WINDOW[0]}x{MIN_WINDOW[1]} .. "
+                        f"{MAX_WINDOW[0]}x{MAX_WINDOW[1]}")
+    return size
 
 
 def _resolve(spec: str) -> Path:
@@ -73,13 +95,15 @@ def _find(entries: list, spec: str) -> tuple[list | None, int]:  # type: ignore[
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``play``."""
-    p = sub.add_parser("play", help="play the game (default command; starts on level 1)")
-    p.add_argument("level", nargs="?", default=None, help="level file or pack level number (default: 1)")
-    p.add_argument("--width", type=int, default=1280, help="window width")
-    p.add_argument("--height", type=int, default=800, help="window height")
+    p = sub.add_parser("play", help="play the game (default command; opens the title menu)")
+    p.add_argument("level", nargs="?", default=None,
+                   help="level file or pack level number (default: the title menu)")
+    p.add_argument("--width", type=int, default=0, help="window width (default: from the settings)")
+    p.add_argument("--height", type=int, default=0, help="window height (default: from the settings)")
     p.add_argument("--bricks", default="", help='start with these bricks, "r,c;r,c;..."')
     p.add_argument("--release", action="store_true", help="release the lemmings at once (with --bricks)")
     p.add_argument("--preview", action="store_true", help="start with the trajectory preview on")
+    p.add_argument("--no-preview", action="store_true", help="start with the trajectory preview off")
     p.add_argument("--screenshot", default="", help="save a PNG screenshot after --screenshot-frame frames")
     p.add_argument("--screenshot-frame", type=int, default=30, help="frame at which --screenshot is taken")
     p.add_argument("--frames", type=int, default=0,

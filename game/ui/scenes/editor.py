@@ -305,7 +305,7 @@ class EditorScene(Scene):
             # the map is unchanged and the new N still admits every optimal set that is fastest:
             self._analysed = (self.draft.grid, self.draft.frames)
             self.analysis = _retarget(a, self.model.to_level())
-            self.say(f"tightened: N {before[0]} \u2192 {self.draft.frames}, B {before[1]} \u2192 {self.draft.budget}",
+            self.say(f"tightened: N {before[0]} -> {self.draft.frames}, B {before[1]} -> {self.draft.budget}",
                      3.5, hud.GREEN)
         else:
             self.say("already tight", 2.0, hud.GREEN)
@@ -918,6 +918,7 @@ class TextPrompt(Scene):
     """A one-line text entry over the scene below: Enter accepts, Esc cancels."""
 
     transparent = True
+    text_entry = True  # typed letters are text, not commands (e.g. M does not mute)
 
     def __init__(self, app: App, title: str, label: str, initial: str, on_done: Callable[[str], None], *,
                  note: str = "", max_len: int = 60, preview: Callable[[str], str] | None = None) -> None:

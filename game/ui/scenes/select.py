@@ -35,6 +35,16 @@ def _thumbnail(level: Level, size: tuple[int, int]) -> pygame.Surface:
     return pygame.transform.scale(small, (level.width * k, level.height * k))
 
 
+def entry_badge(entries: list[LevelEntry], i: int) -> str:
+    """The short label of level ``i`` shown in level select and in play: its pack number, or
+    ``U<n>`` for the player's own levels (numbered among them)."""
+    entry = entries[i]
+    if entry.section == "pack":
+        return str(1 + sum(1 for e in entries[:i] if e.section == "pack"))
+    same = sum(1 for e in entries[:i] if e.section == entry.section)
+    return f"{entry.section[:1].upper()}{same + 1}"
+
+
 def first_unsolved(entries: list[LevelEntry], statuses: list[LevelStatus]) -> int:
     """Index of the first level not solved (or changed since), else 0."""
     for i, st in enumerate(statuses):
@@ -173,7 +183,7 @@ class LevelSelectScene(Scene):
         if thumb is None:
             thumb = self._thumbs[entry.key] = _thumbnail(entry.level, (CARD_W - 24, CARD_H - 70))
         surface.blit(thumb, thumb.get_rect(midtop=(rect.centerx, rect.top + 12)))
-        label = str(i + 1) if entry.section == "pack" else "U"
+        label = entry_badge(self.entries, i)
         hud.badge(surface, label, (rect.left + 10, rect.top + 14), hud.GOLD if entry.section == "pack" else hud.BLUE,
                   anchor="topleft", size=22)
         title = entry.title
