@@ -28,7 +28,7 @@ from game.ui.input import Act, Action, translate
 
 from game.resume import ResumeStore
 from game.settings import MIN_WINDOW, Settings, SettingsStore
-from game.ui.sound import SoundPlayer
+from game.ui.sound import Sfx, SoundPlayer
 
 if TYPE_CHECKING:
     from game.progress import ProgressStore
@@ -149,6 +149,7 @@ class App:
         self.action_filters: list[Callable[[Action], bool]] = []
         self._screenshot_at: int | None = None
         self._screenshot_path: Path | None = None
+        self.flash = 0.0  #: seconds left of the screenshot's white flash
         for message in self.settings_store.messages + self.resume.messages:
             self.toast(message, 6.0)
         #: Effects and music (silent, but still counting requests, without an audio device).
@@ -257,7 +258,10 @@ class App:
             if surface is not None:
                 self.screen = surface
         if action.kind == Act.SCREENSHOT:
-            self.save_screenshot(default_screenshot_path())
+            try:
+                self.save_screenshot(default_screenshot_path())
+            except (OSError, pygame.error) as exc:
+                self.toast(f"Could not save the screenshot: {exc}", 5.0)
             return
         if self.top is not None:
             self.top.handle_event(action)
@@ -285,6 +289,7 @@ class App:
         for toast in self.toasts:
             toast[1] = float(toast[1]) - dt  # type: ignore[arg-type]
         self.toasts = [t for t in self.toasts if float(t[1]) > 0]  # type: ignore[arg-type]
+        self.flash = max(0.0, self.flash - dt)
         self.time += dt
         if self.running:
             self.draw(self.screen)
@@ -308,6 +313,11 @@ class App:
             first -= 1
         for scene in self.scenes[first:]:
             scene.draw(surface)
+        if self.flash > 0:
+            veil = pygame.Surface(surface.get_size())
+            veil.fill((255, 255, 255))
+            veil.set_alpha(int(160 * self.flash / 0.25))
+            surface.blit(veil, (0, 0))
         if self.toasts:
             from game.ui.hud import draw_toasts
 
@@ -353,8 +363,10 @@ class App:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         pygame.image.save(self.screen, str(path))
-        if not quiet:
-            self.toast(f"screenshot saved: {path}")
+        if not quiet:  # a flash, a click and where the file went
+            self.flash = 0.25
+            self.sound.play(Sfx.CLICK)
+            self.toast(f"Screenshot saved: {path.name}  (in {path.parent})", 4.0)
         return path
 
 

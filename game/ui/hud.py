@@ -205,7 +205,7 @@ def draw_toasts(surface: pygame.Surface, messages: Sequence[str]) -> None:
     w, h = surface.get_size()
     y = h - BOTTOM_BAR - 12
     for msg in reversed(list(messages)[-3:]):
-        t = text(msg, 22, WHITE)
+        t = text(fit_text(msg, 22, w - 60), 22, WHITE)
         rect = t.get_rect(midbottom=(w // 2, y))
         panel(surface, rect.inflate(24, 14), alpha=230)
         surface.blit(t, rect)
