@@ -5,8 +5,8 @@ deterministic, so a lemming whose state at the last frame already occurred earli
 loop it can never leave (a loop holds no target: a lemming stops on one).  That gives the
 player-facing reasons:
 
-- ``STUCK_TURNING``: walls on both sides, it turns on the spot every frame;
-- ``FELL_INTO_PIT``: it dropped into a pocket it can only pace around in;
+- ``STUCK_TURNING``: walls on both sides from the start, it turns on the spot every frame;
+- ``FELL_INTO_PIT``: it dropped into a pocket it can only pace around (or turn) in;
 - ``PACING``: it walks back and forth between two walls (it never fell into that pocket);
 - ``STILL_WALKING`` / ``STILL_FALLING``: not in a loop, the frames simply ran out.
 
@@ -54,13 +54,15 @@ class LemmingFailure:
     cell: Brick
     kind: FailureKind
     frame: int | None = None  #: when it happened (None for "at the last frame")
+    turning: bool = False  #: in the pit, it turns on the spot (a pit one cell wide)
 
     def sentence(self) -> str:
         """The reason in plain words, e.g. ``"fell into the pit at frame 9"``."""
         if self.kind == FailureKind.STUCK_TURNING:
             return f"stuck turning between two walls from frame {self.frame}"
         if self.kind == FailureKind.FELL_INTO_PIT:
-            return f"fell into the pit at frame {self.frame}"
+            stuck = ", stuck turning between two walls" if self.turning else ""
+            return f"fell into the pit at frame {self.frame}{stuck}"
         if self.kind == FailureKind.PACING:
             return f"walking back and forth between two walls from frame {self.frame}"
         if self.kind == FailureKind.STILL_FALLING:
@@ -68,9 +70,9 @@ class LemmingFailure:
         return "still walking at the last frame"
 
     def describe(self, total: int) -> str:
-        """The sentence with the lemming named when there are several: ``"Lemming 2 fell ..."``."""
+        """The reason with the lemming named when there are several: ``"Lemming 2: fell ..."``."""
         text = self.sentence()
-        return f"Lemming {self.lemming + 1} {text}" if total > 1 else f"The lemming {text}"
+        return f"Lemming {self.lemming + 1}: {text}" if total > 1 else text[:1].upper() + text[1:]
 
 
 def _loop_start(path: tuple[State, ...]) -> int | None:
@@ -101,19 +103,18 @@ def explain_track(index: int, track: LemmingTrack) -> LemmingFailure | None:
         falling = len(path) > 1 and path[-1][0] > path[-2][0]
         return LemmingFailure(index, cell, FailureKind.STILL_FALLING if falling else FailureKind.STILL_WALKING)
     loop_cells = {(r, c) for r, c, _ in path[start:]}
-    if len(loop_cells) == 1:
-        return LemmingFailure(index, cell, FailureKind.STUCK_TURNING, start)
+    turning = len(loop_cells) == 1
     fall_end = None
     for frame in range(min(start, len(path) - 1), 0, -1):
         if path[frame][0] > path[frame - 1][0]:
             fall_end = frame
             break
     if fall_end is None:
-        return LemmingFailure(index, cell, FailureKind.PACING, start)
+        return LemmingFailure(index, cell, FailureKind.STUCK_TURNING if turning else FailureKind.PACING, start)
     fall_start = fall_end
     while fall_start > 1 and path[fall_start - 1][0] > path[fall_start - 2][0]:
         fall_start -= 1
-    return LemmingFailure(index, cell, FailureKind.FELL_INTO_PIT, fall_start)
+    return LemmingFailure(index, cell, FailureKind.FELL_INTO_PIT, fall_start, turning)
 
 
 def explain(run: Run) -> list[LemmingFailure]:

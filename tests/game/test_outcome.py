@@ -25,6 +25,10 @@ def test_pit_turning_and_time_out() -> None:
     assert f.kind == FailureKind.FELL_INTO_PIT and f.frame == 3 and f.sentence() == "fell into the pit at frame 3"
     boxed = Level.from_rows(["X>X  T", "XXXXXX"], frames=5, budget=0)
     assert explain(simulate(boxed))[0].kind == FailureKind.STUCK_TURNING
+    shaft = Level.from_rows([">  X T", "XX XXX", "XX XXX"], frames=9, budget=0)
+    f = explain(simulate(shaft))[0]
+    assert f.kind == FailureKind.FELL_INTO_PIT and f.turning
+    assert f.sentence() == "fell into the pit at frame 3, stuck turning between two walls"
     far = Level.from_rows([">      T", "XXXXXXXX"], frames=4, budget=0)
     assert explain(simulate(far))[0].sentence() == "still walking at the last frame"
     falling = Level.from_rows(["> T", "X X", "X X", "X X", "XXX"], frames=3, budget=0)
@@ -37,8 +41,9 @@ def test_pit_turning_and_time_out() -> None:
 def test_describe_names_the_lemming_when_several() -> None:
     level = Level.from_rows(["X>X  T", "XXXXXX", "X<X   "], frames=4, budget=0)
     texts = [f.describe(2) for f in explain(simulate(level))]
-    assert texts == ["Lemming 1 stuck turning between two walls from frame 0",
-                     "Lemming 2 stuck turning between two walls from frame 0"]
+    assert texts == ["Lemming 1: stuck turning between two walls from frame 0",
+                     "Lemming 2: stuck turning between two walls from frame 0"]
+    assert explain(simulate(level))[0].describe(1) == "Stuck turning between two walls from frame 0"
     assert shared_cells(simulate(level), 3) == {}
 
 
@@ -57,5 +62,8 @@ def test_explanations_agree_with_longer_runs(case: tuple[Level, tuple[tuple[int,
             assert f.frame is not None and 0 <= f.frame < level.frames
         if f.kind == FailureKind.STUCK_TURNING:
             assert {p[:2] for p in track.path[f.frame:]} == {f.cell}
+            assert all(p[0] == track.path[0][0] for p in track.path)  # it never fell
+        if f.turning:
+            assert len({p[:2] for p in track.path[-3:]}) == 1
         if f.kind == FailureKind.FELL_INTO_PIT:
             assert f.frame is not None and run.tracks[f.lemming].path[f.frame][0] > run.tracks[f.lemming].path[f.frame - 1][0]

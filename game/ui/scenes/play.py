@@ -621,19 +621,24 @@ class PlayScene(Scene):
             hud.blit_text(surface, str(r), (board.left - 6, y), size, hud.MUTED, anchor="midright")
 
     def _draw_failure_marks(self, surface: pygame.Surface, layout: BoardLayout) -> None:
-        """After a lost run: a ring in the lemming's colour and a number on each lemming that missed."""
+        """After a lost run: rings in the lemmings' colours and their numbers on each cell where one missed."""
         colors = self.path_colors()
         cell = layout.cell
+        by_cell: dict[Brick, list[LemmingFailure]] = {}
         for f in self.failures:
-            rect = layout.cell_rect(*f.cell)
-            color = colors[f.lemming % len(colors)]
-            pulse = 0.75 + 0.25 * math.sin(self.anim * 4.0)
-            radius = max(6, int(cell * 0.62 * pulse))
-            pygame.draw.circle(surface, (8, 6, 16), rect.center, radius + 2, max(3, cell // 10) + 2)
-            pygame.draw.circle(surface, color, rect.center, radius, max(3, cell // 10))
+            by_cell.setdefault(f.cell, []).append(f)
+        pulse = 0.85 + 0.15 * math.sin(self.anim * 4.0)
+        width = max(3, cell // 12)
+        for where, group in by_cell.items():
+            rect = layout.cell_rect(*where)
+            for k, f in enumerate(group[:4]):
+                radius = max(6, int(cell * 0.5 * pulse)) + k * (width + 2)
+                pygame.draw.circle(surface, (8, 6, 16), rect.center, radius + 2, width + 2)
+                pygame.draw.circle(surface, colors[f.lemming % len(colors)], rect.center, radius, width)
             if len(self.level.lemmings) > 1:
-                hud.badge(surface, str(f.lemming + 1), (rect.left, rect.top), color, anchor="center",
-                          size=max(14, min(22, cell // 2)))
+                label = "+".join(str(f.lemming + 1) for f in group[:3]) + ("+" if len(group) > 3 else "")
+                hud.badge(surface, label, (rect.left, rect.top), colors[group[0].lemming % len(colors)],
+                          anchor="center", size=max(14, min(22, cell // 2)))
 
     def _draw_result(self, surface: pygame.Surface, layout: BoardLayout) -> None:
         won = self.state == PlayState.WON
@@ -658,8 +663,13 @@ class PlayScene(Scene):
             box.midtop = (w // 2, max(hud.TOP_BAR + STATUS_STRIP, layout.rect.top + layout.rect.height // 6))
             if not self.app.settings.reduced_motion:
                 self._draw_confetti(surface)
-        else:  # at the bottom, so the marked lemmings stay visible
-            box.midbottom = (w // 2, h - hud.BOTTOM_BAR - 8)
+        else:  # away from the marked lemmings, so they stay visible
+            marks = [layout.cell_rect(*f.cell).centery for f in self.failures]
+            low = bool(marks) and sum(marks) / len(marks) > layout.rect.centery
+            if low:
+                box.midtop = (w // 2, hud.TOP_BAR + STATUS_STRIP)
+            else:
+                box.midbottom = (w // 2, h - hud.BOTTOM_BAR - 8)
         hud.panel(surface, box, edge=hud.GOLD if won else hud.RED)
         head = "Level complete!" if won else "Not quite\u2026"
         hud.blit_text(surface, head, (box.centerx, box.top + 10), head_size, hud.GOLD if won else hud.RED,
