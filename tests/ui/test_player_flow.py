@@ -211,7 +211,13 @@ def test_m_mutes_everywhere_but_in_text_entry(app: App) -> None:
 
 
 def test_fullscreen_and_window_size_apply(app: App) -> None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        assert tuple(pygame.Window.from_display_module().minimum_size) == (640, 400)
     app.change_settings(window_size=(800, 500))
+    assert app.screen.get_size() == (800, 500)
     assert SettingsStore.load().settings.window_size == (800, 500)
     app.change_settings(fullscreen=True)
     assert app.settings.fullscreen

@@ -32,9 +32,12 @@ class PauseChoice(str, enum.Enum):
 
 
 def _veil(surface: pygame.Surface, alpha: int = 150) -> None:
+    """Darken the scene below; blank its hint bar (this scene draws its own)."""
     veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
     veil.fill((6, 4, 16, alpha))
     surface.blit(veil, (0, 0))
+    w, h = surface.get_size()
+    surface.fill((10, 7, 20), pygame.Rect(0, h - hud.BOTTOM_BAR, w, hud.BOTTOM_BAR))
 
 
 class PauseScene(Scene):
@@ -140,7 +143,10 @@ class PauseScene(Scene):
                           hud.MUTED, anchor="midtop")
             hud.blit_text(surface, "Enter / Y: quit     Esc / N: stay", (ask.centerx, ask.top + 84), 22, hud.GOLD,
                           anchor="midtop")
-        hud.hint_bar(surface, [("Up/Down", "choose"), ("Enter", "select"), ("Esc", "resume"), ("F1", "all keys")])
+        if self.confirming:
+            hud.hint_bar(surface, [("Enter/Y", "quit to menu"), ("Esc/N", "stay")])
+        else:
+            hud.hint_bar(surface, [("Up/Down", "choose"), ("Enter", "select"), ("Esc", "resume"), ("F1", "all keys")])
 
 
 #: Every key of the game, for the help screen: (section, [(key, what), ...]).
