@@ -31,19 +31,29 @@ class PauseChoice(str, enum.Enum):
     QUIT = "Quit to menu"
 
 
+_veils: dict[tuple[tuple[int, int], int], pygame.Surface] = {}
+
+
 def _veil(surface: pygame.Surface, alpha: int = 150) -> None:
     """Darken the scene below; blank its hint bar (this scene draws its own)."""
-    veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-    veil.fill((6, 4, 16, alpha))
+    key = (surface.get_size(), alpha)
+    veil = _veils.get(key)
+    if veil is None:
+        _veils.clear()
+        veil = _veils[key] = pygame.Surface(surface.get_size())
+        veil.fill((6, 4, 16))
+        veil.set_alpha(alpha)
     surface.blit(veil, (0, 0))
     w, h = surface.get_size()
     surface.fill((10, 7, 20), pygame.Rect(0, h - hud.BOTTOM_BAR, w, hud.BOTTOM_BAR))
 
 
 class PauseScene(Scene):
-    """Esc while playing: a menu over the frozen level."""
+    """Esc while playing: a menu over the frozen level.
 
-    transparent = True
+    The level does not move under the menu, so it is drawn once (darkened) into a cached
+    picture and reused every frame; coming back from Settings redraws it (e.g. a new palette).
+    """
 
     def __init__(self, app: App, play: PlayScene) -> None:
         super().__init__(app)
@@ -51,6 +61,20 @@ class PauseScene(Scene):
         self.cursor = 0
         self.confirming = False  #: showing "Quit to the menu?"
         self.choices = list(PauseChoice)
+        self._below: pygame.Surface | None = None
+
+    def on_enter(self) -> None:
+        """(Re)entering: the frozen picture of the level may be stale."""
+        self._below = None
+
+    def _frozen_level(self, size: tuple[int, int]) -> pygame.Surface:
+        """The level as it stands, darkened (a cache: drawing it changes no game state)."""
+        if self._below is None or self._below.get_size() != size:
+            below = pygame.Surface(size)
+            self.play.draw(below)
+            _veil(below)
+            self._below = below
+        return self._below
 
     def label(self, choice: PauseChoice) -> str:
         """The text of an entry (Levels reads "Back to editor" for a play-test)."""
@@ -124,9 +148,9 @@ class PauseScene(Scene):
                         self.choose(self.choices[i])
 
     def draw(self, surface: pygame.Surface) -> None:
-        """Veil, the menu box, and the confirmation question."""
-        _veil(surface)
+        """The frozen level, the menu box, and the confirmation question."""
         size = surface.get_size()
+        surface.blit(self._frozen_level(size), (0, 0))
         box = self._box(size)
         hud.panel(surface, box, alpha=245, edge=hud.GOLD)
         hud.blit_text(surface, "Paused", (box.centerx, box.top + 14), 44, hud.GOLD, anchor="midtop")
