@@ -8,6 +8,7 @@ cycles; Esc goes back.  Changes apply at once (volumes, mute, window, palette).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 import pygame
@@ -68,6 +69,14 @@ ROWS: list[SettingRow] = [
 ]
 
 
+def _short(path: Path) -> str:
+    """``path`` with the home folder written ``~``."""
+    try:
+        return "~/" + str(path.relative_to(Path.home()))
+    except ValueError:
+        return str(path)
+
+
 class SettingsScene(Scene):
     """Change and save the settings."""
 
@@ -119,7 +128,7 @@ class SettingsScene(Scene):
         hud.blit_text(surface, "Settings", (16, bar.centery), 36, hud.WHITE, anchor="midleft")
         path = self.app.settings_store.path
         if path is not None and w > 700:
-            hud.blit_text(surface, hud.fit_text(f"saved in {path}", 20, w // 2), (w - 16, bar.centery), 20,
+            hud.blit_text(surface, hud.fit_text(f"saved in {_short(path)}", 20, w // 2), (w - 16, bar.centery), 20,
                           hud.MUTED, anchor="midright")
         settings = self.app.settings
         for i, (rect, row) in enumerate(zip(self._rects((w, h)), ROWS)):
