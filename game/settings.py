@@ -4,7 +4,8 @@ Stored in ``$XDG_CONFIG_HOME/lemming-bricks/settings.json`` (default ``~/.config
 atomically with :func:`game.storage.atomic_write_text`.  Loading accepts any bytes: a missing
 file gives the defaults; unreadable or malformed content gives the defaults plus one message
 for the player; a field with a wrong type or value falls back to its default (one message
-naming it) while the valid fields are kept.  Unknown fields are ignored.
+naming it) while the valid fields are kept.  Unknown fields are ignored.  A damaged file is kept
+as ``settings.json.bad`` when the settings are first saved again.
 
 >>> s = Settings.from_json({"music_volume": 0.2, "speed": 4, "palette": "colourblind"})
 >>> s.settings.music_volume, s.settings.speed, s.settings.palette, s.messages
@@ -192,6 +193,7 @@ class SettingsStore:
         self.settings = settings if settings is not None else Settings()
         #: Problems met while loading or saving, for the player.
         self.messages: list[str] = []
+        self._damaged = False  #: the file on disk could not be read: keep it aside before the first save
 
     @classmethod
     def load(cls, path: Path | str | None = None) -> SettingsStore:
@@ -208,6 +210,7 @@ class SettingsStore:
         loaded = parse_settings(raw)
         store.settings = loaded.settings
         store.messages.extend(f"{p.name}: {m}" for m in loaded.messages)
+        store._damaged = bool(loaded.messages)
         return store
 
     @classmethod
@@ -228,6 +231,9 @@ class SettingsStore:
         if self.path is None:
             return
         try:
+            if self._damaged:  # never lose what the player had: the damaged file is kept as .bad
+                os.replace(self.path, self.path.with_name(self.path.name + ".bad"))
+                self._damaged = False
             atomic_write_text(self.path, json.dumps(self.settings.to_json(), indent=1) + "\n")
         except OSError as exc:
             self.messages.append(f"could not save settings to {self.path}: {exc.strerror or exc}")

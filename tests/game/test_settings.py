@@ -73,8 +73,9 @@ def test_corrupt_file_gives_defaults_and_one_message(config_home: Path) -> None:
     path.write_bytes(b"\x00\xff{not json")
     store = SettingsStore.load()
     assert store.settings == Settings() and len(store.messages) == 1 and "settings" in store.messages[0]
-    store.update(muted=True)  # saving over it works
+    store.update(muted=True)  # saving over it works, and the damaged file is kept aside
     assert SettingsStore.load().settings.muted
+    assert path.with_name("settings.json.bad").read_bytes() == b"\x00\xff{not json"
 
 
 def test_unreadable_path_is_a_message(config_home: Path) -> None:
