@@ -334,12 +334,16 @@ def test_lost_run_marks_and_explains_each_missed_lemming(app: App) -> None:
     assert "frame" in sentence
     view = scene.current_view()
     assert view.preview  # the paths show after a loss
-    before = app.screen.copy()
-    scene._draw_failure_marks(app.screen, scene.layout())
+    marked = pygame.Surface(app.screen.get_size())
+    scene.draw(marked)
+    failures, scene.failures = scene.failures, []
+    plain = pygame.Surface(app.screen.get_size())
+    scene.draw(plain)
+    scene.failures = failures
     rect = scene.layout().cell_rect(*scene.failures[0].cell)
     changed = sum(1 for x in range(rect.left, rect.right) for y in range(rect.top, rect.bottom)
-                  if app.screen.get_at((x, y)) != before.get_at((x, y)))
-    assert changed > 0
+                  if marked.get_at((x, y)) != plain.get_at((x, y)))
+    assert changed > 0  # the ring is drawn on the lemming's cell
     press(app, pygame.K_RETURN)  # try again clears them
     assert scene.failures == [] and scene.state == PlayState.PLACING
 
@@ -478,3 +482,27 @@ def test_f12_confirms(app: App) -> None:
     open_level(app)
     press(app, pygame.K_F12)
     assert any("Screenshot saved" in str(t[0]) for t in app.toasts)
+
+
+def test_each_lemming_wears_its_path_colour(app: App) -> None:
+    from game.level import Level
+    from game.ui.render import COLOURBLIND_PATH_COLORS
+
+    app.change_settings(palette=Palette.COLOURBLIND)
+    level = Level.from_rows([">   ", "X  T", "XXXX", "<  T", "XXXX"], frames=6, budget=0)
+    scene = app.push(PlayScene(app, level))
+    assert isinstance(scene, PlayScene) and scene.preview
+    scene.toggle_run()
+    scene.step_frames(1)
+    app.run_frames(20)
+    view = scene.current_view()
+    assert view.tags and tuple(view.path_colors) == COLOURBLIND_PATH_COLORS
+    shot = pygame.Surface(app.screen.get_size())
+    scene.draw(shot)
+    for k in range(2):
+        r, c, _ = scene.run.tracks[k].path[scene.frame]
+        rect = scene.layout().cell_rect(r, c).inflate(0, scene.layout().cell // 2)
+        colour = COLOURBLIND_PATH_COLORS[k]
+        hits = sum(1 for x in range(rect.left, rect.right) for y in range(rect.top, rect.bottom)
+                   if shot.get_at((x, y))[:3] == colour)
+        assert hits > 5, f"lemming {k} has no tag in its path colour"
