@@ -34,6 +34,8 @@ from game.ui.app import App, Scene
 from game.ui.catalog import LevelEntry
 from game.ui.input import Act, Action
 from game.ui.render import COLOURBLIND_PATH_COLORS, PATH_COLORS, BoardLayout, FrameView, LevelRenderer
+from game.ui.scenes import play_draw
+from game.ui.scenes.play_draw import STATUS_STRIP
 from game.ui.session import EditResult, PlaySession
 from game.ui.sound import Sfx
 
@@ -63,8 +65,6 @@ PLAY_SCENE_EXTENSIONS: list[Callable[["PlayScene"], None]] = []
 
 Handler = Callable[[Action], None]
 
-#: Height of the strip between the top bar and the board (status messages: two lines fit).
-STATUS_STRIP = 62
 #: Width of the row/column ruler around the board (when on).
 RULER = 22
 
@@ -219,7 +219,7 @@ class PlayScene(Scene):
             ghost_bricks=tuple(self.ghost_bricks),
             highlights=tuple(self.highlights),
             preview=self.preview or lost,
-            dim=0.6 if self.state == PlayState.WON else (0.25 if lost else 0.0),
+            dim=(0.0 if self.ghost_bricks else 0.6) if self.state == PlayState.WON else (0.25 if lost else 0.0),
             path_colors=self.path_colors(),
             tags=(self.preview or lost) and len(self.level.lemmings) > 1,
             cursor=self.cursor,
@@ -510,16 +510,16 @@ class PlayScene(Scene):
         area = self.board_area(surface.get_size())
         layout = self.renderer.draw(surface, self.current_view(), area)
         if self.ruler:
-            self._draw_ruler(surface, layout)
+            play_draw.draw_ruler(self, surface, layout)
         for overlay in self.overlays:
             overlay(surface, layout)
         if self.state == PlayState.LOST:
-            self._draw_failure_marks(surface, layout)
-        self._draw_hud(surface)
+            play_draw.draw_failure_marks(self, surface, layout)
+        play_draw.draw_hud(self, surface)
         if self.state in (PlayState.WON, PlayState.LOST):
-            self._draw_result(surface, layout)
+            play_draw.draw_result(self, surface, layout)
         if self.anim < INTRO_SECONDS and self.state == PlayState.PLACING:
-            self._draw_intro(surface, layout)
+            play_draw.draw_intro(self, surface, layout)
         if self.anim < FADE_IN_SECONDS:  # fade in when the level opens
             veil = pygame.Surface(surface.get_size())
             veil.set_alpha(int(255 * (1.0 - self.anim / FADE_IN_SECONDS)))
@@ -531,46 +531,6 @@ class PlayScene(Scene):
 
         return entry_badge(self.playlist, self.index) if self.playlist else ""
 
-    def _draw_hud(self, surface: pygame.Surface) -> None:
-        w = surface.get_width()
-        bar = hud.top_bar(surface)
-        x = 14
-        narrow = w < 900
-        label = self.badge_label()
-        if label:
-            num = hud.badge(surface, label, (x, bar.centery), hud.GOLD, anchor="midleft", size=26)
-            x = num.right + 10
-        state_rect = hud.badge(surface, self.state.value.upper(), (w - 10, bar.centery),
-                               hud.STATE_COLORS[self.state.value], anchor="midright", size=20 if narrow else 24)
-        used = len(self.bricks)
-        home = self.run.arrived_by(self.frame) if self.state != PlayState.PLACING else 0
-        n = len(self.level.lemmings)
-        # stats in visual order (left to right) with a priority (0 = keep longest on narrow windows)
-        if narrow:
-            stats = [(f"bricks {used}/{self.level.budget}", hud.GOLD, 0), (f"home {home}/{n}", hud.GREEN, 2),
-                     (f"f {self.frame}/{self.level.frames}", hud.WHITE, 1), (f"{self.speed}x", hud.MUTED, 3)]
-        else:
-            stats = [(f"bricks {used} / {self.level.budget}", hud.GOLD, 0), (f"home {home} / {n}", hud.GREEN, 2),
-                     (f"frame {self.frame} / {self.level.frames}", hud.WHITE, 1), (f"{self.speed}x", hud.MUTED, 3)]
-        size = 22 if narrow else 26
-        gap = 12 if narrow else 22
-        room = state_rect.left - 12 - (x + (70 if narrow else 120))
-        while len(stats) > 1 and sum(hud.text(lbl, size).get_width() + gap for lbl, _, _ in stats) > room:
-            stats.remove(max(stats, key=lambda item: item[2]))
-        rx = state_rect.left - 12
-        for text, color, _ in reversed(stats):
-            r = hud.blit_text(surface, text, (rx, bar.centery), size, color, anchor="midright")
-            rx = r.left - gap
-        title_size = 28 if narrow else 34
-        hud.blit_text(surface, hud.fit_text(self.title, title_size, max(10, rx - x)), (x, bar.centery), title_size,
-                      hud.WHITE, anchor="midleft")
-        # progress bar of the run under the top bar
-        frac = self.t / self.last_frame if self.last_frame > 0 else 1.0
-        pygame.draw.rect(surface, (40, 32, 64), (0, hud.TOP_BAR, w, 4))
-        pygame.draw.rect(surface, hud.STATE_COLORS[self.state.value], (0, hud.TOP_BAR, int(w * frac), 4))
-        self._draw_status_lines(surface)
-        hud.hint_bar(surface, self._hints())
-
     def status_strip_lines(self) -> list[str]:
         """The lines shown in the strip under the top bar (at most two; the rest joined into the second)."""
         lines = ([self.message] if self.message else []) + [line for line in self.status_lines if line]
@@ -580,17 +540,6 @@ class PlayScene(Scene):
         if len(lines) > 2:
             lines = [lines[0], "  \u00b7  ".join(lines[1:])]
         return lines
-
-    def _draw_status_lines(self, surface: pygame.Surface) -> None:
-        """The status lines, inside the strip (never over the board)."""
-        w = surface.get_width()
-        y = hud.TOP_BAR + 7
-        for line in self.status_strip_lines():
-            t = hud.text(hud.fit_text(line, 22, w - 60), 22)
-            rect = t.get_rect(midtop=(w // 2, y + 3))
-            hud.panel(surface, rect.inflate(20, 6), alpha=225)
-            surface.blit(t, rect)
-            y += 27
 
     def _hints(self) -> list[tuple[str, str]]:
         s = self.state
@@ -606,132 +555,3 @@ class PlayScene(Scene):
         else:
             hints = [("Enter/R", "try again"), ("Left", "step back"), ("P", "preview"), ("Esc", "menu")]
         return hints + list(self.extra_hints) + [("F1", "keys")]
-
-    def _draw_ruler(self, surface: pygame.Surface, layout: BoardLayout) -> None:
-        """Row numbers left of the board, column numbers above it (every cell, or every 5th when small)."""
-        cell = layout.cell
-        size = max(12, min(20, cell - 2))
-        every = 1 if cell >= 16 else 5
-        board = layout.rect
-        for c in range(0, layout.cols, every):
-            x = board.left + c * cell + cell // 2
-            hud.blit_text(surface, str(c), (x, board.top - 6), size, hud.MUTED, anchor="midbottom")
-        for r in range(0, layout.rows, every):
-            y = board.top + r * cell + cell // 2
-            hud.blit_text(surface, str(r), (board.left - 6, y), size, hud.MUTED, anchor="midright")
-
-    def _draw_failure_marks(self, surface: pygame.Surface, layout: BoardLayout) -> None:
-        """After a lost run: rings in the lemmings' colours and their numbers on each cell where one missed."""
-        colors = self.path_colors()
-        cell = layout.cell
-        by_cell: dict[Brick, list[LemmingFailure]] = {}
-        for f in self.failures:
-            by_cell.setdefault(f.cell, []).append(f)
-        pulse = 0.85 + 0.15 * math.sin(self.anim * 4.0)
-        width = max(3, cell // 12)
-        for where, group in by_cell.items():
-            rect = layout.cell_rect(*where)
-            for k, f in enumerate(group[:4]):
-                radius = max(6, int(cell * 0.5 * pulse)) + k * (width + 2)
-                pygame.draw.circle(surface, (8, 6, 16), rect.center, radius + 2, width + 2)
-                pygame.draw.circle(surface, colors[f.lemming % len(colors)], rect.center, radius, width)
-            if len(self.level.lemmings) > 1:
-                label = "+".join(str(f.lemming + 1) for f in group[:3]) + ("+" if len(group) > 3 else "")
-                hud.badge(surface, label, (rect.left, rect.top), colors[group[0].lemming % len(colors)],
-                          anchor="center", size=max(14, min(22, cell // 2)))
-
-    def _draw_result(self, surface: pygame.Surface, layout: BoardLayout) -> None:
-        won = self.state == PlayState.WON
-        w, h = surface.get_size()
-        n = len(self.level.lemmings)
-        if won:
-            lines = self._won_lines()
-        else:
-            home = self.run.arrived_by(self.last_frame)
-            lines = [(f"{home} of {hud.plural(n, 'lemming')} reached the exit", hud.WHITE)]
-            colors = self.path_colors()
-            for f in self.failures[:3]:
-                lines.append((f.describe(n), colors[f.lemming % len(colors)]))
-            if len(self.failures) > 3:
-                lines.append((f"... and {len(self.failures) - 3} more", hud.MUTED))
-        more = ("Enter: next level" if self.index + 1 < len(self.playlist) else f"Enter: back to the {self.back_label}"
-                ) if won else "Enter or R: try again   Left: step back"
-        head_size = 56 if h >= 600 else 40
-        line_h = 30 if h >= 600 else 24
-        box = pygame.Rect(0, 0, min(620, w - 40), head_size + 24 + line_h * (len(lines) + 1))
-        if won:
-            box.midtop = (w // 2, max(hud.TOP_BAR + STATUS_STRIP, layout.rect.top + layout.rect.height // 6))
-            if not self.app.settings.reduced_motion:
-                self._draw_confetti(surface)
-        else:  # away from the marked lemmings, so they stay visible
-            marks = [layout.cell_rect(*f.cell).centery for f in self.failures]
-            low = bool(marks) and sum(marks) / len(marks) > layout.rect.centery
-            if low:
-                box.midtop = (w // 2, hud.TOP_BAR + STATUS_STRIP)
-            else:
-                box.midbottom = (w // 2, h - hud.BOTTOM_BAR - 8)
-        hud.panel(surface, box, edge=hud.GOLD if won else hud.RED)
-        head = "Level complete!" if won else "Not quite\u2026"
-        hud.blit_text(surface, head, (box.centerx, box.top + 10), head_size, hud.GOLD if won else hud.RED,
-                      anchor="midtop")
-        y = box.top + head_size + 14
-        fsize = 26 if h >= 600 else 22
-        for text, color in lines:
-            hud.blit_text(surface, hud.fit_text(text, fsize, box.width - 24), (box.centerx, y), fsize, color,
-                          anchor="midtop")
-            y += line_h
-        hud.blit_text(surface, more, (box.centerx, y + 2), 22, hud.MUTED, anchor="midtop")
-
-    def _won_lines(self) -> list[tuple[str, tuple[int, int, int]]]:
-        used = len(self.bricks)
-        detail = f"{hud.plural(used, 'brick')} used"
-        if self.new_best and self.best_before is not None:
-            detail += f" \u2014 new best (was {self.best_before})!"
-        elif self.best_before is not None:
-            detail += f" \u2014 your best: {min(self.best_before, used)}"
-        lines = [(detail, hud.WHITE)]
-        par = self.par()
-        if self.assisted:
-            lines.append(("solved with AI help (marked in the level list)", hud.BLUE))
-        elif par is not None and used <= par:
-            lines.append((f"Par! The fewest bricks possible ({par}).", hud.GOLD))
-        elif par is not None:
-            lines.append((f"par is {hud.plural(par, 'brick')}: can you do it with fewer?", hud.MUTED))
-        return lines
-
-    def _draw_confetti(self, surface: pygame.Surface) -> None:
-        """Falling confetti below the top bar (a pure function of the animation clock)."""
-        colors = ((255, 214, 90), (120, 230, 120), (120, 180, 255), (255, 120, 200), (255, 255, 255))
-        w, h = surface.get_size()
-        previous_clip = surface.get_clip()
-        top = hud.TOP_BAR + 4
-        surface.set_clip(pygame.Rect(0, top, w, max(0, h - top - hud.BOTTOM_BAR)))
-        for k in range(48):
-            seed = (k * 2654435761) % 1000003
-            x0 = (seed % 1000) / 1000.0 * w
-            speed = 70 + seed % 90
-            y = ((seed % 777) + self.anim * speed) % (h + 40) - 20
-            x = x0 + math.sin(self.anim * 2 + k) * 18
-            size = 8 + seed % 5
-            flip = abs(math.cos(self.anim * 5 + k))
-            rect = pygame.Rect(0, 0, max(2, int(size * flip)), size // 2 + 3)
-            rect.center = (int(x), int(y))
-            pygame.draw.rect(surface, colors[k % len(colors)], rect)
-        surface.set_clip(previous_clip)
-
-    def _draw_intro(self, surface: pygame.Surface, layout: BoardLayout) -> None:
-        """The level's title card, fading out as the level opens."""
-        fade = min(1.0, max(0.0, (INTRO_SECONDS - self.anim) / 0.6))
-        lv = self.level
-        label = self.badge_label()
-        head = (f"Level {label}" if label[:1].isdigit() else f"Your level {label}") if label else "Play-test"
-        sub = (f"{hud.plural(len(lv.lemmings), 'lemming')} \u00b7 {hud.plural(lv.budget, 'brick')} \u00b7 "
-               f"{hud.plural(lv.frames, 'frame')}")
-        card = pygame.Surface((min(560, surface.get_width() - 40), 150), pygame.SRCALPHA)
-        hud.panel(card, card.get_rect(), alpha=235, edge=hud.GOLD)
-        hud.blit_text(card, head, (card.get_width() // 2, 16), 28, hud.MUTED, anchor="midtop")
-        hud.blit_text(card, hud.fit_text(self.title, 52, card.get_width() - 20), (card.get_width() // 2, 46), 52,
-                      hud.GOLD, anchor="midtop")
-        hud.blit_text(card, sub, (card.get_width() // 2, 106), 24, hud.WHITE, anchor="midtop")
-        card.set_alpha(int(255 * fade))
-        surface.blit(card, card.get_rect(center=layout.rect.center))
