@@ -171,6 +171,12 @@ class App:
         self.sound.apply(after)
         if self._owns_window and (before.fullscreen, before.window_size) != (after.fullscreen, after.window_size):
             self._windowed_size = after.window_size
+            if before.fullscreen != after.fullscreen:
+                # a new window: without a window manager an existing window cannot move to fill the screen
+                caption = pygame.display.get_caption()[0] if pygame.display.get_init() else "Lemming Bricks"
+                pygame.display.quit()
+                pygame.display.init()
+                pygame.display.set_caption(caption)
             self.screen = self._open_window(after.window_size, after.fullscreen)
         return after
 
