@@ -57,8 +57,8 @@ class SoundPlayer:
             return
         try:
             if not pygame.mixer.get_init():
-                pygame.mixer.init(frequency=22050, size=-16, channels=2, buffer=512)
-            pygame.mixer.set_num_channels(16)
+                pygame.mixer.init(frequency=22050, size=-16, channels=2, buffer=1024)
+            pygame.mixer.set_num_channels(8)
             self.ok = True
         except pygame.error as exc:
             self.problem = f"no sound: {exc}"
