@@ -42,6 +42,7 @@ class ResumeStore:
     last_key: str = ""
     boards: dict[str, tuple[str, tuple[Brick, ...]]] = field(default_factory=dict)
     messages: list[str] = field(default_factory=list)
+    dirty: bool = False  #: changed since the last save
 
     @classmethod
     def load(cls, path: Path | str | None = None) -> ResumeStore:
@@ -94,7 +95,8 @@ class ResumeStore:
         self.boards[key] = (level_hash, placed)  # most recent last
         while len(self.boards) > MAX_LEVELS:
             del self.boards[next(iter(self.boards))]
-        if save and changed:
+        self.dirty = self.dirty or changed
+        if save and self.dirty:
             self.save()
 
     def to_json(self) -> dict[str, Any]:
@@ -104,6 +106,7 @@ class ResumeStore:
 
     def save(self) -> None:
         """Write atomically (no-op in memory); an I/O error becomes a message."""
+        self.dirty = False
         if self.path is None:
             return
         try:

@@ -343,6 +343,8 @@ class App:
             while self.running:
                 self.step()
         finally:
+            if self.resume.dirty:  # the window closed mid-level: keep the last bricks
+                self.resume.save()
             if self._owns_window:
                 pygame.display.quit()
 

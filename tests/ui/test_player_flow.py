@@ -66,6 +66,8 @@ def test_continue_opens_the_level_and_bricks_of_the_last_session(app: App) -> No
         third.click_cell(cell)
     bricks = third.bricks
     assert bricks
+    app.run_frames(70)  # the bricks are saved within a second of the last edit
+    assert not app.resume.dirty
     # relaunch: Continue goes to the third level, with its bricks
     again = new_app()
     menu2 = again.push(MenuScene(again))
@@ -76,6 +78,16 @@ def test_continue_opens_the_level_and_bricks_of_the_last_session(app: App) -> No
     assert isinstance(resumed, PlayScene) and resumed.index == pick and resumed.bricks == bricks
     leave_level(again)
     assert isinstance(again.top, LevelSelectScene) and again.top.cursor == pick
+
+
+def test_closing_the_window_mid_level_keeps_the_last_bricks(app: App) -> None:
+    scene = open_level(app)
+    scene.click_cell((2, 1))
+    assert app.resume.dirty
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    app.run()  # the main loop ends on QUIT and saves on the way out
+    again = new_app()
+    assert again.resume.bricks_for(scene.key or "", scene.level.puzzle_hash) == ((2, 1),)
 
 
 def test_continue_skips_to_the_next_unsolved_level(app: App) -> None:

@@ -46,6 +46,8 @@ BASE_FPS = 5.0
 DENY_SECONDS = 0.5
 #: Fade-in when a level opens, in seconds.
 FADE_IN_SECONDS = 0.25
+#: The bricks on the board are saved at most this often while the player edits (and on leaving).
+RESUME_SAVE_SECONDS = 1.0
 #: How long the level's title card shows when it opens, in seconds.
 INTRO_SECONDS = 1.8
 
@@ -117,6 +119,7 @@ class PlayScene(Scene):
         self.par_found: int | None = None
         self._par: object | None = None  #: the background par search (game.ui.par.ParFinder)
         self._sound_frame = 0
+        self._resume_timer = 0.0
         self.anim = 0.0
         self.hover: Brick | None = None
         self.deny: tuple[Brick, float] | None = None
@@ -299,7 +302,9 @@ class PlayScene(Scene):
         self.say("ruler on" if self.ruler else "ruler off")
 
     def on_exit(self) -> None:
-        """Leaving the level: stop the assistant's background solve and the par search."""
+        """Leaving the level: save where the player was, stop the assistant's solve and the par search."""
+        if self.app.resume.dirty:
+            self.app.resume.save()
         self.assistant.shutdown()
         if self._par is not None:
             self._par.shutdown()  # type: ignore[attr-defined]
@@ -416,8 +421,8 @@ class PlayScene(Scene):
     def _edited(self) -> None:
         if self.state != PlayState.PLACING:
             self.restart()
-        if self.key is not None:
-            self.app.resume.remember(self.key, self.level.puzzle_hash, self.bricks)
+        if self.key is not None:  # saved within a second (update), on leaving, and when the game closes
+            self.app.resume.remember(self.key, self.level.puzzle_hash, self.bricks, save=False)
         for callback in list(self.on_edit):
             callback()
 
@@ -483,6 +488,10 @@ class PlayScene(Scene):
     def update(self, dt: float) -> None:
         """Advance the playhead when running, and the animations."""
         self.anim += dt
+        self._resume_timer += dt
+        if self.app.resume.dirty and self._resume_timer >= RESUME_SAVE_SECONDS:
+            self._resume_timer = 0.0
+            self.app.resume.save()
         if self.deny is not None:
             left = self.deny[1] - dt
             self.deny = (self.deny[0], left) if left > 0 else None
