@@ -518,3 +518,33 @@ def test_each_lemming_wears_its_path_colour(app: App) -> None:
         hits = sum(1 for x in range(rect.left, rect.right) for y in range(rect.top, rect.bottom)
                    if shot.get_at((x, y))[:3] == colour)
         assert hits > 5, f"lemming {k} has no tag in its path colour"
+
+
+def test_editor_paints_without_a_mouse(app: App) -> None:
+    from game.ui.editor_model import EditorModel
+    from game.ui.scenes.editor import EditorScene, Tool
+
+    app.push(MenuScene(app))
+    editor = app.push(EditorScene(app, EditorModel.new(6, 8)))
+    assert isinstance(editor, EditorScene)
+    app.run_frames(1)
+    size = (editor.draft.height, editor.draft.width)
+    press(app, pygame.K_b, unicode="b")  # shows the cursor in the middle
+    assert editor.hover == (3, 4)
+    press(app, pygame.K_UP, mod=pygame.KMOD_LSHIFT)
+    press(app, pygame.K_LEFT, mod=pygame.KMOD_LSHIFT)
+    assert editor.hover == (2, 3) and (editor.draft.height, editor.draft.width) == size  # no resize
+    assert editor.tool == Tool.WALL
+    press(app, pygame.K_b, unicode="b")
+    assert editor.draft.char_at((2, 3)) == "X"
+
+
+def test_shift_arrows_move_the_cursor_after_the_release(app: App) -> None:
+    scene = open_level(app)
+    press(app, pygame.K_SPACE, unicode=" ", frames=5)
+    press(app, pygame.K_DOWN)
+    start = scene.cursor
+    t = scene.t
+    press(app, pygame.K_RIGHT, mod=pygame.KMOD_LSHIFT)
+    assert start is not None and scene.cursor == (start[0], start[1] + 1)
+    assert scene.state == PlayState.RUNNING and scene.t > t  # no frame step: the run goes on

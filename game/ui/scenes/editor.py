@@ -465,6 +465,8 @@ class EditorScene(Scene):
     def handle_event(self, action: Action) -> None:
         """Map actions to edits (see the module docstring for the keys)."""
         k = action.kind
+        if self._keyboard_paint(action):  # Shift+arrows move the cell cursor, B paints there
+            return
         if k == Act.CLICK:
             self._click(action.pos)
         elif k == Act.RIGHT_CLICK:
@@ -510,6 +512,24 @@ class EditorScene(Scene):
             self.set_tool(Tool((self.tool.value - 1 - action.value) % len(Tool) + 1))
         elif k == Act.TEXT:
             self._letter(action.text.lower())
+
+    def _keyboard_paint(self, action: Action) -> bool:
+        """Without a mouse: Shift+arrows move the cursor cell (the hover cell), B uses the tool on it."""
+        moves = {Act.UP: (-1, 0), Act.DOWN: (1, 0), Act.LEFT: (0, -1), Act.RIGHT: (0, 1)}
+        if action.kind in moves and action.mod & pygame.KMOD_SHIFT:
+            dr, dc = moves[action.kind]
+            rows, cols = self.draft.height, self.draft.width
+            r, c = self.hover if self.hover is not None else (rows // 2, cols // 2)
+            self.hover = (max(0, min(rows - 1, r + dr)), max(0, min(cols - 1, c + dc)))
+            return True
+        if action.kind == Act.PLACE:
+            if self.hover is None:
+                self.hover = (self.draft.height // 2, self.draft.width // 2)
+            else:
+                self.model.end_stroke()
+                self.paint(self.hover)
+            return True
+        return False
 
     def _letter(self, ch: str) -> None:
         commands: dict[str, Callable[[], None]] = {

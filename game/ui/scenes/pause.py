@@ -178,7 +178,8 @@ HELP_SECTIONS: list[tuple[str, list[tuple[str, str]]]] = [
     ("Placing bricks", [
         ("Click / Right-click", "place or remove a brick"),
         ("Arrows", "move the brick cursor (before the release)"),
-        ("Enter or B", "place / remove a brick at the cursor"),
+        ("Shift+Arrows", "move the brick cursor (any time; editor too)"),
+        ("Enter or B", "place / remove a brick at the cursor (editor: B)"),
         ("Z / Y", "undo / redo"),
         ("Backspace", "remove every brick"),
     ]),

@@ -139,8 +139,8 @@ class PlayScene(Scene):
             Act.CLICK: self._on_click,
             Act.HOVER: self._on_hover,
             Act.TOGGLE_RUN: lambda a: self.toggle_run(),
-            Act.RIGHT: lambda a: self._arrow(0, 1),
-            Act.LEFT: lambda a: self._arrow(0, -1),
+            Act.RIGHT: lambda a: self._arrow(0, 1, a),
+            Act.LEFT: lambda a: self._arrow(0, -1, a),
             Act.UP: lambda a: self.move_cursor(-1, 0),
             Act.DOWN: lambda a: self.move_cursor(1, 0),
             Act.PLACE: self._on_place,
@@ -326,9 +326,9 @@ class PlayScene(Scene):
         self.app.pop()
 
     # ------------------------------------------------------------------ keyboard cursor
-    def _arrow(self, drow: int, dcol: int) -> None:
-        """Left/Right: move the cursor while placing; step frames once the lemmings are out."""
-        if self.state == PlayState.PLACING:
+    def _arrow(self, drow: int, dcol: int, action: Action) -> None:
+        """Left/Right: move the cursor while placing (Shift: always); step frames once the lemmings are out."""
+        if self.state == PlayState.PLACING or action.mod & pygame.KMOD_SHIFT:
             self.move_cursor(drow, dcol)
         else:
             self.step_frames(dcol)
