@@ -177,16 +177,16 @@ class PauseScene(Scene):
 HELP_SECTIONS: list[tuple[str, list[tuple[str, str]]]] = [
     ("Placing bricks", [
         ("Click / Right-click", "place or remove a brick"),
-        ("Arrows", "move the brick cursor (before the release)"),
-        ("Shift+Arrows", "move the brick cursor (any time; editor too)"),
-        ("Enter or B", "place / remove a brick at the cursor (editor: B)"),
+        ("Arrows", "move the brick cursor"),
+        ("Shift+Arrows", "cursor, any time (editor too)"),
+        ("Enter or B", "brick at the cursor (editor: B)"),
         ("Z / Y", "undo / redo"),
         ("Backspace", "remove every brick"),
     ]),
     ("Running", [
-        ("Space", "release the lemmings / pause / resume"),
-        (", and .", "one frame back / forward (any time)"),
-        ("Left / Right", "one frame back / forward once released"),
+        ("Space", "release / pause / resume"),
+        (", and .", "one frame back / forward"),
+        ("Left / Right", "step, once released"),
         ("+ / -", "speed"),
         ("R", "back to the start, bricks kept"),
         ("P", "trajectory preview"),
@@ -197,7 +197,7 @@ HELP_SECTIONS: list[tuple[str, list[tuple[str, str]]]] = [
         ("F", "deductions"), ("G", "export a GIF"), ("[ / ]", "browse solutions"),
     ]),
     ("Anywhere", [
-        ("Esc", "close a message, then the pause menu"),
+        ("Esc", "close a message / pause menu"),
         ("M", "sound on / off"),
         ("F1", "this help"),
         ("F12", "screenshot"),
@@ -216,28 +216,32 @@ class HelpScene(Scene):
             self.app.pop()
 
     def draw(self, surface: pygame.Surface) -> None:
-        """The key table."""
-        _veil(surface, 190)
+        """The key table, in two columns on windows wide enough."""
+        _veil(surface, 245)
         w, h = surface.get_size()
-        size = 22 if h >= 640 else 18
+        size = 22 if h >= 700 and w >= 1100 else (18 if w >= 760 else 16)
         line = size + 4
-        columns = 2 if w >= 900 else 1
-        col_w = (w - 60) // columns
-        hud.blit_text(surface, "Keys", (w // 2, 12), 40, hud.GOLD, anchor="midtop")
-        x0, y = 30, 56
+        columns = 2 if w >= 600 else 1
+        col_w = (w - 40) // columns
+        widest = max(hud.text(key, size).get_width() for _, keys in HELP_SECTIONS for key, _ in keys)
+        key_w = min(widest + 26, col_w // 2)
+        hud.blit_text(surface, "Keys", (w // 2, 10), 40, hud.GOLD, anchor="midtop")
+        top = 52
+        x0, y = 20, top
         col = 0
+        total = sum(len(keys) + 1 for _, keys in HELP_SECTIONS)
+        per_column = -(-total // columns)
+        used = 0
         for section, keys in HELP_SECTIONS:
-            need = line * (len(keys) + 1) + 8
-            if y + need > h - hud.BOTTOM_BAR - 4 and col + 1 < columns:
-                col += 1
-                y = 56
+            if used and used + (len(keys) + 1) // 2 > per_column and col + 1 < columns:
+                col, y, used = col + 1, top, 0  # balance the sections over the columns
+            used += len(keys) + 1
             x = x0 + col * col_w
             hud.blit_text(surface, section, (x, y), size + 2, hud.GOLD)
             y += line + 2
             for key, what in keys:
                 hud.blit_text(surface, key, (x + 10, y), size, hud.WHITE)
-                hud.blit_text(surface, what, (x + min(210, col_w // 2), y), size, hud.MUTED)
+                hud.blit_text(surface, hud.fit_text(what, size, col_w - key_w - 20), (x + key_w, y), size, hud.MUTED)
                 y += line
             y += 8
         hud.hint_bar(surface, [("Esc", "close")])
-
