@@ -8,12 +8,20 @@ frame ``i`` and ``i+1`` is interpolated.
 States: ``placing`` (editing, lemmings waiting) -> ``running`` <-> ``paused`` -> ``won`` / ``lost``
 (at the last frame).  Editing the bricks at any time returns to ``placing``.
 
+Keys: the arrows move a brick cursor while placing (Shift+arrows at any time) and Enter / B use it;
+Left/Right step frames once the lemmings are out, "," / "." in every state.  Esc closes the message,
+then opens the pause menu (:mod:`game.ui.scenes.pause`).  A lost run explains each missed lemming
+(:func:`game.outcome.explain`); sounds go through ``app.sound``; the bricks on the board are kept in
+``app.resume`` and preview / speed in ``app.settings``.  Drawing the HUD and panels is in
+:mod:`game.ui.scenes.play_draw`.
+
 Extending (the assistant, issue 6): functions in :data:`PLAY_SCENE_EXTENSIONS` are called with
 every new play scene; they can add key handlers to ``scene.bindings`` (e.g.
 ``scene.bindings[Act.HINT] = ...``), draw on the board through ``scene.overlays``, show
 ``scene.ghost_bricks`` / ``scene.highlights``, add ``scene.status_lines`` and ``scene.extra_hints``,
 and get per-frame time with ``scene.updaters``.  ``scene.apply_bricks(bricks)`` puts a brick set on
-the undo chain; ``scene.current_view()`` is the :class:`~game.ui.render.FrameView` on screen.
+the undo chain (an AI solution by default: a win then counts as solved with AI help);
+``scene.current_view()`` is the :class:`~game.ui.render.FrameView` on screen.
 """
 
 from __future__ import annotations
