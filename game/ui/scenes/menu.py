@@ -96,9 +96,14 @@ class MenuScene(Scene):
         top = title_y + (90 if compact else 200)
         return title_y, title_size, top
 
+    @staticmethod
+    def _parade_cell(height: int) -> int:
+        """Cell size of the ground and the marching lemmings (smaller on short windows)."""
+        return 48 if height >= 700 else 32
+
     def _item_rects(self, size: tuple[int, int]) -> list[pygame.Rect]:
         _, _, top = self._layout(size)
-        bottom = size[1] - hud.BOTTOM_BAR - 56  # above the parade's ground
+        bottom = size[1] - hud.BOTTOM_BAR - 2 * self._parade_cell(size[1]) - 6  # above the parade
         return hud.menu_rects(size, len(self.items()), top, bottom, width=300)
 
     def activate(self, i: int) -> None:
@@ -157,7 +162,7 @@ class MenuScene(Scene):
                 surface.blit(sp.get("brick", bsize), (bx0 + i * bsize, by))
             walker_x = bx0 + int((self.anim * 50) % (n * bsize - bsize))
             surface.blit(sp.get(f"lem_walk_r_{int(self.anim * 8) % 4}", bsize), (walker_x, by - bsize))
-        cell = 48
+        cell = self._parade_cell(h)
         ground_y = h - hud.BOTTOM_BAR - cell
         for gx in range(0, w + cell, cell):
             surface.blit(sp.get(f"wall_top_{(gx // cell) % 4}", cell), (gx, ground_y))
@@ -168,7 +173,7 @@ class MenuScene(Scene):
         door = sp.get(f"target_{int(self.anim * 4) % 2}", cell)
         surface.blit(door, (w - cell * 2, ground_y - cell))
         labels = [label for label, _ in self.items()]
-        rects = hud.menu_list(surface, labels, self.cursor, top, h - hud.BOTTOM_BAR - 56, width=300)
+        rects = hud.menu_list(surface, labels, self.cursor, top, h - hud.BOTTOM_BAR - 2 * cell - 6, width=300)
         if rects and 0 <= self.cursor < len(rects):
             rect = rects[self.cursor]
             bob = int(math.sin(self.anim * 6) * 3)
