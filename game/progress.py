@@ -159,6 +159,11 @@ class LevelRecord:
     replays: list[Replay] = field(default_factory=list)
     hints_used: int = 0
     attempts: int = 0
+    # ---- issue 12 (additive): the player's own solves vs. solves with AI help, and the par
+    own_best: int | None = None   #: fewest bricks in a win without AI help (this version)
+    assisted: bool = False        #: won at least once with an AI solution applied (this version)
+    min_bricks: int | None = None  #: the proven minimum brick count of the level ...
+    min_hash: str = ""            #: ... for the level with this puzzle hash
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -171,6 +176,10 @@ class LevelRecord:
             "replays": [r.to_json() for r in self.replays],
             "hints_used": self.hints_used,
             "attempts": self.attempts,
+            "own_best": self.own_best,
+            "assisted": self.assisted,
+            "min_bricks": self.min_bricks,
+            "min_hash": self.min_hash,
         }
 
     @classmethod
@@ -190,10 +199,20 @@ class LevelRecord:
             hints_used=_count(data.get("hints_used", 0), "hints_used"),
             attempts=_count(data.get("attempts", 0), "attempts"),
             extra={k: v for k, v in data.items() if k not in _KNOWN_FIELDS},
+            own_best=_optional_count(data.get("own_best"), "own_best"),
+            assisted=_flag(data.get("assisted", False), "assisted"),
+            min_bricks=_optional_count(data.get("min_bricks"), "min_bricks"),
+            min_hash=_text(data.get("min_hash", ""), "min_hash"),
         )
 
 
-_KNOWN_FIELDS = frozenset({"solved", "hash", "best_bricks", "replays", "hints_used", "attempts"})
+_KNOWN_FIELDS = frozenset({"solved", "hash", "best_bricks", "replays", "hints_used", "attempts",
+                           "own_best", "assisted", "min_bricks", "min_hash"})
+
+
+def _optional_count(value: Any, what: str) -> int | None:
+    """``None`` or a brick count (see :func:`_count`)."""
+    return None if value is None else _count(value, what, maximum=MAX_COORD)
 
 
 def parse_progress(data: Any) -> tuple[dict[str, LevelRecord], list[str]]:
@@ -253,6 +272,8 @@ def merge_records(disk: LevelRecord | None, mine: LevelRecord | None, base: Leve
     solved = any(rec.solved and rec.level_hash == level_hash for rec in (disk, mine)) or any(
         r.level_hash == level_hash for r in replays)
     replays.sort(key=lambda r: (r.level_hash != level_hash, len(r.bricks), -r.saved_at))
+    own = [rec.own_best for rec in (disk, mine) if rec.level_hash == level_hash and rec.own_best is not None]
+    newer_min = mine if (mine.min_bricks, mine.min_hash) != (base.min_bricks, base.min_hash) else disk
     extra = dict(disk.extra)
     for k, v in mine.extra.items():
         if base.extra.get(k, _MISSING) != v:
@@ -265,6 +286,10 @@ def merge_records(disk: LevelRecord | None, mine: LevelRecord | None, base: Leve
         hints_used=disk.hints_used + max(0, mine.hints_used - base.hints_used),
         attempts=disk.attempts + max(0, mine.attempts - base.attempts),
         extra=extra,
+        own_best=min(own) if own else None,
+        assisted=any(rec.assisted and rec.level_hash == level_hash for rec in (disk, mine)),
+        min_bricks=newer_min.min_bricks,
+        min_hash=newer_min.min_hash,
     )
 
 
@@ -278,6 +303,14 @@ class LevelStatus:
     solved: bool
     best_bricks: int | None
     changed: bool  #: solved, but the level file no longer matches the one solved
+    own_best: int | None = None  #: fewest bricks in a win without AI help (None: never won alone)
+    assisted: bool = False  #: won with AI help at least once
+    par: int | None = None  #: the level's proven minimum brick count, when known
+
+    @property
+    def par_medal(self) -> bool:
+        """The player's own solution uses the minimum number of bricks."""
+        return self.own_best is not None and self.par is not None and self.own_best <= self.par
 
 
 class ProgressStore:
@@ -414,10 +447,30 @@ class ProgressStore:
     def status(self, key: str, level: Level | None) -> LevelStatus:
         """Solved mark, best brick count and the "changed since solved" mark of a level."""
         rec = self.records.get(key)
+        par = self.par(key, level)
         if rec is None or not rec.solved:
-            return LevelStatus(False, None, False)
+            return LevelStatus(False, None, False, par=par)
         changed = level is not None and rec.level_hash != level.puzzle_hash
-        return LevelStatus(True, rec.best_bricks, changed)
+        return LevelStatus(True, rec.best_bricks, changed, None if changed else rec.own_best,
+                           rec.assisted and not changed, par)
+
+    def par(self, key: str, level: Level | None) -> int | None:
+        """The level's minimum brick count: its ``par`` line, else the one recorded for this version."""
+        if level is not None:
+            meta = level.meta_value("par")
+            if meta.isdigit():
+                return int(meta)
+        rec = self.records.get(key)
+        if rec is None or rec.min_bricks is None or (level is not None and rec.min_hash != level.puzzle_hash):
+            return None
+        return rec.min_bricks
+
+    def record_min(self, key: str, level: Level, min_bricks: int, *, save: bool = True) -> None:
+        """Remember the proven minimum brick count of ``level`` (for the par medal)."""
+        rec = self.record(key)
+        rec.min_bricks, rec.min_hash = int(min_bricks), level.puzzle_hash
+        if save:
+            self.save()
 
     def is_solved(self, key: str, level: Level | None = None) -> bool:
         """True when solved (and, given ``level``, solved in its current form)."""
@@ -425,13 +478,22 @@ class ProgressStore:
         return st.solved and not st.changed
 
     # ---------------------------------------------------------------- changes
-    def record_win(self, key: str, level: Level, bricks: Iterable[Brick], *, save: bool = True) -> bool:
-        """Save a winning brick set as a replay; returns True if it is a new best for this version."""
+    def record_win(self, key: str, level: Level, bricks: Iterable[Brick], *, save: bool = True,
+                   assisted: bool = False) -> bool:
+        """Save a winning brick set as a replay; returns True if it is a new best for this version.
+
+        ``assisted``: the win used an AI solution (marked apart from the player's own solves).
+        """
         placed = tuple(sorted((int(r), int(c)) for r, c in bricks))
         rec = self.record(key)
         new_hash = level.puzzle_hash
         if rec.level_hash != new_hash:
             rec.best_bricks = None  # the level changed: bests of the old version no longer count
+            rec.own_best, rec.assisted = None, False
+        if assisted:
+            rec.assisted = True
+        elif rec.own_best is None or len(placed) < rec.own_best:
+            rec.own_best = len(placed)
         improved = rec.best_bricks is None or len(placed) < rec.best_bricks
         rec.solved = True
         rec.level_hash = new_hash

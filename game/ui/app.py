@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Protocol
 
@@ -25,13 +26,17 @@ import pygame
 
 from game.ui.input import Act, Action, translate
 
+from game.resume import ResumeStore
+from game.settings import MIN_WINDOW, Settings, SettingsStore
+from game.ui.sound import Sfx, SoundPlayer
+
 if TYPE_CHECKING:
     from game.progress import ProgressStore
 
 #: Default window size.
 DEFAULT_SIZE = (1280, 800)
-#: Smallest window size the layout supports.
-MIN_SIZE = (480, 360)
+#: Smallest window size the layout supports (the window cannot be made smaller).
+MIN_SIZE = MIN_WINDOW
 #: Target frame rate.
 FPS = 60
 
@@ -62,6 +67,8 @@ class Scene:
 
     #: When True the scene below is drawn first (dialogs and overlays).
     transparent: bool = False
+    #: When True the scene takes typed text: letter keys keep no global meaning (M does not mute).
+    text_entry: bool = False
 
     def __init__(self, app: App) -> None:
         self.app = app
@@ -97,13 +104,21 @@ class App:
         clock: Clock | None = None,
         screen: pygame.Surface | None = None,
         progress: ProgressStore | None = None,
+        settings: SettingsStore | None = None,
+        resume: ResumeStore | None = None,
+        sound: bool = True,
         title: str = "Lemming Bricks",
     ) -> None:
         pygame.display.init()
         pygame.font.init()
+        #: The player's settings (``$XDG_CONFIG_HOME/lemming-bricks/settings.json``).
+        self.settings_store: SettingsStore = settings if settings is not None else SettingsStore.load()
+        #: Where the player was (last level, bricks per level).
+        self.resume: ResumeStore = resume if resume is not None else ResumeStore.load()
+        self._windowed_size = size
         if screen is None:
             pygame.display.set_caption(title)
-            screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+            screen = self._open_window(size, self.settings.fullscreen)
             try:
                 from game.ui.sprites import shared_sprites
 
@@ -134,6 +149,55 @@ class App:
         self.action_filters: list[Callable[[Action], bool]] = []
         self._screenshot_at: int | None = None
         self._screenshot_path: Path | None = None
+        self.flash = 0.0  #: seconds left of the screenshot's white flash
+        for message in self.settings_store.messages + self.resume.messages:
+            self.toast(message, 6.0)
+        #: Effects and music (silent, but still counting requests, without an audio device).
+        self.sound = SoundPlayer(self.settings, enabled=sound)
+
+    # ------------------------------------------------------------- settings and window
+    @property
+    def settings(self) -> Settings:
+        """The current settings."""
+        return self.settings_store.settings
+
+    def change_settings(self, **changes: object) -> Settings:
+        """Validate, save and apply setting changes (volumes, mute, window)."""
+        before = self.settings
+        after = self.settings_store.update(**changes)
+        for message in self.settings_store.messages:
+            self.toast(message, 5.0)
+        self.settings_store.messages.clear()
+        self.sound.apply(after)
+        if self._owns_window and (before.fullscreen, before.window_size) != (after.fullscreen, after.window_size):
+            self._windowed_size = after.window_size
+            if before.fullscreen != after.fullscreen:
+                # a new window: without a window manager an existing window cannot move to fill the screen
+                caption = pygame.display.get_caption()[0] if pygame.display.get_init() else "Lemming Bricks"
+                pygame.display.quit()
+                pygame.display.init()
+                pygame.display.set_caption(caption)
+            self.screen = self._open_window(after.window_size, after.fullscreen)
+        return after
+
+    def toggle_mute(self) -> None:
+        """M: mute / unmute every sound (saved)."""
+        muted = self.change_settings(muted=not self.settings.muted).muted
+        self.toast("sound off (M)" if muted else "sound on (M)", 1.5)
+
+    @staticmethod
+    def _open_window(size: tuple[int, int], fullscreen: bool) -> pygame.Surface:
+        if fullscreen:
+            screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        else:
+            screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                pygame.Window.from_display_module().minimum_size = MIN_SIZE
+        except (pygame.error, AttributeError):
+            pass
+        return screen
 
     # ------------------------------------------------------------- scenes
     @property
@@ -181,6 +245,17 @@ class App:
         for filt in list(self.action_filters):
             if filt(action):
                 return
+        if action.kind == Act.BACK and self.toasts:  # Esc first dismisses the messages on screen
+            self.toasts.clear()
+            return
+        if action.kind == Act.MUTE and not (self.top is not None and self.top.text_entry):
+            self.toggle_mute()
+            return
+        if action.kind == Act.HELP and not self.top.__class__.__name__ == "HelpScene":
+            from game.ui.scenes.pause import HelpScene
+
+            self.push(HelpScene(self))
+            return
         if action.kind == Act.QUIT:
             self.quit()
             return
@@ -189,7 +264,10 @@ class App:
             if surface is not None:
                 self.screen = surface
         if action.kind == Act.SCREENSHOT:
-            self.save_screenshot(default_screenshot_path())
+            try:
+                self.save_screenshot(default_screenshot_path())
+            except (OSError, pygame.error) as exc:
+                self.toast(f"Could not save the screenshot: {exc}", 5.0)
             return
         if self.top is not None:
             self.top.handle_event(action)
@@ -217,6 +295,7 @@ class App:
         for toast in self.toasts:
             toast[1] = float(toast[1]) - dt  # type: ignore[arg-type]
         self.toasts = [t for t in self.toasts if float(t[1]) > 0]  # type: ignore[arg-type]
+        self.flash = max(0.0, self.flash - dt)
         self.time += dt
         if self.running:
             self.draw(self.screen)
@@ -240,6 +319,11 @@ class App:
             first -= 1
         for scene in self.scenes[first:]:
             scene.draw(surface)
+        if self.flash > 0:
+            veil = pygame.Surface(surface.get_size())
+            veil.fill((255, 255, 255))
+            veil.set_alpha(int(160 * self.flash / 0.25))
+            surface.blit(veil, (0, 0))
         if self.toasts:
             from game.ui.hud import draw_toasts
 
@@ -259,6 +343,8 @@ class App:
             while self.running:
                 self.step()
         finally:
+            if self.resume.dirty:  # the window closed mid-level: keep the last bricks
+                self.resume.save()
             if self._owns_window:
                 pygame.display.quit()
 
@@ -285,8 +371,10 @@ class App:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         pygame.image.save(self.screen, str(path))
-        if not quiet:
-            self.toast(f"screenshot saved: {path}")
+        if not quiet:  # a flash, a click and where the file went
+            self.flash = 0.25
+            self.sound.play(Sfx.CLICK)
+            self.toast(f"Screenshot saved: {path.name}  (in {path.parent})", 4.0)
         return path
 
 

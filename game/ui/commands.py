@@ -1,4 +1,5 @@
-"""UI subcommands: ``play [LEVEL]`` (the default command: ``python main.py`` starts the game).
+"""UI subcommands: ``play [LEVEL]`` (the default command: ``python main.py`` opens the title menu,
+whose "Continue" opens the level the player was on, or the next unsolved one).
 
 :func:`extend` adds the UI's outputs to other packages' commands (``solve --gif``), so that ``ai``
 never imports the UI.
@@ -13,9 +14,8 @@ from typing import Any
 
 from game.cli_args import bricks_arg, int_arg, output_file_arg, path_arg
 
-#: Window sizes ``play`` accepts (pixels): smaller cannot show the HUD, larger is no screen.
-MIN_WIDTH, MAX_WIDTH = 480, 7680
-MIN_HEIGHT, MAX_HEIGHT = 360, 4320
+#: The largest window ``play`` accepts (pixels); the smallest is the settings' minimum window size.
+MAX_WIDTH, MAX_HEIGHT = 7680, 4320
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -29,7 +29,18 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from game.ui.scenes.select import LevelSelectScene
 
     entries = all_entries()
-    spec = args.level or "1"
+    from game.ui.scenes.editor import install_menu_entries
+
+    install_menu_entries()  # "Editor" and "Endless" (issue 7)
+    app = App(size=_window_size(args), clock=FixedClock() if args.frames else None)
+    app.push(MenuScene(app))
+    if args.level is None:  # the title menu: Continue / Levels / ...
+        if args.screenshot:
+            from game.ui.input import Act
+
+            app.action_filters.append(lambda action: action.kind == Act.HOVER)
+        return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=args.screenshot_frame)
+    spec = args.level
     playlist, index = _find(entries, spec)
     if playlist is None:
         from game.commands import load_level
@@ -38,11 +49,6 @@ def _cmd_play(args: argparse.Namespace) -> int:
         path = _resolve(spec)
         level = load_level(spec)
         playlist, index = [LevelEntry(level_key(path), path, level, Section.FILE)], 0
-    from game.ui.scenes.editor import install_menu_entries
-
-    install_menu_entries()  # "Editor" and "Endless" (issue 7)
-    app = App(size=(args.width, args.height), clock=FixedClock() if args.frames else None)
-    app.push(MenuScene(app))
     app.push(LevelSelectScene(app, entries=entries))
     app.push(PlayScene(app, playlist=playlist, index=index))
     if args.bricks:
@@ -50,16 +56,31 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
         scene = app.top
         assert isinstance(scene, PlayScene)
-        scene.apply_bricks(parse_bricks(args.bricks))
+        scene.apply_bricks(parse_bricks(args.bricks), assisted=False)
         if args.release:
             scene.toggle_run()
     if args.preview and isinstance(app.top, PlayScene):
         app.top.preview = True
+    if args.no_preview and isinstance(app.top, PlayScene):
+        app.top.preview = False
     if args.screenshot:
         from game.ui.input import Act
 
         app.action_filters.append(lambda action: action.kind == Act.HOVER)  # no stray pointer in shots
     return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=args.screenshot_frame)
+
+
+def _window_size(args: argparse.Namespace) -> tuple[int, int]:
+    """``--width``/``--height`` (checked), else the saved window size."""
+    from game.errors import GameError
+    from game.settings import MAX_WINDOW, MIN_WINDOW, SettingsStore
+
+    saved = SettingsStore.load().settings.window_size
+    size = (args.width or saved[0], args.height or saved[1])
+    if not all(lo <= v <= hi for v, lo, hi in zip(size, MIN_WINDOW, MAX_WINDOW)):
+        raise GameError(f"window size {size[0]}x{size[1]} is outside {MIN_WINDOW[0]}x{MIN_WINDOW[1]} .. "
+                        f"{MAX_WINDOW[0]}x{MAX_WINDOW[1]}")
+    return size
 
 
 def _resolve(spec: str) -> Path:
@@ -70,7 +91,9 @@ def _resolve(spec: str) -> Path:
 
 def _find(entries: list, spec: str) -> tuple[list | None, int]:  # type: ignore[type-arg]
     """The pack playlist and index for a level number or pack file path."""
-    pack = [e for e in entries if e.section == "pack"]
+    from game.catalog import Section
+
+    pack = [e for e in entries if e.section == Section.PACK]
     try:
         exists = Path(spec).exists()
         resolved = Path(spec).resolve()
@@ -89,16 +112,17 @@ def _find(entries: list, spec: str) -> tuple[list | None, int]:  # type: ignore[
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``play``."""
-    p = sub.add_parser("play", help="play the game (default command; starts on level 1)")
+    p = sub.add_parser("play", help="play the game (default command; opens the title menu)")
     p.add_argument("level", nargs="?", default=None, type=path_arg,
-                   help="level file or pack level number (default: 1)")
-    p.add_argument("--width", type=int_arg(MIN_WIDTH, MAX_WIDTH), default=1280,
-                   help=f"window width ({MIN_WIDTH} to {MAX_WIDTH})")
-    p.add_argument("--height", type=int_arg(MIN_HEIGHT, MAX_HEIGHT), default=800,
-                   help=f"window height ({MIN_HEIGHT} to {MAX_HEIGHT})")
+                   help="level file or pack level number (default: the title menu)")
+    p.add_argument("--width", type=int_arg(0, MAX_WIDTH), default=0,
+                   help="window width in pixels (default: from the settings; at least 640)")
+    p.add_argument("--height", type=int_arg(0, MAX_HEIGHT), default=0,
+                   help="window height in pixels (default: from the settings; at least 400)")
     p.add_argument("--bricks", default="", type=bricks_arg, help='start with these bricks, "r,c;r,c;..."')
     p.add_argument("--release", action="store_true", help="release the lemmings at once (with --bricks)")
     p.add_argument("--preview", action="store_true", help="start with the trajectory preview on")
+    p.add_argument("--no-preview", action="store_true", help="start with the trajectory preview off")
     p.add_argument("--screenshot", default="", type=output_file_arg,
                    help="save a PNG screenshot after --screenshot-frame frames")
     p.add_argument("--screenshot-frame", type=int_arg(0, 10_000_000), default=30,

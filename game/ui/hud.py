@@ -28,6 +28,15 @@ STATE_COLORS: dict[str, tuple[int, int, int]] = {
 TOP_BAR = 56
 BOTTOM_BAR = 34
 
+def plural(n: int, word: str) -> str:
+    """``"1 brick"``, ``"3 bricks"``.
+
+    >>> plural(1, "brick"), plural(0, "lemming"), plural(2, "frame")
+    ('1 brick', '0 lemmings', '2 frames')
+    """
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 _fonts: dict[int, pygame.font.Font] = {}
 _text_cache: dict[tuple[str, int, tuple[int, int, int], bool], pygame.Surface] = {}
 
@@ -116,18 +125,39 @@ def top_bar(surface: pygame.Surface) -> pygame.Rect:
     return rect
 
 
+#: The hint that is always shown last when the bar is too narrow for every hint.
+HELP_HINT = ("F1", "all keys")
+
+
+def _hints_width(hints: Sequence[tuple[str, str]], size: int) -> int:
+    return sum(text(k, size, (16, 12, 24), shadow=False).get_width() + 10 + 4
+               + text(d, size, MUTED, shadow=False).get_width() + 16 for k, d in hints)
+
+
 def hint_bar(surface: pygame.Surface, hints: Sequence[tuple[str, str]]) -> pygame.Rect:
-    """The bottom bar of key hints: ``[(key, what), ...]``, laid out left to right, wrapped by width."""
+    """The bottom bar of key hints: ``[(key, what), ...]``, left to right.
+
+    On a narrow window the font shrinks; hints that still do not fit are dropped from the
+    end and replaced by "F1 all keys" (the help screen lists every key).
+    """
     w, h = surface.get_size()
     rect = pygame.Rect(0, h - BOTTOM_BAR, w, BOTTOM_BAR)
     surface.blit(_bar(rect.width, rect.height), rect)
+    size = 20
+    shown = list(hints)
+    if _hints_width(shown, size) > w - 20:
+        size = 17
+    if _hints_width(shown, size) > w - 20:
+        while shown and _hints_width(shown + [HELP_HINT], size) > w - 20:
+            shown.pop()
+        shown.append(HELP_HINT)
     x = 12
     cy = rect.centery
-    for key, what in hints:
-        k = text(key, 20, (16, 12, 24), shadow=False)
-        d = text(what, 20, MUTED, shadow=False)
+    for key, what in shown:
+        k = text(key, size, (16, 12, 24), shadow=False)
+        d = text(what, size, MUTED, shadow=False)
         need = k.get_width() + 10 + 4 + d.get_width() + 16
-        if x + need > w - 8:
+        if x + need > w - 4:
             break
         krect = pygame.Rect(x, cy - 10, k.get_width() + 10, 20)
         pygame.draw.rect(surface, (210, 200, 240), krect, border_radius=4)
@@ -137,12 +167,45 @@ def hint_bar(surface: pygame.Surface, hints: Sequence[tuple[str, str]]) -> pygam
     return rect
 
 
+def fit_text(s: str, size: int, width: int) -> str:
+    """``s`` cut with an ellipsis so that it renders within ``width`` pixels."""
+    if text(s, size).get_width() <= width:
+        return s
+    while len(s) > 1 and text(s + "\u2026", size).get_width() > width:
+        s = s[:-1]
+    return s.rstrip() + "\u2026"
+
+
+def menu_list(surface: pygame.Surface, labels: Sequence[str], cursor: int, top: int, bottom: int,
+              *, width: int = 320) -> list[pygame.Rect]:
+    """Draw a vertical list of buttons between ``top`` and ``bottom`` (shrinking to fit); their rects."""
+    rects = menu_rects(surface.get_size(), len(labels), top, bottom, width=width)
+    for i, (rect, label) in enumerate(zip(rects, labels)):
+        sel = i == cursor
+        panel(surface, rect, alpha=240 if sel else 190, edge=GOLD if sel else PANEL_EDGE)
+        fsize = max(20, min(36, rect.height - 14))
+        blit_text(surface, fit_text(label, fsize, rect.width - 16), rect.center, fsize, GOLD if sel else WHITE,
+                  anchor="center")
+    return rects
+
+
+def menu_rects(size: tuple[int, int], n: int, top: int, bottom: int, *, width: int = 320) -> list[pygame.Rect]:
+    """The button rects :func:`menu_list` uses: up to 50 px high, 12 px apart, fitted to the space."""
+    w = size[0]
+    space = max(1, bottom - top)
+    pitch = min(62, space // max(n, 1))
+    height = max(22, pitch - max(4, pitch // 5))
+    bw = min(width, w - 40)
+    y0 = top + max(0, (space - pitch * n) // 2)
+    return [pygame.Rect(w // 2 - bw // 2, y0 + i * pitch, bw, height) for i in range(n)]
+
+
 def draw_toasts(surface: pygame.Surface, messages: Sequence[str]) -> None:
     """Messages stacked above the bottom bar."""
     w, h = surface.get_size()
     y = h - BOTTOM_BAR - 12
     for msg in reversed(list(messages)[-3:]):
-        t = text(msg, 22, WHITE)
+        t = text(fit_text(msg, 22, w - 60), 22, WHITE)
         rect = t.get_rect(midbottom=(w // 2, y))
         panel(surface, rect.inflate(24, 14), alpha=230)
         surface.blit(t, rect)

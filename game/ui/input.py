@@ -46,6 +46,12 @@ class Act(str, enum.Enum):
     SCROLL = "scroll"              #: mouse wheel (value = +1 up / -1 down)
     RESIZE = "resize"              #: window resized (size)
     SCREENSHOT = "screenshot"      #: F12
+    MUTE = "mute"                  #: M: sound on/off (anywhere)
+    HELP = "help"                  #: F1: every key (anywhere)
+    PLACE = "place"                #: B (and Enter while placing): place/remove a brick on the cursor cell
+    STEP_BACK = "step_back"        #: , (comma): one frame back, in every state
+    STEP_FORWARD = "step_forward"  #: . (period): one frame forward, in every state
+    RULER = "ruler"                #: N: row/column numbers around the board
     # Reserved for the assistant (issue 6) and the editor (issue 7): mapped here, handled there.
     HINT = "hint"                  #: H
     SOLVE = "solve"                #: S
@@ -99,6 +105,12 @@ KEY_BINDINGS: dict[int, Act] = {
     pygame.K_y: Act.REDO,
     pygame.K_p: Act.PREVIEW,
     pygame.K_F12: Act.SCREENSHOT,
+    pygame.K_m: Act.MUTE,
+    pygame.K_F1: Act.HELP,
+    pygame.K_b: Act.PLACE,
+    pygame.K_COMMA: Act.STEP_BACK,
+    pygame.K_PERIOD: Act.STEP_FORWARD,
+    pygame.K_n: Act.RULER,
     pygame.K_h: Act.HINT,
     pygame.K_s: Act.SOLVE,
     pygame.K_a: Act.ALL_SOLUTIONS,

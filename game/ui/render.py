@@ -30,6 +30,10 @@ RGBA = tuple[int, int, int, int]
 PATH_COLORS: tuple[tuple[int, int, int], ...] = (
     (120, 230, 255), (255, 150, 220), (255, 236, 120), (160, 255, 150), (255, 170, 110),
 )
+#: Okabe-Ito colours: told apart with the common colour-vision deficiencies (settings: palette).
+COLOURBLIND_PATH_COLORS: tuple[tuple[int, int, int], ...] = (
+    (86, 180, 233), (230, 159, 0), (0, 158, 115), (240, 228, 66), (204, 121, 167), (213, 94, 0), (0, 114, 178),
+)
 BOARD_BORDER = (16, 12, 26)
 BG_TOP = (24, 20, 44)
 BG_BOTTOM = (62, 40, 78)
@@ -118,6 +122,9 @@ class FrameView:
     highlights: Sequence[tuple[Brick, RGBA]] = ()
     preview: bool = False
     dim: float = 0.0  #: 0..1 darkening of the board (behind win/lose panels)
+    path_colors: Sequence[tuple[int, int, int]] = PATH_COLORS  #: one per lemming (cycled), paths and tags
+    tags: bool = False  #: a marker in each lemming's path colour over its head
+    cursor: Brick | None = None  #: the keyboard cursor's cell
     extra: dict[str, object] = field(default_factory=dict)  #: free slot for later overlays
 
 
@@ -171,7 +178,7 @@ class LevelRenderer:
             for r, c in view.ghost_bricks:
                 surface.blit(ghost, layout.cell_rect(r, c))
         if view.preview and view.run is not None:
-            surface.blit(self._path_surface(view.run, cell), layout.origin)
+            surface.blit(self._path_surface(view.run, cell, tuple(view.path_colors)), layout.origin)
         for (r, c), rgba in view.highlights:
             self._pulse_rect(surface, layout.cell_rect(r, c), rgba, view.anim)
         if view.hover is not None and level.in_bounds(*view.hover):
@@ -191,6 +198,11 @@ class LevelRenderer:
                 veil.fill((255, 60, 60, 50))
                 surface.blit(veil, rect)
         self._draw_lemmings(surface, layout, view)
+        if view.cursor is not None and level.in_bounds(*view.cursor):
+            rect = layout.cell_rect(*view.cursor)
+            pulse = 0.6 + 0.4 * math.sin(view.anim * 5.0)
+            pygame.draw.rect(surface, (255, 255, 255), rect.inflate(2, 2), max(2, cell // 14))
+            pygame.draw.rect(surface, (255, 214, int(90 * pulse)), rect.inflate(-4, -4), max(1, cell // 24))
         if view.deny is not None:
             (r, c), strength = view.deny
             if level.in_bounds(r, c) and strength > 0:
@@ -215,15 +227,16 @@ class LevelRenderer:
             self._terrain = (key, paint_terrain(level.grid, cell, self.sprites))
         return self._terrain[1]
 
-    def _path_surface(self, run: Run, cell: int) -> pygame.Surface:
-        key = (run.level.grid, run.level.frames, run.bricks, cell)
+    def _path_surface(self, run: Run, cell: int,
+                      colors: tuple[tuple[int, int, int], ...] = PATH_COLORS) -> pygame.Surface:
+        key = (run.level.grid, run.level.frames, run.bricks, cell, colors)
         if self._paths is not None and self._paths[0] == key:
             return self._paths[1]
         level = run.level
         surf = pygame.Surface((level.width * cell, level.height * cell), pygame.SRCALPHA)
         width = max(2, cell // 8)
         for k, track in enumerate(run.tracks):
-            color = PATH_COLORS[k % len(PATH_COLORS)]
+            color = colors[k % len(colors)]
             off = (k % 3 - 1) * max(1, cell // 10)
             pts = [(c * cell + cell // 2 + off, r * cell + cell // 2 + off) for r, c, _ in track.path]
             dedup = [pts[0]] + [p for i, p in enumerate(pts[1:], 1) if p != pts[i - 1]]
@@ -261,8 +274,12 @@ class LevelRenderer:
         t = min(max(view.t, 0.0), float(last))
         i = int(math.floor(t))
         a = t - i if i < last else 0.0
-        for track in run.tracks:
+        crowd: dict[tuple[int, int], int] = {}
+        for k, track in enumerate(run.tracks):
             r0, c0, d0 = track.path[i]
+            crowd[(r0, c0)] = crowd.get((r0, c0), 0) + 1
+            if view.tags:
+                self._tag(surface, layout, track.path, i, a, view.path_colors[k % len(view.path_colors)])
             if track.reached_at is not None and track.reached_at <= i:
                 name = f"lem_cheer_{int(view.anim * 4 + c0) % 2}"
                 surface.blit(self.sprites.get(name, cell), layout.to_px(r0, c0))
@@ -283,6 +300,32 @@ class LevelRenderer:
             y = r0 + (r1 - r0) * a
             x = c0 + (c1 - c0) * a
             surface.blit(self.sprites.get(name, cell), layout.to_px(y, x))
+        for (r, c), n in crowd.items():
+            if n > 1:  # several lemmings on one cell: how many
+                self._count_badge(surface, layout.cell_rect(r, c), n)
+
+    @staticmethod
+    def _tag(surface: pygame.Surface, layout: BoardLayout, path: Sequence[tuple[int, int, int]], i: int,
+             a: float, color: tuple[int, int, int]) -> None:
+        """A small marker in the lemming's path colour at the top of its cell."""
+        r0, c0, _ = path[i]
+        r1, c1, _ = path[min(i + 1, len(path) - 1)]
+        x, y = layout.to_px(r0 + (r1 - r0) * a, c0 + (c1 - c0) * a)
+        cell = layout.cell
+        rect = pygame.Rect(x + cell // 4, y - max(2, cell // 10), cell // 2, max(3, cell // 8))
+        pygame.draw.rect(surface, (8, 6, 16), rect.inflate(2, 2), border_radius=3)
+        pygame.draw.rect(surface, color, rect, border_radius=3)
+
+    @staticmethod
+    def _count_badge(surface: pygame.Surface, rect: pygame.Rect, n: int) -> None:
+        from game.ui.hud import text
+
+        label = text(str(n), max(14, min(28, rect.width // 2)), (16, 12, 24), shadow=False)
+        radius = max(7, label.get_height() // 2 + 2)
+        center = (rect.right - radius // 2, rect.top + radius // 2)
+        pygame.draw.circle(surface, (16, 12, 24), center, radius + 2)
+        pygame.draw.circle(surface, (255, 255, 255), center, radius)
+        surface.blit(label, label.get_rect(center=center))
 
 
 def _draw_cave_silhouettes(bg: pygame.Surface) -> None:

@@ -23,6 +23,7 @@ def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every UI test writes its progress under a fresh ``XDG_DATA_HOME``."""
     home = tmp_path / "xdg"
     monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))  # settings.json (issue 12)
     return home
 
 
@@ -52,3 +53,18 @@ def move(app: App, pos: tuple[int, int], frames: int = 1) -> None:
     """Post a mouse motion to ``pos`` and step the app."""
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
     app.run_frames(frames)
+
+
+def leave_level(app: App) -> None:
+    """Leave the play scene the way a player does: Esc opens the pause menu, then "Levels"."""
+    from game.ui.scenes.pause import PauseChoice, PauseScene
+
+    for _ in range(3):  # the first Esc may only close a message on screen
+        press(app, pygame.K_ESCAPE)
+        if isinstance(app.top, PauseScene):
+            break
+    pause = app.top
+    assert isinstance(pause, PauseScene), f"Esc did not open the pause menu ({pause})"
+    for _ in range(pause.choices.index(PauseChoice.LEVELS)):
+        press(app, pygame.K_DOWN)
+    press(app, pygame.K_RETURN)

@@ -29,7 +29,7 @@ def test_play_a_level_file_with_bricks(tmp_path: Path) -> None:
     level = tmp_path / "mine.txt"
     level.write_text("5\n1\n> .T\nXX.X\n")
     assert main(["play", str(level), "--bricks", "1,2", "--release", "--frames", "90",
-                 "--width", "480", "--height", "360"]) == 0
+                 "--width", "640", "--height", "400"]) == 0
 
 
 def test_play_unknown_level_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -22,7 +22,7 @@ from game.ui.scenes.editor import EditorScene
 from game.ui.scenes.endless import EndlessLevel, EndlessScene, difficulty, endless_levels
 from game.ui.scenes.menu import MENU_ENTRIES, MenuScene
 from game.ui.scenes.play import PlayScene, PlayState
-from tests.ui.conftest import click, move, press
+from tests.ui.conftest import click, move, press, leave_level
 
 CTRL = pygame.KMOD_CTRL
 
@@ -182,11 +182,17 @@ def test_play_test_returns_to_the_same_editor_state(app: App) -> None:
     play = app.top
     assert isinstance(play, PlayScene) and play.key is None
     assert play.level == editor.model.to_level()
-    assert ("Esc", "editor") in play._hints()  # the hint bar says where Esc goes
-    # play a little: place a brick, run, then leave
+    # play a little: place a brick, run, then leave (the pause menu says where it goes)
     click(app, play.layout().cell_center(1, 3))
     press(app, pygame.K_SPACE, unicode=" ", frames=30)
+    from game.ui.scenes.pause import PauseChoice, PauseScene
+
+    play.message = ""
     press(app, pygame.K_ESCAPE)
+    pause = app.top
+    assert isinstance(pause, PauseScene) and pause.label(PauseChoice.LEVELS) == "Back to editor"
+    press(app, pygame.K_ESCAPE)  # resume
+    leave_level(app)
     assert app.top is editor
     assert editor.draft == draft and editor.model.index == index and editor.model.states == states
     assert editor.tool == Tool.WALL
@@ -425,7 +431,8 @@ def test_menu_has_editor_and_endless(app: App, menu_entries: None) -> None:
     menu = app.push(MenuScene(app))
     assert isinstance(menu, MenuScene)
     labels = [label for label, _ in menu.items()]
-    assert labels == ["Play", "Editor", "Endless", "Quit"]
+    assert labels == ["Continue", "Levels", "Editor", "Endless", "Settings", "Quit"]
+    press(app, pygame.K_DOWN)
     press(app, pygame.K_DOWN)
     press(app, pygame.K_RETURN)
     assert isinstance(app.top, EditorScene)
@@ -477,11 +484,11 @@ def test_endless_plays_levels_of_rising_difficulty(app: App) -> None:
     app.run_frames(2)
     nxt = app.top
     assert endless.solved == 1 and isinstance(nxt, PlayScene) and nxt.title == "Gap 2"
-    press(app, pygame.K_ESCAPE)  # give up: back to the card, Enter retries
+    leave_level(app)  # give up: back to the card, Enter retries
     assert app.top is endless and endless.solved == 1
     press(app, pygame.K_RETURN)
     assert isinstance(app.top, PlayScene) and app.top.title == "Gap 2"
-    press(app, pygame.K_ESCAPE)
+    leave_level(app)
     press(app, pygame.K_ESCAPE)
     assert isinstance(app.top, MenuScene)
     assert endless.producer is not None and endless.producer.cancel.is_set()

@@ -11,7 +11,7 @@ from game.ui.app import App
 from game.catalog import pack_entries
 from game.ui.scenes.play import BASE_FPS, PlayScene, PlayState
 from tests.conftest import ORIGINAL_SOLUTIONS
-from tests.ui.conftest import click, move, press
+from tests.ui.conftest import click, leave_level, move, press
 
 SOLUTION = ((2, 1), (5, 4), (6, 6))
 
@@ -56,7 +56,8 @@ def test_no_bricks_loses(app: App) -> None:
     press(app, pygame.K_SPACE, unicode=" ")
     app.run_frames(frames_to_finish(scene.level))
     assert scene.state == PlayState.LOST
-    assert not default_progress_path().exists() or not ProgressStore.load(default_progress_path()).records
+    record = ProgressStore.load(default_progress_path()).records["001_original.txt"]
+    assert not record.solved and record.attempts == 1  # the release counted as an attempt
 
 
 def test_undo_redo_with_keys(app: App) -> None:
@@ -138,8 +139,9 @@ def test_step_forward_and_back_is_exact(app: App) -> None:
     for cell in SOLUTION:
         click_cell(app, scene, cell)
     run = scene.run
-    for _ in range(5):
-        press(app, pygame.K_RIGHT)
+    press(app, pygame.K_PERIOD)  # "." steps from the start (the arrows move the brick cursor while placing)
+    for _ in range(4):
+        press(app, pygame.K_RIGHT)  # once released, Right steps too
     assert scene.state == PlayState.PAUSED and scene.frame == 5
     press(app, pygame.K_LEFT)
     press(app, pygame.K_LEFT)
@@ -177,6 +179,9 @@ def test_editing_during_a_run_returns_to_placing(app: App) -> None:
 
 def test_preview_toggle_and_hover(app: App) -> None:
     scene = open_level(app)
+    assert scene.preview  # on by default (settings)
+    press(app, pygame.K_p, unicode="p")
+    assert not scene.preview and not app.settings.preview
     press(app, pygame.K_p, unicode="p")
     assert scene.preview
     move(app, scene.layout().cell_center(3, 3))
@@ -200,7 +205,7 @@ def test_enter_after_win_opens_next_level_and_esc_goes_back(app: App) -> None:
     press(app, pygame.K_RETURN)
     nxt = app.top
     assert isinstance(nxt, PlayScene) and nxt.index == 1
-    press(app, pygame.K_ESCAPE)
+    leave_level(app)
     assert app.top is select
     assert select.statuses[0].solved
 

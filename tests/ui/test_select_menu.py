@@ -10,7 +10,7 @@ from game.catalog import LevelEntry, pack_entries
 from game.ui.scenes.menu import MENU_ENTRIES, MenuScene
 from game.ui.scenes.play import PlayScene
 from game.ui.scenes.select import LevelSelectScene
-from tests.ui.conftest import click, move, press
+from tests.ui.conftest import click, leave_level, move, press
 
 
 def solve_entry(app: App, entry: LevelEntry) -> None:
@@ -61,7 +61,7 @@ def test_arrows_click_and_back(app: App) -> None:
     assert select.cursor == 2
     click(app, rect.center)
     assert isinstance(app.top, PlayScene) and app.top.index == 2
-    press(app, pygame.K_ESCAPE)
+    leave_level(app)
     assert app.top is select
     press(app, pygame.K_ESCAPE)
     assert app.top is menu
@@ -76,7 +76,8 @@ def test_menu_play_and_extra_entries(app: App) -> None:
     try:
         menu = app.push(MenuScene(app))
         app.run_frames(1)
-        assert [label for label, _ in menu.items()] == ["Play", "Editor", "Quit"]
+        assert [label for label, _ in menu.items()] == ["Continue", "Levels", "Editor", "Settings", "Quit"]
+        press(app, pygame.K_DOWN)
         press(app, pygame.K_DOWN)
         press(app, pygame.K_RETURN)
         assert opened == ["editor"] and app.top is menu
@@ -103,7 +104,7 @@ def test_corrupt_progress_is_toasted_once(app: App) -> None:
 def test_draws_at_small_and_large_sizes(app: App) -> None:
     app.push(MenuScene(app))
     app.push(LevelSelectScene(app))
-    for size in [(480, 360), (1920, 1080)]:
+    for size in [(640, 400), (800, 500), (1920, 1080)]:
         app.screen = pygame.Surface(size)
         app.run_frames(2)
         app.pop()

@@ -33,7 +33,7 @@ def draw_overlay(surface: pygame.Surface, layout: BoardLayout, state: AssistantS
             pygame.draw.line(surface, NEVER_LINE, rect.topleft, rect.bottomright, 1)
     relaxed = state.relaxed
     if relaxed is not None:
-        from game.ui.export import draw_relaxed
+        from game.ui.export_relaxed import draw_relaxed
 
         draw_relaxed(surface, layout, np.asarray(relaxed.obstacles), None, renderer)
     draw_badge(surface, state)

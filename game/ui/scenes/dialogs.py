@@ -19,6 +19,7 @@ class TextPrompt(Scene):
     """A one-line text entry over the scene below: Enter accepts, Esc cancels."""
 
     transparent = True
+    text_entry = True  # typed letters are text, not commands (e.g. M does not mute)
 
     def __init__(self, app: App, title: str, label: str, initial: str, on_done: Callable[[str], None], *,
                  note: str = "", max_len: int = 60, preview: Callable[[str], str] | None = None) -> None:

@@ -230,7 +230,7 @@ class EditorScene(Scene):
             self._edited()
             # the map is unchanged and the new N still admits every optimal set that is fastest:
             self.analyser.retarget(self.model.to_level())
-            self.say(f"tightened: N {before[0]} \u2192 {self.draft.frames}, B {before[1]} \u2192 {self.draft.budget}",
+            self.say(f"tightened: N {before[0]} -> {self.draft.frames}, B {before[1]} -> {self.draft.budget}",
                      3.5, hud.GREEN)
         else:
             self.say("already tight", 2.0, hud.GREEN)
@@ -374,6 +374,8 @@ class EditorScene(Scene):
     # ================================================================ events
     def handle_event(self, action: Action) -> None:
         """Map actions to edits (see the module docstring for the keys)."""
+        if self._keyboard_paint(action):  # Shift+arrows move the cell cursor, B paints there
+            return
         handler = self._bindings().get(action.kind)
         if handler is not None:
             handler(action)
@@ -404,6 +406,24 @@ class EditorScene(Scene):
     def _pick_tool(self, action: Action) -> None:
         if action.value in {t.value for t in Tool}:
             self.set_tool(Tool(action.value))
+
+    def _keyboard_paint(self, action: Action) -> bool:
+        """Without a mouse: Shift+arrows move the cursor cell (the hover cell), B uses the tool on it."""
+        moves = {Act.UP: (-1, 0), Act.DOWN: (1, 0), Act.LEFT: (0, -1), Act.RIGHT: (0, 1)}
+        if action.kind in moves and action.mod & pygame.KMOD_SHIFT:
+            dr, dc = moves[action.kind]
+            rows, cols = self.draft.height, self.draft.width
+            r, c = self.hover if self.hover is not None else (rows // 2, cols // 2)
+            self.hover = (max(0, min(rows - 1, r + dr)), max(0, min(cols - 1, c + dc)))
+            return True
+        if action.kind == Act.PLACE:
+            if self.hover is None:
+                self.hover = (self.draft.height // 2, self.draft.width // 2)
+            else:
+                self.model.end_stroke()
+                self.paint(self.hover)
+            return True
+        return False
 
     def _letter(self, ch: str) -> None:
         commands: dict[str, Callable[[], None]] = {

@@ -1,4 +1,9 @@
-"""The title menu.  Other features add entries to :data:`MENU_ENTRIES` (e.g. "Editor", "Endless")."""
+"""The title menu: Continue, Levels, the entries other features add, Settings and Quit.
+
+Other features add entries to :data:`MENU_ENTRIES` (e.g. "Editor", "Endless").  "Continue"
+opens the level the player was on (remembered across relaunches, with its bricks), or the
+next unsolved one; it goes through the level select, so leaving the level lands there.
+"""
 
 from __future__ import annotations
 
@@ -7,47 +12,106 @@ from typing import Callable
 
 import pygame
 
+from game.resume import continue_index
 from game.ui import hud
 from game.ui.app import App, Scene
+from game.catalog import LevelEntry, all_entries
 from game.ui.input import Act, Action
 from game.ui.render import LevelRenderer
+from game.ui.scenes.select import entry_badge
+from game.ui.sound import Sfx
 
 #: ``(label, factory)``: the factory builds the scene to push (or returns None to do nothing).
-#: "Play" and "Quit" are always there; entries added here go between them, e.g.
-#: ``MENU_ENTRIES.append(("Editor", lambda app: EditorScene(app)))``.
+#: "Continue", "Levels", "Settings" and "Quit" are always there; entries added here go after
+#: "Levels", e.g. ``MENU_ENTRIES.append(("Editor", lambda app: EditorScene(app)))``.
 MENU_ENTRIES: list[tuple[str, Callable[[App], Scene | None]]] = []
 
 
-def _play(app: App) -> Scene:
+def _levels(app: App) -> Scene:
     from game.ui.scenes.select import LevelSelectScene
 
     return LevelSelectScene(app)
 
 
+def _settings(app: App) -> Scene:
+    from game.ui.scenes.settings import SettingsScene
+
+    return SettingsScene(app)
+
+
 class MenuScene(Scene):
     """Title screen with a vertical menu."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, entries: list[LevelEntry] | None = None) -> None:
         super().__init__(app)
         self.cursor = 0
         self.anim = 0.0
         self.renderer = LevelRenderer()
+        self._entries = entries
+        self.continue_to: int | None = None  #: index in :meth:`level_entries` that Continue opens
+        self._continue_label = ""
+        self.on_enter()
+
+    def level_entries(self) -> list[LevelEntry]:
+        """The levels Continue chooses from (loaded once)."""
+        if self._entries is None:
+            self._entries = all_entries()
+        return self._entries
+
+    def on_enter(self) -> None:
+        """Work out what Continue opens (progress may have changed)."""
+        entries = self.level_entries()
+        solved = [self.app.progress.is_solved(e.key, e.level) for e in entries]
+        self.continue_to = continue_index([e.key for e in entries], solved, self.app.resume.last_key)
+        if self.continue_to is not None:
+            entry = entries[self.continue_to]
+            self._continue_label = f"{entry_badge(entries, self.continue_to)}  {entry.title}"
+        self.app.sound.start_music()
 
     def items(self) -> list[tuple[str, Callable[[App], Scene | None] | None]]:
         """The menu entries in order (a None factory quits)."""
-        return [("Play", _play), *MENU_ENTRIES, ("Quit", None)]
+        head: list[tuple[str, Callable[[App], Scene | None] | None]] = []
+        if self.continue_to is not None:
+            head.append(("Continue", self._continue))
+        return [*head, ("Levels", _levels), *MENU_ENTRIES, ("Settings", _settings), ("Quit", None)]
+
+    def _continue(self, app: App) -> Scene | None:
+        from game.ui.scenes.play import PlayScene
+        from game.ui.scenes.select import LevelSelectScene
+
+        entries = self.level_entries()
+        if self.continue_to is None:
+            return None
+        select = LevelSelectScene(app, entries=entries)
+        select.cursor = self.continue_to
+        app.push(select)
+        return PlayScene(app, playlist=entries, index=self.continue_to)
+
+    def _layout(self, size: tuple[int, int]) -> tuple[int, int, int]:
+        """(title y, title font size, top of the buttons) for a window of ``size``."""
+        w, h = size
+        compact = h < 700
+        title_size = 96 if not compact else 64
+        title_y = int(h * 0.12) if compact else int(h * 0.2)
+        top = title_y + (90 if compact else 200)
+        return title_y, title_size, top
+
+    @staticmethod
+    def _parade_cell(height: int) -> int:
+        """Cell size of the ground and the marching lemmings (smaller on short windows)."""
+        return 48 if height >= 700 else 32
 
     def _item_rects(self, size: tuple[int, int]) -> list[pygame.Rect]:
-        w, h = size
-        n = len(self.items())
-        y0 = max(int(h * 0.48), int(h * 0.2) + 200)
-        return [pygame.Rect(w // 2 - 140, y0 + i * 62, 280, 50) for i in range(n)]
+        _, _, top = self._layout(size)
+        bottom = size[1] - hud.BOTTOM_BAR - 2 * self._parade_cell(size[1]) - 6  # above the parade
+        return hud.menu_rects(size, len(self.items()), top, bottom, width=300)
 
     def activate(self, i: int) -> None:
         """Run menu entry ``i``."""
         items = self.items()
         if not 0 <= i < len(items):
             return
+        self.app.sound.play(Sfx.CLICK)
         factory = items[i][1]
         if factory is None:
             self.app.quit()
@@ -84,20 +148,21 @@ class MenuScene(Scene):
         self.renderer.draw_background(surface)
         w, h = surface.get_size()
         sp = self.renderer.sprites
-        # the logo: a row of bricks under the title
-        title_y = int(h * 0.2)
-        hud.blit_text(surface, "LEMMING BRICKS", (w // 2, title_y), 96, hud.GOLD, anchor="center")
-        hud.blit_text(surface, "place the bricks, save the lemmings", (w // 2, title_y + 62), 30, hud.MUTED,
-                      anchor="center")
-        bsize = 40
-        n = 9
-        bx0 = w // 2 - n * bsize // 2
-        by = title_y + 140
-        for i in range(n):
-            surface.blit(sp.get("brick", bsize), (bx0 + i * bsize, by))
-        walker_x = bx0 + int((self.anim * 50) % (n * bsize - bsize))
-        surface.blit(sp.get(f"lem_walk_r_{int(self.anim * 8) % 4}", bsize), (walker_x, by - bsize))
-        cell = 48
+        title_y, title_size, top = self._layout((w, h))
+        hud.blit_text(surface, "LEMMING BRICKS", (w // 2, title_y), title_size, hud.GOLD, anchor="center")
+        compact = title_size < 96
+        if not compact:
+            hud.blit_text(surface, "place the bricks, save the lemmings", (w // 2, title_y + 62), 30, hud.MUTED,
+                          anchor="center")
+            bsize = 40
+            n = 9
+            bx0 = w // 2 - n * bsize // 2
+            by = title_y + 140
+            for i in range(n):
+                surface.blit(sp.get("brick", bsize), (bx0 + i * bsize, by))
+            walker_x = bx0 + int((self.anim * 50) % (n * bsize - bsize))
+            surface.blit(sp.get(f"lem_walk_r_{int(self.anim * 8) % 4}", bsize), (walker_x, by - bsize))
+        cell = self._parade_cell(h)
         ground_y = h - hud.BOTTOM_BAR - cell
         for gx in range(0, w + cell, cell):
             surface.blit(sp.get(f"wall_top_{(gx // cell) % 4}", cell), (gx, ground_y))
@@ -107,11 +172,15 @@ class MenuScene(Scene):
             surface.blit(sp.get(f"lem_walk_r_{frame}", cell), (int(x), ground_y - cell))
         door = sp.get(f"target_{int(self.anim * 4) % 2}", cell)
         surface.blit(door, (w - cell * 2, ground_y - cell))
-        for i, (rect, (label, _)) in enumerate(zip(self._item_rects((w, h)), self.items())):
-            sel = i == self.cursor
-            hud.panel(surface, rect, alpha=240 if sel else 190, edge=hud.GOLD if sel else hud.PANEL_EDGE)
-            hud.blit_text(surface, label, rect.center, 36, hud.GOLD if sel else hud.WHITE, anchor="center")
-            if sel:
-                bob = int(math.sin(self.anim * 6) * 3)
-                surface.blit(sp.get("lem_walk_r_0", 40), (rect.left - 48 + bob, rect.centery - 20))
-        hud.hint_bar(surface, [("Up/Down", "choose"), ("Enter", "select"), ("Esc", "quit")])
+        labels = [label for label, _ in self.items()]
+        rects = hud.menu_list(surface, labels, self.cursor, top, h - hud.BOTTOM_BAR - 2 * cell - 6, width=300)
+        if rects and 0 <= self.cursor < len(rects):
+            rect = rects[self.cursor]
+            bob = int(math.sin(self.anim * 6) * 3)
+            icon = min(40, rect.height)
+            surface.blit(sp.get("lem_walk_r_0", icon), (rect.left - icon - 8 + bob, rect.centery - icon // 2))
+            if labels[self.cursor] == "Continue" and self._continue_label:
+                hud.blit_text(surface, hud.fit_text(self._continue_label, 22, w // 2 - rect.width // 2 - 20),
+                              (rect.right + 12, rect.centery), 22, hud.MUTED, anchor="midleft")
+        hud.hint_bar(surface, [("Up/Down", "choose"), ("Enter", "select"), ("M", "sound"), ("Esc", "quit")])
+

@@ -8,6 +8,13 @@ frame ``i`` and ``i+1`` is interpolated.
 States: ``placing`` (editing, lemmings waiting) -> ``running`` <-> ``paused`` -> ``won`` / ``lost``
 (at the last frame).  Editing the bricks at any time returns to ``placing``.
 
+Keys: the arrows move a brick cursor while placing (Shift+arrows at any time) and Enter / B use it;
+Left/Right step frames once the lemmings are out, "," / "." in every state.  Esc closes the message,
+then opens the pause menu (:mod:`game.ui.scenes.pause`).  A lost run explains each missed lemming
+(:func:`game.outcome.explain`); sounds go through ``app.sound``; the bricks on the board are kept in
+``app.resume`` and preview / speed in ``app.settings``.  Drawing the HUD and panels is in
+:mod:`game.ui.scenes.play_draw`.
+
 Extending (e.g. the assistant, installed by :mod:`game.ui.scenes`): functions in
 :data:`PLAY_SCENE_EXTENSIONS` are called with every new play scene; they can see every action first
 through ``scene.interceptors`` (return True to consume it), add key handlers to ``scene.bindings``,
@@ -27,23 +34,30 @@ from typing import Callable, Sequence
 
 import pygame
 
+from game.errors import GameError
 from game.level import Brick, Level
+from game.outcome import LemmingFailure, explain
+from game.settings import SPEEDS, Palette
 from game.simulation import Run
 from game.ui import hud
 from game.ui.app import App, Scene
 from game.catalog import LevelEntry
 from game.ui.input import Act, Action
-from game.ui.render import BoardLayout, FrameView, LevelRenderer
+from game.ui.render import COLOURBLIND_PATH_COLORS, PATH_COLORS, BoardLayout, FrameView, LevelRenderer
+from game.ui.scenes import play_draw
+from game.ui.scenes.play_draw import STATUS_STRIP
 from game.session import EditResult, PlaySession
+from game.ui.sound import Sfx
 
-#: Playback speeds (multipliers of :data:`BASE_FPS`).
-SPEEDS: tuple[int, ...] = (1, 2, 4, 8)
+__all__ = ["SPEEDS", "BASE_FPS", "PlayScene", "PlayState", "PLAY_SCENE_EXTENSIONS"]
 #: Simulation frames shown per second at 1x.
 BASE_FPS = 5.0
 #: How long the "no" cue lasts, in seconds.
 DENY_SECONDS = 0.5
 #: Fade-in when a level opens, in seconds.
 FADE_IN_SECONDS = 0.25
+#: The bricks on the board are saved at most this often while the player edits (and on leaving).
+RESUME_SAVE_SECONDS = 1.0
 #: How long the level's title card shows when it opens, in seconds.
 INTRO_SECONDS = 1.8
 
@@ -77,8 +91,8 @@ PLAY_SCENE_EXTENSIONS: list[Callable[["PlayScene"], object]] = []
 
 Handler = Callable[[Action], None]
 
-#: Height of the strip between the top bar and the board (AI badge, status messages).
-STATUS_STRIP = 50
+#: Width of the row/column ruler around the board (when on).
+RULER = 22
 
 
 class PlayScene(Scene):
@@ -110,11 +124,26 @@ class PlayScene(Scene):
         self.key = key
         self.title = title if title is not None else (level.title or "Untitled level")
         self.session = PlaySession(level)
+        if key is not None:  # the bricks the player left on this level (also across relaunches)
+            try:
+                self.session = PlaySession(level, app.resume.bricks_for(key, level.puzzle_hash))
+            except GameError:
+                pass
+            app.resume.remember(key, level.puzzle_hash, self.session.bricks)
         self.renderer = renderer if renderer is not None else LevelRenderer()
         self.state = PlayState.PLACING
         self.t = 0.0
-        self.speed_index = 0
-        self.preview = False
+        settings = app.settings
+        self.speed_index = SPEEDS.index(settings.speed) if settings.speed in SPEEDS else 0
+        self.preview = settings.preview
+        self.ruler = settings.ruler
+        self.cursor: Brick | None = None  #: the keyboard cursor (None: hidden, the mouse is in use)
+        self.assisted = False  #: an AI solution was applied on this visit (the win counts as AI-helped)
+        self.failures: list[LemmingFailure] = []  #: after a lost run: who missed, why and when
+        self.par_found: int | None = None
+        self._par: object | None = None  #: the background par search (game.ui.par.ParFinder)
+        self._sound_frame = 0
+        self._resume_timer = 0.0
         self.anim = 0.0
         self.hover: Brick | None = None
         self.deny: tuple[Brick, float] | None = None
@@ -139,8 +168,15 @@ class PlayScene(Scene):
             Act.CLICK: self._on_click,
             Act.HOVER: self._on_hover,
             Act.TOGGLE_RUN: lambda a: self.toggle_run(),
-            Act.RIGHT: lambda a: self.step_frames(1),
-            Act.LEFT: lambda a: self.step_frames(-1),
+            Act.RIGHT: lambda a: self._arrow(0, 1, a),
+            Act.LEFT: lambda a: self._arrow(0, -1, a),
+            Act.UP: lambda a: self.move_cursor(-1, 0),
+            Act.DOWN: lambda a: self.move_cursor(1, 0),
+            Act.PLACE: self._on_place,
+            Act.STEP_FORWARD: lambda a: self.step_frames(1),
+            Act.STEP_BACK: lambda a: self.step_frames(-1),
+            Act.RULER: lambda a: self.toggle_ruler(),
+            Act.RIGHT_CLICK: self._on_click,
             Act.SPEED_UP: lambda a: self.change_speed(1),
             Act.SPEED_DOWN: lambda a: self.change_speed(-1),
             Act.RESTART: lambda a: self.restart(),
@@ -148,7 +184,7 @@ class PlayScene(Scene):
             Act.UNDO: lambda a: self._edit(self.session.undo()),
             Act.REDO: lambda a: self._edit(self.session.redo()),
             Act.PREVIEW: lambda a: self.toggle_preview(),
-            Act.BACK: lambda a: self.back(),
+            Act.BACK: lambda a: self.escape(),
             Act.CONFIRM: lambda a: self.confirm(),
         }
         self._reported: list[str] = list(self.app.progress.messages)
@@ -186,8 +222,9 @@ class PlayScene(Scene):
     def board_area(self, size: tuple[int, int]) -> pygame.Rect:
         """The rectangle the board is fitted into, for a window of ``size``."""
         w, h = size
-        top = hud.TOP_BAR + STATUS_STRIP  # the strip holds the AI badge and status lines
-        return pygame.Rect(16, top, max(1, w - 32), max(1, h - top - hud.BOTTOM_BAR - 14))
+        top = hud.TOP_BAR + STATUS_STRIP  # the strip holds the status lines
+        ruler = RULER if self.ruler else 0
+        return pygame.Rect(16 + ruler, top + ruler, max(1, w - 32 - ruler), max(1, h - top - ruler - hud.BOTTOM_BAR - 14))
 
     def layout(self, size: tuple[int, int] | None = None) -> BoardLayout:
         """The board layout on the app's screen (or a screen of ``size``)."""
@@ -197,6 +234,7 @@ class PlayScene(Scene):
         """What the board shows now."""
         released = self.state != PlayState.PLACING
         hover_ok = self.hover is not None and self.session.cell_problem(self.hover) is None
+        lost = self.state == PlayState.LOST
         return FrameView(
             level=self.level,
             bricks=self.bricks,
@@ -209,13 +247,20 @@ class PlayScene(Scene):
             deny=(self.deny[0], self.deny[1] / DENY_SECONDS) if self.deny else None,
             ghost_bricks=tuple(self.ghost_bricks),
             highlights=tuple(self.highlights),
-            preview=self.preview,
-            dim=0.6 if self.state in (PlayState.WON, PlayState.LOST) and not self.board_claimed() else 0.0,
+            preview=self.preview or lost,
+            dim=0.0 if self.board_claimed() else (0.6 if self.state == PlayState.WON else (0.25 if lost else 0.0)),
+            path_colors=self.path_colors(),
+            tags=(self.preview or lost) and len(self.level.lemmings) > 1,
+            cursor=self.cursor,
         )
 
     def board_claimed(self) -> bool:
         """True while an add-on shows something on the board (e.g. AI solutions): no win/lose panel then."""
         return any(claim() for claim in self.board_claims)
+
+    def path_colors(self) -> tuple[tuple[int, int, int], ...]:
+        """The lemming/path colours of the chosen palette."""
+        return COLOURBLIND_PATH_COLORS if self.app.settings.palette == Palette.COLOURBLIND else PATH_COLORS
 
     # ------------------------------------------------------------------ actions
     def handle_event(self, action: Action) -> None:
@@ -230,6 +275,7 @@ class PlayScene(Scene):
     def toggle_run(self) -> None:
         """Space: release the lemmings, pause, resume, or replay after the end."""
         if self.state == PlayState.PLACING:
+            self._release()
             self.state = PlayState.RUNNING
             self.t = 0.0
             if self.level.frames == 1:
@@ -243,16 +289,20 @@ class PlayScene(Scene):
                 self.state = PlayState.RUNNING
         else:  # won / lost: replay from the start
             self.t = 0.0
+            self._sound_frame = 0
             self.state = PlayState.RUNNING
 
     def step_frames(self, delta: int) -> None:
-        """Right/Left: pause and move one frame forward/back (exact: the run is precomputed)."""
+        """. / , (and Right/Left once released): pause and move one frame forward/back (exact)."""
+        if self.state == PlayState.PLACING and delta > 0:
+            self._release()
         if delta > 0:
             target = min(self.frame + delta, self.last_frame)
         else:
             base = math.ceil(self.t - 1e-9)
             target = max(base + delta, 0)
         self.t = float(target)
+        self._sound_frame = target
         self.state = PlayState.PAUSED
         if delta > 0 and self.t >= self.last_frame:
             self._finish()
@@ -260,6 +310,7 @@ class PlayScene(Scene):
     def change_speed(self, delta: int) -> None:
         """+/-: next/previous speed in :data:`SPEEDS`."""
         self.speed_index = max(0, min(len(SPEEDS) - 1, self.speed_index + delta))
+        self.app.change_settings(speed=self.speed)  # the speed carries over to the next levels
         self.say(f"speed {self.speed}x")
 
     def restart(self) -> None:
@@ -267,27 +318,88 @@ class PlayScene(Scene):
         self.state = PlayState.PLACING
         self.t = 0.0
         self.new_best = False
+        self.failures = []
 
     def toggle_preview(self) -> None:
-        """P: show/hide the ghost paths of the current bricks."""
+        """P: show/hide the ghost paths of the current bricks (remembered for the next levels)."""
         self.preview = not self.preview
+        self.app.change_settings(preview=self.preview)
         self.say("trajectory preview on" if self.preview else "trajectory preview off")
 
+    def toggle_ruler(self) -> None:
+        """N: row/column numbers around the board (remembered)."""
+        self.ruler = not self.ruler
+        self.app.change_settings(ruler=self.ruler)
+        self.say("ruler on" if self.ruler else "ruler off")
+
     def on_exit(self) -> None:
-        """Leaving the level: tell the add-ons (the assistant stops its background solve)."""
+        """Leaving the level: save where the player was, tell the add-ons (the assistant stops its
+        background solve), stop the par search."""
+        if self.app.resume.dirty:
+            self.app.resume.save()
         for callback in list(self.on_leave):
             callback()
+        if self._par is not None:
+            self._par.shutdown()  # type: ignore[attr-defined]
+            self._par = None
+
+    def escape(self) -> None:
+        """Esc: close the message on screen first, else open the pause menu."""
+        if self.message:
+            self.message, self.message_time = "", 0.0
+            return
+        from game.ui.scenes.pause import PauseScene
+
+        if self.state == PlayState.RUNNING:
+            self.state = PlayState.PAUSED
+        self.app.push(PauseScene(self.app, self))
 
     def back(self) -> None:
-        """Esc: leave the level (back to the scene below: level select or editor)."""
+        """Leave the level (back to the scene below: level select or editor)."""
         self.app.pop()
 
+    # ------------------------------------------------------------------ keyboard cursor
+    def _arrow(self, drow: int, dcol: int, action: Action) -> None:
+        """Left/Right: move the cursor while placing (Shift: always); step frames once the lemmings are out."""
+        if self.state == PlayState.PLACING or action.mod & pygame.KMOD_SHIFT:
+            self.move_cursor(drow, dcol)
+        else:
+            self.step_frames(dcol)
+
+    def move_cursor(self, drow: int, dcol: int) -> None:
+        """Arrows: show / move the brick cursor (clamped to the board)."""
+        if self.cursor is None:
+            self.cursor = self.hover if self.hover is not None else self._cursor_home()
+            self.hover = None
+            return
+        r, c = self.cursor
+        self.cursor = (max(0, min(self.level.height - 1, r + drow)), max(0, min(self.level.width - 1, c + dcol)))
+
+    def _on_place(self, action: Action) -> None:
+        self.place_at_cursor()
+
+    def _cursor_home(self) -> Brick:
+        """Where the cursor first appears: below the first lemming's start, else the middle."""
+        if self.level.lemmings:
+            lem = self.level.lemmings[0]
+            return (min(self.level.height - 1, lem.row + 1), lem.col)
+        return (self.level.height // 2, self.level.width // 2)
+
+    def place_at_cursor(self) -> EditResult | None:
+        """Enter / B: place or remove a brick at the cursor (shows the cursor first if hidden)."""
+        if self.cursor is None:
+            self.move_cursor(0, 0)
+            return None
+        return self.click_cell(self.cursor)
+
     def confirm(self) -> None:
-        """Enter: after a win, the next level; after a loss, try again."""
+        """Enter: after a win, the next level; after a loss, try again; while placing, the cursor's brick."""
         if self.state == PlayState.WON:
             self.next_level()
         elif self.state == PlayState.LOST:
             self.restart()
+        elif self.state == PlayState.PLACING and self.cursor is not None:
+            self.place_at_cursor()
 
     def next_level(self) -> None:
         """Open the next level of the playlist (or go back when there is none)."""
@@ -301,16 +413,21 @@ class PlayScene(Scene):
         """Place or remove a brick at ``cell`` (refused cells get the "no" cue)."""
         result = self.session.toggle(cell)
         if result.ok:
+            self.app.sound.play(Sfx.PLACE if result.kind == "placed" else Sfx.REMOVE)
             self._edited()
         else:
             self.deny = (cell, DENY_SECONDS)
             self.say(result.reason)
         return result
 
-    def apply_bricks(self, bricks: Sequence[Brick]) -> bool:
-        """Replace the brick set (on the undo chain), e.g. an AI solution; back to placing."""
+    def apply_bricks(self, bricks: Sequence[Brick], *, assisted: bool = True) -> bool:
+        """Replace the brick set (on the undo chain), e.g. an AI solution; back to placing.
+
+        ``assisted`` (default): the bricks come from the AI, so a win is marked as AI-helped.
+        """
         changed = self.session.set_bricks(bricks)
         if changed:
+            self.assisted = self.assisted or assisted
             self._edited()
         return changed
 
@@ -327,6 +444,8 @@ class PlayScene(Scene):
 
     def _on_hover(self, action: Action) -> None:
         self.hover = self.layout().cell_at(action.pos)
+        if self.hover is not None:
+            self.cursor = None  # the mouse took over
 
     def _edit(self, changed: bool) -> None:
         if changed:
@@ -335,24 +454,77 @@ class PlayScene(Scene):
     def _edited(self) -> None:
         if self.state != PlayState.PLACING:
             self.restart()
+        if self.key is not None:  # saved within a second (update), on leaving, and when the game closes
+            self.app.resume.remember(self.key, self.level.puzzle_hash, self.bricks, save=False)
         for callback in list(self.on_edit):
             callback()
 
+    def _release(self) -> None:
+        """The lemmings leave their hatches: count an attempt, play the release sound."""
+        self.app.sound.play(Sfx.RELEASE)
+        self._sound_frame = 0
+        if self.key is not None:
+            self.app.progress.record_attempt(self.key)
+
     def _finish(self) -> None:
         self.t = float(self.last_frame)
+        self._frame_sounds(self.last_frame)
         if self.run.won:
             self.state = PlayState.WON
+            self.app.sound.play(Sfx.WIN)
             if self.key is not None:
-                self.new_best = self.app.progress.record_win(self.key, self.level, self.bricks)
+                self.new_best = self.app.progress.record_win(self.key, self.level, self.bricks,
+                                                             assisted=self.assisted)
                 for msg in self.app.progress.messages[len(self._reported):]:
                     self.app.toast(msg, 5.0)
                 self._reported = list(self.app.progress.messages)
+                self._start_par_search()
         else:
             self.state = PlayState.LOST
+            self.app.sound.play(Sfx.LOSE)
+            self.failures = explain(self.run)
+
+    def _start_par_search(self) -> None:
+        """After the player's own win: find the level's minimum in the background if unknown."""
+        if self.assisted or self.key is None or self.app.progress.par(self.key, self.level) is not None:
+            return
+        if self._par is None:
+            from game.ui.par import ParFinder
+
+            self._par = ParFinder(self.app.progress, self.key, self.level)
+        self._par.start()  # type: ignore[attr-defined]
+
+    def par(self) -> int | None:
+        """The level's minimum brick count, when known."""
+        return None if self.key is None else self.app.progress.par(self.key, self.level)
+
+    def _frame_sounds(self, upto: int) -> None:
+        """Land / turn / exit sounds for the frames the playhead passed (one of each per step)."""
+        start, self._sound_frame = self._sound_frame, max(self._sound_frame, upto)
+        if upto <= start:
+            return
+        kinds: set[Sfx] = set()
+        for track in self.run.tracks:
+            path = track.path
+            for f in range(start + 1, min(upto, len(path) - 1) + 1):
+                (r0, c0, d0), (r1, c1, d1) = path[f - 1], path[f]
+                if track.reached_at == f:
+                    kinds.add(Sfx.EXIT)
+                elif r1 == r0 and c1 == c0 and d1 != d0:
+                    kinds.add(Sfx.TURN)
+                elif f >= 2 and r0 > path[f - 2][0] and r1 == r0:
+                    kinds.add(Sfx.LAND)
+        for kind in (Sfx.EXIT, Sfx.LAND, Sfx.TURN):
+            if kind in kinds:
+                self.app.sound.play(kind)
 
     def update(self, dt: float) -> None:
         """Advance the playhead when running, and the animations."""
         self.anim += dt
+        self._resume_timer += dt
+        if self.app.resume.dirty and self._resume_timer >= RESUME_SAVE_SECONDS:
+            self._resume_timer = 0.0
+            self.app.resume.save()
         if self.deny is not None:
             left = self.deny[1] - dt
             self.deny = (self.deny[0], left) if left > 0 else None
@@ -364,6 +536,12 @@ class PlayScene(Scene):
             self.t += dt * BASE_FPS * self.speed
             if self.t >= self.last_frame:
                 self._finish()
+            else:
+                self._frame_sounds(self.frame)
+        if self._par is not None:
+            found = self._par.poll()  # type: ignore[attr-defined]
+            if found is not None:
+                self.par_found = found
         for updater in list(self.updaters):
             updater(dt)
 
@@ -373,133 +551,49 @@ class PlayScene(Scene):
         self.renderer.draw_background(surface)
         area = self.board_area(surface.get_size())
         layout = self.renderer.draw(surface, self.current_view(), area)
+        if self.ruler:
+            play_draw.draw_ruler(self, surface, layout)
         for overlay in self.overlays:
             overlay(surface, layout)
-        self._draw_hud(surface)
+        if self.state == PlayState.LOST and not self.board_claimed():
+            play_draw.draw_failure_marks(self, surface, layout)
+        play_draw.draw_hud(self, surface)
         if self.state in (PlayState.WON, PlayState.LOST) and not self.board_claimed():
-            self._draw_result(surface, layout)
+            play_draw.draw_result(self, surface, layout)
         if self.anim < INTRO_SECONDS and self.state == PlayState.PLACING:
-            self._draw_intro(surface, layout)
+            play_draw.draw_intro(self, surface, layout)
         if self.anim < FADE_IN_SECONDS:  # fade in when the level opens
             veil = pygame.Surface(surface.get_size())
             veil.set_alpha(int(255 * (1.0 - self.anim / FADE_IN_SECONDS)))
             surface.blit(veil, (0, 0))
 
-    def _draw_hud(self, surface: pygame.Surface) -> None:
-        w = surface.get_width()
-        bar = hud.top_bar(surface)
-        x = 14
-        if self.playlist:
-            num = hud.badge(surface, str(self.index + 1), (x, bar.centery), hud.GOLD, anchor="midleft", size=26)
-            x = num.right + 10
-        state_rect = hud.badge(surface, self.state.value.upper(), (w - 14, bar.centery),
-                               hud.STATE_COLORS[self.state.value], anchor="midright", size=24)
-        # stats, right-aligned before the state badge
-        used = len(self.bricks)
-        home = self.run.arrived_by(self.frame) if self.state != PlayState.PLACING else 0
-        # stats in visual order (left to right) with a priority (0 = keep longest on narrow windows)
-        stats = [
-            (f"bricks {used} / {self.level.budget}", hud.GOLD, 0),
-            (f"home {home} / {len(self.level.lemmings)}", hud.GREEN, 2),
-            (f"frame {self.frame} / {self.level.frames}", hud.WHITE, 1),
-            (f"{self.speed}x", hud.MUTED, 3),
-        ]
-        room = state_rect.left - 18 - (x + 120)
-        while stats and sum(hud.text(lbl, 26).get_width() + 22 for lbl, _, _ in stats) > room:
-            stats.remove(max(stats, key=lambda item: item[2]))
-        rx = state_rect.left - 18
-        for label, color, _ in reversed(stats):
-            r = hud.blit_text(surface, label, (rx, bar.centery), 26, color, anchor="midright")
-            rx = r.left - 22
-        title = self.title
-        while len(title) > 3 and hud.text(title, 34).get_width() > rx - x:
-            title = title[:-2] + "\u2026" if title.endswith("\u2026") else title[:-1] + "\u2026"
-        hud.blit_text(surface, title, (x, bar.centery), 34, hud.WHITE, anchor="midleft")
-        # progress bar of the run under the top bar
-        frac = self.t / self.last_frame if self.last_frame > 0 else 1.0
-        pygame.draw.rect(surface, (40, 32, 64), (0, hud.TOP_BAR, w, 4))
-        pygame.draw.rect(surface, hud.STATE_COLORS[self.state.value], (0, hud.TOP_BAR, int(w * frac), 4))
-        lines = ([self.message] if self.message else []) + list(self.status_lines)
+    def badge_label(self) -> str:
+        """The level's short label in the top bar: the same as on its level select card."""
+        from game.ui.scenes.select import entry_badge
+
+        return entry_badge(self.playlist, self.index) if self.playlist else ""
+
+    def status_strip_lines(self) -> list[str]:
+        """The lines shown in the strip under the top bar (at most two; the rest joined into the second)."""
+        lines = ([self.message] if self.message else []) + [line for line in self.status_lines if line]
         tip = self.level.meta_value("hint")
         if tip and self.state == PlayState.PLACING and not self.bricks and not lines:
             lines = [tip]
-        y = hud.TOP_BAR + 12
-        for line in lines:
-            t = hud.text(line, 24)
-            rect = t.get_rect(midtop=(w // 2, y))
-            hud.panel(surface, rect.inflate(20, 10), alpha=225)
-            surface.blit(t, rect)
-            y = rect.bottom + 12
-        hud.hint_bar(surface, self._hints())
+        if len(lines) > 2:
+            lines = [lines[0], "  \u00b7  ".join(lines[1:])]
+        return lines
 
     def _hints(self) -> list[tuple[str, str]]:
         s = self.state
         if s == PlayState.PLACING:
-            hints = [("Click", "place/remove brick"), ("Space", "release"), ("P", "preview"),
-                     ("Z/Y", "undo/redo"), ("Bksp", "clear"), ("Right", "step"), ("Esc", self.back_label)]
+            hints = [("Click", "brick"), ("Arrows+Enter", "brick"), ("Space", "release"), ("P", "preview"),
+                     ("Z/Y", "undo/redo"), (".", "step"), ("Esc", "menu")]
         elif s in (PlayState.RUNNING, PlayState.PAUSED):
             hints = [("Space", "pause" if s == PlayState.RUNNING else "resume"), ("Left/Right", "step"),
-                     ("+/-", "speed"), ("R", "restart"), ("P", "preview"), ("Click", "edit"), ("Esc", self.back_label)]
+                     ("+/-", "speed"), ("R", "restart"), ("P", "preview"), ("Click", "edit"), ("Esc", "menu")]
         elif s == PlayState.WON:
-            hints = [("Enter", "next level"), ("Space", "replay"), ("R", "restart"), ("Esc", self.back_label)]
+            more = "next level" if self.index + 1 < len(self.playlist) else self.back_label
+            hints = [("Enter", more), ("Space", "replay"), ("R", "restart"), ("Esc", "menu")]
         else:
-            hints = [("Enter/R", "try again"), ("Left", "step back"), ("P", "preview"), ("Esc", self.back_label)]
-        return _without_keys(hints, {key for key, _ in self.extra_hints}) + list(self.extra_hints)
-
-    def _draw_result(self, surface: pygame.Surface, layout: BoardLayout) -> None:
-        won = self.state == PlayState.WON
-        w, h = surface.get_size()
-        box = pygame.Rect(0, 0, min(520, w - 40), 190)
-        box.midtop = (w // 2, max(hud.TOP_BAR + 20, layout.rect.top + layout.rect.height // 6))
-        if won:
-            self._draw_confetti(surface, box)
-        hud.panel(surface, box, edge=hud.GOLD if won else hud.RED)
-        n = len(self.level.lemmings)
-        home = self.run.arrived_by(self.last_frame)
-        if won:
-            head = "Level complete!"
-            used = len(self.bricks)
-            detail = f"{used} brick{'s' if used != 1 else ''} used"
-            if self.new_best and self.best_before is not None:
-                detail += f" \u2014 new best (was {self.best_before})!"
-            elif self.best_before is not None:
-                detail += f" \u2014 your best: {min(self.best_before, used)}"
-            more = "Enter: next level" if self.index + 1 < len(self.playlist) else f"Enter: back to the {self.back_label}"
-        else:
-            head = "Not quite\u2026"
-            detail = f"{home} of {n} lemming{'s' if n != 1 else ''} reached the exit"
-            more = "Enter or R: try again   Left: step back"
-        hud.blit_text(surface, head, (box.centerx, box.top + 26), 56, hud.GOLD if won else hud.RED, anchor="midtop")
-        hud.blit_text(surface, detail, (box.centerx, box.top + 92), 28, hud.WHITE, anchor="midtop")
-        hud.blit_text(surface, more, (box.centerx, box.top + 136), 24, hud.MUTED, anchor="midtop")
-
-    def _draw_confetti(self, surface: pygame.Surface, box: pygame.Rect) -> None:
-        """Falling confetti around the win panel (a pure function of the animation clock)."""
-        colors = ((255, 214, 90), (120, 230, 120), (120, 180, 255), (255, 120, 200), (255, 255, 255))
-        w, h = surface.get_size()
-        for k in range(48):
-            seed = (k * 2654435761) % 1000003
-            x0 = (seed % 1000) / 1000.0 * w
-            speed = 70 + seed % 90
-            y = ((seed % 777) + self.anim * speed) % (h + 40) - 20
-            x = x0 + math.sin(self.anim * 2 + k) * 18
-            size = 8 + seed % 5
-            flip = abs(math.cos(self.anim * 5 + k))
-            rect = pygame.Rect(0, 0, max(2, int(size * flip)), size // 2 + 3)
-            rect.center = (int(x), int(y))
-            pygame.draw.rect(surface, colors[k % len(colors)], rect)
-
-    def _draw_intro(self, surface: pygame.Surface, layout: BoardLayout) -> None:
-        """The level's title card, fading out as the level opens."""
-        fade = min(1.0, max(0.0, (INTRO_SECONDS - self.anim) / 0.6))
-        lv = self.level
-        head = f"Level {self.index + 1}" if self.playlist else "Play-test"
-        sub = (f"{len(lv.lemmings)} lemming{'s' if len(lv.lemmings) != 1 else ''} \u00b7 "
-               f"{lv.budget} brick{'s' if lv.budget != 1 else ''} \u00b7 {lv.frames} frames")
-        card = pygame.Surface((min(560, surface.get_width() - 40), 150), pygame.SRCALPHA)
-        hud.panel(card, card.get_rect(), alpha=235, edge=hud.GOLD)
-        hud.blit_text(card, head, (card.get_width() // 2, 16), 28, hud.MUTED, anchor="midtop")
-        hud.blit_text(card, self.title, (card.get_width() // 2, 46), 52, hud.GOLD, anchor="midtop")
-        hud.blit_text(card, sub, (card.get_width() // 2, 106), 24, hud.WHITE, anchor="midtop")
-        card.set_alpha(int(255 * fade))
-        surface.blit(card, card.get_rect(center=layout.rect.center))
+            hints = [("Enter/R", "try again"), ("Left", "step back"), ("P", "preview"), ("Esc", "menu")]
+        return _without_keys(hints, {key for key, _ in self.extra_hints}) + list(self.extra_hints) + [("F1", "keys")]

@@ -35,6 +35,27 @@ def _thumbnail(level: Level, size: tuple[int, int]) -> pygame.Surface:
     return pygame.transform.scale(small, (level.width * k, level.height * k))
 
 
+def entry_badge(entries: list[LevelEntry], i: int) -> str:
+    """The short label of level ``i`` shown in level select and in play: its pack number, or
+    ``U<n>`` for the player's own levels (numbered among them)."""
+    entry = entries[i]
+    if entry.section == "pack":
+        return str(1 + sum(1 for e in entries[:i] if e.section == "pack"))
+    same = sum(1 for e in entries[:i] if e.section == entry.section)
+    return f"{entry.section[:1].upper()}{same + 1}"
+
+
+def draw_medal(surface: pygame.Surface, center: tuple[int, int]) -> None:
+    """The par medal: a gold coin with a star-like "P" on a ribbon."""
+    cx, cy = center
+    pygame.draw.polygon(surface, (200, 60, 60), [(cx - 8, cy - 14), (cx - 2, cy - 14), (cx - 4, cy - 2)])
+    pygame.draw.polygon(surface, (60, 110, 200), [(cx + 8, cy - 14), (cx + 2, cy - 14), (cx + 4, cy - 2)])
+    pygame.draw.circle(surface, (16, 12, 24), (cx, cy + 2), 12)
+    pygame.draw.circle(surface, hud.GOLD, (cx, cy + 2), 10)
+    pygame.draw.circle(surface, (200, 150, 40), (cx, cy + 2), 10, 2)
+    hud.blit_text(surface, "P", (cx, cy + 3), 18, (16, 12, 24), anchor="center")
+
+
 def first_unsolved(entries: list[LevelEntry], statuses: list[LevelStatus]) -> int:
     """Index of the first level not solved (or changed since), else 0."""
     for i, st in enumerate(statuses):
@@ -161,6 +182,10 @@ class LevelSelectScene(Scene):
         hud.blit_text(surface, f"{solved} / {len(self.entries)} solved", (size[0] - 16, bar.centery), 28,
                       hud.GOLD, anchor="midright")
         hud.hint_bar(surface, [("Arrows", "choose"), ("Enter", "play"), ("Click", "play"), ("Esc", "menu")])
+        legend = "check: solved   AI: solved with AI help   P: par (fewest bricks)"
+        if size[0] >= 1000:
+            hud.blit_text(surface, legend, (size[0] - 12, size[1] - hud.BOTTOM_BAR // 2), 18, hud.MUTED,
+                          anchor="midright")
 
     def _draw_card(self, surface: pygame.Surface, i: int, entry: LevelEntry, rect: pygame.Rect) -> None:
         st = self.statuses[i]
@@ -173,7 +198,7 @@ class LevelSelectScene(Scene):
         if thumb is None:
             thumb = self._thumbs[entry.key] = _thumbnail(entry.level, (CARD_W - 24, CARD_H - 70))
         surface.blit(thumb, thumb.get_rect(midtop=(rect.centerx, rect.top + 12)))
-        label = str(i + 1) if entry.section == "pack" else "U"
+        label = entry_badge(self.entries, i)
         hud.badge(surface, label, (rect.left + 10, rect.top + 14), hud.GOLD if entry.section == "pack" else hud.BLUE,
                   anchor="topleft", size=22)
         title = entry.title
@@ -181,19 +206,30 @@ class LevelSelectScene(Scene):
             title = title[:-2].rstrip() + "\u2026" if not title.endswith("\u2026") else title[:-2] + "\u2026"
         hud.blit_text(surface, title, (rect.centerx, rect.bottom - 48), 22, hud.WHITE, anchor="midtop")
         lv = entry.level
-        info = f"{len(lv.lemmings)} lemming{'s' if len(lv.lemmings) != 1 else ''} \u00b7 {lv.budget} brick{'s' if lv.budget != 1 else ''}"
-        if st.solved and st.best_bricks is not None:
-            info = f"best {st.best_bricks} / {lv.budget} bricks"
-        hud.blit_text(surface, info, (rect.centerx, rect.bottom - 24), 20, hud.MUTED, anchor="midtop")
+        info = f"{hud.plural(len(lv.lemmings), 'lemming')} \u00b7 {hud.plural(lv.budget, 'brick')}"
+        own = st.solved and not st.changed and st.own_best is not None
+        if own and st.own_best is not None:
+            info = f"your best: {hud.plural(st.own_best, 'brick')}"
+        elif st.solved and not st.changed and st.assisted:
+            info = "solved with AI help"
+        elif st.solved and st.best_bricks is not None:
+            info = f"best {hud.plural(st.best_bricks, 'brick')}"
+        hud.blit_text(surface, hud.fit_text(info, 20, CARD_W - 12), (rect.centerx, rect.bottom - 24), 20, hud.MUTED,
+                      anchor="midtop")
         if st.solved:
             cx, cy = rect.right - 22, rect.top + 22
-            color = (255, 160, 60) if st.changed else hud.GREEN
+            ai_only = st.assisted and st.own_best is None and not st.changed
+            color = (255, 160, 60) if st.changed else (hud.BLUE if ai_only else hud.GREEN)
             pygame.draw.circle(surface, (16, 12, 24), (cx, cy), 14)
             pygame.draw.circle(surface, color, (cx, cy), 12)
             if st.changed:
                 hud.blit_text(surface, "!", (cx, cy + 1), 26, (16, 12, 24), anchor="center")
+            elif ai_only:  # solved, but only with an AI solution: "AI" instead of a check mark
+                hud.blit_text(surface, "AI", (cx, cy + 1), 18, (16, 12, 24), anchor="center")
             else:
                 pygame.draw.lines(surface, (16, 12, 24), False, [(cx - 6, cy), (cx - 2, cy + 5), (cx + 6, cy - 5)], 3)
+            if st.par_medal and not st.changed:
+                draw_medal(surface, (cx - 30, cy))
         if st.changed:
             hud.badge(surface, "changed since solved", (rect.centerx, rect.top + 50), (255, 160, 60),
                       anchor="center", size=18)

@@ -1,0 +1,147 @@
+"""Settings: defaults, validation, the XDG path, atomic saves, and a loader that takes any bytes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings as hsettings, strategies as st
+
+from game.settings import (
+    MIN_WINDOW, SPEEDS, Palette, Settings, SettingsStore, default_settings_path, parse_settings,
+)
+from game.resume import ResumeStore, continue_index
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=6),
+    max_leaves=20,
+)
+FIELDS = ["music_volume", "effects_volume", "muted", "fullscreen", "window_size", "preview", "speed",
+          "palette", "reduced_motion", "ruler"]
+
+
+@pytest.fixture(autouse=True)
+def config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    return tmp_path / "cfg"
+
+
+def test_path_respects_xdg_config_home(config_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert default_settings_path() == config_home / "lemming-bricks" / "settings.json"
+    monkeypatch.delenv("XDG_CONFIG_HOME")
+    assert default_settings_path() == Path.home() / ".config" / "lemming-bricks" / "settings.json"
+
+
+def test_defaults_preview_on_speed_1_standard_palette() -> None:
+    s = SettingsStore.load().settings
+    assert s == Settings() and s.preview and s.speed == 1 and s.palette == Palette.STANDARD
+    assert not s.muted and not s.reduced_motion and not s.fullscreen
+
+
+def test_update_saves_and_reloads(config_home: Path) -> None:
+    store = SettingsStore.load()
+    store.update(music_volume=0.3, muted=True, palette=Palette.COLOURBLIND, window_size=(800, 500), speed=4)
+    data = json.loads(default_settings_path().read_text())
+    assert data["music_volume"] == 0.3 and data["palette"] == "colourblind" and data["window_size"] == [800, 500]
+    again = SettingsStore.load()
+    assert again.settings == store.settings and again.messages == []
+    assert again.settings.effective_music_volume() == 0.0  # muted
+    assert not list(default_settings_path().parent.glob("*.tmp"))  # atomic: no temp file left
+
+
+@pytest.mark.parametrize("changes", [{"speed": 3}, {"music_volume": 1.5}, {"muted": 1}, {"palette": "pink"},
+                                     {"window_size": [100, 100]}, {"window_size": "big"}])
+def test_invalid_updates_raise_and_change_nothing(changes: dict[str, object]) -> None:
+    store = SettingsStore.load()
+    with pytest.raises(ValueError):
+        store.update(**changes)
+    assert store.settings == Settings() and not default_settings_path().exists()
+
+
+def test_bad_fields_fall_back_one_by_one() -> None:
+    loaded = Settings.from_json({"music_volume": "loud", "speed": 8, "ruler": True, "unknown": 1})
+    assert loaded.settings.music_volume == Settings().music_volume
+    assert loaded.settings.speed == 8 and loaded.settings.ruler
+    assert len(loaded.messages) == 1 and "music_volume" in loaded.messages[0]
+
+
+def test_corrupt_file_gives_defaults_and_one_message(config_home: Path) -> None:
+    path = default_settings_path()
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"\x00\xff{not json")
+    store = SettingsStore.load()
+    assert store.settings == Settings() and len(store.messages) == 1 and "settings" in store.messages[0]
+    store.update(muted=True)  # saving over it works, and the damaged file is kept aside
+    assert SettingsStore.load().settings.muted
+    assert path.with_name("settings.json.bad").read_bytes() == b"\x00\xff{not json"
+
+
+def test_unreadable_path_is_a_message(config_home: Path) -> None:
+    path = default_settings_path()
+    path.mkdir(parents=True)  # a folder where the file should be
+    store = SettingsStore.load()
+    assert store.settings == Settings() and store.messages
+    store.update(muted=True)
+    assert store.messages[-1].startswith("could not save")
+
+
+@hsettings(max_examples=150, deadline=None)
+@given(st.binary(max_size=200))
+def test_any_bytes_load_without_crashing(raw: bytes) -> None:
+    loaded = parse_settings(raw)
+    assert isinstance(loaded.settings, Settings)
+
+
+@hsettings(max_examples=150, deadline=None)
+@given(JSON)
+def test_any_json_loads_to_valid_settings(data: object) -> None:
+    loaded = parse_settings(json.dumps(data).encode())
+    s = loaded.settings
+    assert 0.0 <= s.music_volume <= 1.0 and 0.0 <= s.effects_volume <= 1.0
+    assert s.speed in SPEEDS and isinstance(s.palette, Palette)
+    assert s.window_size[0] >= MIN_WINDOW[0] and s.window_size[1] >= MIN_WINDOW[1]
+    assert Settings.from_json(s.to_json()).settings == s  # what was accepted saves and reloads the same
+
+
+@hsettings(max_examples=100, deadline=None)
+@given(st.dictionaries(st.sampled_from(FIELDS), JSON, max_size=10))
+def test_settings_like_objects_keep_every_valid_field(data: dict[str, object]) -> None:
+    loaded = Settings.from_json(data)
+    bad = {m.split("'")[1] for m in loaded.messages}
+    for name in data:
+        if name not in bad:
+            assert Settings.from_json({name: data[name]}).messages == []
+
+
+@hsettings(max_examples=100, deadline=None)
+@given(st.binary(max_size=200) | JSON.map(lambda d: json.dumps(d).encode()))
+def test_resume_file_any_bytes(tmp_path_factory: pytest.TempPathFactory, raw: bytes) -> None:
+    path = tmp_path_factory.mktemp("resume") / "resume.json"
+    path.write_bytes(raw)
+    store = ResumeStore.load(path)
+    assert isinstance(store.last_key, str)
+    store.remember("a.txt", "h", [(1, 2)])
+    assert ResumeStore.load(path).bricks_for("a.txt", "h") == ((1, 2),)
+
+
+def test_resume_drops_stale_bricks_and_keeps_order(tmp_path: Path) -> None:
+    store = ResumeStore.load(tmp_path / "r.json")
+    store.remember("a", "h1", [(0, 1)])
+    store.remember("b", "h2", [(3, 3), (1, 1)])
+    again = ResumeStore.load(tmp_path / "r.json")
+    assert again.last_key == "b" and again.bricks_for("b", "h2") == ((1, 1), (3, 3))
+    assert again.bricks_for("a", "other hash") == ()
+
+
+@given(st.lists(st.booleans(), max_size=8), st.integers(0, 9))
+def test_continue_index_prefers_unsolved(solved: list[bool], last: int) -> None:
+    keys = [f"k{i}" for i in range(len(solved))]
+    i = continue_index(keys, solved, f"k{last}")
+    if not keys:
+        assert i is None
+    elif not all(solved):
+        assert i is not None and not solved[i]
+        if last < len(keys) and not solved[last]:
+            assert i == last
