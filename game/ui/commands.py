@@ -78,7 +78,7 @@ def _window_size(args: argparse.Namespace) -> tuple[int, int]:
     saved = SettingsStore.load().settings.window_size
     size = (args.width or saved[0], args.height or saved[1])
     if not all(lo <= v <= hi for v, lo, hi in zip(size, MIN_WINDOW, MAX_WINDOW)):
-        raise GameError(f"window size {size[0]}x{size[1]} is outside {MIN_WINDOW[0]}x{MIN_WINDOW[1]} .. "
+        raise GameError(f"--width/--height: window size {size[0]}x{size[1]} is outside {MIN_WINDOW[0]}x{MIN_WINDOW[1]} .. "
                         f"{MAX_WINDOW[0]}x{MAX_WINDOW[1]}")
     return size
 
