@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "ai.commands",
     "ai.learning.commands",
     "ai.generation.commands",
+    "ai.rating_commands",
 )
 
 
