@@ -199,10 +199,10 @@ def test_enter_after_win_opens_next_level_and_esc_goes_back(app: App) -> None:
     assert scene.state == PlayState.WON
     press(app, pygame.K_RETURN)
     nxt = app.top
-    assert isinstance(nxt, PlayScene) and nxt.index == 1
+    assert isinstance(nxt, PlayScene) and nxt.index == ORIGINAL_INDEX + 1
     press(app, pygame.K_ESCAPE)
     assert app.top is select
-    assert select.statuses[0].solved
+    assert select.statuses[ORIGINAL_INDEX].solved
 
 
 def test_all_six_original_solutions_win(app: App) -> None:
