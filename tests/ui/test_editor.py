@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import threading
 import time
 from pathlib import Path
 from typing import Iterator
@@ -18,7 +17,6 @@ from game.ui.app import App
 from game.ui.catalog import user_entries
 from game.ui.editor_model import EditorModel, Tool
 from game.ui.scenes.editor import ConfirmPrompt, EditorScene, OpenPrompt, TextPrompt
-from game.ui.scenes.endless import EndlessLevel, EndlessScene, difficulty, endless_levels
 from game.ui.scenes.menu import MENU_ENTRIES, MenuScene
 from game.ui.scenes.play import PlayScene, PlayState
 from tests.ui.conftest import click, move, press
@@ -451,49 +449,3 @@ def test_edit_command_runs_headless(tmp_path: Path, menu_entries: None) -> None:
     assert shot.is_file()
     assert main.main(["edit", "--new", "8x9", "--frames", "2"]) == 0
     assert main.main(["edit", "--new", "1x1", "--frames", "2"]) == 2
-
-
-# ---------------------------------------------------------------- endless
-def test_endless_plays_levels_of_rising_difficulty(app: App) -> None:
-    levels = [Level.from_rows(["> ..T", "XX.XX"], frames=9, budget=1, title=f"Gap {k}") for k in (1, 2)]
-
-    def source(cancel: threading.Event) -> Iterator[EndlessLevel]:
-        for k, lv in enumerate(levels, 1):
-            yield EndlessLevel(k, lv, difficulty(k))
-
-    app.push(MenuScene(app))
-    endless = app.push(EndlessScene(app, source=source))
-    assert isinstance(endless, EndlessScene)
-    deadline = time.monotonic() + 5
-    while not isinstance(app.top, PlayScene) and time.monotonic() < deadline:
-        app.run_frames(1)
-    play = app.top
-    assert isinstance(play, PlayScene) and play.title == "Gap 1"
-    play.apply_bricks([(1, 2)])
-    press(app, pygame.K_SPACE, unicode=" ", frames=120)
-    assert play.state == PlayState.WON
-    press(app, pygame.K_RETURN)
-    app.run_frames(2)
-    nxt = app.top
-    assert endless.solved == 1 and isinstance(nxt, PlayScene) and nxt.title == "Gap 2"
-    press(app, pygame.K_ESCAPE)  # give up: back to the card, Enter retries
-    assert app.top is endless and endless.solved == 1
-    press(app, pygame.K_RETURN)
-    assert isinstance(app.top, PlayScene) and app.top.title == "Gap 2"
-    press(app, pygame.K_ESCAPE)
-    press(app, pygame.K_ESCAPE)
-    assert isinstance(app.top, MenuScene)
-    assert endless.producer is not None and endless.producer.cancel.is_set()
-
-
-def test_endless_generator_yields_certified_levels() -> None:
-    import ai
-
-    cancel = threading.Event()
-    gen = endless_levels(cancel, seed=3)
-    first = next(gen)
-    cancel.set()
-    assert first.step == 1 and first.level.title.startswith("Endless 1:")
-    d = difficulty(1)
-    assert (first.level.height, first.level.width) == (d.height, d.width)
-    assert ai.solve(first.level, solver="cpsat").min_bricks == d.bricks
