@@ -63,17 +63,19 @@ class EndlessRecord:
         """Parse a saved object; raise ``ValueError`` when it is not one."""
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
-        ints = {k: data.get(k) for k in ("seed", "step", "solved", "streak", "best_streak")}
-        if any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in ints.values()):
-            raise ValueError("seed, step, solved, streak and best_streak must be non-negative integers")
-        if ints["step"] < 1:  # type: ignore[operator]
+        ints: dict[str, int] = {}
+        for key in ("seed", "step", "solved", "streak", "best_streak"):
+            value = data.get(key)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError("seed, step, solved, streak and best_streak must be non-negative integers")
+            ints[key] = value
+        if ints["step"] < 1:
             raise ValueError("step starts at 1")
         score = data.get("last_score")
-        if score is not None and not isinstance(score, (int, float)):
+        if score is not None and (not isinstance(score, (int, float)) or isinstance(score, bool)):
             raise ValueError("last_score must be a number")
-        return cls(ints["seed"], ints["step"], ints["solved"], ints["streak"],  # type: ignore[arg-type]
-                   max(ints["best_streak"], ints["streak"]),  # type: ignore[type-var]
-                   float(score) if score is not None else None)
+        return cls(ints["seed"], ints["step"], ints["solved"], ints["streak"],
+                   max(ints["best_streak"], ints["streak"]), float(score) if score is not None else None)
 
 
 def fresh_record() -> EndlessRecord:
