@@ -257,7 +257,8 @@ class LevelSelectScene(Scene):
         if is_open:
             note, color = f"{self.solved_in(group)} / {count} solved", hud.WHITE
         else:
-            note, color = f"locked: solve {self.need_before(group)} of the world before", hud.MUTED
+            prev = self.world_label(group - 1).split(" \u00b7 ")[0]
+            note, color = f"locked: solve {self.need_before(group)} levels of {prev}", hud.MUTED
         hud.blit_text(surface, note, (rect.right - 4, rect.centery), 22, color, anchor="midright")
         pygame.draw.line(surface, hud.PANEL_EDGE, (rect.left, rect.bottom), (rect.right, rect.bottom), 1)
 
