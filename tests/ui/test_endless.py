@@ -10,6 +10,8 @@ from typing import Any, Callable
 
 import pygame
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game.endless_record import EndlessRecord, load_record, save_record
 from game.level import Level
@@ -113,3 +115,24 @@ def test_the_generator_error_is_shown_not_raised(app: App, tmp_path: Path, step:
         time.sleep(0.005)
     assert "boom" in endless.error
     press(app, pygame.K_ESCAPE)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 10**6) | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["seed", "step", "solved", "streak", "best_streak", "last_score", "x"]), inner, max_size=7),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(JSON)
+def test_any_saved_json_loads_to_a_valid_record(tmp_path_factory: pytest.TempPathFactory, data: Any) -> None:
+    path = tmp_path_factory.mktemp("rec") / "endless.json"
+    path.write_text(json.dumps(data))
+    record, problem = load_record(path)
+    assert record.step >= 1 and record.best_streak >= record.streak >= 0 and record.solved >= 0
+    if problem:
+        assert not path.exists() and path.with_name("endless.json.bad").exists()
+    else:
+        assert record == EndlessRecord.from_json(data)
