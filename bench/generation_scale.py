@@ -39,6 +39,7 @@ def main() -> int:
     parser.add_argument("--update", action="store_true", help="write bench/results.md")
     args = parser.parse_args()
     jobs = args.jobs or default_jobs()
+    load_before = os.getloadavg()[0]
     rows = [
         "| case | rooms | levels | jobs | wall s / level | CPU s / level | worst CPU s |",
         "|---|---:|---:|---:|---:|---:|---:|",
@@ -59,7 +60,8 @@ def main() -> int:
     lines = [
         f"{args.count} levels per case, seed {args.seed}, certified room by room by the `search` solver; "
         f"N = 3 x (H + W) of the largest room; {os.cpu_count()} cores shared with other agents' jobs "
-        f"(figures measured on a loaded machine), Python {platform.python_version()}.",
+        f"(load average {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at the end: wall times are"
+        f" inflated by the other jobs, CPU times much less), Python {platform.python_version()}.",
         "",
         *rows,
         "",
