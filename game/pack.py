@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, TypeVar
 
 from game.errors import GameError
 from game.level import Level
@@ -30,6 +30,33 @@ PACK_DIR = Path(__file__).resolve().parent.parent / "levels"
 ORIGINAL_TITLE = "The Original"
 #: Share of a world's levels to solve before the next world opens ("most of it").
 UNLOCK_FRACTION = 0.7
+#: Pack file names before the pack was renumbered into worlds -> their names now, so that
+#: progress saved under the old names (progress keys are file names) follows its level.
+FORMER_NAMES: dict[str, str] = {
+    "002_let_them_go.txt": "001_let_them_go.txt",
+    "003_down_the_stairs.txt": "002_down_the_stairs.txt",
+    "004_about_turn.txt": "003_about_turn.txt",
+    "005_mind_the_gap.txt": "004_mind_the_gap.txt",
+    "006_stop_right_there.txt": "005_stop_right_there.txt",
+    "007_two_at_once.txt": "006_two_at_once.txt",
+    "001_original.txt": "007_the_original.txt",
+    "010_hidden_shaft.txt": "008_hidden_shaft.txt",
+    "012_the_great_cavern.txt": "010_the_great_cavern.txt",
+    "009_detour.txt": "011_detour.txt",
+    "008_stepping_stones.txt": "012_stepping_stones.txt",
+    "018_long_way_down.txt": "013_the_long_way_down.txt",
+    "021_deep_mine.txt": "014_deep_mine.txt",
+    "013_switchback.txt": "017_switchback.txt",
+    "011_twin_drop.txt": "019_twin_drop.txt",
+    "014_zig_zag.txt": "020_zig_zag.txt",
+    "015_staircase.txt": "022_staircase.txt",
+    "019_twin_caverns.txt": "023_twin_caverns.txt",
+    "017_crossed_paths.txt": "024_crossed_paths.txt",
+    "022_the_grand_bridge.txt": "026_the_grand_bridge.txt",
+    "016_three_in_a_row.txt": "028_three_in_a_row.txt",
+    "023_meeting_point.txt": "034_meeting_point.txt",
+    "020_family_outing.txt": "035_family_outing.txt",
+}
 #: World name of levels without a ``world`` metadata line.
 DEFAULT_WORLD = "Extras"
 
@@ -119,3 +146,24 @@ def original_level_path(folder: Path = PACK_DIR) -> Path:
         if Level.load(p).title == ORIGINAL_TITLE:
             return p
     raise GameError(f"the pack in {folder} has no level titled {ORIGINAL_TITLE!r}")
+
+
+Record = TypeVar("Record")
+
+
+def migrate_keys(records: dict[str, Record]) -> int:
+    """Move records saved under a :data:`FORMER_NAMES` key to the level's name now; return how many moved.
+
+    A record already kept under the new name wins (the old one is dropped).
+
+    >>> records = {"001_original.txt": "won", "002_let_them_go.txt": "old", "001_let_them_go.txt": "new"}
+    >>> migrate_keys(records), sorted(records.items())
+    (2, [('001_let_them_go.txt', 'new'), ('007_the_original.txt', 'won')])
+    """
+    moved = 0
+    for old, new in FORMER_NAMES.items():
+        if old in records:
+            record = records.pop(old)
+            records.setdefault(new, record)
+            moved += 1
+    return moved

@@ -68,3 +68,16 @@ def test_down_arrow_crosses_into_the_next_world(app: App) -> None:
     assert select.grid_pos(select.cursor, cols)[0] == row9
     click(app, select.card_rect(0, app.screen.get_size()).center)
     assert isinstance(app.top, PlayScene)
+
+
+def test_progress_saved_before_the_renumbering_follows_its_level(app: App) -> None:
+    from game.pack import FORMER_NAMES, original_level_path
+
+    entries = pack_entries()
+    original = next(e for e in entries if e.path == original_level_path())
+    app.progress.record_win("001_original.txt", original.level, [(2, 1), (5, 4), (6, 6)])
+    assert FORMER_NAMES["001_original.txt"] == original.key
+    select = app.push(LevelSelectScene(app, entries=entries))
+    app.run_frames(1)
+    assert "001_original.txt" not in app.progress.records
+    assert select.statuses[entries.index(original)].solved

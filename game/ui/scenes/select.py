@@ -17,7 +17,7 @@ from typing import Callable
 import pygame
 
 from game.level import Level
-from game.pack import UNLOCK_FRACTION, group_worlds, open_worlds_by_counts, world_name
+from game.pack import UNLOCK_FRACTION, group_worlds, migrate_keys, open_worlds_by_counts, world_name
 from game.progress import LevelStatus
 from game.ui import hud
 from game.ui.app import App, Scene
@@ -74,6 +74,11 @@ class LevelSelectScene(Scene):
         self.renderer = LevelRenderer()
         self._thumbs: dict[str, pygame.Surface] = {}
         self._entered = False
+        if migrate_keys(self.app.progress.records):  # progress saved before the pack was renumbered
+            try:
+                self.app.progress.save()
+            except OSError:
+                pass
         self.groups = entry_groups(self.entries)
         self.group_of = [g for g, (_, first, count) in enumerate(self.groups) for _ in range(count)]
         self.locked: list[bool] = [False] * len(self.entries)
