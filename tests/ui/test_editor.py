@@ -12,6 +12,7 @@ import pytest
 
 from game.level import Level
 from game.pack import pack_level_paths
+from tests.conftest import ORIGINAL_PACK
 from game.storage import user_levels_dir
 from game.ui.app import App
 from game.ui.catalog import user_entries
@@ -300,7 +301,7 @@ def test_open_pack_level_saves_a_copy(app: App) -> None:
     assert editor.draft.grid == Level.load(pack).grid and not editor.model.dirty
     press(app, pygame.K_s, mod=CTRL)
     press(app, pygame.K_RETURN)
-    copy = user_levels_dir() / "the_original.txt"
+    copy = user_levels_dir() / "let_them_go.txt"  # the pack's first level: the first tutorial
     assert copy.is_file() and Level.load(copy) == Level.load(pack)
     assert pack.read_bytes() == before
     # the copy is listed, and opening it edits it in place
@@ -345,7 +346,7 @@ def test_new_level_with_a_chosen_size(app: App) -> None:
 
 # ---------------------------------------------------------------- analysis
 def test_analyse_and_tighten_in_the_worker(app: App) -> None:
-    editor = open_editor(app, EditorModel.from_level(Level.load(pack_level_paths()[0])))
+    editor = open_editor(app, EditorModel.from_level(Level.load(ORIGINAL_PACK)))
     letter(app, "a")
     assert editor.analysing  # the frame returned while the worker runs
     wait_for_analysis(app, editor)
@@ -372,7 +373,7 @@ def test_analyse_and_tighten_in_the_worker(app: App) -> None:
 
 
 def test_analysis_in_a_thread_where_fork_is_missing(app: App) -> None:
-    model = EditorModel.from_level(Level.load(pack_level_paths()[0]).with_limits(budget=1))
+    model = EditorModel.from_level(Level.load(ORIGINAL_PACK).with_limits(budget=1))
     app.push(MenuScene(app))
     editor = app.push(EditorScene(app, model, analysis_in_process=False))
     assert isinstance(editor, EditorScene)
@@ -383,7 +384,7 @@ def test_analysis_in_a_thread_where_fork_is_missing(app: App) -> None:
 
 
 def test_tighten_analyses_first_and_unsolvable_is_shown(app: App) -> None:
-    level = Level.load(pack_level_paths()[0]).with_limits(frames=40, budget=9)
+    level = Level.load(ORIGINAL_PACK).with_limits(frames=40, budget=9)
     editor = open_editor(app, EditorModel.from_level(level))
     letter(app, "t")
     wait_for_analysis(app, editor)
@@ -398,7 +399,7 @@ def test_tighten_analyses_first_and_unsolvable_is_shown(app: App) -> None:
 
 
 def test_analysis_never_blocks_a_frame(app: App) -> None:
-    editor = open_editor(app, EditorModel.from_level(Level.load(pack_level_paths()[0])))
+    editor = open_editor(app, EditorModel.from_level(Level.load(ORIGINAL_PACK)))
     worst = 0.0
     letter(app, "a")
     while editor.analysing:
