@@ -42,6 +42,9 @@ from game.simulation import simulate
 
 #: Optimal solutions examined for brick sharing (the rest are only counted).
 SHARING_SAMPLE = 24
+#: Seconds at most spent listing the optimal solutions (big levels can have tens of thousands:
+#: past this the count is a lower bound, shown with a "+").
+ALL_SOLUTIONS_SECONDS = 10.0
 #: Chebyshev distance from the run within which an unused cell counts as a decoy.
 DECOY_RADIUS = 2
 
@@ -89,7 +92,8 @@ class Rating:
         """
         if self.min_bricks is None:
             return [f"no solution within B={self.budget}, N={self.frames} ({self.status})"]
-        sols = f"{self.solutions}{'' if self.solutions_complete else '+'} optimal solution{'s' if self.solutions != 1 else ''}"
+        sols = (f"{self.solutions} optimal solution{'s' if self.solutions != 1 else ''}" if self.solutions_complete
+                else f"{self.solutions}+ optimal solutions (not all listed)")
         lines = [
             f"difficulty {self.score:.1f}: min {self.min_bricks} brick{'s' if self.min_bricks != 1 else ''}, {sols}",
             f"proof: {self.nodes} search nodes, {_secs(self.seconds)}",
@@ -123,7 +127,7 @@ def difficulty_score(r: Rating) -> float:
 
     1 per brick of the minimum; 0.5 per lemming beyond the first; log10 of the search
     nodes; when bricks are needed, 1.5 for a unique solution (less the more solutions
-    there are) and 0.15 per unit of decoy weight (at most 3); 1.5 for tight timing (0.75 for one or two spare frames);
+    there are; nothing when they were not all listed) and 0.15 per unit of decoy weight (at most 3); 1.5 for tight timing (0.75 for one or two spare frames);
     0.5 per lemming that must share bricks; 2 when the preview does not give the answer.
 
     >>> difficulty_score(Rating(0, 1, True, 1, 0.0, 0, 0.0, 5, 0, True, 1, 0, 12))
@@ -133,7 +137,7 @@ def difficulty_score(r: Rating) -> float:
         return 0.0
     score = float(r.min_bricks) + 0.5 * (r.lemmings - 1) + math.log10(1 + r.nodes)
     if r.min_bricks > 0:
-        score += 1.5 / math.sqrt(max(1, r.solutions))
+        score += 1.5 / math.sqrt(max(1, r.solutions)) if r.solutions_complete else 0.0
         score += min(3.0, 0.15 * r.decoy_weight)
     if r.frame_slack is not None:
         score += 1.5 if r.frame_slack == 0 else 0.75 if r.frame_slack <= 2 else 0.0
@@ -165,7 +169,8 @@ def rate_level(
         return Rating(None, 0, res.status == SolveStatus.INFEASIBLE, res.stats.nodes, seconds, 0, 0.0, None, 0,
                       False, lem, budget, frames, res.status.value)
     k = len(res.bricks)
-    every = ai.solve(level.with_limits(budget=k), solver=solver, mode=SolveMode.ALL, time_limit=time_limit,
+    all_limit = ALL_SOLUTIONS_SECONDS if time_limit is None else min(time_limit, ALL_SOLUTIONS_SECONDS)
+    every = ai.solve(level.with_limits(budget=k), solver=solver, mode=SolveMode.ALL, time_limit=all_limit,
                      cancel=cancel)
     sols: tuple[BrickSet, ...] = every.solutions if every.solutions else (res.bricks,)
     complete = every.status == SolveStatus.OPTIMAL and every.complete and len(sols) <= max_solutions
