@@ -195,7 +195,7 @@ def generate_run(
                     return
         return
 
-    pool = ProcessPoolExecutor(max_workers=jobs)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
     pending: set[Future[tuple[int, int, GeneratedLevel | None, GenerationStats, float]]] = set()
     try:
         while state["accepted"] < count and not stopped():
@@ -227,6 +227,13 @@ def generate_run(
         for proc in procs:  # rooms still being made are not needed any more
             if proc.is_alive():
                 proc.terminate()
+
+
+def _ignore_interrupts() -> None:
+    """Pool processes leave Ctrl+C to the parent, which stops them (no traceback from every child)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def default_jobs() -> int:
