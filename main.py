@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "ai.commands",
     "ai.learning.commands",
     "ai.generation.commands",
+    "ai.rating_commands",
 )
 
 

@@ -1,7 +1,7 @@
 """The AI assistant: solvers behind one interface, hints, rule learning.
 
 >>> from game.level import Level
->>> level = Level.load("levels/001_original.txt")          # doctest: +SKIP
+>>> level = Level.load("levels/007_the_original.txt")      # doctest: +SKIP
 >>> solve(level, solver="auto", mode="all").describe()     # doctest: +SKIP
 'optimal: 3 bricks, proved in 0.05 s; 6 optimal solutions (complete)'
 

@@ -19,7 +19,7 @@ from typing import TextIO
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SOLVERS = ["cpsat", "search", "milp", "auto"]
 SECTION = "## Exact solvers"
-ORIGINAL = ROOT / "levels" / "001_original.txt"
+ORIGINAL = ROOT / "levels" / "007_the_original.txt"
 
 
 @dataclass

@@ -4,7 +4,7 @@ For each level: S (``auto``, mode ``min``, what the game's S key runs), a hint f
 from a brick in no minimum solution (a cell some lemming can read, so it is a tempting mistake) with the
 spare budget that the large suite has.  Both in this process (warm: median of ``--repeat`` runs) and the
 way the game runs them: one :class:`ai.assistant.worker.Worker` job in a forked child
-(:func:`game.ui.solver_process.process_task`, modules preloaded as the game does).  Also checks, on each
+(:meth:`ai.assistant.worker.Worker.submit_job`, modules preloaded as the game does).  Also checks, on each
 level, that following the hints from the useless brick ends on a minimum solution.
 
 Usage: ``python bench/hints_speed.py [--update] [--repeat 3]`` (``--update`` rewrites the "Hints" section
@@ -28,7 +28,6 @@ from ai.assistant.hints import PLACE, SOLVED, compute_hint  # noqa: E402
 from ai.assistant.worker import Worker  # noqa: E402
 from ai.base import SolveMode  # noqa: E402
 from game.level import Brick, Level  # noqa: E402
-from game.ui.solver_process import process_task  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -46,7 +45,7 @@ def best_seconds(fn: Callable[[], Any], repeat: int) -> float:
 def in_game(worker: Worker, job: Callable[[Callable[[Any], None]], Any], preload: tuple[str, ...]) -> float:
     """Seconds from submit to answer of one job run the game's way (a forked child)."""
     start = time.perf_counter()
-    jid = worker.submit(process_task(job, preload=preload), label="bench")
+    jid = worker.submit_job(lambda report, cancel: job(report), label="bench", preload=preload)
     worker.wait(jid, timeout=120.0)
     events = worker.poll()
     assert any(e.kind == "done" for e in events), events

@@ -20,6 +20,7 @@ class Section(str, enum.Enum):
     PACK = "pack"  #: the shipped pack in ``levels/``
     USER = "user"  #: the player's own levels
     FILE = "file"  #: a level file named on the command line
+    ENDLESS = "endless"  #: a level made by Endless mode
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,16 @@ from pathlib import Path
 import pytest
 
 from game.level import Level
+from game.pack import original_level_path, pack_level_paths
 
 REPO = Path(__file__).resolve().parent.parent
 ORIGINAL_SHARED = REPO.parent / "shared" / "levels" / "original_level.txt"
-ORIGINAL_PACK = REPO / "levels" / "001_original.txt"
+#: The Original in the pack (found by its title: the pack opens with the tutorials).
+ORIGINAL_PACK = original_level_path()
+#: Its 0-based index in the pack (playlists) and its 1-based number (``play 7``, ``solve 7``).
+ORIGINAL_INDEX = pack_level_paths().index(ORIGINAL_PACK)
+ORIGINAL_NUMBER = str(ORIGINAL_INDEX + 1)
+ORIGINAL_KEY = ORIGINAL_PACK.name
 
 #: The six minimum solutions of the original level.
 ORIGINAL_SOLUTIONS = {

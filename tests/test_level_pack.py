@@ -1,9 +1,11 @@
-"""The shipped pack: at least 20 well-formed levels, each solvable within its budget and frames.
+"""The shipped pack: 40 levels in worlds, tutorials first, ordered by measured difficulty, all solvable.
 
-Solvability is proved by an exact solver (``ai.solve(level, solver="cpsat")``, which replays
-its answer in the reference simulator) and, for the big maps (where building the CP-SAT model
-costs seconds) or without ortools, by the small complete search in ``tests/pack_search.py``;
-every answer is replayed here by the reference simulator too.
+Every level is proved solvable within its B and N by the exact search (``ai.solve(...,
+solver="search")``, which replays its answer in the reference simulator) and, independently,
+its minimum is re-proved by CP-SAT on the small levels and by the small complete search of
+``tests/pack_search.py`` on the first ones.  The curve and the variety the pack promises
+(unique optima, 4+ bricks, timing, shared bricks, levels the preview does not give away)
+are measured by :func:`ai.rating.rate_level`, as ``docs/levels.md`` lists them.
 """
 
 from __future__ import annotations
@@ -14,12 +16,21 @@ from pathlib import Path
 
 import pytest
 
-from game.level import Brick, Level
-from game.pack import PACK_DIR, pack_level_paths
+import ai
+from ai.rating import Rating, rate_level
+from game.level import Level
+from game.pack import ORIGINAL_TITLE, PACK_DIR, UNLOCK_FRACTION, open_worlds, pack_level_paths, pack_worlds
 from game.simulation import simulate
 from tests.pack_search import min_bricks, solutions_with
 
 PATHS = pack_level_paths()
+#: The tutorials, in teaching order: the pack opens with them.
+TUTORIALS = ("Let Them Go", "Down the Stairs", "About Turn", "Mind the Gap", "Stop Right There", "Two at Once")
+
+
+@lru_cache(maxsize=None)
+def rating(path: Path) -> Rating:
+    return rate_level(Level.load(path), time_limit=60)
 
 
 def _has_cpsat() -> bool:
@@ -32,40 +43,9 @@ def _has_cpsat() -> bool:
     return True
 
 
-@lru_cache(maxsize=None)
-def solution(path: Path) -> tuple[Brick, ...] | None:
-    """A winning brick set within the level's N and B (None if there is none)."""
-    level = Level.load(path)
-    if _has_cpsat() and level.height * level.width < 600:
-        import ai
-
-        result = ai.solve(level, solver="cpsat", mode="any", time_limit=60)
-        assert result.status.value in ("optimal", "feasible", "infeasible"), result.describe()
-        return result.bricks
-    found = next(iter(solutions_with(level, level.budget)), None)
-    return found
-
-
-@lru_cache(maxsize=None)
-def minimum(path: Path) -> int | None:
-    """The proved minimum brick count within N and B."""
-    level = Level.load(path)
-    if _has_cpsat():
-        import ai
-
-        result = ai.solve(level, solver="cpsat", time_limit=60)
-        if result.bricks is None:
-            return None
-        assert result.min_bricks is not None, result.describe()
-        return result.min_bricks
-    found = min_bricks(level)
-    return found[0] if found else None
-
-
 def test_pack_shape() -> None:
     names = [p.name for p in PATHS]
-    assert len(names) >= 20
-    assert names[0] == "001_original.txt"
+    assert len(names) >= 40
     assert names == sorted(names)
     for i, name in enumerate(names, 1):
         assert re.fullmatch(r"\d{3}_[a-z0-9_]+\.txt", name), name
@@ -74,41 +54,83 @@ def test_pack_shape() -> None:
     assert all(lv.title for lv in levels)
     assert len({lv.title for lv in levels}) == len(levels), "titles are unique"
     assert len({lv.puzzle_hash for lv in levels}) == len(levels), "no duplicate puzzles"
-    assert sum(len(lv.lemmings) >= 2 for lv in levels) >= 3
+    assert sum(len(lv.lemmings) >= 2 for lv in levels) >= 10
     assert sum(lv.height >= 20 and lv.width >= 30 for lv in levels) >= 2
     assert any((lv.height, lv.width) == (24, 32) for lv in levels), "bench/ui_frame_time.py uses a 24x32 level"
+
+
+def test_tutorials_first_then_the_original() -> None:
+    titles = [Level.load(p).title for p in PATHS]
+    assert tuple(titles[: len(TUTORIALS)]) == TUTORIALS
+    assert titles[len(TUTORIALS)] == ORIGINAL_TITLE
+    budgets = [Level.load(p).budget for p in PATHS[: len(TUTORIALS)]]
+    assert all(b <= 1 for b in budgets), budgets
+
+
+def test_worlds_of_ten_that_open_in_turn() -> None:
+    worlds = pack_worlds()
+    assert len(worlds) == 4 and all(len(w.levels) == 10 for w in worlds)
+    assert len({w.title for w in worlds}) == 4
+    assert [p for w in worlds for p in w.levels] == PATHS
+    need = worlds[0].need()
+    assert need == round(UNLOCK_FRACTION * 10) and need > 5  # "most of" the previous world
+    first = {p.name for p in worlds[0].levels[: need - 1]}
+    assert open_worlds(worlds, first) == [True, False, False, False]
+    first.add(worlds[0].levels[-1].name)
+    assert open_worlds(worlds, first) == [True, True, False, False]
 
 
 @pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
 def test_level_solvable_within_budget_and_frames(path: Path) -> None:
     level = Level.load(path)
-    bricks = solution(path)
-    assert bricks is not None, f"{path.name} has no solution within B={level.budget}, N={level.frames}"
-    assert len(bricks) <= level.budget
-    run = simulate(level, bricks)
+    result = ai.solve(level, solver="search", mode="min", time_limit=60)
+    assert result.bricks is not None, f"{path.name} has no solution within B={level.budget}, N={level.frames}"
+    assert len(result.bricks) <= level.budget
+    run = simulate(level, result.bricks)
     assert run.won and len(run.tracks) == len(level.lemmings)
     if level.budget > 0:
         assert not simulate(level).won, f"{path.name}: with B > 0, the level must need a brick"
+        assert result.min_bricks == level.budget, f"{path.name}: the budget is the proved minimum"
 
 
-def test_at_least_six_levels_need_three_bricks() -> None:
-    # only levels with a budget of 3 or more can need 3 bricks; small ones keep the proofs fast
-    candidates = [p for p in PATHS if Level.load(p).budget >= 3]
-    needy = [p.name for p in candidates if (minimum(p) or 0) >= 3]
-    assert len(needy) >= 6, needy
+def test_ordered_by_measured_difficulty() -> None:
+    """After the tutorials and The Original, the measured score never falls."""
+    scores = [rating(p).score for p in PATHS[len(TUTORIALS) + 1:]]
+    assert scores == sorted(scores), scores
+    worlds = pack_worlds()
+    means = [sum(rating(p).score for p in w.levels) / len(w.levels) for w in worlds]
+    assert means == sorted(means), means
 
 
-def test_tutorials_come_first_and_are_gentle() -> None:
-    budgets = [Level.load(p).budget for p in PATHS[1:7]]
-    assert all(b <= 1 for b in budgets), budgets
+def test_the_curve_has_variety() -> None:
+    ratings = [rating(p) for p in PATHS]
+    assert sum(r.unique and (r.min_bricks or 0) > 0 for r in ratings) >= 12, "unique optimal solutions"
+    assert sum((r.min_bricks or 0) >= 4 for r in ratings) >= 10, "levels needing 4 or more bricks"
+    assert sum(r.frame_slack == 0 and (r.min_bricks or 0) > 0 for r in ratings) >= 6, "levels that need timing"
+    assert sum(r.sharing_lemmings >= 2 for r in ratings) >= 8, "levels where lemmings share bricks"
+    assert sum(not r.preview_solves for r in ratings) >= 10, "levels the preview does not give away"
+    assert sum(r.decoy_weight >= 20 and (r.min_bricks or 0) >= 3 for r in ratings) >= 10, "decoys"
+
+
+def test_cpsat_agrees_on_the_minimum() -> None:
+    """A second exact solver re-proves the minimum (and the optimal-solution count) of the small levels."""
+    if not _has_cpsat():
+        pytest.skip("ortools is not installed")
+    small = [p for p in PATHS if Level.load(p).height * Level.load(p).width <= 200][:12]
+    assert len(small) >= 8
+    for path in small:
+        level = Level.load(path)
+        res = ai.solve(level, solver="cpsat", mode="all", time_limit=60)
+        assert res.min_bricks == rating(path).min_bricks, path.name
+        assert res.complete and len(res.solutions) == rating(path).solutions, path.name
 
 
 def test_search_agrees_on_small_levels() -> None:
-    """The fallback search gives the same minimum as the exact solver on the small levels."""
+    """The test's own complete search gives the same minimum as the rating on the first levels."""
     for path in PATHS[:8]:
         level = Level.load(path)
         found = min_bricks(level)
-        assert found is not None and found[0] == minimum(path), path.name
+        assert found is not None and found[0] == rating(path).min_bricks, path.name
         assert all(simulate(level, s).won for s in solutions_with(level, found[0]))
 
 

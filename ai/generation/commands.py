@@ -1,6 +1,9 @@
 """The ``generate`` subcommand: write certified generated levels to a folder.
 
-``python main.py generate --size 10x12 --bricks 2 --count 5 --seed 1 --out DIR``
+``python main.py generate --size 10x12 --bricks 2 --count 5 --seed 1 --out DIR [--jobs 2] [--difficulty 6-9]``
+
+Levels are made by :func:`ai.generation.parallel.generate_run` (rooms in a process pool);
+a progress bar with the rate and ETA goes to stderr.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from game.cli_args import int_arg, output_dir_arg, time_limit_arg
 from game.errors import GameError
 from game.level import MAX_FRAMES, MAX_SIDE
 
-#: Candidates tried per requested level before ``generate`` gives up (unless --max-attempts).
+#: Candidates tried per room before its level is dropped (unless --max-attempts).
 DEFAULT_ATTEMPTS_PER_LEVEL = 5_000
 #: Seconds between progress lines on stderr.
 REPORT_EVERY = 10.0
@@ -44,9 +47,29 @@ def level_file_name(height: int, width: int, bricks: int, seed: int, index: int)
     return f"gen_{height}x{width}_k{bricks}_s{seed}_{index:03d}.txt"
 
 
+def parse_band(text: str) -> tuple[float, float]:
+    """``"LO-HI"`` or ``"X"`` (X +- 1) -> a difficulty score band; :class:`GameError` on anything else.
+
+    >>> parse_band("6-9"), parse_band("7.5")
+    ((6.0, 9.0), (6.5, 8.5))
+    """
+    parts = text.split("-")
+    try:
+        values = [float(p) for p in parts]
+    except ValueError:
+        values = []
+    if len(values) == 1 and values[0] >= 0:
+        return values[0] - 1.0, values[0] + 1.0
+    if len(values) == 2 and 0 <= values[0] <= values[1]:
+        return values[0], values[1]
+    raise GameError(f"--difficulty must read LO-HI or a score, e.g. 6-9 or 7.5; got {text!r}")
+
+
 def _cmd_generate(args: argparse.Namespace) -> int:
-    from ai.generation.generator import GenerationStats, generate_levels, pick_certifier
+    from ai.generation.compartments import GRIDS
+    from ai.generation.generator import pick_certifier
     from ai.generation.layout import MIN_SIDE
+    from ai.generation.parallel import ProgressBar, RunSpec, default_jobs, generate_run
     from game.level import MAX_SIDE
 
     height, width = parse_size(args.size)
@@ -60,40 +83,51 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         raise GameError("--seed must be >= 0")
     if args.frames is not None and args.frames < 2:
         raise GameError("--frames must be at least 2")
-    certifier = pick_certifier(args.solver)
+    jobs = args.jobs if args.jobs is not None else default_jobs()
+    if jobs < 1:
+        raise GameError("--jobs must be at least 1")
+    if args.rooms is not None and (args.rooms not in GRIDS or args.rooms > min(args.bricks, args.lemmings)):
+        raise GameError(f"--rooms must be one of {', '.join(map(str, GRIDS))}, "
+                        "at most the number of bricks and of lemmings")
+    if args.max_attempts is not None and args.max_attempts < 1:
+        raise GameError("--max-attempts must be at least 1")
+    band = parse_band(args.difficulty) if args.difficulty else None
+    spec = RunSpec(
+        height, width, args.bricks, args.frames, args.lemmings, args.unique, args.seed, pick_certifier(args.solver),
+        args.time_limit, args.max_attempts if args.max_attempts is not None else DEFAULT_ATTEMPTS_PER_LEVEL,
+        args.rooms, band,
+    )
     out = Path(args.out)
-    stats = GenerationStats()
+    bar = ProgressBar(sys.stderr, every=REPORT_EVERY) if not args.quiet else None
     written = 0
-    max_attempts = args.max_attempts if args.max_attempts is not None else DEFAULT_ATTEMPTS_PER_LEVEL * args.count
-    next_report = [time.perf_counter() + REPORT_EVERY]
+    started, cpu_total = time.perf_counter(), 0.0
+    try:
+        for generated in generate_run(spec, args.count, jobs=jobs, progress=bar):
+            written += 1
+            cpu_total += generated.cpu_seconds
+            path = out / level_file_name(height, width, args.bricks, args.seed, written)
+            try:
+                out.mkdir(exist_ok=True)
+                generated.level.save(path)
+            except GameError:
+                raise
+            except OSError as exc:
+                from game.storage import describe_os_error
 
-    def report(snapshot: GenerationStats) -> None:
-        if time.perf_counter() >= next_report[0]:
-            next_report[0] = time.perf_counter() + REPORT_EVERY
-            print(f"... {snapshot.attempts} candidates tried, {snapshot.accepted} accepted", file=sys.stderr, flush=True)
-
-    for generated in generate_levels(
-        height, width, args.bricks, args.frames, args.lemmings, args.count, args.unique, args.seed,
-        None, report, solver=certifier, time_limit=args.time_limit, max_attempts=max_attempts, stats=stats,
-    ):
-        written += 1
-        path = out / level_file_name(height, width, args.bricks, args.seed, written)
-        try:
-            out.mkdir(exist_ok=True)
-            generated.level.save(path)
-        except GameError:
-            raise
-        except OSError as exc:
-            from game.storage import describe_os_error
-
-            raise GameError(f"cannot write {path}: {describe_os_error(exc)}") from None
-        print(f"wrote {path}: '{generated.level.title}', min {generated.min_bricks} bricks"
-              f"{' (unique)' if generated.unique else ''}, candidate {generated.attempt}, "
-              f"{generated.seconds:.2f} s", flush=True)
-    print(stats.summary())
+                raise GameError(f"cannot write {path}: {describe_os_error(exc)}") from None
+            if bar is not None and bar.tty:
+                bar.close()
+            score = f", difficulty {generated.score:.1f}" if generated.score is not None else ""
+            print(f"wrote {path}: '{generated.level.title}', min {generated.min_bricks} brick{'s' if generated.min_bricks != 1 else ''}"
+                  f"{' (unique)' if generated.unique else ''}{score}, {generated.cpu_seconds:.2f} CPU s", flush=True)
+    finally:
+        if bar is not None:
+            bar.close()
+    wall = time.perf_counter() - started
+    print(f"{written} levels in {wall:.1f} s wall, {cpu_total:.1f} CPU s in rooms, {jobs} job{'s' if jobs != 1 else ''}"
+          + (f" ({wall / written:.2f} s wall per level)" if written else ""))
     if written < args.count:
-        print(f"stopped after {stats.attempts} candidates: wrote {written} of {args.count} levels",
-              file=sys.stderr)
+        print(f"stopped: wrote {written} of {args.count} levels", file=sys.stderr)
         return 1
     return 0
 
@@ -115,5 +149,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--solver", default=None,
                    help="exact solver that certifies each level (default: search, else auto, cpsat, ...)")
     p.add_argument("--time-limit", type=time_limit_arg, default=60.0, help="seconds per exact solve (default 60)")
-    p.add_argument("--max-attempts", type=int_arg(1, 10**9), default=None, help=f"give up after this many candidates (default {DEFAULT_ATTEMPTS_PER_LEVEL} per level)")
+    p.add_argument("--max-attempts", type=int_arg(1, 10**9), default=None,
+                   help=f"candidates per room before a level is dropped (default {DEFAULT_ATTEMPTS_PER_LEVEL})")
+    p.add_argument("--jobs", type=int_arg(1, 256), default=None, help="processes generating in parallel (default: all cores)")
+    p.add_argument("--rooms", type=int_arg(1, 64), default=None,
+                   help="cut each level into this many sealed rooms, each certified alone (default: by size)")
+    p.add_argument("--difficulty", default=None,
+                   help="keep levels whose rating score (see `rate`) is in LO-HI, or within 1 of X")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(handler=_cmd_generate)

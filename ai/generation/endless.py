@@ -23,6 +23,12 @@ within about a tenth of a second of the current simulator batch::
     ...
     cancel.set()   # on leaving the mode
 
+**Measured difficulty.** :func:`rated_level` is what the game's Endless mode runs (in the
+UI worker's child process): it generates a few candidates from the step's
+:class:`DifficultySpec`, rates each with :func:`ai.rating.rate_level`, and keeps the one
+whose score is closest to :func:`target_score` of the step and not below the score of the
+level before, so the ladder rises by measure, not by guess.
+
 For one level of a given difficulty, call :func:`next_level`; it fits
 :class:`ai.assistant.worker.Worker` directly (``report`` receives :class:`GenerationStats`
 snapshots: candidates tried, rejections)::
@@ -45,6 +51,61 @@ from dataclasses import dataclass, replace
 from typing import Iterator
 
 from ai.generation.generator import GeneratedLevel, GenerationProgress, generate_levels
+
+#: Candidates rated per Endless step (the one nearest the target score is kept).
+CANDIDATES_PER_STEP = 3
+#: Extra batches tried when every candidate rates below the previous level.
+EXTRA_BATCHES = 3
+#: Seconds per exact solve while rating an Endless candidate.
+RATING_TIME_LIMIT = 20.0
+
+
+def target_score(step: int) -> float:
+    """The rating score Endless aims at on step ``step`` (rises by half a point a step, up to 17).
+
+    >>> target_score(1), target_score(5), target_score(99)
+    (5.0, 7.0, 17.0)
+    """
+    return min(17.0, 5.0 + 0.5 * (max(1, step) - 1))
+
+
+def rated_level(
+    step: int,
+    *,
+    seed: int = 0,
+    previous: float | None = None,
+    cancel: threading.Event | None = None,
+    solver: str | None = None,
+    progress: GenerationProgress | None = None,
+    candidates: int = CANDIDATES_PER_STEP,
+) -> GeneratedLevel | None:
+    """The Endless level of ``step``: rated, nearest :func:`target_score`, not easier than ``previous``.
+
+    Deterministic for ``(step, seed, previous)`` (as long as the solvers answer in time);
+    ``None`` when cancelled.  The result carries ``difficulty=step`` and its ``score``.
+    """
+    from ai.rating import rate_level
+
+    spec = difficulty_spec(step)
+    best: GeneratedLevel | None = None
+    best_key: tuple[bool, float] = (True, float("inf"))
+    for batch in range(1 + EXTRA_BATCHES):
+        for generated in generate_levels(
+            spec.height, spec.width, spec.bricks, None, spec.lemmings, candidates, spec.unique,
+            _seed_of(seed, step) + 7919 * batch, cancel, progress, solver=solver,
+        ):
+            score = rate_level(generated.level, cancel=cancel, time_limit=RATING_TIME_LIMIT).score
+            if cancel is not None and cancel.is_set():
+                return None
+            rated = replace(generated, difficulty=step, score=score)
+            key = (previous is not None and score < previous, abs(score - target_score(step)))
+            if key < best_key:
+                best, best_key = rated, key
+        if cancel is not None and cancel.is_set():
+            return None
+        if best is not None and not best_key[0]:
+            break
+    return best
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,10 @@ class GeneratedLevel:
     solver: str
     seconds: float
     difficulty: int | None = None
+    #: CPU seconds spent on it in every process (set by :mod:`ai.generation.parallel`).
+    cpu_seconds: float = 0.0
+    #: The measured difficulty score (:mod:`ai.rating`), when it was rated.
+    score: float | None = None
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 When the player wins on their own and the level's minimum is not known yet (no ``par`` line,
 none recorded), :class:`ParFinder` asks an exact solver for it in a child process (through
-the assistant's worker and :func:`game.ui.solver_process.process_task`) and records the
+the assistant's worker, :meth:`ai.assistant.worker.Worker.submit_job`) and records the
 answer in the progress file once proved.  It never blocks a frame; leaving the level cancels it.
 """
 
@@ -45,13 +45,12 @@ class ParFinder:
             return
         try:
             from ai.assistant.worker import Worker
-
-            from game.ui.solver_process import process_task
         except ImportError as exc:  # the game runs without the solvers
             self.failed = str(exc)
             return
         self._worker = Worker()
-        self._worker.submit(process_task(_min_job(self.level)), label="par")
+        job = _min_job(self.level)
+        self._worker.submit_job(lambda report, cancel: job(report), label="par")
 
     def poll(self) -> int | None:
         """Check for the answer; records and returns it once (None otherwise)."""

@@ -9,12 +9,12 @@ import pytest
 import ai
 from ai.assistant.analysis import _fewest_frames_search, analyse_level, tightened
 from game.level import Level
-from game.pack import pack_level_paths
+from game.pack import original_level_path
 
 
 @pytest.fixture(scope="module")
 def original() -> Level:
-    return Level.load(pack_level_paths()[0])
+    return Level.load(original_level_path())
 
 
 @pytest.mark.parametrize("solver", ["auto", "cpsat", "search"])

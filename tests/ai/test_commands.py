@@ -10,7 +10,7 @@ import pytest
 
 from main import build_parser, main
 from tests.ai.exact_helpers import ORIGINAL, ORIGINAL_SOLUTIONS, UNREACHABLE, original
-from tests.conftest import REPO
+from tests.conftest import ORIGINAL_NUMBER, REPO
 
 
 def test_solve_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
@@ -25,23 +25,23 @@ def test_solve_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize("solver", ["auto", "search", "brute", "milp"])
 def test_solve_report(solver: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["solve", "1", "--solver", solver]) == 0
+    assert main(["solve", ORIGINAL_NUMBER, "--solver", solver]) == 0
     assert "optimal: 3 bricks" in capsys.readouterr().out
 
 
 def test_solve_with_the_research_solvers(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["solve", "1", "--solver", "gradient", "--json"]) == 0
+    assert main(["solve", ORIGINAL_NUMBER, "--solver", "gradient", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["solver"] == "gradient" and data["status"] == "feasible"  # never claims a proof
     assert tuple(map(tuple, data["bricks"])) in ORIGINAL_SOLUTIONS
-    assert main(["solve", "1", "--solver", "learned", "--all", "--json"]) == 0
+    assert main(["solve", ORIGINAL_NUMBER, "--solver", "learned", "--all", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["solver"] == "learned" and data["min_bricks"] == 3 and data["complete"] is True
     assert sorted(tuple(map(tuple, s)) for s in data["solutions"]) == list(ORIGINAL_SOLUTIONS)
 
 
 def test_solve_lp(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["solve", "1", "--solver", "milp", "--lp"]) == 0
+    assert main(["solve", ORIGINAL_NUMBER, "--solver", "milp", "--lp"]) == 0
     assert "LP relaxation" in capsys.readouterr().out
 
 
@@ -76,7 +76,7 @@ def test_no_answer_prints_null_bricks(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 def test_hint(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["hint", "1", "--bricks", "2,1;6,4", "--json"]) == 0
+    assert main(["hint", ORIGINAL_NUMBER, "--bricks", "2,1;6,4", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["action"] == "place" and data["cell"] == [6, 6] and data["steps"] == [["place", [6, 6]]]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from main import main
-from tests.conftest import ORIGINAL_PACK, REPO
+from tests.conftest import ORIGINAL_NUMBER, ORIGINAL_PACK, REPO
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -26,7 +26,7 @@ def test_check_ok(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_check_by_pack_number(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "check", "1")
+    code, out, _ = run(capsys, "check", ORIGINAL_NUMBER)
     assert code == 0 and "The Original" in out
 
 

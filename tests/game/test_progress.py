@@ -9,6 +9,7 @@ import pytest
 
 from game.level import Level
 from game.progress import ProgressStore, default_progress_path, level_key, verify_replays
+from tests.conftest import ORIGINAL_KEY, ORIGINAL_PACK
 
 LEVEL = Level.from_rows(["> ..T", "XX.XX", "XXXXX"], frames=6, budget=2, title="Tiny")
 CHANGED = Level.from_rows(["> ..T", "XX..X", "XXXXX"], frames=6, budget=2, title="Tiny")
@@ -128,15 +129,15 @@ def test_verify_replays() -> None:
 def test_verify_command(capsys: pytest.CaptureFixture[str]) -> None:
     from main import main
 
-    original = Level.load(Path(__file__).resolve().parents[2] / "levels" / "001_original.txt")
+    original = Level.load(ORIGINAL_PACK)
     store = ProgressStore.load_default()
-    store.record_win("001_original.txt", original, [(2, 1), (5, 4), (6, 6)])
+    store.record_win(ORIGINAL_KEY, original, [(2, 1), (5, 4), (6, 6)])
     assert main(["verify"]) == 0
     out = capsys.readouterr().out
-    assert "001_original.txt: 3 bricks [2,1;5,4;6,6] WINS" in out
+    assert f"{ORIGINAL_KEY}: 3 bricks [2,1;5,4;6,6] WINS" in out
     assert "1 of 1 saved replays still win" in out
-    store.record_win("001_original.txt", original, [(2, 1), (5, 4), (6, 6)])
-    store.records["001_original.txt"].replays[0] = type(store.records["001_original.txt"].replays[0])(
+    store.record_win(ORIGINAL_KEY, original, [(2, 1), (5, 4), (6, 6)])
+    store.records[ORIGINAL_KEY].replays[0] = type(store.records[ORIGINAL_KEY].replays[0])(
         original.puzzle_hash, ((2, 1),), 0.0)
     store.save()
     assert main(["verify"]) == 1

@@ -21,14 +21,14 @@ from game.ui.assistant import SOLVER_CYCLE, Assistant, assistant_of
 from game.ui.assistant.state import solver_title
 from game.catalog import pack_entries
 from game.ui.scenes.play import BASE_FPS, PlayScene, PlayState
-from tests.conftest import ORIGINAL_SOLUTIONS
+from tests.conftest import ORIGINAL_INDEX, ORIGINAL_KEY, ORIGINAL_SOLUTIONS
 from tests.ui.conftest import click, press
 
 SOLUTION_CELLS = set().union(*ORIGINAL_SOLUTIONS)
 
 
 def open_original(app: App) -> PlayScene:
-    scene = PlayScene(app, playlist=pack_entries(), index=0)
+    scene = PlayScene(app, playlist=pack_entries(), index=ORIGINAL_INDEX)
     app.push(scene)
     app.run_frames(1)
     return scene
@@ -69,7 +69,7 @@ def test_hint_highlights_a_cell_of_an_optimal_solution_and_is_counted(app: App) 
     assert len(cells) == 1 and cells[0] in SOLUTION_CELLS
     line = next(line for line in scene.status_lines if line.startswith("Hint"))
     assert f"place a brick at ({cells[0][0]},{cells[0][1]})" in line
-    assert ProgressStore.load(default_progress_path()).records["001_original.txt"].hints_used == 1
+    assert ProgressStore.load(default_progress_path()).records[ORIGINAL_KEY].hints_used == 1
     # repeated presses reveal more, up to a whole optimal solution
     press(app, pygame.K_h)
     press(app, pygame.K_h)
@@ -77,7 +77,7 @@ def test_hint_highlights_a_cell_of_an_optimal_solution_and_is_counted(app: App) 
     assert len(revealed) == 3 and tuple(sorted(revealed)) in ORIGINAL_SOLUTIONS
     assert any("whole solution" in line for line in scene.status_lines)
     press(app, pygame.K_h)  # nothing more to reveal: not counted
-    assert ProgressStore.load(default_progress_path()).records["001_original.txt"].hints_used == 3
+    assert ProgressStore.load(default_progress_path()).records[ORIGINAL_KEY].hints_used == 3
     # following the hint: place the revealed bricks and win
     for cell in revealed:
         scene.click_cell(cell)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import threading
 import time
 from pathlib import Path
 from typing import Iterator
@@ -13,15 +12,15 @@ import pytest
 
 from game.level import Level
 from game.pack import pack_level_paths
+from tests.conftest import ORIGINAL_PACK
 from game.storage import user_levels_dir
 from game.ui.app import App
 from game.catalog import user_entries
 from game.editor_model import EditorModel, Tool
 from game.ui.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt
 from game.ui.scenes.editor import EditorScene
-from game.ui.scenes.endless import EndlessLevel, EndlessScene, difficulty, endless_levels
 from game.ui.scenes.menu import MENU_ENTRIES, MenuScene
-from game.ui.scenes.play import PlayScene, PlayState
+from game.ui.scenes.play import PlayScene
 from tests.ui.conftest import click, move, press, leave_level
 
 CTRL = pygame.KMOD_CTRL
@@ -309,7 +308,7 @@ def test_open_pack_level_saves_a_copy(app: App) -> None:
     assert editor.draft.grid == Level.load(pack).grid and not editor.model.dirty
     press(app, pygame.K_s, mod=CTRL)
     press(app, pygame.K_RETURN)
-    copy = user_levels_dir() / "the_original.txt"
+    copy = user_levels_dir() / "let_them_go.txt"  # the pack's first level: the first tutorial
     assert copy.is_file() and Level.load(copy) == Level.load(pack)
     assert pack.read_bytes() == before
     # the copy is listed, and opening it edits it in place
@@ -354,7 +353,7 @@ def test_new_level_with_a_chosen_size(app: App) -> None:
 
 # ---------------------------------------------------------------- analysis
 def test_analyse_and_tighten_in_the_worker(app: App) -> None:
-    editor = open_editor(app, EditorModel.from_level(Level.load(pack_level_paths()[0])))
+    editor = open_editor(app, EditorModel.from_level(Level.load(ORIGINAL_PACK)))
     letter(app, "a")
     assert editor.analysing  # the frame returned while the worker runs
     wait_for_analysis(app, editor)
@@ -381,7 +380,7 @@ def test_analyse_and_tighten_in_the_worker(app: App) -> None:
 
 
 def test_analysis_in_a_thread_where_fork_is_missing(app: App) -> None:
-    model = EditorModel.from_level(Level.load(pack_level_paths()[0]).with_limits(budget=1))
+    model = EditorModel.from_level(Level.load(ORIGINAL_PACK).with_limits(budget=1))
     app.push(MenuScene(app))
     editor = app.push(EditorScene(app, model, analysis_in_process=False))
     assert isinstance(editor, EditorScene)
@@ -392,7 +391,7 @@ def test_analysis_in_a_thread_where_fork_is_missing(app: App) -> None:
 
 
 def test_tighten_analyses_first_and_unsolvable_is_shown(app: App) -> None:
-    level = Level.load(pack_level_paths()[0]).with_limits(frames=40, budget=9)
+    level = Level.load(ORIGINAL_PACK).with_limits(frames=40, budget=9)
     editor = open_editor(app, EditorModel.from_level(level))
     letter(app, "t")
     wait_for_analysis(app, editor)
@@ -407,7 +406,7 @@ def test_tighten_analyses_first_and_unsolvable_is_shown(app: App) -> None:
 
 
 def test_analysis_never_blocks_a_frame(app: App) -> None:
-    editor = open_editor(app, EditorModel.from_level(Level.load(pack_level_paths()[0])))
+    editor = open_editor(app, EditorModel.from_level(Level.load(ORIGINAL_PACK)))
     worst = 0.0
     letter(app, "a")
     while editor.analysing:
@@ -459,49 +458,3 @@ def test_edit_command_runs_headless(tmp_path: Path, menu_entries: None) -> None:
     assert shot.is_file()
     assert main.main(["edit", "--new", "8x9", "--frames", "2"]) == 0
     assert main.main(["edit", "--new", "1x1", "--frames", "2"]) == 2
-
-
-# ---------------------------------------------------------------- endless
-def test_endless_plays_levels_of_rising_difficulty(app: App) -> None:
-    levels = [Level.from_rows(["> ..T", "XX.XX"], frames=9, budget=1, title=f"Gap {k}") for k in (1, 2)]
-
-    def source(cancel: threading.Event) -> Iterator[EndlessLevel]:
-        for k, lv in enumerate(levels, 1):
-            yield EndlessLevel(k, lv, difficulty(k))
-
-    app.push(MenuScene(app))
-    endless = app.push(EndlessScene(app, source=source))
-    assert isinstance(endless, EndlessScene)
-    deadline = time.monotonic() + 5
-    while not isinstance(app.top, PlayScene) and time.monotonic() < deadline:
-        app.run_frames(1)
-    play = app.top
-    assert isinstance(play, PlayScene) and play.title == "Gap 1"
-    play.apply_bricks([(1, 2)])
-    press(app, pygame.K_SPACE, unicode=" ", frames=120)
-    assert play.state == PlayState.WON
-    press(app, pygame.K_RETURN)
-    app.run_frames(2)
-    nxt = app.top
-    assert endless.solved == 1 and isinstance(nxt, PlayScene) and nxt.title == "Gap 2"
-    leave_level(app)  # give up: back to the card, Enter retries
-    assert app.top is endless and endless.solved == 1
-    press(app, pygame.K_RETURN)
-    assert isinstance(app.top, PlayScene) and app.top.title == "Gap 2"
-    leave_level(app)
-    press(app, pygame.K_ESCAPE)
-    assert isinstance(app.top, MenuScene)
-    assert endless.producer is not None and endless.producer.cancel.is_set()
-
-
-def test_endless_generator_yields_certified_levels() -> None:
-    import ai
-
-    cancel = threading.Event()
-    gen = endless_levels(cancel, seed=3)
-    first = next(gen)
-    cancel.set()
-    assert first.step == 1 and first.level.title.startswith("Endless 1:")
-    d = difficulty(1)
-    assert (first.level.height, first.level.width) == (d.height, d.width)
-    assert ai.solve(first.level, solver="cpsat").min_bricks == d.bricks

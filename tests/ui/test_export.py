@@ -23,7 +23,7 @@ from game.ui.export import (
     relaxed_frames,
 )
 from game.ui.render import LevelRenderer, render_frame
-from tests.conftest import ORIGINAL_PACK, REPO
+from tests.conftest import ORIGINAL_NUMBER, ORIGINAL_PACK, REPO
 
 SOLUTION = ((2, 1), (5, 4), (6, 6))
 
@@ -143,7 +143,7 @@ def test_cli_export_and_solve_gif_headless(tmp_path: Path, original: Level) -> N
     assert frames.shape[0] == original.frames + 2
     assert frames.shape[1:3] == tuple(reversed(frame_size(original, scale=1)))
     solved = tmp_path / "solved.gif"
-    proc = run_main("solve", "1", "--gif", str(solved), "--json")
+    proc = run_main("solve", ORIGINAL_NUMBER, "--gif", str(solved), "--json")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().startswith("{")  # --json output stays one JSON object
     assert iio.imread(solved, index=None).shape[0] == original.frames + 2
@@ -158,7 +158,7 @@ def test_cli_export_errors(tmp_path: Path, bad: list[str]) -> None:
 
 def test_cli_export_relaxed_lp(tmp_path: Path, original: Level) -> None:
     out = tmp_path / "lp.gif"
-    proc = run_main("export", "1", "--relaxed", "lp", "--gif", str(out), "--scale", "1")
+    proc = run_main("export", ORIGINAL_NUMBER, "--relaxed", "lp", "--gif", str(out), "--scale", "1")
     assert proc.returncode == 0, proc.stderr
     frames = iio.imread(out, index=None)
     assert frames.shape[0] == original.frames + 2

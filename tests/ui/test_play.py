@@ -10,13 +10,13 @@ from game.progress import ProgressStore, default_progress_path
 from game.ui.app import App
 from game.catalog import pack_entries
 from game.ui.scenes.play import BASE_FPS, PlayScene, PlayState
-from tests.conftest import ORIGINAL_SOLUTIONS
+from tests.conftest import ORIGINAL_INDEX, ORIGINAL_KEY, ORIGINAL_SOLUTIONS
 from tests.ui.conftest import click, leave_level, move, press
 
 SOLUTION = ((2, 1), (5, 4), (6, 6))
 
 
-def open_level(app: App, index: int = 0) -> PlayScene:
+def open_level(app: App, index: int = ORIGINAL_INDEX) -> PlayScene:
     """Push the play scene of pack level ``index`` and step one frame."""
     scene = PlayScene(app, playlist=pack_entries(), index=index)
     app.push(scene)
@@ -46,9 +46,9 @@ def test_original_solution_by_clicks_wins_and_is_saved(app: App) -> None:
     assert scene.state == PlayState.WON
     assert scene.frame == scene.level.frames - 1
     stored = ProgressStore.load(default_progress_path())
-    st = stored.status("001_original.txt", scene.level)
+    st = stored.status(ORIGINAL_KEY, scene.level)
     assert st.solved and st.best_bricks == 3 and not st.changed
-    assert stored.records["001_original.txt"].replays[0].bricks == SOLUTION
+    assert stored.records[ORIGINAL_KEY].replays[0].bricks == SOLUTION
 
 
 def test_no_bricks_loses(app: App) -> None:
@@ -204,10 +204,10 @@ def test_enter_after_win_opens_next_level_and_esc_goes_back(app: App) -> None:
     assert scene.state == PlayState.WON
     press(app, pygame.K_RETURN)
     nxt = app.top
-    assert isinstance(nxt, PlayScene) and nxt.index == 1
+    assert isinstance(nxt, PlayScene) and nxt.index == ORIGINAL_INDEX + 1
     leave_level(app)
     assert app.top is select
-    assert select.statuses[0].solved
+    assert select.statuses[ORIGINAL_INDEX].solved
 
 
 def test_all_six_original_solutions_win(app: App) -> None:

@@ -22,6 +22,7 @@ from game.ui.assistant import Assistant, assistant_of
 from game.catalog import pack_entries
 from game.ui.scenes.play import PlayScene
 from tests.ui.conftest import press
+from tests.conftest import ORIGINAL_INDEX
 
 
 class SlowSolver:
@@ -82,7 +83,7 @@ class CrashingSolver:
 
 
 def open_original(app: App) -> PlayScene:
-    scene = PlayScene(app, playlist=pack_entries(), index=0)
+    scene = PlayScene(app, playlist=pack_entries(), index=ORIGINAL_INDEX)
     app.push(scene)
     app.run_frames(1)
     return scene

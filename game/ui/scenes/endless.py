@@ -1,30 +1,39 @@
-"""Endless mode: generated levels of rising difficulty, made in the background while you play.
+"""Endless mode: generated levels whose measured difficulty rises, made while you play.
 
-A daemon thread runs :func:`endless_levels` (a thin wrapper over the generator in
-``ai.generation``) and keeps up to :data:`LOOKAHEAD` levels ready in a queue; the scene
-shows a "generating" card while it waits and pushes a :class:`PlayScene` for each level.
-Winning (then Enter or Esc) moves on to the next, harder level; leaving a level unsolved
-comes back here, where Enter retries it and Esc returns to the menu.
+Levels are made by the UI's one way of running AI work: the
+:meth:`ai.assistant.worker.Worker.submit_job` (a child process), so
+generation and its exact solvers run in a child process (cancelled by killing it), never
+in a thread of the game.  Each job makes the level of one step with
+:func:`ai.generation.endless.rated_level` (rated by :mod:`ai.rating`, nearest the step's
+target score, not easier than the level before); up to :data:`LOOKAHEAD` levels are made
+ahead.  Where the player is (step, solved, streak, best streak) is kept in
+``endless.json`` (:mod:`game.endless_record`), so a relaunch continues the ladder.
+
+Winning (then Enter or Esc) moves on to the next step; leaving a level unsolved ends the
+streak and comes back here, where Enter retries it and Esc returns to the menu.
 """
 
 from __future__ import annotations
 
 import math
-import queue
-import threading
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from pathlib import Path
+from typing import Any, Callable
 
 import pygame
 
+from game.endless_record import EndlessRecord, load_record, save_record
 from game.level import Level
 from game.ui import hud
 from game.ui.app import App, Scene
+from game.catalog import LevelEntry, Section
 from game.ui.input import Act, Action
 from game.ui.render import LevelRenderer
 
 #: Levels generated ahead of the one being played.
 LOOKAHEAD = 2
+#: Modules the game imports once so every generation child inherits them.
+PRELOAD = ("ai.generation.endless", "ai.rating", "ai.solvers.search")
 
 
 @dataclass(frozen=True)
@@ -59,111 +68,145 @@ def difficulty(level: int) -> Difficulty:
 
 @dataclass(frozen=True)
 class EndlessLevel:
-    """One generated level: its number in this run (``step``), the level, and its difficulty."""
+    """One generated level: its step on the ladder, the level, its settings and measured score."""
 
     step: int
     level: Level
     difficulty: Difficulty
     seconds: float = 0.0
+    score: float | None = None
 
 
-def endless_levels(cancel: threading.Event, *, start: int = 1, seed: int = 0) -> Iterator[EndlessLevel]:
-    """Certified generated levels of rising difficulty until ``cancel`` is set.
+def endless_title(step: int, name: str) -> str:
+    """The title shown in play, e.g. ``Endless 4 · Mossy Ledges``.
 
-    The one place that calls the generator: ``ai.generation.endless.endless_levels``
-    (two levels per difficulty step, each certified by an exact solver).
+    >>> endless_title(4, "Mossy Ledges")
+    'Endless 4 \\xb7 Mossy Ledges'
     """
-    from ai.generation.endless import endless_levels as generated_levels
-
-    for step, g in enumerate(generated_levels(start=start, seed=seed, cancel=cancel), 1):
-        if cancel.is_set():
-            return
-        d = difficulty(g.difficulty or start)
-        title = g.level.title or "Generated"
-        level = g.level.with_meta("title", f"Endless {step}: {title}")
-        yield EndlessLevel(step, level, d, g.seconds)
+    return f"Endless {step} \u00b7 {name or 'Generated'}"
 
 
-class _Producer:
-    """The background thread filling a bounded queue from a level source."""
+def make_endless_level(step: int, seed: int, previous: float | None,
+                       report: Callable[[Any], None] | None = None) -> EndlessLevel | None:
+    """The level of ``step`` (runs in the worker's child process): rated, rising by measure."""
+    from ai.generation.endless import rated_level
 
-    def __init__(self, source: Callable[[threading.Event], Iterator[EndlessLevel]]) -> None:
-        self.cancel = threading.Event()
-        self.ready: queue.Queue[EndlessLevel] = queue.Queue(maxsize=LOOKAHEAD)
-        self.error = ""
-        self._source = source
-        self.thread = threading.Thread(target=self._run, name="endless-generator", daemon=True)
-        self.thread.start()
-        import atexit
+    g = rated_level(step, seed=seed, previous=previous, progress=report)
+    if g is None:
+        return None
+    level = g.level.with_meta("title", endless_title(step, g.level.title))
+    return EndlessLevel(step, level, difficulty(step), g.seconds, g.score)
 
-        atexit.register(self.stop)
 
-    def _run(self) -> None:
-        try:
-            for item in self._source(self.cancel):
-                while not self.cancel.is_set():
-                    try:
-                        self.ready.put(item, timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
-                if self.cancel.is_set():
-                    return
-        except Exception as exc:  # never take the game down
-            self.error = f"{type(exc).__name__}: {exc}"
-
-    def take(self) -> EndlessLevel | None:
-        """The next ready level, or None (never blocks)."""
-        try:
-            return self.ready.get_nowait()
-        except queue.Empty:
-            return None
-
-    def stop(self) -> None:
-        """Ask the thread to stop (it checks between candidates and inside the solver)."""
-        self.cancel.set()
+#: What makes one level: ``(step, seed, previous score, report) -> EndlessLevel``; run in the child.
+LevelMaker = Callable[[int, int, "float | None", Callable[[Any], None]], "EndlessLevel | None"]
 
 
 class EndlessScene(Scene):
     """The endless ladder: a status card between generated levels."""
 
-    def __init__(self, app: App, *, seed: int | None = None,
-                 source: Callable[[threading.Event], Iterator[EndlessLevel]] | None = None) -> None:
+    def __init__(self, app: App, *, seed: int | None = None, make_level: LevelMaker | None = None,
+                 record_path: Path | None = None) -> None:
         super().__init__(app)
-        import random
-
-        self.seed = random.randrange(1_000_000) if seed is None else seed
-        self._source = source if source is not None else (lambda cancel: endless_levels(cancel, seed=self.seed))
-        self.producer: _Producer | None = None
+        self.record_path = record_path
+        self.record, problem = load_record(record_path)
+        if problem:
+            app.toast(problem, 6.0)
+        if seed is not None and seed != self.record.seed:
+            self.record = EndlessRecord(seed=seed, best_streak=self.record.best_streak)
+        self._make = make_level if make_level is not None else make_endless_level
+        self.worker: Any = None  #: the ai.assistant.worker.Worker, made on entering
+        self.job: int | None = None
+        self.job_step = 0
+        self.ready: list[EndlessLevel] = []
         self.current: EndlessLevel | None = None
         self.play: Scene | None = None
-        self.solved = 0
+        self.error = ""
         self.waited = 0.0
         self.anim = 0.0
         self.auto_next = True  #: push the next level as soon as it is ready
         self.renderer = LevelRenderer()
 
+    # ---------------------------------------------------------------- state
+    @property
+    def solved(self) -> int:
+        """Levels solved on this ladder (kept across launches)."""
+        return self.record.solved
+
+    def _save(self) -> None:
+        try:
+            self.record = save_record(self.record, self.record_path)
+        except OSError as exc:
+            self.app.toast(f"could not save Endless progress: {exc.strerror or exc}", 4.0)
+
+    def _planned_steps(self) -> list[int]:
+        """Steps made or being made ahead of the player."""
+        steps = [lv.step for lv in self.ready]
+        if self.current is not None:
+            steps.append(self.current.step)
+        if self.job is not None:
+            steps.append(self.job_step)
+        return steps
+
+    def _previous_score(self, step: int) -> float | None:
+        known = [lv.score for lv in ([self.current] if self.current else []) + self.ready
+                 if lv.step == step - 1 and lv.score is not None]
+        return known[0] if known else self.record.last_score
+
+    # ---------------------------------------------------------------- the worker
+    def _start_worker(self) -> None:
+        from ai.assistant.worker import Worker
+
+        if self.worker is None:
+            self.worker = Worker()
+
+    def _submit(self, step: int) -> None:
+        make, seed, previous = self._make, self.record.seed, self._previous_score(step)
+        self.job_step = step
+        self.job = self.worker.submit_job(lambda report, cancel: make(step, seed, previous, report),
+                                          label="endless", preload=PRELOAD)
+
+    def _poll(self) -> None:
+        for event in self.worker.poll():
+            if event.job != self.job:
+                continue
+            if event.kind == "done":
+                self.job = None
+                if isinstance(event.payload, EndlessLevel):
+                    self.ready.append(event.payload)
+            elif event.kind == "error":
+                self.job = None
+                self.error = event.message or "the generator failed"
+            elif event.kind == "cancelled":
+                self.job = None
+        planned = self._planned_steps()
+        if self.job is None and not self.error and len(planned) < LOOKAHEAD + 1:
+            nxt = max(planned, default=self.record.step - 1) + 1
+            self._submit(max(nxt, self.record.step))
+
     # ---------------------------------------------------------------- flow
     def on_enter(self) -> None:
-        """Start the generator the first time; after a level, move on when it was won."""
-        if self.producer is None:
-            self.producer = _Producer(self._source)
+        """Start the worker the first time; after a level, move on when it was won."""
+        self._start_worker()
         if self.play is not None:
             from game.ui.scenes.play import PlayScene, PlayState
 
             play = self.play
             self.play = None
-            if isinstance(play, PlayScene) and play.state == PlayState.WON:
-                self.solved += 1
+            if isinstance(play, PlayScene) and play.state == PlayState.WON and self.current is not None:
+                self.record = self.record.won(self.current.score)
                 self.current = None
                 self.auto_next = True
             else:
+                self.record = self.record.gave_up()
                 self.auto_next = False
+            self._save()
 
     def on_exit(self) -> None:
-        """Stop generating."""
-        if self.producer is not None:
-            self.producer.stop()
+        """Stop generating (the child process is killed) and save."""
+        if self.worker is not None:
+            self.worker.shutdown()
+        self.job = None
 
     def start_level(self) -> None:
         """Play the current level."""
@@ -172,7 +215,11 @@ class EndlessScene(Scene):
         if self.current is None:
             return
         lvl = self.current
-        self.play = self.app.push(PlayScene(self.app, lvl.level, key=None, title=lvl.level.title))
+        # A playlist ending at this level: the title card reads "Level <step>" and Enter after
+        # a win comes back here.  key=None: Endless wins are kept in endless.json, not progress.json.
+        entry = LevelEntry(f"endless:{lvl.step}", None, lvl.level, Section.ENDLESS)
+        self.play = self.app.push(PlayScene(self.app, lvl.level, playlist=[entry] * lvl.step, index=lvl.step - 1,
+                                            key=None, title=lvl.level.title, back_label="endless"))
 
     def handle_event(self, action: Action) -> None:
         """Enter: play (retry); Esc: menu."""
@@ -181,19 +228,26 @@ class EndlessScene(Scene):
         elif action.kind in (Act.CONFIRM, Act.TOGGLE_RUN, Act.CLICK):
             if self.current is not None:
                 self.start_level()
+            elif self.error:
+                self.error = ""  # try the generator again
             else:
                 self.auto_next = True
 
     def update(self, dt: float) -> None:
-        """Collect a ready level; open it when the player is waiting for it."""
+        """Collect ready levels; open the next one when the player is waiting for it."""
         self.anim += dt
-        if self.current is None and self.producer is not None:
+        if self.worker is None or self.app.top is not self:
+            return
+        self._poll()
+        if self.current is None:
             self.waited += dt
-            nxt = self.producer.take()
-            if nxt is not None:
-                self.current = nxt
+            self.ready.sort(key=lambda lv: lv.step)
+            while self.ready and self.ready[0].step < self.record.step:
+                self.ready.pop(0)  # made for a step already played
+            if self.ready and self.ready[0].step == self.record.step:
+                self.current = self.ready.pop(0)
                 self.waited = 0.0
-        if self.current is not None and self.auto_next and self.app.top is self:
+        if self.current is not None and self.auto_next:
             self.auto_next = False
             self.start_level()
 
@@ -204,19 +258,21 @@ class EndlessScene(Scene):
         w, h = surface.get_size()
         bar = hud.top_bar(surface)
         hud.blit_text(surface, "Endless", (16, bar.centery), 36, hud.WHITE, anchor="midleft")
-        hud.blit_text(surface, f"solved {self.solved}", (w - 16, bar.centery), 28, hud.GOLD, anchor="midright")
+        rec = self.record
+        hud.blit_text(surface, f"solved {rec.solved}   streak {rec.streak}   best {rec.best_streak}",
+                      (w - 16, bar.centery), 28, hud.GOLD, anchor="midright")
         box = pygame.Rect(0, 0, min(620, w - 40), 260)
         box.center = (w // 2, h // 2)
         hud.panel(surface, box, edge=hud.GOLD)
-        step = self.current.step if self.current is not None else self.solved + 1
+        step = self.current.step if self.current is not None else rec.step
         hud.blit_text(surface, f"Level {step}", (box.centerx, box.top + 24), 56, hud.GOLD, anchor="midtop")
         if self.current is not None:
             d = self.current.difficulty
-            hud.blit_text(surface, f"difficulty {d.level}: {d.describe()}", (box.centerx, box.top + 86), 28,
+            score = f"difficulty {self.current.score:.1f}: " if self.current.score is not None else ""
+            hud.blit_text(surface, f"{score}{d.describe()}", (box.centerx, box.top + 86), 26,
                           hud.WHITE, anchor="midtop")
-        err = self.producer.error if self.producer is not None else ""
-        if err:
-            line, color = f"the generator failed: {err[:48]}", hud.RED
+        if self.error:
+            line, color = f"the generator failed: {self.error[:44]}  (Enter: retry)", hud.RED
         elif self.current is None:
             dots = "." * (1 + int(self.anim * 3) % 3)
             line, color = f"generating a new puzzle{dots}  {self.waited:.1f} s", hud.BLUE
@@ -225,11 +281,13 @@ class EndlessScene(Scene):
         else:
             line, color = "Enter: try it again    Esc: back to the menu", hud.WHITE
         hud.blit_text(surface, line, (box.centerx, box.top + 136), 26, color, anchor="midtop")
-        hud.blit_text(surface, "every level is certified by an exact solver", (box.centerx, box.bottom - 44), 20,
-                      hud.MUTED, anchor="midtop")
+        hud.blit_text(surface, "each level is certified by an exact solver and rated by the AI",
+                      (box.centerx, box.bottom - 44), 20, hud.MUTED, anchor="midtop")
         sp = self.renderer.sprites
         cell = 40
         x = box.left + 20 + int((self.anim * 90) % max(1, box.width - 40 - cell))
         frame = int(self.anim * 8) % 4
         surface.blit(sp.get(f"lem_walk_r_{frame}", cell), (x, box.bottom + 12 + int(math.sin(self.anim * 5) * 2)))
         hud.hint_bar(surface, [("Enter", "play"), ("Esc", "menu")])
+
+

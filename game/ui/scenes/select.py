@@ -1,17 +1,23 @@
-"""The level select screen: the pack (and the player's levels) as cards with progress marks.
+"""The level select screen: the pack's worlds (and the player's levels) as cards with progress marks.
 
-Each card shows the level number, title, a thumbnail of the map, a solved mark, the best
-brick count and a "changed" mark when the level file no longer matches the one solved.
-The cursor starts on the first unsolved level, so Enter opens it.
+Cards are grouped under a header per world (``World 2 · Rising Ground  4/10 solved``) and
+one for the player's own levels.  A world opens once most of the previous one is solved
+(:func:`game.pack.open_worlds_by_counts`); a locked world's cards are dimmed with a
+padlock, and opening one says what is left to do.  Each card shows the level number,
+title, a thumbnail of the map, a solved mark, the best brick count and a "changed" mark
+when the level file no longer matches the one solved.  The cursor starts on the first
+unsolved level of an open world, so Enter opens it.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 import pygame
 
 from game.level import Level
+from game.pack import UNLOCK_FRACTION, group_worlds, migrate_keys, open_worlds_by_counts, world_name
 from game.progress import LevelStatus
 from game.ui import hud
 from game.ui.app import App, Scene
@@ -20,6 +26,16 @@ from game.ui.input import Act, Action
 from game.ui.render import LevelRenderer
 
 CARD_W, CARD_H, GAP = 210, 160, 16
+#: Height of a world's header band above its cards.
+HEADER_H = 34
+#: Header of the player's own levels.
+USER_GROUP = "Your levels"
+
+
+def entry_groups(entries: list[LevelEntry]) -> list[tuple[str, int, int]]:
+    """``(name, first, count)`` per group of cards: the pack's worlds in order, then the player's levels."""
+    names = [world_name(e.level) if e.section == "pack" else USER_GROUP for e in entries]
+    return group_worlds(names)
 
 
 def _thumbnail(level: Level, size: tuple[int, int]) -> pygame.Surface:
@@ -56,10 +72,10 @@ def draw_medal(surface: pygame.Surface, center: tuple[int, int]) -> None:
     hud.blit_text(surface, "P", (cx, cy + 3), 18, (16, 12, 24), anchor="center")
 
 
-def first_unsolved(entries: list[LevelEntry], statuses: list[LevelStatus]) -> int:
-    """Index of the first level not solved (or changed since), else 0."""
+def first_unsolved(entries: list[LevelEntry], statuses: list[LevelStatus], locked: list[bool] | None = None) -> int:
+    """Index of the first open level not solved (or changed since), else 0."""
     for i, st in enumerate(statuses):
-        if not st.solved or st.changed:
+        if (not st.solved or st.changed) and not (locked and locked[i]):
             return i
     return 0
 
@@ -79,12 +95,51 @@ class LevelSelectScene(Scene):
         self.renderer = LevelRenderer()
         self._thumbs: dict[str, pygame.Surface] = {}
         self._entered = False
+        if migrate_keys(self.app.progress.records):  # progress saved before the pack was renumbered
+            try:
+                self.app.progress.save()
+            except OSError:
+                pass
+        self.groups = entry_groups(self.entries)
+        self.group_of = [g for g, (_, first, count) in enumerate(self.groups) for _ in range(count)]
+        self.locked: list[bool] = [False] * len(self.entries)
+        self.group_open: list[bool] = [True] * len(self.groups)
         self.refresh()
-        self.cursor = first_unsolved(self.entries, self.statuses)
+        self.cursor = first_unsolved(self.entries, self.statuses, self.locked)
 
     def refresh(self) -> None:
-        """Re-read the progress marks."""
+        """Re-read the progress marks and which worlds are open."""
         self.statuses = [self.app.progress.status(e.key, e.level) for e in self.entries]
+        pack = [g for g, (name, first, _) in enumerate(self.groups) if self.entries[first].section == "pack"]
+        sizes = [self.groups[g][2] for g in pack]
+        solved = [self.solved_in(g) for g in pack]
+        self.group_open = [True] * len(self.groups)
+        for g, is_open in zip(pack, open_worlds_by_counts(sizes, solved)):
+            self.group_open[g] = is_open
+        self.locked = [not self.group_open[g] for g in self.group_of]
+
+    def solved_in(self, group: int) -> int:
+        """Levels of ``group`` solved (and not changed since)."""
+        _, first, count = self.groups[group]
+        return sum(1 for st in self.statuses[first:first + count] if st.solved and not st.changed)
+
+    def world_label(self, group: int) -> str:
+        """The header of ``group``, e.g. ``World 2 · Rising Ground``."""
+        name, first, _ = self.groups[group]
+        if self.entries[first].section != "pack":
+            return name
+        number = sum(1 for g in range(group + 1) if self.entries[self.groups[g][1]].section == "pack")
+        return f"World {number} \u00b7 {name}"
+
+    def need_before(self, group: int) -> int:
+        """Levels of the world before ``group`` to solve for ``group`` to open."""
+        return math.ceil(UNLOCK_FRACTION * self.groups[group - 1][2]) if group > 0 else 0
+
+    def lock_message(self, group: int) -> str:
+        """What opens a locked world."""
+        need = self.need_before(group) - self.solved_in(group - 1)
+        return (f"{self.world_label(group)} is locked: solve {need} more level{'s' if need != 1 else ''} "
+                f"of {self.world_label(group - 1)}")
 
     def on_enter(self) -> None:
         """Coming back from a level: refresh the marks."""
@@ -94,14 +149,40 @@ class LevelSelectScene(Scene):
     def _columns(self, width: int) -> int:
         return max(1, (width - 2 * GAP) // (CARD_W + GAP))
 
+    def grid_pos(self, i: int, cols: int) -> tuple[int, int, int]:
+        """``(row, column, headers above)`` of card ``i``: each group starts a new row under its header."""
+        row = 0
+        for g, (_, first, count) in enumerate(self.groups):
+            if i < first + count:
+                r, c = divmod(i - first, cols)
+                return row + r, c, g + 1
+            row += -(-count // cols)
+        return row, 0, len(self.groups)
+
     def card_rect(self, i: int, size: tuple[int, int]) -> pygame.Rect:
         """Where card ``i`` is drawn (scrolled)."""
         cols = self._columns(size[0])
         total_w = cols * CARD_W + (cols - 1) * GAP
         x0 = (size[0] - total_w) // 2
-        y0 = hud.TOP_BAR + 24
-        r, c = divmod(i, cols)
-        return pygame.Rect(x0 + c * (CARD_W + GAP), y0 + r * (CARD_H + GAP) - int(self.scroll), CARD_W, CARD_H)
+        y0 = hud.TOP_BAR + 16
+        r, c, headers = self.grid_pos(i, cols)
+        return pygame.Rect(x0 + c * (CARD_W + GAP), y0 + headers * HEADER_H + r * (CARD_H + GAP) - int(self.scroll),
+                           CARD_W, CARD_H)
+
+    def header_rect(self, group: int, size: tuple[int, int]) -> pygame.Rect:
+        """The header band above ``group``'s first card."""
+        card = self.card_rect(self.groups[group][1], size)
+        cols = self._columns(size[0])
+        width = cols * CARD_W + (cols - 1) * GAP
+        return pygame.Rect(card.left, card.top - HEADER_H, width, HEADER_H - 4)
+
+    def vertical(self, i: int, step: int, cols: int) -> int:
+        """The card one row up (``step`` -1) or down (+1) from ``i``, nearest column; ``i`` at an edge."""
+        row, col, _ = self.grid_pos(i, cols)
+        same_row = [j for j in range(len(self.entries)) if self.grid_pos(j, cols)[0] == row + step]
+        if not same_row:
+            return i
+        return min(same_row, key=lambda j: abs(self.grid_pos(j, cols)[1] - col))
 
     def _card_at(self, pos: tuple[int, int] | None) -> int | None:
         if pos is None:
@@ -119,7 +200,11 @@ class LevelSelectScene(Scene):
 
         if 0 <= i < len(self.entries):
             self.cursor = i
-            self.app.push(PlayScene(self.app, playlist=self.entries, index=i))
+            if self.locked[i]:
+                self.app.toast(self.lock_message(self.group_of[i]), 3.0)
+                return
+            playable = [e for e, locked in zip(self.entries, self.locked) if not locked]
+            self.app.push(PlayScene(self.app, playlist=playable, index=playable.index(self.entries[i])))
 
     def handle_event(self, action: Action) -> None:
         """Arrows, Enter, click, wheel, Esc."""
@@ -135,9 +220,9 @@ class LevelSelectScene(Scene):
         elif k == Act.RIGHT and n:
             self.cursor = min(n - 1, self.cursor + 1)
         elif k == Act.UP and n:
-            self.cursor = max(0, self.cursor - cols)
+            self.cursor = self.vertical(self.cursor, -1, cols)
         elif k == Act.DOWN and n:
-            self.cursor = min(n - 1, self.cursor + cols)
+            self.cursor = self.vertical(self.cursor, 1, cols)
         elif k == Act.CLICK:
             i = self._card_at(action.pos)
             if i is not None:
@@ -156,7 +241,7 @@ class LevelSelectScene(Scene):
             return
         h = self.app.screen.get_height()
         rect = self.card_rect(self.cursor, self.app.screen.get_size())
-        top, bottom = hud.TOP_BAR + 16, h - hud.BOTTOM_BAR - 16
+        top, bottom = hud.TOP_BAR + 16 + HEADER_H, h - hud.BOTTOM_BAR - 16
         if rect.top < top:
             self.scroll -= top - rect.top
         elif rect.bottom > bottom:
@@ -170,11 +255,17 @@ class LevelSelectScene(Scene):
         size = surface.get_size()
         previous_clip = surface.get_clip()
         surface.set_clip(pygame.Rect(0, hud.TOP_BAR, size[0], max(0, size[1] - hud.TOP_BAR - hud.BOTTOM_BAR)))
+        for g in range(len(self.groups)):
+            head = self.header_rect(g, size)
+            if hud.TOP_BAR - HEADER_H < head.top < size[1]:
+                self._draw_header(surface, g, head)
         for i, entry in enumerate(self.entries):
             rect = self.card_rect(i, size)
             if rect.bottom < hud.TOP_BAR or rect.top > size[1]:
                 continue
             self._draw_card(surface, i, entry, rect)
+            if self.locked[i]:
+                self._draw_lock(surface, rect)
         surface.set_clip(previous_clip)
         bar = hud.top_bar(surface)
         hud.blit_text(surface, "Choose a level", (16, bar.centery), 36, hud.WHITE, anchor="midleft")
@@ -186,6 +277,32 @@ class LevelSelectScene(Scene):
         if size[0] >= 1000:
             hud.blit_text(surface, legend, (size[0] - 12, size[1] - hud.BOTTOM_BAR // 2), 18, hud.MUTED,
                           anchor="midright")
+
+    def _draw_header(self, surface: pygame.Surface, group: int, rect: pygame.Rect) -> None:
+        """A world's name, its solved count, and a padlock line when it is locked."""
+        _, _, count = self.groups[group]
+        is_open = self.group_open[group]
+        hud.blit_text(surface, self.world_label(group), (rect.left + 4, rect.centery), 28,
+                      hud.GOLD if is_open else hud.MUTED, anchor="midleft")
+        if is_open:
+            note, color = f"{self.solved_in(group)} / {count} solved", hud.WHITE
+        else:
+            prev = self.world_label(group - 1).split(" \u00b7 ")[0]
+            note, color = f"locked: solve {self.need_before(group)} levels of {prev}", hud.MUTED
+        hud.blit_text(surface, note, (rect.right - 4, rect.centery), 22, color, anchor="midright")
+        pygame.draw.line(surface, hud.PANEL_EDGE, (rect.left, rect.bottom), (rect.right, rect.bottom), 1)
+
+    def _draw_lock(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        """Dim a locked card and draw a padlock on it."""
+        shade = pygame.Surface(rect.size, pygame.SRCALPHA)
+        shade.fill((12, 10, 20, 150))
+        surface.blit(shade, rect.topleft)
+        cx, cy = rect.centerx, rect.top + 58
+        body = pygame.Rect(0, 0, 30, 24)
+        body.midtop = (cx, cy)
+        pygame.draw.arc(surface, hud.MUTED, pygame.Rect(cx - 10, cy - 16, 20, 30), 0, 3.1416, 4)
+        pygame.draw.rect(surface, hud.MUTED, body, border_radius=4)
+        pygame.draw.circle(surface, (16, 12, 24), (cx, cy + 10), 4)
 
     def _draw_card(self, surface: pygame.Surface, i: int, entry: LevelEntry, rect: pygame.Rect) -> None:
         st = self.statuses[i]

@@ -1,0 +1,283 @@
+"""Difficulty figures of a level, measured by the exact search (what a designer reads).
+
+:func:`rate_level` returns a :class:`Rating`:
+
+* ``min_bricks`` and ``solutions``: the proved minimum and how many optimal brick sets
+  there are (``solutions_complete`` says the count is exhaustive);
+* ``nodes`` and ``seconds``: search nodes and time the exact search (``ai.solvers.search``)
+  spends proving the minimum;
+* ``decoys``: brickable cells near the brick-free run (a player would try them) that are
+  in no optimal solution, ``decoy_weight`` sums ``1 / (1 + d)`` over them where ``d`` is
+  the Chebyshev distance to the nearest cell of the run (a decoy right on the way
+  misleads more than one far off);
+* ``frame_slack``: N minus the fewest frames that still win within B (0 = tight timing);
+* ``sharing_lemmings``: how many lemmings must share a brick with another lemming (the
+  least over the optimal solutions rated): a brick is used by a lemming when taking it
+  away changes that lemming's run;
+* ``preview_solves``: whether the preview alone gives the answer: some optimal solution
+  can be built one brick at a time, each on a cell the current preview reads and each
+  visibly helping (more lemmings home, or the runs closer to a target);
+* ``score``: one number combining the above (see :func:`difficulty_score`), to order a
+  pack and drive Endless.
+
+>>> from game.level import Level
+>>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
+>>> r = rate_level(level)
+>>> (r.min_bricks, r.solutions, r.frame_slack, r.preview_solves)
+(1, 1, 1, True)
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import ai
+from ai.base import BrickSet, SolveMode, SolveStatus
+from game.level import Brick, Level
+from game.simulation import simulate
+
+#: Optimal solutions examined for brick sharing (the rest are only counted).
+SHARING_SAMPLE = 24
+#: Seconds at most spent listing the optimal solutions (big levels can have tens of thousands:
+#: past this the count is a lower bound, shown with a "+").
+ALL_SOLUTIONS_SECONDS = 10.0
+#: Chebyshev distance from the run within which an unused cell counts as a decoy.
+DECOY_RADIUS = 2
+
+
+@dataclass(frozen=True)
+class Rating:
+    """The measured difficulty of one level (see the module docstring)."""
+
+    min_bricks: int | None
+    solutions: int
+    solutions_complete: bool
+    nodes: int
+    seconds: float
+    decoys: int
+    decoy_weight: float
+    frame_slack: int | None
+    sharing_lemmings: int
+    preview_solves: bool
+    lemmings: int
+    budget: int
+    frames: int
+    status: str = "optimal"
+
+    @property
+    def solvable(self) -> bool:
+        """True when a solution within B and N exists (and was proved)."""
+        return self.min_bricks is not None
+
+    @property
+    def unique(self) -> bool:
+        """Exactly one optimal solution (proved)."""
+        return self.solvable and self.solutions == 1 and self.solutions_complete
+
+    @property
+    def score(self) -> float:
+        """The combined difficulty (see :func:`difficulty_score`)."""
+        return difficulty_score(self)
+
+    def lines(self) -> list[str]:
+        """Short display lines (the editor's Analyse panel, ``rate`` output).
+
+        >>> r = Rating(3, 6, True, 180, 0.01, 12, 5.5, 2, 0, False, 1, 3, 20)
+        >>> r.lines()[0]
+        'difficulty 9.4: min 3 bricks, 6 optimal solutions'
+        """
+        if self.min_bricks is None:
+            return [f"no solution within B={self.budget}, N={self.frames} ({self.status})"]
+        sols = (f"{self.solutions} optimal solution{'s' if self.solutions != 1 else ''}" if self.solutions_complete
+                else f"{self.solutions}+ optimal solutions (not all listed)")
+        lines = [
+            f"difficulty {self.score:.1f}: min {self.min_bricks} brick{'s' if self.min_bricks != 1 else ''}, {sols}",
+            f"proof: {self.nodes} search nodes, {_secs(self.seconds)}",
+            f"decoys: {self.decoys} cells near the run (weight {self.decoy_weight:.1f})",
+        ]
+        if self.frame_slack is not None:
+            lines.append(f"timing: {self.frame_slack} spare frame{'s' if self.frame_slack != 1 else ''}"
+                         + (" (tight)" if self.frame_slack == 0 else ""))
+        if self.lemmings > 1:
+            lines.append(f"shared bricks: {self.sharing_lemmings} of {self.lemmings} lemmings must share")
+        lines.append("the preview alone gives the answer" if self.preview_solves
+                     else "the preview alone does not give the answer")
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON object (``rate --json``): every field plus ``score`` and ``unique``."""
+        out = asdict(self)
+        out["score"] = round(self.score, 2)
+        out["unique"] = self.unique
+        out["seconds"] = round(self.seconds, 4)
+        out["decoy_weight"] = round(self.decoy_weight, 2)
+        return out
+
+
+def _secs(seconds: float) -> str:
+    return f"{seconds:.2f} s" if seconds >= 0.01 else f"{seconds * 1000:.1f} ms"
+
+
+def difficulty_score(r: Rating) -> float:
+    """One number, roughly 0 (nothing to do) to 15 (very hard), from the figures.
+
+    1 per brick of the minimum; 0.5 per lemming beyond the first; log10 of the search
+    nodes; when bricks are needed, 1.5 for a unique solution (less the more solutions
+    there are; nothing when they were not all listed) and 0.15 per unit of decoy weight (at most 3); 1.5 for tight timing (0.75 for one or two spare frames);
+    0.5 per lemming that must share bricks; 2 when the preview does not give the answer.
+
+    >>> difficulty_score(Rating(0, 1, True, 1, 0.0, 0, 0.0, 5, 0, True, 1, 0, 12))
+    0.3
+    """
+    if r.min_bricks is None:
+        return 0.0
+    score = float(r.min_bricks) + 0.5 * (r.lemmings - 1) + math.log10(1 + r.nodes)
+    if r.min_bricks > 0:
+        score += 1.5 / math.sqrt(max(1, r.solutions)) if r.solutions_complete else 0.0
+        score += min(3.0, 0.15 * r.decoy_weight)
+    if r.frame_slack is not None:
+        score += 1.5 if r.frame_slack == 0 else 0.75 if r.frame_slack <= 2 else 0.0
+    score += 0.5 * r.sharing_lemmings
+    score += 0.0 if r.preview_solves else 2.0
+    return round(score, 2)
+
+
+def rate_level(
+    level: Level,
+    *,
+    time_limit: float | None = 60.0,
+    cancel: threading.Event | None = None,
+    solver: str = "search",
+    max_solutions: int = 10_000,
+) -> Rating:
+    """Measure ``level`` (see the module docstring); ``solver`` must be exact.
+
+    The minimum and the nodes come from one ``min`` solve, the optimal solutions from one
+    ``all`` solve, the slack from a binary search on N (a won run stays won: a lemming
+    on a target stays there).  Past ``time_limit`` the rating is partial: its ``status``
+    says which solve stopped.
+    """
+    started = time.perf_counter()
+    res = ai.solve(level, solver=solver, mode=SolveMode.MIN, time_limit=time_limit, cancel=cancel)
+    seconds = res.stats.seconds or (time.perf_counter() - started)
+    lem, budget, frames = len(level.lemmings), level.budget, level.frames
+    if res.status != SolveStatus.OPTIMAL or res.bricks is None:
+        return Rating(None, 0, res.status == SolveStatus.INFEASIBLE, res.stats.nodes, seconds, 0, 0.0, None, 0,
+                      False, lem, budget, frames, res.status.value)
+    k = len(res.bricks)
+    all_limit = ALL_SOLUTIONS_SECONDS if time_limit is None else min(time_limit, ALL_SOLUTIONS_SECONDS)
+    every = ai.solve(level.with_limits(budget=k), solver=solver, mode=SolveMode.ALL, time_limit=all_limit,
+                     cancel=cancel)
+    sols: tuple[BrickSet, ...] = every.solutions if every.solutions else (res.bricks,)
+    complete = every.status == SolveStatus.OPTIMAL and every.complete and len(sols) <= max_solutions
+    decoys, weight = _decoys(level, sols)
+    slack = _frame_slack(level, time_limit, cancel, solver)
+    sharing = min((_sharing(level, s) for s in sols[:SHARING_SAMPLE]), default=0)
+    preview = _preview_solves(level, sols)
+    status = "optimal" if complete else every.status.value
+    return Rating(k, len(sols), complete, res.stats.nodes, seconds, decoys, weight, slack, sharing, preview,
+                  lem, budget, frames, status)
+
+
+def _decoys(level: Level, solutions: tuple[BrickSet, ...]) -> tuple[int, float]:
+    """Brickable cells within :data:`DECOY_RADIUS` of the brick-free run in no optimal solution."""
+    run_cells = {(r, c) for t in simulate(level).tracks for r, c, _ in t.path}
+    useful = {b for s in solutions for b in s}
+    brickable = set(level.brickable_cells)
+    count, weight = 0, 0.0
+    for cell in brickable - useful:
+        d = min((max(abs(cell[0] - r), abs(cell[1] - c)) for r, c in run_cells), default=DECOY_RADIUS + 1)
+        if d <= DECOY_RADIUS:
+            count += 1
+            weight += 1.0 / (1 + d)
+    return count, round(weight, 2)
+
+
+def _frame_slack(level: Level, time_limit: float | None, cancel: threading.Event | None, solver: str) -> int | None:
+    """N minus the fewest frames that still win within B (binary search; a won run stays won)."""
+    lo, hi = 1, level.frames  # hi wins
+    while lo < hi:
+        mid = (lo + hi) // 2
+        res = ai.solve(level.with_limits(frames=mid), solver=solver, mode=SolveMode.ANY, time_limit=time_limit,
+                       cancel=cancel)
+        if res.status in (SolveStatus.FEASIBLE, SolveStatus.OPTIMAL):
+            hi = mid
+        elif res.status == SolveStatus.INFEASIBLE:
+            lo = mid + 1
+        else:
+            return None
+    return level.frames - hi
+
+
+def _users(level: Level, bricks: BrickSet) -> list[set[int]]:
+    """For each brick, the lemmings whose run changes when it is taken away."""
+    full = simulate(level, bricks).tracks
+    out = []
+    for b in bricks:
+        less = simulate(level, tuple(x for x in bricks if x != b)).tracks
+        out.append({i for i, (a, c) in enumerate(zip(full, less)) if a.path != c.path})
+    return out
+
+
+def _sharing(level: Level, bricks: BrickSet) -> int:
+    """How many lemmings use a brick that another lemming uses too."""
+    shared: set[int] = set()
+    for users in _users(level, bricks):
+        if len(users) >= 2:
+            shared |= users
+    return len(shared)
+
+
+def _read_cells(level: Level, bricks: set[Brick]) -> set[Brick]:
+    """Free brickable cells the current run reads (below a faller, ahead of a walker)."""
+    brickable = set(level.brickable_cells)
+    run = simulate(level, tuple(sorted(bricks)), enforce_budget=False)
+    out: set[Brick] = set()
+    for track in run.tracks:
+        for r, c, d in track.path:
+            for cell in ((r + 1, c), (r, c + d)):
+                if cell in brickable and cell not in bricks:
+                    out.add(cell)
+    return out
+
+
+def _progress_of(level: Level, bricks: frozenset[Brick]) -> tuple[int, int]:
+    """(lemmings home, minus the total distance from each run to its nearest target)."""
+    run = simulate(level, tuple(sorted(bricks)), enforce_budget=False)
+    targets = level.targets
+    home = sum(1 for t in run.tracks if t.reached_at is not None)
+    dist = 0
+    for t in run.tracks:
+        dist += min((abs(r - tr) + abs(c - tc) for r, c, _ in t.path for tr, tc in targets), default=0)
+    return home, -dist
+
+
+def _preview_solves(level: Level, optimal: tuple[BrickSet, ...]) -> bool:
+    """Some optimal solution can be built one brick at a time where each brick lies on a cell
+    the current preview reads and visibly helps (more lemmings home, or runs closer to a target)."""
+    for solution in optimal[:SHARING_SAMPLE]:
+        memo: dict[frozenset[Brick], tuple[int, int]] = {}
+
+        def progress(bricks: frozenset[Brick]) -> tuple[int, int]:
+            if bricks not in memo:
+                memo[bricks] = _progress_of(level, bricks)
+            return memo[bricks]
+
+        frontier = {frozenset[Brick]()}
+        for _ in solution:
+            nxt: set[frozenset[Brick]] = set()
+            for placed in frontier:
+                reads = _read_cells(level, set(placed))
+                for cell in solution:
+                    if cell not in placed and cell in reads and progress(placed | {cell}) > progress(placed):
+                        nxt.add(placed | {cell})
+            frontier = nxt
+            if not frontier:
+                break
+        if frontier:
+            return True
+    return False
