@@ -1,147 +1,522 @@
 """Reachability analysis shared by the exact solvers: which lemming states can matter.
 
-For every lemming we compute, frame by frame, the states ``(row, col, direction)`` it
-can occupy on *some* winning run, assuming each brickable cell may or may not hold a
-brick (an over-approximation):
+For every lemming we find, frame by frame, the states ``(row, col, direction)`` it can occupy on
+*some* winning run, assuming each brickable cell may or may not hold a brick (an over-approximation):
 
-* **forward**: states reachable from the start by frame ``t``;
-* **backward**: states from which a target can still be reached by the last frame.
+* **forward** ``F(t)``: states reachable from the start at frame ``t``;
+* **backward** ``B(t)``: states from which a target can be reached at the last frame.
 
-A state is *live* at frame ``t`` when it passes both tests.  Every winning trajectory
-stays inside the live states, so solver encodings only need variables for them, and
-only brickable cells that a live state reads (the cell below, the cell ahead) can hold
-a useful brick.  A lemming with no live start state proves the level infeasible.
+A state is *live* at frame ``t`` when it is in both.  Every winning run stays inside the live states,
+so solver encodings only need variables for them, and only brickable cells that a live state reads
+(:func:`game.rules.step_reads`) can hold a useful brick.  A lemming with no live start proves the level
+infeasible.
+
+The analysis costs time and memory in proportion to the states a lemming can reach, not to
+frames x cells: the moves (from :data:`game.rules.MOVE_TABLE`) are first collected into a small state
+graph of the states reachable from the start that can still reach a target; the frame sets are sparse
+arrays of state indices, and each pass stops as soon as its set repeats (from then on the sets are
+periodic, so frame ``t`` maps onto a stored one).  Long loops check the :class:`~ai.context.SolveContext`.
 
 >>> from game.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
 >>> info = analyse(level)
 >>> info.feasible, info.read_cells
 (True, ((0, 1), (0, 2), (1, 2)))
->>> int(info.lemmings[0].live.sum())   # live states over all frames
-5
+>>> info.live_state_count, info.lemmings[0].states(4)
+(5, [(0, 3, 1)])
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ai.context import SolveContext
 from game.level import Brick, Level
+from game.rules import MOVE_TABLE, step_reads
 
 BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.int64]
+Stored = npt.NDArray[Any]
+"""A stored frame set: int32 state indices, or a packed uint8 bitset."""
 
-#: Cell kinds of :attr:`CellKinds.kind`.
-FREE, WALL, BRICKABLE = 0, 1, 2
+#: Largest dense ``(N, H, W, 2)`` array :attr:`LemmingReach.live` builds (cells); beyond, MemoryError.
+MAX_DENSE_CELLS = 200_000_000
+#: Largest number of live states :meth:`LemmingReach.coords` lists; beyond, MemoryError.
+MAX_COORDS = 20_000_000
+#: Largest ``lemmings x states-per-lemming`` table one block of the analysis allocates.
+BLOCK_CELLS = 32_000_000
 
 
-@dataclass(frozen=True)
-class CellKinds:
-    """Padded ``(H+2, W+2)`` maps of what a cell can be: always blocked, never blocked, either.
+class ReachTooLarge(MemoryError):
+    """A dense view of the analysis was asked for that would not fit in memory."""
 
-    Outside the map (the padding ring) is wall.
+
+class _Grid:
+    """Padded ``(H+2) x (W+2)`` flat maps of the level: what each cell can be (outside = wall)."""
+
+    def __init__(self, level: Level) -> None:
+        self.height, self.width, self.frames = level.height, level.width, level.frames
+        self.pw = level.width + 2
+        wall = np.pad(level.wall_map, 1, constant_values=True).ravel()
+        brick = np.pad(level.brickable_map, 1, constant_values=False).ravel()
+        self.brickable = brick
+        self.can_block = wall | brick
+        self.can_free = ~wall
+        self.target = np.pad(level.target_map, 1, constant_values=False).ravel()
+        self.states = self.can_free.size * 2  #: state ids per lemming: padded position * 2 + channel
+
+    def moves(self, ids: IntArray) -> list[tuple[BoolArray, IntArray]]:
+        """For state ids ``pos*2 + channel``: per possible move, which ids can make it and where they go."""
+        pos, ch = ids >> 1, ids & 1
+        d = 2 * ch - 1
+        below, ahead = pos + self.pw, pos + d
+        on_target = self.target[pos]
+        out = [(on_target, ids)]  # a lemming on a target rests
+        for rule in MOVE_TABLE:
+            ok = ~on_target & (self.can_block[below] if rule.below_solid else self.can_free[below])
+            if rule.ahead_solid is not None:
+                ok &= self.can_block[ahead] if rule.ahead_solid else self.can_free[ahead]
+            dst_pos = pos + rule.d_row * self.pw + rule.d_col * d
+            out.append((ok, dst_pos * 2 + ((1 - ch) if rule.turns else ch)))
+        return out
+
+    def decode(self, ids: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+        """Map ``(row, col, channel)`` arrays of state ids."""
+        pos = ids >> 1
+        return pos // self.pw - 1, pos % self.pw - 1, ids & 1
+
+
+class _Timeline:
+    """State sets of steps ``0, 1, ...`` until the first repeat; later steps map onto stored ones.
+
+    A set is stored as int32 indices when small, as a packed bitset over the ``size`` nodes when large.
     """
 
-    can_block: BoolArray  #: wall or brickable
-    can_free: BoolArray  #: not wall
-    targets: BoolArray  #: padded target map
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.stored: list[Stored] = []
+        self.loop_start, self.period = 0, 1
 
-    @classmethod
-    def of(cls, level: Level, brickable: BoolArray | None = None) -> CellKinds:
-        """The cell kinds of ``level`` (``brickable`` overrides the level's brickable map)."""
-        wall = np.pad(level.wall_map, 1, constant_values=True)
-        brick = np.pad(level.brickable_map if brickable is None else brickable, 1, constant_values=False)
-        tgt = np.pad(level.target_map, 1, constant_values=False)
-        return cls(can_block=wall | brick, can_free=~wall, targets=tgt)
+    def pack(self, ids: IntArray | None, mask: BoolArray | None = None) -> Stored:
+        """The stored form of a set given as sorted ids or as a mask (a deterministic choice of form)."""
+        if ids is None:
+            assert mask is not None
+            if int(np.count_nonzero(mask)) * 32 <= self.size:
+                return np.flatnonzero(mask).astype(np.int32)
+            return np.packbits(mask)
+        if ids.size * 32 <= self.size:
+            return ids.astype(np.int32)
+        if mask is None:
+            mask = np.zeros(self.size, dtype=bool)
+            mask[ids] = True
+        return np.packbits(mask)
+
+    def get(self, i: int) -> IntArray:
+        """Stored set ``i`` as sorted int64 indices."""
+        data = self.stored[i]
+        if data.dtype == np.uint8:
+            return np.flatnonzero(np.unpackbits(data, count=self.size)).astype(np.int64)
+        return data.astype(np.int64)
+
+    def bits(self, i: int) -> Stored:
+        """Stored set ``i`` as a packed bitset."""
+        data = self.stored[i]
+        if data.dtype == np.uint8:
+            return data
+        mask = np.zeros(self.size, dtype=bool)
+        mask[data] = True
+        return np.packbits(mask)
+
+    def index(self, step: int) -> int:
+        """Which stored set is the set of ``step``."""
+        if step < len(self.stored):
+            return step
+        return self.loop_start + (step - self.loop_start) % self.period
+
+    def indices(self, steps: IntArray) -> IntArray:
+        """:meth:`index` of an array of steps."""
+        later = self.loop_start + (steps - self.loop_start) % self.period
+        return np.where(steps < len(self.stored), steps, later)
+
+    def add(self, data: Stored, seen: dict[int, list[int]]) -> bool:
+        """Store the next step's set; False (and the loop recorded) when it repeats an earlier one."""
+        key = hash(data.tobytes())
+        for earlier in seen.get(key, []):
+            if np.array_equal(self.stored[earlier], data):
+                self.loop_start, self.period = earlier, len(self.stored) - earlier
+                return False
+        seen.setdefault(key, []).append(len(self.stored))
+        self.stored.append(data)
+        self.loop_start = len(self.stored) - 1
+        return True
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the stored sets."""
+        return sum(s.nbytes for s in self.stored)
 
 
-def _forward_step(occ: BoolArray, kinds: CellKinds) -> BoolArray:
-    """Every state reachable in one step from the padded ``(H+2, W+2, 2)`` state set ``occ``."""
-    inner = occ[1:-1, 1:-1]
-    tgt = kinds.targets[1:-1, 1:-1, None]
-    moving = inner & ~tgt
-    below_free = kinds.can_free[2:, 1:-1, None]
-    below_block = kinds.can_block[2:, 1:-1, None]
-    grounded = moving & below_block
-    nxt = np.zeros_like(occ)
-    nxt[1:-1, 1:-1] |= inner & tgt
-    nxt[2:, 1:-1] |= moving & below_free
-    # channel 0 = left: ahead is column c-1; channel 1 = right: column c+1
-    nxt[1:-1, :-2, 0] |= grounded[..., 0] & kinds.can_free[1:-1, :-2]
-    nxt[1:-1, 2:, 1] |= grounded[..., 1] & kinds.can_free[1:-1, 2:]
-    nxt[1:-1, 1:-1, 1] |= grounded[..., 0] & kinds.can_block[1:-1, :-2]
-    nxt[1:-1, 1:-1, 0] |= grounded[..., 1] & kinds.can_block[1:-1, 2:]
-    return nxt
+def _run_sparse(first: IntArray, table: IntArray, steps: int, ctx: SolveContext | None) -> _Timeline:
+    """Sets ``S(0) = first``, ``S(k+1)`` = the table's entries of ``S(k)``, for ``steps`` steps or a repeat.
+
+    ``table`` is ``(S+1, width)`` with the sink ``S`` for missing entries.
+    """
+    sink = table.shape[0] - 1
+    line = _Timeline(sink)
+    mask = np.zeros(sink + 1, dtype=bool)
+    current = np.unique(first).astype(np.int64)
+    seen: dict[int, list[int]] = {}
+    for k in range(steps):
+        if k:
+            _check(ctx)
+            following = table[current].ravel()
+            if following.size * 16 < sink:
+                current = np.unique(following)
+            else:
+                mask[following] = True
+                current = np.flatnonzero(mask)
+                mask[current] = False
+            if current.size and current[-1] == sink:
+                current = current[:-1]
+        if not line.add(line.pack(current), seen):
+            break
+    return line
 
 
-def _backward_step(live_next: BoolArray, kinds: CellKinds) -> BoolArray:
-    """States (padded) with at least one possible successor in the padded set ``live_next``."""
-    out = np.zeros_like(live_next)
-    tgt = kinds.targets[1:-1, 1:-1, None]
-    below_free = kinds.can_free[2:, 1:-1, None]
-    below_block = kinds.can_block[2:, 1:-1, None]
-    fall_ok = below_free & live_next[2:, 1:-1]
-    walk_left = kinds.can_free[1:-1, :-2] & live_next[1:-1, :-2, 0]
-    walk_right = kinds.can_free[1:-1, 2:] & live_next[1:-1, 2:, 1]
-    turn_left = kinds.can_block[1:-1, :-2] & live_next[1:-1, 1:-1, 1]
-    turn_right = kinds.can_block[1:-1, 2:] & live_next[1:-1, 1:-1, 0]
-    side = np.stack([walk_left | turn_left, walk_right | turn_right], axis=-1)
-    moving_ok = fall_ok | (below_block & side)
-    out[1:-1, 1:-1] = np.where(tgt, live_next[1:-1, 1:-1], moving_ok)
+Shifts = list[tuple[int, BoolArray]]
+"""Moves of the dense form: ``(delta, mask)``: every state in ``mask`` may move to its id + ``delta``."""
+
+
+def _run_dense(first: BoolArray, shifts: Shifts, backward: bool, steps: int,
+               ctx: SolveContext | None) -> _Timeline:
+    """Like :func:`_run_sparse` on masks over every state id; ``backward`` steps to predecessors."""
+    size = first.size
+    line = _Timeline(size)
+    current = first
+    seen: dict[int, list[int]] = {}
+    for k in range(steps):
+        if k:
+            _check(ctx)
+            nxt = np.zeros(size, dtype=bool)
+            for delta, movable in shifts:
+                lo, hi = max(0, -delta), size - max(0, delta)  # sources whose move stays in range
+                if backward:
+                    nxt[lo:hi] |= movable[lo:hi] & current[lo + delta:hi + delta]
+                else:
+                    nxt[lo + delta:hi + delta] |= movable[lo:hi] & current[lo:hi]
+            current = nxt
+        if not line.add(line.pack(None, current), seen):
+            break
+    return line
+
+
+def _padded_table(src: IntArray, dst: IntArray, rows: int) -> IntArray:
+    """``(rows+1, width)`` table listing each src's dsts, padded with the sink ``rows``."""
+    order = np.argsort(src, kind="stable")
+    src, dst = src[order], dst[order]
+    counts = np.bincount(src, minlength=rows)
+    width = max(1, int(counts.max()) if counts.size else 1)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    rank = np.arange(src.size) - starts[src]
+    table = np.full((rows + 1, width), rows, dtype=np.int32 if rows < 2**31 - 1 else np.int64)
+    table[src, rank] = dst
+    return table
+
+
+#: A block whose reachable states exceed this share of all its (lemming, state) ids works on dense masks.
+DENSE_SHARE = 1 / 16
+
+
+class _Block:
+    """The analysis of a group of lemmings, all in one index space of (lemming, state) nodes.
+
+    Sparse form: the nodes are the states reachable from the start that can reach a target, with move
+    tables between them.  Dense form (when those are a large share of the map): every state id is a
+    node, and a step is a few shifted masks.
+    """
+
+    def __init__(self, grid: _Grid, starts: list[int], ctx: SolveContext | None) -> None:
+        self.grid = grid
+        self.count, self.span = len(starts), grid.states
+        start_keys = np.array([k * self.span + s for k, s in enumerate(starts)], dtype=np.int64)
+        graph = self._graph(start_keys, ctx)
+        if graph is None:
+            self._dense(start_keys, ctx)
+        else:
+            self._sparse(start_keys, *graph, ctx)
+        self._mask = np.zeros(self.nodes.size, dtype=bool)
+
+    def _graph(self, start_keys: IntArray, ctx: SolveContext | None) -> tuple[IntArray, IntArray, IntArray] | None:
+        """Reachable nodes and the move edges between them, or ``None`` when they are too many (dense)."""
+        grid, span = self.grid, self.span
+        seen = np.zeros(self.count * span, dtype=bool)
+        seen[start_keys] = True
+        found_count, cap = start_keys.size, self.count * span * DENSE_SHARE
+        frontier = start_keys
+        src_parts: list[IntArray] = []
+        dst_parts: list[IntArray] = []
+        while frontier.size:  # states reachable at all (any frame), with every move
+            _check(ctx)
+            lem, ids = np.divmod(frontier, span)
+            nxt = []
+            for ok, dst in grid.moves(ids):
+                keys = lem[ok] * span + dst[ok]
+                src_parts.append(frontier[ok])
+                dst_parts.append(keys)
+                nxt.append(keys)
+            found = np.unique(np.concatenate(nxt))
+            frontier = found[~seen[found]]
+            seen[frontier] = True
+            found_count += frontier.size
+            if found_count > cap:
+                return None
+        _check(ctx)
+        nodes = np.flatnonzero(seen)
+        return nodes, np.searchsorted(nodes, np.concatenate(src_parts)), np.searchsorted(nodes, np.concatenate(dst_parts))
+
+    def _sparse(self, start_keys: IntArray, nodes: IntArray, src: IntArray, dst: IntArray,
+                ctx: SolveContext | None) -> None:
+        """The sparse form: prune to nodes that can reach a target, then run the two passes."""
+        grid, span = self.grid, self.span
+        _check(ctx)
+        pred = _padded_table(dst, src, nodes.size)
+        on_target = np.flatnonzero(grid.target[(nodes % span) >> 1])
+        useful = np.zeros(nodes.size + 1, dtype=bool)
+        useful[on_target] = True
+        frontier = on_target
+        while frontier.size:
+            _check(ctx)
+            found = np.unique(pred[frontier].ravel())
+            frontier = found[~useful[found]]
+            useful[frontier] = True
+        useful = useful[:-1]
+        keep = useful[src] & useful[dst]
+        self.nodes = nodes[useful]
+        local = np.cumsum(useful) - 1
+        src, dst = local[src[keep]], local[dst[keep]]
+        size = self.nodes.size
+        self.offsets = np.searchsorted(self.nodes, np.arange(self.count + 1, dtype=np.int64) * span)
+        first = np.minimum(np.searchsorted(self.nodes, start_keys), max(size - 1, 0))
+        present = self.nodes[first] == start_keys if size else np.zeros(self.count, dtype=bool)
+        self.starts = np.where(present, first, -1)
+        _check(ctx)
+        self.forward = _run_sparse(first[present], _padded_table(src, dst, size), grid.frames, ctx)
+        targets = np.flatnonzero(grid.target[(self.nodes % span) >> 1])
+        _check(ctx)
+        self.backward = _run_sparse(targets, _padded_table(dst, src, size), grid.frames, ctx)
+
+    def _dense(self, start_keys: IntArray, ctx: SolveContext | None) -> None:
+        """The dense form: every state id is a node; moves are shifts derived from the move table."""
+        grid, span, count = self.grid, self.span, self.count
+        ids = np.arange(span, dtype=np.int64)
+        inner = ids[grid.can_free[ids >> 1]]  # states on free cells (never the padding ring)
+        shifts: Shifts = []
+        for ok, dst in grid.moves(inner):
+            delta = dst - inner
+            for value in np.unique(delta[ok]):
+                movable = np.zeros(span, dtype=bool)
+                movable[inner[ok & (delta == value)]] = True
+                shifts.append((int(value), np.tile(movable, count)))
+        self.nodes = np.arange(count * span, dtype=np.int64)
+        self.offsets = np.arange(count + 1, dtype=np.int64) * span
+        self.starts = start_keys
+        first = np.zeros(count * span, dtype=bool)
+        first[start_keys] = True
+        _check(ctx)
+        self.forward = _run_dense(first, shifts, False, grid.frames, ctx)
+        targets = np.tile(grid.target[ids >> 1], count)
+        _check(ctx)
+        self.backward = _run_dense(targets, shifts, True, grid.frames, ctx)
+
+    def live_at(self, t: int) -> IntArray:
+        """Node indices live at frame ``t``: in the forward set of ``t`` and the backward set of ``N-1-t``."""
+        fi, bi = self.forward.index(t), self.backward.index(self.grid.frames - 1 - t)
+        f, b = self.forward.stored[fi], self.backward.stored[bi]
+        if f.dtype == np.uint8 and b.dtype == np.uint8:
+            both: npt.NDArray[np.uint8] = np.bitwise_and(f, b)
+            return np.flatnonzero(np.unpackbits(both, count=self.nodes.size)).astype(np.int64)
+        return _intersect(self.forward.get(fi), self.backward.get(bi), self._mask)
+
+    def live_bits(self, t: int) -> Stored:
+        """:meth:`live_at` as a packed bitset."""
+        fi, bi = self.forward.index(t), self.backward.index(self.grid.frames - 1 - t)
+        return self.forward.bits(fi) & self.backward.bits(bi)
+
+    def frame_classes(self, last: int) -> tuple[IntArray, IntArray, IntArray]:
+        """Frames ``0..last`` grouped by their (forward, backward) set pair: one frame each, and multiplicity."""
+        frames = np.arange(last + 1, dtype=np.int64)
+        fi = self.forward.indices(frames)
+        bi = self.backward.indices(self.grid.frames - 1 - frames)
+        _, first, counts = np.unique(fi * (len(self.backward.stored) + 1) + bi, return_index=True,
+                                     return_counts=True)
+        return frames[first], counts, fi
+
+    def _union(self, last: int) -> BoolArray:
+        """Nodes live at some frame ``0..last``."""
+        acc = np.zeros((self.nodes.size + 7) // 8, dtype=np.uint8)
+        if last >= 0:
+            for t in self.frame_classes(last)[0]:
+                acc |= self.live_bits(int(t))
+        return np.unpackbits(acc, count=self.nodes.size).astype(bool)
+
+    @cached_property
+    def live_first(self) -> BoolArray:
+        """Nodes live at frame 0."""
+        out = np.zeros(self.nodes.size, dtype=bool)
+        out[self.live_at(0)] = True
+        return out
+
+    @cached_property
+    def union_moving(self) -> BoolArray:
+        """Nodes live at some frame before the last (the ones whose reads matter)."""
+        return self._union(self.grid.frames - 2)
+
+    @cached_property
+    def union_all(self) -> BoolArray:
+        """Nodes live at some frame."""
+        return self._union(self.grid.frames - 1)
+
+    @cached_property
+    def live_counts(self) -> IntArray:
+        """Per lemming of the block: live (frame, state) pairs."""
+        out = np.zeros(self.count, dtype=np.int64)
+        reps, mult, _ = self.frame_classes(self.grid.frames - 1)
+        for t, m in zip(reps, mult):
+            live = self.live_at(int(t))
+            out += int(m) * np.diff(np.searchsorted(live, self.offsets))
+        return out
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the analysis of this block."""
+        return self.forward.nbytes + self.backward.nbytes + self.nodes.nbytes
+
+
+def _check(ctx: SolveContext | None) -> None:
+    if ctx is not None:
+        ctx.check()
+
+
+def _intersect(a: IntArray, b: IntArray, mask: BoolArray) -> IntArray:
+    """Sorted intersection of two sorted index arrays (``mask``: an all-False scratch array)."""
+    if a.size == 0 or b.size == 0:
+        return a[:0]
+    mask[a] = True
+    out = b[mask[b]]
+    mask[a] = False
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class LemmingReach:
-    """The live states of one lemming: ``live[t, r, c, ch]`` (channel 0 left, 1 right)."""
+    """The live states of one lemming (frame ``t``: :meth:`states`, all: :meth:`coords`, dense: :attr:`live`)."""
 
     start: tuple[int, int, int]
-    live: BoolArray
+    block: _Block
+    index: int  #: the lemming's place in its block
+
+    @property
+    def _range(self) -> tuple[int, int]:
+        return int(self.block.offsets[self.index]), int(self.block.offsets[self.index + 1])
 
     @property
     def feasible(self) -> bool:
         """False when no winning run exists even with bricks anywhere."""
-        return bool(self.live[0].any())
+        first = int(self.block.starts[self.index])
+        return first >= 0 and bool(self.block.live_first[first])
+
+    def live_ids(self, frame: int) -> IntArray:
+        """State ids (padded position * 2 + channel) live at ``frame``."""
+        if not self.feasible:
+            return np.zeros(0, dtype=np.int64)
+        lo, hi = self._range
+        live = self.block.live_at(frame)
+        live = live[np.searchsorted(live, lo):np.searchsorted(live, hi)]
+        return self.block.nodes[live] - self.index * self.block.span
 
     def states(self, frame: int) -> list[tuple[int, int, int]]:
-        """Live states at ``frame`` as ``(row, col, direction)``."""
-        return [(int(r), int(c), 1 if ch else -1) for r, c, ch in np.argwhere(self.live[frame])]
+        """Live states at ``frame`` as ``(row, col, direction)``, in reading order."""
+        rows, cols, chs = self.block.grid.decode(self.live_ids(frame))
+        return [(int(r), int(c), 1 if ch else -1) for r, c, ch in zip(rows, cols, chs)]
 
+    @property
+    def live_count(self) -> int:
+        """Live (frame, state) pairs of this lemming."""
+        return int(self.block.live_counts[self.index]) if self.feasible else 0
 
-def lemming_reach(level: Level, start: tuple[int, int, int], kinds: CellKinds) -> LemmingReach:
-    """Forward/backward live-state analysis of one lemming."""
-    n, h, w = level.frames, level.height, level.width
-    fwd = np.zeros((n, h + 2, w + 2, 2), dtype=bool)
-    r, c, d = start
-    fwd[0, r + 1, c + 1, 1 if d > 0 else 0] = True
-    for t in range(1, n):
-        fwd[t] = _forward_step(fwd[t - 1], kinds)
-    live = np.zeros_like(fwd)
-    live[n - 1] = fwd[n - 1] & kinds.targets[..., None]
-    for t in range(n - 2, -1, -1):
-        live[t] = fwd[t] & _backward_step(live[t + 1], kinds)
-    if not live[0].any():
-        live[:] = False
-    return LemmingReach(start, live[:, 1:-1, 1:-1, :].copy())
+    def coords(self, ctx: SolveContext | None = None) -> IntArray:
+        """``(M, 4)`` rows ``(frame, row, col, channel)`` of every live state, like ``np.argwhere(live)``."""
+        if self.live_count > MAX_COORDS:
+            raise ReachTooLarge(f"{self.live_count} live states are too many to list")
+        parts = [np.zeros((0, 4), dtype=np.int64)]
+        for t in range(self.block.grid.frames):
+            if ctx is not None and t & 63 == 0:
+                ctx.check()
+            ids = self.live_ids(t)
+            if ids.size:
+                rows, cols, chs = self.block.grid.decode(ids)
+                parts.append(np.stack([np.full_like(ids, t), rows, cols, chs], axis=1))
+        return np.concatenate(parts)
+
+    def _union_ids(self, union: BoolArray) -> IntArray:
+        if not self.feasible:
+            return np.zeros(0, dtype=np.int64)
+        lo, hi = self._range
+        return self.block.nodes[lo:hi][union[lo:hi]] - self.index * self.block.span
+
+    def live_any(self) -> BoolArray:
+        """``(H, W, 2)``: states live at some frame (``live.any(axis=0)``)."""
+        grid = self.block.grid
+        out = np.zeros((grid.height, grid.width, 2), dtype=bool)
+        rows, cols, chs = grid.decode(self._union_ids(self.block.union_all))
+        out[rows, cols, chs] = True
+        return out
+
+    @cached_property
+    def read_map(self) -> BoolArray:
+        """``(H, W)``: brickable cells a live state reads before the last frame (:func:`game.rules.step_reads`)."""
+        grid = self.block.grid
+        ids = self._union_ids(self.block.union_moving)
+        ids = ids[~grid.target[ids >> 1]]  # a lemming on a target reads nothing
+        pos = ids >> 1
+        below, ahead = pos + grid.pw, pos + 2 * (ids & 1) - 1
+        read = np.zeros(grid.can_free.size, dtype=bool)
+        read[below] = True  # the cell below is always read
+        read[ahead[grid.can_block[below]]] = True  # the cell ahead when the lemming can stand
+        read &= grid.brickable
+        return read.reshape(grid.height + 2, grid.pw)[1:-1, 1:-1].copy()
+
+    @property
+    def live(self) -> BoolArray:
+        """Dense ``(N, H, W, 2)`` live map (small levels only; :class:`ReachTooLarge` beyond)."""
+        grid = self.block.grid
+        cells = grid.frames * grid.height * grid.width * 2
+        if cells > MAX_DENSE_CELLS:
+            raise ReachTooLarge(f"a dense live map of {cells} cells is too large")
+        out = np.zeros((grid.frames, grid.height, grid.width, 2), dtype=bool)
+        t, r, c, ch = self.coords().T
+        out[t, r, c, ch] = True
+        return out
 
 
 def read_cells_of(live: BoolArray, level: Level) -> BoolArray:
-    """``(H, W)``: brickable cells a live, moving state reads (below, or ahead when grounded)."""
+    """``(H, W)``: brickable cells the dense live map ``live`` reads (see :attr:`LemmingReach.read_map`)."""
     h, w = level.height, level.width
-    # A state at the last frame reads nothing that matters: there is no next frame.
     moving = live[:-1].any(axis=0) & ~level.target_map[..., None]
+    can_block = np.pad(level.wall_map | level.brickable_map, 1, constant_values=True)[2:, 1:-1]
     read = np.zeros((h + 2, w + 2), dtype=bool)
-    any_moving = moving.any(axis=-1)
-    read[2:, 1:-1] |= any_moving
-    read[1:-1, :-2] |= moving[..., 0]
-    read[1:-1, 2:] |= moving[..., 1]
+    read[2:, 1:-1] |= moving.any(axis=-1)
+    read[1:-1, :-2] |= moving[..., 0] & can_block
+    read[1:-1, 2:] |= moving[..., 1] & can_block
     return read[1:-1, 1:-1] & level.brickable_map
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ReachInfo:
     """Live states of every lemming, and the brickable cells any of them reads."""
 
@@ -158,7 +533,7 @@ class ReachInfo:
         """``(H, W)`` bool: cells where a brick can change some lemming's run."""
         out = np.zeros((self.level.height, self.level.width), dtype=bool)
         for lem in self.lemmings:
-            out |= read_cells_of(lem.live, self.level)
+            out |= lem.read_map
         return out
 
     @cached_property
@@ -169,7 +544,12 @@ class ReachInfo:
     @property
     def live_state_count(self) -> int:
         """Total number of live (lemming, frame, state) triples."""
-        return int(sum(lem.live.sum() for lem in self.lemmings))
+        return sum(lem.live_count for lem in self.lemmings)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the analysis (its stored frame sets and state lists)."""
+        return sum(block.nbytes for block in {id(lem.block): lem.block for lem in self.lemmings}.values())
 
 
 def reach_for(level: Level, ctx: SolveContext) -> ReachInfo:
@@ -188,34 +568,36 @@ def reach_for(level: Level, ctx: SolveContext) -> ReachInfo:
 
 def analyse(level: Level, ctx: SolveContext | None = None) -> ReachInfo:
     """Run the reachability analysis for every lemming of ``level`` (``ctx`` may stop it)."""
-    kinds = CellKinds.of(level)
-    lems = tuple(
-        lemming_reach(level, (lem.row, lem.col, lem.direction), kinds) for lem in level.lemmings
-    )
-    return ReachInfo(level, lems)
+    grid = _Grid(level)
+    starts = [((lem.row + 1) * grid.pw + lem.col + 1) * 2 + (1 if lem.direction > 0 else 0)
+              for lem in level.lemmings]
+    per_block = max(1, BLOCK_CELLS // grid.states)
+    out: list[LemmingReach] = []
+    for first in range(0, len(starts), per_block):
+        block = _Block(grid, starts[first:first + per_block], ctx)
+        for k, lem in enumerate(level.lemmings[first:first + per_block]):
+            out.append(LemmingReach((lem.row, lem.col, lem.direction), block, k))
+    return ReachInfo(level, tuple(out))
 
 
 def losing_reads(level: Level, bricks: tuple[Brick, ...]) -> list[list[Brick]]:
-    """For each lemming that loses with ``bricks``: the brickable cells its run reads.
+    """For each lemming that loses with ``bricks``: the brickable cells its run reads (:func:`step_reads`).
 
     Every brick set that agrees with ``bricks`` on those cells gives that lemming the
     same run, so it loses too: the solvers turn this into redundant constraints.
     """
-    placed = set(bricks)
-    out = []
     from game.simulation import simulate
 
+    solid = level.obstacle_map(bricks)
+    out = []
     for track in simulate(level, bricks, enforce_budget=False).tracks:
         if track.reached_at is not None:
             continue
         reads: dict[Brick, None] = {}
         for r, c, d in track.path[:-1]:
-            below = (r + 1, c)
-            if level.char_at(*below) == " ":
-                reads[below] = None
-            if level.char_at(*below) == "X" or below in placed:
-                ahead = (r, c + d)
-                if level.char_at(*ahead) == " ":
-                    reads[ahead] = None
+            below_solid = not level.in_bounds(r + 1, c) or bool(solid[r + 1, c])
+            for cell in step_reads((r, c, d), below_solid):
+                if level.in_bounds(*cell) and level.brickable_map[cell]:
+                    reads[cell] = None
         out.append(list(reads))
     return out

@@ -294,7 +294,7 @@ class PathModel(CpSatModel):
         for k, reach in enumerate(self.info.lemmings):
             self.checkpoint()
             frames: dict[tuple[int, int, int], list[int]] = {}
-            for t, r, c, ch in zip(*reach.live.nonzero()):
+            for t, r, c, ch in zip(*reach.coords().T):
                 frames.setdefault((int(r), int(c), 1 if ch else -1), []).append(int(t))
             self.frames_of.append(frames)
             self.visit.append({s: (True if s == reach.start else self.model.new_bool_var(f"v{k}_{s}"))

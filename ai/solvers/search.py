@@ -84,7 +84,7 @@ class Board:
         live = []
         for lem in info.lemmings:
             padded = bytearray(ph * pw * 2 * level.frames)
-            for t, r, c, ch in zip(*lem.live.nonzero()):
+            for t, r, c, ch in zip(*lem.coords().T):
                 padded[(t * ph * pw + (r + 1) * pw + c + 1) * 2 + ch] = 1
             live.append(padded)
         starts = [((lem.row + 1) * pw + lem.col + 1, lem.direction) for lem in level.lemmings]
@@ -111,13 +111,11 @@ def _col_prefix(cells: list[Brick], width: int) -> list[int]:
 
 def _later_masks(level: Level, info: ReachInfo, bit_of: dict[Brick, int]) -> list[int]:
     """Per lemming ``k``: bits of every cell the lemmings ``k+1..`` may read."""
-    from ai.reach import read_cells_of
-
     masks = [0] * len(info.lemmings)
     acc = 0
     for k in range(len(info.lemmings) - 1, -1, -1):
         masks[k] = acc
-        read = read_cells_of(info.lemmings[k].live, level)
+        read = info.lemmings[k].read_map
         acc |= sum(1 << bit_of[(int(r), int(c))] for r, c in zip(*read.nonzero()))
     return masks
 
