@@ -28,6 +28,7 @@ periodic, so frame ``t`` maps onto a stored one).  Long loops check the :class:`
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -558,12 +559,17 @@ def reach_for(level: Level, ctx: SolveContext) -> ReachInfo:
     Every racer and part of one solve shares the same analysis (contexts made with
     :meth:`SolveContext.child` share the cache).
     """
-    key = f"reach:{level.puzzle_hash}"
-    info = ctx.shared.get(key)
+    info = ctx.shared.get(reach_key(level))
     if not isinstance(info, ReachInfo):
         info = analyse(level, ctx)
-        ctx.shared[key] = info
+        ctx.shared[reach_key(level)] = info
     return info
+
+
+def reach_key(level: Level) -> str:
+    """The key of ``level``'s analysis in :attr:`SolveContext.shared`: the map and N (the budget plays no part)."""
+    body = "\n".join([str(level.frames), *level.grid])
+    return "reach:" + hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
 
 
 def analyse(level: Level, ctx: SolveContext | None = None) -> ReachInfo:

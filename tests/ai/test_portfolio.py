@@ -5,7 +5,7 @@ from __future__ import annotations
 from ai import solve
 from ai.base import SolveStatus
 from ai.solvers.portfolio import PortfolioSolver
-from tests.ai.exact_helpers import ORIGINAL_SOLUTIONS, UNREACHABLE, hard_level, original
+from tests.ai.exact_helpers import ORIGINAL_SOLUTIONS, UNREACHABLE, busy_level, hard_level, original
 
 
 def test_original() -> None:
@@ -25,5 +25,6 @@ def test_cpsat_joins_after_the_probe() -> None:
 
 
 def test_no_race_picks_cpsat_for_many_lemmings() -> None:
-    result = PortfolioSolver(race=False).solve(hard_level(), time_limit=0.3)
+    result = PortfolioSolver(race=False, decompose=False).solve(busy_level(), time_limit=0.3)
     assert result.stats.extra["used"] == "cpsat"
+    assert PortfolioSolver(race=False).solve(hard_level(), time_limit=0.3).min_bricks == 0  # the base's shortcut

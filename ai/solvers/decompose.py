@@ -1,0 +1,205 @@
+"""Decomposition: a level whose lemmings split into groups that no brick can couple is solved part by part.
+
+Each lemming's winning runs stay inside its live states (:mod:`ai.reach`), so they read only the cells of
+its read map.  :func:`split` joins lemmings whose read maps share a cell; each resulting group becomes a
+*part*: the same map with only that group's lemmings (the others' start cells become empty).  Why the
+parts' answers combine exactly:
+
+* a brick set wins the level iff its restriction to each part's read cells wins that part: a winning run
+  of a part's lemming reads only that part's cells, and no other part's brick lies there;
+* so the optimum is the sum of the parts' optima (infeasible when one part is, or when the sum exceeds B),
+  and the optimal sets are exactly the products of the parts' optimal sets;
+* an emptied start cell is brickable in a part but not in the level: when a part's analysis reads such a
+  cell, the part is merged with that cell's lemming (and split again), so a part never uses one.
+
+Parts are solved one after the other by an inner solver (``auto`` without decomposition by default), each
+within the budget the earlier parts left.  In mode ``all`` the number of optimal sets is counted without
+listing the product (``stats.extra["solution_count"]``); at most ``max_solutions`` are listed, and the
+result is ``complete`` only when the whole product was listed.
+
+>>> from game.level import Level
+>>> from ai.solvers.search import SearchSolver
+>>> level = Level.from_rows(["> .TX> .T", "XX.XXXX.X"], frames=5, budget=2)
+>>> [part.lemmings for part in split(level, SolveContext.create())]
+[(0,), (1,)]
+>>> result = DecomposeSolver(inner=SearchSolver).solve(level, mode="all")
+>>> result.describe()[:28], result.bricks, result.stats.extra["solution_count"]
+('optimal: 2 bricks, proved in', ((1, 2), (1, 7)), 1)
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import threading
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ai.base import SolveMode, SolveResult, SolveStatus, Solver
+from ai.context import SolveContext
+from ai.reach import reach_for
+from ai.solvers.base import Outcome, Partial, SolverBase
+from game.level import EMPTY, Level
+
+#: Statuses of a part that the combination can build on.
+FINAL = (SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE)
+
+
+@dataclass(frozen=True)
+class Part:
+    """One group of lemmings (indices into ``level.lemmings``) and its sub-level."""
+
+    lemmings: tuple[int, ...]
+    level: Level
+    read_cells: frozenset[tuple[int, int]]
+
+
+def sub_level(level: Level, keep: tuple[int, ...]) -> Level:
+    """``level`` with only the lemmings ``keep`` (the others' start cells emptied)."""
+    rows = [list(row) for row in level.grid]
+    for k, lem in enumerate(level.lemmings):
+        if k not in keep:
+            rows[lem.row][lem.col] = EMPTY
+    part = Level(level.frames, level.budget, tuple("".join(row) for row in rows), level.meta)
+    return part
+
+
+def split(level: Level, ctx: SolveContext) -> list[Part]:
+    """The finest grouping of the lemmings that no brick couples (one part: the level does not split)."""
+    info = reach_for(level, ctx)
+    count = len(level.lemmings)
+    parent = list(range(count))
+
+    def find(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    def union(a: int, b: int) -> None:
+        parent[find(a)] = find(b)
+
+    owner: dict[int, int] = {}
+    blind: list[int] = []  # lemmings no brick can affect: one group
+    for k, lem in enumerate(info.lemmings):
+        cells = np.flatnonzero(lem.read_map)
+        if cells.size == 0:
+            blind.append(k)
+        for cell in cells.tolist():
+            if cell in owner:
+                union(k, owner[cell])
+            else:
+                owner[cell] = k
+    for k in blind[1:]:
+        union(k, blind[0])
+    start_of = {(lem.row, lem.col): k for k, lem in enumerate(level.lemmings)}
+    while True:
+        groups: dict[int, list[int]] = {}
+        for k in range(count):
+            groups.setdefault(find(k), []).append(k)
+        if len(groups) == 1:
+            return [Part(tuple(range(count)), level, frozenset(info.read_cells))]
+        parts = []
+        merged = False
+        for members in groups.values():
+            ctx.check()
+            part_level = sub_level(level, tuple(members))
+            part_info = reach_for(part_level, ctx)
+            for cell, k in start_of.items():
+                if find(k) != find(members[0]) and part_info.read_map[cell]:
+                    union(k, members[0])  # the part would use another lemming's start: not separable
+                    merged = True
+            parts.append(Part(tuple(members), part_level, frozenset(part_info.read_cells)))
+        if not merged:
+            return sorted(parts, key=lambda p: (len(p.read_cells), p.lemmings))
+
+
+def run_in(solver: Solver, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult:
+    """Run any solver under ``ctx``: :meth:`SolverBase.solve_in` when it has one, else its ``solve``."""
+    if isinstance(solver, SolverBase):
+        return solver.solve_in(level, mode, ctx)
+    stop = threading.Event()
+    with ctx.watch(stop.set):
+        return solver.solve(level, mode=mode, time_limit=ctx.remaining(), progress=ctx.progress, cancel=stop)
+
+
+def _default_inner() -> Solver:
+    from ai.solvers.portfolio import PortfolioSolver
+
+    return PortfolioSolver(decompose=False)
+
+
+class DecomposeSolver(SolverBase):
+    """Solves a level part by part (see the module doc); a level that does not split goes to ``inner`` whole."""
+
+    name = "decompose"
+    exact = True
+
+    def __init__(self, *, inner: Callable[[], Solver] = _default_inner, max_solutions: int = 1000) -> None:
+        self.inner = inner
+        self.max_solutions = max_solutions
+
+    def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
+        """Split, solve the parts, combine."""
+        parts = split(level, ctx)
+        if len(parts) == 1:
+            whole = run_in(self.inner(), level, mode, ctx.child())
+            return _outcome_of(whole, parts=1)
+        return self.combine(level, mode, ctx, partial, parts)
+
+    def combine(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial,
+                parts: list[Part]) -> Outcome:
+        """Solve ``parts`` in order within the budget left, and combine their answers."""
+        part_mode = SolveMode.ALL if mode == SolveMode.ALL else SolveMode.MIN
+        spent, sets_per_part, complete = 0, [], True
+        bound = 0.0
+        for index, part in enumerate(parts):
+            ctx.report(f"part {index + 1} of {len(parts)} ({len(part.lemmings)} lemmings)")
+            budget = level.budget - spent
+            result = run_in(self.inner(), part.level.with_limits(budget=budget), part_mode, ctx.child())
+            if result.status == SolveStatus.INFEASIBLE:
+                return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=float("inf"),
+                               message=f"part {index + 1} of {len(parts)} cannot be won within the "
+                                       f"{budget} bricks the other parts leave",
+                               extra={"parts": len(parts)})
+            if result.status != SolveStatus.OPTIMAL or result.bricks is None:
+                found = result.stats.best_bound
+                partial.bound(bound + (found if found is not None else 0.0))
+                ctx.check()  # stopped: the base answers with the bound
+                return Outcome(SolveStatus.UNKNOWN, best_bound=partial.best_bound,
+                               message=f"part {index + 1} of {len(parts)}: {result.describe()}",
+                               extra={"parts": len(parts), "parts_solved": index})
+            optimum = len(result.bricks)
+            spent += optimum
+            bound += optimum
+            partial.bound(bound)
+            # keep only the part's own read cells (a minimum set has no other brick anyway)
+            sets = sorted({tuple(b for b in s if b in part.read_cells) for s in result.solutions} or
+                          {tuple(b for b in result.bricks if b in part.read_cells)})
+            sets_per_part.append(sets)
+            complete &= result.complete or mode != SolveMode.ALL
+        count = math.prod(len(s) for s in sets_per_part)
+        cap = self.max_solutions if mode == SolveMode.ALL else 1
+        combined = [tuple(sorted(b for s in choice for b in s))
+                    for choice in itertools.islice(itertools.product(*sets_per_part), cap)]
+        extra = {"parts": len(parts), "part_optima": [len(s[0]) for s in sets_per_part]}
+        if mode == SolveMode.ALL:
+            extra["solution_count"] = count
+            extra["solution_count_exact"] = complete
+        return Outcome(SolveStatus.OPTIMAL, solutions=combined, best_bound=bound,
+                       complete=complete and count <= cap, extra=extra,
+                       message="" if count <= cap else f"{count} optimal solutions; {cap} listed")
+
+
+def _outcome_of(result: SolveResult, **extra: object) -> Outcome:
+    """An inner solver's result as this solver's outcome."""
+    return Outcome(result.status, solutions=result.solutions or ([result.bricks] if result.bricks else []),
+                   complete=result.complete, best_bound=result.stats.best_bound, nodes=result.stats.nodes,
+                   variables=result.stats.variables, constraints=result.stats.constraints,
+                   message=result.message, relaxed=result.relaxed,
+                   extra={**result.stats.extra, **extra})
+
+
+__all__ = ["DecomposeSolver", "Part", "run_in", "split", "sub_level"]
