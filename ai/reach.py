@@ -60,11 +60,11 @@ class ReachTooLarge(MemoryError):
 class _Grid:
     """Padded ``(H+2) x (W+2)`` flat maps of the level: what each cell can be (outside = wall)."""
 
-    def __init__(self, level: Level) -> None:
+    def __init__(self, level: Level, brickable: BoolArray | None = None) -> None:
         self.height, self.width, self.frames = level.height, level.width, level.frames
         self.pw = level.width + 2
         wall = np.pad(level.wall_map, 1, constant_values=True).ravel()
-        brick = np.pad(level.brickable_map, 1, constant_values=False).ravel()
+        brick = np.pad(level.brickable_map if brickable is None else brickable, 1, constant_values=False).ravel()
         self.brickable = brick
         self.can_block = wall | brick
         self.can_free = ~wall
@@ -421,7 +421,7 @@ class LemmingReach:
     block: _Block
     index: int  #: the lemming's place in its block
 
-    @property
+    @cached_property
     def _range(self) -> tuple[int, int]:
         return int(self.block.offsets[self.index]), int(self.block.offsets[self.index + 1])
 
@@ -454,15 +454,17 @@ class LemmingReach:
         """``(M, 4)`` rows ``(frame, row, col, channel)`` of every live state, like ``np.argwhere(live)``."""
         if self.live_count > MAX_COORDS:
             raise ReachTooLarge(f"{self.live_count} live states are too many to list")
-        parts = [np.zeros((0, 4), dtype=np.int64)]
+        frames: list[IntArray] = [np.zeros(0, dtype=np.int64)]
+        ids: list[IntArray] = [np.zeros(0, dtype=np.int64)]
         for t in range(self.block.grid.frames):
             if ctx is not None and t & 63 == 0:
                 ctx.check()
-            ids = self.live_ids(t)
-            if ids.size:
-                rows, cols, chs = self.block.grid.decode(ids)
-                parts.append(np.stack([np.full_like(ids, t), rows, cols, chs], axis=1))
-        return np.concatenate(parts)
+            live = self.live_ids(t)
+            if live.size:
+                ids.append(live)
+                frames.append(np.full(live.size, t, dtype=np.int64))
+        rows, cols, chs = self.block.grid.decode(np.concatenate(ids))
+        return np.stack([np.concatenate(frames), rows, cols, chs], axis=1)
 
     def _union_ids(self, union: BoolArray) -> IntArray:
         if not self.feasible:
@@ -543,6 +545,11 @@ class ReachInfo:
         return tuple((int(r), int(c)) for r, c in np.argwhere(self.read_map))
 
     @property
+    def state_bound(self) -> int:
+        """A cheap upper bound on :attr:`live_state_count`: frames x the states each lemming can reach."""
+        return self.level.frames * sum(hi - lo for lo, hi in (lem._range for lem in self.lemmings))
+
+    @property
     def live_state_count(self) -> int:
         """Total number of live (lemming, frame, state) triples."""
         return sum(lem.live_count for lem in self.lemmings)
@@ -566,15 +573,38 @@ def reach_for(level: Level, ctx: SolveContext) -> ReachInfo:
     return info
 
 
+#: The last few analyses (small ones only), for callers without a solve context (see :func:`analyse`).
+_RECENT: dict[str, ReachInfo] = {}
+RECENT_COUNT, RECENT_BYTES = 16, 20_000_000
+
+
 def reach_key(level: Level) -> str:
     """The key of ``level``'s analysis in :attr:`SolveContext.shared`: the map and N (the budget plays no part)."""
     body = "\n".join([str(level.frames), *level.grid])
     return "reach:" + hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
 
 
-def analyse(level: Level, ctx: SolveContext | None = None) -> ReachInfo:
-    """Run the reachability analysis for every lemming of ``level`` (``ctx`` may stop it)."""
-    grid = _Grid(level)
+def analyse(level: Level, ctx: SolveContext | None = None, *, brickable: BoolArray | None = None) -> ReachInfo:
+    """Run the reachability analysis for every lemming of ``level`` (``ctx`` may stop it).
+
+    ``brickable`` replaces the level's brickable map (e.g. to let lemming starts hold bricks).
+    The last few small analyses are kept, so solvers that analyse a level again (racers of one
+    solve, the parts of a decomposition) get the same object back.
+    """
+    key = reach_key(level) if brickable is None else ""
+    known = _RECENT.get(key)
+    if known is not None:
+        return known
+    info = _analyse(level, ctx, brickable)
+    if key and info.nbytes <= RECENT_BYTES:
+        _RECENT[key] = info
+        while len(_RECENT) > RECENT_COUNT:
+            del _RECENT[next(iter(_RECENT))]
+    return info
+
+
+def _analyse(level: Level, ctx: SolveContext | None, brickable: BoolArray | None) -> ReachInfo:
+    grid = _Grid(level, brickable)
     starts = [((lem.row + 1) * grid.pw + lem.col + 1) * 2 + (1 if lem.direction > 0 else 0)
               for lem in level.lemmings]
     per_block = max(1, BLOCK_CELLS // grid.states)

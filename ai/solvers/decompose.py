@@ -39,7 +39,7 @@ import numpy as np
 
 from ai.base import SolveMode, SolveResult, SolveStatus, Solver
 from ai.context import SolveContext
-from ai.reach import reach_for
+from ai.reach import ReachInfo, analyse, reach_for, reach_key
 from ai.solvers.base import Outcome, Partial, SolverBase
 from game.level import EMPTY, Level
 
@@ -87,39 +87,62 @@ def split(level: Level, ctx: SolveContext) -> list[Part]:
         cells = np.flatnonzero(lem.read_map)
         if cells.size == 0:
             blind.append(k)
-        for cell in cells.tolist():
-            if cell in owner:
-                union(k, owner[cell])
+        for index in cells.tolist():
+            if index in owner:
+                union(k, owner[index])
             else:
-                owner[cell] = k
+                owner[index] = k
     for k in blind[1:]:
         union(k, blind[0])
     start_of = {(lem.row, lem.col): k for k, lem in enumerate(level.lemmings)}
+    settled: list[bool] = []
     while True:
         groups: dict[int, list[int]] = {}
         for k in range(count):
             groups.setdefault(find(k), []).append(k)
         if len(groups) == 1:
             return [Part(tuple(range(count)), level, frozenset(info.read_cells))]
+        if not settled:
+            settled = _settled(level, ctx)
         parts = []
         merged = False
         for members in groups.values():
             ctx.check()
             part_level = sub_level(level, tuple(members))
-            part_info = reach_for(part_level, ctx)
-            for cell, k in start_of.items():
-                if find(k) != find(members[0]) and part_info.read_map[cell]:
-                    union(k, members[0])  # the part would use another lemming's start: not separable
-                    merged = True
+            if all(settled[k] for k in members):
+                part_info = ReachInfo(part_level, tuple(info.lemmings[k] for k in members))
+                ctx.shared.setdefault(reach_key(part_level), part_info)
+            else:
+                part_info = reach_for(part_level, ctx)
+                for start, other in start_of.items():
+                    if find(other) != find(members[0]) and part_info.read_map[start]:
+                        union(other, members[0])  # the part would use another lemming's start: not separable
+                        merged = True
             parts.append(Part(tuple(members), part_level, frozenset(part_info.read_cells)))
         if not merged:
             return sorted(parts, key=lambda p: (len(p.read_cells), p.lemmings))
+
+
+def _settled(level: Level, ctx: SolveContext) -> list[bool]:
+    """Per lemming: True when its analysis with every start cell brickable reads no start cell.
+
+    Then its analysis in any part equals its analysis in the level (no need to run it again).
+    """
+    starts = [(lem.row, lem.col) for lem in level.lemmings]
+    loose_map = level.brickable_map.copy()
+    rows, cols = np.array(starts).T
+    loose_map[rows, cols] = True
+    loose = analyse(level, ctx, brickable=loose_map)
+    return [not lem.read_map[rows, cols].any() for lem in loose.lemmings]
 
 
 def run_in(solver: Solver, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult:
     """Run any solver under ``ctx``: :meth:`SolverBase.solve_in` when it has one, else its ``solve``."""
     if isinstance(solver, SolverBase):
         return solver.solve_in(level, mode, ctx)
+    if len(ctx.cancel_events) <= 1:  # the solver can watch the one event itself: no watcher thread
+        cancel = ctx.cancel_events[0] if ctx.cancel_events else None
+        return solver.solve(level, mode=mode, time_limit=ctx.remaining(), progress=ctx.progress, cancel=cancel)
     stop = threading.Event()
     with ctx.watch(stop.set):
         return solver.solve(level, mode=mode, time_limit=ctx.remaining(), progress=ctx.progress, cancel=stop)

@@ -110,7 +110,8 @@ class PortfolioSolver(SolverBase):
             name, make = ("search", _search) if search_looks_fast(level, info, max_cells=self.max_search_cells) \
                 else ("cpsat", _cpsat)
             return _outcome(run_in(make(), level, mode, ctx.child(solver=name)), name)
-        if level.height * level.width * level.frames * len(level.lemmings) <= self.small:
+        if level.height * level.width * level.frames * len(level.lemmings) <= self.small or \
+                reach_for(level, ctx).state_bound <= self.small // 2:
             quick = run_in(_search(), level, mode, ctx.child(time_limit=self.probe, solver="search"))
             if _is_final(quick, mode):
                 return _outcome(quick, "search")

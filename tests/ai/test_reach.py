@@ -68,10 +68,12 @@ def test_live_states_match_the_dense_reference(share: float, seed: int, frames: 
     level = small_level(seed, max_side=7, max_lemmings=3).with_limits(frames=frames)
     old = reach.DENSE_SHARE
     reach.DENSE_SHARE = share
+    reach._RECENT.clear()
     try:
         info = analyse(level)
     finally:
         reach.DENSE_SHARE = old
+        reach._RECENT.clear()
     feasible = True
     for k, lem in enumerate(info.lemmings):
         expected = dense_live(level, k)
@@ -145,6 +147,7 @@ def _cancel_latency(level: Level, delay: float) -> float:
 
 def test_cancel_and_memory_on_a_256x256_level_with_10000_frames() -> None:
     level = maze_256()
+    reach._RECENT.clear()
     assert level.height == level.width == 256 and level.frames == 10_000
     for delay in (0.05, 0.3):
         assert _cancel_latency(level, delay) < 0.3  # the contract is 0.1 s; generous on a shared machine
