@@ -55,21 +55,26 @@ def compartments(rng: random.Random) -> Iterator[tuple[Level, int, int]]:
             yield part, result.min_bricks, len(result.solutions)
 
 
+#: Compartment grids and the optimum range of each level of the suite.
+PLAN = [(2, 2, 8, 9), (2, 2, 10, 11), (2, 3, 11, 13), (3, 2, 12, 14), (2, 3, 13, 15), (3, 3, 14, 16),
+        (3, 3, 16, 18), (3, 3, 18, 20)]
+
+
 def make_compartments(seed: int, count: int, out: Path) -> None:
-    """Write ``count`` compartment levels with optima spread over 8..20."""
+    """Write up to ``count`` compartment levels (:data:`PLAN`), optima spread over 8..20."""
     rng = random.Random(seed)
     source = compartments(rng)
-    shapes = [(2, 2), (2, 3), (3, 2), (3, 3)]
-    kept = 0
-    while kept < count:
-        rows, cols = shapes[kept % len(shapes)]
-        parts = [[next(source) for _ in range(cols)] for _ in range(rows)]
-        optimum = sum(opt for row in parts for _, opt, _ in row)
-        low = 8 + (12 * kept) // count  # spread the optima over 8..20
-        if not low <= optimum <= min(20, low + 3):
-            continue
-        solutions = math.prod(n for row in parts for _, _, n in row)
-        kept += 1
+    pool = [next(source) for _ in range(30)]
+    for kept, (rows, cols, low, high) in enumerate(PLAN[:count], start=1):
+        while True:
+            chosen = rng.sample(pool, rows * cols)
+            optimum = sum(opt for _, opt, _ in chosen)
+            if low <= optimum <= high:
+                break
+            if rng.random() < 0.01:
+                pool.append(next(source))
+        parts = [chosen[r * cols:(r + 1) * cols] for r in range(rows)]
+        solutions = math.prod(n for _, _, n in chosen)
         level = glue([[p for p, _, _ in row] for row in parts], budget=optimum + 1,
                      title=f"compartments {kept} ({rows}x{cols})")
         level = level.with_meta("optimum", str(optimum)).with_meta("solutions", str(solutions))
