@@ -229,8 +229,10 @@ def _padded_table(src: IntArray, dst: IntArray, rows: int) -> IntArray:
     return table
 
 
-#: A block whose reachable states exceed this share of all its (lemming, state) ids works on dense masks.
+#: A block whose reachable states exceed this share of all its (lemming, state) ids (and DENSE_MIN) works
+#: on dense masks.
 DENSE_SHARE = 1 / 16
+DENSE_MIN = 50_000
 
 
 class _Block:
@@ -247,6 +249,7 @@ class _Block:
         start_keys = np.array([k * self.span + s for k, s in enumerate(starts)], dtype=np.int64)
         graph = self._graph(start_keys, ctx)
         if graph is None:
+            self.extents = np.tile([0, grid.height - 1, 0, grid.width - 1], (self.count, 1))
             self._dense(start_keys, ctx)
         else:
             self._sparse(start_keys, *graph, ctx)
@@ -274,11 +277,23 @@ class _Block:
             frontier = found[~seen[found]]
             seen[frontier] = True
             found_count += frontier.size
-            if found_count > cap:
+            if found_count > cap and found_count > DENSE_MIN:
                 return None
         _check(ctx)
         nodes = np.flatnonzero(seen)
+        self._set_extents(nodes)
         return nodes, np.searchsorted(nodes, np.concatenate(src_parts)), np.searchsorted(nodes, np.concatenate(dst_parts))
+
+    def _set_extents(self, nodes: IntArray) -> None:
+        """Per lemming: the rows and columns of every cell a reachable state occupies or reads, clipped."""
+        grid = self.grid
+        firsts = np.searchsorted(nodes, np.arange(self.count, dtype=np.int64) * self.span)
+        pos = (nodes % self.span) >> 1
+        rows, cols = pos // grid.pw - 1, pos % grid.pw - 1
+        self.extents = np.stack([np.minimum.reduceat(rows, firsts),
+                                 np.minimum(np.maximum.reduceat(rows, firsts) + 1, grid.height - 1),
+                                 np.maximum(np.minimum.reduceat(cols, firsts) - 1, 0),
+                                 np.minimum(np.maximum.reduceat(cols, firsts) + 1, grid.width - 1)], axis=1)
 
     def _sparse(self, start_keys: IntArray, nodes: IntArray, src: IntArray, dst: IntArray,
                 ctx: SolveContext | None) -> None:
@@ -446,6 +461,12 @@ class LemmingReach:
         return [(int(r), int(c), 1 if ch else -1) for r, c, ch in zip(rows, cols, chs)]
 
     @property
+    def extent(self) -> tuple[int, int, int, int]:
+        """``(first row, last row, first col, last col)`` of every cell a run can occupy or read (any bricks)."""
+        r0, r1, c0, c1 = (int(v) for v in self.block.extents[self.index])
+        return r0, r1, c0, c1
+
+    @property
     def live_count(self) -> int:
         """Live (frame, state) pairs of this lemming."""
         return int(self.block.live_counts[self.index]) if self.feasible else 0
@@ -601,6 +622,16 @@ def analyse(level: Level, ctx: SolveContext | None = None, *, brickable: BoolArr
         while len(_RECENT) > RECENT_COUNT:
             del _RECENT[next(iter(_RECENT))]
     return info
+
+
+def wins_without_bricks(level: Level, ctx: SolveContext | None = None) -> bool:
+    """True when the level is won with no brick: the analysis with no brickable cell (one run per lemming).
+
+    Same answer as ``simulate(level, ()).won``, but vectorised over the lemmings, stopping once the runs
+    repeat, and checking ``ctx``: on a 256x256 level with 10,000 frames and 240 lemmings, a fraction of a
+    second instead of 2.4 million Python steps.
+    """
+    return analyse(level, ctx, brickable=np.zeros((level.height, level.width), dtype=bool)).feasible
 
 
 def _analyse(level: Level, ctx: SolveContext | None, brickable: BoolArray | None) -> ReachInfo:

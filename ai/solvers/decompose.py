@@ -33,15 +33,15 @@ import itertools
 import math
 import threading
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterable
 
 import numpy as np
 
-from ai.base import SolveMode, SolveResult, SolveStatus, Solver
+from ai.base import BrickSet, SolveMode, SolveResult, SolveStatus, Solver
 from ai.context import SolveContext
-from ai.reach import ReachInfo, analyse, reach_for, reach_key
+from ai.reach import analyse, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
-from game.level import EMPTY, Level
+from game.level import EMPTY, Brick, Level
 
 #: Statuses of a part that the combination can build on.
 FINAL = (SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE)
@@ -49,21 +49,32 @@ FINAL = (SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE)
 
 @dataclass(frozen=True)
 class Part:
-    """One group of lemmings (indices into ``level.lemmings``) and its sub-level."""
+    """One group of lemmings (indices into ``level.lemmings``) and its sub-level.
+
+    The sub-level is cropped to ``box`` (first row, last row, first col, last col of the level): every
+    cell a run of the group can occupy or read, with any bricks, lies inside, so the map outside
+    (a wall in the crop) is never read.  ``read_cells`` are in the level's coordinates.
+    """
 
     lemmings: tuple[int, ...]
     level: Level
     read_cells: frozenset[tuple[int, int]]
+    box: tuple[int, int, int, int]
+
+    def to_level(self, bricks: Iterable[Brick]) -> BrickSet:
+        """Bricks of the sub-level in the level's coordinates."""
+        return tuple(sorted((r + self.box[0], c + self.box[2]) for r, c in bricks))
 
 
-def sub_level(level: Level, keep: tuple[int, ...]) -> Level:
-    """``level`` with only the lemmings ``keep`` (the others' start cells emptied)."""
+def sub_level(level: Level, keep: tuple[int, ...], box: tuple[int, int, int, int] | None = None) -> Level:
+    """``level`` with only the lemmings ``keep`` (the others' start cells emptied), cropped to ``box``."""
     rows = [list(row) for row in level.grid]
     for k, lem in enumerate(level.lemmings):
         if k not in keep:
             rows[lem.row][lem.col] = EMPTY
-    part = Level(level.frames, level.budget, tuple("".join(row) for row in rows), level.meta)
-    return part
+    r0, r1, c0, c1 = box if box is not None else (0, level.height - 1, 0, level.width - 1)
+    return Level(level.frames, level.budget, tuple("".join(row[c0:c1 + 1]) for row in rows[r0:r1 + 1]),
+                 level.meta)
 
 
 def split(level: Level, ctx: SolveContext) -> list[Part]:
@@ -94,46 +105,38 @@ def split(level: Level, ctx: SolveContext) -> list[Part]:
                 owner[index] = k
     for k in blind[1:]:
         union(k, blind[0])
-    start_of = {(lem.row, lem.col): k for k, lem in enumerate(level.lemmings)}
-    settled: list[bool] = []
+    whole = [Part(tuple(range(count)), level, frozenset(info.read_cells), (0, level.height - 1, 0, level.width - 1))]
+    if len({find(k) for k in range(count)}) == 1 or not info.feasible:
+        return whole  # (an infeasible level is answered by reachability, not by parts)
+    # Extents with every start cell brickable: they hold the runs of any part, whichever starts it empties.
+    starts = [(lem.row, lem.col) for lem in level.lemmings]
+    loose_map = level.brickable_map.copy()
+    for r, c in starts:
+        loose_map[r, c] = True
+    extents = [lem.extent for lem in analyse(level, ctx, brickable=loose_map).lemmings]
     while True:
         groups: dict[int, list[int]] = {}
         for k in range(count):
             groups.setdefault(find(k), []).append(k)
         if len(groups) == 1:
-            return [Part(tuple(range(count)), level, frozenset(info.read_cells))]
-        if not settled:
-            settled = _settled(level, ctx)
+            return whole
         parts = []
         merged = False
         for members in groups.values():
             ctx.check()
-            part_level = sub_level(level, tuple(members))
-            if all(settled[k] for k in members):
-                part_info = ReachInfo(part_level, tuple(info.lemmings[k] for k in members))
-                ctx.shared.setdefault(reach_key(part_level), part_info)
-            else:
-                part_info = reach_for(part_level, ctx)
-                for start, other in start_of.items():
-                    if find(other) != find(members[0]) and part_info.read_map[start]:
-                        union(other, members[0])  # the part would use another lemming's start: not separable
-                        merged = True
-            parts.append(Part(tuple(members), part_level, frozenset(part_info.read_cells)))
+            box = (min(extents[k][0] for k in members), max(extents[k][1] for k in members),
+                   min(extents[k][2] for k in members), max(extents[k][3] for k in members))
+            part_level = sub_level(level, tuple(members), box)
+            part_info = reach_for(part_level, ctx)
+            for other, (r, c) in enumerate(starts):
+                inside = box[0] <= r <= box[1] and box[2] <= c <= box[3]
+                if inside and find(other) != find(members[0]) and part_info.read_map[r - box[0], c - box[2]]:
+                    union(other, members[0])  # the part would use another lemming's start: not separable
+                    merged = True
+            reads = frozenset((r + box[0], c + box[2]) for r, c in part_info.read_cells)
+            parts.append(Part(tuple(members), part_level, reads, box))
         if not merged:
             return sorted(parts, key=lambda p: (len(p.read_cells), p.lemmings))
-
-
-def _settled(level: Level, ctx: SolveContext) -> list[bool]:
-    """Per lemming: True when its analysis with every start cell brickable reads no start cell.
-
-    Then its analysis in any part equals its analysis in the level (no need to run it again).
-    """
-    starts = [(lem.row, lem.col) for lem in level.lemmings]
-    loose_map = level.brickable_map.copy()
-    rows, cols = np.array(starts).T
-    loose_map[rows, cols] = True
-    loose = analyse(level, ctx, brickable=loose_map)
-    return [not lem.read_map[rows, cols].any() for lem in loose.lemmings]
 
 
 def run_in(solver: Solver, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult:
@@ -198,9 +201,9 @@ class DecomposeSolver(SolverBase):
             spent += optimum
             bound += optimum
             partial.bound(bound)
-            # keep only the part's own read cells (a minimum set has no other brick anyway)
-            sets = sorted({tuple(b for b in s if b in part.read_cells) for s in result.solutions} or
-                          {tuple(b for b in result.bricks if b in part.read_cells)})
+            # in the level's coordinates, only the part's own read cells (a minimum set has no other brick)
+            sets = sorted({tuple(b for b in part.to_level(s) if b in part.read_cells)
+                           for s in result.solutions or [result.bricks]})
             sets_per_part.append(sets)
             complete &= result.complete or mode != SolveMode.ALL
         count = math.prod(len(s) for s in sets_per_part)

@@ -29,7 +29,7 @@ from typing import Callable
 
 from ai.base import SolveMode, SolveResult, SolveStatus, Solver
 from ai.context import SolveContext
-from ai.reach import ReachInfo, reach_for
+from ai.reach import ReachInfo, reach_for, wins_without_bricks
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.decompose import DecomposeSolver, run_in, split
 from game.level import Level
@@ -86,6 +86,7 @@ class PortfolioSolver(SolverBase):
 
     name = "auto"
     exact = True
+    shortcuts = False  # its own, scale-proof (core): the reference simulator is slow on huge levels
 
     def __init__(self, *, race: bool = True, probe: float = 0.4, small: int = 50_000,
                  max_search_cells: int = 90, decompose: bool = True, milp_after: float | None = 1.0) -> None:
@@ -98,6 +99,12 @@ class PortfolioSolver(SolverBase):
 
     def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
         """Decompose when the level splits, else the inline probe and the race."""
+        if not reach_for(level, ctx).feasible:
+            return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=float("inf"),
+                           message="some lemming cannot reach a target in time, whatever the bricks")
+        if wins_without_bricks(level, ctx):
+            return Outcome(SolveStatus.OPTIMAL, solutions=[()], complete=True, best_bound=0.0,
+                           message="won without a brick")
         if self.decompose and len(level.lemmings) > 1:
             parts = split(level, ctx)
             if len(parts) > 1:

@@ -66,13 +66,13 @@ def dense_live(level: Level, k: int) -> np.ndarray:
 @given(seed=st.integers(0, 10_000), frames=st.integers(1, 40))
 def test_live_states_match_the_dense_reference(share: float, seed: int, frames: int) -> None:
     level = small_level(seed, max_side=7, max_lemmings=3).with_limits(frames=frames)
-    old = reach.DENSE_SHARE
-    reach.DENSE_SHARE = share
+    old, old_min = reach.DENSE_SHARE, reach.DENSE_MIN
+    reach.DENSE_SHARE, reach.DENSE_MIN = share, 0
     reach._RECENT.clear()
     try:
         info = analyse(level)
     finally:
-        reach.DENSE_SHARE = old
+        reach.DENSE_SHARE, reach.DENSE_MIN = old, old_min
         reach._RECENT.clear()
     feasible = True
     for k, lem in enumerate(info.lemmings):
