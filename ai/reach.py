@@ -49,6 +49,8 @@ Stored = npt.NDArray[Any]
 MAX_DENSE_CELLS = 200_000_000
 #: Largest number of live states :meth:`LemmingReach.coords` lists; beyond, MemoryError.
 MAX_COORDS = 20_000_000
+#: Bytes of live-state sets a block keeps for repeated frame questions.
+LIVE_CACHE_BYTES = 16_000_000
 #: Largest ``lemmings x states-per-lemming`` table one block of the analysis allocates.
 BLOCK_CELLS = 32_000_000
 
@@ -254,6 +256,8 @@ class _Block:
         else:
             self._sparse(start_keys, *graph, ctx)
         self._mask = np.zeros(self.nodes.size, dtype=bool)
+        self._live: dict[tuple[int, int], IntArray] = {}  # live_at per (forward, backward) set pair
+        self._live_bytes = 0
 
     def _graph(self, start_keys: IntArray, ctx: SolveContext | None) -> tuple[IntArray, IntArray, IntArray] | None:
         """Reachable nodes and the move edges between them, or ``None`` when they are too many (dense)."""
@@ -352,11 +356,19 @@ class _Block:
     def live_at(self, t: int) -> IntArray:
         """Node indices live at frame ``t``: in the forward set of ``t`` and the backward set of ``N-1-t``."""
         fi, bi = self.forward.index(t), self.backward.index(self.grid.frames - 1 - t)
+        known = self._live.get((fi, bi))
+        if known is not None:
+            return known
         f, b = self.forward.stored[fi], self.backward.stored[bi]
         if f.dtype == np.uint8 and b.dtype == np.uint8:
             both: npt.NDArray[np.uint8] = np.bitwise_and(f, b)
-            return np.flatnonzero(np.unpackbits(both, count=self.nodes.size)).astype(np.int64)
-        return _intersect(self.forward.get(fi), self.backward.get(bi), self._mask)
+            live = np.flatnonzero(np.unpackbits(both, count=self.nodes.size)).astype(np.int64)
+        else:
+            live = _intersect(self.forward.get(fi), self.backward.get(bi), self._mask)
+        if self._live_bytes + live.nbytes <= LIVE_CACHE_BYTES:
+            self._live[(fi, bi)] = live
+            self._live_bytes += live.nbytes
+        return live
 
     def live_bits(self, t: int) -> Stored:
         """:meth:`live_at` as a packed bitset."""

@@ -181,10 +181,19 @@ class DecomposeSolver(SolverBase):
         part_mode = SolveMode.ALL if mode == SolveMode.ALL else SolveMode.MIN
         spent, sets_per_part, complete = 0, [], True
         bound = 0.0
+        solved: dict[tuple[int, tuple[str, ...]], SolveResult] = {}  # identical parts are solved once
         for index, part in enumerate(parts):
             ctx.report(f"part {index + 1} of {len(parts)} ({len(part.lemmings)} lemmings)")
             budget = level.budget - spent
-            result = run_in(self.inner(), part.level.with_limits(budget=budget), part_mode, ctx.child())
+            known = solved.get((part.level.frames, part.level.grid))
+            if known is not None and known.bricks is not None and len(known.bricks) <= budget:
+                result = known  # optimal within any budget that holds its optimum
+            elif known is not None:
+                result = SolveResult(SolveStatus.INFEASIBLE, self.name, part_mode)
+            else:
+                result = run_in(self.inner(), part.level.with_limits(budget=budget), part_mode, ctx.child())
+                if result.status == SolveStatus.OPTIMAL:
+                    solved[(part.level.frames, part.level.grid)] = result
             if result.status == SolveStatus.INFEASIBLE:
                 return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=float("inf"),
                                message=f"part {index + 1} of {len(parts)} cannot be won within the "
