@@ -68,13 +68,13 @@ class Part:
 
 def sub_level(level: Level, keep: tuple[int, ...], box: tuple[int, int, int, int] | None = None) -> Level:
     """``level`` with only the lemmings ``keep`` (the others' start cells emptied), cropped to ``box``."""
-    rows = [list(row) for row in level.grid]
-    for k, lem in enumerate(level.lemmings):
-        if k not in keep:
-            rows[lem.row][lem.col] = EMPTY
     r0, r1, c0, c1 = box if box is not None else (0, level.height - 1, 0, level.width - 1)
-    return Level(level.frames, level.budget, tuple("".join(row[c0:c1 + 1]) for row in rows[r0:r1 + 1]),
-                 level.meta)
+    rows = [list(row[c0:c1 + 1]) for row in level.grid[r0:r1 + 1]]
+    kept = set(keep)
+    for k, lem in enumerate(level.lemmings):
+        if k not in kept and r0 <= lem.row <= r1 and c0 <= lem.col <= c1:
+            rows[lem.row - r0][lem.col - c0] = EMPTY
+    return Level(level.frames, level.budget, tuple("".join(row) for row in rows), level.meta)
 
 
 def split(level: Level, ctx: SolveContext) -> list[Part]:

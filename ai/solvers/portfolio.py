@@ -29,7 +29,7 @@ from typing import Callable
 
 from ai.base import SolveMode, SolveResult, SolveStatus, Solver
 from ai.context import SolveContext
-from ai.reach import ReachInfo, reach_for, wins_without_bricks
+from ai.reach import MAX_COORDS, ReachInfo, reach_for, wins_without_bricks
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.decompose import DecomposeSolver, run_in, split
 from game.level import Level
@@ -41,6 +41,15 @@ FINAL = {SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE}
 def search_looks_fast(level: Level, info: ReachInfo, *, max_cells: int = 90) -> bool:
     """Heuristic: the search is competitive when few cells are read by one lemming."""
     return len(level.lemmings) == 1 and len(info.read_cells) <= max_cells
+
+
+#: Largest table the search keeps (bytes: frames x padded cells x 2 directions x lemmings).
+SEARCH_TABLE_BYTES = 300_000_000
+
+
+def search_fits(level: Level) -> bool:
+    """True when the search's per-frame table of the level fits in memory (not on 256x256 x 10,000 frames)."""
+    return level.frames * (level.height + 2) * (level.width + 2) * 2 * len(level.lemmings) <= SEARCH_TABLE_BYTES
 
 
 def _is_final(result: SolveResult, mode: SolveMode) -> bool:
@@ -108,17 +117,19 @@ class PortfolioSolver(SolverBase):
         if self.decompose and len(level.lemmings) > 1:
             parts = split(level, ctx)
             if len(parts) > 1:
-                inner = self._whole
-                outcome = DecomposeSolver(inner=inner).combine(level, mode, ctx, partial, parts)
+                outcome = DecomposeSolver(inner=self._whole).combine(level, mode, ctx, partial, parts)
                 outcome.extra["used"] = "decompose"
                 return outcome
+        info = reach_for(level, ctx)
+        if info.state_bound > MAX_COORDS and info.live_state_count > MAX_COORDS:
+            return Outcome(SolveStatus.UNKNOWN, message=f"{info.live_state_count:,} live lemming states: too large "
+                                                        "for the exact solvers (a smaller N or map helps)")
         if not self.race:
-            info = reach_for(level, ctx)
-            name, make = ("search", _search) if search_looks_fast(level, info, max_cells=self.max_search_cells) \
-                else ("cpsat", _cpsat)
+            fast = search_fits(level) and search_looks_fast(level, info, max_cells=self.max_search_cells)
+            name, make = ("search", _search) if fast else ("cpsat", _cpsat)
             return _outcome(run_in(make(), level, mode, ctx.child(solver=name)), name)
-        if level.height * level.width * level.frames * len(level.lemmings) <= self.small or \
-                reach_for(level, ctx).state_bound <= self.small // 2:
+        if search_fits(level) and (level.height * level.width * level.frames * len(level.lemmings) <= self.small
+                                   or info.state_bound <= self.small // 2):
             quick = run_in(_search(), level, mode, ctx.child(time_limit=self.probe, solver="search"))
             if _is_final(quick, mode):
                 return _outcome(quick, "search")
@@ -133,7 +144,8 @@ class PortfolioSolver(SolverBase):
 
     def racers(self, level: Level) -> list[Racer]:
         """Who races on ``level``, and when each joins."""
-        out = [Racer("search", _search, 0.0), Racer("cpsat", _cpsat, self.probe)]
+        out = [Racer("search", _search, 0.0)] if search_fits(level) else []
+        out.append(Racer("cpsat", _cpsat, self.probe if out else 0.0))
         if self.milp_after is not None and len(level.lemmings) > 1:
             out.append(Racer("milp", _milp, max(self.milp_after, self.probe)))
         return out
@@ -210,4 +222,4 @@ def _join_racers(timeout: float = 2.0) -> None:
         thread.join(timeout)
 
 
-__all__ = ["PortfolioSolver", "Racer", "search_looks_fast"]
+__all__ = ["PortfolioSolver", "Racer", "search_fits", "search_looks_fast"]
