@@ -13,7 +13,6 @@ Every racer runs under a child of the solve's :class:`~ai.context.SolveContext`
 checks the deadline and the caller's cancel every 10 ms.
 
 >>> from game.level import Level
-from game.simulation import simulate
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
 >>> PortfolioSolver().solve(level).bricks
 ((1, 2),)
