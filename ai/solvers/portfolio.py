@@ -1,7 +1,8 @@
 """The ``auto`` solver: decomposes, then races the exact search against CP-SAT (and MILP on long races).
 
 1. **Decomposition** (:mod:`ai.solvers.decompose`): when the lemmings split into groups no brick couples,
-   each part is solved by ``auto`` on its own and the answers combine (optimum = sum, sets = product).
+   each part is solved by ``auto`` on its own and the answers combine (optimum = sum, sets = product),
+   after a short whole-level search (cheaper than the parts' overhead on small levels).
 2. **Small levels** get ``probe`` seconds of search inline (no thread overhead).
 3. **The race**: the search (:mod:`ai.solvers.search`, the fastest exact solver on nearly every level we
    measured) starts at once; CP-SAT joins after ``probe`` seconds, MILP after ``milp_after`` seconds on
@@ -91,7 +92,8 @@ class PortfolioSolver(SolverBase):
     """Exact portfolio: decomposition, then the search first, CP-SAT after ``probe`` s, MILP later.
 
     ``race=False`` runs the search alone (when it looks fast) or CP-SAT alone; ``milp_after=None`` never
-    races MILP; ``decompose=False`` solves the level whole.
+    races MILP; ``decompose=False`` solves the level whole; a level that splits first gets ``split_probe``
+    seconds of whole-level search.
     """
 
     name = "auto"
@@ -99,13 +101,15 @@ class PortfolioSolver(SolverBase):
     shortcuts = False  # its own, scale-proof (core): the reference simulator is slow on huge levels
 
     def __init__(self, *, race: bool = True, probe: float = 0.4, small: int = 50_000,
-                 max_search_cells: int = 90, decompose: bool = True, milp_after: float | None = 1.0) -> None:
+                 max_search_cells: int = 90, decompose: bool = True, milp_after: float | None = 1.0,
+                 split_probe: float = 0.1) -> None:
         self.race = race
         self.probe = probe
         self.small = small
         self.max_search_cells = max_search_cells
         self.decompose = decompose
         self.milp_after = milp_after
+        self.split_probe = split_probe
 
     def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
         """Decompose when the level splits, else the inline probe and the race."""
@@ -118,6 +122,12 @@ class PortfolioSolver(SolverBase):
                            message="won without a brick")
         if self.decompose and len(level.lemmings) > 1:
             parts = split(level, ctx)
+            if len(parts) > 1 and self.race and self.split_probe > 0 and search_fits(level):
+                # a short whole-level search first: on small multi-part levels it beats the parts' overhead
+                quick = run_in(_search(), level, mode, ctx.child(time_limit=self.split_probe, solver="search"))
+                if _is_final(quick, mode):
+                    return _outcome(quick, "search")
+                ctx.check()
             if len(parts) > 1:
                 outcome = DecomposeSolver(inner=self._whole).combine(level, mode, ctx, partial, parts)
                 outcome.extra["used"] = "decompose"
