@@ -39,7 +39,7 @@ import numpy as np
 
 from ai.base import BrickSet, SolveMode, SolveResult, SolveStatus, Solver
 from ai.context import SolveContext
-from ai.reach import analyse, reach_for
+from ai.reach import ReachInfo, analyse, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
 from game.level import EMPTY, Brick, Level
 
@@ -77,11 +77,43 @@ def sub_level(level: Level, keep: tuple[int, ...], box: tuple[int, int, int, int
     return Level(level.frames, level.budget, tuple("".join(row) for row in rows), level.meta)
 
 
+def may_split(level: Level, ctx: SolveContext) -> bool:
+    """Cheap first test: do the lemmings' read cells fall into more than one group? (:func:`split` decides.)"""
+    parent = _read_groups(reach_for(level, ctx))
+    return reach_for(level, ctx).feasible and len({_root(parent, k) for k in range(len(parent))}) > 1
+
+
+def _root(parent: list[int], k: int) -> int:
+    while parent[k] != k:
+        parent[k] = parent[parent[k]]
+        k = parent[k]
+    return k
+
+
+def _read_groups(info: ReachInfo) -> list[int]:
+    """Union-find parents joining lemmings that share a read cell (lemmings no brick affects: one group)."""
+    parent = list(range(len(info.lemmings)))
+    owner: dict[int, int] = {}
+    blind: list[int] = []
+    for k, lem in enumerate(info.lemmings):
+        cells = np.flatnonzero(lem.read_map)
+        if cells.size == 0:
+            blind.append(k)
+        for index in cells.tolist():
+            if index in owner:
+                parent[_root(parent, k)] = _root(parent, owner[index])
+            else:
+                owner[index] = k
+    for k in blind[1:]:
+        parent[_root(parent, k)] = _root(parent, blind[0])
+    return parent
+
+
 def split(level: Level, ctx: SolveContext) -> list[Part]:
     """The finest grouping of the lemmings that no brick couples (one part: the level does not split)."""
     info = reach_for(level, ctx)
     count = len(level.lemmings)
-    parent = list(range(count))
+    parent = _read_groups(info)
 
     def find(k: int) -> int:
         while parent[k] != k:
@@ -92,19 +124,6 @@ def split(level: Level, ctx: SolveContext) -> list[Part]:
     def union(a: int, b: int) -> None:
         parent[find(a)] = find(b)
 
-    owner: dict[int, int] = {}
-    blind: list[int] = []  # lemmings no brick can affect: one group
-    for k, lem in enumerate(info.lemmings):
-        cells = np.flatnonzero(lem.read_map)
-        if cells.size == 0:
-            blind.append(k)
-        for index in cells.tolist():
-            if index in owner:
-                union(k, owner[index])
-            else:
-                owner[index] = k
-    for k in blind[1:]:
-        union(k, blind[0])
     whole = [Part(tuple(range(count)), level, frozenset(info.read_cells), (0, level.height - 1, 0, level.width - 1))]
     if len({find(k) for k in range(count)}) == 1 or not info.feasible:
         return whole  # (an infeasible level is answered by reachability, not by parts)
@@ -237,4 +256,4 @@ def _outcome_of(result: SolveResult, **extra: object) -> Outcome:
                    extra={**result.stats.extra, **extra})
 
 
-__all__ = ["DecomposeSolver", "Part", "run_in", "split", "sub_level"]
+__all__ = ["DecomposeSolver", "Part", "may_split", "run_in", "split", "sub_level"]

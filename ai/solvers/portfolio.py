@@ -32,7 +32,7 @@ from ai.base import SolveMode, SolveResult, SolveStatus, Solver
 from ai.context import SolveContext
 from ai.reach import MAX_COORDS, ReachInfo, reach_for, wins_without_bricks
 from ai.solvers.base import Outcome, Partial, SolverBase
-from ai.solvers.decompose import DecomposeSolver, run_in, split
+from ai.solvers.decompose import DecomposeSolver, may_split, run_in, split
 from game.level import Level
 from game.simulation import simulate
 
@@ -120,14 +120,14 @@ class PortfolioSolver(SolverBase):
         if simulate(level, ()).won if short else wins_without_bricks(level, ctx):
             return Outcome(SolveStatus.OPTIMAL, solutions=[()], complete=True, best_bound=0.0,
                            message="won without a brick")
-        if self.decompose and len(level.lemmings) > 1:
-            parts = split(level, ctx)
-            if len(parts) > 1 and self.race and self.split_probe > 0 and search_fits(level):
+        if self.decompose and len(level.lemmings) > 1 and may_split(level, ctx):
+            if self.race and self.split_probe > 0 and search_fits(level):
                 # a short whole-level search first: on small multi-part levels it beats the parts' overhead
                 quick = run_in(_search(), level, mode, ctx.child(time_limit=self.split_probe, solver="search"))
                 if _is_final(quick, mode):
                     return _outcome(quick, "search")
                 ctx.check()
+            parts = split(level, ctx)
             if len(parts) > 1:
                 outcome = DecomposeSolver(inner=self._whole).combine(level, mode, ctx, partial, parts)
                 outcome.extra["used"] = "decompose"
