@@ -102,7 +102,7 @@ class PortfolioSolver(SolverBase):
 
     def __init__(self, *, race: bool = True, probe: float = 0.4, small: int = 50_000,
                  max_search_cells: int = 90, decompose: bool = True, milp_after: float | None = 1.0,
-                 split_probe: float = 0.1) -> None:
+                 split_probe: float = 0.25) -> None:
         self.race = race
         self.probe = probe
         self.small = small
