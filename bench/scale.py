@@ -83,11 +83,13 @@ def compartments(limit: float) -> list[str]:
 
 def large(limit: float) -> list[str]:
     """Lines about the large suites: auto against the best single solver, mode all."""
-    rows = ["| level | size | N | lemmings | optimum | auto s | best single | ratio |", "|---|---|---|---|---|---|---|---|"]
+    rows = ["| level | size | N | lemmings | optimum | auto min s | auto all s | best single (all) | ratio |",
+            "|---|---|---|---|---|---|---|---|---|"]
     ratios, worst = [], 0.0
     for suite in ("large", "large2"):
         for path in sorted((SUITES / suite).glob("*.txt")):
             level = Level.load(path)
+            t_min = min(timed(level, "auto", "min", limit)[0] for _ in range(2))
             t_auto, r_auto = min((timed(level, "auto", "all", limit) for _ in range(2)), key=lambda x: x[0])
             singles = {}
             for name in SINGLES:
@@ -98,12 +100,14 @@ def large(limit: float) -> list[str]:
             ratio = t_auto / singles[best] if best else float("nan")
             if best:
                 ratios.append(ratio)
-            worst = max(worst, t_auto)
+            worst = max(worst, t_min)
             best_text = f"{best} {singles[best]:.3f}" if best else "-"
             rows.append(f"| {suite}/{path.stem} | {level.height}x{level.width} | {level.frames} | "
-                        f"{len(level.lemmings)} | {r_auto.min_bricks} | {t_auto:.3f} | {best_text} | {ratio:.2f} |")
+                        f"{len(level.lemmings)} | {r_auto.min_bricks} | {t_min:.3f} | {t_auto:.3f} | {best_text} | "
+                        f"{ratio:.2f} |")
             print(rows[-1], flush=True)
-    summary = (f"Large levels, mode `all`: auto worst {worst:.2f} s (target 1 s); auto / best single solver: "
+    summary = (f"Large levels: auto proves the optimum (mode `min`) in at most {worst:.2f} s (target 1 s); mode `all`, "
+               "auto / best single solver: "
                f"median {statistics.median(ratios):.2f}, max {max(ratios):.2f} (target 1.5).") if ratios else ""
     return [summary, "", *rows]
 

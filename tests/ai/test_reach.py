@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ai.reach as reach
+import ai.reach_graph as reach_graph
 from ai.context import SolveContext, SolveStopped
 from ai.generation.random_levels import small_level
 from ai.reach import analyse, losing_reads, reach_for
@@ -66,13 +67,13 @@ def dense_live(level: Level, k: int) -> np.ndarray:
 @given(seed=st.integers(0, 10_000), frames=st.integers(1, 40))
 def test_live_states_match_the_dense_reference(share: float, seed: int, frames: int) -> None:
     level = small_level(seed, max_side=7, max_lemmings=3).with_limits(frames=frames)
-    old, old_min = reach.DENSE_SHARE, reach.DENSE_MIN
-    reach.DENSE_SHARE, reach.DENSE_MIN = share, 0
+    old, old_min = reach_graph.DENSE_SHARE, reach_graph.DENSE_MIN
+    reach_graph.DENSE_SHARE, reach_graph.DENSE_MIN = share, 0
     reach._RECENT.clear()
     try:
         info = analyse(level)
     finally:
-        reach.DENSE_SHARE, reach.DENSE_MIN = old, old_min
+        reach_graph.DENSE_SHARE, reach_graph.DENSE_MIN = old, old_min
         reach._RECENT.clear()
     feasible = True
     for k, lem in enumerate(info.lemmings):
@@ -94,6 +95,9 @@ def test_live_states_match_the_dense_reference(share: float, seed: int, frames: 
                 if level.in_bounds(*cell) and level.brickable_map[cell]:
                     reads[cell] = True
         assert np.array_equal(lem.read_map, reads)
+        r0, r1, c0, c1 = lem.extent  # every live state and read cell lies inside the extent
+        rows, cols = np.nonzero(expected.any(axis=(0, 3)) | reads)
+        assert rows.size == 0 or (r0 <= rows.min() and rows.max() <= r1 and c0 <= cols.min() and cols.max() <= c1)
     assert info.feasible == feasible
 
 
