@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -47,11 +48,15 @@ def maze_256(seed: int = 1, frames: int = 10_000) -> Level:
         seed += 1
 
 
+STRESS: dict[str, Callable[[], Level]] = {
+    "large001 tiled 4x4 (96x128, N=1000)": lambda: tiled(Level.load(LARGE_FIRST), rows=4, cols=4, frames=1000),
+    "large001 tiled 10x8 (256x256, N=10000)": lambda: tiled(Level.load(LARGE_FIRST), rows=10, cols=8,
+                                                            frames=10_000, size=(256, 256)),
+    "maze 256x256, N=10000": maze_256,
+}
+"""The stress suite: name -> a function making the level."""
+
+
 def stress_levels() -> list[tuple[str, Level]]:
     """The stress suite: ``(name, level)`` pairs."""
-    first = Level.load(LARGE_FIRST)
-    return [
-        ("large001 tiled 4x4 (96x128, N=1000)", tiled(first, rows=4, cols=4, frames=1000)),
-        ("large001 tiled 10x8 (256x256, N=10000)", tiled(first, rows=10, cols=8, frames=10_000, size=(256, 256))),
-        ("maze 256x256, N=10000", maze_256()),
-    ]
+    return [(name, make()) for name, make in STRESS.items()]
