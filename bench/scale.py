@@ -144,11 +144,11 @@ print(json.dumps({{"seconds": seconds, "status": result.status.value,
 def _child(name: str, solver: str, cancel_at: float | None) -> dict[str, Any]:
     code = CHILD.format(root=str(ROOT), name=name, solver=solver, cancel_at=cancel_at)
     try:
-        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=25)
         out: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
         return out
     except subprocess.TimeoutExpired:
-        return {"seconds": float("inf"), "status": "killed after 120 s", "rss_mb": float("nan")}
+        return {"seconds": float("inf"), "status": "killed after 25 s", "rss_mb": float("nan")}
     except (json.JSONDecodeError, IndexError):
         return {"seconds": float("nan"), "status": "crashed", "rss_mb": float("nan")}
 
