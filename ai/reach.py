@@ -200,6 +200,12 @@ class ReachInfo:
     @property
     def live_state_count(self) -> int:
         """Total number of live (lemming, frame, state) triples."""
+        return self.count_live_states(None)
+
+    def count_live_states(self, ctx: SolveContext | None) -> int:
+        """:attr:`live_state_count`, checking ``ctx`` while it counts (long on huge levels)."""
+        for block in {id(lem.block): lem.block for lem in self.lemmings}.values():
+            block.count_live(ctx)
         return sum(lem.live_count for lem in self.lemmings)
 
     @property

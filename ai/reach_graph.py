@@ -383,14 +383,23 @@ class Block:
         """Nodes live at some frame."""
         return self._union(self.grid.frames - 1)
 
-    @cached_property
+    @property
     def live_counts(self) -> IntArray:
         """Per lemming of the block: live (frame, state) pairs."""
+        return self.count_live(None)
+
+    def count_live(self, ctx: SolveContext | None) -> IntArray:
+        """:attr:`live_counts`, checking ``ctx`` (kept once computed)."""
+        known: IntArray | None = self.__dict__.get("_counts")
+        if known is not None:
+            return known
         out = np.zeros(self.count, dtype=np.int64)
         reps, mult, _ = self.frame_classes(self.grid.frames - 1)
         for t, m in zip(reps, mult):
+            check(ctx)
             live = self.live_at(int(t))
             out += int(m) * np.diff(np.searchsorted(live, self.offsets))
+        self.__dict__["_counts"] = out
         return out
 
     @property

@@ -133,7 +133,7 @@ class PortfolioSolver(SolverBase):
                 outcome.extra["used"] = "decompose"
                 return outcome
         info = reach_for(level, ctx)
-        if info.state_bound > MAX_COORDS and info.live_state_count > MAX_COORDS:
+        if info.state_bound > MAX_COORDS and info.count_live_states(ctx) > MAX_COORDS:
             return Outcome(SolveStatus.UNKNOWN, message=f"{info.live_state_count:,} live lemming states: too large "
                                                         "for the exact solvers (a smaller N or map helps)")
         if not self.race:
