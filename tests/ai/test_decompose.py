@@ -33,7 +33,7 @@ def multi_compartment(seed: int) -> Level:
     """2 to 4 random small levels of equal size, boxed and glued (some share a compartment)."""
     rng = random.Random(seed)
     count = rng.randint(2, 4)
-    parts = []
+    parts: list[Level] = []
     while len(parts) < count:
         part = small_level(rng.randrange(10**6), max_side=5, max_lemmings=2)
         if part.height == 5 and part.width == 5:
