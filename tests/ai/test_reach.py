@@ -178,3 +178,13 @@ def test_tiled_large_level_is_quick_and_small() -> None:
     tracemalloc.stop()
     assert info.feasible and len(cells) == 16 * len(analyse(Level.load(LARGE_FIRST)).read_cells)
     assert seconds < 5 and peak < 100e6
+
+
+def test_wins_without_bricks_is_the_reference_simulators_answer() -> None:
+    for seed in range(300):
+        level = small_level(seed, max_side=7, max_lemmings=3)
+        assert reach.wins_without_bricks(level) == simulate(level, ()).won, seed
+    big = tiled(Level.load(LARGE_FIRST), rows=10, cols=8, frames=10_000, size=(256, 256))
+    start = time.perf_counter()
+    assert not reach.wins_without_bricks(big)
+    assert time.perf_counter() - start < 10  # the reference simulator needs 2.4 million Python steps here
