@@ -100,8 +100,8 @@ class PortfolioSolver(SolverBase):
     exact = True
     shortcuts = False  # its own, scale-proof (core): the reference simulator is slow on huge levels
 
-    def __init__(self, *, race: bool = True, probe: float = 0.4, small: int = 50_000,
-                 max_search_cells: int = 90, decompose: bool = True, milp_after: float | None = 1.0,
+    def __init__(self, *, race: bool = True, probe: float = 1.0, small: int = 50_000,
+                 max_search_cells: int = 90, decompose: bool = True, milp_after: float | None = 2.0,
                  split_probe: float = 0.25) -> None:
         self.race = race
         self.probe = probe
