@@ -1,14 +1,17 @@
-"""The ``auto`` solver: races the exact search against CP-SAT.
+"""The ``auto`` solver: decomposes, then races the exact search against CP-SAT (and MILP on long races).
 
-The search (:mod:`ai.solvers.search`) is the fastest exact solver on nearly every level we
-have measured, pack and large suite alike (see ``bench/results.md``), but its running
-time grows as (cells read)^bricks, so it has no guarantee.  ``auto`` therefore starts
-the search at once in a worker thread and, if it has not answered after ``probe``
-seconds, starts CP-SAT in a second thread (CP-SAT releases the GIL while it solves);
-the first final answer wins and the other solver is cancelled.  On small levels
-the search first runs inline for the probe time, which avoids the thread overhead
-(a sizeable fraction of a millisecond-long solve).  On levels the search
-solves within the probe time, ``auto`` costs the search time plus thread overhead.
+1. **Decomposition** (:mod:`ai.solvers.decompose`): when the lemmings split into groups no brick couples,
+   each part is solved by ``auto`` on its own and the answers combine (optimum = sum, sets = product),
+   after a short whole-level search (cheaper than the parts' overhead on small levels).
+2. **Small levels** get ``probe`` seconds of search inline (no thread overhead).
+3. **The race**: the search (:mod:`ai.solvers.search`, the fastest exact solver on nearly every level we
+   measured) starts at once; CP-SAT joins after ``probe`` seconds, MILP after ``milp_after`` seconds on
+   levels with several lemmings (the LP bound proves large optima where the others branch for long).
+   The first final answer wins; the others are cancelled.
+
+Every racer runs under a child of the solve's :class:`~ai.context.SolveContext`
+(``ctx.child(cancel=stop)``), so all of them share one reachability analysis, and the race loop itself
+checks the deadline and the caller's cancel every 10 ms.
 
 >>> from game.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
@@ -22,14 +25,16 @@ import atexit
 import queue
 import threading
 import weakref
-from dataclasses import replace
+from dataclasses import dataclass
+from typing import Callable
 
-from ai.base import ProgressCallback, SolveMode, SolveResult, SolveStatus, Solver
-from ai.solvers.cpsat import CpSatSolver
-from ai.reach import ReachInfo, analyse
-from ai.solvers.search import SearchSolver
-from ai.solver_util import Deadline, infeasible_by_reachability, make_result
+from ai.base import SolveMode, SolveResult, SolveStatus, Solver
+from ai.context import SolveContext
+from ai.reach import MAX_COORDS, ReachInfo, reach_for, wins_without_bricks
+from ai.solvers.base import Outcome, Partial, SolverBase
+from ai.solvers.decompose import DecomposeSolver, may_split, run_in, split
 from game.level import Level
+from game.simulation import simulate
 
 #: Statuses that end a race (an exact, final answer).
 FINAL = {SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE}
@@ -40,6 +45,15 @@ def search_looks_fast(level: Level, info: ReachInfo, *, max_cells: int = 90) -> 
     return len(level.lemmings) == 1 and len(info.read_cells) <= max_cells
 
 
+#: Largest table the search keeps (bytes: frames x padded cells x 2 directions x lemmings).
+SEARCH_TABLE_BYTES = 300_000_000
+
+
+def search_fits(level: Level) -> bool:
+    """True when the search's per-frame table of the level fits in memory (not on 256x256 x 10,000 frames)."""
+    return level.frames * (level.height + 2) * (level.width + 2) * 2 * len(level.lemmings) <= SEARCH_TABLE_BYTES
+
+
 def _is_final(result: SolveResult, mode: SolveMode) -> bool:
     """True for an answer that needs no other solver (complete list in mode ``all``)."""
     if result.status not in FINAL and not (mode == SolveMode.ANY and result.solved):
@@ -47,107 +61,160 @@ def _is_final(result: SolveResult, mode: SolveMode) -> bool:
     return mode != SolveMode.ALL or result.complete or result.status == SolveStatus.INFEASIBLE
 
 
-class PortfolioSolver:
-    """Exact portfolio: the search first, CP-SAT too after ``probe`` seconds.
+def _search() -> Solver:
+    from ai.solvers.search import SearchSolver
 
-    Small levels (``H·W·N·lemmings ≤ small``) first get ``probe`` seconds of search
-    inline, with no thread overhead.
+    return SearchSolver()
 
-    ``race=False`` runs the search alone (when it looks fast) or CP-SAT alone.
+
+def _cpsat() -> Solver:
+    from ai.solvers.cpsat import CpSatSolver
+
+    return CpSatSolver()
+
+
+def _milp() -> Solver:
+    from ai.solvers.milp.solver import MilpSolver
+
+    return MilpSolver()
+
+
+@dataclass(frozen=True)
+class Racer:
+    """A solver of the race and when it joins (seconds after the race starts)."""
+
+    name: str
+    make: Callable[[], Solver]
+    joins_at: float
+
+
+class PortfolioSolver(SolverBase):
+    """Exact portfolio: decomposition, then the search first, CP-SAT after ``probe`` s, MILP later.
+
+    ``race=False`` runs the search alone (when it looks fast) or CP-SAT alone; ``milp_after=None`` never
+    races MILP; ``decompose=False`` solves the level whole; a level that splits first gets ``split_probe``
+    seconds of whole-level search.
     """
 
     name = "auto"
     exact = True
+    shortcuts = False  # its own, scale-proof (core): the reference simulator is slow on huge levels
 
-    def __init__(self, *, race: bool = True, probe: float = 0.4, small: int = 50_000,
-                 max_search_cells: int = 90) -> None:
+    def __init__(self, *, race: bool = True, probe: float = 1.0, small: int = 50_000,
+                 max_search_cells: int = 90, decompose: bool = True, milp_after: float | None = 2.0,
+                 split_probe: float = 0.25) -> None:
         self.race = race
         self.probe = probe
         self.small = small
         self.max_search_cells = max_search_cells
+        self.decompose = decompose
+        self.milp_after = milp_after
+        self.split_probe = split_probe
 
-    def solve(
-        self,
-        level: Level,
-        *,
-        mode: SolveMode = SolveMode.MIN,
-        time_limit: float | None = None,
-        progress: ProgressCallback | None = None,
-        cancel: threading.Event | None = None,
-    ) -> SolveResult:
-        """Solve ``level``; see :class:`ai.base.Solver`."""
-        mode = SolveMode(mode)
-        deadline = Deadline(time_limit)
-        if self.race:
-            if level.height * level.width * level.frames * len(level.lemmings) <= self.small:
-                quick = SearchSolver().solve(level, mode=mode, time_limit=self.probe, progress=progress,
-                                             cancel=cancel)
-                if _is_final(quick, mode) or is_cancelled(cancel):
-                    return self._relabel(quick, "search", deadline)
-            return self._race(level, mode, deadline, progress, cancel)
-        info = analyse(level)
-        if not info.feasible:
-            return infeasible_by_reachability(self.name, mode, deadline)
-        use_search = search_looks_fast(level, info, max_cells=self.max_search_cells)
-        solver: Solver = SearchSolver() if use_search else CpSatSolver()
-        result = solver.solve(level, mode=mode, time_limit=time_limit, progress=progress, cancel=cancel)
-        return self._relabel(result, solver.name, deadline)
+    def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
+        """Decompose when the level splits, else the inline probe and the race."""
+        if not reach_for(level, ctx).feasible:
+            return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=float("inf"),
+                           message="some lemming cannot reach a target in time, whatever the bricks")
+        short = level.frames * len(level.lemmings) <= 20_000  # the reference simulator is quick
+        if simulate(level, ()).won if short else wins_without_bricks(level, ctx):
+            return Outcome(SolveStatus.OPTIMAL, solutions=[()], complete=True, best_bound=0.0,
+                           message="won without a brick")
+        if self.decompose and len(level.lemmings) > 1 and may_split(level, ctx):
+            if self.race and self.split_probe > 0 and search_fits(level):
+                # a short whole-level search first: on small multi-part levels it beats the parts' overhead
+                quick = run_in(_search(), level, mode, ctx.child(time_limit=self.split_probe, solver="search"))
+                if _is_final(quick, mode):
+                    return _outcome(quick, "search")
+                ctx.check()
+            parts = split(level, ctx)
+            if len(parts) > 1:
+                outcome = DecomposeSolver(inner=self._whole).combine(level, mode, ctx, partial, parts)
+                outcome.extra["used"] = "decompose"
+                return outcome
+        info = reach_for(level, ctx)
+        if info.state_bound > MAX_COORDS and info.count_live_states(ctx) > MAX_COORDS:
+            return Outcome(SolveStatus.UNKNOWN, message=f"{info.live_state_count:,} live lemming states: too large "
+                                                        "for the exact solvers (a smaller N or map helps)")
+        if not self.race:
+            fast = search_fits(level) and search_looks_fast(level, info, max_cells=self.max_search_cells)
+            name, make = ("search", _search) if fast else ("cpsat", _cpsat)
+            return _outcome(run_in(make(), level, mode, ctx.child(solver=name)), name)
+        if search_fits(level) and (level.height * level.width * level.frames * len(level.lemmings) <= self.small
+                                   or info.state_bound <= self.small // 2):
+            quick = run_in(_search(), level, mode, ctx.child(time_limit=self.probe, solver="search"))
+            if _is_final(quick, mode):
+                return _outcome(quick, "search")
+            ctx.check()
+        return self._race(level, mode, ctx, partial)
 
-    def _relabel(self, result: SolveResult, used: str, deadline: Deadline) -> SolveResult:
-        """The result under the name ``auto``, noting which solver produced it."""
-        stats = replace(result.stats, seconds=deadline.elapsed(), extra={**result.stats.extra, "used": used})
-        return replace(result, solver=self.name, stats=stats)
+    def _whole(self) -> Solver:
+        """``auto`` without decomposition, for the parts of a decomposed level."""
+        return PortfolioSolver(race=self.race, probe=self.probe, small=self.small,
+                               max_search_cells=self.max_search_cells, decompose=False,
+                               milp_after=self.milp_after)
 
-    def _race(self, level: Level, mode: SolveMode, deadline: Deadline, progress: ProgressCallback | None,
-              cancel: threading.Event | None) -> SolveResult:
-        """The search now, CP-SAT after the probe time; the first final answer wins."""
+    def racers(self, level: Level) -> list[Racer]:
+        """Who races on ``level``, and when each joins."""
+        out = [Racer("search", _search, 0.0)] if search_fits(level) else []
+        out.append(Racer("cpsat", _cpsat, self.probe if out else 0.0))
+        if self.milp_after is not None and len(level.lemmings) > 1:
+            out.append(Racer("milp", _milp, max(self.milp_after, self.probe)))
+        return out
+
+    def _race(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
+        """Start the racers on time; the first final answer wins; stop on the deadline or cancel."""
         stop = threading.Event()
         answers: queue.Queue[tuple[str, SolveResult]] = queue.Queue()
+        waiting = self.racers(level)
+        running = 0
+        results: list[tuple[str, SolveResult]] = []
 
-        def run(name: str, solver: Solver) -> None:
+        def run(racer: Racer, racer_ctx: SolveContext) -> None:
             try:
-                result = solver.solve(level, mode=mode, time_limit=deadline.remaining(), progress=progress,
-                                      cancel=stop)
+                result = run_in(racer.make(), level, mode, racer_ctx)
             except Exception as exc:  # a crash of one racer must not hang the race
-                result = make_result(name, mode, SolveStatus.UNKNOWN, deadline, message=f"{name} failed: {exc}")
-            answers.put((name, result))
+                result = SolveResult(SolveStatus.UNKNOWN, racer.name, mode, message=f"{racer.name} failed: {exc}")
+            answers.put((racer.name, result))
 
-        def start(name: str, solver: Solver) -> None:
-            thread = threading.Thread(target=run, args=(name, solver), name=f"auto-{name}", daemon=True)
-            _RACERS.add(thread)
-            thread.start()
-
-        start("search", SearchSolver())
-        running, results = 1, []
-        cpsat_started = False
-        while running and not is_cancelled(cancel):
-            try:
-                name, result = answers.get(timeout=0.01)
-            except queue.Empty:
-                if not cpsat_started and deadline.elapsed() >= self.probe:
-                    start("cpsat", CpSatSolver())
-                    cpsat_started, running = True, running + 1
-                continue
-            running -= 1
-            results.append((name, result))
-            if _is_final(result, mode):
-                stop.set()
-                return self._relabel(result, name, deadline)
-            if not cpsat_started:
-                start("cpsat", CpSatSolver())
-                cpsat_started, running = True, running + 1
-        stop.set()  # cancelled (the racers stop on their own) or both finished without a final answer
-        while True:
-            try:
-                results.append(answers.get_nowait())
-            except queue.Empty:
-                break
-        if not results:
-            return make_result(self.name, mode, SolveStatus.CANCELLED, deadline, extra={"used": "none"})
+        try:
+            while True:
+                while waiting and (waiting[0].joins_at <= ctx.elapsed() or running == 0):
+                    racer = waiting.pop(0)
+                    thread = threading.Thread(target=run, args=(racer, ctx.child(cancel=stop, solver=racer.name)),
+                                              name=f"auto-{racer.name}", daemon=True)
+                    _RACERS.add(thread)
+                    thread.start()
+                    running += 1
+                if running == 0:
+                    break
+                ctx.check()
+                try:
+                    name, result = answers.get(timeout=0.01)
+                except queue.Empty:
+                    continue
+                running -= 1
+                results.append((name, result))
+                for bricks in result.solutions:
+                    partial.found(bricks)
+                if result.stats.best_bound is not None and result.status != SolveStatus.INFEASIBLE:
+                    partial.bound(result.stats.best_bound)
+                if _is_final(result, mode):
+                    return _outcome(result, name)
+        finally:
+            stop.set()
         name, best = max(results, key=lambda nr: (nr[1].solved, len(nr[1].solutions)))
-        if is_cancelled(cancel) and not _is_final(best, mode):
-            best = replace(best, status=SolveStatus.CANCELLED if not best.solved else best.status)
-        return self._relabel(best, name, deadline)
+        return _outcome(best, name)
+
+
+def _outcome(result: SolveResult, used: str) -> Outcome:
+    """A racer's result as the portfolio's outcome, noting which solver produced it."""
+    solutions = list(result.solutions) or ([result.bricks] if result.bricks is not None else [])
+    return Outcome(result.status, solutions=solutions, complete=result.complete,
+                   best_bound=result.stats.best_bound, nodes=result.stats.nodes,
+                   variables=result.stats.variables, constraints=result.stats.constraints,
+                   message=result.message, relaxed=result.relaxed,
+                   extra={**result.stats.extra, "used": used})
 
 
 _RACERS: "weakref.WeakSet[threading.Thread]" = weakref.WeakSet()
@@ -167,6 +234,4 @@ def _join_racers(timeout: float = 2.0) -> None:
         thread.join(timeout)
 
 
-def is_cancelled(cancel: threading.Event | None) -> bool:
-    """True when the caller's cancel event is set."""
-    return cancel is not None and cancel.is_set()
+__all__ = ["PortfolioSolver", "Racer", "search_fits", "search_looks_fast"]

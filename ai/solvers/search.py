@@ -42,7 +42,7 @@ import numpy as np
 
 from ai.base import SolveMode, SolveStatus
 from ai.context import SolveContext
-from ai.reach import ReachInfo, read_cells_of, reach_for
+from ai.reach import ReachInfo, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.gates import FREE, gate_codes
 from game.level import Brick, Level
@@ -114,7 +114,7 @@ def _later_masks(level: Level, info: ReachInfo, cells: list[Brick], ctx: SolveCo
     for k in range(len(info.lemmings) - 1, -1, -1):
         ctx.check()
         masks[k] = acc
-        acc |= _mask(read_cells_of(info.lemmings[k].live, level)[rows, cols])
+        acc |= _mask(info.lemmings[k].read_map[rows, cols])
     return masks
 
 

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
+import pytest
+
 from ai import solve
 from ai.base import SolveStatus
 from ai.solvers.portfolio import PortfolioSolver
-from tests.ai.exact_helpers import ORIGINAL_SOLUTIONS, UNREACHABLE, hard_level, original
+from bench.stress import LARGE_FIRST, maze_256, tiled
+from game.level import Level
+from tests.ai.exact_helpers import ORIGINAL_SOLUTIONS, UNREACHABLE, busy_level, hard_level, original
 
 
 def test_original() -> None:
@@ -25,5 +32,48 @@ def test_cpsat_joins_after_the_probe() -> None:
 
 
 def test_no_race_picks_cpsat_for_many_lemmings() -> None:
-    result = PortfolioSolver(race=False).solve(hard_level(), time_limit=0.3)
+    result = PortfolioSolver(race=False, decompose=False).solve(busy_level(), time_limit=0.3)
     assert result.stats.extra["used"] == "cpsat"
+    assert PortfolioSolver(race=False).solve(hard_level(), time_limit=0.3).min_bricks == 0  # the base's shortcut
+
+
+def test_races_milp_and_shares_one_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ai.reach as reach
+
+    level = busy_level()
+    assert [r.name for r in PortfolioSolver().racers(level)] == ["search", "cpsat", "milp"]
+    calls: list[bool] = []
+    real = reach._analyse
+
+    def counting(lv: Level, ctx: object, brickable: object) -> reach.ReachInfo:
+        calls.append(brickable is None)
+        return real(lv, ctx, brickable)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reach, "_analyse", counting)
+    reach._RECENT.clear()
+    result = PortfolioSolver(decompose=False, probe=0.0, milp_after=0.0).solve(level, time_limit=60)
+    assert result.min_bricks == int(level.meta_value("optimum"))
+    assert result.stats.extra["used"] in ("search", "cpsat", "milp")
+    assert calls.count(True) == 1  # one reachability analysis of the level for every racer
+
+
+def test_decomposes_a_tiled_level_and_proves_its_optimum() -> None:
+    level = tiled(Level.load(LARGE_FIRST), rows=4, cols=4, frames=1000)  # 96x128, 48 lemmings
+    result = solve(level, solver="auto", time_limit=60)
+    assert result.min_bricks == 16 * int(Level.load(LARGE_FIRST).meta_value("optimum"))
+    assert result.stats.extra["used"] == "decompose" and result.stats.extra["parts"] == 48
+
+
+def test_stress_levels_return_on_time_and_cancel_quickly() -> None:
+    maze = maze_256()
+    start = time.perf_counter()
+    result = PortfolioSolver().solve(maze, time_limit=1.0)
+    assert time.perf_counter() - start < 3.0  # target 1.1 s; generous on a shared machine
+    assert result.status in (SolveStatus.TIMEOUT, SolveStatus.UNKNOWN) and result.bricks is None
+    big = tiled(Level.load(LARGE_FIRST), rows=10, cols=8, frames=10_000, size=(256, 256))
+    cancel = threading.Event()
+    threading.Timer(0.5, cancel.set).start()
+    start = time.perf_counter()
+    result = PortfolioSolver().solve(big, cancel=cancel)
+    assert time.perf_counter() - start < 0.5 + 0.5  # target 0.1 s after the cancel
+    assert result.status == SolveStatus.CANCELLED

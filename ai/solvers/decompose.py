@@ -1,0 +1,259 @@
+"""Decomposition: a level whose lemmings split into groups that no brick can couple is solved part by part.
+
+Each lemming's winning runs stay inside its live states (:mod:`ai.reach`), so they read only the cells of
+its read map.  :func:`split` joins lemmings whose read maps share a cell; each resulting group becomes a
+*part*: the same map with only that group's lemmings (the others' start cells become empty).  Why the
+parts' answers combine exactly:
+
+* a brick set wins the level iff its restriction to each part's read cells wins that part: a winning run
+  of a part's lemming reads only that part's cells, and no other part's brick lies there;
+* so the optimum is the sum of the parts' optima (infeasible when one part is, or when the sum exceeds B),
+  and the optimal sets are exactly the products of the parts' optimal sets;
+* an emptied start cell is brickable in a part but not in the level: when a part's analysis reads such a
+  cell, the part is merged with that cell's lemming (and split again), so a part never uses one.
+
+Parts are solved one after the other by an inner solver (``auto`` without decomposition by default), each
+within the budget the earlier parts left.  In mode ``all`` the number of optimal sets is counted without
+listing the product (``stats.extra["solution_count"]``); at most ``max_solutions`` are listed, and the
+result is ``complete`` only when the whole product was listed.
+
+>>> from game.level import Level
+>>> from ai.solvers.search import SearchSolver
+>>> level = Level.from_rows(["> .TX> .T", "XX.XXXX.X"], frames=5, budget=2)
+>>> [part.lemmings for part in split(level, SolveContext.create())]
+[(0,), (1,)]
+>>> result = DecomposeSolver(inner=SearchSolver).solve(level, mode="all")
+>>> result.describe()[:28], result.bricks, result.stats.extra["solution_count"]
+('optimal: 2 bricks, proved in', ((1, 2), (1, 7)), 1)
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import threading
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+import numpy as np
+
+from ai.base import BrickSet, SolveMode, SolveResult, SolveStatus, Solver
+from ai.context import SolveContext
+from ai.reach import ReachInfo, analyse, reach_for
+from ai.solvers.base import Outcome, Partial, SolverBase
+from game.level import EMPTY, Brick, Level
+
+#: Statuses of a part that the combination can build on.
+FINAL = (SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE)
+
+
+@dataclass(frozen=True)
+class Part:
+    """One group of lemmings (indices into ``level.lemmings``) and its sub-level.
+
+    The sub-level is cropped to ``box`` (first row, last row, first col, last col of the level): every
+    cell a run of the group can occupy or read, with any bricks, lies inside, so the map outside
+    (a wall in the crop) is never read.  ``read_cells`` are in the level's coordinates.
+    """
+
+    lemmings: tuple[int, ...]
+    level: Level
+    read_cells: frozenset[tuple[int, int]]
+    box: tuple[int, int, int, int]
+
+    def to_level(self, bricks: Iterable[Brick]) -> BrickSet:
+        """Bricks of the sub-level in the level's coordinates."""
+        return tuple(sorted((r + self.box[0], c + self.box[2]) for r, c in bricks))
+
+
+def sub_level(level: Level, keep: tuple[int, ...], box: tuple[int, int, int, int] | None = None) -> Level:
+    """``level`` with only the lemmings ``keep`` (the others' start cells emptied), cropped to ``box``."""
+    r0, r1, c0, c1 = box if box is not None else (0, level.height - 1, 0, level.width - 1)
+    rows = [list(row[c0:c1 + 1]) for row in level.grid[r0:r1 + 1]]
+    kept = set(keep)
+    for k, lem in enumerate(level.lemmings):
+        if k not in kept and r0 <= lem.row <= r1 and c0 <= lem.col <= c1:
+            rows[lem.row - r0][lem.col - c0] = EMPTY
+    return Level(level.frames, level.budget, tuple("".join(row) for row in rows), level.meta)
+
+
+def may_split(level: Level, ctx: SolveContext) -> bool:
+    """Cheap first test: do the lemmings' read cells fall into more than one group? (:func:`split` decides.)"""
+    parent = _read_groups(reach_for(level, ctx))
+    return reach_for(level, ctx).feasible and len({_root(parent, k) for k in range(len(parent))}) > 1
+
+
+def _root(parent: list[int], k: int) -> int:
+    while parent[k] != k:
+        parent[k] = parent[parent[k]]
+        k = parent[k]
+    return k
+
+
+def _read_groups(info: ReachInfo) -> list[int]:
+    """Union-find parents joining lemmings that share a read cell (lemmings no brick affects: one group)."""
+    parent = list(range(len(info.lemmings)))
+    owner: dict[int, int] = {}
+    blind: list[int] = []
+    for k, lem in enumerate(info.lemmings):
+        cells = np.flatnonzero(lem.read_map)
+        if cells.size == 0:
+            blind.append(k)
+        for index in cells.tolist():
+            if index in owner:
+                parent[_root(parent, k)] = _root(parent, owner[index])
+            else:
+                owner[index] = k
+    for k in blind[1:]:
+        parent[_root(parent, k)] = _root(parent, blind[0])
+    return parent
+
+
+def split(level: Level, ctx: SolveContext) -> list[Part]:
+    """The finest grouping of the lemmings that no brick couples (one part: the level does not split)."""
+    info = reach_for(level, ctx)
+    count = len(level.lemmings)
+    parent = _read_groups(info)
+
+    def find(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    def union(a: int, b: int) -> None:
+        parent[find(a)] = find(b)
+
+    whole = [Part(tuple(range(count)), level, frozenset(info.read_cells), (0, level.height - 1, 0, level.width - 1))]
+    if len({find(k) for k in range(count)}) == 1 or not info.feasible:
+        return whole  # (an infeasible level is answered by reachability, not by parts)
+    # Extents with every start cell brickable: they hold the runs of any part, whichever starts it empties.
+    starts = [(lem.row, lem.col) for lem in level.lemmings]
+    loose_map = level.brickable_map.copy()
+    for r, c in starts:
+        loose_map[r, c] = True
+    extents = [lem.extent for lem in analyse(level, ctx, brickable=loose_map).lemmings]
+    while True:
+        groups: dict[int, list[int]] = {}
+        for k in range(count):
+            groups.setdefault(find(k), []).append(k)
+        if len(groups) == 1:
+            return whole
+        parts = []
+        merged = False
+        for members in groups.values():
+            ctx.check()
+            box = (min(extents[k][0] for k in members), max(extents[k][1] for k in members),
+                   min(extents[k][2] for k in members), max(extents[k][3] for k in members))
+            part_level = sub_level(level, tuple(members), box)
+            part_info = reach_for(part_level, ctx)
+            for other, (r, c) in enumerate(starts):
+                inside = box[0] <= r <= box[1] and box[2] <= c <= box[3]
+                if inside and find(other) != find(members[0]) and part_info.read_map[r - box[0], c - box[2]]:
+                    union(other, members[0])  # the part would use another lemming's start: not separable
+                    merged = True
+            reads = frozenset((r + box[0], c + box[2]) for r, c in part_info.read_cells)
+            parts.append(Part(tuple(members), part_level, reads, box))
+        if not merged:
+            return sorted(parts, key=lambda p: (len(p.read_cells), p.lemmings))
+
+
+def run_in(solver: Solver, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult:
+    """Run any solver under ``ctx``: :meth:`SolverBase.solve_in` when it has one, else its ``solve``."""
+    if isinstance(solver, SolverBase):
+        return solver.solve_in(level, mode, ctx)
+    if len(ctx.cancel_events) <= 1:  # the solver can watch the one event itself: no watcher thread
+        cancel = ctx.cancel_events[0] if ctx.cancel_events else None
+        return solver.solve(level, mode=mode, time_limit=ctx.remaining(), progress=ctx.progress, cancel=cancel)
+    stop = threading.Event()
+    with ctx.watch(stop.set):
+        return solver.solve(level, mode=mode, time_limit=ctx.remaining(), progress=ctx.progress, cancel=stop)
+
+
+def _default_inner() -> Solver:
+    from ai.solvers.portfolio import PortfolioSolver
+
+    return PortfolioSolver(decompose=False)
+
+
+class DecomposeSolver(SolverBase):
+    """Solves a level part by part (see the module doc); a level that does not split goes to ``inner`` whole."""
+
+    name = "decompose"
+    exact = True
+
+    def __init__(self, *, inner: Callable[[], Solver] = _default_inner, max_solutions: int = 1000) -> None:
+        self.inner = inner
+        self.max_solutions = max_solutions
+
+    def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
+        """Split, solve the parts, combine."""
+        parts = split(level, ctx)
+        if len(parts) == 1:
+            whole = run_in(self.inner(), level, mode, ctx.child())
+            return _outcome_of(whole, parts=1)
+        return self.combine(level, mode, ctx, partial, parts)
+
+    def combine(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial,
+                parts: list[Part]) -> Outcome:
+        """Solve ``parts`` in order within the budget left, and combine their answers."""
+        part_mode = SolveMode.ALL if mode == SolveMode.ALL else SolveMode.MIN
+        spent, sets_per_part, complete = 0, [], True
+        bound = 0.0
+        solved: dict[tuple[int, tuple[str, ...]], SolveResult] = {}  # identical parts are solved once
+        for index, part in enumerate(parts):
+            ctx.report(f"part {index + 1} of {len(parts)} ({len(part.lemmings)} lemmings)")
+            budget = level.budget - spent
+            known = solved.get((part.level.frames, part.level.grid))
+            if known is not None and known.bricks is not None and len(known.bricks) <= budget:
+                result = known  # optimal within any budget that holds its optimum
+            elif known is not None:
+                result = SolveResult(SolveStatus.INFEASIBLE, self.name, part_mode)
+            else:
+                result = run_in(self.inner(), part.level.with_limits(budget=budget), part_mode, ctx.child())
+                if result.status == SolveStatus.OPTIMAL:
+                    solved[(part.level.frames, part.level.grid)] = result
+            if result.status == SolveStatus.INFEASIBLE:
+                return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=float("inf"),
+                               message=f"part {index + 1} of {len(parts)} cannot be won within the "
+                                       f"{budget} bricks the other parts leave",
+                               extra={"parts": len(parts)})
+            if result.status != SolveStatus.OPTIMAL or result.bricks is None:
+                found = result.stats.best_bound
+                partial.bound(bound + (found if found is not None else 0.0))
+                ctx.check()  # stopped: the base answers with the bound
+                return Outcome(SolveStatus.UNKNOWN, best_bound=partial.best_bound,
+                               message=f"part {index + 1} of {len(parts)}: {result.describe()}",
+                               extra={"parts": len(parts), "parts_solved": index})
+            optimum = len(result.bricks)
+            spent += optimum
+            bound += optimum
+            partial.bound(bound)
+            # in the level's coordinates, only the part's own read cells (a minimum set has no other brick)
+            sets = sorted({tuple(b for b in part.to_level(s) if b in part.read_cells)
+                           for s in result.solutions or [result.bricks]})
+            sets_per_part.append(sets)
+            complete &= result.complete or mode != SolveMode.ALL
+        count = math.prod(len(s) for s in sets_per_part)
+        cap = self.max_solutions if mode == SolveMode.ALL else 1
+        combined = [tuple(sorted(b for s in choice for b in s))
+                    for choice in itertools.islice(itertools.product(*sets_per_part), cap)]
+        extra = {"parts": len(parts), "part_optima": [len(s[0]) for s in sets_per_part]}
+        if mode == SolveMode.ALL:
+            extra["solution_count"] = count
+            extra["solution_count_exact"] = complete
+        return Outcome(SolveStatus.OPTIMAL, solutions=combined, best_bound=bound,
+                       complete=complete and count <= cap, extra=extra,
+                       message="" if count <= cap else f"{count} optimal solutions; {cap} listed")
+
+
+def _outcome_of(result: SolveResult, **extra: object) -> Outcome:
+    """An inner solver's result as this solver's outcome."""
+    return Outcome(result.status, solutions=result.solutions or ([result.bricks] if result.bricks else []),
+                   complete=result.complete, best_bound=result.stats.best_bound, nodes=result.stats.nodes,
+                   variables=result.stats.variables, constraints=result.stats.constraints,
+                   message=result.message, relaxed=result.relaxed,
+                   extra={**result.stats.extra, **extra})
+
+
+__all__ = ["DecomposeSolver", "Part", "may_split", "run_in", "split", "sub_level"]

@@ -1,0 +1,124 @@
+"""Decomposition: the parts' combined answer equals the undecomposed solve on multi-compartment levels."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+
+from ai import solve
+from ai.base import SolveStatus
+from ai.context import SolveContext
+from ai.reach import analyse
+from ai.generation.random_levels import small_level
+from ai.solvers.brute import BruteForceSolver
+from ai.solvers.decompose import DecomposeSolver, split, sub_level
+from ai.solvers.portfolio import PortfolioSolver
+from ai.solvers.search import SearchSolver
+from bench.make_scale_suites import glue
+from bench.stress import LARGE_FIRST
+from game.level import Level
+
+
+def boxed(level: Level) -> Level:
+    """``level`` inside a wall border (so it can be glued to others)."""
+    width = level.width + 2
+    rows = ["X" * width] + ["X" + row + "X" for row in level.grid] + ["X" * width]
+    return Level.from_rows(rows, frames=level.frames, budget=level.budget)
+
+
+def multi_compartment(seed: int) -> Level:
+    """2 to 4 random small levels of equal size, boxed and glued (some share a compartment)."""
+    rng = random.Random(seed)
+    count = rng.randint(2, 4)
+    parts: list[Level] = []
+    while len(parts) < count:
+        part = small_level(rng.randrange(10**6), max_side=5, max_lemmings=2)
+        if part.height == 5 and part.width == 5:
+            parts.append(boxed(part.with_limits(frames=12)))
+    rows = [parts[:2], parts[2:]] if count > 2 else [parts]
+    if len(rows[-1]) == 1:
+        rows[-1].append(boxed(Level.from_rows(["X>  T", "XXXXX", "XXXXX", "XXXXX", "XXXXX"], 12, 0)))
+    return glue(rows, budget=rng.randint(1, 5), title=f"multi {seed}")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_matches_the_undecomposed_solve(seed: int) -> None:
+    level = multi_compartment(seed)
+    reference = solve(level, solver=BruteForceSolver(), mode="all", time_limit=60)
+    assert reference.complete
+    result = solve(level, solver=DecomposeSolver(inner=SearchSolver), mode="all", time_limit=60)
+    assert result.status == reference.status
+    assert result.min_bricks == reference.min_bricks
+    if result.status == SolveStatus.OPTIMAL:
+        assert result.stats.extra.get("solution_count", len(result.solutions)) == len(reference.solutions)
+        assert result.complete and result.solutions == reference.solutions
+    assert solve(level, solver="auto").min_bricks == reference.min_bricks
+
+
+def test_parts_never_share_a_read_cell_or_use_another_start() -> None:
+    for seed in range(40):
+        level = multi_compartment(seed)
+        parts = split(level, SolveContext.create())
+        assert sorted(k for p in parts for k in p.lemmings) == list(range(len(level.lemmings)))
+        for i, a in enumerate(parts):
+            for b in parts[i + 1:]:
+                assert not a.read_cells & b.read_cells
+            starts = {(lem.row, lem.col) for lem in level.lemmings}
+            assert not a.read_cells & starts
+
+
+def test_a_part_that_would_brick_another_lemmings_start_is_merged() -> None:
+    # the two lemmings read disjoint cells, but alone in its part the upper one (1,1) could use the
+    # lower one's start (3,1) as a brick cell: split must keep them together
+    level = Level.from_rows(["X X", "T<X", "   ", "T> ", "XXX"], frames=13, budget=1)
+    info = analyse(level)
+    assert not (info.lemmings[0].read_map & info.lemmings[1].read_map).any()
+    assert info.lemmings[0].read_map.any() and info.lemmings[1].read_map.any()
+    alone = analyse(sub_level(level, (0,)))
+    assert alone.read_map[3, 1]
+    assert len(split(level, SolveContext.create())) == 1
+    assert solve(level, solver="auto", mode="all").solutions == solve(level, solver="brute", mode="all").solutions
+
+
+def test_counts_a_product_of_millions_without_listing_it() -> None:
+    # 8 compartments with 6 optimal solutions each: 6**8 = 1,679,616 optimal sets
+    tile = Level.load(LARGE_FIRST)
+    original = Level.from_rows(list(Level.load("levels/001_original.txt").grid), frames=20, budget=3)
+    level = glue([[original] * 4] * 2, budget=24, title="8 originals")
+    result = solve(level, solver="auto", mode="all", time_limit=60)
+    assert result.status == SolveStatus.OPTIMAL and result.min_bricks == 24
+    assert result.stats.extra["solution_count"] == 6 ** 8
+    assert len(result.solutions) == 1000 and not result.complete
+    assert result.stats.extra["used"] == "decompose"
+    assert tile.height == 24  # the large suite's own compartments split too:
+    assert len(split(tile, SolveContext.create())) == 3
+
+
+def test_over_budget_sum_is_infeasible_and_cancel_stops() -> None:
+    original = Level.load("levels/001_original.txt")
+    level = glue([[original, original]], budget=5, title="two originals, 5 bricks")  # needs 3 + 3
+    result = solve(level, solver="auto")
+    assert result.status == SolveStatus.INFEASIBLE
+    cancel = threading.Event()
+    cancel.set()
+    assert PortfolioSolver().solve(level.with_limits(budget=6), cancel=cancel).status == SolveStatus.CANCELLED
+    start = time.perf_counter()
+    assert PortfolioSolver().solve(level.with_limits(budget=6), time_limit=0.0).status == SolveStatus.TIMEOUT
+    assert time.perf_counter() - start < 1.0
+
+
+def test_random_shared_levels_match_brute_force() -> None:
+    # open levels where lemmings may share cells or starts: split must stay exact
+    checked = 0
+    for seed in range(300):
+        level = small_level(seed, max_side=6, max_lemmings=3)
+        if len(level.lemmings) < 2:
+            continue
+        reference = solve(level, solver=BruteForceSolver(), mode="all", time_limit=60)
+        result = solve(level, solver=DecomposeSolver(inner=SearchSolver), mode="all", time_limit=60)
+        assert (result.status, result.solutions) == (reference.status, reference.solutions), seed
+        checked += 1
+    assert checked > 50
