@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from game.level import Brick, Level
+from game.pack import migrate_keys
 from game.storage import file_lock, locked_update, read_user_json, set_aside, user_data_dir, write_target
 
 #: File format version written in the JSON.
@@ -236,6 +237,7 @@ def parse_progress(data: Any) -> tuple[dict[str, LevelRecord], list[str]]:
             records[key] = LevelRecord.from_json(value)
         except ProgressFormatError:
             bad.append(key)
+    migrate_keys(records)  # records saved before the pack was renumbered follow their level
     return records, bad
 
 

@@ -46,7 +46,7 @@ def test_solve_lp(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_solve_lp_json_carries_objective_and_densities(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["solve", "1", "--solver", "milp", "--lp", "--json"]) == 0
+    assert main(["solve", ORIGINAL_NUMBER, "--solver", "milp", "--lp", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["bricks"] is None and data["solutions"] == []  # a relaxation is no brick set
     relaxed = data["relaxed"]
@@ -65,7 +65,7 @@ def test_no_answer_prints_null_bricks(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["solve", str(unreachable), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["status"] == "infeasible" and data["bricks"] is None and data["best_bound"] is None
-    assert main(["solve", "1", "--solver", "cpsat", "--time-limit", "0", "--json"]) == 1
+    assert main(["solve", str(REPO / "bench/suites/large/004_large.txt"), "--solver", "cpsat", "--time-limit", "0.001", "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["status"] in ("timeout", "cancelled", "unknown") and data["bricks"] is None
     won = tmp_path / "won.txt"
@@ -90,10 +90,10 @@ def test_hint_removes_a_useless_brick_first(capsys: pytest.CaptureFixture[str]) 
 
 def test_hint_without_time_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     """Like solve: exit code 1 when no answer came in the time allowed, and the output says so."""
-    assert main(["hint", str(REPO / "bench/suites/large/004_large.txt"), "--time-limit", "0", "--json"]) == 1
+    assert main(["hint", str(REPO / "bench/suites/large/004_large.txt"), "--time-limit", "0.001", "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["action"] == "unknown" and data["cell"] is None and data["solution"] is None
-    assert data["proved"] is False and data["never_useful"]  # what reachability alone proves
+    assert data["proved"] is False  # (a 1 ms limit may stop even the reachability analysis)
 
 
 def test_ai_never_imports_the_ui_or_pygame() -> None:
@@ -144,7 +144,7 @@ def test_solve_outputs_are_called_with_the_result(capsys: pytest.CaptureFixture[
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers()
     ai.commands.register(sub)
-    args = parser.parse_args(["solve", "1", "--json"])
+    args = parser.parse_args(["solve", ORIGINAL_NUMBER, "--json"])
     args.solve_outputs = (lambda a, level, result: seen.append((result.min_bricks, level.title)),)
     assert args.handler(args) == 0
     assert seen == [(3, original().title)]

@@ -86,7 +86,7 @@ def test_a_part_that_would_brick_another_lemmings_start_is_merged() -> None:
 def test_counts_a_product_of_millions_without_listing_it() -> None:
     # 8 compartments with 6 optimal solutions each: 6**8 = 1,679,616 optimal sets
     tile = Level.load(LARGE_FIRST)
-    original = Level.from_rows(list(Level.load("levels/001_original.txt").grid), frames=20, budget=3)
+    original = Level.from_rows(list(Level.load("levels/007_the_original.txt").grid), frames=20, budget=3)
     level = glue([[original] * 4] * 2, budget=24, title="8 originals")
     result = solve(level, solver="auto", mode="all", time_limit=60)
     assert result.status == SolveStatus.OPTIMAL and result.min_bricks == 24
@@ -98,7 +98,7 @@ def test_counts_a_product_of_millions_without_listing_it() -> None:
 
 
 def test_over_budget_sum_is_infeasible_and_cancel_stops() -> None:
-    original = Level.load("levels/001_original.txt")
+    original = Level.load("levels/007_the_original.txt")
     level = glue([[original, original]], budget=5, title="two originals, 5 bricks")  # needs 3 + 3
     result = solve(level, solver="auto")
     assert result.status == SolveStatus.INFEASIBLE

@@ -24,7 +24,7 @@ from tests.conftest import ORIGINAL_SOLUTIONS, REPO
 
 pytestmark = pytest.mark.skipif(not fork_available(), reason="child processes need fork")
 
-ORIGINAL = REPO / "levels" / "001_original.txt"
+ORIGINAL = REPO / "levels" / "007_the_original.txt"
 
 
 def alive(pid: int) -> bool:

@@ -11,7 +11,7 @@ from tests.strategies import level_and_bricks
 
 
 def test_original_level_without_bricks() -> None:
-    level = Level.load("levels/001_original.txt")
+    level = Level.load("levels/007_the_original.txt")
     run = simulate(level)
     failures = explain(run)
     assert [f.lemming for f in failures] == [0]

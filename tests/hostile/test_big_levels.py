@@ -110,7 +110,7 @@ def test_full_disk_during_export_is_one_message_and_no_file(tmp_path: Path, monk
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(gif_writer, "write_gif_stream", full_disk)
-    code = main(["export", "1", "--bricks", "2,1;5,4;6,6", "--gif", str(tmp_path / "x.gif")])
+    code = main(["export", "7", "--bricks", "2,1;5,4;6,6", "--gif", str(tmp_path / "x.gif")])
     assert code == 2 and list(tmp_path.iterdir()) == []
     err = capsys.readouterr().err
     assert "No space left on device" in err and "x.gif" in err and "Traceback" not in err

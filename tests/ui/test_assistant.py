@@ -284,7 +284,7 @@ def test_after_a_win_the_assistant_owns_enter_and_the_board(app: App) -> None:
     assert app.top is scene and not scene.board_claimed() and ("Enter", "next level") in scene._hints()
     press(app, pygame.K_RETURN)
     app.run_frames(1)
-    assert app.top is not scene and isinstance(app.top, PlayScene) and app.top.index == 1
+    assert app.top is not scene and isinstance(app.top, PlayScene) and app.top.index == ORIGINAL_INDEX + 1
 
 
 def test_a_failed_export_shows_a_friendly_line_and_logs_the_error(app: App, monkeypatch: Any) -> None:

@@ -27,7 +27,7 @@ from game.ui.assistant.state import (
 )
 from tests.conftest import ORIGINAL_SOLUTIONS, REPO
 
-ORIGINAL = Level.load(REPO / "levels" / "001_original.txt")
+ORIGINAL = Level.load(REPO / "levels" / "007_the_original.txt")
 SOLS = tuple(sorted(ORIGINAL_SOLUTIONS))
 
 

@@ -56,7 +56,7 @@ def test_no_bricks_loses(app: App) -> None:
     press(app, pygame.K_SPACE, unicode=" ")
     app.run_frames(frames_to_finish(scene.level))
     assert scene.state == PlayState.LOST
-    record = ProgressStore.load(default_progress_path()).records["001_original.txt"]
+    record = ProgressStore.load(default_progress_path()).records[ORIGINAL_KEY]
     assert not record.solved and record.attempts == 1  # the release counted as an attempt
 
 
