@@ -28,7 +28,18 @@ def _solver_options(args: argparse.Namespace) -> dict[str, Any]:
             options["lp"] = True
     elif args.lp or args.backend:
         raise GameError("--lp and --backend apply to --solver milp only")
+    if args.rules:
+        if args.solver != "learned":
+            raise GameError("--rules applies to --solver learned only")
+        options["rules"] = _load_rules(args.rules)
     return options
+
+
+def _load_rules(path: str) -> Any:
+    """A rules file (``--rules``); re-verified by the learned solver when it is built."""
+    from ai.learning.rules import LearnedRules
+
+    return LearnedRules.load(path)
 
 
 def _print_report(level: Any, result: Any) -> None:
@@ -87,7 +98,13 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     from game.rules import parse_bricks
 
     level = load_level(args.level)
-    hint = compute_hint(level, parse_bricks(args.bricks or ""), time_limit=args.time_limit)
+    if args.rules:
+        from ai.solvers.learned.hint import learned_hint
+
+        hint = learned_hint(level, parse_bricks(args.bricks or ""), rules=_load_rules(args.rules),
+                            time_limit=args.time_limit)
+    else:
+        hint = compute_hint(level, parse_bricks(args.bricks or ""), time_limit=args.time_limit)
     if args.json:
         print(json.dumps(hint.to_json()))
     else:
@@ -115,6 +132,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--lp", action="store_true", help="milp: solve the LP relaxation, print densities")
     p.add_argument("--backend", choices=("cbc", "scip", "highs"), default=None, help="milp backend")
+    p.add_argument("--rules", default=None, metavar="FILE",
+                   help="learned: rules file from 'learn --out' (re-verified on load; default the shipped rules)")
     p.add_argument("--gif", default=None, metavar="OUT.gif",
                    help="also export the solution (or, with --lp, the densities) as an animated GIF")
     p.set_defaults(handler=_cmd_solve)
@@ -123,6 +142,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("level", help="level file (or pack level number)")
     p.add_argument("--bricks", default="", help='the player\'s bricks as "r,c;r,c;..."')
     p.add_argument("--time-limit", type=float, default=10.0, metavar="S", help="time limit (default 10)")
+    p.add_argument("--rules", default=None, metavar="FILE",
+                   help="compute the hint with the learned solver and these learned rules (re-verified on load)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=_cmd_hint)
 

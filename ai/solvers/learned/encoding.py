@@ -120,8 +120,8 @@ def encode_sparse(level: Level, model: TreeModel, *, ctx: SolveContext | None = 
     spontaneous = any(value and all(not v for f, v in lits if f >= lem0)
                       for ch in range(len(LABELS)) for lits, value in paths[ch])
     prune = prune and not spontaneous
-    support = derived
-    amo = derived and derived_at_most_one(model, paths if simplify else None)
+    support = derived and not spontaneous
+    amo = support and derived_at_most_one(model, paths if simplify else None)
     ph, pw = h + 2, w + 2
     size = ph * pw
     off = np.array([dr * pw + dc for dr, dc in WINDOW], dtype=np.int64)
@@ -144,7 +144,7 @@ def encode_sparse(level: Level, model: TreeModel, *, ctx: SolveContext | None = 
             for ch in range(len(LABELS))]
     # per channel: the 1-leaves and, for each, one lemming feature it requires (for support clauses)
     one_leaf = [np.array([j for j, _ in ones[ch]], dtype=np.int64) for ch in range(len(LABELS))]
-    one_feat = [np.array([fs[0] for _, fs in ones[ch]], dtype=np.int64) for ch in range(len(LABELS))]
+    one_feat = [np.array([fs[0] if fs else 0 for _, fs in ones[ch]], dtype=np.int64) for ch in range(len(LABELS))]
 
     def run(k: int, dead: npt.NDArray[np.bool_] | None, emit: bool) -> tuple[
             npt.NDArray[np.int8], npt.NDArray[np.int64], list[Any]]:
