@@ -29,6 +29,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from game.ui.scenes.editor import install_menu_entries
 
     install_menu_entries()  # "Editor" and "Endless" (issue 7)
+    from game.ui.scenes.learned import install as install_learned
+
+    install_learned()  # "What the AI has learned"; every release is observed (issue 13)
     app = App(size=(args.width, args.height), clock=FixedClock() if args.frames else None)
     app.push(MenuScene(app))
     app.push(LevelSelectScene(app, entries=entries))
