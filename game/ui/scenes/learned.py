@@ -63,6 +63,17 @@ def install() -> None:
         PLAY_SCENE_EXTENSIONS.append(observe_releases)
 
 
+def _caption(pic: RulePicture) -> str:
+    """``falls``, ``walks``, ``turns``, ``stays`` (or the move)."""
+    if pic.move == (1, 0):
+        return "falls"
+    if pic.move[0] == 0 and pic.move[1] == pic.direction:
+        return "walks"
+    if pic.move == (0, 0):
+        return "turns" if pic.new_direction != pic.direction else "stays"
+    return f"moves {pic.move}"
+
+
 class LearnedScene(Scene):
     """What the AI has learned from the player's runs (see the module docstring)."""
 
@@ -157,9 +168,11 @@ class LearnedScene(Scene):
         pics = k.pictures[self.page * PAGE : (self.page + 1) * PAGE]
         hud.blit_text(surface, f"How a lemming moves, as the AI learned it ({len(k.pictures)} moves, "
                       f"page {self.page + 1}/{self._pages()})", (area.x, area.y), 24, hud.MUTED)
+        hud.blit_text(surface, "?  any cell      dark  free      wall  obstacle      door  target      "
+                      "red corner  not a target", (area.x, area.bottom - 22), 22, hud.MUTED)
         cols = 4
         cw = area.width // cols
-        ch = (area.height - 30) // 2
+        ch = (area.height - 60) // 2
         cell = max(10, min(cw // 8, ch // 4))
         for i, pic in enumerate(pics):
             x = area.x + (i % cols) * cw
@@ -182,8 +195,10 @@ class LearnedScene(Scene):
                             surface.blit(sp.get("target_0", cell), rect)
                         elif v == "?":
                             hud.blit_text(surface, "?", rect.center, max(12, cell - 4), hud.MUTED, anchor="center")
-                        elif v == "t":
-                            pygame.draw.line(surface, hud.RED, rect.topleft, rect.bottomright, 1)
+                        elif v == "t":  # not a target: a small red slash in the corner
+                            q = max(4, cell // 4)
+                            pygame.draw.line(surface, hud.RED, (rect.right - q - 2, rect.top + 2),
+                                             (rect.right - 2, rect.top + q + 2), 2)
                     pygame.draw.rect(surface, hud.PANEL_EDGE, rect, 1)
             if side == 0:
                 lr, lc, d = 1, 1, pic.direction
@@ -191,6 +206,9 @@ class LearnedScene(Scene):
                 lr, lc, d = 1 + pic.move[0], 1 + pic.move[1], pic.new_direction
             name = "lem_fall_0" if side == 1 and pic.move[0] > 0 else f"lem_walk_{'r' if d > 0 else 'l'}_0"
             surface.blit(sp.get(name, cell), (ox + lc * cell, y + lr * cell))
+            if side == 1:
+                hud.blit_text(surface, _caption(pic), (ox + 3 * cell // 2, y + 3 * cell + 4), 22, hud.WHITE,
+                              anchor="midtop")
             if side == 0:
                 ax = ox + 3 * cell + 4
                 pygame.draw.polygon(surface, hud.GOLD, [(ax, y + cell + cell // 3), (ax + cell - 8, y + 3 * cell // 2),
