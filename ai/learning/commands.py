@@ -16,7 +16,9 @@ def _cmd_curve(args: argparse.Namespace) -> int:
 
     seeds = range(args.seeds)
     checkpoints = tuple(g for g in (1, 2, 3, 5, 8, 13, 20, 30) if g <= max(1, args.games or 20))
-    curves = learning_curves(seeds, checkpoints)
+    top = max(checkpoints)
+    curves = learning_curves(seeds, checkpoints, many_checkpoints=tuple(g for g in (1, 2, 3) if g <= top),
+                             active_checkpoints=tuple(g for g in (1, 2, 3, 4) if g <= top + 1))
     plot_curves(curves, args.curve)
     for name in curves.errors:
         cells = ", ".join(f"{g}: {med:,.0f} [{lo:,}-{hi:,}]" for g, med, lo, hi in curves.median_range(name))

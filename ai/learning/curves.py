@@ -21,7 +21,7 @@ import numpy as np
 
 from ai.learning.active import choose_queries, run_query
 from ai.learning.dataset import Dataset, mirrored, regime_datasets
-from ai.learning.models import fit_model, fit_tree
+from ai.learning.models import fit_model, fit_occam_tree
 from ai.learning.verify import verify_model
 
 #: Default games at which the curves are measured.
@@ -85,7 +85,7 @@ def learning_curves(seeds: Sequence[int] = range(8), checkpoints: Sequence[int] 
                 for g, d in _prefixes(many, many_checkpoints):
                     if name == "mirrored":
                         d = mirrored(d)
-                    points.append((g, verify_model(fit_tree(d.features, d.labels)).total_errors))
+                    points.append((g, verify_model(fit_occam_tree(d.features, d.labels)).total_errors))
             elif name == "active":
                 rng = np.random.default_rng(seed)
                 data = regime_datasets(rng, 1, "many")[0]
@@ -95,7 +95,7 @@ def learning_curves(seeds: Sequence[int] = range(8), checkpoints: Sequence[int] 
                         if len(queries):
                             data = data.merge(run_query(queries))
                     if g in active_checkpoints:
-                        points.append((g, verify_model(fit_tree(data.features, data.labels)).total_errors))
+                        points.append((g, verify_model(fit_occam_tree(data.features, data.labels)).total_errors))
             else:
                 raise ValueError(f"unknown curve {name!r}")
             curves.errors.setdefault(name, {})[seed] = points

@@ -16,7 +16,7 @@ import numpy as np
 
 from ai.learning.active import DEFAULT_TILES, active_learning
 from ai.learning.dataset import Dataset, mirrored, random_games_dataset, random_games_datasets, regime_datasets
-from ai.learning.models import MODEL_KINDS, fit_model, fit_tree
+from ai.learning.models import MODEL_KINDS, fit_model, fit_occam_tree, fit_tree
 from ai.learning.rules import LearnedRules
 from ai.learning.verify import Verification, verify_model
 
@@ -103,7 +103,9 @@ def learn_rules(
     scratch (the original active learner).  With ``active`` and the many regime: ``games``
     many-lemming games first, then at most ``queries`` query levels (default 3).
     ``model`` is ``tree``, ``logreg``, ``mlp`` or ``best`` (fit all three on the same data,
-    verify each, keep the one with the fewest errors; ties favour the tree, then logreg).
+    verify each, keep the one with the fewest errors; ties favour the tree, then logreg).  In the
+    many regime the tree is the smallest of several consistent trees
+    (:func:`ai.learning.models.fit_occam_tree`).
     """
     rng = np.random.default_rng(seed)
     history: list[dict[str, int]] = []
@@ -134,7 +136,10 @@ def learn_rules(
     comparison = []
     for rank, kind in enumerate(kinds):
         start = time.perf_counter()
-        fitted = fit_model(kind, data.features, data.labels, random_state=seed)
+        if kind == "tree" and regime == "many":  # Occam: the smallest consistent tree
+            fitted: Any = fit_occam_tree(data.features, data.labels)
+        else:
+            fitted = fit_model(kind, data.features, data.labels, random_state=seed)
         seconds = time.perf_counter() - start
         ver = verify_model(fitted)
         comparison.append({"model": kind, "errors": ver.total_errors, "seconds": round(seconds, 3),

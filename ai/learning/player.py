@@ -37,7 +37,7 @@ import numpy.typing as npt
 
 from ai.learning.dataset import Dataset
 from ai.learning.features import N_FEATURES, WINDOW, all_configurations, pack_rows, reference_labels
-from ai.learning.models import TreeModel, fit_tree
+from ai.learning.models import TreeModel, fit_occam_tree
 from ai.learning.rules import LearnedRules
 from game.level import Brick, Level
 from game.rules import step
@@ -234,7 +234,7 @@ def rules_from_player_runs(data_dir: Path) -> tuple[LearnedRules | None, bool]:
     if not runs:
         return None, False
     data = observed_dataset(runs)
-    model = fit_tree(data.features, data.labels)
+    model = fit_occam_tree(data.features, data.labels)
     rules = LearnedRules(model, {"games": len(runs), "regime": "player", "seed": None, "mirror": False,
                                  "examples": len(data), "model": "tree"})
     rules.verification = verdict(rules)
