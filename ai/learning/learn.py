@@ -54,7 +54,7 @@ class LearnReport:
         """Lines for the terminal."""
         m = self.rules.meta
         lines = [
-            f"learned from {m.get('games')} {_games_word(m)} games "
+            f"learned from {_games_phrase(m)} "
             f"({m.get('examples')} distinct examples), seed {m.get('seed')}, model {self.rules.model.kind}"
         ]
         for row in self.comparison:
@@ -70,17 +70,22 @@ class LearnReport:
         return "\n".join(lines)
 
 
-def _games_word(meta: dict[str, Any]) -> str:
-    """``random``, ``query``, ``many-lemming``... for the summary line."""
+def _games_phrase(meta: dict[str, Any]) -> str:
+    """``100 random games``, ``1 many-lemming game + 2 query levels``... for the summary line."""
+    games = int(meta.get("games") or 0)
     regime = meta.get("regime", "random")
-    word = "many-lemming" if regime == "many" else ("query" if meta.get("active") else "random")
+    if regime == "many":
+        queries = int(meta.get("queries") or 0) if meta.get("active") else 0
+        text = f"{games - queries} many-lemming game{'s' if games - queries != 1 else ''}"
+        if meta.get("active"):
+            text += f" + {queries} query level{'s' if queries != 1 else ''}"
+    else:
+        text = f"{games} {'query' if meta.get('active') else 'random'} game{'s' if games != 1 else ''}"
     if meta.get("observations") == "positions":
-        word += " (positions only)"
-    if regime == "many" and meta.get("active"):
-        word += f" (+{meta.get('queries', 0)} query)"
+        text += " (positions only)"
     if meta.get("mirror"):
-        word += " mirrored"
-    return str(word)
+        text += " + mirror images"
+    return text
 
 
 def learn_rules(

@@ -38,6 +38,9 @@ class PathModel:
     target in time over possible moves; edges to other states are forbidden.  ``f`` strictly
     increases along edges, so no cycle supports itself: each brick set extends to exactly one
     assignment (enumeration yields no duplicates).  Bricks no live move reads are absent (0).
+
+    ``start_state`` maps a start direction (0 left, 1 right) to the state the moves are indexed by
+    (positions-only models name their hidden states themselves); ``ctx`` is checked while exploring.
     """
 
     def __init__(self, level: Level, moves: Moves, *, start_state: dict[int, int] | None = None,
