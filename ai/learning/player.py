@@ -228,11 +228,16 @@ def rules_from_player_runs(data_dir: Path) -> tuple[LearnedRules | None, bool]:
     """Rules learned from every stored run and whether they re-verify as exact (``None``: no runs).
 
     Saves them to :func:`player_rules_path` (for the assistant's "learned from your runs" solver)."""
+    rules, exact, _ = _learn(data_dir)
+    return rules, exact
+
+
+def _learn(data_dir: Path) -> tuple[LearnedRules | None, bool, Dataset]:
     from ai.learning.trust import verdict
 
     runs = load_runs(data_dir)
     if not runs:
-        return None, False
+        return None, False, Dataset.empty()
     data = observed_dataset(runs)
     model = fit_occam_tree(data.features, data.labels)
     rules = LearnedRules(model, {"games": len(runs), "regime": "player", "seed": None, "mirror": False,
@@ -242,7 +247,7 @@ def rules_from_player_runs(data_dir: Path) -> tuple[LearnedRules | None, bool]:
         rules.save(player_rules_path(data_dir))
     except OSError:
         pass
-    return rules, rules.verification.exact
+    return rules, rules.verification.exact, data
 
 
 @dataclass
@@ -294,13 +299,13 @@ def rule_pictures(model: TreeModel) -> list[RulePicture]:
 
 def knowledge(data_dir: Path) -> Knowledge:
     """Runs seen, configurations the rules get right, exactness and the rule pictures."""
-    rules, exact = rules_from_player_runs(data_dir)
+    rules, exact, data = _learn(data_dir)
     total = len(all_configurations())
     if rules is None or not isinstance(rules.model, TreeModel):
         return Knowledge(0, 0, total, 0, False)
     rows = all_configurations()
     wrong = (rules.model.predict(rows) != reference_labels(rows)).any(axis=1)
-    seen = int(np.isin(pack_rows(rows), observed_dataset(load_runs(data_dir)).keys).sum())
+    seen = int(np.isin(pack_rows(rows), data.keys).sum())
     return Knowledge(int(rules.meta.get("games", 0)), seen, total, int(total - wrong.sum()), exact,
                      rule_pictures(rules.model), rules)
 
