@@ -4,9 +4,11 @@ and the learned solver is offered once the rules are exact (headless, posted eve
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 import pygame
+import pytest
 
 import ai
 from ai.base import SolveStatus
@@ -20,6 +22,18 @@ from game.ui.scenes.menu import MenuScene
 from game.ui.scenes.play import PlayScene, PlayState
 from tests.conftest import ORIGINAL_PACK, ORIGINAL_SOLUTIONS
 from tests.ui.conftest import press
+
+
+@pytest.fixture(autouse=True)
+def restore_hooks() -> Iterator[None]:
+    """install() adds a menu entry and a play-scene extension: take them out again for other tests."""
+    from game.ui.scenes.menu import MENU_ENTRIES
+    from game.ui.scenes.play import PLAY_SCENE_EXTENSIONS
+
+    menu, ext = list(MENU_ENTRIES), list(PLAY_SCENE_EXTENSIONS)
+    yield
+    MENU_ENTRIES[:] = menu
+    PLAY_SCENE_EXTENSIONS[:] = ext
 
 
 def rich_level(seed: int = 1) -> Level:
