@@ -271,6 +271,11 @@ def bench_one_game(seeds: int, curve_png: Path | None) -> str:
         for name in curves.errors:
             cells = {g: f"{med:,.0f} [{lo:,}-{hi:,}]" for g, med, lo, hi in curves.median_range(name)}
             lines.append(f"| {name} | " + " | ".join(cells.get(g, "") for g in curves.checkpoints) + " |")
+        for name in ("random", "logreg", "mlp"):
+            ups = curves.non_monotone(name)
+            examples = "; ".join(f"seed {s}: {ea:,} at {ga} -> {eb:,} at {gb}" for s, ga, ea, gb, eb in ups[:3])
+            lines += ["", f"Non-monotone ({name}): errors rise with more games for {len(ups)} of {seeds} seeds"
+                      + (f" ({examples})" if examples else "") + "."]
         lines += ["", f"Curves computed in {time.perf_counter() - t:.0f} s."]
     lines += ["", "Command: `python bench/learning_and_gradient.py --only one-game` (2 cores shared with other "
               "work while measured: timings are noisy)."]

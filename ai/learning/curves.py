@@ -47,6 +47,16 @@ class Curves:
                 by_g.setdefault(g, []).append(e)
         return [(g, float(np.median(v)), min(v), max(v)) for g, v in sorted(by_g.items())]
 
+    def non_monotone(self, name: str) -> list[tuple[int, int, int, int, int]]:
+        """Seeds whose errors go *up* with more games: ``(seed, games a, errors a, games b, errors b)``."""
+        out = []
+        for seed, pts in sorted(self.errors.get(name, {}).items()):
+            for (ga, ea), (gb, eb) in zip(pts, pts[1:]):
+                if eb > ea:
+                    out.append((seed, ga, ea, gb, eb))
+                    break
+        return out
+
     def exact_at(self, name: str, games: int) -> int:
         """How many seeds are exact at ``games`` games."""
         return sum(1 for pts in self.errors.get(name, {}).values() for g, e in pts if g == games and e == 0)
@@ -113,19 +123,21 @@ def plot_curves(curves: Curves, out: str) -> None:
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
     panels = ((axes[0], REGIME_CURVES, "regimes (decision tree)"), (axes[1], MODEL_CURVES, "models (random games)"))
     floor = 0.5
+    shift = {"many": 0.96, "mirrored": 1.0, "active": 1.04}  # keep overlapping curves visible
+    marker = {"many": "s", "mirrored": "^", "active": "D"}
     for ax, names, title in panels:
         for name in names:
             rows = curves.median_range(name)
             if not rows:
                 continue
-            g = [r[0] for r in rows]
+            g = [r[0] * shift.get(name, 1.0) for r in rows]
             med = [max(r[1], floor) for r in rows]
             lo = [max(r[2], floor) for r in rows]
             hi = [max(r[3], floor) for r in rows]
             label = {"active": "active (1 many-lemming game + queries)", "many": "many lemmings per map",
                      "mirrored": "many + mirror prior", "random": "random games",
                      "logreg": "logistic regression (pairs)", "mlp": "MLP (24 hidden)", "tree": "decision tree"}[name]
-            ax.plot(g, med, marker="o", label=label)
+            ax.plot(g, med, marker=marker.get(name, "o"), label=label)
             ax.fill_between(g, lo, hi, alpha=0.15)
         ax.set_xscale("log")
         ax.set_yscale("log")

@@ -177,10 +177,11 @@ def many_lemming_maps(
     interact, so these are independent runs of the same map).  Initial occupancy
     ``(n, L, H, W, 2)`` with ``L = 2 * H * W`` slots (unused slots empty).
     """
-    walls, _, _ = random_maps(rng, n, height, width)
+    walls = np.zeros((n, height, width), dtype=bool)
     targets = np.zeros_like(walls)
     init = np.zeros((n, 2 * height * width, height, width, 2))
-    for g in range(n):
+    for g in range(n):  # one game at a time: the first g games are the same whatever n is
+        walls[g] = random_maps(rng, 1, height, width)[0][0]
         free = ~walls[g]
         targets[g] = free & (rng.random((height, width)) < rng.uniform(*MANY_TARGET_DENSITY))
         for k, cell in enumerate(np.flatnonzero(free)):
