@@ -52,3 +52,16 @@ def move(app: App, pos: tuple[int, int], frames: int = 1) -> None:
     """Post a mouse motion to ``pos`` and step the app."""
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
     app.run_frames(frames)
+
+
+@pytest.fixture(autouse=True)
+def restore_ui_hooks() -> Iterator[None]:
+    """Commands like ``play`` install menu entries and play-scene extensions (global lists): restore them
+    after every test so one test's installs never change another's menu."""
+    from game.ui.scenes.menu import MENU_ENTRIES
+    from game.ui.scenes.play import PLAY_SCENE_EXTENSIONS
+
+    menu, extensions = list(MENU_ENTRIES), list(PLAY_SCENE_EXTENSIONS)
+    yield
+    MENU_ENTRIES[:] = menu
+    PLAY_SCENE_EXTENSIONS[:] = extensions
