@@ -32,7 +32,18 @@ def _solver_options(args: argparse.Namespace) -> dict[str, Any]:
             options["lp"] = True
     elif args.lp or args.backend:
         raise GameError("--lp and --backend apply to --solver milp only")
+    if args.rules:
+        if args.solver != "learned":
+            raise GameError("--rules applies to --solver learned only")
+        options["rules"] = _load_rules(args.rules)
     return options
+
+
+def _load_rules(path: str) -> Any:
+    """A rules file (``--rules``); re-verified by the learned solver when it is built."""
+    from ai.learning.rules import LearnedRules
+
+    return LearnedRules.load(path)
 
 
 def _print_report(level: Any, result: Any) -> None:
@@ -89,7 +100,13 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     from game.rules import parse_bricks
 
     level = load_level(args.level)
-    hint = compute_hint(level, parse_bricks(args.bricks or ""), time_limit=args.time_limit)
+    if args.rules:
+        from ai.assistant.learned_hint import learned_hint
+
+        hint = learned_hint(level, parse_bricks(args.bricks or ""), rules=_load_rules(args.rules),
+                            time_limit=args.time_limit)
+    else:
+        hint = compute_hint(level, parse_bricks(args.bricks or ""), time_limit=args.time_limit)
     if args.json:
         print(json.dumps(hint.to_json()))
     else:
@@ -117,12 +134,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--lp", action="store_true", help="milp: solve the LP relaxation, print densities")
     p.add_argument("--backend", choices=("cbc", "scip", "highs"), default=None, help="milp backend")
+    p.add_argument("--rules", default=None, type=path_arg, metavar="FILE",
+                   help="learned: rules file from 'learn --out' (re-verified on load; default the shipped rules)")
     p.set_defaults(handler=_cmd_solve)
 
     p = sub.add_parser("hint", help="the next brick to place, or which one to remove")
     p.add_argument("level", help="level file (or pack level number)")
     p.add_argument("--bricks", default="", type=bricks_arg, help='the player\'s bricks as "r,c;r,c;..."')
     p.add_argument("--time-limit", type=time_limit_arg, default=10.0, metavar="S", help="time limit (default 10)")
+    p.add_argument("--rules", default=None, type=path_arg, metavar="FILE",
+                   help="compute the hint with the learned solver and these learned rules (re-verified on load)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=_cmd_hint)
 

@@ -1,7 +1,7 @@
 """CLI: ``python main.py learn`` - learn the rules from games, verify, print and save them.
 
-Heavy imports (scikit-learn, the learning pipeline) happen inside the handler so that
-``main.py --help`` stays fast.
+Heavy imports (scikit-learn, matplotlib, the learning pipeline) happen inside the handler so
+that ``main.py --help`` stays fast.
 """
 
 from __future__ import annotations
@@ -16,13 +16,48 @@ from game.cli_args import int_arg, output_file_arg
 MAX_GAMES = 10_000
 
 
+def _cmd_curve(args: argparse.Namespace) -> int:
+    from ai.learning.curves import learning_curves, plot_curves
+
+    seeds = range(args.seeds)
+    checkpoints = tuple(g for g in (1, 2, 3, 5, 8, 13, 20, 30) if g <= max(1, args.games or 20))
+    top = max(checkpoints)
+    curves = learning_curves(seeds, checkpoints, many_checkpoints=tuple(g for g in (1, 2, 3) if g <= top),
+                             active_checkpoints=tuple(g for g in (1, 2, 3, 4) if g <= top + 1))
+    plot_curves(curves, args.curve)
+    for name in curves.errors:
+        cells = ", ".join(f"{g}: {med:,.0f} [{lo:,}-{hi:,}]" for g, med, lo, hi in curves.median_range(name))
+        print(f"{name:>8}: {cells}")
+    print(f"curve saved to {args.curve}")
+    return 0
+
+
 def _cmd_learn(args: argparse.Namespace) -> int:
-    from ai.learning.learn import learn_rules
+    from ai.learning.learn import learn_positions, learn_rules
 
     if args.games is not None and args.games < 0:
         print("error: --games must be >= 0", file=sys.stderr)
         return 2
-    report = learn_rules(games=args.games, seed=args.seed, model=args.model, active=args.active)
+    if args.queries is not None and args.queries < 0:
+        print("error: --queries must be >= 0", file=sys.stderr)
+        return 2
+    if args.curve:
+        if args.seeds < 1:
+            print("error: --seeds must be >= 1", file=sys.stderr)
+            return 2
+        return _cmd_curve(args)
+    if args.positions_only:
+        if args.active or args.mirror or args.model != "tree":
+            print("error: --positions-only learns trees from observed games: no --active, --mirror or --model",
+                  file=sys.stderr)
+            return 2
+        if args.games == 0:
+            print("error: --positions-only needs at least one game", file=sys.stderr)
+            return 2
+        report = learn_positions(games=args.games, seed=args.seed, regime=args.regime or "many")
+    else:
+        report = learn_rules(games=args.games, seed=args.seed, model=args.model, active=args.active,
+                             regime=args.regime or "random", mirror=args.mirror, queries=args.queries)
     if args.out:
         from game.errors import GameError
         from game.storage import describe_os_error
@@ -58,13 +93,28 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "and print them as nested tests and CNF clauses.  Exit code 0 when the rules are exact, 1 when not.",
     )
     p.add_argument("--games", type=int_arg(0, MAX_GAMES), default=None,
-                   help="random games to learn from (default 100); with --active, the most query levels (default 30)")
+                   help="games to learn from (default: 100 random, 1 many-lemming, 3 positions-only); "
+                        "with --active and random games, the most query levels (default 30)")
+    p.add_argument("--regime", choices=["random", "many"], default=None,
+                   help="random: a few lemmings per random map (default); many: one lemming per free cell and "
+                        "direction with dense targets (each map used fully; default with --positions-only)")
+    p.add_argument("--mirror", action="store_true",
+                   help="add left-right mirror images of every example (a symmetry prior given to the learner)")
     p.add_argument("--active", action="store_true",
-                   help="active learning: build small query levels that separate the remaining hypotheses")
+                   help="active learning: build small query levels that separate the remaining hypotheses "
+                        "(after the games with --regime many)")
+    p.add_argument("--queries", type=int_arg(0, 1000), default=None,
+                   help="with --active --regime many: most query levels after the games (default 3)")
+    p.add_argument("--positions-only", action="store_true",
+                   help="observe only positions (no direction): invent a hidden state, then verify positions")
     p.add_argument("--seed", type=int_arg(0, 2**32 - 1), default=0, help="random seed, 0 to 2^32-1 (default 0)")
     p.add_argument("--model", choices=["tree", "logreg", "mlp", "best"], default="tree",
                    help="model: decision tree (default), logistic regression with pairwise products, small MLP, "
                         "or best (fit all three, keep the one with the fewest errors)")
     p.add_argument("--out", default=None, type=output_file_arg, help="save the rules to this JSON file")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the rules")
+    p.add_argument("--curve", default=None, type=output_file_arg, metavar="OUT.png",
+                   help="plot wrong configurations against games (regimes and models, median and range over "
+                        "seeds) to OUT.png instead of learning one rule set")
+    p.add_argument("--seeds", type=int_arg(1, 1000), default=8, help="with --curve: seeds 0..N-1 (default 8)")
     p.set_defaults(handler=_cmd_learn)

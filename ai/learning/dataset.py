@@ -156,3 +156,88 @@ def random_games_datasets(
         walls.astype(float)[:, None], targets.astype(float)[:, None], init, kwargs.get("frames", GAME_FRAMES)
     )
     return [transitions_dataset(walls[g : g + 1], targets[g : g + 1], occ[g : g + 1], 1) for g in range(games)]
+
+
+# ------------------------------------------------------------------ learning regimes
+#: How the example games are made (see :func:`regime_games`).
+REGIMES = ("random", "many")
+#: Target density of the free cells in the ``many`` regime (random games: 5-20 %).
+MANY_TARGET_DENSITY = (0.25, 0.4)
+
+
+def many_lemming_maps(
+    rng: np.random.Generator, n: int, height: int = GAME_HEIGHT, width: int = GAME_WIDTH
+) -> tuple[BoolArray, BoolArray, npt.NDArray[np.float64]]:
+    """``n`` games of the *many-lemming* regime: each observed map used fully.
+
+    The walls are drawn as in :func:`random_maps`; targets cover 25-40 % of the free cells (random
+    games rarely put a lemming on a target, and almost every error of rules learned from few
+    random games is about a lemming on a target); one lemming starts on *every* free cell
+    (targets included) in *each* direction, each on its own occupancy map (lemmings do not
+    interact, so these are independent runs of the same map).  Initial occupancy
+    ``(n, L, H, W, 2)`` with ``L = 2 * H * W`` slots (unused slots empty).
+    """
+    walls = np.zeros((n, height, width), dtype=bool)
+    targets = np.zeros_like(walls)
+    init = np.zeros((n, 2 * height * width, height, width, 2))
+    for g in range(n):  # one game at a time: the first g games are the same whatever n is
+        walls[g] = random_maps(rng, 1, height, width)[0][0]
+        free = ~walls[g]
+        targets[g] = free & (rng.random((height, width)) < rng.uniform(*MANY_TARGET_DENSITY))
+        for k, cell in enumerate(np.flatnonzero(free)):
+            r, c = divmod(int(cell), width)
+            init[g, 2 * k, r, c, 0] = 1.0
+            init[g, 2 * k + 1, r, c, 1] = 1.0
+    return walls, targets, init
+
+
+def regime_games(
+    rng: np.random.Generator, games: int, regime: str = "random", frames: int = GAME_FRAMES
+) -> tuple[BoolArray, BoolArray, npt.NDArray[np.float64]]:
+    """Walls, targets and the per-lemming occupancy ``(G, L, N, H, W, 2)`` of ``games`` games."""
+    if regime not in REGIMES:
+        raise ValueError(f"unknown regime {regime!r}; choose from {', '.join(REGIMES)}")
+    maker = random_maps if regime == "random" else many_lemming_maps
+    walls, targets, init = maker(rng, games)
+    occ = simulate_occupancy(walls.astype(float)[:, None], targets.astype(float)[:, None], init, frames)
+    return walls, targets, occ
+
+
+def regime_datasets(rng: np.random.Generator, games: int, regime: str = "random") -> list[Dataset]:
+    """One :class:`Dataset` per game of ``regime`` (for learning curves)."""
+    if games <= 0:
+        return []
+    walls, targets, occ = regime_games(rng, games, regime)
+    return [transitions_dataset(walls[g : g + 1], targets[g : g + 1], occ[g : g + 1], 1) for g in range(games)]
+
+
+def _mirror_permutation() -> IntArray:
+    """Feature permutation of the left-right mirror image: columns flip, left and right swap."""
+    from ai.learning.features import CHANNELS, FEATURE_INDEX, WINDOW
+
+    perm = np.zeros(N_FEATURES, dtype=np.int64)
+    swap = {"left": "right", "right": "left"}
+    for (ch, dr, dc), f in FEATURE_INDEX.items():
+        perm[f] = FEATURE_INDEX[(swap.get(ch, ch), dr, -dc)]
+    assert sorted(perm.tolist()) == list(range(len(CHANNELS) * len(WINDOW)))
+    return perm
+
+
+def mirrored(data: Dataset) -> Dataset:
+    """``data`` plus its left-right mirror images (the *mirror symmetry prior*, off by default).
+
+    Assumes the physics look the same in a mirror: a lemming facing left next to a wall on its
+    left does what a lemming facing right does next to a wall on its right.  True for this game,
+    but it is knowledge given to the learner, not learned, so it is an explicit option.
+
+    >>> ds = random_games_dataset(np.random.default_rng(0), 1)
+    >>> m = mirrored(ds)
+    >>> len(m) > len(ds) and bool(np.all(m.labels == reference_labels(m.features)))
+    True
+    """
+    if len(data) == 0:
+        return data
+    x = data.features
+    flipped = x[:, _mirror_permutation()]
+    mirror = Dataset.from_rows(flipped, data.labels[:, ::-1], 0)
+    return data.merge(mirror)

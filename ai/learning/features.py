@@ -16,8 +16,9 @@ so a level with several lemmings is several independent single-lemming runs that
 all end on a target.  A window therefore holds at most one lemming feature, and the
 configurations that can occur are: every obstacle/target/empty assignment of the 9
 cells (``3**9``), with no lemming or with one lemming on one non-obstacle cell facing
-left or right.  :func:`all_configurations` enumerates them (about 360 thousand), which
-makes exhaustive verification cheap for every model kind.
+left or right.  :func:`all_configurations` enumerates them (255,879: 19,683 environments, each
+with no lemming or one on each of its non-obstacle cells in each direction), which makes
+exhaustive verification cheap for every model kind.
 
 Feature ``f`` is channel ``f // 9`` at window offset ``WINDOW[f % 9]`` (``(dr, dc)``,
 row-major from the top-left).  Rows are packed into 36-bit integers (bit ``f`` set when

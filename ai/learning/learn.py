@@ -15,8 +15,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from ai.learning.active import DEFAULT_TILES, active_learning
-from ai.learning.dataset import Dataset, random_games_dataset, random_games_datasets
-from ai.learning.models import MODEL_KINDS, fit_model, fit_tree
+from ai.learning.dataset import Dataset, mirrored, random_games_dataset, random_games_datasets, regime_datasets
+from ai.learning.models import MODEL_KINDS, fit_model, fit_occam_tree, fit_tree
 from ai.learning.rules import LearnedRules
 from ai.learning.verify import Verification, verify_model
 
@@ -54,7 +54,7 @@ class LearnReport:
         """Lines for the terminal."""
         m = self.rules.meta
         lines = [
-            f"learned from {m.get('games')} {'query' if m.get('active') else 'random'} games "
+            f"learned from {_games_phrase(m)} "
             f"({m.get('examples')} distinct examples), seed {m.get('seed')}, model {self.rules.model.kind}"
         ]
         for row in self.comparison:
@@ -70,6 +70,24 @@ class LearnReport:
         return "\n".join(lines)
 
 
+def _games_phrase(meta: dict[str, Any]) -> str:
+    """``100 random games``, ``1 many-lemming game + 2 query levels``... for the summary line."""
+    games = int(meta.get("games") or 0)
+    regime = meta.get("regime", "random")
+    if regime == "many":
+        queries = int(meta.get("queries") or 0) if meta.get("active") else 0
+        text = f"{games - queries} many-lemming game{'s' if games - queries != 1 else ''}"
+        if meta.get("active"):
+            text += f" + {queries} query level{'s' if queries != 1 else ''}"
+    else:
+        text = f"{games} {'query' if meta.get('active') else 'random'} game{'s' if games != 1 else ''}"
+    if meta.get("observations") == "positions":
+        text += " (positions only)"
+    if meta.get("mirror"):
+        text += " + mirror images"
+    return text
+
+
 def learn_rules(
     *,
     games: int | None = None,
@@ -77,21 +95,45 @@ def learn_rules(
     model: str = "tree",
     active: bool = False,
     tiles: int = DEFAULT_TILES,
+    regime: str = "random",
+    mirror: bool = False,
+    queries: int | None = None,
 ) -> LearnReport:
-    """Learn rules from ``games`` random games (or, with ``active``, at most ``games`` query levels).
+    """Learn rules from ``games`` games of ``regime`` (``random``: a few lemmings per random map;
+    ``many``: one lemming per free cell and direction, dense targets, see
+    :func:`ai.learning.dataset.many_lemming_maps`).
 
+    ``mirror`` adds the left-right mirror image of every example (an explicit prior, off by
+    default).  With ``active`` and the random regime: at most ``games`` query levels from
+    scratch (the original active learner).  With ``active`` and the many regime: ``games``
+    many-lemming games first, then at most ``queries`` query levels (default 3).
     ``model`` is ``tree``, ``logreg``, ``mlp`` or ``best`` (fit all three on the same data,
-    verify each, keep the one with the fewest errors; ties favour the tree, then logreg).
-    Active learning uses trees for its queries; the final model is fitted on its data.
+    verify each, keep the one with the fewest errors; ties favour the tree, then logreg).  In the
+    many regime the tree is the smallest of several consistent trees
+    (:func:`ai.learning.models.fit_occam_tree`).
     """
     rng = np.random.default_rng(seed)
     history: list[dict[str, int]] = []
-    if active:
+    if regime == "many":
+        n_games = 1 if games is None else games
+        data = Dataset.empty()
+        for d in regime_datasets(rng, n_games, "many"):
+            data = data.merge(d)
+        if mirror:
+            data = mirrored(data)
+        if active:
+            budget = 3 if queries is None else queries
+            result = active_learning(rng, max_games=data.games + budget, tiles=tiles, initial=data, patience=1)
+            data = result.data
+            history = result.history
+    elif active:
         result = active_learning(rng, max_games=DEFAULT_ACTIVE_GAMES if games is None else games, tiles=tiles)
         data = result.data
         history = result.history
     else:
         data = random_games_dataset(rng, DEFAULT_GAMES if games is None else games)
+        if mirror:
+            data = mirrored(data)
     kinds = list(MODEL_KINDS) if model == "best" else [model]
     if any(k not in MODEL_KINDS for k in kinds):
         raise ValueError(f"unknown model {model!r}; choose from {', '.join(MODEL_KINDS)} or best")
@@ -99,7 +141,10 @@ def learn_rules(
     comparison = []
     for rank, kind in enumerate(kinds):
         start = time.perf_counter()
-        fitted = fit_model(kind, data.features, data.labels, random_state=seed)
+        if kind == "tree" and regime == "many":  # Occam: the smallest consistent tree
+            fitted: Any = fit_occam_tree(data.features, data.labels)
+        else:
+            fitted = fit_model(kind, data.features, data.labels, random_state=seed)
         seconds = time.perf_counter() - start
         ver = verify_model(fitted)
         comparison.append({"model": kind, "errors": ver.total_errors, "seconds": round(seconds, 3),
@@ -111,6 +156,9 @@ def learn_rules(
         "games": data.games,
         "seed": seed,
         "active": active,
+        "regime": regime,
+        "mirror": mirror,
+        "queries": len(history),
         "examples": len(data),
         "model": best[2].kind,
     }
@@ -172,3 +220,24 @@ def games_until_exact_from(prefix: list[Dataset], start: int, is_exact: Any) -> 
         if is_exact(g):
             return g
     return None
+
+
+def learn_positions(*, games: int | None = None, seed: int = DEFAULT_SEED, regime: str = "many") -> LearnReport:
+    """Positions-only learning (:mod:`ai.learning.hidden`): the direction is never observed."""
+    from ai.learning.hidden import learn_positions_model, verify_positions
+
+    result = learn_positions_model(games=3 if games is None else games, seed=seed, regime=regime)
+    ver = verify_positions(result.model)
+    meta = {
+        "games": result.games,
+        "seed": seed,
+        "active": False,
+        "regime": regime,
+        "mirror": False,
+        "observations": "positions",
+        "lemmings": result.lemmings,
+        "examples": result.examples,
+        "hidden_state_changes": result.state_changes,
+        "model": result.model.kind,
+    }
+    return LearnReport(LearnedRules(result.model, meta, ver))

@@ -363,3 +363,12 @@ def model_from_json(data: dict[str, Any]) -> RuleModel:
     if kind == "mlp":
         return MlpModel.from_json(data)
     raise ValueError(f"unknown model kind {kind!r}")
+
+
+def fit_occam_tree(features: npt.ArrayLike, labels: npt.ArrayLike, *, tries: int = 6) -> TreeModel:
+    """Occam's razor over consistent trees: per channel, the smallest of the unpruned trees fitted with
+    both split criteria and ``tries`` random states (every one fits the data; they differ only in how
+    they break ties between equally good splits, i.e. where data is missing).  Ties keep the first."""
+    fits = [fit_tree(features, labels, random_state=rs, criterion=crit)
+            for crit in ("entropy", "gini") for rs in range(tries)]
+    return TreeModel([min((f.trees[c] for f in fits), key=len) for c in range(len(LABELS))])

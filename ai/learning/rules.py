@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ai.learning.features import LABELS, N_FEATURES, feature_name
+from ai.learning.hidden import N_POS_FEATURES, PositionsModel, positions_feature_name
 from ai.learning.models import RuleModel, TreeModel, model_from_json
 from ai.learning.verify import Verification
 from game.errors import GameError
@@ -34,7 +35,7 @@ class RulesFileError(GameError):
 class LearnedRules:
     """A learned model with its metadata (games, seed, method...) and verification."""
 
-    model: RuleModel
+    model: RuleModel | PositionsModel
     meta: dict[str, Any] = field(default_factory=dict)
     verification: Verification | None = None
 
@@ -45,16 +46,18 @@ class LearnedRules:
 
     @property
     def verified_exact(self) -> bool:
-        """True when the stored exhaustive verification found no error."""
+        """True when the stored exhaustive verification found no error (as written by the learner;
+        solvers never trust it but re-verify, see :mod:`ai.learning.trust`)."""
         return self.verification is not None and self.verification.exhaustive and self.verification.exact
 
     def to_json(self) -> dict[str, Any]:
         """The JSON document."""
+        positions = isinstance(self.model, PositionsModel)
         return {
             "format": RULES_FORMAT,
             "version": RULES_VERSION,
-            "features": [feature_name(f) for f in range(N_FEATURES)],
-            "labels": [f"{name}[t,i,j]" for name in LABELS],
+            "features": _feature_names(positions),
+            "labels": ["move", "next state"] if positions else [f"{name}[t,i,j]" for name in LABELS],
             "meta": self.meta,
             "verification": self.verification.to_json() if self.verification else None,
             "model": self.model.to_json(),
@@ -67,14 +70,22 @@ class LearnedRules:
             raise RulesFileError(f"not a rules file (expected format {RULES_FORMAT!r})")
         if data.get("version") != RULES_VERSION:
             raise RulesFileError(f"unsupported rules file version {data.get('version')!r}")
-        if data.get("features") != [feature_name(f) for f in range(N_FEATURES)]:
+        raw = data.get("model")
+        positions = isinstance(raw, dict) and raw.get("kind") == "positions"
+        if data.get("features") != _feature_names(positions):
             raise RulesFileError("the rules file uses another feature layout")
         try:
-            model = model_from_json(data["model"])
-        except (KeyError, TypeError, ValueError) as exc:
+            model: RuleModel | PositionsModel = (PositionsModel.from_json(raw) if positions  # type: ignore[arg-type]
+                                                 else model_from_json(raw))  # type: ignore[arg-type]
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
             raise RulesFileError(f"bad model in rules file: {exc}") from None
         ver = data.get("verification")
-        return cls(model, dict(data.get("meta") or {}), Verification.from_json(ver) if ver else None)
+        meta = data.get("meta")
+        try:
+            verification = Verification.from_json(ver) if isinstance(ver, dict) else None
+        except (KeyError, TypeError, ValueError):
+            verification = None  # never trusted anyway: solvers re-verify
+        return cls(model, dict(meta) if isinstance(meta, dict) else {}, verification)
 
     def save(self, path: str | Path) -> None:
         """Write the rules as JSON, atomically."""
@@ -93,12 +104,18 @@ class LearnedRules:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RulesFileError(f"{path}: not JSON: {exc}") from None
-        return cls.from_json(data)
+        try:
+            return cls.from_json(data)
+        except RulesFileError as exc:
+            raise RulesFileError(f"{path}: {exc}") from None
 
     def render(self) -> str:
         """Readable rules: each tree as nested tests, then as CNF clauses (one per leaf path)."""
         out = []
-        if isinstance(self.model, TreeModel):
+        if isinstance(self.model, PositionsModel):
+            out.append("# Positions-only rules: the lemming as a hidden-state machine over its 3x3 neighbourhood")
+            out.append(self.model.render())
+        elif isinstance(self.model, TreeModel):
             for c, name in enumerate(LABELS):
                 n_nodes = len(self.model.trees[c])
                 out.append(f"# The rule for {name}[t,i,j] (lemming facing {name} at cell i,j, frame t): "
@@ -114,6 +131,12 @@ class LearnedRules:
         if self.verification is not None:
             out.append("# Verification against the reference rule: " + self.verification.summary())
         return "\n".join(out).rstrip() + "\n"
+
+
+def _feature_names(positions: bool) -> list[str]:
+    if positions:
+        return [positions_feature_name(f) for f in range(N_POS_FEATURES)]
+    return [feature_name(f) for f in range(N_FEATURES)]
 
 
 def load_default_rules() -> LearnedRules:

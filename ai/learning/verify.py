@@ -39,9 +39,10 @@ class Verification:
         return sum(self.errors)
 
     def summary(self) -> str:
-        """One line, e.g. ``exact: 0 wrong predictions (...) in 2 x 361,584 configurations (exhaustive)``."""
+        """One line, e.g. ``exact: 0 wrong predictions (...) in 2 x 255,879 configurations (exhaustive)``."""
         how = "exhaustive" if self.exhaustive else "not exhaustive"
-        per = ", ".join(f"{LABELS[c]} {e:,}" for c, e in enumerate(self.errors))
+        names = LABELS if len(self.errors) == len(LABELS) else ("positions",)
+        per = ", ".join(f"{names[c]} {e:,}" for c, e in enumerate(self.errors))
         head = "exact" if self.exact else "NOT exact"
         return (
             f"{head}: {self.total_errors:,} wrong predictions ({per}) in "

@@ -32,6 +32,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from game.ui.scenes.editor import install_menu_entries
 
     install_menu_entries()  # "Editor" and "Endless" (issue 7)
+    from game.ui.scenes.learned import install as install_learned
+
+    install_learned()  # "What the AI has learned"; every release is observed (issue 13)
     app = App(size=_window_size(args), clock=FixedClock() if args.frames else None)
     app.push(MenuScene(app))
     if args.level is None:  # the title menu: Continue / Levels / ...

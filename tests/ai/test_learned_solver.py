@@ -12,6 +12,7 @@ import pytest
 from ai import get_solver, solve
 from ai.base import SolveMode, SolveStatus
 from ai.solvers.learned import LearnedRuleSolver, encode
+from tests.ai.learned_dense_encoder import encode_dense
 from ai.learning.learn import learn_rules
 from ai.learning.models import TreeModel
 from ai.learning.rules import LearnedRules, load_default_rules
@@ -129,7 +130,7 @@ def test_cancel_and_time_limit() -> None:
 
 
 def test_sparse_and_dense_encoders_agree() -> None:
-    from ai.solvers.learned import _NONE, encode_dense, encode_sparse
+    from ai.solvers.learned.encoding import _NONE, encode_sparse
 
     model = load_default_rules().model
     assert isinstance(model, TreeModel)
@@ -148,7 +149,7 @@ def test_sparse_and_dense_encoders_agree() -> None:
 
 
 def test_derived_moves_from_the_learned_trees() -> None:
-    from ai.solvers.learned import derived_at_most_one, derived_transitions
+    from ai.learning.derive import derived_at_most_one, derived_transitions
 
     model = load_default_rules().model
     assert isinstance(model, TreeModel)

@@ -38,3 +38,49 @@ def test_learn_help_does_not_import_sklearn() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=Path(__file__).resolve().parents[2])
     assert proc.stdout.strip() == "False", proc.stderr
+
+
+@pytest.fixture
+def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    return tmp_path / "xdg"
+
+
+def test_learn_one_many_lemming_game_is_exact(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["learn", "--regime", "many", "--games", "1", "--seed", "3", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["exact"] and data["meta"]["regime"] == "many" and data["meta"]["games"] == 1
+
+
+def test_positions_only_rules_drive_solve_and_hint(tmp_path: Path, data_home: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "positions.json"
+    assert main(["learn", "--positions-only", "--games", "2", "--seed", "0", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "positions only" in text and "exact: 0 wrong predictions" in text
+    assert main(["solve", "1", "--solver", "learned", "--rules", str(out), "--all", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["status"] == "optimal" and result["complete"] and len(result["solutions"]) == 6
+    assert main(["hint", "1", "--rules", str(out), "--bricks", "3,3", "--json"]) == 0
+    hint = json.loads(capsys.readouterr().out)
+    assert hint["action"] == "remove" and hint["cell"] == [3, 3] and hint["min_bricks"] == 3
+
+
+def test_bad_rules_and_options_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{]")
+    assert main(["solve", "1", "--solver", "learned", "--rules", str(bad)]) == 2
+    assert main(["hint", "1", "--rules", str(tmp_path / "missing.json")]) == 2
+    assert main(["solve", "1", "--solver", "cpsat", "--rules", str(bad)]) == 2
+    assert main(["learn", "--positions-only", "--mirror"]) == 2
+    err = capsys.readouterr().err
+    assert "not JSON" in err and "cannot read rules file" in err and "--solver learned only" in err
+
+
+def test_learning_curve_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "curve.png"
+    assert main(["learn", "--curve", str(out), "--seeds", "1", "--games", "1"]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    text = capsys.readouterr().out
+    for name in ("random", "many", "mirrored", "active", "logreg", "mlp"):
+        assert f"{name}:" in text

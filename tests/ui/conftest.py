@@ -68,3 +68,16 @@ def leave_level(app: App) -> None:
     for _ in range(pause.choices.index(PauseChoice.LEVELS)):
         press(app, pygame.K_DOWN)
     press(app, pygame.K_RETURN)
+
+
+@pytest.fixture(autouse=True)
+def restore_ui_hooks() -> Iterator[None]:
+    """Commands like ``play`` install menu entries and play-scene extensions (global lists): restore them
+    after every test so one test's installs never change another's menu."""
+    from game.ui.scenes.menu import MENU_ENTRIES
+    from game.ui.scenes.play import PLAY_SCENE_EXTENSIONS
+
+    menu, extensions = list(MENU_ENTRIES), list(PLAY_SCENE_EXTENSIONS)
+    yield
+    MENU_ENTRIES[:] = menu
+    PLAY_SCENE_EXTENSIONS[:] = extensions

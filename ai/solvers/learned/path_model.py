@@ -1,0 +1,215 @@
+"""The *path* encoding of the learned solver: a lemming's run as a path through learned moves.
+
+The moves come from :func:`ai.learning.derive.derived_transitions` (read off the learned trees)
+or from a positions-only model (:mod:`ai.learning.hidden`); nothing here knows the real rule.
+As compact as the hand-coded :class:`ai.solvers.cpsat.PathModel`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ai.base import BrickSet
+from ai.context import SolveContext
+from ai.learning.derive import Condition
+from game.level import Brick, Level
+
+#: Three-valued logic: a cell that may or may not get a brick.
+UNKNOWN = 2
+
+Moves = list[list[tuple[tuple[int, int, int], Condition]]]
+"""``moves[s]``: for a lemming in hidden state / channel ``s``, each ``((dr, dc, next state), condition)``."""
+
+
+class PathModel:
+    """The compact path encoding, built from the learned moves (:func:`derived_transitions`).
+
+    A lemming's run under the learned rules is a path of states ``(r, c, channel)`` (at most
+    one output fires per frame, derived from the trees).  Per lemming and live state ``s``:
+    ``v[s]`` (the run visits ``s``), ``f[s]`` (frame of the visit); for each learned move
+    ``s -> s'`` with condition ``C`` (the 1-leaf's obstacle/target literals on the level's
+    cells: walls/outside are obstacles, targets known, brickable cells brick variables) an
+    edge ``e = v[s] and C`` with ``e -> f[s'] = f[s] + 1``; ``v[s'] <-> OR(incoming e)``; a
+    visited non-target state needs one of its edges (otherwise the learned rules leave the
+    lemming nowhere and it cannot win).  Targets are absorbing (derived), so the goal is
+    ``OR(v[s], s on a target)``.  Live states: reachable from the start and able to reach a
+    target in time over possible moves; edges to other states are forbidden.  ``f`` strictly
+    increases along edges, so no cycle supports itself: each brick set extends to exactly one
+    assignment (enumeration yields no duplicates).  Bricks no live move reads are absent (0).
+
+    ``start_state`` maps a start direction (0 left, 1 right) to the state the moves are indexed by
+    (positions-only models name their hidden states themselves); ``ctx`` is checked while exploring.
+    """
+
+    def __init__(self, level: Level, moves: Moves, *, start_state: dict[int, int] | None = None,
+                 ctx: SolveContext | None = None) -> None:
+        from ortools.sat.python import cp_model
+
+        self.cp = cp_model
+        self.model = cp_model.CpModel()
+        self.goal_impossible = False
+        h, w, n = level.height, level.width, level.frames
+        walls, targets, brickable = level.wall_map, level.target_map, level.brickable_map
+        self.bricks: dict[Brick, Any] = {}
+
+        def static(kind: int, r: int, c: int) -> int:
+            """0, 1 or UNKNOWN (a brick)."""
+            if not (0 <= r < h and 0 <= c < w):
+                return 1 - kind
+            if kind == 1:
+                return int(targets[r, c])
+            return 1 if walls[r, c] else (UNKNOWN if brickable[r, c] else 0)
+
+        def succ(state: tuple[int, int, int]) -> list[tuple[tuple[int, int, int], list[tuple[Brick, int]]]]:
+            r, c, ch = state
+            if targets[r, c]:
+                return []
+            out = []
+            for (dr, dc, och), cond in moves[ch]:
+                lits: list[tuple[Brick, int]] = []
+                ok = True
+                for (kind, cr, cc), v in cond.items():
+                    val = static(kind, r + cr, c + cc)
+                    if val == UNKNOWN:
+                        lits.append(((r + cr, c + cc), v))
+                    elif val != v:
+                        ok = False
+                        break
+                if ok:
+                    out.append(((r + dr, c + dc, och), lits))
+            return out
+
+        self.n_states = 0
+        goals = []
+        for k, lem in enumerate(level.lemmings):
+            channel = 0 if lem.direction < 0 else 1
+            start = (lem.row, lem.col, channel if start_state is None else start_state[channel])
+            # forward distances over possible moves
+            lo = {start: 0}
+            edges: dict[tuple[int, int, int], list[tuple[tuple[int, int, int], list[tuple[Brick, int]]]]] = {}
+            frontier = [start]
+            while frontier:
+                if ctx is not None:
+                    ctx.check()
+                nxt = []
+                for st in frontier:
+                    edges[st] = [(d, l) for d, l in succ(st) if 0 <= d[0] < h and 0 <= d[1] < w]
+                    if lo[st] >= n - 1:
+                        continue
+                    for d, _ in edges[st]:
+                        if d not in lo:
+                            lo[d] = lo[st] + 1
+                            nxt.append(d)
+                frontier = nxt
+            # backward distances to a target state
+            back_adj: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
+            for st, es in edges.items():
+                for d, _ in es:
+                    back_adj.setdefault(d, []).append(st)
+            back = {st: 0 for st in lo if targets[st[0], st[1]]}
+            frontier = list(back)
+            while frontier:
+                nxt = []
+                for st in frontier:
+                    for p in back_adj.get(st, ()):
+                        if p not in back:
+                            back[p] = back[st] + 1
+                            nxt.append(p)
+                frontier = nxt
+            cand = [st for st in lo if st in back and lo[st] + back[st] <= n - 1]
+            # exact live frames: reachable at frame t from the start and able to reach a target by N-1
+            index = {st: i for i, st in enumerate(cand)}
+            src = np.array([index[st] for st in cand for d, _ in edges[st] if d in index], dtype=np.int64)
+            dst = np.array([index[d] for st in cand for d, _ in edges[st] if d in index], dtype=np.int64)
+            absorbing = np.array([bool(targets[st[0], st[1]]) for st in cand], dtype=bool)
+            fwd = np.zeros((n, len(cand)), dtype=bool)
+            if start in index:
+                fwd[0, index[start]] = True
+            for t in range(1, n):
+                fwd[t, dst[fwd[t - 1, src]]] = True
+                fwd[t] |= fwd[t - 1] & absorbing
+            bwd = np.zeros((n, len(cand)), dtype=bool)
+            bwd[n - 1] = absorbing
+            for t in range(n - 2, -1, -1):
+                bwd[t, src[bwd[t + 1, dst]]] = True
+                bwd[t] |= absorbing
+            alive = fwd & bwd
+            frames_of = {st: np.flatnonzero(alive[:, i]).tolist() for i, st in enumerate(cand) if alive[:, i].any()}
+            live = set(frames_of)
+            if start not in live:
+                self.goal_impossible = True
+                return
+            lo = {st: ts[0] for st, ts in frames_of.items()}
+            self.n_states += len(live)
+            v: dict[tuple[int, int, int], Any] = {st: (True if st == start else self.model.new_bool_var(""))
+                                                  for st in live}
+            f = {st: self.model.new_int_var_from_domain(cp_model.Domain.from_values(frames_of[st]), "")
+                 for st in live}
+            incoming: dict[tuple[int, int, int], list[Any]] = {st: [] for st in live}
+            for st in live:
+                if targets[st[0], st[1]]:
+                    continue
+                out_edges = []
+                for d, lits in edges[st]:
+                    blits = [self._brick(cell) if val else self._brick(cell).Not() for cell, val in lits]
+                    if d not in live:  # the move leads nowhere useful: forbid it
+                        clause = [b.Not() for b in blits]
+                        if v[st] is not True:
+                            clause.append(v[st].Not())
+                        self.model.add_bool_or(clause)
+                        continue
+                    conj = blits if v[st] is True else [v[st], *blits]
+                    e: Any
+                    if not conj:
+                        e = True
+                    elif len(conj) == 1:
+                        e = conj[0]
+                    else:
+                        e = self.model.new_bool_var("")
+                        for lit in conj:
+                            self.model.add_implication(e, lit)
+                        self.model.add_bool_or([e, *(lit.Not() for lit in conj)])
+                    out_edges.append(e)
+                    incoming[d].append(e)
+                    ct = self.model.add(f[d] == f[st] + 1)
+                    if e is not True:
+                        ct.only_enforce_if(e)
+                # a visited non-target state must move on (else the lemming vanishes and loses)
+                if any(e is True for e in out_edges):
+                    continue
+                clause = list(out_edges)
+                if v[st] is not True:
+                    clause.append(v[st].Not())
+                self.model.add_bool_or(clause)
+            for st in live:
+                if st == start:
+                    self.model.add(f[st] == 0)
+                    continue
+                ins = [e for e in incoming[st]]
+                if any(e is True for e in ins):
+                    self.model.add(v[st] == 1)
+                    continue
+                self.model.add_bool_or([v[st].Not(), *ins])
+                for e in ins:
+                    self.model.add_implication(e, v[st])
+                self.model.add(f[st] == lo[st]).only_enforce_if(v[st].Not())
+            goal = [v[st] for st in live if targets[st[0], st[1]]]
+            if any(g is True for g in goal):
+                continue
+            goals.append(goal)
+            self.model.add_bool_or(goal)
+        self.count = sum(self.bricks.values()) if self.bricks else 0
+        self.model.add(self.count <= level.budget)
+        self.n_vars = len(self.model.proto.variables)
+        self.n_constraints = len(self.model.proto.constraints)
+
+    def _brick(self, cell: Brick) -> Any:
+        if cell not in self.bricks:
+            self.bricks[cell] = self.model.new_bool_var(f"b{cell[0]}_{cell[1]}")
+        return self.bricks[cell]
+
+    def bricks_of(self, solver: Any) -> BrickSet:
+        """The brick set of a CP-SAT solution."""
+        return tuple(sorted(cell for cell, v in self.bricks.items() if solver.Value(v)))

@@ -1,0 +1,93 @@
+"""Learning from the player's runs: the store (merged, never lost), what the AI observes, the pictures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ai.learning.trust as trust
+from ai.learning.features import reference_labels
+from ai.learning.player import (
+    ObservedRun,
+    load_runs,
+    observe_run,
+    offered_solvers,
+    record_run,
+    rule_pictures,
+    rules_from_player_runs,
+    runs_path,
+)
+from ai.learning.rules import load_default_rules
+from game.level import Level
+from tests.conftest import ORIGINAL_PACK
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    trust._memory.clear()
+    return tmp_path / "xdg"
+
+
+def test_runs_are_merged_by_content(tmp_path: Path) -> None:
+    level = Level.load(ORIGINAL_PACK)
+    assert record_run(tmp_path, level, [(6, 6), (2, 1)]) == 1
+    assert record_run(tmp_path, level, [(2, 1), (6, 6)]) == 1  # same bricks, other order
+    other = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
+    # another process wrote a run in between: both survive the next write
+    doc = json.loads(runs_path(tmp_path).read_text())
+    doc["runs"].append(ObservedRun(other.grid, 5, 1, ((1, 2),), 1.0).to_json())
+    runs_path(tmp_path).write_text(json.dumps(doc))
+    assert record_run(tmp_path, level, []) == 3
+    runs = load_runs(tmp_path)
+    assert {r.bricks for r in runs} == {((2, 1), (6, 6)), ((1, 2),), ()}
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=12),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                    max_leaves=25))
+def test_any_runs_file_loads_without_error(tmp_path: Path, junk: object) -> None:
+    path = runs_path(tmp_path)
+    for doc in (junk, {"format": "lemming-bricks-observed-runs", "runs": junk},
+                {"format": "lemming-bricks-observed-runs", "runs": [junk, {"grid": ["> T", "XXX"], "frames": 3,
+                                                                          "budget": 0, "bricks": junk}]}):
+        path.write_text(json.dumps(doc))
+        runs = load_runs(tmp_path)
+        assert all(isinstance(r, ObservedRun) for r in runs)
+
+
+def test_a_damaged_store_is_kept_aside(tmp_path: Path) -> None:
+    path = runs_path(tmp_path)
+    path.write_bytes(b"\xff\xfe not json")
+    assert load_runs(tmp_path) == []
+    assert record_run(tmp_path, Level.load(ORIGINAL_PACK), []) == 1
+    assert path.with_name(path.name + ".damaged").read_bytes() == b"\xff\xfe not json"
+
+
+def test_observed_examples_are_what_the_game_does() -> None:
+    run = ObservedRun(Level.load(ORIGINAL_PACK).grid, 20, 3, ((2, 1), (5, 4), (6, 6)))
+    data = observe_run(run)
+    assert len(data) > 200 and np.all(data.labels == reference_labels(data.features))
+
+
+def test_not_exact_from_the_pack_alone_and_no_solver_offered(tmp_path: Path) -> None:
+    level = Level.load(ORIGINAL_PACK)
+    record_run(tmp_path, level, [(2, 1), (5, 4), (6, 6)])
+    rules, exact = rules_from_player_runs(tmp_path)
+    assert rules is not None and not exact and rules.meta["regime"] == "player" and rules.meta["games"] == 1
+    assert offered_solvers(tmp_path) == []
+
+
+def test_pictures_of_exact_rules_show_fall_walk_turn_stay() -> None:
+    pics = rule_pictures(load_default_rules().model)  # type: ignore[arg-type]
+    right = {(p.move, p.new_direction): p for p in pics if p.direction == 1}
+    assert set(right) == {((1, 0), 1), ((0, 1), 1), ((0, 0), -1), ((0, 0), 1)}
+    assert right[((1, 0), 1)].cells[2][1] == "."  # falls: nothing below
+    assert right[((0, 0), 1)].cells[1][1] == "T"  # stays: on a target
+    assert right[((0, 0), -1)].cells[1][2] == "X" and right[((0, 0), -1)].cells[2][1] == "X"  # turns at a wall

@@ -1,0 +1,115 @@
+"""The AI learns from the player's runs: releases are stored, the screen shows what was learned,
+and the learned solver is offered once the rules are exact (headless, posted events)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+import pygame
+import pytest
+
+import ai
+from ai.base import SolveStatus
+from ai.learning.dataset import many_lemming_maps
+from ai.learning.player import load_runs, offered_solvers, runs_path
+from game.level import Level
+from game.storage import user_data_dir
+from game.ui.app import App
+from game.ui.scenes.learned import MENU_LABEL, LearnedScene, install
+from game.ui.scenes.menu import MenuScene
+from game.ui.scenes.play import PlayScene, PlayState
+from tests.conftest import ORIGINAL_PACK, ORIGINAL_SOLUTIONS
+from tests.ui.conftest import press
+
+
+@pytest.fixture(autouse=True)
+def restore_hooks() -> Iterator[None]:
+    """install() adds a menu entry and a play-scene extension: take them out again for other tests."""
+    from game.ui.scenes.menu import MENU_ENTRIES
+    from game.ui.scenes.play import PLAY_SCENE_EXTENSIONS
+
+    menu, ext = list(MENU_ENTRIES), list(PLAY_SCENE_EXTENSIONS)
+    yield
+    MENU_ENTRIES[:] = menu
+    PLAY_SCENE_EXTENSIONS[:] = ext
+
+
+def rich_level(seed: int = 1) -> Level:
+    """A 10x10 map with many targets in unusual places (as in the many-lemming regime)."""
+    walls, targets, _ = many_lemming_maps(np.random.default_rng(seed), 1)
+    rows = ["".join("X" if walls[0, r, c] else ("T" if targets[0, r, c] else " ") for c in range(10))
+            for r in range(10)]
+    r, c = next((r, c) for r in range(10) for c in range(10) if rows[r][c] == " ")
+    rows[r] = rows[r][:c] + ">" + rows[r][c + 1 :]
+    return Level.from_rows(rows, frames=20, budget=2)
+
+
+def release(app: App, level: Level, bricks: list[tuple[int, int]]) -> None:
+    scene = app.push(PlayScene(app, level))
+    assert isinstance(scene, PlayScene)
+    scene.apply_bricks(bricks)
+    app.run_frames(1)
+    press(app, pygame.K_SPACE, unicode=" ")
+    assert scene.state != PlayState.PLACING
+    app.run_frames(2)
+    press(app, pygame.K_ESCAPE)
+
+
+def open_screen(app: App) -> LearnedScene:
+    menu = app.top
+    assert isinstance(menu, MenuScene)
+    index = [label for label, _ in menu.items()].index(MENU_LABEL)
+    for _ in range((index - menu.cursor) % len(menu.items())):
+        press(app, pygame.K_DOWN)
+    press(app, pygame.K_RETURN)
+    screen = app.top
+    assert isinstance(screen, LearnedScene)
+    screen.wait()
+    app.run_frames(2)  # draws the result
+    return screen
+
+
+def test_learning_from_the_players_runs(app: App, data_home: Path) -> None:
+    install()
+    install()  # idempotent
+    app.push(MenuScene(app))
+    original = Level.load(ORIGINAL_PACK)
+    release(app, original, [(2, 1), (5, 4), (6, 6)])
+    release(app, original, [(2, 1), (5, 4), (6, 6)])  # the same run again: stored once
+    assert len(load_runs(user_data_dir())) == 1 and runs_path(user_data_dir()).exists()
+    screen = open_screen(app)
+    k = screen.knowledge
+    assert k is not None and k.runs == 1 and not k.exact and 0 < k.right < k.configurations
+    assert k.pictures and all(len(p.cells) == 3 for p in k.pictures)
+    assert offered_solvers(user_data_dir()) == []
+    press(app, pygame.K_ESCAPE)
+    assert isinstance(app.top, MenuScene)
+    # a run on a map with targets in unusual places: now the rules are exact
+    release(app, rich_level(), [])
+    screen = open_screen(app)
+    k = screen.knowledge
+    assert k is not None and k.runs == 2 and k.exact and k.right == k.configurations
+    # a right-facing lemming's learned moves include falling, walking and turning
+    moves = {(p.move, p.new_direction) for p in k.pictures if p.direction == 1}
+    assert {((1, 0), 1), ((0, 1), 1), ((0, 0), -1)} <= moves
+    offers = offered_solvers(user_data_dir())
+    assert [label for label, _, _ in offers] == ["learned from your runs"]
+    _, name, options = offers[0]
+    result = ai.solve(original, solver=ai.get_solver(name, **options), mode="all")
+    assert result.status == SolveStatus.OPTIMAL and result.complete and set(result.solutions) == ORIGINAL_SOLUTIONS
+
+
+def test_damaged_runs_file_is_kept_aside(app: App, data_home: Path) -> None:
+    from ai.learning.player import record_run
+
+    path = runs_path(user_data_dir())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("{not json")
+    assert record_run(user_data_dir(), Level.load(ORIGINAL_PACK), []) == 1
+    install()
+    app.push(MenuScene(app))
+    assert path.with_name(path.name + ".damaged").read_text() == "{not json"
+    screen = open_screen(app)
+    assert screen.knowledge is not None and screen.knowledge.runs == 1
