@@ -32,7 +32,7 @@ from typing import Any, Iterable
 
 from ai.base import BrickSet, ProgressCallback, RelaxedSolution, SolveMode, SolveResult, SolveStats, SolveStatus
 from ai.context import SolveContext, SolveStopped, StopReason
-from ai.reach import reach_for
+from ai.reach import reach_for, wins_without_bricks
 from game.level import Brick, Level
 from game.simulation import simulate
 
@@ -44,6 +44,18 @@ def canonical(sets: Iterable[Iterable[Brick]]) -> tuple[BrickSet, ...]:
     (((0, 3), (2, 1)), ((1, 1),))
     """
     return tuple(sorted({tuple(sorted((int(r), int(c)) for r, c in s)) for s in sets}))
+
+
+#: Lemming-frames up to which the reference simulator answers "won with no brick?" faster than the analysis.
+SHORT_RUN = 20_000
+
+
+def won_without_bricks(level: Level, ctx: SolveContext) -> bool:
+    """True when ``level`` is won with no brick: the reference simulator on short runs, the vectorised
+    analysis (:func:`ai.reach.wins_without_bricks`, which checks ``ctx``) on long ones."""
+    if level.frames * len(level.lemmings) <= SHORT_RUN:
+        return simulate(level, ()).won
+    return wins_without_bricks(level, ctx)
 
 
 @dataclass
@@ -140,7 +152,7 @@ class SolverBase:
     # ---- shared pieces --------------------------------------------------------------------------------
     def _shortcut(self, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult | None:
         """The answer without the core: won with no brick, or infeasible by reachability."""
-        if simulate(level, ()).won:
+        if won_without_bricks(level, ctx):
             return self.result(mode, Outcome(SolveStatus.OPTIMAL, solutions=[()], complete=True, best_bound=0.0,
                                              message="won without a brick"), ctx)
         if not reach_for(level, ctx).feasible:
@@ -170,4 +182,4 @@ class SolverBase:
                            relaxed=outcome.relaxed)
 
 
-__all__ = ["Outcome", "Partial", "SolverBase", "canonical"]
+__all__ = ["Outcome", "Partial", "SolverBase", "canonical", "won_without_bricks"]

@@ -30,11 +30,10 @@ from typing import Callable
 
 from ai.base import SolveMode, SolveResult, SolveStatus, Solver
 from ai.context import SolveContext
-from ai.reach import MAX_COORDS, ReachInfo, reach_for, wins_without_bricks
+from ai.reach import MAX_COORDS, ReachInfo, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.decompose import DecomposeSolver, may_split, run_in, split
 from game.level import Level
-from game.simulation import simulate
 
 #: Statuses that end a race (an exact, final answer).
 FINAL = {SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE}
@@ -98,7 +97,6 @@ class PortfolioSolver(SolverBase):
 
     name = "auto"
     exact = True
-    shortcuts = False  # its own, scale-proof (core): the reference simulator is slow on huge levels
 
     def __init__(self, *, race: bool = True, probe: float = 1.0, small: int = 50_000,
                  max_search_cells: int = 90, decompose: bool = True, milp_after: float | None = 2.0,
@@ -113,13 +111,6 @@ class PortfolioSolver(SolverBase):
 
     def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
         """Decompose when the level splits, else the inline probe and the race."""
-        if not reach_for(level, ctx).feasible:
-            return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=float("inf"),
-                           message="some lemming cannot reach a target in time, whatever the bricks")
-        short = level.frames * len(level.lemmings) <= 20_000  # the reference simulator is quick
-        if simulate(level, ()).won if short else wins_without_bricks(level, ctx):
-            return Outcome(SolveStatus.OPTIMAL, solutions=[()], complete=True, best_bound=0.0,
-                           message="won without a brick")
         if self.decompose and len(level.lemmings) > 1 and may_split(level, ctx):
             if self.race and self.split_probe > 0 and search_fits(level):
                 # a short whole-level search first: on small multi-part levels it beats the parts' overhead

@@ -17,11 +17,14 @@ from ai.learning.player import load_runs, offered_solvers, runs_path
 from game.level import Level
 from game.storage import user_data_dir
 from game.ui.app import App
+from game.ui.assistant import assistant_of
+from game.ui.assistant.controller import PLAYER_RULES_SOLVER
+from game.ui.assistant.state import solver_label
 from game.ui.scenes.learned import MENU_LABEL, LearnedScene, install
 from game.ui.scenes.menu import MenuScene
 from game.ui.scenes.play import PlayScene, PlayState
 from tests.conftest import ORIGINAL_PACK, ORIGINAL_SOLUTIONS
-from tests.ui.conftest import press
+from tests.ui.conftest import leave_level, press
 
 
 @pytest.fixture(autouse=True)
@@ -54,7 +57,7 @@ def release(app: App, level: Level, bricks: list[tuple[int, int]]) -> None:
     press(app, pygame.K_SPACE, unicode=" ")
     assert scene.state != PlayState.PLACING
     app.run_frames(2)
-    press(app, pygame.K_ESCAPE)
+    leave_level(app)
 
 
 def open_screen(app: App) -> LearnedScene:
@@ -99,6 +102,14 @@ def test_learning_from_the_players_runs(app: App, data_home: Path) -> None:
     _, name, options = offers[0]
     result = ai.solve(original, solver=ai.get_solver(name, **options), mode="all")
     assert result.status == SolveStatus.OPTIMAL and result.complete and set(result.solutions) == ORIGINAL_SOLUTIONS
+    # the assistant of the next level offers them in its Tab cycle, as the player sees them
+    press(app, pygame.K_ESCAPE)
+    scene = app.push(PlayScene(app, original))
+    assistant = assistant_of(scene)
+    assert assistant is not None and PLAYER_RULES_SOLVER in assistant.solver_names
+    assert solver_label(PLAYER_RULES_SOLVER) == "Learned from your runs"
+    mine = ai.solve(original, solver=assistant.custom_solvers[PLAYER_RULES_SOLVER], mode="all")
+    assert mine.complete and set(mine.solutions) == ORIGINAL_SOLUTIONS
 
 
 def test_damaged_runs_file_is_kept_aside(app: App, data_home: Path) -> None:

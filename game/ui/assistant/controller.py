@@ -51,6 +51,9 @@ if TYPE_CHECKING:
     from ai.assistant.hints import Hint
     from ai.base import Solver
 
+#: The solver name of the rules learned from the player's own runs, once they are exact.
+PLAYER_RULES_SOLVER = "learned:yours"
+
 #: The order Tab cycles through (only the solvers present in ``ai.available_solvers()``).
 SOLVER_CYCLE: tuple[str, ...] = ("auto", "cpsat", "milp", "search", "gradient", "learned")
 #: Solvers that prove optimality (used for the F deductions when the active one is not exact).
@@ -114,6 +117,7 @@ class Assistant:
         self.custom_solvers: dict[str, Solver] = {}
         self.hints_counted = 0  #: hints used in this scene (also saved in the progress file)
         self._fast_switch = False
+        self._offer_player_rules()
 
     # ================================================================ queries
     @property
@@ -192,6 +196,23 @@ class Assistant:
             names = (*names, solver.name)
         index = names.index(solver.name) if select else self.state.solver_index
         self.state = replace(self.state, solver_names=names, solver_index=index)
+
+    def _offer_player_rules(self) -> None:
+        """Once the rules learned from the player's own runs re-verify as exact, offer them in the Tab cycle
+        (:func:`ai.learning.player.offered_solvers`; the verdict is cached by the rules' content hash)."""
+        from game.storage import user_data_dir
+
+        try:
+            from ai import get_solver
+            from ai.learning.player import offered_solvers
+
+            offers = offered_solvers(user_data_dir())
+            for _label, name, options in offers:
+                solver = get_solver(name, **options)
+                solver.name = PLAYER_RULES_SOLVER
+                self.add_solver(solver, select=False)
+        except Exception as exc:  # noqa: BLE001 - a broken rules file must never stop the level
+            log_error("offering the rules learned from your runs", str(exc), "")
 
     def select_solver(self, name: str) -> None:
         """Make ``name`` (one of :attr:`solver_names`) the active solver."""

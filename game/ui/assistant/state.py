@@ -49,6 +49,7 @@ SOLVER_NAMES: dict[str, SolverName] = {
     "brute": SolverName("Brute force", "every brick set"),
     "gradient": SolverName("Gradient", "approximate"),
     "learned": SolverName("Learned rules", "rules learned from games"),
+    "learned:yours": SolverName("Learned from your runs", "rules learned from your releases"),
 }
 
 
