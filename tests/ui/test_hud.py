@@ -52,6 +52,9 @@ def test_drawn_toasts_stay_inside_the_window(small_app: App, monkeypatch: pytest
     assert panels[-1].height > 2 * panels[1].height  # the long one (drawn last, highest) spans several lines
     tall = panels[-1].height
     panels.clear()
+    from game.ui.scenes.menu import MenuScene
+
+    small_app.push(MenuScene(small_app))
     small_app.toast(LONG, 5.0)
     small_app.run_frames(2)  # and through the app, on its 640x400 window
     toast_panels = [p for p in panels if p.height == tall]
