@@ -9,6 +9,7 @@ import json
 import pygame
 import pytest
 
+from game.pack import ORIGINAL_TITLE
 from game.progress import ProgressStore, default_progress_path
 from game.settings import Palette, SettingsStore, default_settings_path
 from game.ui.app import App, FixedClock
@@ -20,10 +21,12 @@ from game.ui.scenes.select import LevelSelectScene, entry_badge
 from game.ui.scenes.settings import ROWS, SettingsScene
 from tests.ui.conftest import click, press
 
-SOLUTION = ((2, 1), (5, 4), (6, 6))
+SOLUTION = ((2, 1), (5, 4), (6, 6))  # of The Original
+#: Where The Original is in the pack's play order (found by its title: the pack is ordered by difficulty).
+ORIGINAL = next(i for i, e in enumerate(pack_entries()) if e.level.title == ORIGINAL_TITLE)
 
 
-def open_level(app: App, index: int = 0) -> PlayScene:
+def open_level(app: App, index: int = ORIGINAL) -> PlayScene:
     scene = PlayScene(app, playlist=pack_entries(), index=index)
     app.push(scene)
     app.run_frames(1)
@@ -262,7 +265,7 @@ def test_sound_calls_with_the_dummy_driver(app: App) -> None:
 def test_the_game_runs_without_sound() -> None:
     silent = App(size=(640, 400), clock=FixedClock(), sound=False, progress=ProgressStore.in_memory())
     silent.push(MenuScene(silent))
-    scene = silent.push(PlayScene(silent, playlist=pack_entries(), index=0))
+    scene = silent.push(PlayScene(silent, playlist=pack_entries(), index=ORIGINAL))
     assert isinstance(scene, PlayScene)
     scene.click_cell((2, 1))
     silent.run_frames(3)
@@ -272,11 +275,13 @@ def test_the_game_runs_without_sound() -> None:
 # ---------------------------------------------------------------- keyboard-only play
 def test_keyboard_only_solves_the_original(app: App) -> None:
     """From the menu to a win without the mouse: arrows move the cursor, Enter / B place."""
+    original = pack_entries()[ORIGINAL]
+    app.resume.remember(original.key, original.level.puzzle_hash, [])  # The Original was played last
     app.push(MenuScene(app))
     app.run_frames(1)
     press(app, pygame.K_RETURN)  # Continue
     scene = app.top
-    assert isinstance(scene, PlayScene)
+    assert isinstance(scene, PlayScene) and scene.index == ORIGINAL
     app.run_frames(1)
     press(app, pygame.K_UP)  # the cursor appears (below the first lemming)
     assert scene.cursor is not None
@@ -312,7 +317,7 @@ def test_keyboard_only_solves_the_original(app: App) -> None:
     assert scene.state == PlayState.WON
     press(app, pygame.K_RETURN)
     nxt = app.top
-    assert isinstance(nxt, PlayScene) and nxt.index == 1
+    assert isinstance(nxt, PlayScene) and nxt.index == ORIGINAL + 1
 
 
 def test_mouse_motion_hides_the_cursor(app: App) -> None:
@@ -382,9 +387,9 @@ def test_attempts_ai_help_and_par(app: App) -> None:
     scene = open_level(app)
     scene.apply_bricks(SOLUTION)  # as the assistant does: an AI solution
     play_to_end(app, scene)
-    rec = app.progress.records[entries[0].key]
+    rec = app.progress.records[entries[ORIGINAL].key]
     assert scene.state == PlayState.WON and rec.attempts == 1
-    st = app.progress.status(entries[0].key, entries[0].level)
+    st = app.progress.status(entries[ORIGINAL].key, entries[ORIGINAL].level)
     assert st.solved and st.assisted and st.own_best is None and not st.par_medal
     app.pop()
     own = open_level(app)
@@ -401,12 +406,12 @@ def test_attempts_ai_help_and_par(app: App) -> None:
         app.run_frames(1)
         time.sleep(0.01)
     assert own.par() == 3
-    st = ProgressStore.load(default_progress_path()).status(entries[0].key, entries[0].level)
+    st = ProgressStore.load(default_progress_path()).status(entries[ORIGINAL].key, entries[ORIGINAL].level)
     assert st.own_best == 3 and st.par == 3 and st.par_medal and st.assisted
-    assert ProgressStore.load(default_progress_path()).records[entries[0].key].attempts == 2
+    assert ProgressStore.load(default_progress_path()).records[entries[ORIGINAL].key].attempts == 2
     select = app.push(LevelSelectScene(app))
     app.run_frames(2)
-    assert select.statuses[0].par_medal
+    assert select.statuses[ORIGINAL].par_medal
 
 
 def test_user_level_badge_is_the_same_in_select_and_play(app: App) -> None:
