@@ -19,7 +19,7 @@ from game.ui.app import App
 from game.ui.scenes.endless import EndlessLevel, EndlessScene, difficulty, make_endless_level
 from game.ui.scenes.menu import MenuScene
 from game.ui.scenes.play import PlayScene, PlayState
-from tests.ui.conftest import press
+from tests.ui.conftest import leave_level, press
 
 
 def gap_maker(step: int, seed: int, previous: float | None, report: Callable[[Any], None]) -> EndlessLevel:
@@ -60,13 +60,13 @@ def test_endless_runs_in_the_worker_child_and_keeps_progress(app: App, tmp_path:
     win(app, play)
     press(app, pygame.K_RETURN)
     play = wait_for_play(app)
-    press(app, pygame.K_ESCAPE)  # give up level 3: the streak ends, Enter retries
+    leave_level(app)  # give up level 3 (Esc, then "Back to endless"): the streak ends, Enter retries
     assert app.top is endless and endless.record.streak == 0 and endless.record.best_streak == 2
     saved = json.loads(record.read_text())
     assert (saved["step"], saved["solved"], saved["best_streak"], saved["seed"]) == (3, 2, 2, 5)
     press(app, pygame.K_RETURN)
     assert isinstance(app.top, PlayScene) and app.top.title == "Endless 3 \u00b7 Gap"
-    press(app, pygame.K_ESCAPE)
+    leave_level(app)
     press(app, pygame.K_ESCAPE)
     assert isinstance(app.top, MenuScene)
     # A relaunch continues at step 3 with the best streak kept.
