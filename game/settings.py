@@ -5,10 +5,11 @@ Stored in ``$XDG_CONFIG_HOME/lemming-bricks/settings.json`` (default ``~/.config
 blocks: only a regular file is read, at most :data:`MAX_SETTINGS_BYTES`.  A missing file gives
 the defaults; an unusable one (not JSON, not an object, too large) gives the defaults plus one
 message for the player and is set aside as ``settings.json.corrupt-<time>``; a field with a
-wrong type or value falls back to its default (one message naming it) while the valid fields
-are kept.  Saving (:func:`game.storage.locked_update`) merges under a lock: the fields this
-process changed win, every other field keeps the value on disk (another game may have
-changed it), so two running games lose nothing.
+wrong type or value falls back to its default (one message naming the bad fields) while the
+valid fields are kept, and a copy of the original is kept as ``settings.json.corrupt-<time>``.
+Saving (:func:`game.storage.locked_update`) merges under a lock: the fields this process
+changed win, every other field keeps the value on disk (another game may have changed it), so
+two running games lose nothing.
 
 >>> s = Settings.from_json({"music_volume": 0.2, "speed": 4, "palette": "colourblind"})
 >>> s.settings.music_volume, s.settings.speed, s.settings.palette, s.messages
@@ -26,11 +27,12 @@ from __future__ import annotations
 
 import enum
 import os
+import shutil
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from game.storage import APP_DIR_NAME, locked_update, parse_json_bytes, read_user_json, set_aside
+from game.storage import APP_DIR_NAME, file_lock, locked_update, parse_json_bytes, read_user_json, set_aside
 
 #: Largest settings file read, in bytes (a real one is well under 1 KiB).
 MAX_SETTINGS_BYTES = 64 * 1024
@@ -188,6 +190,18 @@ def parse_settings(raw: bytes) -> LoadedSettings:
     return Settings.from_json(data)
 
 
+def _keep_copy(path: Path) -> Path | None:
+    """Set ``path`` aside and copy it back (under its lock): the original survives the next save."""
+    try:
+        with file_lock(path):
+            aside = set_aside(path)
+            if aside is not None:
+                shutil.copy2(aside, path)
+            return aside
+    except OSError:
+        return None
+
+
 class SettingsStore:
     """The settings file: load once, change through :meth:`update` (saved at once, merged under a lock)."""
 
@@ -217,7 +231,10 @@ class SettingsStore:
             return store
         loaded = Settings.from_json(data)
         store.settings = loaded.settings
-        store.messages.extend(f"{p.name}: {m}" for m in loaded.messages)
+        if loaded.messages:  # the valid fields stay in place; the whole original is kept aside too
+            aside = _keep_copy(p)
+            kept = f"; original kept as {aside.name}" if aside is not None else ""
+            store.messages.append(f"{p.name}: {'; '.join(loaded.messages)}{kept}")
         return store
 
     @classmethod

@@ -238,3 +238,16 @@ def test_a_file_holding_null_is_set_aside_not_taken_for_missing(tmp_path: Path) 
     assert len(ResumeStore.load(tmp_path / "resume.json").messages) == 1
     assert load_record(tmp_path / "endless.json")[1]
     assert len(list(tmp_path.glob("*.corrupt-*"))) == 3
+
+
+def test_settings_with_bad_fields_keep_the_good_ones_and_a_copy(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    original = '{"speed": 4, "music_volume": "loud", "ruler": 3}'
+    path.write_text(original)
+    store = SettingsStore.load(path)
+    assert store.settings == Settings(speed=4) and len(store.messages) == 1
+    assert "music_volume" in store.messages[0] and "ruler" in store.messages[0]
+    (aside,) = tmp_path.glob("settings.json.corrupt-*")
+    assert aside.read_text() == original and path.read_text() == original  # nothing lost before a save
+    store.update(muted=True)
+    assert SettingsStore.load(path).settings == Settings(speed=4, muted=True)
