@@ -132,19 +132,43 @@ class SolveResult:
         }
 
     def describe(self) -> str:
-        """One line for the HUD or the terminal, e.g. ``optimal: 3 bricks, proved in 0.04 s``."""
+        """One line for the HUD or the terminal, e.g. ``optimal: 3 bricks, proved in 0.04 s``.
+
+        Counts are pluralised ("1 brick", "2 bricks", "1 optimal solution"):
+
+        >>> one = SolveStats(seconds=0.5)
+        >>> SolveResult(SolveStatus.FEASIBLE, "x", SolveMode.ANY, bricks=((1, 2),), stats=one).describe()
+        'feasible: 1 brick (not proved minimal), 0.50 s'
+        >>> SolveResult(SolveStatus.FEASIBLE, "x", SolveMode.ANY, bricks=((1, 2), (3, 4)), stats=one).describe()
+        'feasible: 2 bricks (not proved minimal), 0.50 s'
+        >>> SolveResult(SolveStatus.OPTIMAL, "x", SolveMode.ALL, bricks=((1, 2),), solutions=(((1, 2),),),
+        ...             complete=True, stats=one).describe()
+        'optimal: 1 brick, proved in 0.50 s; 1 optimal solution (complete)'
+        >>> SolveResult(SolveStatus.OPTIMAL, "x", SolveMode.ALL, bricks=(), solutions=((), ((0, 0),)),
+        ...             stats=SolveStats(seconds=0.002)).describe()
+        'optimal: 0 bricks, proved in 2.0 ms; 2 optimal solutions (maybe more)'
+        """
         secs = f"{self.stats.seconds:.2f} s" if self.stats.seconds >= 0.01 else f"{self.stats.seconds * 1000:.1f} ms"
         if self.status == SolveStatus.OPTIMAL and self.bricks is not None:
-            text = f"optimal: {len(self.bricks)} brick{'s' if len(self.bricks) != 1 else ''}, proved in {secs}"
+            text = f"optimal: {_count(len(self.bricks), 'brick')}, proved in {secs}"
             if self.mode == SolveMode.ALL:
-                text += f"; {len(self.solutions)} optimal solution{'s' if len(self.solutions) != 1 else ''}"
+                text += f"; {_count(len(self.solutions), 'optimal solution')}"
                 text += " (complete)" if self.complete else " (maybe more)"
             return text
         if self.status == SolveStatus.FEASIBLE and self.bricks is not None:
-            return f"feasible: {len(self.bricks)} bricks (not proved minimal), {secs}"
+            return f"feasible: {_count(len(self.bricks), 'brick')} (not proved minimal), {secs}"
         if self.status == SolveStatus.INFEASIBLE:
             return f"infeasible: proved no solution within the budget, in {secs}"
         return f"{self.status.value}: {self.message or 'no solution found'} ({secs})"
+
+
+def _count(n: int, noun: str) -> str:
+    """``n`` and ``noun``, pluralised: ``1 brick``, ``0 bricks``, ``2 bricks``.
+
+    >>> _count(1, "brick"), _count(0, "brick"), _count(3, "optimal solution")
+    ('1 brick', '0 bricks', '3 optimal solutions')
+    """
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _relaxed_json(relaxed: RelaxedSolution) -> dict[str, Any]:

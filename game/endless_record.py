@@ -2,10 +2,12 @@
 
 :class:`EndlessRecord` holds the ladder's seed and the next step to play, the levels
 solved, the current streak (levels solved in a row without giving one up) and the best
-streak ever.  :func:`load_record` never fails: a missing file is a fresh start and an
-unreadable one is set aside as ``endless.json.bad`` (the game says so) before starting
-fresh.  :func:`save_record` writes atomically and merges with what another running game
-saved meanwhile (the best streak never goes down).
+streak ever.  :func:`load_record` never fails and never blocks (regular files only, at most
+:data:`MAX_RECORD_BYTES`, :func:`game.storage.read_user_json`): a missing file is a fresh start
+and an unusable one is set aside as ``endless.json.corrupt-<time>`` (the game says so) before
+starting fresh.  :func:`save_record` merges under a lock (:func:`game.storage.locked_update`)
+with what another running game saved meanwhile: the best streak is the larger of the two, the
+rest comes from the newer record (the one being saved), so the best streak never goes down.
 
 >>> r = EndlessRecord(seed=7)
 >>> r = r.won(score=5.2).won(score=6.0).gave_up()
@@ -15,16 +17,17 @@ saved meanwhile (the best streak never goes down).
 
 from __future__ import annotations
 
-import json
 import os
 import random
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from game.storage import atomic_write_text, user_data_dir
+from game.storage import locked_update, read_user_json, set_aside, user_data_dir
 
 FILE_NAME = "endless.json"
+#: Largest Endless file read, in bytes (a real one is about 150 bytes).
+MAX_RECORD_BYTES = 64 * 1024
 
 
 def default_record_path() -> Path:
@@ -84,34 +87,48 @@ def fresh_record() -> EndlessRecord:
 
 
 def load_record(path: Path | None = None) -> tuple[EndlessRecord, str]:
-    """The saved record (or a fresh one) and a message for the player ("" when all is well)."""
+    """The saved record (or a fresh one) and a message for the player ("" when all is well); never raises."""
     path = path if path is not None else default_record_path()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    data, problem = read_user_json(path, MAX_RECORD_BYTES)
+    if problem is None and data is None and not os.path.exists(path):  # a file holding `null` is not missing
         return fresh_record(), ""
-    except OSError as exc:
-        return fresh_record(), f"could not read {path.name} ({exc.strerror}): Endless starts afresh"
-    try:
-        return EndlessRecord.from_json(json.loads(text)), ""
-    except (ValueError, json.JSONDecodeError) as exc:
-        bad = path.with_name(path.name + ".bad")
+    if problem is None:
         try:
-            os.replace(path, bad)
-        except OSError:
-            pass
-        return fresh_record(), f"{path.name} was unreadable ({exc}); kept as {bad.name}, Endless starts afresh"
+            return EndlessRecord.from_json(data), ""
+        except (ValueError, TypeError, OverflowError) as exc:
+            problem = str(exc)
+    aside = set_aside(path)
+    kept = f"; kept as {aside.name}" if aside is not None else ""
+    return fresh_record(), (f"{path.name} was unreadable ({problem.replace(str(path), 'the file')}){kept}, "
+                            "Endless starts afresh")
+
+
+def merge_records(newer: EndlessRecord, on_disk: EndlessRecord | None) -> EndlessRecord:
+    """``newer`` with the larger best streak of it and ``on_disk``.
+
+    >>> merge_records(EndlessRecord(1, step=4, best_streak=2), EndlessRecord(1, step=9, best_streak=5))
+    EndlessRecord(seed=1, step=4, solved=0, streak=0, best_streak=5, last_score=None)
+    """
+    if on_disk is None:
+        return newer
+    return replace(newer, best_streak=max(newer.best_streak, on_disk.best_streak))
 
 
 def save_record(record: EndlessRecord, path: Path | None = None) -> EndlessRecord:
-    """Save ``record`` atomically, keeping the larger best streak of it and the file on disk; return what was saved."""
+    """Merge ``record`` into the file under a lock (:func:`merge_records`); return what was saved.
+
+    I/O errors raise :class:`OSError`.
+    """
     path = path if path is not None else default_record_path()
-    merged = record
-    try:
-        on_disk = EndlessRecord.from_json(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, json.JSONDecodeError):
-        on_disk = None
-    if on_disk is not None:  # another game saved meanwhile: its best streak counts too
-        merged = replace(record, best_streak=max(record.best_streak, on_disk.best_streak))
-    atomic_write_text(path, json.dumps(merged.to_json(), indent=2) + "\n")
-    return merged
+    saved: list[EndlessRecord] = []
+
+    def merge(on_disk: Any) -> dict[str, Any]:
+        try:
+            disk = EndlessRecord.from_json(on_disk) if on_disk is not None else None
+        except (ValueError, TypeError, OverflowError):
+            disk = None
+        saved.append(merge_records(record, disk))
+        return saved[-1].to_json()
+
+    locked_update(path, merge, max_bytes=MAX_RECORD_BYTES, indent=2)
+    return saved[-1]

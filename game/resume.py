@@ -1,10 +1,14 @@
 """Where the player was: the last level opened and the bricks left on each level's board.
 
-Saved as ``resume.json`` in the user's data folder (atomically), so a relaunch's "Continue"
-and every level open where the player left them.  Like the settings, the loader accepts any
-bytes: bad content is reported once and replaced by an empty record; malformed entries are
-dropped one by one.  Bricks are stored with the level's puzzle hash: a level file that changed
-since does not get stale bricks.
+Saved as ``resume.json`` in the user's data folder, so a relaunch's "Continue" and every level
+open where the player left them.  Like the settings, the loader accepts any bytes and never
+blocks (:func:`game.storage.read_user_json`: regular files only, at most :data:`MAX_RESUME_BYTES`):
+an unusable file is set aside as ``resume.json.corrupt-<time>`` with one message and replaced by
+an empty record; malformed entries are dropped one by one.  Saving merges under a lock
+(:func:`game.storage.locked_update`): the boards this process changed since its last save are
+the most recent writes of those levels and win, every other level keeps the file's board, so
+two running games lose nothing.  Bricks are stored with the level's puzzle hash: a level file
+that changed since does not get stale bricks.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "resume.json"
@@ -17,16 +21,18 @@ since does not get stale bricks.
 
 from __future__ import annotations
 
-import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
 from game.level import Brick
-from game.storage import atomic_write_text, user_data_dir
+from game.storage import locked_update, read_user_json, set_aside, user_data_dir
 
 #: Most levels whose bricks are kept (the most recently played ones).
 MAX_LEVELS = 500
+#: Largest resume file read, in bytes (500 boards of a few bricks are far below).
+MAX_RESUME_BYTES = 8 * 1024 * 1024
 
 
 def default_resume_path() -> Path:
@@ -43,35 +49,27 @@ class ResumeStore:
     boards: dict[str, tuple[str, tuple[Brick, ...]]] = field(default_factory=dict)
     messages: list[str] = field(default_factory=list)
     dirty: bool = False  #: changed since the last save
+    #: Levels whose board this process changed since its last save (they win when merging).
+    changed_keys: set[str] = field(default_factory=set)
+    last_changed: bool = False  #: the last level was changed by this process since its last save
 
     @classmethod
     def load(cls, path: Path | str | None = None) -> ResumeStore:
-        """Read ``path`` (default: :func:`default_resume_path`); never raises."""
+        """Read ``path`` (default: :func:`default_resume_path`); never raises, never blocks."""
         p = Path(path) if path is not None else default_resume_path()
         store = cls(p)
-        try:
-            raw = p.read_bytes()
-        except FileNotFoundError:
+        data, problem = read_user_json(p, MAX_RESUME_BYTES)
+        if problem is None and data is None and not os.path.exists(p):  # a file holding `null` is not missing
+            return store  # no file yet
+        if problem is None and not isinstance(data, dict):
+            problem = "not a JSON object"
+        if problem is not None:
+            aside = set_aside(p)
+            kept = f"; kept as {aside.name}" if aside is not None else ""
+            store.messages.append(f"{p.name} unusable ({problem.replace(str(p), 'the file')}){kept}; "
+                                  "where you were in each level is forgotten")
             return store
-        except OSError as exc:
-            store.messages.append(f"could not read {p}: {exc.strerror or exc}; starting fresh")
-            return store
-        try:
-            data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, RecursionError):
-            store.messages.append(f"{p.name} was not valid JSON; where you were in each level is forgotten")
-            return store
-        if not isinstance(data, dict):
-            store.messages.append(f"{p.name} is not a JSON object; where you were in each level is forgotten")
-            return store
-        last = data.get("last", "")
-        store.last_key = last if isinstance(last, str) else ""
-        boards = data.get("boards", {})
-        if isinstance(boards, dict):
-            for key, entry in boards.items():
-                parsed = _parse_board(entry)
-                if parsed is not None:
-                    store.boards[str(key)] = parsed
+        store.last_key, store.boards = _parse_document(data)
         return store
 
     @classmethod
@@ -95,6 +93,9 @@ class ResumeStore:
         self.boards[key] = (level_hash, placed)  # most recent last
         while len(self.boards) > MAX_LEVELS:
             del self.boards[next(iter(self.boards))]
+        if changed:
+            self.changed_keys.add(key)
+            self.last_changed = True
         self.dirty = self.dirty or changed
         if save and self.dirty:
             self.save()
@@ -104,15 +105,56 @@ class ResumeStore:
         return {"last": self.last_key,
                 "boards": {k: {"hash": h, "bricks": [list(b) for b in bricks]} for k, (h, bricks) in self.boards.items()}}
 
+    def merged_with(self, on_disk: Any) -> tuple[str, dict[str, tuple[str, tuple[Brick, ...]]]]:
+        """The last level and boards after merging this store's changes into ``on_disk`` (a parsed file).
+
+        Boards this process changed since its last save win (they are the most recent writes);
+        other levels keep the file's board; the last level is this store's if it changed it.
+        """
+        disk_last, disk_boards = _parse_document(on_disk) if isinstance(on_disk, dict) else ("", {})
+        boards = dict(disk_boards)
+        for key, entry in self.boards.items():
+            if key in self.changed_keys or key not in boards:
+                boards.pop(key, None)
+                boards[key] = entry  # most recent last
+        while len(boards) > MAX_LEVELS:
+            del boards[next(iter(boards))]
+        last = self.last_key if self.last_changed or not disk_last else disk_last
+        return last, boards
+
     def save(self) -> None:
-        """Write atomically (no-op in memory); an I/O error becomes a message."""
+        """Merge into the file under a lock (no-op in memory); an I/O error becomes a message."""
         self.dirty = False
         if self.path is None:
             return
+
+        def merge(on_disk: Any) -> dict[str, Any]:
+            self.last_key, self.boards = self.merged_with(on_disk)
+            return self.to_json()
+
         try:
-            atomic_write_text(self.path, json.dumps(self.to_json()) + "\n")
+            result = locked_update(self.path, merge, max_bytes=MAX_RESUME_BYTES, indent=None)
         except OSError as exc:
             self.messages.append(f"could not save {self.path}: {exc.strerror or exc}")
+            return
+        self.changed_keys.clear()
+        self.last_changed = False
+        if result.problems:
+            kept = f"; kept as {result.set_aside_as.name}" if result.set_aside_as else ""
+            self.messages.append(f"{self.path.name} was unusable ({result.problems[0]}){kept}")
+
+
+def _parse_document(data: dict[str, Any]) -> tuple[str, dict[str, tuple[str, tuple[Brick, ...]]]]:
+    """The last level and the well-formed boards of a parsed resume file (malformed ones dropped)."""
+    last = data.get("last", "")
+    boards: dict[str, tuple[str, tuple[Brick, ...]]] = {}
+    entries = data.get("boards", {})
+    if isinstance(entries, dict):
+        for key, entry in entries.items():
+            parsed = _parse_board(entry)
+            if parsed is not None:
+                boards[str(key)] = parsed
+    return (last if isinstance(last, str) else ""), boards
 
 
 def _parse_board(entry: Any) -> tuple[str, tuple[Brick, ...]] | None:

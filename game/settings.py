@@ -1,11 +1,15 @@
 """The player's settings: a validated model, its JSON form, and a loader that never crashes.
 
-Stored in ``$XDG_CONFIG_HOME/lemming-bricks/settings.json`` (default ``~/.config``), written
-atomically with :func:`game.storage.atomic_write_text`.  Loading accepts any bytes: a missing
-file gives the defaults; unreadable or malformed content gives the defaults plus one message
-for the player; a field with a wrong type or value falls back to its default (one message
-naming it) while the valid fields are kept.  Unknown fields are ignored.  A damaged file is kept
-as ``settings.json.bad`` when the settings are first saved again.
+Stored in ``$XDG_CONFIG_HOME/lemming-bricks/settings.json`` (default ``~/.config``) through
+:mod:`game.storage`.  Loading (:func:`game.storage.read_user_json`) accepts any bytes and never
+blocks: only a regular file is read, at most :data:`MAX_SETTINGS_BYTES`.  A missing file gives
+the defaults; an unusable one (not JSON, not an object, too large) gives the defaults plus one
+message for the player and is set aside as ``settings.json.corrupt-<time>``; a field with a
+wrong type or value falls back to its default (one message naming the bad fields) while the
+valid fields are kept, and a copy of the original is kept as ``settings.json.corrupt-<time>``.
+Saving (:func:`game.storage.locked_update`) merges under a lock: the fields this process
+changed win, every other field keeps the value on disk (another game may have changed it), so
+two running games lose nothing.
 
 >>> s = Settings.from_json({"music_volume": 0.2, "speed": 4, "palette": "colourblind"})
 >>> s.settings.music_volume, s.settings.speed, s.settings.palette, s.messages
@@ -22,13 +26,16 @@ as ``settings.json.bad`` when the settings are first saved again.
 from __future__ import annotations
 
 import enum
-import json
 import os
+import shutil
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from game.storage import APP_DIR_NAME, atomic_write_text
+from game.storage import APP_DIR_NAME, file_lock, locked_update, parse_json_bytes, read_user_json, set_aside
+
+#: Largest settings file read, in bytes (a real one is well under 1 KiB).
+MAX_SETTINGS_BYTES = 64 * 1024
 
 #: Playback speeds the play scene offers (multipliers).
 SPEEDS: tuple[int, ...] = (1, 2, 4, 8)
@@ -177,40 +184,57 @@ def parse_settings(raw: bytes) -> LoadedSettings:
     >>> parse_settings(b'{"muted": true}').settings.muted
     True
     """
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        return LoadedSettings(Settings(), [f"settings file is not valid JSON ({type(exc).__name__}); "
-                                           "using the defaults"])
+    data, problem = parse_json_bytes(raw)
+    if problem is not None:
+        return LoadedSettings(Settings(), [f"settings file is {problem}; using the defaults"])
     return Settings.from_json(data)
 
 
+def _keep_copy(path: Path) -> Path | None:
+    """Set ``path`` aside and copy it back (under its lock): the original survives the next save."""
+    try:
+        with file_lock(path):
+            aside = set_aside(path)
+            if aside is not None:
+                shutil.copy2(aside, path)
+            return aside
+    except OSError:
+        return None
+
+
 class SettingsStore:
-    """The settings file: load once, change through :meth:`update` (saved at once, atomically)."""
+    """The settings file: load once, change through :meth:`update` (saved at once, merged under a lock)."""
 
     def __init__(self, path: Path | None, settings: Settings | None = None) -> None:
         self.path = path
         self.settings = settings if settings is not None else Settings()
         #: Problems met while loading or saving, for the player.
         self.messages: list[str] = []
-        self._damaged = False  #: the file on disk could not be read: keep it aside before the first save
+        #: Fields this process changed since it last saved: they win over the file when merging.
+        self._changed: set[str] = set()
 
     @classmethod
     def load(cls, path: Path | str | None = None) -> SettingsStore:
-        """Read ``path`` (default: :func:`default_settings_path`); never raises."""
+        """Read ``path`` (default: :func:`default_settings_path`); never raises, never blocks."""
         p = Path(path) if path is not None else default_settings_path()
         store = cls(p)
-        try:
-            raw = p.read_bytes()
-        except FileNotFoundError:
+        data, problem = read_user_json(p, MAX_SETTINGS_BYTES)
+        if problem is None and data is None and not os.path.exists(p):  # a file holding `null` is not missing
+            return store  # no file yet
+        if problem is None and not isinstance(data, dict):
+            problem = f"not a JSON object ({type(data).__name__})"
+        if problem is not None:
+            aside = set_aside(p)
+            kept = f"; kept as {aside.name}" if aside is not None else ""
+            store.messages.append(f"settings file {p.name} unusable ({problem.replace(str(p), 'the file')})"
+                                  f"{kept}; using the defaults")
             return store
-        except OSError as exc:
-            store.messages.append(f"could not read settings {p}: {exc.strerror or exc}; using the defaults")
-            return store
-        loaded = parse_settings(raw)
+        loaded = Settings.from_json(data)
         store.settings = loaded.settings
-        store.messages.extend(f"{p.name}: {m}" for m in loaded.messages)
-        store._damaged = bool(loaded.messages)
+        if loaded.messages:  # the valid fields stay in place; the whole original is kept aside too
+            aside = _keep_copy(p)
+            kept = f"; original kept as {aside.name}" if aside is not None else ""
+            store.messages.append(f"{p.name}: {'; '.join(loaded.messages)}{kept}")
         return store
 
     @classmethod
@@ -222,18 +246,34 @@ class SettingsStore:
         """Apply validated ``changes`` and save; returns the new settings."""
         new = self.settings.with_(**changes)
         if new != self.settings:
+            self._changed.update(f.name for f in fields(Settings)
+                                 if getattr(new, f.name) != getattr(self.settings, f.name))
             self.settings = new
             self.save()
         return new
 
     def save(self) -> None:
-        """Write the file atomically (no-op in memory); an I/O error becomes a message."""
+        """Merge the fields this process changed into the file under a lock (no-op in memory).
+
+        Other fields take the file's current value (this store adopts them too); an I/O error
+        becomes a message.
+        """
         if self.path is None:
             return
+        mine = {name: value for name, value in self.settings.to_json().items() if name in self._changed}
+
+        def merge(on_disk: Any) -> dict[str, Any]:
+            base = Settings.from_json(on_disk).settings if isinstance(on_disk, dict) else Settings()
+            merged = Settings.from_json({**base.to_json(), **mine}).settings
+            self.settings = merged
+            return merged.to_json()
+
         try:
-            if self._damaged:  # never lose what the player had: the damaged file is kept as .bad
-                os.replace(self.path, self.path.with_name(self.path.name + ".bad"))
-                self._damaged = False
-            atomic_write_text(self.path, json.dumps(self.settings.to_json(), indent=1) + "\n")
+            result = locked_update(self.path, merge, max_bytes=MAX_SETTINGS_BYTES)
         except OSError as exc:
             self.messages.append(f"could not save settings to {self.path}: {exc.strerror or exc}")
+            return
+        self._changed.clear()
+        if result.problems:
+            kept = f"; kept as {result.set_aside_as.name}" if result.set_aside_as else ""
+            self.messages.append(f"settings file {self.path.name} was unusable ({result.problems[0]}){kept}")

@@ -200,13 +200,58 @@ def menu_rects(size: tuple[int, int], n: int, top: int, bottom: int, *, width: i
     return [pygame.Rect(w // 2 - bw // 2, y0 + i * pitch, bw, height) for i in range(n)]
 
 
+def wrap_text(s: str, size: int, width: int, max_lines: int = 3) -> list[str]:
+    """``s`` broken at spaces into lines that render within ``width`` pixels, at most ``max_lines``.
+
+    A word longer than a line is cut; text left over after ``max_lines`` ends the last line
+    with an ellipsis.  Joining the lines with spaces gives ``s`` back when nothing was cut.
+    """
+    lines: list[str] = []
+    words = s.split()
+    i = 0
+    while i < len(words) and len(lines) < max_lines:
+        line = words[i]
+        i += 1
+        while i < len(words) and text(f"{line} {words[i]}", size).get_width() <= width:
+            line = f"{line} {words[i]}"
+            i += 1
+        lines.append(fit_text(line, size, width))
+    if i < len(words) and lines:
+        last = lines[-1]
+        while last and text(last + "\u2026", size).get_width() > width:
+            last = last[:-1]
+        lines[-1] = last.rstrip() + "\u2026"
+    return lines
+
+
+#: Most lines one toast takes (longer messages end with an ellipsis).
+TOAST_LINES = 3
+#: Text size of toasts.
+TOAST_SIZE = 22
+
+
+def toast_lines(message: str, window_width: int) -> list[str]:
+    """The lines a toast of ``message`` shows in a window ``window_width`` wide (at most :data:`TOAST_LINES`)."""
+    return wrap_text(message, TOAST_SIZE, max(40, window_width - 60), TOAST_LINES)
+
+
 def draw_toasts(surface: pygame.Surface, messages: Sequence[str]) -> None:
-    """Messages stacked above the bottom bar."""
+    """Messages stacked above the bottom bar, each wrapped to the window (never wider than it)."""
     w, h = surface.get_size()
     y = h - BOTTOM_BAR - 12
     for msg in reversed(list(messages)[-3:]):
-        t = text(fit_text(msg, 22, w - 60), 22, WHITE)
-        rect = t.get_rect(midbottom=(w // 2, y))
-        panel(surface, rect.inflate(24, 14), alpha=230)
-        surface.blit(t, rect)
-        y = rect.top - 18
+        rendered = [text(line, TOAST_SIZE, WHITE) for line in toast_lines(msg, w)]
+        if not rendered:
+            continue
+        block_h = sum(t.get_height() for t in rendered) + 2 * (len(rendered) - 1)
+        block_w = max(t.get_width() for t in rendered)
+        block = pygame.Rect(0, 0, block_w, block_h)
+        block.midbottom = (w // 2, y)
+        if block.top < TOP_BAR:
+            break  # no room left above: older toasts wait
+        panel(surface, block.inflate(24, 14), alpha=230)
+        ty = block.top
+        for t in rendered:
+            surface.blit(t, t.get_rect(midtop=(w // 2, ty)))
+            ty += t.get_height() + 2
+        y = block.top - 18

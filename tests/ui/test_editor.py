@@ -14,6 +14,7 @@ from game.level import Level
 from game.pack import pack_level_paths
 from tests.conftest import ORIGINAL_PACK
 from game.storage import user_levels_dir
+from game.ui import hud
 from game.ui.app import App
 from game.catalog import user_entries
 from game.editor_model import EditorModel, Tool
@@ -458,3 +459,51 @@ def test_edit_command_runs_headless(tmp_path: Path, menu_entries: None) -> None:
     assert shot.is_file()
     assert main.main(["edit", "--new", "8x9", "--frames", "2"]) == 0
     assert main.main(["edit", "--new", "1x1", "--frames", "2"]) == 2
+
+
+# ---------------------------------------------------------------- the rating (issue 14)
+def test_analyse_shows_the_levels_rating_in_the_panel(app: App) -> None:
+    editor = open_editor(app, EditorModel.from_level(Level.load(ORIGINAL_PACK)))
+    letter(app, "a")
+    wait_for_analysis(app, editor, timeout=90.0)
+    assert editor.analysis is not None and editor.analysis.min_bricks == 3  # the analysis is kept
+    rating = editor.analyser.rating
+    assert rating is not None, editor.analyser.rating_note
+    assert rating.min_bricks == 3 and rating.solutions == 6 and rating.solutions_complete
+    texts = [t for t, _, _ in editor.view.side_lines()]
+    shown = " ".join(texts)
+    assert "RATING" in texts and texts.index("RATING") > texts.index("ANALYSIS")
+    for line in rating.lines():  # every rating line, wrapped to the panel
+        assert line in shown, line
+    width = 290 - 28  # the wide window's panel: every line fits it
+    assert all(hud.text(t, size).get_width() <= width for t, size, _ in editor.view.rating_lines())
+    app.run_frames(1)  # and it draws
+    letter(app, "t")  # tightening changes the level: the old rating is not shown as its own
+    assert editor.analyser.rating is None and "press A" in editor.analyser.rating_note
+
+
+def test_a_rating_out_of_time_or_failing_keeps_the_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    import ai.rating
+    from game.ui.scenes.editor_analysis import analyse_and_rate
+
+    level = Level.load(ORIGINAL_PACK)
+
+    def slow(level: Level, *, time_limit: float, cancel: threading.Event, **_: object) -> ai.rating.Rating:
+        assert cancel.wait(30.0), "the deadline never stopped the rating"
+        return ai.rating.Rating(None, 0, False, 0, 0.0, 0, 0.0, None, 0, False, 2, 3, 20, "cancelled")
+
+    monkeypatch.setattr(ai.rating, "rate_level", slow)
+    start = time.monotonic()
+    analysis, rating, note = analyse_and_rate(level, "auto", 8.0, threading.Event(), lambda _: None)
+    assert analysis.min_bricks == 3 and analysis.solution_count == 6
+    assert rating is None and "ran out of time" in note
+    assert time.monotonic() - start < 20  # stopped at the job's budget, not after
+
+    def broken(level: Level, **_: object) -> ai.rating.Rating:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(ai.rating, "rate_level", broken)
+    analysis, rating, note = analyse_and_rate(level, "auto", 30.0, threading.Event(), lambda _: None)
+    assert analysis.min_bricks == 3 and rating is None and "rating failed" in note

@@ -21,7 +21,8 @@ from game.ui.scenes.settings import ROWS, SettingsScene
 from tests.conftest import ORIGINAL_INDEX
 from tests.ui.conftest import click, press
 
-SOLUTION = ((2, 1), (5, 4), (6, 6))
+SOLUTION = ((2, 1), (5, 4), (6, 6))  # of The Original
+#: Where The Original is in the pack's play order (found by its title: the pack is ordered by difficulty).
 
 
 def open_level(app: App, index: int = ORIGINAL_INDEX) -> PlayScene:
@@ -279,7 +280,7 @@ def test_keyboard_only_solves_the_original(app: App) -> None:
     app.run_frames(1)
     press(app, pygame.K_RETURN)  # Continue
     scene = app.top
-    assert isinstance(scene, PlayScene)
+    assert isinstance(scene, PlayScene) and scene.index == ORIGINAL_INDEX
     app.run_frames(1)
     press(app, pygame.K_UP)  # the cursor appears (below the first lemming)
     assert scene.cursor is not None

@@ -4,6 +4,11 @@
 (:meth:`~ai.assistant.worker.Worker.submit_job`: a child process; in the worker's thread where ``fork``
 is missing), remembers the map and N it analysed (a result is *current* only for those), and turns
 worker events into an :class:`Outcome` the editor reacts to.  A failure is written to the error log.
+
+When the level is solvable within its budget, the same child job then rates it
+(:func:`ai.rating.rate_level`, the figures a designer uses) with what is left of the time budget:
+a rating that does not finish in time (or fails) is dropped with a short note, the analysis is
+kept either way.
 """
 
 from __future__ import annotations
@@ -19,9 +24,57 @@ from game.level import Level
 if TYPE_CHECKING:
     from ai.assistant.analysis import Analysis
     from ai.assistant.worker import Worker
+    from ai.rating import Rating
 
-#: Seconds an analysis may take (it runs in the background and A cancels it).
+#: Seconds an analysis and its rating may take together (it runs in the background and A cancels it).
 ANALYSIS_TIME_LIMIT = 60.0
+#: Fewest seconds worth starting a rating with, once the analysis is done.
+MIN_RATING_SECONDS = 0.5
+
+
+def analyse_and_rate(level: Level, solver: str, time_limit: float, cancel: Any,
+                     report: Callable[[Any], None]) -> tuple[Analysis, Rating | None, str]:
+    """The analysis of ``level``, then its rating within what is left of ``time_limit``.
+
+    Returns ``(analysis, rating, note)``: ``rating`` is None when the level is not solvable
+    within its budget, the time ran out or the rating failed (``note`` says which, '' otherwise).
+    Runs in the worker's child process; honours ``cancel``.
+    """
+    import threading
+    import time
+
+    from ai.assistant.analysis import analyse_level
+
+    start = time.monotonic()
+    analysis = analyse_level(level, solver=solver, time_limit=time_limit, cancel=cancel, progress=report)
+    if analysis.status != AnalysisStatus.OK or cancel.is_set():
+        return analysis, None, ""
+    left = time_limit - (time.monotonic() - start)
+    if left < MIN_RATING_SECONDS:
+        return analysis, None, "rating: no time left"
+    report("rating")
+    stop = threading.Event()  # set at the deadline or on cancel: rate_level's limit is per solve
+
+    def watch() -> None:
+        while not stop.wait(0.05):
+            if cancel.is_set() or time.monotonic() - start >= time_limit:
+                stop.set()
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        from ai.rating import rate_level
+
+        rating = rate_level(level, time_limit=left, cancel=stop)
+    except Exception as exc:  # noqa: BLE001 - a failed rating must not lose the analysis
+        return analysis, None, f"rating failed ({type(exc).__name__})"
+    finally:
+        timed_out = stop.is_set()
+        stop.set()
+        watcher.join(1.0)
+    if timed_out or (rating.min_bricks is None and rating.status not in ("optimal", "infeasible")):
+        return analysis, None, "rating: ran out of time"
+    return analysis, rating, ""
 
 
 class Outcome(str, enum.Enum):
@@ -39,6 +92,8 @@ class EditorAnalysis:
         self.solver = solver
         self.in_process = in_process
         self.result: Analysis | None = None
+        self.rating: Rating | None = None  #: the level's rating, computed after the analysis
+        self.rating_note = ""  #: why there is no rating ('' when there is one or none was tried)
         self.error = ""  #: the last failure's message ('' after a new start)
         self.running = False
         self._about: tuple[tuple[str, ...], int] | None = None  #: (grid, N) the result is about
@@ -71,10 +126,8 @@ class EditorAnalysis:
         """Analyse ``level`` in the background."""
         solver, limit = self.solver, ANALYSIS_TIME_LIMIT
 
-        def job(report: Callable[[Any], None], cancel: Any) -> Analysis:
-            from ai.assistant.analysis import analyse_level
-
-            return analyse_level(level, solver=solver, time_limit=limit, cancel=cancel, progress=report)
+        def job(report: Callable[[Any], None], cancel: Any) -> tuple[Analysis, Rating | None, str]:
+            return analyse_and_rate(level, solver, limit, cancel, report)
 
         if self._worker is None:
             import atexit
@@ -85,8 +138,10 @@ class EditorAnalysis:
             atexit.register(self._worker.shutdown, 1.0)  # quitting mid-analysis: stop it first
         self._about = (level.grid, level.frames)
         self.result, self.error, self.running = None, "", True
+        self.rating, self.rating_note = None, ""
         # the solvers (ortools: ~1 s) are imported here once, for every child
-        self._worker.submit_job(job, label="analyse", preload=("ai.assistant.analysis", "ai.solvers.portfolio"))
+        self._worker.submit_job(job, label="analyse",
+                                preload=("ai.assistant.analysis", "ai.solvers.portfolio", "ai.rating"))
 
     def cancel(self) -> None:
         """Stop the running analysis (its ``cancelled`` outcome follows)."""
@@ -97,6 +152,7 @@ class EditorAnalysis:
         """Forget everything (a new map): cancel a running analysis, drop the result."""
         self.cancel()
         self.running, self.result, self._about = False, None, None
+        self.rating, self.rating_note = None, ""
 
     def retarget(self, level: Level) -> None:
         """The result restated for the tightened ``level`` (same map, N = fewest, B = min).
@@ -111,6 +167,7 @@ class EditorAnalysis:
         sols = tuple(s for s in a.solutions if last_arrival_frame(level, s) is not None)
         self.result = replace(a, level=level, status=AnalysisStatus.OK, solutions=sols,
                               solution_count=max(1, len(sols)))
+        self.rating, self.rating_note = None, "rating: press A to rate the tightened level"
         self._about = (level.grid, level.frames)
 
     def poll(self) -> Outcome | None:
@@ -122,7 +179,8 @@ class EditorAnalysis:
         outcome = None
         for ev in self._worker.poll():
             if ev.kind == EventKind.DONE:
-                self.running, self.result, outcome = False, ev.payload, Outcome.DONE
+                self.result, self.rating, self.rating_note = ev.payload
+                self.running, outcome = False, Outcome.DONE
             elif ev.kind == EventKind.ERROR:
                 from game.error_log import log_error
 
@@ -130,6 +188,7 @@ class EditorAnalysis:
                 self.running, self.error, outcome = False, ev.message, Outcome.FAILED
             elif ev.kind == EventKind.CANCELLED:
                 self.running, self.result, self._about, outcome = False, None, None, Outcome.CANCELLED
+                self.rating, self.rating_note = None, ""
         return outcome
 
     def shutdown(self) -> None:
@@ -138,4 +197,4 @@ class EditorAnalysis:
             self._worker.shutdown(0.2)
 
 
-__all__ = ["ANALYSIS_TIME_LIMIT", "EditorAnalysis", "Outcome"]
+__all__ = ["ANALYSIS_TIME_LIMIT", "EditorAnalysis", "Outcome", "analyse_and_rate"]

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 #: Palette and analysis panel widths (pixels) on a wide window.
 LEFT_W, RIGHT_W = 232, 290
+#: Text size of the rating lines in the analysis panel.
+RATING_SIZE = 18
 
 TOOL_COLORS: dict[Tool, tuple[int, int, int]] = {
     Tool.WALL: (190, 170, 230),
@@ -281,9 +283,9 @@ class EditorView:
             lines = self.analysis_lines()
         else:
             rect = pygame.Rect(w - right - 8, hud.TOP_BAR + 8, right, 0)
-            lines = self.side_lines()
+            lines = self.side_lines(right)
         if right:
-            rect.height = 20 + sum(size + 10 for _, size, _ in lines)
+            rect.height = min(20 + sum(size + 10 for _, size, _ in lines), h - hud.TOP_BAR - hud.BOTTOM_BAR - 16)
         hud.panel(surface, rect, alpha=215)
         y = rect.top + 12
         for text, size, color in lines:
@@ -293,9 +295,25 @@ class EditorView:
             if y > rect.bottom - 16:
                 break
 
-    def side_lines(self) -> list[tuple[str, int, tuple[int, int, int]]]:
-        """The right panel's lines: the analysis, then the file."""
-        return self.analysis_lines() + [("", 4, hud.MUTED)] + self.file_lines()
+    def side_lines(self, panel_width: int = RIGHT_W) -> list[tuple[str, int, tuple[int, int, int]]]:
+        """The right panel's lines (for a panel ``panel_width`` wide): the analysis, the rating, then the file."""
+        rating = self.rating_lines(panel_width)
+        gap: list[tuple[str, int, tuple[int, int, int]]] = [("", 4, hud.MUTED)]
+        return self.analysis_lines() + (gap + rating if rating else []) + gap + self.file_lines()
+
+    def rating_lines(self, panel_width: int = RIGHT_W) -> list[tuple[str, int, tuple[int, int, int]]]:
+        """The rating of the analysed level (:meth:`ai.rating.Rating.lines`), wrapped to the panel."""
+        analyser = self.scene.analyser
+        if self.scene.analysing or not self.scene.analysis_current():
+            return []
+        if analyser.rating is None:
+            return [(analyser.rating_note, RATING_SIZE, hud.MUTED)] if analyser.rating_note else []
+        width = max(120, panel_width - 28)
+        out: list[tuple[str, int, tuple[int, int, int]]] = [("RATING", 20, hud.MUTED)]
+        for k, line in enumerate(analyser.rating.lines()):
+            color = hud.GOLD if k == 0 else hud.WHITE
+            out += [(part, RATING_SIZE, color) for part in hud.wrap_text(line, RATING_SIZE, width, max_lines=2)]
+        return out
 
     def file_lines(self) -> list[tuple[str, int, tuple[int, int, int]]]:
         out: list[tuple[str, int, tuple[int, int, int]]] = [("FILE", 20, hud.MUTED)]

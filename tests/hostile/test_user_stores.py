@@ -1,0 +1,253 @@
+"""Settings, resume and Endless files under hostile content, and two real processes saving at once.
+
+Every loader takes any bytes or JSON without raising, reads only regular files with a size cap
+(a FIFO never blocks), sets an unusable file aside with one message; every save merges under a
+lock so concurrent games lose nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game import endless_record, resume, settings as settings_mod
+from game.endless_record import EndlessRecord, load_record, save_record
+from game.resume import ResumeStore
+from game.settings import Settings, SettingsStore
+
+REPO = Path(__file__).resolve().parents[2]
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
+    max_leaves=30)
+#: JSON shaped like each file, so the field validators are reached too.
+SETTINGS_LIKE = st.dictionaries(st.sampled_from([f.name for f in fields(Settings)]), JSON, max_size=10)
+RESUME_LIKE = st.fixed_dictionaries({"last": JSON, "boards": st.dictionaries(st.text(max_size=4), st.fixed_dictionaries(
+    {"hash": JSON, "bricks": JSON | st.lists(st.lists(st.integers(), max_size=3), max_size=3)}), max_size=3)})
+ENDLESS_LIKE = st.dictionaries(st.sampled_from(["seed", "step", "solved", "streak", "best_streak", "last_score"]),
+                               JSON | st.integers(-3, 10**30), max_size=6)
+HYP = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def _fresh(folder: Path, name: str) -> Path:
+    folder.mkdir(exist_ok=True)
+    for p in folder.iterdir():
+        p.unlink()
+    return folder / name
+
+
+def _check_settings(path: Path) -> None:
+    store = SettingsStore.load(path)
+    assert isinstance(store.settings, Settings) and len(store.messages) <= len(fields(Settings))
+    store.update(muted=not store.settings.muted)
+    assert SettingsStore.load(path).settings == store.settings
+
+
+def _check_resume(path: Path) -> None:
+    store = ResumeStore.load(path)
+    assert isinstance(store.last_key, str) and len(store.messages) <= 1
+    store.remember("z.txt", "h", [(1, 2)])
+    again = ResumeStore.load(path)
+    assert again.messages == [] and again.bricks_for("z.txt", "h") == ((1, 2),) and again.last_key == "z.txt"
+
+
+def _check_endless(path: Path) -> None:
+    record, message = load_record(path)
+    assert isinstance(record, EndlessRecord) and record.step >= 1
+    saved = save_record(record.won(1.0), path)
+    assert load_record(path) == (saved, "")
+
+
+CHECKS = {"settings.json": _check_settings, "resume.json": _check_resume, "endless.json": _check_endless}
+
+
+# ---------------------------------------------------------------- any bytes, any JSON
+@HYP
+@given(raw=st.binary(max_size=300))
+def test_any_bytes_load_and_save(raw: bytes, tmp_path: Path) -> None:
+    for name, check in CHECKS.items():
+        path = _fresh(tmp_path / name, name)
+        path.write_bytes(raw)
+        check(path)
+
+
+@HYP
+@given(data=JSON)
+def test_any_json_load_and_save(data: object, tmp_path: Path) -> None:
+    for name, check in CHECKS.items():
+        path = _fresh(tmp_path / name, name)
+        path.write_text(json.dumps(data))
+        check(path)
+
+
+@HYP
+@given(s=SETTINGS_LIKE, r=RESUME_LIKE, e=ENDLESS_LIKE)
+def test_file_shaped_json_load_and_save(s: object, r: object, e: object, tmp_path: Path) -> None:
+    for (name, check), data in zip(CHECKS.items(), (s, r, e)):
+        path = _fresh(tmp_path / name, name)
+        path.write_text(json.dumps(data))
+        check(path)
+
+
+@pytest.mark.parametrize("content", [b"{oops", b"[1, 2]", b"\xff\xfe", b"[" * 100_000, b'{"a": ' + b"9" * 5000 + b"}"])
+def test_unusable_file_is_set_aside_with_one_message(content: bytes, tmp_path: Path) -> None:
+    paths = {name: tmp_path / name for name in CHECKS}
+    for p in paths.values():
+        p.write_bytes(content)
+    s = SettingsStore.load(paths["settings.json"])
+    r = ResumeStore.load(paths["resume.json"])
+    e, e_message = load_record(paths["endless.json"])
+    assert s.settings == Settings() and len(s.messages) == 1
+    assert r.boards == {} and len(r.messages) == 1
+    assert e_message and "Endless starts afresh" in e_message
+    for name in CHECKS:
+        (aside,) = tmp_path.glob(f"{name}.corrupt-*")
+        assert aside.read_bytes() == content  # nothing destroyed
+        assert not (tmp_path / name).exists()
+
+
+def test_bom_prefixed_files_are_accepted(tmp_path: Path) -> None:
+    bom = b"\xef\xbb\xbf"
+    (tmp_path / "settings.json").write_bytes(bom + b'{"speed": 4}')
+    (tmp_path / "resume.json").write_bytes(bom + b'{"last": "a", "boards": {"a": {"hash": "h", "bricks": [[1, 2]]}}}')
+    (tmp_path / "endless.json").write_bytes(bom + json.dumps(EndlessRecord(seed=3, step=5).to_json()).encode())
+    s = SettingsStore.load(tmp_path / "settings.json")
+    r = ResumeStore.load(tmp_path / "resume.json")
+    assert s.messages == [] and s.settings.speed == 4
+    assert r.messages == [] and r.bricks_for("a", "h") == ((1, 2),)
+    assert load_record(tmp_path / "endless.json") == (EndlessRecord(seed=3, step=5), "")
+
+
+def test_huge_files_are_refused_without_reading_them(tmp_path: Path) -> None:
+    for name, cap in (("settings.json", settings_mod.MAX_SETTINGS_BYTES), ("resume.json", resume.MAX_RESUME_BYTES),
+                      ("endless.json", endless_record.MAX_RECORD_BYTES)):
+        with open(tmp_path / name, "wb") as handle:  # sparse: large on paper, nothing on disk
+            handle.truncate(cap + 1)
+    assert "too large" in SettingsStore.load(tmp_path / "settings.json").messages[0]
+    assert "too large" in ResumeStore.load(tmp_path / "resume.json").messages[0]
+    assert "too large" in load_record(tmp_path / "endless.json")[1]
+
+
+# ---------------------------------------------------------------- a FIFO at the path
+def test_fifo_never_blocks_loading_or_saving(tmp_path: Path) -> None:
+    for name in CHECKS:
+        os.mkfifo(tmp_path / name)
+    start = time.monotonic()
+    s = SettingsStore.load(tmp_path / "settings.json")
+    r = ResumeStore.load(tmp_path / "resume.json")
+    e, e_message = load_record(tmp_path / "endless.json")
+    assert s.settings == Settings() and "not a regular file" in s.messages[0]
+    assert r.boards == {} and "not a regular file" in r.messages[0]
+    assert "not a regular file" in e_message
+    s.update(muted=True)
+    r.remember("a.txt", "h", [(1, 1)])
+    with pytest.raises(OSError, match="not a regular file"):
+        save_record(e, tmp_path / "endless.json")
+    assert time.monotonic() - start < 10
+    assert s.messages[-1].startswith("could not save") and r.messages[-1].startswith("could not save")
+    for name in CHECKS:
+        assert (tmp_path / name).is_fifo()  # never replaced
+
+
+# ---------------------------------------------------------------- merging
+def test_settings_merge_keeps_the_other_process_fields(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    a, b = SettingsStore.load(path), SettingsStore.load(path)
+    a.update(speed=4)
+    b.update(muted=True)  # b never saw speed=4: it must not write its stale speed back
+    assert SettingsStore.load(path).settings == Settings(speed=4, muted=True)
+    assert b.settings.speed == 4  # and b adopted it
+    a.update(speed=2)
+    assert SettingsStore.load(path).settings == Settings(speed=2, muted=True)
+
+
+def test_resume_merge_per_level_most_recent_write_wins(tmp_path: Path) -> None:
+    path = tmp_path / "resume.json"
+    a, b = ResumeStore.load(path), ResumeStore.load(path)
+    a.remember("one", "h", [(1, 1)])
+    b.remember("two", "h", [(2, 2)])
+    a.remember("two", "h", [(3, 3)])  # a's later write to level two wins; b's level one? b never touched it
+    disk = ResumeStore.load(path)
+    assert disk.bricks_for("one", "h") == ((1, 1),) and disk.bricks_for("two", "h") == ((3, 3),)
+    assert disk.last_key == "two"
+    b.remember("three", "h", [])
+    disk = ResumeStore.load(path)
+    assert disk.bricks_for("two", "h") == ((3, 3),) and "three" in disk.boards and disk.last_key == "three"
+
+
+def test_endless_merge_keeps_the_best_streak(tmp_path: Path) -> None:
+    path = tmp_path / "endless.json"
+    save_record(EndlessRecord(seed=1, step=9, streak=6, best_streak=6), path)
+    saved = save_record(EndlessRecord(seed=1, step=3, streak=1, best_streak=2), path)
+    assert saved == EndlessRecord(seed=1, step=3, streak=1, best_streak=6)
+    assert load_record(path) == (saved, "")
+
+
+# ---------------------------------------------------------------- two real processes
+WRITER = textwrap.dedent("""
+    import sys
+    from game.resume import ResumeStore
+    from game.settings import SettingsStore
+    folder, me, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    resume = ResumeStore.load(folder + "/resume.json")
+    settings = SettingsStore.load(folder + "/settings.json")
+    for k in range(n):
+        resume.remember(f"{me}-{k}.txt", me, [(k, 1 if me == "a" else 2)])
+        if me == "a":
+            settings.update(music_volume=round(k / n, 3))
+        else:
+            settings.update(speed=(1, 2, 4, 8)[k % 4], ruler=k % 2 == 0)
+    settings.update(**({"music_volume": 0.25} if me == "a" else {"speed": 4, "ruler": True}))
+    assert not resume.messages and not settings.messages, (resume.messages, settings.messages)
+""")
+
+
+def test_two_processes_saving_resume_and_settings_lose_nothing(tmp_path: Path) -> None:
+    saves = 120
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path), me, str(saves)], cwd=REPO,
+                              stderr=subprocess.PIPE, text=True) for me in ("a", "b")]
+    for proc in procs:
+        _, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, err
+    store = ResumeStore.load(tmp_path / "resume.json")
+    assert store.messages == []
+    lost = [f"{me}-{k}.txt" for me in ("a", "b") for k in range(saves)
+            if store.bricks_for(f"{me}-{k}.txt", me) != ((k, 1 if me == "a" else 2),)]
+    assert lost == []
+    assert store.last_key in (f"a-{saves - 1}.txt", f"b-{saves - 1}.txt")
+    final = SettingsStore.load(tmp_path / "settings.json")
+    assert final.messages == []
+    assert (final.settings.music_volume, final.settings.speed, final.settings.ruler) == (0.25, 4, True)
+    assert not list(tmp_path.glob("*.corrupt-*")) and not list(tmp_path.glob(".*.tmp"))
+
+
+def test_a_file_holding_null_is_set_aside_not_taken_for_missing(tmp_path: Path) -> None:
+    for name in CHECKS:
+        (tmp_path / name).write_text("null")
+    assert len(SettingsStore.load(tmp_path / "settings.json").messages) == 1
+    assert len(ResumeStore.load(tmp_path / "resume.json").messages) == 1
+    assert load_record(tmp_path / "endless.json")[1]
+    assert len(list(tmp_path.glob("*.corrupt-*"))) == 3
+
+
+def test_settings_with_bad_fields_keep_the_good_ones_and_a_copy(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    original = '{"speed": 4, "music_volume": "loud", "ruler": 3}'
+    path.write_text(original)
+    store = SettingsStore.load(path)
+    assert store.settings == Settings(speed=4) and len(store.messages) == 1
+    assert "music_volume" in store.messages[0] and "ruler" in store.messages[0]
+    (aside,) = tmp_path.glob("settings.json.corrupt-*")
+    assert aside.read_text() == original and path.read_text() == original  # nothing lost before a save
+    store.update(muted=True)
+    assert SettingsStore.load(path).settings == Settings(speed=4, muted=True)
