@@ -9,7 +9,7 @@ complete; unverified rules give at most a "place" hint towards a replayed winnin
 
 >>> from game.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
->>> learned_hint(level, []).action, learned_hint(level, [(0, 1)]).action
+>>> learned_hint(level, []).action.value, learned_hint(level, [(0, 1)]).action.value
 ('place', 'remove')
 """
 

@@ -9,6 +9,7 @@ import pytest
 
 from ai.learning.rules import LearnedRules
 from main import main
+from tests.conftest import ORIGINAL_NUMBER
 
 
 def test_learn_tiny_json_reports_not_exact(capsys: pytest.CaptureFixture[str]) -> None:
@@ -58,10 +59,10 @@ def test_positions_only_rules_drive_solve_and_hint(tmp_path: Path, data_home: Pa
     assert main(["learn", "--positions-only", "--games", "2", "--seed", "0", "--out", str(out)]) == 0
     text = capsys.readouterr().out
     assert "positions only" in text and "exact: 0 wrong predictions" in text
-    assert main(["solve", "1", "--solver", "learned", "--rules", str(out), "--all", "--json"]) == 0
+    assert main(["solve", ORIGINAL_NUMBER, "--solver", "learned", "--rules", str(out), "--all", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["status"] == "optimal" and result["complete"] and len(result["solutions"]) == 6
-    assert main(["hint", "1", "--rules", str(out), "--bricks", "3,3", "--json"]) == 0
+    assert main(["hint", ORIGINAL_NUMBER, "--rules", str(out), "--bricks", "3,3", "--json"]) == 0
     hint = json.loads(capsys.readouterr().out)
     assert hint["action"] == "remove" and hint["cell"] == [3, 3] and hint["min_bricks"] == 3
 
@@ -69,8 +70,8 @@ def test_positions_only_rules_drive_solve_and_hint(tmp_path: Path, data_home: Pa
 def test_bad_rules_and_options_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{]")
-    assert main(["solve", "1", "--solver", "learned", "--rules", str(bad)]) == 2
-    assert main(["hint", "1", "--rules", str(tmp_path / "missing.json")]) == 2
+    assert main(["solve", ORIGINAL_NUMBER, "--solver", "learned", "--rules", str(bad)]) == 2
+    assert main(["hint", ORIGINAL_NUMBER, "--rules", str(tmp_path / "missing.json")]) == 2
     assert main(["solve", "1", "--solver", "cpsat", "--rules", str(bad)]) == 2
     assert main(["learn", "--positions-only", "--mirror"]) == 2
     err = capsys.readouterr().err
