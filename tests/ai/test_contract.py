@@ -70,7 +70,8 @@ def test_time_limit_3s(name: str) -> None:
     elapsed = time.perf_counter() - start
     assert elapsed < 6.0, f"{name} returned after {elapsed:.2f} s with time limit 3 s"
     _check_answer(level, result.status, result.bricks)
-    assert not result.complete  # 6^4 optimal sets: nobody lists them all in 3 s
+    if result.complete:  # 6^4 optimal sets: a fast solver may list them all, but only within the limit
+        assert elapsed < 3.3 and len(result.solutions) == 6 ** 4
 
 
 @pytest.mark.parametrize("name", SOLVERS)
