@@ -31,6 +31,7 @@ from typing import Callable
 from ai.base import SolveMode, SolveResult, SolveStatus, Solver
 from ai.context import SolveContext
 from ai.reach import MAX_COORDS, ReachInfo, reach_for
+from ai.solvers.search import search_fits
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.decompose import DecomposeSolver, may_split, run_in, split
 from game.level import Level
@@ -42,15 +43,6 @@ FINAL = {SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE}
 def search_looks_fast(level: Level, info: ReachInfo, *, max_cells: int = 90) -> bool:
     """Heuristic: the search is competitive when few cells are read by one lemming."""
     return len(level.lemmings) == 1 and len(info.read_cells) <= max_cells
-
-
-#: Largest table the search keeps (bytes: frames x padded cells x 2 directions x lemmings).
-SEARCH_TABLE_BYTES = 300_000_000
-
-
-def search_fits(level: Level) -> bool:
-    """True when the search's per-frame table of the level fits in memory (not on 256x256 x 10,000 frames)."""
-    return level.frames * (level.height + 2) * (level.width + 2) * 2 * len(level.lemmings) <= SEARCH_TABLE_BYTES
 
 
 def _is_final(result: SolveResult, mode: SolveMode) -> bool:
@@ -225,4 +217,4 @@ def _join_racers(timeout: float = 2.0) -> None:
         thread.join(timeout)
 
 
-__all__ = ["PortfolioSolver", "Racer", "search_fits", "search_looks_fast"]
+__all__ = ["PortfolioSolver", "Racer", "search_looks_fast"]

@@ -210,6 +210,16 @@ class _Search:
         return self.explore(0, 0, pos, d, 0, 0, budget)
 
 
+#: Largest table the search keeps (bytes: frames x padded cells x 2 directions x lemmings).
+SEARCH_TABLE_BYTES = 300_000_000
+
+
+def search_fits(level: Level) -> bool:
+    """True when the search's per-frame table of the level fits in memory (not on 256x256 x 10,000 frames)."""
+    return level.frames * (level.height + 2) * (level.width + 2) * 2 * len(level.lemmings) <= SEARCH_TABLE_BYTES
+
+
+
 class SearchSolver(SolverBase):
     """Exact depth-first search with iterative deepening (see the module docstring)."""
 
@@ -218,6 +228,9 @@ class SearchSolver(SolverBase):
 
     def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
         """Iterative deepening on the brick count (``any`` goes straight to the budget)."""
+        if not search_fits(level):
+            return Outcome(SolveStatus.UNKNOWN, message="too large for the search: its frame table would exceed "
+                                                        f"{SEARCH_TABLE_BYTES // 1_000_000} MB (a smaller N or map helps)")
         board = Board.of(level, reach_for(level, ctx), ctx)
         search = _Search(board, ctx)
         old_limit = sys.getrecursionlimit()
