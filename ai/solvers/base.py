@@ -137,9 +137,10 @@ class SolverBase:
             status = SolveStatus.CANCELLED if stop.reason is StopReason.CANCELLED else SolveStatus.TIMEOUT
             outcome = Outcome(status, solutions=partial.solutions, best_bound=partial.best_bound,
                               nodes=partial.nodes, extra=partial.extra, relaxed=partial.relaxed)
-        except MemoryError:
+        except MemoryError as exc:  # (also the analysis refusing a dense map past its size limit)
             outcome = Outcome(SolveStatus.UNKNOWN, solutions=partial.solutions, best_bound=partial.best_bound,
-                              nodes=partial.nodes, message="ran out of memory")
+                              nodes=partial.nodes, message=f"too large for {self.name}: {exc}" if str(exc)
+                              else "ran out of memory")
         except Exception as exc:  # a crash of a core is a status, never a traceback for the user
             outcome = Outcome(SolveStatus.UNKNOWN, solutions=partial.solutions, best_bound=partial.best_bound,
                               nodes=partial.nodes, message=f"{self.name} failed: {type(exc).__name__}: {exc}")
