@@ -31,12 +31,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from ai.base import BrickSet, ProgressCallback, SolveMode, SolveResult, SolveStats, SolveStatus
-from ai.context import SolveContext, SolveStopped, StopReason
+from ai.base import BrickSet, SolveMode, SolveStatus
+from ai.context import SolveContext
 from ai.learning.derive import derived_transitions, learned_run_wins
 from ai.learning.models import TreeModel
 from ai.learning.rules import DEFAULT_RULES_PATH, LearnedRules
 from ai.learning.trust import verdict
+from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.learned.encoding import ClauseModel, encode
 from ai.solvers.learned.path_model import Moves, PathModel
 from game.level import Level
@@ -77,10 +78,9 @@ class _Run:
     conflicts: int
 
 
-_STOP_STATUS = {StopReason.CANCELLED: SolveStatus.CANCELLED, StopReason.TIMEOUT: SolveStatus.TIMEOUT}
 
 
-class LearnedRuleSolver:
+class LearnedRuleSolver(SolverBase):
     """CP-SAT on learned rules (see the module docstring).
 
     Options: ``rules`` (a :class:`LearnedRules` or a path to a rules JSON file; default the
@@ -93,6 +93,7 @@ class LearnedRuleSolver:
 
     name = "learned"
     exact = True
+    shortcuts = False  # the base's shortcuts use the real rules; this solver knows only the learned ones
 
     def __init__(self, *, rules: LearnedRules | str | Path | None = None, workers: int = 1,
                  presolve: bool = False, simplify: bool = False, prune: bool = True, derived: bool = False,
@@ -153,39 +154,29 @@ class LearnedRuleSolver:
         bricks = m.bricks_of(solver) if name in ("optimal", "feasible") else None
         return _Run(name, bricks, int(solver.NumConflicts()))
 
-    def solve(
-        self,
-        level: Level,
-        *,
-        mode: SolveMode = SolveMode.MIN,
-        time_limit: float | None = None,
-        progress: ProgressCallback | None = None,
-        cancel: threading.Event | None = None,
-    ) -> SolveResult:
-        """Solve ``level`` with the learned rules; every solution is replayed by the reference simulator."""
-        ctx = SolveContext.create(time_limit=time_limit, cancel=cancel, progress=progress, solver=self.name)
-        mode = SolveMode(mode)
+    def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
+        """Solve ``level`` with the learned rules only (the base's shortcuts, which use the real rules, are
+        off); every solution the learned rules predict to win is replayed by the reference simulator."""
         trusted = self.trusted
         extra: dict[str, Any] = {"rules_verified": trusted, "rules_games": self.rules.meta.get("games"),
                                  "rules_regime": self.rules.meta.get("regime")}
+        partial.extra = extra  # a stopped solve still says which rules it used
         counts = {"vars": 0, "cons": 0, "conflicts": 0}
         bound: list[float | None] = [None]
 
         def result(status: SolveStatus, bricks: BrickSet | None = None, solutions: tuple[BrickSet, ...] = (),
-                   complete: bool = False, message: str = "", **more: Any) -> SolveResult:
+                   complete: bool = False, message: str = "", **more: Any) -> Outcome:
             extra.update(more)
-            stats = SolveStats(seconds=ctx.elapsed(), variables=counts["vars"], constraints=counts["cons"],
-                               nodes=counts["conflicts"], best_bound=bound[0], extra=dict(extra))
-            return SolveResult(status, self.name, mode, bricks, solutions, complete, stats, message)
+            found = solutions or ((bricks,) if bricks is not None else ())
+            return Outcome(status, solutions=found, complete=complete, best_bound=bound[0],
+                           nodes=counts["conflicts"], variables=counts["vars"], constraints=counts["cons"],
+                           message=message, extra=dict(extra))
 
-        try:
-            return self._solve(level, mode, ctx, trusted, extra, counts, bound, result)
-        except SolveStopped as stop:
-            return result(_STOP_STATUS[stop.reason], message=stop.reason.value)
+        return self._solve(level, mode, ctx, trusted, extra, counts, bound, result)
 
     def _solve(self, level: Level, mode: SolveMode, ctx: SolveContext, trusted: bool, extra: dict[str, Any],
                counts: dict[str, int], bound: list[float | None],
-               result: Callable[..., SolveResult]) -> SolveResult:
+               result: Callable[..., Outcome]) -> Outcome:
         ctx.check()
         moves, start_state = self._moves()
         m: Any
@@ -220,7 +211,7 @@ class LearnedRuleSolver:
         counts["vars"] = m.n_vars
         ctx.report(f"{m.n_vars} variables, {counts['cons']} constraints")
 
-        def wrong(bricks: BrickSet) -> SolveResult | None:
+        def wrong(bricks: BrickSet) -> Outcome | None:
             if simulate(level, bricks).won:
                 return None
             return result(SolveStatus.UNKNOWN, message=(
