@@ -25,7 +25,7 @@ from ai.reach import reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
 from game.batch import simulate_brick_sets
 from game.level import Brick, Level
-from game.simulation import simulate
+from game.simulation import SimulationCancelled, simulate
 
 #: Lemming-frames from which sets are replayed one by one (:meth:`BruteForceSolver.batch_size`).
 LONG_RUNS = 20_000
@@ -39,6 +39,15 @@ def _chunks(cells: tuple[Brick, ...], size: int, chunk: int) -> Iterator[list[tu
         if not block:
             return
         yield block
+
+
+def _replay_wins(level: Level, bricks: BrickSet, ctx: SolveContext) -> bool:
+    """One brick set replayed by the reference simulator, which asks ``ctx`` every 256 frames."""
+    try:
+        return simulate(level, bricks, should_stop=ctx.should_stop).won
+    except SimulationCancelled:
+        ctx.check()
+        raise
 
 
 def _winners(level: Level, block: list[tuple[Brick, ...]]) -> list[BrickSet]:
@@ -85,7 +94,7 @@ class BruteForceSolver(SolverBase):
             for block in _chunks(cells, size, chunk or 1):
                 ctx.check()
                 partial.nodes += len(block)
-                winners = _winners(level, block) if chunk else [b for b in block if simulate(level, b).won]
+                winners = _winners(level, block) if chunk else [b for b in block if _replay_wins(level, b, ctx)]
                 for bricks in winners:  # no smaller set wins: each is a minimum solution
                     partial.found(bricks)
                 found += winners
