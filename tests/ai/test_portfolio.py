@@ -72,8 +72,9 @@ def test_stress_levels_return_on_time_and_cancel_quickly() -> None:
     assert result.status in (SolveStatus.TIMEOUT, SolveStatus.UNKNOWN) and result.bricks is None
     big = tiled(Level.load(LARGE_FIRST), rows=10, cols=8, frames=10_000, size=(256, 256))
     cancel = threading.Event()
-    threading.Timer(0.5, cancel.set).start()
+    threading.Timer(0.1, cancel.set).start()  # auto proves this one in about 0.5 s: cancel well before
     start = time.perf_counter()
     result = PortfolioSolver().solve(big, cancel=cancel)
-    assert time.perf_counter() - start < 0.5 + 0.5  # target 0.1 s after the cancel
-    assert result.status == SolveStatus.CANCELLED
+    elapsed = time.perf_counter() - start
+    assert elapsed < 0.1 + 0.5  # target 0.1 s after the cancel
+    assert result.status == SolveStatus.CANCELLED or (result.status == SolveStatus.OPTIMAL and elapsed < 0.15)
