@@ -38,7 +38,7 @@ import numpy.typing as npt
 from ai.learning.dataset import regime_games
 from ai.learning.derive import Condition
 from ai.learning.features import ENV_OBSTACLE, ENV_TARGET, WINDOW, environments
-from ai.learning.models import Node
+from ai.learning.models import Node, tree_nodes
 from ai.learning.verify import Verification
 from game.rules import step
 
@@ -338,27 +338,7 @@ def _fit(x: npt.NDArray[np.bool_], y: IntArray, random_state: int) -> list[Node]
         return [{"value": int(y[0]) if len(y) else 0}]
     clf = DecisionTreeClassifier(criterion="entropy", random_state=random_state)
     clf.fit(x.astype(np.float64), y)
-    t = clf.tree_
-    classes = [int(c) for c in clf.classes_]
-    order: list[int] = []
-    mapping: dict[int, int] = {}
-
-    def visit(i: int) -> None:
-        mapping[i] = len(order)
-        order.append(i)
-        if t.children_left[i] != -1:
-            visit(int(t.children_left[i]))
-            visit(int(t.children_right[i]))
-
-    visit(0)
-    nodes: list[Node] = []
-    for i in order:
-        if t.children_left[i] == -1:
-            nodes.append({"value": classes[int(np.argmax(t.value[i][0]))]})
-        else:
-            nodes.append({"feature": int(t.feature[i]), "low": mapping[int(t.children_left[i])],
-                          "high": mapping[int(t.children_right[i])]})
-    return nodes
+    return tree_nodes(clf, int)
 
 
 @dataclass

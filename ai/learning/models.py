@@ -18,7 +18,7 @@ else:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -168,6 +168,32 @@ class TreeModel:
         return cls(trees)
 
 
+def tree_nodes(clf: Any, leaf_value: Callable[[Any], int]) -> list[Node]:
+    """A fitted scikit-learn decision tree as :data:`Node` dicts in depth-first order (root first):
+    ``{"feature", "low", "high"}`` for a split, ``{"value": leaf_value(majority class)}`` for a leaf."""
+    t = clf.tree_
+    classes = list(clf.classes_)
+    order: list[int] = []
+    mapping: dict[int, int] = {}
+
+    def visit(i: int) -> None:
+        mapping[i] = len(order)
+        order.append(i)
+        if t.children_left[i] != -1:
+            visit(int(t.children_left[i]))
+            visit(int(t.children_right[i]))
+
+    visit(0)
+    nodes: list[Node] = []
+    for i in order:
+        if t.children_left[i] == -1:
+            nodes.append({"value": leaf_value(classes[int(np.argmax(t.value[i][0]))])})
+        else:
+            nodes.append({"feature": int(t.feature[i]), "low": mapping[int(t.children_left[i])],
+                          "high": mapping[int(t.children_right[i])]})
+    return nodes
+
+
 def fit_tree(features: npt.ArrayLike, labels: npt.ArrayLike, *, random_state: int = 0,
              criterion: str = "entropy", splitter: str = "best") -> TreeModel:
     """Fit one unpruned decision tree per channel (scikit-learn), converted to :class:`TreeModel`.
@@ -186,29 +212,7 @@ def fit_tree(features: npt.ArrayLike, labels: npt.ArrayLike, *, random_state: in
             continue
         clf = DecisionTreeClassifier(criterion=criterion, splitter=splitter, random_state=random_state)
         clf.fit(x, y[:, c])
-        t = clf.tree_
-        classes = list(clf.classes_)
-        order: list[int] = []
-        mapping: dict[int, int] = {}
-
-        def visit(i: int) -> None:
-            mapping[i] = len(order)
-            order.append(i)
-            if t.children_left[i] != -1:
-                visit(int(t.children_left[i]))
-                visit(int(t.children_right[i]))
-
-        visit(0)
-        nodes: list[Node] = []
-        for i in order:
-            if t.children_left[i] == -1:
-                nodes.append({"value": int(bool(classes[int(np.argmax(t.value[i][0]))]))})
-            else:
-                nodes.append({
-                    "feature": int(t.feature[i]),
-                    "low": mapping[int(t.children_left[i])],
-                    "high": mapping[int(t.children_right[i])],
-                })
+        nodes = tree_nodes(clf, lambda label: int(bool(label)))
         trees.append(nodes)
     return TreeModel(trees)
 
