@@ -106,6 +106,19 @@ class SolveResult:
             return len(self.bricks)
         return None
 
+    @property
+    def solution_count(self) -> int | None:
+        """How many minimum solutions there are, when known: counted without listing them (a level split
+        into independent parts: the product of the parts' counts) or the length of a complete list.
+
+        >>> SolveResult(SolveStatus.OPTIMAL, "x", SolveMode.ALL, ((1, 1),), (((1, 1),),), True).solution_count
+        1
+        """
+        counted = self.stats.extra.get("solution_count")
+        if isinstance(counted, int) and self.stats.extra.get("solution_count_exact", True):
+            return counted
+        return len(self.solutions) if self.complete and self.mode == SolveMode.ALL else None
+
     def to_json(self) -> dict[str, Any]:
         """The JSON object printed by ``main.py solve --json`` (schema in the README, "JSON output").
 
@@ -125,6 +138,7 @@ class SolveResult:
             "bricks": [list(b) for b in self.bricks] if self.bricks is not None else None,
             "solutions": [[list(b) for b in s] for s in self.solutions],
             "complete": self.complete,
+            "solution_count": self.solution_count,
             "best_bound": bound if bound is not None and np.isfinite(bound) else None,
             "seconds": round(self.stats.seconds, 6),
             "message": self.message,

@@ -160,3 +160,14 @@ def test_bench_writes_its_section(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["bench", "--suite", str(suite), "--solvers", "cpsat", "search", "--results", str(results)]) == 0
     text = results.read_text()
     assert "keep me" in text and "## Exact solvers" in text and "| cpsat | suite | 1/1 |" in text
+
+
+def test_solve_json_counts_the_optimal_sets_of_a_split_level(capsys: pytest.CaptureFixture[str]) -> None:
+    """A level of independent parts: the product of the parts' counts, listed only up to the cap."""
+    assert main(["solve", str(REPO / "bench/suites/compartments/008_compartments.txt"), "--all", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "optimal" and data["min_bricks"] == 18
+    assert data["solution_count"] == 4480 and len(data["solutions"]) == 1000 and not data["complete"]
+    assert main(["solve", ORIGINAL_NUMBER, "--all", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["complete"] and data["solution_count"] == len(data["solutions"]) == 6
