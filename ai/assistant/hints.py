@@ -297,12 +297,21 @@ def closest_solution(player: Iterable[Brick], candidates: Sequence[BrickSet]) ->
 
 
 def compute_hint(level: Level, bricks: Iterable[Brick], *, time_limit: float | None = 10.0,
-                 cancel: threading.Event | None = None, solver: str = DEFAULT_SOLVER) -> Hint:
-    """The hint for a player who has placed ``bricks`` (legal cells; may exceed the budget)."""
+                 cancel: threading.Event | None = None, solver: str = DEFAULT_SOLVER,
+                 known: SolveResult | None = None) -> Hint:
+    """The hint for a player who has placed ``bricks`` (legal cells; may exceed the budget).
+
+    ``known``: an earlier ``all``-mode answer of ``ai.solve`` for this level (already replayed), e.g. the
+    one the game's assistant enumerates in the background when a level opens; the hint then reuses its
+    minimum solutions instead of enumerating them again.
+    """
     ctx = SolveContext.create(time_limit=time_limit, cancel=cancel, solver="hint")
     player = check_bricks(level, bricks, enforce_budget=False)
     try:
-        facts = deduce(level, solver=solver, context=ctx)
+        usable = known is not None and known.mode == SolveMode.ALL and known.status in (
+            SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE)
+        facts = _as_deductions(level, known, ctx) if usable and known is not None else deduce(
+            level, solver=solver, context=ctx)
     except SolveStopped as stop:
         return Hint(UNKNOWN, None, None, None, note=f"stopped: {stop.reason.value}")
     extra: dict[str, Any] = {"forced": facts.forced, "never_useful": facts.never_useful,

@@ -379,3 +379,16 @@ def test_useful_bricks_that_no_minimum_solution_uses_together() -> None:
     assert "no minimum solution uses all your bricks" in hint.note
     assert not set(hint.never_useful) & {(4, 12), (4, 13)}
     follow_hints(level, {(4, 12), (4, 13)}, LARGE_006_SOLUTIONS)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_hint_from_a_known_list_of_minimum_solutions_is_the_same_hint(seed: int) -> None:
+    """``known`` (the list the game enumerates in the background) gives the hint a full enumeration gives."""
+    level = small_level(seed)
+    known = ai.solve(level, solver="auto", mode="all")
+    useless = [c for c in level.brickable_cells if all(c not in s for s in known.solutions)][:1]
+    for bricks in ([], useless, list(known.solutions[0][:1]) if known.solutions else []):
+        fresh, reused = compute_hint(level, bricks), compute_hint(level, bricks, known=known)
+        assert (reused.action, reused.cell, reused.solution, reused.steps) == \
+            (fresh.action, fresh.cell, fresh.solution, fresh.steps)
+        assert (reused.forced, reused.never_useful, reused.proved) == (fresh.forced, fresh.never_useful, fresh.proved)

@@ -301,3 +301,23 @@ def test_a_failed_export_shows_a_friendly_line_and_logs_the_error(app: App, monk
     assert "The GIF could not be saved (details in errors.log)" in scene.status_lines
     assert not any("No space" in line or "Error" in line for line in scene.status_lines)
     assert "OSError: [Errno 28] No space left on device" in error_log_path().read_text()
+
+
+def test_the_minimum_solutions_are_enumerated_in_the_background_and_hints_reuse_them(app: App) -> None:
+    """When a level opens the assistant lists every minimum solution in a child process; H then plans from
+    that list (no second enumeration), and the hint is one of those solutions."""
+    from game.ui.assistant.controller import PREFETCH_SOLVER
+
+    scene = open_original(app)
+    assistant = assistant_of(scene)
+    end = time.perf_counter() + 30
+    while assistant.state.cached(PREFETCH_SOLVER, "all") is None and time.perf_counter() < end:
+        app.run_frames(1)
+        time.sleep(0.005)
+    known = assistant.state.cached(PREFETCH_SOLVER, "all")
+    assert known is not None and known.complete and set(known.solutions) == ORIGINAL_SOLUTIONS
+    assert not assistant.busy  # the background list shows no spinner and blocks no key
+    press(app, pygame.K_h, unicode="h")
+    wait_idle(app, assistant)
+    hint = assistant.state.hint
+    assert hint is not None and hint.hint.solution in ORIGINAL_SOLUTIONS and hint.steps

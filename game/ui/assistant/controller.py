@@ -51,6 +51,9 @@ if TYPE_CHECKING:
     from ai.assistant.hints import Hint
     from ai.base import Solver
 
+#: The solver whose every-minimum-solution answer the assistant computes in the background for hints.
+PREFETCH_SOLVER = "auto"
+
 #: The solver name of the rules learned from the player's own runs, once they are exact.
 PLAYER_RULES_SOLVER = "learned:yours"
 
@@ -110,6 +113,10 @@ class Assistant:
         self.level: Level = host.level
         self.worker = Worker()
         self.export_worker = Worker()
+        #: Enumerates every minimum solution (``auto``, mode ``all``) in the background once the level opens,
+        #: so that H reuses them: a hint then costs no more than S.
+        self.prefetch_worker = Worker()
+        self._prefetch_job: int | None = None
         self.solve_time_limit = solve_time_limit
         self.hint_time_limit = hint_time_limit
         self.state = AssistantState(solver_names=tuple(solver_choices()))
@@ -129,6 +136,7 @@ class Assistant:
     def use_processes(self, on: bool) -> None:
         self.worker.use_processes = on
         self.export_worker.use_processes = on
+        self.prefetch_worker.use_processes = on
 
     @property
     def solver(self) -> str:
@@ -214,6 +222,23 @@ class Assistant:
         except Exception as exc:  # noqa: BLE001 - a broken rules file must never stop the level
             log_error("offering the rules learned from your runs", str(exc), "")
 
+    def _prefetch(self) -> None:
+        """Start the background enumeration once; keep its proved answer in the state's cache."""
+        if self._prefetch_job is None:
+            level, limit = self.level, self.hint_time_limit
+
+            def job(report: Callable[[Any], None], cancel: threading.Event) -> SolveResult:
+                import ai
+
+                return ai.solve(level, solver=PREFETCH_SOLVER, mode=SolveMode.ALL, time_limit=limit, cancel=cancel)
+
+            self._prefetch_job = self.prefetch_worker.submit_job(job, label="prefetch",
+                                                                 preload=("ai.assistant.hints",))
+            return
+        for event in self.prefetch_worker.poll():
+            if event.kind == EventKind.DONE and isinstance(event.payload, SolveResult):
+                self.state = self.state.remember(event.payload)
+
     def select_solver(self, name: str) -> None:
         """Make ``name`` (one of :attr:`solver_names`) the active solver."""
         self.state = replace(self.state, solver_index=self.state.solver_names.index(name))
@@ -250,11 +275,12 @@ class Assistant:
             self.state = replace(self.state, hint=view)
             return None
         level, limit = self.level, self.hint_time_limit
+        known = self.state.cached(PREFETCH_SOLVER, SolveMode.ALL.value)  # the minimum solutions, if enumerated
 
         def job(report: Callable[[Any], None], cancel: threading.Event) -> tuple[BrickSet, Hint]:
             from ai.assistant.hints import compute_hint
 
-            return bricks, compute_hint(level, bricks, time_limit=limit, cancel=cancel)
+            return bricks, compute_hint(level, bricks, time_limit=limit, cancel=cancel, known=known)
 
         self.state = replace(self.state, hint=None)
         return self._submit(TaskKind.HINT, job, "cpsat", ("ai.assistant.hints",))
@@ -329,6 +355,7 @@ class Assistant:
         if run is None:
             return
         self.worker.cancel()
+        self.prefetch_worker.cancel()
         self.state = replace(self.state, running=None)
         if not quiet:
             self.say(f"{solver_label(run.solver)}: cancelled after {self.worker.elapsed:.1f} s")
@@ -361,6 +388,7 @@ class Assistant:
     def shutdown(self) -> None:
         """The scene is leaving: cancel the running solve (an export still finishes)."""
         self.worker.cancel()
+        self.prefetch_worker.cancel()
         self.state = replace(self.state, running=None)
         self._fast_switch = _SwitchInterval.set(False, self._fast_switch)
 
@@ -372,6 +400,7 @@ class Assistant:
             self._on_event(event)
         for event in self.export_worker.poll():
             self._on_export_event(event)
+        self._prefetch()
         if self.state.running is not None:
             self.state = replace(self.state, running=replace(self.state.running, elapsed=self.worker.elapsed))
         in_thread = (self.busy and not self.worker.use_processes) or (
