@@ -17,9 +17,9 @@ def test_solve_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", str(ORIGINAL), "--solver", "cpsat", "--all", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert list(data) == ["status", "solver", "mode", "min_bricks", "bricks", "solutions", "complete",
-                          "best_bound", "seconds", "message", "relaxed"]
+                          "solution_count", "best_bound", "seconds", "message", "relaxed"]
     assert data["mode"] == "all" and data["best_bound"] == 3 and data["relaxed"] is None
-    assert data["min_bricks"] == 3 and data["complete"] is True
+    assert data["min_bricks"] == 3 and data["complete"] is True and data["solution_count"] == 6
     assert sorted(tuple(map(tuple, s)) for s in data["solutions"]) == list(ORIGINAL_SOLUTIONS)
 
 
