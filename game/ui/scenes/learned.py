@@ -2,8 +2,8 @@
 
 :func:`install` adds the menu entry and a play-scene extension: each time the player releases
 the lemmings, the run (map, bricks, frames) is stored in the data folder
-(:func:`ai.learning.player.record_run`).  The screen learns rules from every stored run in a
-background thread (:func:`ai.learning.player.knowledge`), then shows how many runs it has seen,
+(:func:`ai.learning.player.record_run`).  The screen learns rules from every stored run in the
+worker's child process (:func:`ai.learning.player.knowledge`), then shows how many runs it has seen,
 how many neighbourhood configurations it has seen and gets right, whether the rules are exact,
 and each learned move as two small 3x3 pictures: the neighbourhood with the lemming, and where
 the lemming is one frame later.  Once exact, the assistant can offer the learned solver with these
@@ -13,10 +13,12 @@ rules (:func:`ai.learning.player.offered_solvers`).
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import pygame
 
+from ai.assistant.worker import EventKind, Worker
+from game.error_log import log_error
 from game.ui import hud
 from game.ui.app import App, Scene
 from game.ui.input import Act, Action
@@ -74,6 +76,14 @@ def _caption(pic: RulePicture) -> str:
     return f"moves {pic.move}"
 
 
+def _learn_from_runs(report: Callable[[Any], None], cancel: threading.Event) -> Knowledge:
+    """The worker job: learn from the runs stored in the data folder (:func:`ai.learning.player.knowledge`)."""
+    from ai.learning.player import knowledge
+    from game.storage import user_data_dir
+
+    return knowledge(user_data_dir())
+
+
 class LearnedScene(Scene):
     """What the AI has learned from the player's runs (see the module docstring)."""
 
@@ -84,18 +94,9 @@ class LearnedScene(Scene):
         self.error = ""
         self.page = 0
         self.anim = 0.0
-        self._box: dict[str, Any] = {}
-        self._thread = threading.Thread(target=self._learn, name="learn-from-runs", daemon=True)
-        self._thread.start()
-
-    def _learn(self) -> None:
-        from ai.learning.player import knowledge
-        from game.storage import user_data_dir
-
-        try:
-            self._box["knowledge"] = knowledge(user_data_dir())
-        except Exception as exc:  # noqa: BLE001 - shown to the player, never a crash
-            self._box["error"] = f"could not learn from your runs: {exc}"
+        self.worker = Worker()  # the learning runs in the worker's child process, like every AI job of the UI
+        self._job = self.worker.submit_job(_learn_from_runs, label="learn-from-runs",
+                                           preload=("ai.learning.player",))
 
     @property
     def ready(self) -> bool:
@@ -104,13 +105,14 @@ class LearnedScene(Scene):
 
     def wait(self, timeout: float = 60.0) -> None:
         """Block until the background learning is done (tests), then take its result."""
-        self._thread.join(timeout)
+        self.worker.wait(self._job, timeout)
         self.update(0.0)
 
     def handle_event(self, action: Action) -> None:
         """Esc back; Left/Right (or Up/Down) page through the pictures."""
         pages = self._pages()
         if action.kind == Act.BACK:
+            self.worker.cancel()
             self.app.pop()
         elif action.kind in (Act.RIGHT, Act.DOWN) and pages:
             self.page = (self.page + 1) % pages
@@ -123,10 +125,12 @@ class LearnedScene(Scene):
     def update(self, dt: float) -> None:
         """Take the background result when it is there; animate."""
         self.anim += dt
-        if self.knowledge is None and "knowledge" in self._box:
-            self.knowledge = self._box["knowledge"]
-        if not self.error and "error" in self._box:
-            self.error = str(self._box["error"])
+        for event in self.worker.poll():
+            if event.kind == EventKind.DONE and event.payload is not None:
+                self.knowledge = event.payload
+            elif event.kind == EventKind.ERROR:  # shown to the player in one line, details in errors.log
+                log_error("learning from your runs", event.message, event.detail)
+                self.error = "could not learn from your runs (details in errors.log)"
 
     # ------------------------------------------------------------------ drawing
     def draw(self, surface: pygame.Surface) -> None:
