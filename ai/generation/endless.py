@@ -1,7 +1,7 @@
 """Endless mode: levels of rising difficulty, one at a time, for a background worker.
 
-The UI runs :func:`endless_levels` in a worker thread and hands the levels to the
-game through a queue; setting ``cancel`` stops generation (and the exact solver)
+A caller may run :func:`endless_levels` in a thread and take the levels from a queue (the game
+itself runs :func:`rated_level` in its worker's child process, see below); setting ``cancel`` stops generation (and the exact solver)
 within about a tenth of a second of the current simulator batch::
 
     import queue, threading

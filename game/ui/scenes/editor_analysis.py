@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable
 
 from ai.assistant.analysis import AnalysisStatus
+from ai.context import SolveContext
 from game.editor_model import Draft
 from game.level import Level
 
@@ -54,24 +55,16 @@ def analyse_and_rate(level: Level, solver: str, time_limit: float, cancel: Any,
         return analysis, None, "rating: no time left"
     report("rating")
     stop = threading.Event()  # set at the deadline or on cancel: rate_level's limit is per solve
-
-    def watch() -> None:
-        while not stop.wait(0.05):
-            if cancel.is_set() or time.monotonic() - start >= time_limit:
-                stop.set()
-
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
+    ctx = SolveContext.create(time_limit=left, cancel=cancel)
     try:
         from ai.rating import rate_level
 
-        rating = rate_level(level, time_limit=left, cancel=stop)
+        with ctx.watch(stop.set, poll=0.05):
+            rating = rate_level(level, time_limit=left, cancel=stop)
     except Exception as exc:  # noqa: BLE001 - a failed rating must not lose the analysis
         return analysis, None, f"rating failed ({type(exc).__name__})"
     finally:
         timed_out = stop.is_set()
-        stop.set()
-        watcher.join(1.0)
     if timed_out or (rating.min_bricks is None and rating.status not in ("optimal", "infeasible")):
         return analysis, None, "rating: ran out of time"
     return analysis, rating, ""
