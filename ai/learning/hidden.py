@@ -38,7 +38,7 @@ import numpy.typing as npt
 from ai.learning.dataset import regime_games
 from ai.learning.derive import Condition
 from ai.learning.features import ENV_OBSTACLE, ENV_TARGET, WINDOW, environments
-from ai.learning.models import Node, tree_nodes
+from ai.learning.models import Node, tree_lines, tree_nodes
 from ai.learning.verify import Verification
 from game.rules import step
 
@@ -158,19 +158,7 @@ class PositionsModel:
                                    f"move ({WINDOW[v][0]:+d},{WINDOW[v][1]:+d})"),
                                   ("next state", self.next, lambda v: f"state {v}")):
             lines.append(f"# {name}: a tree of {len(nodes)} nodes")
-
-            def walk(i: int, depth: int, nodes: list[Node] = nodes, show: Any = show) -> None:
-                pad = "    " * depth
-                node = nodes[i]
-                if "value" in node:
-                    lines.append(f"{pad}{show(int(node['value']))}")
-                    return
-                lines.append(f"{pad}if {positions_feature_name(node['feature'])} == 0:")
-                walk(node["low"], depth + 1)
-                lines.append(f"{pad}else:")
-                walk(node["high"], depth + 1)
-
-            walk(0, 0)
+            lines += tree_lines(nodes, positions_feature_name, show)
             lines.append("")
         lines.append(f"# start: marker '<' -> state {self.start_state[0]}, marker '>' -> state {self.start_state[1]}")
         return "\n".join(lines)

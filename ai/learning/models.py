@@ -105,23 +105,8 @@ class TreeModel:
 
     def render(self, channel: int) -> str:
         """The tree as nested ``if`` tests, e.g. ``if obstacle[t-1,i+1,j] == 0: ...``."""
-        nodes = self.trees[channel]
         target = f"{LABELS[channel]}[t,i,j]"
-        lines: list[str] = []
-
-        def walk(i: int, depth: int) -> None:
-            pad = "    " * depth
-            node = nodes[i]
-            if "value" in node:
-                lines.append(f"{pad}{target} = {int(node['value'])}")
-                return
-            lines.append(f"{pad}if {feature_name(node['feature'])} == 0:")
-            walk(node["low"], depth + 1)
-            lines.append(f"{pad}else:")
-            walk(node["high"], depth + 1)
-
-        walk(0, 0)
-        return "\n".join(lines)
+        return "\n".join(tree_lines(self.trees[channel], feature_name, lambda v: f"{target} = {v}"))
 
     def cnf(self, channel: int) -> list[list[tuple[str, bool]]]:
         """The tree as CNF clauses over named variables, one clause per path to a leaf.
@@ -166,6 +151,29 @@ class TreeModel:
         if len(trees) != len(LABELS):
             raise ValueError("a tree model needs one tree per channel")
         return cls(trees)
+
+
+def tree_lines(nodes: list[Node], feature: Callable[[int], str], leaf: Callable[[int], str]) -> list[str]:
+    """A tree as nested ``if <feature> == 0: / else:`` lines (four spaces a level), leaves as ``leaf(value)``.
+
+    >>> tree_lines([{"feature": 3, "low": 1, "high": 2}, {"value": 0}, {"value": 1}], str, lambda v: f"= {v}")
+    ['if 3 == 0:', '    = 0', 'else:', '    = 1']
+    """
+    lines: list[str] = []
+
+    def walk(i: int, depth: int) -> None:
+        pad = "    " * depth
+        node = nodes[i]
+        if "value" in node:
+            lines.append(f"{pad}{leaf(int(node['value']))}")
+            return
+        lines.append(f"{pad}if {feature(node['feature'])} == 0:")
+        walk(node["low"], depth + 1)
+        lines.append(f"{pad}else:")
+        walk(node["high"], depth + 1)
+
+    walk(0, 0)
+    return lines
 
 
 def tree_nodes(clf: Any, leaf_value: Callable[[Any], int]) -> list[Node]:
