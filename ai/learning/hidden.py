@@ -38,7 +38,7 @@ import numpy.typing as npt
 from ai.learning.dataset import regime_games
 from ai.learning.derive import Condition
 from ai.learning.features import ENV_OBSTACLE, ENV_TARGET, WINDOW, environments
-from ai.learning.models import Node, tree_lines, tree_nodes
+from ai.learning.models import Node, tree_lines, tree_nodes, tree_paths
 from ai.learning.verify import Verification
 from game.rules import step
 
@@ -84,21 +84,6 @@ def _eval_tree(nodes: list[Node], x: npt.NDArray[np.bool_]) -> IntArray:
     return out
 
 
-def _paths(nodes: list[Node]) -> list[tuple[list[tuple[int, int]], int]]:
-    out: list[tuple[list[tuple[int, int]], int]] = []
-
-    def walk(i: int, lits: list[tuple[int, int]]) -> None:
-        node = nodes[i]
-        if "value" in node:
-            out.append((lits, int(node["value"])))
-            return
-        walk(node["low"], lits + [(node["feature"], 0)])
-        walk(node["high"], lits + [(node["feature"], 1)])
-
-    walk(0, [])
-    return out
-
-
 @dataclass
 class PositionsModel:
     """A lemming as a hidden-state machine: ``move`` tree (leaf = window index of the next cell),
@@ -125,8 +110,8 @@ class PositionsModel:
         out: list[list[tuple[tuple[int, int, int], Condition]]] = []
         for h in range(2):
             conds: list[tuple[tuple[int, int, int], Condition]] = []
-            for mlits, mval in _paths(self.move):
-                for nlits, nval in _paths(self.next):
+            for mlits, mval in tree_paths(self.move):
+                for nlits, nval in tree_paths(self.next):
                     cond: Condition = {}
                     ok = True
                     for f, v in mlits + nlits:

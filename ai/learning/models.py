@@ -84,19 +84,7 @@ class TreeModel:
 
     def paths(self, channel: int) -> list[tuple[list[Literal], int]]:
         """Every root-to-leaf path of a channel's tree: ``(literals, leaf value)``."""
-        nodes = self.trees[channel]
-        out: list[tuple[list[Literal], int]] = []
-
-        def walk(i: int, lits: list[Literal]) -> None:
-            node = nodes[i]
-            if "value" in node:
-                out.append((lits, int(node["value"])))
-                return
-            walk(node["low"], lits + [(node["feature"], 0)])
-            walk(node["high"], lits + [(node["feature"], 1)])
-
-        walk(0, [])
-        return out
+        return tree_paths(self.trees[channel])
 
     def tested_features(self, channel: int | None = None) -> list[int]:
         """Features tested anywhere in one tree (or in both)."""
@@ -151,6 +139,26 @@ class TreeModel:
         if len(trees) != len(LABELS):
             raise ValueError("a tree model needs one tree per channel")
         return cls(trees)
+
+
+def tree_paths(nodes: list[Node]) -> list[tuple[list[Literal], int]]:
+    """Every root-to-leaf path of a tree: ``(literals (feature, 0 or 1), leaf value)``.
+
+    >>> tree_paths([{"feature": 3, "low": 1, "high": 2}, {"value": 0}, {"value": 1}])
+    [([(3, 0)], 0), ([(3, 1)], 1)]
+    """
+    out: list[tuple[list[Literal], int]] = []
+
+    def walk(i: int, lits: list[Literal]) -> None:
+        node = nodes[i]
+        if "value" in node:
+            out.append((lits, int(node["value"])))
+            return
+        walk(node["low"], lits + [(node["feature"], 0)])
+        walk(node["high"], lits + [(node["feature"], 1)])
+
+    walk(0, [])
+    return out
 
 
 def tree_lines(nodes: list[Node], feature: Callable[[int], str], leaf: Callable[[int], str]) -> list[str]:
