@@ -17,13 +17,12 @@ rest comes from the newer record (the one being saved), so the best streak never
 
 from __future__ import annotations
 
-import os
 import random
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from game.storage import locked_update, read_user_json, set_aside, user_data_dir
+from game.storage import locked_update, read_user_object, set_aside_reason, user_data_dir
 
 FILE_NAME = "endless.json"
 #: Largest Endless file read, in bytes (a real one is about 150 bytes).
@@ -89,18 +88,15 @@ def fresh_record() -> EndlessRecord:
 def load_record(path: Path | None = None) -> tuple[EndlessRecord, str]:
     """The saved record (or a fresh one) and a message for the player ("" when all is well); never raises."""
     path = path if path is not None else default_record_path()
-    data, problem = read_user_json(path, MAX_RECORD_BYTES)
-    if problem is None and data is None and not os.path.exists(path):  # a file holding `null` is not missing
-        return fresh_record(), ""
+    data, problem = read_user_object(path, MAX_RECORD_BYTES)
     if problem is None:
+        if data is None:
+            return fresh_record(), ""
         try:
             return EndlessRecord.from_json(data), ""
         except (ValueError, TypeError, OverflowError) as exc:
             problem = str(exc)
-    aside = set_aside(path)
-    kept = f"; kept as {aside.name}" if aside is not None else ""
-    return fresh_record(), (f"{path.name} was unreadable ({problem.replace(str(path), 'the file')}){kept}, "
-                            "Endless starts afresh")
+    return fresh_record(), f"{path.name} was unreadable {set_aside_reason(path, problem)}, Endless starts afresh"
 
 
 def merge_records(newer: EndlessRecord, on_disk: EndlessRecord | None) -> EndlessRecord:

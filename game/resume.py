@@ -21,13 +21,12 @@ that changed since does not get stale bricks.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
 from game.level import Brick
-from game.storage import locked_update, read_user_json, set_aside, user_data_dir
+from game.storage import locked_update, read_user_object, set_aside_reason, user_data_dir
 
 #: Most levels whose bricks are kept (the most recently played ones).
 MAX_LEVELS = 500
@@ -58,17 +57,13 @@ class ResumeStore:
         """Read ``path`` (default: :func:`default_resume_path`); never raises, never blocks."""
         p = Path(path) if path is not None else default_resume_path()
         store = cls(p)
-        data, problem = read_user_json(p, MAX_RESUME_BYTES)
-        if problem is None and data is None and not os.path.exists(p):  # a file holding `null` is not missing
-            return store  # no file yet
-        if problem is None and not isinstance(data, dict):
-            problem = "not a JSON object"
+        data, problem = read_user_object(p, MAX_RESUME_BYTES)
         if problem is not None:
-            aside = set_aside(p)
-            kept = f"; kept as {aside.name}" if aside is not None else ""
-            store.messages.append(f"{p.name} unusable ({problem.replace(str(p), 'the file')}){kept}; "
+            store.messages.append(f"{p.name} unusable {set_aside_reason(p, problem)}; "
                                   "where you were in each level is forgotten")
             return store
+        if data is None:
+            return store  # no file yet
         store.last_key, store.boards = _parse_document(data)
         return store
 

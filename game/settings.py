@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from game.storage import APP_DIR_NAME, file_lock, locked_update, parse_json_bytes, read_user_json, set_aside
+from game.storage import APP_DIR_NAME, file_lock, locked_update, parse_json_bytes, read_user_object, set_aside, set_aside_reason
 
 #: Largest settings file read, in bytes (a real one is well under 1 KiB).
 MAX_SETTINGS_BYTES = 64 * 1024
@@ -218,17 +218,12 @@ class SettingsStore:
         """Read ``path`` (default: :func:`default_settings_path`); never raises, never blocks."""
         p = Path(path) if path is not None else default_settings_path()
         store = cls(p)
-        data, problem = read_user_json(p, MAX_SETTINGS_BYTES)
-        if problem is None and data is None and not os.path.exists(p):  # a file holding `null` is not missing
-            return store  # no file yet
-        if problem is None and not isinstance(data, dict):
-            problem = f"not a JSON object ({type(data).__name__})"
+        data, problem = read_user_object(p, MAX_SETTINGS_BYTES)
         if problem is not None:
-            aside = set_aside(p)
-            kept = f"; kept as {aside.name}" if aside is not None else ""
-            store.messages.append(f"settings file {p.name} unusable ({problem.replace(str(p), 'the file')})"
-                                  f"{kept}; using the defaults")
+            store.messages.append(f"settings file {p.name} unusable {set_aside_reason(p, problem)}; using the defaults")
             return store
+        if data is None:
+            return store  # no file yet
         loaded = Settings.from_json(data)
         store.settings = loaded.settings
         if loaded.messages:  # the valid fields stay in place; the whole original is kept aside too

@@ -174,6 +174,28 @@ def read_user_json(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> tupl
     return parse_json_bytes(raw)
 
 
+def read_user_object(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[dict[str, Any] | None, str | None]:
+    """Read a user JSON file that must hold an object, without ever raising.
+
+    ``(None, None)`` when there is no file, ``(data, None)`` for an object, ``(None, problem)`` otherwise
+    (a file holding ``null`` or a list is a problem, not a missing file).
+    """
+    data, problem = read_user_json(path, max_bytes)
+    if problem is None and data is None and not os.path.exists(path):
+        return None, None
+    if problem is None and not isinstance(data, dict):
+        problem = f"not a JSON object ({type(data).__name__})"
+    return (None, problem) if problem is not None else (data, None)
+
+
+def set_aside_reason(path: Path | str, problem: str) -> str:
+    """Move an unusable user file aside (:func:`set_aside`) and say why, for the player:
+    ``"(<problem>); kept as <new name>"`` (no "kept" part when it could not be moved)."""
+    aside = set_aside(path)
+    kept = f"; kept as {aside.name}" if aside is not None else ""
+    return f"({problem.replace(str(path), 'the file')}){kept}"
+
+
 def set_aside(path: Path | str, *, now: float | None = None) -> Path | None:
     """Rename an unusable user file to ``<name>.corrupt-YYYYmmdd-HHMMSS`` (never over another file).
 
