@@ -40,6 +40,8 @@ import numpy as np
 import numpy.typing as npt
 
 from game.errors import LevelFormatError
+from game.physics import CLASSIC, Physics, PhysicsError
+from game.physics_catalog import level_line, resolve
 
 #: Direction of a lemming facing left.
 LEFT = -1
@@ -128,6 +130,7 @@ class Level:
             raise ValueError("the map has no lemming")
         if not self.targets:
             raise ValueError("the map has no target")
+        self.physics  # noqa: B018 - a bad '# physics:' value fails here, once (PhysicsError)
 
     # ------------------------------------------------------------------ build
     @classmethod
@@ -139,8 +142,9 @@ class Level:
         *,
         title: str | None = None,
         meta: Iterable[tuple[str, str]] = (),
+        physics: Physics | None = None,
     ) -> Level:
-        """Build a level from map rows written in the file alphabet.
+        """Build a level from map rows written in the file alphabet (``physics``: not classic).
 
         >>> Level.from_rows(["R.T", "XXX"], frames=4, budget=0, title="Walk").grid
         ('> T', 'XXX')
@@ -152,6 +156,8 @@ class Level:
         pairs = list(meta)
         if title is not None:
             pairs = [("title", title)] + [p for p in pairs if p[0] != "title"]
+        if physics is not None:
+            pairs = [p for p in pairs if p[0] != "physics"] + [("physics", level_line(physics))]
         return cls(frames=frames, budget=budget, grid=grid, meta=tuple(pairs))
 
     @classmethod
@@ -248,6 +254,19 @@ class Level:
             pairs.append((key, value))
         return Level(self.frames, self.budget, self.grid, tuple(pairs))
 
+    @cached_property
+    def physics(self) -> Physics:
+        """The rules this level's lemmings follow: its ``# physics:`` line, else classic."""
+        value = self.meta_value("physics")
+        return resolve(value) if value else CLASSIC
+
+    def with_physics(self, physics: Physics) -> Level:
+        """A copy whose lemmings follow ``physics`` (the ``# physics:`` line is dropped for classic)."""
+        pairs = tuple(p for p in self.meta if p[0] != "physics")
+        if physics != CLASSIC:
+            pairs += (("physics", level_line(physics)),)
+        return Level(self.frames, self.budget, self.grid, pairs)
+
     def with_limits(self, *, frames: int | None = None, budget: int | None = None) -> Level:
         """A copy with another frame count and/or brick budget."""
         return Level(
@@ -321,13 +340,15 @@ class Level:
 
     @cached_property
     def puzzle_hash(self) -> str:
-        """Hash of what defines the puzzle (N, B, map), not the metadata.
+        """Hash of what defines the puzzle (N, B, map, and the physics unless classic), not the metadata.
 
         >>> Level.from_rows(["> T", "XXX"], 3, 0, title="a").puzzle_hash == \\
         ...     Level.from_rows(["> T", "XXX"], 3, 0, title="b").puzzle_hash
         True
         """
         body = "\n".join([str(self.frames), str(self.budget), *self.grid])
+        if not self.physics.is_classic:
+            body += "\n" + self.physics.behaviour_key()
         return hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
 
     def summary(self) -> str:
@@ -394,6 +415,11 @@ def _parse(text: str, path: str) -> Level:
         if not match:
             raise LevelFormatError(path, i + 1, 1, "a metadata line must read '# key: value'")
         meta.append((match.group(1), match.group(2).rstrip()))
+        if match.group(1) == "physics":
+            try:
+                resolve(match.group(2))
+            except PhysicsError as exc:
+                raise LevelFormatError(path, i + 1, 1, str(exc)) from None
         i += 1
 
     if i >= len(lines):

@@ -1,8 +1,8 @@
 """The reference simulator: the one definition of the rules every other form is tested against.
 
-The rule itself is :func:`game.rules.step`.  Small runs apply it one lemming at a time
+The rule itself is the level's physics (:meth:`game.physics.Physics.step`).  Small runs apply it one lemming at a time
 (:func:`simulate_stepwise`); large ones apply it to every lemming at once with numpy
-(:func:`simulate_vectorised`: the same three cases as array masks; a test checks both agree
+(:func:`simulate_vectorised`: the physics' table looked up for every lemming; a test checks both agree
 on random levels) and keep the tracks compactly: one byte per row, column and direction per
 lemming and frame, so a 256x256 level with N = 10,000 and 16,128 lemmings fits in about
 half a gigabyte.
@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from game.level import Brick, Level
+from game.physics import NEIGHBOURS
 from game.rules import State, check_bricks
 
 IntArray = npt.NDArray[np.integer[Any]]
@@ -79,7 +80,8 @@ class TrackPath(Sequence[State]):
 @dataclass(frozen=True, eq=False)
 class LemmingTrack:
     """One lemming's run: its state ``(row, col, direction)`` at every frame 0..N-1 (:attr:`path`),
-    and the first frame at which it stood on a target (``None`` if never)."""
+    and the frame from which it stands on a target through the last frame (``None``: it is not on one
+    at the last frame).  Where targets stop lemmings that is the frame it first reached one."""
 
     path: Sequence[State]
     reached_at: int | None
@@ -157,7 +159,7 @@ def simulate(level: Level, bricks: Iterable[Brick] = (), *, enforce_budget: bool
 
     The brick set is checked first (:func:`game.rules.check_bricks`); an illegal set
     raises :class:`game.errors.IllegalBricksError`.  Small runs go one lemming and one
-    :func:`game.rules.step` at a time (:func:`simulate_stepwise`), larger ones all lemmings
+    :meth:`~game.physics.Physics.step` at a time (:func:`simulate_stepwise`), larger ones all lemmings
     at once (:func:`simulate_vectorised`); both give the same run.  ``should_stop`` (asked
     every 256 frames) lets a background caller abandon a run no longer wanted
     (:class:`SimulationCancelled`).
@@ -191,9 +193,14 @@ def simulate_vectorised(level: Level, bricks: Iterable[Brick] = (), *, enforce_b
     r = np.array([lem.row + 1 for lem in lemmings], dtype=np.int32)
     c = np.array([lem.col + 1 for lem in lemmings], dtype=np.int32)
     d = np.array([lem.direction for lem in lemmings], dtype=np.int32)
+    physics = level.physics
+    stops, table = physics.targets_stop, physics.table.astype(np.int32)
+    reads = [(dr, da, 1 << NEIGHBOURS.index((dr, da))) for dr, da in physics.read_offsets]
     reached = np.full(count, -1, dtype=np.int64)
     home = target[r, c]
     reached[home] = 0
+    if not stops:
+        home[:] = False
     rows[0], cols[0], right[0] = r - 1, c - 1, d > 0
     for frame in range(1, frames):
         if should_stop is not None and frame % 256 == 0 and should_stop():
@@ -201,16 +208,21 @@ def simulate_vectorised(level: Level, bricks: Iterable[Brick] = (), *, enforce_b
         moving = np.flatnonzero(~home)
         if moving.size:
             rm, cm, dm = r[moving], c[moving], d[moving]
-            fall = ~blocked[rm + 1, cm]                      # 1. fall if the cell below is free
-            walk = ~fall & ~blocked[rm, cm + dm]             # 2. else walk if the cell ahead is free
-            turn = ~fall & ~walk                             # 3. else turn around and stay
-            r[moving] = rm + fall
-            c[moving] = cm + dm * walk
-            d[moving] = np.where(turn, -dm, dm)
+            config = np.zeros(moving.size, dtype=np.intp)
+            for dr, da, bit in reads:                       # the cells the physics reads, as table bits
+                config |= blocked[rm + dr, cm + da * dm] * bit
+            move = table[config]
+            r[moving] = rm + move[:, 0]
+            c[moving] = cm + move[:, 1] * dm
+            d[moving] = np.where(move[:, 2] != 0, -dm, dm)
+            if not stops:
+                off = ~target[r, c]
+                reached[off] = -1
             arrived = target[r[moving], c[moving]]
             if arrived.any():
                 now = moving[arrived]
-                home[now] = True
+                now = now[reached[now] < 0]
+                home[now] = stops
                 reached[now] = frame
         rows[frame], cols[frame], right[frame] = r - 1, c - 1, d > 0
     tracks = tuple(
@@ -221,10 +233,8 @@ def simulate_vectorised(level: Level, bricks: Iterable[Brick] = (), *, enforce_b
 
 
 def simulate_stepwise(level: Level, bricks: Iterable[Brick] = (), *, enforce_budget: bool = True) -> Run:
-    """:func:`simulate` one lemming and one :func:`game.rules.step` at a time: the plain statement
+    """:func:`simulate` one lemming and one :meth:`~game.physics.Physics.step` at a time: the plain statement
     of the rules (tests check :func:`simulate_vectorised` against it)."""
-    from game.rules import step
-
     placed = check_bricks(level, bricks, enforce_budget=enforce_budget)
     width = level.width
     # Padded grid: a ring of wall around the map makes "outside counts as wall" exact.
@@ -242,6 +252,7 @@ def simulate_stepwise(level: Level, bricks: Iterable[Brick] = (), *, enforce_bud
     def on_target(r: int, c: int) -> bool:
         return (r, c) in target_set
 
+    step = level.physics.step
     tracks = []
     for lemming in level.lemmings:
         state: State = (lemming.row, lemming.col, lemming.direction)
@@ -250,7 +261,9 @@ def simulate_stepwise(level: Level, bricks: Iterable[Brick] = (), *, enforce_bud
         for frame in range(1, level.frames):
             state = step(blocked, on_target, state)
             path.append(state)
-            if reached_at is None and on_target(state[0], state[1]):
+            if not on_target(state[0], state[1]):
+                reached_at = None
+            elif reached_at is None:
                 reached_at = frame
         tracks.append(LemmingTrack(tuple(path), reached_at))
     return Run(level, placed, tuple(tracks))
