@@ -410,3 +410,62 @@ def _alike(game: Game, physics: Physics, flip: bool) -> int:
         ours = np.array([(r, c) for r, c, _ in track.path], dtype=np.int64)
         alike += int(np.array_equal(ours, game.positions[k]))
     return alike
+
+
+def query_level(config: int) -> Any:
+    """A two-frame level whose lemming (facing right) stands in ``config``: one step shows its move."""
+    from game.level import Level
+
+    grid = [[" "] * 4 for _ in range(3)]
+    for bit, (dr, da) in enumerate(NEIGHBOURS):
+        if config >> bit & 1:
+            grid[1 + dr][1 + da] = "X"
+    grid[1][1] = ">"
+    grid[0][3] = "T"
+    return Level.from_rows(["".join(r) for r in grid], 2, 0)
+
+
+def learn_by_asking(engine: Callable[[Any], Game], games: Sequence[Game] = (), *, seed: int = 0,
+                    most_queries: int = 300, name: str = "learned",
+                    ctx: SolveContext | None = None) -> LearnedPhysics:
+    """Active learning: learn from ``games``, then ask ``engine`` (a level in, the observed game out)
+    about every neighbourhood never seen, and play dense-target games until it is known whether
+    targets stop lemmings.  Ends :attr:`LearnedPhysics.sure` unless ``most_queries`` runs out."""
+    from ai.learning.observations import random_game
+
+    ctx = ctx or SolveContext.create()
+    data = list(games)
+    queries = 0
+    result = learn_physics(data, name=name, ctx=ctx) if data else None
+    unseen = result.unseen.tolist() if result is not None else list(range(CONFIGS))
+    for config in unseen:
+        if queries >= most_queries:
+            break
+        ctx.check()
+        data.append(engine(query_level(int(config))))
+        queries += 1
+    result = learn_physics(data, name=name, ctx=ctx)
+    rng = np.random.default_rng(seed)
+    from game.physics import CLASSIC
+
+    while not result.targets_decided and queries < most_queries:
+        ctx.check()
+        probe = random_game(rng, CLASSIC, height=8, width=12, walls=0.3, targets=0.4, lemmings=40, frames=12)
+        level = _level_of(probe)
+        data.append(engine(level))
+        queries += 1
+        result = learn_physics(data, name=name, ctx=ctx)
+    result.queries = queries
+    return result
+
+
+def _level_of(game: Game) -> Any:
+    """A level with ``game``'s map and lemming starts (its frames), for asking an engine."""
+    from game.level import Level
+
+    grid = [["X" if s else ("T" if t else " ") for s, t in zip(sr, tr)]
+            for sr, tr in zip(game.solid.tolist(), game.target.tolist())]
+    for pos, dirs in zip(game.positions, game.directions):
+        d = int(dirs[0]) if dirs is not None else 1
+        grid[int(pos[0, 0])][int(pos[0, 1])] = ">" if d > 0 else "<"
+    return Level.from_rows(["".join(r) for r in grid], game.frames, 0)
