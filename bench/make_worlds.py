@@ -22,7 +22,7 @@ from game.simulation import simulate
 
 #: World title, physics, level names: the player is told the title only.
 WORLDS = (
-    ("Careful Country", "careful", ["Edge of Reason", "Mind the Brink", "Bridge Builders", "Cold Feet",
+    ("The Timid Plains", "careful", ["Edge of Reason", "Mind the Brink", "Bridge Builders", "Cold Feet",
                                     "No Leap of Faith", "Safe Passage", "Timid Steps", "The Long Way Round",
                                     "Second Thoughts", "Holding Back"]),
     ("The Steps", "climber", ["Up We Go", "Stairway", "One Step Higher", "Foothold", "The Ledge",
