@@ -29,7 +29,7 @@ WORLDS = (
                               "Scramble", "Handholds", "Summit", "Rock Face", "Overhang"]),
     ("Windy Heights", "drifter", ["Gliding", "Tailwind", "Drift", "Leaf Fall", "Slipstream",
                                   "Soft Landing", "Updraft", "Crosswind", "Sail Away", "Feather"]),
-    ("Restless Halls", "restless", ["Don't Stop", "Pacing", "Right on Time", "Keep Moving", "The Vigil",
+    ("The Hall of Clocks", "restless", ["Don't Stop", "Pacing", "Right on Time", "Keep Moving", "The Vigil",
                                     "Last Call", "Standing Room", "Clockwork", "Two Minds", "Curtain"]),
 )
 
