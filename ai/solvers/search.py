@@ -1,8 +1,8 @@
 """Exact depth-first search over the cells the lemmings actually read.
 
 The search replays the lemmings one after another.  Whenever a lemming reads an
-undecided brickable cell (the cell below it, or the cell ahead once it stands on
-something) the search branches: *no brick there, ever* or *a brick there*.  A brick set
+undecided brickable cell (walking the decision tree of the level's physics,
+:func:`ai.solvers.gates.decision_tree`, from the cell it reads first) the search branches: *no brick there, ever* or *a brick there*.  A brick set
 therefore corresponds to exactly one leaf (its decisions are those the run reads, in
 the order it reads them), so each brick set is produced once.  Bricks never go on
 cells no run reads, which no minimum solution needs.
@@ -13,8 +13,9 @@ cells no run reads, which no minimum solution needs.
 * **pruning** by the live states of :mod:`ai.reach` (a state from which no target can
   be reached in the frames left ends the branch);
 * a **table of solved positions**: the key is the lemming, frame and state plus the
-  decisions on the cells its future can still read (rows at or below it, columns within
-  reach in the frames left, and every cell of the lemmings still to come).  An entry
+  decisions on the cells its future can still read (rows at or below it, or every row when the
+  physics reads above, columns within reach in the frames left, and every cell of the lemmings
+  still to come).  An entry
   holds the budget it was solved with and every completion found (none, for a failed
   position), so a position reached again by another path is not searched twice.
 
@@ -44,7 +45,7 @@ from ai.base import SolveMode, SolveStatus
 from ai.context import SolveContext
 from ai.reach import ReachInfo, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
-from ai.solvers.gates import FREE, gate_codes
+from ai.solvers.gates import SOLID, decision_tree, gate_codes, reads_above
 from game.level import Brick, Level
 
 #: The search checks the solve context every this many nodes (a node costs microseconds).
@@ -67,6 +68,11 @@ class Board:
     row_from: list[int]  #: per map row r: mask of the bits of cells in rows >= r
     col_prefix: list[int]  #: col_prefix[c]: mask of the bits of cells in columns < c
     later: list[int]  #: per lemming k: mask of every cell the lemmings after k may read
+    tree: dict[int, tuple[int, list[tuple[int, int, int]], list[tuple[int, bool]]]]
+    #: per direction: the physics' decision tree in flat positions (root, nodes (cell delta, solid
+    #: child, free child), leaves (position delta, turns)); children ``< 0`` are ``~leaf``
+    stops: bool  #: targets stop lemmings
+    upward: bool  #: the physics reads above a lemming (its future may read any row)
 
     @classmethod
     def of(cls, level: Level, info: ReachInfo, ctx: SolveContext | None = None) -> Board:
@@ -85,7 +91,19 @@ class Board:
         return cls(pw, level.frames, code, target, cells, starts, live, level.height * level.width,
                    inner.ravel().tolist(),
                    _row_masks(cells, level.height), _col_prefix(cells, level.width),
-                   _later_masks(level, info, cells, ctx))
+                   _later_masks(level, info, cells, ctx), _flat_tree(level, pw),
+                   level.physics.targets_stop, reads_above(level.physics))
+
+
+def _flat_tree(level: Level, pw: int) -> dict[int, tuple[int, list[tuple[int, int, int]], list[tuple[int, bool]]]]:
+    """The physics' decision tree with offsets as flat padded-position deltas, per direction."""
+    root, nodes = decision_tree(level.physics)
+    out = {}
+    for d in (-1, 1):
+        flat = [(n.offset[0] * pw + n.offset[1] * d, n.solid, n.free) for n in nodes]
+        leaves = [(b.move[0] * pw + b.move[1] * d, b.turn) for b in level.physics.branches]
+        out[d] = (root, flat, leaves)
+    return out
 
 
 def _mask(bits: np.ndarray) -> int:
@@ -135,7 +153,8 @@ class _Search:
         reach = b.frames - t  # columns within reach (one more for the cell ahead)
         lo, hi = max(0, c - 1 - reach), min(len(b.col_prefix) - 1, c + reach)
         cols = b.col_prefix[hi] ^ b.col_prefix[lo]
-        return (b.row_from[r - 1] & cols) | b.later[k]
+        rows = b.row_from[0] if b.upward else b.row_from[r - 1]
+        return (rows & cols) | b.later[k]
 
     def explore(self, k: int, t: int, pos: int, d: int, bricks: int, forbidden: int, budget: int) -> list[int]:
         """Every completion (mask of bricks added) of the position with at most ``budget`` more bricks."""
@@ -155,34 +174,31 @@ class _Search:
     def _run(self, k: int, t: int, pos: int, d: int, bricks: int, forbidden: int, budget: int) -> list[int]:
         """Advance lemming ``k`` until it ends, dies or reads an undecided cell (then branch)."""
         b = self.b
-        code, target, pw, last = b.code, b.target, b.width, b.frames - 1
-        live, inner = b.live[k], b.inner
+        code, target, last, stops = b.code, b.target, b.frames - 1, b.stops
+        live, inner, tree = b.live[k], b.inner, b.tree
         span = b.plane * 2
         decided = bricks | forbidden
         while True:
             if not live[t * span + inner[pos] + (d > 0)]:
                 return []
-            if t == last or target[pos]:
+            if t == last or (stops and target[pos]):
                 return self._next_lemming(k, bricks, forbidden, budget)
-            cell = code[pos + pw]
-            if cell >= 0 and not (decided >> cell) & 1:
-                if budget == 0:
-                    decided |= 1 << cell
+            node, nodes, leaves = tree[d]
+            while node >= 0:  # walk the physics' decision tree
+                delta, solid_child, free_child = nodes[node]
+                cell = code[pos + delta]
+                if cell >= 0 and not (decided >> cell) & 1:
+                    if budget == 0:
+                        decided |= 1 << cell
+                    else:
+                        return self._branch(k, t, pos, d, bricks, forbidden, budget, cell)
+                if cell == SOLID or (cell >= 0 and (bricks >> cell) & 1):
+                    node = solid_child
                 else:
-                    return self._branch(k, t, pos, d, bricks, forbidden, budget, cell)
-            if cell == FREE or (cell >= 0 and not (bricks >> cell) & 1):
-                pos += pw
-                t += 1
-                continue
-            ahead = code[pos + d]
-            if ahead >= 0 and not (decided >> ahead) & 1:
-                if budget == 0:
-                    decided |= 1 << ahead
-                else:
-                    return self._branch(k, t, pos, d, bricks, forbidden, budget, ahead)
-            if ahead == FREE or (ahead >= 0 and not (bricks >> ahead) & 1):
-                pos += d
-            else:
+                    node = free_child
+            move, turns = leaves[~node]
+            pos += move
+            if turns:
                 d = -d
             t += 1
 
