@@ -1,7 +1,8 @@
 """Every exact solver follows the level's physics: differential tests against exhaustive enumeration.
 
 Random small levels (at most 6x8, N <= 12, B <= 2) under every shipped physics and 24 random physics of
-the class: the minimum and the optimal sets of cpsat (both encodings), milp, search, brute and auto equal
+the class: the minimum and the optimal sets of cpsat (both encodings), milp (path/flow and product),
+search, brute and auto equal
 those of an enumeration of every brick set with the reference simulator; the decomposition agrees on
 levels made of independent parts; the batched simulator and the reachability analysis agree with the
 reference simulator.
@@ -19,7 +20,8 @@ from ai import solve
 from ai.base import SolveStatus
 from ai.generation.random_levels import small_level
 from ai.reach import analyse
-from ai.solvers.decompose import DecomposeSolver
+from ai.context import SolveContext
+from ai.solvers.decompose import DecomposeSolver, split
 from ai.solvers.search import SearchSolver
 from game.batch import simulate_brick_sets, simulate_levels
 from game.level import Level
@@ -97,6 +99,7 @@ def test_the_cases_are_not_trivial() -> None:
     ("cpsat", {"encoding": "time"}),
     ("search", {}),
     ("milp", {"backend": "highs"}),
+    ("milp", {"backend": "highs", "formulation": "product"}),
     ("auto", {}),
 ])
 def test_solver_matches_the_enumeration_under_every_physics(name: str, options: dict) -> None:
@@ -117,17 +120,21 @@ def side_by_side(left: Level, right: Level) -> Level:
 
 
 def test_the_decomposition_matches_the_whole_under_every_physics() -> None:
-    mismatches = []
-    for i in range(0, len(PHYSICS), 2):
-        left, right = level_of(PHYSICS[i], 0), level_of(PHYSICS[i], 1)
-        level = side_by_side(left, right)
+    mismatches, split_parts = [], 0
+    for i in range(0, len(PHYSICS)):
+        seeds = seeds_of(i)
+        left, right = level_of(PHYSICS[i], seeds[0]), level_of(PHYSICS[i], seeds[1 + i % (len(seeds) - 1)])
+        level = side_by_side(left, left if i % 2 else right)
         whole = answer(level, "cpsat")
+        if analyse(level).feasible and all(analyse(lv).read_cells for lv in (left, right)):
+            split_parts += len(split(level, SolveContext.create())) > 1
         parts = DecomposeSolver(inner=SearchSolver).solve(level, mode="all")
         got = (parts.min_bricks if parts.status == SolveStatus.OPTIMAL else None,
                tuple(sorted(tuple(sorted(s)) for s in parts.solutions)))
         if got != whole:
             mismatches.append((PHYSICS[i].name, got, whole))
     assert not mismatches
+    assert split_parts >= 5
 
 
 def test_the_batched_simulator_follows_the_physics() -> None:
