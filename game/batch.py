@@ -225,7 +225,7 @@ def simulate_levels(
 def _merge(runs: list[tuple[list[int], BatchRun]], count: int, record_paths: bool) -> BatchRun:
     """One :class:`BatchRun` of ``count`` rows from runs of some of them (``rows``: their places)."""
     n_lem = max(run.active.shape[1] for _, run in runs)
-    horizon = max(run.paths.shape[1] for _, run in runs) if record_paths else 0
+    horizon = max((run.paths.shape[1] for _, run in runs if run.paths is not None), default=0)
     reached = np.full((count, n_lem), -1, dtype=np.int64)
     final = np.zeros((count, n_lem, 3), dtype=np.int64)
     active = np.zeros((count, n_lem), dtype=bool)

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -47,6 +48,7 @@ from ai.reach import ReachInfo, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.gates import SOLID, decision_tree, gate_codes, reads_above
 from game.level import Brick, Level
+from game.physics import Physics
 
 #: The search checks the solve context every this many nodes (a node costs microseconds).
 CHECK_EVERY = 256
@@ -71,6 +73,7 @@ class Board:
     tree: dict[int, tuple[int, list[tuple[int, int, int]], list[tuple[int, bool]]]]
     #: per direction: the physics' decision tree in flat positions (root, nodes (cell delta, solid
     #: child, free child), leaves (position delta, turns)); children ``< 0`` are ``~leaf``
+    physics: Physics  #: the level's physics
     stops: bool  #: targets stop lemmings
     upward: bool  #: the physics reads above a lemming (its future may read any row)
 
@@ -92,7 +95,7 @@ class Board:
                    inner.ravel().tolist(),
                    _row_masks(cells, level.height), _col_prefix(cells, level.width),
                    _later_masks(level, info, cells, ctx), _flat_tree(level, pw),
-                   level.physics.targets_stop, reads_above(level.physics))
+                   level.physics, level.physics.targets_stop, reads_above(level.physics))
 
 
 def _flat_tree(level: Level, pw: int) -> dict[int, tuple[int, list[tuple[int, int, int]], list[tuple[int, bool]]]]:
@@ -139,12 +142,15 @@ def _later_masks(level: Level, info: ReachInfo, cells: list[Brick], ctx: SolveCo
 class _Search:
     """One search run: the board, the table of solved positions and the counters."""
 
-    def __init__(self, board: Board, ctx: SolveContext) -> None:
+    def __init__(self, board: Board, ctx: SolveContext, *, compiled: bool = True) -> None:
         self.b = board
         self.ctx = ctx
         self.table: dict[tuple[int, ...], tuple[int, list[int]]] = {}
         self.nodes = 0
         self.first_only = False
+        #: the step loop: :meth:`_run` specialised to the board's physics (:func:`compiled_run`), or
+        #: :meth:`_run` itself (which walks the physics' tree as data)
+        self.run = compiled_run(board) if compiled else _Search._run
 
     def relevant(self, k: int, t: int, pos: int) -> int:
         """Bits of the cells that lemming ``k`` (from ``pos`` at ``t``) or later lemmings may read."""
@@ -166,7 +172,7 @@ class _Search:
         hit = self.table.get(key)
         if hit is not None and budget <= hit[0]:
             return [m for m in hit[1] if m.bit_count() <= budget]
-        found = self._run(k, t, pos, d, bricks, forbidden, budget)
+        found = self.run(self, k, t, pos, d, bricks, forbidden, budget)
         if not found or not self.first_only:
             self.table[key] = (budget, found)
         return found
@@ -224,6 +230,78 @@ class _Search:
         self.first_only = first_only
         pos, d = self.b.starts[0]
         return self.explore(0, 0, pos, d, 0, 0, budget)
+
+
+RunFunction = Callable[[_Search, int, int, int, int, int, int, int], list[int]]
+_COMPILED: dict[tuple[str, int], RunFunction] = {}
+
+
+def compiled_run(board: Board) -> RunFunction:
+    """:meth:`_Search._run` with the board's decision tree unrolled into nested ``if`` s (generated from
+    the tree, one function per physics and map width, kept): the step loop is the search's hot spot, and
+    the unrolled walk costs what a hand-written rule would.
+
+    >>> from game.level import Level
+    >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
+    >>> run = compiled_run(Board.of(level, reach_for(level, SolveContext.create())))
+    >>> print(run.source.splitlines()[11])  # classic reads the cell below first (padded width 6)
+            cell = code[pos + 6]
+    """
+    physics = board.physics
+    root, nodes = decision_tree(physics)
+    key = (physics.behaviour_key(), board.width)
+    known = _COMPILED.get(key)
+    if known is not None:
+        return known
+    lines = ["def run(self, k, t, pos, d, bricks, forbidden, budget):",
+             "    b = self.b",
+             "    code, target, last, stops = b.code, b.target, b.frames - 1, b.stops",
+             "    live, inner = b.live[k], b.inner",
+             "    span = b.plane * 2",
+             "    decided = bricks | forbidden",
+             "    while True:",
+             "        if not live[t * span + inner[pos] + (d > 0)]:",
+             "            return []",
+             "        if t == last or (stops and target[pos]):",
+             "            return self._next_lemming(k, bricks, forbidden, budget)"]
+    pw = board.width
+
+    def shift(dr: int, da: int) -> str:
+        rows = "" if dr == 0 else f" + {dr * pw}" if dr > 0 else f" - {-dr * pw}"
+        return "pos" + rows + ("" if da == 0 else " + d" if da == 1 else " - d")
+
+    def emit(node: int, indent: str) -> None:
+        if node < 0:
+            branch = physics.branches[~node]
+            (mdr, mda), turns = branch.move, branch.turn
+            if (mdr, mda) != (0, 0):
+                lines.append(f"{indent}pos = {shift(mdr, mda)}")
+            if turns:
+                lines.append(f"{indent}d = -d")
+            if (mdr, mda) == (0, 0) and not turns:
+                lines.append(f"{indent}pass")
+            return
+        (dr, da), solid, free = nodes[node].offset, nodes[node].solid, nodes[node].free
+        lines.extend([f"{indent}cell = code[{shift(dr, da)}]",
+                      f"{indent}if cell >= 0 and not (decided >> cell) & 1:",
+                      f"{indent}    if budget == 0:",
+                      f"{indent}        decided |= 1 << cell",
+                      f"{indent}    else:",
+                      f"{indent}        return self._branch(k, t, pos, d, bricks, forbidden, budget, cell)",
+                      f"{indent}if cell == {SOLID} or (cell >= 0 and (bricks >> cell) & 1):"])
+        emit(solid, indent + "    ")
+        lines.append(f"{indent}else:")
+        emit(free, indent + "    ")
+
+    emit(root, " " * 8)
+    lines.append("        t += 1")
+    source = "\n".join(lines) + "\n"
+    namespace: dict[str, object] = {}
+    exec(compile(source, f"<search step of {physics.name}>", "exec"), namespace)  # noqa: S102 - our own text
+    run = namespace["run"]
+    run.source = source  # type: ignore[attr-defined]
+    _COMPILED[key] = run  # type: ignore[assignment]
+    return run  # type: ignore[return-value]
 
 
 #: Largest table the search keeps (bytes: frames x padded cells x 2 directions x lemmings).

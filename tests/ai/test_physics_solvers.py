@@ -22,7 +22,7 @@ from ai.generation.random_levels import small_level
 from ai.reach import analyse
 from ai.context import SolveContext
 from ai.solvers.decompose import DecomposeSolver, split
-from ai.solvers.search import SearchSolver
+from ai.solvers.search import Board, SearchSolver, _Search
 from game.batch import simulate_brick_sets, simulate_levels
 from game.level import Level
 from game.physics import Physics, random_physics
@@ -167,3 +167,15 @@ def test_reachability_contains_every_run() -> None:
                 for t, state in enumerate(track.path):
                     assert state in info.lemmings[k].states(t)
                 assert set(bricks) <= set(info.read_cells)
+
+
+def test_the_compiled_search_step_equals_the_tree_walk() -> None:
+    for i, seed in CASES[::2]:
+        level = level_of(PHYSICS[i], seed)
+        info = analyse(level)
+        if not info.feasible:
+            continue
+        board = Board.of(level, info)
+        found = [sorted(_Search(board, SolveContext.create(), compiled=compiled).solve(level.budget, False))
+                 for compiled in (True, False)]
+        assert found[0] == found[1]
