@@ -19,8 +19,8 @@ import pytest
 from ai import solve
 from ai.base import SolveStatus
 from ai.generation.random_levels import small_level
-from ai.reach import analyse
 from ai.context import SolveContext
+from ai.reach import analyse
 from ai.solvers.decompose import DecomposeSolver, split
 from ai.solvers.search import Board, SearchSolver, _Search
 from game.batch import simulate_brick_sets, simulate_levels
