@@ -8,11 +8,11 @@ For every lemming we find, frame by frame, the states ``(row, col, direction)`` 
 
 A state is *live* at frame ``t`` when it is in both.  Every winning run stays inside the live states,
 so solver encodings only need variables for them, and only brickable cells that a live state reads
-(:func:`game.rules.step_reads`) can hold a useful brick.  A lemming with no live start proves the level
+(a cell some branch of the level's physics needs, :attr:`game.physics.Physics.branches`) can hold a useful brick.  A lemming with no live start proves the level
 infeasible.
 
 The analysis costs time and memory in proportion to the states a lemming can reach, not to
-frames x cells: the moves (from :data:`game.rules.MOVE_TABLE`) are first collected into a small state
+frames x cells: the moves (one per branch of the level's physics) are first collected into a small state
 graph of the states reachable from the start that can still reach a target; the frame sets are sparse
 arrays of state indices, and each pass stops as soon as its set repeats (from then on the sets are
 periodic, so frame ``t`` maps onto a stored one).  Long loops check the :class:`~ai.context.SolveContext`.
@@ -38,7 +38,6 @@ import numpy.typing as npt
 from ai.context import SolveContext
 from ai.reach_graph import Block, Grid
 from game.level import Brick, Level
-from game.rules import step_reads
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
@@ -130,15 +129,12 @@ class LemmingReach:
 
     @cached_property
     def read_map(self) -> BoolArray:
-        """``(H, W)``: brickable cells a live state reads before the last frame (:func:`game.rules.step_reads`)."""
+        """``(H, W)``: brickable cells a live state reads before the last frame (a cell some branch of the
+        physics that is possible there needs)."""
         grid = self.block.grid
         ids = self._union_ids(self.block.union_moving)
-        ids = ids[~grid.target[ids >> 1]]  # a lemming on a target reads nothing
-        pos = ids >> 1
-        below, ahead = pos + grid.pw, pos + 2 * (ids & 1) - 1
         read = np.zeros(grid.can_free.size, dtype=bool)
-        read[below] = True  # the cell below is always read
-        read[ahead[grid.can_block[below]]] = True  # the cell ahead when the lemming can stand
+        read[grid.reads(ids)] = True
         read &= grid.brickable
         return read.reshape(grid.height + 2, grid.pw)[1:-1, 1:-1].copy()
 
@@ -221,8 +217,11 @@ RECENT_COUNT, RECENT_BYTES = 16, 20_000_000
 
 
 def reach_key(level: Level) -> str:
-    """The key of ``level``'s analysis in :attr:`SolveContext.shared`: the map and N (the budget plays no part)."""
+    """The key of ``level``'s analysis in :attr:`SolveContext.shared`: the map, N and the physics (the budget
+    plays no part)."""
     body = "\n".join([str(level.frames), *level.grid])
+    if not level.physics.is_classic:
+        body += "\n" + level.physics.behaviour_key()
     return "reach:" + hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
 
 
@@ -269,7 +268,8 @@ def _analyse(level: Level, ctx: SolveContext | None, brickable: BoolArray | None
 
 
 def losing_reads(level: Level, bricks: tuple[Brick, ...]) -> list[list[Brick]]:
-    """For each lemming that loses with ``bricks``: the brickable cells its run reads (:func:`step_reads`).
+    """For each lemming that loses with ``bricks``: the brickable cells its run reads (the cells the
+    branch of the physics taken at each step needs).
 
     Every brick set that agrees with ``bricks`` on those cells gives that lemming the
     same run, so it loses too: the solvers turn this into redundant constraints.
@@ -277,15 +277,25 @@ def losing_reads(level: Level, bricks: tuple[Brick, ...]) -> list[list[Brick]]:
     from game.simulation import simulate
 
     solid = level.obstacle_map(bricks)
+    physics = level.physics
+
+    def blocked(cell: Brick) -> bool:
+        return not level.in_bounds(*cell) or bool(solid[cell])
+
     out = []
     for track in simulate(level, bricks, enforce_budget=False).tracks:
         if track.reached_at is not None:
             continue
         reads: dict[Brick, None] = {}
         for r, c, d in track.path[:-1]:
-            below_solid = not level.in_bounds(r + 1, c) or bool(solid[r + 1, c])
-            for cell in step_reads((r, c, d), below_solid):
-                if level.in_bounds(*cell) and level.brickable_map[cell]:
-                    reads[cell] = None
+            if physics.targets_stop and level.target_map[r, c]:
+                continue
+            for branch in physics.branches:
+                cells = branch.cells((r, c, d))
+                if all(blocked(cell) == want for cell, want in cells):
+                    for cell, _ in cells:
+                        if level.in_bounds(*cell) and level.brickable_map[cell]:
+                            reads[cell] = None
+                    break
         out.append(list(reads))
     return out

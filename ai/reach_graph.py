@@ -5,7 +5,7 @@ reachable at frame ``t``) and the backward pass (states that reach a target by t
 :class:`Timeline` of frame sets stored until the first repeat.  Two forms:
 
 * **sparse**: the nodes are the states reachable from the start that can still reach a target, with
-  move tables (from :data:`game.rules.MOVE_TABLE`) between them; sets are index arrays;
+  move tables (from the branches of the level's physics, :attr:`game.physics.Physics.branches`) between them; sets are index arrays;
 * **dense** (when those are a large share of a big map): every state id is a node, and a step is a few
   shifted masks.
 
@@ -22,7 +22,6 @@ import numpy.typing as npt
 
 from ai.context import SolveContext
 from game.level import Level
-from game.rules import MOVE_TABLE
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
@@ -45,22 +44,42 @@ class Grid:
         self.can_block = wall | brick
         self.can_free = ~wall
         self.target = np.pad(level.target_map, 1, constant_values=False).ravel()
+        self.physics = level.physics
         self.states = self.can_free.size * 2  #: state ids per lemming: padded position * 2 + channel
 
     def moves(self, ids: IntArray) -> list[tuple[BoolArray, IntArray]]:
-        """For state ids ``pos*2 + channel``: per possible move, which ids can make it and where they go."""
+        """For state ids ``pos*2 + channel``: per possible move, which ids can make it and where they go.
+
+        One move per branch of the physics (possible where every cell it needs can take the value it
+        needs), and a rest on targets when targets stop lemmings.
+        """
         pos, ch = ids >> 1, ids & 1
         d = 2 * ch - 1
-        below, ahead = pos + self.pw, pos + d
-        on_target = self.target[pos]
-        out = [(on_target, ids)]  # a lemming on a target rests
-        for rule in MOVE_TABLE:
-            ok = ~on_target & (self.can_block[below] if rule.below_solid else self.can_free[below])
-            if rule.ahead_solid is not None:
-                ok &= self.can_block[ahead] if rule.ahead_solid else self.can_free[ahead]
-            dst_pos = pos + rule.d_row * self.pw + rule.d_col * d
-            out.append((ok, dst_pos * 2 + ((1 - ch) if rule.turns else ch)))
+        out = []
+        moving = np.ones(ids.shape, dtype=bool)
+        if self.physics.targets_stop:
+            on_target = self.target[pos]
+            out.append((on_target, ids))  # a lemming on a target rests
+            moving = ~on_target
+        for branch in self.physics.branches:
+            ok = moving.copy()
+            for (dr, da), solid in branch.needs:
+                cell = pos + dr * self.pw + da * d
+                ok &= self.can_block[cell] if solid else self.can_free[cell]
+            dst_pos = pos + branch.move[0] * self.pw + branch.move[1] * d
+            out.append((ok, dst_pos * 2 + ((1 - ch) if branch.turn else ch)))
         return out
+
+    def reads(self, ids: IntArray) -> IntArray:
+        """Padded cells the states ``ids`` may read: every cell a possible branch needs (none on a target
+        where targets stop lemmings)."""
+        pos, ch = ids >> 1, ids & 1
+        d = 2 * ch - 1
+        out = []
+        for (ok, _), branch in zip(self.moves(ids)[1 if self.physics.targets_stop else 0:], self.physics.branches):
+            for (dr, da), _ in branch.needs:
+                out.append((pos + dr * self.pw + da * d)[ok])
+        return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
 
     def decode(self, ids: IntArray) -> tuple[IntArray, IntArray, IntArray]:
         """Map ``(row, col, channel)`` arrays of state ids."""
@@ -268,10 +287,14 @@ class Block:
         firsts = np.searchsorted(nodes, np.arange(self.count, dtype=np.int64) * self.span)
         pos = (nodes % self.span) >> 1
         rows, cols = pos // grid.pw - 1, pos % grid.pw - 1
-        self.extents = np.stack([np.minimum.reduceat(rows, firsts),
-                                 np.minimum(np.maximum.reduceat(rows, firsts) + 1, grid.height - 1),
-                                 np.maximum(np.minimum.reduceat(cols, firsts) - 1, 0),
-                                 np.minimum(np.maximum.reduceat(cols, firsts) + 1, grid.width - 1)], axis=1)
+        offsets = grid.physics.read_offsets
+        up = max([0] + [-dr for dr, _ in offsets])
+        down = max([0] + [dr for dr, _ in offsets])
+        side = max([0] + [abs(da) for _, da in offsets])
+        self.extents = np.stack([np.maximum(np.minimum.reduceat(rows, firsts) - up, 0),
+                                 np.minimum(np.maximum.reduceat(rows, firsts) + down, grid.height - 1),
+                                 np.maximum(np.minimum.reduceat(cols, firsts) - side, 0),
+                                 np.minimum(np.maximum.reduceat(cols, firsts) + side, grid.width - 1)], axis=1)
 
     def _sparse(self, start_keys: IntArray, nodes: IntArray, src: IntArray, dst: IntArray,
                 ctx: SolveContext | None) -> None:
@@ -305,7 +328,7 @@ class Block:
         self.backward = _run_sparse(targets, _padded_table(dst, src, size), grid.frames, ctx)
 
     def _dense(self, start_keys: IntArray, ctx: SolveContext | None) -> None:
-        """The dense form: every state id is a node; moves are shifts derived from the move table."""
+        """The dense form: every state id is a node; moves are shifts derived from the physics' branches."""
         grid, span, count = self.grid, self.span, self.count
         ids = np.arange(span, dtype=np.int64)
         inner = ids[grid.can_free[ids >> 1]]  # states on free cells (never the padding ring)

@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from game.level import Brick, Level
+from game.physics import CLASSIC, NEIGHBOURS, Physics
 from game.rules import check_bricks
 
 IntArray = npt.NDArray[np.int64]
@@ -32,7 +33,8 @@ BoolArray = npt.NDArray[np.bool_]
 class BatchRun:
     """Outcome of a batch.  ``B`` rows, ``L`` lemming slots, ``N`` frames.
 
-    * ``reached_at``: ``(B, L)`` first frame on a target, -1 if never (or inactive);
+    * ``reached_at``: ``(B, L)`` the frame from which the lemming is on a target through the row's last
+      frame (where targets stop lemmings: the first frame on one), -1 if it is not on one then (or inactive);
     * ``final``: ``(B, L, 3)`` state ``(row, col, direction)`` at each row's last frame;
     * ``paths``: ``(B, N, L, 3)`` states at every frame, when recorded (rows with fewer
       frames than ``N`` keep moving past their end: only frames < ``frames[b]`` count);
@@ -69,8 +71,9 @@ def simulate_batch(
     *,
     active: npt.ArrayLike | None = None,
     record_paths: bool = False,
+    physics: Physics = CLASSIC,
 ) -> BatchRun:
-    """Run ``B`` worlds at once.
+    """Run ``B`` worlds at once, every lemming following ``physics`` (its table looked up per lemming).
 
     ``obstacles``: ``(B, H, W)`` bool; ``targets``: ``(H, W)`` or ``(B, H, W)`` bool;
     ``starts``: ``(L, 3)`` or ``(B, L, 3)`` integer ``(row, col, direction)``;
@@ -102,6 +105,9 @@ def simulate_batch(
     direction = st[..., 2].copy()
     cell = base + row * pw + col
     reached = np.where(tgt_flat[cell] & act, 0, -1)
+    final_reached = reached.copy()
+    stops, table = physics.targets_stop, physics.table.astype(np.int64)
+    reads = [(dr, da, 1 << NEIGHBOURS.index((dr, da))) for dr, da in physics.read_offsets]
     paths = np.empty((n_rows, max(horizon, 1), n_lem, 3), dtype=np.int64) if record_paths else None
     final = np.empty((n_rows, n_lem, 3), dtype=np.int64)
 
@@ -118,24 +124,28 @@ def simulate_batch(
         snapshot(tmp)
         final[ends_now] = tmp[ends_now]
     for t in range(1, horizon):
-        free = ~tgt_flat[cell]
-        below_blocked = blocked_flat[cell + pw]
-        ahead_blocked = blocked_flat[cell + direction]
-        fall = free & ~below_blocked
-        walk = free & below_blocked & ~ahead_blocked
-        turn = free & below_blocked & ahead_blocked
-        cell = cell + fall * pw + walk * direction
-        direction = np.where(turn, -direction, direction)
-        newly = (reached < 0) & tgt_flat[cell] & act
-        reached = np.where(newly, t, reached)
+        config = np.zeros(cell.shape, dtype=np.int64)
+        for dr, da, bit in reads:  # the cells the physics reads, as table bits
+            config |= blocked_flat[cell + dr * pw + da * direction] * bit
+        move = table[config]
+        if stops:
+            move = np.where(tgt_flat[cell][..., None], 0, move)  # a lemming on a target rests
+        cell = cell + move[..., 0] * pw + move[..., 1] * direction
+        direction = np.where(move[..., 2] != 0, -direction, direction)
+        on = tgt_flat[cell] & act
+        if stops:
+            reached = np.where((reached < 0) & on, t, reached)
+        else:
+            reached = np.where(on, np.where(reached < 0, t, reached), -1)
         if paths is not None:
             snapshot(paths[:, t])
         ends_now = frame_counts == t + 1
+        final_reached[ends_now] = reached[ends_now]
         if ends_now.any():
             tmp = np.empty((n_rows, n_lem, 3), dtype=np.int64)
             snapshot(tmp)
             final[ends_now] = tmp[ends_now]
-    reached = np.where(act, reached, -1)
+    reached = np.where(act, reached if stops else final_reached, -1)
     return BatchRun(reached, final, paths, act, frame_counts)
 
 
@@ -167,7 +177,8 @@ def simulate_brick_sets(
             for r, c in placed:
                 obst[b, r, c] = True
     starts = [(lem.row, lem.col, lem.direction) for lem in level.lemmings]
-    return simulate_batch(obst, level.target_map, starts, level.frames, record_paths=record_paths)
+    return simulate_batch(obst, level.target_map, starts, level.frames, record_paths=record_paths,
+                          physics=level.physics)
 
 
 def simulate_levels(
@@ -183,6 +194,14 @@ def simulate_levels(
     """
     if brick_sets is None:
         brick_sets = [()] * len(levels)
+    sets = list(brick_sets)
+    groups: dict[str, list[int]] = {}
+    for b, lv in enumerate(levels):
+        groups.setdefault(lv.physics.behaviour_key(), []).append(b)
+    if len(groups) > 1:  # one batch per physics, merged back in the levels' order
+        runs = [(rows, simulate_levels([levels[b] for b in rows], [sets[b] for b in rows],
+                                       record_paths=record_paths)) for rows in groups.values()]
+        return _merge(runs, len(levels), record_paths)
     height = max(lv.height for lv in levels)
     width = max(lv.width for lv in levels)
     n_lem = max(len(lv.lemmings) for lv in levels)
@@ -190,7 +209,7 @@ def simulate_levels(
     tgt = np.zeros((len(levels), height, width), dtype=bool)
     starts = np.zeros((len(levels), n_lem, 3), dtype=np.int64)
     active = np.zeros((len(levels), n_lem), dtype=bool)
-    for b, (lv, bricks) in enumerate(zip(levels, brick_sets)):
+    for b, (lv, bricks) in enumerate(zip(levels, sets)):
         obst[b, : lv.height, : lv.width] = lv.obstacle_map(check_bricks(lv, bricks))
         tgt[b, : lv.height, : lv.width] = lv.target_map
         for k, lem in enumerate(lv.lemmings):
@@ -199,4 +218,25 @@ def simulate_levels(
         # Inactive slots sit on the level's first lemming start, harmlessly.
         starts[b, len(lv.lemmings):] = starts[b, 0]
     frames = np.array([lv.frames for lv in levels], dtype=np.int64)
-    return simulate_batch(obst, tgt, starts, frames, active=active, record_paths=record_paths)
+    return simulate_batch(obst, tgt, starts, frames, active=active, record_paths=record_paths,
+                          physics=levels[0].physics if levels else CLASSIC)
+
+
+def _merge(runs: list[tuple[list[int], BatchRun]], count: int, record_paths: bool) -> BatchRun:
+    """One :class:`BatchRun` of ``count`` rows from runs of some of them (``rows``: their places)."""
+    n_lem = max(run.active.shape[1] for _, run in runs)
+    horizon = max((run.paths.shape[1] for _, run in runs if run.paths is not None), default=0)
+    reached = np.full((count, n_lem), -1, dtype=np.int64)
+    final = np.zeros((count, n_lem, 3), dtype=np.int64)
+    active = np.zeros((count, n_lem), dtype=bool)
+    frames = np.zeros(count, dtype=np.int64)
+    paths = np.zeros((count, horizon, n_lem, 3), dtype=np.int64) if record_paths else None
+    for rows, run in runs:
+        width = run.active.shape[1]
+        reached[rows, :width] = run.reached_at
+        final[rows, :width] = run.final
+        active[rows, :width] = run.active
+        frames[rows] = run.frames
+        if paths is not None and run.paths is not None:
+            paths[rows, :run.paths.shape[1], :width] = run.paths
+    return BatchRun(reached, final, paths, active, frames)

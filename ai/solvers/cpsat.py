@@ -9,9 +9,9 @@ variable per *live* state and frame (a frame with a single live state uses the
 constant 1).  Constraint groups, each in its own method:
 
 * exactly one state per lemming and frame;
-* transitions: ``x ∧ ¬below → fall``, ``x ∧ below ∧ ¬ahead → walk``,
-  ``x ∧ below ∧ ahead → turn``, ``x`` on a target → stay (a successor that is not
-  live is the constant 0, so the clause forbids the move);
+* transitions: per branch of the level's physics, ``x ∧ (its needed cells) → its move``,
+  and ``x`` on a target → stay when targets stop lemmings (a successor that is not live
+  is the constant 0, so the clause forbids the move);
 * support (redundant): a state is occupied only if one of its predecessors is;
 * free where occupied (redundant): a lemming never stands in a brick.
 
@@ -24,8 +24,8 @@ objective.  Modes: ``min`` minimises ``Σ b``; ``any`` stops at the first soluti
 encodings a brick assignment extends to exactly one full assignment, so the
 enumeration yields each brick set once.
 
-The transition clauses and path edges are built from the rows of :data:`game.rules.MOVE_TABLE`
-(:func:`conditions`, :func:`predecessor`), and which cells are brick variables comes from the
+The transition clauses and path edges are built from the branches of the level's physics,
+:attr:`game.physics.Physics.branches` (:func:`conditions`, :func:`predecessor`), and which cells are brick variables comes from the
 gate map of :mod:`ai.solvers.gates`.  The solve context reaches the model building (checked
 every :data:`CHECK_EVERY` states) and CP-SAT itself (its time limit, and ``stop_search`` from the
 context's stop-watcher, :func:`run_solver`).
@@ -52,7 +52,7 @@ from ai.reach import ReachInfo, analyse, losing_reads, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.gates import SOLID, gate_codes
 from game.level import Brick, Level
-from game.rules import MOVE_TABLE, MoveRule
+from game.physics import Branch
 
 Literal = Union[bool, Any]
 """A model literal (a CP-SAT Boolean variable or its negation), or a Python constant
@@ -87,19 +87,16 @@ def add_clause(model: cp_model.CpModel, lits: Iterable[Literal]) -> None:
     model.add_bool_or(kept)
 
 
-def conditions(rule: MoveRule, below: Literal, ahead: Literal) -> list[Literal]:
-    """The literals that must hold for ``rule`` to apply (a row of :data:`game.rules.MOVE_TABLE`)."""
-    lits = [below if rule.below_solid else negate(below)]
-    if rule.ahead_solid is not None:
-        lits.append(ahead if rule.ahead_solid else negate(ahead))
-    return lits
+def conditions(branch: Branch, blocked: Callable[[int, int], Literal], state: State) -> list[Literal]:
+    """The literals that must hold for ``branch`` to apply in ``state`` (``blocked(r, c)``: a cell's literal)."""
+    return [blocked(*cell) if solid else negate(blocked(*cell)) for cell, solid in branch.cells(state)]
 
 
-def predecessor(rule: MoveRule, state: State) -> State:
-    """The state from which ``rule`` leads to ``state`` (the move undone)."""
+def predecessor(branch: Branch, state: State) -> State:
+    """The state from which ``branch`` leads to ``state`` (the move undone)."""
     row, col, direction = state
-    before = -direction if rule.turns else direction
-    return (row - rule.d_row, col - rule.d_col * before, before)
+    before = -direction if branch.turn else direction
+    return (row - branch.move[0], col - branch.move[1] * before, before)
 
 
 class CpSatModel:
@@ -186,8 +183,9 @@ class CpSatModel:
                 self.model.add_exactly_one(lits)
 
     def add_transitions(self, k: int) -> None:
-        """The movement rule, one clause per live state and row of :data:`game.rules.MOVE_TABLE`."""
-        targets = self.level.target_map
+        """The movement rule, one clause per live state and branch of the physics."""
+        targets = self.level.target_map if self.level.physics.targets_stop else np.zeros_like(self.level.target_map)
+        branches = self.level.physics.branches
         for i, ((t, r, c, d), x) in enumerate(self.occ[k].items()):
             if i % CHECK_EVERY == 0:
                 self.checkpoint()
@@ -197,21 +195,21 @@ class CpSatModel:
             if targets[r, c]:
                 add_clause(self.model, [nx, self.state(k, (t + 1, r, c, d))])
                 continue
-            below, ahead = self.blocked(r + 1, c), self.blocked(r, c + d)
-            for rule in MOVE_TABLE:
-                dest = rule.apply((r, c, d))
-                add_clause(self.model, [nx, *(negate(lit) for lit in conditions(rule, below, ahead)),
+            for branch in branches:
+                dest = branch.apply((r, c, d))
+                add_clause(self.model, [nx, *(negate(lit) for lit in conditions(branch, self.blocked, (r, c, d))),
                                         self.state(k, (t + 1, *dest))])
 
     def add_support(self, k: int) -> None:
         """Redundant: a state at frame t+1 needs an occupied predecessor at frame t."""
-        targets = self.level.target_map
+        targets = self.level.target_map if self.level.physics.targets_stop else np.zeros_like(self.level.target_map)
+        branches = self.level.physics.branches
         for i, ((t, r, c, d), y) in enumerate(self.occ[k].items()):
             if i % CHECK_EVERY == 0:
                 self.checkpoint()
             if t == 0 or y is True:
                 continue
-            preds = [predecessor(rule, (r, c, d)) for rule in MOVE_TABLE]
+            preds = [predecessor(branch, (r, c, d)) for branch in branches]
             if targets[r, c]:
                 preds.append((r, c, d))
             lits = [self.state(k, (t - 1, pr, pc, pd)) for pr, pc, pd in preds
@@ -321,8 +319,8 @@ class PathModel(CpSatModel):
 
     * ``v[k, s]``: the run visits ``s``; ``f[k, s]``: the frame of that visit (its
       domain is the frames at which ``s`` is live; fixed to its minimum when unvisited);
-    * edges ``e = v ∧ ¬below`` (fall), ``v ∧ below ∧ ¬ahead`` (walk),
-      ``v ∧ below ∧ ahead`` (turn); an edge to a state that is not live is forbidden;
+    * edges ``e = v ∧ (the cells a branch of the physics needs)``, one per branch; an edge to a
+      state that is not live is forbidden;
     * ``v[s'] ⇔ OR(incoming edges)`` (except the start, always visited) and
       ``e ⇒ f[s'] = f[s] + 1``.
 
@@ -378,8 +376,8 @@ class PathModel(CpSatModel):
         return e
 
     def add_edges(self, k: int) -> dict[State, list[tuple[Literal, State]]]:
-        """One edge per row of :data:`game.rules.MOVE_TABLE` from each visited, non-target state;
-        returns the incoming edges of every state."""
+        """One edge per branch of the physics from each visited, non-target state; returns the incoming
+        edges of every state."""
         visit, frame = self.visit[k], self.frame[k]
         incoming: dict[State, list[tuple[Literal, State]]] = {s: [] for s in visit}
         targets = self.level.target_map
@@ -388,9 +386,8 @@ class PathModel(CpSatModel):
                 self.checkpoint()
             if targets[r, c]:
                 continue
-            below, ahead = self.blocked(r + 1, c), self.blocked(r, c + d)
-            for rule in MOVE_TABLE:
-                cond, dest = [v, *conditions(rule, below, ahead)], rule.apply((r, c, d))
+            for branch in self.level.physics.branches:
+                cond, dest = [v, *conditions(branch, self.blocked, (r, c, d))], branch.apply((r, c, d))
                 if dest not in visit:
                     add_clause(self.model, [negate(lit) for lit in cond])
                     continue
@@ -436,7 +433,10 @@ ENCODINGS = {"time": CpSatModel, "path": PathModel}
 def build_model(level: Level, info: ReachInfo | None = None, *, redundant: bool = True,
                 ctx: SolveContext | None = None, encoding: str = "path") -> CpSatModel:
     """The full model of ``level`` with its budget (no objective); ``ctx`` may stop the building
-    (:class:`ai.context.SolveStopped`)."""
+    (:class:`ai.context.SolveStopped`).  Where targets do not stop lemmings a winning run may pass a
+    state twice, which the *path* encoding cannot express: such levels use the *time* encoding."""
+    if not level.physics.targets_stop:
+        encoding = "time"
     m = ENCODINGS[encoding](level, info or analyse(level, ctx), ctx=ctx)
     m.add_dynamics(redundant=redundant)
     m.add_budget(level.budget)

@@ -1,35 +1,42 @@
-"""What the exact encodings share: the gate map of a level and the move table in array form.
+"""What the exact encodings share: the gate map of a level and the physics' branches in array form.
 
-A step of a lemming is *gated* by the cells it reads (:func:`game.rules.step_reads`): the cell
-below, and the cell ahead once grounded.  In an encoding each cell is either fixed by the map
-or decided by a brick variable.  :func:`gate_codes` gives, per cell of the padded map (outside
-the map is wall), the index of its brick variable (``>= 0``) or one of two codes derived from
-:class:`game.rules.Cell`: :data:`SOLID` (``Cell.solid``: walls and the outside) and :data:`FREE`.
-The search, the CP-SAT and the MILP encodings all read this one map.
+A step of a lemming is *gated* by the cells its physics reads: each leaf of the decision tree
+(:attr:`game.physics.Physics.branches`) needs some cells solid and some free.  In an encoding each cell
+is either fixed by the map or decided by a brick variable.  :func:`gate_codes` gives, per cell of the
+padded map (outside the map is wall), the index of its brick variable (``>= 0``) or one of two codes
+derived from :class:`game.rules.Cell`: :data:`SOLID` (``Cell.solid``: walls and the outside) and
+:data:`FREE`.  The search, the CP-SAT and the MILP encodings all read this one map.
 
-:func:`possible` and :func:`destination` are the rows of :data:`game.rules.MOVE_TABLE` applied to
-whole arrays of states (row, column, channel), for the vectorised formulations.
+:func:`possible` and :func:`destination` are the branches applied to whole arrays of states (row,
+column, channel; padded coordinates), for the vectorised formulations; :func:`decision_tree` is the
+branches as a binary tree (the search walks it, the product formulation splits mass along it).
 
 >>> from game.level import Level
+>>> from game.physics import CLASSIC
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
 >>> codes = gate_codes(level, [(1, 2)])
 >>> codes[1:-1, 1:-1].tolist()
 [[-1, -1, -1, -1], [-2, -2, 0, -2]]
->>> [bool(possible(rule, codes[2:3, 3], codes[1:2, 4])[0]) for rule in MOVE_TABLE]  # at (0, 2), facing right
+>>> at = (np.array([1]), np.array([3]), np.array([1]))  # padded (1, 3) = map (0, 2), facing right
+>>> [bool(possible(b, codes, *at)[0]) for b in CLASSIC.branches]
 [True, True, False]
->>> [tuple(int(a[0]) for a in destination(rule, np.array([0]), np.array([2]), np.array([1]))) for rule in MOVE_TABLE]
+>>> [tuple(int(a[0]) for a in destination(b, np.array([0]), np.array([2]), np.array([1]))) for b in CLASSIC.branches]
 [(1, 2, 1), (0, 3, 1), (0, 2, 0)]
+>>> decision_tree(CLASSIC)
+(0, (TreeNode(offset=(1, 0), solid=1, free=-1), TreeNode(offset=(0, 1), solid=-3, free=-2)))
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterable
 
 import numpy as np
 import numpy.typing as npt
 
 from game.level import Brick, Level
-from game.rules import MOVE_TABLE, Cell, MoveRule, cell_codes
+from game.physics import Branch, Offset, Physics
+from game.rules import Cell, cell_codes
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -63,19 +70,65 @@ def can_be(code: IntArray, solid: bool) -> BoolArray:
     return result
 
 
-def possible(rule: MoveRule, below: IntArray, ahead: IntArray) -> BoolArray:
-    """Where ``rule`` can apply, given the gate codes of the cells below and ahead of each state."""
-    mask = can_be(below, rule.below_solid)
-    if rule.ahead_solid is not None:
-        mask = mask & can_be(ahead, rule.ahead_solid)
+def need_codes(branch: Branch, codes: IntArray, prow: IntArray, pcol: IntArray,
+               channel: IntArray) -> list[tuple[IntArray, bool]]:
+    """Per cell ``branch`` needs: the gate codes of that cell for each state (padded ``prow``, ``pcol``),
+    and the value it needs (``True``: solid)."""
+    direction = 2 * channel - 1
+    return [(codes[prow + dr, pcol + da * direction], solid) for (dr, da), solid in branch.needs]
+
+
+def possible(branch: Branch, codes: IntArray, prow: IntArray, pcol: IntArray, channel: IntArray) -> BoolArray:
+    """Where ``branch`` can apply: every cell it needs can take the value it needs (``codes``: padded
+    gate map, states in padded coordinates)."""
+    mask = np.ones(np.shape(prow), dtype=bool)
+    for code, solid in need_codes(branch, codes, prow, pcol, channel):
+        mask &= can_be(code, solid)
     return mask
 
 
-def destination(rule: MoveRule, row: IntArray, col: IntArray, channel: IntArray) -> tuple[IntArray, IntArray, IntArray]:
-    """The states ``(row, col, channel)`` reached by ``rule`` (channel 0 left, 1 right)."""
+def destination(branch: Branch, row: IntArray, col: IntArray, channel: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+    """The states ``(row, col, channel)`` reached by ``branch`` (channel 0 left, 1 right)."""
     direction = np.where(channel == 1, 1, -1)
-    new_channel = 1 - channel if rule.turns else channel
-    return row + rule.d_row, col + rule.d_col * direction, new_channel
+    new_channel = 1 - channel if branch.turn else channel
+    return row + branch.move[0], col + branch.move[1] * direction, new_channel
 
 
-__all__ = ["FREE", "SOLID", "can_be", "destination", "gate_codes", "possible"]
+@dataclass(frozen=True)
+class TreeNode:
+    """An inner node of :func:`decision_tree`: the cell it reads and its two children (``>= 0``: a node,
+    ``< 0``: ``~i`` for leaf ``physics.branches[i]``)."""
+
+    offset: Offset
+    solid: int
+    free: int
+
+
+def decision_tree(physics: Physics) -> tuple[int, tuple[TreeNode, ...]]:
+    """The branches as a binary tree: the root (a node, or ``~i`` when the physics reads nothing) and the nodes."""
+    branches = physics.branches
+    nodes: list[TreeNode] = []
+
+    def grow(depth: int, members: list[int]) -> int:
+        if len(members) == 1 and len(branches[members[0]].needs) == depth:
+            return ~members[0]
+        offset = branches[members[0]].needs[depth][0]
+        index = len(nodes)
+        nodes.append(TreeNode(offset, 0, 0))
+        solid = grow(depth + 1, [i for i in members if branches[i].needs[depth][1]])
+        free = grow(depth + 1, [i for i in members if not branches[i].needs[depth][1]])
+        nodes[index] = TreeNode(offset, solid, free)
+        return index
+
+    root = grow(0, list(range(len(branches))))
+    return root, tuple(nodes)
+
+
+def reads_above(physics: Physics) -> bool:
+    """True when a lemming may read or move into the row above it (its runs are not confined to rows
+    at or below it)."""
+    return any(dr < 0 for dr, _ in physics.read_offsets)
+
+
+__all__ = ["FREE", "SOLID", "TreeNode", "can_be", "decision_tree", "destination", "gate_codes", "need_codes",
+           "possible", "reads_above"]

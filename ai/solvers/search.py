@@ -1,8 +1,8 @@
 """Exact depth-first search over the cells the lemmings actually read.
 
 The search replays the lemmings one after another.  Whenever a lemming reads an
-undecided brickable cell (the cell below it, or the cell ahead once it stands on
-something) the search branches: *no brick there, ever* or *a brick there*.  A brick set
+undecided brickable cell (walking the decision tree of the level's physics,
+:func:`ai.solvers.gates.decision_tree`, from the cell it reads first) the search branches: *no brick there, ever* or *a brick there*.  A brick set
 therefore corresponds to exactly one leaf (its decisions are those the run reads, in
 the order it reads them), so each brick set is produced once.  Bricks never go on
 cells no run reads, which no minimum solution needs.
@@ -13,8 +13,9 @@ cells no run reads, which no minimum solution needs.
 * **pruning** by the live states of :mod:`ai.reach` (a state from which no target can
   be reached in the frames left ends the branch);
 * a **table of solved positions**: the key is the lemming, frame and state plus the
-  decisions on the cells its future can still read (rows at or below it, columns within
-  reach in the frames left, and every cell of the lemmings still to come).  An entry
+  decisions on the cells its future can still read (rows at or below it, or every row when the
+  physics reads above, columns within reach in the frames left, and every cell of the lemmings
+  still to come).  An entry
   holds the budget it was solved with and every completion found (none, for a failed
   position), so a position reached again by another path is not searched twice.
 
@@ -37,6 +38,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -44,8 +46,9 @@ from ai.base import SolveMode, SolveStatus
 from ai.context import SolveContext
 from ai.reach import ReachInfo, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
-from ai.solvers.gates import FREE, gate_codes
+from ai.solvers.gates import SOLID, decision_tree, gate_codes, reads_above
 from game.level import Brick, Level
+from game.physics import Physics
 
 #: The search checks the solve context every this many nodes (a node costs microseconds).
 CHECK_EVERY = 256
@@ -67,6 +70,12 @@ class Board:
     row_from: list[int]  #: per map row r: mask of the bits of cells in rows >= r
     col_prefix: list[int]  #: col_prefix[c]: mask of the bits of cells in columns < c
     later: list[int]  #: per lemming k: mask of every cell the lemmings after k may read
+    tree: dict[int, tuple[int, list[tuple[int, int, int]], list[tuple[int, bool]]]]
+    #: per direction: the physics' decision tree in flat positions (root, nodes (cell delta, solid
+    #: child, free child), leaves (position delta, turns)); children ``< 0`` are ``~leaf``
+    physics: Physics  #: the level's physics
+    stops: bool  #: targets stop lemmings
+    upward: bool  #: the physics reads above a lemming (its future may read any row)
 
     @classmethod
     def of(cls, level: Level, info: ReachInfo, ctx: SolveContext | None = None) -> Board:
@@ -85,7 +94,19 @@ class Board:
         return cls(pw, level.frames, code, target, cells, starts, live, level.height * level.width,
                    inner.ravel().tolist(),
                    _row_masks(cells, level.height), _col_prefix(cells, level.width),
-                   _later_masks(level, info, cells, ctx))
+                   _later_masks(level, info, cells, ctx), _flat_tree(level, pw),
+                   level.physics, level.physics.targets_stop, reads_above(level.physics))
+
+
+def _flat_tree(level: Level, pw: int) -> dict[int, tuple[int, list[tuple[int, int, int]], list[tuple[int, bool]]]]:
+    """The physics' decision tree with offsets as flat padded-position deltas, per direction."""
+    root, nodes = decision_tree(level.physics)
+    out = {}
+    for d in (-1, 1):
+        flat = [(n.offset[0] * pw + n.offset[1] * d, n.solid, n.free) for n in nodes]
+        leaves = [(b.move[0] * pw + b.move[1] * d, b.turn) for b in level.physics.branches]
+        out[d] = (root, flat, leaves)
+    return out
 
 
 def _mask(bits: np.ndarray) -> int:
@@ -121,12 +142,15 @@ def _later_masks(level: Level, info: ReachInfo, cells: list[Brick], ctx: SolveCo
 class _Search:
     """One search run: the board, the table of solved positions and the counters."""
 
-    def __init__(self, board: Board, ctx: SolveContext) -> None:
+    def __init__(self, board: Board, ctx: SolveContext, *, compiled: bool = True) -> None:
         self.b = board
         self.ctx = ctx
         self.table: dict[tuple[int, ...], tuple[int, list[int]]] = {}
         self.nodes = 0
         self.first_only = False
+        #: the step loop: :meth:`_run` specialised to the board's physics (:func:`compiled_run`), or
+        #: :meth:`_run` itself (which walks the physics' tree as data)
+        self.run = compiled_run(board) if compiled else _Search._run
 
     def relevant(self, k: int, t: int, pos: int) -> int:
         """Bits of the cells that lemming ``k`` (from ``pos`` at ``t``) or later lemmings may read."""
@@ -135,7 +159,8 @@ class _Search:
         reach = b.frames - t  # columns within reach (one more for the cell ahead)
         lo, hi = max(0, c - 1 - reach), min(len(b.col_prefix) - 1, c + reach)
         cols = b.col_prefix[hi] ^ b.col_prefix[lo]
-        return (b.row_from[r - 1] & cols) | b.later[k]
+        rows = b.row_from[0] if b.upward else b.row_from[r - 1]
+        return (rows & cols) | b.later[k]
 
     def explore(self, k: int, t: int, pos: int, d: int, bricks: int, forbidden: int, budget: int) -> list[int]:
         """Every completion (mask of bricks added) of the position with at most ``budget`` more bricks."""
@@ -147,7 +172,7 @@ class _Search:
         hit = self.table.get(key)
         if hit is not None and budget <= hit[0]:
             return [m for m in hit[1] if m.bit_count() <= budget]
-        found = self._run(k, t, pos, d, bricks, forbidden, budget)
+        found = self.run(self, k, t, pos, d, bricks, forbidden, budget)
         if not found or not self.first_only:
             self.table[key] = (budget, found)
         return found
@@ -155,34 +180,31 @@ class _Search:
     def _run(self, k: int, t: int, pos: int, d: int, bricks: int, forbidden: int, budget: int) -> list[int]:
         """Advance lemming ``k`` until it ends, dies or reads an undecided cell (then branch)."""
         b = self.b
-        code, target, pw, last = b.code, b.target, b.width, b.frames - 1
-        live, inner = b.live[k], b.inner
+        code, target, last, stops = b.code, b.target, b.frames - 1, b.stops
+        live, inner, tree = b.live[k], b.inner, b.tree
         span = b.plane * 2
         decided = bricks | forbidden
         while True:
             if not live[t * span + inner[pos] + (d > 0)]:
                 return []
-            if t == last or target[pos]:
+            if t == last or (stops and target[pos]):
                 return self._next_lemming(k, bricks, forbidden, budget)
-            cell = code[pos + pw]
-            if cell >= 0 and not (decided >> cell) & 1:
-                if budget == 0:
-                    decided |= 1 << cell
+            node, nodes, leaves = tree[d]
+            while node >= 0:  # walk the physics' decision tree
+                delta, solid_child, free_child = nodes[node]
+                cell = code[pos + delta]
+                if cell >= 0 and not (decided >> cell) & 1:
+                    if budget == 0:
+                        decided |= 1 << cell
+                    else:
+                        return self._branch(k, t, pos, d, bricks, forbidden, budget, cell)
+                if cell == SOLID or (cell >= 0 and (bricks >> cell) & 1):
+                    node = solid_child
                 else:
-                    return self._branch(k, t, pos, d, bricks, forbidden, budget, cell)
-            if cell == FREE or (cell >= 0 and not (bricks >> cell) & 1):
-                pos += pw
-                t += 1
-                continue
-            ahead = code[pos + d]
-            if ahead >= 0 and not (decided >> ahead) & 1:
-                if budget == 0:
-                    decided |= 1 << ahead
-                else:
-                    return self._branch(k, t, pos, d, bricks, forbidden, budget, ahead)
-            if ahead == FREE or (ahead >= 0 and not (bricks >> ahead) & 1):
-                pos += d
-            else:
+                    node = free_child
+            move, turns = leaves[~node]
+            pos += move
+            if turns:
                 d = -d
             t += 1
 
@@ -208,6 +230,78 @@ class _Search:
         self.first_only = first_only
         pos, d = self.b.starts[0]
         return self.explore(0, 0, pos, d, 0, 0, budget)
+
+
+RunFunction = Callable[[_Search, int, int, int, int, int, int, int], list[int]]
+_COMPILED: dict[tuple[str, int], RunFunction] = {}
+
+
+def compiled_run(board: Board) -> RunFunction:
+    """:meth:`_Search._run` with the board's decision tree unrolled into nested ``if`` s (generated from
+    the tree, one function per physics and map width, kept): the step loop is the search's hot spot, and
+    the unrolled walk costs what a hand-written rule would.
+
+    >>> from game.level import Level
+    >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
+    >>> run = compiled_run(Board.of(level, reach_for(level, SolveContext.create())))
+    >>> print(run.source.splitlines()[11])  # classic reads the cell below first (padded width 6)
+            cell = code[pos + 6]
+    """
+    physics = board.physics
+    root, nodes = decision_tree(physics)
+    key = (physics.behaviour_key(), board.width)
+    known = _COMPILED.get(key)
+    if known is not None:
+        return known
+    lines = ["def run(self, k, t, pos, d, bricks, forbidden, budget):",
+             "    b = self.b",
+             "    code, target, last, stops = b.code, b.target, b.frames - 1, b.stops",
+             "    live, inner = b.live[k], b.inner",
+             "    span = b.plane * 2",
+             "    decided = bricks | forbidden",
+             "    while True:",
+             "        if not live[t * span + inner[pos] + (d > 0)]:",
+             "            return []",
+             "        if t == last or (stops and target[pos]):",
+             "            return self._next_lemming(k, bricks, forbidden, budget)"]
+    pw = board.width
+
+    def shift(dr: int, da: int) -> str:
+        rows = "" if dr == 0 else f" + {dr * pw}" if dr > 0 else f" - {-dr * pw}"
+        return "pos" + rows + ("" if da == 0 else " + d" if da == 1 else " - d")
+
+    def emit(node: int, indent: str) -> None:
+        if node < 0:
+            branch = physics.branches[~node]
+            (mdr, mda), turns = branch.move, branch.turn
+            if (mdr, mda) != (0, 0):
+                lines.append(f"{indent}pos = {shift(mdr, mda)}")
+            if turns:
+                lines.append(f"{indent}d = -d")
+            if (mdr, mda) == (0, 0) and not turns:
+                lines.append(f"{indent}pass")
+            return
+        (dr, da), solid, free = nodes[node].offset, nodes[node].solid, nodes[node].free
+        lines.extend([f"{indent}cell = code[{shift(dr, da)}]",
+                      f"{indent}if cell >= 0 and not (decided >> cell) & 1:",
+                      f"{indent}    if budget == 0:",
+                      f"{indent}        decided |= 1 << cell",
+                      f"{indent}    else:",
+                      f"{indent}        return self._branch(k, t, pos, d, bricks, forbidden, budget, cell)",
+                      f"{indent}if cell == {SOLID} or (cell >= 0 and (bricks >> cell) & 1):"])
+        emit(solid, indent + "    ")
+        lines.append(f"{indent}else:")
+        emit(free, indent + "    ")
+
+    emit(root, " " * 8)
+    lines.append("        t += 1")
+    source = "\n".join(lines) + "\n"
+    namespace: dict[str, object] = {}
+    exec(compile(source, f"<search step of {physics.name}>", "exec"), namespace)  # noqa: S102 - our own text
+    run = namespace["run"]
+    run.source = source  # type: ignore[attr-defined]
+    _COMPILED[key] = run  # type: ignore[assignment]
+    return run  # type: ignore[return-value]
 
 
 #: Largest table the search keeps (bytes: frames x padded cells x 2 directions x lemmings).

@@ -1,4 +1,4 @@
-"""The gate map and the array form of the move table agree with game.rules, and every encoding reads one map."""
+"""The gate map and the array form of the physics' branches agree with the physics, and every encoding reads one map."""
 
 from __future__ import annotations
 
@@ -8,43 +8,68 @@ import pytest
 from ai.generation.random_levels import small_level
 from ai.reach import analyse
 from ai.solvers.cpsat import CpSatModel, conditions, predecessor
-from ai.solvers.gates import FREE, SOLID, destination, gate_codes, possible
+from ai.solvers.gates import FREE, SOLID, decision_tree, destination, gate_codes, possible
 from ai.solvers.milp.model import ModelBuilder
 from ai.solvers.search import Board
-from game.rules import MOVE_TABLE, Cell, cell_codes, channel, move_rule
+from game.physics import CLASSIC, random_physics
+from game.physics_catalog import SHIPPED
+from game.rules import Cell, cell_codes, channel
+
+
+PHYSICS = (*SHIPPED.values(), *(random_physics(np.random.default_rng(s)) for s in range(8)))
 
 
 @pytest.mark.parametrize("seed", range(0, 60, 6))
-def test_fixed_cells_allow_exactly_the_rule_of_game_rules(seed: int) -> None:
-    level = small_level(seed)
-    codes = gate_codes(level, [])
-    solid = np.isin(cell_codes(level, padded=True), [c for c in Cell if c.solid])
-    assert np.array_equal(codes == SOLID, solid) and np.array_equal(codes == FREE, ~solid)
-    rows, cols = np.nonzero(~solid[1:-1, 1:-1])
-    for ch in (0, 1):
-        pr, pc, chans = rows + 1, cols + 1, np.full(len(rows), ch)
-        d = 1 if ch else -1
-        below, ahead = codes[pr + 1, pc], codes[pr, pc + d]
-        allowed = np.array([possible(rule, below, ahead) for rule in MOVE_TABLE])
-        assert (allowed.sum(axis=0) == 1).all()  # with no brick variable, one move applies
-        for i, (r, c) in enumerate(zip(rows.tolist(), cols.tolist())):
-            rule = move_rule(bool(solid[r + 2, c + 1]), bool(solid[r + 1, c + 1 + d]))
-            k = MOVE_TABLE.index(rule)
-            assert allowed[k, i]
-            dr, dc, dch = destination(rule, pr[i:i + 1], pc[i:i + 1], chans[i:i + 1])
-            nr, nc, nd = rule.apply((r, c, d))
-            assert (int(dr[0]) - 1, int(dc[0]) - 1, int(dch[0])) == (nr, nc, channel(nd))
-            assert predecessor(rule, (nr, nc, nd)) == (r, c, d)
+def test_fixed_cells_allow_exactly_the_physics(seed: int) -> None:
+    for physics in PHYSICS:
+        level = small_level(seed).with_physics(physics)
+        codes = gate_codes(level, [])
+        solid = np.isin(cell_codes(level, padded=True), [c for c in Cell if c.solid])
+        assert np.array_equal(codes == SOLID, solid) and np.array_equal(codes == FREE, ~solid)
+        rows, cols = np.nonzero(~solid[1:-1, 1:-1])
+        for ch in (0, 1):
+            pr, pc, chans = rows + 1, cols + 1, np.full(len(rows), ch)
+            d = 1 if ch else -1
+            allowed = np.array([possible(b, codes, pr, pc, chans) for b in physics.branches])
+            assert (allowed.sum(axis=0) == 1).all()  # with no brick variable, one branch applies
+            for i, (r, c) in enumerate(zip(rows.tolist(), cols.tolist())):
+                after = physics.step(lambda y, x: bool(solid[y + 1, x + 1]), lambda y, x: False, (r, c, d))
+                k = int(np.flatnonzero(allowed[:, i])[0])
+                branch = physics.branches[k]
+                assert branch.apply((r, c, d)) == after
+                dr, dc, dch = destination(branch, pr[i:i + 1], pc[i:i + 1], chans[i:i + 1])
+                assert (int(dr[0]) - 1, int(dc[0]) - 1, int(dch[0])) == (after[0], after[1], channel(after[2]))
+                assert predecessor(branch, after) == (r, c, d)
+
+
+def test_the_decision_tree_holds_every_branch_once() -> None:
+    for physics in PHYSICS:
+        root, nodes = decision_tree(physics)
+        leaves: list[int] = []
+
+        def walk(node: int, path: tuple) -> None:
+            if node < 0:
+                assert physics.branches[~node].needs == path
+                leaves.append(~node)
+                return
+            walk(nodes[node].solid, path + ((nodes[node].offset, True),))
+            walk(nodes[node].free, path + ((nodes[node].offset, False),))
+
+        walk(root, ())
+        assert sorted(leaves) == list(range(len(physics.branches)))
 
 
 def test_a_brick_variable_allows_both_ways() -> None:
     level = small_level(3)
     info = analyse(level)
     codes = gate_codes(level, info.read_cells)
-    var = np.array([0])
-    assert [bool(possible(rule, var, var)[0]) for rule in MOVE_TABLE] == [True, True, True]
-    assert conditions(MOVE_TABLE[0], True, False) == [False]  # a solid cell below forbids the fall
-    assert int(codes[info.read_cells[0][0] + 1, info.read_cells[0][1] + 1]) == 0
+    r, c = info.read_cells[0]
+    # a state whose cell below is the brick variable: falling and standing are both possible
+    at = (np.array([r]), np.array([c + 1]), np.array([1]))
+    assert [bool(possible(b, codes, *at)[0]) for b in CLASSIC.branches][:2] == [True, True]
+    fall = CLASSIC.branches[0]
+    assert conditions(fall, lambda y, x: True, (0, 0, 1)) == [False]  # a solid cell below forbids the fall
+    assert int(codes[r + 1, c + 1]) == 0
 
 
 @pytest.mark.parametrize("seed", [1, 7, 19])

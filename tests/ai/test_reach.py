@@ -19,32 +19,39 @@ from ai.generation.random_levels import small_level
 from ai.reach import analyse, losing_reads, reach_for
 from bench.stress import LARGE_FIRST, maze_256, tiled
 from game.level import Level
-from game.rules import step_reads
+from game.physics import Branch, random_physics
+from game.physics_catalog import SHIPPED
 from game.simulation import simulate
 
 
+#: The physics the analysis is checked under: every shipped one and random ones of the class.
+PHYSICS = (*SHIPPED.values(), *(random_physics(np.random.default_rng(seed)) for seed in range(12)))
+
+
+def possible_moves(level: Level, state: tuple[int, int, int]) -> list[tuple[Branch | None, tuple[int, int, int]]]:
+    """Reference: the moves of ``state`` when every brickable cell may or may not hold a brick
+    (``None``: resting on a target that stops lemmings)."""
+    r, c, d = state
+    physics = level.physics
+    if physics.targets_stop and level.target_map[r, c]:
+        return [(None, state)]
+
+    def wall(y: int, x: int) -> bool:
+        return not level.in_bounds(y, x) or bool(level.wall_map[y, x])
+
+    def block(y: int, x: int) -> bool:
+        return wall(y, x) or bool(level.brickable_map[y, x])
+
+    return [(branch, branch.apply(state)) for branch in physics.branches
+            if all(block(*cell) if solid else not wall(*cell) for cell, solid in branch.cells(state))]
+
+
 def dense_live(level: Level, k: int) -> np.ndarray:
-    """Reference: live[t, r, c, ch] of lemming ``k`` by brute force over frames x cells (the rule's cases)."""
+    """Reference: live[t, r, c, ch] of lemming ``k`` by brute force over frames x cells (the physics' branches)."""
     n, h, w = level.frames, level.height, level.width
 
-    def wall(r: int, c: int) -> bool:
-        return not level.in_bounds(r, c) or bool(level.wall_map[r, c])
-
-    def block(r: int, c: int) -> bool:
-        return wall(r, c) or bool(level.brickable_map[r, c])
-
     def moves(r: int, c: int, d: int) -> list[tuple[int, int, int]]:
-        if level.target_map[r, c]:
-            return [(r, c, d)]
-        out = []
-        if not wall(r + 1, c):
-            out.append((r + 1, c, d))
-        if block(r + 1, c):
-            if not wall(r, c + d):
-                out.append((r, c + d, d))
-            if block(r, c + d):
-                out.append((r, c, -d))
-        return out
+        return [after for _, after in possible_moves(level, (r, c, d))]
 
     lem = level.lemmings[k]
     fwd = [{(lem.row, lem.col, lem.direction)}]
@@ -64,9 +71,9 @@ def dense_live(level: Level, k: int) -> np.ndarray:
 
 @pytest.mark.parametrize("share", [0.0, 2.0])  # 0: always the dense form, 2: always the sparse form
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10_000), frames=st.integers(1, 40))
-def test_live_states_match_the_dense_reference(share: float, seed: int, frames: int) -> None:
-    level = small_level(seed, max_side=7, max_lemmings=3).with_limits(frames=frames)
+@given(seed=st.integers(0, 10_000), frames=st.integers(1, 40), which=st.integers(0, len(PHYSICS) - 1))
+def test_live_states_match_the_dense_reference(share: float, seed: int, frames: int, which: int) -> None:
+    level = small_level(seed, max_side=7, max_lemmings=3).with_limits(frames=frames).with_physics(PHYSICS[which])
     old, old_min = reach_graph.DENSE_SHARE, reach_graph.DENSE_MIN
     reach_graph.DENSE_SHARE, reach_graph.DENSE_MIN = share, 0
     reach._RECENT.clear()
@@ -84,16 +91,14 @@ def test_live_states_match_the_dense_reference(share: float, seed: int, frames: 
                                           for r, c, ch in np.argwhere(expected[frames - 1])]
         assert np.array_equal(lem.live_any(), expected.any(axis=0))
         feasible &= bool(expected[0].any())
-        # the read map: brickable cells some live state reads before the last frame (game.rules.step_reads)
+        # the read map: brickable cells some live state reads before the last frame (the cells its
+        # possible branches need)
         reads = np.zeros((level.height, level.width), dtype=bool)
         for t, r, c, ch in np.argwhere(expected[:-1]):
-            if level.target_map[r, c]:
-                continue
-            below_can_block = not level.in_bounds(r + 1, c) or not (level.char_at(r + 1, c) in "T<>")
-            for cell in step_reads((int(r), int(c), 1 if ch else -1), below_solid=False) + (
-                    step_reads((int(r), int(c), 1 if ch else -1), below_solid=True) if below_can_block else ()):
-                if level.in_bounds(*cell) and level.brickable_map[cell]:
-                    reads[cell] = True
+            for branch, _ in possible_moves(level, (int(r), int(c), 1 if ch else -1)):
+                for cell, _ in branch.cells((int(r), int(c), 1 if ch else -1)) if branch else ():
+                    if level.in_bounds(*cell) and level.brickable_map[cell]:
+                        reads[cell] = True
         assert np.array_equal(lem.read_map, reads)
         r0, r1, c0, c1 = lem.extent  # every live state and read cell lies inside the extent
         rows, cols = np.nonzero(expected.any(axis=(0, 3)) | reads)
@@ -115,7 +120,7 @@ def test_every_winning_run_stays_live_and_reads_only_read_cells() -> None:
                     assert state in lem.states(t)
 
 
-def test_losing_reads_are_the_step_reads_of_the_run() -> None:
+def test_losing_reads_are_the_cells_the_run_reads() -> None:
     level = Level.from_rows(["> . T", "XX XX"], frames=6, budget=2)
     # the lemming walks to (0,2) and falls into the hole at (1,2): it read (0,1) ahead, (0,2) ahead, (1,2) below
     assert losing_reads(level, ()) == [[(0, 1), (0, 2), (1, 2)]]

@@ -1,20 +1,25 @@
 """The *flow* and *path* formulations of the MILP: per lemming, a unit flow over brick-gated arcs.
 
 Per lemming, the live states ``(t, r, c, d)`` of :mod:`ai.reach` are the nodes of a
-time-expanded network; a node at frame ``t < N-1`` has up to three continuous arc
-variables in ``[0, 1]`` to frame ``t+1``, one per row of :data:`game.rules.MOVE_TABLE`:
-``fall``, ``walk``, ``turn`` (or ``stay``, on a target).  Arcs fixed by walls and free cells are dropped (a wall below: no fall; a free
-cell below: fall only; likewise ahead), and so are arcs into states that are not live.
+time-expanded network; a node at frame ``t < N-1`` has continuous arc variables in
+``[0, 1]`` to frame ``t+1``, one per branch of the level's physics
+(:attr:`game.physics.Physics.branches`; classic: ``fall``, ``walk``, ``turn``), or ``stay`` on a
+target where targets stop lemmings.  Arcs that walls and free cells rule out are dropped (classic:
+a wall below, no fall; a free cell below, fall only; likewise ahead), and so are arcs into states
+that are not live.
 Rows:
 
 * conservation: inflow = outflow at every node of frames ``1..N-2``, outflow = 1 at
   the start (frame 0);
 * gates, only where the gating cell is a brick variable, **aggregated over frames**
-  per state ``s = (r, c, d)``: ``Σ_t fall ≤ 1 − b_below``, ``Σ_t (walk + turn) ≤
-  b_below``, ``Σ_t walk ≤ 1 − b_ahead``, ``Σ_t turn ≤ b_ahead``.
+  per state ``s = (r, c, d)``: per cell read and value, the arcs of the branches that need
+  it free sum to at most ``1 − b``, those that need it solid to ``b`` (classic:
+  ``Σ_t fall ≤ 1 − b_below``, ``Σ_t (walk + turn) ≤ b_below``, ``Σ_t walk ≤ 1 − b_ahead``,
+  ``Σ_t turn ≤ b_ahead``).
 
-The aggregation is valid because a winning run visits a non-target state at most once
-(a second visit would repeat the run forever, away from every target), and it makes
+Where targets stop lemmings the aggregation is valid because a winning run visits a non-target
+state at most once (a second visit would repeat the run forever, away from every target); where
+they do not, a winning run may circle over a target, and the gates are per node (frame).  The aggregation and it makes
 the LP bound much stronger than the per-frame products of the *product* formulation
 (:mod:`ai.solvers.milp.product`).  At any integer ``b`` each node keeps a single usable arc, so the unit flow
 is the run itself: every brick set extends to exactly one assignment, and the flows
@@ -33,7 +38,6 @@ the graph of states without frames.
 from __future__ import annotations
 
 import math
-from typing import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -44,18 +48,17 @@ from ai.reach import ReachInfo
 from ai.solvers.gates import destination, possible
 from ai.solvers.milp.model import IntArray, MilpModel, ModelBuilder
 from game.level import Lemming, Level
-from game.rules import MOVE_TABLE, MoveRule
+from game.physics import Offset, Physics
 
 BoolArray = npt.NDArray[np.bool_]
 
-#: Arc kinds: the index of a row of :data:`game.rules.MOVE_TABLE`, or :data:`STAY` (on a target).
-STAY = len(MOVE_TABLE)
+#: Arc kinds: the index of a branch of the physics, or :data:`STAY` (on a target that stops lemmings).
+STAY = -1
 
-#: The cells a move reads, with the state the move needs: (which cell, accessor of the rule).
-_READS: tuple[tuple[str, Callable[[MoveRule], bool | None]], ...] = (
-    ("below", lambda rule: rule.below_solid),
-    ("ahead", lambda rule: rule.ahead_solid),
-)
+
+def read_order(physics: Physics) -> list[Offset]:
+    """The offsets the branches need, in order of first need (classic: below, then ahead)."""
+    return list(dict.fromkeys(offset for branch in physics.branches for offset, _ in branch.needs))
 
 
 class FlowBuilder(ModelBuilder):
@@ -87,15 +90,17 @@ class FlowBuilder(ModelBuilder):
         pr, pc = r + 1, c + 1
         node_of[t, pr, pc, ch] = np.arange(n_nodes)
         # state id (r, c, ch), for the gates aggregated over frames
+        physics = self.level.physics
         _, sid = np.unique((r * w + c) * 2 + ch, return_inverse=True)
         sid = sid.reshape(-1)
+        if not physics.targets_stop:
+            sid = np.arange(n_nodes)  # a run may pass a state twice: gates per node
         d = np.where(ch == 1, 1, -1)
         going = t < n - 1
-        target = self.level.target_map[r, c]
-        below = self.code[pr + 1, pc]
-        ahead = self.code[pr, pc + d]
+        target = self.level.target_map[r, c] if physics.targets_stop else np.zeros(n_nodes, dtype=bool)
+        cells = {(dr, da): self.code[pr + dr, pc + da * d] for dr, da in read_order(physics)}
         nodes = np.arange(n_nodes)
-        # candidate arcs: (source node, destination node, kind); kind 0 fall, 1 walk, 2 turn, 3 stay
+        # candidate arcs: (source node, destination node, kind); kind: a branch's index, or STAY
         src, dst, kind = [], [], []
 
         def arcs(mask: BoolArray, dest: IntArray, k: int) -> None:
@@ -110,9 +115,9 @@ class FlowBuilder(ModelBuilder):
         safe_t = np.minimum(t + 1, n)
         moving = ~target
         arcs(target, node_of[safe_t, pr, pc, ch], STAY)
-        for k, rule in enumerate(MOVE_TABLE):
-            dr, dc, dch = destination(rule, pr, pc, ch)
-            arcs(moving & possible(rule, below, ahead), node_of[safe_t, dr, dc, dch], k)
+        for k, branch in enumerate(physics.branches):
+            dr, dc, dch = destination(branch, pr, pc, ch)
+            arcs(moving & possible(branch, self.code, pr, pc, ch), node_of[safe_t, dr, dc, dch], k)
         self.ctx.check()
         a_src, a_dst, a_kind = np.concatenate(src), np.concatenate(dst), np.concatenate(kind)
         # chains: a node with one arc in and one arc out passes its inflow on, so both arcs
@@ -146,7 +151,7 @@ class FlowBuilder(ModelBuilder):
             start = self.tri.new_rows(1, 1.0, 1.0)[0]
             first = t[a_src] == 0
             self.tri.add(np.full(int(first.sum()), start), a_var[first], 1.0)
-        self.add_gates(a_src, sid[a_src], a_var, a_kind, sid, {"below": below, "ahead": ahead})
+        self.add_gates(a_src, sid[a_src], a_var, a_kind, sid, cells)
         # occupancy of a node: its outflow, or its inflow at the last frame (the start alone if N = 1)
         last = t[a_dst] == n - 1
         occ_rows = np.concatenate([a_src, a_dst[last]])
@@ -154,13 +159,15 @@ class FlowBuilder(ModelBuilder):
         return coords, occ_rows, occ_cols, np.ones(len(occ_rows))
 
     def add_gates(self, a_src: IntArray, a_sid: IntArray, a_var: IntArray, a_kind: IntArray, sid: IntArray,
-                  cells: dict[str, IntArray]) -> None:
+                  cells: dict[Offset, IntArray]) -> None:
         """The gates of every move: per state and cell read that is a brick variable, the arcs of
-        the moves that need it free sum to at most ``1 − b``, those that need it solid to ``b``."""
-        for name, needs in _READS:
-            cell = cells[name]
+        the branches that need it free sum to at most ``1 − b``, those that need it solid to ``b``."""
+        branches = self.level.physics.branches
+        for offset, cell in cells.items():
             for solid in (False, True):
-                kinds = [k for k, rule in enumerate(MOVE_TABLE) if needs(rule) is solid]
+                kinds = [k for k, branch in enumerate(branches) if (offset, solid) in branch.needs]
+                if not kinds:
+                    continue
                 self.add_gate(a_sid, a_var, np.isin(a_kind, kinds), cell[a_src], sid, cell,
                               upper=0.0 if solid else 1.0, sign=-1.0 if solid else 1.0)
 
@@ -187,7 +194,8 @@ def build_flow(level: Level, info: ReachInfo | None = None, *, cut_depth: int = 
 
 
 class PathBuilder(FlowBuilder):
-    """The *path* formulation: the flow on the graph of states ``(r, c, d)``, without frames.
+    """The *path* formulation: the flow on the graph of states ``(r, c, d)``, without frames (only where
+    targets stop lemmings: elsewhere a winning run may pass a state twice, see :func:`build_path`).
 
     Per lemming, one arc variable per possible move between states live at some frame,
     conservation at every non-target state (the start emits one unit, the targets absorb
@@ -228,13 +236,13 @@ class PathBuilder(FlowBuilder):
         start = node_of[r0 + 1, c0 + 1, 1 if lemming.direction == 1 else 0]
         d = np.where(ch == 1, 1, -1)
         target = self.level.target_map[r, c]
-        below = self.code[pr + 1, pc]
-        ahead = self.code[pr, pc + d]
+        physics = self.level.physics
+        cells = {(dr, da): self.code[pr + dr, pc + da * d] for dr, da in read_order(physics)}
         nodes = np.arange(n_nodes)
         src, dst, kind = [], [], []
-        for k, rule in enumerate(MOVE_TABLE):
-            dest = node_of[destination(rule, pr, pc, ch)]
-            keep = ~target & possible(rule, below, ahead) & (dest >= 0)
+        for k, branch in enumerate(physics.branches):
+            dest = node_of[destination(branch, pr, pc, ch)]
+            keep = ~target & possible(branch, self.code, pr, pc, ch) & (dest >= 0)
             src.append(nodes[keep])
             dst.append(dest[keep])
             kind.append(np.full(int(keep.sum()), k, dtype=np.int64))
@@ -250,14 +258,15 @@ class PathBuilder(FlowBuilder):
         first = int(row_of[start]) - (self.tri.count - int(cons.sum()))  # the start's row in that block
         self.tri.lower[-1][first] = self.tri.upper[-1][first] = 1.0
         # cells read by the state an arc leaves (for the read cuts)
-        for cell in (below[a_src], ahead[a_src]):
+        for code in cells.values():
+            cell = code[a_src]
             m = cell >= 0
             self.reads.append((cell[m], a_var[m]))
         # deadline
         row = self.tri.new_rows(1, -math.inf, float(n - 1))[0]
         self.tri.add(np.full(len(a_var), row), a_var, 1.0)
         # gates (one row per state: no aggregation needed)
-        self.add_gates(a_src, nodes[a_src], a_var, a_kind, nodes, {"below": below, "ahead": ahead})
+        self.add_gates(a_src, nodes[a_src], a_var, a_kind, nodes, cells)
 
     def add_read_cuts(self) -> None:
         """``b_c ≤ Σ visits of states reading c``: a brick no run reads can be removed, so no

@@ -32,7 +32,10 @@ FORMULATIONS = tuple(BUILDERS)
 def build_milp(level: Level, info: ReachInfo | None = None, *, cut_depth: int = 0,
                formulation: str = "path", ctx: SolveContext | None = None) -> MilpModel:
     """The model of ``level`` in ``formulation``, with run cuts to ``cut_depth``; ``ctx`` may stop
-    the building (:class:`ai.context.SolveStopped`)."""
+    the building (:class:`ai.context.SolveStopped`).  Where targets do not stop lemmings ``path``
+    is built as ``flow``."""
     if formulation not in BUILDERS:
         raise ValueError(f"unknown MILP formulation {formulation!r}; choose from {', '.join(FORMULATIONS)}")
+    if formulation == "path" and not level.physics.targets_stop:
+        formulation = "flow"  # a winning run may pass a state twice: the path graph cannot say so
     return BUILDERS[formulation](level, info, cut_depth=cut_depth, ctx=ctx).build()

@@ -4,12 +4,14 @@ Variables (only for live states and read cells, see :mod:`ai.reach`):
 
 * ``b`` (binary): a brick on a read cell;
 * ``x`` (continuous in [0, 1], integral at any integer ``b``): lemming occupancy of a live state;
-* ``g = x·below`` (grounded) where the cell below may or may not be a brick;
-* ``u = g·ahead`` (turning) where the cell ahead may or may not be a brick.
+* per inner node of the physics' decision tree (:func:`ai.solvers.gates.decision_tree`) whose cell
+  may or may not be a brick, the mass that reaches the node times that cell (classic:
+  ``g = x·below``, grounded, and ``u = g·ahead``, turning).
 
 Each product ``a = p·q`` of 0/1 values is linearised as ``a ≤ p``, ``a ≤ q``,
-``a ≥ p + q − 1``.  The mass of a state flows along the rows of :data:`game.rules.MOVE_TABLE`:
-``fall = x − g``, ``walk = g − u`` and ``turn = u`` (or stays, on a target); each live state at
+``a ≥ p + q − 1``.  The mass of a state flows down the tree to the branches of the physics
+(classic: ``fall = x − g``, ``walk = g − u`` and ``turn = u``; or stays, on a target that stops
+lemmings); a free part that is split again gets a variable of its own.  Each live state at
 frame ``t+1`` receives the sum of its inflows, and all the mass must be on targets (live) at
 the last frame.  Flows towards states that are not live are dropped, so they must be zero.
 
@@ -29,9 +31,8 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from ai.solvers.gates import SOLID, destination
+from ai.solvers.gates import FREE, SOLID, decision_tree, destination
 from ai.solvers.milp.model import IntArray, MilpModel, ModelBuilder
-from game.rules import MOVE_TABLE, MoveRule
 
 Terms = list[tuple[IntArray, float]]
 """A signed sum of variables, per state: ``[(variable indices, sign), ...]`` (index -1: zero)."""
@@ -40,14 +41,6 @@ Terms = list[tuple[IntArray, float]]
 def split(whole: IntArray, solid_part: IntArray, solid: bool) -> Terms:
     """The part of ``whole`` that goes the ``solid`` way, when ``solid_part = whole·cell``."""
     return [(solid_part, 1.0)] if solid else [(whole, 1.0), (solid_part, -1.0)]
-
-
-def rule_mass(rule: MoveRule, x: IntArray, grounded: IntArray, turning: IntArray) -> Terms:
-    """The mass that takes ``rule``: ``x`` split by the cell below, then (grounded) by the cell ahead."""
-    if rule.ahead_solid is None:
-        return split(x, grounded, rule.below_solid)
-    assert rule.below_solid, "the cell ahead is read only when grounded"
-    return split(grounded, turning, rule.ahead_solid)
 
 
 class ProductBuilder(ModelBuilder):
@@ -110,18 +103,43 @@ class ProductBuilder(ModelBuilder):
         pr, pc = r + 1, c + 1
         d = np.where(ch == 1, 1, -1)
         going = t < self.level.frames - 1
-        on_target = self.level.target_map[r, c]
+        on_target = self.level.target_map[r, c] & self.level.physics.targets_stop
         stay = going & on_target
         self.tri.add(row_of[t[stay] + 1, pr[stay], pc[stay], ch[stay]], var[stay], -1.0)
         m = going & ~on_target
         t, pr, pc, ch, d, x = t[m], pr[m], pc[m], ch[m], d[m], var[m]
-        below, ahead = self.code[pr + 1, pc], self.code[pr, pc + d]
-        grounded = self.expr_product(x, below)
-        turning = self.expr_product_expr(grounded, ahead)
-        for rule in MOVE_TABLE:
+        root, nodes = decision_tree(self.level.physics)
+        branches = self.level.physics.branches
+
+        def down(node: int, mass: Terms, whole: IntArray) -> None:
+            """Send ``mass`` (equal to the variable ``whole``, -1: zero) down the tree from ``node``."""
             self.ctx.check()
-            dr, dc, dch = destination(rule, pr, pc, ch)
-            self.add_flow(row_of[t + 1, dr, dc, dch], rule_mass(rule, x, grounded, turning))
+            if node < 0:
+                dr, dc, dch = destination(branches[~node], pr, pc, ch)
+                self.add_flow(row_of[t + 1, dr, dc, dch], mass)
+                return
+            offset = nodes[node].offset
+            cell = self.code[pr + offset[0], pc + offset[1] * d]
+            solid = self.expr_product_expr(whole, cell)
+            down(nodes[node].solid, split(whole, solid, True), solid)
+            free = split(whole, solid, False)
+            child = nodes[node].free
+            down(child, free, whole if child < 0 else self.expr_difference(whole, solid, cell))
+
+        down(root, [(x, 1.0)], x)
+
+    def expr_difference(self, whole: IntArray, solid: IntArray, cell: IntArray) -> IntArray:
+        """Per state, a variable equal to ``whole − solid`` (``solid = whole·blocked(cell)``): ``whole``
+        (free cell), none (-1, solid cell) or new, with an equality row."""
+        out: IntArray = np.where(cell == FREE, whole, -1)
+        new = (cell >= 0) & (whole >= 0)
+        y = self.new_vars(int(new.sum()))
+        rows = self.tri.new_rows(len(y), 0.0, 0.0)
+        self.tri.add(rows, y, 1.0)
+        self.tri.add(rows, whole[new], -1.0)
+        self.tri.add(rows, solid[new], 1.0)
+        out[new] = y
+        return out
 
     def expr_product(self, x: IntArray, cell: IntArray) -> IntArray:
         """Per state, the variable equal to ``x·blocked(cell)``: ``x`` (solid), none (-1, free) or new."""

@@ -1,0 +1,149 @@
+"""Exact solvers under other physics: the same maps solved under every shipped physics.
+
+Each map is a random 16x24 platform map (the generator's) with 3 lemmings and N = 40.  Under each
+physics the same number of bricks is planted on cells the lemmings' runs read (a cell some branch of
+that physics needs), and the targets go where the lemmings end: every level is winnable, of the same
+size under every physics.  Each exact solver solves each level (mode ``min`` by default: the proved
+minimum); the section
+``Solvers under other physics`` of ``bench/results.md`` gets the median seconds per solver and
+physics, and the ratio to classic.
+
+    python bench/physics_speed.py [--maps 6] [--time-limit 20] [--mode min] [--solvers cpsat milp search auto]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import ai  # noqa: E402
+from ai.generation.random_levels import _platform_map  # noqa: E402
+from bench.results import update_section  # noqa: E402
+from game.level import Level  # noqa: E402
+from game.physics import Physics  # noqa: E402
+from game.physics_catalog import SHIPPED  # noqa: E402
+from game.simulation import simulate  # noqa: E402
+
+HEIGHT, WIDTH, FRAMES, LEMMINGS, PLANTED = 16, 24, 40, 3, 4
+SECTION = "Solvers under other physics"
+
+
+def base_map(seed: int) -> list[str]:
+    """A random platform map with the lemmings' starts (no target yet)."""
+    rng = random.Random(seed)
+    grid = _platform_map(rng, HEIGHT, WIDTH)
+    empty = [(r, c) for r in range(1, HEIGHT - 1) for c in range(1, WIDTH - 1) if grid[r][c] == " "]
+    for r, c in rng.sample([cell for cell in empty if cell[0] < HEIGHT // 2], LEMMINGS):
+        grid[r][c] = rng.choice("<>")
+    return ["".join(row) for row in grid]
+
+
+def read_cells(level: Level, bricks: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Brickable cells the runs read with ``bricks`` (the cells of the branch taken at each step)."""
+    solid = level.obstacle_map(bricks)
+    physics = level.physics
+    out: dict[tuple[int, int], None] = {}
+    for track in simulate(level, bricks, enforce_budget=False).tracks:
+        for r, c, d in track.path[:-1]:
+            for branch in physics.branches:
+                cells = branch.cells((r, c, d))
+                if all((not level.in_bounds(*cell) or bool(solid[cell])) == want for cell, want in cells):
+                    out.update((cell, None) for cell, _ in cells
+                               if level.in_bounds(*cell) and level.brickable_map[cell] and cell not in bricks)
+                    break
+    return list(out)
+
+
+def level_under(seed: int, physics: Physics, attempts: int = 40) -> Level | None:
+    """The map of ``seed`` under ``physics`` with targets where the lemmings end under planted bricks
+    (``None`` when no attempt gives a level that needs a brick)."""
+    rng = random.Random(seed * 7919 + 1)
+    rows = base_map(seed)
+    probe = Level.from_rows(rows[:-1] + [rows[-1][:-1] + "T"], frames=FRAMES, budget=HEIGHT * WIDTH,
+                            physics=physics)
+    starts = {(lem.row, lem.col) for lem in probe.lemmings}
+    for _ in range(attempts):
+        bricks: list[tuple[int, int]] = []
+        for _ in range(PLANTED):
+            cells = read_cells(probe, bricks)
+            if not cells:
+                break
+            bricks.append(rng.choice(cells))
+        ends = {track.path[-1][:2] for track in simulate(probe, bricks, enforce_budget=False).tracks}
+        if ends & starts or ends & set(bricks) or len(ends) < LEMMINGS:
+            continue
+        grid = [list(row) for row in rows]
+        for r, c in ends:
+            grid[r][c] = "T"
+        level = Level.from_rows(["".join(row) for row in grid], frames=FRAMES, budget=PLANTED + 2,
+                                physics=physics, title=f"physics speed #{seed} {physics.name}")
+        if not simulate(level).won:
+            return level
+    return None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--maps", type=int, default=6)
+    parser.add_argument("--time-limit", type=float, default=20.0)
+    parser.add_argument("--solvers", nargs="+", default=["cpsat", "milp", "search", "auto"])
+    parser.add_argument("--mode", choices=["min", "all"], default="min")
+    parser.add_argument("--no-write", action="store_true")
+    args = parser.parse_args()
+    physics_list = list(SHIPPED.values())
+    levels: dict[str, list[Level]] = {p.name: [] for p in physics_list}
+    seed = 0
+    while min(len(v) for v in levels.values()) < args.maps and seed < 20 * args.maps:
+        made = [level_under(seed, p) for p in physics_list]
+        if all(lv is not None for lv in made):
+            for p, lv in zip(physics_list, made):
+                assert lv is not None
+                levels[p.name].append(lv)
+        seed += 1
+    times: dict[tuple[str, str], list[float]] = {}
+    unsolved: dict[tuple[str, str], int] = {}
+    for solver in args.solvers:
+        for p in physics_list:
+            for lv in levels[p.name]:
+                start = time.perf_counter()
+                result = ai.solve(lv, solver=solver, mode=args.mode, time_limit=args.time_limit)
+                seconds = time.perf_counter() - start
+                times.setdefault((solver, p.name), []).append(seconds)
+                if result.status.value != "optimal" or (args.mode == "all" and not result.complete):
+                    unsolved[(solver, p.name)] = unsolved.get((solver, p.name), 0) + 1
+                print(f"{solver:7s} {p.name:9s} {lv.title:32s} {seconds:7.3f} s  {result.describe()[:60]}",
+                      flush=True)
+    names = [p.name for p in physics_list]
+    lines = [
+        f"`python bench/physics_speed.py --maps {args.maps} --time-limit {args.time_limit:g}`: the same "
+        f"{len(levels[names[0]])} random {HEIGHT}x{WIDTH} platform maps, {LEMMINGS} lemmings, N = {FRAMES}, "
+        f"{PLANTED} bricks planted on cells the runs read under each physics and targets where the lemmings "
+        f"end (B = {PLANTED + 2}); mode `{args.mode}`, median seconds per solve (ratio to classic; "
+        f"'unproved': stopped at the {args.time_limit:g} s limit, counted at it). Machine: 2 cores, "
+        "loaded by other helpers during the run (figures vary by 20-40 % from run to run).",
+        "",
+        "| solver | " + " | ".join(names) + " |",
+        "|---" * (len(names) + 1) + "|",
+    ]
+    for solver in args.solvers:
+        base = statistics.median(times[(solver, "classic")])
+        cells = []
+        for name in names:
+            med = statistics.median(times[(solver, name)])
+            miss = unsolved.get((solver, name), 0)
+            cells.append(f"{med:.3f} ({med / base:.2f}x)" + (f", {miss} unproved" if miss else ""))
+        lines.append(f"| {solver} | " + " | ".join(cells) + " |")
+    body = "\n".join(lines)
+    print(body)
+    if not args.no_write:
+        update_section(SECTION, body)
+
+
+if __name__ == "__main__":
+    main()
