@@ -41,9 +41,13 @@ def _solver_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def _load_rules(path: str) -> Any:
     """A rules file (``--rules``); re-verified by the learned solver when it is built."""
-    from ai.learning.rules import LearnedRules
+    from ai.learning.rules import LearnedRules, RulesFileError
 
-    return LearnedRules.load(path)
+    rules = LearnedRules.load(path)
+    if not rules.is_tree and rules.model.kind != "positions":
+        raise RulesFileError(f"rules file {path}: the learned solver needs decision-tree rules, "
+                             f"not a {rules.model.kind} model (learn them with --model tree)")
+    return rules
 
 
 def _print_report(level: Any, result: Any) -> None:

@@ -1,8 +1,9 @@
 """Where the user's files live, and how they are read and written safely.
 
-Reading (:func:`read_regular_bytes`, :func:`read_user_json`): only regular files, never more
-than a size cap, never blocking (a FIFO or a device at the path is refused, not opened for a
-blocking read).  A user file that cannot be used is moved aside (:func:`set_aside`) so the
+Reading (:func:`read_regular_bytes`, :func:`read_user_json`, :func:`load_json_file`): only regular
+files, never more than a size cap, never blocking (a FIFO or a device at the path is refused, not
+opened for a blocking read); JSON is bounded (:func:`parse_json_bytes`: depth checked before
+parsing, whole numbers of at most 64 digits, no NaN/Infinity/1e400, UTF-8 only).  A user file that cannot be used is moved aside (:func:`set_aside`) so the
 game goes on and nothing is destroyed.
 
 Writing (:func:`atomic_write_bytes`, :func:`atomic_writer`): the data goes to a temporary
@@ -36,6 +37,7 @@ import errno
 import fcntl
 import json
 import os
+import re
 import stat
 import tempfile
 import time
@@ -130,28 +132,108 @@ def read_regular_bytes(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> 
         os.close(fd)
 
 
-def parse_json_bytes(raw: bytes) -> tuple[Any, str | None]:
+#: Deepest nesting of arrays and objects accepted in a user JSON file.
+MAX_JSON_DEPTH = 64
+#: Most digits of a whole number in a user JSON file.
+MAX_JSON_DIGITS = 64
+
+
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*+(?:"|\Z)', re.S)  # possessive, never fails: linear
+_NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
+
+
+class JsonLimitError(ValueError):
+    """A JSON document that breaks a limit of :func:`parse_json_bytes` (its message says which)."""
+
+
+def json_depth(raw: bytes) -> int:
+    """How deeply arrays and objects nest in ``raw`` (brackets inside strings do not count).
+
+    Linear and without recursion (strings cut out by one regular expression, then a running sum
+    over the brackets left), so it runs before :func:`json.loads`.
+
+    >>> json_depth(b'{"a": "[[[", "b": [[1], {"c": "\\\\"}], "d": "\\"]"}')
+    3
+    >>> json_depth(b"[" * 100000)
+    100000
+    """
+    if raw.count(b"[") + raw.count(b"{") <= 1:
+        return 1 if (b"[" in raw or b"{" in raw) else 0
+    import numpy as np
+
+    brackets = _JSON_STRING.sub(b"", raw).translate(None, _NOT_BRACKETS)
+    if not brackets:
+        return 0
+    b = np.frombuffer(brackets, dtype=np.uint8)
+    return int(max(0, np.cumsum(np.where((b == 91) | (b == 123), 1, -1).astype(np.int32)).max()))
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_JSON_DIGITS:
+        raise JsonLimitError(f"a {len(text.lstrip('-')):,}-digit number (at most {MAX_JSON_DIGITS} digits)")
+    return int(text)
+
+
+def _json_float(text: str) -> float:
+    if len(text) > 4 * MAX_JSON_DIGITS:
+        raise JsonLimitError(f"a {len(text):,}-character number")
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise JsonLimitError(f"a number too large to use ({text[:20]}{'...' if len(text) > 20 else ''})")
+    return value
+
+
+def _json_constant(name: str) -> Any:
+    raise JsonLimitError(f"{name} is not a number JSON allows")
+
+
+def decode_json_text(raw: bytes) -> tuple[str | None, str | None]:
+    """UTF-8 text of ``raw`` (a leading byte-order mark dropped): ``(text, None)`` or ``(None, problem)``.
+
+    >>> decode_json_text("{}".encode("utf-16"))
+    (None, 'UTF-16 text (save it as UTF-8)')
+    >>> decode_json_text("caf\\xe9".encode("latin-1"))[1]
+    'not UTF-8 text (byte 0xe9 at position 3; save it as UTF-8)'
+    """
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(raw) >= 2 and b"\x00" in raw[:4]):
+        return None, "UTF-16 text (save it as UTF-8)"
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at position {exc.start}; save it as UTF-8)"
+    return (text[1:] if text.startswith("\ufeff") else text), None
+
+
+def parse_json_bytes(raw: bytes, *, max_depth: int = MAX_JSON_DEPTH) -> tuple[Any, str | None]:
     """Decode UTF-8 JSON (a leading byte-order mark is allowed): ``(data, None)`` or ``(None, problem)``.
 
-    Never raises: deep nesting, huge numbers and invalid text all come back as a problem.
+    Never raises.  Bounded: nesting deeper than ``max_depth`` is refused before parsing, whole
+    numbers have at most :data:`MAX_JSON_DIGITS` digits, ``NaN``/``Infinity`` and numbers that
+    overflow to infinity (``1e400``) are refused.
 
     >>> parse_json_bytes(b'\\xef\\xbb\\xbf{"a": 1}')
     ({'a': 1}, None)
     >>> parse_json_bytes(b"[" * 100000)[1]
-    'nested too deeply'
+    'nested too deeply (100,000 levels; at most 64)'
     >>> parse_json_bytes(b"\\xff")[1]
-    'not UTF-8 text'
+    'not UTF-8 text (byte 0xff at position 0; save it as UTF-8)'
+    >>> parse_json_bytes(b"[1e400, NaN]")[1]
+    'not usable JSON: a number too large to use (1e400)'
+    >>> parse_json_bytes(b"[" + b"9" * 5000 + b"]")[1]
+    'not usable JSON: a 5,000-digit number (at most 64 digits)'
     """
+    text, problem = decode_json_text(raw)
+    if text is None:
+        return None, problem
+    depth = json_depth(raw)
+    if depth > max_depth:
+        return None, f"nested too deeply ({depth:,} levels; at most {max_depth})"
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None, "not UTF-8 text"
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    try:
-        return json.loads(text), None
+        return json.loads(text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant), None
     except json.JSONDecodeError as exc:
         return None, f"not valid JSON (line {exc.lineno}, column {exc.colno})"
+    except JsonLimitError as exc:
+        return None, f"not usable JSON: {exc}"
     except RecursionError:
         return None, "nested too deeply"
     except (ValueError, MemoryError, OverflowError) as exc:  # int-digit limit and friends
@@ -186,6 +268,32 @@ def read_user_object(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> tu
     if problem is None and not isinstance(data, dict):
         problem = f"not a JSON object ({type(data).__name__})"
     return (None, problem) if problem is not None else (data, None)
+
+
+def load_json_file(path: Path | str, *, what: str = "file", max_bytes: int = DEFAULT_MAX_BYTES,
+                   max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """A user JSON file that must be usable (a ``--rules`` file...): the data, or :class:`UserFileError`
+    with one message naming the file and what is wrong (missing, not a regular file, too large,
+    not UTF-8, too deep, a number out of bounds, not JSON).  Never blocks, never a traceback.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "r.json"
+    >>> _ = p.write_text("[NaN]")
+    >>> load_json_file(p, what="rules file")
+    Traceback (most recent call last):
+    ...
+    game.storage.UserFileError: rules file .../r.json: not usable JSON: NaN is not a number JSON allows
+    """
+    try:
+        raw = read_regular_bytes(path, max_bytes)
+    except FileNotFoundError:
+        raise UserFileError(f"{what} {path}: no such file") from None
+    except UserFileError as exc:
+        raise UserFileError(f"{what}: {exc}") from None
+    data, problem = parse_json_bytes(raw, max_depth=max_depth)
+    if problem is not None:
+        raise UserFileError(f"{what} {path}: {problem}")
+    return data
 
 
 def set_aside_reason(path: Path | str, problem: str) -> str:
@@ -343,6 +451,64 @@ def atomic_write_bytes(path: Path | str, data: bytes, *, mode: int | None = None
 def atomic_write_text(path: Path | str, text: str) -> None:
     """Write UTF-8 text atomically (see :func:`atomic_writer`)."""
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+# ---------------------------------------------------------------- the install's secret (sealed caches)
+#: File of the per-install secret key in the data folder (mode 0600).
+SECRET_NAME = "install.key"
+
+
+def install_secret(folder: Path | None = None) -> bytes | None:
+    """The per-install random key (32 bytes) kept in ``folder/install.key`` (default: the data folder).
+
+    Created on first use, atomically (a 0600 temporary file hard-linked into place, so two processes
+    agree on one key).  ``None`` when it cannot be made or is not private (another owner, readable
+    by others, damaged): then nothing sealed is believed.
+    """
+    path = (user_data_dir() if folder is None else Path(folder)) / SECRET_NAME
+    try:
+        if not os.path.lexists(path):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{SECRET_NAME}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+            try:
+                os.write(fd, os.urandom(32).hex().encode("ascii"))
+                os.fsync(fd)
+                os.close(fd)
+                with contextlib.suppress(FileExistsError):
+                    os.link(tmp, path)
+            finally:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o077:
+            return None
+        text = read_regular_bytes(path, 256).decode("ascii").strip()
+        key = bytes.fromhex(text)
+    except (OSError, ValueError):
+        return None
+    return key if len(key) == 32 else None
+
+
+def seal(secret: bytes, payload: Any) -> str:
+    """HMAC-SHA256 (hex) of ``payload``'s canonical JSON under the install's secret.
+
+    >>> seal(b"k" * 32, {"b": 1, "a": [2]}) == seal(b"k" * 32, {"a": [2], "b": 1})
+    True
+    >>> seal(b"k" * 32, {"a": 1}) == seal(b"j" * 32, {"a": 1})
+    False
+    """
+    import hashlib
+    import hmac
+
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+    return hmac.new(secret, text.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def sealed_ok(secret: bytes | None, payload: Any, mac: Any) -> bool:
+    """True when ``mac`` is :func:`seal` of ``payload`` (constant-time compare); never without a secret."""
+    import hmac
+
+    return secret is not None and isinstance(mac, str) and hmac.compare_digest(seal(secret, payload), mac)
 
 
 # ---------------------------------------------------------------- locking and merging
