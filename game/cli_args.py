@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Callable
 
 from game.errors import GameError
+from game.text import terminal_safe as terminal_safe  # kept importable from here
 
 #: Longest time limit accepted, in seconds (one week).
 MAX_TIME_LIMIT = 7 * 24 * 3600.0
@@ -227,14 +228,3 @@ def path_arg(text: str) -> str:
 
 
 path_arg.__name__ = "path"
-
-
-_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-
-
-def terminal_safe(text: str, *, limit: int = 200) -> str:
-    """User text (a level title, metadata) fit to print: control characters (ESC, BEL, CR, bidi
-    overrides...) shown escaped, and cut at ``limit`` characters."""
-    if len(text) > limit:
-        text = text[:limit] + "..."
-    return _UNSAFE.sub(lambda m: m.group(0).encode("unicode_escape").decode("ascii"), text)

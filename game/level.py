@@ -40,6 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from game.errors import LevelFormatError
+from game.text import terminal_safe
 
 #: Direction of a lemming facing left.
 LEFT = -1
@@ -332,8 +333,6 @@ class Level:
 
     def summary(self) -> str:
         """One line: size, N, B, lemmings, targets."""
-        from game.cli_args import terminal_safe
-
         name = f"'{terminal_safe(self.title)}' " if self.title else ""
         return (
             f"{name}{self.height}x{self.width} map, N={self.frames} frames, "
