@@ -46,6 +46,9 @@ from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterator
 
 from game.errors import GameError
+from game.json_bounds import MAX_JSON_DEPTH as MAX_JSON_DEPTH
+from game.json_bounds import JsonLimitError as JsonLimitError
+from game.json_bounds import parse_json_bytes as parse_json_bytes
 
 APP_DIR_NAME = "lemming-bricks"
 #: Default size cap of a user JSON file (progress, settings, state), in bytes.
@@ -65,10 +68,50 @@ class UserFileError(GameError, OSError):
         return str(self.args[0]) if self.args else "file error"
 
 
+_warned_fallback = False
+
+
 def user_data_dir() -> Path:
-    """The user's data folder: ``$XDG_DATA_HOME/lemming-bricks`` (or ``~/.local/share/...``)."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / APP_DIR_NAME
+    """The user's data folder: ``$XDG_DATA_HOME/lemming-bricks`` (or ``~/.local/share/...``).
+
+    A relative ``XDG_DATA_HOME`` is ignored (as the XDG specification says).  With no usable home
+    (``HOME`` empty, relative or ``/``) the folder is ``<temp>/lemming-bricks-<uid>`` (private,
+    0700), and a warning says so once on stderr: never ``/.local`` or a folder relative to the
+    current one.  Raises :class:`UserFileError` when even that folder is unsafe (another owner).
+    """
+    xdg = os.environ.get("XDG_DATA_HOME", "")
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / APP_DIR_NAME
+    home = os.environ.get("HOME")
+    if home is None:
+        with contextlib.suppress(KeyError, RuntimeError):
+            home = str(Path.home())
+    if home and os.path.isabs(home) and os.path.normpath(home) != "/":
+        return Path(home) / ".local" / "share" / APP_DIR_NAME
+    return _fallback_data_dir()
+
+
+def _fallback_data_dir() -> Path:
+    """``<temp>/lemming-bricks-<uid>``: made private (0700) and checked to be ours, with a warning once."""
+    import sys
+
+    global _warned_fallback
+    folder = Path(tempfile.gettempdir()) / f"{APP_DIR_NAME}-{os.geteuid()}"
+    with contextlib.suppress(FileExistsError, OSError):
+        folder.mkdir(mode=0o700)
+    try:
+        info = os.lstat(folder)
+    except OSError as exc:
+        raise UserFileError(f"no data folder: HOME is not a usable folder and {folder} cannot be made "
+                            f"({describe_os_error(exc)}); set HOME or XDG_DATA_HOME") from None
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o077:
+        raise UserFileError(f"no data folder: HOME is not a usable folder and {folder} is not a private "
+                            "folder of yours; set HOME or XDG_DATA_HOME")
+    if not _warned_fallback:
+        _warned_fallback = True
+        print(f"warning: HOME is not a usable folder and XDG_DATA_HOME is not set: your data goes to "
+              f"{folder} (set HOME or XDG_DATA_HOME to keep it)", file=sys.stderr)
+    return folder
 
 
 def user_levels_dir() -> Path:
@@ -130,114 +173,6 @@ def read_regular_bytes(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> 
         raise UserFileError(f"cannot read {p}: {describe_os_error(exc)}") from None
     finally:
         os.close(fd)
-
-
-#: Deepest nesting of arrays and objects accepted in a user JSON file.
-MAX_JSON_DEPTH = 64
-#: Most digits of a whole number in a user JSON file.
-MAX_JSON_DIGITS = 64
-
-
-_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*+(?:"|\Z)', re.S)  # possessive, never fails: linear
-_NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
-
-
-class JsonLimitError(ValueError):
-    """A JSON document that breaks a limit of :func:`parse_json_bytes` (its message says which)."""
-
-
-def json_depth(raw: bytes) -> int:
-    """How deeply arrays and objects nest in ``raw`` (brackets inside strings do not count).
-
-    Linear and without recursion (strings cut out by one regular expression, then a running sum
-    over the brackets left), so it runs before :func:`json.loads`.
-
-    >>> json_depth(b'{"a": "[[[", "b": [[1], {"c": "\\\\"}], "d": "\\"]"}')
-    3
-    >>> json_depth(b"[" * 100000)
-    100000
-    """
-    if raw.count(b"[") + raw.count(b"{") <= 1:
-        return 1 if (b"[" in raw or b"{" in raw) else 0
-    import numpy as np
-
-    brackets = _JSON_STRING.sub(b"", raw).translate(None, _NOT_BRACKETS)
-    if not brackets:
-        return 0
-    b = np.frombuffer(brackets, dtype=np.uint8)
-    return int(max(0, np.cumsum(np.where((b == 91) | (b == 123), 1, -1).astype(np.int32)).max()))
-
-
-def _json_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_JSON_DIGITS:
-        raise JsonLimitError(f"a {len(text.lstrip('-')):,}-digit number (at most {MAX_JSON_DIGITS} digits)")
-    return int(text)
-
-
-def _json_float(text: str) -> float:
-    if len(text) > 4 * MAX_JSON_DIGITS:
-        raise JsonLimitError(f"a {len(text):,}-character number")
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
-        raise JsonLimitError(f"a number too large to use ({text[:20]}{'...' if len(text) > 20 else ''})")
-    return value
-
-
-def _json_constant(name: str) -> Any:
-    raise JsonLimitError(f"{name} is not a number JSON allows")
-
-
-def decode_json_text(raw: bytes) -> tuple[str | None, str | None]:
-    """UTF-8 text of ``raw`` (a leading byte-order mark dropped): ``(text, None)`` or ``(None, problem)``.
-
-    >>> decode_json_text("{}".encode("utf-16"))
-    (None, 'UTF-16 text (save it as UTF-8)')
-    >>> decode_json_text("caf\\xe9".encode("latin-1"))[1]
-    'not UTF-8 text (byte 0xe9 at position 3; save it as UTF-8)'
-    """
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(raw) >= 2 and b"\x00" in raw[:4]):
-        return None, "UTF-16 text (save it as UTF-8)"
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return None, f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at position {exc.start}; save it as UTF-8)"
-    return (text[1:] if text.startswith("\ufeff") else text), None
-
-
-def parse_json_bytes(raw: bytes, *, max_depth: int = MAX_JSON_DEPTH) -> tuple[Any, str | None]:
-    """Decode UTF-8 JSON (a leading byte-order mark is allowed): ``(data, None)`` or ``(None, problem)``.
-
-    Never raises.  Bounded: nesting deeper than ``max_depth`` is refused before parsing, whole
-    numbers have at most :data:`MAX_JSON_DIGITS` digits, ``NaN``/``Infinity`` and numbers that
-    overflow to infinity (``1e400``) are refused.
-
-    >>> parse_json_bytes(b'\\xef\\xbb\\xbf{"a": 1}')
-    ({'a': 1}, None)
-    >>> parse_json_bytes(b"[" * 100000)[1]
-    'nested too deeply (100,000 levels; at most 64)'
-    >>> parse_json_bytes(b"\\xff")[1]
-    'not UTF-8 text (byte 0xff at position 0; save it as UTF-8)'
-    >>> parse_json_bytes(b"[1e400, NaN]")[1]
-    'not usable JSON: a number too large to use (1e400)'
-    >>> parse_json_bytes(b"[" + b"9" * 5000 + b"]")[1]
-    'not usable JSON: a 5,000-digit number (at most 64 digits)'
-    """
-    text, problem = decode_json_text(raw)
-    if text is None:
-        return None, problem
-    depth = json_depth(raw)
-    if depth > max_depth:
-        return None, f"nested too deeply ({depth:,} levels; at most {max_depth})"
-    try:
-        return json.loads(text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant), None
-    except json.JSONDecodeError as exc:
-        return None, f"not valid JSON (line {exc.lineno}, column {exc.colno})"
-    except JsonLimitError as exc:
-        return None, f"not usable JSON: {exc}"
-    except RecursionError:
-        return None, "nested too deeply"
-    except (ValueError, MemoryError, OverflowError) as exc:  # int-digit limit and friends
-        return None, f"not usable JSON ({type(exc).__name__})"
 
 
 def read_user_json(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Any, str | None]:
@@ -394,6 +329,37 @@ def clean_stale_temps(target: Path, *, max_age: float = STALE_TEMP_SECONDS) -> i
     return removed
 
 
+_OUR_TEMP = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]{1,10})\.[A-Za-z0-9_]{8}\.tmp", re.ASCII)
+
+
+def clean_stale_temps_in(folder: Path, *, max_age: float = STALE_TEMP_SECONDS) -> int:
+    """Remove the temporary files of atomic writes (``.<name>.<pid>.<8 random>.tmp``, our pattern only)
+    left in ``folder`` by writers that were killed (process gone) or older than ``max_age`` seconds,
+    whatever file they were writing (a killed export of another name leaves no 175 MB behind).
+    Returns how many were removed."""
+    removed = 0
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return 0
+    now = time.time()
+    for name in names:
+        match = _OUR_TEMP.fullmatch(name)
+        if match is None:
+            continue
+        full = Path(folder) / name
+        try:
+            info = os.lstat(full)
+            if not stat.S_ISREG(info.st_mode):
+                continue
+            if now - info.st_mtime > max_age or not _pid_alive(int(match["pid"])):
+                os.unlink(full)
+                removed += 1
+        except (OSError, ValueError):
+            continue
+    return removed
+
+
 def _fsync_dir(folder: Path) -> None:
     try:
         fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
@@ -426,6 +392,7 @@ def atomic_writer(path: Path | str, *, mode: int | None = None, make_parents: bo
         except OSError:
             mode = _default_mode()
     clean_stale_temps(target)
+    clean_stale_temps_in(target.parent)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

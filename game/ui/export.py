@@ -202,7 +202,13 @@ def default_export_path(level: Level, *, when: float | None = None, suffix: str 
 
 
 __all__ = [
+    "DEFAULT_FPS",
+    "DEFAULT_SCALE",
     "ExportResult",
+    "Frame",
+    "TILE",
+    "cell_size",
+    "margins",
     "default_export_path",
     "draw_relaxed",
     "export_gif",
