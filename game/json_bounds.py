@@ -73,11 +73,20 @@ def decode_json_text(raw: bytes) -> tuple[str | None, str | None]:
 
     >>> decode_json_text("{}".encode("utf-16"))
     (None, 'UTF-16 text (save it as UTF-8)')
+    >>> decode_json_text("{}".encode("utf-16-le"))[1]
+    'UTF-16 text (save it as UTF-8)'
+    >>> decode_json_text(bytes(range(256)))[1]
+    'binary data, not text'
     >>> decode_json_text("caf\\xe9".encode("latin-1"))[1]
     'not UTF-8 text (byte 0xe9 at position 3; save it as UTF-8)'
     """
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(raw) >= 2 and b"\x00" in raw[:4]):
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         return None, "UTF-16 text (save it as UTF-8)"
+    if b"\x00" in raw:
+        head = raw[:64]
+        if len(head) >= 2 and (not any(head[0::2]) or not any(head[1::2])):
+            return None, "UTF-16 text (save it as UTF-8)"
+        return None, "binary data, not text"
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -111,11 +111,11 @@ def load_runs(data_dir: Path) -> list[ObservedRun]:
 
 
 def _read(path: Path) -> tuple[Any, str | None]:
-    """The store through the bounded loader (:func:`game.storage.read_user_json`: regular files only,
-    at most :data:`MAX_RUNS_BYTES`, bounded depth and numbers): ``(data, problem)``, never raises."""
-    from game.storage import read_user_json
+    """The store through the bounded loader (:func:`game.storage.read_user_object`: regular files only,
+    at most :data:`MAX_RUNS_BYTES`, bounded depth and numbers, an object): ``(data, problem)``, never raises."""
+    from game.storage import read_user_object
 
-    return read_user_json(path, MAX_RUNS_BYTES)
+    return read_user_object(path, MAX_RUNS_BYTES)
 
 
 def _parse_runs(data: Any) -> list[ObservedRun]:
@@ -137,8 +137,6 @@ def _merge_and_write(path: Path, new: Sequence[ObservedRun], problems: list[str]
     from game.storage import atomic_write_text, set_aside_reason
 
     data, problem = _read(path)
-    if problem is None and data is not None and not isinstance(data, dict):
-        problem = f"not a JSON object ({type(data).__name__})"
     if problem is not None:
         reason = set_aside_reason(path, problem)
         if problems is not None:

@@ -10,6 +10,7 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -26,7 +27,7 @@ EXACT_VERDICT = {"exact": True, "errors": [0, 0], "configurations": 255879, "exh
 
 
 @pytest.fixture
-def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     trust._memory.clear()
     yield tmp_path / "xdg" / "lemming-bricks"
@@ -63,7 +64,7 @@ def test_a_forged_entry_is_not_believed(forgery: str, data_home: Path) -> None:
         data[key] = {"verdict": EXACT_VERDICT,
                      "seal": storage.seal(os.urandom(32), {"rules": key, "verdict": EXACT_VERDICT})}
     else:  # the previous release's format: the verdict itself
-        data[key] = EXACT_VERDICT  # type: ignore[assignment]
+        data[key] = EXACT_VERDICT
     path.write_text(json.dumps(data))
     trust._memory.clear()
     ver = trust.verdict(LAZY)
