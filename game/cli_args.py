@@ -140,7 +140,7 @@ bricks_arg.__name__ = "bricks"
 OUTPUT_KINDS: dict[str, tuple[str, tuple[bytes, ...]]] = {
     "gif": ("a GIF", (b"GIF87a", b"GIF89a")),
     "png": ("a PNG image", (b"\x89PNG\r\n\x1a\n",)),
-    "rules": ("a rules file", (b'{"format": "lemming-bricks-rules"', b'{\n "format": "lemming-bricks-rules"')),
+    "rules": ("a JSON rules file", (b"{",)),  # learned rules or a physics (learn --out): a JSON object
 }
 
 
@@ -157,6 +157,7 @@ def _check_replaceable(path: Path, text: str, what: str, kind: str) -> None:
         raise GameError(f"{what} {_shown(text)}: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
+    head = head.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")
     if head and not head.startswith(magics):
         raise GameError(f"{what} {_shown(text)} exists and is not {label}: refusing to replace it "
                         "(remove it first or choose another name)")

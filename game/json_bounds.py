@@ -27,7 +27,7 @@ class JsonLimitError(ValueError):
     """A JSON document that breaks a limit of :func:`parse_json_bytes` (its message says which)."""
 
 
-def json_depth(raw: bytes) -> int:
+def json_depth(raw: bytes | str) -> int:
     """How deeply arrays and objects nest in ``raw`` (brackets inside strings do not count).
 
     Linear and without recursion (strings cut out by one regular expression, then a running sum
@@ -38,6 +38,8 @@ def json_depth(raw: bytes) -> int:
     >>> json_depth(b"[" * 100000)
     100000
     """
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8", "surrogatepass")
     if raw.count(b"[") + raw.count(b"{") <= 1:
         return 1 if (b"[" in raw or b"{" in raw) else 0
     import numpy as np
@@ -128,3 +130,29 @@ def parse_json_bytes(raw: bytes, *, max_depth: int = MAX_JSON_DEPTH) -> tuple[An
         return None, "nested too deeply"
     except (ValueError, MemoryError, OverflowError) as exc:  # int-digit limit and friends
         return None, f"not usable JSON ({type(exc).__name__})"
+
+
+def loads_bounded(text: str, *, max_depth: int) -> Any:
+    """``json.loads`` of text already decoded, with every limit of :func:`parse_json_bytes`
+    (``ValueError`` says what is wrong): for JSON inside other files (a level's ``# physics:`` line,
+    JSON-lines observations).
+
+    >>> loads_bounded('[1, 2]', max_depth=2)
+    [1, 2]
+    >>> loads_bounded('[[[1]]]', max_depth=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: nested deeper than 2 levels
+    >>> loads_bounded('NaN', max_depth=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: NaN is not a number JSON allows
+    """
+    if json_depth(text) > max_depth:
+        raise ValueError(f"nested deeper than {max_depth} levels")
+    try:
+        return json.loads(text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant)
+    except JsonLimitError as exc:
+        raise ValueError(str(exc)) from None
+    except RecursionError:
+        raise ValueError("nested too deeply") from None

@@ -176,7 +176,7 @@ ARGV_CASES: list[tuple[str, list[str], str]] = [
     ("export-gif-is-the-level", ["export", "{level_copy}", "--bricks", BRICKS, "--gif", "{level_copy}"],
      "is not a GIF"),
     ("solve-gif-is-the-level", ["solve", "{level_copy}", "--gif", "{level_copy}"], "is not a GIF"),
-    ("learn-out-is-a-level", ["learn", "--out", "{level_copy}"], "is not a rules file"),
+    ("learn-out-is-a-level", ["learn", "--out", "{level_copy}"], "is not a JSON rules file"),
     ("learn-curve-is-a-level", ["learn", "--curve", "{level_copy}"], "is not a PNG"),
     ("play-screenshot-is-a-level", ["play", "7", "--frames", "1", "--screenshot", "{level_copy}"], "is not a PNG"),
     ("edit-screenshot-is-a-level", ["edit", "--frames", "1", "--screenshot", "{level_copy}"], "is not a PNG"),
