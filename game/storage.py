@@ -79,7 +79,17 @@ def user_data_dir() -> Path:
     0700), and a warning says so once on stderr: never ``/.local`` or a folder relative to the
     current one.  Raises :class:`UserFileError` when even that folder is unsafe (another owner).
     """
-    xdg = os.environ.get("XDG_DATA_HOME", "")
+    return _xdg_dir("XDG_DATA_HOME", (".local", "share"))
+
+
+def user_config_dir() -> Path:
+    """The user's settings folder: ``$XDG_CONFIG_HOME/lemming-bricks`` (or ``~/.config/...``); with no
+    usable home, the same private temp folder as :func:`user_data_dir`."""
+    return _xdg_dir("XDG_CONFIG_HOME", (".config",))
+
+
+def _xdg_dir(variable: str, under_home: tuple[str, ...]) -> Path:
+    xdg = os.environ.get(variable, "")
     if xdg and os.path.isabs(xdg):
         return Path(xdg) / APP_DIR_NAME
     home = os.environ.get("HOME")
@@ -87,7 +97,7 @@ def user_data_dir() -> Path:
         with contextlib.suppress(KeyError, RuntimeError):
             home = str(Path.home())
     if home and os.path.isabs(home) and os.path.normpath(home) != "/":
-        return Path(home) / ".local" / "share" / APP_DIR_NAME
+        return Path(home).joinpath(*under_home, APP_DIR_NAME)
     return _fallback_data_dir()
 
 

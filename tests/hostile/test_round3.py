@@ -216,3 +216,16 @@ def test_killed_writers_temporary_files_are_cleaned_whatever_their_name(tmp_path
     mine.write_bytes(b"x")
     storage.atomic_write_bytes(tmp_path / "new.gif", b"GIF89a")
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, mine.name, "new.gif"])
+
+
+def test_no_home_settings_go_to_the_same_private_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.settings import default_settings_path
+
+    for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", "")
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    folder = tmp_path / f"lemming-bricks-{os.geteuid()}"
+    assert default_settings_path() == folder / "settings.json" and storage.user_data_dir() == folder
+    monkeypatch.setenv("XDG_CONFIG_HOME", "relative")
+    assert default_settings_path() == folder / "settings.json"
