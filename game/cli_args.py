@@ -243,6 +243,7 @@ def check_output_dir(text: str, *, what: str = "output folder") -> Path:
             raise GameError(f"{what} {_shown(text)} is not a folder")
         if not os.access(path, os.W_OK | os.X_OK):
             raise GameError(f"{what} {_shown(text)} is not writable")
+        _probe_folder(path, text, what)
         return path
     check_output_file(text, what=what)  # a new folder: the same checks as a new file
     return path

@@ -193,6 +193,8 @@ ARGV_CASES: list[tuple[str, list[str], str]] = [
     ("play-screenshot-proc", ["play", "7", "--screenshot", "/proc/x.png"], "does not accept new files"),
     ("generate-out-proc", ["generate", "--size", "8x8", "--bricks", "1", "--out", "/proc/x"],
      "does not accept new files"),
+    ("generate-out-is-proc", ["generate", "--size", "8x8", "--bricks", "1", "--out", "/proc"],
+     "does not accept new files"),
     ("export-gif-sys", ["export", "7", "--bricks", BRICKS, "--gif", "/sys/x.gif"], "does not accept new files"),
 ]
 
