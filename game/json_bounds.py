@@ -40,8 +40,8 @@ def json_depth(raw: bytes | str) -> int:
     """
     if isinstance(raw, str):
         raw = raw.encode("utf-8", "surrogatepass")
-    if raw.count(b"[") + raw.count(b"{") <= 1:
-        return 1 if (b"[" in raw or b"{" in raw) else 0
+    if b"[" not in raw and b"{" not in raw:
+        return 0
     import numpy as np
 
     brackets = _JSON_STRING.sub(b"", raw).translate(None, _NOT_BRACKETS)
