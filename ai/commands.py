@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any
 
-from game.cli_args import bricks_arg, output_file_arg, path_arg, terminal_safe, time_limit_arg
+from game.cli_args import bricks_arg, names_arg, output_file_arg, path_arg, terminal_safe, time_limit_arg
 from game.errors import GameError
 
 #: Exact solvers offered on the command line.
@@ -119,7 +119,7 @@ def _cmd_hint(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from ai.benchmark import run_bench
 
-    solvers = [s for part in (args.solvers or []) for s in part.split(",") if s]
+    solvers = [s for part in (args.solvers or []) for s in part]
     return run_bench(args.suite, solvers or None, time_limit=args.time_limit,
                      results=args.results, out=sys.stdout)
 
@@ -151,7 +151,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("bench", help="benchmark the exact solvers over a level suite")
     p.add_argument("--suite", action="append", default=None, type=path_arg, metavar="DIR",
                    help="folder of level files (repeatable; default: the pack and bench/suites/*)")
-    p.add_argument("--solvers", nargs="+", default=None, help="solver names (default: every exact solver)")
+    p.add_argument("--solvers", nargs="+", default=None, type=names_arg(EXACT_SOLVERS + HEURISTIC_SOLVERS),
+                   help="solver names, separated by spaces or commas (default: every exact solver)")
     p.add_argument("--time-limit", type=time_limit_arg, default=20.0, metavar="S", help="per solve (default 20)")
     p.add_argument("--results", default="bench/results.md", type=output_file_arg, help="markdown file to update")
     p.set_defaults(handler=_cmd_bench)

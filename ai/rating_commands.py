@@ -10,6 +10,7 @@ import json
 
 from typing import TYPE_CHECKING
 
+from game.cli_args import time_limit_arg
 from game.errors import GameError
 
 if TYPE_CHECKING:
@@ -65,5 +66,5 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print JSON (one object, or a list for several levels)")
     out.add_argument("--markdown", action="store_true", help="print a Markdown table (as in docs/levels.md)")
-    p.add_argument("--time-limit", type=float, default=60.0, help="seconds per exact solve (default 60)")
+    p.add_argument("--time-limit", type=time_limit_arg, default=60.0, help="seconds per exact solve (default 60)")
     p.set_defaults(handler=_cmd_rate)

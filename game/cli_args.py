@@ -20,14 +20,17 @@ argparse.ArgumentTypeError: expected a whole number from 0 to 10 in ASCII digits
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import re
 import stat
+import tempfile
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from game.errors import GameError
+from game.text import terminal_safe as terminal_safe  # kept importable from here
 
 #: Longest time limit accepted, in seconds (one week).
 MAX_TIME_LIMIT = 7 * 24 * 3600.0
@@ -132,13 +135,63 @@ def bricks_arg(text: str) -> str:
 bricks_arg.__name__ = "bricks"
 
 
-def check_output_file(text: str, *, what: str = "output file") -> Path:
+#: What an existing file must start with to be replaced by an output of this kind (anything else,
+#: a level file given by mistake for instance, is refused: an output never replaces an input).
+OUTPUT_KINDS: dict[str, tuple[str, tuple[bytes, ...]]] = {
+    "gif": ("a GIF", (b"GIF87a", b"GIF89a")),
+    "png": ("a PNG image", (b"\x89PNG\r\n\x1a\n",)),
+    "rules": ("a JSON rules file", (b"{",)),  # learned rules or a physics (learn --out): a JSON object
+}
+
+
+def _check_replaceable(path: Path, text: str, what: str, kind: str) -> None:
+    """Refuse to replace an existing non-empty file that is not of ``kind`` (see :data:`OUTPUT_KINDS`)."""
+    label, magics = OUTPUT_KINDS[kind]
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise GameError(f"{what} {_shown(text)}: {exc.strerror or exc}") from None
+    try:
+        head = os.read(fd, 64)
+    except OSError as exc:
+        raise GameError(f"{what} {_shown(text)}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    head = head.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")
+    if head and not head.startswith(magics):
+        raise GameError(f"{what} {_shown(text)} exists and is not {label}: refusing to replace it "
+                        "(remove it first or choose another name)")
+
+
+def _probe_folder(parent: Path, text: str, what: str) -> None:
+    """Create and remove a temporary file in ``parent``: the one sure test that a new file can be made
+    there (``os.access`` says yes to root in ``/proc`` or on a read-only mount)."""
+    try:
+        fd, name = tempfile.mkstemp(prefix=".lemming-bricks-probe-", dir=parent)
+    except OSError as exc:
+        raise GameError(f"{what} {_shown(text)}: the folder {_shown(str(parent))} does not accept new files "
+                        f"({exc.strerror or exc})") from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(name)
+
+
+def check_output_file(text: str, *, what: str = "output file", kind: str | None = None) -> Path:
     """``text`` as a path a new file can be written to, or :class:`GameError` naming the problem.
 
-    Refused: an empty or over-long path, a folder, anything that is not a regular file
-    (FIFO, device, socket), a missing parent folder, a parent that is a file, a parent
-    that is not writable.  A symbolic link to a regular file is fine (it is written through).
+    Refused: an empty or over-long path, ``-`` (it would be a file named ``-``, not the standard
+    output), a folder, anything that is not a regular file (FIFO, device, socket), a missing parent
+    folder, a parent that is a file, a folder where no file can be created (checked by creating
+    one), and, with ``kind``, an existing file that is not of that kind (an input level given as
+    the output).  A symbolic link to a regular file is fine (it is written through).
+
+    >>> check_output_file("-")
+    Traceback (most recent call last):
+    ...
+    game.errors.GameError: output file: '-' would be a file named '-', not the standard output; write ./- for that file
     """
+    if text == "-":
+        raise GameError(f"{what}: '-' would be a file named '-', not the standard output; write ./- for that file")
     if not text or "\x00" in text:
         raise GameError(f"{what}: the path is empty or holds a NUL character")
     if len(text) > MAX_PATH_CHARS:
@@ -171,6 +224,9 @@ def check_output_file(text: str, *, what: str = "output file") -> Path:
         raise GameError(f"{what} {_shown(text)}: {_shown(str(parent))} is not a folder")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise GameError(f"{what} {_shown(text)}: the folder {_shown(str(parent))} is not writable")
+    _probe_folder(parent, text, what)
+    if info is not None and kind is not None:
+        _check_replaceable(target, text, what, kind)
     return path
 
 
@@ -187,6 +243,7 @@ def check_output_dir(text: str, *, what: str = "output folder") -> Path:
             raise GameError(f"{what} {_shown(text)} is not a folder")
         if not os.access(path, os.W_OK | os.X_OK):
             raise GameError(f"{what} {_shown(text)} is not writable")
+        _probe_folder(path, text, what)
         return path
     check_output_file(text, what=what)  # a new folder: the same checks as a new file
     return path
@@ -205,6 +262,47 @@ def output_file_arg(text: str) -> str:
 
 
 output_file_arg.__name__ = "output file"
+
+
+def output_kind_arg(kind: str) -> Callable[[str], str]:
+    """An argparse type like :func:`output_file_arg` that also refuses to replace an existing file
+    that is not of ``kind`` (``gif``, ``png``, ``rules``: see :data:`OUTPUT_KINDS`)."""
+
+    def parse(text: str) -> str:
+        if text == "":
+            return text
+        try:
+            check_output_file(text, kind=kind)
+        except GameError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        return text
+
+    parse.__name__ = "output file"
+    return parse
+
+
+def names_arg(allowed: Sequence[str], what: str = "solver") -> Callable[[str], list[str]]:
+    """An argparse type: names separated by commas, each one of ``allowed``.
+
+    >>> names_arg(("cpsat", "search"))("cpsat,search")
+    ['cpsat', 'search']
+    >>> names_arg(("cpsat", "search"))("nosuch")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: unknown solver 'nosuch'; choose from cpsat, search
+    """
+
+    def parse(text: str) -> list[str]:
+        names = [n.strip() for n in text.split(",") if n.strip()]
+        if not names:
+            raise argparse.ArgumentTypeError(f"no {what} named in {_short(text)}")
+        for name in names:
+            if name not in allowed:
+                raise argparse.ArgumentTypeError(f"unknown {what} {_short(name)}; choose from {', '.join(allowed)}")
+        return names
+
+    parse.__name__ = f"{what} names"
+    return parse
 
 
 def output_dir_arg(text: str) -> str:
@@ -227,14 +325,3 @@ def path_arg(text: str) -> str:
 
 
 path_arg.__name__ = "path"
-
-
-_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-
-
-def terminal_safe(text: str, *, limit: int = 200) -> str:
-    """User text (a level title, metadata) fit to print: control characters (ESC, BEL, CR, bidi
-    overrides...) shown escaped, and cut at ``limit`` characters."""
-    if len(text) > limit:
-        text = text[:limit] + "..."
-    return _UNSAFE.sub(lambda m: m.group(0).encode("unicode_escape").decode("ascii"), text)

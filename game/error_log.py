@@ -17,10 +17,12 @@ True
 
 from __future__ import annotations
 
+import os
+import stat
 import time
 from pathlib import Path
 
-from game.storage import user_data_dir
+from game.storage import atomic_write_bytes, user_data_dir
 
 #: The log's file name in the data folder.
 LOG_NAME = "errors.log"
@@ -33,6 +35,15 @@ def error_log_path() -> Path:
     return user_data_dir() / LOG_NAME
 
 
+def _tail(path: Path, start: int) -> bytes:
+    """The bytes of the (regular) log from ``start`` on."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        return os.pread(fd, MAX_BYTES, start)
+    finally:
+        os.close(fd)
+
+
 def log_error(what: str, message: str, detail: str = "") -> Path | None:
     """Append one entry (time, ``what`` failed, ``message``, ``detail``); the log's path, None if unwritable."""
     path = error_log_path()
@@ -40,11 +51,20 @@ def log_error(what: str, message: str, detail: str = "") -> Path | None:
     entry = f"--- {stamp}  {what}\n{message}\n" + (detail.rstrip() + "\n" if detail else "")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists() and path.stat().st_size > MAX_BYTES:
-            keep = path.read_bytes()[-MAX_BYTES // 2:]
-            path.write_bytes(keep[keep.find(b"\n--- ") + 1:] if b"\n--- " in keep else b"")
-        with path.open("a", encoding="utf-8") as log:
-            log.write(entry)
+        # never blocks: a FIFO at the path without a reader fails at once (ENXIO), a device is refused
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY, 0o644)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            size = os.fstat(fd).st_size
+            if size > MAX_BYTES:
+                keep = _tail(path, size - MAX_BYTES // 2)
+                atomic_write_bytes(path, keep[keep.find(b"\n--- ") + 1:] if b"\n--- " in keep else b"")
+                os.close(fd)
+                fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK | os.O_CLOEXEC)
+            os.write(fd, entry.encode("utf-8", "replace"))
+        finally:
+            os.close(fd)
     except OSError:
         return None
     return path

@@ -42,6 +42,7 @@ import numpy.typing as npt
 from game.errors import LevelFormatError
 from game.physics import CLASSIC, Physics, PhysicsError
 from game.physics_catalog import level_line, resolve
+from game.text import terminal_safe
 
 #: Direction of a lemming facing left.
 LEFT = -1
@@ -353,8 +354,6 @@ class Level:
 
     def summary(self) -> str:
         """One line: size, N, B, lemmings, targets."""
-        from game.cli_args import terminal_safe
-
         name = f"'{terminal_safe(self.title)}' " if self.title else ""
         return (
             f"{name}{self.height}x{self.width} map, N={self.frames} frames, "

@@ -26,13 +26,12 @@ two running games lose nothing.
 from __future__ import annotations
 
 import enum
-import os
 import shutil
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from game.storage import APP_DIR_NAME, file_lock, locked_update, parse_json_bytes, read_user_object, set_aside, set_aside_reason
+from game.storage import file_lock, locked_update, parse_json_bytes, read_user_object, set_aside, set_aside_reason
 
 #: Largest settings file read, in bytes (a real one is well under 1 KiB).
 MAX_SETTINGS_BYTES = 64 * 1024
@@ -54,9 +53,11 @@ class Palette(str, enum.Enum):
 
 
 def default_settings_path() -> Path:
-    """``$XDG_CONFIG_HOME/lemming-bricks/settings.json`` (``~/.config`` when unset)."""
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / APP_DIR_NAME / "settings.json"
+    """``$XDG_CONFIG_HOME/lemming-bricks/settings.json`` (``~/.config`` when unset; see
+    :func:`game.storage.user_config_dir`)."""
+    from game.storage import user_config_dir
+
+    return user_config_dir() / "settings.json"
 
 
 @dataclass(frozen=True)

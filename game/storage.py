@@ -1,8 +1,9 @@
 """Where the user's files live, and how they are read and written safely.
 
-Reading (:func:`read_regular_bytes`, :func:`read_user_json`): only regular files, never more
-than a size cap, never blocking (a FIFO or a device at the path is refused, not opened for a
-blocking read).  A user file that cannot be used is moved aside (:func:`set_aside`) so the
+Reading (:func:`read_regular_bytes`, :func:`read_user_json`, :func:`load_json_file`): only regular
+files, never more than a size cap, never blocking (a FIFO or a device at the path is refused, not
+opened for a blocking read); JSON is bounded (:func:`parse_json_bytes`: depth checked before
+parsing, whole numbers of at most 64 digits, no NaN/Infinity/1e400, UTF-8 only).  A user file that cannot be used is moved aside (:func:`set_aside`) so the
 game goes on and nothing is destroyed.
 
 Writing (:func:`atomic_write_bytes`, :func:`atomic_writer`): the data goes to a temporary
@@ -36,6 +37,7 @@ import errno
 import fcntl
 import json
 import os
+import re
 import stat
 import tempfile
 import time
@@ -44,6 +46,9 @@ from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterator
 
 from game.errors import GameError
+from game.json_bounds import MAX_JSON_DEPTH as MAX_JSON_DEPTH
+from game.json_bounds import JsonLimitError as JsonLimitError
+from game.json_bounds import parse_json_bytes as parse_json_bytes
 
 APP_DIR_NAME = "lemming-bricks"
 #: Default size cap of a user JSON file (progress, settings, state), in bytes.
@@ -63,10 +68,60 @@ class UserFileError(GameError, OSError):
         return str(self.args[0]) if self.args else "file error"
 
 
+_warned_fallback = False
+
+
 def user_data_dir() -> Path:
-    """The user's data folder: ``$XDG_DATA_HOME/lemming-bricks`` (or ``~/.local/share/...``)."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / APP_DIR_NAME
+    """The user's data folder: ``$XDG_DATA_HOME/lemming-bricks`` (or ``~/.local/share/...``).
+
+    A relative ``XDG_DATA_HOME`` is ignored (as the XDG specification says).  With no usable home
+    (``HOME`` empty, relative or ``/``) the folder is ``<temp>/lemming-bricks-<uid>`` (private,
+    0700), and a warning says so once on stderr: never ``/.local`` or a folder relative to the
+    current one.  Raises :class:`UserFileError` when even that folder is unsafe (another owner).
+    """
+    return _xdg_dir("XDG_DATA_HOME", (".local", "share"))
+
+
+def user_config_dir() -> Path:
+    """The user's settings folder: ``$XDG_CONFIG_HOME/lemming-bricks`` (or ``~/.config/...``); with no
+    usable home, the same private temp folder as :func:`user_data_dir`."""
+    return _xdg_dir("XDG_CONFIG_HOME", (".config",))
+
+
+def _xdg_dir(variable: str, under_home: tuple[str, ...]) -> Path:
+    xdg = os.environ.get(variable, "")
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / APP_DIR_NAME
+    home = os.environ.get("HOME")
+    if home is None:
+        with contextlib.suppress(KeyError, RuntimeError):
+            home = str(Path.home())
+    if home and os.path.isabs(home) and os.path.normpath(home) != "/":
+        return Path(home).joinpath(*under_home, APP_DIR_NAME)
+    return _fallback_data_dir()
+
+
+def _fallback_data_dir() -> Path:
+    """``<temp>/lemming-bricks-<uid>``: made private (0700) and checked to be ours, with a warning once."""
+    import sys
+
+    global _warned_fallback
+    folder = Path(tempfile.gettempdir()) / f"{APP_DIR_NAME}-{os.geteuid()}"
+    with contextlib.suppress(FileExistsError, OSError):
+        folder.mkdir(mode=0o700)
+    try:
+        info = os.lstat(folder)
+    except OSError as exc:
+        raise UserFileError(f"no data folder: HOME is not a usable folder and {folder} cannot be made "
+                            f"({describe_os_error(exc)}); set HOME or XDG_DATA_HOME") from None
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o077:
+        raise UserFileError(f"no data folder: HOME is not a usable folder and {folder} is not a private "
+                            "folder of yours; set HOME or XDG_DATA_HOME")
+    if not _warned_fallback:
+        _warned_fallback = True
+        print(f"warning: HOME is not a usable folder and XDG_DATA_HOME is not set: your data goes to "
+              f"{folder} (set HOME or XDG_DATA_HOME to keep it)", file=sys.stderr)
+    return folder
 
 
 def user_levels_dir() -> Path:
@@ -130,34 +185,6 @@ def read_regular_bytes(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> 
         os.close(fd)
 
 
-def parse_json_bytes(raw: bytes) -> tuple[Any, str | None]:
-    """Decode UTF-8 JSON (a leading byte-order mark is allowed): ``(data, None)`` or ``(None, problem)``.
-
-    Never raises: deep nesting, huge numbers and invalid text all come back as a problem.
-
-    >>> parse_json_bytes(b'\\xef\\xbb\\xbf{"a": 1}')
-    ({'a': 1}, None)
-    >>> parse_json_bytes(b"[" * 100000)[1]
-    'nested too deeply'
-    >>> parse_json_bytes(b"\\xff")[1]
-    'not UTF-8 text'
-    """
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None, "not UTF-8 text"
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    try:
-        return json.loads(text), None
-    except json.JSONDecodeError as exc:
-        return None, f"not valid JSON (line {exc.lineno}, column {exc.colno})"
-    except RecursionError:
-        return None, "nested too deeply"
-    except (ValueError, MemoryError, OverflowError) as exc:  # int-digit limit and friends
-        return None, f"not usable JSON ({type(exc).__name__})"
-
-
 def read_user_json(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Any, str | None]:
     """Read a user JSON file without ever raising.
 
@@ -186,6 +213,32 @@ def read_user_object(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> tu
     if problem is None and not isinstance(data, dict):
         problem = f"not a JSON object ({type(data).__name__})"
     return (None, problem) if problem is not None else (data, None)
+
+
+def load_json_file(path: Path | str, *, what: str = "file", max_bytes: int = DEFAULT_MAX_BYTES,
+                   max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """A user JSON file that must be usable (a ``--rules`` file...): the data, or :class:`UserFileError`
+    with one message naming the file and what is wrong (missing, not a regular file, too large,
+    not UTF-8, too deep, a number out of bounds, not JSON).  Never blocks, never a traceback.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "r.json"
+    >>> _ = p.write_text("[NaN]")
+    >>> load_json_file(p, what="rules file")
+    Traceback (most recent call last):
+    ...
+    game.storage.UserFileError: rules file .../r.json: not usable JSON: NaN is not a number JSON allows
+    """
+    try:
+        raw = read_regular_bytes(path, max_bytes)
+    except FileNotFoundError:
+        raise UserFileError(f"{what} {path}: no such file") from None
+    except UserFileError as exc:
+        raise UserFileError(f"{what}: {exc}") from None
+    data, problem = parse_json_bytes(raw, max_depth=max_depth)
+    if problem is not None:
+        raise UserFileError(f"{what} {path}: {problem}")
+    return data
 
 
 def set_aside_reason(path: Path | str, problem: str) -> str:
@@ -286,6 +339,37 @@ def clean_stale_temps(target: Path, *, max_age: float = STALE_TEMP_SECONDS) -> i
     return removed
 
 
+_OUR_TEMP = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]{1,10})\.[A-Za-z0-9_]{8}\.tmp", re.ASCII)
+
+
+def clean_stale_temps_in(folder: Path, *, max_age: float = STALE_TEMP_SECONDS) -> int:
+    """Remove the temporary files of atomic writes (``.<name>.<pid>.<8 random>.tmp``, our pattern only)
+    left in ``folder`` by writers that were killed (process gone) or older than ``max_age`` seconds,
+    whatever file they were writing (a killed export of another name leaves no 175 MB behind).
+    Returns how many were removed."""
+    removed = 0
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return 0
+    now = time.time()
+    for name in names:
+        match = _OUR_TEMP.fullmatch(name)
+        if match is None:
+            continue
+        full = Path(folder) / name
+        try:
+            info = os.lstat(full)
+            if not stat.S_ISREG(info.st_mode):
+                continue
+            if now - info.st_mtime > max_age or not _pid_alive(int(match["pid"])):
+                os.unlink(full)
+                removed += 1
+        except (OSError, ValueError):
+            continue
+    return removed
+
+
 def _fsync_dir(folder: Path) -> None:
     try:
         fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
@@ -318,6 +402,7 @@ def atomic_writer(path: Path | str, *, mode: int | None = None, make_parents: bo
         except OSError:
             mode = _default_mode()
     clean_stale_temps(target)
+    clean_stale_temps_in(target.parent)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -343,6 +428,64 @@ def atomic_write_bytes(path: Path | str, data: bytes, *, mode: int | None = None
 def atomic_write_text(path: Path | str, text: str) -> None:
     """Write UTF-8 text atomically (see :func:`atomic_writer`)."""
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+# ---------------------------------------------------------------- the install's secret (sealed caches)
+#: File of the per-install secret key in the data folder (mode 0600).
+SECRET_NAME = "install.key"
+
+
+def install_secret(folder: Path | None = None) -> bytes | None:
+    """The per-install random key (32 bytes) kept in ``folder/install.key`` (default: the data folder).
+
+    Created on first use, atomically (a 0600 temporary file hard-linked into place, so two processes
+    agree on one key).  ``None`` when it cannot be made or is not private (another owner, readable
+    by others, damaged): then nothing sealed is believed.
+    """
+    path = (user_data_dir() if folder is None else Path(folder)) / SECRET_NAME
+    try:
+        if not os.path.lexists(path):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{SECRET_NAME}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+            try:
+                os.write(fd, os.urandom(32).hex().encode("ascii"))
+                os.fsync(fd)
+                os.close(fd)
+                with contextlib.suppress(FileExistsError):
+                    os.link(tmp, path)
+            finally:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o077:
+            return None
+        text = read_regular_bytes(path, 256).decode("ascii").strip()
+        key = bytes.fromhex(text)
+    except (OSError, ValueError):
+        return None
+    return key if len(key) == 32 else None
+
+
+def seal(secret: bytes, payload: Any) -> str:
+    """HMAC-SHA256 (hex) of ``payload``'s canonical JSON under the install's secret.
+
+    >>> seal(b"k" * 32, {"b": 1, "a": [2]}) == seal(b"k" * 32, {"a": [2], "b": 1})
+    True
+    >>> seal(b"k" * 32, {"a": 1}) == seal(b"j" * 32, {"a": 1})
+    False
+    """
+    import hashlib
+    import hmac
+
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+    return hmac.new(secret, text.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def sealed_ok(secret: bytes | None, payload: Any, mac: Any) -> bool:
+    """True when ``mac`` is :func:`seal` of ``payload`` (constant-time compare); never without a secret."""
+    import hmac
+
+    return secret is not None and isinstance(mac, str) and hmac.compare_digest(seal(secret, payload), mac)
 
 
 # ---------------------------------------------------------------- locking and merging

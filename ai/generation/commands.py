@@ -14,10 +14,13 @@ import sys
 import time
 from pathlib import Path
 
+from ai.commands import EXACT_SOLVERS
 from game.cli_args import int_arg, output_dir_arg, time_limit_arg
 from game.errors import GameError
 from game.level import MAX_FRAMES, MAX_SIDE
 
+#: Solvers that can certify a generated level's minimum (exact ones, and the generator's own search).
+CERTIFIERS = EXACT_SOLVERS + ("readset",)
 #: Candidates tried per room before its level is dropped (unless --max-attempts).
 DEFAULT_ATTEMPTS_PER_LEVEL = 5_000
 #: Seconds between progress lines on stderr.
@@ -146,7 +149,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--unique", action="store_true", help="only levels with exactly one optimal solution")
     p.add_argument("--seed", type=int_arg(0, 2**32 - 1), default=0, help="random seed; the same seed gives the same levels")
     p.add_argument("--out", required=True, type=output_dir_arg, help="folder to write the level files into")
-    p.add_argument("--solver", default=None,
+    p.add_argument("--solver", default=None, choices=CERTIFIERS,
                    help="exact solver that certifies each level (default: search, else auto, cpsat, ...)")
     p.add_argument("--time-limit", type=time_limit_arg, default=60.0, help="seconds per exact solve (default 60)")
     p.add_argument("--max-attempts", type=int_arg(1, 10**9), default=None,

@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from game.cli_args import int_arg, output_file_arg, path_arg
+from game.cli_args import int_arg, output_kind_arg, path_arg
 
 #: Most games ``learn --games`` accepts (each is a small level run; more only costs memory).
 MAX_GAMES = 10_000
@@ -198,9 +198,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--model", choices=["tree", "logreg", "mlp", "best"], default=None,
                    help="model: decision tree (default), logistic regression with pairwise products, small MLP, "
                         "or best (fit all three, keep the one with the fewest errors)")
-    p.add_argument("--out", default=None, type=output_file_arg, help="save the rules to this JSON file")
+    p.add_argument("--out", default=None, type=output_kind_arg("rules"), help="save the rules to this JSON file")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the rules")
-    p.add_argument("--curve", default=None, type=output_file_arg, metavar="OUT.png",
+    p.add_argument("--curve", default=None, type=output_kind_arg("png"), metavar="OUT.png",
                    help="plot wrong configurations against games (regimes and models, median and range over "
                         "seeds) to OUT.png instead of learning one rule set")
     p.add_argument("--seeds", type=int_arg(1, 1000), default=8, help="with --curve: seeds 0..N-1 (default 8)")

@@ -38,7 +38,7 @@ import numpy.typing as npt
 from ai.learning.dataset import regime_games
 from ai.learning.derive import Condition
 from ai.learning.features import ENV_OBSTACLE, ENV_TARGET, WINDOW, environments
-from ai.learning.models import Node, tree_lines, tree_nodes, tree_paths
+from ai.learning.models import Node, checked_tree, tree_lines, tree_nodes, tree_paths
 from ai.learning.verify import Verification
 from game.rules import step
 
@@ -157,27 +157,11 @@ class PositionsModel:
     def from_json(cls, data: dict[str, Any]) -> PositionsModel:
         """Inverse of :meth:`to_json` (validates the trees)."""
 
-        def check(nodes: Any, n_values: int) -> list[Node]:
-            out: list[Node] = []
-            for i, n in enumerate(nodes):
-                if "value" in n:
-                    v = int(n["value"])
-                    if not 0 <= v < n_values:
-                        raise ValueError(f"bad leaf value {v}")
-                    out.append({"value": v})
-                else:
-                    f, lo, hi = int(n["feature"]), int(n["low"]), int(n["high"])
-                    if not (0 <= f < N_POS_FEATURES and i < lo < len(nodes) and i < hi < len(nodes)):
-                        raise ValueError(f"bad tree node {i}: {n}")
-                    out.append({"feature": f, "low": lo, "high": hi})
-            if not out:
-                raise ValueError("empty tree")
-            return out
-
         start = [int(v) for v in data.get("start_state", [0, 1])]
         if len(start) != 2 or any(v not in (0, 1) for v in start):
             raise ValueError("start_state must be two hidden states")
-        return cls(check(data["move"], len(WINDOW)), check(data["next"], 2), {0: start[0], 1: start[1]})
+        return cls(checked_tree(data["move"], N_POS_FEATURES, len(WINDOW)), checked_tree(data["next"], N_POS_FEATURES, 2),
+                   {0: start[0], 1: start[1]})
 
 
 # ------------------------------------------------------------------------- observations

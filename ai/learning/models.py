@@ -124,21 +124,71 @@ class TreeModel:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TreeModel:
         """Inverse of :meth:`to_json` (validates the node structure)."""
-        trees = []
-        for nodes in data["trees"]:
-            checked: list[Node] = []
-            for i, n in enumerate(nodes):
-                if "value" in n:
-                    checked.append({"value": int(n["value"])})
-                else:
-                    f, lo, hi = int(n["feature"]), int(n["low"]), int(n["high"])
-                    if not (0 <= f < N_FEATURES and i < lo < len(nodes) and i < hi < len(nodes)):
-                        raise ValueError(f"bad tree node {i}: {n}")
-                    checked.append({"feature": f, "low": lo, "high": hi})
-            trees.append(checked)
+        raw = data["trees"]
+        if not isinstance(raw, list):
+            raise ValueError("trees is not a list")
+        trees = [checked_tree(nodes, N_FEATURES) for nodes in raw]
         if len(trees) != len(LABELS):
             raise ValueError("a tree model needs one tree per channel")
         return cls(trees)
+
+
+#: Most nodes in one learned tree read from a file.
+MAX_TREE_NODES = 65_536
+#: Deepest learned tree read from a file (root-to-leaf tests).
+MAX_TREE_DEPTH = 128
+
+
+def checked_tree(nodes: Any, n_features: int, n_values: int | None = None) -> list[Node]:
+    """Validate a tree read from a file: a non-empty list of at most :data:`MAX_TREE_NODES` nodes
+    (``{"value"}`` leaves, ``{"feature", "low", "high"}`` splits whose children come later), every
+    node but the root the child of exactly one split (a tree, not a graph with shared parts whose
+    paths could explode), depth at most :data:`MAX_TREE_DEPTH`.  Raises ``ValueError``.
+
+    >>> checked_tree([{"feature": 3, "low": 1, "high": 2}, {"value": 0}, {"value": 1}], 36)
+    [{'feature': 3, 'low': 1, 'high': 2}, {'value': 0}, {'value': 1}]
+    >>> checked_tree([{"feature": 3, "low": 1, "high": 1}, {"value": 0}], 36)
+    Traceback (most recent call last):
+    ...
+    ValueError: tree node 1 has 2 parents (a tree node has one)
+    >>> checked_tree([], 36)
+    Traceback (most recent call last):
+    ...
+    ValueError: empty tree
+    """
+    if not isinstance(nodes, list):
+        raise ValueError("a tree is not a list of nodes")
+    if not nodes:
+        raise ValueError("empty tree")
+    if len(nodes) > MAX_TREE_NODES:
+        raise ValueError(f"a tree of {len(nodes):,} nodes (at most {MAX_TREE_NODES:,})")
+    out: list[Node] = []
+    parents = [0] * len(nodes)
+    depth = [0] * len(nodes)
+    for i, n in enumerate(nodes):
+        if not isinstance(n, dict):
+            raise ValueError(f"tree node {i} is not an object")
+        if "value" in n:
+            v = int(n["value"])
+            if (n_values is not None and not 0 <= v < n_values) or (n_values is None and v not in (0, 1)):
+                raise ValueError(f"bad leaf value {v} at tree node {i}")
+            out.append({"value": v})
+            continue
+        f, lo, hi = int(n["feature"]), int(n["low"]), int(n["high"])
+        if not (0 <= f < n_features and i < lo < len(nodes) and i < hi < len(nodes)):
+            raise ValueError(f"bad tree node {i}: {str(n)[:100]}")
+        for child in (lo, hi):
+            parents[child] += 1
+            depth[child] = depth[i] + 1
+            if parents[child] > 1:
+                raise ValueError(f"tree node {child} has {parents[child]} parents (a tree node has one)")
+            if depth[child] > MAX_TREE_DEPTH:
+                raise ValueError(f"a tree deeper than {MAX_TREE_DEPTH} tests")
+        out.append({"feature": f, "low": lo, "high": hi})
+    orphans = [i for i in range(1, len(nodes)) if parents[i] == 0]
+    if orphans:
+        raise ValueError(f"tree node {orphans[0]} is not reachable from the root")
+    return out
 
 
 def tree_paths(nodes: list[Node]) -> list[tuple[list[Literal], int]]:

@@ -51,6 +51,8 @@ MAX_RUNS = 400
 #: Most ghost lemmings and frames observed per run (big maps are sampled, not simulated whole).
 MAX_GHOSTS = 600
 MAX_FRAMES = 40
+#: Largest ``observed_runs.json`` read, in bytes.
+MAX_RUNS_BYTES = 32 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -104,17 +106,16 @@ def runs_path(data_dir: Path) -> Path:
 
 
 def load_runs(data_dir: Path) -> list[ObservedRun]:
-    """The stored runs; a missing file is none, unreadable entries are skipped."""
-    return _parse_runs(_read(runs_path(data_dir)))
+    """The stored runs; a missing or unusable file is none, unreadable entries are skipped."""
+    return _parse_runs(_read(runs_path(data_dir))[0])
 
 
-def _read(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError):
-        return False  # damaged: see _merge_and_write
+def _read(path: Path) -> tuple[Any, str | None]:
+    """The store through the bounded loader (:func:`game.storage.read_user_object`: regular files only,
+    at most :data:`MAX_RUNS_BYTES`, bounded depth and numbers, an object): ``(data, problem)``, never raises."""
+    from game.storage import read_user_object
+
+    return read_user_object(path, MAX_RUNS_BYTES)
 
 
 def _parse_runs(data: Any) -> list[ObservedRun]:
@@ -128,18 +129,18 @@ def _parse_runs(data: Any) -> list[ObservedRun]:
     return runs
 
 
-def _merge_and_write(path: Path, new: Sequence[ObservedRun]) -> int:
+def _merge_and_write(path: Path, new: Sequence[ObservedRun], problems: list[str] | None = None) -> int:
     """Read the store, merge ``new`` runs in (by key, oldest dropped past :data:`MAX_RUNS`), write it
     atomically; returns the number of runs.  The one read/merge/write of the store (the place for
-    the storage lock).  A damaged file is kept aside as ``observed_runs.json.damaged``, never lost."""
-    from game.storage import atomic_write_text
+    the storage lock).  A damaged file is moved aside (:func:`game.storage.set_aside`), never lost,
+    and what was wrong is appended to ``problems``."""
+    from game.storage import atomic_write_text, set_aside_reason
 
-    data = _read(path)
-    if data is False or (data is not None and not isinstance(data, dict)):
-        try:
-            path.replace(path.with_name(path.name + ".damaged"))
-        except OSError:
-            pass
+    data, problem = _read(path)
+    if problem is not None:
+        reason = set_aside_reason(path, problem)
+        if problems is not None:
+            problems.append(f"{path.name} could not be used {reason}")
         data = None
     merged: dict[str, ObservedRun] = {r.key: r for r in _parse_runs(data)}
     for run in new:
@@ -150,11 +151,12 @@ def _merge_and_write(path: Path, new: Sequence[ObservedRun]) -> int:
     return len(runs)
 
 
-def record_run(data_dir: Path, level: Level, bricks: Iterable[Brick]) -> int:
-    """Store one release (the player's level and bricks); returns how many distinct runs are stored."""
+def record_run(data_dir: Path, level: Level, bricks: Iterable[Brick], problems: list[str] | None = None) -> int:
+    """Store one release (the player's level and bricks); returns how many distinct runs are stored.
+    A damaged store is moved aside and said in ``problems``; I/O errors raise :class:`OSError`."""
     run = ObservedRun(tuple(level.grid), level.frames, level.budget, tuple(sorted(bricks)), time.time(),
                       level_line(level.physics))
-    return _merge_and_write(runs_path(data_dir), [run])
+    return _merge_and_write(runs_path(data_dir), [run], problems)
 
 
 # ------------------------------------------------------------------------------ observing

@@ -25,6 +25,8 @@ RULES_FORMAT = "lemming-bricks-rules"
 RULES_VERSION = 1
 #: The rules shipped with the game (learned by ``python main.py learn`` with the defaults).
 DEFAULT_RULES_PATH = Path(__file__).resolve().parent / "default_rules.json"
+#: Largest rules file read, in bytes.
+MAX_RULES_BYTES = 8 * 1024 * 1024
 
 
 class RulesFileError(GameError):
@@ -77,8 +79,8 @@ class LearnedRules:
         try:
             model: RuleModel | PositionsModel = (PositionsModel.from_json(raw) if positions  # type: ignore[arg-type]
                                                  else model_from_json(raw))  # type: ignore[arg-type]
-        except (AttributeError, KeyError, TypeError, ValueError) as exc:
-            raise RulesFileError(f"bad model in rules file: {exc}") from None
+        except (AttributeError, KeyError, TypeError, ValueError, IndexError) as exc:
+            raise RulesFileError(f"bad model: {str(exc)[:200] or type(exc).__name__}") from None
         ver = data.get("verification")
         meta = data.get("meta")
         try:
@@ -95,19 +97,18 @@ class LearnedRules:
 
     @classmethod
     def load(cls, path: str | Path) -> LearnedRules:
-        """Read a rules JSON file."""
+        """Read a rules JSON file through the bounded loader (:func:`game.storage.load_json_file`):
+        any problem is one :class:`RulesFileError` naming the file."""
+        from game.storage import UserFileError, load_json_file
+
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RulesFileError(f"cannot read rules file {path}: {exc.strerror or exc}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RulesFileError(f"{path}: not JSON: {exc}") from None
+            data = load_json_file(path, what="rules file", max_bytes=MAX_RULES_BYTES)
+        except UserFileError as exc:
+            raise RulesFileError(str(exc)) from None
         try:
             return cls.from_json(data)
         except RulesFileError as exc:
-            raise RulesFileError(f"{path}: {exc}") from None
+            raise RulesFileError(f"rules file {path}: {exc}") from None
 
     def render(self) -> str:
         """Readable rules: each tree as nested tests, then as CNF clauses (one per leaf path)."""

@@ -4,8 +4,11 @@
 for neighbourhood models, :func:`ai.learning.hidden.verify_positions` for positions-only models)
 and caches the verdict by the rules' *content hash* (the model only: editing the ``verification``
 or ``meta`` fields of a file changes nothing, editing the model re-verifies).  The cache lives in
-memory and in ``user_data_dir()/rules_verdicts.json`` (written atomically; a damaged cache is
-ignored and rebuilt).  Solvers claim optimal, infeasible or complete only with an exact verdict.
+memory and in ``user_data_dir()/rules_verdicts.json`` (written atomically under the storage lock; a
+damaged cache is set aside and rebuilt).  Each entry is sealed with an HMAC-SHA256 of (content hash,
+verdict) under the install's secret key (:func:`game.storage.install_secret`, a 0600 file in the data
+folder), so an entry copied from elsewhere or edited by hand is not believed: the rules are verified
+again.  Solvers claim optimal, infeasible or complete only with an exact verdict.
 
 >>> from ai.learning.models import TreeModel
 >>> from ai.learning.rules import LearnedRules
@@ -59,23 +62,43 @@ def _cache_path() -> Path:
 
 
 def _read_cache(path: Path) -> dict[str, Any]:
+    """The cache file through the bounded loader (a missing or unusable file is an empty cache)."""
+    from game.storage import read_user_object
+
+    data, _problem = read_user_object(path)
+    return data or {}
+
+
+def _cached(path: Path, key: str) -> Verification | None:
+    """The cached verdict of ``key`` if its seal is right: an entry copied from another install, edited
+    or written without the seal is not believed (the rules are verified again)."""
+    from game.storage import install_secret, sealed_ok
+
+    entry = _read_cache(path).get(key)
+    if not isinstance(entry, dict) or not isinstance(entry.get("verdict"), dict):
+        return None
+    if not sealed_ok(install_secret(path.parent), {"rules": key, "verdict": entry["verdict"]}, entry.get("seal")):
+        return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+        return Verification.from_json(entry["verdict"])
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def _store(path: Path, key: str, ver: Verification) -> None:
-    """Read, merge and write the verdict cache (one small function: the storage lock goes here)."""
-    from game.storage import atomic_write_text
+    """Merge one sealed verdict into the cache under the storage lock (a cache only: on any I/O
+    error verifying again next time is correct)."""
+    from game.storage import install_secret, locked_update, seal
 
-    data = _read_cache(path)
-    data[key] = ver.to_json()
+    secret = install_secret(path.parent)
+    if secret is None:
+        return
+    raw = json.loads(json.dumps(ver.to_json()))
+    entry = {"verdict": raw, "seal": seal(secret, {"rules": key, "verdict": raw})}
     try:
-        atomic_write_text(path, json.dumps(data, sort_keys=True) + "\n")
+        locked_update(path, lambda old: {**(old if isinstance(old, dict) else {}), key: entry}, indent=None)
     except OSError:
-        pass  # a cache only: verifying again next time is correct
+        pass
 
 
 def verdict(rules: LearnedRules, *, disk: bool = True) -> Verification:
@@ -87,12 +110,7 @@ def verdict(rules: LearnedRules, *, disk: bool = True) -> Verification:
     ver: Verification | None = None
     path = _cache_path() if disk else None
     if path is not None:
-        raw = _read_cache(path).get(key)
-        if isinstance(raw, dict):
-            try:
-                ver = Verification.from_json(raw)
-            except (KeyError, TypeError, ValueError):
-                ver = None
+        ver = _cached(path, key)
     if ver is None:
         ver = verify_rules(rules)
         if path is not None:

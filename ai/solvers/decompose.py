@@ -170,19 +170,13 @@ def run_in(solver: Solver, level: Level, mode: SolveMode, ctx: SolveContext) -> 
         return solver.solve(level, mode=mode, time_limit=ctx.remaining(), progress=ctx.progress, cancel=stop)
 
 
-def _default_inner() -> Solver:
-    from ai.solvers.portfolio import PortfolioSolver
-
-    return PortfolioSolver(decompose=False)
-
-
 class DecomposeSolver(SolverBase):
     """Solves a level part by part (see the module doc); a level that does not split goes to ``inner`` whole."""
 
     name = "decompose"
     exact = True
 
-    def __init__(self, *, inner: Callable[[], Solver] = _default_inner, max_solutions: int = 1000) -> None:
+    def __init__(self, *, inner: Callable[[], Solver], max_solutions: int = 1000) -> None:
         self.inner = inner
         self.max_solutions = max_solutions
 

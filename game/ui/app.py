@@ -152,6 +152,11 @@ class App:
         self.flash = 0.0  #: seconds left of the screenshot's white flash
         for message in self.settings_store.messages + self.resume.messages:
             self.toast(message, 6.0)
+        if progress.messages or self.settings_store.messages or self.resume.messages:
+            from game.error_log import log_error
+
+            for message in progress.messages + self.settings_store.messages + self.resume.messages:
+                log_error("reading the saved data at start", message)  # the toast's details, for a bug report
         #: Effects and music (silent, but still counting requests, without an audio device).
         self.sound = SoundPlayer(self.settings, enabled=sound)
 

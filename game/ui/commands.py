@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from game.cli_args import bricks_arg, int_arg, output_file_arg, path_arg
+from game.cli_args import bricks_arg, int_arg, output_kind_arg, path_arg
 
 #: The largest window ``play`` accepts (pixels); the smallest is the settings' minimum window size.
 MAX_WIDTH, MAX_HEIGHT = 7680, 4320
@@ -126,7 +126,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--release", action="store_true", help="release the lemmings at once (with --bricks)")
     p.add_argument("--preview", action="store_true", help="start with the trajectory preview on")
     p.add_argument("--no-preview", action="store_true", help="start with the trajectory preview off")
-    p.add_argument("--screenshot", default="", type=output_file_arg,
+    p.add_argument("--screenshot", default="", type=output_kind_arg("png"),
                    help="save a PNG screenshot after --screenshot-frame frames")
     p.add_argument("--screenshot-frame", type=int_arg(0, 10_000_000), default=30,
                    help="frame at which --screenshot is taken")
@@ -159,7 +159,7 @@ def extend(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     solve = sub.choices.get("solve")
     if solve is None:
         return
-    solve.add_argument("--gif", default=None, type=output_file_arg, metavar="OUT.gif",
+    solve.add_argument("--gif", default=None, type=output_kind_arg("gif"), metavar="OUT.gif",
                        help="also export the solution (or, with --lp, the densities) as an animated GIF")
     outputs = tuple(solve.get_default("solve_outputs") or ())
     solve.set_defaults(solve_outputs=outputs + (_solve_gif,))

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import argparse
 
+from game.cli_args import int_arg, output_kind_arg
+
+#: Window size limits (as ``play``: at least 640x400, at most 8K).
+MAX_WIDTH, MAX_HEIGHT = 7680, 4320
+
 
 def _cmd_edit(args: argparse.Namespace) -> int:
     import os
@@ -46,11 +51,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("level", nargs="?", default=None,
                    help="level file or pack level number to edit (pack levels are saved as a copy)")
     p.add_argument("--new", default="", metavar="HxW", help="start a new level of this size, e.g. 10x14")
-    p.add_argument("--width", type=int, default=1280, help="window width")
-    p.add_argument("--height", type=int, default=800, help="window height")
+    p.add_argument("--width", type=int_arg(640, MAX_WIDTH), default=1280, help="window width (640 to 7680)")
+    p.add_argument("--height", type=int_arg(400, MAX_HEIGHT), default=800, help="window height (400 to 4320)")
     p.add_argument("--analyse", action="store_true", help="start the analysis at once")
-    p.add_argument("--screenshot", default="", help="save a PNG screenshot after --screenshot-frame frames")
-    p.add_argument("--screenshot-frame", type=int, default=30, help="frame at which --screenshot is taken")
-    p.add_argument("--frames", type=int, default=0,
+    p.add_argument("--screenshot", default="", type=output_kind_arg("png"), help="save a PNG screenshot after --screenshot-frame frames")
+    p.add_argument("--screenshot-frame", type=int_arg(0, 10_000_000), default=30, help="frame at which --screenshot is taken")
+    p.add_argument("--frames", type=int_arg(0, 10_000_000), default=0,
                    help="run this many frames with a fixed 60 fps clock, then exit (for scripts)")
     p.set_defaults(handler=_cmd_edit)

@@ -6,7 +6,7 @@ import contextlib
 from pathlib import Path
 from typing import Any, Iterator
 
-from game.cli_args import bricks_arg, check_output_file, float_arg, int_arg, output_file_arg, time_limit_arg
+from game.cli_args import bricks_arg, check_output_file, float_arg, int_arg, output_kind_arg, time_limit_arg
 from game.level import Level
 from game.ui.export import DEFAULT_FPS, DEFAULT_SCALE, ExportResult, export_gif  # export.py imports us lazily
 
@@ -48,7 +48,7 @@ def _cmd_export(args: Any) -> int:
 
     level = load_level(args.level)
     bricks = parse_bricks(args.bricks or "")
-    check_output_file(args.gif, what="--gif")  # again: the level may have taken a while to read
+    check_output_file(args.gif, what="--gif", kind="gif")  # again: the level may have taken a while to read
     with output_errors(args.gif):
         if args.relaxed:
             result = relaxed_solution(level, args.relaxed, time_limit=args.time_limit)
@@ -80,7 +80,7 @@ def register_cli(sub: Any) -> None:
     p = sub.add_parser("export", help="export a run (or a relaxed solution) as an animated GIF")
     p.add_argument("level", help="level file (or pack level number)")
     p.add_argument("--bricks", default="", type=bricks_arg, help='the bricks, "r,c;r,c;..."')
-    p.add_argument("--gif", required=True, type=output_file_arg, metavar="OUT.gif", help="the GIF file to write")
+    p.add_argument("--gif", required=True, type=output_kind_arg("gif"), metavar="OUT.gif", help="the GIF file to write")
     p.add_argument("--scale", type=int_arg(1, 8), default=DEFAULT_SCALE, metavar="K",
                    help=f"pixel scale: cells are 16*K pixels, K from 1 to 8 (default {DEFAULT_SCALE})")
     p.add_argument("--fps", type=float_arg(0.5, 60.0), default=DEFAULT_FPS, metavar="F",

@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from game.level import Level
 from game.simulation import Run
-from game.ui.export import DEFAULT_SCALE, Frame, _canvas, _footer, _pg, _title_card, _to_array, cell_size, margins
+from game.ui.export_draw import DEFAULT_SCALE, Frame, _canvas, _footer, _pg, _title_card, _to_array, cell_size, margins
 
 if TYPE_CHECKING:
     import pygame

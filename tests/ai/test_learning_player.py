@@ -67,8 +67,11 @@ def test_a_damaged_store_is_kept_aside(tmp_path: Path) -> None:
     path = runs_path(tmp_path)
     path.write_bytes(b"\xff\xfe not json")
     assert load_runs(tmp_path) == []
-    assert record_run(tmp_path, Level.load(ORIGINAL_PACK), []) == 1
-    assert path.with_name(path.name + ".damaged").read_bytes() == b"\xff\xfe not json"
+    problems: list[str] = []
+    assert record_run(tmp_path, Level.load(ORIGINAL_PACK), [], problems) == 1
+    (aside,) = tmp_path.glob(path.name + ".corrupt-*")
+    assert aside.read_bytes() == b"\xff\xfe not json"
+    assert problems == [f"observed_runs.json could not be used (UTF-16 text (save it as UTF-8)); kept as {aside.name}"]
 
 
 def test_observed_games_are_what_the_game_does() -> None:

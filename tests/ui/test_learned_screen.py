@@ -122,6 +122,7 @@ def test_damaged_runs_file_is_kept_aside(app: App, data_home: Path) -> None:
     assert record_run(user_data_dir(), Level.load(ORIGINAL_PACK), []) == 1
     install()
     app.push(MenuScene(app))
-    assert path.with_name(path.name + ".damaged").read_text() == "{not json"
+    (aside,) = path.parent.glob(path.name + ".corrupt-*")
+    assert aside.read_text() == "{not json"
     screen = open_screen(app)
     assert screen.knowledge is not None and screen.knowledge.runs == 1

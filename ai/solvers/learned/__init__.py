@@ -26,7 +26,13 @@ def read_rules(path: str | Path) -> object:
     data, _problem = read_user_json(path)
     if data is None or is_physics_json(data):
         return load_physics_file(str(path))
-    return LearnedRules.load(path)
+    rules = LearnedRules.load(path)
+    if not rules.is_tree and rules.model.kind != "positions":
+        from ai.learning.rules import RulesFileError
+
+        raise RulesFileError(f"rules file {path}: the learned solver needs decision-tree rules, "
+                             f"not a {rules.model.kind} model (learn them with --model tree)")
+    return rules
 
 
 def learned_solver(*, rules: object = None, **options: object) -> SolverBase:

@@ -45,10 +45,16 @@ def observe_releases(scene: PlayScene) -> None:
             from ai.learning.player import record_run
             from game.storage import user_data_dir
 
+            from game.error_log import log_error
+
+            problems: list[str] = []
             try:
-                record_run(user_data_dir(), scene.level, scene.bricks)
+                record_run(user_data_dir(), scene.level, scene.bricks, problems)
             except OSError as exc:
-                scene.say(f"could not store the run for the AI: {exc.strerror or exc}")
+                problems.append(f"could not store the run for the AI: {exc.strerror or exc}")
+            for problem in problems:
+                scene.say(problem)
+                log_error("storing the run for the AI", problem)
         last[0] = scene.state
 
     scene.updaters.append(watch)
