@@ -44,7 +44,8 @@ class GameRecord:
     won: bool
     steps: int = 0
     guesses: int = 0
-    step_seconds: list[float] = field(default_factory=list)
+    step_seconds: list[float] = field(default_factory=list)  #: wall-clock time of each step
+    step_cpu_seconds: list[float] = field(default_factory=list)  #: CPU time of each step (this process)
 
 
 def play_game(width: int, height: int, mines: int, *, seed: int, ctx: SolveContext | None = None) -> GameRecord:
@@ -56,9 +57,10 @@ def play_game(width: int, height: int, mines: int, *, seed: int, ctx: SolveConte
     while board.status == MinesStatus.PLAYING:
         ctx.check()
         view = board.view()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         analysis = analyze(view, ctx)
         record.step_seconds.append(time.perf_counter() - start)
+        record.step_cpu_seconds.append(time.process_time() - cpu)
         record.steps += 1
         check_against_board(board, analysis)
         moves = next_moves(view, analysis)
