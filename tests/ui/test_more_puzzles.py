@@ -52,8 +52,8 @@ def test_menu_opens_more_puzzles_then_minesweeper(app: App) -> None:
     back: object = app.top
     assert back is screen
     press(app, pygame.K_ESCAPE)
-    back = app.top
-    assert back is menu
+    last: object = app.top
+    assert last is menu
 
 
 def scene_on(app: App, **kwargs: object) -> MinesScene:
