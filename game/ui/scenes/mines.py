@@ -296,6 +296,10 @@ class MinesScene(Scene):
                     if overlay is not None and (r, c) in overlay.probability:
                         self._draw_odds(surface, rect, overlay, (r, c), best == (r, c))
                 pygame.draw.rect(surface, (30, 26, 50), rect, 1)
+        if overlay is not None:
+            legend = "assistant: numbers are each hidden cell's mine chance in %; green proved safe, red proved mine, gold the best guess"
+            hud.blit_text(surface, hud.fit_text(legend, 20, w - 40), (w // 2, top + cell * board.height + 8), 20,
+                          hud.MUTED, anchor="midtop")
         cr, cc = self.cursor
         pygame.draw.rect(surface, hud.WHITE, (left + cc * cell, top + cr * cell, cell, cell), 2)
         status = self.message or ("thinking..." if self._job is not None and self._want_analysis() else "")
