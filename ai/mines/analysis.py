@@ -31,6 +31,7 @@ A :class:`~ai.context.SolveContext` is checked during the enumeration.
 from __future__ import annotations
 
 import enum
+import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
@@ -178,7 +179,7 @@ def _enumerate(cons: list[Constraint], limit: int, ctx: SolveContext, nodes: lis
 
     def rec(g: int, total: int, weight: int) -> None:
         nodes[0] += 1
-        if nodes[0] % CHECK_EVERY == 0:
+        if nodes[0] % CHECK_EVERY == 1:  # the first node, then every CHECK_EVERY
             ctx.check()
         if g == n_groups:
             counts[total] = counts.get(total, 0) + weight
@@ -206,7 +207,12 @@ def _enumerate(cons: list[Constraint], limit: int, ctx: SolveContext, nodes: lis
                 cap[i] += s
         assign[g] = 0
 
-    rec(0, 0, 1)
+    limit_before = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit_before, n_groups + 1000))  # one frame per group (large custom boards)
+    try:
+        rec(0, 0, 1)
+    finally:
+        sys.setrecursionlimit(limit_before)
     return _Component(groups, counts, group_mines)
 
 

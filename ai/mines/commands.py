@@ -13,7 +13,7 @@ import json
 import re
 import sys
 
-from game.cli_args import int_arg, path_arg
+from game.cli_args import int_arg, path_arg, time_limit_arg
 from game.errors import GameError
 from game.mines import MAX_SIDE, check_size
 
@@ -66,7 +66,14 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         view = parse_view(text)
     except GameError as exc:
         raise GameError(f"{args.board}: {exc}") from None
-    analysis = analyze(view)
+    from ai.context import SolveContext, SolveStopped
+
+    try:
+        analysis = analyze(view, SolveContext.create(time_limit=args.time_limit))
+    except SolveStopped:
+        print(f"{args.board}: stopped after {args.time_limit:g} s (the frontier is too large to count exactly)",
+              file=sys.stderr)
+        return 1
     if analysis.status != AnalysisStatus.OK:
         raise GameError(f"{args.board}: no arrangement of {view.mines} mines fits these numbers")
     moves = next_moves(view, analysis)
@@ -107,6 +114,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     s = msub.add_parser("solve", help="proved cells and exact mine probabilities of a board file")
     s.add_argument("board", type=path_arg, help="board text: 'mines N', then rows of . F 0-8")
     s.add_argument("--json", action="store_true", help="print JSON")
+    s.add_argument("--time-limit", type=time_limit_arg, default=60.0, help="seconds at most (default 60)")
     s.set_defaults(handler=_cmd_solve)
 
 

@@ -102,6 +102,15 @@ def test_cancelled_context_stops_the_analysis() -> None:
         play_game(30, 16, 99, seed=4, ctx=SolveContext.create(cancel=event))
 
 
+def test_cancelled_context_stops_one_analysis() -> None:
+    event = threading.Event()
+    event.set()
+    view = parse_view("mines 3\n1...\n....\n....")
+    with pytest.raises(SolveStopped):
+        analyze(view, SolveContext.create(cancel=event))
+    assert analyze(view).status == AnalysisStatus.OK
+
+
 def test_games_are_reproducible_and_checked() -> None:
     first = [play_game(9, 9, 10, seed=s).won for s in range(10)]
     assert first == [play_game(9, 9, 10, seed=s).won for s in range(10)]
