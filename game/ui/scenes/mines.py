@@ -161,7 +161,8 @@ class MinesScene(Scene):
             self.message = f"guessed ({moves.cells[0][0]}, {moves.cells[0][1]}): {float(moves.risk):.1%} risk"
 
     def wait(self, timeout: float = 30.0) -> None:
-        """Block until the running analysis is done (tests), then take it."""
+        """Ask for the analysis the scene needs, block until it is done (tests, screenshots), then take it."""
+        self.update(0.0)
         if self._job is not None:
             self.worker.wait(self._job, timeout)
         self.update(0.0)
