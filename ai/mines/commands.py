@@ -50,7 +50,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 def _cmd_solve(args: argparse.Namespace) -> int:
     from ai.mines.analysis import AnalysisStatus, analyze
-    from ai.mines.policy import next_moves
+    from ai.mines.policy import check_against_view, next_moves
     from game.mines import parse_view
     from game.storage import read_regular_bytes
 
@@ -76,6 +76,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         return 1
     if analysis.status != AnalysisStatus.OK:
         raise GameError(f"{args.board}: no arrangement of {view.mines} mines fits these numbers")
+    check_against_view(view, analysis)  # WrongAnswerError (a GameError): one message, exit 2
     moves = next_moves(view, analysis)
     out = {
         "status": analysis.status.value,

@@ -5,8 +5,9 @@ fewest unknown neighbours (corners, then edges: the likeliest to open a zero and
 then to the cell nearest the revealed area, then row by row.
 
 Every answer is replayed against the board before use (:func:`check_against_board`): a cell called
-safe must not hold a mine, a cell called mined must, and the probabilities must add up to the
-number of mines (they are exact fractions, so the sum is exact).
+safe must not hold a mine, a cell called mined must, and the probabilities (exact fractions) must
+add up to the number of mines and, around each revealed number, to that number
+(:func:`check_against_view`, which is all the command line can check without the mines).
 
 >>> from game.mines import MinesBoard
 >>> from ai.mines.analysis import analyze
@@ -72,19 +73,42 @@ def next_moves(view: MinesView, analysis: MinesAnalysis) -> Moves:
     return Moves(MoveKind.GUESS, (best,), analysis.probability[best])
 
 
+def check_against_view(view: MinesView, analysis: MinesAnalysis) -> None:
+    """Raise :class:`WrongAnswerError` unless ``analysis`` agrees with what ``view`` shows.
+
+    By linearity of expectation the probabilities around every revealed number add up to that number
+    exactly, and all of them add up to the mine count; proved cells are the probabilities 0 and 1.
+    """
+    if analysis.status != AnalysisStatus.OK:
+        return
+    if set(analysis.probability) != set(view.unknown()):
+        raise WrongAnswerError("the probabilities do not cover exactly the unknown cells")
+    if sum(analysis.probability.values(), Fraction(0)) != view.mines:
+        raise WrongAnswerError("the probabilities do not add up to the number of mines")
+    if any(not 0 <= p <= 1 for p in analysis.probability.values()):
+        raise WrongAnswerError("a probability lies outside [0, 1]")
+    if analysis.safe != {p for p, v in analysis.probability.items() if v == 0} or \
+            analysis.mined != {p for p, v in analysis.probability.items() if v == 1}:
+        raise WrongAnswerError("the proved cells are not the probabilities 0 and 1")
+    for r in range(view.height):
+        for c in range(view.width):
+            if view.at(r, c) >= 0:
+                around = sum((analysis.probability[q] for q in neighbours(view.width, view.height, r, c)
+                              if q in analysis.probability), Fraction(0))
+                if around != view.at(r, c):
+                    raise WrongAnswerError(f"the probabilities around ({r}, {c}) add up to {around}, "
+                                           f"not {view.at(r, c)}")
+
+
 def check_against_board(board: MinesBoard, analysis: MinesAnalysis) -> None:
     """Raise :class:`WrongAnswerError` when ``analysis`` contradicts ``board`` (its mines are placed)."""
     if analysis.status != AnalysisStatus.OK:
         raise WrongAnswerError("the analysis found no arrangement, but the board has one")
+    check_against_view(board.view(), analysis)
     wrong_safe = [p for p in analysis.safe if p in board.mine_set]
     wrong_mined = [p for p in analysis.mined if p not in board.mine_set]
     if wrong_safe or wrong_mined:
         raise WrongAnswerError(f"proved safe but mined: {wrong_safe[:3]}; proved mined but safe: {wrong_mined[:3]}")
-    hidden = {(r, c) for r in range(board.height) for c in range(board.width)} - board.revealed
-    if set(analysis.probability) != hidden:
-        raise WrongAnswerError("the probabilities do not cover exactly the unknown cells")
-    if sum(analysis.probability.values(), Fraction(0)) != board.mines:
-        raise WrongAnswerError("the probabilities do not add up to the number of mines")
 
 
-__all__ = ["MoveKind", "Moves", "WrongAnswerError", "check_against_board", "guess_key", "next_moves"]
+__all__ = ["MoveKind", "Moves", "WrongAnswerError", "check_against_board", "check_against_view", "guess_key", "next_moves"]

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from ai.context import SolveContext, SolveStopped
 from ai.mines.analysis import AnalysisStatus, analyze
 from ai.mines.play import bench, play_game
-from ai.mines.policy import MoveKind, WrongAnswerError, check_against_board, next_moves
+from ai.mines.policy import MoveKind, WrongAnswerError, check_against_board, check_against_view, next_moves
 from game.mines import MinesBoard, MinesView, neighbours, parse_view
 
 
@@ -91,6 +91,14 @@ def test_wrong_answer_is_caught() -> None:
     liar = type(analysis)(analysis.status, frozenset({(0, 2)}), frozenset(), analysis.probability)
     with pytest.raises(WrongAnswerError):
         check_against_board(board, liar)
+    view = parse_view("mines 1\n1..\n...\n...")
+    good = analyze(view)
+    check_against_view(view, good)
+    skewed = dict(good.probability)
+    skewed[(0, 1)] -= Fraction(1, 10)  # still sums to 1 in all, but not around the 1
+    skewed[(2, 2)] += Fraction(1, 10)
+    with pytest.raises(WrongAnswerError, match="around"):
+        check_against_view(view, type(good)(good.status, good.safe, good.mined, skewed))
 
 
 def test_cancelled_context_stops_the_analysis() -> None:
