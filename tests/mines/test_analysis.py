@@ -95,7 +95,7 @@ def test_wrong_answer_is_caught() -> None:
     good = analyze(view)
     check_against_view(view, good)
     skewed = dict(good.probability)
-    skewed[(0, 1)] -= Fraction(1, 10)  # still sums to 1 in all, but not around the 1
+    skewed[(0, 1)] -= Fraction(1, 10)  # still sums to 2 in all, but not around the 1
     skewed[(2, 2)] += Fraction(1, 10)
     with pytest.raises(WrongAnswerError, match="around"):
         check_against_view(view, type(good)(good.status, good.safe, good.mined, skewed))
