@@ -91,7 +91,7 @@ def test_wrong_answer_is_caught() -> None:
     liar = type(analysis)(analysis.status, frozenset({(0, 2)}), frozenset(), analysis.probability)
     with pytest.raises(WrongAnswerError):
         check_against_board(board, liar)
-    view = parse_view("mines 1\n1..\n...\n...")
+    view = parse_view("mines 2\n1..\n...\n...")
     good = analyze(view)
     check_against_view(view, good)
     skewed = dict(good.probability)
