@@ -112,3 +112,15 @@ def test_assistant_overlay_and_auto_play(app: App) -> None:
         app.run_frames(20)
     assert scene.board.status in (MinesStatus.WON, MinesStatus.LOST)
     assert scene.auto_play is False
+
+
+def test_the_analysis_runs_in_the_workers_child_process(app: App) -> None:
+    scene = app.push(MinesScene(app, Difficulty.INTERMEDIATE, seed=5))
+    assert isinstance(scene, MinesScene) and scene.worker.use_processes
+    scene.reveal(0, 0)
+    press(app, pygame.K_h, unicode="h")
+    scene.wait()
+    assert scene.analysis is not None and scene.analysed_view == scene.board.view()
+    assert scene.analysis.safe.isdisjoint(scene.board.mine_set)
+    press(app, pygame.K_ESCAPE)
+    assert not isinstance(app.top, MinesScene)

@@ -234,7 +234,7 @@ class MinesScene(Scene):
 
     def on_exit(self) -> None:
         """Stop any running analysis (its child process is killed)."""
-        self.worker.cancel()
+        self.worker.shutdown(0.2)
 
     # ---- drawing ------------------------------------------------------------------------------------
     def layout(self, size: tuple[int, int]) -> tuple[int, int, int]:
