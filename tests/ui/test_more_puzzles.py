@@ -56,6 +56,15 @@ def test_menu_opens_more_puzzles_then_minesweeper(app: App) -> None:
     assert last is menu
 
 
+def test_more_puzzles_opens_a_puzzle_by_mouse(app: App) -> None:
+    screen = app.push(MorePuzzlesScene(app))
+    assert isinstance(screen, MorePuzzlesScene)
+    app.run_frames(1)
+    i = [e.title for e, _ in screen.puzzles].index("Minesweeper")
+    click(app, screen._rects(app.screen.get_size())[i].center)
+    assert isinstance(app.top, MinesScene)
+
+
 def scene_on(app: App, **kwargs: object) -> MinesScene:
     scene = app.push(MinesScene(app, seed=11, worker=Worker(use_processes=False), **kwargs))  # type: ignore[arg-type]
     assert isinstance(scene, MinesScene)
