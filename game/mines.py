@@ -122,7 +122,11 @@ class MinesView:
 
 
 class MinesBoard:
-    """One game: mines (placed at the first reveal from ``seed``), revealed cells and flags."""
+    """One game: mines (placed at the first reveal from ``seed``), revealed cells and flags.
+
+    Change :attr:`revealed` and :attr:`flags` only through :meth:`reveal` and :meth:`toggle_flag` (the view
+    is cached until they change).
+    """
 
     def __init__(self, width: int, height: int, mines: int, *, seed: int | None = None) -> None:
         check_size(width, height, mines)
@@ -133,6 +137,7 @@ class MinesBoard:
         self.flags: set[Pos] = set()
         self.status = MinesStatus.READY
         self.exploded: Pos | None = None
+        self._view: MinesView | None = None  #: the last view, until a reveal or flag changes it
 
     @classmethod
     def with_mines(cls, width: int, height: int, mines: set[Pos] | frozenset[Pos]) -> MinesBoard:
@@ -166,6 +171,7 @@ class MinesBoard:
             return []
         if self.status == MinesStatus.READY:
             self.place_mines((r, c))
+        self._view = None
         if (r, c) in self.mine_set:
             self.status = MinesStatus.LOST
             self.exploded = (r, c)
@@ -188,6 +194,7 @@ class MinesBoard:
         """Flag or unflag a hidden cell; return whether it is flagged now."""
         if (r, c) in self.revealed or self.status in (MinesStatus.WON, MinesStatus.LOST):
             return (r, c) in self.flags
+        self._view = None
         if (r, c) in self.flags:
             self.flags.discard((r, c))
             return False
@@ -195,7 +202,9 @@ class MinesBoard:
         return True
 
     def view(self) -> MinesView:
-        """The player's view of the board."""
+        """The player's view of the board (kept until a reveal or a flag changes it)."""
+        if self._view is not None:
+            return self._view
         rows = []
         for r in range(self.height):
             row = []
@@ -205,7 +214,8 @@ class MinesBoard:
                 else:
                     row.append(FLAG if (r, c) in self.flags else HIDDEN)
             rows.append(tuple(row))
-        return MinesView(self.width, self.height, self.mines, tuple(rows))
+        self._view = MinesView(self.width, self.height, self.mines, tuple(rows))
+        return self._view
 
     def solution_text(self) -> str:
         """The whole board: ``*`` mines, numbers elsewhere (for debugging and reports)."""
