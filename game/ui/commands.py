@@ -35,6 +35,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from game.ui.scenes.learned import install as install_learned
 
     install_learned()  # "What the AI has learned"; every release is observed (issue 13)
+    from game.ui.scenes.more_puzzles import install_menu_entry as install_more_puzzles
+
+    install_more_puzzles()  # "More puzzles": Reverse Life, Peg solitaire, Minesweeper (issue 20)
     app = App(size=_window_size(args), clock=FixedClock() if args.frames else None)
     app.push(MenuScene(app))
     if args.level is None:  # the title menu: Continue / Levels / ...

@@ -1,0 +1,1 @@
+"""Minesweeper AI: exact probabilities (analysis), moves (policy), games and the bench (play)."""

@@ -1,0 +1,57 @@
+"""``mines bench`` and ``mines solve``: JSON out, bad arguments exit 2 with one message."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from main import main
+
+
+def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["mines", "bench", "--size", "9x9", "--mines", "10", "--games", "4", "--seed", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"games", "wins"} and out["games"] == 4 and 0 <= out["wins"] <= 4
+
+
+@pytest.mark.parametrize("args", [
+    ["--size", "9"], ["--size", "0x9"], ["--size", "9x9", "--mines", "81"], ["--games", "0"],
+    ["--games", "ten"], ["--seed", "-1"], ["--workers", "3"], ["--size", "101x2"],
+])
+def test_bench_bad_arguments(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["mines", "bench", *args, "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "Traceback" not in captured.err
+    assert len([line for line in captured.err.splitlines() if "error" in line]) == 1
+
+
+def test_solve_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = tmp_path / "b.txt"
+    board.write_text("mines 1\n.1\n.1\n11\n")
+    assert main(["mines", "solve", str(board), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["safe"] == [[0, 0]] and out["mined"] == [[1, 0]]
+    assert out["next"] == {"kind": "safe", "cells": [[0, 0]], "risk": 0.0}
+
+
+@pytest.mark.parametrize("content, words", [
+    (None, "no such file"), ("mines 1\n1x\n", "column 2"), ("mines 0\n1.\n", "no arrangement"),
+    (b"\xff\xfe", "UTF-8"),
+])
+def test_solve_bad_files(tmp_path: Path, content: str | bytes | None, words: str,
+                         capsys: pytest.CaptureFixture[str]) -> None:
+    board = tmp_path / "b.txt"
+    if isinstance(content, bytes):
+        board.write_bytes(content)
+    elif content is not None:
+        board.write_text(content)
+    assert main(["mines", "solve", str(board)]) == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_solve_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["mines", "solve", str(tmp_path)]) == 2
+    assert "folder" in capsys.readouterr().err

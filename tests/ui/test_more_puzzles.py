@@ -1,0 +1,135 @@
+"""The "More puzzles" screen and the Minesweeper scene, driven headless by posted events."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from ai.assistant.worker import Worker
+from game.mines import Difficulty, MinesStatus
+from game.ui.app import App
+from game.ui.puzzles_registry import PUZZLES, PuzzleEntry, available_puzzles
+from game.ui.scenes.menu import MenuScene
+from game.ui.scenes.mines import MinesScene
+from game.ui.scenes.more_puzzles import MENU_LABEL, MorePuzzlesScene, install_menu_entry
+from tests.ui.conftest import click, press
+
+
+def test_missing_puzzle_modules_are_skipped() -> None:
+    ghost = PuzzleEntry("Ghost", "game.ui.scenes.no_such_puzzle_here", "GhostScene", "not merged yet")
+    mines = next(e for e in PUZZLES if e.title == "Minesweeper")
+    assert [e.title for e, _ in available_puzzles((ghost, mines))] == ["Minesweeper"]
+
+
+def test_a_broken_puzzle_module_is_not_hidden(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the module exists but imports something missing: a real bug, raised
+    (tmp_path / "broken_puzzle_for_test.py").write_text("import no_such_dependency_for_puzzles\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    broken = PuzzleEntry("Broken", "broken_puzzle_for_test", "X", "")
+    with pytest.raises(ModuleNotFoundError, match="no_such_dependency_for_puzzles"):
+        available_puzzles((broken,))
+
+
+def test_menu_opens_more_puzzles_then_minesweeper(app: App) -> None:
+    install_menu_entry()
+    install_menu_entry()
+    menu = app.push(MenuScene(app))
+    assert isinstance(menu, MenuScene)
+    labels = [label for label, _ in menu.items()]
+    assert labels.count(MENU_LABEL) == 1
+    menu.activate(labels.index(MENU_LABEL))
+    screen = app.top
+    assert isinstance(screen, MorePuzzlesScene)
+    titles = [e.title for e, _ in screen.puzzles]
+    assert "Minesweeper" in titles
+    for _ in range(titles.index("Minesweeper")):
+        press(app, pygame.K_DOWN)
+    press(app, pygame.K_RETURN)
+    assert isinstance(app.top, MinesScene)
+    press(app, pygame.K_ESCAPE)
+    back: object = app.top
+    assert back is screen
+    press(app, pygame.K_ESCAPE)
+    last: object = app.top
+    assert last is menu
+
+
+def test_more_puzzles_opens_a_puzzle_by_mouse(app: App) -> None:
+    screen = app.push(MorePuzzlesScene(app))
+    assert isinstance(screen, MorePuzzlesScene)
+    app.run_frames(1)
+    i = [e.title for e, _ in screen.puzzles].index("Minesweeper")
+    click(app, screen._rects(app.screen.get_size())[i].center)
+    assert isinstance(app.top, MinesScene)
+
+
+def scene_on(app: App, **kwargs: object) -> MinesScene:
+    scene = app.push(MinesScene(app, seed=11, worker=Worker(use_processes=False), **kwargs))  # type: ignore[arg-type]
+    assert isinstance(scene, MinesScene)
+    app.run_frames(1)
+    return scene
+
+
+def test_click_reveals_right_click_flags(app: App) -> None:
+    scene = scene_on(app)
+    left, top, cell = scene.layout(app.screen.get_size())
+    click(app, (left + 8 * cell + cell // 2, top + 8 * cell + cell // 2))
+    assert scene.board.status in (MinesStatus.PLAYING, MinesStatus.WON)
+    assert (8, 8) in scene.board.revealed and (8, 8) not in scene.board.mine_set
+    hidden = next((r, c) for r in range(9) for c in range(9) if (r, c) not in scene.board.revealed)
+    click(app, (left + hidden[1] * cell + 2, top + hidden[0] * cell + 2), button=3)
+    assert hidden in scene.board.flags
+
+
+def test_keyboard_play_and_difficulty_choice(app: App) -> None:
+    scene = scene_on(app)
+    press(app, pygame.K_3, unicode="3")
+    assert (scene.board.width, scene.board.height, scene.board.mines) == Difficulty.EXPERT.size
+    press(app, pygame.K_RIGHT)
+    press(app, pygame.K_DOWN)
+    assert scene.cursor == (1, 1)
+    press(app, pygame.K_f, unicode="f")
+    assert (1, 1) in scene.board.flags
+    press(app, pygame.K_f, unicode="f")
+    press(app, pygame.K_RETURN)
+    assert (1, 1) in scene.board.revealed
+    press(app, pygame.K_4, unicode="4")
+    w, h, m = scene.custom
+    press(app, pygame.K_EQUALS, unicode="=")
+    press(app, pygame.K_RIGHTBRACKET, unicode="]")
+    assert scene.difficulty is None and (scene.board.width, scene.board.height, scene.board.mines) == (w + 1, h + 1, m + 1)
+
+
+def test_assistant_overlay_and_auto_play(app: App) -> None:
+    scene = scene_on(app)
+    press(app, pygame.K_s, unicode="s")  # first step: the corner
+    assert (0, 0) in scene.board.revealed
+    press(app, pygame.K_h, unicode="h")
+    scene.wait()
+    assert scene.analysis is not None and scene.analysed_view == scene.board.view()
+    unknown = set(scene.board.view().unknown())
+    assert set(scene.analysis.probability) == unknown
+    assert sum(scene.analysis.probability.values()) == scene.board.mines
+    app.run_frames(1)  # the overlay draws
+    press(app, pygame.K_a, unicode="a")
+    for _ in range(400):
+        if scene.board.status != MinesStatus.PLAYING:
+            break
+        scene.wait()
+        app.run_frames(20)
+    assert scene.board.status in (MinesStatus.WON, MinesStatus.LOST)
+    assert scene.auto_play is False
+
+
+def test_the_analysis_runs_in_the_workers_child_process(app: App) -> None:
+    scene = app.push(MinesScene(app, Difficulty.INTERMEDIATE, seed=5))
+    assert isinstance(scene, MinesScene) and scene.worker.use_processes
+    scene.reveal(0, 0)
+    press(app, pygame.K_h, unicode="h")
+    scene.wait()
+    assert scene.analysis is not None and scene.analysed_view == scene.board.view()
+    assert scene.analysis.safe.isdisjoint(scene.board.mine_set)
+    press(app, pygame.K_ESCAPE)
+    assert not isinstance(app.top, MinesScene)
