@@ -43,6 +43,11 @@ BoolArray = npt.NDArray[np.bool_]
 #: The most cell conditions one learned rule may hold.
 MAX_CONDITIONS = 4
 STAY = -1  #: marker for "no example" in outcome tables
+#: Hidden directions: the cost of one more table entry against one turn or step backwards (an Occam prior:
+#: directions that let fewer neighbourhood-move pairs explain the positions are preferred).
+ENTRY_WEIGHT = 0
+#: Most seconds the direction search runs (its best answer is used).
+DIRECTIONS_SECONDS = 20.0
 
 
 def outcome_id(dr: int, da: int, turn: bool) -> int:
@@ -342,12 +347,12 @@ def infer_directions(steps: Steps, *, ctx: SolveContext | None = None) -> tuple[
         by_config.setdefault(config, []).append(var)
     for options in by_config.values():
         model.add_at_most_one(options)
-    model.minimize(sum(turns))
+    model.minimize(sum(turns) + ENTRY_WEIGHT * sum(table_vars.values()))
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 2
     remaining = ctx.remaining()
-    if remaining is not None:
-        solver.parameters.max_time_in_seconds = max(0.01, remaining)
+    solver.parameters.max_time_in_seconds = DIRECTIONS_SECONDS if remaining is None else max(
+        0.01, min(remaining, DIRECTIONS_SECONDS))
     with ctx.watch(solver.stop_search):
         status = solver.solve(model)
     ctx.check()
