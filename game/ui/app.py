@@ -245,9 +245,8 @@ class App:
         for filt in list(self.action_filters):
             if filt(action):
                 return
-        if action.kind == Act.BACK and self.toasts:  # Esc first dismisses the messages on screen
+        if action.kind == Act.BACK:  # Esc dismisses the messages on screen and still does its job
             self.toasts.clear()
-            return
         if action.kind == Act.MUTE and not (self.top is not None and self.top.text_entry):
             self.toggle_mute()
             return

@@ -244,7 +244,8 @@ class Assistant:
         self.state = replace(self.state, solver_index=self.state.solver_names.index(name))
 
     def cycle_solver(self) -> None:
-        """Tab: the next solver."""
+        """Tab: the next solver (a running job stops; the old answer's ghost bricks and lines go)."""
+        self.cancel(quiet=True)
         self.state = self.state.next_solver()
         self.say(f"AI solver: {solver_title(self.solver)}")
 
@@ -478,7 +479,7 @@ class Assistant:
             else:
                 self.say(f"deductions need every optimal solution: {result_text(result)}")
             return
-        self._show_result(result)
+        self._show_result(result, waited=event.elapsed)
 
     def _failed(self, what: str, event: WorkerEvent, line: str) -> None:
         """A friendly line on screen; the error and its traceback in the error log."""
@@ -495,11 +496,11 @@ class Assistant:
             path = str(event.payload.path)
             self.state = replace(self.state, export_path=path).say(f"GIF saved: {path}", 12.0)
 
-    def _show_result(self, result: SolveResult) -> None:
+    def _show_result(self, result: SolveResult, waited: float | None = None) -> None:
         solutions = order_solutions(result, self.host.bricks)
         has_answer = bool(solutions) or result.relaxed is not None
-        state = replace(self.state, solution=SolutionView(result, solutions) if has_answer else None)
-        state = state.say("" if has_answer else result_text(result))
+        state = replace(self.state, solution=SolutionView(result, solutions, waited=waited) if has_answer else None)
+        state = state.say("" if has_answer else result_text(result, waited))
         if result.mode == SolveMode.ALL and result.complete and state.deductions is None:
             state = replace(state, deductions=deductions_from(self.level, result))
         self.state = state

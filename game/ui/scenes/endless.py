@@ -220,6 +220,12 @@ class EndlessScene(Scene):
         entry = LevelEntry(f"endless:{lvl.step}", None, lvl.level, Section.ENDLESS)
         self.play = self.app.push(PlayScene(self.app, lvl.level, playlist=[entry] * lvl.step, index=lvl.step - 1,
                                             key=None, title=lvl.level.title, back_label="endless"))
+        self.play.leave_warning = self._streak_warning  # type: ignore[attr-defined]
+
+    def _streak_warning(self) -> str:
+        """What leaving the current level unsolved costs (the pause menu asks before)."""
+        streak = self.record.streak
+        return f"your Endless streak of {streak} ends" if streak > 0 else ""
 
     def handle_event(self, action: Action) -> None:
         """Enter: play (retry); Esc: menu."""

@@ -162,8 +162,13 @@ class LearnedScene(Scene):
              ("Not exact yet: play more runs, or make levels in the editor with targets in unusual places.",
               hud.GOLD)),
         ]
-        for i, (line, color) in enumerate(lines):
-            hud.blit_text(surface, line, (box.x + 16, box.y + 14 + 38 * i), 28, color)
+        size = 28 if w >= 1000 else 22  # on a narrow window each line wraps (never cut)
+        rows = [(part, color) for line, color in lines for part in hud.wrap_text(line, size, box.width - 32, 3)]
+        pitch = size + 8
+        box.height = max(box.height, 16 + pitch * len(rows))
+        hud.panel(surface, box)
+        for i, (line, color) in enumerate(rows):
+            hud.blit_text(surface, line, (box.x + 16, box.y + 12 + pitch * i), size, color)
         self._draw_pictures(surface, pygame.Rect(20, box.bottom + 14, w - 40, h - box.bottom - 14 - hud.BOTTOM_BAR - 10))
 
     def _draw_pictures(self, surface: pygame.Surface, area: pygame.Rect) -> None:

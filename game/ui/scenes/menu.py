@@ -50,6 +50,7 @@ class MenuScene(Scene):
         self._entries = entries
         self.continue_to: int | None = None  #: index in :meth:`level_entries` that Continue opens
         self._continue_label = ""
+        self.confirming = False  #: showing "Quit Lemming Bricks?"
         self.on_enter()
 
     def level_entries(self) -> list[LevelEntry]:
@@ -113,25 +114,33 @@ class MenuScene(Scene):
             return
         self.app.sound.play(Sfx.CLICK)
         factory = items[i][1]
-        if factory is None:
-            self.app.quit()
+        if factory is None:  # Quit: asks first
+            self.cursor = i
+            self.confirming = True
             return
         scene = factory(self.app)
         if scene is not None:
             self.app.push(scene)
 
     def handle_event(self, action: Action) -> None:
-        """Up/Down, Enter, click, Esc (quit)."""
+        """Up/Down (no wrapping: Up on the first entry never lands on Quit), Enter, click; Esc or
+        Quit ask "Quit Lemming Bricks?" (Enter / Y: quit, Esc / N: stay)."""
         n = len(self.items())
         k = action.kind
+        if self.confirming:
+            if k == Act.CONFIRM or (k == Act.TEXT and action.text.lower() == "y"):
+                self.app.quit()
+            elif k == Act.BACK or (k == Act.TEXT and action.text.lower() == "n"):
+                self.confirming = False
+            return
         if k == Act.UP:
-            self.cursor = (self.cursor - 1) % n
+            self.cursor = max(0, self.cursor - 1)
         elif k == Act.DOWN:
-            self.cursor = (self.cursor + 1) % n
+            self.cursor = min(n - 1, self.cursor + 1)
         elif k in (Act.CONFIRM, Act.TOGGLE_RUN):
             self.activate(self.cursor)
         elif k == Act.BACK:
-            self.app.quit()
+            self.confirming = True
         elif k in (Act.CLICK, Act.HOVER) and action.pos is not None:
             for i, rect in enumerate(self._item_rects(self.app.screen.get_size())):
                 if rect.collidepoint(action.pos):
@@ -182,5 +191,14 @@ class MenuScene(Scene):
             if labels[self.cursor] == "Continue" and self._continue_label:
                 hud.blit_text(surface, hud.fit_text(self._continue_label, 22, w // 2 - rect.width // 2 - 20),
                               (rect.right + 12, rect.centery), 22, hud.MUTED, anchor="midleft")
+        if self.confirming:
+            ask = pygame.Rect(0, 0, min(460, w - 30), 110)
+            ask.center = (w // 2, h // 2)
+            hud.panel(surface, ask, alpha=250, edge=hud.RED)
+            hud.blit_text(surface, "Quit Lemming Bricks?", (ask.centerx, ask.top + 14), 36, hud.WHITE, anchor="midtop")
+            hud.blit_text(surface, "Enter / Y: quit     Esc / N: stay", (ask.centerx, ask.top + 64), 22, hud.GOLD,
+                          anchor="midtop")
+            hud.hint_bar(surface, [("Enter/Y", "quit"), ("Esc/N", "stay")])
+            return
         hud.hint_bar(surface, [("Up/Down", "choose"), ("Enter", "select"), ("M", "sound"), ("Esc", "quit")])
 

@@ -1,8 +1,9 @@
 """The pause menu (Esc while playing) and the help screen listing every key (F1).
 
 The pause menu is drawn over the play scene: Resume, Restart, Levels (or "Back to editor"
-for a play-test), Settings, Quit to menu.  Quit asks to confirm (Enter / Y: yes, Esc / N: no).
-Esc in the pause menu resumes.
+for a play-test), Settings, Quit to menu.  Quit asks to confirm (Enter / Y: yes, Esc / N: no);
+so does leaving an unsolved level that ends something (``play.leave_warning``, e.g. an Endless
+streak).  Esc in the pause menu resumes.
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ class PauseScene(Scene):
         super().__init__(app)
         self.play = play
         self.cursor = 0
-        self.confirming = False  #: showing "Quit to the menu?"
+        #: the entry whose question is shown ("Quit to the menu?", "Leave this level?"), or None
+        self.asking: PauseChoice | None = None
         self.choices = list(PauseChoice)
         self._below: pygame.Surface | None = None
 
@@ -90,7 +92,10 @@ class PauseScene(Scene):
         elif choice == PauseChoice.RESTART:
             self.app.pop()
             self.play.restart()
+        elif choice == PauseChoice.LEVELS and self.warning() and self.asking is None:
+            self.asking = PauseChoice.LEVELS
         elif choice == PauseChoice.LEVELS:
+            self.asking = None
             self.app.pop()
             self.play.back()
         elif choice == PauseChoice.SETTINGS:
@@ -98,7 +103,18 @@ class PauseScene(Scene):
 
             self.app.push(SettingsScene(self.app))
         elif choice == PauseChoice.QUIT:
-            self.confirming = True
+            self.asking = PauseChoice.QUIT
+
+    @property
+    def confirming(self) -> bool:
+        """True while a question is shown."""
+        return self.asking is not None
+
+    def warning(self) -> str:
+        """What leaving the level unsolved ends (e.g. "your Endless streak of 3 ends"), or ""."""
+        if self.play.state.value == "won":
+            return ""
+        return self.play.leave_warning()
 
     def quit_to_menu(self) -> None:
         """Leave the level for the title menu (the bricks stay remembered)."""
@@ -125,11 +141,14 @@ class PauseScene(Scene):
     def handle_event(self, action: Action) -> None:
         """Up/Down, Enter, click; Esc resumes (or cancels the quit question)."""
         k = action.kind
-        if self.confirming:
+        if self.asking is not None:
             if k == Act.CONFIRM or (k == Act.TEXT and action.text.lower() == "y"):
-                self.quit_to_menu()
+                if self.asking == PauseChoice.QUIT:
+                    self.quit_to_menu()
+                else:
+                    self.choose(self.asking)
             elif k == Act.BACK or (k == Act.TEXT and action.text.lower() == "n"):
-                self.confirming = False
+                self.asking = None
             return
         n = len(self.choices)
         if k == Act.BACK or k == Act.TOGGLE_RUN:
@@ -157,18 +176,21 @@ class PauseScene(Scene):
         rects = hud.menu_rects(size, len(self.choices), box.top + 60, box.bottom - 10, width=box.width - 40)
         hud.menu_list(surface, [self.label(c) for c in self.choices], -1 if self.confirming else self.cursor,
                       box.top + 60, box.bottom - 10, width=box.width - 40)
-        if self.confirming:
-            ask = pygame.Rect(0, 0, min(460, size[0] - 30), 120)
-            ask.center = rects[-1].center if rects else box.center
+        if self.asking is not None:
+            quitting = self.asking == PauseChoice.QUIT
+            ask = pygame.Rect(0, 0, min(520, size[0] - 30), 120)
+            ask.center = rects[self.choices.index(self.asking)].center if rects else box.center
             ask.clamp_ip(surface.get_rect())
             hud.panel(surface, ask, alpha=250, edge=hud.RED)
-            hud.blit_text(surface, "Quit to the menu?", (ask.centerx, ask.top + 14), 36, hud.WHITE, anchor="midtop")
-            hud.blit_text(surface, "your bricks on this level are kept", (ask.centerx, ask.top + 52), 22,
-                          hud.MUTED, anchor="midtop")
-            hud.blit_text(surface, "Enter / Y: quit     Esc / N: stay", (ask.centerx, ask.top + 84), 22, hud.GOLD,
+            question = "Quit to the menu?" if quitting else "Leave this level?"
+            hud.blit_text(surface, question, (ask.centerx, ask.top + 14), 36, hud.WHITE, anchor="midtop")
+            note = self.warning() or "your bricks on this level are kept"
+            hud.blit_text(surface, hud.fit_text(note, 22, ask.width - 20), (ask.centerx, ask.top + 52), 22,
+                          hud.RED if self.warning() else hud.MUTED, anchor="midtop")
+            verb = "quit" if quitting else "leave"
+            hud.blit_text(surface, f"Enter / Y: {verb}     Esc / N: stay", (ask.centerx, ask.top + 84), 22, hud.GOLD,
                           anchor="midtop")
-        if self.confirming:
-            hud.hint_bar(surface, [("Enter/Y", "quit to menu"), ("Esc/N", "stay")])
+            hud.hint_bar(surface, [("Enter/Y", "quit to menu" if quitting else "leave"), ("Esc/N", "stay")])
         else:
             hud.hint_bar(surface, [("Up/Down", "choose"), ("Enter", "select"), ("Esc", "resume"), ("F1", "all keys")])
 

@@ -9,8 +9,8 @@ States: ``placing`` (editing, lemmings waiting) -> ``running`` <-> ``paused`` ->
 (at the last frame).  Editing the bricks at any time returns to ``placing``.
 
 Keys: the arrows move a brick cursor while placing (Shift+arrows at any time) and Enter / B use it;
-Left/Right step frames once the lemmings are out, "," / "." in every state.  Esc closes the message,
-then opens the pause menu (:mod:`game.ui.scenes.pause`).  A lost run explains each missed lemming
+Left/Right step frames once the lemmings are out, "," / "." in every state.  Esc closes the message
+and opens the pause menu (:mod:`game.ui.scenes.pause`).  A lost run explains each missed lemming
 (:func:`game.outcome.explain`); sounds go through ``app.sound``; the bricks on the board are kept in
 ``app.resume`` and preview / speed in ``app.settings``.  Drawing the HUD and panels is in
 :mod:`game.ui.scenes.play_draw`.
@@ -151,6 +151,8 @@ class PlayScene(Scene):
         self.message_time = 0.0
         self.new_best = False
         self.best_before: int | None = None
+        #: what leaving this level unsolved ends (e.g. an Endless streak): the pause menu asks first
+        self.leave_warning: Callable[[], str] = lambda: ""
         # ---- hooks for add-ons
         self.ghost_bricks: list[Brick] = []
         self.highlights: list[tuple[Brick, tuple[int, int, int, int]]] = []
@@ -308,9 +310,9 @@ class PlayScene(Scene):
             self._finish()
 
     def change_speed(self, delta: int) -> None:
-        """+/-: next/previous speed in :data:`SPEEDS`."""
+        """+/-: next/previous speed in :data:`SPEEDS` for this visit (the next level of the playlist
+        keeps it); the saved default speed is the Settings screen's alone."""
         self.speed_index = max(0, min(len(SPEEDS) - 1, self.speed_index + delta))
-        self.app.change_settings(speed=self.speed)  # the speed carries over to the next levels
         self.say(f"speed {self.speed}x")
 
     def restart(self) -> None:
@@ -344,10 +346,8 @@ class PlayScene(Scene):
             self._par = None
 
     def escape(self) -> None:
-        """Esc: close the message on screen first, else open the pause menu."""
-        if self.message:
-            self.message, self.message_time = "", 0.0
-            return
+        """Esc: close the message on screen and open the pause menu (one press, whatever the messages)."""
+        self.message, self.message_time = "", 0.0
         from game.ui.scenes.pause import PauseScene
 
         if self.state == PlayState.RUNNING:
@@ -405,7 +405,9 @@ class PlayScene(Scene):
         """Open the next level of the playlist (or go back when there is none)."""
         nxt = self.index + 1
         if nxt < len(self.playlist):
-            self.app.replace(PlayScene(self.app, playlist=self.playlist, index=nxt, renderer=self.renderer))
+            scene = PlayScene(self.app, playlist=self.playlist, index=nxt, renderer=self.renderer)
+            scene.speed_index = self.speed_index
+            self.app.replace(scene)
         else:
             self.app.pop()
 

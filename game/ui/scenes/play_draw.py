@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game.level import Brick
-from game.outcome import LemmingFailure
+from game.outcome import LemmingFailure, frame_label
 from game.ui import hud
 from game.ui.render import BoardLayout
 
@@ -43,10 +43,11 @@ def draw_hud(scene: PlayScene, surface: pygame.Surface) -> None:
     # stats in visual order (left to right) with a priority (0 = keep longest on narrow windows)
     if narrow:
         stats = [(f"bricks {used}/{scene.level.budget}", hud.GOLD, 0), (f"home {home}/{n}", hud.GREEN, 2),
-                 (f"f {scene.frame}/{scene.level.frames}", hud.WHITE, 1), (f"{scene.speed}x", hud.MUTED, 3)]
+                 (frame_label(scene.frame, scene.level.frames, short=True), hud.WHITE, 1),
+                 (f"{scene.speed}x", hud.MUTED, 3)]
     else:
         stats = [(f"bricks {used} / {scene.level.budget}", hud.GOLD, 0), (f"home {home} / {n}", hud.GREEN, 2),
-                 (f"frame {scene.frame} / {scene.level.frames}", hud.WHITE, 1), (f"{scene.speed}x", hud.MUTED, 3)]
+                 (frame_label(scene.frame, scene.level.frames), hud.WHITE, 1), (f"{scene.speed}x", hud.MUTED, 3)]
     size = 22 if narrow else 26
     gap = 12 if narrow else 22
     room = state_rect.left - 12 - (x + (70 if narrow else 120))
@@ -64,14 +65,20 @@ def draw_hud(scene: PlayScene, surface: pygame.Surface) -> None:
     pygame.draw.rect(surface, (40, 32, 64), (0, hud.TOP_BAR, w, 4))
     pygame.draw.rect(surface, hud.STATE_COLORS[scene.state.value], (0, hud.TOP_BAR, int(w * frac), 4))
     draw_status_lines(scene, surface)
-    hud.hint_bar(surface, scene._hints())
+    hints = scene._hints()
+    # on a narrow window the assistant stays discoverable: "H hint  S solve  F1 keys" never drop out
+    keep = [hint for hint in hints if hint[0] in ("H", "S", "F1")]
+    hud.hint_bar(surface, hints, keep=keep)
 
 
 def draw_status_lines(scene: PlayScene, surface: pygame.Surface) -> None:
     """The status lines, inside the strip (never over the board)."""
     w = surface.get_width()
     y = hud.TOP_BAR + 7
-    for line in scene.status_strip_lines():
+    lines = scene.status_strip_lines()
+    if len(lines) == 1 and hud.text(lines[0], 22).get_width() > w - 60:
+        lines = hud.wrap_text(lines[0], 22, w - 60, max_lines=2)  # one long line wraps onto the strip's second line
+    for line in lines:
         t = hud.text(hud.fit_text(line, 22, w - 60), 22)
         rect = t.get_rect(midtop=(w // 2, y + 3))
         hud.panel(surface, rect.inflate(20, 6), alpha=225)
@@ -207,7 +214,10 @@ def draw_intro(scene: PlayScene, surface: pygame.Surface, layout: BoardLayout) -
     fade = min(1.0, max(0.0, (INTRO_SECONDS - scene.anim) / 0.6))
     lv = scene.level
     label = scene.badge_label()
-    head = (f"Level {label}" if label[:1].isdigit() else f"Your level {label}") if label else "Play-test"
+    if label:
+        head = f"Level {label}" if label[:1].isdigit() else f"Your level {label}"
+    else:
+        head = "Level file" if scene.playlist and scene.playlist[scene.index].section == "file" else "Play-test"
     sub = (f"{hud.plural(len(lv.lemmings), 'lemming')} \u00b7 {hud.plural(lv.budget, 'brick')} \u00b7 "
            f"{hud.plural(lv.frames, 'frame')}")
     card = pygame.Surface((min(560, surface.get_width() - 40), 150), pygame.SRCALPHA)

@@ -53,8 +53,10 @@ def _thumbnail(level: Level, size: tuple[int, int]) -> pygame.Surface:
 
 def entry_badge(entries: list[LevelEntry], i: int) -> str:
     """The short label of level ``i`` shown in level select and in play: its pack number, or
-    ``U<n>`` for the player's own levels (numbered among them)."""
+    ``U<n>`` for the player's own levels (numbered among them); none for a file opened by name."""
     entry = entries[i]
+    if entry.section == "file":  # a file named on the command line: no number (never "F1", the help key)
+        return ""
     if entry.section == "pack":
         return str(1 + sum(1 for e in entries[:i] if e.section == "pack"))
     same = sum(1 for e in entries[:i] if e.section == entry.section)
@@ -105,7 +107,26 @@ class LevelSelectScene(Scene):
         self.locked: list[bool] = [False] * len(self.entries)
         self.group_open: list[bool] = [True] * len(self.groups)
         self.refresh()
-        self.cursor = first_unsolved(self.entries, self.statuses, self.locked)
+        self.cursor = self.next_unsolved()
+        self._follow = True  #: keep the cursor's card in view (off while the wheel scrolls)
+
+    def next_unsolved(self) -> int:
+        """Where the cursor opens: the level played last while unsolved, else the next unsolved one
+        after it (as Continue), within the open worlds; else the first unsolved open level."""
+        from game.resume import continue_index
+
+        solved = [st.solved and not st.changed for st in self.statuses]
+        i = continue_index([e.key for e in self.entries], solved, self.app.resume.last_key)
+        if i is not None and not self.locked[i] and not solved[i]:
+            return i
+        return first_unsolved(self.entries, self.statuses, self.locked)
+
+    def max_scroll(self, size: tuple[int, int]) -> float:
+        """How far the list scrolls: the last card's bottom reaches the bottom of the view."""
+        if not self.entries:
+            return 0.0
+        bottom = self.card_rect(len(self.entries) - 1, size).bottom + int(self.scroll)
+        return float(max(0, bottom - (size[1] - hud.BOTTOM_BAR - 16)))
 
     def refresh(self) -> None:
         """Re-read the progress marks and which worlds are open."""
@@ -211,6 +232,8 @@ class LevelSelectScene(Scene):
         n = len(self.entries)
         cols = self._columns(self.app.screen.get_width())
         k = action.kind
+        if k in (Act.LEFT, Act.RIGHT, Act.UP, Act.DOWN):
+            self._follow = True
         if k == Act.BACK:
             self.app.pop()
         elif k == Act.CONFIRM and n:
@@ -232,12 +255,14 @@ class LevelSelectScene(Scene):
             if i is not None:
                 self.cursor = i
         elif k == Act.SCROLL:
-            self.scroll = max(0.0, self.scroll - action.value * (CARD_H + GAP) / 2)
+            self._follow = False  # the wheel scrolls every world; the cursor may leave the view
+            limit = self.max_scroll(self.app.screen.get_size())
+            self.scroll = max(0.0, min(limit, self.scroll - action.value * (CARD_H + GAP) / 2))
 
     def update(self, dt: float) -> None:
         """Animate and keep the cursor's card in view."""
         self.anim += dt
-        if not self.entries:
+        if not self.entries or not self._follow:
             return
         h = self.app.screen.get_height()
         rect = self.card_rect(self.cursor, self.app.screen.get_size())

@@ -84,6 +84,10 @@ class SettingsScene(Scene):
         super().__init__(app)
         self.cursor = 0
         self.renderer = LevelRenderer()
+        #: after a key press the mouse only takes the cursor back once it really moves: a window
+        #: resize (Window size, Fullscreen) puts the resting pointer over another row
+        self._keys_in_use = False
+        self._pointer_at: tuple[int, int] | None = None
 
     def change(self, row: int, delta: int) -> None:
         """Change row ``row`` one step (``delta`` +1 / -1); saved and applied at once."""
@@ -103,6 +107,18 @@ class SettingsScene(Scene):
         """Up/Down, Left/Right, Enter, clicks, Esc."""
         k = action.kind
         n = len(ROWS)
+        if k in (Act.UP, Act.DOWN, Act.LEFT, Act.RIGHT, Act.CONFIRM, Act.TOGGLE_RUN):
+            self._keys_in_use, self._pointer_at = True, self.app.mouse_pos
+        elif k == Act.RESIZE:  # the rows moved under the pointer: its next report only says where it is
+            self._keys_in_use, self._pointer_at = True, None
+        if k == Act.HOVER and action.pos is not None and self._keys_in_use:
+            if self._pointer_at is None:  # the first report after the keys (or a resize): where it rests
+                self._pointer_at = action.pos
+                return
+            dx, dy = action.pos[0] - self._pointer_at[0], action.pos[1] - self._pointer_at[1]
+            if dx * dx + dy * dy < 16:
+                return
+            self._keys_in_use = False
         if k == Act.BACK:
             self.app.pop()
         elif k == Act.UP:
