@@ -17,6 +17,7 @@ from typing import Sequence
 #: Modules that add subcommands; each has ``register(subparsers)``.
 COMMAND_MODULES = (
     "game.commands",
+    "game.share_commands",
     "game.ui.commands",
     "ai.commands",
     "ai.learning.commands",
