@@ -35,6 +35,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from game.ui.scenes.learned import install as install_learned
 
     install_learned()  # "What the AI has learned"; every release is observed (issue 13)
+    from game.ui.scenes.share import install as install_share
+
+    install_share()  # "Play a code" (issue 19)
     playlist: list[Any] | None = None
     index = 0
     if args.level is not None:  # read the level before any window or audio device opens: a bad

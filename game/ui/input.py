@@ -64,6 +64,8 @@ class Act(str, enum.Enum):
     TOOL = "tool"                  #: digit keys 0-9 (value = the digit)
     SAVE = "save"                  #: Ctrl+S
     OPEN = "open"                  #: Ctrl+O
+    COPY = "copy"                  #: Ctrl+C
+    PASTE = "paste"                #: Ctrl+V
     TEXT = "text"                  #: any printable character typed (text = the character)
 
 
@@ -128,6 +130,8 @@ CTRL_BINDINGS: dict[int, Act] = {
     pygame.K_s: Act.SAVE,
     pygame.K_o: Act.OPEN,
     pygame.K_q: Act.QUIT,
+    pygame.K_c: Act.COPY,
+    pygame.K_v: Act.PASTE,
 }
 
 _DIGITS = {getattr(pygame, f"K_{d}"): d for d in range(10)}

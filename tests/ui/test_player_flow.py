@@ -132,8 +132,8 @@ def test_pause_menu_resume_restart_levels_settings_quit(app: App) -> None:
     t = scene.t
     app.run_frames(30)
     assert scene.t == t  # frozen under the menu
-    assert [pause.label(c) for c in pause.choices] == ["Resume", "Restart", "Level select", "Settings",
-                                                       "Quit to menu"]
+    assert [pause.label(c) for c in pause.choices] == ["Resume", "Restart", "Level select",
+                                                       "Share level code", "Settings", "Quit to menu"]
     press(app, pygame.K_ESCAPE)  # Esc resumes
     assert app.top is scene
     press(app, pygame.K_ESCAPE)
@@ -141,7 +141,7 @@ def test_pause_menu_resume_restart_levels_settings_quit(app: App) -> None:
     press(app, pygame.K_RETURN)  # Restart
     assert app.top is scene and scene.state == PlayState.PLACING and scene.t == 0 and scene.bricks == SOLUTION
     press(app, pygame.K_ESCAPE)
-    for _ in range(3):
+    for _ in range(4):
         press(app, pygame.K_DOWN)
     press(app, pygame.K_RETURN)  # Settings
     assert isinstance(app.top, SettingsScene)

@@ -1,7 +1,7 @@
 """The pause menu (Esc while playing) and the help screen listing every key (F1).
 
 The pause menu is drawn over the play scene: Resume, Restart, Levels (or "Back to editor"
-for a play-test), Settings, Quit to menu.  Quit asks to confirm (Enter / Y: yes, Esc / N: no);
+for a play-test), Share level code, Settings, Quit to menu.  Quit asks to confirm (Enter / Y: yes, Esc / N: no);
 so does leaving an unsolved level that ends something (``play.leave_warning``, e.g. an Endless
 streak).  Esc in the pause menu resumes.
 """
@@ -28,6 +28,7 @@ class PauseChoice(str, enum.Enum):
     RESUME = "Resume"
     RESTART = "Restart"
     LEVELS = "Levels"
+    SHARE = "Share level code"
     SETTINGS = "Settings"
     QUIT = "Quit to menu"
 
@@ -98,6 +99,10 @@ class PauseScene(Scene):
             self.asking = None
             self.app.pop()
             self.play.back()
+        elif choice == PauseChoice.SHARE:
+            from game.ui.scenes.share import ShareCodeScene
+
+            self.app.push(ShareCodeScene(self.app, self.play.level))
         elif choice == PauseChoice.SETTINGS:
             from game.ui.scenes.settings import SettingsScene
 
