@@ -65,6 +65,13 @@ def test_hint_highlights_a_cell_of_an_optimal_solution_and_is_counted(app: App) 
     scene = open_original(app)
     press(app, pygame.K_h)
     wait_idle(app, assistant_of(scene))
+    # the first press teaches where and why the run fails, the second the idea; no brick yet
+    assert hint_cells(scene) == [] and any("drops into the pit" in line for line in scene.status_lines)
+    press(app, pygame.K_h)
+    assert hint_cells(scene) == [] and any(line.startswith("The idea:") for line in scene.status_lines)
+    assert ProgressStore.load(default_progress_path()).records.get(ORIGINAL_KEY) is None or \
+        ProgressStore.load(default_progress_path()).records[ORIGINAL_KEY].hints_used == 0
+    press(app, pygame.K_h)
     cells = hint_cells(scene)
     assert len(cells) == 1 and cells[0] in SOLUTION_CELLS
     line = next(line for line in scene.status_lines if line.startswith("Hint"))
@@ -94,6 +101,8 @@ def test_hint_says_which_brick_to_remove(app: App) -> None:
     assert scene.bricks == ((1, 3), (2, 1), (5, 4))
     press(app, pygame.K_h)
     wait_idle(app, assistant_of(scene))
+    press(app, pygame.K_h)  # the reason, the idea, then the brick
+    press(app, pygame.K_h)
     assert [(c, rgba[:3]) for c, rgba in scene.highlights] == [((1, 3), (255, 90, 90))]
     assert any("remove the brick at (1,3)" in line for line in scene.status_lines)
 

@@ -154,6 +154,11 @@ class HintView:
     steps: tuple[HintStep, ...]
     revealed: int = 0
     line: str = ""
+    #: the teaching presses: 1 says where and why the run fails, 2 names the idea, then the bricks
+    stage: int = 0
+    reason: str = ""  #: where and why the current run fails (game.teach.why_it_fails)
+    idea: str = ""  #: what the hint's solution does about it (game.teach.the_idea)
+    focus: Brick | None = None  #: the cell the reason or idea is about (highlighted)
 
 
 @dataclass(frozen=True)
@@ -175,6 +180,7 @@ class AssistantState:
     hint: HintView | None = None
     show_forced: bool = False
     deductions: Deductions | None = None
+    lesson: str = ""  #: the first hint press's reason, shown while the hint is being computed
     notice: Message | None = None
     error: Message | None = None
     exporting: bool = False
@@ -244,7 +250,7 @@ class AssistantState:
 
     def cleared(self) -> AssistantState:
         """Esc: hide the solution, the hint and the deductions."""
-        hint = replace(self.hint, revealed=0, line="") if self.hint is not None else None
+        hint = replace(self.hint, revealed=0, line="", stage=0) if self.hint is not None else None
         return replace(self, solution=None, hint=hint, show_forced=False)
 
 
@@ -326,7 +332,7 @@ def hint_text(view: HintView, *, final: bool = False) -> str:
     n = hint.min_bricks or (len(hint.solution) if hint.solution else 0)
     if step.kind == StepKind.PLACE:
         why = ("this cell is a brick in every solution" if step.cell in hint.forced
-               else f"the lemmings need it on the way to a {n}-brick solution")
+               else f"one of the {n}-brick solutions uses it")
         text = f"Hint {k}/{len(view.steps)}: place a brick at {where}: {why}"
     else:
         why = ("this cell never helps in any optimal solution" if step.cell in hint.never_useful
@@ -370,6 +376,8 @@ def status_lines(state: AssistantState) -> list[str]:
         lines.append(f"{solver_label(sol.result.solver)}: relaxed answer, {mass:.2f} bricks in all (densities shown)")
     if state.hint is not None and state.hint.line:
         lines.append(state.hint.line)
+    elif state.lesson:
+        lines.append(state.lesson)
     if state.show_forced and state.deductions is not None:
         d = state.deductions
         lines.append(f"deductions: {len(d.forced)} forced (gold), {len(d.never_useful)} never useful (dark)")
