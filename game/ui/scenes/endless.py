@@ -274,7 +274,9 @@ class EndlessScene(Scene):
         hud.blit_text(surface, f"Level {step}", (box.centerx, box.top + 24), 56, hud.GOLD, anchor="midtop")
         if self.current is not None:
             d = self.current.difficulty
-            score = f"difficulty {self.current.score:.1f}: " if self.current.score is not None else ""
+            from ai.rating import player_label
+
+            score = f"{player_label(self.current.score)} · " if self.current.score is not None else ""
             hud.blit_text(surface, f"{score}{d.describe()}", (box.centerx, box.top + 86), 26,
                           hud.WHITE, anchor="midtop")
         if self.error:
