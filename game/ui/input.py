@@ -42,7 +42,8 @@ class Act(str, enum.Enum):
     PREVIEW = "preview"            #: P
     CLICK = "click"                #: left mouse button (pos)
     RIGHT_CLICK = "right_click"    #: right mouse button (pos)
-    HOVER = "hover"                #: mouse motion (pos)
+    HOVER = "hover"                #: mouse motion (pos; value = 1 while the left button is held)
+    MOUSE_UP = "mouse_up"          #: left mouse button released (pos)
     SCROLL = "scroll"              #: mouse wheel (value = +1 up / -1 down)
     RESIZE = "resize"              #: window resized (size)
     SCREENSHOT = "screenshot"      #: F12
@@ -52,6 +53,8 @@ class Act(str, enum.Enum):
     STEP_BACK = "step_back"        #: , (comma): one frame back, in every state
     STEP_FORWARD = "step_forward"  #: . (period): one frame forward, in every state
     RULER = "ruler"                #: N: row/column numbers around the board
+    FIRST_FRAME = "first_frame"    #: Home: the timeline's first frame
+    LAST_FRAME = "last_frame"      #: End: the timeline's last frame
     # Reserved for the assistant (issue 6) and the editor (issue 7): mapped here, handled there.
     HINT = "hint"                  #: H
     SOLVE = "solve"                #: S
@@ -113,6 +116,8 @@ KEY_BINDINGS: dict[int, Act] = {
     pygame.K_COMMA: Act.STEP_BACK,
     pygame.K_PERIOD: Act.STEP_FORWARD,
     pygame.K_n: Act.RULER,
+    pygame.K_HOME: Act.FIRST_FRAME,
+    pygame.K_END: Act.LAST_FRAME,
     pygame.K_h: Act.HINT,
     pygame.K_s: Act.SOLVE,
     pygame.K_a: Act.ALL_SOLUTIONS,
@@ -152,8 +157,11 @@ def translate(event: pygame.event.Event) -> list[Action]:
         if event.button == 3:
             return [Action(Act.RIGHT_CLICK, pos=pos)]
         return []
+    if etype == pygame.MOUSEBUTTONUP:
+        return [Action(Act.MOUSE_UP, pos=tuple(event.pos))] if event.button == 1 else []
     if etype == pygame.MOUSEMOTION:
-        return [Action(Act.HOVER, pos=tuple(event.pos))]
+        held = bool(getattr(event, "buttons", (0,))[0])
+        return [Action(Act.HOVER, pos=tuple(event.pos), value=int(held))]
     if etype == pygame.MOUSEWHEEL:
         return [Action(Act.SCROLL, value=1 if event.y > 0 else -1)] if event.y else []
     if etype == pygame.VIDEORESIZE:

@@ -46,6 +46,7 @@ from game.ui.input import Act, Action
 from game.ui.render import COLOURBLIND_PATH_COLORS, PATH_COLORS, BoardLayout, FrameView, LevelRenderer
 from game.ui.scenes import play_draw
 from game.ui.scenes.play_draw import STATUS_STRIP
+from game.ui.scenes.timeline import TIMELINE_H, TimelineArt, draw_timeline, frame_at, timeline_rect
 from game.session import EditResult, PlaySession
 from game.ui.sound import Sfx
 
@@ -70,20 +71,6 @@ class PlayState(str, enum.Enum):
     PAUSED = "paused"
     WON = "won"
     LOST = "lost"
-
-
-def _without_keys(hints: list[tuple[str, str]], claimed: set[str]) -> list[tuple[str, str]]:
-    """The footer ``hints`` without the keys an add-on claims (``Enter/R`` loses ``Enter``).
-
-    >>> _without_keys([("Enter/R", "try again"), ("Esc", "levels"), ("P", "preview")], {"Enter", "Esc"})
-    [('R', 'try again'), ('P', 'preview')]
-    """
-    out = []
-    for key, label in hints:
-        keys = [k for k in key.split("/") if k not in claimed] if key != "+/-" else [key]
-        if keys:
-            out.append(("/".join(keys), label))
-    return out
 
 
 #: Called with every new :class:`PlayScene` (hooks for the assistant and other add-ons).
@@ -151,6 +138,8 @@ class PlayScene(Scene):
         self.message_time = 0.0
         self.new_best = False
         self.best_before: int | None = None
+        self.timeline_art = TimelineArt()  #: the timeline's still parts, drawn once per run
+        self.scrubbing = False  #: the left button went down on the timeline and is held
         #: what leaving this level unsolved ends (e.g. an Endless streak): the pause menu asks first
         self.leave_warning: Callable[[], str] = lambda: ""
         # ---- hooks for add-ons
@@ -188,6 +177,9 @@ class PlayScene(Scene):
             Act.PREVIEW: lambda a: self.toggle_preview(),
             Act.BACK: lambda a: self.escape(),
             Act.CONFIRM: lambda a: self.confirm(),
+            Act.FIRST_FRAME: lambda a: self.seek(0),
+            Act.LAST_FRAME: lambda a: self.seek(self.last_frame),
+            Act.MOUSE_UP: lambda a: setattr(self, "scrubbing", False),
         }
         self._reported: list[str] = list(self.app.progress.messages)
         if self.key is not None:
@@ -226,7 +218,8 @@ class PlayScene(Scene):
         w, h = size
         top = hud.TOP_BAR + STATUS_STRIP  # the strip holds the status lines
         ruler = RULER if self.ruler else 0
-        return pygame.Rect(16 + ruler, top + ruler, max(1, w - 32 - ruler), max(1, h - top - ruler - hud.BOTTOM_BAR - 14))
+        bottom = hud.BOTTOM_BAR + TIMELINE_H + 14  # the timeline sits under the map
+        return pygame.Rect(16 + ruler, top + ruler, max(1, w - 32 - ruler), max(1, h - top - ruler - bottom - 6))
 
     def layout(self, size: tuple[int, int] | None = None) -> BoardLayout:
         """The board layout on the app's screen (or a screen of ``size``)."""
@@ -307,6 +300,16 @@ class PlayScene(Scene):
         self._sound_frame = target
         self.state = PlayState.PAUSED
         if delta > 0 and self.t >= self.last_frame:
+            self._finish()
+
+    def seek(self, frame: int) -> None:
+        """The timeline, Home / End: pause at ``frame`` (0..N-1; releases the lemmings if waiting)."""
+        if self.state == PlayState.PLACING:
+            self._release()
+        self.t = float(max(0, min(self.last_frame, frame)))
+        self._sound_frame = self.frame
+        self.state = PlayState.PAUSED
+        if self.frame >= self.last_frame:
             self._finish()
 
     def change_speed(self, delta: int) -> None:
@@ -440,11 +443,21 @@ class PlayScene(Scene):
 
     # ------------------------------------------------------------------ internals
     def _on_click(self, action: Action) -> None:
+        size = self.app.screen.get_size()
+        if action.kind == Act.CLICK and action.pos is not None and timeline_rect(size).collidepoint(action.pos):
+            self.scrubbing = True  # drag to any frame while the button is held
+            self.seek(frame_at(size, self.level.frames, action.pos[0]))
+            return
         cell = self.layout().cell_at(action.pos)
         if cell is not None:
             self.click_cell(cell)
 
     def _on_hover(self, action: Action) -> None:
+        if self.scrubbing and action.pos is not None:
+            if action.value:
+                self.seek(frame_at(self.app.screen.get_size(), self.level.frames, action.pos[0]))
+                return
+            self.scrubbing = False
         self.hover = self.layout().cell_at(action.pos)
         if self.hover is not None:
             self.cursor = None  # the mouse took over
@@ -557,6 +570,8 @@ class PlayScene(Scene):
             play_draw.draw_ruler(self, surface, layout)
         for overlay in self.overlays:
             overlay(surface, layout)
+        draw_timeline(surface, self.timeline_art, self.run, self.level.frames, self.t,
+                      hud.STATE_COLORS[self.state.value], self.state != PlayState.PLACING)
         if self.state == PlayState.LOST and not self.board_claimed():
             play_draw.draw_failure_marks(self, surface, layout)
         play_draw.draw_hud(self, surface)
@@ -576,26 +591,9 @@ class PlayScene(Scene):
         return entry_badge(self.playlist, self.index) if self.playlist else ""
 
     def status_strip_lines(self) -> list[str]:
-        """The lines shown in the strip under the top bar (at most two; the rest joined into the second)."""
-        lines = ([self.message] if self.message else []) + [line for line in self.status_lines if line]
-        tip = self.level.meta_value("hint")
-        if tip and self.state == PlayState.PLACING and not self.bricks and not lines:
-            lines = [tip]
-        if len(lines) > 2:
-            lines = [lines[0], "  \u00b7  ".join(lines[1:])]
-        return lines
+        """The lines of the strip under the top bar (:func:`play_draw.status_strip_lines`)."""
+        return play_draw.status_strip_lines(self)
 
     def _hints(self) -> list[tuple[str, str]]:
-        s = self.state
-        if s == PlayState.PLACING:
-            hints = [("Click", "brick"), ("Arrows+Enter", "brick"), ("Space", "release"), ("P", "preview"),
-                     ("Z/Y", "undo/redo"), (".", "step"), ("Esc", "menu")]
-        elif s in (PlayState.RUNNING, PlayState.PAUSED):
-            hints = [("Space", "pause" if s == PlayState.RUNNING else "resume"), ("Left/Right", "step"),
-                     ("+/-", "speed"), ("R", "restart"), ("P", "preview"), ("Click", "edit"), ("Esc", "menu")]
-        elif s == PlayState.WON:
-            more = "next level" if self.index + 1 < len(self.playlist) else self.back_label
-            hints = [("Enter", more), ("Space", "replay"), ("R", "restart"), ("Esc", "menu")]
-        else:
-            hints = [("Enter/R", "try again"), ("Left", "step back"), ("P", "preview"), ("Esc", "menu")]
-        return _without_keys(hints, {key for key, _ in self.extra_hints}) + list(self.extra_hints) + [("F1", "keys")]
+        """The footer's keys for the current state (:func:`play_draw.footer_hints`)."""
+        return play_draw.footer_hints(self)

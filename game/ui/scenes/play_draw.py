@@ -228,3 +228,47 @@ def draw_intro(scene: PlayScene, surface: pygame.Surface, layout: BoardLayout) -
     hud.blit_text(card, sub, (card.get_width() // 2, 106), 24, hud.WHITE, anchor="midtop")
     card.set_alpha(int(255 * fade))
     surface.blit(card, card.get_rect(center=layout.rect.center))
+
+
+def _without_keys(hints: list[tuple[str, str]], claimed: set[str]) -> list[tuple[str, str]]:
+    """The footer ``hints`` without the keys an add-on claims (``Enter/R`` loses ``Enter``).
+
+    >>> _without_keys([("Enter/R", "try again"), ("Esc", "levels"), ("P", "preview")], {"Enter", "Esc"})
+    [('R', 'try again'), ('P', 'preview')]
+    """
+    out = []
+    for key, label in hints:
+        keys = [k for k in key.split("/") if k not in claimed] if key != "+/-" else [key]
+        if keys:
+            out.append(("/".join(keys), label))
+    return out
+
+
+def footer_hints(self: PlayScene) -> list[tuple[str, str]]:
+    """The footer's keys for the state of ``self`` (a play scene); an add-on's keys replace the scene's own."""
+    from game.ui.scenes.play import PlayState
+
+    s = self.state
+    if s == PlayState.PLACING:
+        hints = [("Click", "brick"), ("Arrows+Enter", "brick"), ("Space", "release"), ("P", "preview"),
+                 ("Z/Y", "undo/redo"), (".", "step"), ("Esc", "menu")]
+    elif s in (PlayState.RUNNING, PlayState.PAUSED):
+        hints = [("Space", "pause" if s == PlayState.RUNNING else "resume"), ("Left/Right", "step"),
+                 ("+/-", "speed"), ("R", "restart"), ("P", "preview"), ("Click", "edit"), ("Esc", "menu")]
+    elif s == PlayState.WON:
+        more = "next level" if self.index + 1 < len(self.playlist) else self.back_label
+        hints = [("Enter", more), ("Space", "replay"), ("R", "restart"), ("Esc", "menu")]
+    else:
+        hints = [("Enter/R", "try again"), ("Left", "step back"), ("P", "preview"), ("Esc", "menu")]
+    return _without_keys(hints, {key for key, _ in self.extra_hints}) + list(self.extra_hints) + [("F1", "keys")]
+
+
+def status_strip_lines(self: PlayScene) -> list[str]:
+    """The lines shown in the strip under the top bar (at most two; the rest joined into the second)."""
+    lines = ([self.message] if self.message else []) + [line for line in self.status_lines if line]
+    tip = self.level.meta_value("hint")
+    if tip and self.state.value == "placing" and not self.bricks and not lines:
+        lines = [tip]
+    if len(lines) > 2:
+        lines = [lines[0], "  \u00b7  ".join(lines[1:])]
+    return lines
