@@ -258,6 +258,10 @@ class LevelSelectScene(Scene):
             from game.ui.scenes.share import ShareCodeScene
 
             self.app.push(ShareCodeScene(self.app, self.entries[self.cursor].level))
+        elif k == Act.TEXT and action.text.lower() == "w" and n:
+            from game.ui.scenes.replays import ReplayScene
+
+            self.app.push(ReplayScene(self.app, self.entries[self.cursor]))
         elif k == Act.SCROLL:
             self._follow = False  # the wheel scrolls every world; the cursor may leave the view
             limit = self.max_scroll(self.app.screen.get_size())
@@ -301,7 +305,8 @@ class LevelSelectScene(Scene):
         solved = sum(1 for s in self.statuses if s.solved and not s.changed)
         hud.blit_text(surface, f"{solved} / {len(self.entries)} solved", (size[0] - 16, bar.centery), 28,
                       hud.GOLD, anchor="midright")
-        hud.hint_bar(surface, [("Arrows", "choose"), ("Enter", "play"), ("C", "level code"), ("Esc", "menu")])
+        hud.hint_bar(surface, [("Arrows", "choose"), ("Enter", "play"), ("W", "replays"), ("C", "level code"),
+                               ("Esc", "menu")])
         legend = "check: solved   AI: solved with AI help   P: par (fewest bricks)"
         if size[0] >= 1000:
             hud.blit_text(surface, legend, (size[0] - 12, size[1] - hud.BOTTOM_BAR // 2), 18, hud.MUTED,
