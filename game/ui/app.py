@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Callable, Protocol
 
 import pygame
 
-from game.ui.input import Act, Action, translate
+from game.ui.input import Act, Action, rebind, translate
 
 from game.resume import ResumeStore
 from game.settings import MIN_WINDOW, Settings, SettingsStore
@@ -154,6 +154,7 @@ class App:
             self.toast(message, 6.0)
         #: Effects and music (silent, but still counting requests, without an audio device).
         self.sound = SoundPlayer(self.settings, enabled=sound)
+        rebind(self.settings.key_map())  # the player's keys (Settings -> Keys)
 
     # ------------------------------------------------------------- settings and window
     @property
@@ -169,6 +170,8 @@ class App:
             self.toast(message, 5.0)
         self.settings_store.messages.clear()
         self.sound.apply(after)
+        if before.keys != after.keys:
+            rebind(after.key_map())
         if self._owns_window and (before.fullscreen, before.window_size) != (after.fullscreen, after.window_size):
             self._windowed_size = after.window_size
             if before.fullscreen != after.fullscreen:

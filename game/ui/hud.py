@@ -6,6 +6,8 @@ from typing import Sequence
 
 import pygame
 
+from game.ui.input import display_key
+
 WHITE = (244, 240, 255)
 MUTED = (170, 160, 200)
 GOLD = (255, 214, 90)
@@ -159,7 +161,7 @@ def hint_bar(surface: pygame.Surface, hints: Sequence[tuple[str, str]], *,
     x = 12
     cy = rect.centery
     for key, what in shown:
-        k = text(key, size, (16, 12, 24), shadow=False)
+        k = text(display_key(key), size, (16, 12, 24), shadow=False)  # as the player bound it
         d = text(what, size, MUTED, shadow=False)
         need = k.get_width() + 10 + 4 + d.get_width() + 16
         if x + need > w - 4:

@@ -128,6 +128,62 @@ KEY_BINDINGS: dict[int, Act] = {
     pygame.K_RIGHTBRACKET: Act.NEXT_ITEM,
 }
 
+#: The bindings as shipped (:func:`rebind` starts from these).
+DEFAULT_KEY_BINDINGS: dict[int, Act] = dict(KEY_BINDINGS)
+#: Footer label of a default key -> the key the player bound instead (e.g. ``{"H": "J"}``).
+KEY_LABELS: dict[str, str] = {}
+
+
+#: The keys a rebinding may use (the settings' ``KEY_NAMES``) -> pygame key codes.
+KEY_CODES: dict[str, int] = {
+    **{ch: getattr(pygame, f"K_{ch}") for ch in "abcdefghijklmnopqrstuvwxyz"},
+    ",": pygame.K_COMMA, ".": pygame.K_PERIOD, "/": pygame.K_SLASH, ";": pygame.K_SEMICOLON,
+    "'": pygame.K_QUOTE, "[": pygame.K_LEFTBRACKET, "]": pygame.K_RIGHTBRACKET, "`": pygame.K_BACKQUOTE,
+    "tab": pygame.K_TAB,
+}
+#: pygame key code -> key name (the inverse of :data:`KEY_CODES`).
+KEY_NAMES_OF: dict[int, str] = {code: name for name, code in KEY_CODES.items()}
+
+
+def key_label(name: str) -> str:
+    """How a key name reads in the footer: ``h`` -> ``H``, ``tab`` -> ``Tab``."""
+    return name.upper() if len(name) == 1 else name.capitalize()
+
+
+def rebind(keys: dict[str, str]) -> None:
+    """Apply the player's key map (action name -> pygame key name, from the settings): every action
+    listed moves to its key; the default keys of the others stay.
+
+    >>> rebind({"hint": "j"}); KEY_BINDINGS[pygame.K_j], pygame.K_h in KEY_BINDINGS, display_key("H/S")
+    (<Act.HINT: 'hint'>, False, 'J/S')
+    >>> rebind({}); KEY_BINDINGS[pygame.K_h]
+    <Act.HINT: 'hint'>
+    """
+    KEY_BINDINGS.clear()
+    KEY_BINDINGS.update(DEFAULT_KEY_BINDINGS)
+    KEY_LABELS.clear()
+    defaults = {act: key for key, act in DEFAULT_KEY_BINDINGS.items()}
+    moved: dict[int, Act] = {}
+    for name, key_name in keys.items():
+        try:
+            act, code = Act(name), KEY_CODES[key_name]
+        except (ValueError, KeyError):
+            continue
+        old = defaults.get(act)
+        if old is not None and old != code:
+            KEY_BINDINGS.pop(old, None)
+            KEY_LABELS[key_label(KEY_NAMES_OF.get(old, "?"))] = key_label(key_name)
+        moved[code] = act
+    KEY_BINDINGS.update(moved)
+
+
+def display_key(label: str) -> str:
+    """A footer key label with the player's rebindings applied (``"Z/Y"`` -> ``"U/Y"`` if Z moved to U)."""
+    if not KEY_LABELS:
+        return label
+    return "/".join(KEY_LABELS.get(part, part) for part in label.split("/"))
+
+
 #: Ctrl+key -> act (checked first when Ctrl is held).
 CTRL_BINDINGS: dict[int, Act] = {
     pygame.K_z: Act.UNDO,

@@ -66,7 +66,10 @@ ROWS: list[SettingRow] = [
                _cycle(list(Palette), "palette")),
     SettingRow("Reduced motion (no confetti)", lambda s: _on(s.reduced_motion), _flag("reduced_motion")),
     SettingRow("Row / column ruler (N)", lambda s: _on(s.ruler), _flag("ruler")),
+    SettingRow("Keys", lambda s: f"{len(s.keys)} changed" if s.keys else "defaults", lambda s, d: {}),
 ]
+#: The row that opens the key rebinding screen (Enter / click) instead of changing a value.
+KEYS_ROW = len(ROWS) - 1
 
 
 def _short(path: Path) -> str:
@@ -90,7 +93,13 @@ class SettingsScene(Scene):
         self._pointer_at: tuple[int, int] | None = None
 
     def change(self, row: int, delta: int) -> None:
-        """Change row ``row`` one step (``delta`` +1 / -1); saved and applied at once."""
+        """Change row ``row`` one step (``delta`` +1 / -1); saved and applied at once.  The Keys row
+        opens the key rebinding screen."""
+        if row == KEYS_ROW:
+            from game.ui.scenes.keys import KeysScene
+
+            self.app.push(KeysScene(self.app))
+            return
         changes = ROWS[row].change(self.app.settings, delta)
         self.app.change_settings(**changes)
         self.app.sound.play(Sfx.CLICK)
