@@ -20,7 +20,7 @@ import os
 import time
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 import pygame
 
@@ -214,6 +214,22 @@ class App:
         scene.on_enter()
         return scene
 
+    def make(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        """Build the scene registered as ``name`` (:mod:`game.ui.router`) without showing it."""
+        from game.ui.router import scene_class
+
+        return scene_class(name)(self, *args, **kwargs)
+
+    def open(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        """Build the scene registered as ``name`` and push it (e.g. ``app.open("select")``); returns it."""
+        return self.push(self.make(name, *args, **kwargs))
+
+    def showing(self, name: str) -> bool:
+        """True when the top scene is the one registered as ``name``."""
+        from game.ui.router import scene_class
+
+        return self.top is not None and isinstance(self.top, scene_class(name))
+
     def pop(self) -> Scene | None:
         """Remove the top scene; the app quits when the stack becomes empty."""
         if not self.scenes:
@@ -253,10 +269,8 @@ class App:
         if action.kind == Act.MUTE and not (self.top is not None and self.top.text_entry):
             self.toggle_mute()
             return
-        if action.kind == Act.HELP and not self.top.__class__.__name__ == "HelpScene":
-            from game.ui.scenes.pause import HelpScene
-
-            self.push(HelpScene(self))
+        if action.kind == Act.HELP and not self.showing("help"):
+            self.open("help")
             return
         if action.kind == Act.QUIT:
             self.quit()

@@ -22,6 +22,7 @@ from game.error_log import log_error
 from game.ui import hud
 from game.ui.app import App, Scene
 from game.ui.input import Act, Action
+from game.ui.play_state import PlayState
 from game.ui.render import LevelRenderer
 
 if TYPE_CHECKING:
@@ -36,8 +37,6 @@ PAGE = 8
 
 def observe_releases(scene: PlayScene) -> None:
     """Play-scene extension: record the run each time the lemmings are released."""
-    from game.ui.scenes.play import PlayState
-
     last = [scene.state]
 
     def watch(dt: float) -> None:
@@ -56,8 +55,7 @@ def observe_releases(scene: PlayScene) -> None:
 
 def install() -> None:
     """Add the menu entry and the release observer (once)."""
-    from game.ui.scenes.menu import MENU_ENTRIES
-    from game.ui.scenes.play import PLAY_SCENE_EXTENSIONS
+    from game.ui.router import MENU_ENTRIES, PLAY_SCENE_EXTENSIONS
 
     if MENU_LABEL not in {label for label, _ in MENU_ENTRIES}:
         MENU_ENTRIES.append((MENU_LABEL, lambda app: LearnedScene(app)))

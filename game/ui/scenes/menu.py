@@ -15,28 +15,23 @@ import pygame
 from game.resume import continue_index
 from game.ui import hud
 from game.ui.app import App, Scene
-from game.catalog import LevelEntry, all_entries
+from game.catalog import LevelEntry, all_entries, entry_badge
+from game.ui.router import MENU_ENTRIES
 from game.ui.input import Act, Action
 from game.ui.render import LevelRenderer
-from game.ui.scenes.select import entry_badge
 from game.ui.sound import Sfx
 
-#: ``(label, factory)``: the factory builds the scene to push (or returns None to do nothing).
-#: "Continue", "Levels", "Settings" and "Quit" are always there; entries added here go after
-#: "Levels", e.g. ``MENU_ENTRIES.append(("Editor", lambda app: EditorScene(app)))``.
-MENU_ENTRIES: list[tuple[str, Callable[[App], Scene | None]]] = []
+# MENU_ENTRIES (game.ui.router): ``(label, factory)``; the factory builds the scene to push (or returns
+# None to do nothing).  "Continue", "Levels", "Settings" and "Quit" are always there; entries added go
+# after "Levels", e.g. ``MENU_ENTRIES.append(("Editor", lambda app: app.make("editor")))``.
 
 
 def _levels(app: App) -> Scene:
-    from game.ui.scenes.select import LevelSelectScene
-
-    return LevelSelectScene(app)
+    return app.make("select")  # type: ignore[no-any-return]
 
 
 def _settings(app: App) -> Scene:
-    from game.ui.scenes.settings import SettingsScene
-
-    return SettingsScene(app)
+    return app.make("settings")  # type: ignore[no-any-return]
 
 
 class MenuScene(Scene):
@@ -77,16 +72,12 @@ class MenuScene(Scene):
         return [*head, ("Levels", _levels), *MENU_ENTRIES, ("Settings", _settings), ("Quit", None)]
 
     def _continue(self, app: App) -> Scene | None:
-        from game.ui.scenes.play import PlayScene
-        from game.ui.scenes.select import LevelSelectScene
-
         entries = self.level_entries()
         if self.continue_to is None:
             return None
-        select = LevelSelectScene(app, entries=entries)
+        select = app.open("select", entries=entries)
         select.cursor = self.continue_to
-        app.push(select)
-        return PlayScene(app, playlist=entries, index=self.continue_to)
+        return app.make("play", playlist=entries, index=self.continue_to)  # type: ignore[no-any-return]
 
     def _layout(self, size: tuple[int, int]) -> tuple[int, int, int]:
         """(title y, title font size, top of the buttons) for a window of ``size``."""

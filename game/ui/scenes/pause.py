@@ -16,6 +16,7 @@ import pygame
 from game.ui import hud
 from game.ui.app import App, Scene
 from game.ui.input import Act, Action
+from game.ui.play_state import PlayState
 from game.ui.sound import Sfx
 
 if TYPE_CHECKING:
@@ -100,13 +101,9 @@ class PauseScene(Scene):
             self.app.pop()
             self.play.back()
         elif choice == PauseChoice.SHARE:
-            from game.ui.scenes.share import ShareCodeScene
-
-            self.app.push(ShareCodeScene(self.app, self.play.level))
+            self.app.open("share_code", self.play.level)
         elif choice == PauseChoice.SETTINGS:
-            from game.ui.scenes.settings import SettingsScene
-
-            self.app.push(SettingsScene(self.app))
+            self.app.open("settings")
         elif choice == PauseChoice.QUIT:
             self.asking = PauseChoice.QUIT
 
@@ -117,20 +114,18 @@ class PauseScene(Scene):
 
     def warning(self) -> str:
         """What leaving the level unsolved ends (e.g. "your Endless streak of 3 ends"), or ""."""
-        if self.play.state.value == "won":
+        if self.play.state == PlayState.WON:
             return ""
         return self.play.leave_warning()
 
     def quit_to_menu(self) -> None:
         """Leave the level for the title menu (the bricks stay remembered)."""
-        from game.ui.scenes.menu import MenuScene
-
         self.app.pop()  # this menu
-        while self.app.scenes and not isinstance(self.app.top, MenuScene):
+        while self.app.scenes and not self.app.showing("menu"):
             self.app.pop()
         if not self.app.scenes:  # started without a menu below: open one
             self.app.running = True
-            self.app.push(MenuScene(self.app))
+            self.app.open("menu")
 
     def _rects(self, size: tuple[int, int]) -> list[pygame.Rect]:
         box = self._box(size)

@@ -28,7 +28,6 @@ the undo chain; ``scene.current_view()`` is the :class:`~game.ui.render.FrameVie
 
 from __future__ import annotations
 
-import enum
 import math
 from typing import Callable, Sequence
 
@@ -39,15 +38,16 @@ from game.level import Brick, Level
 from game.outcome import LemmingFailure, explain
 from game.settings import SPEEDS, Palette
 from game.simulation import Run
-from game.ui import hud
+from game.ui import hud, router
 from game.ui.app import App, Scene
-from game.catalog import LevelEntry
+from game.ui.play_state import PlayState
+from game.catalog import LevelEntry, entry_badge
 from game.ui.input import Act, Action
 from game.ui.render import COLOURBLIND_PATH_COLORS, PATH_COLORS, BoardLayout, FrameView, LevelRenderer
 from game.ui.scenes import play_draw
-from game.ui.scenes.play_draw import STATUS_STRIP
+from game.ui.scenes.play_draw import INTRO_SECONDS, STATUS_STRIP
 from game.ui.scenes.timeline import TIMELINE_H, TimelineArt, draw_timeline, frame_at, timeline_rect
-from game.session import EditResult, PlaySession
+from game.session import EditKind, EditResult, PlaySession
 from game.ui.sound import Sfx
 
 __all__ = ["SPEEDS", "BASE_FPS", "PlayScene", "PlayState", "PLAY_SCENE_EXTENSIONS"]
@@ -59,22 +59,11 @@ DENY_SECONDS = 0.5
 FADE_IN_SECONDS = 0.25
 #: The bricks on the board are saved at most this often while the player edits (and on leaving).
 RESUME_SAVE_SECONDS = 1.0
-#: How long the level's title card shows when it opens, in seconds.
-INTRO_SECONDS = 1.8
 
 
-class PlayState(str, enum.Enum):
-    """Where the play scene is."""
-
-    PLACING = "placing"
-    RUNNING = "running"
-    PAUSED = "paused"
-    WON = "won"
-    LOST = "lost"
-
-
-#: Called with every new :class:`PlayScene` (hooks for the assistant and other add-ons).
-PLAY_SCENE_EXTENSIONS: list[Callable[["PlayScene"], object]] = []
+#: Called with every new :class:`PlayScene` (hooks for the assistant and other add-ons); the list
+#: lives in :mod:`game.ui.router` so that add-ons never import this module.
+PLAY_SCENE_EXTENSIONS = router.PLAY_SCENE_EXTENSIONS
 
 Handler = Callable[[Action], None]
 
@@ -351,11 +340,9 @@ class PlayScene(Scene):
     def escape(self) -> None:
         """Esc: close the message on screen and open the pause menu (one press, whatever the messages)."""
         self.message, self.message_time = "", 0.0
-        from game.ui.scenes.pause import PauseScene
-
         if self.state == PlayState.RUNNING:
             self.state = PlayState.PAUSED
-        self.app.push(PauseScene(self.app, self))
+        self.app.open("pause", self)
 
     def back(self) -> None:
         """Leave the level (back to the scene below: level select or editor)."""
@@ -408,7 +395,7 @@ class PlayScene(Scene):
         """Open the next level of the playlist (or go back when there is none)."""
         nxt = self.index + 1
         if nxt < len(self.playlist):
-            scene = PlayScene(self.app, playlist=self.playlist, index=nxt, renderer=self.renderer)
+            scene = self.app.make("play", playlist=self.playlist, index=nxt, renderer=self.renderer)
             scene.speed_index = self.speed_index
             self.app.replace(scene)
         else:
@@ -418,7 +405,7 @@ class PlayScene(Scene):
         """Place or remove a brick at ``cell`` (refused cells get the "no" cue)."""
         result = self.session.toggle(cell)
         if result.ok:
-            self.app.sound.play(Sfx.PLACE if result.kind == "placed" else Sfx.REMOVE)
+            self.app.sound.play(Sfx.PLACE if result.kind == EditKind.PLACED else Sfx.REMOVE)
             self._edited()
         else:
             self.deny = (cell, DENY_SECONDS)
@@ -586,8 +573,6 @@ class PlayScene(Scene):
 
     def badge_label(self) -> str:
         """The level's short label in the top bar: the same as on its level select card."""
-        from game.ui.scenes.select import entry_badge
-
         return entry_badge(self.playlist, self.index) if self.playlist else ""
 
     def status_strip_lines(self) -> list[str]:

@@ -15,6 +15,7 @@ import pygame
 from game.level import Brick
 from game.outcome import LemmingFailure, frame_label
 from game.ui import hud
+from game.ui.play_state import PlayState
 from game.ui.render import BoardLayout
 
 if TYPE_CHECKING:
@@ -22,11 +23,11 @@ if TYPE_CHECKING:
 
 #: Height of the strip between the top bar and the board (status messages: two lines fit).
 STATUS_STRIP = 62
+#: How long the level's title card shows when it opens, in seconds.
+INTRO_SECONDS = 1.8
 
 
 def draw_hud(scene: PlayScene, surface: pygame.Surface) -> None:
-    from game.ui.scenes.play import PlayState
-
     w = surface.get_width()
     bar = hud.top_bar(surface)
     x = 14
@@ -122,8 +123,6 @@ def draw_failure_marks(scene: PlayScene, surface: pygame.Surface, layout: BoardL
 
 
 def draw_result(scene: PlayScene, surface: pygame.Surface, layout: BoardLayout) -> None:
-    from game.ui.scenes.play import PlayState
-
     won = scene.state == PlayState.WON
     w, h = surface.get_size()
     n = len(scene.level.lemmings)
@@ -209,8 +208,6 @@ def draw_confetti(scene: PlayScene, surface: pygame.Surface) -> None:
 
 def draw_intro(scene: PlayScene, surface: pygame.Surface, layout: BoardLayout) -> None:
     """The level's title card, fading out as the level opens."""
-    from game.ui.scenes.play import INTRO_SECONDS
-
     fade = min(1.0, max(0.0, (INTRO_SECONDS - scene.anim) / 0.6))
     lv = scene.level
     label = scene.badge_label()
@@ -246,8 +243,6 @@ def _without_keys(hints: list[tuple[str, str]], claimed: set[str]) -> list[tuple
 
 def footer_hints(self: PlayScene) -> list[tuple[str, str]]:
     """The footer's keys for the state of ``self`` (a play scene); an add-on's keys replace the scene's own."""
-    from game.ui.scenes.play import PlayState
-
     s = self.state
     if s == PlayState.PLACING:
         hints = [("Click", "brick"), ("Arrows+Enter", "brick"), ("Space", "release"), ("P", "preview"),

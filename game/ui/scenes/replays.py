@@ -9,6 +9,7 @@ level file are listed greyed out: their bricks may not win any more.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pygame
 
@@ -44,16 +45,13 @@ class ReplayScene(Scene):
         """True when ``replay`` was saved on the level as it is now."""
         return replay.level_hash == self.entry.level.puzzle_hash
 
-    def watch(self, i: int) -> Scene | None:
+    def watch(self, i: int) -> Any:
         """Play replay ``i`` (nothing is recorded); None when it is from an older version."""
-        from game.ui.scenes.play import PlayScene
-
         if not 0 <= i < len(self.replays) or not self.current(self.replays[i]):
             return None
         replay = self.replays[i]
         title = f"Replay \u00b7 {self.entry.title}"
-        scene = PlayScene(self.app, self.entry.level, key=None, title=title, back_label="replays")
-        self.app.push(scene)
+        scene = self.app.open("play", self.entry.level, key=None, title=title, back_label="replays")
         scene.apply_bricks(replay.bricks, assisted=False)
         scene.toggle_run()
         return scene

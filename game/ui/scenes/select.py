@@ -21,7 +21,7 @@ from game.pack import UNLOCK_FRACTION, group_worlds, migrate_keys, open_worlds_b
 from game.progress import LevelStatus
 from game.ui import hud
 from game.ui.app import App, Scene
-from game.catalog import LevelEntry, all_entries
+from game.catalog import LevelEntry, all_entries, entry_badge
 from game.ui.input import Act, Action
 from game.ui.render import LevelRenderer
 
@@ -49,18 +49,6 @@ def _thumbnail(level: Level, size: tuple[int, int]) -> pygame.Surface:
                 small.set_at((c, r), colors[ch])
     k = max(1, min(size[0] // level.width, size[1] // level.height))
     return pygame.transform.scale(small, (level.width * k, level.height * k))
-
-
-def entry_badge(entries: list[LevelEntry], i: int) -> str:
-    """The short label of level ``i`` shown in level select and in play: its pack number, or
-    ``U<n>`` for the player's own levels (numbered among them); none for a file opened by name."""
-    entry = entries[i]
-    if entry.section == "file":  # a file named on the command line: no number (never "F1", the help key)
-        return ""
-    if entry.section == "pack":
-        return str(1 + sum(1 for e in entries[:i] if e.section == "pack"))
-    same = sum(1 for e in entries[:i] if e.section == entry.section)
-    return f"{entry.section[:1].upper()}{same + 1}"
 
 
 def draw_medal(surface: pygame.Surface, center: tuple[int, int]) -> None:
@@ -217,15 +205,13 @@ class LevelSelectScene(Scene):
     # ----------------------------------------------------------------- actions
     def open(self, i: int) -> None:
         """Play level ``i``."""
-        from game.ui.scenes.play import PlayScene
-
         if 0 <= i < len(self.entries):
             self.cursor = i
             if self.locked[i]:
                 self.app.toast(self.lock_message(self.group_of[i]), 3.0)
                 return
             playable = [e for e, locked in zip(self.entries, self.locked) if not locked]
-            self.app.push(PlayScene(self.app, playlist=playable, index=playable.index(self.entries[i])))
+            self.app.open("play", playlist=playable, index=playable.index(self.entries[i]))
 
     def handle_event(self, action: Action) -> None:
         """Arrows, Enter, click, wheel, Esc."""
@@ -255,13 +241,9 @@ class LevelSelectScene(Scene):
             if i is not None:
                 self.cursor = i
         elif (k == Act.COPY or (k == Act.TEXT and action.text.lower() == "c")) and n:
-            from game.ui.scenes.share import ShareCodeScene
-
-            self.app.push(ShareCodeScene(self.app, self.entries[self.cursor].level))
+            self.app.open("share_code", self.entries[self.cursor].level)
         elif k == Act.TEXT and action.text.lower() == "w" and n:
-            from game.ui.scenes.replays import ReplayScene
-
-            self.app.push(ReplayScene(self.app, self.entries[self.cursor]))
+            self.app.open("replays", self.entries[self.cursor])
         elif k == Act.SCROLL:
             self._follow = False  # the wheel scrolls every world; the cursor may leave the view
             limit = self.max_scroll(self.app.screen.get_size())

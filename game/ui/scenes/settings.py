@@ -96,9 +96,7 @@ class SettingsScene(Scene):
         """Change row ``row`` one step (``delta`` +1 / -1); saved and applied at once.  The Keys row
         opens the key rebinding screen."""
         if row == KEYS_ROW:
-            from game.ui.scenes.keys import KeysScene
-
-            self.app.push(KeysScene(self.app))
+            self.app.open("keys")
             return
         changes = ROWS[row].change(self.app.settings, delta)
         self.app.change_settings(**changes)

@@ -144,9 +144,7 @@ class PasteCodeScene(Scene):
         if self._play is not None:
             self.app.push(self._play(self.app, level))
         else:
-            from game.ui.scenes.play import PlayScene
-
-            self.app.push(PlayScene(self.app, playlist=[code_entry(level)], index=0, back_label="code box"))
+            self.app.open("play", playlist=[code_entry(level)], index=0, back_label="code box")
         return level
 
     def handle_event(self, action: Action) -> None:
@@ -198,7 +196,7 @@ class PasteCodeScene(Scene):
 
 def install() -> None:
     """Add "Play a code" to the title menu (once)."""
-    from game.ui.scenes.menu import MENU_ENTRIES
+    from game.ui.router import MENU_ENTRIES
 
     if MENU_LABEL not in {label for label, _ in MENU_ENTRIES}:
         MENU_ENTRIES.append((MENU_LABEL, lambda app: PasteCodeScene(app)))
