@@ -167,10 +167,6 @@ class Assistant:
         """The AI solution on screen (the browsed one after A), or None."""
         return self.state.shown
 
-    def badge_text(self) -> str:
-        """The solver badge under the top bar, e.g. ``AI: Logic solver (CP-SAT)``."""
-        return f"AI: {solver_title(self.solver)}"
-
     # ================================================================ actions
     def handle_action(self, action: Action) -> bool:
         """React to an assistant key; True when the action was used (the scene then ignores it)."""
