@@ -33,7 +33,6 @@ import enum
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Sequence
 
 from game.level import (
     EMPTY,
