@@ -14,7 +14,7 @@ Cells are written ``row r, column c`` (0-based, as the ruler N shows).
 >>> from game.level import Level
 >>> level = Level.from_rows([">  . T", "XX.XXX", "XXXXXX"], frames=9, budget=1)
 >>> why_it_fails(level, ()).text
-'The lemming drops into a one-cell pit at frame 2: standing at row 0, column 2 it reads the cell below (row 1, column 2), which is open.'
+'The lemming drops into a one-cell pit at frame 3: at frame 2 it stands at row 0, column 2 and reads the cell below (row 1, column 2), which is open.'
 >>> the_idea(level, (), ((1, 2),)).text
 'The idea: the lemming needs a floor over the pit at column 2 (a brick at row 1, column 2) to walk on at frame 2.'
 """
@@ -35,6 +35,7 @@ class Lesson:
 
     text: str
     cell: Brick
+    frame: int = 0  #: the frame at which the lemming reads :attr:`cell` (or is there, at the last frame)
 
 
 def _cell(r: int, c: int) -> str:
@@ -68,8 +69,8 @@ def why_it_fails(level: Level, bricks: Sequence[Brick]) -> Lesson | None:
         t = max(0, failure.frame - 1)  # the frame it stood on the edge
         r, c, _ = path[t]
         pit = "a one-cell pit" if failure.turning else "the pit"
-        return Lesson(f"{who.capitalize()} drops into {pit} at frame {t}: standing at {_cell(r, c)} it reads the "
-                      f"cell below ({_cell(r + 1, c)}), which is open.", (r + 1, c))
+        return Lesson(f"{who.capitalize()} drops into {pit} at frame {failure.frame}: at frame {t} it stands at "
+                      f"{_cell(r, c)} and reads the cell below ({_cell(r + 1, c)}), which is open.", (r + 1, c), t)
     if failure.kind in (FailureKind.STUCK_TURNING, FailureKind.PACING) and failure.frame is not None:
         t = failure.frame
         for k in range(failure.frame, len(path) - 1):  # the first turn of its loop
@@ -81,11 +82,11 @@ def why_it_fails(level: Level, bricks: Sequence[Brick]) -> Lesson | None:
         what = "turns on the spot between two walls" if failure.kind == FailureKind.STUCK_TURNING else \
             "paces back and forth between two walls"
         return Lesson(f"{who.capitalize()} {what} from frame {t}: at {_cell(r, c)} it reads the cell ahead "
-                      f"({_cell(r, c + d)}), which is {solid}, so it turns.", (r, c + d))
+                      f"({_cell(r, c + d)}), which is {solid}, so it turns.", (r, c + d), t)
     r, c, _ = path[-1]
     doing = "falling" if failure.kind == FailureKind.STILL_FALLING else "walking"
     return Lesson(f"{who.capitalize()} is still {doing} at frame {len(path) - 1} (the last one), at "
-                  f"{_cell(r, c)}: it needs a shorter way to an exit.", (r, c))
+                  f"{_cell(r, c)}: it needs a shorter way to an exit.", (r, c), len(path) - 1)
 
 
 def the_idea(level: Level, bricks: Sequence[Brick], solution: Sequence[Brick]) -> Lesson | None:

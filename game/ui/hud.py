@@ -152,7 +152,9 @@ def hint_bar(surface: pygame.Surface, hints: Sequence[tuple[str, str]], *,
     tail = list(keep)
     if _hints_width(shown + tail, size) > w - 20:
         size = 17
-    if _hints_width(shown + tail, size) > w - 20:
+    if _hints_width(shown + tail, size) <= w - 20:  # everything fits: in the order given
+        shown, tail = list(hints), []
+    else:
         if not any(key == "F1" for key, _ in tail):
             tail.append(HELP_HINT)
         while shown and _hints_width(shown + tail, size) > w - 20:

@@ -77,8 +77,9 @@ def draw_status_lines(scene: PlayScene, surface: pygame.Surface) -> None:
     w = surface.get_width()
     y = hud.TOP_BAR + 7
     lines = scene.status_strip_lines()
-    if len(lines) == 1 and hud.text(lines[0], 22).get_width() > w - 60:
-        lines = hud.wrap_text(lines[0], 22, w - 60, max_lines=2)  # one long line wraps onto the strip's second line
+    room = w - 440 if w >= 1000 else w - 60  # clear of the assistant's badge on the left when there is room
+    if len(lines) == 1 and hud.text(lines[0], 22).get_width() > room:
+        lines = hud.wrap_text(lines[0], 22, room, max_lines=2)  # one long line wraps onto the strip's second line
     for line in lines:
         t = hud.text(hud.fit_text(line, 22, w - 60), 22)
         rect = t.get_rect(midtop=(w // 2, y + 3))

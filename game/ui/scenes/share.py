@@ -93,6 +93,8 @@ class ShareCodeScene(Scene):
         veil.fill((6, 4, 16))
         veil.set_alpha(170)
         surface.blit(veil, (0, 0))
+        w, h = surface.get_size()
+        surface.fill((10, 7, 20), pygame.Rect(0, h - hud.BOTTOM_BAR, w, hud.BOTTOM_BAR))  # only this footer
         size = 26 if surface.get_width() >= 900 else 20
         inner = min(760, surface.get_width() - 30) - 40
         lines = _code_lines(self.code, size, inner - 20)[:8]
