@@ -211,12 +211,16 @@ HELP_SECTIONS: list[tuple[str, list[tuple[str, str]]]] = [
         ("Left / Right", "step, once released"),
         ("+ / -", "speed"),
         ("R", "back to the start, bricks kept"),
+        ("Timeline / Home End", "drag to any frame / ends"),
         ("P", "trajectory preview"),
         ("N", "row / column ruler"),
     ]),
     ("Assistant", [
         ("H", "hint"), ("S", "solve"), ("A", "all solutions"), ("Tab", "next solver"),
         ("F", "deductions"), ("G", "export a GIF"), ("[ / ]", "browse solutions"),
+    ]),
+    ("Level select", [
+        ("W", "watch your winning runs"), ("C", "the level's code"),
     ]),
     ("Anywhere", [
         ("Esc", "close a message / pause menu"),
