@@ -123,4 +123,4 @@ def test_damaged_runs_file_is_kept_aside(app: App, data_home: Path) -> None:
     app.push(MenuScene(app))
     assert path.with_name(path.name + ".damaged").read_text() == "{not json"
     screen = open_screen(app)
-    assert screen.knowledge is not None and screen.knowledge.runs == 1
+    assert screen.knowledge is not None and screen.knowledge.runs == 1, screen.error
