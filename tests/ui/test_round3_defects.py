@@ -159,3 +159,23 @@ def test_switching_solver_clears_the_old_answer_and_its_bubble() -> None:
     assert "7.25 s" in result_text(result, 7.25)
     after = state.next_solver()
     assert after.solution is None and after.notice is None and after.solver == "milp"
+
+
+def test_after_g_on_the_win_screen_one_esc_reaches_the_pause_menu(app: App) -> None:
+    from game.ui.assistant import assistant_of
+    from tests.conftest import ORIGINAL_INDEX, ORIGINAL_SOLUTIONS
+    from tests.ui.test_assistant import frames_to_finish, wait_export
+
+    scene = app.push(PlayScene(app, playlist=pack_entries(), index=ORIGINAL_INDEX))
+    assert isinstance(scene, PlayScene)
+    app.run_frames(1)
+    for cell in sorted(ORIGINAL_SOLUTIONS)[0]:
+        scene.click_cell(cell)
+    press(app, pygame.K_SPACE, unicode=" ")
+    app.run_frames(frames_to_finish(scene.level))
+    assert scene.state == PlayState.WON
+    press(app, pygame.K_g)
+    wait_export(app, assistant_of(scene))
+    app.toast("GIF saved")  # a message on screen as well
+    press(app, pygame.K_ESCAPE)
+    assert isinstance(app.top, PauseScene)
