@@ -1,6 +1,6 @@
 """Lemming Bricks: the puzzle game with an AI that solves, hints and explains every level.
 
-``python main.py`` starts the game on level 1; ``python main.py --help`` lists the
+``python main.py`` opens the title menu; ``python main.py --help`` lists the
 command-line tools.  Each package registers its own subcommands (see ``COMMAND_MODULES``); a module's
 optional ``extend(subparsers)`` then adds options to other modules' commands (the UI's ``solve --gif``).
 """
@@ -17,6 +17,7 @@ from typing import Sequence
 #: Modules that add subcommands; each has ``register(subparsers)``.
 COMMAND_MODULES = (
     "game.commands",
+    "game.share_commands",
     "game.ui.commands",
     "ai.commands",
     "ai.learning.commands",
@@ -31,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="main.py",
         description="Lemming Bricks: place bricks so every lemming reaches a target. "
-        "Without a command, the game starts on level 1.",
+        "Without a command, the game opens the title menu (Continue, Levels, ...).",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     modules: list[ModuleType] = []

@@ -47,6 +47,31 @@ SHARING_SAMPLE = 24
 ALL_SOLUTIONS_SECONDS = 10.0
 #: Chebyshev distance from the run within which an unused cell counts as a decoy.
 DECOY_RADIUS = 2
+#: The player's scale: a score's step 1..10 is 1 + how many of these it reaches.  They are the
+#: deciles of the shipped pack's 40 scores (rated 2026-11-23), so "4 / 10" means "harder than
+#: about a third of the pack's levels"; a one-gap level reads 1 / 10.
+PACK_DECILES: tuple[float, ...] = (4.3, 7.2, 9.0, 9.7, 10.3, 12.0, 12.7, 13.2, 15.0)
+#: Words for the steps of the scale (1-2, 3-4, 5-6, 7-8, 9-10).
+SCALE_WORDS: tuple[str, ...] = ("very easy", "easy", "medium", "hard", "very hard")
+
+
+def player_step(score: float) -> int:
+    """The score on the player's 1..10 scale (by the pack's deciles).
+
+    >>> player_step(0.0), player_step(3.8), player_step(9.28), player_step(15.8)
+    (1, 1, 4, 10)
+    """
+    return 1 + sum(1 for bound in PACK_DECILES if score >= bound)
+
+
+def player_label(score: float) -> str:
+    """What a player reads, e.g. ``Difficulty 4 / 10: medium``... in plain words.
+
+    >>> player_label(9.28), player_label(3.8)
+    ('Difficulty 4 / 10: easy', 'Difficulty 1 / 10: very easy')
+    """
+    step = player_step(score)
+    return f"Difficulty {step} / 10: {SCALE_WORDS[(step - 1) // 2]}"
 
 
 @dataclass(frozen=True)
@@ -66,7 +91,7 @@ class Rating:
     lemmings: int
     budget: int
     frames: int
-    status: str = "optimal"
+    status: SolveStatus = SolveStatus.OPTIMAL  #: how the minimum search ended (OPTIMAL: every figure is proved)
 
     @property
     def solvable(self) -> bool:
@@ -83,21 +108,29 @@ class Rating:
         """The combined difficulty (see :func:`difficulty_score`)."""
         return difficulty_score(self)
 
+    @property
+    def label(self) -> str:
+        """The player-facing difficulty, e.g. ``Difficulty 4 / 10: easy`` (see :func:`player_label`)."""
+        return player_label(self.score) if self.solvable else "No solution"
+
     def lines(self) -> list[str]:
-        """Short display lines (the editor's Analyse panel, ``rate`` output).
+        """Short display lines in a player's words (the editor's Analyse panel, ``rate`` output).
 
         >>> r = Rating(3, 6, True, 180, 0.01, 12, 5.5, 2, 0, False, 1, 3, 20)
-        >>> r.lines()[0]
-        'difficulty 9.4: min 3 bricks, 6 optimal solutions'
+        >>> r.lines()[:3]
+        ['Difficulty 4 / 10: easy (score 9.4)', 'fewest bricks: 3, in 6 different ways', '12 tempting cells near the path that no best solution uses']
         """
         if self.min_bricks is None:
-            return [f"no solution within B={self.budget}, N={self.frames} ({self.status})"]
-        sols = (f"{self.solutions} optimal solution{'s' if self.solutions != 1 else ''}" if self.solutions_complete
-                else f"{self.solutions}+ optimal solutions (not all listed)")
+            return [f"no solution within B={self.budget}, N={self.frames} ({self.status.value})"]
+        ways = (f"in {self.solutions} different way{'s' if self.solutions != 1 else ''}" if self.solutions_complete
+                else f"in {self.solutions}+ different ways")
+        if self.solutions == 1 and self.solutions_complete:
+            ways = "in exactly one way"
         lines = [
-            f"difficulty {self.score:.1f}: min {self.min_bricks} brick{'s' if self.min_bricks != 1 else ''}, {sols}",
-            f"proof: {self.nodes} search nodes, {_secs(self.seconds)}",
-            f"decoys: {self.decoys} cells near the run (weight {self.decoy_weight:.1f})",
+            f"{self.label} (score {self.score:.1f})",
+            f"fewest bricks: {self.min_bricks}, {ways}" if self.min_bricks else "no bricks needed",
+            f"{self.decoys} tempting cell{'s' if self.decoys != 1 else ''} near the path that no best solution uses",
+            f"the AI proved it in {self.nodes} search steps, {_secs(self.seconds)}",
         ]
         if self.frame_slack is not None:
             lines.append(f"timing: {self.frame_slack} spare frame{'s' if self.frame_slack != 1 else ''}"
@@ -115,6 +148,9 @@ class Rating:
         out["unique"] = self.unique
         out["seconds"] = round(self.seconds, 4)
         out["decoy_weight"] = round(self.decoy_weight, 2)
+        out["status"] = self.status.value
+        out["difficulty"] = player_step(self.score) if self.solvable else None  #: the player's 1..10 step
+        out["label"] = self.label
         return out
 
 
@@ -167,7 +203,7 @@ def rate_level(
     lem, budget, frames = len(level.lemmings), level.budget, level.frames
     if res.status != SolveStatus.OPTIMAL or res.bricks is None:
         return Rating(None, 0, res.status == SolveStatus.INFEASIBLE, res.stats.nodes, seconds, 0, 0.0, None, 0,
-                      False, lem, budget, frames, res.status.value)
+                      False, lem, budget, frames, SolveStatus(res.status))
     k = len(res.bricks)
     all_limit = ALL_SOLUTIONS_SECONDS if time_limit is None else min(time_limit, ALL_SOLUTIONS_SECONDS)
     every = ai.solve(level.with_limits(budget=k), solver=solver, mode=SolveMode.ALL, time_limit=all_limit,
@@ -178,7 +214,7 @@ def rate_level(
     slack = _frame_slack(level, time_limit, cancel, solver)
     sharing = min((_sharing(level, s) for s in sols[:SHARING_SAMPLE]), default=0)
     preview = _preview_solves(level, sols)
-    status = "optimal" if complete else every.status.value
+    status = SolveStatus.OPTIMAL if complete else SolveStatus(every.status)
     return Rating(k, len(sols), complete, res.stats.nodes, seconds, decoys, weight, slack, sharing, preview,
                   lem, budget, frames, status)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from game.errors import GameError
 from game.level import Level
@@ -74,3 +74,15 @@ def all_entries() -> list[LevelEntry]:
     for source in LEVEL_SOURCES:
         out.extend(source())
     return out
+
+
+def entry_badge(entries: "list[LevelEntry] | Sequence[LevelEntry]", i: int) -> str:
+    """The short label of level ``i`` shown in level select and in play: its pack number, or
+    ``U<n>`` for the player's own levels (numbered among them); none for a file opened by name."""
+    entry = entries[i]
+    if entry.section == "file":  # a file named on the command line: no number (never "F1", the help key)
+        return ""
+    if entry.section == "pack":
+        return str(1 + sum(1 for e in entries[:i] if e.section == "pack"))
+    same = sum(1 for e in entries[:i] if e.section == entry.section)
+    return f"{entry.section[:1].upper()}{same + 1}"

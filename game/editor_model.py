@@ -33,7 +33,6 @@ import enum
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Sequence
 
 from game.level import (
     EMPTY,
@@ -296,10 +295,6 @@ class EditorModel:
         """Set the title (one line, trimmed)."""
         return self.push(replace(self.draft, title=" ".join(title.split())[:80]))
 
-    def replace_all(self, draft: Draft) -> bool:
-        """Replace the whole draft (undoable), e.g. with an opened level."""
-        return self.push(draft)
-
     # ------------------------------------------------------------- checking
     def problems(self) -> list[str]:
         """Why the draft is not a playable level yet (empty when it is)."""
@@ -384,8 +379,3 @@ def parse_size(text: str) -> tuple[int, int] | None:
     if not (MIN_EDIT_SIDE <= h <= MAX_EDIT_SIDE and MIN_EDIT_SIDE <= w <= MAX_EDIT_SIDE):
         return None
     return h, w
-
-
-def rows_of(draft: Draft) -> Sequence[str]:
-    """The map rows (for tests and display)."""
-    return draft.grid

@@ -12,10 +12,15 @@ class LevelFormatError(GameError):
 
     >>> str(LevelFormatError("a.txt", 3, 7, "unknown map character '?'"))
     "a.txt:3:7: unknown map character '?'"
+
+    Line 0 stands for the whole file (it could not be read): no position is printed.
+
+    >>> str(LevelFormatError("foo", 0, 0, "no such file"))
+    'foo: no such file'
     """
 
     def __init__(self, path: str, line: int, col: int, message: str) -> None:
-        super().__init__(f"{path}:{line}:{col}: {message}")
+        super().__init__(f"{path}:{line}:{col}: {message}" if line > 0 else f"{path}: {message}")
         self.path = path
         self.line = line
         self.col = col

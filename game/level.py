@@ -195,14 +195,14 @@ class Level:
         try:
             data = read_regular_bytes(p, MAX_FILE_BYTES)
         except FileNotFoundError:
-            raise LevelFormatError(str(p), 1, 1, "cannot read file: no such file") from None
+            raise LevelFormatError(str(p), 0, 0, "no such file") from None
         except OSError as exc:  # UserFileError: not a regular file, too large, unreadable
             message = str(exc)
             if message.startswith(f"{p} "):
                 message = message[len(str(p)) + 1:]
             elif message.startswith(f"cannot read {p}: "):
                 message = "cannot read file: " + message[len(f"cannot read {p}: "):]
-            raise LevelFormatError(str(p), 1, 1, message) from None
+            raise LevelFormatError(str(p), 0, 0, message) from None
         return cls.from_bytes(data, str(p))
 
     # ------------------------------------------------------------- printing

@@ -61,9 +61,8 @@ class LemmingFailure:
         """The reason in plain words, e.g. ``"fell into the pit at frame 9"``."""
         if self.kind == FailureKind.STUCK_TURNING:
             return f"stuck turning between two walls from frame {self.frame}"
-        if self.kind == FailureKind.FELL_INTO_PIT:
-            stuck = ", stuck turning between two walls" if self.turning else ""
-            return f"fell into the pit at frame {self.frame}{stuck}"
+        if self.kind == FailureKind.FELL_INTO_PIT:  # one event, also in a one-cell pit where it turns
+            return f"fell into {'a one-cell' if self.turning else 'the'} pit at frame {self.frame}"
         if self.kind == FailureKind.PACING:
             return f"walking back and forth between two walls from frame {self.frame}"
         if self.kind == FailureKind.STILL_FALLING:
@@ -74,6 +73,17 @@ class LemmingFailure:
         """The reason with the lemming named when there are several: ``"Lemming 2: fell ..."``."""
         text = self.sentence()
         return f"Lemming {self.lemming + 1}: {text}" if total > 1 else text[:1].upper() + text[1:]
+
+
+def frame_label(frame: int, frames: int, *, short: bool = False) -> str:
+    """The one way frames are counted on screen, in the GIF and on the timeline: frames are numbered
+    ``0 .. N-1`` (frame 0: the lemmings at their hatches), shown against the last one.
+
+    >>> frame_label(0, 12), frame_label(11, 12), frame_label(3, 12, short=True)
+    ('frame 0 / 11', 'frame 11 / 11', 'f 3/11')
+    """
+    last = max(0, frames - 1)
+    return f"f {frame}/{last}" if short else f"frame {frame} / {last}"
 
 
 def _loop_start(path: Sequence[State]) -> int | None:

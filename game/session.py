@@ -20,6 +20,7 @@ undo drops the redo states.
 
 from __future__ import annotations
 
+import enum
 import threading
 from dataclasses import dataclass
 from typing import Any, Iterable
@@ -92,18 +93,26 @@ class BrickHistory(History[BrickSet]):
         return super().push(tuple(sorted(bricks)), merge=merge)
 
 
+class EditKind(str, enum.Enum):
+    """What a click on a cell did."""
+
+    PLACED = "placed"
+    REMOVED = "removed"
+    DENIED = "denied"
+
+
 @dataclass(frozen=True)
 class EditResult:
-    """Outcome of clicking a cell: ``placed``, ``removed`` or ``denied`` (with a reason)."""
+    """Outcome of clicking a cell: placed, removed or denied (with a reason)."""
 
-    kind: str
+    kind: EditKind
     cell: Brick
     reason: str = ""
 
     @property
     def ok(self) -> bool:
         """True when the bricks changed."""
-        return self.kind != "denied"
+        return self.kind != EditKind.DENIED
 
 
 class PlaySession:
@@ -167,12 +176,12 @@ class PlaySession:
         cell = (int(cell[0]), int(cell[1]))
         if cell in self.bricks:
             self.history.push(b for b in self.bricks if b != cell)
-            return EditResult("removed", cell)
+            return EditResult(EditKind.REMOVED, cell)
         problem = self.cell_problem(cell)
         if problem:
-            return EditResult("denied", cell, problem)
+            return EditResult(EditKind.DENIED, cell, problem)
         self.history.push(self.bricks + (cell,))
-        return EditResult("placed", cell)
+        return EditResult(EditKind.PLACED, cell)
 
     def set_bricks(self, bricks: Iterable[Brick]) -> bool:
         """Replace the whole brick set (checked; goes on the undo chain). False if unchanged."""

@@ -45,6 +45,25 @@ MAX_WINDOW = (7680, 4320)
 WINDOW_SIZES: tuple[tuple[int, int], ...] = ((800, 500), (1024, 640), (1280, 800), (1600, 1000), (1920, 1200))
 
 
+#: Keys the player can rebind (Settings -> Keys): action name -> default key (pygame's key name).
+DEFAULT_KEYS: dict[str, str] = {
+    "hint": "h", "solve": "s", "all_solutions": "a", "cycle_solver": "tab", "forced": "f", "export_gif": "g",
+    "restart": "r", "preview": "p", "place": "b", "ruler": "n", "undo": "z", "redo": "y", "mute": "m",
+    "step_back": ",", "step_forward": ".", "prev_item": "[", "next_item": "]",
+}
+#: Keys a rebinding may use: letters, some punctuation and Tab (never Esc, Enter, Space, arrows, digits).
+KEY_NAMES: frozenset[str] = frozenset("abcdefghijklmnopqrstuvwxyz,./;'[]`") | {"tab"}
+
+
+def key_map(overrides: dict[str, str]) -> dict[str, str]:
+    """Every rebindable action's key: the defaults with ``overrides`` applied.
+
+    >>> key_map({"hint": "j"})["hint"], key_map({})["solve"]
+    ('j', 's')
+    """
+    return {**DEFAULT_KEYS, **overrides}
+
+
 class Palette(str, enum.Enum):
     """Colours for the lemmings and their paths."""
 
@@ -74,11 +93,14 @@ class Settings:
     palette: Palette = Palette.STANDARD
     reduced_motion: bool = False
     ruler: bool = False
+    #: rebound keys: (action name, key name) pairs that differ from :data:`DEFAULT_KEYS`, sorted
+    keys: tuple[tuple[str, str], ...] = ()
 
     def with_(self, **changes: Any) -> Settings:
         """A copy with ``changes`` (validated: a bad value raises ``ValueError``)."""
         data = self.to_json()
-        data.update({k: (v.value if isinstance(v, enum.Enum) else v) for k, v in changes.items()})
+        data.update({k: (v.value if isinstance(v, enum.Enum) else dict(v) if k == "keys" else v)
+                     for k, v in changes.items()})
         loaded = Settings.from_json(data)
         if loaded.messages:
             raise ValueError("; ".join(loaded.messages))
@@ -97,7 +119,12 @@ class Settings:
         data = asdict(self)
         data["palette"] = self.palette.value
         data["window_size"] = list(self.window_size)
+        data["keys"] = dict(self.keys)
         return data
+
+    def key_map(self) -> dict[str, str]:
+        """Every rebindable action's key now (defaults plus :attr:`keys`)."""
+        return key_map(dict(self.keys))
 
     @staticmethod
     def from_json(data: Any) -> LoadedSettings:
@@ -155,6 +182,26 @@ def _palette(value: Any) -> Palette:
         raise ValueError(f"{value!r} is not one of {', '.join(p.value for p in Palette)}") from None
 
 
+def _keys(value: Any) -> tuple[tuple[str, str], ...]:
+    """Rebound keys: an object of action -> key; known actions, allowed keys, no key used twice."""
+    if not isinstance(value, dict):
+        raise TypeError(f"expected an object of action: key, got {type(value).__name__}")
+    out: dict[str, str] = {}
+    for act, key in value.items():
+        if act not in DEFAULT_KEYS:
+            raise ValueError(f"{str(act)[:30]!r} is not an action that can be rebound")
+        if not isinstance(key, str) or key not in KEY_NAMES:
+            raise ValueError(f"{str(key)[:10]!r} cannot be used as the key of {act}")
+        if key != DEFAULT_KEYS[act]:
+            out[act] = key
+    used: dict[str, str] = {}
+    for act, key in key_map(out).items():
+        if key in used:
+            raise ValueError(f"{key!r} is the key of both {used[key]} and {act}")
+        used[key] = act
+    return tuple(sorted(out.items()))
+
+
 _VALIDATORS: dict[str, Any] = {
     "music_volume": lambda v: _number(v, 0.0, 1.0),
     "effects_volume": lambda v: _number(v, 0.0, 1.0),
@@ -166,6 +213,7 @@ _VALIDATORS: dict[str, Any] = {
     "palette": _palette,
     "reduced_motion": _boolean,
     "ruler": _boolean,
+    "keys": _keys,
 }
 
 

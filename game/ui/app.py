@@ -20,11 +20,11 @@ import os
 import time
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 import pygame
 
-from game.ui.input import Act, Action, translate
+from game.ui.input import Act, Action, rebind, translate
 
 from game.resume import ResumeStore
 from game.settings import MIN_WINDOW, Settings, SettingsStore
@@ -159,6 +159,7 @@ class App:
                 log_error("reading the saved data at start", message)  # the toast's details, for a bug report
         #: Effects and music (silent, but still counting requests, without an audio device).
         self.sound = SoundPlayer(self.settings, enabled=sound)
+        rebind(self.settings.key_map())  # the player's keys (Settings -> Keys)
 
     # ------------------------------------------------------------- settings and window
     @property
@@ -174,6 +175,8 @@ class App:
             self.toast(message, 5.0)
         self.settings_store.messages.clear()
         self.sound.apply(after)
+        if before.keys != after.keys:
+            rebind(after.key_map())
         if self._owns_window and (before.fullscreen, before.window_size) != (after.fullscreen, after.window_size):
             self._windowed_size = after.window_size
             if before.fullscreen != after.fullscreen:
@@ -216,6 +219,22 @@ class App:
         scene.on_enter()
         return scene
 
+    def make(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        """Build the scene registered as ``name`` (:mod:`game.ui.router`) without showing it."""
+        from game.ui.router import scene_class
+
+        return scene_class(name)(self, *args, **kwargs)
+
+    def open(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        """Build the scene registered as ``name`` and push it (e.g. ``app.open("select")``); returns it."""
+        return self.push(self.make(name, *args, **kwargs))
+
+    def showing(self, name: str) -> bool:
+        """True when the top scene is the one registered as ``name``."""
+        from game.ui.router import scene_class
+
+        return self.top is not None and isinstance(self.top, scene_class(name))
+
     def pop(self) -> Scene | None:
         """Remove the top scene; the app quits when the stack becomes empty."""
         if not self.scenes:
@@ -250,16 +269,13 @@ class App:
         for filt in list(self.action_filters):
             if filt(action):
                 return
-        if action.kind == Act.BACK and self.toasts:  # Esc first dismisses the messages on screen
+        if action.kind == Act.BACK:  # Esc dismisses the messages on screen and still does its job
             self.toasts.clear()
-            return
         if action.kind == Act.MUTE and not (self.top is not None and self.top.text_entry):
             self.toggle_mute()
             return
-        if action.kind == Act.HELP and not self.top.__class__.__name__ == "HelpScene":
-            from game.ui.scenes.pause import HelpScene
-
-            self.push(HelpScene(self))
+        if action.kind == Act.HELP and not self.showing("help"):
+            self.open("help")
             return
         if action.kind == Act.QUIT:
             self.quit()

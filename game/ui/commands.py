@@ -38,31 +38,41 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from game.ui.scenes.more_puzzles import install_menu_entry as install_more_puzzles
 
     install_more_puzzles()  # "More puzzles": Reverse Life, Peg solitaire, Minesweeper (issue 20)
-    app = App(size=_window_size(args), clock=FixedClock() if args.frames else None)
+    from game.ui.scenes.share import install as install_share
+
+    install_share()  # "Play a code" (issue 19)
+    playlist: list[Any] | None = None
+    index = 0
+    if args.level is not None:  # read the level before any window or audio device opens: a bad
+        spec = args.level        # file gets its one message, with no audio warning before it
+        playlist, index = _find(entries, spec)
+        if playlist is None:
+            from game.commands import load_level
+            from game.progress import level_key
+
+            path = _resolve(spec)
+            level = load_level(spec)
+            playlist, index = [LevelEntry(level_key(path), path, level, Section.FILE)], 0
+    bricks: tuple[tuple[int, int], ...] = ()
+    if args.bricks and playlist is not None:
+        from game.rules import check_bricks, parse_bricks
+
+        bricks = check_bricks(playlist[index].level, parse_bricks(args.bricks))
+    size = _window_size(args)
+    app = App(size=size, clock=FixedClock() if args.frames else None)
     app.push(MenuScene(app))
-    if args.level is None:  # the title menu: Continue / Levels / ...
+    if playlist is None:  # the title menu: Continue / Levels / ...
         if args.screenshot:
             from game.ui.input import Act
 
             app.action_filters.append(lambda action: action.kind == Act.HOVER)
         return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=args.screenshot_frame)
-    spec = args.level
-    playlist, index = _find(entries, spec)
-    if playlist is None:
-        from game.commands import load_level
-        from game.progress import level_key
-
-        path = _resolve(spec)
-        level = load_level(spec)
-        playlist, index = [LevelEntry(level_key(path), path, level, Section.FILE)], 0
     app.push(LevelSelectScene(app, entries=entries))
     app.push(PlayScene(app, playlist=playlist, index=index))
-    if args.bricks:
-        from game.rules import parse_bricks
-
+    if bricks:
         scene = app.top
         assert isinstance(scene, PlayScene)
-        scene.apply_bricks(parse_bricks(args.bricks), assisted=False)
+        scene.apply_bricks(bricks, assisted=False)
         if args.release:
             scene.toggle_run()
     if args.preview and isinstance(app.top, PlayScene):

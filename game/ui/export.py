@@ -38,6 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from game.level import Brick, Level
+from game.outcome import frame_label
 from game.rules import check_bricks
 from game.simulation import Run, simulate
 from game.ui.export_draw import (DEFAULT_SCALE, TILE, Frame, _board_frame, _canvas, _footer, _pg, _title_card,
@@ -121,7 +122,7 @@ def iter_gif_frames(
     for t in range(n):
         canvas = _board_frame(level, placed, run, float(t), scale, rend)
         home = run.arrived_by(t)
-        _footer(canvas, level, cell, t / max(1, n - 1), f"frame {t} / {n - 1}", hud.WHITE,
+        _footer(canvas, level, cell, t / max(1, n - 1), frame_label(t, n), hud.WHITE,
                 right=f"home {home}/{lemmings}")
         yield _to_array(canvas)
     canvas = _board_frame(level, placed, run, float(n - 1), scale, rend)

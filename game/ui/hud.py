@@ -6,6 +6,8 @@ from typing import Sequence
 
 import pygame
 
+from game.ui.input import display_key
+
 WHITE = (244, 240, 255)
 MUTED = (170, 160, 200)
 GOLD = (255, 214, 90)
@@ -134,27 +136,34 @@ def _hints_width(hints: Sequence[tuple[str, str]], size: int) -> int:
                + text(d, size, MUTED, shadow=False).get_width() + 16 for k, d in hints)
 
 
-def hint_bar(surface: pygame.Surface, hints: Sequence[tuple[str, str]]) -> pygame.Rect:
+def hint_bar(surface: pygame.Surface, hints: Sequence[tuple[str, str]], *,
+             keep: Sequence[tuple[str, str]] = ()) -> pygame.Rect:
     """The bottom bar of key hints: ``[(key, what), ...]``, left to right.
 
     On a narrow window the font shrinks; hints that still do not fit are dropped from the
-    end and replaced by "F1 all keys" (the help screen lists every key).
+    end and replaced by "F1 all keys" (the help screen lists every key).  ``keep``: hints that
+    stay on any width (e.g. the assistant's H and S, and F1), shown after the others.
     """
     w, h = surface.get_size()
     rect = pygame.Rect(0, h - BOTTOM_BAR, w, BOTTOM_BAR)
     surface.blit(_bar(rect.width, rect.height), rect)
     size = 20
-    shown = list(hints)
-    if _hints_width(shown, size) > w - 20:
+    shown = [hint for hint in hints if hint not in keep]
+    tail = list(keep)
+    if _hints_width(shown + tail, size) > w - 20:
         size = 17
-    if _hints_width(shown, size) > w - 20:
-        while shown and _hints_width(shown + [HELP_HINT], size) > w - 20:
+    if _hints_width(shown + tail, size) <= w - 20:  # everything fits: in the order given
+        shown, tail = list(hints), []
+    else:
+        if not any(key == "F1" for key, _ in tail):
+            tail.append(HELP_HINT)
+        while shown and _hints_width(shown + tail, size) > w - 20:
             shown.pop()
-        shown.append(HELP_HINT)
+    shown += tail
     x = 12
     cy = rect.centery
     for key, what in shown:
-        k = text(key, size, (16, 12, 24), shadow=False)
+        k = text(display_key(key), size, (16, 12, 24), shadow=False)  # as the player bound it
         d = text(what, size, MUTED, shadow=False)
         need = k.get_width() + 10 + 4 + d.get_width() + 16
         if x + need > w - 4:

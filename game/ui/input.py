@@ -42,7 +42,8 @@ class Act(str, enum.Enum):
     PREVIEW = "preview"            #: P
     CLICK = "click"                #: left mouse button (pos)
     RIGHT_CLICK = "right_click"    #: right mouse button (pos)
-    HOVER = "hover"                #: mouse motion (pos)
+    HOVER = "hover"                #: mouse motion (pos; value = 1 while the left button is held)
+    MOUSE_UP = "mouse_up"          #: left mouse button released (pos)
     SCROLL = "scroll"              #: mouse wheel (value = +1 up / -1 down)
     RESIZE = "resize"              #: window resized (size)
     SCREENSHOT = "screenshot"      #: F12
@@ -52,6 +53,8 @@ class Act(str, enum.Enum):
     STEP_BACK = "step_back"        #: , (comma): one frame back, in every state
     STEP_FORWARD = "step_forward"  #: . (period): one frame forward, in every state
     RULER = "ruler"                #: N: row/column numbers around the board
+    FIRST_FRAME = "first_frame"    #: Home: the timeline's first frame
+    LAST_FRAME = "last_frame"      #: End: the timeline's last frame
     # Reserved for the assistant (issue 6) and the editor (issue 7): mapped here, handled there.
     HINT = "hint"                  #: H
     SOLVE = "solve"                #: S
@@ -64,6 +67,8 @@ class Act(str, enum.Enum):
     TOOL = "tool"                  #: digit keys 0-9 (value = the digit)
     SAVE = "save"                  #: Ctrl+S
     OPEN = "open"                  #: Ctrl+O
+    COPY = "copy"                  #: Ctrl+C
+    PASTE = "paste"                #: Ctrl+V
     TEXT = "text"                  #: any printable character typed (text = the character)
 
 
@@ -111,6 +116,8 @@ KEY_BINDINGS: dict[int, Act] = {
     pygame.K_COMMA: Act.STEP_BACK,
     pygame.K_PERIOD: Act.STEP_FORWARD,
     pygame.K_n: Act.RULER,
+    pygame.K_HOME: Act.FIRST_FRAME,
+    pygame.K_END: Act.LAST_FRAME,
     pygame.K_h: Act.HINT,
     pygame.K_s: Act.SOLVE,
     pygame.K_a: Act.ALL_SOLUTIONS,
@@ -121,6 +128,62 @@ KEY_BINDINGS: dict[int, Act] = {
     pygame.K_RIGHTBRACKET: Act.NEXT_ITEM,
 }
 
+#: The bindings as shipped (:func:`rebind` starts from these).
+DEFAULT_KEY_BINDINGS: dict[int, Act] = dict(KEY_BINDINGS)
+#: Footer label of a default key -> the key the player bound instead (e.g. ``{"H": "J"}``).
+KEY_LABELS: dict[str, str] = {}
+
+
+#: The keys a rebinding may use (the settings' ``KEY_NAMES``) -> pygame key codes.
+KEY_CODES: dict[str, int] = {
+    **{ch: getattr(pygame, f"K_{ch}") for ch in "abcdefghijklmnopqrstuvwxyz"},
+    ",": pygame.K_COMMA, ".": pygame.K_PERIOD, "/": pygame.K_SLASH, ";": pygame.K_SEMICOLON,
+    "'": pygame.K_QUOTE, "[": pygame.K_LEFTBRACKET, "]": pygame.K_RIGHTBRACKET, "`": pygame.K_BACKQUOTE,
+    "tab": pygame.K_TAB,
+}
+#: pygame key code -> key name (the inverse of :data:`KEY_CODES`).
+KEY_NAMES_OF: dict[int, str] = {code: name for name, code in KEY_CODES.items()}
+
+
+def key_label(name: str) -> str:
+    """How a key name reads in the footer: ``h`` -> ``H``, ``tab`` -> ``Tab``."""
+    return name.upper() if len(name) == 1 else name.capitalize()
+
+
+def rebind(keys: dict[str, str]) -> None:
+    """Apply the player's key map (action name -> pygame key name, from the settings): every action
+    listed moves to its key; the default keys of the others stay.
+
+    >>> rebind({"hint": "j"}); KEY_BINDINGS[pygame.K_j], pygame.K_h in KEY_BINDINGS, display_key("H/S")
+    (<Act.HINT: 'hint'>, False, 'J/S')
+    >>> rebind({}); KEY_BINDINGS[pygame.K_h]
+    <Act.HINT: 'hint'>
+    """
+    KEY_BINDINGS.clear()
+    KEY_BINDINGS.update(DEFAULT_KEY_BINDINGS)
+    KEY_LABELS.clear()
+    defaults = {act: key for key, act in DEFAULT_KEY_BINDINGS.items()}
+    moved: dict[int, Act] = {}
+    for name, key_name in keys.items():
+        try:
+            act, code = Act(name), KEY_CODES[key_name]
+        except (ValueError, KeyError):
+            continue
+        old = defaults.get(act)
+        if old is not None and old != code:
+            KEY_BINDINGS.pop(old, None)
+            KEY_LABELS[key_label(KEY_NAMES_OF.get(old, "?"))] = key_label(key_name)
+        moved[code] = act
+    KEY_BINDINGS.update(moved)
+
+
+def display_key(label: str) -> str:
+    """A footer key label with the player's rebindings applied (``"Z/Y"`` -> ``"U/Y"`` if Z moved to U)."""
+    if not KEY_LABELS:
+        return label
+    return "/".join(KEY_LABELS.get(part, part) for part in label.split("/"))
+
+
 #: Ctrl+key -> act (checked first when Ctrl is held).
 CTRL_BINDINGS: dict[int, Act] = {
     pygame.K_z: Act.UNDO,
@@ -128,6 +191,8 @@ CTRL_BINDINGS: dict[int, Act] = {
     pygame.K_s: Act.SAVE,
     pygame.K_o: Act.OPEN,
     pygame.K_q: Act.QUIT,
+    pygame.K_c: Act.COPY,
+    pygame.K_v: Act.PASTE,
 }
 
 _DIGITS = {getattr(pygame, f"K_{d}"): d for d in range(10)}
@@ -148,8 +213,11 @@ def translate(event: pygame.event.Event) -> list[Action]:
         if event.button == 3:
             return [Action(Act.RIGHT_CLICK, pos=pos)]
         return []
+    if etype == pygame.MOUSEBUTTONUP:
+        return [Action(Act.MOUSE_UP, pos=tuple(event.pos))] if event.button == 1 else []
     if etype == pygame.MOUSEMOTION:
-        return [Action(Act.HOVER, pos=tuple(event.pos))]
+        held = bool(getattr(event, "buttons", (0,))[0])
+        return [Action(Act.HOVER, pos=tuple(event.pos), value=int(held))]
     if etype == pygame.MOUSEWHEEL:
         return [Action(Act.SCROLL, value=1 if event.y > 0 else -1)] if event.y else []
     if etype == pygame.VIDEORESIZE:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ai.assistant.worker import EventKind
 from game.level import Level
 from game.progress import ProgressStore
 
@@ -57,7 +58,7 @@ class ParFinder:
         if self._worker is None:
             return None
         for event in self._worker.poll():
-            if event.kind == "done":
+            if event.kind == EventKind.DONE:
                 self.shutdown()
                 if isinstance(event.payload, int):
                     self.result = event.payload

@@ -63,10 +63,22 @@ def test_unsolvable_level() -> None:
 def test_lines_and_json() -> None:
     r = rate_level(SHARED)
     lines = r.lines()
-    assert lines[0].startswith(f"difficulty {r.score:.1f}: min 1 brick, 1 optimal solution")
+    assert lines[0] == f"{r.label} (score {r.score:.1f})" and r.label.startswith("Difficulty ")
+    assert " / 10: " in r.label and lines[1] == "fewest bricks: 1, in exactly one way"
+    assert not any("weight" in line for line in lines)  # words a player reads
     assert any("2 of 2 lemmings must share" in line for line in lines)
     data = r.to_json()
     assert data["unique"] is True and data["score"] == round(r.score, 2) and data["sharing_lemmings"] == 2
+    assert data["label"] == r.label and 1 <= data["difficulty"] <= 10 and data["status"] == "optimal"
+    assert "decoy_weight" in data  # the designer's fields stay
+
+
+def test_the_player_scale_is_stated_and_ordered() -> None:
+    from ai.rating import player_label, player_step
+
+    steps = [player_step(x / 4) for x in range(0, 80)]
+    assert steps == sorted(steps) and steps[0] == 1 and steps[-1] == 10
+    assert player_label(3.8) == "Difficulty 1 / 10: very easy"  # a trivial one-gap level
 
 
 def test_score_counts_each_figure() -> None:
@@ -82,7 +94,7 @@ def test_rate_command(capsys: pytest.CaptureFixture[str], tmp_path: pytest.TempP
     assert data["title"] == "The Original" and data["min_bricks"] == 3 and data["solutions"] == 6
     assert main(["rate", "1", "2"]) == 0
     out = capsys.readouterr().out
-    assert out.count("difficulty ") == 2 and "Let Them Go" in out
+    assert out.count("Difficulty ") == 2 and "Let Them Go" in out
     assert main(["rate", "1", "2", "--json"]) == 0
     assert len(json.loads(capsys.readouterr().out)) == 2
 

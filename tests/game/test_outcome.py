@@ -28,7 +28,7 @@ def test_pit_turning_and_time_out() -> None:
     shaft = Level.from_rows([">  X T", "XX XXX", "XX XXX"], frames=9, budget=0)
     f = explain(simulate(shaft))[0]
     assert f.kind == FailureKind.FELL_INTO_PIT and f.turning
-    assert f.sentence() == "fell into the pit at frame 3, stuck turning between two walls"
+    assert f.sentence() == "fell into a one-cell pit at frame 3"
     far = Level.from_rows([">      T", "XXXXXXXX"], frames=4, budget=0)
     assert explain(simulate(far))[0].sentence() == "still walking at the last frame"
     falling = Level.from_rows(["> T", "X X", "X X", "X X", "XXX"], frames=3, budget=0)

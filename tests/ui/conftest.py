@@ -59,7 +59,7 @@ def leave_level(app: App) -> None:
     """Leave the play scene the way a player does: Esc opens the pause menu, then "Levels"."""
     from game.ui.scenes.pause import PauseChoice, PauseScene
 
-    for _ in range(3):  # the first Esc may only close a message on screen
+    for _ in range(3):  # Esc may first hide what the assistant shows (a solution on the board)
         press(app, pygame.K_ESCAPE)
         if isinstance(app.top, PauseScene):
             break
@@ -68,6 +68,8 @@ def leave_level(app: App) -> None:
     for _ in range(pause.choices.index(PauseChoice.LEVELS)):
         press(app, pygame.K_DOWN)
     press(app, pygame.K_RETURN)
+    if app.top is pause and pause.asking == PauseChoice.LEVELS:  # e.g. an Endless streak: "Leave this level?"
+        press(app, pygame.K_RETURN)
 
 
 @pytest.fixture(autouse=True)

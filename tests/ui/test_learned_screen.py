@@ -125,4 +125,4 @@ def test_damaged_runs_file_is_kept_aside(app: App, data_home: Path) -> None:
     (aside,) = path.parent.glob(path.name + ".corrupt-*")
     assert aside.read_text() == "{not json"
     screen = open_screen(app)
-    assert screen.knowledge is not None and screen.knowledge.runs == 1
+    assert screen.knowledge is not None and screen.knowledge.runs == 1, screen.error

@@ -100,19 +100,22 @@ def test_continue_skips_to_the_next_unsolved_level(app: App) -> None:
     assert menu.continue_to == 1
 
 
-def test_preview_and_speed_carry_over_to_the_next_level_and_relaunch(app: App) -> None:
+def test_preview_carries_over_and_plus_never_changes_the_default_speed(app: App) -> None:
     scene = open_level(app)
     assert scene.preview
     press(app, pygame.K_p, unicode="p")
     press(app, pygame.K_EQUALS, unicode="=")
     press(app, pygame.K_EQUALS, unicode="=")
     assert scene.speed == 4 and not scene.preview
+    assert app.settings.speed == 1  # + is for this visit: the default speed is the Settings screen's
+    scene.next_level()
+    assert isinstance(app.top, PlayScene) and app.top.speed == 4  # the playlist's next level keeps it
     app.pop()
     nxt = open_level(app, 1)
-    assert nxt.speed == 4 and not nxt.preview
+    assert nxt.speed == 1 and not nxt.preview
     again = new_app()
     third = PlayScene(again, playlist=pack_entries(), index=2)
-    assert third.speed == 4 and not third.preview
+    assert third.speed == 1 and not third.preview
 
 
 # ---------------------------------------------------------------- pause menu
@@ -129,8 +132,8 @@ def test_pause_menu_resume_restart_levels_settings_quit(app: App) -> None:
     t = scene.t
     app.run_frames(30)
     assert scene.t == t  # frozen under the menu
-    assert [pause.label(c) for c in pause.choices] == ["Resume", "Restart", "Level select", "Settings",
-                                                       "Quit to menu"]
+    assert [pause.label(c) for c in pause.choices] == ["Resume", "Restart", "Level select",
+                                                       "Share level code", "Settings", "Quit to menu"]
     press(app, pygame.K_ESCAPE)  # Esc resumes
     assert app.top is scene
     press(app, pygame.K_ESCAPE)
@@ -138,7 +141,7 @@ def test_pause_menu_resume_restart_levels_settings_quit(app: App) -> None:
     press(app, pygame.K_RETURN)  # Restart
     assert app.top is scene and scene.state == PlayState.PLACING and scene.t == 0 and scene.bricks == SOLUTION
     press(app, pygame.K_ESCAPE)
-    for _ in range(3):
+    for _ in range(4):
         press(app, pygame.K_DOWN)
     press(app, pygame.K_RETURN)  # Settings
     assert isinstance(app.top, SettingsScene)
@@ -168,16 +171,12 @@ def test_pause_menu_by_mouse_levels(app: App) -> None:
     assert app.top is select
 
 
-def test_esc_first_dismisses_the_message_then_toasts(app: App) -> None:
+def test_one_esc_dismisses_the_messages_and_opens_the_pause_menu(app: App) -> None:
     scene = open_level(app)
     scene.say("speed 2x")
     app.toast("hello")
     press(app, pygame.K_ESCAPE)
-    assert app.toasts == [] and scene.message == "speed 2x" and app.top is scene
-    press(app, pygame.K_ESCAPE)
-    assert scene.message == "" and app.top is scene
-    press(app, pygame.K_ESCAPE)
-    assert isinstance(app.top, PauseScene)
+    assert app.toasts == [] and scene.message == "" and isinstance(app.top, PauseScene)
 
 
 # ---------------------------------------------------------------- settings

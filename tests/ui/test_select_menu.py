@@ -65,7 +65,12 @@ def test_arrows_click_and_back(app: App) -> None:
     assert app.top is select
     press(app, pygame.K_ESCAPE)
     assert app.top is menu
+    press(app, pygame.K_ESCAPE)  # asks first
+    assert app.running and menu.confirming
+    press(app, pygame.K_ESCAPE)  # stay
+    assert app.running and not menu.confirming
     press(app, pygame.K_ESCAPE)
+    press(app, pygame.K_RETURN)
     assert not app.running
 
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ai.assistant.worker import EventKind, ProcessJob, Worker, WorkerEvent
 from ai.base import SolveMode, SolveResult, SolveStatus
 from game.error_log import log_error
+from game.errors import GameError
 from game.level import Level
 from game.ui.assistant.host import RGBA, AssistantHost
 from game.ui.assistant.state import (
@@ -74,6 +75,7 @@ REMOVE_COLOR: RGBA = (255, 90, 90, 255)
 FORCED_COLOR: RGBA = (255, 214, 90, 255)
 EXTRA_COLOR: RGBA = (255, 120, 120, 200)
 GHOST_COLOR: RGBA = (120, 200, 255, 220)
+REASON_COLOR: RGBA = (255, 170, 60, 255)  #: the cell a teaching hint talks about
 
 
 def solver_choices() -> list[str]:
@@ -124,6 +126,8 @@ class Assistant:
         self.custom_solvers: dict[str, Solver] = {}
         self.hints_counted = 0  #: hints used in this scene (also saved in the progress file)
         self._fast_switch = False
+        self._lesson_cell: tuple[int, int] | None = None  #: the cell the first hint press talks about
+        self._idea_cell: tuple[int, int] | None = None  #: the cell the second press talks about
         self._offer_player_rules()
 
     # ================================================================ queries
@@ -162,10 +166,6 @@ class Assistant:
     def shown(self) -> BrickSet | None:
         """The AI solution on screen (the browsed one after A), or None."""
         return self.state.shown
-
-    def badge_text(self) -> str:
-        """The solver badge under the top bar, e.g. ``AI: Logic solver (CP-SAT)``."""
-        return f"AI: {solver_title(self.solver)}"
 
     # ================================================================ actions
     def handle_action(self, action: Action) -> bool:
@@ -244,7 +244,8 @@ class Assistant:
         self.state = replace(self.state, solver_index=self.state.solver_names.index(name))
 
     def cycle_solver(self) -> None:
-        """Tab: the next solver."""
+        """Tab: the next solver (a running job stops; the old answer's ghost bricks and lines go)."""
+        self.cancel(quiet=True)
         self.state = self.state.next_solver()
         self.say(f"AI solver: {solver_title(self.solver)}")
 
@@ -261,11 +262,22 @@ class Assistant:
         return self._submit(kind, self._solve_job(self.solver, mode), self.solver, _solver_modules(self.solver))
 
     def request_hint(self) -> int | None:
-        """H: compute a hint for the current bricks, or reveal one more step of the current hint."""
+        """H teaches in steps: the first press says where and why the current run fails, the second
+        names the idea that fixes it, the next ones reveal the bricks (one per press)."""
         self.state = replace(self.state, solution=None)  # a hint replaces the solution on screen
         bricks = tuple(self.host.bricks)
         view = self.state.hint
+        run = self.state.running
+        if view is None and run is not None and run.kind == TaskKind.HINT:
+            return None  # still thinking about this hint: the reason stays on screen
+        if view is not None and view.for_bricks == bricks and view.stage == 0 and view.reason:  # again after Esc
+            self.state = replace(self.state, hint=replace(view, stage=1, line=view.reason))
+            return None
+        if view is not None and view.for_bricks == bricks and view.stage == 1 and view.idea:
+            self.state = replace(self.state, hint=replace(view, stage=2, line=view.idea))
+            return None
         if view is not None and view.for_bricks == bricks:
+            view = replace(view, stage=3, focus=None)
             if view.revealed < len(view.steps):
                 view = replace(view, revealed=view.revealed + 1)
                 self._count_hint()
@@ -282,7 +294,14 @@ class Assistant:
 
             return bricks, compute_hint(level, bricks, time_limit=limit, cancel=cancel, known=known)
 
-        self.state = replace(self.state, hint=None)
+        from game.teach import why_it_fails
+
+        try:
+            lesson = why_it_fails(self.level, bricks)
+        except GameError:  # e.g. bricks that break the rules: the hint says what to remove
+            lesson = None
+        self.state = replace(self.state, hint=None, lesson=lesson.text if lesson else "")
+        self._lesson_cell = lesson.cell if lesson else None
         return self._submit(TaskKind.HINT, job, "cpsat", ("ai.assistant.hints",))
 
     def toggle_forced(self) -> None:
@@ -343,7 +362,7 @@ class Assistant:
             self.cancel()
             return True
         s = self.state
-        if s.solution is not None or (s.hint is not None and s.hint.revealed) or s.show_forced:
+        if s.solution is not None or (s.hint is not None and (s.hint.revealed or s.hint.stage)) or s.show_forced:
             self.state = s.cleared()
             self.sync()
             return True
@@ -422,6 +441,10 @@ class Assistant:
         if state.show_forced and state.deductions is not None:
             highlights += [(b, FORCED_COLOR) for b in state.deductions.forced]
         if state.hint is not None and state.hint.for_bricks == bricks:
+            if state.hint.stage == 1 and state.hint.focus is not None:
+                highlights.append((state.hint.focus, REASON_COLOR))
+            elif state.hint.stage == 2 and self._idea_cell is not None:
+                highlights.append((self._idea_cell, REASON_COLOR))
             for step in state.hint.steps[: state.hint.revealed]:
                 highlights.append((step.cell, PLACE_COLOR if step.kind == StepKind.PLACE else REMOVE_COLOR))
         host.ghost_bricks[:] = ghost
@@ -433,7 +456,9 @@ class Assistant:
         """The player changed the bricks: a shown hint no longer applies."""
         view = self.state.hint
         if view is not None and view.for_bricks != tuple(self.host.bricks):
-            self.state = replace(self.state, hint=replace(view, revealed=0, line=""))
+            self.state = replace(self.state, hint=replace(view, revealed=0, line="", stage=0))
+        if self.state.lesson and self.state.running is None:
+            self.state = replace(self.state, lesson="")
 
     # ================================================================ internals
     def _solve_job(self, name: str, mode: SolveMode) -> ProcessJob:
@@ -478,7 +503,7 @@ class Assistant:
             else:
                 self.say(f"deductions need every optimal solution: {result_text(result)}")
             return
-        self._show_result(result)
+        self._show_result(result, waited=event.elapsed)
 
     def _failed(self, what: str, event: WorkerEvent, line: str) -> None:
         """A friendly line on screen; the error and its traceback in the error log."""
@@ -495,11 +520,11 @@ class Assistant:
             path = str(event.payload.path)
             self.state = replace(self.state, export_path=path).say(f"GIF saved: {path}", 12.0)
 
-    def _show_result(self, result: SolveResult) -> None:
+    def _show_result(self, result: SolveResult, waited: float | None = None) -> None:
         solutions = order_solutions(result, self.host.bricks)
         has_answer = bool(solutions) or result.relaxed is not None
-        state = replace(self.state, solution=SolutionView(result, solutions) if has_answer else None)
-        state = state.say("" if has_answer else result_text(result))
+        state = replace(self.state, solution=SolutionView(result, solutions, waited=waited) if has_answer else None)
+        state = state.say("" if has_answer else result_text(result, waited))
         if result.mode == SolveMode.ALL and result.complete and state.deductions is None:
             state = replace(state, deductions=deductions_from(self.level, result))
         self.state = state
@@ -510,8 +535,17 @@ class Assistant:
 
             self.state = replace(self.state, deductions=Deductions(tuple(hint.forced), tuple(hint.never_useful)))
         view = HintView(hint, bricks, hint_steps(self.level, bricks, hint))
+        lesson, self.state = self.state.lesson, replace(self.state, lesson="")
         if tuple(self.host.bricks) != bricks:
             view = replace(view, line="your bricks changed: press H again")
+        elif lesson and view.steps and hint.solution is not None:  # teach first: the reason, then the idea
+            from game.teach import the_idea
+
+            idea = the_idea(self.level, bricks, hint.solution)
+            view = replace(view, stage=1, reason=lesson, line=lesson, idea=idea.text if idea else "",
+                           focus=self._lesson_cell)
+            if idea is not None:
+                self._idea_cell = idea.cell
         else:
             if view.steps:
                 view = replace(view, revealed=1)

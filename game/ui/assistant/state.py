@@ -132,6 +132,7 @@ class SolutionView:
     result: SolveResult
     solutions: tuple[BrickSet, ...] = ()
     browse: int = 0
+    waited: float | None = None  #: seconds the player waited for it (the job's wall time; None: cached)
 
     @property
     def shown(self) -> BrickSet | None:
@@ -153,6 +154,11 @@ class HintView:
     steps: tuple[HintStep, ...]
     revealed: int = 0
     line: str = ""
+    #: the teaching presses: 1 says where and why the run fails, 2 names the idea, then the bricks
+    stage: int = 0
+    reason: str = ""  #: where and why the current run fails (game.teach.why_it_fails)
+    idea: str = ""  #: what the hint's solution does about it (game.teach.the_idea)
+    focus: Brick | None = None  #: the cell the reason or idea is about (highlighted)
 
 
 @dataclass(frozen=True)
@@ -174,6 +180,7 @@ class AssistantState:
     hint: HintView | None = None
     show_forced: bool = False
     deductions: Deductions | None = None
+    lesson: str = ""  #: the first hint press's reason, shown while the hint is being computed
     notice: Message | None = None
     error: Message | None = None
     exporting: bool = False
@@ -218,8 +225,9 @@ class AssistantState:
         return replace(self, error=Message(text, NOTICE_SECONDS * 2, MessageKind.ERROR))
 
     def next_solver(self) -> AssistantState:
-        """Tab: the next solver."""
-        return replace(self, solver_index=(self.solver_index + 1) % len(self.solver_names))
+        """Tab: the next solver; the last solver's answer, hint and notice leave the screen with it."""
+        return replace(self.cleared(), solver_index=(self.solver_index + 1) % len(self.solver_names),
+                       notice=None, error=None)
 
     def tick(self, dt: float) -> AssistantState:
         """Advance the animation clock and age the messages."""
@@ -242,7 +250,7 @@ class AssistantState:
 
     def cleared(self) -> AssistantState:
         """Esc: hide the solution, the hint and the deductions."""
-        hint = replace(self.hint, revealed=0, line="") if self.hint is not None else None
+        hint = replace(self.hint, revealed=0, line="", stage=0) if self.hint is not None else None
         return replace(self, solution=None, hint=hint, show_forced=False)
 
 
@@ -278,10 +286,13 @@ def deductions_from(level: Level, result: SolveResult) -> Deductions:
                       tuple(c for c in level.brickable_cells if c not in used))
 
 
-def result_text(result: SolveResult) -> str:
-    """One player-facing line for an answer, e.g. ``Auto: 3 bricks, the fewest possible (proved in 6.1 ms)``."""
+def result_text(result: SolveResult, waited: float | None = None) -> str:
+    """One player-facing line for an answer, e.g. ``Auto: 3 bricks, the fewest possible (proved in 6.1 ms)``.
+
+    ``waited``: the seconds the player waited for it (the job's wall time, start-up included); shown
+    instead of the solver's own measure, which leaves out loading and learning."""
     who = solver_label(result.solver)
-    secs = result.stats.seconds
+    secs = result.stats.seconds if waited is None else waited
     took = f"{secs:.2f} s" if secs >= 0.01 else f"{secs * 1000:.1f} ms"
     n = len(result.bricks) if result.bricks is not None else 0
     bricks = f"{n} brick{'s' if n != 1 else ''}"
@@ -321,7 +332,7 @@ def hint_text(view: HintView, *, final: bool = False) -> str:
     n = hint.min_bricks or (len(hint.solution) if hint.solution else 0)
     if step.kind == StepKind.PLACE:
         why = ("this cell is a brick in every solution" if step.cell in hint.forced
-               else f"the lemmings need it on the way to a {n}-brick solution")
+               else f"one of the {n}-brick solutions uses it")
         text = f"Hint {k}/{len(view.steps)}: place a brick at {where}: {why}"
     else:
         why = ("this cell never helps in any optimal solution" if step.cell in hint.never_useful
@@ -355,7 +366,7 @@ def status_lines(state: AssistantState) -> list[str]:
         lines.append(spin)
     sol = state.solution
     if sol is not None and sol.shown is not None:
-        head = result_text(sol.result)
+        head = result_text(sol.result, sol.waited)
         if len(sol.solutions) > 1 or sol.result.mode == SolveMode.ALL:
             head += f"  -  solution {sol.browse % len(sol.solutions) + 1} / {len(sol.solutions)}"
             head += " (all found)" if sol.result.complete else " (maybe more)"
@@ -365,6 +376,8 @@ def status_lines(state: AssistantState) -> list[str]:
         lines.append(f"{solver_label(sol.result.solver)}: relaxed answer, {mass:.2f} bricks in all (densities shown)")
     if state.hint is not None and state.hint.line:
         lines.append(state.hint.line)
+    elif state.lesson:
+        lines.append(state.lesson)
     if state.show_forced and state.deductions is not None:
         d = state.deductions
         lines.append(f"deductions: {len(d.forced)} forced (gold), {len(d.never_useful)} never useful (dark)")

@@ -40,15 +40,13 @@ if TYPE_CHECKING:
 DEFAULT_NEW_SIZE = (10, 14)
 def install_menu_entries() -> None:
     """Add "Editor" and "Endless" to the title menu (once)."""
-    from game.ui.scenes.menu import MENU_ENTRIES
+    from game.ui.router import MENU_ENTRIES
 
     labels = {label for label, _ in MENU_ENTRIES}
     if "Editor" not in labels:
         MENU_ENTRIES.append(("Editor", lambda app: EditorScene(app)))
     if "Endless" not in labels:
-        from game.ui.scenes.endless import EndlessScene
-
-        MENU_ENTRIES.append(("Endless", lambda app: EndlessScene(app)))
+        MENU_ENTRIES.append(("Endless", lambda app: app.make("endless")))
 
 
 class EditorScene(Scene):
@@ -191,11 +189,9 @@ class EditorScene(Scene):
         """Play the current draft at once (no save); Esc comes back to this editor state."""
         if self._refuse_invalid("play-test"):
             return
-        from game.ui.scenes.play import PlayScene
-
         level = self.model.to_level()
         title = f"Play-test: {level.title or 'untitled'}"
-        self.play_scene = self.app.push(PlayScene(self.app, level, key=None, title=title, back_label="editor"))
+        self.play_scene = self.app.open("play", level, key=None, title=title, back_label="editor")
 
     # ---------------------------------------------------------------- analysis
     def analyse(self) -> None:

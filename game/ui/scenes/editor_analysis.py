@@ -65,7 +65,9 @@ def analyse_and_rate(level: Level, solver: str, time_limit: float, cancel: Any,
         return analysis, None, f"rating failed ({type(exc).__name__})"
     finally:
         timed_out = stop.is_set()
-    if timed_out or (rating.min_bricks is None and rating.status not in ("optimal", "infeasible")):
+    from ai.base import SolveStatus
+
+    if timed_out or (rating.min_bricks is None and rating.status not in (SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE)):
         return analysis, None, "rating: ran out of time"
     return analysis, rating, ""
 

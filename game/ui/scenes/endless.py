@@ -22,12 +22,14 @@ from typing import Any, Callable
 
 import pygame
 
+from ai.assistant.worker import EventKind
 from game.endless_record import EndlessRecord, load_record, save_record
 from game.level import Level
 from game.ui import hud
 from game.ui.app import App, Scene
 from game.catalog import LevelEntry, Section
 from game.ui.input import Act, Action
+from game.ui.play_state import PlayState
 from game.ui.render import LevelRenderer
 
 #: Levels generated ahead of the one being played.
@@ -170,14 +172,14 @@ class EndlessScene(Scene):
         for event in self.worker.poll():
             if event.job != self.job:
                 continue
-            if event.kind == "done":
+            if event.kind == EventKind.DONE:
                 self.job = None
                 if isinstance(event.payload, EndlessLevel):
                     self.ready.append(event.payload)
-            elif event.kind == "error":
+            elif event.kind == EventKind.ERROR:
                 self.job = None
                 self.error = event.message or "the generator failed"
-            elif event.kind == "cancelled":
+            elif event.kind == EventKind.CANCELLED:
                 self.job = None
         planned = self._planned_steps()
         if self.job is None and not self.error and len(planned) < LOOKAHEAD + 1:
@@ -189,11 +191,9 @@ class EndlessScene(Scene):
         """Start the worker the first time; after a level, move on when it was won."""
         self._start_worker()
         if self.play is not None:
-            from game.ui.scenes.play import PlayScene, PlayState
-
             play = self.play
             self.play = None
-            if isinstance(play, PlayScene) and play.state == PlayState.WON and self.current is not None:
+            if getattr(play, "state", None) == PlayState.WON and self.current is not None:
                 self.record = self.record.won(self.current.score)
                 self.current = None
                 self.auto_next = True
@@ -210,16 +210,20 @@ class EndlessScene(Scene):
 
     def start_level(self) -> None:
         """Play the current level."""
-        from game.ui.scenes.play import PlayScene
-
         if self.current is None:
             return
         lvl = self.current
         # A playlist ending at this level: the title card reads "Level <step>" and Enter after
         # a win comes back here.  key=None: Endless wins are kept in endless.json, not progress.json.
         entry = LevelEntry(f"endless:{lvl.step}", None, lvl.level, Section.ENDLESS)
-        self.play = self.app.push(PlayScene(self.app, lvl.level, playlist=[entry] * lvl.step, index=lvl.step - 1,
-                                            key=None, title=lvl.level.title, back_label="endless"))
+        self.play = self.app.open("play", lvl.level, playlist=[entry] * lvl.step, index=lvl.step - 1,
+                                  key=None, title=lvl.level.title, back_label="endless")
+        self.play.leave_warning = self._streak_warning  # type: ignore[union-attr]
+
+    def _streak_warning(self) -> str:
+        """What leaving the current level unsolved costs (the pause menu asks before)."""
+        streak = self.record.streak
+        return f"your Endless streak of {streak} ends" if streak > 0 else ""
 
     def handle_event(self, action: Action) -> None:
         """Enter: play (retry); Esc: menu."""
@@ -268,7 +272,9 @@ class EndlessScene(Scene):
         hud.blit_text(surface, f"Level {step}", (box.centerx, box.top + 24), 56, hud.GOLD, anchor="midtop")
         if self.current is not None:
             d = self.current.difficulty
-            score = f"difficulty {self.current.score:.1f}: " if self.current.score is not None else ""
+            from ai.rating import player_label
+
+            score = f"{player_label(self.current.score)} · " if self.current.score is not None else ""
             hud.blit_text(surface, f"{score}{d.describe()}", (box.centerx, box.top + 86), 26,
                           hud.WHITE, anchor="midtop")
         if self.error:

@@ -22,6 +22,7 @@ from game.error_log import log_error
 from game.ui import hud
 from game.ui.app import App, Scene
 from game.ui.input import Act, Action
+from game.ui.play_state import PlayState
 from game.ui.render import LevelRenderer
 
 if TYPE_CHECKING:
@@ -36,8 +37,6 @@ PAGE = 8
 
 def observe_releases(scene: PlayScene) -> None:
     """Play-scene extension: record the run each time the lemmings are released."""
-    from game.ui.scenes.play import PlayState
-
     last = [scene.state]
 
     def watch(dt: float) -> None:
@@ -62,8 +61,7 @@ def observe_releases(scene: PlayScene) -> None:
 
 def install() -> None:
     """Add the menu entry and the release observer (once)."""
-    from game.ui.scenes.menu import MENU_ENTRIES
-    from game.ui.scenes.play import PLAY_SCENE_EXTENSIONS
+    from game.ui.router import MENU_ENTRIES, PLAY_SCENE_EXTENSIONS
 
     if MENU_LABEL not in {label for label, _ in MENU_ENTRIES}:
         MENU_ENTRIES.append((MENU_LABEL, lambda app: LearnedScene(app)))
@@ -166,13 +164,15 @@ class LearnedScene(Scene):
              ("Not exact yet: watch the lemmings on more levels of this world (release them without bricks).",
               hud.GOLD)),
         ]
-        size = 28 if w >= 1000 else 20
-        for i, (line, color) in enumerate(lines):
-            hud.blit_text(surface, line, (box.x + 16, box.y + 14 + 38 * i), size, color)
-        if k.physics is not None:
-            text = k.physics.to_text()
-            hud.blit_text(surface, (text if len(text) < w // 7 else text[: w // 7 - 3] + "..."),
-                          (box.x + 16, box.bottom - 22), 18, hud.MUTED)
+        if k.physics is not None:  # the learned physics in its JSON form, the exchange format
+            lines.append((k.physics.to_text(), hud.MUTED))
+        size = 28 if w >= 1000 else 22  # on a narrow window each line wraps (never cut)
+        rows = [(part, color) for line, color in lines for part in hud.wrap_text(line, size, box.width - 32, 3)]
+        pitch = size + 8
+        box.height = max(box.height, 16 + pitch * len(rows))
+        hud.panel(surface, box)
+        for i, (line, color) in enumerate(rows):
+            hud.blit_text(surface, line, (box.x + 16, box.y + 12 + pitch * i), size, color)
         self._draw_pictures(surface, pygame.Rect(20, box.bottom + 14, w - 40, h - box.bottom - 14 - hud.BOTTOM_BAR - 10))
 
     def _draw_pictures(self, surface: pygame.Surface, area: pygame.Rect) -> None:

@@ -15,28 +15,23 @@ import pygame
 from game.resume import continue_index
 from game.ui import hud
 from game.ui.app import App, Scene
-from game.catalog import LevelEntry, all_entries
+from game.catalog import LevelEntry, all_entries, entry_badge
+from game.ui.router import MENU_ENTRIES
 from game.ui.input import Act, Action
 from game.ui.render import LevelRenderer
-from game.ui.scenes.select import entry_badge
 from game.ui.sound import Sfx
 
-#: ``(label, factory)``: the factory builds the scene to push (or returns None to do nothing).
-#: "Continue", "Levels", "Settings" and "Quit" are always there; entries added here go after
-#: "Levels", e.g. ``MENU_ENTRIES.append(("Editor", lambda app: EditorScene(app)))``.
-MENU_ENTRIES: list[tuple[str, Callable[[App], Scene | None]]] = []
+# MENU_ENTRIES (game.ui.router): ``(label, factory)``; the factory builds the scene to push (or returns
+# None to do nothing).  "Continue", "Levels", "Settings" and "Quit" are always there; entries added go
+# after "Levels", e.g. ``MENU_ENTRIES.append(("Editor", lambda app: app.make("editor")))``.
 
 
 def _levels(app: App) -> Scene:
-    from game.ui.scenes.select import LevelSelectScene
-
-    return LevelSelectScene(app)
+    return app.make("select")  # type: ignore[no-any-return]
 
 
 def _settings(app: App) -> Scene:
-    from game.ui.scenes.settings import SettingsScene
-
-    return SettingsScene(app)
+    return app.make("settings")  # type: ignore[no-any-return]
 
 
 class MenuScene(Scene):
@@ -50,6 +45,7 @@ class MenuScene(Scene):
         self._entries = entries
         self.continue_to: int | None = None  #: index in :meth:`level_entries` that Continue opens
         self._continue_label = ""
+        self.confirming = False  #: showing "Quit Lemming Bricks?"
         self.on_enter()
 
     def level_entries(self) -> list[LevelEntry]:
@@ -76,16 +72,12 @@ class MenuScene(Scene):
         return [*head, ("Levels", _levels), *MENU_ENTRIES, ("Settings", _settings), ("Quit", None)]
 
     def _continue(self, app: App) -> Scene | None:
-        from game.ui.scenes.play import PlayScene
-        from game.ui.scenes.select import LevelSelectScene
-
         entries = self.level_entries()
         if self.continue_to is None:
             return None
-        select = LevelSelectScene(app, entries=entries)
+        select = app.open("select", entries=entries)
         select.cursor = self.continue_to
-        app.push(select)
-        return PlayScene(app, playlist=entries, index=self.continue_to)
+        return app.make("play", playlist=entries, index=self.continue_to)  # type: ignore[no-any-return]
 
     def _layout(self, size: tuple[int, int]) -> tuple[int, int, int]:
         """(title y, title font size, top of the buttons) for a window of ``size``."""
@@ -113,25 +105,33 @@ class MenuScene(Scene):
             return
         self.app.sound.play(Sfx.CLICK)
         factory = items[i][1]
-        if factory is None:
-            self.app.quit()
+        if factory is None:  # Quit: asks first
+            self.cursor = i
+            self.confirming = True
             return
         scene = factory(self.app)
         if scene is not None:
             self.app.push(scene)
 
     def handle_event(self, action: Action) -> None:
-        """Up/Down, Enter, click, Esc (quit)."""
+        """Up/Down (no wrapping: Up on the first entry never lands on Quit), Enter, click; Esc or
+        Quit ask "Quit Lemming Bricks?" (Enter / Y: quit, Esc / N: stay)."""
         n = len(self.items())
         k = action.kind
+        if self.confirming:
+            if k == Act.CONFIRM or (k == Act.TEXT and action.text.lower() == "y"):
+                self.app.quit()
+            elif k == Act.BACK or (k == Act.TEXT and action.text.lower() == "n"):
+                self.confirming = False
+            return
         if k == Act.UP:
-            self.cursor = (self.cursor - 1) % n
+            self.cursor = max(0, self.cursor - 1)
         elif k == Act.DOWN:
-            self.cursor = (self.cursor + 1) % n
+            self.cursor = min(n - 1, self.cursor + 1)
         elif k in (Act.CONFIRM, Act.TOGGLE_RUN):
             self.activate(self.cursor)
         elif k == Act.BACK:
-            self.app.quit()
+            self.confirming = True
         elif k in (Act.CLICK, Act.HOVER) and action.pos is not None:
             for i, rect in enumerate(self._item_rects(self.app.screen.get_size())):
                 if rect.collidepoint(action.pos):
@@ -182,5 +182,14 @@ class MenuScene(Scene):
             if labels[self.cursor] == "Continue" and self._continue_label:
                 hud.blit_text(surface, hud.fit_text(self._continue_label, 22, w // 2 - rect.width // 2 - 20),
                               (rect.right + 12, rect.centery), 22, hud.MUTED, anchor="midleft")
+        if self.confirming:
+            ask = pygame.Rect(0, 0, min(460, w - 30), 110)
+            ask.center = (w // 2, h // 2)
+            hud.panel(surface, ask, alpha=250, edge=hud.RED)
+            hud.blit_text(surface, "Quit Lemming Bricks?", (ask.centerx, ask.top + 14), 36, hud.WHITE, anchor="midtop")
+            hud.blit_text(surface, "Enter / Y: quit     Esc / N: stay", (ask.centerx, ask.top + 64), 22, hud.GOLD,
+                          anchor="midtop")
+            hud.hint_bar(surface, [("Enter/Y", "quit"), ("Esc/N", "stay")])
+            return
         hud.hint_bar(surface, [("Up/Down", "choose"), ("Enter", "select"), ("M", "sound"), ("Esc", "quit")])
 

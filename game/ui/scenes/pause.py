@@ -1,8 +1,9 @@
 """The pause menu (Esc while playing) and the help screen listing every key (F1).
 
 The pause menu is drawn over the play scene: Resume, Restart, Levels (or "Back to editor"
-for a play-test), Settings, Quit to menu.  Quit asks to confirm (Enter / Y: yes, Esc / N: no).
-Esc in the pause menu resumes.
+for a play-test), Share level code, Settings, Quit to menu.  Quit asks to confirm (Enter / Y: yes, Esc / N: no);
+so does leaving an unsolved level that ends something (``play.leave_warning``, e.g. an Endless
+streak).  Esc in the pause menu resumes.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pygame
 from game.ui import hud
 from game.ui.app import App, Scene
 from game.ui.input import Act, Action
+from game.ui.play_state import PlayState
 from game.ui.sound import Sfx
 
 if TYPE_CHECKING:
@@ -27,6 +29,7 @@ class PauseChoice(str, enum.Enum):
     RESUME = "Resume"
     RESTART = "Restart"
     LEVELS = "Levels"
+    SHARE = "Share level code"
     SETTINGS = "Settings"
     QUIT = "Quit to menu"
 
@@ -59,7 +62,8 @@ class PauseScene(Scene):
         super().__init__(app)
         self.play = play
         self.cursor = 0
-        self.confirming = False  #: showing "Quit to the menu?"
+        #: the entry whose question is shown ("Quit to the menu?", "Leave this level?"), or None
+        self.asking: PauseChoice | None = None
         self.choices = list(PauseChoice)
         self._below: pygame.Surface | None = None
 
@@ -90,26 +94,38 @@ class PauseScene(Scene):
         elif choice == PauseChoice.RESTART:
             self.app.pop()
             self.play.restart()
+        elif choice == PauseChoice.LEVELS and self.warning() and self.asking is None:
+            self.asking = PauseChoice.LEVELS
         elif choice == PauseChoice.LEVELS:
+            self.asking = None
             self.app.pop()
             self.play.back()
+        elif choice == PauseChoice.SHARE:
+            self.app.open("share_code", self.play.level)
         elif choice == PauseChoice.SETTINGS:
-            from game.ui.scenes.settings import SettingsScene
-
-            self.app.push(SettingsScene(self.app))
+            self.app.open("settings")
         elif choice == PauseChoice.QUIT:
-            self.confirming = True
+            self.asking = PauseChoice.QUIT
+
+    @property
+    def confirming(self) -> bool:
+        """True while a question is shown."""
+        return self.asking is not None
+
+    def warning(self) -> str:
+        """What leaving the level unsolved ends (e.g. "your Endless streak of 3 ends"), or ""."""
+        if self.play.state == PlayState.WON:
+            return ""
+        return self.play.leave_warning()
 
     def quit_to_menu(self) -> None:
         """Leave the level for the title menu (the bricks stay remembered)."""
-        from game.ui.scenes.menu import MenuScene
-
         self.app.pop()  # this menu
-        while self.app.scenes and not isinstance(self.app.top, MenuScene):
+        while self.app.scenes and not self.app.showing("menu"):
             self.app.pop()
         if not self.app.scenes:  # started without a menu below: open one
             self.app.running = True
-            self.app.push(MenuScene(self.app))
+            self.app.open("menu")
 
     def _rects(self, size: tuple[int, int]) -> list[pygame.Rect]:
         box = self._box(size)
@@ -125,11 +141,14 @@ class PauseScene(Scene):
     def handle_event(self, action: Action) -> None:
         """Up/Down, Enter, click; Esc resumes (or cancels the quit question)."""
         k = action.kind
-        if self.confirming:
+        if self.asking is not None:
             if k == Act.CONFIRM or (k == Act.TEXT and action.text.lower() == "y"):
-                self.quit_to_menu()
+                if self.asking == PauseChoice.QUIT:
+                    self.quit_to_menu()
+                else:
+                    self.choose(self.asking)
             elif k == Act.BACK or (k == Act.TEXT and action.text.lower() == "n"):
-                self.confirming = False
+                self.asking = None
             return
         n = len(self.choices)
         if k == Act.BACK or k == Act.TOGGLE_RUN:
@@ -157,18 +176,21 @@ class PauseScene(Scene):
         rects = hud.menu_rects(size, len(self.choices), box.top + 60, box.bottom - 10, width=box.width - 40)
         hud.menu_list(surface, [self.label(c) for c in self.choices], -1 if self.confirming else self.cursor,
                       box.top + 60, box.bottom - 10, width=box.width - 40)
-        if self.confirming:
-            ask = pygame.Rect(0, 0, min(460, size[0] - 30), 120)
-            ask.center = rects[-1].center if rects else box.center
+        if self.asking is not None:
+            quitting = self.asking == PauseChoice.QUIT
+            ask = pygame.Rect(0, 0, min(520, size[0] - 30), 120)
+            ask.center = rects[self.choices.index(self.asking)].center if rects else box.center
             ask.clamp_ip(surface.get_rect())
             hud.panel(surface, ask, alpha=250, edge=hud.RED)
-            hud.blit_text(surface, "Quit to the menu?", (ask.centerx, ask.top + 14), 36, hud.WHITE, anchor="midtop")
-            hud.blit_text(surface, "your bricks on this level are kept", (ask.centerx, ask.top + 52), 22,
-                          hud.MUTED, anchor="midtop")
-            hud.blit_text(surface, "Enter / Y: quit     Esc / N: stay", (ask.centerx, ask.top + 84), 22, hud.GOLD,
+            question = "Quit to the menu?" if quitting else "Leave this level?"
+            hud.blit_text(surface, question, (ask.centerx, ask.top + 14), 36, hud.WHITE, anchor="midtop")
+            note = self.warning() or "your bricks on this level are kept"
+            hud.blit_text(surface, hud.fit_text(note, 22, ask.width - 20), (ask.centerx, ask.top + 52), 22,
+                          hud.RED if self.warning() else hud.MUTED, anchor="midtop")
+            verb = "quit" if quitting else "leave"
+            hud.blit_text(surface, f"Enter / Y: {verb}     Esc / N: stay", (ask.centerx, ask.top + 84), 22, hud.GOLD,
                           anchor="midtop")
-        if self.confirming:
-            hud.hint_bar(surface, [("Enter/Y", "quit to menu"), ("Esc/N", "stay")])
+            hud.hint_bar(surface, [("Enter/Y", "quit to menu" if quitting else "leave"), ("Esc/N", "stay")])
         else:
             hud.hint_bar(surface, [("Up/Down", "choose"), ("Enter", "select"), ("Esc", "resume"), ("F1", "all keys")])
 
@@ -189,12 +211,16 @@ HELP_SECTIONS: list[tuple[str, list[tuple[str, str]]]] = [
         ("Left / Right", "step, once released"),
         ("+ / -", "speed"),
         ("R", "back to the start, bricks kept"),
+        ("Timeline / Home End", "drag to any frame / ends"),
         ("P", "trajectory preview"),
         ("N", "row / column ruler"),
     ]),
     ("Assistant", [
         ("H", "hint"), ("S", "solve"), ("A", "all solutions"), ("Tab", "next solver"),
         ("F", "deductions"), ("G", "export a GIF"), ("[ / ]", "browse solutions"),
+    ]),
+    ("Level select", [
+        ("W", "watch your winning runs"), ("C", "the level's code"),
     ]),
     ("Anywhere", [
         ("Esc", "close a message / pause menu"),

@@ -9,8 +9,8 @@ States: ``placing`` (editing, lemmings waiting) -> ``running`` <-> ``paused`` ->
 (at the last frame).  Editing the bricks at any time returns to ``placing``.
 
 Keys: the arrows move a brick cursor while placing (Shift+arrows at any time) and Enter / B use it;
-Left/Right step frames once the lemmings are out, "," / "." in every state.  Esc closes the message,
-then opens the pause menu (:mod:`game.ui.scenes.pause`).  A lost run explains each missed lemming
+Left/Right step frames once the lemmings are out, "," / "." in every state.  Esc closes the message
+and opens the pause menu (:mod:`game.ui.scenes.pause`).  A lost run explains each missed lemming
 (:func:`game.outcome.explain`); sounds go through ``app.sound``; the bricks on the board are kept in
 ``app.resume`` and preview / speed in ``app.settings``.  Drawing the HUD and panels is in
 :mod:`game.ui.scenes.play_draw`.
@@ -28,7 +28,6 @@ the undo chain; ``scene.current_view()`` is the :class:`~game.ui.render.FrameVie
 
 from __future__ import annotations
 
-import enum
 import math
 from typing import Callable, Sequence
 
@@ -39,14 +38,16 @@ from game.level import Brick, Level
 from game.outcome import LemmingFailure, explain
 from game.settings import SPEEDS, Palette
 from game.simulation import Run
-from game.ui import hud
+from game.ui import hud, router
 from game.ui.app import App, Scene
-from game.catalog import LevelEntry
+from game.ui.play_state import PlayState
+from game.catalog import LevelEntry, entry_badge
 from game.ui.input import Act, Action
 from game.ui.render import COLOURBLIND_PATH_COLORS, PATH_COLORS, BoardLayout, FrameView, LevelRenderer
 from game.ui.scenes import play_draw
-from game.ui.scenes.play_draw import STATUS_STRIP
-from game.session import EditResult, PlaySession
+from game.ui.scenes.play_draw import INTRO_SECONDS, STATUS_STRIP
+from game.ui.scenes.timeline import TIMELINE_H, TimelineArt, draw_timeline, frame_at, timeline_rect
+from game.session import EditKind, EditResult, PlaySession
 from game.ui.sound import Sfx
 
 __all__ = ["SPEEDS", "BASE_FPS", "PlayScene", "PlayState", "PLAY_SCENE_EXTENSIONS"]
@@ -58,36 +59,11 @@ DENY_SECONDS = 0.5
 FADE_IN_SECONDS = 0.25
 #: The bricks on the board are saved at most this often while the player edits (and on leaving).
 RESUME_SAVE_SECONDS = 1.0
-#: How long the level's title card shows when it opens, in seconds.
-INTRO_SECONDS = 1.8
 
 
-class PlayState(str, enum.Enum):
-    """Where the play scene is."""
-
-    PLACING = "placing"
-    RUNNING = "running"
-    PAUSED = "paused"
-    WON = "won"
-    LOST = "lost"
-
-
-def _without_keys(hints: list[tuple[str, str]], claimed: set[str]) -> list[tuple[str, str]]:
-    """The footer ``hints`` without the keys an add-on claims (``Enter/R`` loses ``Enter``).
-
-    >>> _without_keys([("Enter/R", "try again"), ("Esc", "levels"), ("P", "preview")], {"Enter", "Esc"})
-    [('R', 'try again'), ('P', 'preview')]
-    """
-    out = []
-    for key, label in hints:
-        keys = [k for k in key.split("/") if k not in claimed] if key != "+/-" else [key]
-        if keys:
-            out.append(("/".join(keys), label))
-    return out
-
-
-#: Called with every new :class:`PlayScene` (hooks for the assistant and other add-ons).
-PLAY_SCENE_EXTENSIONS: list[Callable[["PlayScene"], object]] = []
+#: Called with every new :class:`PlayScene` (hooks for the assistant and other add-ons); the list
+#: lives in :mod:`game.ui.router` so that add-ons never import this module.
+PLAY_SCENE_EXTENSIONS = router.PLAY_SCENE_EXTENSIONS
 
 Handler = Callable[[Action], None]
 
@@ -151,6 +127,10 @@ class PlayScene(Scene):
         self.message_time = 0.0
         self.new_best = False
         self.best_before: int | None = None
+        self.timeline_art = TimelineArt()  #: the timeline's still parts, drawn once per run
+        self.scrubbing = False  #: the left button went down on the timeline and is held
+        #: what leaving this level unsolved ends (e.g. an Endless streak): the pause menu asks first
+        self.leave_warning: Callable[[], str] = lambda: ""
         # ---- hooks for add-ons
         self.ghost_bricks: list[Brick] = []
         self.highlights: list[tuple[Brick, tuple[int, int, int, int]]] = []
@@ -186,6 +166,9 @@ class PlayScene(Scene):
             Act.PREVIEW: lambda a: self.toggle_preview(),
             Act.BACK: lambda a: self.escape(),
             Act.CONFIRM: lambda a: self.confirm(),
+            Act.FIRST_FRAME: lambda a: self.seek(0),
+            Act.LAST_FRAME: lambda a: self.seek(self.last_frame),
+            Act.MOUSE_UP: lambda a: setattr(self, "scrubbing", False),
         }
         self._reported: list[str] = list(self.app.progress.messages)
         if self.key is not None:
@@ -224,7 +207,8 @@ class PlayScene(Scene):
         w, h = size
         top = hud.TOP_BAR + STATUS_STRIP  # the strip holds the status lines
         ruler = RULER if self.ruler else 0
-        return pygame.Rect(16 + ruler, top + ruler, max(1, w - 32 - ruler), max(1, h - top - ruler - hud.BOTTOM_BAR - 14))
+        bottom = hud.BOTTOM_BAR + TIMELINE_H + 14  # the timeline sits under the map
+        return pygame.Rect(16 + ruler, top + ruler, max(1, w - 32 - ruler), max(1, h - top - ruler - bottom - 6))
 
     def layout(self, size: tuple[int, int] | None = None) -> BoardLayout:
         """The board layout on the app's screen (or a screen of ``size``)."""
@@ -307,10 +291,20 @@ class PlayScene(Scene):
         if delta > 0 and self.t >= self.last_frame:
             self._finish()
 
+    def seek(self, frame: int) -> None:
+        """The timeline, Home / End: pause at ``frame`` (0..N-1; releases the lemmings if waiting)."""
+        if self.state == PlayState.PLACING:
+            self._release()
+        self.t = float(max(0, min(self.last_frame, frame)))
+        self._sound_frame = self.frame
+        self.state = PlayState.PAUSED
+        if self.frame >= self.last_frame:
+            self._finish()
+
     def change_speed(self, delta: int) -> None:
-        """+/-: next/previous speed in :data:`SPEEDS`."""
+        """+/-: next/previous speed in :data:`SPEEDS` for this visit (the next level of the playlist
+        keeps it); the saved default speed is the Settings screen's alone."""
         self.speed_index = max(0, min(len(SPEEDS) - 1, self.speed_index + delta))
-        self.app.change_settings(speed=self.speed)  # the speed carries over to the next levels
         self.say(f"speed {self.speed}x")
 
     def restart(self) -> None:
@@ -344,15 +338,11 @@ class PlayScene(Scene):
             self._par = None
 
     def escape(self) -> None:
-        """Esc: close the message on screen first, else open the pause menu."""
-        if self.message:
-            self.message, self.message_time = "", 0.0
-            return
-        from game.ui.scenes.pause import PauseScene
-
+        """Esc: close the message on screen and open the pause menu (one press, whatever the messages)."""
+        self.message, self.message_time = "", 0.0
         if self.state == PlayState.RUNNING:
             self.state = PlayState.PAUSED
-        self.app.push(PauseScene(self.app, self))
+        self.app.open("pause", self)
 
     def back(self) -> None:
         """Leave the level (back to the scene below: level select or editor)."""
@@ -405,7 +395,9 @@ class PlayScene(Scene):
         """Open the next level of the playlist (or go back when there is none)."""
         nxt = self.index + 1
         if nxt < len(self.playlist):
-            self.app.replace(PlayScene(self.app, playlist=self.playlist, index=nxt, renderer=self.renderer))
+            scene = self.app.make("play", playlist=self.playlist, index=nxt, renderer=self.renderer)
+            scene.speed_index = self.speed_index
+            self.app.replace(scene)
         else:
             self.app.pop()
 
@@ -413,7 +405,7 @@ class PlayScene(Scene):
         """Place or remove a brick at ``cell`` (refused cells get the "no" cue)."""
         result = self.session.toggle(cell)
         if result.ok:
-            self.app.sound.play(Sfx.PLACE if result.kind == "placed" else Sfx.REMOVE)
+            self.app.sound.play(Sfx.PLACE if result.kind == EditKind.PLACED else Sfx.REMOVE)
             self._edited()
         else:
             self.deny = (cell, DENY_SECONDS)
@@ -438,11 +430,21 @@ class PlayScene(Scene):
 
     # ------------------------------------------------------------------ internals
     def _on_click(self, action: Action) -> None:
+        size = self.app.screen.get_size()
+        if action.kind == Act.CLICK and action.pos is not None and timeline_rect(size).collidepoint(action.pos):
+            self.scrubbing = True  # drag to any frame while the button is held
+            self.seek(frame_at(size, self.level.frames, action.pos[0]))
+            return
         cell = self.layout().cell_at(action.pos)
         if cell is not None:
             self.click_cell(cell)
 
     def _on_hover(self, action: Action) -> None:
+        if self.scrubbing and action.pos is not None:
+            if action.value:
+                self.seek(frame_at(self.app.screen.get_size(), self.level.frames, action.pos[0]))
+                return
+            self.scrubbing = False
         self.hover = self.layout().cell_at(action.pos)
         if self.hover is not None:
             self.cursor = None  # the mouse took over
@@ -555,6 +557,8 @@ class PlayScene(Scene):
             play_draw.draw_ruler(self, surface, layout)
         for overlay in self.overlays:
             overlay(surface, layout)
+        draw_timeline(surface, self.timeline_art, self.run, self.level.frames, self.t,
+                      hud.STATE_COLORS[self.state.value], self.state != PlayState.PLACING)
         if self.state == PlayState.LOST and not self.board_claimed():
             play_draw.draw_failure_marks(self, surface, layout)
         play_draw.draw_hud(self, surface)
@@ -569,31 +573,12 @@ class PlayScene(Scene):
 
     def badge_label(self) -> str:
         """The level's short label in the top bar: the same as on its level select card."""
-        from game.ui.scenes.select import entry_badge
-
         return entry_badge(self.playlist, self.index) if self.playlist else ""
 
     def status_strip_lines(self) -> list[str]:
-        """The lines shown in the strip under the top bar (at most two; the rest joined into the second)."""
-        lines = ([self.message] if self.message else []) + [line for line in self.status_lines if line]
-        tip = self.level.meta_value("hint")
-        if tip and self.state == PlayState.PLACING and not self.bricks and not lines:
-            lines = [tip]
-        if len(lines) > 2:
-            lines = [lines[0], "  \u00b7  ".join(lines[1:])]
-        return lines
+        """The lines of the strip under the top bar (:func:`play_draw.status_strip_lines`)."""
+        return play_draw.status_strip_lines(self)
 
     def _hints(self) -> list[tuple[str, str]]:
-        s = self.state
-        if s == PlayState.PLACING:
-            hints = [("Click", "brick"), ("Arrows+Enter", "brick"), ("Space", "release"), ("P", "preview"),
-                     ("Z/Y", "undo/redo"), (".", "step"), ("Esc", "menu")]
-        elif s in (PlayState.RUNNING, PlayState.PAUSED):
-            hints = [("Space", "pause" if s == PlayState.RUNNING else "resume"), ("Left/Right", "step"),
-                     ("+/-", "speed"), ("R", "restart"), ("P", "preview"), ("Click", "edit"), ("Esc", "menu")]
-        elif s == PlayState.WON:
-            more = "next level" if self.index + 1 < len(self.playlist) else self.back_label
-            hints = [("Enter", more), ("Space", "replay"), ("R", "restart"), ("Esc", "menu")]
-        else:
-            hints = [("Enter/R", "try again"), ("Left", "step back"), ("P", "preview"), ("Esc", "menu")]
-        return _without_keys(hints, {key for key, _ in self.extra_hints}) + list(self.extra_hints) + [("F1", "keys")]
+        """The footer's keys for the current state (:func:`play_draw.footer_hints`)."""
+        return play_draw.footer_hints(self)

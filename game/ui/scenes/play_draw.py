@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game.level import Brick
-from game.outcome import LemmingFailure
+from game.outcome import LemmingFailure, frame_label
 from game.ui import hud
+from game.ui.play_state import PlayState
 from game.ui.render import BoardLayout
 
 if TYPE_CHECKING:
@@ -22,11 +23,11 @@ if TYPE_CHECKING:
 
 #: Height of the strip between the top bar and the board (status messages: two lines fit).
 STATUS_STRIP = 62
+#: How long the level's title card shows when it opens, in seconds.
+INTRO_SECONDS = 1.8
 
 
 def draw_hud(scene: PlayScene, surface: pygame.Surface) -> None:
-    from game.ui.scenes.play import PlayState
-
     w = surface.get_width()
     bar = hud.top_bar(surface)
     x = 14
@@ -43,10 +44,11 @@ def draw_hud(scene: PlayScene, surface: pygame.Surface) -> None:
     # stats in visual order (left to right) with a priority (0 = keep longest on narrow windows)
     if narrow:
         stats = [(f"bricks {used}/{scene.level.budget}", hud.GOLD, 0), (f"home {home}/{n}", hud.GREEN, 2),
-                 (f"f {scene.frame}/{scene.level.frames}", hud.WHITE, 1), (f"{scene.speed}x", hud.MUTED, 3)]
+                 (frame_label(scene.frame, scene.level.frames, short=True), hud.WHITE, 1),
+                 (f"{scene.speed}x", hud.MUTED, 3)]
     else:
         stats = [(f"bricks {used} / {scene.level.budget}", hud.GOLD, 0), (f"home {home} / {n}", hud.GREEN, 2),
-                 (f"frame {scene.frame} / {scene.level.frames}", hud.WHITE, 1), (f"{scene.speed}x", hud.MUTED, 3)]
+                 (frame_label(scene.frame, scene.level.frames), hud.WHITE, 1), (f"{scene.speed}x", hud.MUTED, 3)]
     size = 22 if narrow else 26
     gap = 12 if narrow else 22
     room = state_rect.left - 12 - (x + (70 if narrow else 120))
@@ -64,14 +66,21 @@ def draw_hud(scene: PlayScene, surface: pygame.Surface) -> None:
     pygame.draw.rect(surface, (40, 32, 64), (0, hud.TOP_BAR, w, 4))
     pygame.draw.rect(surface, hud.STATE_COLORS[scene.state.value], (0, hud.TOP_BAR, int(w * frac), 4))
     draw_status_lines(scene, surface)
-    hud.hint_bar(surface, scene._hints())
+    hints = scene._hints()
+    # on a narrow window the assistant stays discoverable: "H hint  S solve  F1 keys" never drop out
+    keep = [hint for hint in hints if hint[0] in ("H", "S", "F1")]
+    hud.hint_bar(surface, hints, keep=keep)
 
 
 def draw_status_lines(scene: PlayScene, surface: pygame.Surface) -> None:
     """The status lines, inside the strip (never over the board)."""
     w = surface.get_width()
     y = hud.TOP_BAR + 7
-    for line in scene.status_strip_lines():
+    lines = scene.status_strip_lines()
+    room = w - 440 if w >= 1000 else w - 60  # clear of the assistant's badge on the left when there is room
+    if len(lines) == 1 and hud.text(lines[0], 22).get_width() > room:
+        lines = hud.wrap_text(lines[0], 22, room, max_lines=2)  # one long line wraps onto the strip's second line
+    for line in lines:
         t = hud.text(hud.fit_text(line, 22, w - 60), 22)
         rect = t.get_rect(midtop=(w // 2, y + 3))
         hud.panel(surface, rect.inflate(20, 6), alpha=225)
@@ -115,8 +124,6 @@ def draw_failure_marks(scene: PlayScene, surface: pygame.Surface, layout: BoardL
 
 
 def draw_result(scene: PlayScene, surface: pygame.Surface, layout: BoardLayout) -> None:
-    from game.ui.scenes.play import PlayState
-
     won = scene.state == PlayState.WON
     w, h = surface.get_size()
     n = len(scene.level.lemmings)
@@ -202,12 +209,13 @@ def draw_confetti(scene: PlayScene, surface: pygame.Surface) -> None:
 
 def draw_intro(scene: PlayScene, surface: pygame.Surface, layout: BoardLayout) -> None:
     """The level's title card, fading out as the level opens."""
-    from game.ui.scenes.play import INTRO_SECONDS
-
     fade = min(1.0, max(0.0, (INTRO_SECONDS - scene.anim) / 0.6))
     lv = scene.level
     label = scene.badge_label()
-    head = (f"Level {label}" if label[:1].isdigit() else f"Your level {label}") if label else "Play-test"
+    if label:
+        head = f"Level {label}" if label[:1].isdigit() else f"Your level {label}"
+    else:
+        head = "Level file" if scene.playlist and scene.playlist[scene.index].section == "file" else "Play-test"
     sub = (f"{hud.plural(len(lv.lemmings), 'lemming')} \u00b7 {hud.plural(lv.budget, 'brick')} \u00b7 "
            f"{hud.plural(lv.frames, 'frame')}")
     card = pygame.Surface((min(560, surface.get_width() - 40), 150), pygame.SRCALPHA)
@@ -218,3 +226,45 @@ def draw_intro(scene: PlayScene, surface: pygame.Surface, layout: BoardLayout) -
     hud.blit_text(card, sub, (card.get_width() // 2, 106), 24, hud.WHITE, anchor="midtop")
     card.set_alpha(int(255 * fade))
     surface.blit(card, card.get_rect(center=layout.rect.center))
+
+
+def _without_keys(hints: list[tuple[str, str]], claimed: set[str]) -> list[tuple[str, str]]:
+    """The footer ``hints`` without the keys an add-on claims (``Enter/R`` loses ``Enter``).
+
+    >>> _without_keys([("Enter/R", "try again"), ("Esc", "levels"), ("P", "preview")], {"Enter", "Esc"})
+    [('R', 'try again'), ('P', 'preview')]
+    """
+    out = []
+    for key, label in hints:
+        keys = [k for k in key.split("/") if k not in claimed] if key != "+/-" else [key]
+        if keys:
+            out.append(("/".join(keys), label))
+    return out
+
+
+def footer_hints(self: PlayScene) -> list[tuple[str, str]]:
+    """The footer's keys for the state of ``self`` (a play scene); an add-on's keys replace the scene's own."""
+    s = self.state
+    if s == PlayState.PLACING:
+        hints = [("Click", "brick"), ("Arrows+Enter", "brick"), ("Space", "release"), ("P", "preview"),
+                 ("Z/Y", "undo/redo"), (".", "step"), ("Esc", "menu")]
+    elif s in (PlayState.RUNNING, PlayState.PAUSED):
+        hints = [("Space", "pause" if s == PlayState.RUNNING else "resume"), ("Left/Right", "step"),
+                 ("+/-", "speed"), ("R", "restart"), ("P", "preview"), ("Click", "edit"), ("Esc", "menu")]
+    elif s == PlayState.WON:
+        more = "next level" if self.index + 1 < len(self.playlist) else self.back_label
+        hints = [("Enter", more), ("Space", "replay"), ("R", "restart"), ("Esc", "menu")]
+    else:
+        hints = [("Enter/R", "try again"), ("Left", "step back"), ("P", "preview"), ("Esc", "menu")]
+    return _without_keys(hints, {key for key, _ in self.extra_hints}) + list(self.extra_hints) + [("F1", "keys")]
+
+
+def status_strip_lines(self: PlayScene) -> list[str]:
+    """The lines shown in the strip under the top bar (at most two; the rest joined into the second)."""
+    lines = ([self.message] if self.message else []) + [line for line in self.status_lines if line]
+    tip = self.level.meta_value("hint")
+    if tip and self.state.value == "placing" and not self.bricks and not lines:
+        lines = [tip]
+    if len(lines) > 2:
+        lines = [lines[0], "  \u00b7  ".join(lines[1:])]
+    return lines

@@ -21,7 +21,7 @@ from game.pack import UNLOCK_FRACTION, group_worlds, migrate_keys, open_worlds_b
 from game.progress import LevelStatus
 from game.ui import hud
 from game.ui.app import App, Scene
-from game.catalog import LevelEntry, all_entries
+from game.catalog import LevelEntry, all_entries, entry_badge
 from game.ui.input import Act, Action
 from game.ui.render import LevelRenderer
 
@@ -49,16 +49,6 @@ def _thumbnail(level: Level, size: tuple[int, int]) -> pygame.Surface:
                 small.set_at((c, r), colors[ch])
     k = max(1, min(size[0] // level.width, size[1] // level.height))
     return pygame.transform.scale(small, (level.width * k, level.height * k))
-
-
-def entry_badge(entries: list[LevelEntry], i: int) -> str:
-    """The short label of level ``i`` shown in level select and in play: its pack number, or
-    ``U<n>`` for the player's own levels (numbered among them)."""
-    entry = entries[i]
-    if entry.section == "pack":
-        return str(1 + sum(1 for e in entries[:i] if e.section == "pack"))
-    same = sum(1 for e in entries[:i] if e.section == entry.section)
-    return f"{entry.section[:1].upper()}{same + 1}"
 
 
 def draw_medal(surface: pygame.Surface, center: tuple[int, int]) -> None:
@@ -105,7 +95,26 @@ class LevelSelectScene(Scene):
         self.locked: list[bool] = [False] * len(self.entries)
         self.group_open: list[bool] = [True] * len(self.groups)
         self.refresh()
-        self.cursor = first_unsolved(self.entries, self.statuses, self.locked)
+        self.cursor = self.next_unsolved()
+        self._follow = True  #: keep the cursor's card in view (off while the wheel scrolls)
+
+    def next_unsolved(self) -> int:
+        """Where the cursor opens: the level played last while unsolved, else the next unsolved one
+        after it (as Continue), within the open worlds; else the first unsolved open level."""
+        from game.resume import continue_index
+
+        solved = [st.solved and not st.changed for st in self.statuses]
+        i = continue_index([e.key for e in self.entries], solved, self.app.resume.last_key)
+        if i is not None and not self.locked[i] and not solved[i]:
+            return i
+        return first_unsolved(self.entries, self.statuses, self.locked)
+
+    def max_scroll(self, size: tuple[int, int]) -> float:
+        """How far the list scrolls: the last card's bottom reaches the bottom of the view."""
+        if not self.entries:
+            return 0.0
+        bottom = self.card_rect(len(self.entries) - 1, size).bottom + int(self.scroll)
+        return float(max(0, bottom - (size[1] - hud.BOTTOM_BAR - 16)))
 
     def refresh(self) -> None:
         """Re-read the progress marks and which worlds are open."""
@@ -196,21 +205,21 @@ class LevelSelectScene(Scene):
     # ----------------------------------------------------------------- actions
     def open(self, i: int) -> None:
         """Play level ``i``."""
-        from game.ui.scenes.play import PlayScene
-
         if 0 <= i < len(self.entries):
             self.cursor = i
             if self.locked[i]:
                 self.app.toast(self.lock_message(self.group_of[i]), 3.0)
                 return
             playable = [e for e, locked in zip(self.entries, self.locked) if not locked]
-            self.app.push(PlayScene(self.app, playlist=playable, index=playable.index(self.entries[i])))
+            self.app.open("play", playlist=playable, index=playable.index(self.entries[i]))
 
     def handle_event(self, action: Action) -> None:
         """Arrows, Enter, click, wheel, Esc."""
         n = len(self.entries)
         cols = self._columns(self.app.screen.get_width())
         k = action.kind
+        if k in (Act.LEFT, Act.RIGHT, Act.UP, Act.DOWN):
+            self._follow = True
         if k == Act.BACK:
             self.app.pop()
         elif k == Act.CONFIRM and n:
@@ -231,13 +240,19 @@ class LevelSelectScene(Scene):
             i = self._card_at(action.pos)
             if i is not None:
                 self.cursor = i
+        elif (k == Act.COPY or (k == Act.TEXT and action.text.lower() == "c")) and n:
+            self.app.open("share_code", self.entries[self.cursor].level)
+        elif k == Act.TEXT and action.text.lower() == "w" and n:
+            self.app.open("replays", self.entries[self.cursor])
         elif k == Act.SCROLL:
-            self.scroll = max(0.0, self.scroll - action.value * (CARD_H + GAP) / 2)
+            self._follow = False  # the wheel scrolls every world; the cursor may leave the view
+            limit = self.max_scroll(self.app.screen.get_size())
+            self.scroll = max(0.0, min(limit, self.scroll - action.value * (CARD_H + GAP) / 2))
 
     def update(self, dt: float) -> None:
         """Animate and keep the cursor's card in view."""
         self.anim += dt
-        if not self.entries:
+        if not self.entries or not self._follow:
             return
         h = self.app.screen.get_height()
         rect = self.card_rect(self.cursor, self.app.screen.get_size())
@@ -272,7 +287,8 @@ class LevelSelectScene(Scene):
         solved = sum(1 for s in self.statuses if s.solved and not s.changed)
         hud.blit_text(surface, f"{solved} / {len(self.entries)} solved", (size[0] - 16, bar.centery), 28,
                       hud.GOLD, anchor="midright")
-        hud.hint_bar(surface, [("Arrows", "choose"), ("Enter", "play"), ("Click", "play"), ("Esc", "menu")])
+        hud.hint_bar(surface, [("Arrows", "choose"), ("Enter", "play"), ("W", "replays"), ("C", "level code"),
+                               ("Esc", "menu")])
         legend = "check: solved   AI: solved with AI help   P: par (fewest bricks)"
         if size[0] >= 1000:
             hud.blit_text(surface, legend, (size[0] - 12, size[1] - hud.BOTTOM_BAR // 2), 18, hud.MUTED,

@@ -66,7 +66,10 @@ ROWS: list[SettingRow] = [
                _cycle(list(Palette), "palette")),
     SettingRow("Reduced motion (no confetti)", lambda s: _on(s.reduced_motion), _flag("reduced_motion")),
     SettingRow("Row / column ruler (N)", lambda s: _on(s.ruler), _flag("ruler")),
+    SettingRow("Keys", lambda s: f"{len(s.keys)} changed" if s.keys else "defaults", lambda s, d: {}),
 ]
+#: The row that opens the key rebinding screen (Enter / click) instead of changing a value.
+KEYS_ROW = len(ROWS) - 1
 
 
 def _short(path: Path) -> str:
@@ -84,9 +87,17 @@ class SettingsScene(Scene):
         super().__init__(app)
         self.cursor = 0
         self.renderer = LevelRenderer()
+        #: after a key press the mouse only takes the cursor back once it really moves: a window
+        #: resize (Window size, Fullscreen) puts the resting pointer over another row
+        self._keys_in_use = False
+        self._pointer_at: tuple[int, int] | None = None
 
     def change(self, row: int, delta: int) -> None:
-        """Change row ``row`` one step (``delta`` +1 / -1); saved and applied at once."""
+        """Change row ``row`` one step (``delta`` +1 / -1); saved and applied at once.  The Keys row
+        opens the key rebinding screen."""
+        if row == KEYS_ROW:
+            self.app.open("keys")
+            return
         changes = ROWS[row].change(self.app.settings, delta)
         self.app.change_settings(**changes)
         self.app.sound.play(Sfx.CLICK)
@@ -103,6 +114,18 @@ class SettingsScene(Scene):
         """Up/Down, Left/Right, Enter, clicks, Esc."""
         k = action.kind
         n = len(ROWS)
+        if k in (Act.UP, Act.DOWN, Act.LEFT, Act.RIGHT, Act.CONFIRM, Act.TOGGLE_RUN):
+            self._keys_in_use, self._pointer_at = True, self.app.mouse_pos
+        elif k == Act.RESIZE:  # the rows moved under the pointer: its next report only says where it is
+            self._keys_in_use, self._pointer_at = True, None
+        if k == Act.HOVER and action.pos is not None and self._keys_in_use:
+            if self._pointer_at is None:  # the first report after the keys (or a resize): where it rests
+                self._pointer_at = action.pos
+                return
+            dx, dy = action.pos[0] - self._pointer_at[0], action.pos[1] - self._pointer_at[1]
+            if dx * dx + dy * dy < 16:
+                return
+            self._keys_in_use = False
         if k == Act.BACK:
             self.app.pop()
         elif k == Act.UP:

@@ -1,0 +1,88 @@
+"""Hints that teach (game.teach): the reason and the idea are true for the level at hand."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given, settings
+
+from game.level import Level
+from game.pack import pack_level_paths
+from game.simulation import simulate
+from game.teach import first_failure, the_idea, why_it_fails
+from tests.strategies import levels
+
+
+def winning_set(level: Level, max_size: int = 2) -> tuple[tuple[int, int], ...] | None:
+    cells = level.brickable_cells
+    for k in range(min(max_size, level.budget) + 1):
+        for combo in itertools.combinations(cells, k):
+            if simulate(level, combo).won:
+                return combo
+    return None
+
+
+def check_reason(level: Level, bricks: tuple[tuple[int, int], ...]) -> None:
+    run = simulate(level, bricks, enforce_budget=False)
+    lesson = why_it_fails(level, bricks)
+    if run.won:
+        assert lesson is None
+        return
+    assert lesson is not None
+    failure = first_failure(run)
+    assert failure is not None
+    frame = lesson.frame
+    assert f"frame {frame}" in lesson.text
+    path = run.tracks[failure.lemming].path
+    r, c, d = path[min(frame, len(path) - 1)]
+    solid = level.obstacle_map(bricks)
+    inside = 0 <= lesson.cell[0] < level.height and 0 <= lesson.cell[1] < level.width
+    if "drops into" in lesson.text:  # standing there it reads the cell below, and it is open
+        assert lesson.cell == (r + 1, c) and inside and not solid[lesson.cell]
+        assert path[frame + 1][0] == r + 1
+    elif "reads the cell ahead" in lesson.text:  # it turns there: the cell ahead is solid (or off the map)
+        assert lesson.cell == (r, c + d) and (not inside or solid[lesson.cell])
+        assert path[frame + 1][:2] == (r, c) and path[frame + 1][2] == -d
+    else:
+        assert "(the last one)" in lesson.text and lesson.cell == path[-1][:2]
+    if len(level.lemmings) > 1:
+        assert f"emming {failure.lemming + 1}" in lesson.text
+    else:
+        assert lesson.text.startswith("The lemming")
+
+
+def test_reasons_for_every_pack_level_with_no_bricks_are_true() -> None:
+    for path in pack_level_paths():
+        check_reason(Level.load(path), ())
+
+
+@settings(max_examples=150, deadline=None)
+@given(levels(max_height=6, max_width=7, max_frames=20, max_budget=2))
+def test_reasons_and_ideas_are_true_for_any_level(level: Level) -> None:
+    check_reason(level, ())
+    solution = winning_set(level)
+    if solution is None or simulate(level).won:
+        return
+    idea = the_idea(level, (), solution)
+    assert idea is not None and idea.text.startswith("The idea:")
+    failure = first_failure(simulate(level))
+    assert failure is not None
+    if "floor" in idea.text or "wall" in idea.text:
+        assert idea.cell in solution  # the cell it names is a brick of the winning set
+        # and the failing lemming really reads that cell on its current path
+        path = simulate(level).tracks[failure.lemming].path
+        reads = {(r + 1, c) for r, c, _ in path} | {(r, c + d) for r, c, d in path}
+        assert idea.cell in reads
+
+
+def test_the_original_teaches_in_words() -> None:
+    from pathlib import Path
+
+    level = Level.load(Path(__file__).resolve().parents[2] / "levels" / "007_the_original.txt")
+    reason = why_it_fails(level, ())
+    assert reason is not None and reason.text.startswith("The lemming drops into the pit at frame")
+    from tests.conftest import ORIGINAL_SOLUTIONS
+
+    for solution in ORIGINAL_SOLUTIONS:
+        idea = the_idea(level, (), solution)
+        assert idea is not None and idea.text.startswith("The idea: the lemming needs") and idea.cell in solution
