@@ -22,7 +22,7 @@ MENU_LABEL = "More puzzles"
 
 def install_menu_entry() -> None:
     """Add "More puzzles" to the title menu (once)."""
-    from game.ui.scenes.menu import MENU_ENTRIES
+    from game.ui.router import MENU_ENTRIES
 
     if MENU_LABEL not in {label for label, _ in MENU_ENTRIES}:
         MENU_ENTRIES.append((MENU_LABEL, lambda app: MorePuzzlesScene(app)))
