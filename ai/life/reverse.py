@@ -3,13 +3,15 @@
 :func:`reverse` tries, within one :class:`ai.context.SolveContext`:
 
 1. the free answers: the all-dead board and the target itself (a still life is its own predecessor);
-2. then one generation back at a time (:func:`predecessor`, each level an equal share of the time
+2. for k >= 2, the joint exact model of all k generations (:mod:`ai.life.model`) for
+   :data:`JOINT_SHARE` of the time: a solution is an exact start, ``INFEASIBLE`` a proof that none exists;
+3. then one generation back at a time (:func:`predecessor`, each level an equal share of the time
    left): the *exact* one-step CP-SAT model (:mod:`ai.life.model`, the board as constants) for half of
    the level's time, else the *soft* model (minimise wrong cells) for the rest; the chain goes on from
    what was found.  ``INFEASIBLE`` on the first level proves that no start exists at all (the target is
    a Garden of Eden).  Every board of the chain is a candidate start; the one with fewest wrong cells
-   after the replay wins.  (The joint k-layer model is in :mod:`ai.life.model` too, used by
-   :func:`backbone`; on 25x25 boards it found k >= 2 starts far less often in the same time.)
+   after the replay wins.  The chain reaches further on 25x25 boards; the joint model wins on small
+   boards, where a chain often runs into a predecessor that has none.
 
 :func:`backbone` finds the cells that have the same value in every start (the hints): solve, then ask
 for a start that differs from the first on at least one still-common cell, drop the cells that
@@ -35,6 +37,8 @@ from game.life.rules import LIFE, Board, Rule, step, trajectory
 
 #: Share of the time limit the exact model gets before the soft model takes over.
 EXACT_SHARE = 0.5
+#: Share of the time limit the joint model of all k generations gets (k >= 2) before the step-by-step chain.
+JOINT_SHARE = 0.4
 
 
 class ReverseStatus(str, enum.Enum):
@@ -156,6 +160,20 @@ def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, 
         return _result(ReverseStatus.EXACT, best[0][1], target, rule, steps, best[0][2])
     proved_none = optimal = False
     current = target
+    try:
+        if steps > 1:  # the joint model of all k generations: exact starts on small boards, proofs of none
+            remaining = ctx.remaining()
+            joint_ctx = ctx.child(time_limit=None if remaining is None else remaining * JOINT_SHARE)
+            ctx.report(f"joint model of {steps} steps")
+            m = build_model(target, rule, steps, ctx=joint_ctx)
+            m.hint([np.zeros_like(target)] * steps)
+            status, solver = solve_model(m, joint_ctx, workers=workers)
+            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                return _result(ReverseStatus.EXACT, m.start_value(solver), target, rule, steps, "cp-sat joint")
+            proved_none = status == cp_model.INFEASIBLE
+    except SolveStopped:
+        if ctx.cancelled():
+            raise
     try:
         for level in range(steps):
             remaining = ctx.remaining()
