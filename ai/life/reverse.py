@@ -257,7 +257,7 @@ def backbone(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *,
             raise AssertionError("cp-sat backbone: a start replays with wrong cells")
         seen += 1
         common &= other == first
-        ctx.report("backbone", candidates=int(common.sum()), starts=seen)
+        ctx.report(f"backbone: {int(common.sum())} candidate cells", solutions_found=seen)
     return Backbone(True, common & first, common & ~first, proved, first, seen)
 
 

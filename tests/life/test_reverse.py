@@ -55,7 +55,9 @@ def test_two_steps_and_a_non_totalistic_rule() -> None:
     rule = Rule(tuple(bool(v) for v in np.random.default_rng(7).random(512) < 0.45))
     starts, images = all_starts_and_images(rule.name)
     target = batch_step(images[1234:1235], rule)[0]
-    result = reverse(target, 2, SolveContext.create(), rule)
+    reports: list[object] = []
+    result = reverse(target, 2, SolveContext.create(progress=reports.append), rule)
+    assert reports  # progress reaches the caller as ai.base.Progress
     assert result.status == ReverseStatus.EXACT
     assert np.array_equal(step(result.start, rule, 2), target)
 
@@ -64,8 +66,9 @@ def test_backbone_matches_brute_force() -> None:
     starts, images = all_starts_and_images("B3/S23")
     target = images[4242]
     preds = starts[(images == target).all(axis=(1, 2))]
-    bb = backbone(target, 1, SolveContext.create(), LIFE)
-    assert bb.exists and bb.proved
+    reports: list[object] = []
+    bb = backbone(target, 1, SolveContext.create(progress=reports.append), LIFE)
+    assert bb.exists and bb.proved and len(reports) == bb.starts_seen - 1
     assert np.array_equal(bb.alive, preds.all(axis=0))
     assert np.array_equal(bb.dead, (~preds).all(axis=0))
 

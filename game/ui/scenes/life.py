@@ -34,24 +34,26 @@ AI_TIME_LIMIT = 10.0
 ALIVE, DEAD, GRID = (250, 214, 90), (34, 28, 56), (60, 52, 92)
 
 
-def _solve_job(target: Board, steps: int, rule_name: str) -> Callable[[Callable[[Any], None], threading.Event], Any]:
+def _solve_job(target: Board, steps: int, rule_name: str,
+               limit: float | None) -> Callable[[Callable[[Any], None], threading.Event], Any]:
     def job(report: Callable[[Any], None], cancel: threading.Event) -> Any:
         from ai.context import SolveContext
         from ai.life.reverse import reverse
         from game.life.rules import parse_rule
 
-        ctx = SolveContext.create(time_limit=AI_TIME_LIMIT, cancel=cancel, progress=report)
+        ctx = SolveContext.create(time_limit=limit, cancel=cancel, progress=report)
         return reverse(target, steps, ctx, parse_rule(rule_name))
     return job
 
 
-def _hint_job(target: Board, steps: int, rule_name: str) -> Callable[[Callable[[Any], None], threading.Event], Any]:
+def _hint_job(target: Board, steps: int, rule_name: str,
+              limit: float | None) -> Callable[[Callable[[Any], None], threading.Event], Any]:
     def job(report: Callable[[Any], None], cancel: threading.Event) -> Any:
         from ai.context import SolveContext
         from ai.life.reverse import backbone
         from game.life.rules import parse_rule
 
-        ctx = SolveContext.create(time_limit=AI_TIME_LIMIT, cancel=cancel, progress=report)
+        ctx = SolveContext.create(time_limit=limit, cancel=cancel, progress=report)
         return backbone(target, steps, ctx, parse_rule(rule_name))
     return job
 
@@ -60,8 +62,9 @@ class LifeScene(Scene):
     """Reverse Life puzzles (see the module docstring)."""
 
     def __init__(self, app: App, puzzles: list[LifePuzzle] | None = None, index: int = 0, *,
-                 use_processes: bool | None = None) -> None:
+                 use_processes: bool | None = None, ai_time_limit: float | None = AI_TIME_LIMIT) -> None:
         super().__init__(app)
+        self.ai_time_limit = ai_time_limit  #: seconds per AI job (``None``: until done, for tests)
         self.renderer = LevelRenderer()
         self.error = ""
         try:
@@ -186,9 +189,11 @@ class LifeScene(Scene):
         elif k == Act.NEXT_ITEM:
             self.load(self.index + 1)
         elif k == Act.HINT:
-            self._submit("hint", _hint_job(m.puzzle.target, m.puzzle.steps, m.puzzle.rule.name))
+            self._submit("hint", _hint_job(m.puzzle.target, m.puzzle.steps, m.puzzle.rule.name,
+                                               self.ai_time_limit))
         elif k == Act.SOLVE:
-            self._submit("solve", _solve_job(m.puzzle.target, m.puzzle.steps, m.puzzle.rule.name))
+            self._submit("solve", _solve_job(m.puzzle.target, m.puzzle.steps, m.puzzle.rule.name,
+                                                 self.ai_time_limit))
 
     def _submit(self, kind: str, job: Callable[[Callable[[Any], None], threading.Event], Any]) -> None:
         self.job_kind = kind
