@@ -167,7 +167,7 @@ def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, 
             ctx.report(f"joint model of {steps} steps")
             m = build_model(target, rule, steps, ctx=joint_ctx)
             m.hint([np.zeros_like(target)] * steps)
-            status, solver = solve_model(m, joint_ctx, workers=workers)
+            status, solver = solve_model(m, joint_ctx, workers=workers, inprocessing=True)
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 return _result(ReverseStatus.EXACT, m.start_value(solver), target, rule, steps, "cp-sat joint")
             proved_none = status == cp_model.INFEASIBLE
