@@ -3,12 +3,14 @@
 :func:`reverse` tries, within one :class:`ai.context.SolveContext`:
 
 1. the free answers: the all-dead board and the target itself (a still life is its own predecessor);
-2. for k >= 2, the joint exact model of all k generations (:mod:`ai.life.model`) for
-   :data:`JOINT_SHARE` of the time: a solution is an exact start, ``INFEASIBLE`` a proof that none exists;
-3. then one generation back at a time (:func:`predecessor`, each level an equal share of the time
-   left): the *exact* one-step CP-SAT model (:mod:`ai.life.model`, the board as constants) for half of
-   the level's time, else the *soft* model (minimise wrong cells) for the rest; the chain goes on from
-   what was found.  ``INFEASIBLE`` on the first level proves that no start exists at all (the target is
+2. for k >= 2 on boards of at most :data:`JOINT_MAX_CELLS` cells x k, the joint exact model of all
+   k generations (:mod:`ai.life.model`) for :data:`JOINT_SHARE` of the time: a solution is an exact
+   start, ``INFEASIBLE`` a proof that none exists;
+3. then one generation back at a time (:func:`predecessor`; each level an equal share of the time
+   left, at least :data:`LEVEL_SHARE` of it): the *exact* one-step CP-SAT model (the board as
+   constants) for half of the level's time, else the *soft* model (minimise wrong cells) for the rest;
+   the chain goes on from what was found.  ``INFEASIBLE`` on the first level proves that no start
+   exists at all (the target is
    a Garden of Eden).  Every board of the chain is a candidate start; the one with fewest wrong cells
    after the replay wins.  The chain reaches further on 25x25 boards; the joint model wins on small
    boards, where a chain often runs into a predecessor that has none.
@@ -39,6 +41,10 @@ from game.life.rules import LIFE, Board, Rule, step, trajectory
 EXACT_SHARE = 0.5
 #: Share of the time limit the joint model of all k generations gets (k >= 2) before the step-by-step chain.
 JOINT_SHARE = 0.4
+#: Largest board size x steps for the joint model (beyond, building it alone takes most of a 10 s limit).
+JOINT_MAX_CELLS = 1300
+#: Least share of the time left that one level of the step-by-step chain gets.
+LEVEL_SHARE = 0.5
 
 
 class ReverseStatus(str, enum.Enum):
@@ -161,7 +167,7 @@ def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, 
     proved_none = optimal = False
     current = target
     try:
-        if steps > 1:  # the joint model of all k generations: exact starts on small boards, proofs of none
+        if steps > 1 and target.size * steps <= JOINT_MAX_CELLS:  # the joint model of all k generations: exact starts on small boards, proofs of none
             remaining = ctx.remaining()
             joint_ctx = ctx.child(time_limit=None if remaining is None else remaining * JOINT_SHARE)
             ctx.report(f"joint model of {steps} steps")
@@ -177,7 +183,8 @@ def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, 
     try:
         for level in range(steps):
             remaining = ctx.remaining()
-            level_ctx = ctx.child(time_limit=None if remaining is None else remaining / (steps - level))
+            share = max(1.0 / (steps - level), LEVEL_SHARE)  # the first levels decide whether the chain goes on
+            level_ctx = ctx.child(time_limit=None if remaining is None else remaining * share)
             ctx.report(f"step back {level + 1} of {steps}")
             status, pred, minimal = predecessor(current, rule, level_ctx, workers=workers, exact_share=exact_share)
             if level == 0 and status == StepStatus.NONE:
