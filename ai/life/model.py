@@ -51,7 +51,7 @@ class ReverseModel:
 
     def hint(self, path: list[Board]) -> None:
         """Hint CP-SAT with a trajectory ``path[0..k]`` (start, then each generation)."""
-        self.model.clear_hints()
+        self.model.clear_hints()  # type: ignore[no-untyped-call]
         for t, layer in enumerate(self.layers):
             if t == self.steps and not self.soft:
                 break

@@ -131,7 +131,7 @@ def predecessor(board: Board, rule: Rule, ctx: SolveContext, *, workers: int = 1
     life, :func:`far_from_life`, fixed dead: a smaller model), hinted with ``board`` itself, minimises
     wrong cells.  (Fixing those cells in the exact model too was tried: on the random 25x25 boards of
     the benchmark it was no faster.)
-    Raises :class:`SolveStopped` when the time ends while a model is being built.
+    Raises :class:`SolveStopped` when the time ends while the exact model is being built.
     """
     remaining = ctx.remaining()
     quiet = far_from_life(board)
@@ -142,11 +142,17 @@ def predecessor(board: Board, rule: Rule, ctx: SolveContext, *, workers: int = 1
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return StepStatus.EXACT, m.start_value(solver), True
     proved_none = status == cp_model.INFEASIBLE
-    soft = build_model(board, rule, 1, soft=True, ctx=ctx, dead=quiet)
+    status = StepStatus.NONE if proved_none else StepStatus.APPROXIMATE
+    try:
+        soft = build_model(board, rule, 1, soft=True, ctx=ctx, dead=quiet)
+    except SolveStopped:
+        if ctx.cancelled():
+            raise
+        return status, None, False
     soft.hint(trajectory(board, rule, 1))
-    status, solver = solve_model(soft, ctx, workers=workers)
-    start = soft.start_value(solver) if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
-    return (StepStatus.NONE if proved_none else StepStatus.APPROXIMATE), start, status == cp_model.OPTIMAL
+    soft_status, solver = solve_model(soft, ctx, workers=workers)
+    start = soft.start_value(solver) if soft_status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
+    return status, start, soft_status == cp_model.OPTIMAL
 
 
 def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, workers: int = 1,
