@@ -3,7 +3,7 @@
 :func:`reverse` tries, within one :class:`ai.context.SolveContext`:
 
 1. the free answers: the all-dead board and the target itself (a still life is its own predecessor);
-2. for k >= 2 on boards of at most :data:`JOINT_MAX_CELLS` cells x k, the joint exact model of all
+2. for k >= 2 on boards of at most :data:`JOINT_MAX_CELLS` cells, the joint exact model of all
    k generations (:mod:`ai.life.model`) for :data:`JOINT_SHARE` of the time: a solution is an exact
    start, ``INFEASIBLE`` a proof that none exists;
 3. then one generation back at a time (:func:`predecessor`; each level an equal share of the time
@@ -41,8 +41,9 @@ from game.life.rules import LIFE, Board, Rule, step, trajectory
 EXACT_SHARE = 0.5
 #: Share of the time limit the joint model of all k generations gets (k >= 2) before the step-by-step chain.
 JOINT_SHARE = 0.4
-#: Largest board size x steps for the joint model (beyond, building it alone takes most of a 10 s limit).
-JOINT_MAX_CELLS = 1300
+#: Largest board (cells) for the joint model: on 25x25 boards it found no start in 4 s of a 10 s limit
+#: where the chain finds some (k = 2), and building it for k = 5 alone takes seconds.
+JOINT_MAX_CELLS = 300
 #: Least share of the time left that one level of the step-by-step chain gets.
 LEVEL_SHARE = 0.5
 
@@ -127,16 +128,16 @@ def predecessor(board: Board, rule: Rule, ctx: SolveContext, *, workers: int = 1
     """One generation back: (status, a start or ``None``, the start's wrong cells are proved minimal).
 
     The exact model (hinted towards dead cells: sparse predecessors are the common ones), which can also
-    prove that no start exists, gets ``exact_share`` of the time; then the soft model (cells far from
+    prove that no start exists, gets ``exact_share`` of the time left once it is built; then the soft model (cells far from
     life, :func:`far_from_life`, fixed dead: a smaller model), hinted with ``board`` itself, minimises
     wrong cells.  (Fixing those cells in the exact model too was tried: on the random 25x25 boards of
     the benchmark it was no faster.)
     Raises :class:`SolveStopped` when the time ends while the exact model is being built.
     """
-    remaining = ctx.remaining()
     quiet = far_from_life(board)
+    m = build_model(board, rule, 1, ctx=ctx)
+    remaining = ctx.remaining()
     exact_ctx = ctx.child(time_limit=None if remaining is None else remaining * exact_share)
-    m = build_model(board, rule, 1, ctx=exact_ctx)
     m.hint([np.zeros_like(board)])
     status, solver = solve_model(m, exact_ctx, workers=workers)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -173,7 +174,7 @@ def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, 
     proved_none = optimal = False
     current = target
     try:
-        if steps > 1 and target.size * steps <= JOINT_MAX_CELLS:  # the joint model of all k generations: exact starts on small boards, proofs of none
+        if steps > 1 and target.size <= JOINT_MAX_CELLS:  # all k generations at once (small boards)
             remaining = ctx.remaining()
             joint_ctx = ctx.child(time_limit=None if remaining is None else remaining * JOINT_SHARE)
             ctx.report(f"joint model of {steps} steps")
@@ -187,21 +188,27 @@ def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, 
         if ctx.cancelled():
             raise
     try:
-        for level in range(steps):
+        level = 0
+        retried = False
+        while level < steps:
             remaining = ctx.remaining()
             share = max(1.0 / (steps - level), LEVEL_SHARE)  # the first levels decide whether the chain goes on
-            level_ctx = ctx.child(time_limit=None if remaining is None else remaining * share)
+            level_ctx = ctx.child(time_limit=None if remaining is None or retried else remaining * share)
             ctx.report(f"step back {level + 1} of {steps}")
             status, pred, minimal = predecessor(current, rule, level_ctx, workers=workers, exact_share=exact_share)
             if level == 0 and status == StepStatus.NONE:
                 proved_none = True  # the target has no predecessor at all, so none k steps back either
                 optimal = steps == 1 and minimal
             if pred is None:
-                break
+                if retried or status == StepStatus.NONE or ctx.should_stop():
+                    break
+                retried = True  # once: this level again with all the time left
+                continue
             current = pred
             consider(current, "cp-sat step by step" if status == StepStatus.EXACT else "cp-sat min wrong cells")
             if best[0][0] == 0:
                 break
+            level += 1
     except SolveStopped:
         if ctx.cancelled():
             raise
