@@ -70,3 +70,15 @@ def test_shipped_pack_opens(app: App) -> None:
     app.push(scene)
     app.run_frames(2)
     assert scene.model is not None and len(scene.puzzles) >= 10 and not scene.error
+
+
+def test_an_answer_for_a_puzzle_left_behind_is_dropped(app: App) -> None:
+    scene = LifeScene(app, [GLIDER, BLINKER], ai_time_limit=None, use_processes=False)
+    app.push(scene)
+    press(app, pygame.K_s, unicode="s")
+    job = scene.job
+    assert job is not None
+    press(app, pygame.K_RIGHTBRACKET, unicode="]")  # to the blinker before the answer is taken
+    scene.worker.wait(job, 120.0)
+    app.run_frames(2)
+    assert scene.model is not None and scene.model.puzzle is BLINKER and scene.model.start.sum() == 0

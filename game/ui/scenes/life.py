@@ -37,24 +37,30 @@ ALIVE, DEAD, GRID = (250, 214, 90), (34, 28, 56), (60, 52, 92)
 def _solve_job(target: Board, steps: int, rule_name: str,
                limit: float | None) -> Callable[[Callable[[Any], None], threading.Event], Any]:
     def job(report: Callable[[Any], None], cancel: threading.Event) -> Any:
-        from ai.context import SolveContext
+        from ai.context import SolveContext, SolveStopped
         from ai.life.reverse import reverse
         from game.life.rules import parse_rule
 
         ctx = SolveContext.create(time_limit=limit, cancel=cancel, progress=report)
-        return reverse(target, steps, ctx, parse_rule(rule_name))
+        try:
+            return reverse(target, steps, ctx, parse_rule(rule_name))
+        except SolveStopped:  # cancelled (only in the worker's thread; a child process is killed instead)
+            return None
     return job
 
 
 def _hint_job(target: Board, steps: int, rule_name: str,
               limit: float | None) -> Callable[[Callable[[Any], None], threading.Event], Any]:
     def job(report: Callable[[Any], None], cancel: threading.Event) -> Any:
-        from ai.context import SolveContext
+        from ai.context import SolveContext, SolveStopped
         from ai.life.reverse import backbone
         from game.life.rules import parse_rule
 
         ctx = SolveContext.create(time_limit=limit, cancel=cancel, progress=report)
-        return backbone(target, steps, ctx, parse_rule(rule_name))
+        try:
+            return backbone(target, steps, ctx, parse_rule(rule_name))
+        except SolveStopped:
+            return None
     return job
 
 
@@ -209,6 +215,8 @@ class LifeScene(Scene):
     def update(self, dt: float) -> None:
         """Take the AI's answer when it is there."""
         for event in self.worker.poll():
+            if self.job is None or event.job != self.job:  # a job of a puzzle left behind
+                continue
             if event.kind == EventKind.DONE and event.payload is not None and self.model is not None:
                 self.job = None
                 if self.job_kind == "solve":
