@@ -89,6 +89,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=20, help="trajectories per rule (default 20)")
     parser.add_argument("--seed", type=int, default=2020)
     parser.add_argument("--update", action="store_true", help="rewrite the section of bench/results.md")
+    parser.add_argument("--title", default="Reverse Life", help="the section's title (default 'Reverse Life')")
     args = parser.parse_args()
     learn_rows = bench_learn(args.seeds)
     print("\n".join(learn_rows), flush=True)
@@ -106,13 +107,14 @@ def main() -> None:
         f"Rule learning: one 25x25 trajectory of 10 generations from a random 50 % board per seed "
         f"({args.seeds} seeds per rule).", "",
         *learn_rows, "",
-        f"Command: `python bench/life.py --boards {args.boards} --time-limit {args.time_limit:g} --update`.",
+        f"Command: `python bench/life.py --boards {args.boards} --time-limit {args.time_limit:g} --seeds {args.seeds} "
+        f"--update" + (f" --title '{args.title}'`." if args.title != "Reverse Life" else "`."),
     ])
     print(body)
     if args.update:
         from bench.results import update_section
 
-        update_section("Reverse Life", body)
+        update_section(args.title, body)
 
 
 if __name__ == "__main__":
