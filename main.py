@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "ai.generation.commands",
     "ai.rating_commands",
     "ai.mines.commands",
+    "ai.life.commands",
 )
 
 

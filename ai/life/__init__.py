@@ -1,0 +1,1 @@
+"""Reverse Life AI: predecessors (CP-SAT), approximate starts, backbone hints, rule learning."""
