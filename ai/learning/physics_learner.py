@@ -46,6 +46,9 @@ STAY = -1  #: marker for "no example" in outcome tables
 #: Hidden directions: the cost of one more table entry against one turn or step backwards (an Occam prior:
 #: directions that let fewer neighbourhood-move pairs explain the positions are preferred).
 ENTRY_WEIGHT = 0
+#: Hidden directions: the priors tried, each (turn, step backwards) with +1 "fewest" or -1 "most"; the one
+#: whose learned rule list is shortest is kept.
+PRIORS: tuple[tuple[int, int], ...] = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 #: Most seconds the direction search runs (its best answer is used).
 DIRECTIONS_SECONDS = 20.0
 
@@ -280,16 +283,31 @@ def learn_physics(games: Sequence[Game], *, name: str = "learned", ctx: SolveCon
     directions are inferred first (:func:`infer_directions`)."""
     steps = steps_of(games)
     positions_only = bool(steps.count) and bool((steps.direction == 0).any())
-    if positions_only:
-        d0, d1 = infer_directions(steps, ctx=ctx)
-    else:
-        d0, d1 = steps.direction, steps.next_direction
-    config, outcome = examples(steps, d0, d1)
-    ev = evidence(config, outcome, steps.on_target)
-    return fit(ev, name=name, positions_only=positions_only, example_count=steps.count, ctx=ctx)
+    if not positions_only:
+        config, outcome = examples(steps, steps.direction, steps.next_direction)
+        ev = evidence(config, outcome, steps.on_target)
+        return fit(ev, name=name, positions_only=False, example_count=steps.count, ctx=ctx)
+    best: LearnedPhysics | None = None
+    for prior in PRIORS:  # each naming prior names the directions; the shortest rule list wins
+        d0, d1 = infer_directions(steps, ctx=ctx, prior=prior)
+        if int((steps.moves[:, 1] * d0).sum()) < 0:  # name the directions after the way lemmings mostly go
+            d0, d1 = -d0, -d1
+        config, outcome = examples(steps, d0, d1)
+        ev = evidence(config, outcome, steps.on_target)
+        result = fit(ev, name=name, positions_only=True, example_count=steps.count, ctx=ctx)
+        if best is None or _size(result.physics) < _size(best.physics):
+            best = result
+    assert best is not None
+    return best
 
 
-def infer_directions(steps: Steps, *, ctx: SolveContext | None = None) -> tuple[IntArray, IntArray]:
+def _size(physics: Physics) -> tuple[int, int]:
+    """How long a physics is to say: rules, then conditions."""
+    return len(physics.rules), sum(len(rule.when) for rule in physics.rules)
+
+
+def infer_directions(steps: Steps, *, ctx: SolveContext | None = None,
+                     prior: tuple[int, int] = (1, 1)) -> tuple[IntArray, IntArray]:
     """A direction for every step (before and after) such that one table over configurations explains
     every example, with the fewest turns and steps backwards (CP-SAT: the directions are named after
     the way lemmings go); directions already observed are kept."""
@@ -316,7 +334,7 @@ def infer_directions(steps: Steps, *, ctx: SolveContext | None = None) -> tuple[
             table_vars[key] = model.new_bool_var(f"t{config}_{outcome}")
         return table_vars[key]
 
-    turns = []
+    costs: list[Any] = []
     stop_on_targets = not bool((steps.on_target & ((steps.moves != 0).any(axis=1))).any())
     for s in range(n):
         if s % 512 == 0:
@@ -328,10 +346,10 @@ def infer_directions(steps: Steps, *, ctx: SolveContext | None = None) -> tuple[
         turn = model.new_bool_var(f"turn{s}")
         model.add(before != after).only_enforce_if(turn)
         model.add(before == after).only_enforce_if(turn.Not())
-        turns.append(turn)
+        costs.append(turn if prior[0] > 0 else turn.Not())
         if steps.moves[s, 1] != 0:  # name the directions after the way lemmings go: a step back costs
             backward = before.Not() if steps.moves[s, 1] > 0 else before
-            turns.append(backward)
+            costs.append(backward if prior[1] > 0 else backward.Not())
         if stop_on_targets and steps.on_target[s]:
             model.add(turn == 0)
             continue
@@ -347,7 +365,7 @@ def infer_directions(steps: Steps, *, ctx: SolveContext | None = None) -> tuple[
         by_config.setdefault(config, []).append(var)
     for options in by_config.values():
         model.add_at_most_one(options)
-    model.minimize(sum(turns) + ENTRY_WEIGHT * sum(table_vars.values()))
+    model.minimize(sum(costs) + ENTRY_WEIGHT * sum(table_vars.values()))
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 2
     remaining = ctx.remaining()
