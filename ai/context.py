@@ -44,17 +44,31 @@ Clock = Callable[[], float]
 
 
 class ManualClock:
-    """A clock that moves only when told (:meth:`advance`): deterministic deadlines in tests."""
+    """A clock that moves only when told (:meth:`advance`), or by ``step`` each time it is read.
 
-    def __init__(self, now: float = 0.0) -> None:
+    Deterministic deadlines in tests: with ``step``, a deadline passes after a fixed number of reads
+    (a fixed amount of the solver's work), whatever the machine's speed.
+
+    >>> ticking = ManualClock(step=0.5)
+    >>> ticking(), ticking(), ticking()
+    (0.0, 0.5, 1.0)
+    """
+
+    def __init__(self, now: float = 0.0, *, step: float = 0.0) -> None:
         self.now = now
+        self.step = step
+        self._lock = threading.Lock()
 
     def __call__(self) -> float:
-        return self.now
+        with self._lock:
+            now = self.now
+            self.now += self.step
+            return now
 
     def advance(self, seconds: float) -> None:
         """Move the clock ``seconds`` forward."""
-        self.now += seconds
+        with self._lock:
+            self.now += seconds
 
 
 class StopReason(str, enum.Enum):

@@ -25,6 +25,7 @@ from game.batch import simulate_brick_sets
 from game.level import Level
 from main import main
 from tests.conftest import ORIGINAL_SOLUTIONS
+from tests.stopping import CancelOnPoll
 
 MAKER = pick_certifier()  # "search" when installed
 CHECKERS = [name for name in ("brute", "cpsat", "milp") if name in ai.available_solvers() and name != MAKER]
@@ -162,12 +163,10 @@ def test_cancel_stops_generation() -> None:
     cancel = threading.Event()
     cancel.set()
     assert list(generate_levels(16, 20, 3, count=5, seed=1, cancel=cancel)) == []
-    cancel = threading.Event()
-    timer = threading.Timer(0.3, cancel.set)
-    timer.start()
-    start = time.perf_counter()
+    cancel = CancelOnPoll(30)  # mid-work: on the generator's 30th check
     levels = list(generate_levels(24, 32, 5, lemmings=2, count=50, seed=1, cancel=cancel))
-    assert time.perf_counter() - start < 5.0  # cancel is checked between candidates and search depths
+    done = time.perf_counter()
+    assert cancel.fired_at is not None and done - cancel.fired_at < 5.0  # checked between candidates and depths
     assert len(levels) < 50
 
 
@@ -221,9 +220,14 @@ def test_next_level_runs_in_the_worker_and_cancels() -> None:
         assert worker.wait(job, 30)
         done = [e for e in worker.poll() if e.kind == "done"]
         assert done and done[0].payload.difficulty == 1 and done[0].payload.level.budget == 1
-        job = worker.submit(lambda cancel, report: next_level(12, seed=4, cancel=cancel, progress=report),
-                            label="generate")
-        time.sleep(0.2)
+        started = threading.Event()
+
+        def hard(cancel: threading.Event, report: object) -> object:
+            started.set()
+            return next_level(12, seed=4, cancel=cancel, progress=report)  # type: ignore[arg-type]
+
+        job = worker.submit(hard, label="generate")
+        assert started.wait(30)
         worker.cancel()
         assert worker.wait(job, 5.0)
     finally:

@@ -180,7 +180,7 @@ class LearnedRuleSolver(SolverBase):
         ctx.check()
         moves, start_state = self._moves()
         m: Any
-        if moves is not None and mode != SolveMode.ANY and trusted and learned_run_wins(level, moves, start_state):
+        if moves is not None and mode != SolveMode.ANY and trusted and learned_run_wins(level, moves, start_state, ctx=ctx):
             # the learned rules say no brick is needed: the empty set is the one minimum
             if simulate(level, ()).won:
                 return result(SolveStatus.OPTIMAL, (), ((),), complete=mode == SolveMode.ALL,
