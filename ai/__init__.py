@@ -77,21 +77,21 @@ def solve(
 ) -> SolveResult:
     """Solve ``level`` with the named solver and replay-check every solution it returns.
 
-    ``context``: the caller's :class:`ai.context.SolveContext` (e.g. a hint's); a solver built on
-    :class:`ai.solvers.base.SolverBase` then runs under a child of it (the earlier deadline, its cancel
-    events and ``cancel``, its progress sink) and shares its work (the reachability analysis of
-    ``level``).  Other solvers get ``time_limit``, ``progress`` and ``cancel`` as usual.
+    ``context``: the caller's :class:`ai.context.SolveContext` (e.g. a hint's, a rating's); the solver
+    then runs under a child of it (the earlier deadline, its cancel events and ``cancel``, its progress
+    sink) and shares its work (the reachability analysis of ``level``).  Without one, ``time_limit``,
+    ``progress`` and ``cancel`` make the context: they are for entry points (commands, worker jobs).
 
     Raises :class:`WrongSolutionError` if the solver's answer does not win in the
     reference simulator.
     """
-    from ai.solvers.base import SolverBase
+    from ai.solvers.base import solve_under
 
     impl = get_solver(solver, **options) if isinstance(solver, str) else solver
     start = time.perf_counter()
-    if context is not None and isinstance(impl, SolverBase):
+    if context is not None:
         child = context.child(time_limit=time_limit, cancel=cancel, solver=impl.name)
-        result = impl.solve_in(level, SolveMode(mode), child)
+        result = solve_under(impl, level, SolveMode(mode), child)
     else:
         result = impl.solve(
             level, mode=SolveMode(mode), time_limit=time_limit, progress=progress, cancel=cancel

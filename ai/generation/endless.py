@@ -50,6 +50,7 @@ import threading
 from dataclasses import dataclass, replace
 from typing import Iterator
 
+from ai.context import SolveContext
 from ai.generation.generator import GeneratedLevel, GenerationProgress, generate_levels
 
 #: Candidates rated per Endless step (the one nearest the target score is kept).
@@ -94,7 +95,7 @@ def rated_level(
             spec.height, spec.width, spec.bricks, None, spec.lemmings, candidates, spec.unique,
             _seed_of(seed, step) + 7919 * batch, cancel, progress, solver=solver,
         ):
-            score = rate_level(generated.level, cancel=cancel, time_limit=RATING_TIME_LIMIT).score
+            score = rate_level(generated.level, SolveContext.create(time_limit=RATING_TIME_LIMIT, cancel=cancel)).score
             if cancel is not None and cancel.is_set():
                 return None
             rated = replace(generated, difficulty=step, score=score)

@@ -163,7 +163,9 @@ def generate_run(
             if spec.difficulty is not None:
                 from ai.rating import rate_level
 
-                score = rate_level(level.level, cancel=cancel, time_limit=spec.time_limit).score
+                from ai.context import SolveContext
+
+                score = rate_level(level.level, SolveContext.create(time_limit=spec.time_limit, cancel=cancel)).score
                 level = replace(level, score=score)
                 if not spec.difficulty[0] <= score <= spec.difficulty[1]:
                     state["off"] += 1
