@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import threading
-import time
 from typing import TYPE_CHECKING
 
 from ai.base import (
@@ -85,20 +84,19 @@ def solve(
     Raises :class:`WrongSolutionError` if the solver's answer does not win in the
     reference simulator.
     """
+    from ai.context import SolveContext
     from ai.solvers.base import solve_under
 
     impl = get_solver(solver, **options) if isinstance(solver, str) else solver
-    start = time.perf_counter()
+    name = getattr(impl, "name", "")
     if context is not None:
-        child = context.child(time_limit=time_limit, cancel=cancel, solver=impl.name)
-        result = solve_under(impl, level, SolveMode(mode), child)
-    else:
-        result = impl.solve(
-            level, mode=SolveMode(mode), time_limit=time_limit, progress=progress, cancel=cancel
-        )
+        ctx = context.child(time_limit=time_limit, cancel=cancel, solver=name)
+    else:  # an entry point: the limit and the event become the one context
+        ctx = SolveContext.create(time_limit=time_limit, cancel=cancel, progress=progress, solver=name)
+    result = solve_under(impl, level, SolveMode(mode), ctx)
     if result.stats.seconds == 0.0:
-        result = with_seconds(result, time.perf_counter() - start)
-    return verify_result(level, result)
+        result = with_seconds(result, ctx.elapsed())
+    return verify_result(level, result, ctx)
 
 
 __all__ = [

@@ -240,19 +240,28 @@ class WrongSolutionError(AssertionError):
     """A solver returned a brick set that the reference simulator does not confirm: a bug."""
 
 
-def verify_result(level: Level, result: SolveResult) -> SolveResult:
+def verify_result(level: Level, result: SolveResult, ctx: StopCheck | None = None) -> SolveResult:
     """Replay every solution with the reference simulator; raise if any is wrong.
 
     Checks: each set is legal within the budget and wins; ``bricks`` is among the
     solutions; solutions are distinct; in ``min``/``all`` with status ``optimal``
     all solutions have the same size; ``infeasible`` comes with no solution.
+
+    ``ctx`` (the solve's context): once it stops, the listed solutions not yet replayed are
+    dropped (never shown unchecked) and the list is marked incomplete; ``bricks`` is always replayed.
     """
     sets = list(result.solutions)
     if result.bricks is not None and result.bricks not in sets:
         sets.append(result.bricks)
     if len(set(sets)) != len(sets):
         raise WrongSolutionError(f"{result.solver}: duplicate solutions returned")
+    if result.bricks is not None:  # the answer first: it is replayed whatever the context says
+        sets.remove(result.bricks)
+        sets.insert(0, result.bricks)
+    replayed = 0
     for bricks in sets:
+        if replayed and ctx is not None and ctx.should_stop():
+            break
         try:
             placed = check_bricks(level, bricks)
         except Exception as exc:  # an illegal set is a solver bug
@@ -263,6 +272,7 @@ def verify_result(level: Level, result: SolveResult) -> SolveResult:
             raise WrongSolutionError(
                 f"{result.solver}: brick set {bricks} does not win in the reference simulator"
             )
+        replayed += 1
     if result.status == SolveStatus.INFEASIBLE and sets:
         raise WrongSolutionError(f"{result.solver}: infeasible but returned solutions")
     if result.status == SolveStatus.OPTIMAL and result.mode in (SolveMode.MIN, SolveMode.ALL):
@@ -272,7 +282,20 @@ def verify_result(level: Level, result: SolveResult) -> SolveResult:
             raise WrongSolutionError(f"{result.solver}: optimal solutions of different sizes")
     if result.status in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE) and result.bricks is None:
         raise WrongSolutionError(f"{result.solver}: status {result.status.value} without bricks")
+    if replayed < len(sets):
+        kept = set(sets[:replayed])
+        note = f"stopped while replaying: {replayed} of {len(sets)} solutions listed"
+        result = replace(result, solutions=tuple(s for s in result.solutions if s in kept), complete=False,
+                         message=f"{result.message}; {note}" if result.message else note)
     return result
+
+
+class StopCheck(Protocol):
+    """What :func:`verify_result` asks of a solve context (:class:`ai.context.SolveContext`)."""
+
+    def should_stop(self) -> bool:
+        """True once the solve must stop."""
+        ...
 
 
 def with_seconds(result: SolveResult, seconds: float) -> SolveResult:

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import ai
+from ai.context import SolveContext
 from ai.generation import difficulty_spec, endless_levels, generate_levels, next_level
 from ai.generation.filters import has_alternative, too_easy_by_sampling
 from ai.generation.generator import GeneratedLevel, GenerationStats, pick_certifier
@@ -162,9 +163,9 @@ def test_cli_rejects_a_bad_size(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_cancel_stops_generation() -> None:
     cancel = threading.Event()
     cancel.set()
-    assert list(generate_levels(16, 20, 3, count=5, seed=1, cancel=cancel)) == []
+    assert list(generate_levels(16, 20, 3, count=5, seed=1, context=SolveContext.create(cancel=cancel))) == []
     cancel = CancelOnPoll(30)  # mid-work: on the generator's 30th check
-    levels = list(generate_levels(24, 32, 5, lemmings=2, count=50, seed=1, cancel=cancel))
+    levels = list(generate_levels(24, 32, 5, lemmings=2, count=50, seed=1, context=SolveContext.create(cancel=cancel)))
     done = time.perf_counter()
     assert cancel.fired_at is not None and done - cancel.fired_at < 5.0  # checked between candidates and depths
     assert len(levels) < 50
@@ -215,7 +216,8 @@ def test_next_level_runs_in_the_worker_and_cancels() -> None:
 
     worker = Worker()
     try:
-        job = worker.submit(lambda cancel, report: next_level(1, seed=4, cancel=cancel, progress=report),
+        job = worker.submit(lambda cancel, report: next_level(1, seed=4, context=SolveContext.create(cancel=cancel),
+                                                                   progress=report),
                             label="generate")
         assert worker.wait(job, 30)
         done = [e for e in worker.poll() if e.kind == "done"]
@@ -224,7 +226,7 @@ def test_next_level_runs_in_the_worker_and_cancels() -> None:
 
         def hard(cancel: threading.Event, report: object) -> object:
             started.set()
-            return next_level(12, seed=4, cancel=cancel, progress=report)  # type: ignore[arg-type]
+            return next_level(12, seed=4, context=SolveContext.create(cancel=cancel), progress=report)  # type: ignore[arg-type]
 
         job = worker.submit(hard, label="generate")
         assert started.wait(30)
