@@ -46,18 +46,19 @@ def _job(kind: str, level: Level, seconds: float | None, cancel: threading.Event
     if kind == "rate":
         from ai.rating import rate_level
 
-        return str(rate_level(level, context=ctx).status)
+        return rate_level(level, ctx).status
     if kind == "hint":
         from ai.assistant.hints import compute_hint
 
-        return str(compute_hint(level, (), context=ctx).status)
+        return compute_hint(level, (), ctx).action.value
     if kind == "analyse":
-        from ai.assistant.analysis import analyse
+        from ai.assistant.analysis import analyse_level
 
-        return str(analyse(level, context=ctx).status)
+        return str(analyse_level(level, ctx).status)
     import ai
 
-    return str(ai.solve(level, solver=kind, mode="min", context=ctx).status)
+    result = ai.solve(level, solver=kind, mode="min", context=ctx)
+    return f"{result.status.value} {result.min_bricks}"
 
 
 def main(argv: list[str]) -> int:
