@@ -35,7 +35,7 @@ from ai.base import (BrickSet, ProgressCallback, RelaxedSolution, SolveMode, Sol
 from ai.context import SolveContext, SolveStopped, StopReason
 from ai.reach import reach_for, wins_without_bricks
 from game.level import Brick, Level
-from game.simulation import simulate
+from game.simulation import SimulationCancelled, simulate
 
 
 def canonical(sets: Iterable[Iterable[Brick]]) -> tuple[BrickSet, ...]:
@@ -134,8 +134,9 @@ class SolverBase:
                 if early is not None:
                     return early
             outcome = self.core(level, mode, ctx, partial)
-        except SolveStopped as stop:
-            status = SolveStatus.CANCELLED if stop.reason is StopReason.CANCELLED else SolveStatus.TIMEOUT
+        except (SolveStopped, SimulationCancelled) as stop:
+            reason = stop.reason if isinstance(stop, SolveStopped) else ctx.stop_reason() or StopReason.TIMEOUT
+            status = SolveStatus.CANCELLED if reason is StopReason.CANCELLED else SolveStatus.TIMEOUT
             outcome = Outcome(status, solutions=partial.solutions, best_bound=partial.best_bound,
                               nodes=partial.nodes, extra=partial.extra, relaxed=partial.relaxed)
         except MemoryError as exc:  # (also the analysis refusing a dense map past its size limit)
