@@ -70,8 +70,11 @@ def _warm_up(who: str) -> None:
 
     for module in ("ai.rating", "ai.assistant.hints", "ai.assistant.analysis", "ai.solvers.portfolio"):
         importlib.import_module(module)
+    small = Level.load(Path(__file__).resolve().parent.parent / "levels" / "007_the_original.txt")
     for name in (["cpsat", "milp", "search", "auto"] if who in ("rate", "hint", "analyse", "auto") else [who]):
-        ai.get_solver(name)
+        ai.solve(small, solver=name, time_limit=10)  # (also the lazy imports inside the solver)
+    if who in ("rate", "hint", "analyse"):
+        _job(who, small, 10.0, None)
 
 
 def main(argv: list[str]) -> int:

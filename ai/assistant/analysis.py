@@ -191,8 +191,10 @@ def analyse_level(
     #    wins within B, with the budget opened up to every free cell.
     say("minimum bricks and optimal solutions")
     res = _solve(level, SolveMode.ALL, solver, enumeration())
-    open_budget = max(level.budget, len(level.brickable_cells))
-    if res.status == SolveStatus.INFEASIBLE and open_budget > level.budget:
+    if res.status == SolveStatus.CANCELLED or ctx.cancelled():
+        return done("cancelled")
+    open_budget = max(level.budget, len(level.brickable_cells)) if res.status == SolveStatus.INFEASIBLE else 0
+    if open_budget > level.budget:
         say("minimum bricks beyond the budget")
         res = _solve(level.with_limits(budget=open_budget), SolveMode.ALL, solver, enumeration())
     if res.status == SolveStatus.CANCELLED or ctx.cancelled():

@@ -208,12 +208,14 @@ def _as_deductions(level: Level, result: SolveResult, ctx: SolveContext) -> Dedu
         used = set().union(*map(set, sols))
         forced = tuple(sorted(set.intersection(*map(set, sols))))
         never = tuple(cell for cell in level.brickable_cells if cell not in used)
+    elif ctx.should_stop():  # stopped: nothing more is proved, and the hint returns at once
+        forced, never = (), ()
     else:  # only what reachability proves: a brick that no live state reads is in no minimum solution
         try:
             read = set(reach_for(level, ctx).read_cells)
+            forced, never = (), tuple(cell for cell in level.brickable_cells if cell not in read)
         except SolveStopped:
-            read = set(level.brickable_cells)
-        forced, never = (), tuple(cell for cell in level.brickable_cells if cell not in read)
+            forced, never = (), ()
     return Deductions(result.status, sols, complete, forced, never, result.message)
 
 
