@@ -106,3 +106,17 @@ def test_ai_solve_under_a_context_for_a_foreign_solver() -> None:
     result = ai.solve(Level.load(ORIGINAL_PACK), solver=Foreign(),  # type: ignore[arg-type]
                       context=SolveContext.create(cancel=cancel))
     assert result.status == SolveStatus.CANCELLED and seen
+
+
+def test_rule_reverification_stops_and_the_solver_verifies_under_its_context() -> None:
+    from ai.context import SolveStopped
+    from ai.learning.rules import load_default_rules
+    from ai.learning.verify import verify_model
+    from ai.solvers.learned import LearnedRuleSolver
+
+    rules = load_default_rules()
+    with pytest.raises(SolveStopped):
+        verify_model(rules.model, ctx=expired())
+    solver = LearnedRuleSolver(rules=rules)
+    assert solver._verification is None  # building the solver does no work: the solve does, under its context
+    assert solver.solve_in(Level.load(ORIGINAL_PACK), SolveMode.MIN, expired()).status == SolveStatus.TIMEOUT
