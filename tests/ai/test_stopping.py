@@ -120,3 +120,26 @@ def test_rule_reverification_stops_and_the_solver_verifies_under_its_context() -
     solver = LearnedRuleSolver(rules=rules)
     assert solver._verification is None  # building the solver does no work: the solve does, under its context
     assert solver.solve_in(Level.load(ORIGINAL_PACK), SolveMode.MIN, expired()).status == SolveStatus.TIMEOUT
+
+
+def test_learning_stops_on_its_context() -> None:
+    from ai.context import SolveStopped
+    from ai.learning.learn import learn_rules
+
+    with pytest.raises(SolveStopped):
+        learn_rules(games=1, seed=1, regime="many", context=expired())
+
+
+def test_gif_export_stops_on_its_context_and_leaves_no_file(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from ai.context import SolveStopped
+    from game.ui.export import export_gif
+
+    out = Path(str(tmp_path)) / "run.gif"
+    level = Level.load(ORIGINAL_PACK)
+    cancel = CancelOnPoll(5)  # a few frames in
+    with pytest.raises(SolveStopped):
+        export_gif(level, ((2, 1), (5, 4), (6, 6)), out, context=SolveContext.create(cancel=cancel))
+    assert cancel.fired_at is not None and not out.exists() and list(out.parent.iterdir()) == []
+    assert export_gif(level, ((2, 1), (5, 4), (6, 6)), out, context=SolveContext.create()).won and out.is_file()
