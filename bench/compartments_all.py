@@ -25,10 +25,10 @@ from bench.make_scale_suites import glue  # noqa: E402
 from game.level import Level  # noqa: E402
 
 
-def room(rng: random.Random, frames: int) -> tuple[Level, int]:
-    """A 12x16 six-lemming room needing 1 to 2 bricks (seeded), and its minimum."""
+def room(rng: random.Random, frames: int, lemmings: int = 6) -> tuple[Level, int]:
+    """A 12x16 room of ``lemmings`` lemmings needing 1 to 2 bricks (seeded), and its minimum."""
     while True:
-        part = large_level(rng.randrange(10**9), height=12, width=16, frames=60, lemmings=6,
+        part = large_level(rng.randrange(10**9), height=12, width=16, frames=60, lemmings=lemmings,
                            planted=rng.randint(1, 3), budget=4)
         if part is None:
             continue
@@ -38,13 +38,14 @@ def room(rng: random.Random, frames: int) -> tuple[Level, int]:
             return part, res.min_bricks
 
 
-def compartment_level(seed: int, frames: int, *, rows: int = 3, cols: int = 3, spare: int = 3) -> Level:
-    """``rows x cols`` rooms (54 lemmings for 3x3), budget = the sum of the rooms' minima + ``spare``."""
+def compartment_level(seed: int, frames: int, *, rows: int = 3, cols: int = 3, spare: int = 3,
+                      lemmings: int = 6) -> Level:
+    """``rows x cols`` rooms (54 lemmings for 3x3 of 6), budget = the sum of the rooms' minima + ``spare``."""
     rng = random.Random(seed)
-    made = [[room(rng, frames) for _ in range(cols)] for _ in range(rows)]
+    made = [[room(rng, frames, lemmings) for _ in range(cols)] for _ in range(rows)]
     minimum = sum(m for row in made for _, m in row)
     parts = [[part for part, _ in row] for row in made]
-    return glue(parts, budget=minimum + spare, title=f"compartments {rows}x{cols}, 6 lemmings each, N={frames}")
+    return glue(parts, budget=minimum + spare, title=f"compartments {rows}x{cols}, {lemmings} lemmings each, N={frames}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,13 +54,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frames", type=int, nargs="+", default=[60, 1500])
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--time-limit", type=float, default=20.0)
+    parser.add_argument("--spare", type=int, default=3, help="budget above the minimum (default 3)")
+    parser.add_argument("--lemmings", type=int, default=6, help="lemmings per room (default 6)")
     parser.add_argument("--save", type=Path, default=None, help="folder to save the levels in")
     args = parser.parse_args(argv)
     for frames in args.frames:
-        level = compartment_level(args.seed, frames)
+        level = compartment_level(args.seed, frames, spare=args.spare, lemmings=args.lemmings)
         if args.save is not None:
             args.save.mkdir(parents=True, exist_ok=True)
-            level.save(args.save / f"compartments_54_N{frames}.txt")
+            level.save(args.save / f"compartments_{len(level.lemmings)}_N{frames}_s{args.seed}.txt")
         start = time.perf_counter()
         res = ai.solve(level, solver="auto", mode="all", time_limit=args.time_limit)
         seconds = time.perf_counter() - start
