@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import threading
-import time
 from typing import TYPE_CHECKING
 
 from ai.base import (
@@ -77,28 +76,27 @@ def solve(
 ) -> SolveResult:
     """Solve ``level`` with the named solver and replay-check every solution it returns.
 
-    ``context``: the caller's :class:`ai.context.SolveContext` (e.g. a hint's); a solver built on
-    :class:`ai.solvers.base.SolverBase` then runs under a child of it (the earlier deadline, its cancel
-    events and ``cancel``, its progress sink) and shares its work (the reachability analysis of
-    ``level``).  Other solvers get ``time_limit``, ``progress`` and ``cancel`` as usual.
+    ``context``: the caller's :class:`ai.context.SolveContext` (e.g. a hint's, a rating's); the solver
+    then runs under a child of it (the earlier deadline, its cancel events and ``cancel``, its progress
+    sink) and shares its work (the reachability analysis of ``level``).  Without one, ``time_limit``,
+    ``progress`` and ``cancel`` make the context: they are for entry points (commands, worker jobs).
 
     Raises :class:`WrongSolutionError` if the solver's answer does not win in the
     reference simulator.
     """
-    from ai.solvers.base import SolverBase
+    from ai.context import SolveContext
+    from ai.solvers.base import solve_under
 
     impl = get_solver(solver, **options) if isinstance(solver, str) else solver
-    start = time.perf_counter()
-    if context is not None and isinstance(impl, SolverBase):
-        child = context.child(time_limit=time_limit, cancel=cancel, solver=impl.name)
-        result = impl.solve_in(level, SolveMode(mode), child)
-    else:
-        result = impl.solve(
-            level, mode=SolveMode(mode), time_limit=time_limit, progress=progress, cancel=cancel
-        )
+    name = getattr(impl, "name", "")
+    if context is not None:
+        ctx = context.child(time_limit=time_limit, cancel=cancel, solver=name)
+    else:  # an entry point: the limit and the event become the one context
+        ctx = SolveContext.create(time_limit=time_limit, cancel=cancel, progress=progress, solver=name)
+    result = solve_under(impl, level, SolveMode(mode), ctx)
     if result.stats.seconds == 0.0:
-        result = with_seconds(result, time.perf_counter() - start)
-    return verify_result(level, result)
+        result = with_seconds(result, ctx.elapsed())
+    return verify_result(level, result, ctx)
 
 
 __all__ = [

@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from game.level import Brick, Level
 from game.rules import check_bricks
-from game.simulation import simulate
+from game.simulation import SimulationCancelled, simulate
 
 BrickSet = tuple[Brick, ...]
 """A sorted tuple of brick positions."""
@@ -240,29 +240,29 @@ class WrongSolutionError(AssertionError):
     """A solver returned a brick set that the reference simulator does not confirm: a bug."""
 
 
-def verify_result(level: Level, result: SolveResult) -> SolveResult:
+#: Seconds the replay may go on after the solve's context stopped (the contract allows a limit + 0.3 s).
+REPLAY_GRACE = 0.2
+
+
+def verify_result(level: Level, result: SolveResult, ctx: StopCheck | None = None) -> SolveResult:
     """Replay every solution with the reference simulator; raise if any is wrong.
 
     Checks: each set is legal within the budget and wins; ``bricks`` is among the
     solutions; solutions are distinct; in ``min``/``all`` with status ``optimal``
     all solutions have the same size; ``infeasible`` comes with no solution.
+
+    ``ctx`` (the solve's context): the replay goes on at most :data:`REPLAY_GRACE` s after it stops;
+    the sets not replayed by then are dropped (never shown unchecked) and the list is marked incomplete.
+    ``bricks`` is replayed first; if even it cannot be, the result says ``timeout``/``cancelled``.
     """
     sets = list(result.solutions)
     if result.bricks is not None and result.bricks not in sets:
         sets.append(result.bricks)
     if len(set(sets)) != len(sets):
         raise WrongSolutionError(f"{result.solver}: duplicate solutions returned")
-    for bricks in sets:
-        try:
-            placed = check_bricks(level, bricks)
-        except Exception as exc:  # an illegal set is a solver bug
-            raise WrongSolutionError(f"{result.solver}: illegal brick set {bricks}: {exc}") from exc
-        if placed != tuple(bricks):
-            raise WrongSolutionError(f"{result.solver}: brick set {bricks} is not sorted")
-        if not simulate(level, placed).won:
-            raise WrongSolutionError(
-                f"{result.solver}: brick set {bricks} does not win in the reference simulator"
-            )
+    if result.bricks is not None:  # the answer first
+        sets.remove(result.bricks)
+        sets.insert(0, result.bricks)
     if result.status == SolveStatus.INFEASIBLE and sets:
         raise WrongSolutionError(f"{result.solver}: infeasible but returned solutions")
     if result.status == SolveStatus.OPTIMAL and result.mode in (SolveMode.MIN, SolveMode.ALL):
@@ -272,7 +272,70 @@ def verify_result(level: Level, result: SolveResult) -> SolveResult:
             raise WrongSolutionError(f"{result.solver}: optimal solutions of different sizes")
     if result.status in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE) and result.bricks is None:
         raise WrongSolutionError(f"{result.solver}: status {result.status.value} without bricks")
-    return result
+    stop = _replay_stop(ctx)
+    replayed = 0
+    for bricks in sets:
+        if stop():
+            break
+        try:
+            placed = check_bricks(level, bricks)
+        except Exception as exc:  # an illegal set is a solver bug
+            raise WrongSolutionError(f"{result.solver}: illegal brick set {bricks}: {exc}") from exc
+        if placed != tuple(bricks):
+            raise WrongSolutionError(f"{result.solver}: brick set {bricks} is not sorted")
+        try:
+            won = simulate(level, placed, should_stop=stop).won
+        except SimulationCancelled:
+            break
+        if not won:
+            raise WrongSolutionError(
+                f"{result.solver}: brick set {bricks} does not win in the reference simulator"
+            )
+        replayed += 1
+    if replayed == len(sets):
+        return result
+    if replayed == 0 and ctx is not None:  # not even the answer could be replayed in time: not shown
+        reason = ctx.stop_reason()
+        status = SolveStatus.CANCELLED if reason is not None and reason.value == "cancelled" else SolveStatus.TIMEOUT
+        note = f"a {result.status.value} answer was found but its replay did not finish in time"
+        return replace(result, status=status, bricks=None, solutions=(), complete=False, message=note)
+    kept = set(sets[:replayed])
+    note = f"stopped while replaying: {replayed} of {len(sets)} solutions listed"
+    return replace(result, solutions=tuple(s for s in result.solutions if s in kept), complete=False,
+                   message=f"{result.message}; {note}" if result.message else note)
+
+
+def _replay_stop(ctx: StopCheck | None) -> Callable[[], bool]:
+    """True once :data:`REPLAY_GRACE` s have passed since ``ctx`` was first seen stopped."""
+    if ctx is None:
+        return lambda: False
+    grace_end: list[float] = []
+
+    def stop() -> bool:
+        if not ctx.should_stop():
+            return False
+        if not grace_end:
+            grace_end.append(ctx.clock() + REPLAY_GRACE)
+        return ctx.clock() >= grace_end[0]
+
+    return stop
+
+
+class StopCheck(Protocol):
+    """What :func:`verify_result` asks of a solve context (:class:`ai.context.SolveContext`)."""
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        """Where the time comes from."""
+        ...
+
+    def should_stop(self) -> bool:
+        """True once the solve must stop."""
+        ...
+
+    def stop_reason(self) -> Any:
+        """Why it must stop (a :class:`ai.context.StopReason`), or ``None``."""
+        ...
 
 
 def with_seconds(result: SolveResult, seconds: float) -> SolveResult:

@@ -100,14 +100,16 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     from game.commands import load_level
     from game.rules import parse_bricks
 
+    from ai.context import SolveContext
+
     level = load_level(args.level)
+    ctx = SolveContext.create(time_limit=args.time_limit, solver="hint")  # the command's one limit
     if args.rules:
         from ai.assistant.learned_hint import learned_hint
 
-        hint = learned_hint(level, parse_bricks(args.bricks or ""), rules=_load_rules(args.rules),
-                            time_limit=args.time_limit)
+        hint = learned_hint(level, parse_bricks(args.bricks or ""), ctx, rules=_load_rules(args.rules))
     else:
-        hint = compute_hint(level, parse_bricks(args.bricks or ""), time_limit=args.time_limit)
+        hint = compute_hint(level, parse_bricks(args.bricks or ""), ctx)
     if args.json:
         print(json.dumps(hint.to_json()))
     else:

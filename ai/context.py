@@ -16,6 +16,16 @@ Code that waits inside a C++ solver uses :meth:`~SolveContext.watch`, the single
 (<StopReason.CANCELLED: 'cancelled'>, True)
 >>> SolveContext.create(time_limit=0.0).stop_reason()
 <StopReason.TIMEOUT: 'timeout'>
+
+The clock is injectable, so tests drive deadlines without sleeping (children inherit it):
+
+>>> clock = ManualClock()
+>>> timed = SolveContext.create(time_limit=2.0, clock=clock).child(time_limit=5.0)
+>>> timed.remaining(), timed.should_stop()
+(2.0, False)
+>>> clock.advance(2.0)
+>>> timed.stop_reason()
+<StopReason.TIMEOUT: 'timeout'>
 """
 
 from __future__ import annotations
@@ -28,6 +38,37 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from ai.base import Progress, ProgressCallback
+
+
+Clock = Callable[[], float]
+
+
+class ManualClock:
+    """A clock that moves only when told (:meth:`advance`), or by ``step`` each time it is read.
+
+    Deterministic deadlines in tests: with ``step``, a deadline passes after a fixed number of reads
+    (a fixed amount of the solver's work), whatever the machine's speed.
+
+    >>> ticking = ManualClock(step=0.5)
+    >>> ticking(), ticking(), ticking()
+    (0.0, 0.5, 1.0)
+    """
+
+    def __init__(self, now: float = 0.0, *, step: float = 0.0) -> None:
+        self.now = now
+        self.step = step
+        self._lock = threading.Lock()
+
+    def __call__(self) -> float:
+        with self._lock:
+            now = self.now
+            self.now += self.step
+            return now
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock ``seconds`` forward."""
+        with self._lock:
+            self.now += seconds
 
 
 class StopReason(str, enum.Enum):
@@ -49,9 +90,9 @@ class SolveStopped(Exception):
 class SolveContext:
     """Deadline, cancel events and progress sink of one solve (or of one part of it).
 
-    ``deadline`` is an absolute :func:`time.perf_counter` value (``None``: no limit). A context is
-    cancelled when any of its ``cancel_events`` is set, so a child made for a racer stops when the race
-    ends *or* when the caller cancels.
+    ``deadline`` is an absolute value of ``clock`` (:func:`time.perf_counter` unless a test injects
+    another; ``None``: no limit). A context is cancelled when any of its ``cancel_events`` is set, so a
+    child made for a racer stops when the race ends *or* when the caller cancels.
     """
 
     start: float
@@ -61,6 +102,8 @@ class SolveContext:
     solver: str = ""
     #: Work shared by everything under one solve (e.g. the reachability analysis), keyed by name.
     shared: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    #: Where the time comes from; children inherit it.
+    clock: Clock = field(default=time.perf_counter, compare=False, repr=False)
 
     @classmethod
     def create(
@@ -70,11 +113,12 @@ class SolveContext:
         cancel: threading.Event | None = None,
         progress: ProgressCallback | None = None,
         solver: str = "",
+        clock: Clock = time.perf_counter,
     ) -> SolveContext:
         """A context starting now; ``time_limit`` in seconds (``None`` or ``inf``: no limit)."""
-        start = time.perf_counter()
+        start = clock()
         deadline = None if time_limit is None or time_limit == float("inf") else start + max(0.0, time_limit)
-        return cls(start, deadline, (cancel,) if cancel is not None else (), progress, solver)
+        return cls(start, deadline, (cancel,) if cancel is not None else (), progress, solver, clock=clock)
 
     def child(
         self,
@@ -88,25 +132,25 @@ class SolveContext:
 
         ``share=False`` gives the child its own :attr:`shared` cache (for a different level).
         """
-        now = time.perf_counter()
+        now = self.clock()
         deadline = self.deadline
         if time_limit is not None:
             own = now + max(0.0, time_limit)
             deadline = own if deadline is None else min(deadline, own)
         events = self.cancel_events + ((cancel,) if cancel is not None else ())
         return SolveContext(now, deadline, events, self.progress, self.solver if solver is None else solver,
-                            self.shared if share else {})
+                            self.shared if share else {}, self.clock)
 
     # ---- time ---------------------------------------------------------------------------------------
     def elapsed(self) -> float:
         """Seconds since this context started."""
-        return time.perf_counter() - self.start
+        return self.clock() - self.start
 
     def remaining(self) -> float | None:
         """Seconds left before the deadline (never negative), ``None`` without one."""
         if self.deadline is None:
             return None
-        return max(0.0, self.deadline - time.perf_counter())
+        return max(0.0, self.deadline - self.clock())
 
     # ---- stopping -----------------------------------------------------------------------------------
     def cancelled(self) -> bool:
@@ -117,7 +161,7 @@ class SolveContext:
         """Why the solve must stop now, or ``None`` while it may go on (cancel wins over timeout)."""
         if self.cancelled():
             return StopReason.CANCELLED
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
+        if self.deadline is not None and self.clock() >= self.deadline:
             return StopReason.TIMEOUT
         return None
 
@@ -160,4 +204,4 @@ class SolveContext:
             self.progress(Progress(solver=self.solver, elapsed=self.elapsed(), message=message, **fields))
 
 
-__all__ = ["SolveContext", "SolveStopped", "StopReason"]
+__all__ = ["Clock", "ManualClock", "SolveContext", "SolveStopped", "StopReason"]

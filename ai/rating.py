@@ -30,13 +30,15 @@
 from __future__ import annotations
 
 import math
-import threading
-import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 import ai
 from ai.base import BrickSet, SolveMode, SolveStatus
+from ai.context import SolveContext, SolveStopped
 from game.level import Brick, Level
 from game.simulation import simulate
 
@@ -184,9 +186,8 @@ def difficulty_score(r: Rating) -> float:
 
 def rate_level(
     level: Level,
+    context: SolveContext | None = None,
     *,
-    time_limit: float | None = 60.0,
-    cancel: threading.Event | None = None,
     solver: str = "search",
     max_solutions: int = 10_000,
 ) -> Rating:
@@ -194,75 +195,102 @@ def rate_level(
 
     The minimum and the nodes come from one ``min`` solve, the optimal solutions from one
     ``all`` solve, the slack from a binary search on N (a won run stays won: a lemming
-    on a target stays there).  Past ``time_limit`` the rating is partial: its ``status``
-    says which solve stopped.
+    on a target stays there).  ``context`` (default: no limit) bounds the whole rating: once it
+    stops, the rating returns at once with what it has, its ``status`` saying why it is partial.
     """
-    started = time.perf_counter()
-    res = ai.solve(level, solver=solver, mode=SolveMode.MIN, time_limit=time_limit, cancel=cancel)
-    seconds = res.stats.seconds or (time.perf_counter() - started)
+    ctx = context if context is not None else SolveContext.create(solver="rate")
+    res = ai.solve(level, solver=solver, mode=SolveMode.MIN, context=ctx)
+    seconds = res.stats.seconds
     lem, budget, frames = len(level.lemmings), level.budget, level.frames
     if res.status != SolveStatus.OPTIMAL or res.bricks is None:
         return Rating(None, 0, res.status == SolveStatus.INFEASIBLE, res.stats.nodes, seconds, 0, 0.0, None, 0,
                       False, lem, budget, frames, SolveStatus(res.status))
     k = len(res.bricks)
-    all_limit = ALL_SOLUTIONS_SECONDS if time_limit is None else min(time_limit, ALL_SOLUTIONS_SECONDS)
-    every = ai.solve(level.with_limits(budget=k), solver=solver, mode=SolveMode.ALL, time_limit=all_limit,
-                     cancel=cancel)
+    every = ai.solve(level.with_limits(budget=k), solver=solver, mode=SolveMode.ALL,
+                     context=ctx.child(time_limit=ALL_SOLUTIONS_SECONDS))
     sols: tuple[BrickSet, ...] = every.solutions if every.solutions else (res.bricks,)
     complete = every.status == SolveStatus.OPTIMAL and every.complete and len(sols) <= max_solutions
-    decoys, weight = _decoys(level, sols)
-    slack = _frame_slack(level, time_limit, cancel, solver)
-    sharing = min((_sharing(level, s) for s in sols[:SHARING_SAMPLE]), default=0)
-    preview = _preview_solves(level, sols)
     status = SolveStatus.OPTIMAL if complete else SolveStatus(every.status)
+    try:
+        decoys, weight = _decoys(level, sols, ctx)
+        slack = _frame_slack(level, ctx, solver)
+        sharing = min((_sharing(level, s, ctx) for s in sols[:SHARING_SAMPLE]), default=0)
+        preview = _preview_solves(level, sols, ctx)
+    except SolveStopped as stop:  # the minimum and the solutions stand; the rest is not measured
+        return Rating(k, len(sols), complete, res.stats.nodes, seconds, 0, 0.0, None, 0, False,
+                      lem, budget, frames, SolveStatus(stop.reason.value))
     return Rating(k, len(sols), complete, res.stats.nodes, seconds, decoys, weight, slack, sharing, preview,
                   lem, budget, frames, status)
 
 
-def _decoys(level: Level, solutions: tuple[BrickSet, ...]) -> tuple[int, float]:
+def _decoys(level: Level, solutions: tuple[BrickSet, ...], ctx: SolveContext) -> tuple[int, float]:
     """Brickable cells within :data:`DECOY_RADIUS` of the brick-free run in no optimal solution."""
-    run_cells = {(r, c) for t in simulate(level).tracks for r, c, _ in t.path}
+    ctx.check()
+    near = np.zeros((level.height, level.width), dtype=np.int64)  # Chebyshev distance to the run, capped
+    on_run = np.zeros((level.height, level.width), dtype=bool)
+    for t in simulate(level).tracks:
+        ctx.check()
+        if t.path:
+            cells = np.asarray([(r, c) for r, c, _ in t.path], dtype=np.int64)
+            on_run[cells[:, 0], cells[:, 1]] = True
+    near[:] = DECOY_RADIUS + 1
+    for d in range(DECOY_RADIUS, -1, -1):  # dilate the run by d: cells within d of it
+        ctx.check()
+        grown = on_run.copy()
+        for dr in range(-d, d + 1):
+            for dc in range(-d, d + 1):
+                grown |= _shifted(on_run, dr, dc)
+        near[grown] = d
     useful = {b for s in solutions for b in s}
-    brickable = set(level.brickable_cells)
     count, weight = 0, 0.0
-    for cell in brickable - useful:
-        d = min((max(abs(cell[0] - r), abs(cell[1] - c)) for r, c in run_cells), default=DECOY_RADIUS + 1)
+    for cell in set(level.brickable_cells) - useful:
+        d = int(near[cell])
         if d <= DECOY_RADIUS:
             count += 1
             weight += 1.0 / (1 + d)
     return count, round(weight, 2)
 
 
-def _frame_slack(level: Level, time_limit: float | None, cancel: threading.Event | None, solver: str) -> int | None:
+def _shifted(plane: npt.NDArray[np.bool_], dr: int, dc: int) -> npt.NDArray[np.bool_]:
+    """``plane`` moved by ``(dr, dc)`` (cells moved in from outside are False)."""
+    out = np.zeros_like(plane)
+    h, w = plane.shape
+    out[max(0, dr):h + min(0, dr), max(0, dc):w + min(0, dc)] = \
+        plane[max(0, -dr):h + min(0, -dr), max(0, -dc):w + min(0, -dc)]
+    return out
+
+
+def _frame_slack(level: Level, ctx: SolveContext, solver: str) -> int | None:
     """N minus the fewest frames that still win within B (binary search; a won run stays won)."""
     lo, hi = 1, level.frames  # hi wins
     while lo < hi:
         mid = (lo + hi) // 2
-        res = ai.solve(level.with_limits(frames=mid), solver=solver, mode=SolveMode.ANY, time_limit=time_limit,
-                       cancel=cancel)
+        res = ai.solve(level.with_limits(frames=mid), solver=solver, mode=SolveMode.ANY, context=ctx)
         if res.status in (SolveStatus.FEASIBLE, SolveStatus.OPTIMAL):
             hi = mid
         elif res.status == SolveStatus.INFEASIBLE:
             lo = mid + 1
         else:
+            ctx.check()  # stopped: the rating is partial
             return None
     return level.frames - hi
 
 
-def _users(level: Level, bricks: BrickSet) -> list[set[int]]:
+def _users(level: Level, bricks: BrickSet, ctx: SolveContext) -> list[set[int]]:
     """For each brick, the lemmings whose run changes when it is taken away."""
     full = simulate(level, bricks).tracks
     out = []
     for b in bricks:
+        ctx.check()
         less = simulate(level, tuple(x for x in bricks if x != b)).tracks
         out.append({i for i, (a, c) in enumerate(zip(full, less)) if a.path != c.path})
     return out
 
 
-def _sharing(level: Level, bricks: BrickSet) -> int:
+def _sharing(level: Level, bricks: BrickSet, ctx: SolveContext) -> int:
     """How many lemmings use a brick that another lemming uses too."""
     shared: set[int] = set()
-    for users in _users(level, bricks):
+    for users in _users(level, bricks, ctx):
         if len(users) >= 2:
             shared |= users
     return len(shared)
@@ -292,7 +320,7 @@ def _progress_of(level: Level, bricks: frozenset[Brick]) -> tuple[int, int]:
     return home, -dist
 
 
-def _preview_solves(level: Level, optimal: tuple[BrickSet, ...]) -> bool:
+def _preview_solves(level: Level, optimal: tuple[BrickSet, ...], ctx: SolveContext) -> bool:
     """Some optimal solution can be built one brick at a time where each brick lies on a cell
     the current preview reads and visibly helps (more lemmings home, or runs closer to a target)."""
     for solution in optimal[:SHARING_SAMPLE]:
@@ -307,6 +335,7 @@ def _preview_solves(level: Level, optimal: tuple[BrickSet, ...]) -> bool:
         for _ in solution:
             nxt: set[frozenset[Brick]] = set()
             for placed in frontier:
+                ctx.check()
                 reads = _read_cells(level, set(placed))
                 for cell in solution:
                     if cell not in placed and cell in reads and progress(placed | {cell}) > progress(placed):

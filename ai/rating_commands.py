@@ -39,10 +39,12 @@ def _cmd_rate(args: argparse.Namespace) -> int:
 
     if args.time_limit is not None and args.time_limit <= 0:
         raise GameError("--time-limit must be a positive number of seconds")
+    from ai.context import SolveContext
+
     rows = []
     for spec in args.levels:
         level = load_level(spec)
-        rating = rate_level(level, time_limit=args.time_limit)
+        rating = rate_level(level, SolveContext.create(time_limit=args.time_limit, solver="rate"))
         if args.json:
             rows.append({"level": spec, "title": level.title, **rating.to_json()})
         elif args.markdown:

@@ -141,12 +141,16 @@ class LemmingReach:
     @property
     def live(self) -> BoolArray:
         """Dense ``(N, H, W, 2)`` live map (small levels only; :class:`ReachTooLarge` beyond)."""
+        return self.dense()
+
+    def dense(self, ctx: SolveContext | None = None) -> BoolArray:
+        """:attr:`live`, built under ``ctx`` (checked every 64 frames)."""
         grid = self.block.grid
         cells = grid.frames * grid.height * grid.width * 2
         if cells > MAX_DENSE_CELLS:
             raise ReachTooLarge(f"a dense live map of {cells} cells is too large")
         out = np.zeros((grid.frames, grid.height, grid.width, 2), dtype=bool)
-        t, r, c, ch = self.coords().T
+        t, r, c, ch = self.coords(ctx).T
         out[t, r, c, ch] = True
         return out
 

@@ -16,6 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai.assistant.analysis import analyse_level  # noqa: E402
+from ai.context import SolveContext  # noqa: E402
 from game.level import Level  # noqa: E402
 from game.pack import pack_level_paths  # noqa: E402
 
@@ -32,7 +33,7 @@ def main() -> int:
     total = 0.0
     for path in paths:
         level = Level.load(path)
-        a = analyse_level(level, solver=args.solver, time_limit=args.time_limit)
+        a = analyse_level(level, SolveContext.create(time_limit=args.time_limit), solver=args.solver)
         total += a.seconds
         sols = f"{a.solution_count}{'' if a.complete else '+'}"
         frames = "-" if a.fewest_frames is None else f"{a.fewest_frames}{'' if a.frames_proved else '?'}"

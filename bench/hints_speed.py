@@ -87,7 +87,7 @@ def compartments(repeat: int) -> list[str]:
     for k in (4, 6, 8):
         level = side_by_side([COMPARTMENT] * k, budget=k + 1, title=f"{k} compartments")
         s = best_seconds(lambda: ai.solve(level, solver="auto"), repeat)
-        h = best_seconds(lambda: compute_hint(level, [], time_limit=10.0), 1)
+        h = best_seconds(lambda: compute_hint(level, [], SolveContext.create(time_limit=10.0)), 1)
         rows.append(f"| {k} compartments | {3 ** k} | {s:.3f} | {h:.3f} | {h / s:.0f} |")
         print(rows[-1], flush=True)
     return rows

@@ -121,11 +121,19 @@ def simulate_occupancy(
 
 
 def initial_occupancy(level: Level, *, per_lemming: bool = False) -> FloatArray:
-    """The frame-0 occupancy of a level: ``(H, W, 2)``, or ``(L, H, W, 2)`` per lemming."""
+    """The frame-0 occupancy of a level: ``(H, W, 2)``, or ``(L, H, W, 2)`` per lemming.
+
+    (The sum is built directly: a per-lemming array of 16,128 lemmings on 256x256 would be 17 GB.)
+    """
+    if not per_lemming:
+        total = np.zeros((level.height, level.width, 2))
+        for lem in level.lemmings:
+            total[lem.row, lem.col, channel_of(lem.direction)] += 1.0
+        return total
     occ = np.zeros((len(level.lemmings), level.height, level.width, 2))
     for k, lem in enumerate(level.lemmings):
         occ[k, lem.row, lem.col, channel_of(lem.direction)] = 1.0
-    return occ if per_lemming else occ.sum(axis=0)
+    return occ
 
 
 BrickInput = Union[Iterable[Brick], npt.NDArray[Any]]

@@ -166,7 +166,7 @@ def simulate(level: Level, bricks: Iterable[Brick] = (), *, enforce_budget: bool
     """
     count = len(level.lemmings)
     if count < VECTOR_MIN_LEMMINGS or count * level.frames <= STEPWISE_WORK:
-        return simulate_stepwise(level, bricks, enforce_budget=enforce_budget)
+        return simulate_stepwise(level, bricks, enforce_budget=enforce_budget, should_stop=should_stop)
     return simulate_vectorised(level, bricks, enforce_budget=enforce_budget, should_stop=should_stop)
 
 
@@ -232,9 +232,10 @@ def simulate_vectorised(level: Level, bricks: Iterable[Brick] = (), *, enforce_b
     return Run(level, placed, tracks)
 
 
-def simulate_stepwise(level: Level, bricks: Iterable[Brick] = (), *, enforce_budget: bool = True) -> Run:
+def simulate_stepwise(level: Level, bricks: Iterable[Brick] = (), *, enforce_budget: bool = True,
+                      should_stop: Callable[[], bool] | None = None) -> Run:
     """:func:`simulate` one lemming and one :meth:`~game.physics.Physics.step` at a time: the plain statement
-    of the rules (tests check :func:`simulate_vectorised` against it)."""
+    of the rules (tests check :func:`simulate_vectorised` against it).  ``should_stop``: as in :func:`simulate`."""
     placed = check_bricks(level, bricks, enforce_budget=enforce_budget)
     width = level.width
     # Padded grid: a ring of wall around the map makes "outside counts as wall" exact.
@@ -259,6 +260,8 @@ def simulate_stepwise(level: Level, bricks: Iterable[Brick] = (), *, enforce_bud
         path = [state]
         reached_at = 0 if on_target(state[0], state[1]) else None
         for frame in range(1, level.frames):
+            if should_stop is not None and frame % 256 == 0 and should_stop():
+                raise SimulationCancelled(f"stopped at frame {frame}")
             state = step(blocked, on_target, state)
             path.append(state)
             if not on_target(state[0], state[1]):

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import ai
+from ai.context import SolveContext
 from ai.rating import Rating, rate_level
 from game.level import Level
 from game.physics_catalog import SHIPPED
@@ -34,7 +35,7 @@ TUTORIALS = ("Let Them Go", "Down the Stairs", "About Turn", "Mind the Gap", "St
 
 @lru_cache(maxsize=None)
 def rating(path: Path) -> Rating:
-    return rate_level(Level.load(path), time_limit=60)
+    return rate_level(Level.load(path), SolveContext.create(time_limit=60))
 
 
 def _has_cpsat() -> bool:

@@ -30,12 +30,11 @@ Imports the game core and the solvers only, never pygame; runs in the UI's worke
 from __future__ import annotations
 
 import enum
-import threading
-import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from ai.base import BrickSet, SolveMode, SolveResult, SolveStatus
+from ai.context import SolveContext
 from game.level import Level
 from game.simulation import simulate
 
@@ -155,49 +154,50 @@ def last_arrival_frame(level: Level, bricks: BrickSet) -> int | None:
     return max(a for a in arrivals if a is not None)
 
 
-def _solve(level: Level, mode: SolveMode, solver: str, time_limit: float | None,
-           cancel: threading.Event | None) -> SolveResult:
+def _solve(level: Level, mode: SolveMode, solver: str, ctx: SolveContext) -> SolveResult:
     import ai
 
     options: dict[str, Any] = {"race": False} if solver == "auto" else {}
-    return ai.solve(level, solver=solver, mode=mode, time_limit=time_limit, cancel=cancel, **options)
+    return ai.solve(level, solver=solver, mode=mode, context=ctx, **options)
 
 
 def analyse_level(
     level: Level,
+    context: SolveContext | None = None,
     *,
     solver: str = DEFAULT_SOLVER,
-    time_limit: float | None = DEFAULT_TIME_LIMIT,
-    cancel: threading.Event | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> Analysis:
-    """Analyse ``level`` (see the module docstring); honours ``cancel`` and ``time_limit``."""
-    start = time.perf_counter()
+    """Analyse ``level`` (see the module docstring) within ``context`` (default: no limit).
 
-    def remaining() -> float | None:
-        if time_limit is None:
-            return None
-        return max(0.05, time_limit - (time.perf_counter() - start))
+    The enumeration of the optimal sets gets :data:`ENUMERATION_SHARE` of the time left; a stopped
+    analysis returns at once with status ``cancelled`` or ``timeout``.
+    """
+    ctx = context if context is not None else SolveContext.create(solver="analyse")
 
     def done(status: str, **kw: Any) -> Analysis:
-        return Analysis(level, AnalysisStatus(status), seconds=time.perf_counter() - start, solver=solver, **kw)
+        return Analysis(level, AnalysisStatus(status), seconds=ctx.elapsed(), solver=solver, **kw)
 
     def say(text: str) -> None:
         if progress is not None:
             progress(text)
 
+    def enumeration() -> SolveContext:
+        left = ctx.remaining()
+        return ctx.child(time_limit=None if left is None else ENUMERATION_SHARE * left)
+
     # 1. minimum bricks and all optimal sets: within the budget B first (the tighter, usually
     #    faster model; a minimum found there is the minimum at any budget), then, when nothing
     #    wins within B, with the budget opened up to every free cell.
     say("minimum bricks and optimal solutions")
-    share = None if time_limit is None else ENUMERATION_SHARE * time_limit
-    res = _solve(level, SolveMode.ALL, solver, _min_opt(share, remaining()), cancel)
-    open_budget = max(level.budget, len(level.brickable_cells))
-    if res.status == SolveStatus.INFEASIBLE and open_budget > level.budget:
+    res = _solve(level, SolveMode.ALL, solver, enumeration())
+    if res.status == SolveStatus.CANCELLED or ctx.cancelled():
+        return done("cancelled")
+    open_budget = max(level.budget, len(level.brickable_cells)) if res.status == SolveStatus.INFEASIBLE else 0
+    if open_budget > level.budget:
         say("minimum bricks beyond the budget")
-        res = _solve(level.with_limits(budget=open_budget), SolveMode.ALL, solver,
-                     _min_opt(share, remaining()), cancel)
-    if res.status == SolveStatus.CANCELLED or (cancel is not None and cancel.is_set()):
+        res = _solve(level.with_limits(budget=open_budget), SolveMode.ALL, solver, enumeration())
+    if res.status == SolveStatus.CANCELLED or ctx.cancelled():
         return done("cancelled")
     if res.status == SolveStatus.INFEASIBLE:
         return done("unsolvable")
@@ -217,20 +217,12 @@ def analyse_level(
     fewest = best_known
     if not res.complete:
         say("fewest frames")
-        found, proved = _fewest_frames_search(level, min_bricks, best_known, solver, remaining, cancel)
-        if cancel is not None and cancel.is_set():
+        found, proved = _fewest_frames_search(level, min_bricks, best_known, solver, ctx)
+        if ctx.cancelled():
             return done("cancelled")
         fewest, frames_proved = found, proved
     return done(status, min_bricks=min_bricks, solution_count=len(solutions), complete=res.complete,
                 fewest_frames=fewest, frames_proved=frames_proved, solutions=solutions)
-
-
-def _min_opt(a: float | None, b: float | None) -> float | None:
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return min(a, b)
 
 
 def frames_lower_bound(level: Level) -> int:
@@ -248,9 +240,7 @@ def frames_lower_bound(level: Level) -> int:
     return worst + 1
 
 
-def _fewest_frames_search(level: Level, bricks: int, hi: int, solver: str,
-                          remaining: Callable[[], float | None],
-                          cancel: threading.Event | None) -> tuple[int, bool]:
+def _fewest_frames_search(level: Level, bricks: int, hi: int, solver: str, ctx: SolveContext) -> tuple[int, bool]:
     """Binary search for the fewest frames that allow a win with ``bricks`` bricks.
 
     ``hi`` is known to work.  Returns ``(frames, proved)``: on a timeout, the best frame
@@ -258,11 +248,11 @@ def _fewest_frames_search(level: Level, bricks: int, hi: int, solver: str,
     """
     lo = min(frames_lower_bound(level), hi)  # invariant: the answer lies in [lo, hi], and hi works
     while lo < hi:
-        if cancel is not None and cancel.is_set():
+        if ctx.should_stop():
             return hi, False
         mid = (lo + hi) // 2
         probe = Level(mid, bricks, level.grid, level.meta)
-        res = _solve(probe, SolveMode.ANY, solver, remaining(), cancel)
+        res = _solve(probe, SolveMode.ANY, solver, ctx)
         if res.solved:
             a = last_arrival_frame(level, res.bricks or ())
             hi = min(mid, a + 1) if a is not None else mid

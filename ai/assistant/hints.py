@@ -37,7 +37,6 @@ from __future__ import annotations
 import enum
 import itertools
 import math
-import threading
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
@@ -209,37 +208,32 @@ def _as_deductions(level: Level, result: SolveResult, ctx: SolveContext) -> Dedu
         used = set().union(*map(set, sols))
         forced = tuple(sorted(set.intersection(*map(set, sols))))
         never = tuple(cell for cell in level.brickable_cells if cell not in used)
+    elif ctx.should_stop():  # stopped: nothing more is proved, and the hint returns at once
+        forced, never = (), ()
     else:  # only what reachability proves: a brick that no live state reads is in no minimum solution
         try:
             read = set(reach_for(level, ctx).read_cells)
+            forced, never = (), tuple(cell for cell in level.brickable_cells if cell not in read)
         except SolveStopped:
-            read = set(level.brickable_cells)
-        forced, never = (), tuple(cell for cell in level.brickable_cells if cell not in read)
+            forced, never = (), ()
     return Deductions(result.status, sols, complete, forced, never, result.message)
 
 
-def deduce(level: Level, *, time_limit: float | None = 10.0, cancel: threading.Event | None = None,
-           solver: str = DEFAULT_SOLVER, context: SolveContext | None = None) -> Deductions:
+def deduce(level: Level, context: SolveContext | None = None, *, solver: str = DEFAULT_SOLVER) -> Deductions:
     """Every minimum solution of ``level`` (through :func:`ai.solve`), and what they prove.
 
-    ``context`` (instead of ``time_limit``/``cancel``): the caller's context, shared with the solver
-    (one reachability analysis for the whole hint).
+    ``context`` (default: no limit) is shared with the solver (one reachability analysis for the whole
+    hint); the enumeration gets :data:`ENUMERATION_SHARE` of the time it has left.
 
     >>> d = deduce(Level.from_rows(["> .T", "XX.X"], frames=5, budget=2))
     >>> d.min_bricks, d.complete, d.forced, len(d.never_useful)
     (1, True, ((1, 2),), 2)
     """
-    ctx = context or SolveContext.create(time_limit=time_limit, cancel=cancel, solver="hint")
+    ctx = context if context is not None else SolveContext.create(solver="hint")
     remaining = ctx.remaining()
     result = ai.solve(level, solver=solver, mode=SolveMode.ALL,
-                      time_limit=None if remaining is None else remaining * ENUMERATION_SHARE,
-                      cancel=_cancel_event(ctx), context=ctx)
+                      context=ctx.child(time_limit=None if remaining is None else remaining * ENUMERATION_SHARE))
     return _as_deductions(level, result, ctx)
-
-
-def _cancel_event(ctx: SolveContext) -> threading.Event | None:
-    """The one cancel event of a context made by :meth:`SolveContext.create` (``None``: none)."""
-    return ctx.cancel_events[0] if ctx.cancel_events else None
 
 
 def _with_walls(level: Level, cells: Iterable[Brick], budget: int) -> Level:
@@ -274,8 +268,7 @@ def _extend(level: Level, keep: Sequence[Brick], min_bricks: int, ctx: SolveCont
             ) -> BrickSet | None:
     """A minimum solution containing ``keep``, or ``None`` (no such solution, or no answer in time)."""
     fixed = _with_walls(level, keep, min_bricks - len(keep))
-    result = ai.solve(fixed, solver=solver, mode=SolveMode.MIN, time_limit=ctx.remaining(),
-                      cancel=_cancel_event(ctx), context=ctx)
+    result = ai.solve(fixed, solver=solver, mode=SolveMode.MIN, context=ctx)
     if result.status != SolveStatus.OPTIMAL or result.bricks is None:
         return None
     found = tuple(sorted(set(keep) | set(result.bricks)))
@@ -296,22 +289,23 @@ def closest_solution(player: Iterable[Brick], candidates: Sequence[BrickSet]) ->
     return min(candidates, key=lambda s: (-len(mine & set(s)), len(s), s))
 
 
-def compute_hint(level: Level, bricks: Iterable[Brick], *, time_limit: float | None = 10.0,
-                 cancel: threading.Event | None = None, solver: str = DEFAULT_SOLVER,
-                 known: SolveResult | None = None) -> Hint:
+def compute_hint(level: Level, bricks: Iterable[Brick], context: SolveContext | None = None, *,
+                 solver: str = DEFAULT_SOLVER, known: SolveResult | None = None) -> Hint:
     """The hint for a player who has placed ``bricks`` (legal cells; may exceed the budget).
+
+    ``context`` (default: no limit) bounds the whole hint; a stopped hint says so (``unknown``).
 
     ``known``: an earlier ``all``-mode answer of ``ai.solve`` for this level (already replayed), e.g. the
     one the game's assistant enumerates in the background when a level opens; the hint then reuses its
     minimum solutions instead of enumerating them again.
     """
-    ctx = SolveContext.create(time_limit=time_limit, cancel=cancel, solver="hint")
+    ctx = context if context is not None else SolveContext.create(solver="hint")
     player = check_bricks(level, bricks, enforce_budget=False)
     try:
         usable = known is not None and known.mode == SolveMode.ALL and known.status in (
             SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE)
         facts = _as_deductions(level, known, ctx) if usable and known is not None else deduce(
-            level, solver=solver, context=ctx)
+            level, ctx, solver=solver)
     except SolveStopped as stop:
         return Hint(UNKNOWN, None, None, None, note=f"stopped: {stop.reason.value}")
     extra: dict[str, Any] = {"forced": facts.forced, "never_useful": facts.never_useful,

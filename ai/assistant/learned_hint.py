@@ -15,12 +15,12 @@ complete; unverified rules give at most a "place" hint towards a replayed winnin
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import Iterable
 
 from ai.assistant.hints import IMPOSSIBLE, PLACE, REMOVE, SOLVED, UNKNOWN, Hint, read_order
 from ai.base import SolveMode, SolveStatus
+from ai.context import SolveContext
 from ai.learning.rules import LearnedRules
 from ai.solvers.learned import learned_solver
 from ai.solvers.learned.solver import LearnedRuleSolver
@@ -30,14 +30,16 @@ from game.rules import check_bricks
 from game.simulation import simulate
 
 
-def learned_hint(level: Level, bricks: Iterable[Brick], *, rules: LearnedRules | Physics | str | Path | None = None,
-                 time_limit: float | None = 10.0, cancel: threading.Event | None = None) -> Hint:
-    """The hint for a player who placed ``bricks``, from the learned rules alone (plus replay)."""
+def learned_hint(level: Level, bricks: Iterable[Brick], context: SolveContext | None = None, *,
+                 rules: LearnedRules | Physics | str | Path | None = None) -> Hint:
+    """The hint for a player who placed ``bricks``, from the learned rules alone (plus replay).
+
+    ``context`` (default: no limit) bounds the enumeration."""
     import ai
 
     player = check_bricks(level, bricks, enforce_budget=False)
     solver = learned_solver(rules=rules)
-    result = ai.solve(level, solver=solver, mode=SolveMode.ALL, time_limit=time_limit, cancel=cancel)
+    result = ai.solve(level, solver=solver, mode=SolveMode.ALL, context=context or SolveContext.create(solver="hint"))
     trusted = solver.trusted if isinstance(solver, LearnedRuleSolver) else bool(
         result.stats.extra.get("rules_verified"))
     proved = result.status == SolveStatus.OPTIMAL and result.complete and trusted

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import itertools
 import math
-import threading
 from dataclasses import dataclass
 
 from ai.base import BrickSet
+from ai.context import SolveContext
 from ai.generation.generator import GeneratedLevel, GenerationProgress, GenerationStats, default_frames, generate_levels
 from game.level import Level
 from game.simulation import simulate
@@ -125,7 +125,7 @@ def make_room(
     frames: int,
     unique: bool,
     seed: int,
-    cancel: threading.Event | None = None,
+    context: SolveContext | None = None,
     progress: GenerationProgress | None = None,
     *,
     solver: str | None = None,
@@ -135,7 +135,7 @@ def make_room(
 ) -> GeneratedLevel | None:
     """One certified room (``None`` when cancelled or out of attempts)."""
     for generated in generate_levels(
-        room.height, room.width, room.bricks, frames, room.lemmings, 1, unique, seed, cancel, progress,
+        room.height, room.width, room.bricks, frames, room.lemmings, 1, unique, seed, context, progress,
         solver=solver, time_limit=time_limit, max_attempts=max_attempts, stats=stats,
     ):
         return generated

@@ -1,17 +1,18 @@
 """Endless mode: levels of rising difficulty, one at a time, for a background worker.
 
 A caller may run :func:`endless_levels` in a thread and take the levels from a queue (the game
-itself runs :func:`rated_level` in its worker's child process, see below); setting ``cancel`` stops generation (and the exact solver)
+itself runs :func:`rated_level` in its worker's child process, see below); setting the cancel event of its ``context`` stops generation (and the exact solver)
 within about a tenth of a second of the current simulator batch::
 
     import queue, threading
+    from ai.context import SolveContext
     from ai.generation.endless import endless_levels
 
     ready: queue.Queue = queue.Queue(maxsize=2)
     cancel = threading.Event()
 
     def worker() -> None:
-        for generated in endless_levels(start=1, seed=42, cancel=cancel):
+        for generated in endless_levels(start=1, seed=42, context=SolveContext.create(cancel=cancel)):
             while not cancel.is_set():
                 try:
                     ready.put(generated, timeout=0.1)   # generated.level, .difficulty, .min_bricks
@@ -34,7 +35,8 @@ For one level of a given difficulty, call :func:`next_level`; it fits
 snapshots: candidates tried, rejections)::
 
     job = worker.submit(
-        lambda cancel, report: next_level(difficulty, seed=seed, cancel=cancel, progress=report),
+        lambda cancel, report: next_level(difficulty, seed=seed, context=SolveContext.create(cancel=cancel),
+                                          progress=report),
         label="generate",
     )   # the "done" event carries a GeneratedLevel (or None when cancelled)
 
@@ -46,10 +48,10 @@ True
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, replace
 from typing import Iterator
 
+from ai.context import SolveContext
 from ai.generation.generator import GeneratedLevel, GenerationProgress, generate_levels
 
 #: Candidates rated per Endless step (the one nearest the target score is kept).
@@ -74,7 +76,7 @@ def rated_level(
     *,
     seed: int = 0,
     previous: float | None = None,
-    cancel: threading.Event | None = None,
+    context: SolveContext | None = None,
     solver: str | None = None,
     progress: GenerationProgress | None = None,
     candidates: int = CANDIDATES_PER_STEP,
@@ -86,22 +88,23 @@ def rated_level(
     """
     from ai.rating import rate_level
 
+    ctx = context if context is not None else SolveContext.create(solver="generate")
     spec = difficulty_spec(step)
     best: GeneratedLevel | None = None
     best_key: tuple[bool, float] = (True, float("inf"))
     for batch in range(1 + EXTRA_BATCHES):
         for generated in generate_levels(
             spec.height, spec.width, spec.bricks, None, spec.lemmings, candidates, spec.unique,
-            _seed_of(seed, step) + 7919 * batch, cancel, progress, solver=solver,
+            _seed_of(seed, step) + 7919 * batch, ctx, progress, solver=solver,
         ):
-            score = rate_level(generated.level, cancel=cancel, time_limit=RATING_TIME_LIMIT).score
-            if cancel is not None and cancel.is_set():
+            score = rate_level(generated.level, ctx.child(time_limit=RATING_TIME_LIMIT)).score
+            if ctx.should_stop():
                 return None
             rated = replace(generated, difficulty=step, score=score)
             key = (previous is not None and score < previous, abs(score - target_score(step)))
             if key < best_key:
                 best, best_key = rated, key
-        if cancel is not None and cancel.is_set():
+        if ctx.should_stop():
             return None
         if best is not None and not best_key[0]:
             break
@@ -154,18 +157,18 @@ def next_level(
     difficulty: int,
     *,
     seed: int = 0,
-    cancel: threading.Event | None = None,
+    context: SolveContext | None = None,
     solver: str | None = None,
     progress: GenerationProgress | None = None,
 ) -> GeneratedLevel | None:
-    """One certified level of ``difficulty``, or ``None`` if ``cancel`` was set first.
+    """One certified level of ``difficulty``, or ``None`` if ``context`` stopped first.
 
     The same level :func:`endless_levels` yields first at that difficulty for ``seed``.
     """
     spec = difficulty_spec(difficulty)
     for generated in generate_levels(
         spec.height, spec.width, spec.bricks, None, spec.lemmings, 1, spec.unique, _seed_of(seed, difficulty),
-        cancel, progress, solver=solver,
+        context, progress, solver=solver,
     ):
         return replace(generated, difficulty=difficulty)
     return None
@@ -176,21 +179,21 @@ def endless_levels(
     start: int = 1,
     seed: int = 0,
     per_difficulty: int = 2,
-    cancel: threading.Event | None = None,
+    context: SolveContext | None = None,
     solver: str | None = None,
     progress: GenerationProgress | None = None,
 ) -> Iterator[GeneratedLevel]:
-    """Yield levels forever (until ``cancel``): ``per_difficulty`` at each difficulty from ``start`` up.
+    """Yield levels forever (until ``context`` stops): ``per_difficulty`` at each difficulty from ``start`` up.
 
     Deterministic for a seed: difficulty ``d`` uses generator seed ``seed * 1000 + d``.
     Each yielded level has :attr:`GeneratedLevel.difficulty` set.
     """
     difficulty = start
-    while cancel is None or not cancel.is_set():
+    while context is None or not context.should_stop():
         spec = difficulty_spec(difficulty)
         for generated in generate_levels(
             spec.height, spec.width, spec.bricks, None, spec.lemmings, per_difficulty, spec.unique,
-            _seed_of(seed, difficulty), cancel, progress, solver=solver,
+            _seed_of(seed, difficulty), context, progress, solver=solver,
         ):
             yield replace(generated, difficulty=difficulty)
         difficulty += 1

@@ -23,7 +23,7 @@ False
 
 from __future__ import annotations
 
-import threading
+from ai.context import SolveContext
 
 import numpy as np
 
@@ -87,7 +87,7 @@ def too_easy_by_sampling(
 
 
 def too_easy_by_search(
-    level: Level, bricks: int, cap: int = 2_000, cancel: threading.Event | None = None
+    level: Level, bricks: int, cap: int = 2_000, ctx: SolveContext | None = None
 ) -> str | None:
     """Reject when the read-set search finds a winner with fewer than ``bricks`` bricks.
 
@@ -95,7 +95,7 @@ def too_easy_by_search(
     """
     if bricks <= 0:
         return None
-    out = search(level, bricks - 1, cap=cap, cancel=cancel)
+    out = search(level, bricks - 1, cap=cap, ctx=ctx)
     return "too_easy_proved" if out.solutions else None
 
 
@@ -118,8 +118,8 @@ def has_alternative(level: Level, planted: BrickSet) -> bool:
 
 
 def solutions_by_search(
-    level: Level, bricks: int, cap: int = 2_000, cancel: threading.Event | None = None
+    level: Level, bricks: int, cap: int = 2_000, ctx: SolveContext | None = None
 ) -> tuple[BrickSet, ...] | None:
-    """Every minimum solution of at most ``bricks`` bricks, or ``None`` past the cap (or on cancel)."""
-    out = search(level, bricks, cap=cap, cancel=cancel)
+    """Every minimum solution of at most ``bricks`` bricks, or ``None`` past the cap (or once ``ctx`` stops)."""
+    out = search(level, bricks, cap=cap, ctx=ctx)
     return out.solutions if out.exhausted else None

@@ -1,7 +1,7 @@
 """The level generator: designed layouts, planted solutions, cheap filters, exact certification.
 
 :func:`generate_levels` is a lazy generator: it yields one :class:`GeneratedLevel` at a
-time, checks ``cancel`` between candidates (and passes it to the exact solver), and
+time, checks its solve context between candidates (and passes it to the exact solver), and
 reports :class:`GenerationStats` through ``progress``.  Candidate ``i`` of seed ``s``
 is built from its own random generator seeded ``(s, i)``, so a seed always gives the
 same levels (as long as the exact solver answers within ``time_limit``).
@@ -13,7 +13,6 @@ same levels (as long as the exact solver answers within ``time_limit``).
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterator
@@ -22,6 +21,7 @@ import numpy as np
 
 import ai
 from ai.base import BrickSet, SolveMode, SolveStatus, Solver
+from ai.context import SolveContext
 from ai.generation.candidates import plant_candidate
 from ai.generation.filters import (
     REASONS,
@@ -151,7 +151,7 @@ def generate_levels(
     count: int = 1,
     unique: bool = False,
     seed: int = 0,
-    cancel: threading.Event | None = None,
+    context: SolveContext | None = None,
     progress: GenerationProgress | None = None,
     *,
     solver: str | None = None,
@@ -164,8 +164,9 @@ def generate_levels(
 
     Every level has budget B = ``bricks``, ``frames`` frames (default
     :func:`default_frames`) and ``lemmings`` lemmings; with ``unique`` it has exactly
-    one optimal solution.  Stops early (without raising) when ``cancel`` is set or
-    after ``max_attempts`` candidates.  Pass a :class:`GenerationStats` to read the
+    one optimal solution.  Stops early (without raising) once ``context`` stops (cancel or
+    deadline; default: never) or after ``max_attempts`` candidates; ``time_limit`` caps each
+    exact solve (a child of ``context``).  Pass a :class:`GenerationStats` to read the
     counters afterwards; ``progress`` receives a snapshot of it after every candidate.
     ``search_cap`` bounds the cheap read-set search (sets per depth) run before the
     exact solver ``solver`` (default :func:`pick_certifier`).
@@ -178,6 +179,7 @@ def generate_levels(
         raise ValueError("lemmings must be at least 1")
     if seed < 0:
         raise ValueError("seed must be >= 0")
+    ctx = context if context is not None else SolveContext.create(solver="generate")
     n_frames = frames if frames is not None else default_frames(height, width)
     certifier = pick_certifier(solver)
     st = stats if stats is not None else GenerationStats()
@@ -187,10 +189,10 @@ def generate_levels(
     attempt = -1
     while produced < count:
         attempt += 1
-        if (cancel is not None and cancel.is_set()) or (max_attempts is not None and attempt >= max_attempts):
+        if ctx.should_stop() or (max_attempts is not None and attempt >= max_attempts):
             return
         result = _try_candidate(
-            seed, attempt, height, width, bricks, n_frames, lemmings, unique, certifier, time_limit, cancel, st,
+            seed, attempt, height, width, bricks, n_frames, lemmings, unique, certifier, time_limit, ctx, st,
             search_cap, seen,
         )
         st.seconds = time.perf_counter() - started
@@ -223,7 +225,7 @@ def _try_candidate(
     unique: bool,
     certifier: str,
     time_limit: float | None,
-    cancel: threading.Event | None,
+    ctx: SolveContext,
     st: GenerationStats,
     search_cap: int,
     seen: set[str],
@@ -251,7 +253,7 @@ def _try_candidate(
             clock.lap("sampling")
             return "not_unique_swap"
         clock.lap("sampling")
-        sols = solutions_by_search(level, bricks, cap=search_cap, cancel=cancel)
+        sols = solutions_by_search(level, bricks, cap=search_cap, ctx=ctx)
         clock.lap("search")
         if sols is not None:
             if not sols or len(sols[0]) < bricks:
@@ -259,16 +261,16 @@ def _try_candidate(
             if len(sols) > 1:
                 return "not_unique_search"
     else:
-        reason = too_easy_by_search(level, bricks, cap=search_cap, cancel=cancel)
+        reason = too_easy_by_search(level, bricks, cap=search_cap, ctx=ctx)
         clock.lap("search")
         if reason:
             return reason
     # The exact solver, last.
     mode = SolveMode.ALL if unique else SolveMode.MIN
-    res = ai.solve(level, solver=_solver(certifier), mode=mode, time_limit=time_limit, cancel=cancel)
+    res = ai.solve(level, solver=_solver(certifier), mode=mode, context=ctx.child(time_limit=time_limit))
     st.exact_calls += 1
     st.exact_seconds += clock.lap("exact")
-    if res.status == SolveStatus.CANCELLED or (cancel is not None and cancel.is_set()):
+    if res.status == SolveStatus.CANCELLED or ctx.should_stop():
         return "cancelled"
     if res.status != SolveStatus.OPTIMAL or res.bricks is None:
         return "exact_gave_up" if res.status != SolveStatus.INFEASIBLE else "exact_rejected"

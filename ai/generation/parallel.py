@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
@@ -25,6 +24,7 @@ from typing import Callable, Iterator, TextIO
 
 import numpy as np
 
+from ai.context import SolveContext
 from ai.generation.compartments import Room, make_room, plan_rooms, room_seed, stitch
 from ai.generation.generator import GeneratedLevel, GenerationStats
 from ai.generation.names import level_title
@@ -89,12 +89,12 @@ class RunProgress:
 
 
 def _room_task(spec: RunSpec, index: int, j: int, room: Room, frames: int,
-               cancel: threading.Event | None = None
+               ctx: SolveContext | None = None
                ) -> tuple[int, int, GeneratedLevel | None, GenerationStats, float]:
     """Generate room ``j`` of level ``index`` (in a pool process, or here); returns its CPU seconds too."""
     cpu = time.process_time()
     stats = GenerationStats()
-    made = make_room(room, frames, spec.unique, room_seed(spec.seed, index, j), cancel, solver=spec.solver,
+    made = make_room(room, frames, spec.unique, room_seed(spec.seed, index, j), ctx, solver=spec.solver,
                      time_limit=spec.time_limit, max_attempts=spec.max_attempts, stats=stats)
     return index, j, made, stats, time.process_time() - cpu
 
@@ -124,10 +124,11 @@ def generate_run(
     count: int,
     *,
     jobs: int = 1,
-    cancel: threading.Event | None = None,
+    context: SolveContext | None = None,
     progress: Callable[[RunProgress], None] | None = None,
 ) -> Iterator[GeneratedLevel]:
-    """Yield ``count`` certified levels of ``spec`` in order (fewer if cancelled or out of tries)."""
+    """Yield ``count`` certified levels of ``spec`` in order (fewer once ``context`` stops, or out of tries)."""
+    ctx = context if context is not None else SolveContext.create(solver="generate")
     rooms = spec.plan()
     frames = spec.level_frames()
     started = time.perf_counter()
@@ -163,7 +164,7 @@ def generate_run(
             if spec.difficulty is not None:
                 from ai.rating import rate_level
 
-                score = rate_level(level.level, cancel=cancel, time_limit=spec.time_limit).score
+                score = rate_level(level.level, ctx.child(time_limit=spec.time_limit)).score
                 level = replace(level, score=score)
                 if not spec.difficulty[0] <= score <= spec.difficulty[1]:
                     state["off"] += 1
@@ -171,13 +172,13 @@ def generate_run(
             yield level
 
     def stopped() -> bool:
-        return cancel is not None and cancel.is_set()
+        return ctx.should_stop()
 
     if jobs <= 1:
         while state["accepted"] < count and next_index < max_levels and not stopped():
             level_started[next_index] = time.perf_counter()
             for j, room in enumerate(rooms):
-                _, _, made, stats, cpu = _room_task(spec, next_index, j, room, frames, cancel)
+                _, _, made, stats, cpu = _room_task(spec, next_index, j, room, frames, ctx)
                 if stopped():
                     return
                 record(next_index, j, made, stats, cpu)

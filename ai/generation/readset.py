@@ -21,14 +21,14 @@ The search gives up (``exhausted=False``) when a depth holds more than ``cap`` s
 
 from __future__ import annotations
 
-import threading
-import time
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from ai.base import ProgressCallback, SolveMode, SolveResult, SolveStats, SolveStatus
+from ai.base import SolveMode, SolveStatus
+from ai.context import SolveContext
+from ai.solvers.base import Outcome, Partial, SolverBase
 from game.batch import simulate_batch
 from game.level import Brick, Level
 
@@ -47,7 +47,7 @@ class SearchOutcome:
     ``depth_proved``: every brick set of at most this size was covered (no winner below
     :attr:`min_bricks`).  ``solutions``: the winning sets of the smallest winning size
     found (every one of them, when ``exhausted``).  ``exhausted``: the search finished
-    its last depth without hitting the cap or a cancel.
+    its last depth without hitting the cap or a stop of its context.
     """
 
     depth_proved: int
@@ -125,17 +125,17 @@ def search(
     max_bricks: int,
     *,
     cap: int = 50_000,
-    cancel: threading.Event | None = None,
+    ctx: SolveContext | None = None,
 ) -> SearchOutcome:
     """Breadth-first search of winning brick sets of size 0..``max_bricks`` (budget ignored).
 
     Stops at the first depth holding a winner and returns every winner of that depth:
-    those are all the minimum solutions.
+    those are all the minimum solutions.  Once ``ctx`` stops, it returns at once (not exhausted).
     """
     frontier: list[BrickSet] = [()]
     tried = 0
     for depth in range(max_bricks + 1):
-        if cancel is not None and cancel.is_set():
+        if ctx is not None and ctx.should_stop():
             return SearchOutcome(depth - 1, (), False, tried)
         wins, reads = runs_of(level, frontier)
         tried += len(frontier)
@@ -158,8 +158,8 @@ def search(
     return SearchOutcome(max_bricks, (), True, tried)  # pragma: no cover - loop always returns
 
 
-class ReadSetSolver:
-    """:func:`search` behind the :class:`ai.base.Solver` interface (exact; gives up past ``cap``).
+class ReadSetSolver(SolverBase):
+    """:func:`search` behind the solver contract (exact; gives up past ``cap``).
 
     The generator's fallback certifier when no registry solver is installed.
 
@@ -172,33 +172,21 @@ class ReadSetSolver:
 
     name = "readset"
     exact = True
+    shortcuts = False  # its own search answers the no-brick and infeasible cases as cheaply
 
     def __init__(self, *, cap: int = 500_000) -> None:
         self.cap = cap
 
-    def solve(
-        self,
-        level: Level,
-        *,
-        mode: SolveMode | str = "min",
-        time_limit: float | None = None,
-        progress: ProgressCallback | None = None,
-        cancel: threading.Event | None = None,
-    ) -> SolveResult:
-        """Solve ``level`` within its budget (``time_limit`` is not enforced between depths)."""
-        start = time.perf_counter()
-        solve_mode = SolveMode(mode)
-        out = search(level, level.budget, cap=self.cap, cancel=cancel)
-        stats = SolveStats(seconds=time.perf_counter() - start, nodes=out.sets_tried,
-                           best_bound=float(out.depth_proved + 1))
+    def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
+        """Search within the budget; stopped between depths by ``ctx``."""
+        out = search(level, level.budget, cap=self.cap, ctx=ctx)
+        partial.nodes = out.sets_tried
         if out.solutions:
-            sols = out.solutions if solve_mode == SolveMode.ALL else out.solutions[:1]
-            status = SolveStatus.FEASIBLE if solve_mode == SolveMode.ANY else SolveStatus.OPTIMAL
-            return SolveResult(status, self.name, solve_mode, sols[0], sols,
-                               complete=solve_mode == SolveMode.ALL, stats=stats)
+            sols = out.solutions if mode == SolveMode.ALL else out.solutions[:1]
+            status = SolveStatus.FEASIBLE if mode == SolveMode.ANY else SolveStatus.OPTIMAL
+            return Outcome(status, solutions=sols, complete=mode == SolveMode.ALL, nodes=out.sets_tried,
+                           best_bound=float(out.depth_proved + 1))
         if out.exhausted:
-            return SolveResult(SolveStatus.INFEASIBLE, self.name, solve_mode, complete=True, stats=stats)
-        status = SolveStatus.CANCELLED if cancel is not None and cancel.is_set() else SolveStatus.UNKNOWN
-        return SolveResult(status, self.name, solve_mode, stats=stats, message="search cap reached")
-
-
+            return Outcome(SolveStatus.INFEASIBLE, complete=True, nodes=out.sets_tried, best_bound=float("inf"))
+        ctx.check()
+        return Outcome(SolveStatus.UNKNOWN, nodes=out.sets_tried, message="search cap reached")

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from ai.context import SolveContext
 from ai.learning.dataset import Dataset, transitions_dataset
 from ai.learning.features import N_FEATURES, UInt8Array, all_configurations, pack_rows
 from ai.learning.models import TreeModel, fit_tree
@@ -251,14 +252,17 @@ def active_learning(
     tiles: int = DEFAULT_TILES,
     initial: Dataset | None = None,
     patience: int = 2,
+    ctx: SolveContext | None = None,
 ) -> ActiveResult:
     """Learn tree rules with query levels until ``patience`` probe rounds in a row make no
-    mistake (or ``max_games`` query levels were played)."""
+    mistake (or ``max_games`` query levels were played); ``ctx`` is checked every round."""
     data = initial if initial is not None else Dataset.empty()
     history: list[dict[str, int]] = []
     converged = False
     clean = 0
     while data.games < max_games:
+        if ctx is not None:
+            ctx.check()
         queries, disagreement = choose_queries(data, rng, tiles=tiles)
         if len(queries) == 0:
             converged = True

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ai.context import SolveContext
 from ai.learning.features import LABELS, WINDOW
 from ai.learning.models import TreeModel
 from game.level import Level
@@ -204,11 +205,16 @@ def derived_transitions(model: TreeModel) -> list[list[tuple[tuple[int, int, int
     return result
 
 
+#: Frames of one lemming's learned run between two ``ctx.check()`` calls.
+CHECK_EVERY = 256
+
+
 def learned_run_wins(level: Level, moves: list[list[tuple[tuple[int, int, int], Condition]]],
-                     start_state: dict[int, int] | None = None) -> bool:
+                     start_state: dict[int, int] | None = None, *, ctx: SolveContext | None = None) -> bool:
     """Run every lemming with the learned moves (:func:`derived_transitions`) and no brick;
     whether all end on a target.  Uses only the learned rules (a brickable cell is free).
-    ``start_state`` maps a start direction (0 left, 1 right) to the model's state (default: itself)."""
+    ``start_state`` maps a start direction (0 left, 1 right) to the model's state (default: itself).
+    ``ctx.check()`` runs every :data:`CHECK_EVERY` frames (lemmings × frames can be 10^8 steps)."""
     h, w = level.height, level.width
     walls, targets = level.wall_map, level.target_map
 
@@ -221,7 +227,9 @@ def learned_run_wins(level: Level, moves: list[list[tuple[tuple[int, int, int], 
         r, c, ch = lem.row, lem.col, 0 if lem.direction < 0 else 1
         if start_state is not None:
             ch = start_state[ch]
-        for _ in range(level.frames - 1):
+        for frame in range(level.frames - 1):
+            if ctx is not None and frame % CHECK_EVERY == 0:
+                ctx.check()
             for (dr, dc, och), cond in moves[ch]:
                 if all(static(kind, r + cr, c + cc) == v for (kind, cr, cc), v in cond.items()):
                     r, c, ch = r + dr, c + dc, och

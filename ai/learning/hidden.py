@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ai.context import SolveContext
 from ai.learning.dataset import regime_games
 from ai.learning.derive import Condition
 from ai.learning.features import ENV_OBSTACLE, ENV_TARGET, WINDOW, environments
@@ -42,6 +43,8 @@ from ai.learning.models import Node, checked_tree, tree_lines, tree_nodes, tree_
 from ai.learning.verify import Verification
 from game.rules import step
 
+#: Seconds the hidden-state search may take when no solve context bounds it.
+INFER_SECONDS = 60.0
 #: Static features: obstacle on the 9 window cells, then target on them; then the hidden state.
 N_STATIC = 2 * len(WINDOW)
 STATE_FEATURE = N_STATIC
@@ -206,13 +209,14 @@ def _pack(rows: npt.NDArray[np.bool_]) -> IntArray:
     return packed
 
 
-def infer_hidden_states(observations: list[Observation], *, time_limit: float = 60.0) -> list[IntArray]:
+def infer_hidden_states(observations: list[Observation], ctx: SolveContext | None = None) -> list[IntArray]:
     """A hidden state per lemming and frame (``(L, N)`` per observation) such that the move and the
     next state are functions of (neighbourhood, state), with the fewest state-changing table
     entries; ``h`` at frame 0 is the start marker (naming the states after the markers).
 
     Raises ``ValueError`` when no assignment exists (the observations are not a hidden-state
-    machine over this neighbourhood) or CP-SAT finds none in time."""
+    machine over this neighbourhood) or CP-SAT finds none in time; :class:`ai.context.SolveStopped`
+    once ``ctx`` (default: :data:`INFER_SECONDS` s) stops."""
     from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
@@ -261,11 +265,17 @@ def infer_hidden_states(observations: list[Observation], *, time_limit: float = 
                     model.add(h2 == next_var(k, a)).only_enforce_if(when)
         hvars.append(per)
     model.minimize(sum(v if a == 0 else 1 - v for (k, a), v in nxt.items()))
+    ctx = ctx if ctx is not None else SolveContext.create(time_limit=INFER_SECONDS, solver="hidden")
+    ctx.check()
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = time_limit
+    remaining = ctx.remaining()
+    if remaining is not None:
+        solver.parameters.max_time_in_seconds = max(0.001, remaining)
     solver.parameters.num_search_workers = 1
-    code = solver.solve(model)
+    with ctx.watch(solver.stop_search):
+        code = solver.solve(model)
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        ctx.check()
         raise ValueError("no hidden-state rule table explains the observed positions")
     return [np.array([[solver.value(v) for v in hs] for hs in per], dtype=np.int64).reshape(len(per), -1)
             for per in hvars]
@@ -311,7 +321,7 @@ class PositionsResult:
 
 
 def learn_positions_model(*, games: int = 3, seed: int = 0, regime: str = "many",
-                          time_limit: float = 60.0) -> PositionsResult:
+                          context: SolveContext | None = None) -> PositionsResult:
     """Observe ``games`` games (positions only), invent the hidden state, fit the trees."""
     import time
 
@@ -319,7 +329,7 @@ def learn_positions_model(*, games: int = 3, seed: int = 0, regime: str = "many"
     t0 = time.perf_counter()
     obs = observe_games(rng, games, regime)
     t1 = time.perf_counter()
-    states = infer_hidden_states(obs, time_limit=time_limit)
+    states = infer_hidden_states(obs, context)
     t2 = time.perf_counter()
     x, y = training_rows(obs, states)
     model = PositionsModel(_fit(x, y[:, 0], seed), _fit(x, y[:, 1], seed), {0: 0, 1: 1})

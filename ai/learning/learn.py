@@ -14,6 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ai.context import SolveContext
 from ai.learning.active import DEFAULT_TILES, active_learning
 from ai.learning.dataset import Dataset, mirrored, random_games_dataset, random_games_datasets, regime_datasets
 from ai.learning.models import MODEL_KINDS, fit_model, fit_occam_tree, fit_tree
@@ -98,6 +99,7 @@ def learn_rules(
     regime: str = "random",
     mirror: bool = False,
     queries: int | None = None,
+    context: SolveContext | None = None,
 ) -> LearnReport:
     """Learn rules from ``games`` games of ``regime`` (``random``: a few lemmings per random map;
     ``many``: one lemming per free cell and direction, dense targets, see
@@ -110,24 +112,29 @@ def learn_rules(
     ``model`` is ``tree``, ``logreg``, ``mlp`` or ``best`` (fit all three on the same data,
     verify each, keep the one with the fewest errors; ties favour the tree, then logreg).  In the
     many regime the tree is the smallest of several consistent trees
-    (:func:`ai.learning.models.fit_occam_tree`).
+    (:func:`ai.learning.models.fit_occam_tree`).  ``context`` (default: no limit) is checked between
+    games, query rounds and models, and inside the verification (:class:`ai.context.SolveStopped`).
     """
+    ctx = context if context is not None else SolveContext.create(solver="learn")
     rng = np.random.default_rng(seed)
     history: list[dict[str, int]] = []
     if regime == "many":
         n_games = 1 if games is None else games
         data = Dataset.empty()
         for d in regime_datasets(rng, n_games, "many"):
+            ctx.check()
             data = data.merge(d)
         if mirror:
             data = mirrored(data)
         if active:
             budget = 3 if queries is None else queries
-            result = active_learning(rng, max_games=data.games + budget, tiles=tiles, initial=data, patience=1)
+            result = active_learning(rng, max_games=data.games + budget, tiles=tiles, initial=data, patience=1,
+                                     ctx=ctx)
             data = result.data
             history = result.history
     elif active:
-        result = active_learning(rng, max_games=DEFAULT_ACTIVE_GAMES if games is None else games, tiles=tiles)
+        result = active_learning(rng, max_games=DEFAULT_ACTIVE_GAMES if games is None else games, tiles=tiles,
+                                 ctx=ctx)
         data = result.data
         history = result.history
     else:
@@ -140,13 +147,14 @@ def learn_rules(
     best: tuple[int, int, Any, Verification] | None = None
     comparison = []
     for rank, kind in enumerate(kinds):
+        ctx.check()
         start = time.perf_counter()
         if kind == "tree" and regime == "many":  # Occam: the smallest consistent tree
             fitted: Any = fit_occam_tree(data.features, data.labels)
         else:
             fitted = fit_model(kind, data.features, data.labels, random_state=seed)
         seconds = time.perf_counter() - start
-        ver = verify_model(fitted)
+        ver = verify_model(fitted, ctx=ctx)
         comparison.append({"model": kind, "errors": ver.total_errors, "seconds": round(seconds, 3),
                            "exact": ver.exact})
         if best is None or (ver.total_errors, rank) < (best[0], best[1]):

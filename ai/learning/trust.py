@@ -27,6 +27,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from ai.context import SolveContext
 from ai.learning.rules import LearnedRules
 from ai.learning.verify import Verification
 
@@ -45,14 +46,14 @@ def rules_hash(rules: LearnedRules) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def verify_rules(rules: LearnedRules) -> Verification:
-    """Verify ``rules`` now, exhaustively (no cache)."""
+def verify_rules(rules: LearnedRules, *, ctx: SolveContext | None = None) -> Verification:
+    """Verify ``rules`` now, exhaustively (no cache); ``ctx`` may stop it (:class:`ai.context.SolveStopped`)."""
     from ai.learning.hidden import PositionsModel, verify_positions
     from ai.learning.verify import verify_model
 
     if isinstance(rules.model, PositionsModel):
         return verify_positions(rules.model)
-    return verify_model(rules.model)
+    return verify_model(rules.model, ctx=ctx)
 
 
 def _cache_path() -> Path:
@@ -101,8 +102,8 @@ def _store(path: Path, key: str, ver: Verification) -> None:
         pass
 
 
-def verdict(rules: LearnedRules, *, disk: bool = True) -> Verification:
-    """The exhaustive verification of ``rules``, cached by :func:`rules_hash`."""
+def verdict(rules: LearnedRules, *, disk: bool = True, ctx: SolveContext | None = None) -> Verification:
+    """The exhaustive verification of ``rules``, cached by :func:`rules_hash` (a stopped one is not cached)."""
     key = rules_hash(rules)
     with _lock:
         if key in _memory:
@@ -112,7 +113,7 @@ def verdict(rules: LearnedRules, *, disk: bool = True) -> Verification:
     if path is not None:
         ver = _cached(path, key)
     if ver is None:
-        ver = verify_rules(rules)
+        ver = verify_rules(rules, ctx=ctx)
         if path is not None:
             _store(path, key, ver)
     with _lock:

@@ -12,6 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
+from ai.context import SolveContext
 from ai.learning.features import LABELS, UInt8Array, all_configurations, reference_labels
 from ai.learning.models import RuleModel
 
@@ -70,10 +73,22 @@ class Verification:
         )
 
 
-def verify_model(model: RuleModel, *, max_counterexamples: int = 5) -> Verification:
-    """Check ``model`` on every configuration that can occur, against the reference rule."""
+#: Configurations predicted between two checks of the solve context.
+CHUNK = 4096
+
+
+def verify_model(model: RuleModel, *, max_counterexamples: int = 5, ctx: SolveContext | None = None) -> Verification:
+    """Check ``model`` on every configuration that can occur, against the reference rule.
+
+    ``ctx`` is checked between chunks of :data:`CHUNK` configurations (a deep tree predicts slowly)."""
     rows = all_configurations()
-    wrong = model.predict(rows) != reference_labels(rows)
+    parts = []
+    for lo in range(0, len(rows), CHUNK):
+        if ctx is not None:
+            ctx.check()
+        parts.append(model.predict(rows[lo:lo + CHUNK]))
+    predicted = np.concatenate(parts) if parts else model.predict(rows)
+    wrong = predicted != reference_labels(rows)
     bad_rows = rows[wrong.any(axis=1)][:max_counterexamples]
     return Verification(
         tuple(int(v) for v in wrong.sum(axis=0)),

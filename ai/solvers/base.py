@@ -30,11 +30,12 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from ai.base import BrickSet, ProgressCallback, RelaxedSolution, SolveMode, SolveResult, SolveStats, SolveStatus
+from ai.base import (BrickSet, ProgressCallback, RelaxedSolution, SolveMode, SolveResult, SolveStats, SolveStatus,
+                     Solver)
 from ai.context import SolveContext, SolveStopped, StopReason
 from ai.reach import reach_for, wins_without_bricks
 from game.level import Brick, Level
-from game.simulation import simulate
+from game.simulation import SimulationCancelled, simulate
 
 
 def canonical(sets: Iterable[Iterable[Brick]]) -> tuple[BrickSet, ...]:
@@ -133,8 +134,9 @@ class SolverBase:
                 if early is not None:
                     return early
             outcome = self.core(level, mode, ctx, partial)
-        except SolveStopped as stop:
-            status = SolveStatus.CANCELLED if stop.reason is StopReason.CANCELLED else SolveStatus.TIMEOUT
+        except (SolveStopped, SimulationCancelled) as stop:
+            reason = stop.reason if isinstance(stop, SolveStopped) else ctx.stop_reason() or StopReason.TIMEOUT
+            status = SolveStatus.CANCELLED if reason is StopReason.CANCELLED else SolveStatus.TIMEOUT
             outcome = Outcome(status, solutions=partial.solutions, best_bound=partial.best_bound,
                               nodes=partial.nodes, extra=partial.extra, relaxed=partial.relaxed)
         except MemoryError as exc:  # (also the analysis refusing a dense map past its size limit)
@@ -183,4 +185,17 @@ class SolverBase:
                            relaxed=outcome.relaxed)
 
 
-__all__ = ["Outcome", "Partial", "SolverBase", "canonical", "won_without_bricks"]
+def solve_under(solver: Solver, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult:
+    """Run any solver under ``ctx``: :meth:`SolverBase.solve_in` (every registered solver has it).
+
+    A foreign :class:`ai.base.Solver` (only ``solve(time_limit, cancel)``) is the one place the
+    context is turned back into a limit and an event: the context's stop-watcher sets the event.
+    """
+    if isinstance(solver, SolverBase):
+        return solver.solve_in(level, mode, ctx)
+    stop = threading.Event()
+    with ctx.watch(stop.set):
+        return solver.solve(level, mode=mode, time_limit=ctx.remaining(), progress=ctx.progress, cancel=stop)
+
+
+__all__ = ["Outcome", "Partial", "SolverBase", "canonical", "solve_under", "won_without_bricks"]

@@ -338,7 +338,7 @@ class PathModel(CpSatModel):
         self.frame: list[dict[tuple[int, int, int], cp_model.IntVar]] = []
         self.frames_of: list[dict[tuple[int, int, int], list[int]]] = []
         for k, reach in enumerate(self.info.lemmings):
-            frames = live_frames(reach.live, self.ctx)
+            frames = live_frames(reach.dense(self.ctx), self.ctx)
             self.frames_of.append(frames)
             visit: dict[State, Literal] = {}
             frame: dict[State, cp_model.IntVar] = {}

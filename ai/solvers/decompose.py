@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import threading
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -40,7 +39,7 @@ import numpy as np
 from ai.base import BrickSet, SolveMode, SolveResult, SolveStatus, Solver
 from ai.context import SolveContext
 from ai.reach import ReachInfo, analyse, reach_for
-from ai.solvers.base import Outcome, Partial, SolverBase
+from ai.solvers.base import Outcome, Partial, SolverBase, solve_under
 from game.level import EMPTY, Brick, Level
 
 #: Statuses of a part that the combination can build on.
@@ -159,15 +158,8 @@ def split(level: Level, ctx: SolveContext) -> list[Part]:
 
 
 def run_in(solver: Solver, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult:
-    """Run any solver under ``ctx``: :meth:`SolverBase.solve_in` when it has one, else its ``solve``."""
-    if isinstance(solver, SolverBase):
-        return solver.solve_in(level, mode, ctx)
-    if len(ctx.cancel_events) <= 1:  # the solver can watch the one event itself: no watcher thread
-        cancel = ctx.cancel_events[0] if ctx.cancel_events else None
-        return solver.solve(level, mode=mode, time_limit=ctx.remaining(), progress=ctx.progress, cancel=cancel)
-    stop = threading.Event()
-    with ctx.watch(stop.set):
-        return solver.solve(level, mode=mode, time_limit=ctx.remaining(), progress=ctx.progress, cancel=stop)
+    """Run any solver under ``ctx`` (:func:`ai.solvers.base.solve_under`)."""
+    return solve_under(solver, level, mode, ctx)
 
 
 class DecomposeSolver(SolverBase):

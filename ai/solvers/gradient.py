@@ -48,7 +48,7 @@ import numpy.typing as npt
 
 from ai.base import BrickSet, RelaxedSolution, SolveMode, SolveStatus
 from ai.context import SolveContext
-from ai.solvers.base import Outcome, Partial, SolverBase
+from ai.solvers.base import Outcome, Partial, SolverBase, won_without_bricks
 from game.batch import simulate_brick_sets
 from game.level import Brick, Level
 from game.occupancy import (
@@ -452,7 +452,7 @@ class GradientSolver(SolverBase):
                            nodes=partial.nodes, message=message, relaxed=relaxed(), extra=extra)
 
         # zero bricks first: cheap and common
-        if simulate(level, ()).won:
+        if won_without_bricks(level, ctx):
             return finish(SolveStatus.FEASIBLE, ())
         if not relax.cells:
             return finish(SolveStatus.UNKNOWN, None, "no brickable cell and the level is not won without bricks")
@@ -496,6 +496,6 @@ class GradientSolver(SolverBase):
         if found is None:
             return finish(SolveStatus.UNKNOWN, None, "the gradient search and local repair found no winning brick set")
         found = self._prune(level, found)
-        if not simulate(level, found).won:  # the reference simulator has the last word
+        if not simulate(level, found, should_stop=ctx.should_stop).won:  # the reference simulator has the last word
             return finish(SolveStatus.UNKNOWN, None, "the rounded brick set does not win in the reference simulator")
         return finish(SolveStatus.FEASIBLE, found, "found by gradient search; not proved minimal")

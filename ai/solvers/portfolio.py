@@ -104,7 +104,7 @@ class PortfolioSolver(SolverBase):
     def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
         """Decompose when the level splits, else the inline probe and the race."""
         if self.decompose and len(level.lemmings) > 1 and may_split(level, ctx):
-            if self.race and self.split_probe > 0 and search_fits(level):
+            if self.race and self.split_probe > 0 and search_fits(level) and self._small(level):
                 # a short whole-level search first: on small multi-part levels it beats the parts' overhead
                 quick = run_in(_search(), level, mode, ctx.child(time_limit=self.split_probe, solver="search"))
                 if _is_final(quick, mode):
@@ -123,13 +123,16 @@ class PortfolioSolver(SolverBase):
             fast = search_fits(level) and search_looks_fast(level, info, max_cells=self.max_search_cells)
             name, make = ("search", _search) if fast else ("cpsat", _cpsat)
             return _outcome(run_in(make(), level, mode, ctx.child(solver=name)), name)
-        if search_fits(level) and (level.height * level.width * level.frames * len(level.lemmings) <= self.small
-                                   or info.state_bound <= self.small // 2):
+        if search_fits(level) and (self._small(level) or info.state_bound <= self.small // 2):
             quick = run_in(_search(), level, mode, ctx.child(time_limit=self.probe, solver="search"))
             if _is_final(quick, mode):
                 return _outcome(quick, "search")
             ctx.check()
         return self._race(level, mode, ctx, partial)
+
+    def _small(self, level: Level) -> bool:
+        """Small enough for an inline search probe: cells x frames x lemmings at most :attr:`small`."""
+        return level.height * level.width * level.frames * len(level.lemmings) <= self.small
 
     def _whole(self) -> Solver:
         """``auto`` without decomposition, for the parts of a decomposed level."""

@@ -86,7 +86,7 @@ class Board:
         code = gate_codes(level, cells).ravel().tolist()
         target = np.pad(level.target_map, 1).ravel().tolist()
         # the live maps are read in place (no padded copy: on big levels they are the largest arrays)
-        live = [np.ascontiguousarray(lem.live).view(np.uint8).data.cast("B") for lem in info.lemmings]
+        live = [np.ascontiguousarray(lem.dense(ctx)).view(np.uint8).data.cast("B") for lem in info.lemmings]
         inner = np.full((ph, pw), -1, dtype=np.int64)
         inner[1:-1, 1:-1] = 2 * np.arange(level.height * level.width).reshape(level.height, level.width)
         starts = [((lem.row + 1) * pw + lem.col + 1, lem.direction) for lem in level.lemmings]

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     import pygame
 
     from ai.base import RelaxedSolution
+    from ai.context import SolveContext
     from game.ui.render import LevelRenderer
 
 #: Default frame rate (simulation frames per second).
@@ -143,9 +144,15 @@ def export_gif(
     fps: float = DEFAULT_FPS,
     relaxed: RelaxedSolution | None = None,
     subtitle: str = "",
+    context: SolveContext | None = None,
 ) -> ExportResult:
     """Render and write the GIF of ``bricks`` (or of a ``relaxed`` solution); ``out`` defaults to
-    :func:`default_export_path`."""
+    :func:`default_export_path`.
+
+    ``context`` (default: no limit) is checked every frame; once it stops, :class:`ai.context.SolveStopped`
+    is raised and no file is left behind (the writer is atomic)."""
+    from ai.context import SolveStopped, StopReason
+    from game.simulation import SimulationCancelled
     from game.ui.gif_writer import write_gif
 
     start = time.perf_counter()
@@ -158,11 +165,24 @@ def export_gif(
         won: bool | None = None
     else:
         placed = check_bricks(level, bricks)
-        run = simulate(level, placed)
+        try:
+            run = simulate(level, placed, should_stop=context.should_stop if context is not None else None)
+        except SimulationCancelled:
+            assert context is not None
+            raise SolveStopped(context.stop_reason() or StopReason.TIMEOUT) from None
         frames = iter_gif_frames(level, placed, scale=scale, subtitle=subtitle, run=run)
         won = run.won
+    if context is not None:
+        frames = _checked(frames, context)
     count, size = write_gif(frames, path, fps=fps, title_seconds=TITLE_SECONDS, outcome_seconds=OUTCOME_SECONDS)
     return ExportResult(path, count, frame_size(level, scale=scale), size, won, time.perf_counter() - start)
+
+
+def _checked(frames: Iterator[Frame], ctx: SolveContext) -> Iterator[Frame]:
+    """``frames``, checking ``ctx`` before each one."""
+    for frame in frames:
+        ctx.check()
+        yield frame
 
 
 def write_gif(frames: Sequence[Frame], out: Path | str, *, fps: float = DEFAULT_FPS,

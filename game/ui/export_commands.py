@@ -24,16 +24,17 @@ def export_solve_result(level: Level, result: Any, out: Path | str, *, scale: in
     raise GameError(f"nothing to export: {result.describe()}")
 
 
-def relaxed_solution(level: Level, source: str, *, time_limit: float | None = None) -> Any:
-    """Solve for a fractional answer: ``lp`` (the MILP's LP relaxation) or ``gradient``."""
+def relaxed_solution(level: Level, source: str, context: Any = None) -> Any:
+    """Solve for a fractional answer: ``lp`` (the MILP's LP relaxation) or ``gradient``, under ``context``
+    (an :class:`ai.context.SolveContext`; default: no limit)."""
     import ai
     from game.errors import GameError
 
     try:
         if source == "lp":
-            result = ai.solve(level, solver="milp", lp=True, time_limit=time_limit)
+            result = ai.solve(level, solver="milp", lp=True, context=context)
         else:
-            result = ai.solve(level, solver=source, time_limit=time_limit)
+            result = ai.solve(level, solver=source, context=context)
     except ModuleNotFoundError as exc:
         raise GameError(f"solver {source!r} is not available: {exc}") from None
     if result.relaxed is None:
@@ -46,16 +47,25 @@ def _cmd_export(args: Any) -> int:
     from game.errors import GameError
     from game.rules import parse_bricks
 
+    from ai.context import SolveContext, SolveStopped
+
     level = load_level(args.level)
     bricks = parse_bricks(args.bricks or "")
     check_output_file(args.gif, what="--gif", kind="gif")  # again: the level may have taken a while to read
-    with output_errors(args.gif):
-        if args.relaxed:
-            result = relaxed_solution(level, args.relaxed, time_limit=args.time_limit)
-            info = export_gif(level, (), args.gif, scale=args.scale, fps=args.fps, relaxed=result.relaxed,
-                              subtitle=f"{result.solver}: {result.describe()}")
-        else:
-            info = export_gif(level, bricks, args.gif, scale=args.scale, fps=args.fps)
+    ctx = SolveContext.create(time_limit=args.time_limit, solver="export")  # the command's one limit
+    try:
+        with output_errors(args.gif):
+            if args.relaxed:
+                result = relaxed_solution(level, args.relaxed, ctx)
+                info = export_gif(level, (), args.gif, scale=args.scale, fps=args.fps, relaxed=result.relaxed,
+                                  subtitle=f"{result.solver}: {result.describe()}", context=ctx)
+            else:
+                info = export_gif(level, bricks, args.gif, scale=args.scale, fps=args.fps, context=ctx)
+    except SolveStopped as stop:
+        import sys
+
+        print(f"export stopped ({stop.reason.value}): no file written", file=sys.stderr)
+        return 1
     print(info.describe())
     return 0
 
@@ -89,5 +99,5 @@ def register_cli(sub: Any) -> None:
                    help="render a fractional solution instead of --bricks: the LP relaxation "
                    "(solve --solver milp --lp) or the gradient solver's densities")
     p.add_argument("--time-limit", type=time_limit_arg, default=None, metavar="S",
-                   help="solver time limit for --relaxed (seconds, > 0)")
+                   help="time limit of the whole export (the --relaxed solve and the GIF; seconds, > 0)")
     p.set_defaults(handler=_cmd_export)

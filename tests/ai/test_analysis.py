@@ -8,6 +8,8 @@ import pytest
 
 import ai
 from ai.assistant.analysis import _fewest_frames_search, analyse_level, tightened
+from ai.context import SolveContext
+from tests.stopping import expired
 from game.level import Level
 from game.pack import original_level_path
 
@@ -39,7 +41,7 @@ def test_tighten_is_tight(original: Level) -> None:
 def test_fewest_frames_binary_search_agrees(original: Level) -> None:
     from ai.assistant.analysis import DEFAULT_SOLVER
 
-    assert _fewest_frames_search(original, 3, original.frames, DEFAULT_SOLVER, lambda: 10.0, None) == (16, True)
+    assert _fewest_frames_search(original, 3, original.frames, DEFAULT_SOLVER, SolveContext.create()) == (16, True)
 
 
 def test_over_budget_and_unsolvable(original: Level) -> None:
@@ -63,4 +65,5 @@ def test_unique_solution_and_zero_bricks() -> None:
 def test_cancel(original: Level) -> None:
     cancel = threading.Event()
     cancel.set()
-    assert analyse_level(original, cancel=cancel).status == "cancelled"
+    assert analyse_level(original, SolveContext.create(cancel=cancel)).status == "cancelled"
+    assert analyse_level(original, expired()).status == "timeout"

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import ai
+from ai.context import SolveContext
 from ai.generation import difficulty_spec, endless_levels, generate_levels, next_level
 from ai.generation.filters import has_alternative, too_easy_by_sampling
 from ai.generation.generator import GeneratedLevel, GenerationStats, pick_certifier
@@ -25,6 +26,7 @@ from game.batch import simulate_brick_sets
 from game.level import Level
 from main import main
 from tests.conftest import ORIGINAL_SOLUTIONS
+from tests.stopping import CancelOnPoll
 
 MAKER = pick_certifier()  # "search" when installed
 CHECKERS = [name for name in ("brute", "cpsat", "milp") if name in ai.available_solvers() and name != MAKER]
@@ -161,13 +163,11 @@ def test_cli_rejects_a_bad_size(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_cancel_stops_generation() -> None:
     cancel = threading.Event()
     cancel.set()
-    assert list(generate_levels(16, 20, 3, count=5, seed=1, cancel=cancel)) == []
-    cancel = threading.Event()
-    timer = threading.Timer(0.3, cancel.set)
-    timer.start()
-    start = time.perf_counter()
-    levels = list(generate_levels(24, 32, 5, lemmings=2, count=50, seed=1, cancel=cancel))
-    assert time.perf_counter() - start < 5.0  # cancel is checked between candidates and search depths
+    assert list(generate_levels(16, 20, 3, count=5, seed=1, context=SolveContext.create(cancel=cancel))) == []
+    cancel = CancelOnPoll(30)  # mid-work: on the generator's 30th check
+    levels = list(generate_levels(24, 32, 5, lemmings=2, count=50, seed=1, context=SolveContext.create(cancel=cancel)))
+    done = time.perf_counter()
+    assert cancel.fired_at is not None and done - cancel.fired_at < 5.0  # checked between candidates and depths
     assert len(levels) < 50
 
 
@@ -216,14 +216,20 @@ def test_next_level_runs_in_the_worker_and_cancels() -> None:
 
     worker = Worker()
     try:
-        job = worker.submit(lambda cancel, report: next_level(1, seed=4, cancel=cancel, progress=report),
+        job = worker.submit(lambda cancel, report: next_level(1, seed=4, context=SolveContext.create(cancel=cancel),
+                                                                   progress=report),
                             label="generate")
         assert worker.wait(job, 30)
         done = [e for e in worker.poll() if e.kind == "done"]
         assert done and done[0].payload.difficulty == 1 and done[0].payload.level.budget == 1
-        job = worker.submit(lambda cancel, report: next_level(12, seed=4, cancel=cancel, progress=report),
-                            label="generate")
-        time.sleep(0.2)
+        started = threading.Event()
+
+        def hard(cancel: threading.Event, report: object) -> object:
+            started.set()
+            return next_level(12, seed=4, context=SolveContext.create(cancel=cancel), progress=report)  # type: ignore[arg-type]
+
+        job = worker.submit(hard, label="generate")
+        assert started.wait(30)
         worker.cancel()
         assert worker.wait(job, 5.0)
     finally:

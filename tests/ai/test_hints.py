@@ -70,7 +70,7 @@ def follow_hints(level: Level, start: set[Brick], optimal: set[BrickSet], limit:
     bricks, seen = set(start), []
     minimum = len(next(iter(optimal)))
     for _ in range(limit):
-        hint = compute_hint(level, bricks, time_limit=60)
+        hint = compute_hint(level, bricks, SolveContext.create(time_limit=60))
         seen.append(hint)
         assert hint.min_bricks == minimum and hint.proved == proved
         if hint.action == SOLVED:
@@ -304,7 +304,7 @@ def test_hint_costs_about_a_solve() -> None:
     """A hint needs one enumeration by the cheap exact solvers: generous bound for a shared machine."""
     level = Level.load(LARGE_006)
     start = time.perf_counter()
-    compute_hint(level, [(22, 19)], time_limit=30)
+    compute_hint(level, [(22, 19)], SolveContext.create(time_limit=30))
     assert time.perf_counter() - start < 5.0
 
 
@@ -324,7 +324,7 @@ def test_a_hint_costs_about_what_s_costs(name: str) -> None:
         return min(times)
 
     s = best(lambda: ai.solve(level, solver="auto"))
-    h = best(lambda: compute_hint(level, [], time_limit=30))
+    h = best(lambda: compute_hint(level, [], SolveContext.create(time_limit=30)))
     assert h <= 3 * s + 0.5, f"hint {h:.3f} s, S {s:.3f} s"
 
 
@@ -333,7 +333,7 @@ def test_cancelled_hint_is_unknown() -> None:
 
     event = threading.Event()
     event.set()
-    hint = compute_hint(Level.load(LARGE_006), [], cancel=event)
+    hint = compute_hint(Level.load(LARGE_006), [], SolveContext.create(cancel=event))
     assert hint.action == hints.UNKNOWN and hint.cell is None
 
 

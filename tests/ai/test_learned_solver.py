@@ -11,6 +11,7 @@ import pytest
 
 from ai import get_solver, solve
 from ai.base import SolveMode, SolveStatus
+from ai.context import ManualClock, SolveContext
 from ai.solvers.learned import LearnedRuleSolver, encode
 from tests.ai.learned_dense_encoder import encode_dense
 from ai.learning.learn import learn_rules
@@ -20,6 +21,7 @@ from game.level import Level
 from game.simulation import simulate
 from tests.ai.learned_helpers import brute_force, interesting_small_levels
 from tests.conftest import ORIGINAL_PACK, ORIGINAL_SOLUTIONS
+from tests.stopping import expired
 
 
 def test_original_level_all_six_solutions_complete() -> None:
@@ -123,10 +125,11 @@ def test_cancel_and_time_limit() -> None:
     start = time.perf_counter()
     assert get_solver("learned").solve(level, mode=SolveMode.ALL, cancel=cancel).status == SolveStatus.CANCELLED
     assert time.perf_counter() - start < 0.5
-    start = time.perf_counter()
-    r = get_solver("learned").solve(level, mode=SolveMode.ALL, time_limit=0.2)
-    assert time.perf_counter() - start < 0.2 + 0.6
+    ctx = SolveContext.create(time_limit=0.2, clock=ManualClock(step=0.01), solver="learned")
+    r = get_solver("learned").solve_in(level, SolveMode.ALL, ctx)  # type: ignore[attr-defined]
     assert r.status in (SolveStatus.TIMEOUT, SolveStatus.OPTIMAL, SolveStatus.FEASIBLE)
+    assert r.status == SolveStatus.OPTIMAL or ctx.should_stop()
+    assert get_solver("learned").solve_in(level, SolveMode.ALL, expired()).status == SolveStatus.TIMEOUT  # type: ignore[attr-defined]
 
 
 def test_sparse_and_dense_encoders_agree() -> None:

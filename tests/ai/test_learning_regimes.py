@@ -137,7 +137,7 @@ def test_verdict_is_cached_by_content_hash(monkeypatch: pytest.MonkeyPatch) -> N
     rules = learn_rules(games=1, seed=1, regime="many").rules
     calls: list[int] = []
     real = trust.verify_rules
-    monkeypatch.setattr(trust, "verify_rules", lambda r: calls.append(1) or real(r))
+    monkeypatch.setattr(trust, "verify_rules", lambda r, **kw: calls.append(1) or real(r, **kw))
     assert trust.verdict(rules).exact and trust.verdict(rules).exact and len(calls) == 1
     trust._memory.clear()  # a new process: the disk cache answers
     assert trust.verdict(rules).exact and len(calls) == 1

@@ -483,27 +483,28 @@ def test_analyse_shows_the_levels_rating_in_the_panel(app: App) -> None:
 
 
 def test_a_rating_out_of_time_or_failing_keeps_the_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
-    import threading
-
     import ai.rating
+    from ai.context import ManualClock, SolveContext
     from game.ui.scenes.editor_analysis import analyse_and_rate
 
     level = Level.load(ORIGINAL_PACK)
 
-    def slow(level: Level, *, time_limit: float, cancel: threading.Event, **_: object) -> ai.rating.Rating:
-        assert cancel.wait(30.0), "the deadline never stopped the rating"
-        return ai.rating.Rating(None, 0, False, 0, 0.0, 0, 0.0, None, 0, False, 2, 3, 20, "cancelled")
+    clock = ManualClock()
+
+    def slow(level: Level, ctx: SolveContext, **_: object) -> ai.rating.Rating:
+        clock.advance(10.0)  # the rating uses up the job's time (an injected clock: no waiting)
+        assert ctx.should_stop(), "the deadline never reached the rating"
+        return ai.rating.Rating(None, 0, False, 0, 0.0, 0, 0.0, None, 0, False, 2, 3, 20, "timeout")
 
     monkeypatch.setattr(ai.rating, "rate_level", slow)
-    start = time.monotonic()
-    analysis, rating, note = analyse_and_rate(level, "auto", 8.0, threading.Event(), lambda _: None)
+    ctx = SolveContext.create(time_limit=8.0, clock=clock)
+    analysis, rating, note = analyse_and_rate(level, "auto", ctx, lambda _: None)
     assert analysis.min_bricks == 3 and analysis.solution_count == 6
     assert rating is None and "ran out of time" in note
-    assert time.monotonic() - start < 20  # stopped at the job's budget, not after
 
     def broken(level: Level, **_: object) -> ai.rating.Rating:
         raise RuntimeError("boom")
 
     monkeypatch.setattr(ai.rating, "rate_level", broken)
-    analysis, rating, note = analyse_and_rate(level, "auto", 30.0, threading.Event(), lambda _: None)
+    analysis, rating, note = analyse_and_rate(level, "auto", SolveContext.create(time_limit=30.0), lambda _: None)
     assert analysis.min_bricks == 3 and rating is None and "rating failed" in note

@@ -47,9 +47,15 @@ def test_layout_fits_and_centres(size: tuple[int, int]) -> None:
 
 def test_overlays_draw(original: Level) -> None:
     surf = pygame.Surface((640, 480))
-    view = FrameView(original, SOLUTION, simulate(original, SOLUTION), t=3.3, hover=(3, 3), deny=((0, 0), 0.5),
+    run = simulate(original, SOLUTION)
+    view = FrameView(original, SOLUTION, run, t=3.3, hover=(3, 3), deny=((0, 0), 0.5),
                      ghost_bricks=[(4, 1)], highlights=[((5, 1), (255, 255, 0, 255))], preview=True, dim=0.5)
     LevelRenderer().draw(surf, view)
+    plain = pygame.Surface((640, 480))
+    LevelRenderer().draw(plain, FrameView(original, SOLUTION, run, t=3.3))
+    drawn = pygame.image.tobytes(surf, "RGB")
+    assert len(set(drawn[i:i + 3] for i in range(0, len(drawn), 3 * 97))) > 4  # a picture, not a blank
+    assert drawn != pygame.image.tobytes(plain, "RGB")  # the overlays changed it
 
 
 def test_assets_are_complete() -> None:

@@ -110,10 +110,14 @@ def test_draws_at_small_and_large_sizes(app: App) -> None:
     app.push(MenuScene(app))
     app.push(LevelSelectScene(app))
     for size in [(640, 400), (800, 500), (1920, 1080)]:
-        app.screen = pygame.Surface(size)
+        pygame.display.set_mode(size, pygame.RESIZABLE)  # the app draws on the window's surface
+        pygame.display.get_surface().fill((1, 2, 3))
         app.run_frames(2)
+        assert isinstance(app.top, LevelSelectScene) and app.screen.get_size() == size
+        assert app.screen.get_at((size[0] // 2, size[1] // 2))[:3] != (1, 2, 3)  # the scene drew over it
         app.pop()
         app.run_frames(1)
+        assert isinstance(app.top, MenuScene)
         app.push(LevelSelectScene(app))
 
 

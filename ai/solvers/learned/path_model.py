@@ -128,11 +128,15 @@ class PathModel:
             if start in index:
                 fwd[0, index[start]] = True
             for t in range(1, n):
+                if ctx is not None and t % 512 == 0:
+                    ctx.check()
                 fwd[t, dst[fwd[t - 1, src]]] = True
                 fwd[t] |= fwd[t - 1] & absorbing
             bwd = np.zeros((n, len(cand)), dtype=bool)
             bwd[n - 1] = absorbing
             for t in range(n - 2, -1, -1):
+                if ctx is not None and t % 512 == 0:
+                    ctx.check()
                 bwd[t, src[bwd[t + 1, dst]]] = True
                 bwd[t] |= absorbing
             alive = fwd & bwd
@@ -145,10 +149,15 @@ class PathModel:
             self.n_states += len(live)
             v: dict[tuple[int, int, int], Any] = {st: (True if st == start else self.model.new_bool_var(""))
                                                   for st in live}
-            f = {st: self.model.new_int_var_from_domain(cp_model.Domain.from_values(frames_of[st]), "")
-                 for st in live}
+            f = {}
+            for k, st in enumerate(live):
+                if ctx is not None and k % 64 == 0:
+                    ctx.check()
+                f[st] = self.model.new_int_var_from_domain(cp_model.Domain.from_values(frames_of[st]), "")
             incoming: dict[tuple[int, int, int], list[Any]] = {st: [] for st in live}
-            for st in live:
+            for k, st in enumerate(live):
+                if ctx is not None and k % 256 == 0:
+                    ctx.check()
                 if targets[st[0], st[1]]:
                     continue
                 out_edges = []

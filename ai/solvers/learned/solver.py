@@ -36,6 +36,7 @@ from ai.context import SolveContext
 from ai.learning.derive import derived_transitions, learned_run_wins
 from ai.learning.models import TreeModel
 from ai.learning.rules import DEFAULT_RULES_PATH, LearnedRules
+from ai.learning.verify import Verification
 from ai.learning.trust import verdict
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.learned.encoding import ClauseModel, encode
@@ -109,14 +110,30 @@ class LearnedRuleSolver(SolverBase):
         if not isinstance(rules.model, (TreeModel, PositionsModel)):
             raise ValueError(f"the learned solver needs decision-tree rules, not {rules.model.kind}")
         self.rules = rules
-        self.verification = verdict(rules)
-        self.trusted = self.verification.exhaustive and self.verification.exact
+        self._verification: Verification | None = None  # re-verified on first use, under the solve's context
         self.workers = workers
         self.presolve = presolve
         self.simplify = simplify
         self.prune = prune
         self.derived = derived
         self.encoding = encoding
+
+    def verified(self, ctx: SolveContext | None = None) -> Verification:
+        """The rules' exhaustive re-verification (cached; ``ctx`` may stop it)."""
+        if self._verification is None:
+            self._verification = verdict(self.rules, ctx=ctx)
+        return self._verification
+
+    @property
+    def verification(self) -> Verification:
+        """The rules' re-verification (computed now when no solve has needed it yet)."""
+        return self.verified()
+
+    @property
+    def trusted(self) -> bool:
+        """Whether the rules re-verify as exact on every configuration."""
+        ver = self.verified()
+        return ver.exhaustive and ver.exact
 
     def _moves(self) -> tuple[Moves | None, dict[int, int] | None]:
         """The learned moves for the path encoding and the start state of each direction."""
@@ -157,6 +174,7 @@ class LearnedRuleSolver(SolverBase):
     def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
         """Solve ``level`` with the learned rules only (the base's shortcuts, which use the real rules, are
         off); every solution the learned rules predict to win is replayed by the reference simulator."""
+        self.verified(ctx)
         trusted = self.trusted
         extra: dict[str, Any] = {"rules_verified": trusted, "rules_games": self.rules.meta.get("games"),
                                  "rules_regime": self.rules.meta.get("regime")}
@@ -180,7 +198,7 @@ class LearnedRuleSolver(SolverBase):
         ctx.check()
         moves, start_state = self._moves()
         m: Any
-        if moves is not None and mode != SolveMode.ANY and trusted and learned_run_wins(level, moves, start_state):
+        if moves is not None and mode != SolveMode.ANY and trusted and learned_run_wins(level, moves, start_state, ctx=ctx):
             # the learned rules say no brick is needed: the empty set is the one minimum
             if simulate(level, ()).won:
                 return result(SolveStatus.OPTIMAL, (), ((),), complete=mode == SolveMode.ALL,

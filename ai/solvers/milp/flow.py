@@ -69,7 +69,7 @@ class FlowBuilder(ModelBuilder):
         occupancy = []
         for reach in self.info.lemmings:
             self.ctx.check()
-            occupancy.append(self.add_flow_lemming(reach.live))
+            occupancy.append(self.add_flow_lemming(reach.dense(self.ctx)))
         self.add_run_cuts(self.cut_depth)
         self.add_budget()
         lower = np.zeros(self.n_vars)
@@ -215,7 +215,7 @@ class PathBuilder(FlowBuilder):
         self.reads: list[tuple[IntArray, IntArray]] = []
         for k, reach in enumerate(self.info.lemmings):
             self.ctx.check()
-            self.add_path_lemming(reach.live, self.level.lemmings[k])
+            self.add_path_lemming(reach.dense(self.ctx), self.level.lemmings[k])
         self.add_read_cuts()
         self.add_run_cuts(self.cut_depth)
         self.add_budget()

@@ -51,7 +51,7 @@ class ProductBuilder(ModelBuilder):
         self.states: list[tuple[IntArray, IntArray]] = []
         for reach in self.info.lemmings:
             self.ctx.check()
-            self.add_lemming(reach.live)
+            self.add_lemming(reach.dense(self.ctx))
         self.ctx.check()
         self.add_free_where_occupied()
         self.add_run_cuts(self.cut_depth)

@@ -140,8 +140,7 @@ class MilpSolver(SolverBase):
             return here.solve_in(level, mode, child_ctx)
 
         kill = threading.Event()
-        late = SolveContext(ctx.start, None if ctx.deadline is None else ctx.deadline + CHILD_GRACE,
-                            ctx.cancel_events, solver=self.name)
+        late = replace(ctx, deadline=None if ctx.deadline is None else ctx.deadline + CHILD_GRACE, progress=None)
         try:
             with late.watch(kill.set):
                 result: SolveResult = run_in_child(job, kill, ctx.progress, nice=0)

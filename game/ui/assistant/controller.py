@@ -291,8 +291,10 @@ class Assistant:
 
         def job(report: Callable[[Any], None], cancel: threading.Event) -> tuple[BrickSet, Hint]:
             from ai.assistant.hints import compute_hint
+            from ai.context import SolveContext
 
-            return bricks, compute_hint(level, bricks, time_limit=limit, cancel=cancel, known=known)
+            ctx = SolveContext.create(time_limit=limit, cancel=cancel, solver="hint")
+            return bricks, compute_hint(level, bricks, ctx, known=known)
 
         from game.teach import why_it_fails
 

@@ -33,41 +33,32 @@ ANALYSIS_TIME_LIMIT = 60.0
 MIN_RATING_SECONDS = 0.5
 
 
-def analyse_and_rate(level: Level, solver: str, time_limit: float, cancel: Any,
+def analyse_and_rate(level: Level, solver: str, ctx: SolveContext,
                      report: Callable[[Any], None]) -> tuple[Analysis, Rating | None, str]:
-    """The analysis of ``level``, then its rating within what is left of ``time_limit``.
+    """The analysis of ``level``, then its rating within what is left of ``ctx``.
 
     Returns ``(analysis, rating, note)``: ``rating`` is None when the level is not solvable
     within its budget, the time ran out or the rating failed (``note`` says which, '' otherwise).
-    Runs in the worker's child process; honours ``cancel``.
+    Runs in the worker's child process; ``ctx`` (made by the job from its limit and cancel) stops both.
     """
-    import threading
-    import time
-
     from ai.assistant.analysis import analyse_level
 
-    start = time.monotonic()
-    analysis = analyse_level(level, solver=solver, time_limit=time_limit, cancel=cancel, progress=report)
-    if analysis.status != AnalysisStatus.OK or cancel.is_set():
+    analysis = analyse_level(level, ctx, solver=solver, progress=report)
+    if analysis.status != AnalysisStatus.OK or ctx.cancelled():
         return analysis, None, ""
-    left = time_limit - (time.monotonic() - start)
-    if left < MIN_RATING_SECONDS:
+    left = ctx.remaining()
+    if left is not None and left < MIN_RATING_SECONDS:
         return analysis, None, "rating: no time left"
     report("rating")
-    stop = threading.Event()  # set at the deadline or on cancel: rate_level's limit is per solve
-    ctx = SolveContext.create(time_limit=left, cancel=cancel)
     try:
         from ai.rating import rate_level
 
-        with ctx.watch(stop.set, poll=0.05):
-            rating = rate_level(level, time_limit=left, cancel=stop)
+        rating = rate_level(level, ctx)
     except Exception as exc:  # noqa: BLE001 - a failed rating must not lose the analysis
         return analysis, None, f"rating failed ({type(exc).__name__})"
-    finally:
-        timed_out = stop.is_set()
     from ai.base import SolveStatus
 
-    if timed_out or (rating.min_bricks is None and rating.status not in (SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE)):
+    if ctx.should_stop() or (rating.min_bricks is None and rating.status not in (SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE)):
         return analysis, None, "rating: ran out of time"
     return analysis, rating, ""
 
@@ -122,7 +113,8 @@ class EditorAnalysis:
         solver, limit = self.solver, ANALYSIS_TIME_LIMIT
 
         def job(report: Callable[[Any], None], cancel: Any) -> tuple[Analysis, Rating | None, str]:
-            return analyse_and_rate(level, solver, limit, cancel, report)
+            ctx = SolveContext.create(time_limit=limit, cancel=cancel, solver="analyse")
+            return analyse_and_rate(level, solver, ctx, report)
 
         if self._worker is None:
             import atexit
