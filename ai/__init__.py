@@ -40,7 +40,7 @@ SOLVER_REGISTRY: dict[str, str] = {
     "search": "ai.solvers.search:SearchSolver",
     "brute": "ai.solvers.brute:BruteForceSolver",
     "gradient": "ai.solvers.gradient:GradientSolver",
-    "learned": "ai.solvers.learned:LearnedRuleSolver",
+    "learned": "ai.solvers.learned:learned_solver",
 }
 
 

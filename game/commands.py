@@ -55,6 +55,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     level = load_level(args.level)
+    if getattr(args, "rules", None):
+        from game.physics_catalog import load_physics_file
+
+        level = level.with_physics(load_physics_file(args.rules))
     bricks = parse_bricks(args.bricks or "")
     run = simulate(level, bricks)
     if args.json:
@@ -128,6 +132,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("level", help="level file (or pack level number)")
     p.add_argument("--bricks", default="", type=bricks_arg, help='bricks as "r,c;r,c;..." (0-based row, col)')
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--rules", default=None, metavar="RULES.json",
+                   help="run under this physics (the JSON form, e.g. from 'learn --out') instead of the level's")
     p.set_defaults(handler=_cmd_simulate)
 
     p = sub.add_parser("verify", help="re-check every saved replay against the current level files")

@@ -43,6 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from game.errors import GameError
+from game.json_bounds import loads_bounded
 
 State = tuple[int, int, int]
 """A lemming state ``(row, col, direction)`` with direction ``-1`` (left) or ``+1`` (right)."""
@@ -173,10 +174,8 @@ class Physics:
         """
         if len(text) > MAX_TEXT:
             raise PhysicsError(f"{where}: the text is too long ({len(text):,} characters; at most {MAX_TEXT:,})")
-        if _depth(text) > 8:
-            raise PhysicsError(f"{where}: nested too deeply for a physics")
         try:
-            data = json.loads(text, parse_constant=_no_constant)
+            data = loads_bounded(text, max_depth=8)
         except (ValueError, RecursionError) as exc:
             raise PhysicsError(f"{where}: not valid JSON ({exc})") from None
         return cls.from_json(data, where=where)
@@ -316,32 +315,6 @@ def _offset_words(offset: Offset) -> str:
     if not vertical and not horizontal:
         return "own cell"
     return (vertical + "-" + horizontal).strip("-")
-
-
-def _no_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
-def _depth(text: str) -> int:
-    """Deepest bracket nesting outside strings."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
 
 
 def _read_rule(raw: object, where: str) -> Rule:

@@ -73,3 +73,31 @@ def level_line(physics: Physics) -> str:
     if shipped is not None and shipped == physics:
         return physics.name
     return physics.to_text()
+
+
+#: Largest physics file read (a physics of 256 full rules is under 40 kB).
+MAX_PHYSICS_FILE = 1_000_000
+
+
+def load_physics_file(path: str) -> Physics:
+    """A physics from a JSON file (``learn --out``, ``--rules``), read through the bounded loader."""
+    from game.storage import read_regular_bytes
+
+    try:
+        data = read_regular_bytes(path, MAX_PHYSICS_FILE)
+    except FileNotFoundError:
+        raise PhysicsError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise PhysicsError(str(exc)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PhysicsError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    return Physics.from_text(text.lstrip("\ufeff"), where=path)
+
+
+def is_physics_json(data: object) -> bool:
+    """True when a parsed JSON value looks like the physics form (a ``rules`` list of ``when``/``move`` rules)."""
+    if not isinstance(data, dict) or not isinstance(data.get("rules"), list):
+        return False
+    return all(isinstance(r, dict) and ("move" in r or "when" in r) for r in data["rules"])

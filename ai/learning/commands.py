@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from game.cli_args import int_arg, output_file_arg
+from game.cli_args import int_arg, output_file_arg, path_arg
 
 #: Most games ``learn --games`` accepts (each is a small level run; more only costs memory).
 MAX_GAMES = 10_000
@@ -32,8 +32,86 @@ def _cmd_curve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _uses_tree_learner(args: argparse.Namespace) -> bool:
+    """The older decision-tree learner runs when one of its own options is given."""
+    return bool(args.model or args.regime or args.mirror or args.curve or args.queries is not None)
+
+
+def _cmd_learn_physics(args: argparse.Namespace) -> int:
+    """Learn a physics of the class from observed games (a file, or games played by an engine)."""
+    import numpy as np
+
+    from ai.learning.observations import load_observations, ordinary_games
+    from ai.learning.physics_learner import agreement, engine_for, learn_by_asking, learn_physics
+    from game.physics_catalog import load_physics_file, resolve
+    from game.storage import atomic_write_text
+
+    truth = None
+    if args.observations:
+        if args.physics or args.active or args.games is not None:
+            print("error: --observations learns from the file only: no --physics, --active or --games",
+                  file=sys.stderr)
+            return 2
+        games = load_observations(args.observations)
+    else:
+        spec = args.physics or "classic"
+        truth = load_physics_file(spec) if spec.endswith(".json") else resolve(spec)
+        count = 1 if args.games is None else args.games
+        if count == 0 and not args.active:
+            print("error: --games 0 learns nothing (add --active to learn by asking)", file=sys.stderr)
+            return 2
+        games = ordinary_games(np.random.default_rng(args.seed), truth, count)
+    if args.positions_only:
+        games = [g.without_directions() for g in games]
+    if args.active and truth is not None:
+        result = learn_by_asking(engine_for(truth), games, seed=args.seed)
+    else:
+        result = learn_physics(games)
+    if args.out:
+        atomic_write_text(args.out, json.dumps(result.physics.to_json(), indent=1) + "\n")
+    data = result.to_json()
+    exact = None
+    if truth is not None:
+        agree = agreement(result.physics, truth)
+        exact = agree.exact
+        data["verification"] = {"engine": truth.name, "table_exact": agree.table_exact,
+                                "lemmings_alike": agree.alike, "lemmings": agree.lemmings, "exact": agree.exact}
+    if args.json:
+        if args.out:
+            data["saved_to"] = args.out
+        print(json.dumps(data))
+    else:
+        source = args.observations or f"{len(games)} game(s) of the {truth.name if truth else ''} physics"
+        print(f"learned from {source}: {result.examples:,} steps"
+              + (f", {result.queries} questions to the engine" if result.queries else ""))
+        print(result.physics.to_text())
+        for line in result.physics.describe():
+            print("  " + line)
+        for note in result.notes:
+            print("note: " + note)
+        if result.unseen_count:
+            print("never seen (3x3, # solid, @ the lemming facing right): "
+                  + ", ".join(data["unseen"]) + (" ..." if result.unseen_count > 8 else ""))
+        if exact is not None:
+            v = data["verification"]
+            print(f"checked against the engine: {'EXACT' if exact else 'NOT exact'} "
+                  f"({v['lemmings_alike']:,} of {v['lemmings']:,} lemmings on unseen maps move alike"
+                  f"{', same table' if v['table_exact'] else ''})")
+        if args.out:
+            print(f"rules saved to {args.out}")
+    return 0 if exact is not False else 1
+
+
 def _cmd_learn(args: argparse.Namespace) -> int:
     from ai.learning.learn import learn_positions, learn_rules
+
+    if not _uses_tree_learner(args):
+        return _cmd_learn_physics(args)
+    if args.observations or args.physics:
+        print("error: --observations and --physics go with the physics learner (no --model, --regime, "
+              "--mirror, --queries or --curve)", file=sys.stderr)
+        return 2
+    args.model = args.model or "tree"
 
     if args.games is not None and args.games < 0:
         print("error: --games must be >= 0", file=sys.stderr)
@@ -87,11 +165,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``learn``."""
     p = sub.add_parser(
         "learn",
-        help="learn the lemming rules from games, verify them exhaustively, print and save them",
-        description="Generate games, learn for each direction channel the next occupancy of a cell from its "
-        "3x3 neighbourhood, verify the rules against the real ones on every configuration that can occur, "
-        "and print them as nested tests and CNF clauses.  Exit code 0 when the rules are exact, 1 when not.",
+        help="learn a physics from observed games (a file, or games of a physics), check it, print and save it",
+        description="Learn the physics (the JSON form: ordered rules over the 3x3 neighbourhood) that explains "
+        "observed games: from a JSON-lines file (--observations) or from ordinary random games played under a "
+        "physics the learner is not told (--physics, default classic), fully observed or positions only; with "
+        "--active it asks the engine about every situation it never saw.  Exit code 0 when the rules move every "
+        "lemming like the engine on unseen maps (or when learned from a file), 1 when not.  --model, --regime, "
+        "--mirror, --queries and --curve run the older decision-tree learner of the classic rule.",
     )
+    p.add_argument("--observations", default=None, type=path_arg, metavar="FILE.jsonl",
+                   help='games to learn from, one JSON object a line: {"map": [...], "frames": N, "lemmings": '
+                        '[{"positions": [[r, c], ...], "directions": [1, -1, ...]}]} (no directions: positions only)')
+    p.add_argument("--physics", default=None, metavar="NAME|FILE.json",
+                   help="the engine's physics for generated games (shipped name or JSON file; default classic)")
     p.add_argument("--games", type=int_arg(0, MAX_GAMES), default=None,
                    help="games to learn from (default: 100 random, 1 many-lemming, 3 positions-only); "
                         "with --active and random games, the most query levels (default 30)")
@@ -108,7 +194,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--positions-only", action="store_true",
                    help="observe only positions (no direction): invent a hidden state, then verify positions")
     p.add_argument("--seed", type=int_arg(0, 2**32 - 1), default=0, help="random seed, 0 to 2^32-1 (default 0)")
-    p.add_argument("--model", choices=["tree", "logreg", "mlp", "best"], default="tree",
+    p.add_argument("--model", choices=["tree", "logreg", "mlp", "best"], default=None,
                    help="model: decision tree (default), logistic regression with pairwise products, small MLP, "
                         "or best (fit all three, keep the one with the fewest errors)")
     p.add_argument("--out", default=None, type=output_file_arg, help="save the rules to this JSON file")

@@ -9,6 +9,20 @@ The moves themselves are read off the learned rules in :mod:`ai.learning.derive`
 
 from ai.solvers.learned.encoding import ClauseModel, Encoding, encode, encode_sparse
 from ai.solvers.learned.path_model import PathModel
+from ai.solvers.learned.physics_rules import PhysicsRulesSolver
 from ai.solvers.learned.solver import LearnedRuleSolver, default_rules
+from ai.solvers.base import SolverBase
+from game.physics import Physics
 
-__all__ = ["ClauseModel", "Encoding", "LearnedRuleSolver", "PathModel", "default_rules", "encode", "encode_sparse"]
+
+def learned_solver(*, rules: object = None, **options: object) -> SolverBase:
+    """The learned solver for ``rules``: a learned :class:`~game.physics.Physics` (or none: learn the
+    level's physics by watching the engine) solves with :class:`PhysicsRulesSolver`; decision-tree rules
+    files of the older learner with :class:`LearnedRuleSolver`."""
+    if rules is None or isinstance(rules, Physics):
+        return PhysicsRulesSolver(physics=rules, **options)  # type: ignore[arg-type]
+    return LearnedRuleSolver(rules=rules, **options)  # type: ignore[arg-type]
+
+
+__all__ = ["ClauseModel", "Encoding", "LearnedRuleSolver", "PathModel", "PhysicsRulesSolver", "default_rules",
+           "encode", "encode_sparse", "learned_solver"]

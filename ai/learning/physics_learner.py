@@ -1,0 +1,471 @@
+"""Learning a physics from observed games: the hypothesis space is every physics of the JSON form.
+
+Every step of every observed lemming is one example: the configuration of its 3x3 neighbourhood seen
+from the lemming (mirrored when it faces left) and what it did, ``(dr, da, turn)``.  A physics of the
+class is a table over the 256 configurations, so the examples pin down the configurations they
+cover; the rest is generalised by the smallest ordered list of rules that explains every example
+(:func:`decision_list`: the greedy decision-list learner, each rule the purest, most general
+conjunction of at most four cell conditions; a rule's move always requires its cell free, so every
+answer is in the class).  Left and right are mirror images by construction, which is why one game of
+a few lemmings can be enough.
+
+Whether targets stop lemmings is read from lemmings that stood on a target: one that moved on says
+no; one that stayed where the learned rules would have moved it says yes; when neither happened the
+learner says so (and answers "yes", the game's convention).
+
+With positions only, the directions are a hidden state: :func:`infer_directions` asks CP-SAT for a
+direction per lemming and frame such that one table explains every step, with the fewest turns.
+
+>>> from game.physics_catalog import SHIPPED
+>>> from ai.learning.observations import random_game
+>>> rng = np.random.default_rng(0)
+>>> result = learn_physics([random_game(rng, SHIPPED["climber"]) for _ in range(3)])
+>>> result.physics.same_behaviour(SHIPPED["climber"]), result.unseen_count < 256
+(True, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations, product
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from ai.context import SolveContext
+from ai.learning.observations import MIRROR, Game, Steps, steps_of
+from game.physics import CONFIGS, NEIGHBOURS, Physics, Rule
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+#: The most cell conditions one learned rule may hold.
+MAX_CONDITIONS = 4
+STAY = -1  #: marker for "no example" in outcome tables
+
+
+def outcome_id(dr: int, da: int, turn: bool) -> int:
+    """A move ``(dr, da, turn)`` as one number 0..17.
+
+    >>> outcome_id(0, 0, True), outcome_of(outcome_id(1, -1, False))
+    (9, (1, -1, False))
+    """
+    return (dr + 1) * 6 + (da + 1) * 2 + int(turn)
+
+
+def outcome_of(index: int) -> tuple[int, int, bool]:
+    """The move ``(dr, da, turn)`` of an outcome number."""
+    return index // 6 - 1, (index // 2) % 3 - 1, bool(index % 2)
+
+
+STAY_OUTCOME = outcome_id(0, 0, False)
+
+
+@dataclass(frozen=True)
+class Conjunctions:
+    """Every conjunction of at most :data:`MAX_CONDITIONS` cell conditions, with the configurations it matches."""
+
+    care: IntArray
+    value: IntArray
+    size: IntArray
+    matches: BoolArray  #: ``(conjunctions, 256)``
+
+    @classmethod
+    def build(cls, most: int = MAX_CONDITIONS) -> Conjunctions:
+        """All of them, smallest first."""
+        care, value, size = [], [], []
+        for k in range(most + 1):
+            for bits in combinations(range(len(NEIGHBOURS)), k):
+                mask = sum(1 << b for b in bits)
+                for values in product((0, 1), repeat=k):
+                    care.append(mask)
+                    value.append(sum(v << b for v, b in zip(values, bits)))
+                    size.append(k)
+        c, v = np.array(care, dtype=np.int64), np.array(value, dtype=np.int64)
+        configs = np.arange(CONFIGS, dtype=np.int64)
+        matches = (configs[None, :] & c[:, None]) == v[:, None]
+        return cls(c, v, np.array(size, dtype=np.int64), matches)
+
+    def rule(self, index: int, outcome: int) -> Rule:
+        """Conjunction ``index`` with ``outcome`` as a :class:`Rule`."""
+        when = tuple(sorted((NEIGHBOURS[b], bool(self.value[index] >> b & 1))
+                            for b in range(len(NEIGHBOURS)) if self.care[index] >> b & 1))
+        dr, da, turn = outcome_of(outcome)
+        return Rule(when, (dr, da), turn)
+
+
+_CONJUNCTIONS: list[Conjunctions] = []
+
+
+def conjunctions() -> Conjunctions:
+    """The conjunctions, built once per process."""
+    if not _CONJUNCTIONS:
+        _CONJUNCTIONS.append(Conjunctions.build())
+    return _CONJUNCTIONS[0]
+
+
+def decision_list(table: IntArray, weight: IntArray | None = None, *,
+                  ctx: SolveContext | None = None) -> tuple[Rule, ...]:
+    """The greedy decision list explaining ``table`` (per configuration an outcome, or :data:`STAY` for
+    never seen): each rule the conjunction that is pure on the configurations still unexplained and
+    covers most of them (fewer conditions on ties); a move's cell is always required free."""
+    conj = conjunctions()
+    seen = table >= 0
+    remaining = seen.copy()
+    weight = np.ones(CONFIGS, dtype=np.int64) if weight is None else weight
+    rules: list[Rule] = []
+    while remaining.any():
+        if ctx is not None:
+            ctx.check()
+        best: tuple[int, int, int, int] | None = None  # (coverage, -size, -index, outcome)
+        for outcome in np.unique(table[remaining]).tolist():
+            dr, da, _ = outcome_of(outcome)
+            allowed = np.ones(len(conj.care), dtype=bool)
+            if (dr, da) != (0, 0):
+                bit = 1 << NEIGHBOURS.index((dr, da))
+                allowed = ((conj.care & bit) != 0) & ((conj.value & bit) == 0)
+            wrong = remaining & (table != outcome)
+            right = remaining & (table == outcome)
+            pure = allowed & ~conj.matches[:, wrong].any(axis=1)
+            cover = conj.matches[:, right].astype(np.int64) @ weight[right]
+            cover = np.where(pure, cover, -1)
+            score = cover * 16 - conj.size  # most covered first, then fewest conditions
+            index = int(np.argmax(score))
+            if cover[index] > 0:
+                key = (int(cover[index]), -int(conj.size[index]), -index, outcome)
+                if best is None or key > best:
+                    best = key
+        if best is None:
+            break  # not explainable by one table (cannot happen: a full conjunction is always pure)
+        _, _, neg_index, outcome = best
+        rules.append(conj.rule(-neg_index, outcome))
+        remaining &= ~conj.matches[-neg_index]
+    while rules and rules[-1].when == () and (rules[-1].move, rules[-1].turn) == ((0, 0), False):
+        rules.pop()  # "otherwise stay" is what no rule means already
+    return tuple(rules)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the examples say: per configuration the outcome seen (``-1``: never), conflicts, targets."""
+
+    table: IntArray
+    counts: IntArray
+    conflicts: int  #: configurations seen with two different outcomes (not one physics of the class)
+    moved_on_target: int  #: steps of a lemming on a target that moved or turned
+    stayed_on_target: IntArray  #: configurations in which a lemming stood still on a target
+
+    @property
+    def seen(self) -> BoolArray:
+        """Configurations with an example."""
+        return self.table >= 0
+
+
+def evidence(config: IntArray, outcome: IntArray, on_target: BoolArray) -> Evidence:
+    """Collect examples (configurations seen from the lemming) into :class:`Evidence`."""
+    moved = int(np.count_nonzero(on_target & (outcome != STAY_OUTCOME)))
+    use = ~on_target if moved == 0 else np.ones_like(on_target)
+    table = np.full(CONFIGS, -1, dtype=np.int64)
+    counts = np.zeros(CONFIGS, dtype=np.int64)
+    conflicts = 0
+    if use.any():
+        pairs = np.unique(np.stack([config[use], outcome[use]], axis=1), axis=0, return_counts=True)
+        for (cfg, out), n in zip(pairs[0].tolist(), pairs[1].tolist()):
+            if table[cfg] >= 0:
+                conflicts += 1
+                if n <= counts[cfg]:
+                    continue
+            table[cfg], counts[cfg] = out, n
+    stayed = np.unique(config[on_target & (outcome == STAY_OUTCOME)]) if moved == 0 else np.zeros(0, np.int64)
+    return Evidence(table, counts, conflicts, moved, stayed)
+
+
+def examples(steps: Steps, directions: IntArray, next_directions: IntArray) -> tuple[IntArray, IntArray]:
+    """Configurations seen from the lemming and outcome numbers of ``steps`` under the given directions."""
+    right = directions > 0
+    config = np.where(right, steps.config, MIRROR[steps.config])
+    da = steps.moves[:, 1] * np.where(right, 1, -1)
+    turn = directions != next_directions
+    return config, (steps.moves[:, 0] + 1) * 6 + (da + 1) * 2 + turn.astype(np.int64)
+
+
+@dataclass
+class LearnedPhysics:
+    """A learned physics and what the learner can say about it."""
+
+    physics: Physics
+    unseen: IntArray  #: configurations never seen (the rules guess them)
+    targets_decided: bool  #: some lemming on a target showed whether targets stop lemmings
+    conflicts: int
+    examples: int
+    positions_only: bool
+    queries: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def unseen_count(self) -> int:
+        """How many configurations were never seen."""
+        return int(self.unseen.size)
+
+    @property
+    def sure(self) -> bool:
+        """True when every configuration and the targets were seen consistently: no guess is left."""
+        return self.unseen_count == 0 and self.targets_decided and self.conflicts == 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as JSON (``physics`` is the JSON form)."""
+        return {"physics": self.physics.to_json(), "examples": self.examples,
+                "unseen_configurations": self.unseen_count,
+                "unseen": [describe_config(int(c)) for c in self.unseen[:8]],
+                "targets_decided": self.targets_decided, "conflicts": self.conflicts,
+                "positions_only": self.positions_only, "queries": self.queries, "sure": self.sure,
+                "notes": list(self.notes)}
+
+
+def describe_config(config: int) -> str:
+    """A configuration as a 3x3 picture on one line (``#`` solid, ``.`` free, ``@`` the lemming facing
+    right), rows separated by ``/``.
+
+    >>> describe_config(1 << NEIGHBOURS.index((1, 0)))
+    '.../.@./.#.'
+    """
+    rows = []
+    for dr in (-1, 0, 1):
+        rows.append("".join("@" if (dr, da) == (0, 0) else
+                            ("#" if config >> NEIGHBOURS.index((dr, da)) & 1 else ".") for da in (-1, 0, 1)))
+    return "/".join(rows)
+
+
+def fit(ev: Evidence, *, name: str, positions_only: bool, example_count: int,
+        ctx: SolveContext | None = None) -> LearnedPhysics:
+    """The smallest-list physics explaining ``ev``, with whether targets stop lemmings decided."""
+    rules = decision_list(ev.table, ctx=ctx)
+    physics = Physics(name, ev.moved_on_target == 0, rules)
+    decided = ev.moved_on_target > 0 or bool((physics.table[ev.stayed_on_target] != 0).any())
+    notes = []
+    if ev.conflicts:
+        notes.append(f"{ev.conflicts} configurations were seen with two different moves: "
+                     "no physics of the class explains every example; the rules follow the majority")
+    if not decided:
+        notes.append("never saw a lemming on a target where it could have moved: "
+                      "'targets stop lemmings' is assumed")
+    unseen = np.flatnonzero(~ev.seen)
+    if unseen.size:
+        notes.append(f"{unseen.size} of {CONFIGS} neighbourhoods were never seen; the rules guess them")
+    return LearnedPhysics(physics, unseen, decided, ev.conflicts, example_count, positions_only, notes=notes)
+
+
+def learn_physics(games: Sequence[Game], *, name: str = "learned", ctx: SolveContext | None = None) -> LearnedPhysics:
+    """Learn a physics from ``games``: fully observed when every lemming has directions, else the
+    directions are inferred first (:func:`infer_directions`)."""
+    steps = steps_of(games)
+    positions_only = bool(steps.count) and bool((steps.direction == 0).any())
+    if positions_only:
+        d0, d1 = infer_directions(steps, ctx=ctx)
+    else:
+        d0, d1 = steps.direction, steps.next_direction
+    config, outcome = examples(steps, d0, d1)
+    ev = evidence(config, outcome, steps.on_target)
+    return fit(ev, name=name, positions_only=positions_only, example_count=steps.count, ctx=ctx)
+
+
+def infer_directions(steps: Steps, *, ctx: SolveContext | None = None) -> tuple[IntArray, IntArray]:
+    """A direction for every step (before and after) such that one table over configurations explains
+    every example, with the fewest turns and steps backwards (CP-SAT: the directions are named after
+    the way lemmings go); directions already observed are kept."""
+    from ortools.sat.python import cp_model
+
+    ctx = ctx or SolveContext.create()
+    model = cp_model.CpModel()
+    n = steps.count
+    lemmings = np.unique(steps.lemming)
+    # one direction variable per lemming and frame: step s uses frame vars (s, s+1) of its lemming
+    right = [model.new_bool_var(f"d{i}") for i in range(n + len(lemmings))]
+
+    def var_before(s: int) -> Any:
+        return right[s + int(np.searchsorted(lemmings, steps.lemming[s]))]
+
+    def var_after(s: int) -> Any:
+        return right[s + 1 + int(np.searchsorted(lemmings, steps.lemming[s]))]
+
+    table_vars: dict[tuple[int, int], Any] = {}
+
+    def entry(config: int, outcome: int) -> Any:
+        key = (config, outcome)
+        if key not in table_vars:
+            table_vars[key] = model.new_bool_var(f"t{config}_{outcome}")
+        return table_vars[key]
+
+    turns = []
+    stop_on_targets = not bool((steps.on_target & ((steps.moves != 0).any(axis=1))).any())
+    for s in range(n):
+        if s % 512 == 0:
+            ctx.check()
+        before, after = var_before(s), var_after(s)
+        for known, var in ((steps.direction[s], before), (steps.next_direction[s], after)):
+            if known:
+                model.add(var == (known > 0))
+        turn = model.new_bool_var(f"turn{s}")
+        model.add(before != after).only_enforce_if(turn)
+        model.add(before == after).only_enforce_if(turn.Not())
+        turns.append(turn)
+        if steps.moves[s, 1] != 0:  # name the directions after the way lemmings go: a step back costs
+            backward = before.Not() if steps.moves[s, 1] > 0 else before
+            turns.append(backward)
+        if stop_on_targets and steps.on_target[s]:
+            model.add(turn == 0)
+            continue
+        config = int(steps.config[s])
+        dr, dc = int(steps.moves[s, 0]), int(steps.moves[s, 1])
+        for is_right, is_turn in product((True, False), (False, True)):
+            cfg = config if is_right else int(MIRROR[config])
+            da = dc if is_right else -dc
+            lits = [before if is_right else before.Not(), turn if is_turn else turn.Not()]
+            model.add_bool_or([*(lit.Not() for lit in lits), entry(cfg, outcome_id(dr, da, is_turn))])
+    by_config: dict[int, list[Any]] = {}
+    for (config, _), var in table_vars.items():
+        by_config.setdefault(config, []).append(var)
+    for options in by_config.values():
+        model.add_at_most_one(options)
+    model.minimize(sum(turns))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 2
+    remaining = ctx.remaining()
+    if remaining is not None:
+        solver.parameters.max_time_in_seconds = max(0.01, remaining)
+    with ctx.watch(solver.stop_search):
+        status = solver.solve(model)
+    ctx.check()
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise ValueError("no direction for every step explains the positions with one table")
+    values = np.array([solver.value(v) for v in right], dtype=np.int64) * 2 - 1
+    offsets = np.searchsorted(lemmings, steps.lemming)
+    idx = np.arange(n) + offsets
+    return values[idx], values[idx + 1]
+
+
+def engine_for(physics: Physics) -> Callable[[Any], Game]:
+    """An engine to ask: runs a query level under ``physics`` (which the learner never reads)."""
+    from ai.learning.observations import observe
+
+    return lambda level: observe(level, physics=physics)
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """How a learned physics compares with the true one on large unseen maps."""
+
+    lemmings: int  #: lemmings compared
+    alike: int  #: lemmings whose positions agree at every frame
+    flipped: bool  #: the learned directions are named the other way round (positions only)
+    table_exact: bool  #: the tables agree on all 256 configurations and targets alike
+
+    @property
+    def exact(self) -> bool:
+        """Every lemming moved exactly like under the true physics."""
+        return self.alike == self.lemmings
+
+
+def agreement(learned: Physics, truth: Physics, *, seed: int = 12345, maps: int = 3, height: int = 48,
+              width: int = 64, lemmings: int = 600, frames: int = 60) -> Agreement:
+    """Release ``lemmings`` on ``maps`` large random maps under both physics and compare positions
+    frame by frame; with positions only the learner may name the directions the other way round, so
+    the learned physics is also tried with every start direction reversed."""
+    from ai.learning.observations import random_game
+
+    rng = np.random.default_rng(seed)
+    total = best_alike = 0
+    alike = {False: 0, True: 0}
+    for _ in range(maps):
+        truth_game = random_game(rng, truth, height=height, width=width, lemmings=lemmings, frames=frames)
+        total += len(truth_game.positions)
+        for flip in (False, True):
+            alike[flip] += _alike(truth_game, learned, flip)
+    flipped = alike[True] > alike[False]
+    best_alike = alike[flipped]
+    return Agreement(total, best_alike, flipped, learned.same_behaviour(truth))
+
+
+def _alike(game: Game, physics: Physics, flip: bool) -> int:
+    """How many of ``game``'s lemmings move the same under ``physics`` from the same starts."""
+    from game.level import Level
+    from game.simulation import simulate
+
+    rows = ["".join("X" if s else ("T" if t else " ") for s, t in zip(sr, tr))
+            for sr, tr in zip(game.solid.tolist(), game.target.tolist())]
+    grid = [list(r) for r in rows]
+    starts = [(int(p[0, 0]), int(p[0, 1]), int(d[0]) if d is not None else 1)
+              for p, d in zip(game.positions, game.directions)]
+    for r, c, d in starts:
+        grid[r][c] = "<" if (d < 0) != flip else ">"
+    if not any("T" in "".join(r) for r in grid):
+        return 0
+    level = Level.from_rows(["".join(r) for r in grid], game.frames, 0, physics=physics)
+    run = simulate(level, enforce_budget=False)
+    where = {(r, c): k for k, (r, c, _) in enumerate(starts)}
+    alike = 0
+    for lem, track in zip(level.lemmings, run.tracks):
+        k = where[(lem.row, lem.col)]
+        ours = np.array([(r, c) for r, c, _ in track.path], dtype=np.int64)
+        alike += int(np.array_equal(ours, game.positions[k]))
+    return alike
+
+
+def query_level(config: int) -> Any:
+    """A two-frame level whose lemming (facing right) stands in ``config``: one step shows its move."""
+    from game.level import Level
+
+    grid = [[" "] * 4 for _ in range(3)]
+    for bit, (dr, da) in enumerate(NEIGHBOURS):
+        if config >> bit & 1:
+            grid[1 + dr][1 + da] = "X"
+    grid[1][1] = ">"
+    grid[0][3] = "T"
+    return Level.from_rows(["".join(r) for r in grid], 2, 0)
+
+
+def learn_by_asking(engine: Callable[[Any], Game], games: Sequence[Game] = (), *, seed: int = 0,
+                    most_queries: int = 300, name: str = "learned",
+                    ctx: SolveContext | None = None) -> LearnedPhysics:
+    """Active learning: learn from ``games``, then ask ``engine`` (a level in, the observed game out)
+    about every neighbourhood never seen, and play dense-target games until it is known whether
+    targets stop lemmings.  Ends :attr:`LearnedPhysics.sure` unless ``most_queries`` runs out."""
+    from ai.learning.observations import random_game
+
+    ctx = ctx or SolveContext.create()
+    data = list(games)
+    queries = 0
+    result = learn_physics(data, name=name, ctx=ctx) if data else None
+    unseen = result.unseen.tolist() if result is not None else list(range(CONFIGS))
+    for config in unseen:
+        if queries >= most_queries:
+            break
+        ctx.check()
+        data.append(engine(query_level(int(config))))
+        queries += 1
+    result = learn_physics(data, name=name, ctx=ctx)
+    rng = np.random.default_rng(seed)
+    from game.physics import CLASSIC
+
+    while not result.targets_decided and queries < most_queries:
+        ctx.check()
+        probe = random_game(rng, CLASSIC, height=8, width=12, walls=0.3, targets=0.4, lemmings=40, frames=12)
+        level = _level_of(probe)
+        data.append(engine(level))
+        queries += 1
+        result = learn_physics(data, name=name, ctx=ctx)
+    result.queries = queries
+    return result
+
+
+def _level_of(game: Game) -> Any:
+    """A level with ``game``'s map and lemming starts (its frames), for asking an engine."""
+    from game.level import Level
+
+    grid = [["X" if s else ("T" if t else " ") for s, t in zip(sr, tr)]
+            for sr, tr in zip(game.solid.tolist(), game.target.tolist())]
+    for pos, dirs in zip(game.positions, game.directions):
+        d = int(dirs[0]) if dirs is not None else 1
+        grid[int(pos[0, 0])][int(pos[0, 1])] = ">" if d > 0 else "<"
+    return Level.from_rows(["".join(r) for r in grid], game.frames, 0)
