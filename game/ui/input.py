@@ -64,6 +64,7 @@ class Act(str, enum.Enum):
     TOOL = "tool"                  #: digit keys 0-9 (value = the digit)
     SAVE = "save"                  #: Ctrl+S
     OPEN = "open"                  #: Ctrl+O
+    PASTE = "paste"                #: Ctrl+V (text fields paste the clipboard)
     TEXT = "text"                  #: any printable character typed (text = the character)
 
 
@@ -127,6 +128,7 @@ CTRL_BINDINGS: dict[int, Act] = {
     pygame.K_y: Act.REDO,
     pygame.K_s: Act.SAVE,
     pygame.K_o: Act.OPEN,
+    pygame.K_v: Act.PASTE,
     pygame.K_q: Act.QUIT,
 }
 
