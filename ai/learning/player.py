@@ -40,7 +40,7 @@ from ai.learning.features import N_FEATURES, WINDOW, all_configurations, pack_ro
 from ai.learning.models import TreeModel, fit_occam_tree
 from ai.learning.rules import LearnedRules
 from game.level import Brick, Level
-from game.rules import step
+from game.physics import CLASSIC, Physics
 
 #: File of the observed runs in the data folder.
 RUNS_FILE = "observed_runs.json"
@@ -157,8 +157,10 @@ def record_run(data_dir: Path, level: Level, bricks: Iterable[Brick]) -> int:
 
 
 # ------------------------------------------------------------------------------ observing
-def observe_run(run: ObservedRun, rng: np.random.Generator | None = None) -> Dataset:
+def observe_run(run: ObservedRun, rng: np.random.Generator | None = None, physics: Physics = CLASSIC) -> Dataset:
     """What the AI sees of one release: examples from the engine's runs on the played map.
+
+    ``physics`` is the ground truth the engine steps the lemmings with (the played world's rules).
 
     The player's lemmings and one ghost lemming per free cell and direction (sampled down to
     :data:`MAX_GHOSTS`) are stepped by the game engine for at most :data:`MAX_FRAMES` frames;
@@ -188,7 +190,7 @@ def observe_run(run: ObservedRun, rng: np.random.Generator | None = None) -> Dat
     labels: list[tuple[bool, bool]] = []
     for state in starts + ghosts:
         for _ in range(min(level.frames, MAX_FRAMES) - 1):
-            nxt = step(blocked, on_target, state)
+            nxt = physics.step(blocked, on_target, state)
             r, c, d = state
             for dr, dc in WINDOW:  # every cell whose window holds the lemming
                 cr, cc = r + dr, c + dc
@@ -215,11 +217,11 @@ def observe_run(run: ObservedRun, rng: np.random.Generator | None = None) -> Dat
     return Dataset.from_rows(np.stack(rows), np.array(labels, dtype=bool), 1)
 
 
-def observed_dataset(runs: Sequence[ObservedRun]) -> Dataset:
-    """Everything observed in ``runs``."""
+def observed_dataset(runs: Sequence[ObservedRun], physics: Physics = CLASSIC) -> Dataset:
+    """Everything observed in ``runs`` (lemmings stepped by the ground truth ``physics``)."""
     data = Dataset.empty()
     for run in runs:
-        data = data.merge(observe_run(run))
+        data = data.merge(observe_run(run, physics=physics))
     return data
 
 
