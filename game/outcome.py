@@ -10,6 +10,7 @@ earlier is in a loop it can never leave.  That gives the player-facing reasons:
 - ``FELL_INTO_PIT``: it moved down into a pocket it can only go round (or turn) in;
 - ``PACING``: it goes back and forth along its row (it never moved down into that pocket), or round a
   loop that changes rows;
+- ``STANDING``: it stands still (a physics may move a lemming nowhere without turning it);
 - ``OFF_TARGET``: its loop crosses a target that does not stop it (physics where targets do not stop
   lemmings);
 - ``STILL_WALKING`` / ``STILL_FALLING``: not in a loop, the frames simply ran out (the sentence names
@@ -52,6 +53,7 @@ class FailureKind(str, enum.Enum):
     STILL_WALKING = "still_walking"
     STILL_FALLING = "still_falling"
     OFF_TARGET = "off_target"  #: in a loop that crosses a target that does not stop it
+    STANDING = "standing"  #: it stands still (its physics moves it nowhere and does not turn it)
 
 
 @dataclass(frozen=True)
@@ -70,14 +72,17 @@ class LemmingFailure:
     move: str = "walk ahead"
     walled: bool = True
     sideways: bool = True  #: its loop moves it along its row only
+    standing: bool = False  #: in the loop it neither moves nor turns
 
     def sentence(self) -> str:
         """The reason in plain words, e.g. ``"fell into the pit at frame 9"``."""
         where = "between two walls" if self.walled else "on the spot"
         if self.kind == FailureKind.STUCK_TURNING:
             return f"stuck turning {where} from frame {self.frame}"
+        if self.kind == FailureKind.STANDING:
+            return f"standing still from frame {self.frame}"
         if self.kind == FailureKind.FELL_INTO_PIT:
-            stuck = f", stuck turning {where}" if self.turning else ""
+            stuck = ", standing still" if self.standing else f", stuck turning {where}" if self.turning else ""
             return f"fell into the pit at frame {self.frame}{stuck}"
         if self.kind == FailureKind.PACING:
             if not self.sideways:
@@ -158,20 +163,21 @@ def explain_track(index: int, track: LemmingTrack, solid: Callable[[int, int], b
     sideways = all(r == row for r, _, _ in loop)
     if loop_cells & set(targets):
         return LemmingFailure(index, cell, FailureKind.OFF_TARGET, start, walled=walled, sideways=sideways)
-    turning = len(loop_cells) == 1
+    standing = len(set(loop)) == 1
+    turning = len(loop_cells) == 1 and not standing
     fall_end = None
     for frame in range(min(start, len(path) - 1), 0, -1):
         if path[frame][0] > path[frame - 1][0]:
             fall_end = frame
             break
     if fall_end is None:
-        kind = FailureKind.STUCK_TURNING if turning else FailureKind.PACING
+        kind = FailureKind.STANDING if standing else FailureKind.STUCK_TURNING if turning else FailureKind.PACING
         return LemmingFailure(index, cell, kind, start, walled=walled, sideways=sideways)
     fall_start = fall_end
     while fall_start > 1 and path[fall_start - 1][0] > path[fall_start - 2][0]:
         fall_start -= 1
     return LemmingFailure(index, cell, FailureKind.FELL_INTO_PIT, fall_start, turning, walled=walled,
-                          sideways=sideways)
+                          sideways=sideways, standing=standing)
 
 
 def explain(run: Run) -> list[LemmingFailure]:
