@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from pathlib import Path
 from typing import Iterator
 
 import numpy as np
@@ -207,3 +208,24 @@ def test_candidates_plant_a_winning_set_under_each_physics() -> None:
             assert simulate(cand.level, cand.planted).won  # the planted set wins under the level's physics
             assert not simulate(cand.level).won or physics.name != "classic"
         assert found, physics.name
+
+
+def test_generate_cli_with_a_physics(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from main import main
+
+    code = main(["generate", "--size", "7x8", "--bricks", "1", "--seed", "3", "--physics", "climber",
+                 "--solver", "tiny", "--jobs", "1", "--quiet", "--out", str(tmp_path / "gen")])
+    assert code == 0, capsys.readouterr()
+    (path,) = sorted((tmp_path / "gen").glob("*.txt"))
+    level = Level.load(path)
+    assert level.meta_value("physics") == "climber" and level.physics.name == "climber"
+    assert len(optimal_sets(level)[0]) == 1
+    rules = tmp_path / "rules.json"
+    rules.write_text('{"name": "mine", "rules": [{"when": {"1,0": "free"}, "move": [1, 0]}]}', encoding="utf-8")
+    assert main(["generate", "--size", "7x8", "--bricks", "1", "--physics", str(rules), "--solver", "tiny",
+                 "--jobs", "1", "--quiet", "--max-attempts", "1", "--out", str(tmp_path / "gen2")]) in (0, 1)
+    assert main(["generate", "--size", "7x8", "--bricks", "1", "--physics", "nosuch", "--out", str(tmp_path)]) == 2
+    assert "neither a shipped physics" in capsys.readouterr().err
+    rules.write_text('{"rules": [{"move": [0, 1]}]}', encoding="utf-8")
+    assert main(["generate", "--size", "7x8", "--bricks", "1", "--physics", str(rules), "--out", str(tmp_path)]) == 2
+    assert "does not require free" in capsys.readouterr().err
