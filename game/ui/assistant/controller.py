@@ -214,7 +214,7 @@ class Assistant:
             from ai import get_solver
             from ai.learning.player import offered_solvers
 
-            offers = offered_solvers(user_data_dir())
+            offers = offered_solvers(user_data_dir(), self.level.physics)
             for _label, name, options in offers:
                 solver = get_solver(name, **options)
                 solver.name = PLAYER_RULES_SOLVER

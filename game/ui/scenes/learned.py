@@ -66,14 +66,10 @@ def install() -> None:
 
 
 def _caption(pic: RulePicture) -> str:
-    """``falls``, ``walks``, ``turns``, ``stays`` (or the move)."""
-    if pic.move == (1, 0):
-        return "falls"
-    if pic.move[0] == 0 and pic.move[1] == pic.direction:
-        return "walks"
-    if pic.move == (0, 0):
-        return "turns" if pic.new_direction != pic.direction else "stays"
-    return f"moves {pic.move}"
+    """The move in words (``fall``, ``walk ahead``, ``turn around``, ``climb ahead``...)."""
+    from game.physics import move_words
+
+    return move_words(pic.move, pic.new_direction != pic.direction)
 
 
 def _learn_from_runs(report: Callable[[Any], None], cancel: threading.Event) -> Knowledge:
@@ -140,7 +136,7 @@ class LearnedScene(Scene):
         hud.top_bar(surface)
         hud.blit_text(surface, MENU_LABEL, (20, hud.TOP_BAR // 2), 36, hud.GOLD, anchor="midleft")
         hud.hint_bar(surface, [("Esc", "back"), ("Left/Right", "more rules")])
-        box = pygame.Rect(20, hud.TOP_BAR + 14, w - 40, 132)
+        box = pygame.Rect(20, hud.TOP_BAR + 14, w - 40, 150)
         hud.panel(surface, box)
         k = self.knowledge
         if self.error:
@@ -155,15 +151,22 @@ class LearnedScene(Scene):
                           (box.x + 16, box.y + 16), 28, hud.WHITE)
             return
         lines = [
-            (f"Runs watched: {k.runs}    neighbourhoods seen: {k.examples:,} of {k.configurations:,}", hud.WHITE),
-            (f"Its rules are right on {k.right:,} of {k.configurations:,} configurations", hud.WHITE),
-            (("Exact: the rules are right everywhere. The assistant can now solve with "
+            (f"{k.world}: {k.runs} runs watched, {k.examples:,} of {k.configurations:,} neighbourhoods seen",
+             hud.WHITE),
+            (f"Its rules move a lemming right in {k.right:,} of {k.configurations:,} neighbourhoods"
+             + (" (sure: it saw every one)" if k.sure else ""), hud.WHITE),
+            (("Exact, checked against the game's engine: the assistant can solve with "
               "\"learned from your runs\".", hud.GREEN) if k.exact else
-             ("Not exact yet: play more runs, or make levels in the editor with targets in unusual places.",
+             ("Not exact yet: watch the lemmings on more levels of this world (release them without bricks).",
               hud.GOLD)),
         ]
+        size = 28 if w >= 1000 else 20
         for i, (line, color) in enumerate(lines):
-            hud.blit_text(surface, line, (box.x + 16, box.y + 14 + 38 * i), 28, color)
+            hud.blit_text(surface, line, (box.x + 16, box.y + 14 + 38 * i), size, color)
+        if k.physics is not None:
+            text = k.physics.to_text()
+            hud.blit_text(surface, (text if len(text) < w // 7 else text[: w // 7 - 3] + "..."),
+                          (box.x + 16, box.bottom - 22), 18, hud.MUTED)
         self._draw_pictures(surface, pygame.Rect(20, box.bottom + 14, w - 40, h - box.bottom - 14 - hud.BOTTOM_BAR - 10))
 
     def _draw_pictures(self, surface: pygame.Surface, area: pygame.Rect) -> None:
