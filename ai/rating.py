@@ -158,8 +158,8 @@ def rate_level(
     """Measure ``level`` (see the module docstring); ``solver`` must be exact.
 
     The minimum and the nodes come from one ``min`` solve, the optimal solutions from one
-    ``all`` solve, the slack from a search on N (:func:`_frame_slack`).  Past ``time_limit`` the rating is partial: its ``status``
-    says which solve stopped.
+    ``all`` solve, the slack from a search on N (:func:`_frame_slack`).  Past ``time_limit`` the rating
+    is partial: its ``status`` says which solve stopped.
     """
     started = time.perf_counter()
     res = ai.solve(level, solver=solver, mode=SolveMode.MIN, time_limit=time_limit, cancel=cancel)

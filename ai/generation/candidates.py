@@ -6,12 +6,12 @@ A candidate is built in three moves, each deterministic in the random generator:
    part of the map;
 2. **planted bricks**: run the lemmings and put a brick on a cell one of them
    *reads* and needs free (:func:`game.reads.free_reads`: under the classic physics the cell
-   below a falling lemming, or the cell ahead of a walking one) before anyone stands on it, choosing among a few such cells the one that leads
-   to the most new ground;
+   below a falling lemming, or the cell ahead of a walking one) before anyone stands on it,
+   choosing among a few such cells the one that leads to the most new ground;
 3. **targets** go where the lemmings go under the planted bricks (where targets do not stop
-   lemmings, where they are at the last frame), on a cell with a wall below, and off every path the lemmings take with no bricks at all; then
-   bricks the win does not need are pruned, and more are planted until exactly
-   ``K`` needed ones remain.
+   lemmings, where they are at the last frame), on a cell with a wall below, and off every
+   path the lemmings take with no bricks at all; then bricks the win does not need are
+   pruned, and more are planted until exactly ``K`` needed ones remain.
 
 The lemmings follow the given physics (default classic) and the candidate level carries it.
 So every candidate is won by ``K`` bricks, none of them redundant; the filters then

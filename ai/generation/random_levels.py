@@ -135,4 +135,5 @@ def side_by_side(parts: list[Level], *, budget: int, title: str) -> Level:
     rows = list(parts[0].grid)
     for part in parts[1:]:
         rows = [left + right[1:] for left, right in zip(rows, part.grid)]
-    return Level.from_rows(list(rows), frames=parts[0].frames, budget=budget, title=title).with_physics(parts[0].physics)
+    level = Level.from_rows(list(rows), frames=parts[0].frames, budget=budget, title=title)
+    return level.with_physics(parts[0].physics)

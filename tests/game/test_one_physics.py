@@ -78,7 +78,8 @@ def restatements(source: str) -> list[str]:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             body = ast.get_source_segment(source, node) or ""
             code = code_only(_dedent(body))
-            inner = [n for n in ast.walk(node) if n is not node and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            inner = [n for n in ast.walk(node)
+                     if n is not node and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
             if inner and len(code) > 4000:
                 continue  # a long function with nested ones: its parts are checked one by one
             below, ahead = _BELOW.search(code), _AHEAD.search(code)

@@ -36,7 +36,8 @@ TOOL_COLORS: dict[Tool, tuple[int, int, int]] = {
 
 #: The editor's footer keys.
 EDITOR_KEYS = [("1-4", "tool"), ("Click", "paint"), ("R-click", "erase"), ("Z/Y", "undo/redo"),
-               ("Space", "play-test"), ("A", "analyse"), ("K/J", "physics"), ("T", "tighten"), ("G", "grid"), ("Ctrl+S", "save"),
+               ("Space", "play-test"), ("A", "analyse"), ("K/J", "physics"), ("T", "tighten"), ("G", "grid"),
+               ("Ctrl+S", "save"),
                ("Esc", "exit")]
 
 
