@@ -25,29 +25,88 @@ import numpy as np
 import numpy.typing as npt
 
 from game.level import Brick, Level
-from game.physics import CONFIGS, NEIGHBOURS, Branch, Physics, State, config_solid
+from game.physics import CONFIGS, NEIGHBOURS, Branch, Offset, Physics, State, config_solid
 from game.simulation import simulate
 
 Solid = Callable[[int, int], bool]
 """``solid(row, col)``: a wall, a brick or outside the map."""
 
 
+_Plan = tuple[tuple[tuple[int, int, int], ...], tuple[int, ...], tuple[tuple[Offset, ...], ...],
+              tuple[tuple[Offset, ...], ...], tuple[tuple[int, int, bool], ...]]
+_PLANS: dict[int, tuple[Physics, _Plan]] = {}
+
+
+def _plan(physics: Physics) -> _Plan:
+    """What the scalar lookups need: the read offsets with their configuration bits, the branch of each
+    configuration, each branch's cells and free cells as offsets, and the table's moves.  Kept per physics
+    object (by identity: hashing a physics on every step would cost more than the step)."""
+    kept = _PLANS.get(id(physics))
+    if kept is not None and kept[0] is physics:
+        return kept[1]
+    reads = tuple((dr, da, 1 << NEIGHBOURS.index((dr, da))) for dr, da in physics.read_offsets)
+    every = tuple(tuple(off for off, _ in b.needs) for b in physics.branches)
+    free = tuple(tuple(off for off, want in b.needs if not want) for b in physics.branches)
+    moves = tuple((int(a), int(b), bool(t)) for a, b, t in physics.table.tolist())
+    plan = (reads, tuple(int(i) for i in _config_branch(physics).tolist()), every, free, moves)
+    if len(_PLANS) > 64:
+        _PLANS.clear()
+    _PLANS[id(physics)] = (physics, plan)
+    return plan
+
+
+def _config(reads: tuple[tuple[int, int, int], ...], solid: Solid, state: State) -> int:
+    r, c, d = state
+    config = 0
+    for dr, da, bit in reads:
+        if solid(r + dr, c + da * d):
+            config |= bit
+    return config
+
+
+def branch_index(physics: Physics, solid: Solid, state: State) -> int:
+    """The index in ``physics.branches`` of the leaf whose conditions hold for a lemming in ``state``."""
+    plan = _plan(physics)
+    return plan[1][_config(plan[0], solid, state)]
+
+
 def branch_taken(physics: Physics, solid: Solid, state: State) -> Branch:
     """The leaf of ``physics`` whose conditions hold for a lemming in ``state``."""
-    for branch in physics.branches:
-        if all(solid(r, c) == want for (r, c), want in branch.cells(state)):
-            return branch
-    raise AssertionError("the leaves of a physics are exhaustive")  # pragma: no cover
+    return physics.branches[branch_index(physics, solid, state)]
 
 
 def step_reads(physics: Physics, solid: Solid, state: State) -> tuple[Brick, ...]:
     """Every cell the step of a lemming in ``state`` (not stopped on a target) reads."""
-    return tuple(cell for cell, _ in branch_taken(physics, solid, state).cells(state))
+    plan = _plan(physics)
+    r, c, d = state
+    return tuple((r + dr, c + da * d) for dr, da in plan[2][plan[1][_config(plan[0], solid, state)]])
 
 
 def free_reads(physics: Physics, solid: Solid, state: State) -> tuple[Brick, ...]:
     """The read cells the step needs free: a brick on one of them changes the step."""
-    return tuple(cell for cell, want in branch_taken(physics, solid, state).cells(state) if not want)
+    plan = _plan(physics)
+    r, c, d = state
+    return tuple((r + dr, c + da * d) for dr, da in plan[3][plan[1][_config(plan[0], solid, state)]])
+
+
+def stepper(physics: Physics, solid: Solid, on_target: Callable[[int, int], bool]) -> Callable[[State], State]:
+    """:meth:`~game.physics.Physics.step` on one map with the physics' reads and table bound once (for
+    hot loops such as the generator's planting; equal to ``physics.step(solid, on_target, state)``)."""
+    reads, _, _, _, moves = _plan(physics)
+    stops = physics.targets_stop
+
+    def step(state: State) -> State:
+        r, c, d = state
+        if stops and on_target(r, c):
+            return state
+        config = 0
+        for dr, da, bit in reads:
+            if solid(r + dr, c + da * d):
+                config |= bit
+        mdr, mda, turn = moves[config]
+        return (r + mdr, c + mda * d, -d if turn else d)
+
+    return step
 
 
 def neighbourhood(physics: Physics, state: State) -> tuple[Brick, ...]:

@@ -34,7 +34,7 @@ import numpy.typing as npt
 
 from game.level import Brick, Level
 from game.physics import CLASSIC, Physics
-from game.reads import free_reads
+from game.reads import free_reads, stepper
 from game.rules import State
 
 BoolArray = npt.NDArray[np.bool_]
@@ -73,12 +73,13 @@ def trajectories(
     def on_target(r: int, c: int) -> bool:
         return (r, c) in targets
 
+    step = stepper(physics, blocked, on_target)
     paths = []
     for state in starts:
         path = [state]
         seen = {state: 0}
         while len(path) < frames:
-            state = physics.step(blocked, on_target, state)
+            state = step(state)
             if state in seen:
                 cycle = path[seen[state]:]
                 while len(path) < frames:

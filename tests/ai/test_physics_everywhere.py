@@ -229,3 +229,29 @@ def test_generate_cli_with_a_physics(tmp_path: Path, capsys: pytest.CaptureFixtu
     rules.write_text('{"rules": [{"move": [0, 1]}]}', encoding="utf-8")
     assert main(["generate", "--size", "7x8", "--bricks", "1", "--physics", str(rules), "--out", str(tmp_path)]) == 2
     assert "does not require free" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("physics", PHYSICS, ids=lambda p: p.name)
+def test_fast_lookups_equal_the_physics(physics: Physics) -> None:
+    from game.reads import branch_taken, free_reads, stepper
+
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        walls = rng.random((6, 7)) < 0.35
+        targets = {(int(r), int(c)) for r, c in np.argwhere(rng.random((6, 7)) < 0.1)}
+
+        def solid(r: int, c: int) -> bool:
+            return not (0 <= r < 6 and 0 <= c < 7) or bool(walls[r, c])
+
+        def on_target(r: int, c: int) -> bool:
+            return (r, c) in targets
+
+        step = stepper(physics, solid, on_target)
+        for r, c in np.argwhere(~walls):
+            for d in (-1, 1):
+                state = (int(r), int(c), d)
+                assert step(state) == physics.step(solid, on_target, state)
+                branch = branch_taken(physics, solid, state)
+                assert all(solid(*cell) == want for cell, want in branch.cells(state))  # its needs hold
+                assert free_reads(physics, solid, state) == tuple(cell for cell, want in branch.cells(state)
+                                                                  if not want)
