@@ -42,14 +42,9 @@ def _solver_options(args: argparse.Namespace) -> dict[str, Any]:
 def _load_rules(path: str) -> Any:
     """A rules file (``--rules``): a physics of the JSON form (``learn --out``), or decision-tree rules of
     the older learner (re-verified by the learned solver when it is built)."""
-    from ai.learning.rules import LearnedRules
-    from game.physics_catalog import is_physics_json, load_physics_file
-    from game.storage import read_user_json
+    from ai.solvers.learned import read_rules
 
-    data, _problem = read_user_json(path)
-    if data is None or is_physics_json(data):
-        return load_physics_file(path)  # names what is wrong when the file is not usable
-    return LearnedRules.load(path)
+    return read_rules(path)
 
 
 def _print_report(level: Any, result: Any) -> None:

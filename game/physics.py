@@ -254,6 +254,42 @@ class Physics:
         """True when both physics move every lemming alike in every neighbourhood."""
         return self.targets_stop == other.targets_stop and bool(np.array_equal(self.table, other.table))
 
+    def moves_alike(self, other: Physics) -> bool:
+        """True when every lemming's positions are the same under both physics, from any start on any map
+        (a direction may be named the other way round; what counts is where lemmings go).
+
+        Exact on static maps: the states are "this physics' lemming sees configuration c, the other's faces
+        the same or the opposite way"; after a move the next configuration can be any, after staying put
+        it is the same neighbourhood (seen mirrored by a lemming that turned).  From "any configuration,
+        same way", both must move to the same cell in every state reached.
+
+        >>> CLASSIC.moves_alike(CLASSIC.renamed("copy"))
+        True
+        """
+        if self.targets_stop != other.targets_stop:
+            return False
+        ours, theirs = self.table.tolist(), other.table.tolist()
+        anywhere = -1
+        todo: list[tuple[int, bool]] = [(anywhere, False)]  # (config or anywhere, opposite)
+        done: set[tuple[int, bool]] = set()
+        while todo:
+            state = todo.pop()
+            if state in done:
+                continue
+            done.add(state)
+            where, opposite = state
+            for config in (range(CONFIGS) if where == anywhere else (where,)):
+                dr, da, turn = ours[config]
+                odr, oda, oturn = theirs[_mirror_config(config) if opposite else config]
+                if dr != odr or da != (-oda if opposite else oda):
+                    return False
+                relation = opposite != (turn != oturn)
+                if (dr, da) == (0, 0):
+                    todo.append((_mirror_config(config) if turn else config, relation))
+                else:
+                    todo.append((anywhere, relation))
+        return True
+
     def behaviour_key(self) -> str:
         """A short text that is equal exactly for physics that behave alike (cache keys, level hashes)."""
         return ("S" if self.targets_stop else "W") + self.table.tobytes().hex()
@@ -283,6 +319,11 @@ def config_solid(config: int, offset: Offset) -> bool:
     if offset == (0, 0):
         return False
     return bool(config >> NEIGHBOURS.index(offset) & 1)
+
+
+def _mirror_config(config: int) -> int:
+    """The configuration seen by a lemming facing the other way in the same neighbourhood."""
+    return sum(1 << NEIGHBOURS.index((dr, -da)) for i, (dr, da) in enumerate(NEIGHBOURS) if config >> i & 1)
 
 
 def config_of(solid: Callable[[Offset], bool]) -> int:

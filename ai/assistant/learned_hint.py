@@ -22,21 +22,25 @@ from typing import Iterable
 from ai.assistant.hints import IMPOSSIBLE, PLACE, REMOVE, SOLVED, UNKNOWN, Hint, read_order
 from ai.base import SolveMode, SolveStatus
 from ai.learning.rules import LearnedRules
+from ai.solvers.learned import learned_solver
 from ai.solvers.learned.solver import LearnedRuleSolver
+from game.physics import Physics
 from game.level import Brick, Level
 from game.rules import check_bricks
 from game.simulation import simulate
 
 
-def learned_hint(level: Level, bricks: Iterable[Brick], *, rules: LearnedRules | str | Path | None = None,
+def learned_hint(level: Level, bricks: Iterable[Brick], *, rules: LearnedRules | Physics | str | Path | None = None,
                  time_limit: float | None = 10.0, cancel: threading.Event | None = None) -> Hint:
     """The hint for a player who placed ``bricks``, from the learned rules alone (plus replay)."""
     import ai
 
     player = check_bricks(level, bricks, enforce_budget=False)
-    solver = LearnedRuleSolver(rules=rules)
+    solver = learned_solver(rules=rules)
     result = ai.solve(level, solver=solver, mode=SolveMode.ALL, time_limit=time_limit, cancel=cancel)
-    proved = result.status == SolveStatus.OPTIMAL and result.complete and solver.trusted
+    trusted = solver.trusted if isinstance(solver, LearnedRuleSolver) else bool(
+        result.stats.extra.get("rules_verified"))
+    proved = result.status == SolveStatus.OPTIMAL and result.complete and trusted
     if result.status == SolveStatus.INFEASIBLE:
         return Hint(IMPOSSIBLE, None, None, None)
     if not result.solutions:

@@ -73,9 +73,9 @@ def _cmd_learn_physics(args: argparse.Namespace) -> int:
     exact = None
     if truth is not None:
         agree = agreement(result.physics, truth)
-        exact = agree.exact
-        data["verification"] = {"engine": truth.name, "table_exact": agree.table_exact,
-                                "lemmings_alike": agree.alike, "lemmings": agree.lemmings, "exact": agree.exact}
+        exact = agree.proved
+        data["verification"] = {"engine": truth.name, "table_exact": agree.table_exact, "exact": agree.proved,
+                                "lemmings_alike": agree.alike, "lemmings": agree.lemmings}
     if args.json:
         if args.out:
             data["saved_to"] = args.out
@@ -95,8 +95,9 @@ def _cmd_learn_physics(args: argparse.Namespace) -> int:
         if exact is not None:
             v = data["verification"]
             print(f"checked against the engine: {'EXACT' if exact else 'NOT exact'} "
-                  f"({v['lemmings_alike']:,} of {v['lemmings']:,} lemmings on unseen maps move alike"
-                  f"{', same table' if v['table_exact'] else ''})")
+                  f"({'every lemming moves alike from any start on any map' if exact else 'some lemmings go elsewhere'}"
+                  f"{', same table' if v['table_exact'] else ''}; {v['lemmings_alike']:,} of {v['lemmings']:,} "
+                  "lemmings on unseen maps move alike)")
         if args.out:
             print(f"rules saved to {args.out}")
     return 0 if exact is not False else 1

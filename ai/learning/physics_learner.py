@@ -4,7 +4,7 @@ Every step of every observed lemming is one example: the configuration of its 3x
 from the lemming (mirrored when it faces left) and what it did, ``(dr, da, turn)``.  A physics of the
 class is a table over the 256 configurations, so the examples pin down the configurations they
 cover; the rest is generalised by the smallest ordered list of rules that explains every example
-(:func:`decision_list`: the greedy decision-list learner, each rule the purest, most general
+(:func:`decision_list`: a decision-list learner, each rule the purest, most general
 conjunction of at most four cell conditions; a rule's move always requires its cell free, so every
 answer is in the class).  Left and right are mirror images by construction, which is why one game of
 a few lemmings can be enough.
@@ -43,6 +43,14 @@ BoolArray = npt.NDArray[np.bool_]
 #: The most cell conditions one learned rule may hold.
 MAX_CONDITIONS = 4
 STAY = -1  #: marker for "no example" in outcome tables
+#: Hidden directions: the cost of one more table entry against one turn or step backwards (an Occam prior:
+#: directions that let fewer neighbourhood-move pairs explain the positions are preferred).
+ENTRY_WEIGHT = 0
+#: Hidden directions: the priors tried, each (turn, step backwards) with +1 "fewest" or -1 "most"; the one
+#: whose learned rule list is shortest is kept.
+PRIORS: tuple[tuple[int, int], ...] = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+#: Most seconds the direction search runs (its best answer is used).
+DIRECTIONS_SECONDS = 20.0
 
 
 def outcome_id(dr: int, da: int, turn: bool) -> int:
@@ -105,45 +113,59 @@ def conjunctions() -> Conjunctions:
     return _CONJUNCTIONS[0]
 
 
-def decision_list(table: IntArray, weight: IntArray | None = None, *,
-                  ctx: SolveContext | None = None) -> tuple[Rule, ...]:
-    """The greedy decision list explaining ``table`` (per configuration an outcome, or :data:`STAY` for
-    never seen): each rule the conjunction that is pure on the configurations still unexplained and
-    covers most of them (fewer conditions on ties); a move's cell is always required free."""
-    conj = conjunctions()
-    seen = table >= 0
-    remaining = seen.copy()
-    weight = np.ones(CONFIGS, dtype=np.int64) if weight is None else weight
-    rules: list[Rule] = []
-    while remaining.any():
-        if ctx is not None:
-            ctx.check()
-        best: tuple[int, int, int, int] | None = None  # (coverage, -size, -index, outcome)
-        for outcome in np.unique(table[remaining]).tolist():
-            dr, da, _ = outcome_of(outcome)
-            allowed = np.ones(len(conj.care), dtype=bool)
-            if (dr, da) != (0, 0):
-                bit = 1 << NEIGHBOURS.index((dr, da))
-                allowed = ((conj.care & bit) != 0) & ((conj.value & bit) == 0)
-            wrong = remaining & (table != outcome)
-            right = remaining & (table == outcome)
-            pure = allowed & ~conj.matches[:, wrong].any(axis=1)
-            cover = conj.matches[:, right].astype(np.int64) @ weight[right]
-            cover = np.where(pure, cover, -1)
-            score = cover * 16 - conj.size  # most covered first, then fewest conditions
-            index = int(np.argmax(score))
+def _pure_rules(conj: Conjunctions, table: IntArray, remaining: BoolArray, top: int) -> list[tuple[int, int, int]]:
+    """The ``top`` best rules for the configurations still unexplained: ``(score, conjunction, outcome)``,
+    each pure (every unexplained configuration it covers has its outcome), most covered first, then
+    fewest conditions; a move's cell is always required free."""
+    out: list[tuple[int, int, int]] = []
+    for outcome in np.unique(table[remaining]).tolist():
+        dr, da, _ = outcome_of(outcome)
+        allowed = np.ones(len(conj.care), dtype=bool)
+        if (dr, da) != (0, 0):
+            bit = 1 << NEIGHBOURS.index((dr, da))
+            allowed = ((conj.care & bit) != 0) & ((conj.value & bit) == 0)
+        wrong = remaining & (table != outcome)
+        right = remaining & (table == outcome)
+        pure = allowed & ~conj.matches[:, wrong].any(axis=1)
+        cover = np.where(pure, conj.matches[:, right].sum(axis=1), -1)
+        score = cover * 16 - conj.size
+        for index in np.argsort(-score, kind="stable")[:top].tolist():
             if cover[index] > 0:
-                key = (int(cover[index]), -int(conj.size[index]), -index, outcome)
-                if best is None or key > best:
-                    best = key
-        if best is None:
-            break  # not explainable by one table (cannot happen: a full conjunction is always pure)
-        _, _, neg_index, outcome = best
-        rules.append(conj.rule(-neg_index, outcome))
-        remaining &= ~conj.matches[-neg_index]
-    while rules and rules[-1].when == () and (rules[-1].move, rules[-1].turn) == ((0, 0), False):
-        rules.pop()  # "otherwise stay" is what no rule means already
-    return tuple(rules)
+                out.append((int(score[index]), index, outcome))
+    out.sort(key=lambda item: -item[0])
+    return out[:top]
+
+
+_Partial = tuple[tuple[tuple[int, int], ...], BoolArray, int]  # a list being grown: rules, unexplained, conditions
+
+
+def decision_list(table: IntArray, *, width: int = 4, ctx: SolveContext | None = None) -> tuple[Rule, ...]:
+    """The shortest decision list found explaining ``table`` (per configuration an outcome, or -1 for never
+    seen): a beam search (``width`` partial lists, each grown by its ``width`` best pure rules,
+    :func:`_pure_rules`); among the complete lists the one with the fewest rules, then conditions."""
+    conj = conjunctions()
+    beam: list[_Partial] = [((), table >= 0, 0)]
+    finished: list[tuple[int, int, tuple[tuple[int, int], ...]]] = []
+    while beam:
+        grown: list[_Partial] = []
+        for rules, remaining, conditions in beam:
+            if ctx is not None:
+                ctx.check()
+            if not remaining.any():
+                finished.append((len(rules), conditions, rules))
+                continue
+            for _score, index, outcome in _pure_rules(conj, table, remaining, width):
+                grown.append((rules + ((index, outcome),), remaining & ~conj.matches[index],
+                              conditions + int(conj.size[index])))
+        grown.sort(key=lambda p: (len(p[0]) + bool(p[1].any()), int(p[1].sum()), p[2]))
+        beam = grown[:width]
+    if not finished:
+        return ()
+    _, _, best = min(finished)
+    learned = [conj.rule(index, outcome) for index, outcome in best]
+    while learned and learned[-1].when == () and (learned[-1].move, learned[-1].turn) == ((0, 0), False):
+        learned.pop()  # "otherwise stay" is what no rule means already
+    return tuple(learned)
 
 
 @dataclass(frozen=True)
@@ -261,16 +283,31 @@ def learn_physics(games: Sequence[Game], *, name: str = "learned", ctx: SolveCon
     directions are inferred first (:func:`infer_directions`)."""
     steps = steps_of(games)
     positions_only = bool(steps.count) and bool((steps.direction == 0).any())
-    if positions_only:
-        d0, d1 = infer_directions(steps, ctx=ctx)
-    else:
-        d0, d1 = steps.direction, steps.next_direction
-    config, outcome = examples(steps, d0, d1)
-    ev = evidence(config, outcome, steps.on_target)
-    return fit(ev, name=name, positions_only=positions_only, example_count=steps.count, ctx=ctx)
+    if not positions_only:
+        config, outcome = examples(steps, steps.direction, steps.next_direction)
+        ev = evidence(config, outcome, steps.on_target)
+        return fit(ev, name=name, positions_only=False, example_count=steps.count, ctx=ctx)
+    best: LearnedPhysics | None = None
+    for prior in PRIORS:  # each naming prior names the directions; the shortest rule list wins
+        d0, d1 = infer_directions(steps, ctx=ctx, prior=prior)
+        if int((steps.moves[:, 1] * d0).sum()) < 0:  # name the directions after the way lemmings mostly go
+            d0, d1 = -d0, -d1
+        config, outcome = examples(steps, d0, d1)
+        ev = evidence(config, outcome, steps.on_target)
+        result = fit(ev, name=name, positions_only=True, example_count=steps.count, ctx=ctx)
+        if best is None or _size(result.physics) < _size(best.physics):
+            best = result
+    assert best is not None
+    return best
 
 
-def infer_directions(steps: Steps, *, ctx: SolveContext | None = None) -> tuple[IntArray, IntArray]:
+def _size(physics: Physics) -> tuple[int, int]:
+    """How long a physics is to say: rules, then conditions."""
+    return len(physics.rules), sum(len(rule.when) for rule in physics.rules)
+
+
+def infer_directions(steps: Steps, *, ctx: SolveContext | None = None,
+                     prior: tuple[int, int] = (1, 1)) -> tuple[IntArray, IntArray]:
     """A direction for every step (before and after) such that one table over configurations explains
     every example, with the fewest turns and steps backwards (CP-SAT: the directions are named after
     the way lemmings go); directions already observed are kept."""
@@ -297,7 +334,7 @@ def infer_directions(steps: Steps, *, ctx: SolveContext | None = None) -> tuple[
             table_vars[key] = model.new_bool_var(f"t{config}_{outcome}")
         return table_vars[key]
 
-    turns = []
+    costs: list[Any] = []
     stop_on_targets = not bool((steps.on_target & ((steps.moves != 0).any(axis=1))).any())
     for s in range(n):
         if s % 512 == 0:
@@ -309,10 +346,10 @@ def infer_directions(steps: Steps, *, ctx: SolveContext | None = None) -> tuple[
         turn = model.new_bool_var(f"turn{s}")
         model.add(before != after).only_enforce_if(turn)
         model.add(before == after).only_enforce_if(turn.Not())
-        turns.append(turn)
+        costs.append(turn if prior[0] > 0 else turn.Not())
         if steps.moves[s, 1] != 0:  # name the directions after the way lemmings go: a step back costs
             backward = before.Not() if steps.moves[s, 1] > 0 else before
-            turns.append(backward)
+            costs.append(backward if prior[1] > 0 else backward.Not())
         if stop_on_targets and steps.on_target[s]:
             model.add(turn == 0)
             continue
@@ -328,12 +365,12 @@ def infer_directions(steps: Steps, *, ctx: SolveContext | None = None) -> tuple[
         by_config.setdefault(config, []).append(var)
     for options in by_config.values():
         model.add_at_most_one(options)
-    model.minimize(sum(turns))
+    model.minimize(sum(costs) + ENTRY_WEIGHT * sum(table_vars.values()))
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 2
     remaining = ctx.remaining()
-    if remaining is not None:
-        solver.parameters.max_time_in_seconds = max(0.01, remaining)
+    solver.parameters.max_time_in_seconds = DIRECTIONS_SECONDS if remaining is None else max(
+        0.01, min(remaining, DIRECTIONS_SECONDS))
     with ctx.watch(solver.stop_search):
         status = solver.solve(model)
     ctx.check()
@@ -360,6 +397,7 @@ class Agreement:
     alike: int  #: lemmings whose positions agree at every frame
     flipped: bool  #: the learned directions are named the other way round (positions only)
     table_exact: bool  #: the tables agree on all 256 configurations and targets alike
+    proved: bool = False  #: positions agree from any start on any map (:meth:`Physics.moves_alike`)
 
     @property
     def exact(self) -> bool:
@@ -384,7 +422,7 @@ def agreement(learned: Physics, truth: Physics, *, seed: int = 12345, maps: int 
             alike[flip] += _alike(truth_game, learned, flip)
     flipped = alike[True] > alike[False]
     best_alike = alike[flipped]
-    return Agreement(total, best_alike, flipped, learned.same_behaviour(truth))
+    return Agreement(total, best_alike, flipped, learned.same_behaviour(truth), learned.moves_alike(truth))
 
 
 def _alike(game: Game, physics: Physics, flip: bool) -> int:

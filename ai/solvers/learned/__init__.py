@@ -13,16 +13,32 @@ from ai.solvers.learned.physics_rules import PhysicsRulesSolver
 from ai.solvers.learned.solver import LearnedRuleSolver, default_rules
 from ai.solvers.base import SolverBase
 from game.physics import Physics
+from pathlib import Path
+
+
+def read_rules(path: str | Path) -> object:
+    """A rules file: a physics of the JSON form (``learn --out``), or decision-tree rules of the older
+    learner; a missing or unreadable file names what is wrong (a :class:`game.errors.GameError`)."""
+    from ai.learning.rules import LearnedRules
+    from game.physics_catalog import is_physics_json, load_physics_file
+    from game.storage import read_user_json
+
+    data, _problem = read_user_json(path)
+    if data is None or is_physics_json(data):
+        return load_physics_file(str(path))
+    return LearnedRules.load(path)
 
 
 def learned_solver(*, rules: object = None, **options: object) -> SolverBase:
     """The learned solver for ``rules``: a learned :class:`~game.physics.Physics` (or none: learn the
     level's physics by watching the engine) solves with :class:`PhysicsRulesSolver`; decision-tree rules
     files of the older learner with :class:`LearnedRuleSolver`."""
+    if isinstance(rules, (str, Path)):
+        rules = read_rules(rules)
     if rules is None or isinstance(rules, Physics):
         return PhysicsRulesSolver(physics=rules, **options)  # type: ignore[arg-type]
     return LearnedRuleSolver(rules=rules, **options)  # type: ignore[arg-type]
 
 
 __all__ = ["ClauseModel", "Encoding", "LearnedRuleSolver", "PathModel", "PhysicsRulesSolver", "default_rules",
-           "encode", "encode_sparse", "learned_solver"]
+           "encode", "encode_sparse", "learned_solver", "read_rules"]

@@ -3,8 +3,9 @@
 The learned physics is a value of the same class as the game's own, so every exact encoding applies to
 it unchanged: the level is solved under the learned physics (by ``inner``, default ``auto``) and every
 answer is replayed by the reference simulator under the level's real physics before anyone sees it.
-The answer is claimed optimal, infeasible or complete only when the learned physics behaves like the
-level's in every configuration (checked against the engine's table); otherwise the winners that
+The answer is claimed optimal, infeasible or complete only when the learned physics moves every lemming
+like the level's from any start on any map (:meth:`game.physics.Physics.moves_alike`, checked against
+the engine's table); otherwise the winners that
 replay are offered as ``feasible``.  Without rules, the solver first learns the level's physics by
 watching the engine (:func:`ai.learning.physics_learner.learn_by_asking`).
 
@@ -62,7 +63,7 @@ class PhysicsRulesSolver(SolverBase):
         from ai import get_solver
 
         learned = self.physics if self.physics is not None else learned_by_watching(level, ctx)
-        verified = learned.same_behaviour(level.physics)
+        verified = learned.moves_alike(level.physics)
         extra: dict[str, Any] = {"rules_verified": verified, "rules": learned.to_json(),
                                  "rules_learned_by_watching": self.physics is None}
         partial.extra = extra
