@@ -40,6 +40,7 @@ import ai
 from ai.base import BrickSet, SolveMode, SolveStatus
 from ai.context import SolveContext, SolveStopped
 from game.level import Brick, Level
+from game.reads import neighbourhood
 from game.simulation import simulate
 
 #: Optimal solutions examined for brick sharing (the rest are only counted).
@@ -194,9 +195,9 @@ def rate_level(
     """Measure ``level`` (see the module docstring); ``solver`` must be exact.
 
     The minimum and the nodes come from one ``min`` solve, the optimal solutions from one
-    ``all`` solve, the slack from a binary search on N (a won run stays won: a lemming
-    on a target stays there).  ``context`` (default: no limit) bounds the whole rating: once it
-    stops, the rating returns at once with what it has, its ``status`` saying why it is partial.
+    ``all`` solve, the slack from a search on N (:func:`_frame_slack`).  ``context`` (default: no limit)
+    bounds the whole rating: once it stops, the rating returns at once with what it has, its ``status``
+    saying why it is partial.
     """
     ctx = context if context is not None else SolveContext.create(solver="rate")
     res = ai.solve(level, solver=solver, mode=SolveMode.MIN, context=ctx)
@@ -261,18 +262,38 @@ def _shifted(plane: npt.NDArray[np.bool_], dr: int, dc: int) -> npt.NDArray[np.b
 
 
 def _frame_slack(level: Level, ctx: SolveContext, solver: str) -> int | None:
-    """N minus the fewest frames that still win within B (binary search; a won run stays won)."""
+    """N minus the fewest frames that still win within B.
+
+    Where targets stop lemmings a won run stays won, so a binary search finds it; otherwise a lemming
+    may walk off a target, so frame counts are tried from 1 up.
+    """
+    def wins(frames: int) -> bool | None:
+        res = ai.solve(level.with_limits(frames=frames), solver=solver, mode=SolveMode.ANY, context=ctx)
+        if res.status in (SolveStatus.FEASIBLE, SolveStatus.OPTIMAL):
+            return True
+        if res.status == SolveStatus.INFEASIBLE:
+            return False
+        ctx.check()  # stopped: the rating is partial
+        return None
+
+    if not level.physics.targets_stop:
+        for frames in range(1, level.frames):
+            won = wins(frames)
+            if won is None:
+                return None
+            if won:
+                return level.frames - frames
+        return 0
     lo, hi = 1, level.frames  # hi wins
     while lo < hi:
         mid = (lo + hi) // 2
-        res = ai.solve(level.with_limits(frames=mid), solver=solver, mode=SolveMode.ANY, context=ctx)
-        if res.status in (SolveStatus.FEASIBLE, SolveStatus.OPTIMAL):
-            hi = mid
-        elif res.status == SolveStatus.INFEASIBLE:
-            lo = mid + 1
-        else:
-            ctx.check()  # stopped: the rating is partial
+        won = wins(mid)
+        if won is None:
             return None
+        if won:
+            hi = mid
+        else:
+            lo = mid + 1
     return level.frames - hi
 
 
@@ -297,13 +318,14 @@ def _sharing(level: Level, bricks: BrickSet, ctx: SolveContext) -> int:
 
 
 def _read_cells(level: Level, bricks: set[Brick]) -> set[Brick]:
-    """Free brickable cells the current run reads (below a faller, ahead of a walker)."""
+    """Free brickable cells the current run may read: around every state of the preview, the cells
+    the level's physics can read (:func:`game.reads.neighbourhood`)."""
     brickable = set(level.brickable_cells)
     run = simulate(level, tuple(sorted(bricks)), enforce_budget=False)
     out: set[Brick] = set()
     for track in run.tracks:
-        for r, c, d in track.path:
-            for cell in ((r + 1, c), (r, c + d)):
+        for state in track.path:
+            for cell in neighbourhood(level.physics, state):
                 if cell in brickable and cell not in bricks:
                     out.add(cell)
     return out

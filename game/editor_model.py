@@ -46,6 +46,8 @@ from game.level import (
     Level,
 )
 from game.history import History
+from game.physics import CLASSIC, Physics, PhysicsError
+from game.physics_catalog import SHIPPED, level_line, resolve
 
 #: Smallest map side the editor allows.
 MIN_EDIT_SIDE = 2
@@ -294,6 +296,57 @@ class EditorModel:
     def set_title(self, title: str) -> bool:
         """Set the title (one line, trimmed)."""
         return self.push(replace(self.draft, title=" ".join(title.split())[:80]))
+
+    # ------------------------------------------------------------- physics
+    @property
+    def physics(self) -> Physics:
+        """The rules the draft's lemmings follow: its ``# physics:`` line, else classic (an unreadable
+        line, which :meth:`set_physics_text` never writes, reads as classic)."""
+        for key, value in self.draft.meta:
+            if key == "physics":
+                try:
+                    return resolve(value)
+                except PhysicsError:
+                    return CLASSIC
+        return CLASSIC
+
+    def set_physics(self, physics: Physics) -> bool:
+        """Make the draft's lemmings follow ``physics`` (undoable; classic drops the line)."""
+        d = self.draft
+        meta = tuple(p for p in d.meta if p[0] != "physics")
+        if physics != CLASSIC:
+            meta += (("physics", level_line(physics)),)
+        return self.push(replace(d, meta=meta))
+
+    def cycle_physics(self, step: int = 1) -> Physics:
+        """Switch to the next (``step`` 1) or previous shipped physics; returns the new one.
+
+        >>> m = EditorModel.new(6, 8)
+        >>> m.cycle_physics().name, m.cycle_physics(-1).name
+        ('careful', 'classic')
+        """
+        names = list(SHIPPED)  # the catalogue order: classic first
+        current = self.physics
+        here = names.index(current.name) if SHIPPED.get(current.name) == current else -1 if step > 0 else 0
+        chosen = SHIPPED[names[(here + step) % len(names)]]
+        self.set_physics(chosen)
+        return chosen
+
+    def set_physics_text(self, text: str) -> str | None:
+        """Set the physics from a shipped name or one line of the JSON form; the error, or ``None``.
+
+        >>> m = EditorModel.new(6, 8)
+        >>> m.set_physics_text('{"name": "stay", "rules": []}'), m.physics.name
+        (None, 'stay')
+        >>> m.set_physics_text('{"rules": [{"move": [0, 1]}]}')
+        'physics: rule 1: the move (0, 1) enters cell "0,1", which the rule does not require free'
+        """
+        try:
+            physics = resolve(" ".join(text.split()))
+        except PhysicsError as exc:
+            return str(exc)
+        self.set_physics(physics)
+        return None
 
     # ------------------------------------------------------------- checking
     def problems(self) -> list[str]:

@@ -1,18 +1,15 @@
 """The state-space simulator: lemmings as occupancy maps, written with numpy array operations.
 
 The state at frame t is an array ``occ[t, row, col, channel]`` where channel 0 holds
-lemmings facing left and channel 1 lemmings facing right.  With an obstacle map
-``O`` (1 = wall or brick) and a target map ``T``, the mass ``a = occ * (1 - T)``
-that is free to move splits into
-
-* falls:  ``a * (1 - O_below)``,
-* walks:  ``a * O_below * (1 - O_ahead)``,
-* turns:  ``a * O_below * O_ahead``,
-
-while ``occ * T`` stays put.  On 0/1 maps exactly one term is 1, so this equals the
-reference simulator.  The three weights always sum to 1, so with fractional
-obstacle densities in [0, 1] (the relaxation the gradient solver differentiates)
-mass is conserved and a lemming is split, as in the design notes.
+lemmings facing left and channel 1 lemmings facing right (:func:`game.rules.channel`).  With an
+obstacle map ``O`` (1 = wall or brick) and a target map ``T``, the mass that is free to move
+(``occ * (1 - T)`` when the physics' targets stop lemmings, else all of it) flows along every
+leaf of the physics' decision tree (:attr:`game.physics.Physics.branches`): a leaf whose needs are
+cells ``k`` solid or free carries the fraction ``prod_k (O_k if solid else 1 - O_k)`` of a state's
+mass to the state its move gives (:func:`flows`).  On 0/1 maps exactly one leaf has weight 1, so
+this equals the reference simulator.  The leaves are exclusive and exhaustive, so their weights
+sum to 1 for any densities in [0, 1] (the relaxation the gradient solver differentiates): mass
+is conserved and a lemming is split, as in the design notes.
 
 The map is padded with a ring of wall (density 1), which makes "outside counts as
 wall" exact; :func:`step_padded` works on padded arrays so that the gradient
@@ -25,28 +22,70 @@ solver can mirror it in its adjoint.
 (4, 2, 4, 2)
 >>> float(occ[-1, 0, 3].sum())
 1.0
+>>> [(f.source, f.dest, f.move) for f in flows(CLASSIC)][:2]   # the first leaf, both channels
+[(0, 0, (1, 0)), (1, 1, (1, 0))]
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Iterable, Union
 
 import numpy as np
 import numpy.typing as npt
 
 from game.level import Brick, Level
+from game.physics import CLASSIC, Physics
+from game.rules import LEFT, RIGHT, channel
 
 FloatArray = npt.NDArray[np.float64]
 
 #: Channel index of left-facing lemmings.
-CHANNEL_LEFT = 0
+CHANNEL_LEFT = channel(LEFT)
 #: Channel index of right-facing lemmings.
-CHANNEL_RIGHT = 1
+CHANNEL_RIGHT = channel(RIGHT)
+#: Channel index of a direction (-1 → 0, +1 → 1): :func:`game.rules.channel`.
+channel_of = channel
 
 
-def channel_of(direction: int) -> int:
-    """Channel index of a direction (-1 → 0, +1 → 1)."""
-    return CHANNEL_RIGHT if direction > 0 else CHANNEL_LEFT
+@dataclass(frozen=True)
+class Flow:
+    """One leaf of the physics for one channel, in map coordinates: mass in channel ``source``
+    moves by ``move`` (rows, columns) into channel ``dest``, weighted by the cells ``needs``
+    (``((dr, dc), solid)`` pairs relative to the lemming)."""
+
+    source: int
+    dest: int
+    move: tuple[int, int]
+    needs: tuple[tuple[tuple[int, int], bool], ...]
+
+
+@lru_cache(maxsize=64)
+def flows(physics: Physics) -> tuple[Flow, ...]:
+    """Every leaf of :attr:`~game.physics.Physics.branches` for each channel, leaf by leaf
+    (the order the mass is added in, which keeps sums bit-identical across runs)."""
+    out = []
+    for branch in physics.branches:
+        for d in (LEFT, RIGHT):
+            r, c, d_after = branch.apply((0, 0, d))
+            out.append(Flow(channel(d), channel(d_after), (r, c), branch.cells((0, 0, d))))
+    return tuple(out)
+
+
+def shifted(array: npt.NDArray[Any], dr: int, dc: int) -> npt.NDArray[Any]:
+    """The view of a padded ``(..., H+2, W+2)`` array at offset ``(dr, dc)`` from every interior cell."""
+    return array[..., 1 + dr: array.shape[-2] - 1 + dr, 1 + dc: array.shape[-1] - 1 + dc]
+
+
+def weight(flow: Flow, obst: FloatArray, skip: int = -1) -> FloatArray | float:
+    """The fraction of each interior cell's mass that ``flow`` carries (need ``skip`` left out)."""
+    out: FloatArray | float = 1.0
+    for k, ((dr, dc), solid) in enumerate(flow.needs):
+        if k != skip:
+            view = shifted(obst, dr, dc)
+            out = out * (view if solid else 1.0 - view)
+    return out
 
 
 def pad_obstacles(obstacles: npt.ArrayLike) -> FloatArray:
@@ -64,33 +103,26 @@ def pad_cells(values: npt.ArrayLike, trailing: int = 0) -> FloatArray:
     return np.pad(arr, pad, constant_values=0.0)
 
 
-def step_padded(occ: FloatArray, obst: FloatArray, targets: FloatArray) -> FloatArray:
-    """One frame on padded arrays.
+def step_padded(occ: FloatArray, obst: FloatArray, targets: FloatArray, physics: Physics = CLASSIC) -> FloatArray:
+    """One frame on padded arrays under ``physics``.
 
     ``occ`` is ``(..., H+2, W+2, 2)``, ``obst`` ``(..., H+2, W+2)`` with a ring of 1,
     ``targets`` ``(..., H+2, W+2)`` (broadcastable).  Returns the next padded occupancy.
     """
     occ_i = occ[..., 1:-1, 1:-1, :]
-    tgt_i = np.broadcast_to(targets, obst.shape)[..., 1:-1, 1:-1]
-    moving = occ_i * (1.0 - tgt_i)[..., None]
-    below = obst[..., 2:, 1:-1]
-    ahead_left = obst[..., 1:-1, :-2]
-    ahead_right = obst[..., 1:-1, 2:]
-
-    fall = moving * (1.0 - below)[..., None]
-    grounded = moving * below[..., None]
-    walk_left = grounded[..., CHANNEL_LEFT] * (1.0 - ahead_left)
-    walk_right = grounded[..., CHANNEL_RIGHT] * (1.0 - ahead_right)
-    turn_left_to_right = grounded[..., CHANNEL_LEFT] * ahead_left
-    turn_right_to_left = grounded[..., CHANNEL_RIGHT] * ahead_right
-
     nxt = np.zeros_like(occ)
-    nxt[..., 1:-1, 1:-1, :] += occ_i * tgt_i[..., None]
-    nxt[..., 2:, 1:-1, :] += fall
-    nxt[..., 1:-1, :-2, CHANNEL_LEFT] += walk_left
-    nxt[..., 1:-1, 2:, CHANNEL_RIGHT] += walk_right
-    nxt[..., 1:-1, 1:-1, CHANNEL_RIGHT] += turn_left_to_right
-    nxt[..., 1:-1, 1:-1, CHANNEL_LEFT] += turn_right_to_left
+    if physics.targets_stop:
+        tgt_i = np.broadcast_to(targets, obst.shape)[..., 1:-1, 1:-1]
+        moving = occ_i * (1.0 - tgt_i)[..., None]
+        nxt[..., 1:-1, 1:-1, :] += occ_i * tgt_i[..., None]
+    else:
+        moving = occ_i
+    for flow in flows(physics):
+        mass = moving[..., flow.source]
+        for (dr, dc), solid in flow.needs:
+            view = shifted(obst, dr, dc)
+            mass = mass * (view if solid else 1.0 - view)
+        shifted(nxt[..., flow.dest], *flow.move)[...] += mass
     return nxt
 
 
@@ -99,12 +131,13 @@ def simulate_occupancy(
     targets: npt.ArrayLike,
     initial: npt.ArrayLike,
     frames: int,
+    physics: Physics = CLASSIC,
 ) -> FloatArray:
     """Run the occupancy dynamics for frames 0..frames-1.
 
     ``obstacles``: ``(..., H, W)`` densities in [0, 1]; ``targets``: ``(H, W)`` 0/1
     (or broadcastable to the obstacles); ``initial``: ``(..., H, W, 2)``.  Leading
-    batch axes broadcast.  Returns ``(..., frames, H, W, 2)``.
+    batch axes broadcast.  Lemmings follow ``physics``.  Returns ``(..., frames, H, W, 2)``.
     """
     obst = pad_obstacles(obstacles)
     tgt = pad_cells(targets)
@@ -115,7 +148,7 @@ def simulate_occupancy(
     out = np.empty(batch + (frames,) + occ.shape[-3:], dtype=np.float64)
     out[..., 0, :, :, :] = occ
     for t in range(1, frames):
-        occ = step_padded(occ, obst, tgt)
+        occ = step_padded(occ, obst, tgt, physics)
         out[..., t, :, :, :] = occ
     return out[..., 1:-1, 1:-1, :]
 
@@ -156,10 +189,10 @@ def simulate_level(
     *,
     per_lemming: bool = False,
 ) -> FloatArray:
-    """Occupancy of a level over all frames: ``(N, H, W, 2)`` (or ``(L, N, H, W, 2)``)."""
+    """Occupancy of a level over all frames under its physics: ``(N, H, W, 2)`` (or ``(L, N, H, W, 2)``)."""
     obst = obstacle_densities(level, bricks)
     init = initial_occupancy(level, per_lemming=per_lemming)
-    return simulate_occupancy(obst, level.target_map.astype(np.float64), init, level.frames)
+    return simulate_occupancy(obst, level.target_map.astype(np.float64), init, level.frames, level.physics)
 
 
 def mass_on_targets(occ: FloatArray, targets: npt.ArrayLike) -> FloatArray:

@@ -213,9 +213,10 @@ def analyse_level(
     arrivals = [last_arrival_frame(level, s) for s in solutions]
     known = [a + 1 for a in arrivals if a is not None]
     best_known = min(known) if known else level.frames
-    frames_proved = res.complete
+    # where lemmings may walk off targets, a set that wins in fewer frames need not win in N: search
+    frames_proved = res.complete and level.physics.targets_stop
     fewest = best_known
-    if not res.complete:
+    if not frames_proved:
         say("fewest frames")
         found, proved = _fewest_frames_search(level, min_bricks, best_known, solver, ctx)
         if ctx.cancelled():
@@ -226,16 +227,26 @@ def analyse_level(
 
 
 def frames_lower_bound(level: Level) -> int:
-    """A cheap lower bound on N: a lemming moves at most one cell per frame, never up.
+    """A cheap lower bound on N from the moves of the level's physics: a lemming moves at most one
+    cell a frame (one row and one column at once only if some move is diagonal), and never in a
+    direction no move takes it.
 
     >>> frames_lower_bound(Level.from_rows(["> ..T", "XX.XX"], frames=9, budget=0))
     5
     """
+    moves = [b.move for b in level.physics.branches if not b.stays]
+    down, up = any(dr > 0 for dr, _ in moves), any(dr < 0 for dr, _ in moves)
+    sideways, diagonal = any(da for _, da in moves), any(dr and da for dr, da in moves)
     worst = 0
     for lem in level.lemmings:
-        dists = [tr - lem.row + abs(tc - lem.col) for tr, tc in level.targets if tr >= lem.row]
+        dists = []
+        for tr, tc in level.targets:
+            rows, cols = tr - lem.row, abs(tc - lem.col)
+            if (rows > 0 and not down) or (rows < 0 and not up) or (cols and not sideways):
+                continue
+            dists.append(max(abs(rows), cols) if diagonal else abs(rows) + cols)
         if not dists:
-            return level.frames  # no target below or level: nothing better to say
+            return level.frames  # no target this lemming's moves can head for: nothing better to say
         worst = max(worst, min(dists))
     return worst + 1
 
@@ -247,6 +258,16 @@ def _fewest_frames_search(level: Level, bricks: int, hi: int, solver: str, ctx: 
     count shown to work so far and False.
     """
     lo = min(frames_lower_bound(level), hi)  # invariant: the answer lies in [lo, hi], and hi works
+    if not level.physics.targets_stop:  # a lemming may walk off a target: winning is not monotone in N
+        for frames in range(lo, hi):
+            if ctx.should_stop():
+                return hi, False
+            res = _solve(Level(frames, bricks, level.grid, level.meta), SolveMode.ANY, solver, ctx)
+            if res.solved:
+                return frames, True
+            if res.status != SolveStatus.INFEASIBLE:
+                return hi, False
+        return hi, True
     while lo < hi:
         if ctx.should_stop():
             return hi, False

@@ -10,7 +10,7 @@ From the player's bricks ``P``:
    of the player's bricks (so the fewest changes).
 3. **Plan** (:func:`plan`): first remove the bricks of ``P`` the target does without (bricks in no
    minimum solution first), then place its missing bricks in the order the lemmings read them
-   (:func:`read_order`, from :func:`game.rules.step_reads`).  The hint is the plan's first step.
+   (:func:`read_order`, from :func:`game.reads.step_reads`).  The hint is the plan's first step.
 
 Each step of the plan brings ``P`` one brick closer to the target, so applying hint after hint ends on
 a minimum solution.  ``solved`` is said only of a winning set of the minimum size; a winning set with
@@ -47,7 +47,8 @@ from ai.base import BrickSet, SolveMode, SolveResult, SolveStatus, WrongSolution
 from ai.context import SolveContext, SolveStopped
 from ai.reach import reach_for
 from game.level import Brick, Level
-from game.rules import check_bricks, format_bricks, step_reads
+from game.reads import run_reads
+from game.rules import check_bricks, format_bricks
 from game.simulation import simulate
 
 #: Solver of the deductions: the cheap exact portfolio (search first, CP-SAT only when the search is slow).
@@ -157,29 +158,20 @@ class Deductions:
 def read_order(level: Level, solution: Iterable[Brick], cells: Iterable[Brick]) -> list[Brick]:
     """``cells`` sorted by the first step of a lemming that reads them, with ``solution`` placed.
 
-    "Reads" is :func:`game.rules.step_reads` (the cell below, and the cell ahead when grounded); a
-    lemming on a target reads nothing.  Ties go to the earlier lemming, then the cell; cells no step
-    reads come last.
+    "Reads" is :func:`game.reads.step_reads`: the cells of the branch of the level's physics the step
+    takes; a lemming a target stops reads nothing.  Ties go to the earlier lemming, then the cell; cells
+    no step reads come last.
 
     >>> level = Level.from_rows(["> . .T", "XX.X.X"], frames=9, budget=2)
     >>> read_order(level, [(1, 2), (1, 4)], [(1, 4), (1, 2)])
     [(1, 2), (1, 4)]
     """
     wanted = set(cells)
-    placed = set(solution)
     first: dict[Brick, tuple[float, float]] = {}
-
-    def solid(r: int, c: int) -> bool:
-        return level.char_at(r, c) == "X" or (r, c) in placed
-
-    for k, track in enumerate(simulate(level, tuple(sorted(placed)), enforce_budget=False).tracks):
-        for t, state in enumerate(track.path[:-1]):
-            r, c, _ = state
-            if level.char_at(r, c) == "T":
-                break  # on a target: stays, reads nothing
-            for cell in step_reads(state, solid(r + 1, c)):
-                if cell in wanted and cell not in first:
-                    first[cell] = (t, k)
+    for k, t, read in run_reads(level, solution):
+        for cell in read:
+            if cell in wanted and cell not in first:
+                first[cell] = (t, k)
     return sorted(wanted, key=lambda b: (first.get(b, (math.inf, math.inf)), b))
 
 

@@ -5,14 +5,15 @@ A candidate is built in three moves, each deterministic in the random generator:
 1. **lemmings** start on cells with a floor right below, preferably in the upper
    part of the map;
 2. **planted bricks**: run the lemmings and put a brick on a cell one of them
-   *reads* (the cell below a falling lemming, or the cell ahead of a walking one)
-   before anyone stands on it, choosing among a few such cells the one that leads
-   to the most new ground;
-3. **targets** go where the lemmings walk under the planted bricks, on a cell with
-   a wall below, and off every path the lemmings take with no bricks at all; then
-   bricks the win does not need are pruned, and more are planted until exactly
-   ``K`` needed ones remain.
+   *reads* and needs free (:func:`game.reads.free_reads`: under the classic physics the cell
+   below a falling lemming, or the cell ahead of a walking one) before anyone stands on it,
+   choosing among a few such cells the one that leads to the most new ground;
+3. **targets** go where the lemmings go under the planted bricks (where targets do not stop
+   lemmings, where they are at the last frame), on a cell with a wall below, and off every
+   path the lemmings take with no bricks at all; then bricks the win does not need are
+   pruned, and more are planted until exactly ``K`` needed ones remain.
 
+The lemmings follow the given physics (default classic) and the candidate level carries it.
 So every candidate is won by ``K`` bricks, none of them redundant; the filters then
 throw out those solvable with fewer, and the exact solver certifies the rest.
 
@@ -32,7 +33,9 @@ import numpy as np
 import numpy.typing as npt
 
 from game.level import Brick, Level
-from game.rules import State, step
+from game.physics import CLASSIC, Physics
+from game.reads import free_reads, stepper
+from game.rules import State
 
 BoolArray = npt.NDArray[np.bool_]
 
@@ -53,9 +56,10 @@ class Candidate:
 
 
 def trajectories(
-    walls: BoolArray, bricks: set[Brick], starts: list[State], frames: int, targets: frozenset[Brick] = frozenset()
+    walls: BoolArray, bricks: set[Brick], starts: list[State], frames: int, targets: frozenset[Brick] = frozenset(),
+    physics: Physics = CLASSIC,
 ) -> list[list[State]]:
-    """Each lemming's states at frames 0..frames-1 (the reference rule, :func:`game.rules.step`).
+    """Each lemming's states at frames 0..frames-1 (the reference rule, :meth:`game.physics.Physics.step`).
 
     A lemming's next state depends on its state alone, so once a state repeats the
     run is periodic and the rest of the path is copied instead of stepped.
@@ -69,12 +73,13 @@ def trajectories(
     def on_target(r: int, c: int) -> bool:
         return (r, c) in targets
 
+    step = stepper(physics, blocked, on_target)
     paths = []
     for state in starts:
         path = [state]
         seen = {state: 0}
         while len(path) < frames:
-            state = step(blocked, on_target, state)
+            state = step(state)
             if state in seen:
                 cycle = path[seen[state]:]
                 while len(path) < frames:
@@ -86,23 +91,20 @@ def trajectories(
     return paths
 
 
-def read_cells(walls: BoolArray, bricks: set[Brick], path: list[State]) -> list[tuple[int, Brick]]:
-    """``(frame, cell)`` for every free cell the lemming reads while moving along ``path``.
+def read_cells(walls: BoolArray, bricks: set[Brick], path: list[State], physics: Physics = CLASSIC
+               ) -> list[tuple[int, Brick]]:
+    """``(frame, cell)`` for every in-map cell the lemming reads and needs free while moving along
+    ``path`` (:func:`game.reads.free_reads`).
 
     A brick on such a cell changes the run from that frame on (when no lemming stood there before).
     """
     h, w = walls.shape
-    out: list[tuple[int, Brick]] = []
 
-    def free(r: int, c: int) -> bool:
-        return 0 <= r < h and 0 <= c < w and not walls[r, c] and (r, c) not in bricks
+    def solid(r: int, c: int) -> bool:
+        return not (0 <= r < h and 0 <= c < w) or bool(walls[r, c]) or (r, c) in bricks
 
-    for t, (r, c, d) in enumerate(path[:-1]):
-        if free(r + 1, c):
-            out.append((t, (r + 1, c)))
-        elif free(r, c + d):
-            out.append((t, (r, c + d)))
-    return out
+    return [(t, cell) for t, state in enumerate(path[:-1]) for cell in free_reads(physics, solid, state)
+            if 0 <= cell[0] < h and 0 <= cell[1] < w]
 
 
 def place_lemmings(rng: np.random.Generator, walls: BoolArray, count: int) -> list[State] | None:
@@ -135,6 +137,7 @@ def add_brick(
     since: int = 0,
     avoid: set[Brick] = frozenset(),  # type: ignore[assignment]
     bridges_only: bool = False,
+    physics: Physics = CLASSIC,
 ) -> tuple[Brick, list[list[State]]] | None:
     """One more brick for lemming ``owner``, on a cell its run reads before anyone stands on it.
 
@@ -156,7 +159,7 @@ def add_brick(
                 first_visit[(r, c)] = t
     # A read cell nobody has stood on yet: a brick there changes the run from frame t on.
     reads = [
-        (t, cell) for t, cell in read_cells(walls, bricks, paths[owner])
+        (t, cell) for t, cell in read_cells(walls, bricks, paths[owner], physics)
         if first_visit.get(cell, t + 1) > t and cell not in start_cells
     ]
     if bridges_only:
@@ -173,7 +176,7 @@ def add_brick(
         cells = [cells[int(i)] for i in rng.choice(len(cells), TRIES_PER_BRICK, replace=False)]
     best_score, best = -1.0, None
     for cell in cells:
-        trial = trajectories(walls, bricks | {cell}, starts, frames)
+        trial = trajectories(walls, bricks | {cell}, starts, frames, physics=physics)
         novel = {(r, c) for r, c, _ in trial[owner] if (r, c) not in known and walls[min(r + 1, h - 1), c]}
         score = len(novel) + float(rng.random())  # the noise breaks ties
         if score > best_score:
@@ -181,9 +184,10 @@ def add_brick(
     return best
 
 
-def wins(walls: BoolArray, bricks: set[Brick], starts: list[State], frames: int, targets: frozenset[Brick]) -> bool:
+def wins(walls: BoolArray, bricks: set[Brick], starts: list[State], frames: int, targets: frozenset[Brick],
+         physics: Physics = CLASSIC) -> bool:
     """True when every lemming ends on a target."""
-    return all((p[-1][0], p[-1][1]) in targets for p in trajectories(walls, bricks, starts, frames, targets))
+    return all((p[-1][0], p[-1][1]) in targets for p in trajectories(walls, bricks, starts, frames, targets, physics))
 
 
 def irreducible(
@@ -193,6 +197,7 @@ def irreducible(
     starts: list[State],
     frames: int,
     targets: frozenset[Brick],
+    physics: Physics = CLASSIC,
 ) -> set[Brick]:
     """Drop bricks (in random order) while the level is still won: every brick left is needed."""
     core = set(bricks)
@@ -200,7 +205,7 @@ def irreducible(
     while changed:  # dropping one brick can make another one unneeded
         changed = False
         for cell in [sorted(core)[int(i)] for i in rng.permutation(len(core))]:
-            if wins(walls, core - {cell}, starts, frames, targets):
+            if wins(walls, core - {cell}, starts, frames, targets, physics):
                 core.discard(cell)
                 changed = True
     return core
@@ -213,10 +218,12 @@ def place_targets(
     free_paths: list[list[State]],
     paths: list[list[State]],
     fresh_outside: set[Brick] = frozenset(),  # type: ignore[assignment]
+    stops: bool = True,
 ) -> list[Brick] | None:
     """One target per lemming on its planted path: wall below, never visited without bricks.
 
-    Cells outside ``fresh_outside`` (new ground) are preferred when there are any.
+    Cells outside ``fresh_outside`` (new ground) are preferred when there are any.  Where targets do
+    not stop lemmings (``stops`` false) a target must be where its lemming is at the last frame.
     """
     h, _ = walls.shape
     unbricked = {(r, c) for path in free_paths for r, c, _ in path}
@@ -234,6 +241,8 @@ def place_targets(
                 (r, c) for r, c, _ in path[diverge:]
                 if r + 1 < h and walls[r + 1, c] and (r, c) not in unbricked
             ]
+        if not stops:
+            options = [cell for cell in options if cell == (path[-1][0], path[-1][1])]
         options = sorted(set(options) - {(r - 1, c) for r, c in bricks} - starts)
         if not options:
             return None
@@ -256,10 +265,12 @@ def plant_candidate(
     lemmings: int,
     frames: int,
     bridges_only: bool = False,
+    physics: Physics = CLASSIC,
 ) -> Candidate | None:
     """A level on ``walls`` won by its ``bricks`` planted bricks, or ``None`` if planting failed.
 
-    ``bridges_only`` plants only bricks under the lemmings (for unique solutions).
+    ``bridges_only`` plants only bricks under the lemmings (for unique solutions); the lemmings follow
+    ``physics``, which the level carries.
 
     Bricks are dealt to the lemmings in turn; from the ``bricks``-th one on, targets
     are placed and the planted set is reduced to an irreducible core (every brick
@@ -269,7 +280,7 @@ def plant_candidate(
     starts = place_lemmings(rng, walls, lemmings)
     if starts is None:
         return None
-    free_paths = trajectories(walls, set(), starts, frames)
+    free_paths = trajectories(walls, set(), starts, frames, physics=physics)
     explored = {(r, c) for path in free_paths for r, c, _ in path}
     touched: list[set[Brick]] = [set() for _ in range(lemmings)]
     since = [0] * lemmings
@@ -279,13 +290,14 @@ def plant_candidate(
     for j in range(bricks + EXTRA_BRICKS):
         owner = order[j % lemmings]
         added = add_brick(
-            rng, walls, starts, frames, placed, paths, owner, explored, since[owner], touched[owner], bridges_only
+            rng, walls, starts, frames, placed, paths, owner, explored, since[owner], touched[owner], bridges_only,
+            physics,
         )
         if added is None:
             return None
         for k, (old, new) in enumerate(zip(paths, added[1])):
             if old != new:  # remember where the lemming's superseded run went and looked
-                touched[k] |= _touched(walls, placed, [old])
+                touched[k] |= _touched(walls, placed, [old], physics)
                 if k == owner:
                     since[k] = next(t for t, (a, b) in enumerate(zip(old, new)) if a != b)
         placed.add(added[0])
@@ -296,12 +308,12 @@ def plant_candidate(
             continue
         best_core: set[Brick] = set()
         for _ in range(TARGET_DRAWS):
-            targets = place_targets(rng, walls, placed, free_paths, paths, before)
+            targets = place_targets(rng, walls, placed, free_paths, paths, before, physics.targets_stop)
             if targets is None:
                 break
-            core = irreducible(rng, walls, placed, starts, frames, frozenset(targets))
+            core = irreducible(rng, walls, placed, starts, frames, frozenset(targets), physics)
             if len(core) == bricks:
-                return Candidate(_level(walls, starts, targets, frames, bricks), tuple(sorted(core)))
+                return Candidate(_level(walls, starts, targets, frames, bricks, physics), tuple(sorted(core)))
             if len(core) < bricks and len(core) > len(best_core):
                 best_core = core
         if not best_core:
@@ -310,19 +322,20 @@ def plant_candidate(
     return None
 
 
-def _touched(walls: BoolArray, bricks: set[Brick], paths: list[list[State]]) -> set[Brick]:
+def _touched(walls: BoolArray, bricks: set[Brick], paths: list[list[State]], physics: Physics) -> set[Brick]:
     """Cells the runs stand on or read."""
     out = {(r, c) for path in paths for r, c, _ in path}
     for path in paths:
-        out |= {cell for _, cell in read_cells(walls, bricks, path)}
+        out |= {cell for _, cell in read_cells(walls, bricks, path, physics)}
     return out
 
 
-def _level(walls: BoolArray, starts: list[State], targets: list[Brick], frames: int, budget: int) -> Level:
+def _level(walls: BoolArray, starts: list[State], targets: list[Brick], frames: int, budget: int,
+           physics: Physics) -> Level:
     """The level text of a wall map with lemmings and targets."""
     rows = [["X" if v else " " for v in row] for row in walls]
     for r, c in targets:
         rows[r][c] = "T"
     for r, c, d in starts:
         rows[r][c] = ">" if d > 0 else "<"
-    return Level.from_rows(["".join(row) for row in rows], frames=frames, budget=budget)
+    return Level.from_rows(["".join(row) for row in rows], frames=frames, budget=budget).with_physics(physics)

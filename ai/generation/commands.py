@@ -1,6 +1,7 @@
 """The ``generate`` subcommand: write certified generated levels to a folder.
 
-``python main.py generate --size 10x12 --bricks 2 --count 5 --seed 1 --out DIR [--jobs 2] [--difficulty 6-9]``
+``python main.py generate --size 10x12 --bricks 2 --count 5 --seed 1 --out DIR [--jobs 2] [--difficulty 6-9]
+[--physics NAME|FILE]``
 
 Levels are made by :func:`ai.generation.parallel.generate_run` (rooms in a process pool);
 a progress bar with the rate and ETA goes to stderr.
@@ -18,6 +19,7 @@ from ai.commands import EXACT_SOLVERS
 from game.cli_args import int_arg, output_dir_arg, time_limit_arg
 from game.errors import GameError
 from game.level import MAX_FRAMES, MAX_SIDE
+from game.physics import CLASSIC, Physics, PhysicsError
 
 #: Solvers that can certify a generated level's minimum (exact ones, and the generator's own search).
 CERTIFIERS = EXACT_SOLVERS + ("readset",)
@@ -68,6 +70,26 @@ def parse_band(text: str) -> tuple[float, float]:
     raise GameError(f"--difficulty must read LO-HI or a score, e.g. 6-9 or 7.5; got {text!r}")
 
 
+def physics_option(value: str | None) -> Physics:
+    """The physics ``--physics`` names: a shipped name, a JSON file of the physics form, or one line of
+    JSON (default classic); a :class:`game.physics.PhysicsError` names what is wrong.
+
+    >>> physics_option("climber").name, physics_option(None).name
+    ('climber', 'classic')
+    """
+    from game.physics_catalog import SHIPPED, load_physics_file, resolve
+
+    if value is None:
+        return CLASSIC
+    text = value.strip()
+    if text in SHIPPED or text.startswith("{"):
+        return resolve(text)
+    if not Path(text).exists():
+        raise PhysicsError(f"--physics: {text!r} is neither a shipped physics ({', '.join(sorted(SHIPPED))}) "
+                           "nor a file")
+    return load_physics_file(text)
+
+
 def _cmd_generate(args: argparse.Namespace) -> int:
     from ai.generation.compartments import GRIDS
     from ai.generation.generator import pick_certifier
@@ -95,10 +117,11 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     if args.max_attempts is not None and args.max_attempts < 1:
         raise GameError("--max-attempts must be at least 1")
     band = parse_band(args.difficulty) if args.difficulty else None
+    physics = physics_option(args.physics)
     spec = RunSpec(
         height, width, args.bricks, args.frames, args.lemmings, args.unique, args.seed, pick_certifier(args.solver),
         args.time_limit, args.max_attempts if args.max_attempts is not None else DEFAULT_ATTEMPTS_PER_LEVEL,
-        args.rooms, band,
+        args.rooms, band, physics,
     )
     out = Path(args.out)
     bar = ProgressBar(sys.stderr, every=REPORT_EVERY) if not args.quiet else None
@@ -159,5 +182,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="cut each level into this many sealed rooms, each certified alone (default: by size)")
     p.add_argument("--difficulty", default=None,
                    help="keep levels whose rating score (see `rate`) is in LO-HI, or within 1 of X")
+    p.add_argument("--physics", default=None, metavar="NAME|FILE",
+                   help="the rules the lemmings follow: a shipped physics (classic, careful, climber, ...) "
+                        "or a JSON file of the physics form (default classic)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(handler=_cmd_generate)

@@ -29,6 +29,7 @@ from ai.base import BrickSet
 from ai.context import SolveContext
 from ai.generation.generator import GeneratedLevel, GenerationProgress, GenerationStats, default_frames, generate_levels
 from game.level import Level
+from game.physics import CLASSIC, Physics
 from game.simulation import simulate
 
 #: Bricks one room carries at most when a level is cut into rooms.
@@ -132,11 +133,12 @@ def make_room(
     time_limit: float | None = 60.0,
     max_attempts: int | None = None,
     stats: GenerationStats | None = None,
+    physics: Physics = CLASSIC,
 ) -> GeneratedLevel | None:
-    """One certified room (``None`` when cancelled or out of attempts)."""
+    """One certified room under ``physics`` (``None`` when cancelled or out of attempts)."""
     for generated in generate_levels(
         room.height, room.width, room.bricks, frames, room.lemmings, 1, unique, seed, context, progress,
-        solver=solver, time_limit=time_limit, max_attempts=max_attempts, stats=stats,
+        solver=solver, time_limit=time_limit, max_attempts=max_attempts, stats=stats, physics=physics,
     ):
         return generated
     return None
@@ -154,6 +156,7 @@ def stitch(rooms: list[Room], made: list[GeneratedLevel], height: int, width: in
                     cell[room.left + c] = ch
     total = sum(g.min_bricks for g in made)
     level = Level.from_rows(["".join(row) for row in grid], frames=frames, budget=total, meta=meta)
+    level = level.with_physics(made[0].level.physics)  # every room follows the run's physics
     shifted = [
         [tuple(sorted((r + room.top, c + room.left) for r, c in sol)) for sol in g.solutions]
         for room, g in zip(rooms, made)

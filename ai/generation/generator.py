@@ -35,6 +35,7 @@ from ai.generation.layout import MIN_SIDE, make_layout
 from ai.generation.names import level_title
 from ai.generation.readset import ReadSetSolver
 from game.level import Level
+from game.physics import CLASSIC, Physics
 
 #: Exact solvers tried in order when none is named (the first one installed is used);
 #: "search" first: on generated 16x20 levels it proves the minimum in ~0.05 s where
@@ -159,6 +160,7 @@ def generate_levels(
     max_attempts: int | None = None,
     stats: GenerationStats | None = None,
     search_cap: int = 2_000,
+    physics: Physics = CLASSIC,
 ) -> Iterator[GeneratedLevel]:
     """Yield ``count`` levels whose minimum brick count is exactly ``bricks`` (certified).
 
@@ -169,7 +171,8 @@ def generate_levels(
     exact solve (a child of ``context``).  Pass a :class:`GenerationStats` to read the
     counters afterwards; ``progress`` receives a snapshot of it after every candidate.
     ``search_cap`` bounds the cheap read-set search (sets per depth) run before the
-    exact solver ``solver`` (default :func:`pick_certifier`).
+    exact solver ``solver`` (default :func:`pick_certifier`).  The lemmings follow ``physics``, which
+    every level carries (its ``# physics:`` line).
     """
     if height < MIN_SIDE or width < MIN_SIDE:
         raise ValueError(f"maps must be at least {MIN_SIDE}x{MIN_SIDE}")
@@ -193,7 +196,7 @@ def generate_levels(
             return
         result = _try_candidate(
             seed, attempt, height, width, bricks, n_frames, lemmings, unique, certifier, time_limit, ctx, st,
-            search_cap, seen,
+            search_cap, seen, physics,
         )
         st.seconds = time.perf_counter() - started
         if result == "cancelled":
@@ -229,12 +232,14 @@ def _try_candidate(
     st: GenerationStats,
     search_cap: int,
     seen: set[str],
+    physics: Physics = CLASSIC,
 ) -> GeneratedLevel | str:
     """Build and check candidate ``attempt``; return the level or the rejection reason."""
     rng = np.random.default_rng([seed, attempt])
     clock = _StageClock(st)
     walls = make_layout(rng, height, width)
-    cand = plant_candidate(rng, walls, bricks=bricks, lemmings=lemmings, frames=frames, bridges_only=unique)
+    cand = plant_candidate(rng, walls, bricks=bricks, lemmings=lemmings, frames=frames, bridges_only=unique,
+                           physics=physics)
     clock.lap("planting")
     if cand is None:
         return "planting_failed"
@@ -288,5 +293,5 @@ def _try_candidate(
                           f"solver={res.solver}"),
             ("min-bricks", str(bricks)),
         ) + ((("solutions", "1"),) if unique else ()),
-    )
+    ).with_physics(physics)
     return GeneratedLevel(level, bricks, res.solutions or (res.bricks,), unique, seed, attempt, res.solver, 0.0)

@@ -28,6 +28,7 @@ from ai.context import SolveContext
 from ai.generation.compartments import Room, make_room, plan_rooms, room_seed, stitch
 from ai.generation.generator import GeneratedLevel, GenerationStats
 from ai.generation.names import level_title
+from game.physics import CLASSIC, Physics
 
 #: Levels tried per requested level at most (rooms that run out of attempts, off-band ratings).
 LEVELS_TRIED_PER_LEVEL = 25
@@ -49,6 +50,7 @@ class RunSpec:
     max_attempts: int | None = 5_000  #: candidates per room
     rooms: int | None = None  #: None: :func:`ai.generation.compartments.room_count`
     difficulty: tuple[float, float] | None = None  #: the rating score band to keep
+    physics: Physics = CLASSIC  #: the rules every level's lemmings follow (its ``# physics:`` line)
 
     def plan(self) -> list[Room]:
         """The rooms every level of the run is cut into."""
@@ -95,7 +97,7 @@ def _room_task(spec: RunSpec, index: int, j: int, room: Room, frames: int,
     cpu = time.process_time()
     stats = GenerationStats()
     made = make_room(room, frames, spec.unique, room_seed(spec.seed, index, j), ctx, solver=spec.solver,
-                     time_limit=spec.time_limit, max_attempts=spec.max_attempts, stats=stats)
+                     time_limit=spec.time_limit, max_attempts=spec.max_attempts, stats=stats, physics=spec.physics)
     return index, j, made, stats, time.process_time() - cpu
 
 
@@ -113,7 +115,7 @@ def _finish(spec: RunSpec, index: int, rooms: list[Room], made: list[GeneratedLe
     ) + ((("solutions", "1"),) if spec.unique else ())
     if len(rooms) == 1:
         level = made[0].level
-        g = replace(made[0], level=type(level)(level.frames, level.budget, level.grid, meta))
+        g = replace(made[0], level=type(level)(level.frames, level.budget, level.grid, meta).with_physics(spec.physics))
     else:
         g = stitch(rooms, made, spec.height, spec.width, frames, meta)
     return replace(g, seed=spec.seed, attempt=index, seconds=wall, cpu_seconds=cpu)

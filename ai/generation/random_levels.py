@@ -18,10 +18,12 @@ import random
 
 from game.batch import simulate_brick_sets
 from game.level import Level
+from game.physics import CLASSIC, Physics
 
 
-def small_level(seed: int, *, max_side: int = 7, max_lemmings: int = 2) -> Level:
-    """A small random level (deterministic in ``seed``): 3..max_side per side, 6..18 frames."""
+def small_level(seed: int, *, max_side: int = 7, max_lemmings: int = 2, physics: Physics = CLASSIC) -> Level:
+    """A small random level (deterministic in ``seed``): 3..max_side per side, 6..18 frames, whose
+    lemmings follow ``physics``."""
     rng = random.Random(seed)
     h = rng.randint(3, max_side)
     w = rng.randint(3, max_side)
@@ -43,7 +45,7 @@ def small_level(seed: int, *, max_side: int = 7, max_lemmings: int = 2) -> Level
     frames = rng.randint(6, 18)
     budget = rng.randint(0, 3)
     return Level.from_rows(["".join(row) for row in grid], frames=frames, budget=budget,
-                           title=f"random small {seed}")
+                           title=f"random small {seed}").with_physics(physics)
 
 
 def _platform_map(rng: random.Random, height: int, width: int) -> list[list[str]]:
@@ -66,17 +68,20 @@ def _platform_map(rng: random.Random, height: int, width: int) -> list[list[str]
 
 
 def _plant_on_runs(rng: random.Random, level: Level, count: int) -> list[tuple[int, int]]:
-    """Place ``count`` bricks one by one, each on a cell the current runs read."""
+    """Place ``count`` bricks one by one, each on a cell the current runs may read (the physics'
+    read offsets around each state, lower cells first, then ahead before behind)."""
     from game.simulation import simulate
 
     bricks: list[tuple[int, int]] = []
     free = set(level.brickable_cells)
+    offsets = sorted(level.physics.read_offsets, key=lambda o: (-o[0], -o[1]))
     for _ in range(count):
         run = simulate(level, bricks, enforce_budget=False)
         reads = []
         for track in run.tracks:
             for t, (r, c, d) in enumerate(track.path[:-1]):
-                reads += [cell for cell in ((r + 1, c), (r, c + d)) if cell in free and cell not in bricks]
+                cells = ((r + dr, c + da * d) for dr, da in offsets)
+                reads += [cell for cell in cells if cell in free and cell not in bricks]
         if not reads:
             break
         bricks.append(rng.choice(reads))
@@ -92,6 +97,7 @@ def large_level(
     lemmings: int = 2,
     planted: int = 6,
     budget: int = 8,
+    physics: Physics = CLASSIC,
 ) -> Level | None:
     """A platform level with targets where the lemmings end under ``planted`` bricks.
 
@@ -106,7 +112,7 @@ def large_level(
     for r, c in starts:
         grid[r][c] = rng.choice("<>")
     rows = ["".join(row) for row in grid]
-    probe = Level.from_rows(rows[:-1] + [rows[-1][:-1] + "T"], frames=frames, budget=len(empty))
+    probe = Level.from_rows(rows[:-1] + [rows[-1][:-1] + "T"], frames=frames, budget=len(empty)).with_physics(physics)
     bricks = _plant_on_runs(rng, probe, planted)
     run = simulate_brick_sets(probe, [bricks], check=False)
     ends = {(int(r), int(c)) for r, c, _ in run.final[0]}
@@ -117,7 +123,7 @@ def large_level(
     for r, c in ends:
         grid[r][c] = "T"
     return Level.from_rows(["".join(row) for row in grid], frames=frames, budget=budget,
-                           title=f"generated {height}x{width} #{seed}")
+                           title=f"generated {height}x{width} #{seed}").with_physics(physics)
 
 
 def side_by_side(parts: list[Level], *, budget: int, title: str) -> Level:
@@ -129,4 +135,5 @@ def side_by_side(parts: list[Level], *, budget: int, title: str) -> Level:
     rows = list(parts[0].grid)
     for part in parts[1:]:
         rows = [left + right[1:] for left, right in zip(rows, part.grid)]
-    return Level.from_rows(list(rows), frames=parts[0].frames, budget=budget, title=title)
+    level = Level.from_rows(list(rows), frames=parts[0].frames, budget=budget, title=title)
+    return level.with_physics(parts[0].physics)

@@ -1,12 +1,12 @@
 """Exact search over the cells the lemmings read, batched: the generator's own bound prover.
 
 Let ``S`` be a winning brick set and ``T`` a losing subset of it.  The runs with ``T``
-and with ``S`` start equal and differ first at a frame where some lemming reads a cell
-(below it, or ahead of it when grounded) that is free with ``T`` and blocked with
-``S``: a cell of ``S - T`` that the run with ``T`` reads.  So breadth-first search that
+and with ``S`` start equal and differ first at a frame where some lemming's step reads a cell
+that the branch of the physics it takes with ``T`` needs free (:mod:`game.reads`) and that is
+blocked with ``S``: a cell of ``S - T`` that the run with ``T`` reads.  So breadth-first search that
 extends each losing set only by the cells its own run reads reaches every minimal
 winning set, at depth equal to its size.  Each depth is one batch of the batched
-simulator (:func:`game.batch.simulate_batch`) with recorded paths.
+simulator (:func:`game.batch.simulate_brick_sets`, which follows the level's physics) with recorded paths.
 
 The search gives up (``exhausted=False``) when a depth holds more than ``cap`` sets.
 
@@ -29,8 +29,9 @@ import numpy.typing as npt
 from ai.base import SolveMode, SolveStatus
 from ai.context import SolveContext
 from ai.solvers.base import Outcome, Partial, SolverBase
-from game.batch import simulate_batch
+from game.batch import simulate_brick_sets
 from game.level import Brick, Level
+from game.reads import branch_indices
 
 
 BrickSet = tuple[Brick, ...]
@@ -61,61 +62,62 @@ class SearchOutcome:
         return len(self.solutions[0]) if self.solutions else None
 
 
+def _masks(level: Level, sets: list[BrickSet]) -> npt.NDArray[np.bool_]:
+    masks = np.zeros((len(sets), level.height, level.width), dtype=bool)
+    for i, bricks in enumerate(sets):
+        for r, c in bricks:
+            masks[i, r, c] = True
+    return masks
+
+
 def wins_of(level: Level, sets: list[BrickSet]) -> npt.NDArray[np.bool_]:
     """Which of ``sets`` win (batched, no paths recorded; the budget is not checked)."""
-    h, w = level.height, level.width
     wins = np.zeros(len(sets), dtype=bool)
-    starts = [(lem.row, lem.col, lem.direction) for lem in level.lemmings]
     for lo in range(0, len(sets), CHUNK):
         block = sets[lo : lo + CHUNK]
-        obst = np.broadcast_to(level.wall_map, (len(block), h, w)).copy()
-        for i, bricks in enumerate(block):
-            for r, c in bricks:
-                obst[i, r, c] = True
-        wins[lo : lo + len(block)] = simulate_batch(obst, level.target_map, starts, level.frames).won
+        wins[lo : lo + len(block)] = simulate_brick_sets(level, _masks(level, block), check=False).won
     return wins
 
 
 def runs_of(level: Level, sets: list[BrickSet]) -> tuple[npt.NDArray[np.bool_], list[list[Brick]]]:
-    """Simulate ``sets``; return which win and, for each, the brickable cells its run reads."""
+    """Simulate ``sets``; return which win and, for each, the brickable cells its run reads and
+    needs free (the free cells of the branch of the level's physics each step takes)."""
     h, w = level.height, level.width
+    physics = level.physics
     wins = np.zeros(len(sets), dtype=bool)
     reads: list[list[Brick]] = []
     brickable = np.pad(level.brickable_map, 1, constant_values=False)
-    starts = [(lem.row, lem.col, lem.direction) for lem in level.lemmings]
+    target = np.pad(level.target_map, 1)
+    pw = w + 2
     for lo in range(0, len(sets), CHUNK):
         block = sets[lo : lo + CHUNK]
-        obst = np.broadcast_to(level.wall_map, (len(block), h, w)).copy()
-        for i, bricks in enumerate(block):
-            for br, bc in bricks:
-                obst[i, br, bc] = True
-        runs = simulate_batch(obst, level.target_map, starts, level.frames, record_paths=True)
+        masks = _masks(level, block)
+        runs = simulate_brick_sets(level, masks, record_paths=True, check=False)
         wins[lo : lo + len(block)] = runs.won
         assert runs.paths is not None
         paths = runs.paths[:, :-1]  # (B, N-1, L, 3): states that still move on
-        pad = np.pad(obst, ((0, 0), (1, 1), (1, 1)), constant_values=True)
+        pad = np.pad(masks | level.wall_map, ((0, 0), (1, 1), (1, 1)), constant_values=True)
         b = np.arange(len(block))[:, None, None]
         r = paths[..., 0] + 1
         c = paths[..., 1] + 1
         d = paths[..., 2]
-        moving = ~np.pad(level.target_map, 1)[r, c]
-        below_blocked = pad[b, r + 1, c]
-        ahead_blocked = pad[b, r, c + d]
-        read_below = moving & ~below_blocked & brickable[r + 1, c]
-        read_ahead = moving & below_blocked & ~ahead_blocked & brickable[r, c + d]
-        pw = w + 2
-        cells_below = (r + 1) * pw + c
-        cells_ahead = r * pw + c + d
+        moving = ~target[r, c] if physics.targets_stop else np.ones(r.shape, dtype=bool)
+        taken = branch_indices(physics, pad, r, c, d, (b,))
         row_ids = np.broadcast_to(b, r.shape)
-        keys = np.concatenate([
-            row_ids[read_below] * (pw * (h + 2)) + cells_below[read_below],
-            row_ids[read_ahead] * (pw * (h + 2)) + cells_ahead[read_ahead],
-        ])
-        keys = np.unique(keys)
+        keys = []
+        for i, branch in enumerate(physics.branches):
+            on = moving & (taken == i)
+            for (dr, da), solid in branch.needs:
+                if solid:
+                    continue
+                rr, cc = r + dr, c + da * d
+                hit = on & brickable[rr, cc]
+                keys.append(row_ids[hit] * (pw * (h + 2)) + rr[hit] * pw + cc[hit])
         per_row: list[list[Brick]] = [[] for _ in block]
-        for key in keys.tolist():
-            row, cell = divmod(key, pw * (h + 2))
-            per_row[row].append((cell // pw - 1, cell % pw - 1))
+        if keys:
+            for key in np.unique(np.concatenate(keys)).tolist():
+                row, cell = divmod(key, pw * (h + 2))
+                per_row[row].append((cell // pw - 1, cell % pw - 1))
         reads.extend(per_row)
     return wins, reads
 

@@ -38,7 +38,7 @@ from typing import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from game.rules import step
+from game.physics import CLASSIC, Physics
 
 #: Offsets ``(dr, dc)`` of the 3x3 window, row-major.
 WINDOW: tuple[tuple[int, int], ...] = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1))
@@ -132,16 +132,16 @@ def environments() -> npt.NDArray[np.int8]:
     return np.stack([(idx // 3**k) % 3 for k in range(len(WINDOW))], axis=1).astype(np.int8)
 
 
-@lru_cache(maxsize=1)
-def reference_table() -> BoolArray:
+@lru_cache(maxsize=8)
+def reference_table(physics: Physics = CLASSIC) -> BoolArray:
     """``R[env, p, d, c]``: does one lemming at window cell ``p`` with direction ``d``
     (0 = left, 1 = right) land on the centre with direction channel ``c`` after one step?
 
-    Computed by the reference rule :func:`game.rules.step` on every environment.  Cells
-    outside the window are tried both blocked and free, and the table is only built if
-    both agree: this checks, from the reference rule itself, that the centre's next
-    state depends on the 3x3 window only.  Entries for a lemming on an obstacle are False
-    (that cannot occur).
+    Computed by the ground-truth rule ``physics`` (:meth:`game.physics.Physics.step`) on every
+    environment.  Cells outside the window are tried both blocked and free, and the table is only
+    built if both agree: this checks, from the rule itself, that the centre's next state depends on
+    the 3x3 window only (a :class:`ValueError` says when a physics reads further than this learner's
+    features see).  Entries for a lemming on an obstacle are False (that cannot occur).
     """
     envs = environments()
     table = np.zeros((len(envs), len(WINDOW), 2, 2), dtype=bool)
@@ -162,10 +162,11 @@ def reference_table() -> BoolArray:
                         state = cells.get((r, c))
                         return ob if state is None else state == ENV_OBSTACLE
 
-                    r, c, nd = step(blocked, on_target, (pr, pc, direction))
+                    r, c, nd = physics.step(blocked, on_target, (pr, pc, direction))
                     outcomes.append((r, c, nd) if (r, c) == (0, 0) else None)
                 if outcomes[0] != outcomes[1]:
-                    raise AssertionError("the centre's next state depends on cells outside the 3x3 window")
+                    raise ValueError(f"under physics {physics.name!r} the centre's next state depends on cells "
+                                     "outside the 3x3 window, which this learner's features do not see")
                 if outcomes[0] is not None:
                     table[e, p, d, 0 if outcomes[0][2] < 0 else 1] = True
     return table
@@ -177,8 +178,8 @@ def env_planes(envs: npt.ArrayLike) -> tuple[BoolArray, BoolArray]:
     return e == ENV_OBSTACLE, e == ENV_TARGET
 
 
-def reference_labels(features: npt.ArrayLike) -> BoolArray:
-    """The true next centre channels ``(n, 2)`` of feature rows ``(n, 36)`` (reference rule).
+def reference_labels(features: npt.ArrayLike, physics: Physics = CLASSIC) -> BoolArray:
+    """The true next centre channels ``(n, 2)`` of feature rows ``(n, 36)`` under ``physics``.
 
     Rows must describe configurations that can occur (no lemming on an obstacle, no
     target on an obstacle).
@@ -187,15 +188,15 @@ def reference_labels(features: npt.ArrayLike) -> BoolArray:
     obst = x[:, 0:9]
     tgt = x[:, 9:18]
     env_index = (np.where(obst, ENV_OBSTACLE, np.where(tgt, ENV_TARGET, ENV_EMPTY)) * 3 ** np.arange(9)).sum(axis=1)
-    table = reference_table()[env_index]  # (n, 9, 2, 2)
+    table = reference_table(physics)[env_index]  # (n, 9, 2, 2)
     lem = np.stack([x[:, 18:27], x[:, 27:36]], axis=2)  # (n, 9, 2)
     hit: BoolArray = np.any(table & lem[..., None], axis=(1, 2))
     return hit
 
 
-def reference_relevant(channel: int) -> list[int]:
-    """Lemming features that can influence label ``channel`` in the reference rule (from the table)."""
-    table = reference_table()
+def reference_relevant(channel: int, physics: Physics = CLASSIC) -> list[int]:
+    """Lemming features that can influence label ``channel`` under ``physics`` (from the table)."""
+    table = reference_table(physics)
     out = []
     for p in range(len(WINDOW)):
         for d in range(2):

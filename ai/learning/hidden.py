@@ -41,7 +41,7 @@ from ai.learning.derive import Condition
 from ai.learning.features import ENV_OBSTACLE, ENV_TARGET, WINDOW, environments
 from ai.learning.models import Node, checked_tree, tree_lines, tree_nodes, tree_paths
 from ai.learning.verify import Verification
-from game.rules import step
+from game.physics import CLASSIC, Physics
 
 #: Seconds the hidden-state search may take when no solve context bounds it.
 INFER_SECONDS = 60.0
@@ -340,10 +340,10 @@ def learn_positions_model(*, games: int = 3, seed: int = 0, regime: str = "many"
 
 
 # ------------------------------------------------------------------------- verification
-@lru_cache(maxsize=1)
-def _real_table() -> tuple[IntArray, IntArray, IntArray]:
-    """Valid environments (centre not an obstacle) and the real rule's move and next direction
-    channel for each and each direction: ``(envs, move (n, 2), next (n, 2))``."""
+@lru_cache(maxsize=8)
+def _real_table(physics: Physics = CLASSIC) -> tuple[IntArray, IntArray, IntArray]:
+    """Valid environments (centre not an obstacle) and the ground-truth ``physics``' move and next
+    direction channel for each and each direction: ``(envs, move (n, 2), next (n, 2))``."""
     envs = environments()
     valid = np.flatnonzero(envs[:, STAY] != ENV_OBSTACLE)
     move = np.zeros((len(valid), 2), dtype=np.int64)
@@ -351,15 +351,17 @@ def _real_table() -> tuple[IntArray, IntArray, IntArray]:
     for i, e in enumerate(valid):
         cells = {WINDOW[k]: int(envs[e, k]) for k in range(len(WINDOW))}
         for d, direction in enumerate((-1, 1)):
-            r, c, nd = step(lambda rr, cc: cells[(rr, cc)] == ENV_OBSTACLE,
-                            lambda rr, cc: cells[(rr, cc)] == ENV_TARGET, (0, 0, direction))
+            r, c, nd = physics.step(lambda rr, cc: cells.get((rr, cc), ENV_OBSTACLE) == ENV_OBSTACLE,
+                                    lambda rr, cc: cells.get((rr, cc)) == ENV_TARGET, (0, 0, direction))
             move[i, d] = WINDOW.index((r, c))
             nxt[i, d] = 0 if nd < 0 else 1
     return valid, move, nxt
 
 
-def verify_positions(model: PositionsModel, *, max_counterexamples: int = 5) -> Verification:
-    """Does ``model`` predict the same positions as the real rule from every configuration?
+def verify_positions(model: PositionsModel, *, max_counterexamples: int = 5,
+                     physics: Physics = CLASSIC) -> Verification:
+    """Does ``model`` predict the same positions as the real rule (the ground truth ``physics``) from
+    every configuration?
 
     A closure over coupled states ``(model state h, real direction d, env)``: start with each start
     marker's pair and any environment; in every environment the two must move the same way, and
@@ -369,7 +371,7 @@ def verify_positions(model: PositionsModel, *, max_counterexamples: int = 5) -> 
     map from every start, with the hidden state named however the learner chose.
     ``configurations`` counts the (coupled state, environment) pairs checked.
     """
-    valid, real_move, real_next = _real_table()
+    valid, real_move, real_next = _real_table(physics)
     envs = environments()[valid]
     base = np.concatenate([envs == ENV_OBSTACLE, envs == ENV_TARGET], axis=1)
     pred = [model.predict(np.concatenate([base, np.full((len(base), 1), h, dtype=bool)], axis=1))

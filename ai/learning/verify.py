@@ -4,7 +4,8 @@ The configurations that can occur (see :mod:`ai.learning.features`) are every
 obstacle/target/empty assignment of the 3x3 window with no lemming or one lemming on a
 non-obstacle cell facing left or right.  :func:`verify_model` evaluates the model on
 every one of them (for every model kind) and compares with the reference rule
-(:func:`ai.learning.features.reference_labels`, built from :func:`game.rules.step`).
+(:func:`ai.learning.features.reference_labels`, built from the ground-truth physics'
+:meth:`game.physics.Physics.step`, classic by default).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Bricks are relaxed to densities ``x`` in [0, 1] on the brickable cells; walls are 1.  The
 lemmings are run as occupancy maps with :func:`game.occupancy.step_padded` - the very
 function of the core's vectorised simulator - where fractional obstacles split a
-lemming's mass between falling, walking and turning.  The score is
+lemming's mass between the moves of the level's physics (the leaves of its decision tree).  The score is
 
     S(x) = (lemming mass on targets at the last frame) - penalty * sum(x)
 
@@ -52,14 +52,16 @@ from ai.solvers.base import Outcome, Partial, SolverBase, won_without_bricks
 from game.batch import simulate_brick_sets
 from game.level import Brick, Level
 from game.occupancy import (
-    CHANNEL_LEFT,
-    CHANNEL_RIGHT,
+    flows,
     initial_occupancy,
     pad_cells,
     pad_obstacles,
+    shifted,
     simulate_occupancy,
     step_padded,
+    weight,
 )
+from game.physics import CLASSIC, Physics
 from game.simulation import simulate
 
 FloatArray = npt.NDArray[np.float64]
@@ -75,44 +77,39 @@ SCORE_MEMORY = 64 * 2**20
 
 # --------------------------------------------------------------------- the adjoint
 def step_padded_adjoint(
-    occ: FloatArray, obst: FloatArray, targets: FloatArray, grad_next: FloatArray
+    occ: FloatArray, obst: FloatArray, targets: FloatArray, grad_next: FloatArray, physics: Physics = CLASSIC
 ) -> tuple[FloatArray, FloatArray]:
-    """Reverse-mode derivative of :func:`game.occupancy.step_padded`.
+    """Reverse-mode derivative of :func:`game.occupancy.step_padded` under ``physics``.
 
     Given the inputs of one forward step (``occ`` ``(..., H+2, W+2, 2)``, ``obst``
     ``(..., H+2, W+2)``, ``targets`` broadcastable to ``obst``) and the gradient of a
     scalar with respect to the step's output, return its gradients with respect to
     ``occ`` and ``obst`` (same shapes as those inputs, ``obst`` broadcast to the batch).
+    Each flow (a leaf of the physics for one channel, :func:`game.occupancy.flows`) carries
+    ``moving * prod_k f_k`` with ``f_k`` a cell's density or its complement, so its gradient
+    reaches the moving mass through the product and each cell through the product of the others.
     """
     obst_b = np.broadcast_to(obst, occ.shape[:-1])
     occ_i = occ[..., 1:-1, 1:-1, :]
-    tgt_i = np.broadcast_to(targets, obst_b.shape)[..., 1:-1, 1:-1]
-    free = (1.0 - tgt_i)[..., None]
-    moving = occ_i * free
-    below = obst_b[..., 2:, 1:-1]
-    ahead_left = obst_b[..., 1:-1, :-2]
-    ahead_right = obst_b[..., 1:-1, 2:]
-    grounded = moving * below[..., None]
-
-    g_stay = grad_next[..., 1:-1, 1:-1, :]
-    g_fall = grad_next[..., 2:, 1:-1, :]
-    g_walk_left = grad_next[..., 1:-1, :-2, CHANNEL_LEFT]
-    g_walk_right = grad_next[..., 1:-1, 2:, CHANNEL_RIGHT]
-
-    g_grounded = np.empty_like(grounded)
-    g_grounded[..., CHANNEL_LEFT] = g_walk_left * (1.0 - ahead_left) + g_stay[..., CHANNEL_RIGHT] * ahead_left
-    g_grounded[..., CHANNEL_RIGHT] = g_walk_right * (1.0 - ahead_right) + g_stay[..., CHANNEL_LEFT] * ahead_right
-    g_ahead_left = grounded[..., CHANNEL_LEFT] * (g_stay[..., CHANNEL_RIGHT] - g_walk_left)
-    g_ahead_right = grounded[..., CHANNEL_RIGHT] * (g_stay[..., CHANNEL_LEFT] - g_walk_right)
-    g_moving = g_fall * (1.0 - below)[..., None] + g_grounded * below[..., None]
-    g_below = (moving * (g_grounded - g_fall)).sum(axis=-1)
-
     g_occ = np.zeros_like(occ)
-    g_occ[..., 1:-1, 1:-1, :] = g_stay * tgt_i[..., None] + g_moving * free
     g_obst = np.zeros(obst_b.shape)
-    g_obst[..., 2:, 1:-1] += g_below
-    g_obst[..., 1:-1, :-2] += g_ahead_left
-    g_obst[..., 1:-1, 2:] += g_ahead_right
+    if physics.targets_stop:
+        tgt_i = np.broadcast_to(targets, obst_b.shape)[..., 1:-1, 1:-1]
+        free = (1.0 - tgt_i)[..., None]
+        moving = occ_i * free
+    else:
+        moving = occ_i
+    g_moving = np.zeros_like(moving)
+    for flow in flows(physics):
+        g_flow = shifted(grad_next[..., flow.dest], *flow.move)
+        g_moving[..., flow.source] += g_flow * weight(flow, obst_b)
+        for k, ((dr, dc), solid) in enumerate(flow.needs):
+            g_cell = g_flow * moving[..., flow.source] * weight(flow, obst_b, skip=k)
+            shifted(g_obst, dr, dc)[...] += g_cell if solid else -g_cell
+    if physics.targets_stop:
+        g_occ[..., 1:-1, 1:-1, :] = grad_next[..., 1:-1, 1:-1, :] * tgt_i[..., None] + g_moving * free
+    else:
+        g_occ[..., 1:-1, 1:-1, :] = g_moving
     return g_occ, g_obst
 
 
@@ -131,6 +128,7 @@ class Relaxation:
         self.targets = pad_cells(lv.target_map.astype(np.float64))
         self.init = pad_cells(initial_occupancy(lv), trailing=1)
         self.n_lemmings = len(lv.lemmings)
+        self.physics = lv.physics
 
     def obstacles(self, x: FloatArray) -> FloatArray:
         """Padded obstacle densities ``(R, H+2, W+2)`` for densities ``x`` ``(R, K)``."""
@@ -155,7 +153,7 @@ class Relaxation:
         occ = np.repeat(self.init[None], len(x), axis=0)
         states = [occ]
         for _ in range(1, self.level.frames):
-            occ = step_padded(occ, obst, self.targets)
+            occ = step_padded(occ, obst, self.targets, self.physics)
             states.append(occ)
         return obst, states
 
@@ -166,7 +164,7 @@ class Relaxation:
         for t in range(1, self.level.frames):
             if check is not None:
                 check()
-            occ = step_padded(occ, obst, self.targets)
+            occ = step_padded(occ, obst, self.targets, self.physics)
         mass: FloatArray = (occ.sum(axis=-1) * self.targets).sum(axis=(-1, -2))
         return mass
 
@@ -186,7 +184,7 @@ class Relaxation:
         for t in range(1, n):
             if check is not None:
                 check()
-            occ = step_padded(occ, obst, self.targets)
+            occ = step_padded(occ, obst, self.targets, self.physics)
             if t % stride == 0:
                 checkpoints[t] = occ
         mass = (occ.sum(axis=-1) * self.targets).sum(axis=(-1, -2))
@@ -198,11 +196,11 @@ class Relaxation:
             for _ in range(first + 1, end):
                 if check is not None:
                     check()
-                states.append(step_padded(states[-1], obst, self.targets))
+                states.append(step_padded(states[-1], obst, self.targets, self.physics))
             for i in range(end - 1, first - 1, -1):
                 if check is not None:
                     check()
-                grad, g_o = step_padded_adjoint(states[i - first], obst, self.targets, grad)
+                grad, g_o = step_padded_adjoint(states[i - first], obst, self.targets, grad, self.physics)
                 g_obst += g_o
         return mass, g_obst[:, self.rows, self.cols]
 
@@ -444,7 +442,7 @@ class GradientSolver(SolverBase):
             for (r, c), v in zip(relax.cells, x):
                 dens[r, c] = v
             occ = simulate_occupancy(np.maximum(level.wall_map, dens), level.target_map.astype(float),
-                                     initial_occupancy(level), level.frames)
+                                     initial_occupancy(level), level.frames, level.physics)
             return RelaxedSolution(dens, occ, float(obj))
 
         def finish(status: SolveStatus, bricks: BrickSet | None, message: str = "") -> Outcome:

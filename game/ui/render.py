@@ -21,6 +21,7 @@ from typing import Sequence
 import pygame
 
 from game.level import Brick, Level
+from game.outcome import move_of
 from game.simulation import Run
 from game.ui.sprites import Sprites, shared_sprites
 
@@ -288,15 +289,7 @@ class LevelRenderer:
                 r1, c1, d1 = track.path[i + 1]
             else:
                 r1, c1, d1 = r0, c0, d0
-            if r1 > r0:
-                name = f"lem_fall_{int(view.anim * 8) % 2}"
-            elif c1 != c0:
-                name = f"lem_walk_{'r' if d1 > 0 else 'l'}_{int(a * 4) % 4}"
-            elif d1 != d0:
-                d = d0 if a < 0.5 else d1
-                name = f"lem_walk_{'r' if d > 0 else 'l'}_{1 if a < 0.5 else 0}"
-            else:
-                name = f"lem_walk_{'r' if d0 > 0 else 'l'}_0"
+            name = lemming_sprite((r0, c0, d0), (r1, c1, d1), a, view.anim)
             y = r0 + (r1 - r0) * a
             x = c0 + (c1 - c0) * a
             surface.blit(self.sprites.get(name, cell), layout.to_px(y, x))
@@ -400,3 +393,25 @@ def render_frame(
     area = pygame.Rect(margin, margin, level.width * cell, level.height * cell)
     rend.draw(surface, view, area)
     return surface
+
+
+def lemming_sprite(before: tuple[int, int, int], after: tuple[int, int, int], a: float, anim: float) -> str:
+    """The sprite of a lemming between two states, chosen by the kind of move the physics made
+    (:func:`game.outcome.move_of`): moving down falls, moving up climbs (legs going, twice as fast),
+    moving along the row walks, turning on the spot turns half way, staying stands.
+
+    >>> lemming_sprite((0, 0, 1), (1, 0, 1), 0.0, 0.0), lemming_sprite((2, 2, -1), (1, 1, -1), 0.5, 0.0)
+    ('lem_fall_0', 'lem_walk_l_0')
+    """
+    (dr, da), turn = move_of(before, after)
+    d0, d1 = before[2], after[2]
+    if dr > 0:
+        return f"lem_fall_{int(anim * 8) % 2}"
+    if dr < 0:
+        return f"lem_walk_{'r' if d1 > 0 else 'l'}_{int(a * 8) % 4}"
+    if da:
+        return f"lem_walk_{'r' if d1 > 0 else 'l'}_{int(a * 4) % 4}"
+    if turn:
+        d = d0 if a < 0.5 else d1
+        return f"lem_walk_{'r' if d > 0 else 'l'}_{1 if a < 0.5 else 0}"
+    return f"lem_walk_{'r' if d0 > 0 else 'l'}_0"

@@ -14,13 +14,19 @@ from ai.context import ManualClock, SolveContext
 from ai.solvers.gradient import GradientSolver, Relaxation, finite_difference_grad, step_padded_adjoint
 from game.level import Level
 from game.occupancy import step_padded
+from game.physics import Physics, random_physics
+from game.physics_catalog import SHIPPED
 from game.simulation import simulate
 from tests.ai.learned_helpers import brute_force, interesting_small_levels
 from tests.conftest import ORIGINAL_PACK
 from tests.stopping import CancelOnPoll
 
 
-def test_step_adjoint_matches_finite_differences() -> None:
+PHYSICS = [*SHIPPED.values(), *(random_physics(np.random.default_rng(s)) for s in range(6))]
+
+
+@pytest.mark.parametrize("physics", PHYSICS, ids=lambda p: p.name)
+def test_step_adjoint_matches_finite_differences(physics: Physics) -> None:
     rng = np.random.default_rng(1)
     h, w = 4, 5
     occ = np.zeros((2, h + 2, w + 2, 2))
@@ -32,9 +38,9 @@ def test_step_adjoint_matches_finite_differences() -> None:
     weights = rng.random(occ.shape)
 
     def f(o: np.ndarray, b: np.ndarray) -> float:
-        return float((step_padded(o, b, tgt) * weights).sum())
+        return float((step_padded(o, b, tgt, physics) * weights).sum())
 
-    g_occ, g_obst = step_padded_adjoint(occ, obst, tgt, weights)
+    g_occ, g_obst = step_padded_adjoint(occ, obst, tgt, weights, physics)
     eps = 1e-6
     for _ in range(20):
         i = tuple(int(rng.integers(0, n)) for n in (2, h, w)) 
@@ -65,6 +71,16 @@ def test_relaxation_matches_reference_on_binary_maps() -> None:
     sol = {(2, 1), (5, 4), (6, 6)}
     x = np.array([[1.0 if c in sol else 0.0 for c in relax.cells], [0.0] * len(relax.cells)])
     assert relax.mass(x).tolist() == [1.0, 0.0]
+
+
+@pytest.mark.parametrize("physics", PHYSICS, ids=lambda p: p.name)
+def test_relaxation_follows_the_level_physics_on_binary_maps(physics: Physics) -> None:
+    level = Level.from_rows(["    T", "    X", ">   X", "XXXXX"], frames=8, budget=1).with_physics(physics)
+    relax = Relaxation(level, level.brickable_cells)
+    x = np.eye(len(relax.cells))
+    homes = [sum(t.reached_at is not None for t in simulate(level, [cell]).tracks) for cell in relax.cells]
+    np.testing.assert_allclose(relax.mass(x), homes)
+    assert relax.mass(x).tolist() != [0.0] * len(relax.cells) or physics.name != "climber"
 
 
 def test_solves_the_original_level() -> None:

@@ -8,6 +8,8 @@ from hypothesis import strategies as st
 
 from game.level import Brick, Level
 from game.occupancy import channel_of, mass_on_targets, obstacle_densities, simulate_level, simulate_occupancy
+from game.physics import Physics, random_physics
+from game.physics_catalog import SHIPPED
 from game.simulation import simulate
 from tests.strategies import level_and_bricks, levels
 
@@ -68,3 +70,25 @@ def test_batch_axes_broadcast() -> None:
     occ = simulate_occupancy(obst, level.target_map, init, level.frames)
     assert occ.shape == (2, 5, 2, 4, 2)
     assert mass_on_targets(occ, level.target_map).tolist() == [0.0, 1.0]
+
+
+PHYSICS = [*SHIPPED.values(), *(random_physics(np.random.default_rng(s), name=f"random{s}") for s in range(10))]
+
+
+@settings(max_examples=60, deadline=None)
+@given(level_and_bricks(), st.sampled_from(PHYSICS))
+def test_equals_reference_under_every_physics(case: tuple[Level, tuple[Brick, ...]], physics: Physics) -> None:
+    level, bricks = case
+    level = level.with_physics(physics)
+    occ = simulate_level(level, bricks, per_lemming=True)
+    np.testing.assert_array_equal(occ, one_hot_paths(level, bricks))
+
+
+@settings(max_examples=40, deadline=None)
+@given(levels(), st.integers(0, 2**32 - 1), st.sampled_from(PHYSICS))
+def test_fractional_densities_conserve_mass_under_every_physics(level: Level, seed: int, physics: Physics) -> None:
+    rng = np.random.default_rng(seed)
+    density = rng.random((level.height, level.width)) * level.brickable_map
+    occ = simulate_level(level.with_physics(physics), density)
+    np.testing.assert_allclose(occ.sum(axis=(1, 2, 3)), len(level.lemmings), rtol=1e-12)
+    assert occ.min() >= 0.0

@@ -508,3 +508,46 @@ def test_a_rating_out_of_time_or_failing_keeps_the_analysis(monkeypatch: pytest.
     monkeypatch.setattr(ai.rating, "rate_level", broken)
     analysis, rating, note = analyse_and_rate(level, "auto", SolveContext.create(time_limit=30.0), lambda _: None)
     assert analysis.min_bricks == 3 and rating is None and "rating failed" in note
+
+
+# ---------------------------------------------------------------- physics
+def test_pick_a_physics_by_key_and_play_test_and_save_use_it(app: App) -> None:
+    editor = open_editor(app)
+    make_playable(app, editor)
+    letter(app, "k")
+    assert editor.model.physics.name == "careful"
+    letter(app, "k")
+    assert editor.model.physics.name == "climber"
+    assert editor.model.to_level().physics.name == "climber"
+    assert editor.model.to_level().meta_value("physics") == "climber"
+    press(app, pygame.K_z, mod=CTRL)  # undoable like any edit
+    assert editor.model.physics.name == "careful"
+    press(app, pygame.K_SPACE, unicode=" ")
+    play = app.top
+    assert isinstance(play, PlayScene) and play.level.physics.name == "careful"
+    assert play.level == editor.model.to_level()
+    leave_level(app)
+    assert app.top is editor
+
+
+def test_write_a_physics_as_json_and_bad_json_is_refused(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    editor = open_editor(app)
+    make_playable(app, editor)
+    letter(app, "j")
+    prompt = app.top
+    assert isinstance(prompt, TextPrompt) and prompt.text == "classic"
+    prompt.text = ""
+    text = '{"name": "hopper", "rules": [{"when": {"-1,1": "free"}, "move": [-1, 1]}]}'
+    monkeypatch.setattr("game.ui.scenes.dialogs.clipboard_text", lambda: text)
+    press(app, pygame.K_v, mod=CTRL)  # Ctrl+V pastes
+    assert prompt.text == text
+    press(app, pygame.K_RETURN)
+    assert app.top is editor and editor.model.physics.name == "hopper"
+    assert editor.model.to_level().physics.rules[0].move == (-1, 1)
+    letter(app, "j")
+    prompt = app.top
+    assert isinstance(prompt, TextPrompt)
+    prompt.text = '{"rules": [{"move": [0, 1]}]}'
+    press(app, pygame.K_RETURN)
+    assert editor.model.physics.name == "hopper"  # unchanged
+    assert "does not require free" in editor.message

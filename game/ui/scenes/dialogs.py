@@ -15,6 +15,18 @@ from game.ui import hud
 from game.ui.app import App, Scene
 from game.ui.input import Act, Action
 
+def clipboard_text() -> str:
+    """The text on the system clipboard ("" when there is none or no clipboard is available)."""
+    try:
+        import pygame.scrap
+
+        if not pygame.scrap.get_init():
+            pygame.scrap.init()
+        return str(pygame.scrap.get_text() or "")
+    except (pygame.error, AttributeError, NotImplementedError):
+        return ""
+
+
 class TextPrompt(Scene):
     """A one-line text entry over the scene below: Enter accepts, Esc cancels."""
 
@@ -34,6 +46,9 @@ class TextPrompt(Scene):
         k = action.kind
         if k == Act.TEXT and len(self.text) < self.max_len:
             self.text += action.text
+        elif k == Act.PASTE:
+            pasted = " ".join(clipboard_text().split())  # one line: newlines and tabs become spaces
+            self.text = (self.text + pasted)[: self.max_len]
         elif k == Act.CLEAR:
             self.text = self.text[:-1]
         elif k == Act.CONFIRM:

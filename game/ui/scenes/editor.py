@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Callable
 import pygame
 
 from game.level import Brick, Level
+from game.physics import PhysicsError
 from game.storage import user_levels_dir
 from game.ui import hud
 from game.ui.app import App, Scene
@@ -172,6 +173,39 @@ class EditorScene(Scene):
         """B += delta."""
         if self.model.set_budget(self.draft.budget + delta):
             self._edited()
+
+    def cycle_physics(self, step: int = 1) -> None:
+        """Switch the lemmings to the next (or previous) physics the game ships."""
+        physics = self.model.cycle_physics(step)
+        self._edited()
+        self.say(f"physics: {physics.name}" + ("" if physics.targets_stop else " (targets do not stop lemmings)"), 2.5)
+
+    def write_physics(self) -> None:
+        """Ask for a physics: a shipped name or the JSON form on one line (typed or pasted with Ctrl+V)."""
+        def done(text: str) -> None:
+            if not text.strip():
+                return
+            problem = self.model.set_physics_text(text)
+            if problem:
+                self.say(problem[:160], 6.0, hud.RED)
+                return
+            self._edited()
+            self.say(f"physics: {self.model.physics.name}", 2.5)
+
+        def describe(text: str) -> str:
+            from game.physics_catalog import resolve
+
+            try:
+                physics = resolve(" ".join(text.split())) if text.strip() else self.model.physics
+            except PhysicsError as exc:
+                return str(exc)[:90]
+            return f"{physics.name}: {len(physics.rules)} rule{'s' if len(physics.rules) != 1 else ''}, " \
+                   f"targets {'stop' if physics.targets_stop else 'do not stop'} lemmings"
+
+        from game.physics_catalog import level_line
+
+        self.app.push(TextPrompt(self.app, "Physics", "A shipped name or the JSON form (Ctrl+V pastes):",
+                                 level_line(self.model.physics), done, max_len=20_000, preview=describe))
 
     def toggle_grid(self) -> None:
         """Show or hide the grid overlay."""
@@ -424,7 +458,7 @@ class EditorScene(Scene):
     def _letter(self, ch: str) -> None:
         commands: dict[str, Callable[[], None]] = {
             "a": self.analyse, "t": self.tighten, "g": self.toggle_grid, "n": self.new_level,
-            "p": self.play_test, "v": self.toggle_solution,
+            "p": self.play_test, "v": self.toggle_solution, "k": self.cycle_physics, "j": self.write_physics,
         }
         command = commands.get(ch)
         if command is not None:

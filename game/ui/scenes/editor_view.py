@@ -36,7 +36,8 @@ TOOL_COLORS: dict[Tool, tuple[int, int, int]] = {
 
 #: The editor's footer keys.
 EDITOR_KEYS = [("1-4", "tool"), ("Click", "paint"), ("R-click", "erase"), ("Z/Y", "undo/redo"),
-               ("Space", "play-test"), ("A", "analyse"), ("T", "tighten"), ("G", "grid"), ("Ctrl+S", "save"),
+               ("Space", "play-test"), ("A", "analyse"), ("K/J", "physics"), ("T", "tighten"), ("G", "grid"),
+               ("Ctrl+S", "save"),
                ("Esc", "exit")]
 
 
@@ -94,6 +95,9 @@ def palette_buttons(scene: EditorScene, size: tuple[int, int]) -> list[Button]:
     pair(f"cols {d.width}", lambda: scene.resize(0, -1), lambda: scene.resize(0, 1), ("Left", "Right"))
     pair(f"frames {d.frames}", lambda: scene.change_frames(-1), lambda: scene.change_frames(1), ("-", "+"))
     pair(f"budget {d.budget}", lambda: scene.change_budget(-1), lambda: scene.change_budget(1), ("[", "]"))
+    out.append(Button(pygame.Rect(x, y, w, 30), f"physics: {scene.model.physics.name}"[:22], scene.cycle_physics,
+                      key="K"))
+    y += 36
     y += 10
     valid = scene.model.valid
     actions: list[tuple[str, str, Callable[[], None], bool]] = [
@@ -103,6 +107,7 @@ def palette_buttons(scene: EditorScene, size: tuple[int, int]) -> list[Button]:
         ("Save", "Ctrl+S", scene.save, valid),
         ("Open", "Ctrl+O", scene.open_picker, True),
         ("New", "N", scene.new_level, True),
+        ("Physics JSON", "J", scene.write_physics, True),
     ]
     if compact:
         half = (w - 6) // 2
