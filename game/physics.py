@@ -303,7 +303,7 @@ class Physics:
         """One line per rule, in words (for the CLI and the learned-rules screen)."""
         lines = []
         for i, rule in enumerate(self.rules, 1):
-            cond = ", ".join(f"{_offset_words(o)} {'solid' if s else 'free'}" for o, s in rule.when) or "always"
+            cond = ", ".join(f"{offset_words(o)} {'solid' if s else 'free'}" for o, s in rule.when) or "always"
             lines.append(f"{i}. if {cond}: {move_words(rule.move, rule.turn)}")
         lines.append("on a target: " + ("stay" if self.targets_stop else "keep going"))
         return lines
@@ -349,7 +349,12 @@ def move_words(move: Offset, turn: bool) -> str:
     return words + (" and turn" if turn else "")
 
 
-def _offset_words(offset: Offset) -> str:
+def offset_words(offset: Offset) -> str:
+    """A cell seen from the lemming in words.
+
+    >>> offset_words((1, 0)), offset_words((0, 1)), offset_words((-1, -1))
+    ('below', 'ahead', 'above-behind')
+    """
     dr, da = offset
     vertical = {-1: "above", 0: "", 1: "below"}[dr]
     horizontal = {-1: "behind", 0: "", 1: "ahead"}[da]

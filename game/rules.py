@@ -1,29 +1,14 @@
-"""The rules of Lemming Bricks: where bricks may go, and how one lemming moves one step.
+"""Where bricks may go, the cell codes of the array encodings, and brick lists as text.
 
-Each step, a lemming not on a target:
-
-1. falls one cell if the cell below is free;
-2. otherwise walks one cell in its direction if that cell is free;
-3. otherwise turns around and stays.
-
-A lemming on a target stays.  Walls, bricks and everything outside the map are
-not free.  Lemmings do not interact.
-
->>> blocked = lambda r, c: (r, c) in {(1, 0), (1, 1), (0, 2)}
->>> step(blocked, lambda r, c: False, (0, 0, 1))   # floor below, free ahead: walk
-(0, 1, 1)
->>> step(blocked, lambda r, c: False, (0, 1, 1))   # brick ahead: turn around
-(0, 1, -1)
->>> step(blocked, lambda r, c: False, (0, 1, -1))  # hole below? no: walk back
-(0, 0, -1)
+How a lemming moves is not here: it is the level's physics (:mod:`game.physics`), the one value every
+simulator and encoding derives from.  Walls, bricks and everything outside the map are solid.
 """
 
 from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Iterable
 
 import numpy as np
 import numpy.typing as npt
@@ -92,103 +77,6 @@ def cell_codes(level: Level, bricks: Iterable[Brick] = (), *, padded: bool = Fal
     for r, c in bricks:
         codes[r, c] = Cell.BRICK
     return np.pad(codes, 1, constant_values=Cell.WALL) if padded else codes
-
-
-class Move(str, enum.Enum):
-    """What one step does."""
-
-    REST = "rest"  #: on a target: stay
-    FALL = "fall"  #: one cell down
-    WALK = "walk"  #: one cell in the lemming's direction
-    TURN = "turn"  #: turn around, stay in the cell
-
-
-#: The cell a step reads first, relative to the lemming: the one below.
-BELOW: tuple[int, int] = (1, 0)
-
-
-def ahead(direction_: int) -> tuple[int, int]:
-    """The cell a grounded step reads, relative to the lemming: the next one in its direction."""
-    return (0, direction_)
-
-
-@dataclass(frozen=True)
-class MoveRule:
-    """One row of the move table: when the move happens and where it takes the lemming.
-
-    ``below_solid``/``ahead_solid`` are the required states of the cells read (``None``: not read).
-    The new state is ``(row + d_row, col + d_col * direction, -direction if turns else direction)``.
-    """
-
-    move: Move
-    below_solid: bool
-    ahead_solid: bool | None
-    d_row: int
-    d_col: int
-    turns: bool
-
-    def apply(self, state: State) -> State:
-        """The state after this move from ``state``.
-
-        >>> MOVE_TABLE[1].apply((3, 4, -1))
-        (3, 3, -1)
-        """
-        row, col, direction_ = state
-        return (row + self.d_row, col + self.d_col * direction_, -direction_ if self.turns else direction_)
-
-
-#: Every move of a lemming not on a target, with the cells it reads.  Every encoding derives from this.
-MOVE_TABLE: tuple[MoveRule, ...] = (
-    MoveRule(Move.FALL, below_solid=False, ahead_solid=None, d_row=1, d_col=0, turns=False),
-    MoveRule(Move.WALK, below_solid=True, ahead_solid=False, d_row=0, d_col=1, turns=False),
-    MoveRule(Move.TURN, below_solid=True, ahead_solid=True, d_row=0, d_col=0, turns=True),
-)
-FALL_RULE, WALK_RULE, TURN_RULE = MOVE_TABLE
-
-
-def move_rule(below_solid: bool, ahead_solid: bool) -> MoveRule:
-    """The row of :data:`MOVE_TABLE` that applies (``ahead_solid`` is ignored when falling).
-
-    >>> move_rule(False, True).move, move_rule(True, False).move, move_rule(True, True).move
-    (<Move.FALL: 'fall'>, <Move.WALK: 'walk'>, <Move.TURN: 'turn'>)
-    """
-    if not below_solid:
-        return FALL_RULE
-    return TURN_RULE if ahead_solid else WALK_RULE
-
-
-def step_reads(state: State, below_solid: bool) -> tuple[tuple[int, int], ...]:
-    """The cells one step of a lemming not on a target reads: below, and ahead when grounded.
-
-    This is the one meaning of "which cells a step reads" (hints, reachability, search, generator).
-
-    >>> step_reads((2, 5, 1), below_solid=False)
-    ((3, 5),)
-    >>> step_reads((2, 5, -1), below_solid=True)
-    ((3, 5), (2, 4))
-    """
-    row, col, direction_ = state
-    below = (row + BELOW[0], col + BELOW[1])
-    if not below_solid:
-        return (below,)
-    dr, dc = ahead(direction_)
-    return (below, (row + dr, col + dc))
-
-
-def step(
-    blocked: Callable[[int, int], bool],
-    on_target: Callable[[int, int], bool],
-    state: State,
-) -> State:
-    """One step of one lemming: :data:`MOVE_TABLE` applied (a lemming on a target rests)."""
-    row, col, direction_ = state
-    if on_target(row, col):
-        return state
-    if not blocked(row + 1, col):
-        return FALL_RULE.apply(state)
-    if not blocked(row, col + direction_):
-        return WALK_RULE.apply(state)
-    return TURN_RULE.apply(state)
 
 
 def brick_problem(level: Level, brick: Brick) -> str | None:

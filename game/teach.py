@@ -3,8 +3,8 @@
 Both come from the reference simulator's runs (:func:`game.simulation.simulate`) and
 :func:`game.outcome.explain`, so they are true for the level at hand:
 
-* :func:`why_it_fails` names the first lemming that misses, the frame, its cell and the cell it
-  reads there (the one below when it drops, the one ahead when it turns);
+* :func:`why_it_fails` names the first lemming that misses, the frame, its cell and the cells it
+  reads there (those of the branch of the level's physics it takes, :mod:`game.reads`);
 * :func:`the_idea` compares the run with a winning brick set: lemmings never meet, so a lemming's
   path can only change where a cell it reads changes; the first such cell on the failing lemming's
   path is the idea ("a floor over the pit", "a wall to turn it").
@@ -14,9 +14,9 @@ Cells are written ``row r, column c`` (0-based, as the ruler N shows).
 >>> from game.level import Level
 >>> level = Level.from_rows([">  . T", "XX.XXX", "XXXXXX"], frames=9, budget=1)
 >>> why_it_fails(level, ()).text
-'The lemming drops into a one-cell pit at frame 3: at frame 2 it stands at row 0, column 2 and reads the cell below (row 1, column 2), which is open.'
+'The lemming drops into a one-cell pit at frame 3: at frame 2 it stands at row 0, column 2 and reads the cell below (row 1, column 2), which is open, so it does: fall.'
 >>> the_idea(level, (), ((1, 2),)).text
-'The idea: the lemming needs a floor over the pit at column 2 (a brick at row 1, column 2) to walk on at frame 2.'
+'The idea: the lemming needs a floor over the pit at column 2 (a brick at row 1, column 2) at frame 2, so it does: walk ahead instead of fall.'
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ from typing import Sequence
 
 from game.level import Brick, Level
 from game.outcome import FailureKind, LemmingFailure, explain
+from game.physics import Branch, Offset, State, move_words, offset_words
+from game.reads import branch_taken, solid_of
 from game.simulation import Run, simulate
 
 
@@ -55,38 +57,57 @@ def first_failure(run: Run) -> LemmingFailure | None:
     return min(failures, key=lambda f: (f.frame if f.frame is not None else last, f.lemming))
 
 
+def _reading(level: Level, bricks: Sequence[Brick], state: State) -> tuple[Branch, list[tuple[Brick, Offset, bool]]]:
+    """The branch of the level's physics a lemming in ``state`` takes with ``bricks``, and the cells it
+    reads there: ``(cell, offset seen from the lemming, solid)``."""
+    solid = solid_of(level, bricks)
+    branch = branch_taken(level.physics, solid, state)
+    r, c, d = state
+    return branch, [((r + dr, c + da * d), (dr, da), want) for (dr, da), want in branch.needs]
+
+
+def _read_words(cell: Brick, offset: Offset, solid: bool, bricks: Sequence[Brick]) -> str:
+    what = ("a brick" if cell in set(bricks) else "a wall") if solid else "open"
+    return f"the cell {offset_words(offset)} ({_cell(*cell)}), which is {what}"
+
+
 def why_it_fails(level: Level, bricks: Sequence[Brick]) -> Lesson | None:
     """Where and why the run with ``bricks`` fails (which lemming, which frame, which cell it reads);
-    None when every lemming reaches an exit."""
+    None when every lemming reaches an exit.  The cells are those the level's physics reads there."""
     run = simulate(level, bricks, enforce_budget=False)
     failure = first_failure(run)
     if failure is None:
         return None
     n = len(level.lemmings)
-    who = _who(failure.lemming, n)
+    who = _who(failure.lemming, n).capitalize()
     path = run.tracks[failure.lemming].path
-    if failure.kind == FailureKind.FELL_INTO_PIT and failure.frame is not None:
-        t = max(0, failure.frame - 1)  # the frame it stood on the edge
-        r, c, _ = path[t]
-        pit = "a one-cell pit" if failure.turning else "the pit"
-        return Lesson(f"{who.capitalize()} drops into {pit} at frame {failure.frame}: at frame {t} it stands at "
-                      f"{_cell(r, c)} and reads the cell below ({_cell(r + 1, c)}), which is open.", (r + 1, c), t)
-    if failure.kind in (FailureKind.STUCK_TURNING, FailureKind.PACING) and failure.frame is not None:
+    if failure.kind != FailureKind.FELL_INTO_PIT and failure.frame is not None:
         t = failure.frame
-        for k in range(failure.frame, len(path) - 1):  # the first turn of its loop
+        for k in range(failure.frame, len(path) - 1):  # the first turn of its loop, if it turns
             if path[k][:2] == path[k + 1][:2] and path[k][2] != path[k + 1][2]:
                 t = k
                 break
-        r, c, d = path[t]
-        solid = "a brick" if (r, c + d) in set(bricks) else "a wall"
-        what = "turns on the spot between two walls" if failure.kind == FailureKind.STUCK_TURNING else \
-            "paces back and forth between two walls"
-        return Lesson(f"{who.capitalize()} {what} from frame {t}: at {_cell(r, c)} it reads the cell ahead "
-                      f"({_cell(r, c + d)}), which is {solid}, so it turns.", (r, c + d), t)
-    r, c, _ = path[-1]
-    doing = "falling" if failure.kind == FailureKind.STILL_FALLING else "walking"
-    return Lesson(f"{who.capitalize()} is still {doing} at frame {len(path) - 1} (the last one), at "
-                  f"{_cell(r, c)}: it needs a shorter way to an exit.", (r, c), len(path) - 1)
+    elif failure.frame is not None:
+        t = max(0, failure.frame - 1)  # the frame it stood on the edge
+    else:
+        r, c, _ = path[-1]
+        return Lesson(f"{who} is {failure.sentence()} (frame {len(path) - 1}), at {_cell(r, c)}: it needs a "
+                      "shorter way to an exit.", (r, c), len(path) - 1)
+    state = path[t]
+    branch, reads = _reading(level, bricks, state)
+    r, c, _ = state
+    move = move_words(branch.move, branch.turn)
+    if not reads:
+        return Lesson(f"{who} is {failure.sentence()}: at frame {t}, at {_cell(r, c)}, it reads no cell and "
+                      f"does: {move}.", (r, c), t)
+    key = next((x for x in reads if x[1] == branch.move), reads[-1])  # the cell it moves into, else the last read
+    said = "; ".join(_read_words(cell, off, sol, bricks) for cell, off, sol in reads)
+    lead = f"{who} {failure.sentence()}"
+    if failure.kind == FailureKind.FELL_INTO_PIT:
+        pit = "a one-cell pit" if failure.turning else "the pit"
+        lead = f"{who} drops into {pit} at frame {failure.frame}"
+    return Lesson(f"{lead}: at frame {t} it stands at {_cell(r, c)} and reads {said}, so it does: {move}.",
+                  key[0], t)
 
 
 def the_idea(level: Level, bricks: Sequence[Brick], solution: Sequence[Brick]) -> Lesson | None:
@@ -104,24 +125,22 @@ def the_idea(level: Level, bricks: Sequence[Brick], solution: Sequence[Brick]) -
     for t in range(1, min(len(a), len(b))):
         if a[t] == b[t]:
             continue
-        r, c, d = a[t - 1]  # same state at t-1: a cell it reads there differs
+        state = a[t - 1]  # same state at t-1: a cell it reads there differs
         t -= 1  # the frame it reads the cell
-        below, front = (r + 1, c), (r, c + d)
-        if (below in want) != (below in have):
-            if below in want and failure.kind == FailureKind.FELL_INTO_PIT and t + 1 == failure.frame:
-                return Lesson(f"The idea: {who} needs a floor over the pit at column {c} (a brick at "
-                              f"{_cell(*below)}) to walk on at frame {t}.", below)
-            if below in want:
-                return Lesson(f"The idea: {who} needs a floor at {_cell(*below)}, so it walks on instead of "
-                              f"dropping there at frame {t}.", below)
-            return Lesson(f"The idea: {who} should drop at column {c}: the brick at {_cell(*below)} is in its way "
-                          "down.", below)
-        if (front in want) != (front in have):
-            if front in want:
-                return Lesson(f"The idea: {who} needs a wall to turn it around at {_cell(*front)} "
-                              f"(frame {t}), so it heads the other way.", front)
-            return Lesson(f"The idea: {who} should walk on at frame {t}: the brick at {_cell(*front)} turns it "
-                          "back.", front)
+        old, reads = _reading(level, bricks, state)
+        new, _ = _reading(level, solution, state)
+        for cell, off, _solid in reads:
+            if (cell in want) == (cell in have):
+                continue
+            instead = f"{move_words(new.move, new.turn)} instead of {move_words(old.move, old.turn)}"
+            if cell in want:
+                if off == (1, 0) and failure.kind == FailureKind.FELL_INTO_PIT and t + 1 == failure.frame:
+                    return Lesson(f"The idea: {who} needs a floor over the pit at column {cell[1]} (a brick at "
+                                  f"{_cell(*cell)}) at frame {t}, so it does: {instead}.", cell)
+                return Lesson(f"The idea: {who} needs a brick {offset_words(off)} of it at {_cell(*cell)} "
+                              f"(frame {t}), so it does: {instead}.", cell)
+            return Lesson(f"The idea: the brick at {_cell(*cell)} ({offset_words(off)} of {who} at frame {t}) "
+                          f"is in its way: without it, it does: {instead}.", cell)
         break
     r, c, _ = a[-1]
     return Lesson(f"The idea: {who} needs its path changed before frame {failure.frame or 0}.", (r, c))

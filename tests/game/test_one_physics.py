@@ -28,17 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: The one place a move may be written.
 ALLOWED = {"game/physics.py", "game/physics_catalog.py"}
 #: Modules still restating the classic rule until the solver port lands (remove each as it is derived).
-PENDING = {
-    "game/rules.py",  # the classic MOVE_TABLE / step / step_reads, kept for the modules below
-    "game/batch.py",
-    "ai/reach.py",
-    "ai/reach_graph.py",
-    "ai/solvers/gates.py",
-    "ai/solvers/cpsat.py",
-    "ai/solvers/milp/flow.py",
-    "ai/solvers/milp/product.py",
-    "ai/solvers/search.py",
-}
+PENDING: set[str] = set()
 
 #: Names of the classic rule in game.rules that no other module may import.
 RULE_NAMES = {"step", "step_reads", "MOVE_TABLE", "MoveRule", "move_rule", "FALL_RULE", "WALK_RULE", "TURN_RULE",

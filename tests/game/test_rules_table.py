@@ -1,4 +1,4 @@
-"""The move table, the read cells and the cell codes agree with the reference step."""
+"""The classic physics is the game's rule as the README states it; the cell codes round-trip the map."""
 
 from __future__ import annotations
 
@@ -7,36 +7,42 @@ import itertools
 import pytest
 
 from game.level import Level
-from game.rules import MOVE_TABLE, Cell, Move, cell_codes, move_rule, step, step_reads
+from game.physics import CLASSIC
+from game.reads import step_reads
+from game.rules import Cell, cell_codes
 
 
 @pytest.mark.parametrize("below,ahead_,direction", itertools.product([False, True], [False, True], [-1, 1]))
-def test_step_is_the_move_table(below: bool, ahead_: bool, direction: int) -> None:
-    """For every combination of solid cells, ``step`` does what the table's row says and reads what it says."""
+def test_classic_falls_else_walks_else_turns(below: bool, ahead_: bool, direction: int) -> None:
+    """For every combination of solid cells, the classic step falls, else walks, else turns, and reads
+    the cell below, then (grounded) the cell ahead."""
     state = (4, 4, direction)
     solid = set()
     if below:
         solid.add((5, 4))
     if ahead_:
         solid.add((4, 4 + direction))
-    read: list[tuple[int, int]] = []
 
     def blocked(r: int, c: int) -> bool:
-        read.append((r, c))
         return (r, c) in solid
 
-    rule = move_rule(below, ahead_)
-    assert step(blocked, lambda r, c: False, state) == rule.apply(state)
-    assert tuple(read) == step_reads(state, below)
-    assert rule.ahead_solid in (None, ahead_)
+    if not below:
+        want = (5, 4, direction)
+    elif not ahead_:
+        want = (4, 4 + direction, direction)
+    else:
+        want = (4, 4, -direction)
+    assert CLASSIC.step(blocked, lambda r, c: False, state) == want
+    reads = step_reads(CLASSIC, blocked, state)
+    assert reads == (((5, 4),) if not below else ((5, 4), (4, 4 + direction)))
 
 
-def test_table_covers_each_reading_once() -> None:
-    """The three rows are disjoint and cover all readings of a lemming not on a target."""
-    assert [r.move for r in MOVE_TABLE] == [Move.FALL, Move.WALK, Move.TURN]
+def test_the_classic_tree_has_one_leaf_per_reading() -> None:
+    """Fall, walk, turn: three leaves, exclusive and exhaustive over the two cells read."""
+    assert [(b.move, b.turn) for b in CLASSIC.branches] == [((1, 0), False), ((0, 1), False), ((0, 0), True)]
     for below, ahead_ in itertools.product([False, True], repeat=2):
-        matches = [r for r in MOVE_TABLE
-                   if r.below_solid == below and (r.ahead_solid is None or r.ahead_solid == ahead_)]
+        cells = {(1, 0): below, (0, 1): ahead_}
+        matches = [b for b in CLASSIC.branches if all(cells[o] == s for o, s in b.needs)]
         assert len(matches) == 1
 
 

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from game.level import Level
 from game.pack import pack_level_paths
 from game.simulation import simulate
+from game.reads import solid_of, step_reads
 from game.teach import first_failure, the_idea, why_it_fails
 from tests.strategies import levels
 
@@ -32,19 +33,18 @@ def check_reason(level: Level, bricks: tuple[tuple[int, int], ...]) -> None:
     failure = first_failure(run)
     assert failure is not None
     frame = lesson.frame
-    assert f"frame {frame}" in lesson.text
     path = run.tracks[failure.lemming].path
-    r, c, d = path[min(frame, len(path) - 1)]
-    solid = level.obstacle_map(bricks)
-    inside = 0 <= lesson.cell[0] < level.height and 0 <= lesson.cell[1] < level.width
-    if "drops into" in lesson.text:  # standing there it reads the cell below, and it is open
-        assert lesson.cell == (r + 1, c) and inside and not solid[lesson.cell]
-        assert path[frame + 1][0] == r + 1
-    elif "reads the cell ahead" in lesson.text:  # it turns there: the cell ahead is solid (or off the map)
-        assert lesson.cell == (r, c + d) and (not inside or solid[lesson.cell])
-        assert path[frame + 1][:2] == (r, c) and path[frame + 1][2] == -d
+    state = path[min(frame, len(path) - 1)]
+    if " reads " in lesson.text:  # the cell it names is one the level's physics reads there, with its true content
+        assert f"frame {frame}" in lesson.text
+        assert lesson.cell in step_reads(level.physics, solid_of(level, bricks), state)
+        assert f"row {lesson.cell[0]}, column {lesson.cell[1]}" in lesson.text
+        inside = 0 <= lesson.cell[0] < level.height and 0 <= lesson.cell[1] < level.width
+        solid = not inside or bool(level.obstacle_map(bricks)[lesson.cell])
+        words = "which is open" if not solid else ("which is a brick" if lesson.cell in bricks else "which is a wall")
+        assert f"column {lesson.cell[1]}), {words}" in lesson.text
     else:
-        assert "(the last one)" in lesson.text and lesson.cell == path[-1][:2]
+        assert "needs a shorter way" in lesson.text and lesson.cell == path[-1][:2]
     if len(level.lemmings) > 1:
         assert f"emming {failure.lemming + 1}" in lesson.text
     else:
@@ -67,11 +67,12 @@ def test_reasons_and_ideas_are_true_for_any_level(level: Level) -> None:
     assert idea is not None and idea.text.startswith("The idea:")
     failure = first_failure(simulate(level))
     assert failure is not None
-    if "floor" in idea.text or "wall" in idea.text:
+    if "needs a floor" in idea.text or "needs a brick" in idea.text:
         assert idea.cell in solution  # the cell it names is a brick of the winning set
         # and the failing lemming really reads that cell on its current path
         path = simulate(level).tracks[failure.lemming].path
-        reads = {(r + 1, c) for r, c, _ in path} | {(r, c + d) for r, c, d in path}
+        solid = solid_of(level, ())
+        reads = {cell for state in path for cell in step_reads(level.physics, solid, state)}
         assert idea.cell in reads
 
 
