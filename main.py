@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "ai.learning.commands",
     "ai.generation.commands",
     "ai.rating_commands",
+    "ai.pegs.commands",
 )
 
 
