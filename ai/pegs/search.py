@@ -73,6 +73,8 @@ class Search:
         self.perms = [p for p in board.symmetries
                       if goal is None or board.transform(goal, p) in goal_images]
         self._tables = self._row_tables()
+        self._row_mask = (1 << board.width) - 1
+        self._row_shifts = [r * board.width for r in range(board.height)]
         self.dead: set[int] = set()
         self.nodes = 0
         self.node_limit: int | None = None
@@ -101,10 +103,9 @@ class Search:
 
     def images(self, position: int) -> set[int]:
         """``position`` under every symmetry that fixes the goal."""
-        w = self.board.width
-        row_mask = (1 << w) - 1
-        chunks = [(position >> (r * w)) & row_mask for r in range(self.board.height)]
-        return {sum(rows[r][bits] for r, bits in enumerate(chunks)) for rows in self._tables}
+        chunks = [(position >> shift) & self._row_mask for shift in self._row_shifts]
+        get = list.__getitem__
+        return {sum(map(get, rows, chunks)) for rows in self._tables}
 
     def successors(self, position: int) -> list[tuple[int, int, int]]:
         """``(jump index, jump bits, next position)`` for every allowed jump in ``position``."""
