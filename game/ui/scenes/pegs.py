@@ -160,7 +160,7 @@ class PegsScene(Scene):
         self.pending = what
         self.asked_position = self.position
         self.job = self.worker.submit_job(_solve_job(self.board, self.position, what), label=f"pegs {what}",
-                               preload=("ai.pegs",))
+                               preload=("ai.pegs", "ortools.sat.python.cp_model", "ortools.linear_solver.pywraplp"))
         self.message = "Thinking..." if what == "hint" else "Solving..."
 
     def _cancel_thinking(self) -> None:
