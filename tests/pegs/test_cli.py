@@ -53,6 +53,8 @@ def test_learn_random_games(capsys: pytest.CaptureFixture[str]) -> None:
     (["pegs", "learn", "BAD"], "no example move"),
     (["pegs", "solve", "CENTRELESS"], "no centre"),
     (["pegs"], "PEGS_COMMAND"),
+    (["pegs", "solve", "EMPTY"], "the board is empty"),
+    (["pegs", "hint", "BINARY"], "is not UTF-8 text"),
 ])
 def test_bad_input_gets_exit_2_and_a_message(argv: list[str], needle: str, tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
@@ -60,7 +62,12 @@ def test_bad_input_gets_exit_2_and_a_message(argv: list[str], needle: str, tmp_p
     bad.write_text("ooo\no#o\n", encoding="utf-8")
     centreless = tmp_path / "two.txt"
     centreless.write_text("oo.o\n", encoding="utf-8")
-    names = {"BAD": str(bad), "DIR": str(tmp_path), "CENTRELESS": str(centreless)}
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n\n", encoding="utf-8")
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"oo\xff.\n")
+    names = {"BAD": str(bad), "DIR": str(tmp_path), "CENTRELESS": str(centreless), "EMPTY": str(empty),
+             "BINARY": str(binary)}
     argv = [names.get(a, a) for a in argv]
     if argv[-1] == str(bad) and argv[1] == "learn":
         bad.write_text("ooo\n", encoding="utf-8")
