@@ -1,7 +1,7 @@
 """Peg solitaire: the English central game solved and replayed, the French central game refuted,
 hints from random mid-game positions, learning the jump rule, and the CLI end to end.
 
-Usage: ``python bench/pegs.py [--repeat 3] [--hints 3] [--hint-limit 10]``; prints a Markdown section
+Usage: ``python bench/pegs.py [--repeat 3] [--hints 3] [--hint-limit 10] [--tail 8]``; prints a Markdown section
 for bench/results.md.  Times are in-process wall clock after the imports (the import of OR-Tools is
 timed on its own), best of ``--repeat`` runs (the least disturbed by other work on the machine).
 """
@@ -44,6 +44,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--hints", type=int, default=3, help="random positions per depth")
     parser.add_argument("--hint-limit", type=float, default=10.0)
+    parser.add_argument("--tail", type=int, default=8, help="player-like positions")
     args = parser.parse_args()
     lines = ["## Peg solitaire", ""]
     start = time.perf_counter()
@@ -90,6 +91,19 @@ def main() -> int:
                 assert answer.jump in eb.legal_jumps(position)
         lines.append(f"| {k} | {len(times)} | {kinds['solved']} / {kinds['impossible']} / {kinds['stopped']} | "
                      f"{statistics.median(times):.2f} s | {max(times):.2f} s |")
+    lines += ["", f"Player-like positions: 3-10 random jumps from the English start (seeds 100..{99 + args.tail}), "
+              f"`solve --ip always`, limit {args.hint_limit:.0f} s:", "",
+              "| seed | jumps | status | proof | nodes | time |", "|---|---|---|---|---|---|"]
+    for seed in range(100, 100 + args.tail):
+        rng = random.Random(seed)
+        k = rng.randint(3, 10)
+        position = es
+        for _ in range(k):
+            position = eb.apply(position, rng.choice(eb.legal_jumps(position)))
+        t0 = time.perf_counter()
+        result = solve(eb, position, ctx=SolveContext.create(time_limit=args.hint_limit), ip=IpUse.ALWAYS)
+        lines.append(f"| {seed} | {k} | {result.status.value} | {result.proof.value} | {result.nodes:,} | "
+                     f"{time.perf_counter() - t0:.2f} s |")
     seconds, rule = best(lambda: learn(eb, random_games(eb, es, games=20, seed=0)), 1)
     report = verify(eb, rule)
     lines.append(f"\nLearning the jump rule from 20 random English games ({rule.pairs} moves): "

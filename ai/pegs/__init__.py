@@ -182,7 +182,7 @@ def hint(board: Board, position: int, goal: int | None | str = "default", *,
         return PegsHint(j, result.status, f"jump ({j.start[0]},{j.start[1]}) to ({j.end[0]},{j.end[1]})")
     if result.status == PegsStatus.IMPOSSIBLE:
         return PegsHint(None, result.status, f"no jump can still finish ({result.proof.value})")
-    return PegsHint(None, result.status, "no answer in time")
+    return PegsHint(None, result.status, "no answer in time (this position may be lost)")
 
 
 __all__ = ["IpUse", "PegsHint", "PegsResult", "PegsStatus", "Proof", "ReplayError", "SEARCH_BUDGET",
