@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "ai.generation.commands",
     "ai.rating_commands",
     "ai.pegs.commands",
+    "game.ui.pegs_commands",
 )
 
 

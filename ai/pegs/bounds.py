@@ -64,7 +64,7 @@ def ip_feasible(board: Board, start: int, goal: int, ctx: SolveContext,
 def lp_jump_bounds(board: Board, start: int, goal: int, ctx: SolveContext) -> list[int] | None:
     """Per jump of ``board.jumps``, ``floor`` of its largest use in the linear relaxation;
     ``None`` when even the relaxation has no solution (no game exists)."""
-    from ortools.linear_solver import pywraplp
+    from ortools.linear_solver import pywraplp  # type: ignore[attr-defined, unused-ignore]  # (stubs vary)
 
     left = board.count(start) - board.count(goal)
     if left < 0:

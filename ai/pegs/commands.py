@@ -89,7 +89,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``pegs`` with its ``solve``, ``hint`` and ``learn`` subcommands."""
     pegs = sub.add_parser("pegs", help="peg solitaire: solve, hint, learn the move rule")
     psub = pegs.add_subparsers(dest="pegs_command", metavar="PEGS_COMMAND")
-    pegs.set_defaults(handler=lambda args: (pegs.print_help(sys.stderr), 2)[1])
+    # pegs_subparsers: where other packages add pegs subcommands (the UI's ``pegs play``, game.ui.pegs_commands)
+    pegs.set_defaults(handler=lambda args: (pegs.print_help(sys.stderr), 2)[1], pegs_subparsers=psub)
     for name, handler, what in (("solve", _cmd_solve, "solve a board or prove it impossible"),
                                 ("hint", _cmd_hint, "a jump that keeps the board solvable")):
         p = psub.add_parser(name, help=what)

@@ -131,3 +131,35 @@ def test_hint_in_the_worker_child_process(scene: PegsScene) -> None:
     assert scene.worker.wait(scene.job, timeout=120)
     scene.app.run_frames(1)
     assert scene.hint_jump is not None and scene.hint_jump in scene.board.legal_jumps(scene.position)
+
+
+def test_a_board_of_ones_own_without_centre(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.pegs import parse_board
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    app = App(size=(1280, 800), clock=FixedClock(), sound=False)
+    board, start = parse_board("oo.o")
+    pegs = PegsScene(app, extra=("line.txt", board, start))
+    app.push(pegs)
+    assert pegs.board_names[0] == "line.txt" and pegs.goal is None
+    _click(pegs, (0, 0))
+    _click(pegs, (0, 2))
+    _click(pegs, (0, 3))
+    _click(pegs, (0, 1))
+    assert pegs.pegs_left == 1 and pegs.message == "Solved: one peg left!"
+    _key(pegs, pygame.K_TAB)
+    assert pegs.board_name == "english"
+    pegs.worker.shutdown()
+
+
+def test_pegs_play_command_runs_headless(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from main import main
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    path = tmp_path / "cross.txt"
+    path.write_text(" o\nooo\n o\n", encoding="utf-8")
+    shot = tmp_path / "shot.png"
+    assert main(["pegs", "play", str(path), "--frames", "31", "--screenshot", str(shot)]) == 0
+    assert shot.stat().st_size > 0

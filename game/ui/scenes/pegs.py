@@ -73,20 +73,27 @@ def _solve_job(board: Board, position: int, what: str) -> Callable[[Callable[[An
 class PegsScene(Scene):
     """Play peg solitaire on the English or French board."""
 
-    def __init__(self, app: App, board_name: str = "english") -> None:
+    def __init__(self, app: App, board_name: str = "english", *,
+                 extra: tuple[str, Board, int] | None = None) -> None:
+        """``extra``: a board of the player's own (name, board, start), played first and kept in the Tab cycle."""
         super().__init__(app)
         from ai.assistant.worker import Worker
 
         self.renderer = LevelRenderer()
         self.worker = Worker()
-        self.board_names = list(BOARDS)
+        self.boards: dict[str, Callable[[], tuple[Board, int]]] = dict(BOARDS)
+        if extra is not None:
+            name, board, start = extra
+            self.boards = {name: lambda: (board, start), **self.boards}
+            board_name = name
+        self.board_names = list(self.boards)
         self.load(board_name)
 
     # ---------------------------------------------------------------- state
     def load(self, name: str) -> None:
         """Start a new game on the built-in board ``name``."""
         self.board_name = name
-        self.board, self.start = BOARDS[name]()
+        self.board, self.start = self.boards[name]()
         self.goal = self.board.goal_position()
         self.position = self.start
         self.history: list[Jump] = []
@@ -147,7 +154,7 @@ class PegsScene(Scene):
 
     def _describe(self) -> None:
         if self.board.is_goal(self.position, self.goal):
-            self.message = "Solved: one peg, in the centre!"
+            self.message = "Solved: one peg, in the centre!" if self.goal is not None else "Solved: one peg left!"
         elif not self.board.legal_jumps(self.position):
             self.message = f"No jump left: {hud.plural(self.pegs_left, 'peg')} remain. Z undoes, R restarts."
         else:
@@ -305,8 +312,8 @@ class PegsScene(Scene):
         self.renderer.draw_background(surface)
         w, _h = surface.get_size()
         bar = hud.top_bar(surface)
-        hud.blit_text(surface, f"Peg solitaire - {self.board_name.capitalize()}", (16, bar.centery), 34, hud.WHITE,
-                      anchor="midleft")
+        title = hud.fit_text(f"Peg solitaire - {self.board_name.capitalize()}", 34, max(100, w - 200))
+        hud.blit_text(surface, title, (16, bar.centery), 34, hud.WHITE, anchor="midleft")
         hud.blit_text(surface, hud.plural(self.pegs_left, "peg"), (w - 16, bar.centery), 26, hud.GOLD,
                       anchor="midright")
         hud.blit_text(surface, hud.fit_text(self.message, 24, w - 40), (w // 2, hud.TOP_BAR + 26), 24, hud.WHITE,
