@@ -2,7 +2,8 @@
 
 ``BOARD`` is ``english``, ``french`` or a board file (rows of ``o`` peg, ``.`` hole, space off the
 board).  By default the goal is one peg in the centre; ``--goal any`` accepts one peg anywhere.
-JSON goes to stdout, messages to stderr; bad boards and arguments exit with code 2.
+JSON goes to stdout, messages to stderr; bad boards and arguments exit with code 2, an answer that did not
+come in the time allowed with code 1.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 def _cmd_hint(args: argparse.Namespace) -> int:
     from ai.context import SolveContext
-    from ai.pegs import hint
+    from ai.pegs import PegsStatus, hint
     from game.pegs import load_board
 
     board, start = load_board(args.board)
@@ -56,7 +57,7 @@ def _cmd_hint(args: argparse.Namespace) -> int:
                           "message": answer.message}))
     else:
         print(answer.message)
-    return 0
+    return 1 if answer.status == PegsStatus.STOPPED else 0
 
 
 def _cmd_learn(args: argparse.Namespace) -> int:
@@ -97,7 +98,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         p.add_argument("board", type=path_arg, help="english, french or a board file")
         p.add_argument("--goal", choices=("centre", "any"), default="centre",
                        help="one peg in the centre (default) or anywhere")
-        p.add_argument("--time-limit", type=time_limit_arg, default=None, help="seconds (default: none)")
+        p.add_argument("--time-limit", type=time_limit_arg, default=None if name == "solve" else 20.0, metavar="S",
+                       help="give up after S seconds (default: " + ("none" if name == "solve" else "20") + ")")
         p.add_argument("--json", action="store_true", help="print one JSON object")
         if name == "solve":
             p.add_argument("--ip", choices=("auto", "always", "never"), default="auto",

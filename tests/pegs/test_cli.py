@@ -74,3 +74,17 @@ def test_bad_input_gets_exit_2_and_a_message(argv: list[str], needle: str, tmp_p
     assert main(argv) == 2
     captured = capsys.readouterr()
     assert needle in captured.err and captured.out == "" and "Traceback" not in captured.err
+
+
+def test_hint_without_an_answer_in_time_exits_1(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    import ai.pegs
+    from ai.context import StopReason
+
+    def stopped(*args: object, **kwargs: object) -> ai.pegs.PegsResult:
+        return ai.pegs.PegsResult(ai.pegs.PegsStatus.STOPPED, ai.pegs.Proof.NONE, stop_reason=StopReason.TIMEOUT)
+
+    monkeypatch.setattr(ai.pegs, "solve", stopped)
+    assert main(["pegs", "hint", "english", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data == {"status": "stopped", "jump": None, "message": "no answer in time (this position may be lost)"}
