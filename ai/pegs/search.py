@@ -157,6 +157,8 @@ class Search:
             ctx.check()
             if self.node_limit is not None and self.nodes >= self.node_limit:
                 raise NodeLimit
+            if self.nodes % (16 * CHECK_EVERY) == 0:
+                ctx.report(f"{self.nodes:,} positions searched, {len(self.dead):,} known dead")
         limited, used, dead, by_rank, rank_bits = self.limited, self.used, self.dead, self.by_rank, self.rank_bits
         for r in self.legal_ranks(position):
             nxt = position ^ rank_bits[r]

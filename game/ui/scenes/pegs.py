@@ -63,9 +63,9 @@ def _solve_job(board: Board, position: int, what: str) -> Callable[[Callable[[An
         from ai.context import SolveContext
         from ai.pegs import hint, solve
 
-        if what == "hint":
-            return hint(board, position, ctx=SolveContext.create(time_limit=HINT_LIMIT, cancel=cancel))
-        return solve(board, position, ctx=SolveContext.create(time_limit=SOLVE_LIMIT, cancel=cancel))
+        limit = HINT_LIMIT if what == "hint" else SOLVE_LIMIT
+        ctx = SolveContext.create(time_limit=limit, cancel=cancel, progress=report, solver=f"pegs {what}")
+        return hint(board, position, ctx=ctx) if what == "hint" else solve(board, position, ctx=ctx)
 
     return job
 
@@ -316,7 +316,9 @@ class PegsScene(Scene):
         hud.blit_text(surface, title, (16, bar.centery), 34, hud.WHITE, anchor="midleft")
         hud.blit_text(surface, hud.plural(self.pegs_left, "peg"), (w - 16, bar.centery), 26, hud.GOLD,
                       anchor="midright")
-        hud.blit_text(surface, hud.fit_text(self.message, 24, w - 40), (w // 2, hud.TOP_BAR + 26), 24, hud.WHITE,
+        progress = str(getattr(self.worker.last_progress, "message", "") or "") if self.pending else ""
+        message = f"{self.message} {progress}" if progress else self.message
+        hud.blit_text(surface, hud.fit_text(message, 24, w - 40), (w // 2, hud.TOP_BAR + 26), 24, hud.WHITE,
                       anchor="center")
         layout = self.layout()
         radius = max(3, layout.cell * 3 // 10)
