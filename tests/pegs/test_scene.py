@@ -163,3 +163,34 @@ def test_pegs_play_command_runs_headless(tmp_path: Path, monkeypatch: pytest.Mon
     shot = tmp_path / "shot.png"
     assert main(["pegs", "play", str(path), "--frames", "31", "--screenshot", str(shot)]) == 0
     assert shot.stat().st_size > 0
+
+
+def test_escape_stops_the_thinking_and_a_move_cancels_it(scene: PegsScene, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+    from typing import Any, Callable
+
+    import game.ui.scenes.pegs as pegs_module
+
+    started = threading.Event()
+
+    def blocking_job(board: Any, position: int, what: str) -> Callable[[Any, threading.Event], Any]:
+        def job(report: Any, cancel: threading.Event) -> Any:
+            started.set()
+            cancel.wait(60)  # a test double: blocks until cancelled
+            return None
+        return job
+
+    monkeypatch.setattr(pegs_module, "_solve_job", blocking_job)
+    scene.worker.use_processes = False
+    _key(scene, pygame.K_h)
+    assert started.wait(10) and scene.pending == "hint" and scene.worker.busy
+    _key(scene, pygame.K_ESCAPE)
+    assert scene.pending == "" and scene.message == "Stopped." and scene.app.top is scene
+    assert scene.worker.wait(scene.job, timeout=10)
+    started.clear()
+    _key(scene, pygame.K_s)
+    assert started.wait(10) and scene.pending == "solve"
+    _click(scene, (5, 3))
+    _click(scene, (3, 3))  # a move: the answer would be about another position
+    assert scene.pending == "" and scene.pegs_left == 31
+    assert scene.worker.wait(scene.job, timeout=10)
