@@ -4,7 +4,7 @@
 depth-first search with a transposition table of dead positions under symmetry, then — when that
 search has not finished within :data:`SEARCH_BUDGET` nodes — the Kiyomi–Matsui integer program
 (:mod:`ai.pegs.bounds`: no game exists, or a bound on each jump's use) and the search again with
-those bounds.  Every solution is replayed by :class:`game.pegs.Board` before it is returned.
+those bounds and with pagoda cuts learned from its dead positions (:mod:`ai.pegs.pagoda`).  Every solution is replayed by :class:`game.pegs.Board` before it is returned.
 
 >>> from game.pegs import english, french
 >>> board, start = french()
@@ -22,10 +22,14 @@ from __future__ import annotations
 import enum
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ai.context import SolveContext, SolveStopped, StopReason
 from ai.pegs.search import NodeLimit, Search
 from game.pegs import Board, Jump
+
+if TYPE_CHECKING:
+    from ai.pegs.pagoda import PagodaCuts
 
 #: Search nodes tried before the integer program is brought in (``ip="auto"``); the English
 #: central game needs about 28,000.
@@ -109,7 +113,7 @@ def solve(board: Board, start: int, goal: int | None | str = "default", *, ctx: 
             bounds = _bounds(board, start, target, ctx)
             if bounds is None:
                 return done(PegsStatus.IMPOSSIBLE, Proof.INTEGER_PROGRAM)
-            search = Search(board, target, bounds)
+            search = Search(board, target, bounds, _cuts(board, target))
         if ip == IpUse.AUTO and target is not None:
             moves, finished = _budgeted(search, start, ctx, budget)
             if not finished:
@@ -117,7 +121,7 @@ def solve(board: Board, start: int, goal: int | None | str = "default", *, ctx: 
                 if bounds is None:
                     return done(PegsStatus.IMPOSSIBLE, Proof.INTEGER_PROGRAM, nodes=search.nodes)
                 first = search
-                search = Search(board, target, bounds)
+                search = Search(board, target, bounds, _cuts(board, target))
                 search.dead = first.dead  # dead positions stay dead: the bounds only cut what no game uses
                 search.nodes = first.nodes
                 moves = search.solve(start, ctx)
@@ -140,6 +144,12 @@ def _budgeted(search: Search, start: int, ctx: SolveContext, budget: int) -> tup
         return search.solve(start, ctx, node_limit=budget), True
     except NodeLimit:
         return None, False
+
+
+def _cuts(board: Board, goal: int) -> PagodaCuts:
+    from ai.pegs.pagoda import PagodaCuts
+
+    return PagodaCuts(board, goal)
 
 
 def _bounds(board: Board, start: int, goal: int, ctx: SolveContext) -> list[int] | None:

@@ -19,13 +19,20 @@ True
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ai.context import SolveContext
 from game.pegs import Board, Jump
 
+if TYPE_CHECKING:
+    from ai.pegs.pagoda import PagodaCuts
+
 #: Nodes between two :meth:`SolveContext.check` calls.
 CHECK_EVERY = 2048
+#: A dead position teaches a pagoda when it has at most this many jumps to go ...
+LEARN_LEFT = 12
+#: ... and its refutation took at least this many nodes.
+LEARN_SUBTREE = 50
 
 
 class NodeLimit(Exception):
@@ -39,8 +46,14 @@ class Search:
     them (missing: unbounded); jumps of bound 0 are never tried.
     """
 
-    def __init__(self, board: Board, goal: int | None, bounds: Sequence[int] | None = None) -> None:
+    def __init__(self, board: Board, goal: int | None, bounds: Sequence[int] | None = None,
+                 cuts: PagodaCuts | None = None) -> None:
         self.board = board
+        #: Pagoda functions checked at every node; one more is sought (by LP) for each position proved dead
+        #: with at most :data:`LEARN_LEFT` jumps to go after at least :data:`LEARN_SUBTREE` nodes.
+        self.cuts = cuts
+        #: Positions cut by a pagoda.
+        self.pruned = 0
         self.goal = goal
         self.goal_count = 1 if goal is None else board.count(goal)
         self.bounds = list(bounds) if bounds is not None else None
@@ -159,6 +172,12 @@ class Search:
                 raise NodeLimit
             if self.nodes % (16 * CHECK_EVERY) == 0:
                 ctx.report(f"{self.nodes:,} positions searched, {len(self.dead):,} known dead")
+        cuts = self.cuts
+        if cuts is not None and cuts.prunes(position):
+            self.dead.add(position)
+            self.pruned += 1
+            return False
+        before = self.nodes
         limited, used, dead, by_rank, rank_bits = self.limited, self.used, self.dead, self.by_rank, self.rank_bits
         for r in self.legal_ranks(position):
             nxt = position ^ rank_bits[r]
@@ -181,6 +200,8 @@ class Search:
             if k in limited:
                 used[k] -= 1
         dead.update(self.images(position))
+        if cuts is not None and left <= LEARN_LEFT and self.nodes - before >= LEARN_SUBTREE:
+            cuts.learn(position)
         return False
 
 
