@@ -25,6 +25,8 @@ COMMAND_MODULES = (
     "ai.rating_commands",
     "ai.mines.commands",
     "ai.life.commands",
+    "ai.pegs.commands",
+    "game.ui.pegs_commands",
 )
 
 

@@ -1,0 +1,90 @@
+"""The ``pegs`` subcommands: JSON answers, and one message with exit code 2 for bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from game.pegs import english
+from main import main
+
+
+def test_solve_english_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["pegs", "solve", "english", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "solved"
+    board, start = english()
+    from game.pegs import Jump
+
+    jumps = [Jump.between((a, b), (c, d)) for a, b, c, d in data["moves"]]
+    assert board.replay(start, [j for j in jumps if j is not None]) == board.goal_position()
+
+
+def test_solve_french_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["pegs", "solve", "french", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "impossible"
+
+
+def test_solve_board_file_and_hint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "line.txt"
+    path.write_text("oo.\n", encoding="utf-8")
+    assert main(["pegs", "solve", str(path), "--goal", "any", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"status": "solved", "moves": [[0, 0, 0, 2]],
+                                                   "proof": "search", "nodes": 1}
+    assert main(["pegs", "hint", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["jump"] is None  # the centre cannot be reached
+
+
+def test_learn_random_games(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["pegs", "learn", "--games", "10", "--seed", "2"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["verification"]["agrees"] and len(data["rule"]["patterns"]) == 4
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["pegs", "solve", "nosuch"], "no board named 'nosuch'"),
+    (["pegs", "solve", "BAD"], "unknown character"),
+    (["pegs", "solve", "DIR"], "is a folder"),
+    (["pegs", "solve", "english", "--time-limit", "0"], "time-limit"),
+    (["pegs", "solve", "english", "--ip", "sometimes"], "invalid choice"),
+    (["pegs", "learn", "--games", "0"], "--games"),
+    (["pegs", "learn", "BAD"], "no example move"),
+    (["pegs", "solve", "CENTRELESS"], "no centre"),
+    (["pegs"], "PEGS_COMMAND"),
+    (["pegs", "solve", "EMPTY"], "the board is empty"),
+    (["pegs", "hint", "BINARY"], "is not UTF-8 text"),
+])
+def test_bad_input_gets_exit_2_and_a_message(argv: list[str], needle: str, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("ooo\no#o\n", encoding="utf-8")
+    centreless = tmp_path / "two.txt"
+    centreless.write_text("oo.o\n", encoding="utf-8")
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n\n", encoding="utf-8")
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"oo\xff.\n")
+    names = {"BAD": str(bad), "DIR": str(tmp_path), "CENTRELESS": str(centreless), "EMPTY": str(empty),
+             "BINARY": str(binary)}
+    argv = [names.get(a, a) for a in argv]
+    if argv[-1] == str(bad) and argv[1] == "learn":
+        bad.write_text("ooo\n", encoding="utf-8")
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert needle in captured.err and captured.out == "" and "Traceback" not in captured.err
+
+
+def test_hint_without_an_answer_in_time_exits_1(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    import ai.pegs
+    from ai.context import StopReason
+
+    def stopped(*args: object, **kwargs: object) -> ai.pegs.PegsResult:
+        return ai.pegs.PegsResult(ai.pegs.PegsStatus.STOPPED, ai.pegs.Proof.NONE, stop_reason=StopReason.TIMEOUT)
+
+    monkeypatch.setattr(ai.pegs, "solve", stopped)
+    assert main(["pegs", "hint", "english", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data == {"status": "stopped", "jump": None, "message": "no answer in time (this position may be lost)"}

@@ -1,0 +1,196 @@
+"""The peg-solitaire screen, driven headless by posted events."""
+
+from __future__ import annotations
+
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+
+from pathlib import Path  # noqa: E402
+from typing import Iterator  # noqa: E402
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from game.pegs import Jump  # noqa: E402
+from game.ui.app import App, FixedClock  # noqa: E402
+from game.ui.scenes.pegs import PegsScene  # noqa: E402
+
+
+@pytest.fixture
+def scene(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PegsScene]:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    app = App(size=(1280, 800), clock=FixedClock(), sound=False)
+    pygame.event.clear()
+    pegs = PegsScene(app)
+    app.push(pegs)
+    app.run_frames(1)
+    yield pegs
+    pegs.worker.shutdown()
+    pygame.event.clear()
+
+
+def _key(scene: PegsScene, key: int, mod: int = 0) -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode="", scancode=0))
+    scene.app.run_frames(1)
+
+
+def _centre(scene: PegsScene, cell: tuple[int, int]) -> tuple[int, int]:
+    centre = scene.layout().rect(cell).center
+    return (int(centre[0]), int(centre[1]))
+
+
+def _click(scene: PegsScene, cell: tuple[int, int]) -> None:
+    pos = _centre(scene, cell)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=pos))
+    scene.app.run_frames(1)
+
+
+def test_click_peg_then_hole_jumps_and_undo_redo(scene: PegsScene) -> None:
+    _click(scene, (5, 3))
+    assert scene.selected == (5, 3)
+    _click(scene, (3, 3))
+    assert scene.pegs_left == 31 and scene.history == [Jump((5, 3), (4, 3), (3, 3))]
+    _key(scene, pygame.K_z)
+    assert scene.pegs_left == 32 and scene.position == scene.start
+    _key(scene, pygame.K_y)
+    assert scene.pegs_left == 31
+
+
+def test_drag_a_peg_onto_a_hole(scene: PegsScene) -> None:
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=_centre(scene, (3, 1))))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=_centre(scene, (3, 3)), rel=(0, 0),
+                                         buttons=(1, 0, 0)))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=_centre(scene, (3, 3))))
+    scene.app.run_frames(1)  # the button is up by the frame's update: the peg is dropped where it was dragged
+    assert scene.history == [Jump((3, 1), (3, 2), (3, 3))] and not scene.dragging
+
+
+def test_illegal_drop_is_refused_with_a_message(scene: PegsScene) -> None:
+    _click(scene, (0, 2))
+    _click(scene, (3, 3))
+    assert scene.pegs_left == 32 and "jumps over" in scene.message and scene.selected is None
+
+
+def test_keyboard_jump(scene: PegsScene) -> None:
+    for key in (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN, pygame.K_UP, pygame.K_UP, pygame.K_RETURN):
+        _key(scene, key)
+    assert scene.history == [Jump((5, 3), (4, 3), (3, 3))]
+
+
+def test_tab_switches_to_the_french_board_and_back(scene: PegsScene) -> None:
+    _key(scene, pygame.K_TAB)
+    assert scene.board_name == "french" and scene.pegs_left == 36
+    _key(scene, pygame.K_TAB)
+    assert scene.board_name == "english"
+
+
+def test_hint_through_the_worker(scene: PegsScene) -> None:
+    scene.worker.use_processes = False  # the same job in the worker's thread (no fork inside pytest)
+    _key(scene, pygame.K_h)
+    assert scene.pending == "hint"
+    assert scene.worker.wait(scene.job, timeout=120)
+    scene.app.run_frames(1)
+    assert scene.hint_jump is not None and scene.hint_jump in scene.board.legal_jumps(scene.position)
+    assert scene.message.startswith("Hint:")
+
+
+def test_solve_plays_the_solution(scene: PegsScene) -> None:
+    scene.worker.use_processes = False
+    _key(scene, pygame.K_s)
+    assert scene.worker.wait(scene.job, timeout=120)
+    scene.app.run_frames(1)
+    assert len(scene.playing) == 31
+    scene.app.run_frames(40, dt=0.5)
+    assert scene.position == scene.goal and scene.message.startswith("Solved")
+
+
+def test_french_solve_says_impossible(scene: PegsScene) -> None:
+    scene.worker.use_processes = False
+    _key(scene, pygame.K_TAB)
+    _key(scene, pygame.K_s)
+    assert scene.worker.wait(scene.job, timeout=120)
+    scene.app.run_frames(1)
+    assert scene.message == "No jump can still finish (position class)."
+
+
+def test_escape_goes_back(scene: PegsScene) -> None:
+    app = scene.app
+    _key(scene, pygame.K_ESCAPE)
+    assert app.top is None
+
+
+def test_hint_in_the_worker_child_process(scene: PegsScene) -> None:
+    assert scene.worker.use_processes or not hasattr(os, "fork")
+    _click(scene, (5, 3))
+    _click(scene, (3, 3))
+    _key(scene, pygame.K_h)
+    assert scene.worker.wait(scene.job, timeout=120)
+    scene.app.run_frames(1)
+    assert scene.hint_jump is not None and scene.hint_jump in scene.board.legal_jumps(scene.position)
+
+
+def test_a_board_of_ones_own_without_centre(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.pegs import parse_board
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    app = App(size=(1280, 800), clock=FixedClock(), sound=False)
+    board, start = parse_board("oo.o")
+    pegs = PegsScene(app, extra=("line.txt", board, start))
+    app.push(pegs)
+    assert pegs.board_names[0] == "line.txt" and pegs.goal is None
+    _click(pegs, (0, 0))
+    _click(pegs, (0, 2))
+    _click(pegs, (0, 3))
+    _click(pegs, (0, 1))
+    assert pegs.pegs_left == 1 and pegs.message == "Solved: one peg left!"
+    _key(pegs, pygame.K_TAB)
+    assert pegs.board_name == "english"
+    pegs.worker.shutdown()
+
+
+def test_pegs_play_command_runs_headless(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from main import main
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    path = tmp_path / "cross.txt"
+    path.write_text(" o\nooo\n o\n", encoding="utf-8")
+    shot = tmp_path / "shot.png"
+    assert main(["pegs", "play", str(path), "--frames", "31", "--screenshot", str(shot)]) == 0
+    assert shot.stat().st_size > 0
+
+
+def test_escape_stops_the_thinking_and_a_move_cancels_it(scene: PegsScene, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+    from typing import Any, Callable
+
+    import game.ui.scenes.pegs as pegs_module
+
+    started = threading.Event()
+
+    def blocking_job(board: Any, position: int, what: str) -> Callable[[Any, threading.Event], Any]:
+        def job(report: Any, cancel: threading.Event) -> Any:
+            started.set()
+            cancel.wait(60)  # a test double: blocks until cancelled
+            return None
+        return job
+
+    monkeypatch.setattr(pegs_module, "_solve_job", blocking_job)
+    scene.worker.use_processes = False
+    _key(scene, pygame.K_h)
+    assert started.wait(10) and scene.pending == "hint" and scene.worker.busy
+    _key(scene, pygame.K_ESCAPE)
+    assert scene.pending == "" and scene.message == "Stopped." and scene.app.top is scene
+    assert scene.worker.wait(scene.job, timeout=10)
+    started.clear()
+    _key(scene, pygame.K_s)
+    assert started.wait(10) and scene.pending == "solve"
+    _click(scene, (5, 3))
+    _click(scene, (3, 3))  # a move: the answer would be about another position
+    assert scene.pending == "" and scene.pegs_left == 31
+    assert scene.worker.wait(scene.job, timeout=10)
