@@ -74,13 +74,13 @@ def test_following_hints_ends_on_a_minimum_solution(physics: Physics) -> None:
     for level in cases(physics):
         best = optimal_sets(level)
         used = set().union(*map(set, best))
-        first = compute_hint(level, [], solver="tiny", time_limit=None)
+        first = compute_hint(level, [], solver="tiny")
         assert first.min_bricks == len(best[0])
         assert set(first.forced) == set.intersection(*map(set, best))
         assert set(first.never_useful) == set(level.brickable_cells) - used
         bricks: list[tuple[int, int]] = []
         for _ in range(2 * level.budget + 2):
-            hint = compute_hint(level, bricks, solver="tiny", time_limit=None)
+            hint = compute_hint(level, bricks, solver="tiny")
             if hint.action == HintAction.SOLVED:
                 break
             assert hint.cell is not None
@@ -96,7 +96,7 @@ def test_following_hints_ends_on_a_minimum_solution(physics: Physics) -> None:
 def test_analysis_minimum_and_fewest_frames(physics: Physics) -> None:
     for level in cases(physics):
         best = optimal_sets(level)
-        analysis = analyse_level(level, solver="tiny", time_limit=None)
+        analysis = analyse_level(level, solver="tiny")
         assert analysis.min_bricks == len(best[0])
         assert analysis.solution_count == len(best)
         assert analysis.frames_proved
@@ -108,7 +108,7 @@ def test_analysis_minimum_and_fewest_frames(physics: Physics) -> None:
 def test_rating_counts_and_slack(physics: Physics) -> None:
     for level in cases(physics, 1):
         best = optimal_sets(level)
-        rating = rate_level(level, solver="tiny", time_limit=None)
+        rating = rate_level(level, solver="tiny")
         assert (rating.min_bricks, rating.solutions, rating.solutions_complete) == (len(best[0]), len(best), True)
         assert rating.frame_slack == level.frames - fewest_frames(level, level.budget)
 

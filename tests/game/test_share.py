@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from game.physics_catalog import SHIPPED
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,8 +33,8 @@ def levels_with_meta(draw: st.DrawFn) -> Level:
     if draw(st.booleans()):  # a walled border, like most levels
         rows = ["X" * (level.width + 2)] + [f"X{row}X" for row in level.grid] + ["X" * (level.width + 2)]
         level = Level(level.frames, level.budget, tuple(rows))
-    pairs = draw(st.lists(st.tuples(META_KEYS, META_VALUES), max_size=5))
-    physics = draw(st.sampled_from(["", "classic", 'classic|{"fall": 2}']))
+    pairs = [p for p in draw(st.lists(st.tuples(META_KEYS, META_VALUES), max_size=5)) if p[0] != "physics"]
+    physics = draw(st.sampled_from(["", "classic", "climber", SHIPPED["drifter"].renamed("mine").to_text()]))
     if physics:
         pairs.append(("physics", physics))
     return Level(level.frames, level.budget, level.grid, tuple(pairs))
