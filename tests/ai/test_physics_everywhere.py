@@ -214,7 +214,7 @@ def test_generate_cli_with_a_physics(tmp_path: Path, capsys: pytest.CaptureFixtu
     from main import main
 
     code = main(["generate", "--size", "7x8", "--bricks", "1", "--seed", "3", "--physics", "climber",
-                 "--solver", "tiny", "--jobs", "1", "--quiet", "--out", str(tmp_path / "gen")])
+                 "--solver", "brute", "--jobs", "1", "--quiet", "--out", str(tmp_path / "gen")])
     assert code == 0, capsys.readouterr()
     (path,) = sorted((tmp_path / "gen").glob("*.txt"))
     level = Level.load(path)
@@ -222,7 +222,7 @@ def test_generate_cli_with_a_physics(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert len(optimal_sets(level)[0]) == 1
     rules = tmp_path / "rules.json"
     rules.write_text('{"name": "mine", "rules": [{"when": {"1,0": "free"}, "move": [1, 0]}]}', encoding="utf-8")
-    assert main(["generate", "--size", "7x8", "--bricks", "1", "--physics", str(rules), "--solver", "tiny",
+    assert main(["generate", "--size", "7x8", "--bricks", "1", "--physics", str(rules), "--solver", "brute",
                  "--jobs", "1", "--quiet", "--max-attempts", "1", "--out", str(tmp_path / "gen2")]) in (0, 1)
     assert main(["generate", "--size", "7x8", "--bricks", "1", "--physics", "nosuch", "--out", str(tmp_path)]) == 2
     assert "neither a shipped physics" in capsys.readouterr().err

@@ -22,8 +22,10 @@ def solve(app: App, entry: LevelEntry) -> None:
 def test_worlds_are_grouped_and_only_the_first_is_open(app: App) -> None:
     select = app.push(LevelSelectScene(app, entries=pack_entries()))
     app.run_frames(1)
-    assert [name for name, _, _ in select.groups] == ["First Steps", "Rising Ground", "Crossroads", "The Deep"]
-    assert select.group_open == [True, False, False, False]
+    assert [name for name, _, _ in select.groups] == ["First Steps", "Rising Ground", "Crossroads", "The Deep",
+                                                      "The Timid Plains", "The Steps", "Windy Heights",
+                                                      "The Hall of Clocks"]
+    assert select.group_open == [True] + [False] * 7
     assert select.locked[:10] == [False] * 10 and all(select.locked[10:])
     assert select.world_label(1) == "World 2 \u00b7 Rising Ground"
     size = app.screen.get_size()

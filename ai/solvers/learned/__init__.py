@@ -18,18 +18,20 @@ from pathlib import Path
 
 def read_rules(path: str | Path) -> object:
     """A rules file: a physics of the JSON form (``learn --out``), or decision-tree rules of the older
-    learner; a missing or unreadable file names what is wrong (a :class:`game.errors.GameError`)."""
-    from ai.learning.rules import LearnedRules
-    from game.physics_catalog import is_physics_json, load_physics_file
-    from game.storage import read_user_json
+    learner; read through the bounded loader, any problem is one :class:`game.errors.GameError` naming
+    the file."""
+    from ai.learning.rules import MAX_RULES_BYTES, LearnedRules, RulesFileError
+    from game.physics_catalog import is_physics_json
+    from game.storage import UserFileError, load_json_file
 
-    data, _problem = read_user_json(path)
-    if data is None or is_physics_json(data):
-        return load_physics_file(str(path))
+    try:
+        data = load_json_file(path, what="rules file", max_bytes=MAX_RULES_BYTES)
+    except UserFileError as exc:
+        raise RulesFileError(str(exc)) from None
+    if is_physics_json(data):
+        return Physics.from_json(data, where=f"rules file {path}")
     rules = LearnedRules.load(path)
     if not rules.is_tree and rules.model.kind != "positions":
-        from ai.learning.rules import RulesFileError
-
         raise RulesFileError(f"rules file {path}: the learned solver needs decision-tree rules, "
                              f"not a {rules.model.kind} model (learn them with --model tree)")
     return rules
