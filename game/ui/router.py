@@ -13,10 +13,7 @@ arguments given to ``app.open(name, ...)``.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any, Callable
-
-if TYPE_CHECKING:
-    from game.ui.app import App, Scene
+from typing import Any, Callable
 
 #: Scene name -> ``"module:Class"`` (or the class itself, once registered by an add-on).
 SCENES: dict[str, Any] = {
@@ -37,7 +34,7 @@ SCENES: dict[str, Any] = {
 
 #: ``(label, factory)`` entries of the title menu after "Levels" (see :mod:`game.ui.scenes.menu`);
 #: the factory builds the scene to push, or returns None to do nothing.
-MENU_ENTRIES: list[tuple[str, Callable[["App"], "Scene | None"]]] = []
+MENU_ENTRIES: list[tuple[str, Callable[[Any], Any]]] = []  # (label, app -> Scene | None)
 
 #: Called with every new play scene (the assistant and other add-ons hook in there).
 PLAY_SCENE_EXTENSIONS: list[Callable[[Any], object]] = []
