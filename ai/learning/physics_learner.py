@@ -49,8 +49,9 @@ ENTRY_WEIGHT = 0
 #: Hidden directions: the priors tried, each (turn, step backwards) with +1 "fewest" or -1 "most"; the one
 #: whose learned rule list is shortest is kept.
 PRIORS: tuple[tuple[int, int], ...] = ((1, 1), (1, -1), (-1, 1), (-1, -1))
-#: Most seconds the direction search runs (its best answer is used).
-DIRECTIONS_SECONDS = 20.0
+#: Most work the direction search does, in CP-SAT's deterministic time units (about seconds of one core;
+#: its best answer is used), so that the answer does not depend on the machine's speed.
+DIRECTIONS_WORK = 4.0
 
 
 def outcome_id(dr: int, da: int, turn: bool) -> int:
@@ -367,10 +368,11 @@ def infer_directions(steps: Steps, *, ctx: SolveContext | None = None,
         model.add_at_most_one(options)
     model.minimize(sum(costs) + ENTRY_WEIGHT * sum(table_vars.values()))
     solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 2
+    solver.parameters.num_workers = 1  # one worker: the same directions on every machine
+    solver.parameters.max_deterministic_time = DIRECTIONS_WORK  # the same answer on a fast or a slow machine
     remaining = ctx.remaining()
-    solver.parameters.max_time_in_seconds = DIRECTIONS_SECONDS if remaining is None else max(
-        0.01, min(remaining, DIRECTIONS_SECONDS))
+    if remaining is not None:
+        solver.parameters.max_time_in_seconds = max(0.01, remaining)
     with ctx.watch(solver.stop_search):
         status = solver.solve(model)
     ctx.check()

@@ -56,7 +56,7 @@ def test_learn_one_many_lemming_game_is_exact(capsys: pytest.CaptureFixture[str]
 def test_positions_only_rules_drive_solve_and_hint(tmp_path: Path, data_home: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "positions.json"
-    assert main(["learn", "--positions-only", "--games", "2", "--seed", "0", "--out", str(out)]) == 0
+    assert main(["learn", "--positions-only", "--games", "1", "--seed", "0", "--out", str(out)]) == 0
     text = capsys.readouterr().out
     assert "checked against the engine: EXACT" in text
     assert main(["solve", ORIGINAL_NUMBER, "--solver", "learned", "--rules", str(out), "--all", "--json"]) == 0
