@@ -314,6 +314,8 @@ def infer_directions(steps: Steps, *, ctx: SolveContext | None = None,
     the way lemmings go); directions already observed are kept."""
     from ortools.sat.python import cp_model
 
+    from ai.cpsat_run import solve_under
+
     ctx = ctx or SolveContext.create()
     model = cp_model.CpModel()
     n = steps.count
@@ -370,11 +372,7 @@ def infer_directions(steps: Steps, *, ctx: SolveContext | None = None,
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1  # one worker: the same directions on every machine
     solver.parameters.max_deterministic_time = DIRECTIONS_WORK  # the same answer on a fast or a slow machine
-    remaining = ctx.remaining()
-    if remaining is not None:
-        solver.parameters.max_time_in_seconds = max(0.01, remaining)
-    with ctx.watch(solver.stop_search):
-        status = solver.solve(model)
+    status = solve_under(solver, model, ctx)
     ctx.check()
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise ValueError("no direction for every step explains the positions with one table")

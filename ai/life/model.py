@@ -16,7 +16,6 @@ time limit and a cancel reaches ``stop_search`` through the context's one stop-w
 
 from __future__ import annotations
 
-import threading
 from functools import lru_cache
 from itertools import combinations
 from math import comb
@@ -27,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 from ortools.sat.python import cp_model
 
+from ai.cpsat_run import solve_under
 from ai.context import SolveContext
 from game.life.rules import OFFSETS, Board, Rule
 
@@ -223,24 +223,7 @@ def solve_model(m: ReverseModel, ctx: SolveContext, *, workers: int = 1, seed: i
     params.symmetry_level = 0
     params.use_sat_inprocessing = inprocessing
     params.random_seed = seed
-    remaining = ctx.remaining()
-    if remaining is not None:
-        params.max_time_in_seconds = max(remaining, 0.001)
-    if ctx.should_stop():
-        return cp_model.UNKNOWN, solver
-    finished = threading.Event()
-
-    def stop() -> None:
-        while not finished.is_set():  # stop_search is lost before CP-SAT started: repeat until it returns
-            solver.stop_search()
-            finished.wait(0.005)
-
-    with ctx.watch(stop):
-        try:
-            status = solver.solve(m.model)
-        finally:
-            finished.set()
-    return status, solver
+    return solve_under(solver, m.model, ctx), solver
 
 
 __all__ = ["ReverseModel", "build_model", "solve_model"]

@@ -47,6 +47,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from ai.base import BrickSet, SolveMode, SolveStatus
+from ai.cpsat_run import solve_under
 from ai.context import SolveContext, SolveStopped, StopReason
 from ai.reach import ReachInfo, analyse, losing_reads, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
@@ -485,25 +486,7 @@ def run_solver(
         params.symmetry_level = 0
     if enumerate_all:
         params.enumerate_all_solutions = True
-    remaining = ctx.remaining()
-    if remaining is not None:
-        params.max_time_in_seconds = max(remaining, 0.001)
-    if ctx.should_stop():
-        return cp_model.UNKNOWN, solver
-    finished = threading.Event()
-
-    def stop() -> None:
-        # stop_search is lost if it comes before CP-SAT has started: repeat it until the solve returns
-        while not finished.is_set():
-            solver.stop_search()
-            finished.wait(0.005)
-
-    with ctx.watch(stop):
-        try:
-            status = solver.solve(m.model, collector)
-        finally:
-            finished.set()
-    return status, solver
+    return solve_under(solver, m.model, ctx, collector), solver
 
 
 def stopped(ctx: SolveContext, status: Any) -> SolveStopped:
