@@ -8,18 +8,15 @@ game state).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import pygame
 
 from game.level import Brick
 from game.outcome import LemmingFailure, frame_label
 from game.ui import hud
-from game.ui.play_state import PlayState
+from game.ui.play_state import PlayState, PlayView
 from game.ui.render import BoardLayout
 
-if TYPE_CHECKING:
-    from game.ui.scenes.play import PlayScene
 
 #: Height of the strip between the top bar and the board (status messages: two lines fit).
 STATUS_STRIP = 62
@@ -27,7 +24,7 @@ STATUS_STRIP = 62
 INTRO_SECONDS = 1.8
 
 
-def draw_hud(scene: PlayScene, surface: pygame.Surface) -> None:
+def draw_hud(scene: PlayView, surface: pygame.Surface) -> None:
     w = surface.get_width()
     bar = hud.top_bar(surface)
     x = 14
@@ -72,7 +69,7 @@ def draw_hud(scene: PlayScene, surface: pygame.Surface) -> None:
     hud.hint_bar(surface, hints, keep=keep)
 
 
-def draw_status_lines(scene: PlayScene, surface: pygame.Surface) -> None:
+def draw_status_lines(scene: PlayView, surface: pygame.Surface) -> None:
     """The status lines, inside the strip (never over the board)."""
     w = surface.get_width()
     y = hud.TOP_BAR + 7
@@ -88,7 +85,7 @@ def draw_status_lines(scene: PlayScene, surface: pygame.Surface) -> None:
         y += 27
 
 
-def draw_ruler(scene: PlayScene, surface: pygame.Surface, layout: BoardLayout) -> None:
+def draw_ruler(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -> None:
     """Row numbers left of the board, column numbers above it (every cell, or every 5th when small)."""
     cell = layout.cell
     size = max(12, min(20, cell - 2))
@@ -102,7 +99,7 @@ def draw_ruler(scene: PlayScene, surface: pygame.Surface, layout: BoardLayout) -
         hud.blit_text(surface, str(r), (board.left - 6, y), size, hud.MUTED, anchor="midright")
 
 
-def draw_failure_marks(scene: PlayScene, surface: pygame.Surface, layout: BoardLayout) -> None:
+def draw_failure_marks(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -> None:
     """After a lost run: rings in the lemmings' colours and their numbers on each cell where one missed."""
     colors = scene.path_colors()
     cell = layout.cell
@@ -123,7 +120,7 @@ def draw_failure_marks(scene: PlayScene, surface: pygame.Surface, layout: BoardL
                       anchor="center", size=max(14, min(22, cell // 2)))
 
 
-def draw_result(scene: PlayScene, surface: pygame.Surface, layout: BoardLayout) -> None:
+def draw_result(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -> None:
     won = scene.state == PlayState.WON
     w, h = surface.get_size()
     n = len(scene.level.lemmings)
@@ -168,7 +165,7 @@ def draw_result(scene: PlayScene, surface: pygame.Surface, layout: BoardLayout) 
     hud.blit_text(surface, more, (box.centerx, y + 2), 22, hud.MUTED, anchor="midtop")
 
 
-def won_lines(scene: PlayScene) -> list[tuple[str, tuple[int, int, int]]]:
+def won_lines(scene: PlayView) -> list[tuple[str, tuple[int, int, int]]]:
     used = len(scene.bricks)
     detail = f"{hud.plural(used, 'brick')} used"
     if scene.new_best and scene.best_before is not None:
@@ -186,7 +183,7 @@ def won_lines(scene: PlayScene) -> list[tuple[str, tuple[int, int, int]]]:
     return lines
 
 
-def draw_confetti(scene: PlayScene, surface: pygame.Surface) -> None:
+def draw_confetti(scene: PlayView, surface: pygame.Surface) -> None:
     """Falling confetti below the top bar (a pure function of the animation clock)."""
     colors = ((255, 214, 90), (120, 230, 120), (120, 180, 255), (255, 120, 200), (255, 255, 255))
     w, h = surface.get_size()
@@ -207,7 +204,7 @@ def draw_confetti(scene: PlayScene, surface: pygame.Surface) -> None:
     surface.set_clip(previous_clip)
 
 
-def draw_intro(scene: PlayScene, surface: pygame.Surface, layout: BoardLayout) -> None:
+def draw_intro(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -> None:
     """The level's title card, fading out as the level opens."""
     fade = min(1.0, max(0.0, (INTRO_SECONDS - scene.anim) / 0.6))
     lv = scene.level
@@ -242,7 +239,7 @@ def _without_keys(hints: list[tuple[str, str]], claimed: set[str]) -> list[tuple
     return out
 
 
-def footer_hints(self: PlayScene) -> list[tuple[str, str]]:
+def footer_hints(self: PlayView) -> list[tuple[str, str]]:
     """The footer's keys for the state of ``self`` (a play scene); an add-on's keys replace the scene's own."""
     s = self.state
     if s == PlayState.PLACING:
@@ -259,7 +256,7 @@ def footer_hints(self: PlayScene) -> list[tuple[str, str]]:
     return _without_keys(hints, {key for key, _ in self.extra_hints}) + list(self.extra_hints) + [("F1", "keys")]
 
 
-def status_strip_lines(self: PlayScene) -> list[str]:
+def status_strip_lines(self: PlayView) -> list[str]:
     """The lines shown in the strip under the top bar (at most two; the rest joined into the second)."""
     lines = ([self.message] if self.message else []) + [line for line in self.status_lines if line]
     tip = self.level.meta_value("hint")
