@@ -321,9 +321,15 @@ def config_solid(config: int, offset: Offset) -> bool:
     return bool(config >> NEIGHBOURS.index(offset) & 1)
 
 
+#: For each configuration, the one seen by a lemming facing the other way in the same neighbourhood.
+MIRRORED: tuple[int, ...] = tuple(
+    sum(1 << NEIGHBOURS.index((dr, -da)) for i, (dr, da) in enumerate(NEIGHBOURS) if config >> i & 1)
+    for config in range(CONFIGS))
+
+
 def _mirror_config(config: int) -> int:
     """The configuration seen by a lemming facing the other way in the same neighbourhood."""
-    return sum(1 << NEIGHBOURS.index((dr, -da)) for i, (dr, da) in enumerate(NEIGHBOURS) if config >> i & 1)
+    return MIRRORED[config]
 
 
 def config_of(solid: Callable[[Offset], bool]) -> int:

@@ -31,7 +31,7 @@ import numpy.typing as npt
 from game.errors import GameError
 from game.json_bounds import loads_bounded
 from game.level import Brick, Level
-from game.physics import NEIGHBOURS, Physics
+from game.physics import MIRRORED, NEIGHBOURS, Physics
 from game.simulation import simulate
 
 BoolArray = npt.NDArray[np.bool_]
@@ -41,10 +41,7 @@ IntArray = npt.NDArray[np.int64]
 MAX_GAMES, MAX_SIDE, MAX_FRAMES, MAX_LEMMINGS, MAX_STEPS = 10_000, 256, 10_000, 20_000, 5_000_000
 
 #: For each absolute configuration, the configuration seen by a lemming facing left (columns mirrored).
-MIRROR: IntArray = np.array([
-    sum(1 << NEIGHBOURS.index((dr, -da)) for i, (dr, da) in enumerate(NEIGHBOURS) if config >> i & 1)
-    for config in range(1 << len(NEIGHBOURS))
-], dtype=np.int64)
+MIRROR: IntArray = np.array(MIRRORED, dtype=np.int64)
 
 
 class ObservationError(GameError):

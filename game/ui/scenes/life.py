@@ -34,32 +34,18 @@ AI_TIME_LIMIT = 10.0
 ALIVE, DEAD, GRID = (250, 214, 90), (34, 28, 56), (60, 52, 92)
 
 
-def _solve_job(target: Board, steps: int, rule_name: str,
-               limit: float | None) -> Callable[[Callable[[Any], None], threading.Event], Any]:
-    def job(report: Callable[[Any], None], cancel: threading.Event) -> Any:
-        from ai.context import SolveContext, SolveStopped
-        from ai.life.reverse import reverse
-        from game.life.rules import parse_rule
-
-        ctx = SolveContext.create(time_limit=limit, cancel=cancel, progress=report)
-        try:
-            return reverse(target, steps, ctx, parse_rule(rule_name))
-        except SolveStopped:  # cancelled (only in the worker's thread; a child process is killed instead)
-            return None
-    return job
-
-
-def _hint_job(target: Board, steps: int, rule_name: str,
+def _life_job(kind: str, target: Board, steps: int, rule_name: str,
               limit: float | None) -> Callable[[Callable[[Any], None], threading.Event], Any]:
+    """A worker job: ``"solve"`` (:func:`ai.life.reverse.reverse`) or ``"hint"`` (:func:`ai.life.reverse.backbone`)."""
     def job(report: Callable[[Any], None], cancel: threading.Event) -> Any:
         from ai.context import SolveContext, SolveStopped
-        from ai.life.reverse import backbone
+        from ai.life.reverse import backbone, reverse
         from game.life.rules import parse_rule
 
         ctx = SolveContext.create(time_limit=limit, cancel=cancel, progress=report)
         try:
-            return backbone(target, steps, ctx, parse_rule(rule_name))
-        except SolveStopped:
+            return (reverse if kind == "solve" else backbone)(target, steps, ctx, parse_rule(rule_name))
+        except SolveStopped:  # cancelled (only in the worker's thread; a child process is killed instead)
             return None
     return job
 
@@ -195,11 +181,11 @@ class LifeScene(Scene):
         elif k == Act.NEXT_ITEM:
             self.load(self.index + 1)
         elif k == Act.HINT:
-            self._submit("hint", _hint_job(m.puzzle.target, m.puzzle.steps, m.puzzle.rule.name,
-                                               self.ai_time_limit))
+            self._submit("hint", _life_job("hint", m.puzzle.target, m.puzzle.steps, m.puzzle.rule.name,
+                                           self.ai_time_limit))
         elif k == Act.SOLVE:
-            self._submit("solve", _solve_job(m.puzzle.target, m.puzzle.steps, m.puzzle.rule.name,
-                                                 self.ai_time_limit))
+            self._submit("solve", _life_job("solve", m.puzzle.target, m.puzzle.steps, m.puzzle.rule.name,
+                                            self.ai_time_limit))
 
     def _submit(self, kind: str, job: Callable[[Callable[[Any], None], threading.Event], Any]) -> None:
         self.job_kind = kind
