@@ -254,23 +254,25 @@ class Physics:
         """True when both physics move every lemming alike in every neighbourhood."""
         return self.targets_stop == other.targets_stop and bool(np.array_equal(self.table, other.table))
 
-    def moves_alike(self, other: Physics) -> bool:
+    def moves_alike(self, other: Physics, *, opposite: bool = False) -> bool:
         """True when every lemming's positions are the same under both physics, from any start on any map
-        (a direction may be named the other way round; what counts is where lemmings go).
+        (a direction may be named the other way round; what counts is where lemmings go).  With
+        ``opposite`` every lemming of ``other`` starts facing the other way (the same physics with left
+        and right named the other way round, which positions alone cannot tell apart).
 
         Exact on static maps: the states are "this physics' lemming sees configuration c, the other's faces
         the same or the opposite way"; after a move the next configuration can be any, after staying put
         it is the same neighbourhood (seen mirrored by a lemming that turned).  From "any configuration,
         same way", both must move to the same cell in every state reached.
 
-        >>> CLASSIC.moves_alike(CLASSIC.renamed("copy"))
-        True
+        >>> CLASSIC.moves_alike(CLASSIC.renamed("copy")), CLASSIC.moves_alike(CLASSIC, opposite=True)
+        (True, False)
         """
         if self.targets_stop != other.targets_stop:
             return False
         ours, theirs = self.table.tolist(), other.table.tolist()
         anywhere = -1
-        todo: list[tuple[int, bool]] = [(anywhere, False)]  # (config or anywhere, opposite)
+        todo: list[tuple[int, bool]] = [(anywhere, opposite)]  # (config or anywhere, opposite)
         done: set[tuple[int, bool]] = set()
         while todo:
             state = todo.pop()

@@ -13,8 +13,9 @@ Whether targets stop lemmings is read from lemmings that stood on a target: one 
 no; one that stayed where the learned rules would have moved it says yes; when neither happened the
 learner says so (and answers "yes", the game's convention).
 
-With positions only, the directions are a hidden state: :func:`infer_directions` asks CP-SAT for a
-direction per lemming and frame such that one table explains every step, with the fewest turns.
+With positions only, the directions are a hidden state (:mod:`ai.learning.hidden_directions`): CP-SAT
+names a direction per lemming and frame such that one simple table explains every step, and the rule
+list learned from it is shortened while it still replays every observed position.
 
 >>> from game.physics_catalog import SHIPPED
 >>> from ai.learning.observations import random_game
@@ -34,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ai.context import SolveContext
+from ai.learning.hidden_directions import HIDDEN_BEAM, PRIORS, implied_directions, infer_directions, simplify
 from ai.learning.observations import MIRROR, Game, Steps, steps_of
 from game.physics import CONFIGS, NEIGHBOURS, Physics, Rule
 
@@ -43,15 +45,6 @@ BoolArray = npt.NDArray[np.bool_]
 #: The most cell conditions one learned rule may hold.
 MAX_CONDITIONS = 4
 STAY = -1  #: marker for "no example" in outcome tables
-#: Hidden directions: the cost of one more table entry against one turn or step backwards (an Occam prior:
-#: directions that let fewer neighbourhood-move pairs explain the positions are preferred).
-ENTRY_WEIGHT = 0
-#: Hidden directions: the priors tried, each (turn, step backwards) with +1 "fewest" or -1 "most"; the one
-#: whose learned rule list is shortest is kept.
-PRIORS: tuple[tuple[int, int], ...] = ((1, 1), (1, -1), (-1, 1), (-1, -1))
-#: Most work the direction search does, in CP-SAT's deterministic time units (about seconds of one core;
-#: its best answer is used), so that the answer does not depend on the machine's speed.
-DIRECTIONS_WORK = 4.0
 
 
 def outcome_id(dr: int, da: int, turn: bool) -> int:
@@ -261,9 +254,9 @@ def describe_config(config: int) -> str:
 
 
 def fit(ev: Evidence, *, name: str, positions_only: bool, example_count: int,
-        ctx: SolveContext | None = None) -> LearnedPhysics:
+        ctx: SolveContext | None = None, width: int = 4) -> LearnedPhysics:
     """The smallest-list physics explaining ``ev``, with whether targets stop lemmings decided."""
-    rules = decision_list(ev.table, ctx=ctx)
+    rules = decision_list(ev.table, width=width, ctx=ctx)
     physics = Physics(name, ev.moved_on_target == 0, rules)
     decided = ev.moved_on_target > 0 or bool((physics.table[ev.stayed_on_target] != 0).any())
     notes = []
@@ -289,97 +282,41 @@ def learn_physics(games: Sequence[Game], *, name: str = "learned", ctx: SolveCon
         ev = evidence(config, outcome, steps.on_target)
         return fit(ev, name=name, positions_only=False, example_count=steps.count, ctx=ctx)
     best: LearnedPhysics | None = None
-    for prior in PRIORS:  # each naming prior names the directions; the shortest rule list wins
+    for prior in PRIORS:  # each prior names the directions; the shortest rule list after simplify wins
         d0, d1 = infer_directions(steps, ctx=ctx, prior=prior)
         if int((steps.moves[:, 1] * d0).sum()) < 0:  # name the directions after the way lemmings mostly go
             d0, d1 = -d0, -d1
-        config, outcome = examples(steps, d0, d1)
-        ev = evidence(config, outcome, steps.on_target)
-        result = fit(ev, name=name, positions_only=True, example_count=steps.count, ctx=ctx)
+        result = _fit_hidden(steps, d0, d1, name, ctx)
+        while not result.conflicts:  # refit under the directions the simplified rules imply, while shorter
+            implied = implied_directions(result.physics, steps)
+            if implied is None:
+                break
+            again = _fit_hidden(steps, *implied, name, ctx)
+            if again.conflicts or _size(again.physics) >= _size(result.physics):
+                break
+            result = again
         if best is None or _size(result.physics) < _size(best.physics):
             best = result
     assert best is not None
+    best.notes.append("positions cannot tell left from right: directions are named after the way "
+                      "lemmings mostly go")
     return best
 
 
-def _size(physics: Physics) -> tuple[int, int]:
-    """How long a physics is to say: rules, then conditions."""
-    return len(physics.rules), sum(len(rule.when) for rule in physics.rules)
+def _fit_hidden(steps: Steps, d0: IntArray, d1: IntArray, name: str, ctx: SolveContext | None) -> LearnedPhysics:
+    """The rules read from inferred directions, then :func:`simplify`-ed while they explain the positions."""
+    config, outcome = examples(steps, d0, d1)
+    ev = evidence(config, outcome, steps.on_target)
+    result = fit(ev, name=name, positions_only=True, example_count=steps.count, ctx=ctx, width=HIDDEN_BEAM)
+    if not ev.conflicts:
+        result.physics = simplify(result.physics, steps, ctx=ctx)
+    return result
 
 
-def infer_directions(steps: Steps, *, ctx: SolveContext | None = None,
-                     prior: tuple[int, int] = (1, 1)) -> tuple[IntArray, IntArray]:
-    """A direction for every step (before and after) such that one table over configurations explains
-    every example, with the fewest turns and steps backwards (CP-SAT: the directions are named after
-    the way lemmings go); directions already observed are kept."""
-    from ortools.sat.python import cp_model
-
-    from ai.cpsat_run import solve_under
-
-    ctx = ctx or SolveContext.create()
-    model = cp_model.CpModel()
-    n = steps.count
-    lemmings = np.unique(steps.lemming)
-    # one direction variable per lemming and frame: step s uses frame vars (s, s+1) of its lemming
-    right = [model.new_bool_var(f"d{i}") for i in range(n + len(lemmings))]
-
-    def var_before(s: int) -> Any:
-        return right[s + int(np.searchsorted(lemmings, steps.lemming[s]))]
-
-    def var_after(s: int) -> Any:
-        return right[s + 1 + int(np.searchsorted(lemmings, steps.lemming[s]))]
-
-    table_vars: dict[tuple[int, int], Any] = {}
-
-    def entry(config: int, outcome: int) -> Any:
-        key = (config, outcome)
-        if key not in table_vars:
-            table_vars[key] = model.new_bool_var(f"t{config}_{outcome}")
-        return table_vars[key]
-
-    costs: list[Any] = []
-    stop_on_targets = not bool((steps.on_target & ((steps.moves != 0).any(axis=1))).any())
-    for s in range(n):
-        if s % 512 == 0:
-            ctx.check()
-        before, after = var_before(s), var_after(s)
-        for known, var in ((steps.direction[s], before), (steps.next_direction[s], after)):
-            if known:
-                model.add(var == (known > 0))
-        turn = model.new_bool_var(f"turn{s}")
-        model.add(before != after).only_enforce_if(turn)
-        model.add(before == after).only_enforce_if(turn.Not())
-        costs.append(turn if prior[0] > 0 else turn.Not())
-        if steps.moves[s, 1] != 0:  # name the directions after the way lemmings go: a step back costs
-            backward = before.Not() if steps.moves[s, 1] > 0 else before
-            costs.append(backward if prior[1] > 0 else backward.Not())
-        if stop_on_targets and steps.on_target[s]:
-            model.add(turn == 0)
-            continue
-        config = int(steps.config[s])
-        dr, dc = int(steps.moves[s, 0]), int(steps.moves[s, 1])
-        for is_right, is_turn in product((True, False), (False, True)):
-            cfg = config if is_right else int(MIRROR[config])
-            da = dc if is_right else -dc
-            lits = [before if is_right else before.Not(), turn if is_turn else turn.Not()]
-            model.add_bool_or([*(lit.Not() for lit in lits), entry(cfg, outcome_id(dr, da, is_turn))])
-    by_config: dict[int, list[Any]] = {}
-    for (config, _), var in table_vars.items():
-        by_config.setdefault(config, []).append(var)
-    for options in by_config.values():
-        model.add_at_most_one(options)
-    model.minimize(sum(costs) + ENTRY_WEIGHT * sum(table_vars.values()))
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1  # one worker: the same directions on every machine
-    solver.parameters.max_deterministic_time = DIRECTIONS_WORK  # the same answer on a fast or a slow machine
-    status = solve_under(solver, model, ctx)
-    ctx.check()
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        raise ValueError("no direction for every step explains the positions with one table")
-    values = np.array([solver.value(v) for v in right], dtype=np.int64) * 2 - 1
-    offsets = np.searchsorted(lemmings, steps.lemming)
-    idx = np.arange(n) + offsets
-    return values[idx], values[idx + 1]
+def _size(physics: Physics) -> tuple[int, int, int]:
+    """How long a physics is to say: rules, then conditions, then turns."""
+    return (len(physics.rules), sum(len(rule.when) for rule in physics.rules),
+            sum(rule.turn for rule in physics.rules))
 
 
 def engine_for(physics: Physics) -> Callable[[Any], Game]:
@@ -397,7 +334,9 @@ class Agreement:
     alike: int  #: lemmings whose positions agree at every frame
     flipped: bool  #: the learned directions are named the other way round (positions only)
     table_exact: bool  #: the tables agree on all 256 configurations and targets alike
-    proved: bool = False  #: positions agree from any start on any map (:meth:`Physics.moves_alike`)
+    #: positions agree from any start on any map (:meth:`Physics.moves_alike`; when ``flipped``, with every
+    #: start direction of the learned physics reversed: positions alone cannot name left and right)
+    proved: bool = False
 
     @property
     def exact(self) -> bool:
@@ -422,7 +361,8 @@ def agreement(learned: Physics, truth: Physics, *, seed: int = 12345, maps: int 
             alike[flip] += _alike(truth_game, learned, flip)
     flipped = alike[True] > alike[False]
     best_alike = alike[flipped]
-    return Agreement(total, best_alike, flipped, learned.same_behaviour(truth), learned.moves_alike(truth))
+    return Agreement(total, best_alike, flipped, learned.same_behaviour(truth),
+                     truth.moves_alike(learned, opposite=flipped))
 
 
 def _alike(game: Game, physics: Physics, flip: bool) -> int:

@@ -1,0 +1,86 @@
+"""Learning from positions only: the replay check, the rule-list simplifier and the hidden-direction learner."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ai.context import SolveContext, SolveStopped
+from ai.learning.hidden_directions import (
+    explains,
+    implied_directions,
+    rules_table,
+    simplify,
+)
+from ai.learning.observations import random_game, steps_of
+from ai.learning.physics_learner import _size, agreement, learn_physics
+from game.physics import Physics, Rule, random_physics
+from game.physics_catalog import SHIPPED
+from tests.stopping import cancelled
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6))
+def test_rules_table_is_the_physics_table(seed: int) -> None:
+    physics = random_physics(np.random.default_rng(seed))
+    assert (rules_table(physics.rules) == physics.table).all()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6))
+def test_the_true_physics_explains_its_own_positions_and_implies_its_directions(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    truth = random_physics(rng)
+    game = random_game(rng, truth, height=10, width=12, lemmings=6, frames=15)
+    full, hidden = steps_of([game]), steps_of([game.without_directions()])
+    assert explains(truth, hidden) and explains(truth, full)
+    implied = implied_directions(truth, full)
+    assert implied is not None
+    assert (implied[0] == full.direction).all() and (implied[1] == full.next_direction).all()
+
+
+def test_a_physics_that_moves_differently_does_not_explain() -> None:
+    game = random_game(np.random.default_rng(3), SHIPPED["classic"]).without_directions()
+    steps = steps_of([game])
+    assert not explains(SHIPPED["climber"], steps)
+    assert implied_directions(SHIPPED["climber"], steps) is None
+
+
+def test_simplify_drops_what_the_positions_do_not_need() -> None:
+    classic = SHIPPED["classic"]
+    padded = Physics("padded", True, (Rule(((( -1, 0), True), ((1, 0), False)), (1, 0), False),) + classic.rules)
+    steps = steps_of([random_game(np.random.default_rng(s), classic).without_directions() for s in range(2)])
+    assert explains(padded, steps)
+    simpler = simplify(padded, steps)
+    assert explains(simpler, steps)
+    assert _size(simpler) < _size(padded)
+    assert simpler.moves_alike(classic)
+
+
+def test_simplify_stops_when_cancelled() -> None:
+    steps = steps_of([random_game(np.random.default_rng(1), SHIPPED["climber"]).without_directions()])
+    with pytest.raises(SolveStopped):
+        simplify(SHIPPED["climber"], steps, ctx=SolveContext.create(cancel=cancelled()))
+
+
+def test_moves_alike_with_directions_named_the_other_way() -> None:
+    classic = SHIPPED["classic"]
+    mirrored = Physics("mirrored", True, tuple(
+        Rule(tuple(sorted(((dr, -da), solid) for (dr, da), solid in rule.when)), (rule.move[0], -rule.move[1]),
+             rule.turn) for rule in classic.rules))
+    assert not mirrored.moves_alike(classic)
+    assert mirrored.moves_alike(classic, opposite=True)
+
+
+@pytest.mark.parametrize("k", [0, 3, 11])
+def test_random_physics_from_three_games_positions_only(k: int) -> None:
+    # random physics where lemmings turn often or walk backwards (the old naming priors failed on these)
+    truth = random_physics(np.random.default_rng(1000 + k))
+    rng = np.random.default_rng(7)
+    result = learn_physics([random_game(rng, truth).without_directions() for _ in range(3)],
+                           ctx=SolveContext.create())
+    assert result.positions_only
+    assert agreement(result.physics, truth, maps=1, lemmings=200).proved
+    assert any("left from right" in note for note in result.notes)
