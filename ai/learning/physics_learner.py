@@ -280,7 +280,10 @@ def learn_physics(games: Sequence[Game], *, name: str = "learned", ctx: SolveCon
     if not positions_only:
         config, outcome = examples(steps, steps.direction, steps.next_direction)
         ev = evidence(config, outcome, steps.on_target)
-        return fit(ev, name=name, positions_only=False, example_count=steps.count, ctx=ctx)
+        result = fit(ev, name=name, positions_only=False, example_count=steps.count, ctx=ctx, width=HIDDEN_BEAM)
+        if not ev.conflicts:  # the beam's list, shortened while it replays every observed step
+            result.physics = simplify(result.physics, steps, ctx=ctx)
+        return result
     best: LearnedPhysics | None = None
     for prior in PRIORS:  # each prior names the directions; the shortest rule list after simplify wins
         d0, d1 = infer_directions(steps, ctx=ctx, prior=prior)
