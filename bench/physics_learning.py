@@ -33,7 +33,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--random", type=int, default=20)
     parser.add_argument("--seeds", type=int, default=8)
-    parser.add_argument("--only", choices=["all", "random-positions"], default="all",
+    parser.add_argument("--seed-base", type=int, default=1000,
+                        help="random physics k is drawn with seed SEED_BASE + k (2000: the held-out set)")
+    parser.add_argument("--only", choices=["all", "random-positions", "random"], default="all",
                         help="random-positions: only the random physics, positions only")
     args = parser.parse_args()
     classic = SHIPPED["classic"]
@@ -46,11 +48,11 @@ def main() -> None:
         print(f"| classic, ONE ordinary game (2-4 lemmings), fully observed | seeds 0-{args.seeds - 1} | "
           f"{sum(rows)}/{len(rows)} exact |")
     physics = [(name, p) for name, p in SHIPPED.items()] if args.only == "all" else []
-    physics += [(f"random-{k}", random_physics(np.random.default_rng(1000 + k))) for k in range(args.random)]
+    physics += [(f"random-{k}", random_physics(np.random.default_rng(args.seed_base + k))) for k in range(args.random)]
     print("| physics | observed | 1 game | 2 games | 3 games | learn time (median, 3 games) |")
     print("|---|---|---|---|---|---|")
     groups: dict[tuple[str, bool, int], list[bool]] = {}
-    for positions_only in ((False, True) if args.only == "all" else (True,)):
+    for positions_only in ((True,) if args.only == "random-positions" else (False, True)):
         for name, truth in physics:
             cells, times = [], []
             for games in (1, 2, 3):
