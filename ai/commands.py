@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any
 
-from game.cli_args import bricks_arg, names_arg, output_file_arg, path_arg, terminal_safe, time_limit_arg
+from game.cli_args import bricks_arg, int_arg, names_arg, output_file_arg, path_arg, terminal_safe, time_limit_arg
 from game.errors import GameError
 
 #: Exact solvers offered on the command line.
@@ -25,6 +25,10 @@ HEURISTIC_SOLVERS = ("gradient", "learned")
 def _solver_options(args: argparse.Namespace) -> dict[str, Any]:
     """Keyword options of the chosen solver from the command-line flags."""
     options: dict[str, Any] = {}
+    if args.list is not None:
+        if not args.all or args.solver != "auto":
+            raise GameError("--list applies to --all with --solver auto (the other solvers list every solution)")
+        options["max_listed"] = args.list
     if args.solver == "milp":
         if args.backend:
             options["backend"] = args.backend
@@ -133,6 +137,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--solver", default="auto", choices=EXACT_SOLVERS + HEURISTIC_SOLVERS,
                    help="solver (default auto); gradient and learned are the research methods of issue 5")
     p.add_argument("--all", action="store_true", help="list every minimum solution, with proof")
+    p.add_argument("--list", type=int_arg(1, 1_000_000), default=None, metavar="K",
+                   help="with --all (auto) on a level of independent parts: list at most K solutions "
+                        "(default 1000); they are always counted, as the product of the parts' counts")
     p.add_argument("--time-limit", type=time_limit_arg, default=None, metavar="S", help="give up after S seconds (> 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--lp", action="store_true", help="milp: solve the LP relaxation, print densities")

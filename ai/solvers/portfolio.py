@@ -84,7 +84,8 @@ class PortfolioSolver(SolverBase):
 
     ``race=False`` runs the search alone (when it looks fast) or CP-SAT alone; ``milp_after=None`` never
     races MILP; ``decompose=False`` solves the level whole; a level that splits first gets ``split_probe``
-    seconds of whole-level search.
+    seconds of whole-level search; in mode ``all`` a split level lists at most ``max_listed`` of its
+    optimal sets (their number is always counted).
     """
 
     name = "auto"
@@ -92,7 +93,7 @@ class PortfolioSolver(SolverBase):
 
     def __init__(self, *, race: bool = True, probe: float = 1.0, small: int = 50_000,
                  max_search_cells: int = 90, decompose: bool = True, milp_after: float | None = 2.0,
-                 split_probe: float = 0.25) -> None:
+                 split_probe: float = 0.25, max_listed: int = 1000) -> None:
         self.race = race
         self.probe = probe
         self.small = small
@@ -100,6 +101,7 @@ class PortfolioSolver(SolverBase):
         self.decompose = decompose
         self.milp_after = milp_after
         self.split_probe = split_probe
+        self.max_listed = max_listed
 
     def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
         """Decompose when the level splits, else the inline probe and the race."""
@@ -112,7 +114,7 @@ class PortfolioSolver(SolverBase):
                 ctx.check()
             parts = split(level, ctx)
             if len(parts) > 1:
-                outcome = DecomposeSolver(inner=self._whole).combine(level, mode, ctx, partial, parts)
+                outcome = DecomposeSolver(inner=self._whole, max_solutions=self.max_listed).combine(level, mode, ctx, partial, parts)
                 outcome.extra["used"] = "decompose"
                 return outcome
         info = reach_for(level, ctx)

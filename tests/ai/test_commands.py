@@ -171,3 +171,21 @@ def test_solve_json_counts_the_optimal_sets_of_a_split_level(capsys: pytest.Capt
     assert main(["solve", ORIGINAL_NUMBER, "--all", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["complete"] and data["solution_count"] == len(data["solutions"]) == 6
+
+
+def test_solve_all_lists_as_many_of_a_split_levels_solutions_as_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    level = str(REPO / "bench/suites/compartments/008_compartments.txt")
+    assert main(["solve", level, "--all", "--list", "5000", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["solution_count"] == 4480 and len(data["solutions"]) == 4480 and data["complete"]
+    assert len({tuple(map(tuple, s)) for s in data["solutions"]}) == 4480
+    assert main(["solve", level, "--all", "--list", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["solution_count"] == 4480 and len(data["solutions"]) == 3 and not data["complete"]
+
+
+@pytest.mark.parametrize("argv", [["--list", "5"], ["--all", "--list", "5", "--solver", "cpsat"],
+                                  ["--all", "--list", "0"], ["--all", "--list", "x"]])
+def test_solve_list_is_checked_before_work(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", ORIGINAL_NUMBER, *argv]) == 2
+    assert "--list" in capsys.readouterr().err
