@@ -3,18 +3,19 @@
 :func:`reverse` tries, within one :class:`ai.context.SolveContext`:
 
 1. the free answers: the all-dead board and the target itself (a still life is its own predecessor);
-2. for k >= 2 on boards of at most :data:`JOINT_MAX_CELLS` cells, the joint exact model of all
+2. the SAT chain (:mod:`ai.life.sat`: CaDiCaL, one generation back at a time, depth first with
+   backtracking) for :data:`SAT_SHARE` of the time: an exact start, or a proof that the target has no
+   predecessor (then the rest of the time goes to the soft model); every board it meets is a candidate;
+3. for k >= 2 on boards of at most :data:`JOINT_MAX_CELLS` cells, the joint exact CP-SAT model of all
    k generations (:mod:`ai.life.model`) for :data:`JOINT_SHARE` of the time: a solution is an exact
    start, ``INFEASIBLE`` a proof that none exists;
-3. then one generation back at a time (:func:`predecessor`; each level an equal share of the time
-   left, at least :data:`LEVEL_SHARE` of it): the *exact* one-step CP-SAT model (the board as
-   constants) for half of the level's time, else the *soft* model (minimise wrong cells) for the rest;
-   the chain goes on from what was found (inner levels keep the sparsest predecessor found in their
-   time: sparse boards more often have predecessors themselves).  ``INFEASIBLE`` on the first level proves that no start
-   exists at all (the target is
-   a Garden of Eden).  Every board of the chain is a candidate start; the one with fewest wrong cells
-   after the replay wins.  The chain reaches further on 25x25 boards; the joint model wins on small
-   boards, where a chain often runs into a predecessor that has none.
+4. then one generation back at a time with CP-SAT (:func:`predecessor`; each level an equal share of the
+   time left, at least :data:`LEVEL_SHARE` of it): the *exact* one-step model (the board as constants)
+   for half of the level's time, else the *soft* model (minimise wrong cells) for the rest; the chain
+   goes on from what was found (inner levels keep the sparsest predecessor found in their time: sparse
+   boards more often have predecessors themselves).  ``INFEASIBLE`` on the first level proves that no
+   start exists at all (the target is a Garden of Eden).  Every board of every stage is a candidate
+   start; the one with fewest wrong cells after the replay wins.
 
 :func:`backbone` finds the cells that have the same value in every start (the hints): solve, then ask
 for a start that differs from the first on at least one still-common cell, drop the cells that
@@ -35,9 +36,12 @@ from ortools.sat.python import cp_model
 
 from ai.context import SolveContext, SolveStopped
 from ai.life.model import build_model, solve_model
+from ai.life.sat import chain
 from game.life.board import board_rows
 from game.life.rules import LIFE, Board, Rule, step, trajectory
 
+#: Share of the time limit the SAT chain (:func:`ai.life.sat.chain`) gets before the CP-SAT models.
+SAT_SHARE = 0.7
 #: Share of the time limit the exact model gets before the soft model takes over.
 EXACT_SHARE = 0.5
 #: Share of the time limit the joint model of all k generations gets (k >= 2) before the step-by-step chain.
@@ -178,8 +182,19 @@ def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, 
         return _result(ReverseStatus.EXACT, best[0][1], target, rule, steps, best[0][2])
     proved_none = optimal = False
     current = target
+    remaining = ctx.remaining()
+    sat_ctx = ctx.child(time_limit=None if remaining is None else remaining * SAT_SHARE)
+    ctx.report("SAT: generations back, depth first")
+    found = chain(target, rule, steps, sat_ctx, on_board=lambda level, board: consider(board, "sat step by step"))
+    if ctx.cancelled():
+        ctx.check()  # raises SolveStopped (cancelled)
+    if found.start is not None:
+        return _result(ReverseStatus.EXACT, found.start, target, rule, steps, "sat step by step")
+    if found.garden_of_eden:  # proved: no start at all; the rest of the time looks for the fewest wrong cells
+        proved_none = True
+        exact_share = 0.0
     try:
-        if steps > 1 and target.size <= JOINT_MAX_CELLS:  # all k generations at once (small boards)
+        if steps > 1 and target.size <= JOINT_MAX_CELLS and not proved_none:  # all k generations at once (small boards)
             remaining = ctx.remaining()
             joint_ctx = ctx.child(time_limit=None if remaining is None else remaining * JOINT_SHARE)
             ctx.report(f"joint model of {steps} steps")
@@ -202,7 +217,7 @@ def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, 
             ctx.report(f"step back {level + 1} of {steps}")
             status, pred, minimal = predecessor(current, rule, level_ctx, workers=workers, exact_share=exact_share,
                                                 sparse=SPARSE_CHAIN and level < steps - 1)
-            if level == 0 and status == StepStatus.NONE:
+            if level == 0 and (status == StepStatus.NONE or proved_none):
                 proved_none = True  # the target has no predecessor at all, so none k steps back either
                 optimal = steps == 1 and minimal
             if pred is None:
