@@ -206,7 +206,7 @@ def test_g_exports_the_run_on_screen_without_stalling(app: App) -> None:
     shown = assistant_of(scene).shown
     before = app.frame_count
     press(app, pygame.K_g)
-    assert assistant_of(scene).state.exporting and assistant_of(scene).export_worker.use_processes  # in a child
+    assert assistant_of(scene).state.exporting and assistant_of(scene).use_processes  # in a child
     press(app, pygame.K_g)  # a second G never cuts the GIF being written
     assert "still writing the last GIF..." in scene.status_lines
     wait_export(app, assistant_of(scene))
@@ -257,7 +257,7 @@ def test_relaxed_answer_is_drawn_and_exported(app: App) -> None:
 
 
 def test_milp_solves_in_the_game(app: App) -> None:
-    """MILP starts its own child process inside the worker's child: it answers, no error."""
+    """MILP starts its own child process inside the job's child: it answers, no error."""
     scene = open_original(app)
     assistant = assistant_of(scene)
     assert assistant.use_processes

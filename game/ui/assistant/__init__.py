@@ -2,8 +2,8 @@
 
 * :mod:`~game.ui.assistant.state` — what it knows and shows: immutable, typed, no pygame;
   player-facing solver names and every line of text are pure functions of it.
-* :mod:`~game.ui.assistant.controller` — :class:`Assistant`: actions become worker jobs (in a child
-  process), worker events become a new state, the state goes into the scene's hooks.
+* :mod:`~game.ui.assistant.controller` — :class:`Assistant`: actions become jobs of the app's runner
+  (:mod:`game.ui.jobs`, in a child process), job events become a new state, the state goes into the scene's hooks.
 * :mod:`~game.ui.assistant.overlay` — drawing from the state (never-useful cells, relaxed densities,
   the solver badge); draw never mutates.
 * :mod:`~game.ui.assistant.host` — :class:`AssistantHost`, the small protocol a scene offers.

@@ -16,17 +16,23 @@ import pygame
 from game.level import Brick, Level
 from game.progress import ProgressStore
 from game.ui.input import Action
+from game.ui.jobs import JobRunner
 from game.ui.render import BoardLayout, LevelRenderer
 
 RGBA = tuple[int, int, int, int]
 
 
 class HostApp(Protocol):
-    """The part of the app the assistant uses: the progress store (hints are counted there)."""
+    """The part of the app the assistant uses: the progress store (hints are counted there) and the
+    job runner (every AI job goes through it)."""
 
     @property
     def progress(self) -> ProgressStore:
         """The player's progress."""
+
+    @property
+    def jobs(self) -> JobRunner:
+        """The app's job runner."""
 
 
 class AssistantHost(Protocol):

@@ -335,7 +335,6 @@ class PlayScene(Scene):
             callback()
         if self._par is not None:
             self._par.shutdown()  # type: ignore[attr-defined]
-            self._par = None
 
     def escape(self) -> None:
         """Esc: close the message on screen and open the pause menu (one press, whatever the messages)."""
@@ -493,7 +492,8 @@ class PlayScene(Scene):
         if self._par is None:
             from game.ui.par import ParFinder
 
-            self._par = ParFinder(self.app.progress, self.key, self.level)
+            self._par = ParFinder(self.app.jobs, self, self.app.progress, self.key, self.level,
+                                  on_found=lambda found: setattr(self, "par_found", found))
         self._par.start()  # type: ignore[attr-defined]
 
     def par(self) -> int | None:
@@ -540,10 +540,6 @@ class PlayScene(Scene):
                 self._finish()
             else:
                 self._frame_sounds(self.frame)
-        if self._par is not None:
-            found = self._par.poll()  # type: ignore[attr-defined]
-            if found is not None:
-                self.par_found = found
         for updater in list(self.updaters):
             updater(dt)
 
