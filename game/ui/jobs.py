@@ -27,20 +27,26 @@ lane replaces the one running there (whose late events are dropped), and :meth:`
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 import queue
 import threading
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from ai.process import JobCancelled, JobFailed, fork_available, run_in_child
 
 Report = Callable[[Any], None]
-#: A job: called with a progress-report function and a cancel event (never set in a child process,
-#: which is killed instead); returns a picklable result.
-Job = Callable[[Report, threading.Event], Any]
+
+
+class Job(Protocol):
+    """A job: called as ``job(report, cancel=event)`` with a progress-report function and a cancel event
+    (never set in a child process, which is killed instead); returns a picklable result."""
+
+    def __call__(self, report: Report, cancel: threading.Event) -> Any:
+        """Do the work."""
 
 
 class JobEventKind(enum.Enum):
@@ -248,11 +254,11 @@ class JobRunner:
             put(JobEventKind.PROGRESS, payload)
 
         try:
-            if how == Execution.CHILD_PROCESS:
-                result = run_in_child(lambda child_report: job(child_report, threading.Event()), handle._cancel,
+            if how == Execution.CHILD_PROCESS:  # (a partial: no frame of this module in the child's stack)
+                result = run_in_child(functools.partial(job, cancel=threading.Event()), handle._cancel,
                                       report, preload=preload)
             else:
-                result = job(report, handle._cancel)
+                result = job(report, cancel=handle._cancel)
         except JobCancelled:
             handle.ended = time.perf_counter()
             put(JobEventKind.CANCELLED)

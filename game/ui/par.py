@@ -13,13 +13,13 @@ from typing import Any, Callable
 
 from game.level import Level
 from game.progress import ProgressStore
-from game.ui.jobs import JobEvent, JobHandle, JobRunner
+from game.ui.jobs import Job, JobEvent, JobHandle, JobRunner
 
 #: Seconds the solver may take before the medal is left undecided.
 PAR_TIME_LIMIT = 20.0
 
 
-def _min_job(level: Level) -> Callable[[Callable[[Any], None], threading.Event], int | None]:
+def _min_job(level: Level) -> Job:
     def job(report: Callable[[Any], None], cancel: threading.Event) -> int | None:
         import ai
 

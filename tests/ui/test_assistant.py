@@ -120,7 +120,7 @@ def test_solve_enter_space_wins_and_undo_restores_the_players_bricks(app: App) -
     assert ((1, 3), (255, 120, 120, 200)) in scene.highlights  # the player's brick the solution drops
     assert scene.status_lines[0].startswith("Auto: 3 bricks, the fewest possible (proved in")
     press(app, pygame.K_RETURN)
-    assert scene.bricks == shown and scene.ghost_bricks == []
+    assert scene.bricks == shown and scene.ghost_bricks == ()
     assert scene.state == PlayState.PLACING
     press(app, pygame.K_SPACE, unicode=" ")
     app.run_frames(frames_to_finish(scene.level))

@@ -15,12 +15,12 @@ from typing import Any, Callable
 import pytest
 
 from game.ui.app import App, Scene
-from game.ui.jobs import Execution, JobEvent, JobEventKind, JobRunner, JobState
+from game.ui.jobs import Execution, Job, JobEvent, JobEventKind, JobRunner, JobState
 
 Report = Callable[[Any], None]
 
 
-def blocks_until_cancelled(started: threading.Event | None = None) -> Callable[[Report, threading.Event], Any]:
+def blocks_until_cancelled(started: threading.Event | None = None) -> Job:
     """A job that waits on its cancel event (never finishes by itself)."""
 
     def job(report: Report, cancel: threading.Event) -> Any:
@@ -166,7 +166,7 @@ def test_cancelling_a_child_process_job_kills_it() -> None:
 class JobScene(Scene):
     """A scene that asks for one blocking job when it is pushed."""
 
-    def __init__(self, app: App, job: Callable[[Report, threading.Event], Any]) -> None:
+    def __init__(self, app: App, job: Job) -> None:
         super().__init__(app)
         self.seen = Recorder()
         self.handle = app.jobs.submit(job, label="scene job", owner=self, execution=Execution.THREAD,

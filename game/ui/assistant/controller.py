@@ -5,8 +5,11 @@ mutated in place) and submits its jobs to the app's :class:`~game.ui.jobs.JobRun
 its scene: ``solve`` (solves and hints), ``prefetch`` (every minimum solution, for hints) and ``export``
 (GIF export, so an export never stops a solve, and it finishes after the scene closed).  Every job
 runs in a child process: no interpreter lock shared with the UI, and Esc kills the child at once.
-The runner delivers the events to the assistant's callbacks once per frame; :meth:`Assistant.update`
-writes the host's hooks (ghost bricks, highlights, status lines, footer keys).
+The runner delivers the events to the assistant's callbacks once per frame.  The assistant is a
+:class:`~game.ui.play_extension.PlayExtension` of its scene: the scene offers it every action first
+(:meth:`Assistant.handle_event`), reads what it shows from the state when it draws
+(:meth:`Assistant.marks`: ghost bricks, highlights, status lines, footer keys) and lets it paint its
+overlay in the same draw pass (:meth:`Assistant.draw`); nothing is written into the scene.
 
 A job that fails never shows a Python error: the player reads a friendly line, the details go to
 ``errors.log`` in the data folder (:func:`game.error_log.log_error`).
@@ -27,7 +30,8 @@ from ai.base import SolveMode, SolveResult, SolveStatus
 from game.error_log import log_error
 from game.errors import GameError
 from game.level import Level
-from game.ui.assistant.host import RGBA, AssistantHost
+from game.ui.assistant.host import AssistantHost
+from game.ui.assistant.overlay import draw_overlay
 from game.ui.assistant.state import (
     AssistantState,
     BrickSet,
@@ -47,9 +51,12 @@ from game.ui.assistant.state import (
     status_lines,
 )
 from game.ui.input import Act, Action
+from game.ui.play_extension import RGBA, BoardView, Marks
 from game.ui.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
 
 if TYPE_CHECKING:
+    import pygame
+
     from ai.assistant.hints import Hint
     from ai.base import Solver
 
@@ -110,6 +117,9 @@ class _SwitchInterval:
 class Assistant:
     """The assistant installed on one play scene (see the module docstring)."""
 
+    #: Its name among the scene's extensions.
+    name = "assistant"
+
     def __init__(self, host: AssistantHost, *, solve_time_limit: float | None = SOLVE_TIME_LIMIT,
                  hint_time_limit: float = HINT_TIME_LIMIT) -> None:
         self.host = host
@@ -169,7 +179,7 @@ class Assistant:
         return self.state.shown
 
     # ================================================================ actions
-    def handle_action(self, action: Action) -> bool:
+    def handle_event(self, action: Action) -> bool:
         """React to an assistant key; True when the action was used (the scene then ignores it)."""
         kind = action.kind
         if kind == Act.HINT:
@@ -194,7 +204,6 @@ class Assistant:
             return self.cancel_or_dismiss()
         else:
             return False
-        self.sync()
         return True
 
     def add_solver(self, solver: Solver, *, select: bool = True) -> None:
@@ -330,7 +339,6 @@ class Assistant:
         if self.state.shown is None:
             return False
         self.state = self.state.browse(delta)
-        self.sync()
         return True
 
     def apply_shown(self) -> bool:
@@ -354,11 +362,9 @@ class Assistant:
         shown = self.state.shown
         self.state = replace(self.state, solution=None)
         if shown is None or shown == tuple(self.host.bricks):
-            self.sync()
             return False
         self.host.apply_bricks(shown)
         self.say("AI solution applied  -  Z returns to your bricks, Space plays it")
-        self.sync()
         return True
 
     def cancel_or_dismiss(self) -> bool:
@@ -369,7 +375,6 @@ class Assistant:
         s = self.state
         if s.solution is not None or (s.hint is not None and (s.hint.revealed or s.hint.stage)) or s.show_forced:
             self.state = s.cleared()
-            self.sync()
             return True
         return False
 
@@ -415,6 +420,10 @@ class Assistant:
         """Show a notice line."""
         self.state = self.state.say(text) if seconds is None else self.state.say(text, seconds)
 
+    def on_leave(self) -> None:
+        """The scene is leaving (see :meth:`shutdown`)."""
+        self.shutdown()
+
     def shutdown(self) -> None:
         """The scene is leaving: cancel the running solve (an export still finishes)."""
         self.jobs.cancel(self.host, "solve")
@@ -424,20 +433,21 @@ class Assistant:
 
     # ================================================================ per frame
     def update(self, dt: float) -> None:
-        """Age the messages, start the prefetch once and refresh the host's hooks (the job events came
-        through the callbacks, delivered by the app's runner before this)."""
+        """Age the messages and start the prefetch once (the job events came through the callbacks,
+        delivered by the app's runner before this)."""
         self.state = self.state.tick(dt)
         self._prefetch()
         if self.state.running is not None and self.handle is not None:
             self.state = replace(self.state, running=replace(self.state.running, elapsed=self.handle.elapsed))
         in_thread = (self.busy or self.state.exporting) and not self.use_processes
         self._fast_switch = _SwitchInterval.set(in_thread, self._fast_switch)
-        self.sync()
 
-    def sync(self) -> None:
-        """Write the state into the host's hooks (ghost bricks, highlights, status lines, footer keys)."""
-        host, state = self.host, self.state
-        bricks = tuple(host.bricks)
+    # ================================================================ drawing (reads only)
+    def marks(self) -> Marks:
+        """What the scene shows for the assistant now: the solution's ghost bricks, coloured cells (the
+        bricks it drops, deductions, the hint's cells), status lines and footer keys."""
+        state = self.state
+        bricks = tuple(self.host.bricks)
         ghost: list[tuple[int, int]] = []
         highlights: list[tuple[tuple[int, int], RGBA]] = []
         shown = state.shown
@@ -454,10 +464,12 @@ class Assistant:
                 highlights.append((self._idea_cell, REASON_COLOR))
             for step in state.hint.steps[: state.hint.revealed]:
                 highlights.append((step.cell, PLACE_COLOR if step.kind == StepKind.PLACE else REMOVE_COLOR))
-        host.ghost_bricks[:] = ghost
-        host.highlights[:] = highlights
-        host.status_lines[:] = status_lines(state)
-        host.extra_hints[:] = footer_hints(state)
+        return Marks(tuple(ghost), tuple(highlights), tuple(status_lines(state)), tuple(footer_hints(state)),
+                     claims_board=state.solution is not None)
+
+    def draw(self, surface: pygame.Surface, view: BoardView) -> None:
+        """Never-useful cells, a relaxed answer's densities and the solver badge (reads the state only)."""
+        draw_overlay(surface, view.layout, self.state, self.host.renderer)
 
     def on_edit(self) -> None:
         """The player changed the bricks: a shown hint no longer applies."""

@@ -22,6 +22,7 @@ from game.ui import hud
 from game.ui.app import App, Scene
 from game.ui.input import Act, Action
 from game.ui.jobs import JobEvent
+from game.ui.play_extension import ExtensionBase
 from game.ui.play_state import PlayState
 from game.ui.render import LevelRenderer
 
@@ -35,12 +36,19 @@ MENU_LABEL = "What the AI has learned"
 PAGE = 8
 
 
-def observe_releases(scene: PlayScene) -> None:
+class ReleaseObserver(ExtensionBase):
     """Play-scene extension: record the run each time the lemmings are released."""
-    last = [scene.state]
 
-    def watch(dt: float) -> None:
-        if last[0] == PlayState.PLACING and scene.state != PlayState.PLACING:
+    name = "release-observer"
+
+    def __init__(self, scene: PlayScene) -> None:
+        self.scene = scene
+        self.last = scene.state
+
+    def update(self, dt: float) -> None:
+        """Store the run once the lemmings left their hatches."""
+        scene = self.scene
+        if self.last == PlayState.PLACING and scene.state != PlayState.PLACING:
             from ai.learning.player import record_run
             from game.storage import user_data_dir
 
@@ -54,9 +62,12 @@ def observe_releases(scene: PlayScene) -> None:
             for problem in problems:
                 scene.say(problem)
                 log_error("storing the run for the AI", problem)
-        last[0] = scene.state
+        self.last = scene.state
 
-    scene.updaters.append(watch)
+
+def observe_releases(scene: PlayScene) -> ReleaseObserver:
+    """The extension factory (in :data:`game.ui.router.PLAY_SCENE_EXTENSIONS`)."""
+    return ReleaseObserver(scene)
 
 
 def install() -> None:

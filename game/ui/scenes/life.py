@@ -26,7 +26,7 @@ from game.life.rules import Board
 from game.ui import hud
 from game.ui.app import App, Scene
 from game.ui.input import Act, Action, mouse_held
-from game.ui.jobs import Execution, JobEvent, JobHandle
+from game.ui.jobs import Execution, Job, JobEvent, JobHandle
 from game.ui.render import LevelRenderer
 
 #: Seconds the AI may spend on a solve or a hint.
@@ -43,7 +43,7 @@ class LifeTask(enum.Enum):
 
 
 def _life_job(kind: LifeTask, target: Board, steps: int, rule_name: str,
-              limit: float | None) -> Callable[[Callable[[Any], None], threading.Event], Any]:
+              limit: float | None) -> Job:
     """A job of the runner: :attr:`LifeTask.SOLVE` or :attr:`LifeTask.HINT`."""
     def job(report: Callable[[Any], None], cancel: threading.Event) -> Any:
         from ai.context import SolveContext, SolveStopped
@@ -197,7 +197,7 @@ class LifeScene(Scene):
             self._submit(LifeTask.SOLVE, _life_job(LifeTask.SOLVE, m.puzzle.target, m.puzzle.steps, m.puzzle.rule.name,
                                             self.ai_time_limit))
 
-    def _submit(self, kind: LifeTask, job: Callable[[Callable[[Any], None], threading.Event], Any]) -> None:
+    def _submit(self, kind: LifeTask, job: Job) -> None:
         self.job_kind = kind
         self.message = "The AI is looking for a hint..." if kind == LifeTask.HINT else "The AI is solving..."
         self.job = self.app.jobs.submit(job, label=f"life-{kind.value}", owner=self, lane="ai",

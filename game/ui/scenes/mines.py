@@ -23,7 +23,7 @@ from game.mines import MAX_SIDE, Difficulty, MinesBoard, MinesStatus, MinesView
 from game.ui import hud
 from game.ui.app import App, Scene
 from game.ui.input import Act, Action
-from game.ui.jobs import Execution, JobEvent, JobEventKind, JobHandle
+from game.ui.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
 
 #: Colours of the numbers 1-8.
 NUMBER_COLOURS = {1: (120, 180, 255), 2: (120, 230, 120), 3: (255, 110, 110), 4: (190, 140, 255),
@@ -34,7 +34,7 @@ AUTO_STEP = 0.25
 DEFAULT_CUSTOM = (12, 10, 20)
 
 
-def analyse_job(view: MinesView) -> Callable[[Callable[[Any], None], threading.Event], MinesAnalysis]:
+def analyse_job(view: MinesView) -> Job:
     """The job: the exact analysis of ``view`` (runs in the child process)."""
 
     def job(report: Callable[[Any], None], cancel: threading.Event) -> MinesAnalysis:

@@ -21,7 +21,7 @@ from game.pegs import BOARDS, Board, Cell, Jump
 from game.ui import hud
 from game.ui.app import App, Scene
 from game.ui.input import Act, Action, mouse_held
-from game.ui.jobs import Execution, JobEvent, JobEventKind, JobHandle
+from game.ui.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
 from game.ui.render import LevelRenderer
 from game.ui.sound import Sfx
 
@@ -66,7 +66,7 @@ class PegsAsk(enum.Enum):
     SOLVE = "solve"
 
 
-def _solve_job(board: Board, position: int, what: PegsAsk) -> Callable[[Callable[[Any], None], threading.Event], Any]:
+def _solve_job(board: Board, position: int, what: PegsAsk) -> Job:
     """A job of the runner: a hint or a solution of ``position`` (runs in the child process)."""
 
     def job(report: Callable[[Any], None], cancel: threading.Event) -> Any:
