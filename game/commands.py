@@ -88,7 +88,7 @@ def _print_run_json(run: Any) -> None:
 
 def _cmd_verify(args: argparse.Namespace) -> int:
     from game.pack import pack_level_paths
-    from game.progress import ProgressStore, default_progress_path, level_key, verify_replays
+    from game.progress import ProgressStore, ReplayStatus, default_progress_path, level_key, verify_replays
     from game.storage import user_levels_dir
 
     if args.progress:
@@ -116,8 +116,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         note = "" if chk.same_hash else " (level changed since)"
         detail = f": {chk.detail}" if chk.detail else ""
         print(f"{terminal_safe(chk.key)}: {len(chk.replay.bricks)} bricks [{';'.join(f'{r},{c}' for r, c in chk.replay.bricks)}]"
-              f" {chk.status.upper()}{note}{detail}")
-    wins = sum(1 for c in checks if c.status == "wins")
+              f" {chk.status.value.upper()}{note}{detail}")
+    wins = sum(1 for c in checks if c.status == ReplayStatus.WINS)
     print(f"{wins} of {len(checks)} saved replays still win")
     return 0 if wins == len(checks) else 1
 

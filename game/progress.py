@@ -28,6 +28,7 @@ True
 from __future__ import annotations
 
 import copy
+import enum
 import math
 import shutil
 import time
@@ -537,13 +538,22 @@ def _keep_copy(path: Path, *, move: bool) -> Path | None:
         return None
 
 
+class ReplayStatus(str, enum.Enum):
+    """What re-running a saved replay found."""
+
+    WINS = "wins"
+    LOSES = "loses"
+    ILLEGAL = "illegal"  #: the bricks break the level's rules now
+    MISSING = "missing"  #: the level file is gone
+
+
 @dataclass(frozen=True)
 class ReplayCheck:
     """The outcome of re-checking one saved replay."""
 
     key: str
     replay: Replay
-    status: str  #: "wins", "loses", "illegal" or "missing"
+    status: ReplayStatus
     same_hash: bool
     detail: str = ""
 
@@ -558,13 +568,13 @@ def verify_replays(store: ProgressStore, levels: dict[str, Level]) -> list[Repla
         for replay in rec.replays:
             level = levels.get(key)
             if level is None:
-                out.append(ReplayCheck(key, replay, "missing", False, "level file not found"))
+                out.append(ReplayCheck(key, replay, ReplayStatus.MISSING, False, "level file not found"))
                 continue
             same = level.puzzle_hash == replay.level_hash
             try:
                 run = simulate(level, replay.bricks)
             except IllegalBricksError as exc:
-                out.append(ReplayCheck(key, replay, "illegal", same, str(exc)))
+                out.append(ReplayCheck(key, replay, ReplayStatus.ILLEGAL, same, str(exc)))
                 continue
-            out.append(ReplayCheck(key, replay, "wins" if run.won else "loses", same))
+            out.append(ReplayCheck(key, replay, ReplayStatus.WINS if run.won else ReplayStatus.LOSES, same))
     return out

@@ -93,7 +93,7 @@ class Analysis:
     @property
     def within_budget(self) -> bool:
         """True when the level as drafted (budget B) can be won."""
-        return self.status == "ok"
+        return self.status == AnalysisStatus.OK
 
     @property
     def unique(self) -> bool:
@@ -107,15 +107,15 @@ class Analysis:
 
     def headline(self) -> str:
         """One short line: the verdict."""
-        if self.status == "ok":
+        if self.status == AnalysisStatus.OK:
             return "solvable within budget"
-        if self.status == "over_budget":
+        if self.status == AnalysisStatus.OVER_BUDGET:
             return f"UNSOLVABLE within budget B={self.level.budget}"
-        if self.status == "unsolvable":
+        if self.status == AnalysisStatus.UNSOLVABLE:
             return f"UNSOLVABLE in N={self.level.frames} frames"
-        if self.status == "timeout":
+        if self.status == AnalysisStatus.TIMEOUT:
             return "analysis timed out"
-        if self.status == "cancelled":
+        if self.status == AnalysisStatus.CANCELLED:
             return "analysis cancelled"
         return f"analysis failed: {self.message}"
 
@@ -125,7 +125,7 @@ class Analysis:
         if self.min_bricks is not None:
             out.append(f"minimum bricks: {self.min_bricks}"
                        + (f" (budget {self.level.budget})" if self.min_bricks != self.level.budget else ""))
-            if self.status == "over_budget":
+            if self.status == AnalysisStatus.OVER_BUDGET:
                 extra = self.min_bricks - self.level.budget
                 out.append(f"needs {extra} more brick{'s' if extra != 1 else ''} than the budget")
             if self.complete:
@@ -136,7 +136,7 @@ class Analysis:
             if self.fewest_frames is not None:
                 bound = "" if self.frames_proved else "at most "
                 out.append(f"fewest frames: {bound}{self.fewest_frames} (N = {self.level.frames})")
-        elif self.status == "unsolvable":
+        elif self.status == AnalysisStatus.UNSOLVABLE:
             out.append("no brick set wins: more frames,")
             out.append("fewer walls or a closer target?")
         elif self.message:
@@ -175,8 +175,8 @@ def analyse_level(
     """
     ctx = context if context is not None else SolveContext.create(solver="analyse")
 
-    def done(status: str, **kw: Any) -> Analysis:
-        return Analysis(level, AnalysisStatus(status), seconds=ctx.elapsed(), solver=solver, **kw)
+    def done(status: AnalysisStatus, **kw: Any) -> Analysis:
+        return Analysis(level, status, seconds=ctx.elapsed(), solver=solver, **kw)
 
     def say(text: str) -> None:
         if progress is not None:
@@ -192,22 +192,22 @@ def analyse_level(
     say("minimum bricks and optimal solutions")
     res = _solve(level, SolveMode.ALL, solver, enumeration())
     if res.status == SolveStatus.CANCELLED or ctx.cancelled():
-        return done("cancelled")
+        return done(AnalysisStatus.CANCELLED)
     open_budget = max(level.budget, len(level.brickable_cells)) if res.status == SolveStatus.INFEASIBLE else 0
     if open_budget > level.budget:
         say("minimum bricks beyond the budget")
         res = _solve(level.with_limits(budget=open_budget), SolveMode.ALL, solver, enumeration())
     if res.status == SolveStatus.CANCELLED or ctx.cancelled():
-        return done("cancelled")
+        return done(AnalysisStatus.CANCELLED)
     if res.status == SolveStatus.INFEASIBLE:
-        return done("unsolvable")
+        return done(AnalysisStatus.UNSOLVABLE)
     if res.bricks is None:
-        return done("timeout", message=res.message or "no solution found in the time limit")
+        return done(AnalysisStatus.TIMEOUT, message=res.message or "no solution found in the time limit")
     if res.status != SolveStatus.OPTIMAL:
-        return done("timeout", message=f"best found {len(res.bricks)} bricks, not proved minimal")
+        return done(AnalysisStatus.TIMEOUT, message=f"best found {len(res.bricks)} bricks, not proved minimal")
     min_bricks = len(res.bricks)
     solutions = tuple(res.solutions) or (res.bricks,)
-    status = "ok" if min_bricks <= level.budget else "over_budget"
+    status = AnalysisStatus.OK if min_bricks <= level.budget else AnalysisStatus.OVER_BUDGET
 
     # 2. fewest frames with min_bricks bricks
     arrivals = [last_arrival_frame(level, s) for s in solutions]
@@ -220,7 +220,7 @@ def analyse_level(
         say("fewest frames")
         found, proved = _fewest_frames_search(level, min_bricks, best_known, solver, ctx)
         if ctx.cancelled():
-            return done("cancelled")
+            return done(AnalysisStatus.CANCELLED)
         fewest, frames_proved = found, proved
     return done(status, min_bricks=min_bricks, solution_count=len(solutions), complete=res.complete,
                 fewest_frames=fewest, frames_proved=frames_proved, solutions=solutions)

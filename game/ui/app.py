@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 import pygame
 
 from game.ui.input import Act, Action, rebind, translate
+from game.ui.jobs import JobRunner
 
 from game.resume import ResumeStore
 from game.settings import MIN_WINDOW, Settings, SettingsStore
@@ -108,6 +109,7 @@ class App:
         resume: ResumeStore | None = None,
         sound: bool = True,
         title: str = "Lemming Bricks",
+        jobs: JobRunner | None = None,
     ) -> None:
         pygame.display.init()
         pygame.font.init()
@@ -159,6 +161,9 @@ class App:
                 log_error("reading the saved data at start", message)  # the toast's details, for a bug report
         #: Effects and music (silent, but still counting requests, without an audio device).
         self.sound = SoundPlayer(self.settings, enabled=sound)
+        #: The one runner of every AI job (:mod:`game.ui.jobs`): pumped once per frame, a scene's jobs stop
+        #: when the scene is popped or replaced.
+        self.jobs = jobs if jobs is not None else JobRunner()
         rebind(self.settings.key_map())  # the player's keys (Settings -> Keys)
 
     # ------------------------------------------------------------- settings and window
@@ -241,6 +246,7 @@ class App:
             return None
         scene = self.scenes.pop()
         scene.on_exit()
+        self.jobs.close_owner(scene)
         if self.scenes:
             self.scenes[-1].on_enter()
         else:
@@ -250,7 +256,9 @@ class App:
     def replace(self, scene: Scene) -> Scene:
         """Swap the top scene for ``scene``."""
         if self.scenes:
-            self.scenes.pop().on_exit()
+            old = self.scenes.pop()
+            old.on_exit()
+            self.jobs.close_owner(old)
         return self.push(scene)
 
     def quit(self) -> None:
@@ -311,6 +319,7 @@ class App:
             surface = pygame.display.get_surface()
             if surface is not None:
                 self.screen = surface
+        self.jobs.pump()  # the AI jobs' events reach their scenes' callbacks here, on this thread
         if self.running and self.top is not None:
             self.top.update(dt)
         for toast in self.toasts:
@@ -364,6 +373,7 @@ class App:
             while self.running:
                 self.step()
         finally:
+            self.jobs.shutdown(0.5)
             if self.resume.dirty:  # the window closed mid-level: keep the last bricks
                 self.resume.save()
             if self._owns_window:

@@ -1,10 +1,12 @@
-"""The play scene's states, and what its drawing helpers read of it (here, not in the play scene's module,
-so other scenes and :mod:`game.ui.scenes.play_draw` need not import it)."""
+"""The play scene's states (:class:`~game.playback.PlayState`, kept by the playback model), and what its
+drawing helpers read of it (here, not in the play scene's module, so other scenes and
+:mod:`game.ui.scenes.play_draw` need not import it)."""
 
 from __future__ import annotations
 
-import enum
 from typing import TYPE_CHECKING, Protocol, Sequence
+
+from game.playback import PlayState
 
 if TYPE_CHECKING:
     from game.catalog import LevelEntry
@@ -12,16 +14,6 @@ if TYPE_CHECKING:
     from game.outcome import LemmingFailure
     from game.settings import Settings
     from game.simulation import Run
-
-
-class PlayState(str, enum.Enum):
-    """Where the play scene is."""
-
-    PLACING = "placing"
-    RUNNING = "running"
-    PAUSED = "paused"
-    WON = "won"
-    LOST = "lost"
 
 
 class AppView(Protocol):
@@ -61,7 +53,7 @@ class PlayView(Protocol):
     @property
     def assisted(self) -> bool: ...
     @property
-    def ghost_bricks(self) -> list[Brick]: ...
+    def ghost_bricks(self) -> Sequence[Brick]: ...
     @property
     def frame(self) -> int: ...
     @property
@@ -77,9 +69,9 @@ class PlayView(Protocol):
     @property
     def message(self) -> str: ...
     @property
-    def status_lines(self) -> list[str]: ...
+    def status_lines(self) -> Sequence[str]: ...
     @property
-    def extra_hints(self) -> list[tuple[str, str]]: ...
+    def extra_hints(self) -> Sequence[tuple[str, str]]: ...
     def badge_label(self) -> str: ...
     def status_strip_lines(self) -> list[str]: ...
     def _hints(self) -> list[tuple[str, str]]: ...

@@ -36,8 +36,9 @@ SCENES: dict[str, Any] = {
 #: the factory builds the scene to push, or returns None to do nothing.
 MENU_ENTRIES: list[tuple[str, Callable[[Any], Any]]] = []  # (label, app -> Scene | None)
 
-#: Called with every new play scene (the assistant and other add-ons hook in there).
-PLAY_SCENE_EXTENSIONS: list[Callable[[Any], object]] = []
+#: Factories called once with every new play scene; each returns a
+#: :class:`game.ui.play_extension.PlayExtension` (the assistant, other add-ons) or None.
+PLAY_SCENE_EXTENSIONS: list[Callable[[Any], Any]] = []
 
 
 def register_scene(name: str, target: Any) -> None:

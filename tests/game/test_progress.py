@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from game.level import Level
-from game.progress import ProgressStore, default_progress_path, level_key, verify_replays
+from game.progress import ProgressStore, ReplayStatus, default_progress_path, level_key, verify_replays
 from tests.conftest import ORIGINAL_KEY, ORIGINAL_PACK
 
 LEVEL = Level.from_rows(["> ..T", "XX.XX", "XXXXX"], frames=6, budget=2, title="Tiny")
@@ -118,12 +118,12 @@ def test_verify_replays() -> None:
     store.record_win("b.txt", LEVEL, [(1, 2)])
     store.record_win("c.txt", LEVEL, [(1, 2)])
     checks = {c.key: c for c in verify_replays(store, {"a.txt": LEVEL, "b.txt": CHANGED})}
-    assert checks["a.txt"].status == "wins" and checks["a.txt"].same_hash
-    assert checks["b.txt"].status == "loses" and not checks["b.txt"].same_hash
-    assert checks["c.txt"].status == "missing"
+    assert checks["a.txt"].status == ReplayStatus.WINS and checks["a.txt"].same_hash
+    assert checks["b.txt"].status == ReplayStatus.LOSES and not checks["b.txt"].same_hash
+    assert checks["c.txt"].status == ReplayStatus.MISSING
     wall = Level.from_rows(["> X.T", "XXXXX", "XXXXX"], frames=6, budget=2)
     (chk,) = verify_replays(store, {"a.txt": wall, "b.txt": LEVEL, "c.txt": LEVEL})[:1]
-    assert chk.status == "illegal"
+    assert chk.status == ReplayStatus.ILLEGAL
 
 
 def test_verify_command(capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,7 +15,8 @@ import pytest  # noqa: E402
 
 from game.pegs import Jump  # noqa: E402
 from game.ui.app import App, FixedClock  # noqa: E402
-from game.ui.scenes.pegs import PegsScene  # noqa: E402
+from game.ui.jobs import Execution  # noqa: E402
+from game.ui.scenes.pegs import PegsAsk, PegsScene  # noqa: E402
 
 
 @pytest.fixture
@@ -28,7 +29,7 @@ def scene(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PegsScene
     app.push(pegs)
     app.run_frames(1)
     yield pegs
-    pegs.worker.shutdown()
+    app.jobs.shutdown()
     pygame.event.clear()
 
 
@@ -88,20 +89,20 @@ def test_tab_switches_to_the_french_board_and_back(scene: PegsScene) -> None:
     assert scene.board_name == "english"
 
 
-def test_hint_through_the_worker(scene: PegsScene) -> None:
-    scene.worker.use_processes = False  # the same job in the worker's thread (no fork inside pytest)
+def test_hint_through_the_job_runner(scene: PegsScene) -> None:
+    scene.execution = Execution.THREAD  # the same job in a thread (no fork inside pytest)
     _key(scene, pygame.K_h)
-    assert scene.pending == "hint"
-    assert scene.worker.wait(scene.job, timeout=120)
+    assert scene.pending == PegsAsk.HINT
+    assert scene.job is not None and scene.job.wait(timeout=120)
     scene.app.run_frames(1)
     assert scene.hint_jump is not None and scene.hint_jump in scene.board.legal_jumps(scene.position)
     assert scene.message.startswith("Hint:")
 
 
 def test_solve_plays_the_solution(scene: PegsScene) -> None:
-    scene.worker.use_processes = False
+    scene.execution = Execution.THREAD
     _key(scene, pygame.K_s)
-    assert scene.worker.wait(scene.job, timeout=120)
+    assert scene.job is not None and scene.job.wait(timeout=120)
     scene.app.run_frames(1)
     assert len(scene.playing) == 31
     scene.app.run_frames(40, dt=0.5)
@@ -109,10 +110,10 @@ def test_solve_plays_the_solution(scene: PegsScene) -> None:
 
 
 def test_french_solve_says_impossible(scene: PegsScene) -> None:
-    scene.worker.use_processes = False
+    scene.execution = Execution.THREAD
     _key(scene, pygame.K_TAB)
     _key(scene, pygame.K_s)
-    assert scene.worker.wait(scene.job, timeout=120)
+    assert scene.job is not None and scene.job.wait(timeout=120)
     scene.app.run_frames(1)
     assert scene.message == "No jump can still finish (position class)."
 
@@ -123,12 +124,12 @@ def test_escape_goes_back(scene: PegsScene) -> None:
     assert app.top is None
 
 
-def test_hint_in_the_worker_child_process(scene: PegsScene) -> None:
-    assert scene.worker.use_processes or not hasattr(os, "fork")
+def test_hint_in_a_child_process(scene: PegsScene) -> None:
+    assert scene.app.jobs.execution == Execution.CHILD_PROCESS or not hasattr(os, "fork")
     _click(scene, (5, 3))
     _click(scene, (3, 3))
     _key(scene, pygame.K_h)
-    assert scene.worker.wait(scene.job, timeout=120)
+    assert scene.job is not None and scene.job.wait(timeout=120)
     scene.app.run_frames(1)
     assert scene.hint_jump is not None and scene.hint_jump in scene.board.legal_jumps(scene.position)
 
@@ -150,7 +151,7 @@ def test_a_board_of_ones_own_without_centre(tmp_path: Path, monkeypatch: pytest.
     assert pegs.pegs_left == 1 and pegs.message == "Solved: one peg left!"
     _key(pegs, pygame.K_TAB)
     assert pegs.board_name == "english"
-    pegs.worker.shutdown()
+    app.jobs.shutdown()
 
 
 def test_pegs_play_command_runs_headless(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -173,7 +174,7 @@ def test_escape_stops_the_thinking_and_a_move_cancels_it(scene: PegsScene, monke
 
     started = threading.Event()
 
-    def blocking_job(board: Any, position: int, what: str) -> Callable[[Any, threading.Event], Any]:
+    def blocking_job(board: Any, position: int, what: PegsAsk) -> Callable[[Any, threading.Event], Any]:
         def job(report: Any, cancel: threading.Event) -> Any:
             started.set()
             cancel.wait(60)  # a test double: blocks until cancelled
@@ -181,16 +182,16 @@ def test_escape_stops_the_thinking_and_a_move_cancels_it(scene: PegsScene, monke
         return job
 
     monkeypatch.setattr(pegs_module, "_solve_job", blocking_job)
-    scene.worker.use_processes = False
+    scene.execution = Execution.THREAD
     _key(scene, pygame.K_h)
-    assert started.wait(10) and scene.pending == "hint" and scene.worker.busy
+    assert started.wait(10) and scene.pending == PegsAsk.HINT and scene.job is not None and scene.job.running
     _key(scene, pygame.K_ESCAPE)
-    assert scene.pending == "" and scene.message == "Stopped." and scene.app.top is scene
-    assert scene.worker.wait(scene.job, timeout=10)
+    assert scene.pending is None and scene.message == "Stopped." and scene.app.top is scene
+    assert scene.job is not None and scene.job.wait(timeout=10)
     started.clear()
     _key(scene, pygame.K_s)
-    assert started.wait(10) and scene.pending == "solve"
+    assert started.wait(10) and scene.pending == PegsAsk.SOLVE
     _click(scene, (5, 3))
     _click(scene, (3, 3))  # a move: the answer would be about another position
-    assert scene.pending == "" and scene.pegs_left == 31
-    assert scene.worker.wait(scene.job, timeout=10)
+    assert scene.pending is None and scene.pegs_left == 31
+    assert scene.job is not None and scene.job.wait(timeout=10)

@@ -120,7 +120,7 @@ def test_solve_enter_space_wins_and_undo_restores_the_players_bricks(app: App) -
     assert ((1, 3), (255, 120, 120, 200)) in scene.highlights  # the player's brick the solution drops
     assert scene.status_lines[0].startswith("Auto: 3 bricks, the fewest possible (proved in")
     press(app, pygame.K_RETURN)
-    assert scene.bricks == shown and scene.ghost_bricks == []
+    assert scene.bricks == shown and scene.ghost_bricks == ()
     assert scene.state == PlayState.PLACING
     press(app, pygame.K_SPACE, unicode=" ")
     app.run_frames(frames_to_finish(scene.level))
@@ -206,7 +206,7 @@ def test_g_exports_the_run_on_screen_without_stalling(app: App) -> None:
     shown = assistant_of(scene).shown
     before = app.frame_count
     press(app, pygame.K_g)
-    assert assistant_of(scene).state.exporting and assistant_of(scene).export_worker.use_processes  # in a child
+    assert assistant_of(scene).state.exporting and assistant_of(scene).use_processes  # in a child
     press(app, pygame.K_g)  # a second G never cuts the GIF being written
     assert "still writing the last GIF..." in scene.status_lines
     wait_export(app, assistant_of(scene))
@@ -257,7 +257,7 @@ def test_relaxed_answer_is_drawn_and_exported(app: App) -> None:
 
 
 def test_milp_solves_in_the_game(app: App) -> None:
-    """MILP starts its own child process inside the worker's child: it answers, no error."""
+    """MILP starts its own child process inside the job's child: it answers, no error."""
     scene = open_original(app)
     assistant = assistant_of(scene)
     assert assistant.use_processes

@@ -1,4 +1,4 @@
-"""The Reverse Life screen, headless, driven by posted events; the AI runs through the worker."""
+"""The Reverse Life screen, headless, driven by posted events; the AI runs through the app's job runner."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def test_paint_with_keys_and_mouse_undo_and_win(app: App) -> None:
     assert scene.view_step == 1
 
 
-def test_solve_and_hint_through_the_worker(app: App) -> None:
+def test_solve_and_hint_through_the_job_runner(app: App) -> None:
     scene = LifeScene(app, [FORCED, GLIDER], ai_time_limit=None)
     app.push(scene)
     app.run_frames(1)
@@ -79,6 +79,6 @@ def test_an_answer_for_a_puzzle_left_behind_is_dropped(app: App) -> None:
     job = scene.job
     assert job is not None
     press(app, pygame.K_RIGHTBRACKET, unicode="]")  # to the blinker before the answer is taken
-    scene.worker.wait(job, 120.0)
+    job.wait(120.0)
     app.run_frames(2)
     assert scene.model is not None and scene.model.puzzle is BLINKER and scene.model.start.sum() == 0

@@ -7,7 +7,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from ai.assistant.worker import Worker
+from game.ui.jobs import Execution
 from game.mines import Difficulty, MinesStatus
 from game.ui.app import App
 from game.ui.puzzles_registry import PUZZLES, PuzzleEntry, available_puzzles
@@ -66,7 +66,7 @@ def test_more_puzzles_opens_a_puzzle_by_mouse(app: App) -> None:
 
 
 def scene_on(app: App, **kwargs: object) -> MinesScene:
-    scene = app.push(MinesScene(app, seed=11, worker=Worker(use_processes=False), **kwargs))  # type: ignore[arg-type]
+    scene = app.push(MinesScene(app, seed=11, execution=Execution.THREAD, **kwargs))  # type: ignore[arg-type]
     assert isinstance(scene, MinesScene)
     app.run_frames(1)
     return scene
@@ -123,9 +123,10 @@ def test_assistant_overlay_and_auto_play(app: App) -> None:
     assert scene.auto_play is False
 
 
-def test_the_analysis_runs_in_the_workers_child_process(app: App) -> None:
+def test_the_analysis_runs_in_a_child_process(app: App) -> None:
     scene = app.push(MinesScene(app, Difficulty.INTERMEDIATE, seed=5))
-    assert isinstance(scene, MinesScene) and scene.worker.use_processes
+    assert isinstance(scene, MinesScene) and scene.execution is None
+    assert app.jobs.execution == Execution.CHILD_PROCESS
     scene.reveal(0, 0)
     press(app, pygame.K_h, unicode="h")
     scene.wait()

@@ -457,7 +457,15 @@ def test_hud_keeps_counters_and_hints_at_640x400(app: App) -> None:
 def test_status_lines_never_cover_the_board(app: App) -> None:
     scene = open_level(app)
     scene.say("a message")
-    scene.status_lines[:] = ["first", "second", "third"]
+    from game.ui.play_extension import ExtensionBase, Marks
+
+    class Lines(ExtensionBase):
+        name = "lines"
+
+        def marks(self) -> Marks:
+            return Marks(status_lines=("first", "second", "third"))
+
+    scene.add_extension(Lines())
     lines = scene.status_strip_lines()
     assert len(lines) == 2 and "third" in lines[1]
     app.run_frames(1)

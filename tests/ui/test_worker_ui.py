@@ -1,4 +1,4 @@
-"""The assistant's background worker inside the real app: cancel latency, crashes, frame rate.
+"""The assistant's background jobs (the app's job runner) inside the real app: cancel latency, crashes, frame rate.
 
 The solvers here are test doubles that follow the :class:`ai.base.Solver` contract (they
 check ``cancel`` every few milliseconds); the frame-rate test uses one that never releases
@@ -115,19 +115,20 @@ def test_esc_cancels_a_long_solve_within_100_ms(app: App, in_process: bool) -> N
     assert assistant.busy
     spinner = scene.status_lines[0]
     assert "slow solving" in spinner and " s" in spinner and "bound >= 2" in spinner
-    worker = assistant.worker
+    handle = assistant.handle
+    assert handle is not None
     cancelled_at: list[float] = []
-    cancel = worker.cancel
+    cancel = handle.cancel
 
     def timed_cancel() -> None:
         cancelled_at.append(time.perf_counter())
         cancel()
 
-    worker.cancel = timed_cancel  # type: ignore[method-assign]
+    handle.cancel = timed_cancel  # type: ignore[method-assign]
     press(app, pygame.K_ESCAPE)
     assert cancelled_at, "Esc did not cancel the solve"
     assert not assistant.busy  # the UI lets go at once
-    while worker.busy and time.perf_counter() - cancelled_at[0] < 2.0:
+    while not handle.finished and time.perf_counter() - cancelled_at[0] < 2.0:
         time.sleep(0.001)
     latency = time.perf_counter() - cancelled_at[0]
     print(f"cancel latency {latency * 1000:.1f} ms")

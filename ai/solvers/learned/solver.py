@@ -26,6 +26,7 @@ History and design measurements: ``docs/history/learned-solver.md``.
 
 from __future__ import annotations
 
+import enum
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,9 +73,18 @@ def default_rules() -> LearnedRules:
         return _default_rules
 
 
+class RunStatus(enum.Enum):
+    """How one CP-SAT solve of the learned model ended."""
+
+    OPTIMAL = "optimal"
+    FEASIBLE = "feasible"
+    INFEASIBLE = "infeasible"
+    UNKNOWN = "unknown"
+
+
 @dataclass
 class _Run:
-    status: str
+    status: RunStatus
     bricks: BrickSet | None
     conflicts: int
 
@@ -167,9 +177,10 @@ class LearnedRuleSolver(SolverBase):
             solver.parameters.max_time_in_seconds = max(0.001, remaining)
         with ctx.watch(solver.StopSearch):
             code = solver.Solve(m.model, callback) if callback is not None else solver.Solve(m.model)
-        name = {cp.OPTIMAL: "optimal", cp.FEASIBLE: "feasible", cp.INFEASIBLE: "infeasible"}.get(code, "unknown")
-        bricks = m.bricks_of(solver) if name in ("optimal", "feasible") else None
-        return _Run(name, bricks, int(solver.NumConflicts()))
+        status = {cp.OPTIMAL: RunStatus.OPTIMAL, cp.FEASIBLE: RunStatus.FEASIBLE,
+                  cp.INFEASIBLE: RunStatus.INFEASIBLE}.get(code, RunStatus.UNKNOWN)
+        bricks = m.bricks_of(solver) if status in (RunStatus.OPTIMAL, RunStatus.FEASIBLE) else None
+        return _Run(status, bricks, int(solver.NumConflicts()))
 
     def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
         """Solve ``level`` with the learned rules only (the base's shortcuts, which use the real rules, are
@@ -242,7 +253,7 @@ class LearnedRuleSolver(SolverBase):
         counts["conflicts"] += run.conflicts
         if run.bricks is None:
             ctx.check()
-            if run.status == "infeasible":
+            if run.status == RunStatus.INFEASIBLE:
                 if trusted:
                     return result(SolveStatus.INFEASIBLE, complete=True,
                                   message="proved with the learned rules: no brick set within the budget wins")
@@ -252,7 +263,7 @@ class LearnedRuleSolver(SolverBase):
         if bad:
             return bad
         first = run.bricks
-        if mode == SolveMode.ANY or not trusted or run.status != "optimal":
+        if mode == SolveMode.ANY or not trusted or run.status != RunStatus.OPTIMAL:
             msg = "" if trusted else "rules not verified: optimality not claimed"
             return result(SolveStatus.FEASIBLE, first, (first,), message=msg)
         bound[0] = float(len(first))
@@ -271,7 +282,7 @@ class LearnedRuleSolver(SolverBase):
             if bad:
                 return bad
         solutions = tuple(sorted(set(found) | {first}))
-        if run.status != "optimal":
+        if run.status != RunStatus.OPTIMAL:
             if ctx.cancelled():
                 return result(SolveStatus.CANCELLED, message="cancelled")
             return result(SolveStatus.OPTIMAL, first, solutions, False, "time limit: maybe more solutions")

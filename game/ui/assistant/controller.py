@@ -1,11 +1,15 @@
-"""The assistant's controller: actions become worker jobs, worker events become a new state.
+"""The assistant's controller: actions become jobs of the app's runner, job events become a new state.
 
 :class:`Assistant` owns the :class:`~game.ui.assistant.state.AssistantState` (replaced, never
-mutated in place) and two :class:`ai.assistant.worker.Worker` s: one for solves and hints, one for GIF
-export (so an export never stops a solve).  Every job runs in a child process
-(:meth:`~ai.assistant.worker.Worker.submit_job`): no interpreter lock shared with the UI, and Esc kills
-the child at once.  Once per frame :meth:`Assistant.update` polls the workers (never blocking) and
-writes the host's hooks (ghost bricks, highlights, status lines, footer keys).
+mutated in place) and submits its jobs to the app's :class:`~game.ui.jobs.JobRunner` in three lanes of
+its scene: ``solve`` (solves and hints), ``prefetch`` (every minimum solution, for hints) and ``export``
+(GIF export, so an export never stops a solve, and it finishes after the scene closed).  Every job
+runs in a child process: no interpreter lock shared with the UI, and Esc kills the child at once.
+The runner delivers the events to the assistant's callbacks once per frame.  The assistant is a
+:class:`~game.ui.play_extension.PlayExtension` of its scene: the scene offers it every action first
+(:meth:`Assistant.handle_event`), reads what it shows from the state when it draws
+(:meth:`Assistant.marks`: ghost bricks, highlights, status lines, footer keys) and lets it paint its
+overlay in the same draw pass (:meth:`Assistant.draw`); nothing is written into the scene.
 
 A job that fails never shows a Python error: the player reads a friendly line, the details go to
 ``errors.log`` in the data folder (:func:`game.error_log.log_error`).
@@ -22,12 +26,12 @@ import threading
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable
 
-from ai.assistant.worker import EventKind, ProcessJob, Worker, WorkerEvent
 from ai.base import SolveMode, SolveResult, SolveStatus
 from game.error_log import log_error
 from game.errors import GameError
 from game.level import Level
-from game.ui.assistant.host import RGBA, AssistantHost
+from game.ui.assistant.host import AssistantHost
+from game.ui.assistant.overlay import draw_overlay
 from game.ui.assistant.state import (
     AssistantState,
     BrickSet,
@@ -47,8 +51,12 @@ from game.ui.assistant.state import (
     status_lines,
 )
 from game.ui.input import Act, Action
+from game.ui.play_extension import RGBA, BoardView, Marks
+from game.ui.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
 
 if TYPE_CHECKING:
+    import pygame
+
     from ai.assistant.hints import Hint
     from ai.base import Solver
 
@@ -109,16 +117,21 @@ class _SwitchInterval:
 class Assistant:
     """The assistant installed on one play scene (see the module docstring)."""
 
+    #: Its name among the scene's extensions.
+    name = "assistant"
+
     def __init__(self, host: AssistantHost, *, solve_time_limit: float | None = SOLVE_TIME_LIMIT,
                  hint_time_limit: float = HINT_TIME_LIMIT) -> None:
         self.host = host
         self.level: Level = host.level
-        self.worker = Worker()
-        self.export_worker = Worker()
+        self.jobs = host.app.jobs
+        #: Where the jobs run (None: the runner's default, a child process where ``fork`` exists).
+        self.execution: Execution | None = None
+        self.handle: JobHandle | None = None  #: the latest solve / hint job
+        self.export_handle: JobHandle | None = None  #: the latest GIF export
         #: Enumerates every minimum solution (``auto``, mode ``all``) in the background once the level opens,
         #: so that H reuses them: a hint then costs no more than S.
-        self.prefetch_worker = Worker()
-        self._prefetch_job: int | None = None
+        self._prefetch_handle: JobHandle | None = None
         self.solve_time_limit = solve_time_limit
         self.hint_time_limit = hint_time_limit
         self.state = AssistantState(solver_names=tuple(solver_choices()))
@@ -133,14 +146,12 @@ class Assistant:
     # ================================================================ queries
     @property
     def use_processes(self) -> bool:
-        """Jobs run in a child process (True where ``fork`` exists) or in the worker's thread."""
-        return self.worker.use_processes
+        """Jobs run in a child process (True where ``fork`` exists) or in a thread of the game."""
+        return (self.execution or self.jobs.execution) == Execution.CHILD_PROCESS
 
     @use_processes.setter
     def use_processes(self, on: bool) -> None:
-        self.worker.use_processes = on
-        self.export_worker.use_processes = on
-        self.prefetch_worker.use_processes = on
+        self.execution = Execution.CHILD_PROCESS if on else Execution.THREAD
 
     @property
     def solver(self) -> str:
@@ -168,7 +179,7 @@ class Assistant:
         return self.state.shown
 
     # ================================================================ actions
-    def handle_action(self, action: Action) -> bool:
+    def handle_event(self, action: Action) -> bool:
         """React to an assistant key; True when the action was used (the scene then ignores it)."""
         kind = action.kind
         if kind == Act.HINT:
@@ -193,7 +204,6 @@ class Assistant:
             return self.cancel_or_dismiss()
         else:
             return False
-        self.sync()
         return True
 
     def add_solver(self, solver: Solver, *, select: bool = True) -> None:
@@ -223,21 +233,23 @@ class Assistant:
             log_error("offering the rules learned from your runs", str(exc), "")
 
     def _prefetch(self) -> None:
-        """Start the background enumeration once; keep its proved answer in the state's cache."""
-        if self._prefetch_job is None:
-            level, limit = self.level, self.hint_time_limit
-
-            def job(report: Callable[[Any], None], cancel: threading.Event) -> SolveResult:
-                import ai
-
-                return ai.solve(level, solver=PREFETCH_SOLVER, mode=SolveMode.ALL, time_limit=limit, cancel=cancel)
-
-            self._prefetch_job = self.prefetch_worker.submit_job(job, label="prefetch",
-                                                                 preload=("ai.assistant.hints",))
+        """Start the background enumeration once; its proved answer goes into the state's cache."""
+        if self._prefetch_handle is not None:
             return
-        for event in self.prefetch_worker.poll():
-            if event.kind == EventKind.DONE and isinstance(event.payload, SolveResult):
+        level, limit = self.level, self.hint_time_limit
+
+        def job(report: Callable[[Any], None], cancel: threading.Event) -> SolveResult:
+            import ai
+
+            return ai.solve(level, solver=PREFETCH_SOLVER, mode=SolveMode.ALL, time_limit=limit, cancel=cancel)
+
+        def done(event: JobEvent) -> None:
+            if isinstance(event.payload, SolveResult):
                 self.state = self.state.remember(event.payload)
+
+        self._prefetch_handle = self.jobs.submit(job, label="prefetch", owner=self.host, lane="prefetch",
+                                                 on_done=done, execution=self.execution,
+                                                 preload=("ai.assistant.hints",))
 
     def select_solver(self, name: str) -> None:
         """Make ``name`` (one of :attr:`solver_names`) the active solver."""
@@ -327,7 +339,6 @@ class Assistant:
         if self.state.shown is None:
             return False
         self.state = self.state.browse(delta)
-        self.sync()
         return True
 
     def apply_shown(self) -> bool:
@@ -351,11 +362,9 @@ class Assistant:
         shown = self.state.shown
         self.state = replace(self.state, solution=None)
         if shown is None or shown == tuple(self.host.bricks):
-            self.sync()
             return False
         self.host.apply_bricks(shown)
         self.say("AI solution applied  -  Z returns to your bricks, Space plays it")
-        self.sync()
         return True
 
     def cancel_or_dismiss(self) -> bool:
@@ -366,7 +375,6 @@ class Assistant:
         s = self.state
         if s.solution is not None or (s.hint is not None and (s.hint.revealed or s.hint.stage)) or s.show_forced:
             self.state = s.cleared()
-            self.sync()
             return True
         return False
 
@@ -375,15 +383,17 @@ class Assistant:
         run = self.state.running
         if run is None:
             return
-        self.worker.cancel()
-        self.prefetch_worker.cancel()
+        self.jobs.cancel(self.host, "solve")
+        self.jobs.cancel(self.host, "prefetch")
         self.state = replace(self.state, running=None)
         if not quiet:
-            self.say(f"{solver_label(run.solver)}: cancelled after {self.worker.elapsed:.1f} s")
+            elapsed = self.handle.elapsed if self.handle is not None else 0.0
+            self.say(f"{solver_label(run.solver)}: cancelled after {elapsed:.1f} s")
 
     def export(self, out: str | None = None) -> int | None:
         """G: export the run on screen (the AI solution shown, else the player's bricks) as a GIF,
-        in a child process of the export worker; None while another export is still being written."""
+        in a child process (lane ``export``, finishes after the scene closed); None while another export
+        is still being written."""
         from game.ui.export import default_export_path, export_gif
 
         level, state = self.level, self.state
@@ -400,39 +410,44 @@ class Assistant:
             return export_gif(level, bricks, path, relaxed=relaxed, subtitle=subtitle)
 
         self.state = replace(self.state, exporting=True).say("exporting GIF...", 30.0)
-        return self.export_worker.submit_job(job, label="gif", preload=("imageio.v3",))
+        self.export_handle = self.jobs.submit(job, label="gif", owner=self.host, lane="export",
+                                              on_done=self._on_export_event, on_error=self._on_export_event,
+                                              on_cancelled=self._on_export_event, execution=self.execution,
+                                              preload=("imageio.v3",), outlive_owner=True)
+        return self.export_handle.ident
 
     def say(self, text: str, seconds: float | None = None) -> None:
         """Show a notice line."""
         self.state = self.state.say(text) if seconds is None else self.state.say(text, seconds)
 
+    def on_leave(self) -> None:
+        """The scene is leaving (see :meth:`shutdown`)."""
+        self.shutdown()
+
     def shutdown(self) -> None:
         """The scene is leaving: cancel the running solve (an export still finishes)."""
-        self.worker.cancel()
-        self.prefetch_worker.cancel()
+        self.jobs.cancel(self.host, "solve")
+        self.jobs.cancel(self.host, "prefetch")
         self.state = replace(self.state, running=None)
         self._fast_switch = _SwitchInterval.set(False, self._fast_switch)
 
     # ================================================================ per frame
     def update(self, dt: float) -> None:
-        """Collect worker events (never blocks), age the messages and refresh the host's hooks."""
+        """Age the messages and start the prefetch once (the job events came through the callbacks,
+        delivered by the app's runner before this)."""
         self.state = self.state.tick(dt)
-        for event in self.worker.poll():
-            self._on_event(event)
-        for event in self.export_worker.poll():
-            self._on_export_event(event)
         self._prefetch()
-        if self.state.running is not None:
-            self.state = replace(self.state, running=replace(self.state.running, elapsed=self.worker.elapsed))
-        in_thread = (self.busy and not self.worker.use_processes) or (
-            self.state.exporting and not self.export_worker.use_processes)
+        if self.state.running is not None and self.handle is not None:
+            self.state = replace(self.state, running=replace(self.state.running, elapsed=self.handle.elapsed))
+        in_thread = (self.busy or self.state.exporting) and not self.use_processes
         self._fast_switch = _SwitchInterval.set(in_thread, self._fast_switch)
-        self.sync()
 
-    def sync(self) -> None:
-        """Write the state into the host's hooks (ghost bricks, highlights, status lines, footer keys)."""
-        host, state = self.host, self.state
-        bricks = tuple(host.bricks)
+    # ================================================================ drawing (reads only)
+    def marks(self) -> Marks:
+        """What the scene shows for the assistant now: the solution's ghost bricks, coloured cells (the
+        bricks it drops, deductions, the hint's cells), status lines and footer keys."""
+        state = self.state
+        bricks = tuple(self.host.bricks)
         ghost: list[tuple[int, int]] = []
         highlights: list[tuple[tuple[int, int], RGBA]] = []
         shown = state.shown
@@ -449,10 +464,12 @@ class Assistant:
                 highlights.append((self._idea_cell, REASON_COLOR))
             for step in state.hint.steps[: state.hint.revealed]:
                 highlights.append((step.cell, PLACE_COLOR if step.kind == StepKind.PLACE else REMOVE_COLOR))
-        host.ghost_bricks[:] = ghost
-        host.highlights[:] = highlights
-        host.status_lines[:] = status_lines(state)
-        host.extra_hints[:] = footer_hints(state)
+        return Marks(tuple(ghost), tuple(highlights), tuple(status_lines(state)), tuple(footer_hints(state)),
+                     claims_board=state.solution is not None)
+
+    def draw(self, surface: pygame.Surface, view: BoardView) -> None:
+        """Never-useful cells, a relaxed answer's densities and the solver badge (reads the state only)."""
+        draw_overlay(surface, view.layout, self.state, self.host.renderer)
 
     def on_edit(self) -> None:
         """The player changed the bricks: a shown hint no longer applies."""
@@ -463,7 +480,7 @@ class Assistant:
             self.state = replace(self.state, lesson="")
 
     # ================================================================ internals
-    def _solve_job(self, name: str, mode: SolveMode) -> ProcessJob:
+    def _solve_job(self, name: str, mode: SolveMode) -> Job:
         level, limit = self.level, self.solve_time_limit
         impl: str | Solver = self.custom_solvers.get(name, name)
 
@@ -474,23 +491,26 @@ class Assistant:
 
         return job
 
-    def _submit(self, kind: TaskKind, job: ProcessJob, solver: str, preload: tuple[str, ...]) -> int:
-        ident = self.worker.submit_job(job, label=f"{solver} {kind.value}", preload=preload)
-        self.state = replace(self.state, running=Running(ident, kind, solver), error=None)
-        return ident
+    def _submit(self, kind: TaskKind, job: Job, solver: str, preload: tuple[str, ...]) -> int:
+        self.handle = self.jobs.submit(job, label=f"{solver} {kind.value}", owner=self.host, lane="solve",
+                                       on_done=self._on_event, on_progress=self._on_event,
+                                       on_error=self._on_event, on_cancelled=self._on_event,
+                                       execution=self.execution, preload=preload)
+        self.state = replace(self.state, running=Running(self.handle.ident, kind, solver), error=None)
+        return self.handle.ident
 
-    def _on_event(self, event: WorkerEvent) -> None:
+    def _on_event(self, event: JobEvent) -> None:
         run = self.state.running
-        if run is None or event.job != run.job:
+        if run is None or event.handle.ident != run.job:
             return
-        if event.kind == EventKind.PROGRESS:
+        if event.kind == JobEventKind.PROGRESS:
             self.state = replace(self.state, running=replace(run, progress=event.payload))
             return
         self.state = replace(self.state, running=None)
-        if event.kind == EventKind.ERROR:
+        if event.kind == JobEventKind.ERROR:
             self._failed(f"{run.solver} {run.kind.value}", event, f"{solver_label(run.solver)} could not finish")
             return
-        if event.kind == EventKind.CANCELLED:
+        if event.kind == JobEventKind.CANCELLED:
             self.say(f"{solver_label(run.solver)}: cancelled")
             return
         if run.kind == TaskKind.HINT:
@@ -507,18 +527,16 @@ class Assistant:
             return
         self._show_result(result, waited=event.elapsed)
 
-    def _failed(self, what: str, event: WorkerEvent, line: str) -> None:
+    def _failed(self, what: str, event: JobEvent, line: str) -> None:
         """A friendly line on screen; the error and its traceback in the error log."""
         path = log_error(what, event.message, event.detail)
         self.state = self.state.fail(line + (" (details in errors.log)" if path is not None else ""))
 
-    def _on_export_event(self, event: WorkerEvent) -> None:
-        if event.kind == EventKind.PROGRESS:
-            return
+    def _on_export_event(self, event: JobEvent) -> None:
         self.state = replace(self.state, exporting=False, notice=None)
-        if event.kind == EventKind.ERROR:
+        if event.kind == JobEventKind.ERROR:
             self._failed("GIF export", event, "The GIF could not be saved")
-        elif event.kind == EventKind.DONE:
+        elif event.kind == JobEventKind.DONE:
             path = str(event.payload.path)
             self.state = replace(self.state, export_path=path).say(f"GIF saved: {path}", 12.0)
 

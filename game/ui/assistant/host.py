@@ -1,48 +1,36 @@
 """What the assistant needs from the scene it is installed on: :class:`AssistantHost`.
 
 The play scene (:class:`game.ui.scenes.play.PlayScene`) satisfies this protocol; the assistant never
-imports the play scene, so the two have no import cycle.  The hooks are lists the scene reads every
-frame (``ghost_bricks``, ``highlights``, ``status_lines``, ``extra_hints``) or calls
-(``interceptors``: actions offered to add-ons first; ``overlays``, ``updaters``, ``on_edit``,
-``on_leave``, ``board_claims``: the win/lose panel steps aside while one returns True).
+imports the play scene, so the two have no import cycle.  The assistant writes nothing into the scene:
+the scene calls it as a :class:`~game.ui.play_extension.PlayExtension` and reads its marks.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Protocol, Sequence
-
-import pygame
+from typing import Protocol, Sequence
 
 from game.level import Brick, Level
 from game.progress import ProgressStore
-from game.ui.input import Action
-from game.ui.render import BoardLayout, LevelRenderer
-
-RGBA = tuple[int, int, int, int]
+from game.ui.jobs import JobRunner
+from game.ui.play_extension import RGBA
+from game.ui.render import LevelRenderer
 
 
 class HostApp(Protocol):
-    """The part of the app the assistant uses: the progress store (hints are counted there)."""
+    """The part of the app the assistant uses: the progress store (hints are counted there) and the
+    job runner (every AI job goes through it)."""
 
     @property
     def progress(self) -> ProgressStore:
         """The player's progress."""
 
+    @property
+    def jobs(self) -> JobRunner:
+        """The app's job runner."""
+
 
 class AssistantHost(Protocol):
     """A scene that can host the assistant (see the module docstring)."""
-
-    extensions: dict[str, object]
-    ghost_bricks: list[Brick]
-    highlights: list[tuple[Brick, RGBA]]
-    status_lines: list[str]
-    extra_hints: list[tuple[str, str]]
-    interceptors: list[Callable[[Action], bool]]
-    overlays: list[Callable[[pygame.Surface, BoardLayout], None]]
-    updaters: list[Callable[[float], None]]
-    on_edit: list[Callable[[], None]]
-    on_leave: list[Callable[[], None]]
-    board_claims: list[Callable[[], bool]]
 
     @property
     def level(self) -> Level:

@@ -1,13 +1,11 @@
 """The assistant's drawing: board overlays the frame view has no field for, and the solver badge.
 
 Drawing only reads an :class:`~game.ui.assistant.state.AssistantState`; it never changes anything.
-Ghost bricks and coloured highlights go through the scene's frame view instead (the controller
-writes them into the host's hooks).
+Ghost bricks and coloured highlights go through the scene's frame view instead (the assistant's
+:meth:`~game.ui.assistant.controller.Assistant.marks`).
 """
 
 from __future__ import annotations
-
-from typing import Callable
 
 import numpy as np
 import pygame
@@ -63,14 +61,4 @@ def draw_badge(surface: pygame.Surface, state: AssistantState) -> pygame.Rect:
     return box
 
 
-def overlay_for(state: Callable[[], AssistantState], renderer: LevelRenderer
-                ) -> Callable[[pygame.Surface, BoardLayout], None]:
-    """A scene overlay that draws the state returned by ``state()`` at draw time."""
-
-    def draw(surface: pygame.Surface, layout: BoardLayout) -> None:
-        draw_overlay(surface, layout, state(), renderer)
-
-    return draw
-
-
-__all__ = ["draw_badge", "draw_overlay", "overlay_for"]
+__all__ = ["draw_badge", "draw_overlay"]

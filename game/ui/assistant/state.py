@@ -1,7 +1,7 @@
-"""What the assistant knows and shows, as plain typed values (no pygame, no worker, no scene).
+"""What the assistant knows and shows, as plain typed values (no pygame, no job runner, no scene).
 
 :class:`AssistantState` is immutable: the controller (:mod:`game.ui.assistant.controller`) replaces
-it on every action and worker event, the overlay (:mod:`game.ui.assistant.overlay`) only reads it.
+it on every action and job event, the overlay (:mod:`game.ui.assistant.overlay`) only reads it.
 The text the player sees is a pure function of it: :func:`status_lines`, :func:`footer_hints`.
 Solvers are named for players (:func:`solver_label`): "Logic solver", with the technical name
 ("CP-SAT") as detail.
@@ -70,7 +70,7 @@ def solver_title(name: str) -> str:
 
 
 class TaskKind(str, enum.Enum):
-    """What a worker job of the assistant computes."""
+    """What a job of the assistant computes."""
 
     SOLVE = "solve"  #: S: one optimal solution
     ALL = "all"  #: A: every optimal solution
@@ -116,7 +116,7 @@ class Message:
 
 @dataclass(frozen=True)
 class Running:
-    """The worker job in progress."""
+    """The job in progress."""
 
     job: int
     kind: TaskKind

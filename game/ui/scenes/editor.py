@@ -69,7 +69,7 @@ class EditorScene(Scene):
         self.message_time = 0.0
         self.renderer = LevelRenderer()
         self._stroke: tuple[Tool, int] | None = None  #: (tool, mouse button index) of a drag
-        self.analyser = EditorAnalysis(analysis_solver, in_process=analysis_in_process)
+        self.analyser = EditorAnalysis(app.jobs, self, analysis_solver, in_process=analysis_in_process)
         self._tighten_when_done = False
         self.play_scene: Scene | None = None
         self.view = EditorView(self)
@@ -495,7 +495,7 @@ class EditorScene(Scene):
 
     # ================================================================ update / draw
     def update(self, dt: float) -> None:
-        """Animations, the message timer, and the analysis worker."""
+        """Animations, the message timer, and the analysis outcome."""
         self.anim += dt
         if self.message_time > 0:
             self.message_time -= dt

@@ -1,9 +1,9 @@
 """The editor's Analyse: one analysis at a time in a child process, and what it found for which map.
 
-:class:`EditorAnalysis` runs :func:`ai.assistant.analysis.analyse_level` through the UI's worker
-(:meth:`~ai.assistant.worker.Worker.submit_job`: a child process; in the worker's thread where ``fork``
-is missing), remembers the map and N it analysed (a result is *current* only for those), and turns
-worker events into an :class:`Outcome` the editor reacts to.  A failure is written to the error log.
+:class:`EditorAnalysis` runs :func:`ai.assistant.analysis.analyse_level` as a job of the app's runner
+(:class:`game.ui.jobs.JobRunner`: a child process; a thread where ``fork`` is missing), remembers the
+map and N it analysed (a result is *current* only for those), and turns the job's events into an
+:class:`Outcome` the editor reacts to.  A failure is written to the error log.
 
 When the level is solvable within its budget, the same child job then rates it
 (:func:`ai.rating.rate_level`, the figures a designer uses) with what is left of the time budget:
@@ -21,10 +21,10 @@ from ai.assistant.analysis import AnalysisStatus
 from ai.context import SolveContext
 from game.editor_model import Draft
 from game.level import Level
+from game.ui.jobs import Execution, JobEvent, JobEventKind, JobHandle, JobRunner
 
 if TYPE_CHECKING:
     from ai.assistant.analysis import Analysis
-    from ai.assistant.worker import Worker
     from ai.rating import Rating
 
 #: Seconds an analysis and its rating may take together (it runs in the background and A cancels it).
@@ -39,7 +39,7 @@ def analyse_and_rate(level: Level, solver: str, ctx: SolveContext,
 
     Returns ``(analysis, rating, note)``: ``rating`` is None when the level is not solvable
     within its budget, the time ran out or the rating failed (``note`` says which, '' otherwise).
-    Runs in the worker's child process; ``ctx`` (made by the job from its limit and cancel) stops both.
+    Runs in the job's child process; ``ctx`` (made by the job from its limit and cancel) stops both.
     """
     from ai.assistant.analysis import analyse_level
 
@@ -74,7 +74,8 @@ class Outcome(str, enum.Enum):
 class EditorAnalysis:
     """The analysis of the editor's draft (see the module docstring)."""
 
-    def __init__(self, solver: str = "auto", *, in_process: bool = True) -> None:
+    def __init__(self, jobs: JobRunner, owner: object, solver: str = "auto", *, in_process: bool = True) -> None:
+        self.jobs, self.owner = jobs, owner
         self.solver = solver
         self.in_process = in_process
         self.result: Analysis | None = None
@@ -83,7 +84,8 @@ class EditorAnalysis:
         self.error = ""  #: the last failure's message ('' after a new start)
         self.running = False
         self._about: tuple[tuple[str, ...], int] | None = None  #: (grid, N) the result is about
-        self._worker: Worker | None = None
+        self._job: JobHandle | None = None
+        self._outcome: Outcome | None = None  #: how the last job ended, until :meth:`poll` reads it
 
     def is_current(self, draft: Draft) -> bool:
         """True when the result is about ``draft``'s map and N."""
@@ -101,12 +103,12 @@ class EditorAnalysis:
     @property
     def elapsed(self) -> float:
         """Seconds the running analysis has taken so far."""
-        return self._worker.elapsed if self._worker is not None else 0.0
+        return self._job.elapsed if self._job is not None else 0.0
 
     @property
     def progress(self) -> object:
         """The running analysis's last progress report (a line of text), or None."""
-        return self._worker.last_progress if self._worker is not None else None
+        return self._job.last_progress if self._job is not None else None
 
     def start(self, level: Level) -> None:
         """Analyse ``level`` in the background."""
@@ -116,24 +118,19 @@ class EditorAnalysis:
             ctx = SolveContext.create(time_limit=limit, cancel=cancel, solver="analyse")
             return analyse_and_rate(level, solver, ctx, report)
 
-        if self._worker is None:
-            import atexit
-
-            from ai.assistant.worker import Worker
-
-            self._worker = Worker(use_processes=None if self.in_process else False)
-            atexit.register(self._worker.shutdown, 1.0)  # quitting mid-analysis: stop it first
         self._about = (level.grid, level.frames)
         self.result, self.error, self.running = None, "", True
         self.rating, self.rating_note = None, ""
         # the solvers (ortools: ~1 s) are imported here once, for every child
-        self._worker.submit_job(job, label="analyse",
-                                preload=("ai.assistant.analysis", "ai.solvers.portfolio", "ai.rating"))
+        self._job = self.jobs.submit(job, label="analyse", owner=self.owner, lane="analysis",
+                                     on_done=self._ended, on_error=self._ended, on_cancelled=self._ended,
+                                     execution=None if self.in_process else Execution.THREAD,
+                                     preload=("ai.assistant.analysis", "ai.solvers.portfolio", "ai.rating"))
 
     def cancel(self) -> None:
         """Stop the running analysis (its ``cancelled`` outcome follows)."""
-        if self._worker is not None and self.running:
-            self._worker.cancel()
+        if self._job is not None and self.running:
+            self._job.cancel()
 
     def reset(self) -> None:
         """Forget everything (a new map): cancel a running analysis, drop the result."""
@@ -158,30 +155,30 @@ class EditorAnalysis:
         self._about = (level.grid, level.frames)
 
     def poll(self) -> Outcome | None:
-        """Collect the worker's events (never blocks); how the analysis ended, if it just did."""
-        if self._worker is None:
-            return None
-        from ai.assistant.worker import EventKind
-
-        outcome = None
-        for ev in self._worker.poll():
-            if ev.kind == EventKind.DONE:
-                self.result, self.rating, self.rating_note = ev.payload
-                self.running, outcome = False, Outcome.DONE
-            elif ev.kind == EventKind.ERROR:
-                from game.error_log import log_error
-
-                log_error("editor analysis", ev.message, ev.detail)
-                self.running, self.error, outcome = False, ev.message, Outcome.FAILED
-            elif ev.kind == EventKind.CANCELLED:
-                self.running, self.result, self._about, outcome = False, None, None, Outcome.CANCELLED
-                self.rating, self.rating_note = None, ""
+        """How the analysis ended, if it did since the last call (never blocks)."""
+        outcome, self._outcome = self._outcome, None
         return outcome
 
+    def _ended(self, ev: JobEvent) -> None:
+        """The job's end, delivered by the app's runner."""
+        if ev.handle is not self._job:
+            return
+        if ev.kind == JobEventKind.DONE:
+            self.result, self.rating, self.rating_note = ev.payload
+            self.running, self._outcome = False, Outcome.DONE
+        elif ev.kind == JobEventKind.ERROR:
+            from game.error_log import log_error
+
+            log_error("editor analysis", ev.message, ev.detail)
+            self.running, self.error, self._outcome = False, ev.message, Outcome.FAILED
+        elif ev.kind == JobEventKind.CANCELLED:
+            self.running, self.result, self._about, self._outcome = False, None, None, Outcome.CANCELLED
+            self.rating, self.rating_note = None, ""
+
     def shutdown(self) -> None:
-        """The editor is closing: stop the analysis."""
-        if self._worker is not None:
-            self._worker.shutdown(0.2)
+        """The editor is closing: stop the analysis (the app also drops the editor's jobs)."""
+        if self._job is not None:
+            self._job.cancel()
 
 
 __all__ = ["ANALYSIS_TIME_LIMIT", "EditorAnalysis", "Outcome", "analyse_and_rate"]

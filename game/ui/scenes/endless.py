@@ -1,7 +1,7 @@
 """Endless mode: generated levels whose measured difficulty rises, made while you play.
 
-Levels are made by the UI's one way of running AI work: the
-:meth:`ai.assistant.worker.Worker.submit_job` (a child process), so
+Levels are made by the UI's one way of running AI work: the app's job runner
+(:class:`game.ui.jobs.JobRunner`, a child process), so
 generation and its exact solvers run in a child process (cancelled by killing it), never
 in a thread of the game.  Each job makes the level of one step with
 :func:`ai.generation.endless.rated_level` (rated by :mod:`ai.rating`, nearest the step's
@@ -22,11 +22,11 @@ from typing import Any, Callable
 
 import pygame
 
-from ai.assistant.worker import EventKind
 from game.endless_record import EndlessRecord, load_record, save_record
 from game.level import Level
 from game.ui import hud
 from game.ui.app import App, Scene
+from game.ui.jobs import JobEvent, JobHandle
 from game.catalog import LevelEntry, Section
 from game.ui.input import Act, Action
 from game.ui.play_state import PlayState
@@ -90,7 +90,7 @@ def endless_title(step: int, name: str) -> str:
 
 def make_endless_level(step: int, seed: int, previous: float | None,
                        report: Callable[[Any], None] | None = None) -> EndlessLevel | None:
-    """The level of ``step`` (runs in the worker's child process): rated, rising by measure."""
+    """The level of ``step`` (runs in the job runner's child process): rated, rising by measure."""
     from ai.generation.endless import rated_level
 
     g = rated_level(step, seed=seed, previous=previous, progress=report)
@@ -117,8 +117,8 @@ class EndlessScene(Scene):
         if seed is not None and seed != self.record.seed:
             self.record = EndlessRecord(seed=seed, best_streak=self.record.best_streak)
         self._make = make_level if make_level is not None else make_endless_level
-        self.worker: Any = None  #: the ai.assistant.worker.Worker, made on entering
-        self.job: int | None = None
+        self.started = False  #: generating (from the first entering on)
+        self.job: JobHandle | None = None  #: the level being made
         self.job_step = 0
         self.ready: list[EndlessLevel] = []
         self.current: EndlessLevel | None = None
@@ -155,32 +155,28 @@ class EndlessScene(Scene):
                  if lv.step == step - 1 and lv.score is not None]
         return known[0] if known else self.record.last_score
 
-    # ---------------------------------------------------------------- the worker
-    def _start_worker(self) -> None:
-        from ai.assistant.worker import Worker
-
-        if self.worker is None:
-            self.worker = Worker()
-
+    # ---------------------------------------------------------------- the jobs
     def _submit(self, step: int) -> None:
         make, seed, previous = self._make, self.record.seed, self._previous_score(step)
         self.job_step = step
-        self.job = self.worker.submit_job(lambda report, cancel: make(step, seed, previous, report),
-                                          label="endless", preload=PRELOAD)
+        self.job = self.app.jobs.submit(lambda report, cancel: make(step, seed, previous, report),
+                                        label="endless", owner=self, lane="generate", preload=PRELOAD,
+                                        on_done=self._made, on_error=self._failed, on_cancelled=self._ended)
 
-    def _poll(self) -> None:
-        for event in self.worker.poll():
-            if event.job != self.job:
-                continue
-            if event.kind == EventKind.DONE:
-                self.job = None
-                if isinstance(event.payload, EndlessLevel):
-                    self.ready.append(event.payload)
-            elif event.kind == EventKind.ERROR:
-                self.job = None
-                self.error = event.message or "the generator failed"
-            elif event.kind == EventKind.CANCELLED:
-                self.job = None
+    def _made(self, event: JobEvent) -> None:
+        self.job = None
+        if isinstance(event.payload, EndlessLevel):
+            self.ready.append(event.payload)
+
+    def _failed(self, event: JobEvent) -> None:
+        self.job = None
+        self.error = event.message or "the generator failed"
+
+    def _ended(self, event: JobEvent) -> None:
+        self.job = None
+
+    def _plan(self) -> None:
+        """Start making the next level when fewer than :data:`LOOKAHEAD` wait."""
         planned = self._planned_steps()
         if self.job is None and not self.error and len(planned) < LOOKAHEAD + 1:
             nxt = max(planned, default=self.record.step - 1) + 1
@@ -188,8 +184,8 @@ class EndlessScene(Scene):
 
     # ---------------------------------------------------------------- flow
     def on_enter(self) -> None:
-        """Start the worker the first time; after a level, move on when it was won."""
-        self._start_worker()
+        """Start generating the first time; after a level, move on when it was won."""
+        self.started = True
         if self.play is not None:
             play = self.play
             self.play = None
@@ -204,8 +200,8 @@ class EndlessScene(Scene):
 
     def on_exit(self) -> None:
         """Stop generating (the child process is killed) and save."""
-        if self.worker is not None:
-            self.worker.shutdown()
+        if self.job is not None:
+            self.job.cancel()
         self.job = None
 
     def start_level(self) -> None:
@@ -240,9 +236,9 @@ class EndlessScene(Scene):
     def update(self, dt: float) -> None:
         """Collect ready levels; open the next one when the player is waiting for it."""
         self.anim += dt
-        if self.worker is None or self.app.top is not self:
+        if not self.started or self.app.top is not self:
             return
-        self._poll()
+        self._plan()
         if self.current is None:
             self.waited += dt
             self.ready.sort(key=lambda lv: lv.step)

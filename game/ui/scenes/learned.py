@@ -3,7 +3,7 @@
 :func:`install` adds the menu entry and a play-scene extension: each time the player releases
 the lemmings, the run (map, bricks, frames) is stored in the data folder
 (:func:`ai.learning.player.record_run`).  The screen learns rules from every stored run in the
-worker's child process (:func:`ai.learning.player.knowledge`), then shows how many runs it has seen,
+job runner's child process (:func:`ai.learning.player.knowledge`), then shows how many runs it has seen,
 how many neighbourhood configurations it has seen and gets right, whether the rules are exact,
 and each learned move as two small 3x3 pictures: the neighbourhood with the lemming, and where
 the lemming is one frame later.  Once exact, the assistant can offer the learned solver with these
@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import pygame
 
-from ai.assistant.worker import EventKind, Worker
 from game.error_log import log_error
 from game.ui import hud
 from game.ui.app import App, Scene
 from game.ui.input import Act, Action
+from game.ui.jobs import JobEvent
+from game.ui.play_extension import ExtensionBase
 from game.ui.play_state import PlayState
 from game.ui.render import LevelRenderer
 
@@ -35,12 +36,19 @@ MENU_LABEL = "What the AI has learned"
 PAGE = 8
 
 
-def observe_releases(scene: PlayScene) -> None:
+class ReleaseObserver(ExtensionBase):
     """Play-scene extension: record the run each time the lemmings are released."""
-    last = [scene.state]
 
-    def watch(dt: float) -> None:
-        if last[0] == PlayState.PLACING and scene.state != PlayState.PLACING:
+    name = "release-observer"
+
+    def __init__(self, scene: PlayScene) -> None:
+        self.scene = scene
+        self.last = scene.state
+
+    def update(self, dt: float) -> None:
+        """Store the run once the lemmings left their hatches."""
+        scene = self.scene
+        if self.last == PlayState.PLACING and scene.state != PlayState.PLACING:
             from ai.learning.player import record_run
             from game.storage import user_data_dir
 
@@ -54,9 +62,12 @@ def observe_releases(scene: PlayScene) -> None:
             for problem in problems:
                 scene.say(problem)
                 log_error("storing the run for the AI", problem)
-        last[0] = scene.state
+        self.last = scene.state
 
-    scene.updaters.append(watch)
+
+def observe_releases(scene: PlayScene) -> ReleaseObserver:
+    """The extension factory (in :data:`game.ui.router.PLAY_SCENE_EXTENSIONS`)."""
+    return ReleaseObserver(scene)
 
 
 def install() -> None:
@@ -77,7 +88,7 @@ def _caption(pic: RulePicture) -> str:
 
 
 def _learn_from_runs(report: Callable[[Any], None], cancel: threading.Event) -> Knowledge:
-    """The worker job: learn from the runs stored in the data folder (:func:`ai.learning.player.knowledge`)."""
+    """The job: learn from the runs stored in the data folder (:func:`ai.learning.player.knowledge`)."""
     from ai.learning.player import knowledge
     from game.storage import user_data_dir
 
@@ -94,9 +105,9 @@ class LearnedScene(Scene):
         self.error = ""
         self.page = 0
         self.anim = 0.0
-        self.worker = Worker()  # the learning runs in the worker's child process, like every AI job of the UI
-        self._job = self.worker.submit_job(_learn_from_runs, label="learn-from-runs",
-                                           preload=("ai.learning.player",))
+        # the learning runs in a child process, like every AI job of the UI (the app's job runner)
+        self._job = app.jobs.submit(_learn_from_runs, label="learn-from-runs", owner=self, lane="learn",
+                                    on_done=self._learned, on_error=self._failed, preload=("ai.learning.player",))
 
     @property
     def ready(self) -> bool:
@@ -105,15 +116,14 @@ class LearnedScene(Scene):
 
     def wait(self, timeout: float = 60.0) -> None:
         """Block until the background learning is done (tests), then take its result."""
-        self.worker.wait(self._job, timeout)
-        self.update(0.0)
+        self._job.wait(timeout)
+        self.app.jobs.pump()
 
     def handle_event(self, action: Action) -> None:
         """Esc back; Left/Right (or Up/Down) page through the pictures."""
         pages = self._pages()
         if action.kind == Act.BACK:
-            self.worker.cancel()
-            self.app.pop()
+            self.app.pop()  # the app cancels this scene's job
         elif action.kind in (Act.RIGHT, Act.DOWN) and pages:
             self.page = (self.page + 1) % pages
         elif action.kind in (Act.LEFT, Act.UP) and pages:
@@ -123,14 +133,17 @@ class LearnedScene(Scene):
         return 0 if self.knowledge is None else max(1, -(-len(self.knowledge.pictures) // PAGE))
 
     def update(self, dt: float) -> None:
-        """Take the background result when it is there; animate."""
+        """Animate (the background result comes through the runner's callbacks)."""
         self.anim += dt
-        for event in self.worker.poll():
-            if event.kind == EventKind.DONE and event.payload is not None:
-                self.knowledge = event.payload
-            elif event.kind == EventKind.ERROR:  # shown to the player in one line, details in errors.log
-                log_error("learning from your runs", event.message, event.detail)
-                self.error = "could not learn from your runs (details in errors.log)"
+
+    def _learned(self, event: JobEvent) -> None:
+        if event.payload is not None:
+            self.knowledge = event.payload
+
+    def _failed(self, event: JobEvent) -> None:
+        """Shown to the player in one line, details in errors.log."""
+        log_error("learning from your runs", event.message, event.detail)
+        self.error = "could not learn from your runs (details in errors.log)"
 
     # ------------------------------------------------------------------ drawing
     def draw(self, surface: pygame.Surface) -> None:

@@ -2,7 +2,7 @@
 
 Three boards side by side: the player's start (painted with the mouse or the keyboard), the start
 after the puzzle's steps (or after any step, with , and .), wrong cells outlined, and the target.
-The AI runs in the worker's child process (:meth:`ai.assistant.worker.Worker.submit_job`), so the
+The AI runs in a child process (a job of the app's runner, :class:`game.ui.jobs.JobRunner`), so the
 game never freezes: H shows one cell that is the same in every start (:func:`ai.life.reverse.backbone`)
 and that the player has wrong, S fills in the AI's start (:func:`ai.life.reverse.reverse`), undoable.
 
@@ -13,19 +13,20 @@ H hint, S solve, [ and ] previous/next puzzle, Esc back (cancels the AI).
 
 from __future__ import annotations
 
+import enum
 import threading
 from typing import Any, Callable
 
 import numpy as np
 import pygame
 
-from ai.assistant.worker import EventKind, Worker
 from game.errors import GameError
 from game.life.puzzle import LifeModel, LifePuzzle, load_pack
 from game.life.rules import Board
 from game.ui import hud
 from game.ui.app import App, Scene
 from game.ui.input import Act, Action, mouse_held
+from game.ui.jobs import Execution, Job, JobEvent, JobHandle
 from game.ui.render import LevelRenderer
 
 #: Seconds the AI may spend on a solve or a hint.
@@ -34,9 +35,16 @@ AI_TIME_LIMIT = 10.0
 ALIVE, DEAD, GRID = (250, 214, 90), (34, 28, 56), (60, 52, 92)
 
 
-def _life_job(kind: str, target: Board, steps: int, rule_name: str,
-              limit: float | None) -> Callable[[Callable[[Any], None], threading.Event], Any]:
-    """A worker job: ``"solve"`` (:func:`ai.life.reverse.reverse`) or ``"hint"`` (:func:`ai.life.reverse.backbone`)."""
+class LifeTask(enum.Enum):
+    """What the AI is asked."""
+
+    HINT = "hint"  #: :func:`ai.life.reverse.backbone`
+    SOLVE = "solve"  #: :func:`ai.life.reverse.reverse`
+
+
+def _life_job(kind: LifeTask, target: Board, steps: int, rule_name: str,
+              limit: float | None) -> Job:
+    """A job of the runner: :attr:`LifeTask.SOLVE` or :attr:`LifeTask.HINT`."""
     def job(report: Callable[[Any], None], cancel: threading.Event) -> Any:
         from ai.context import SolveContext, SolveStopped
         from ai.life.reverse import backbone, reverse
@@ -44,8 +52,8 @@ def _life_job(kind: str, target: Board, steps: int, rule_name: str,
 
         ctx = SolveContext.create(time_limit=limit, cancel=cancel, progress=report)
         try:
-            return (reverse if kind == "solve" else backbone)(target, steps, ctx, parse_rule(rule_name))
-        except SolveStopped:  # cancelled (only in the worker's thread; a child process is killed instead)
+            return (reverse if kind == LifeTask.SOLVE else backbone)(target, steps, ctx, parse_rule(rule_name))
+        except SolveStopped:  # cancelled (only in a thread; a child process is killed instead)
             return None
     return job
 
@@ -72,9 +80,11 @@ class LifeScene(Scene):
         self.message = ""
         self.hint_cell: tuple[int, int] | None = None
         self.paint: bool | None = None  #: the value a mouse drag paints
-        self.worker = Worker(use_processes=use_processes)
-        self.job: int | None = None
-        self.job_kind = ""
+        #: Where the AI's jobs run (None: the runner's default, a child process where ``fork`` exists).
+        self.execution: Execution | None = None if use_processes is None else (
+            Execution.CHILD_PROCESS if use_processes else Execution.THREAD)
+        self.job: JobHandle | None = None
+        self.job_kind = LifeTask.HINT
         self.shown: Board | None = None
         self._refresh()
 
@@ -88,7 +98,8 @@ class LifeScene(Scene):
         """Go to puzzle ``index`` (wraps around); cancels the AI."""
         if not self.puzzles:
             return
-        self.worker.cancel()
+        if self.job is not None:
+            self.job.cancel()
         self.job = None
         self.index = index % len(self.puzzles)
         self.model = LifeModel(self.puzzles[self.index])
@@ -127,8 +138,7 @@ class LifeScene(Scene):
         """Painting, undo, stepping the view, the AI, switching puzzles (see the module docstring)."""
         k = action.kind
         if k == Act.BACK:
-            self.worker.cancel()
-            self.app.pop()
+            self.app.pop()  # the app cancels this scene's job
             return
         m = self.model
         if m is None:
@@ -181,49 +191,63 @@ class LifeScene(Scene):
         elif k == Act.NEXT_ITEM:
             self.load(self.index + 1)
         elif k == Act.HINT:
-            self._submit("hint", _life_job("hint", m.puzzle.target, m.puzzle.steps, m.puzzle.rule.name,
+            self._submit(LifeTask.HINT, _life_job(LifeTask.HINT, m.puzzle.target, m.puzzle.steps, m.puzzle.rule.name,
                                            self.ai_time_limit))
         elif k == Act.SOLVE:
-            self._submit("solve", _life_job("solve", m.puzzle.target, m.puzzle.steps, m.puzzle.rule.name,
+            self._submit(LifeTask.SOLVE, _life_job(LifeTask.SOLVE, m.puzzle.target, m.puzzle.steps, m.puzzle.rule.name,
                                             self.ai_time_limit))
 
-    def _submit(self, kind: str, job: Callable[[Callable[[Any], None], threading.Event], Any]) -> None:
+    def _submit(self, kind: LifeTask, job: Job) -> None:
         self.job_kind = kind
-        self.message = "The AI is looking for a hint..." if kind == "hint" else "The AI is solving..."
-        self.job = self.worker.submit_job(job, label=f"life-{kind}", preload=("ortools.sat.python.cp_model",))
+        self.message = "The AI is looking for a hint..." if kind == LifeTask.HINT else "The AI is solving..."
+        self.job = self.app.jobs.submit(job, label=f"life-{kind.value}", owner=self, lane="ai",
+                                        on_done=self._on_done, on_error=self._on_error,
+                                        on_cancelled=self._on_cancelled, execution=self.execution,
+                                        preload=("ortools.sat.python.cp_model",))
 
     def wait(self, timeout: float = 120.0) -> None:
         """Block until the AI's job is done (tests), then take its result."""
         if self.job is not None:
-            self.worker.wait(self.job, timeout)
-        self.update(0.0)
+            self.job.wait(timeout)
+        self.app.jobs.pump()
+
+    def _current(self, event: JobEvent) -> bool:
+        """True for an event of the job asked last (not of a puzzle left behind)."""
+        if self.job is None or event.handle is not self.job:
+            return False
+        self.job = None
+        return True
+
+    def _on_done(self, event: JobEvent) -> None:
+        if self._current(event) and event.payload is not None and self.model is not None:
+            if self.job_kind == LifeTask.SOLVE:
+                self._take_solution(event.payload)
+            else:
+                self._take_hint(event.payload)
+
+    def _on_error(self, event: JobEvent) -> None:
+        if self._current(event):
+            from game.error_log import log_error
+
+            log_error("Reverse Life AI", event.message, event.detail)
+            self.message = "The AI failed (details in errors.log)."
+
+    def _on_cancelled(self, event: JobEvent) -> None:
+        if self._current(event):
+            self.message = "The AI stopped."
 
     def update(self, dt: float) -> None:
-        """Take the AI's answer when it is there."""
-        for event in self.worker.poll():
-            if self.job is None or event.job != self.job:  # a job of a puzzle left behind
-                continue
-            if event.kind == EventKind.DONE and event.payload is not None and self.model is not None:
-                self.job = None
-                if self.job_kind == "solve":
-                    self._take_solution(event.payload)
-                else:
-                    self._take_hint(event.payload)
-            elif event.kind == EventKind.ERROR:
-                from game.error_log import log_error
-
-                log_error("Reverse Life AI", event.message, event.detail)
-                self.job, self.message = None, "The AI failed (details in errors.log)."
-            elif event.kind == EventKind.CANCELLED:
-                self.job, self.message = None, "The AI stopped."
+        """Nothing to advance: the AI's answers come through the runner's callbacks."""
 
     def _take_solution(self, result: Any) -> None:
+        from ai.life.reverse import ReverseStatus  # (here: it imports OR-Tools, which the jobs preload)
+
         assert self.model is not None
         self.model.set_start(result.start)
         self._changed()
-        if result.status.value == "exact":
+        if result.status == ReverseStatus.EXACT:
             self.message = "The AI found an exact start (Z to undo)."
-        elif result.status.value == "none":
+        elif result.status == ReverseStatus.NONE:
             self.message = f"No start exists; the AI's best has {result.wrong_cells} wrong cells."
         else:
             self.message = f"No exact start found in time; best has {result.wrong_cells} wrong cells."
@@ -298,10 +322,6 @@ class LifeScene(Scene):
             for i in range(board.shape[0] + 1):
                 pygame.draw.line(surface, GRID, (rect.x, rect.y + i * cell), (rect.right, rect.y + i * cell))
         pygame.draw.rect(surface, hud.PANEL_EDGE, rect, 2)
-
-    def on_exit(self) -> None:
-        """Stop the AI when the screen closes."""
-        self.worker.shutdown(0.2)
 
 
 __all__ = ["AI_TIME_LIMIT", "LifeScene"]

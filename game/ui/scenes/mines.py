@@ -4,8 +4,8 @@ Left click (or Enter/Space on the cursor) reveals, right click (or F/B) flags; a
 1/2/3 start a beginner, intermediate or expert board, 4 a custom one (+/- its size, [ ] its mines),
 R a new board.  H shows the assistant: proved-safe cells (green), proved mines (red) and every
 unknown cell's mine probability; S plays one assistant step (every proved-safe cell, or the least
-risky guess); A lets the assistant play on by itself.  The analysis runs in the worker's child
-process (:meth:`ai.assistant.worker.Worker.submit_job`), so the game never waits for it, and each
+risky guess); A lets the assistant play on by itself.  The analysis runs in a child
+process (a job of the app's runner, :class:`game.ui.jobs.JobRunner`), so the game never waits for it, and each
 answer is checked against the board before it is shown (:func:`ai.mines.policy.check_against_board`).
 """
 
@@ -16,7 +16,6 @@ from typing import Any, Callable
 
 import pygame
 
-from ai.assistant.worker import EventKind, Worker
 from ai.mines.analysis import MinesAnalysis
 from ai.mines.policy import MoveKind, WrongAnswerError, check_against_board, next_moves
 from game.error_log import log_error
@@ -24,6 +23,7 @@ from game.mines import MAX_SIDE, Difficulty, MinesBoard, MinesStatus, MinesView
 from game.ui import hud
 from game.ui.app import App, Scene
 from game.ui.input import Act, Action
+from game.ui.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
 
 #: Colours of the numbers 1-8.
 NUMBER_COLOURS = {1: (120, 180, 255), 2: (120, 230, 120), 3: (255, 110, 110), 4: (190, 140, 255),
@@ -34,8 +34,8 @@ AUTO_STEP = 0.25
 DEFAULT_CUSTOM = (12, 10, 20)
 
 
-def analyse_job(view: MinesView) -> Callable[[Callable[[Any], None], threading.Event], MinesAnalysis]:
-    """The worker job: the exact analysis of ``view`` (runs in the child process)."""
+def analyse_job(view: MinesView) -> Job:
+    """The job: the exact analysis of ``view`` (runs in the child process)."""
 
     def job(report: Callable[[Any], None], cancel: threading.Event) -> MinesAnalysis:
         from ai.context import SolveContext
@@ -51,18 +51,19 @@ class MinesScene(Scene):
 
     def __init__(self, app: App, difficulty: Difficulty | None = Difficulty.BEGINNER, *,
                  custom: tuple[int, int, int] = DEFAULT_CUSTOM, seed: int | None = None,
-                 worker: Worker | None = None) -> None:
+                 execution: Execution | None = None) -> None:
         super().__init__(app)
         self.difficulty = difficulty  #: None: the custom board
         self.custom = custom
         self.seed = seed
-        self.worker = worker or Worker()
+        #: Where the analysis runs (None: the runner's default, a child process where ``fork`` exists).
+        self.execution = execution
         self.show_assistant = False
         self.auto_play = False
         self.step_pending = False  #: play one assistant step once the analysis is there
         self.analysis: MinesAnalysis | None = None
         self.analysed_view: MinesView | None = None
-        self._job: int | None = None
+        self._job: JobHandle | None = None
         self._job_view: MinesView | None = None
         self._auto_wait = 0.0
         self.message = ""
@@ -87,7 +88,8 @@ class MinesScene(Scene):
         self.cursor = (0, 0)
         self.auto_play = self.step_pending = False
         self.analysis = self.analysed_view = None
-        self.worker.cancel()
+        if self._job is not None:
+            self._job.cancel()
         self._job = self._job_view = None
         self.message = ""
 
@@ -125,7 +127,23 @@ class MinesScene(Scene):
         if self.analysed_view == view or self._job_view == view:
             return
         self._job_view = view
-        self._job = self.worker.submit_job(analyse_job(view), label="mines-analysis", preload=("ai.mines.analysis",))
+        self._job = self.app.jobs.submit(analyse_job(view), label="mines-analysis", owner=self, lane="analysis",
+                                         on_done=self._on_event, on_error=self._on_event,
+                                         on_cancelled=self._on_event, execution=self.execution,
+                                         preload=("ai.mines.analysis",))
+
+    def _on_event(self, event: JobEvent) -> None:
+        """The analysis ended (delivered by the app's runner)."""
+        if event.handle is not self._job:
+            return
+        view = self._job_view
+        self._job = self._job_view = None
+        if event.kind == JobEventKind.DONE and isinstance(event.payload, MinesAnalysis) and view is not None:
+            self._take(event.payload, view)
+        elif event.kind == JobEventKind.ERROR:
+            log_error("minesweeper assistant", event.message, event.detail)
+            self.message = "the assistant failed (details in errors.log)"
+            self.auto_play = self.step_pending = False
 
     def _take(self, analysis: MinesAnalysis, view: MinesView) -> None:
         if view != self.board.view():
@@ -164,7 +182,8 @@ class MinesScene(Scene):
         """Ask for the analysis the scene needs, block until it is done (tests, screenshots), then take it."""
         self.update(0.0)
         if self._job is not None:
-            self.worker.wait(self._job, timeout)
+            self._job.wait(timeout)
+        self.app.jobs.pump()
         self.update(0.0)
 
     # ---- input --------------------------------------------------------------------------------------
@@ -174,8 +193,7 @@ class MinesScene(Scene):
         w, h = self.board.width, self.board.height
         r, c = self.cursor
         if k == Act.BACK:
-            self.worker.cancel()
-            self.app.pop()
+            self.app.pop()  # the app cancels this scene's job
         elif k in (Act.UP, Act.DOWN, Act.LEFT, Act.RIGHT):
             dr, dc = {Act.UP: (-1, 0), Act.DOWN: (1, 0), Act.LEFT: (0, -1), Act.RIGHT: (0, 1)}[k]
             self.cursor = ((r + dr) % h, (c + dc) % w)
@@ -209,19 +227,8 @@ class MinesScene(Scene):
             self._adjust_custom(0, 1 if k == Act.NEXT_ITEM else -1)
 
     def update(self, dt: float) -> None:
-        """Collect the analysis, ask for a new one when needed, let the assistant play on."""
-        for event in self.worker.poll():
-            if event.job != self._job:
-                continue
-            view = self._job_view
-            if event.kind in (EventKind.DONE, EventKind.ERROR, EventKind.CANCELLED):
-                self._job = self._job_view = None
-            if event.kind == EventKind.DONE and isinstance(event.payload, MinesAnalysis) and view is not None:
-                self._take(event.payload, view)
-            elif event.kind == EventKind.ERROR:
-                log_error("minesweeper assistant", event.message, event.detail)
-                self.message = "the assistant failed (details in errors.log)"
-                self.auto_play = self.step_pending = False
+        """Ask for a new analysis when needed, let the assistant play on (the analysis comes through
+        the runner's callbacks)."""
         if self._want_analysis():
             self._request_analysis()
         if self.step_pending and self.analysed_view == self.board.view():
@@ -231,10 +238,6 @@ class MinesScene(Scene):
             if self._auto_wait <= 0 and self.analysed_view == self.board.view():
                 self._auto_wait = AUTO_STEP
                 self.assistant_step()
-
-    def on_exit(self) -> None:
-        """Stop any running analysis (its child process is killed)."""
-        self.worker.shutdown(0.2)
 
     # ---- drawing ------------------------------------------------------------------------------------
     def layout(self, size: tuple[int, int]) -> tuple[int, int, int]:

@@ -4,11 +4,13 @@ Mouse: press on a peg and drag it onto a hole two cells away (or click the peg, 
 Keys: arrows move the cursor, Enter/Space picks up the peg under it and drops it; Z undo, Y redo,
 R restart, Tab the other board (English, French), H hint, S solve (the solution plays itself),
 Esc cancels the thinking, drops the peg, or goes back.  Hints and solutions are computed by
-:mod:`ai.pegs` in the game's worker child process, so the screen never waits.
+:mod:`ai.pegs` in a child process (a job of the app's runner, :class:`game.ui.jobs.JobRunner`), so
+the screen never waits.
 """
 
 from __future__ import annotations
 
+import enum
 import threading
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -19,10 +21,11 @@ from game.pegs import BOARDS, Board, Cell, Jump
 from game.ui import hud
 from game.ui.app import App, Scene
 from game.ui.input import Act, Action, mouse_held
+from game.ui.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
 from game.ui.render import LevelRenderer
 from game.ui.sound import Sfx
 
-#: Seconds the worker may think about a hint / a solution.
+#: Seconds the AI may think about a hint / a solution.
 HINT_LIMIT = 20.0
 SOLVE_LIMIT = 60.0
 #: Seconds between two jumps of a solution being played.
@@ -56,16 +59,23 @@ class BoardLayout:
         return (r, c) if self.board.on_board((r, c)) else None
 
 
-def _solve_job(board: Board, position: int, what: str) -> Callable[[Callable[[Any], None], threading.Event], Any]:
-    """A worker job: ``hint`` or ``solve`` of ``position`` (runs in the child process)."""
+class PegsAsk(enum.Enum):
+    """What the player asked the AI."""
+
+    HINT = "hint"
+    SOLVE = "solve"
+
+
+def _solve_job(board: Board, position: int, what: PegsAsk) -> Job:
+    """A job of the runner: a hint or a solution of ``position`` (runs in the child process)."""
 
     def job(report: Callable[[Any], None], cancel: threading.Event) -> Any:
         from ai.context import SolveContext
         from ai.pegs import hint, solve
 
-        limit = HINT_LIMIT if what == "hint" else SOLVE_LIMIT
-        ctx = SolveContext.create(time_limit=limit, cancel=cancel, progress=report, solver=f"pegs {what}")
-        return hint(board, position, ctx=ctx) if what == "hint" else solve(board, position, ctx=ctx)
+        limit = HINT_LIMIT if what == PegsAsk.HINT else SOLVE_LIMIT
+        ctx = SolveContext.create(time_limit=limit, cancel=cancel, progress=report, solver=f"pegs {what.value}")
+        return hint(board, position, ctx=ctx) if what == PegsAsk.HINT else solve(board, position, ctx=ctx)
 
     return job
 
@@ -77,10 +87,10 @@ class PegsScene(Scene):
                  extra: tuple[str, Board, int] | None = None) -> None:
         """``extra``: a board of the player's own (name, board, start), played first and kept in the Tab cycle."""
         super().__init__(app)
-        from ai.assistant.worker import Worker
-
         self.renderer = LevelRenderer()
-        self.worker = Worker()
+        #: Where the AI's jobs run (None: the runner's default, a child process where ``fork`` exists).
+        self.execution: Execution | None = None
+        self.job: JobHandle | None = None  #: the latest hint or solve job
         self.boards: dict[str, Callable[[], tuple[Board, int]]] = dict(BOARDS)
         if extra is not None:
             name, board, start = extra
@@ -106,9 +116,10 @@ class PegsScene(Scene):
         self.message = "Drag a peg over a neighbour onto a hole."
         self.playing: list[Jump] = []
         self.play_timer = 0.0
-        self.pending = ""  #: "hint" or "solve" while the worker thinks
-        self.job = 0  #: the worker's id of the latest hint or solve job
-        self.worker.cancel()
+        self.pending: PegsAsk | None = None  #: what the AI is thinking about
+        self.asked_position = self.position
+        if self.job is not None:
+            self.job.cancel()
 
     @property
     def pegs_left(self) -> int:
@@ -161,48 +172,50 @@ class PegsScene(Scene):
             self.message = f"{hud.plural(self.pegs_left, 'peg')} left."
 
     # ---------------------------------------------------------------- the assistant
-    def ask(self, what: str) -> None:
-        """Ask the worker for a ``hint`` or a ``solve`` of the current position."""
+    def ask(self, what: PegsAsk) -> None:
+        """Ask the AI for a hint or a solution of the current position."""
         self.playing = []
         self.pending = what
         self.asked_position = self.position
-        self.job = self.worker.submit_job(_solve_job(self.board, self.position, what), label=f"pegs {what}",
-                               preload=("ai.pegs", "ortools.sat.python.cp_model", "ortools.linear_solver.pywraplp"))
-        self.message = "Thinking..." if what == "hint" else "Solving..."
+        self.job = self.app.jobs.submit(
+            _solve_job(self.board, self.position, what), label=f"pegs {what.value}", owner=self, lane="ai",
+            on_done=self._on_event, on_error=self._on_event, on_cancelled=self._on_event, execution=self.execution,
+            preload=("ai.pegs", "ortools.sat.python.cp_model", "ortools.linear_solver.pywraplp"))
+        self.message = "Thinking..." if what == PegsAsk.HINT else "Solving..."
 
     def _cancel_thinking(self) -> None:
-        if self.pending:
-            self.worker.cancel()
-            self.pending = ""
+        if self.pending is not None:
+            if self.job is not None:
+                self.job.cancel()
+            self.pending = None
 
-    def _collect(self) -> None:
-        from ai.assistant.worker import EventKind
+    def _on_event(self, event: JobEvent) -> None:
+        """The end of an AI job (delivered by the app's runner)."""
         from ai.pegs import PegsStatus
 
-        for event in self.worker.poll():
-            if event.kind == EventKind.PROGRESS or not self.pending:
-                continue
-            what, self.pending = self.pending, ""
-            if event.kind == EventKind.ERROR:
-                self.message = f"The assistant failed: {event.message}"
-            elif event.kind == EventKind.CANCELLED:
-                self.message = "Stopped."
-            elif self.position != self.asked_position:
-                continue
-            elif what == "hint":
-                answer = event.payload
-                self.hint_jump = answer.jump
-                self.message = f"Hint: {answer.message}" if answer.jump is not None else answer.message.capitalize() + "."
+        if self.pending is None or event.handle is not self.job:
+            return
+        what, self.pending = self.pending, None
+        if event.kind == JobEventKind.ERROR:
+            self.message = f"The assistant failed: {event.message}"
+        elif event.kind == JobEventKind.CANCELLED:
+            self.message = "Stopped."
+        elif self.position != self.asked_position:
+            return
+        elif what == PegsAsk.HINT:
+            answer = event.payload
+            self.hint_jump = answer.jump
+            self.message = f"Hint: {answer.message}" if answer.jump is not None else answer.message.capitalize() + "."
+        else:
+            result = event.payload
+            if result.status == PegsStatus.SOLVED:
+                self.playing = list(result.moves)
+                self.play_timer = 0.0
+                self.message = f"Solution: {hud.plural(len(result.moves), 'jump')} (Z undoes them)."
+            elif result.status == PegsStatus.IMPOSSIBLE:
+                self.message = f"No jump can still finish ({result.proof.value})."
             else:
-                result = event.payload
-                if result.status == PegsStatus.SOLVED:
-                    self.playing = list(result.moves)
-                    self.play_timer = 0.0
-                    self.message = f"Solution: {hud.plural(len(result.moves), 'jump')} (Z undoes them)."
-                elif result.status == PegsStatus.IMPOSSIBLE:
-                    self.message = f"No jump can still finish ({result.proof.value})."
-                else:
-                    self.message = "No answer in time."
+                self.message = "No answer in time."
 
     # ---------------------------------------------------------------- input
     def layout(self) -> BoardLayout:
@@ -218,7 +231,7 @@ class PegsScene(Scene):
         """Mouse drags and clicks, arrows, Enter/Space, Z/Y, R, Tab, H, S, Esc."""
         k = action.kind
         if k == Act.BACK:
-            if self.pending:
+            if self.pending is not None:
                 self._cancel_thinking()
                 self.message = "Stopped."
             elif self.selected is not None:
@@ -249,9 +262,9 @@ class PegsScene(Scene):
             i = self.board_names.index(self.board_name)
             self.load(self.board_names[(i + step) % len(self.board_names)])
         elif k == Act.HINT:
-            self.ask("hint")
+            self.ask(PegsAsk.HINT)
         elif k == Act.SOLVE:
-            self.ask("solve")
+            self.ask(PegsAsk.SOLVE)
 
     def _press(self, cell: Cell | None, pos: tuple[int, int] | None) -> None:
         """A click (or Enter) on ``cell``: pick up a peg, or drop the held peg there."""
@@ -291,10 +304,10 @@ class PegsScene(Scene):
 
     # ---------------------------------------------------------------- frame
     def update(self, dt: float) -> None:
-        """Finish a drag when the button is up, collect the worker's answers, play a solution."""
+        """Finish a drag when the button is up, play a solution (the AI's answers come through the
+        runner's callbacks)."""
         if self.dragging and not mouse_held(0):
             self._drop(self.layout().cell_at(self.drag_pos))
-        self._collect()
         if self.playing:
             self.play_timer += dt
             if self.play_timer >= PLAY_STEP:
@@ -302,10 +315,6 @@ class PegsScene(Scene):
                 jump = self.playing.pop(0)
                 if not self.jump(jump, from_player=False):
                     self.playing = []
-
-    def on_exit(self) -> None:
-        """Stop any thinking when the screen closes."""
-        self.worker.shutdown()
 
     def draw(self, surface: pygame.Surface) -> None:
         """The board, the pegs, the held peg, the hint and the messages."""
@@ -316,7 +325,8 @@ class PegsScene(Scene):
         hud.blit_text(surface, title, (16, bar.centery), 34, hud.WHITE, anchor="midleft")
         hud.blit_text(surface, hud.plural(self.pegs_left, "peg"), (w - 16, bar.centery), 26, hud.GOLD,
                       anchor="midright")
-        progress = str(getattr(self.worker.last_progress, "message", "") or "") if self.pending else ""
+        job = self.job if self.pending is not None else None
+        progress = str(getattr(job.last_progress, "message", "") or "") if job is not None else ""
         message = f"{self.message} {progress}" if progress else self.message
         hud.blit_text(surface, hud.fit_text(message, 24, w - 40), (w // 2, hud.TOP_BAR + 26), 24, hud.WHITE,
                       anchor="center")
@@ -337,7 +347,7 @@ class PegsScene(Scene):
             pygame.draw.circle(surface, hud.GREEN, b, radius + 6, 3)
         if self.selected is not None and self.dragging and self.drag_pos is not None:
             self._peg(surface, self.drag_pos, radius + 6, True)
-        busy = f"  ({self.worker.elapsed:.1f} s, Esc stops)" if self.pending else ""
+        busy = f"  ({job.elapsed:.1f} s, Esc stops)" if job is not None else ""
         hud.hint_bar(surface, [("drag", "jump"), ("Z", "undo"), ("H", "hint" + busy), ("S", "solve"),
                                ("Tab", "board"), ("R", "restart"), ("Esc", "back")])
 

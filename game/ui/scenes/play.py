@@ -1,9 +1,10 @@
 """The play scene: place bricks, release the lemmings, watch (and scrub) the run.
 
 The run for the current bricks is precomputed by the reference simulator
-(:func:`game.simulation.simulate`, via :class:`~game.session.PlaySession`); playback only
-moves a playhead ``t`` (in frames) over it, so stepping back is exact and movement between
-frame ``i`` and ``i+1`` is interpolated.
+(:func:`game.simulation.simulate`, via :class:`~game.session.PlaySession`); the playback model
+(:class:`game.playback.Playback`: pure, no pygame) only moves a playhead ``t`` (in frames) over it, so
+stepping back is exact and movement between frame ``i`` and ``i+1`` is interpolated.  The scene turns
+what the playhead passed (:class:`game.playback.Beat`) into sounds, attempts and wins.
 
 States: ``placing`` (editing, lemmings waiting) -> ``running`` <-> ``paused`` -> ``won`` / ``lost``
 (at the last frame).  Editing the bricks at any time returns to ``placing``.
@@ -15,20 +16,18 @@ and opens the pause menu (:mod:`game.ui.scenes.pause`).  A lost run explains eac
 ``app.resume`` and preview / speed in ``app.settings``.  Drawing the HUD and panels is in
 :mod:`game.ui.scenes.play_draw`.
 
-Extending (e.g. the assistant, installed by :mod:`game.ui.scenes`): functions in
-:data:`PLAY_SCENE_EXTENSIONS` are called with every new play scene; they can see every action first
-through ``scene.interceptors`` (return True to consume it), add key handlers to ``scene.bindings``,
-draw on the board through ``scene.overlays``, show ``scene.ghost_bricks`` / ``scene.highlights``, move the
-win/lose panel out of the way while they show something (``scene.board_claims``), add ``scene.status_lines`` and
-``scene.extra_hints`` (footer keys; they replace the scene's own hint for the same key), get per-frame
-time with ``scene.updaters``, hear of edits and of leaving through ``scene.on_edit`` / ``scene.on_leave``,
-and register themselves by name in ``scene.extensions``.  ``scene.apply_bricks(bricks)`` puts a brick set on
-the undo chain; ``scene.current_view()`` is the :class:`~game.ui.render.FrameView` on screen.
+Extending (e.g. the assistant, installed by :mod:`game.ui.scenes`): the factories in
+:data:`PLAY_SCENE_EXTENSIONS` are called once with every new play scene and return a
+:class:`~game.ui.play_extension.PlayExtension` (kept in ``scene.extensions`` by name, after the built-in
+timeline, :class:`~game.ui.scenes.timeline.TimelineBar`).  An extension sees every action first, is
+updated every frame, shows ghost bricks, coloured cells, status lines and footer keys through its
+:meth:`~game.ui.play_extension.PlayExtension.marks` (read when the scene draws) and paints the rest in
+the scene's one draw pass.  ``scene.apply_bricks(bricks)`` puts a brick set on the undo chain;
+``scene.current_view()`` is the :class:`~game.ui.render.FrameView` on screen.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Callable, Sequence
 
 import pygame
@@ -36,23 +35,22 @@ import pygame
 from game.errors import GameError
 from game.level import Brick, Level
 from game.outcome import LemmingFailure, explain
+from game.playback import BASE_FPS, Beat, Playback, PlayState
 from game.settings import SPEEDS, Palette
 from game.simulation import Run
 from game.ui import hud, router
 from game.ui.app import App, Scene
-from game.ui.play_state import PlayState
 from game.catalog import LevelEntry, entry_badge
 from game.ui.input import Act, Action
+from game.ui.play_extension import BoardView, Marks, PlayExtension, merge_marks
 from game.ui.render import COLOURBLIND_PATH_COLORS, PATH_COLORS, BoardLayout, FrameView, LevelRenderer
 from game.ui.scenes import play_draw
 from game.ui.scenes.play_draw import INTRO_SECONDS, STATUS_STRIP
-from game.ui.scenes.timeline import TIMELINE_H, TimelineArt, draw_timeline, frame_at, timeline_rect
+from game.ui.scenes.timeline import TIMELINE_H, TimelineBar
 from game.session import EditKind, EditResult, PlaySession
 from game.ui.sound import Sfx
 
 __all__ = ["SPEEDS", "BASE_FPS", "PlayScene", "PlayState", "PLAY_SCENE_EXTENSIONS"]
-#: Simulation frames shown per second at 1x.
-BASE_FPS = 5.0
 #: How long the "no" cue lasts, in seconds.
 DENY_SECONDS = 0.5
 #: Fade-in when a level opens, in seconds.
@@ -61,14 +59,17 @@ FADE_IN_SECONDS = 0.25
 RESUME_SAVE_SECONDS = 1.0
 
 
-#: Called with every new :class:`PlayScene` (hooks for the assistant and other add-ons); the list
-#: lives in :mod:`game.ui.router` so that add-ons never import this module.
+#: Called once with every new :class:`PlayScene`; each returns a :class:`PlayExtension` (or None).  The
+#: list lives in :mod:`game.ui.router` so that add-ons never import this module.
 PLAY_SCENE_EXTENSIONS = router.PLAY_SCENE_EXTENSIONS
 
 Handler = Callable[[Action], None]
 
 #: Width of the row/column ruler around the board (when on).
 RULER = 22
+#: The sound of each beat of the playback.
+BEAT_SOUNDS = {Beat.RELEASED: Sfx.RELEASE, Beat.EXIT: Sfx.EXIT, Beat.LAND: Sfx.LAND, Beat.TURN: Sfx.TURN,
+               Beat.WON: Sfx.WIN, Beat.LOST: Sfx.LOSE}
 
 
 class PlayScene(Scene):
@@ -107,10 +108,10 @@ class PlayScene(Scene):
                 pass
             app.resume.remember(key, level.puzzle_hash, self.session.bricks)
         self.renderer = renderer if renderer is not None else LevelRenderer()
-        self.state = PlayState.PLACING
-        self.t = 0.0
         settings = app.settings
-        self.speed_index = SPEEDS.index(settings.speed) if settings.speed in SPEEDS else 0
+        #: The playhead over the run (the pure model: state, frame, speed).
+        self.playback = Playback(self.session,
+                                 speed_index=SPEEDS.index(settings.speed) if settings.speed in SPEEDS else 0)
         self.preview = settings.preview
         self.ruler = settings.ruler
         self.cursor: Brick | None = None  #: the keyboard cursor (None: hidden, the mouse is in use)
@@ -118,7 +119,6 @@ class PlayScene(Scene):
         self.failures: list[LemmingFailure] = []  #: after a lost run: who missed, why and when
         self.par_found: int | None = None
         self._par: object | None = None  #: the background par search (game.ui.par.ParFinder)
-        self._sound_frame = 0
         self._resume_timer = 0.0
         self.anim = 0.0
         self.hover: Brick | None = None
@@ -127,23 +127,8 @@ class PlayScene(Scene):
         self.message_time = 0.0
         self.new_best = False
         self.best_before: int | None = None
-        self.timeline_art = TimelineArt()  #: the timeline's still parts, drawn once per run
-        self.scrubbing = False  #: the left button went down on the timeline and is held
         #: what leaving this level unsolved ends (e.g. an Endless streak): the pause menu asks first
         self.leave_warning: Callable[[], str] = lambda: ""
-        # ---- hooks for add-ons
-        self.ghost_bricks: list[Brick] = []
-        self.highlights: list[tuple[Brick, tuple[int, int, int, int]]] = []
-        self.status_lines: list[str] = []
-        self.extra_hints: list[tuple[str, str]] = []
-        self.overlays: list[Callable[[pygame.Surface, BoardLayout], None]] = []
-        self.updaters: list[Callable[[float], None]] = []
-        self.on_edit: list[Callable[[], None]] = []  #: called after every brick change
-        self.on_leave: list[Callable[[], None]] = []  #: called when the scene is left
-        self.interceptors: list[Callable[[Action], bool]] = []  #: see every action first; True consumes it
-        self.extensions: dict[str, object] = {}  #: installed add-ons by name (e.g. "assistant")
-        #: True from any of these: an add-on shows something on the board, the win/lose panel steps aside
-        self.board_claims: list[Callable[[], bool]] = []
         self.bindings: dict[Act, Handler] = {
             Act.CLICK: self._on_click,
             Act.HOVER: self._on_hover,
@@ -168,13 +153,22 @@ class PlayScene(Scene):
             Act.CONFIRM: lambda a: self.confirm(),
             Act.FIRST_FRAME: lambda a: self.seek(0),
             Act.LAST_FRAME: lambda a: self.seek(self.last_frame),
-            Act.MOUSE_UP: lambda a: setattr(self, "scrubbing", False),
         }
         self._reported: list[str] = list(self.app.progress.messages)
         if self.key is not None:
             self.best_before = self.app.progress.status(self.key, level).best_bricks
-        for extend in PLAY_SCENE_EXTENSIONS:
-            extend(self)
+        #: The extensions by name, in the order they see actions and draw: the timeline, then the add-ons.
+        self.extensions: dict[str, PlayExtension] = {}
+        self.timeline = self.add_extension(TimelineBar(self))
+        for make in PLAY_SCENE_EXTENSIONS:
+            extension = make(self)
+            if extension is not None:
+                self.add_extension(extension)
+
+    def add_extension(self, extension: PlayExtension) -> PlayExtension:
+        """Register ``extension`` (once, by its name) and return it."""
+        self.extensions[extension.name] = extension
+        return extension
 
     # ------------------------------------------------------------------ queries
     @property
@@ -188,19 +182,75 @@ class PlayScene(Scene):
         return self.session.run
 
     @property
+    def state(self) -> PlayState:
+        """Where the playback is (placing, running, paused, won, lost)."""
+        return self.playback.state
+
+    @property
+    def t(self) -> float:
+        """The playhead, in frames."""
+        return self.playback.t
+
+    @property
     def frame(self) -> int:
         """The current whole frame (0..N-1)."""
-        return int(math.floor(self.t + 1e-9))
+        return self.playback.frame
 
     @property
     def last_frame(self) -> int:
         """N-1."""
-        return self.level.frames - 1
+        return self.playback.last_frame
 
     @property
     def speed(self) -> int:
         """The playback speed multiplier."""
-        return SPEEDS[self.speed_index]
+        return self.playback.speed
+
+    @property
+    def speed_index(self) -> int:
+        """The speed's index in :data:`SPEEDS`."""
+        return self.playback.speed_index
+
+    @speed_index.setter
+    def speed_index(self, index: int) -> None:
+        self.playback.speed_index = max(0, min(len(SPEEDS) - 1, index))
+
+    @property
+    def scrubbing(self) -> bool:
+        """True while the timeline is dragged."""
+        assert isinstance(self.timeline, TimelineBar)
+        return self.timeline.scrubbing
+
+    def screen_size(self) -> tuple[int, int]:
+        """The window's size now."""
+        return self.app.screen.get_size()
+
+    def marks(self) -> Marks:
+        """What the extensions show now (ghost bricks, coloured cells, status lines, footer keys)."""
+        shown = []
+        for extension in self.extensions.values():
+            shown.append(extension.marks())
+        return merge_marks(shown)
+
+    @property
+    def ghost_bricks(self) -> tuple[Brick, ...]:
+        """The extensions' ghost bricks (e.g. an AI solution)."""
+        return self.marks().ghost_bricks
+
+    @property
+    def highlights(self) -> tuple[tuple[Brick, tuple[int, int, int, int]], ...]:
+        """The extensions' coloured cells."""
+        return self.marks().highlights
+
+    @property
+    def status_lines(self) -> tuple[str, ...]:
+        """The extensions' status lines."""
+        return self.marks().status_lines
+
+    @property
+    def extra_hints(self) -> tuple[tuple[str, str], ...]:
+        """The extensions' footer keys."""
+        return self.marks().footer_hints
 
     def board_area(self, size: tuple[int, int]) -> pygame.Rect:
         """The rectangle the board is fitted into, for a window of ``size``."""
@@ -214,8 +264,9 @@ class PlayScene(Scene):
         """The board layout on the app's screen (or a screen of ``size``)."""
         return self.renderer.layout(self.level, self.board_area(size or self.app.screen.get_size()))
 
-    def current_view(self) -> FrameView:
-        """What the board shows now."""
+    def current_view(self, marks: Marks | None = None) -> FrameView:
+        """What the board shows now (``marks``: the extensions' marks, when already read)."""
+        marks = marks if marks is not None else self.marks()
         released = self.state != PlayState.PLACING
         hover_ok = self.hover is not None and self.session.cell_problem(self.hover) is None
         lost = self.state == PlayState.LOST
@@ -229,18 +280,18 @@ class PlayScene(Scene):
             hover=self.hover,
             hover_ok=hover_ok,
             deny=(self.deny[0], self.deny[1] / DENY_SECONDS) if self.deny else None,
-            ghost_bricks=tuple(self.ghost_bricks),
-            highlights=tuple(self.highlights),
+            ghost_bricks=marks.ghost_bricks,
+            highlights=marks.highlights,
             preview=self.preview or lost,
-            dim=0.0 if self.board_claimed() else (0.6 if self.state == PlayState.WON else (0.25 if lost else 0.0)),
+            dim=0.0 if marks.claims_board else (0.6 if self.state == PlayState.WON else (0.25 if lost else 0.0)),
             path_colors=self.path_colors(),
             tags=(self.preview or lost) and len(self.level.lemmings) > 1,
             cursor=self.cursor,
         )
 
     def board_claimed(self) -> bool:
-        """True while an add-on shows something on the board (e.g. AI solutions): no win/lose panel then."""
-        return any(claim() for claim in self.board_claims)
+        """True while an extension shows something on the board (e.g. AI solutions): no win/lose panel then."""
+        return self.marks().claims_board
 
     def path_colors(self) -> tuple[tuple[int, int, int], ...]:
         """The lemming/path colours of the chosen palette."""
@@ -248,9 +299,10 @@ class PlayScene(Scene):
 
     # ------------------------------------------------------------------ actions
     def handle_event(self, action: Action) -> None:
-        """Dispatch through :attr:`bindings`."""
-        for intercept in list(self.interceptors):  # e.g. the assistant: H/S/A/Tab/F/G/[/], Enter/Space/Esc
-            if intercept(action):
+        """Offer ``action`` to the extensions (the timeline's drags, the assistant's H/S/A/Tab/F/G/[/],
+        Enter/Space/Esc), then dispatch it through :attr:`bindings`."""
+        for extension in list(self.extensions.values()):
+            if extension.handle_event(action):
                 return
         handler = self.bindings.get(action.kind)
         if handler is not None:
@@ -258,59 +310,24 @@ class PlayScene(Scene):
 
     def toggle_run(self) -> None:
         """Space: release the lemmings, pause, resume, or replay after the end."""
-        if self.state == PlayState.PLACING:
-            self._release()
-            self.state = PlayState.RUNNING
-            self.t = 0.0
-            if self.level.frames == 1:
-                self._finish()
-        elif self.state == PlayState.RUNNING:
-            self.state = PlayState.PAUSED
-        elif self.state == PlayState.PAUSED:
-            if self.t >= self.last_frame:
-                self._finish()
-            else:
-                self.state = PlayState.RUNNING
-        else:  # won / lost: replay from the start
-            self.t = 0.0
-            self._sound_frame = 0
-            self.state = PlayState.RUNNING
+        self._beats(self.playback.toggle())
 
     def step_frames(self, delta: int) -> None:
         """. / , (and Right/Left once released): pause and move one frame forward/back (exact)."""
-        if self.state == PlayState.PLACING and delta > 0:
-            self._release()
-        if delta > 0:
-            target = min(self.frame + delta, self.last_frame)
-        else:
-            base = math.ceil(self.t - 1e-9)
-            target = max(base + delta, 0)
-        self.t = float(target)
-        self._sound_frame = target
-        self.state = PlayState.PAUSED
-        if delta > 0 and self.t >= self.last_frame:
-            self._finish()
+        self._beats(self.playback.step(delta))
 
     def seek(self, frame: int) -> None:
         """The timeline, Home / End: pause at ``frame`` (0..N-1; releases the lemmings if waiting)."""
-        if self.state == PlayState.PLACING:
-            self._release()
-        self.t = float(max(0, min(self.last_frame, frame)))
-        self._sound_frame = self.frame
-        self.state = PlayState.PAUSED
-        if self.frame >= self.last_frame:
-            self._finish()
+        self._beats(self.playback.seek(frame))
 
     def change_speed(self, delta: int) -> None:
         """+/-: next/previous speed in :data:`SPEEDS` for this visit (the next level of the playlist
         keeps it); the saved default speed is the Settings screen's alone."""
-        self.speed_index = max(0, min(len(SPEEDS) - 1, self.speed_index + delta))
-        self.say(f"speed {self.speed}x")
+        self.say(f"speed {self.playback.change_speed(delta)}x")
 
     def restart(self) -> None:
         """R: back to frame 0, lemmings waiting, bricks kept."""
-        self.state = PlayState.PLACING
-        self.t = 0.0
+        self.playback.restart()
         self.new_best = False
         self.failures = []
 
@@ -327,21 +344,19 @@ class PlayScene(Scene):
         self.say("ruler on" if self.ruler else "ruler off")
 
     def on_exit(self) -> None:
-        """Leaving the level: save where the player was, tell the add-ons (the assistant stops its
+        """Leaving the level: save where the player was, tell the extensions (the assistant stops its
         background solve), stop the par search."""
         if self.app.resume.dirty:
             self.app.resume.save()
-        for callback in list(self.on_leave):
-            callback()
+        for extension in list(self.extensions.values()):
+            extension.on_leave()
         if self._par is not None:
             self._par.shutdown()  # type: ignore[attr-defined]
-            self._par = None
 
     def escape(self) -> None:
         """Esc: close the message on screen and open the pause menu (one press, whatever the messages)."""
         self.message, self.message_time = "", 0.0
-        if self.state == PlayState.RUNNING:
-            self.state = PlayState.PAUSED
+        self.playback.pause()
         self.app.open("pause", self)
 
     def back(self) -> None:
@@ -430,21 +445,11 @@ class PlayScene(Scene):
 
     # ------------------------------------------------------------------ internals
     def _on_click(self, action: Action) -> None:
-        size = self.app.screen.get_size()
-        if action.kind == Act.CLICK and action.pos is not None and timeline_rect(size).collidepoint(action.pos):
-            self.scrubbing = True  # drag to any frame while the button is held
-            self.seek(frame_at(size, self.level.frames, action.pos[0]))
-            return
         cell = self.layout().cell_at(action.pos)
         if cell is not None:
             self.click_cell(cell)
 
     def _on_hover(self, action: Action) -> None:
-        if self.scrubbing and action.pos is not None:
-            if action.value:
-                self.seek(frame_at(self.app.screen.get_size(), self.level.frames, action.pos[0]))
-                return
-            self.scrubbing = False
         self.hover = self.layout().cell_at(action.pos)
         if self.hover is not None:
             self.cursor = None  # the mouse took over
@@ -458,33 +463,24 @@ class PlayScene(Scene):
             self.restart()
         if self.key is not None:  # saved within a second (update), on leaving, and when the game closes
             self.app.resume.remember(self.key, self.level.puzzle_hash, self.bricks, save=False)
-        for callback in list(self.on_edit):
-            callback()
+        for extension in list(self.extensions.values()):
+            extension.on_edit()
 
-    def _release(self) -> None:
-        """The lemmings leave their hatches: count an attempt, play the release sound."""
-        self.app.sound.play(Sfx.RELEASE)
-        self._sound_frame = 0
-        if self.key is not None:
-            self.app.progress.record_attempt(self.key)
-
-    def _finish(self) -> None:
-        self.t = float(self.last_frame)
-        self._frame_sounds(self.last_frame)
-        if self.run.won:
-            self.state = PlayState.WON
-            self.app.sound.play(Sfx.WIN)
-            if self.key is not None:
+    def _beats(self, beats: list[Beat]) -> None:
+        """What the playhead passed: sounds, the attempt when the lemmings leave, the win or the loss."""
+        for beat in beats:
+            self.app.sound.play(BEAT_SOUNDS[beat])
+            if beat == Beat.RELEASED and self.key is not None:
+                self.app.progress.record_attempt(self.key)
+            elif beat == Beat.WON and self.key is not None:
                 self.new_best = self.app.progress.record_win(self.key, self.level, self.bricks,
                                                              assisted=self.assisted)
                 for msg in self.app.progress.messages[len(self._reported):]:
                     self.app.toast(msg, 5.0)
                 self._reported = list(self.app.progress.messages)
                 self._start_par_search()
-        else:
-            self.state = PlayState.LOST
-            self.app.sound.play(Sfx.LOSE)
-            self.failures = explain(self.run)
+            elif beat == Beat.LOST:
+                self.failures = explain(self.run)
 
     def _start_par_search(self) -> None:
         """After the player's own win: find the level's minimum in the background if unknown."""
@@ -493,32 +489,13 @@ class PlayScene(Scene):
         if self._par is None:
             from game.ui.par import ParFinder
 
-            self._par = ParFinder(self.app.progress, self.key, self.level)
+            self._par = ParFinder(self.app.jobs, self, self.app.progress, self.key, self.level,
+                                  on_found=lambda found: setattr(self, "par_found", found))
         self._par.start()  # type: ignore[attr-defined]
 
     def par(self) -> int | None:
         """The level's minimum brick count, when known."""
         return None if self.key is None else self.app.progress.par(self.key, self.level)
-
-    def _frame_sounds(self, upto: int) -> None:
-        """Land / turn / exit sounds for the frames the playhead passed (one of each per step)."""
-        start, self._sound_frame = self._sound_frame, max(self._sound_frame, upto)
-        if upto <= start:
-            return
-        kinds: set[Sfx] = set()
-        for track in self.run.tracks:
-            path = track.path
-            for f in range(start + 1, min(upto, len(path) - 1) + 1):
-                (r0, c0, d0), (r1, c1, d1) = path[f - 1], path[f]
-                if track.reached_at == f:
-                    kinds.add(Sfx.EXIT)
-                elif r1 == r0 and c1 == c0 and d1 != d0:
-                    kinds.add(Sfx.TURN)
-                elif f >= 2 and r0 > path[f - 2][0] and r1 == r0:
-                    kinds.add(Sfx.LAND)
-        for kind in (Sfx.EXIT, Sfx.LAND, Sfx.TURN):
-            if kind in kinds:
-                self.app.sound.play(kind)
 
     def update(self, dt: float) -> None:
         """Advance the playhead when running, and the animations."""
@@ -534,35 +511,28 @@ class PlayScene(Scene):
             self.message_time -= dt
             if self.message_time <= 0:
                 self.message = ""
-        if self.state == PlayState.RUNNING:
-            self.t += dt * BASE_FPS * self.speed
-            if self.t >= self.last_frame:
-                self._finish()
-            else:
-                self._frame_sounds(self.frame)
-        if self._par is not None:
-            found = self._par.poll()  # type: ignore[attr-defined]
-            if found is not None:
-                self.par_found = found
-        for updater in list(self.updaters):
-            updater(dt)
+        self._beats(self.playback.advance(dt))
+        for extension in list(self.extensions.values()):
+            extension.update(dt)
 
     # ------------------------------------------------------------------ drawing
     def draw(self, surface: pygame.Surface) -> None:
-        """Backdrop, board, HUD, hints, and the win/lose panel."""
+        """One pass: backdrop, board (with the extensions' marks), the extensions (the timeline, the
+        assistant's overlay), HUD, hints, and the win/lose panel."""
         self.renderer.draw_background(surface)
         area = self.board_area(surface.get_size())
-        layout = self.renderer.draw(surface, self.current_view(), area)
+        marks = self.marks()
+        view = self.current_view(marks)
+        layout = self.renderer.draw(surface, view, area)
         if self.ruler:
             play_draw.draw_ruler(self, surface, layout)
-        for overlay in self.overlays:
-            overlay(surface, layout)
-        draw_timeline(surface, self.timeline_art, self.run, self.level.frames, self.t,
-                      hud.STATE_COLORS[self.state.value], self.state != PlayState.PLACING)
-        if self.state == PlayState.LOST and not self.board_claimed():
+        board = BoardView(layout, view)
+        for extension in self.extensions.values():
+            extension.draw(surface, board)
+        if self.state == PlayState.LOST and not marks.claims_board:
             play_draw.draw_failure_marks(self, surface, layout)
         play_draw.draw_hud(self, surface)
-        if self.state in (PlayState.WON, PlayState.LOST) and not self.board_claimed():
+        if self.state in (PlayState.WON, PlayState.LOST) and not marks.claims_board:
             play_draw.draw_result(self, surface, layout)
         if self.anim < INTRO_SECONDS and self.state == PlayState.PLACING:
             play_draw.draw_intro(self, surface, layout)

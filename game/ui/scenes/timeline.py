@@ -4,16 +4,22 @@ scrubber), numbered the way the GIF and the HUD number them (:func:`game.outcome
 The strip shows the run's length, a tick per frame when they fit, green marks where lemmings
 reach an exit and red marks where one is lost (:func:`game.outcome.explain`), and the playhead.
 Dragging with the left button held moves the playhead; Home / End jump to the first / last frame.
-Geometry and drawing only: the scene does the seeking.
+:class:`TimelineBar` is the play scene's built-in extension (:mod:`game.ui.play_extension`): it takes
+the clicks and drags on the strip (the scene does the seeking) and draws it in the scene's draw pass.
 """
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import pygame
 
 from game.outcome import explain, frame_label
+from game.playback import Playback
 from game.simulation import Run
 from game.ui import hud
+from game.ui.input import Act, Action
+from game.ui.play_extension import BoardView, ExtensionBase
 
 #: Height of the strip, in pixels (with its label).
 TIMELINE_H = 26
@@ -111,5 +117,56 @@ def draw_timeline(surface: pygame.Surface, art: TimelineArt, run: Run, frames: i
     return strip
 
 
-__all__ = ["LABEL_W", "TIMELINE_H", "TimelineArt", "draw_timeline", "frame_at", "frame_x", "timeline_rect",
-           "track_rect"]
+class TimelineHost(Protocol):
+    """What :class:`TimelineBar` needs of the play scene."""
+
+    @property
+    def playback(self) -> Playback:
+        """The playhead over the run."""
+
+    def seek(self, frame: int) -> None:
+        """Pause at ``frame``."""
+
+    def screen_size(self) -> tuple[int, int]:
+        """The window's size now."""
+
+
+class TimelineBar(ExtensionBase):
+    """The timeline as a play-scene extension: click or drag on the strip to seek; drawn every frame."""
+
+    name = "timeline"
+
+    def __init__(self, host: TimelineHost) -> None:
+        self.host = host
+        self.art = TimelineArt()  #: the strip's still parts, drawn once per run
+        self.scrubbing = False  #: the left button went down on the strip and is held
+
+    def handle_event(self, action: Action) -> bool:
+        """A click on the strip seeks (and starts a drag); moves while held keep seeking; the button's
+        release ends the drag."""
+        if action.kind == Act.MOUSE_UP:
+            self.scrubbing = False
+            return False
+        if action.pos is None or action.kind not in (Act.CLICK, Act.HOVER):
+            return False
+        size = self.host.screen_size()
+        if action.kind == Act.CLICK:
+            if not timeline_rect(size).collidepoint(action.pos):
+                return False
+            self.scrubbing = True
+        elif not self.scrubbing:
+            return False
+        elif not action.value:  # the button came up outside the window
+            self.scrubbing = False
+            return False
+        self.host.seek(frame_at(size, self.host.playback.frames, action.pos[0]))
+        return True
+
+    def draw(self, surface: pygame.Surface, view: BoardView) -> None:
+        """The strip with the playhead."""
+        pb = self.host.playback
+        draw_timeline(surface, self.art, pb.run, pb.frames, pb.t, hud.STATE_COLORS[pb.state.value], pb.released)
+
+
+__all__ = ["LABEL_W", "TIMELINE_H", "TimelineArt", "TimelineBar", "TimelineHost", "draw_timeline", "frame_at",
+           "frame_x", "timeline_rect", "track_rect"]
