@@ -523,16 +523,25 @@ class CpSatSolver(SolverBase):
         self.primal_seconds = primal_seconds
 
     def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
-        """Build the model, then solve in ``mode`` (``all``: the minimum, then the enumeration)."""
-        m = build_model(level, reach_for(level, ctx), redundant=self.redundant, ctx=ctx, encoding=self.encoding)
-        if self.fixed_search:
-            m.add_search_order()
-        ctx.report(f"model built: {len(m.bricks)} brick variables")
+        """Build the model (for ``min``/``all`` only when needed), then solve in ``mode`` (``all``: the
+        minimum, :func:`ai.solvers.cpsat_min.minimise`, then the enumeration)."""
+        from ai.solvers.cpsat_min import minimise
+
+        def build() -> CpSatModel:
+            m = build_model(level, reach_for(level, ctx), redundant=self.redundant, ctx=ctx, encoding=self.encoding)
+            if self.fixed_search:
+                m.add_search_order()
+            ctx.report(f"model built: {len(m.bricks)} brick variables")
+            return m
+
         if mode == SolveMode.ANY:
-            return self._solve_any(m, ctx, partial)
-        outcome = self._solve_min(m, ctx, partial)
+            return self._solve_any(build(), ctx, partial)
+        outcome, m, solver = minimise(level, build, self._run, ctx, partial, self.primal_seconds)
+        if m is not None and solver is not None:
+            outcome = self._outcome(outcome.status, m, solver, solutions=outcome.solutions,
+                                    complete=outcome.complete, best_bound=outcome.best_bound)
         if mode == SolveMode.ALL and outcome.status == SolveStatus.OPTIMAL:
-            return self._enumerate(m, outcome, ctx, partial)
+            return self._enumerate(m or build(), outcome, ctx, partial)
         return outcome
 
     # ------------------------------------------------------------------ modes
@@ -557,55 +566,6 @@ class CpSatSolver(SolverBase):
         if status == cp_model.INFEASIBLE:
             return self._outcome(SolveStatus.INFEASIBLE, m, solver, complete=True)
         raise stopped(ctx, status)
-
-    def _primal(self, level: Level, ctx: SolveContext) -> BrickSet | None:
-        """A quick first solution from the exact search in mode ``any`` (capped in time), or None."""
-        if self.primal_seconds <= 0:
-            return None
-        from ai.solvers.search import SearchSolver
-
-        quiet = replace(ctx.child(time_limit=self.primal_seconds, solver="search"), progress=None)
-        found = SearchSolver().solve_in(level, SolveMode.ANY, quiet)
-        ctx.check()
-        return found.bricks
-
-    def _solve_min(self, m: CpSatModel, ctx: SolveContext, partial: Partial) -> Outcome:
-        """Descent: a first solution, then 'fewer bricks?' feasibility solves until infeasible.
-
-        The first solution comes from :meth:`_primal` (a hint) or a CP-SAT feasibility
-        solve; each further solve caps the count one below the best so far, and the
-        final infeasible solve is CP-SAT's proof of optimality.
-        """
-        best = self._primal(m.level, ctx)
-        solver: cp_model.CpSolver | None = None
-        if best is not None:
-            ctx.report("first solution", best_bricks=len(best))
-        else:
-            status, solver = self._run(m, ctx)
-            if status == cp_model.INFEASIBLE:
-                return self._outcome(SolveStatus.INFEASIBLE, m, solver, complete=True, best_bound=float("inf"))
-            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                raise stopped(ctx, status)
-            best = m.bricks_of(solver)
-        partial.found(best)
-        while best:
-            m.set_cap(len(best) - 1)
-            m.hint(best)
-            status, solver = self._run(m, ctx)
-            if status == cp_model.INFEASIBLE:
-                break
-            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                raise stopped(ctx, status)
-            best = m.bricks_of(solver)
-            partial.found(best)
-            ctx.report("better solution", best_bricks=len(best))
-        m.set_cap(m.level.budget)
-        partial.bound(float(len(best)))
-        ctx.report("optimum proved", best_bricks=len(best), best_bound=len(best))
-        if solver is None:
-            return Outcome(SolveStatus.OPTIMAL, solutions=[best], best_bound=float(len(best)),
-                           variables=len(m.model.proto.variables), constraints=len(m.model.proto.constraints))
-        return self._outcome(SolveStatus.OPTIMAL, m, solver, solutions=[best], best_bound=float(len(best)))
 
     def _enumerate(self, m: CpSatModel, first: Outcome, ctx: SolveContext, partial: Partial) -> Outcome:
         """Every solution with the proved minimum count (``complete`` once CP-SAT has proved it)."""

@@ -1,0 +1,124 @@
+"""CP-SAT's ``min`` mode: the fewest bricks, proved, by a sequence of capped feasibility solves.
+
+:func:`minimise` (used by :class:`ai.solvers.cpsat.CpSatSolver`):
+
+1. a lower bound ``lb`` (:func:`ai.solvers.bounds.lower_bound`: 1 when the brick-free run loses) and a
+   first solution ``S`` from the search (:func:`ai.solvers.bounds.search_primal`); when ``|S| = lb``
+   the minimum is proved and no model is built;
+2. **ascending** (no first solution, or a gap ``|S| - lb`` of at most :data:`ASCEND_GAP`): caps
+   ``k = lb, lb+1, ...``; each infeasible cap raises the bound, the first feasible one is the
+   minimum.  Small caps are strongly constrained, so CP-SAT settles them fast, whereas a
+   feasibility solve with the whole budget and no hint may take seconds on the large per-frame
+   (*time*) models of physics whose targets do not stop lemmings;
+3. otherwise **descending** from ``S``: caps ``|S| - 1, ...`` with the best set as hint, until
+   infeasible or down to ``lb``.
+
+The model is built lazily (``build``), and the cap is reset to the budget at the end (for ``all``).
+
+>>> from game.level import Level
+>>> from ai.solvers.cpsat import CpSatSolver
+>>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
+>>> CpSatSolver(primal_seconds=0).solve(level).describe()[:18]
+'optimal: 1 brick, '
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol
+
+from ortools.sat.python import cp_model
+
+from ai.base import BrickSet, SolveStatus
+from ai.context import SolveContext, SolveStopped, StopReason
+from ai.solvers.base import Outcome, Partial
+from ai.solvers.bounds import lower_bound, search_primal
+from game.level import Brick, Level
+
+#: Largest gap between the first solution and the lower bound for which the caps ascend.
+ASCEND_GAP = 2
+
+
+class CappedModel(Protocol):
+    """What :func:`minimise` needs of a CP-SAT model (:class:`ai.solvers.cpsat.CpSatModel`)."""
+
+    level: Level
+    model: cp_model.CpModel
+
+    def set_cap(self, limit: int) -> None:
+        """At most ``limit`` bricks."""
+
+    def hint(self, bricks: BrickSet) -> None:
+        """Suggest a brick set."""
+
+    def bricks_of(self, values: cp_model.CpSolver) -> tuple[Brick, ...]:
+        """The brick set of the current solution."""
+
+
+Runner = Callable[[Any, SolveContext], tuple[Any, cp_model.CpSolver]]
+"""Solves a model under a context: ``(status, solver)``."""
+
+
+def _undecided(ctx: SolveContext, status: Any) -> SolveStopped:
+    if status == cp_model.MODEL_INVALID:
+        raise RuntimeError("CP-SAT rejected the model as invalid")
+    return SolveStopped(ctx.stop_reason() or StopReason.TIMEOUT)
+
+
+def minimise(level: Level, build: Callable[[], Any], run: Runner, ctx: SolveContext, partial: Partial,
+             primal_seconds: float) -> tuple[Outcome, Any, cp_model.CpSolver | None]:
+    """The proved minimum of ``level`` (see the module docstring): ``(outcome, model or None, last solver)``.
+
+    The outcome is OPTIMAL or INFEASIBLE (or :class:`ai.context.SolveStopped` is raised).
+    """
+    lb = lower_bound(level, ctx)
+    best = search_primal(level, ctx, primal_seconds)
+    if best is not None:
+        partial.found(best)
+        ctx.report("first solution", best_bricks=len(best))
+        if len(best) <= lb:
+            partial.bound(float(len(best)))
+            ctx.report("optimum proved", best_bricks=len(best), best_bound=len(best))
+            return Outcome(SolveStatus.OPTIMAL, solutions=[best], best_bound=float(len(best))), None, None
+    m: CappedModel = build()
+    solver: cp_model.CpSolver | None = None
+    if best is None or len(best) - lb <= ASCEND_GAP:
+        top = min(level.budget, lb + ASCEND_GAP) if best is None else len(best) - 1
+        while lb <= top:
+            m.set_cap(lb)
+            status, solver = run(m, ctx)
+            if status == cp_model.INFEASIBLE:
+                lb += 1
+                partial.bound(float(lb))
+                ctx.report("bound raised", best_bound=lb)
+                continue
+            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                raise _undecided(ctx, status)
+            best = m.bricks_of(solver)
+            partial.found(best)
+            break
+    if best is None:  # nothing up to lb + ASCEND_GAP: a feasibility solve with the whole budget
+        m.set_cap(level.budget)
+        if lb > level.budget:
+            return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=float("inf")), m, solver
+        status, solver = run(m, ctx)
+        if status == cp_model.INFEASIBLE:
+            return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=float("inf")), m, solver
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            raise _undecided(ctx, status)
+        best = m.bricks_of(solver)
+        partial.found(best)
+    while len(best) > lb:
+        m.set_cap(len(best) - 1)
+        m.hint(best)
+        status, solver = run(m, ctx)
+        if status == cp_model.INFEASIBLE:
+            break
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            raise _undecided(ctx, status)
+        best = m.bricks_of(solver)
+        partial.found(best)
+        ctx.report("better solution", best_bricks=len(best))
+    m.set_cap(level.budget)
+    partial.bound(float(len(best)))
+    ctx.report("optimum proved", best_bricks=len(best), best_bound=len(best))
+    return Outcome(SolveStatus.OPTIMAL, solutions=[best], best_bound=float(len(best))), m, solver
