@@ -70,6 +70,18 @@ class Grid:
             out.append((ok, dst_pos * 2 + ((1 - ch) if branch.turn else ch)))
         return out
 
+    @cached_property
+    def successors(self) -> IntArray:
+        """``(states, moves)``: for every state id, where each move of :meth:`moves` takes it, or -1 where the
+        move is impossible (and on every cell a lemming cannot stand on, the padding ring included)."""
+        ids = np.arange(self.states, dtype=np.int64)
+        inner = ids[self.can_free[ids >> 1]]  # never on the padding ring: every cell a move needs is in range
+        moves = self.moves(inner)
+        table = np.full((self.states, len(moves)), -1, dtype=np.int64)
+        for k, (ok, dst) in enumerate(moves):
+            table[inner[ok], k] = dst[ok]
+        return table
+
     def reads(self, ids: IntArray) -> IntArray:
         """Padded cells the states ``ids`` may read: every cell a possible branch needs (none on a target
         where targets stop lemmings)."""
@@ -261,16 +273,16 @@ class Block:
         frontier = start_keys
         src_parts: list[IntArray] = []
         dst_parts: list[IntArray] = []
+        table = grid.successors
         while frontier.size:  # states reachable at all (any frame), with every move
             check(ctx)
             lem, ids = np.divmod(frontier, span)
-            nxt = []
-            for ok, dst in grid.moves(ids):
-                keys = lem[ok] * span + dst[ok]
-                src_parts.append(frontier[ok])
-                dst_parts.append(keys)
-                nxt.append(keys)
-            found = np.unique(np.concatenate(nxt))
+            dst = table[ids]
+            rows, moves = np.nonzero(dst >= 0)
+            keys = lem[rows] * span + dst[rows, moves]
+            src_parts.append(frontier[rows])
+            dst_parts.append(keys)
+            found = np.unique(keys)
             frontier = found[~seen[found]]
             seen[frontier] = True
             found_count += frontier.size
