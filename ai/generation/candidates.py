@@ -28,6 +28,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -138,6 +139,7 @@ def add_brick(
     avoid: set[Brick] = frozenset(),  # type: ignore[assignment]
     bridges_only: bool = False,
     physics: Physics = CLASSIC,
+    stop: Callable[[], bool] = lambda: False,
 ) -> tuple[Brick, list[list[State]]] | None:
     """One more brick for lemming ``owner``, on a cell its run reads before anyone stands on it.
 
@@ -176,6 +178,8 @@ def add_brick(
         cells = [cells[int(i)] for i in rng.choice(len(cells), TRIES_PER_BRICK, replace=False)]
     best_score, best = -1.0, None
     for cell in cells:
+        if stop():
+            return None
         trial = trajectories(walls, bricks | {cell}, starts, frames, physics=physics)
         novel = {(r, c) for r, c, _ in trial[owner] if (r, c) not in known and walls[min(r + 1, h - 1), c]}
         score = len(novel) + float(rng.random())  # the noise breaks ties
@@ -198,13 +202,17 @@ def irreducible(
     frames: int,
     targets: frozenset[Brick],
     physics: Physics = CLASSIC,
+    stop: Callable[[], bool] = lambda: False,
 ) -> set[Brick]:
-    """Drop bricks (in random order) while the level is still won: every brick left is needed."""
+    """Drop bricks (in random order) while the level is still won: every brick left is needed (once
+    ``stop()`` says so, the bricks left, needed or not)."""
     core = set(bricks)
     changed = True
     while changed:  # dropping one brick can make another one unneeded
         changed = False
         for cell in [sorted(core)[int(i)] for i in rng.permutation(len(core))]:
+            if stop():
+                return core
             if wins(walls, core - {cell}, starts, frames, targets, physics):
                 core.discard(cell)
                 changed = True
@@ -250,7 +258,10 @@ def place_targets(
         # Distinct targets when possible: one per lemming reads better.
         options = [cell for cell in options if cell not in targets] or options
         # Prefer cells reached late: the lemming must really travel.
-        first_seen = {cell: next(t for t, s in enumerate(path) if (s[0], s[1]) == cell) for cell in options}
+        first_visit: dict[Brick, int] = {}
+        for t, (r, c, _) in enumerate(path):
+            first_visit.setdefault((r, c), t)
+        first_seen = {cell: first_visit[cell] for cell in options}
         ranked = sorted(options, key=lambda cell: (-first_seen[cell], cell))
         top = ranked[: max(1, (len(ranked) + 1) // 2)]
         targets.append(top[int(rng.integers(len(top)))])
@@ -266,11 +277,12 @@ def plant_candidate(
     frames: int,
     bridges_only: bool = False,
     physics: Physics = CLASSIC,
+    stop: Callable[[], bool] = lambda: False,
 ) -> Candidate | None:
     """A level on ``walls`` won by its ``bricks`` planted bricks, or ``None`` if planting failed.
 
     ``bridges_only`` plants only bricks under the lemmings (for unique solutions); the lemmings follow
-    ``physics``, which the level carries.
+    ``physics``, which the level carries.  Once ``stop()`` says so (the run's context), it gives up (``None``).
 
     Bricks are dealt to the lemmings in turn; from the ``bricks``-th one on, targets
     are placed and the planted set is reduced to an irreducible core (every brick
@@ -291,7 +303,7 @@ def plant_candidate(
         owner = order[j % lemmings]
         added = add_brick(
             rng, walls, starts, frames, placed, paths, owner, explored, since[owner], touched[owner], bridges_only,
-            physics,
+            physics, stop,
         )
         if added is None:
             return None
@@ -308,10 +320,14 @@ def plant_candidate(
             continue
         best_core: set[Brick] = set()
         for _ in range(TARGET_DRAWS):
+            if stop():
+                return None
             targets = place_targets(rng, walls, placed, free_paths, paths, before, physics.targets_stop)
             if targets is None:
                 break
-            core = irreducible(rng, walls, placed, starts, frames, frozenset(targets), physics)
+            core = irreducible(rng, walls, placed, starts, frames, frozenset(targets), physics, stop)
+            if stop():
+                return None
             if len(core) == bricks:
                 return Candidate(_level(walls, starts, targets, frames, bricks, physics), tuple(sorted(core)))
             if len(core) < bricks and len(core) > len(best_core):

@@ -25,6 +25,8 @@ from game.physics import CLASSIC, Physics, PhysicsError
 CERTIFIERS = EXACT_SOLVERS + ("readset",)
 #: Candidates tried per room before its level is dropped (unless --max-attempts).
 DEFAULT_ATTEMPTS_PER_LEVEL = 5_000
+#: Most seconds one exact solve may take to certify a level (within the run's --time-limit).
+CERTIFY_SECONDS = 60.0
 #: Seconds between progress lines on stderr.
 REPORT_EVERY = 10.0
 
@@ -120,15 +122,18 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     physics = physics_option(args.physics)
     spec = RunSpec(
         height, width, args.bricks, args.frames, args.lemmings, args.unique, args.seed, pick_certifier(args.solver),
-        args.time_limit, args.max_attempts if args.max_attempts is not None else DEFAULT_ATTEMPTS_PER_LEVEL,
+        CERTIFY_SECONDS, args.max_attempts if args.max_attempts is not None else DEFAULT_ATTEMPTS_PER_LEVEL,
         args.rooms, band, physics,
     )
     out = Path(args.out)
     bar = ProgressBar(sys.stderr, every=REPORT_EVERY) if not args.quiet else None
     written = 0
     started, cpu_total = time.perf_counter(), 0.0
+    from ai.context import SolveContext
+
+    ctx = SolveContext.create(time_limit=args.time_limit, solver="generate")  # the command's one limit
     try:
-        for generated in generate_run(spec, args.count, jobs=jobs, progress=bar):
+        for generated in generate_run(spec, args.count, jobs=jobs, context=ctx, progress=bar):
             written += 1
             cpu_total += generated.cpu_seconds
             path = out / level_file_name(height, width, args.bricks, args.seed, written)
@@ -153,7 +158,8 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     print(f"{written} levels in {wall:.1f} s wall, {cpu_total:.1f} CPU s in rooms, {jobs} job{'s' if jobs != 1 else ''}"
           + (f" ({wall / written:.2f} s wall per level)" if written else ""))
     if written < args.count:
-        print(f"stopped: wrote {written} of {args.count} levels", file=sys.stderr)
+        why = f" (the time limit of {args.time_limit:g} s came first)" if ctx.should_stop() else ""
+        print(f"stopped: wrote {written} of {args.count} levels{why}", file=sys.stderr)
         return 1
     return 0
 
@@ -174,7 +180,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--out", required=True, type=output_dir_arg, help="folder to write the level files into")
     p.add_argument("--solver", default=None, choices=CERTIFIERS,
                    help="exact solver that certifies each level (default: search, else auto, cpsat, ...)")
-    p.add_argument("--time-limit", type=time_limit_arg, default=60.0, help="seconds per exact solve (default 60)")
+    p.add_argument("--time-limit", type=time_limit_arg, default=None, metavar="S",
+                   help=f"stop the whole run after S seconds, keeping the levels written (default: no limit; "
+                        f"each exact solve gets at most {CERTIFY_SECONDS:g} s)")
     p.add_argument("--max-attempts", type=int_arg(1, 10**9), default=None,
                    help=f"candidates per room before a level is dropped (default {DEFAULT_ATTEMPTS_PER_LEVEL})")
     p.add_argument("--jobs", type=int_arg(1, 256), default=None, help="processes generating in parallel (default: all cores)")

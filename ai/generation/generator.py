@@ -239,8 +239,10 @@ def _try_candidate(
     clock = _StageClock(st)
     walls = make_layout(rng, height, width)
     cand = plant_candidate(rng, walls, bricks=bricks, lemmings=lemmings, frames=frames, bridges_only=unique,
-                           physics=physics)
+                           physics=physics, stop=ctx.should_stop)
     clock.lap("planting")
+    if ctx.should_stop():
+        return "cancelled"
     if cand is None:
         return "planting_failed"
     level = cand.level
@@ -251,6 +253,8 @@ def _try_candidate(
         return "clustered"
     reason = too_easy_by_sampling(level, bricks, rng, cand.planted)
     clock.lap("sampling")
+    if ctx.should_stop():
+        return "cancelled"
     if reason:
         return reason
     if unique:

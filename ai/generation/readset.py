@@ -37,8 +37,19 @@ from game.reads import branch_indices
 BrickSet = tuple[Brick, ...]
 IntArray = npt.NDArray[np.int64]
 
-#: Rows simulated per batch.
+#: Rows simulated per batch at most ...
 CHUNK = 1024
+#: ... and fewer on large maps or long runs: at most this many padded map cells and recorded path entries
+#: per batch (the arrays of a batch take a few times 8 bytes per entry: some 100 MB at the bound).
+CHUNK_CELLS = 4_000_000
+
+
+def chunk_rows(level: Level, record_paths: bool) -> int:
+    """Brick sets simulated together on ``level``: :data:`CHUNK`, fewer where a batch would be large."""
+    per_row = (level.height + 2) * (level.width + 2)
+    if record_paths:
+        per_row = max(per_row, level.frames * max(1, len(level.lemmings)) * 3)
+    return max(1, min(CHUNK, CHUNK_CELLS // per_row))
 
 
 @dataclass(frozen=True)
@@ -73,15 +84,20 @@ def _masks(level: Level, sets: list[BrickSet]) -> npt.NDArray[np.bool_]:
 def wins_of(level: Level, sets: list[BrickSet]) -> npt.NDArray[np.bool_]:
     """Which of ``sets`` win (batched, no paths recorded; the budget is not checked)."""
     wins = np.zeros(len(sets), dtype=bool)
-    for lo in range(0, len(sets), CHUNK):
-        block = sets[lo : lo + CHUNK]
+    step = chunk_rows(level, False)
+    for lo in range(0, len(sets), step):
+        block = sets[lo : lo + step]
         wins[lo : lo + len(block)] = simulate_brick_sets(level, _masks(level, block), check=False).won
     return wins
 
 
-def runs_of(level: Level, sets: list[BrickSet]) -> tuple[npt.NDArray[np.bool_], list[list[Brick]]]:
+def runs_of(level: Level, sets: list[BrickSet], ctx: SolveContext | None = None
+            ) -> tuple[npt.NDArray[np.bool_], list[list[Brick]]]:
     """Simulate ``sets``; return which win and, for each, the brickable cells its run reads and
-    needs free (the free cells of the branch of the level's physics each step takes)."""
+    needs free (the free cells of the branch of the level's physics each step takes).
+
+    Once ``ctx`` stops, the sets not simulated yet are left out: fewer read lists than sets (callers
+    that pass a context check it before trusting the answer)."""
     h, w = level.height, level.width
     physics = level.physics
     wins = np.zeros(len(sets), dtype=bool)
@@ -89,8 +105,11 @@ def runs_of(level: Level, sets: list[BrickSet]) -> tuple[npt.NDArray[np.bool_], 
     brickable = np.pad(level.brickable_map, 1, constant_values=False)
     target = np.pad(level.target_map, 1)
     pw = w + 2
-    for lo in range(0, len(sets), CHUNK):
-        block = sets[lo : lo + CHUNK]
+    step = chunk_rows(level, True)
+    for lo in range(0, len(sets), step):
+        if ctx is not None and ctx.should_stop():
+            break
+        block = sets[lo : lo + step]
         masks = _masks(level, block)
         runs = simulate_brick_sets(level, masks, record_paths=True, check=False)
         wins[lo : lo + len(block)] = runs.won
@@ -139,7 +158,9 @@ def search(
     for depth in range(max_bricks + 1):
         if ctx is not None and ctx.should_stop():
             return SearchOutcome(depth - 1, (), False, tried)
-        wins, reads = runs_of(level, frontier)
+        wins, reads = runs_of(level, frontier, ctx)
+        if ctx is not None and ctx.should_stop():
+            return SearchOutcome(depth - 1, (), False, tried)
         tried += len(frontier)
         winners = tuple(sorted(s for s, won in zip(frontier, wins) if won))
         if winners:
@@ -147,15 +168,17 @@ def search(
         if depth == max_bricks:
             return SearchOutcome(depth, winners, True, tried)
         children: set[BrickSet] = set()
-        for bricks, won, cells in zip(frontier, wins, reads):
+        for k, (bricks, won, cells) in enumerate(zip(frontier, wins, reads)):
             if won:
                 continue
+            if k & 63 == 63 and ctx is not None and ctx.should_stop():
+                return SearchOutcome(depth - 1, (), False, tried)
             have = set(bricks)
             for cell in cells:
                 if cell not in have:
                     children.add(tuple(sorted(have | {cell})))
-        if len(children) > cap:
-            return SearchOutcome(depth, (), False, tried)
+            if len(children) > cap:  # the next depth is too wide: give up now
+                return SearchOutcome(depth, (), False, tried)
         frontier = sorted(children)
     return SearchOutcome(max_bricks, (), True, tried)  # pragma: no cover - loop always returns
 

@@ -316,3 +316,55 @@ def test_unique_24x32_in_rooms_rechecked_by_cpsat() -> None:
     assert g.unique and len(g.solutions) == 1 and g.cpu_seconds > 0
     res = ai.solve(g.level, solver="cpsat", mode="all", time_limit=120)
     assert res.min_bricks == 6 and res.complete and res.solutions == g.solutions
+
+
+def test_planting_gives_up_as_soon_as_it_is_told() -> None:
+    from ai.generation.candidates import plant_candidate
+
+    calls = itertools.count(1)
+    asked: list[int] = []
+
+    def stop_on_third() -> bool:
+        asked.append(next(calls))
+        return len(asked) >= 3
+
+    rng = np.random.default_rng(4)
+    cand = plant_candidate(rng, make_layout(rng, 24, 32), bricks=3, lemmings=2, frames=120, stop=stop_on_third)
+    assert cand is None and len(asked) == 3  # no more work once it said stop
+
+
+def test_readset_search_stops_with_its_context(original: Level) -> None:
+    from tests.stopping import cancelled
+
+    out = search(original, 3, ctx=SolveContext.create(cancel=cancelled()))
+    assert not out.exhausted and out.solutions == ()
+    mid = search(original, 3, ctx=SolveContext.create(cancel=CancelOnPoll(2)))  # stops inside the first depths
+    assert not mid.exhausted and mid.solutions == ()
+
+
+def test_batches_stay_small_on_large_maps() -> None:
+    from ai.generation.readset import CHUNK, CHUNK_CELLS, chunk_rows
+
+    big = Level.from_rows([">" + " " * 254 + "T"] + ["X" * 256] * 255, frames=1536, budget=3)
+    rows = chunk_rows(big, True)
+    assert 1 <= rows < CHUNK and rows * 258 * 258 <= CHUNK_CELLS
+    assert chunk_rows(Level.from_rows(["> .T", "XX.X"], frames=5, budget=1), True) == CHUNK
+
+
+def test_cli_time_limit_bounds_the_whole_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    import ai.generation.parallel as parallel
+
+    seen: list[SolveContext] = []
+
+    def no_levels(spec: object, count: int, *, jobs: int = 1, context: SolveContext | None = None,
+                  progress: object = None) -> list[GeneratedLevel]:
+        assert context is not None
+        seen.append(context)
+        return []
+
+    monkeypatch.setattr(parallel, "generate_run", no_levels)
+    assert main(["generate", "--size", "8x10", "--bricks", "1", "--time-limit", "5", "--out", str(tmp_path)]) == 1
+    remaining = seen[0].remaining()
+    assert remaining is not None and 0 < remaining <= 5.0
+    assert "stopped: wrote 0 of 1 levels" in capsys.readouterr().err
