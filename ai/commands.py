@@ -2,8 +2,8 @@
 
 Heavy imports (OR-Tools) happen inside the handlers so that ``--help`` stays fast.  Other command
 modules may add outputs to ``solve`` (the UI adds ``--gif``, see :func:`game.ui.commands.extend`):
-after solving, ``_cmd_solve`` calls each callable of ``args.solve_outputs`` with
-``(args, level, result)``.  ``ai`` itself never imports ``game.ui`` or pygame.
+before solving, ``_cmd_solve`` calls each callable of ``args.solve_checks`` with ``(args, level)``, and
+after solving each callable of ``args.solve_outputs`` with ``(args, level, result)``.  ``ai`` itself never imports ``game.ui`` or pygame.
 """
 
 from __future__ import annotations
@@ -83,6 +83,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     from game.commands import load_level
 
     level = load_level(args.level)
+    for check in getattr(args, "solve_checks", ()):  # what other command modules check before the work
+        check(args, level)
     mode = "all" if args.all else "min"
     try:
         result = ai.solve(level, solver=args.solver, mode=mode, time_limit=args.time_limit,

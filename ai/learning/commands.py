@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from game.cli_args import int_arg, output_kind_arg, path_arg
+from game.cli_args import int_arg, output_kind_arg, path_arg, time_limit_arg
 
 #: Most games ``learn --games`` accepts (each is a small level run; more only costs memory).
 MAX_GAMES = 10_000
@@ -63,10 +63,17 @@ def _cmd_learn_physics(args: argparse.Namespace) -> int:
         games = ordinary_games(np.random.default_rng(args.seed), truth, count)
     if args.positions_only:
         games = [g.without_directions() for g in games]
-    if args.active and truth is not None:
-        result = learn_by_asking(engine_for(truth), games, seed=args.seed)
-    else:
-        result = learn_physics(games)
+    from ai.context import SolveContext, SolveStopped
+
+    ctx = SolveContext.create(time_limit=args.time_limit, solver="learn")  # the command's one limit
+    try:
+        if args.active and truth is not None:
+            result = learn_by_asking(engine_for(truth), games, seed=args.seed, ctx=ctx)
+        else:
+            result = learn_physics(games, ctx=ctx)
+    except SolveStopped as stop:
+        print(f"learning stopped ({stop.reason.value}): nothing learned", file=sys.stderr)
+        return 1
     if args.out:
         atomic_write_text(args.out, json.dumps(result.physics.to_json(), indent=1) + "\n")
     data = result.to_json()
@@ -108,9 +115,9 @@ def _cmd_learn(args: argparse.Namespace) -> int:
 
     if not _uses_tree_learner(args):
         return _cmd_learn_physics(args)
-    if args.observations or args.physics:
-        print("error: --observations and --physics go with the physics learner (no --model, --regime, "
-              "--mirror, --queries or --curve)", file=sys.stderr)
+    if args.observations or args.physics or args.time_limit is not None:
+        print("error: --observations, --physics and --time-limit go with the physics learner (no --model, "
+              "--regime, --mirror, --queries or --curve)", file=sys.stderr)
         return 2
     args.model = args.model or "tree"
 
@@ -204,4 +211,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="plot wrong configurations against games (regimes and models, median and range over "
                         "seeds) to OUT.png instead of learning one rule set")
     p.add_argument("--seeds", type=int_arg(1, 1000), default=8, help="with --curve: seeds 0..N-1 (default 8)")
+    p.add_argument("--time-limit", type=time_limit_arg, default=None, metavar="S",
+                   help="physics learner: stop after S seconds with nothing learned (exit 1; default: no limit)")
     p.set_defaults(handler=_cmd_learn)

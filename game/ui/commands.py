@@ -156,14 +156,24 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     register_export(sub)  # ``export LEVEL --gif OUT.gif`` (issue 6)
 
 
+def _check_solve_gif(args: argparse.Namespace, level: Any) -> None:
+    """``solve --gif``: the map must fit a GIF at some scale (checked before the solve)."""
+    if getattr(args, "gif", None):
+        from game.ui.export_draw import check_frame_size, fit_scale
+
+        if not fit_scale(level):
+            check_frame_size(level, 1)
+
+
 def _solve_gif(args: argparse.Namespace, level: Any, result: Any) -> None:
     """``solve --gif OUT.gif``: the solution (or, with ``--lp``, the densities) as an animated GIF."""
     if not getattr(args, "gif", None):
         return
     from game.ui.export_commands import export_solve_result, output_errors
+    from game.ui.export_draw import fit_scale
 
     with output_errors(args.gif):
-        saved = export_solve_result(level, result, args.gif)
+        saved = export_solve_result(level, result, args.gif, scale=max(1, fit_scale(level)))  # big maps: small cells
     print(saved.describe(), file=sys.stderr if getattr(args, "json", False) else sys.stdout)
 
 
@@ -175,4 +185,5 @@ def extend(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     solve.add_argument("--gif", default=None, type=output_kind_arg("gif"), metavar="OUT.gif",
                        help="also export the solution (or, with --lp, the densities) as an animated GIF")
     outputs = tuple(solve.get_default("solve_outputs") or ())
-    solve.set_defaults(solve_outputs=outputs + (_solve_gif,))
+    checks = tuple(solve.get_default("solve_checks") or ())
+    solve.set_defaults(solve_outputs=outputs + (_solve_gif,), solve_checks=checks + (_check_solve_gif,))

@@ -42,7 +42,7 @@ from game.outcome import frame_label
 from game.rules import check_bricks
 from game.simulation import Run, simulate
 from game.ui.export_draw import (DEFAULT_SCALE, TILE, Frame, _board_frame, _canvas, _footer, _pg, _title_card,
-                                 _to_array, cell_size, frame_shape, frame_size, margins)
+                                 _to_array, cell_size, check_frame_size, frame_shape, frame_size, margins)
 
 if TYPE_CHECKING:
     import pygame
@@ -156,6 +156,7 @@ def export_gif(
     from game.ui.gif_writer import write_gif
 
     start = time.perf_counter()
+    check_frame_size(level, scale)
     path = Path(out) if out is not None else default_export_path(level)
     frames: Iterator[Frame]
     if relaxed is not None:

@@ -49,8 +49,11 @@ def _cmd_export(args: Any) -> int:
 
     from ai.context import SolveContext, SolveStopped
 
+    from game.ui.export_draw import check_frame_size
+
     level = load_level(args.level)
     bricks = parse_bricks(args.bricks or "")
+    check_frame_size(level, args.scale)
     check_output_file(args.gif, what="--gif", kind="gif")  # again: the level may have taken a while to read
     ctx = SolveContext.create(time_limit=args.time_limit, solver="export")  # the command's one limit
     try:

@@ -52,6 +52,38 @@ def frame_size(level: Level, *, scale: int = DEFAULT_SCALE) -> tuple[int, int]:
     return level.width * cell + 2 * margin, level.height * cell + 2 * margin + footer
 
 
+#: Most pixels of one GIF frame: a 256x256 map fits at scale 1 (4,112 x 4,130); larger frames take over
+#: a gigabyte to draw and encode.
+MAX_FRAME_PIXELS = 18_000_000
+
+
+def fit_scale(level: Level, scale: int = DEFAULT_SCALE) -> int:
+    """The largest scale up to ``scale`` whose frames have at most :data:`MAX_FRAME_PIXELS` (0: none).
+
+    >>> from game.level import Level
+    >>> fit_scale(Level.from_rows([">" + " " * 254 + "T"] + ["X" * 256] * 255, frames=4, budget=0), 2)
+    1
+    """
+    for s in range(max(1, scale), 0, -1):
+        w, h = frame_size(level, scale=s)
+        if w * h <= MAX_FRAME_PIXELS:
+            return s
+    return 0
+
+
+def check_frame_size(level: Level, scale: int) -> None:
+    """Raise :class:`game.errors.GameError` when ``level``'s GIF frames at ``scale`` would be too large."""
+    w, h = frame_size(level, scale=scale)
+    if w * h <= MAX_FRAME_PIXELS:
+        return
+    from game.errors import GameError
+
+    fit = fit_scale(level, scale)
+    hint = f"use --scale {fit}" if fit else "the map is too large for a GIF"
+    raise GameError(f"GIF frames of a {level.height}x{level.width} map at scale {scale} would be {w}x{h} pixels, "
+                    f"more than {MAX_FRAME_PIXELS // 1_000_000} million: {hint}")
+
+
 def frame_shape(level: Level, *, scale: int = DEFAULT_SCALE) -> tuple[int, int]:
     """(height, width) of every frame as an array."""
     w, h = frame_size(level, scale=scale)

@@ -167,3 +167,22 @@ def test_cli_export_relaxed_lp(tmp_path: Path, original: Level) -> None:
     none = cell_pixels(gif_frames(original, [], scale=1)[-1], 16, (3, 1))
     got = cell_pixels(frames[-1], 16, (3, 1))
     assert distance(got, none) > 5 and distance(got, full) > 5
+
+
+def test_frames_too_large_are_refused_before_any_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A 256x256 map at scale 2 would draw 68-million-pixel frames (over 1 GB): refused, scale 1 suggested."""
+    from game.ui.export_draw import MAX_FRAME_PIXELS, fit_scale, frame_size
+    from main import main
+
+    big = Level.from_rows([">" + " " * 254 + "T"] + ["X" * 256] * 255, frames=10_000, budget=0)
+    path = tmp_path / "big.txt"
+    big.save(path)
+    assert fit_scale(big, 2) == 1 and fit_scale(big, 8) == 1
+    w, h = frame_size(big, scale=1)
+    assert w * h <= MAX_FRAME_PIXELS < (lambda s: s[0] * s[1])(frame_size(big, scale=2))
+    out = tmp_path / "big.gif"
+    assert main(["export", str(path), "--gif", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "8224x8256 pixels" in err and "use --scale 1" in err and not out.exists()
+    small = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
+    assert fit_scale(small, 8) == 8

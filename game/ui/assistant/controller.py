@@ -395,6 +395,7 @@ class Assistant:
         in a child process (lane ``export``, finishes after the scene closed); None while another export
         is still being written."""
         from game.ui.export import default_export_path, export_gif
+        from game.ui.export_draw import fit_scale
 
         level, state = self.level, self.state
         if state.exporting:
@@ -407,7 +408,8 @@ class Assistant:
         path = out or default_export_path(level, suffix="relaxed" if relaxed is not None else "")
 
         def job(report: Callable[[Any], None], cancel: threading.Event) -> Any:
-            return export_gif(level, bricks, path, relaxed=relaxed, subtitle=subtitle)
+            return export_gif(level, bricks, path, relaxed=relaxed, subtitle=subtitle,
+                              scale=max(1, fit_scale(level)))  # large maps: smaller cells
 
         self.state = replace(self.state, exporting=True).say("exporting GIF...", 30.0)
         self.export_handle = self.jobs.submit(job, label="gif", owner=self.host, lane="export",
