@@ -16,7 +16,7 @@ Cells are written ``row r, column c`` (0-based, as the ruler N shows).
 >>> why_it_fails(level, ()).text
 'The lemming drops into a one-cell pit at frame 3: at frame 2 it stands at row 0, column 2 and reads the cell below (row 1, column 2), which is open, so it does: fall.'
 >>> the_idea(level, (), ((1, 2),)).text
-'The idea: the lemming needs a floor over the pit at column 2 (a brick at row 1, column 2) at frame 2, so it does: walk ahead instead of fall.'
+'The idea: the lemming needs a floor over the pit at column 2 (a brick at row 1, column 2) at frame 2, so it does: walk ahead instead of falling.'
 """
 
 from __future__ import annotations
@@ -132,18 +132,44 @@ def the_idea(level: Level, bricks: Sequence[Brick], solution: Sequence[Brick]) -
         for cell, off, _solid in reads:
             if (cell in want) == (cell in have):
                 continue
-            instead = f"{move_words(new.move, new.turn)} instead of {move_words(old.move, old.turn)}"
+            instead = f"{move_words(new.move, new.turn)} instead of {_gerund(move_words(old.move, old.turn))}"
             if cell in want:
                 if off == (1, 0) and failure.kind == FailureKind.FELL_INTO_PIT and t + 1 == failure.frame:
                     return Lesson(f"The idea: {who} needs a floor over the pit at column {cell[1]} (a brick at "
                                   f"{_cell(*cell)}) at frame {t}, so it does: {instead}.", cell)
-                return Lesson(f"The idea: {who} needs a brick {offset_words(off)} of it at {_cell(*cell)} "
+                return Lesson(f"The idea: {who} needs a brick {_beside(off, 'it')} at {_cell(*cell)} "
                               f"(frame {t}), so it does: {instead}.", cell)
-            return Lesson(f"The idea: the brick at {_cell(*cell)} ({offset_words(off)} of {who} at frame {t}) "
+            return Lesson(f"The idea: the brick at {_cell(*cell)} ({_beside(off, who)} at frame {t}) "
                           f"is in its way: without it, it does: {instead}.", cell)
         break
     r, c, _ = a[-1]
     return Lesson(f"The idea: {who} needs its path changed before frame {failure.frame or 0}.", (r, c))
+
+
+_GERUNDS = {"turn": "turning", "stay": "staying", "climb": "climbing", "fall": "falling", "walk": "walking",
+            "step": "stepping"}
+
+
+def _gerund(words: str) -> str:
+    """A move in words as a gerund, for "instead of ...".
+
+    >>> _gerund("fall"), _gerund("turn around"), _gerund("climb ahead and turn")
+    ('falling', 'turning around', 'climbing ahead and turning')
+    """
+    return " ".join(_GERUNDS.get(word, word) for word in words.split())
+
+
+def _beside(offset: tuple[int, int], whom: str) -> str:
+    """Where a cell is, seen from a lemming, in words: ``below it``, ``ahead of it``, ``above and behind it``.
+
+    >>> _beside((1, 0), "it"), _beside((0, 1), "it"), _beside((-1, -1), "the lemming")
+    ('below it', 'ahead of it', 'above and behind the lemming')
+    """
+    words = offset_words(offset).split("-")
+    side = {"ahead": "ahead of", "behind": "behind"}
+    if words[-1] in side:
+        words[-1] = side[words[-1]]
+    return " and ".join(words) + " " + whom if words != ["own cell"] else f"{whom}'s own cell"
 
 
 __all__ = ["Lesson", "first_failure", "the_idea", "why_it_fails"]
