@@ -110,3 +110,15 @@ def test_a_cancelled_chain_returns_at_once_without_a_claim() -> None:
     target = step(rng.random((25, 25)) < 0.4, LIFE, 3)
     result = chain(target, LIFE, 3, SolveContext.create(cancel=cancelled()))
     assert result.start is None and not result.garden_of_eden and result.ancestors == []
+
+
+def test_small_boards_get_a_sparse_start() -> None:
+    """The game's puzzles show the start the AI found: a blinker's is the other blinker, not a crowd."""
+    board = np.zeros((7, 7), dtype=bool)
+    board[2:5, 3] = True
+    found = StepBack(board, LIFE)
+    try:
+        pred = found.next(SolveContext.create())
+    finally:
+        found.close()
+    assert pred is not None and (step(pred, LIFE) == board).all() and int(pred.sum()) == 3
