@@ -1,7 +1,7 @@
 """The one way AI work runs in a child process: :func:`run_in_child`.
 
-Used by the UI's worker (:class:`ai.assistant.worker.Worker` runs every assistant, editor and export
-job through it) and by MILP's cancellable backend (:mod:`ai.solvers.milp.solver`), including when a
+Used by the UI's one job runner (``game.ui.jobs.JobRunner`` runs every assistant, editor, export and
+puzzle job through it) and by MILP's cancellable backend (:mod:`ai.solvers.milp.solver`), including when a
 MILP solve itself runs inside such a child.  The child:
 
 * is forked (``fork`` start method) and **not daemonic**, so it may start processes of its own;

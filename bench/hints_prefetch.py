@@ -1,11 +1,11 @@
 """Hints planned from the minimum solutions the game enumerates in the background (``known=``) against S,
-in-process and through the worker child as the game runs them.  Usage: ``python bench/hints_prefetch.py``."""
+in-process and through the app's job runner (a forked child) as the game runs them.  Usage: ``python bench/hints_prefetch.py``."""
 import sys, time, statistics
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import ai
 from ai.assistant.hints import compute_hint
-from ai.assistant.worker import Worker
+from game.ui.jobs import JobRunner
 from game.level import Level
 
 def best(fn, n=3):
@@ -15,7 +15,7 @@ def best(fn, n=3):
     return min(t)
 
 paths = sorted(Path("levels").glob("*.txt")) + sorted(Path("bench/suites/large").glob("*.txt"))
-worker = Worker()
+runner = JobRunner()
 rows = []
 for p in paths:
     level = Level.load(p)
@@ -24,8 +24,8 @@ for p in paths:
     h = best(lambda: compute_hint(level, [], known=known))
     def game(job):
         start = time.perf_counter()
-        jid = worker.submit_job(job, label="b", preload=("ai.assistant.hints",))
-        worker.wait(jid, timeout=60); worker.poll()
+        handle = runner.submit(job, label="b", preload=("ai.assistant.hints",))
+        handle.wait(60); runner.pump()
         return time.perf_counter() - start
     gs = min(game(lambda r, c: ai.solve(level, solver="auto", mode="min")) for _ in range(3))
     gh = min(game(lambda r, c: compute_hint(level, [], known=known)) for _ in range(3))
@@ -34,7 +34,7 @@ ratios = [h / s for _, s, h, _, _ in rows]
 gratios = [gh / gs for *_, gs, gh in rows]
 print(f"levels {len(rows)}; in-process hint/S median {statistics.median(ratios):.2f} max {max(ratios):.2f}; "
       f"hint slower than S on {sum(r > 1 for r in ratios)}")
-print(f"in the game (worker child): S worst {max(r[3] for r in rows):.3f} s, hint worst {max(r[4] for r in rows):.3f} s; "
+print(f"in the game (job runner child): S worst {max(r[3] for r in rows):.3f} s, hint worst {max(r[4] for r in rows):.3f} s; "
       f"hint/S median {statistics.median(gratios):.2f} max {max(gratios):.2f}; hint slower than S on {sum(g > 1 for g in gratios)}")
 worst = sorted(rows, key=lambda r: -r[4])[:3]
 for r in worst: print(r[0], " ".join(f"{x:.4f}" for x in r[1:]))

@@ -3,8 +3,8 @@
 For each level: S (``auto``, mode ``min``, what the game's S key runs), a hint from no bricks, and a hint
 from a brick in no minimum solution (a cell some lemming can read, so it is a tempting mistake) with the
 spare budget that the large suite has.  Both in this process (warm: median of ``--repeat`` runs) and the
-way the game runs them: one :class:`ai.assistant.worker.Worker` job in a forked child
-(:meth:`ai.assistant.worker.Worker.submit_job`, modules preloaded as the game does).  Also checks, on each
+way the game runs them: one job of the app's runner in a forked child
+(:meth:`game.ui.jobs.JobRunner.submit`, modules preloaded as the game does).  Also checks, on each
 level, that following the hints from the useless brick ends on a minimum solution.
 
 Usage: ``python bench/hints_speed.py [--update] [--repeat 3]`` (``--update`` rewrites the "Hints" section
@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import ai  # noqa: E402
 from ai.assistant.hints import PLACE, SOLVED, compute_hint  # noqa: E402
-from ai.assistant.worker import Worker  # noqa: E402
+from game.ui.jobs import JobRunner  # noqa: E402
 from ai.base import SolveMode  # noqa: E402
 from game.level import Brick, Level  # noqa: E402
 
@@ -42,13 +42,15 @@ def best_seconds(fn: Callable[[], Any], repeat: int) -> float:
     return min(times)
 
 
-def in_game(worker: Worker, job: Callable[[Callable[[Any], None]], Any], preload: tuple[str, ...]) -> float:
-    """Seconds from submit to answer of one job run the game's way (a forked child)."""
+def in_game(runner: JobRunner, job: Callable[[Callable[[Any], None]], Any], preload: tuple[str, ...]) -> float:
+    """Seconds from submit to answer of one job run the game's way (the app's job runner: a forked child)."""
     start = time.perf_counter()
-    jid = worker.submit_job(lambda report, cancel: job(report), label="bench", preload=preload)
-    worker.wait(jid, timeout=120.0)
-    events = worker.poll()
-    assert any(e.kind == "done" for e in events), events
+    done: list[Any] = []
+    handle = runner.submit(lambda report, cancel: job(report), label="bench", preload=preload,
+                           on_done=done.append)
+    handle.wait(120.0)
+    runner.pump()
+    assert done, handle.state
     return time.perf_counter() - start
 
 
@@ -99,7 +101,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     paths = sorted((REPO / "levels").glob("*.txt")) + sorted((REPO / "bench/suites/large").glob("*.txt"))
-    worker = Worker()
+    runner = JobRunner()
     rows, worst = [], {"s": 0.0, "h": 0.0, "gs": 0.0, "gh": 0.0}
     slower = 0
     ratios: list[float] = []
@@ -111,9 +113,9 @@ def main() -> int:
         bad = useless_brick(spare)
         h1 = best_seconds(lambda: compute_hint(spare, [bad] if bad else []), args.repeat)
         steps, optimal = follow(spare, {bad} if bad else set())
-        gs = min(in_game(worker, lambda report: ai.solve(level, solver="auto"), ("ai.solvers.portfolio",))
+        gs = min(in_game(runner, lambda report: ai.solve(level, solver="auto"), ("ai.solvers.portfolio",))
                  for _ in range(args.repeat))
-        gh = min(in_game(worker, lambda report: compute_hint(level, []), ("ai.assistant.hints",))
+        gh = min(in_game(runner, lambda report: compute_hint(level, []), ("ai.assistant.hints",))
                  for _ in range(args.repeat))
         worst = {"s": max(worst["s"], s), "h": max(worst["h"], h0, h1), "gs": max(worst["gs"], gs),
                  "gh": max(worst["gh"], gh)}
@@ -123,13 +125,13 @@ def main() -> int:
                     f"{'(%d,%d)' % bad if bad else '-'} | {steps - 1} | {'yes' if optimal else 'NO'} | "
                     f"{gs:.3f} | {gh:.3f} |")
         print(rows[-1], flush=True)
-    worker.shutdown()
+    runner.shutdown()
     comp = compartments(args.repeat)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     body = "\n".join([
         f"`python bench/hints_speed.py --update`; {os.cpu_count()} cores (shared with other jobs: figures are "
         f"noisy), Python {platform.python_version()}. Seconds, best of {args.repeat} warm runs in-process; "
-        f"the game columns: best of {args.repeat} jobs through the game's worker (forked child, modules "
+        f"the game columns: best of {args.repeat} jobs through the app's job runner (forked child, modules "
         "preloaded). hint/S: the slower hint over S.",
         "",
         "S = `auto` mode min (the S key). Hint 0: no bricks. Hint 1: one brick in no minimum solution that a "

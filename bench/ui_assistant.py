@@ -82,7 +82,7 @@ def main() -> int:
         start = time.perf_counter()
         key(app, pygame.K_ESCAPE)
         ui_ms = (time.perf_counter() - start) * 1000
-        while assistant.worker.busy and time.perf_counter() - start < 30:
+        while assistant.busy and time.perf_counter() - start < 30:
             time.sleep(0.001)
         cancel_ms = (time.perf_counter() - start) * 1000
         state = "still solving" if running else "finished early"

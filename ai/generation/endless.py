@@ -31,11 +31,11 @@ whose score is closest to :func:`target_score` of the step and not below the sco
 level before, so the ladder rises by measure, not by guess.
 
 For one level of a given difficulty, call :func:`next_level`; it fits
-:class:`ai.assistant.worker.Worker` directly (``report`` receives :class:`GenerationStats`
+:class:`game.ui.jobs.JobRunner` jobs directly (``report`` receives :class:`GenerationStats`
 snapshots: candidates tried, rejections)::
 
-    job = worker.submit(
-        lambda cancel, report: next_level(difficulty, seed=seed, context=SolveContext.create(cancel=cancel),
+    handle = runner.submit(
+        lambda report, cancel: next_level(difficulty, seed=seed, context=SolveContext.create(cancel=cancel),
                                           progress=report),
         label="generate",
     )   # the "done" event carries a GeneratedLevel (or None when cancelled)

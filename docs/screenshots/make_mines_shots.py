@@ -9,14 +9,14 @@ os.environ["HOME"] = tempfile.mkdtemp()
 os.environ.pop("XDG_DATA_HOME", None)
 os.environ.pop("XDG_CONFIG_HOME", None)
 sys.path.insert(0, os.getcwd())
-from ai.assistant.worker import Worker  # noqa: E402
 from game.mines import Difficulty  # noqa: E402
 from game.ui.app import App, FixedClock  # noqa: E402
+from game.ui.jobs import Execution  # noqa: E402
 from game.ui.scenes.mines import MinesScene  # noqa: E402
 
 out = sys.argv[1]
 app = App(size=(1280, 800), clock=FixedClock())
-scene = MinesScene(app, Difficulty.EXPERT, seed=3, worker=Worker(use_processes=False))
+scene = MinesScene(app, Difficulty.EXPERT, seed=3, execution=Execution.THREAD)
 app.push(scene)
 scene.reveal(0, 0)
 scene.show_assistant = True

@@ -211,29 +211,34 @@ def test_planting_trajectories_match_the_reference_simulator() -> None:
         assert [list(t.path) for t in run.tracks] == paths
 
 
-def test_next_level_runs_in_the_worker_and_cancels() -> None:
-    from ai.assistant.worker import Worker
+def test_next_level_runs_as_a_job_and_cancels() -> None:
+    from game.ui.jobs import Execution, JobEventKind, JobRunner
 
-    worker = Worker()
+    runner = JobRunner(execution=Execution.THREAD)
+    done: list[object] = []
     try:
-        job = worker.submit(lambda cancel, report: next_level(1, seed=4, context=SolveContext.create(cancel=cancel),
-                                                                   progress=report),
-                            label="generate")
-        assert worker.wait(job, 30)
-        done = [e for e in worker.poll() if e.kind == "done"]
-        assert done and done[0].payload.difficulty == 1 and done[0].payload.level.budget == 1
+        handle = runner.submit(lambda report, cancel: next_level(1, seed=4, context=SolveContext.create(cancel=cancel),
+                                                                 progress=report),
+                               label="generate", on_done=lambda event: done.append(event.payload))
+        assert handle.wait(30)
+        runner.pump()
+        assert done and done[0].difficulty == 1 and done[0].level.budget == 1  # type: ignore[attr-defined]
         started = threading.Event()
 
-        def hard(cancel: threading.Event, report: object) -> object:
+        def hard(report: object, cancel: threading.Event) -> object:
             started.set()
             return next_level(12, seed=4, context=SolveContext.create(cancel=cancel), progress=report)  # type: ignore[arg-type]
 
-        job = worker.submit(hard, label="generate")
+        ended: list[JobEventKind] = []
+        handle = runner.submit(hard, label="generate", on_done=lambda e: ended.append(e.kind),
+                               on_cancelled=lambda e: ended.append(e.kind))
         assert started.wait(30)
-        worker.cancel()
-        assert worker.wait(job, 5.0)
+        handle.cancel()
+        assert handle.wait(30)
+        runner.pump()
+        assert ended == [JobEventKind.CANCELLED]
     finally:
-        worker.shutdown()
+        runner.shutdown()
 
 
 # ---------------------------------------------------------------- rooms, process pool, difficulty band

@@ -1,4 +1,5 @@
-"""One process model for AI work: the child-process runner, the worker that uses it, MILP inside it.
+"""One process model for AI work: the child-process runner and MILP inside it (the UI's job runner that uses it:
+tests/ui/test_jobs.py).
 
 The runner's child is not daemonic (MILP's own child process works inside it), cancel kills the
 child and everything it started, and nothing is left running after a cancel or at exit.
@@ -16,7 +17,6 @@ from typing import Any, Callable
 
 import pytest
 
-from ai.assistant.worker import EventKind, Worker
 from ai.base import SolveStatus
 from ai.process import JobCancelled, JobFailed, fork_available, run_in_child
 from game.level import Level
@@ -100,19 +100,6 @@ def test_cancel_kills_the_child_and_its_children_at_once() -> None:
     assert wait_gone(pids) == [], "a child or grandchild survived the cancel"
 
 
-def test_milp_through_the_worker_returns_the_optimum_of_the_original_level() -> None:
-    worker = Worker()
-    assert worker.use_processes
-    level = Level.load(ORIGINAL)
-    job = worker.solve(level, solver="milp", mode="all", time_limit=60)
-    assert worker.wait(job, timeout=90)
-    final = [e for e in worker.poll() if e.kind != EventKind.PROGRESS]
-    assert [e.kind for e in final] == [EventKind.DONE], [e.message for e in final]
-    result = final[0].payload
-    assert result.status == SolveStatus.OPTIMAL and len(result.bricks) == 3
-    assert set(result.solutions) == ORIGINAL_SOLUTIONS and result.complete
-
-
 def test_milp_with_a_cancel_event_also_works_at_top_level() -> None:
     import ai
 
@@ -120,42 +107,18 @@ def test_milp_with_a_cancel_event_also_works_at_top_level() -> None:
     assert result.status == SolveStatus.OPTIMAL and result.bricks in ORIGINAL_SOLUTIONS
 
 
-def test_cancel_through_the_worker_stops_fast_and_leaves_no_process() -> None:
-    worker = Worker()
-    pids: list[int] = []
-
-    def job(report: Callable[[Any], None], cancel: threading.Event) -> None:
-        nested_sleeper(report)
-
-    ident = worker.submit_job(job, label="sleep")
-    end = time.perf_counter() + 10
-    while len(pids) < 2 and time.perf_counter() < end:
-        pids += [e.payload for e in worker.poll() if e.kind == EventKind.PROGRESS]
-        time.sleep(0.005)
-    assert len(pids) == 2
-    start = time.perf_counter()
-    worker.cancel()
-    while worker.busy and time.perf_counter() - start < 2.0:
-        time.sleep(0.001)
-    latency = time.perf_counter() - start
-    print(f"worker cancel latency {latency * 1000:.1f} ms")
-    assert latency < 0.5, f"cancel took {latency * 1000:.0f} ms"  # the contract is 100 ms; loaded CI machines
-    assert [e.kind for e in worker.poll() if e.job == ident] == [EventKind.CANCELLED]
-    assert wait_gone(pids) == []
-
-
 def test_no_solver_process_outlives_the_program(tmp_path: Path) -> None:
     """A program that exits while a job (and the job's own child) runs leaves nothing behind."""
     script = tmp_path / "leave.py"
     script.write_text(
         "import sys, threading, time\n"
-        "from ai.assistant.worker import Worker\n"
+        "from game.ui.jobs import JobRunner\n"
         "from tests.ai.test_process import nested_sleeper\n"
-        "w = Worker()\n"
-        "w.submit_job(lambda report, cancel: nested_sleeper(report), label='x')\n"
         "pids = []\n"
+        "w = JobRunner()\n"
+        "w.submit(lambda report, cancel: nested_sleeper(report), label='x', on_progress=lambda e: pids.append(e.payload))\n"
         "while len(pids) < 2:\n"
-        "    pids += [e.payload for e in w.poll() if e.kind == 'progress']\n"
+        "    w.pump()\n"
         "    time.sleep(0.01)\n"
         "print(*pids, flush=True)\n"
     )
@@ -174,13 +137,13 @@ def test_no_solver_process_outlives_a_killed_program(tmp_path: Path) -> None:
     script = tmp_path / "killed.py"
     script.write_text(
         "import time\n"
-        "from ai.assistant.worker import Worker\n"
+        "from game.ui.jobs import JobRunner\n"
         "from tests.ai.test_process import nested_sleeper\n"
-        "w = Worker()\n"
-        "w.submit_job(lambda report, cancel: nested_sleeper(report), label='x')\n"
         "pids = []\n"
+        "w = JobRunner()\n"
+        "w.submit(lambda report, cancel: nested_sleeper(report), label='x', on_progress=lambda e: pids.append(e.payload))\n"
         "while len(pids) < 2:\n"
-        "    pids += [e.payload for e in w.poll() if e.kind == 'progress']\n"
+        "    w.pump()\n"
         "    time.sleep(0.01)\n"
         "print(*pids, flush=True)\n"
         "time.sleep(60)\n"

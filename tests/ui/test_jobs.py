@@ -193,6 +193,51 @@ def test_the_app_pumps_each_frame_and_stops_a_closed_scenes_jobs(app: App) -> No
     assert second.seen.events == [] and app.jobs.running() == []
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork: jobs run in threads")
+def test_milp_in_a_child_job_returns_the_optimum_of_the_original_level() -> None:
+    """MILP starts a child of its own: it works inside the job's child (which is not daemonic)."""
+    import ai
+    from ai.base import SolveStatus
+    from game.level import Level
+    from tests.conftest import ORIGINAL_SOLUTIONS, REPO
+
+    level = Level.load(REPO / "levels" / "007_the_original.txt")
+    runner = JobRunner()
+    seen = Recorder()
+    handle = runner.submit(lambda report, cancel: ai.solve(level, solver="milp", mode="all", time_limit=60),
+                           label="milp", **seen.callbacks())
+    assert handle.wait(90)
+    runner.pump()
+    final = [e for e in seen.events if e.kind != JobEventKind.PROGRESS]
+    assert [e.kind for e in final] == [JobEventKind.DONE], [e.message for e in final]
+    result = final[0].payload
+    assert result.status == SolveStatus.OPTIMAL and len(result.bricks) == 3
+    assert set(result.solutions) == ORIGINAL_SOLUTIONS and result.complete
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork: jobs run in threads")
+def test_cancel_kills_the_jobs_child_and_grandchild() -> None:
+    import time
+
+    from tests.ai.test_process import nested_sleeper, wait_gone
+
+    runner = JobRunner()
+    seen = Recorder()
+    handle = runner.submit(lambda report, cancel: nested_sleeper(report), label="sleep", **seen.callbacks())
+    pids: list[int] = []
+    end = time.perf_counter() + 30
+    while len(pids) < 2 and time.perf_counter() < end:  # both processes said their pid
+        runner.pump()
+        pids = [e.payload for e in seen.events if e.kind == JobEventKind.PROGRESS]
+        time.sleep(0.005)
+    assert len(pids) == 2 and handle.running
+    handle.cancel()
+    assert handle.wait(10)
+    runner.pump()
+    assert seen.kinds[-1] == JobEventKind.CANCELLED
+    assert wait_gone(pids) == []
+
+
 def test_no_ui_module_makes_a_worker_of_its_own() -> None:
     """Every AI job of the UI goes through the app's runner."""
     root = Path(__file__).resolve().parents[2] / "game" / "ui"
