@@ -116,11 +116,6 @@ class MinesView:
         """Every cell not revealed (hidden or flagged), row by row."""
         return [(r, c) for r in range(self.height) for c in range(self.width) if self.cells[r][c] < 0]
 
-    def revealed_count(self) -> int:
-        """How many cells are revealed."""
-        return sum(1 for row in self.cells for v in row if v >= 0)
-
-
 class MinesBoard:
     """One game: mines (placed at the first reveal from ``seed``), revealed cells and flags.
 
@@ -216,12 +211,6 @@ class MinesBoard:
             rows.append(tuple(row))
         self._view = MinesView(self.width, self.height, self.mines, tuple(rows))
         return self._view
-
-    def solution_text(self) -> str:
-        """The whole board: ``*`` mines, numbers elsewhere (for debugging and reports)."""
-        return "\n".join("".join("*" if (r, c) in self.mine_set else str(self.count(r, c))
-                                 for c in range(self.width)) for r in range(self.height))
-
 
 def format_view(view: MinesView) -> str:
     """The text form of a view (see the module docstring)."""

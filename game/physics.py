@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 import numpy.typing as npt
@@ -334,11 +334,6 @@ def _mirror_config(config: int) -> int:
     return MIRRORED[config]
 
 
-def config_of(solid: Callable[[Offset], bool]) -> int:
-    """The configuration index of a neighbourhood."""
-    return sum(1 << i for i, off in enumerate(NEIGHBOURS) if solid(off))
-
-
 def move_words(move: Offset, turn: bool) -> str:
     """A move in words.
 
@@ -437,11 +432,6 @@ def _expand(rules: tuple[Rule, ...], start: int, known: dict[Offset, bool], path
             del known[off]
         return
     leaves.append(Branch(tuple(path), (0, 0), False, None))
-
-
-def physics_from_rules(name: str, targets_stop: bool, rules: Iterable[Rule]) -> Physics:
-    """A physics from rules already read."""
-    return Physics(name, targets_stop, tuple(rules))
 
 
 CLASSIC = Physics.from_json({"name": "classic", "targets_stop": True, "rules": [

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from ai.base import BrickSet
 from ai.context import SolveContext
-from ai.generation.generator import GeneratedLevel, GenerationProgress, GenerationStats, default_frames, generate_levels
+from ai.generation.generator import GeneratedLevel, GenerationProgress, GenerationStats, generate_levels
 from game.level import Level
 from game.physics import CLASSIC, Physics
 from game.simulation import simulate
@@ -172,7 +172,3 @@ def stitch(rooms: list[Room], made: list[GeneratedLevel], height: int, width: in
                           sum(g.seconds for g in made))
 
 
-def default_level_frames(height: int, width: int, bricks: int, lemmings: int) -> int:
-    """The default N of a level: :func:`default_frames` of its largest room."""
-    rooms = plan_rooms(height, width, bricks, lemmings)
-    return max(default_frames(r.height, r.width) for r in rooms)

@@ -57,11 +57,6 @@ class Curves:
                     break
         return out
 
-    def exact_at(self, name: str, games: int) -> int:
-        """How many seeds are exact at ``games`` games."""
-        return sum(1 for pts in self.errors.get(name, {}).values() for g, e in pts if g == games and e == 0)
-
-
 def _prefixes(per_game: list[Dataset], checkpoints: Sequence[int]) -> list[tuple[int, Dataset]]:
     out = []
     data = Dataset.empty()

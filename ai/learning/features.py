@@ -33,7 +33,6 @@ feature ``f`` is 1) so data sets can be de-duplicated cheaply.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -69,12 +68,6 @@ def feature_name(index: int) -> str:
         return axis if d == 0 else f"{axis}{d:+d}"
 
     return f"{channel}[t-1,{off('i', dr)},{off('j', dc)}]"
-
-
-def feature_cell(index: int) -> tuple[str, int, int]:
-    """``(channel, dr, dc)`` of feature ``index``."""
-    dr, dc = WINDOW[index % len(WINDOW)]
-    return CHANNELS[index // len(WINDOW)], dr, dc
 
 
 def neighbourhood_features(
@@ -205,18 +198,6 @@ def reference_relevant(channel: int, physics: Physics = CLASSIC) -> list[int]:
     return out
 
 
-def random_configurations(rng: np.random.Generator, n: int) -> UInt8Array:
-    """``n`` random feature rows that can occur (a random environment and at most one lemming)."""
-    env = rng.choice(3, size=(n, len(WINDOW)), p=[0.45, 0.4, 0.15])
-    obst, tgt = env == ENV_OBSTACLE, env == ENV_TARGET
-    lem = np.zeros((n, 2 * len(WINDOW)), dtype=bool)
-    slot = rng.integers(0, 2 * len(WINDOW) + 1, size=n)
-    has = slot < 2 * len(WINDOW)
-    lem[np.flatnonzero(has), slot[has]] = True
-    lem &= ~np.concatenate([obst, obst], axis=1)
-    return np.concatenate([obst, tgt, lem], axis=1).astype(np.uint8)
-
-
 def consistent(features: npt.ArrayLike) -> BoolArray:
     """Which rows ``(n, 36)`` can occur: no lemming or target on an obstacle, at most one lemming."""
     x = np.asarray(features).reshape(-1, N_FEATURES).astype(bool)
@@ -243,26 +224,3 @@ def all_configurations() -> UInt8Array:
     return flat
 
 
-def describe_configuration(row: Sequence[int]) -> str:
-    """A 3-line picture of a feature row: ``X`` obstacle, ``T`` target, ``<``/``>``/``*`` lemmings."""
-    x = np.asarray(row).astype(bool)
-    lines = []
-    for dr in range(3):
-        chars = []
-        for dc in range(3):
-            k = dr * 3 + dc
-            if x[k]:
-                ch = "X"
-            elif x[18 + k] and x[27 + k]:
-                ch = "*"
-            elif x[18 + k]:
-                ch = "<"
-            elif x[27 + k]:
-                ch = ">"
-            else:
-                ch = "T" if x[9 + k] else "."
-            if x[9 + k] and ch in "<>*":
-                ch = ch + "T"
-            chars.append(ch.ljust(2))
-        lines.append("".join(chars).rstrip())
-    return "\n".join(lines)

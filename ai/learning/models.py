@@ -86,11 +86,6 @@ class TreeModel:
         """Every root-to-leaf path of a channel's tree: ``(literals, leaf value)``."""
         return tree_paths(self.trees[channel])
 
-    def tested_features(self, channel: int | None = None) -> list[int]:
-        """Features tested anywhere in one tree (or in both)."""
-        chans = range(len(self.trees)) if channel is None else [channel]
-        return sorted({n["feature"] for c in chans for n in self.trees[c] if "feature" in n})
-
     def render(self, channel: int) -> str:
         """The tree as nested ``if`` tests, e.g. ``if obstacle[t-1,i+1,j] == 0: ...``."""
         target = f"{LABELS[channel]}[t,i,j]"

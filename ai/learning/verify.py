@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ai.context import SolveContext
-from ai.learning.features import LABELS, UInt8Array, all_configurations, reference_labels
+from ai.learning.features import LABELS, all_configurations, reference_labels
 from ai.learning.models import RuleModel
 
 @dataclass(frozen=True)
@@ -99,6 +99,3 @@ def verify_model(model: RuleModel, *, max_counterexamples: int = 5, ctx: SolveCo
     )
 
 
-def dataset_errors(model: RuleModel, rows: UInt8Array) -> int:
-    """Wrong predictions (both channels) of ``model`` on feature rows, against the reference."""
-    return int((model.predict(rows) != reference_labels(rows)).sum())

@@ -121,14 +121,20 @@ def _near_life(board: Board, radius: int) -> Board:
 SPARSE_FIRST_CELLS = 400
 
 
+#: In a chain of k >= 2 steps, every board that will be stepped back again is asked for sparse predecessors.
+SPARSE_INNER = True
+
+
 class StepBack:
     """The predecessors of one board, asked for one after another (each different from those before)."""
 
-    def __init__(self, board: Board, rule: Rule) -> None:
+    def __init__(self, board: Board, rule: Rule, *, sparse: bool | None = None) -> None:
         self.board = np.asarray(board, dtype=bool)
         self.shape = self.board.shape
         self.solver = Solver(name=SOLVER, bootstrap_with=step_back_cnf(self.board, rule))
-        if self.board.size <= SPARSE_FIRST_CELLS:  # decide cells dead first: a sparse start reads better
+        if sparse is None:
+            sparse = self.board.size <= SPARSE_FIRST_CELLS
+        if sparse:  # decide cells dead first: a sparse start reads better
             self.solver.set_phases([-v for v in range(1, self.board.size + 1)])
         near = _near_life(self.board, QUIET_RADIUS)
         width = self.shape[1]
@@ -192,7 +198,7 @@ def chain(target: Board, rule: Rule, steps: int, ctx: SolveContext, *,
           on_board: Callable[[int, Board], None] | None = None) -> ChainResult:
     """Depth-first search for a start ``steps`` generations before ``target`` (see the module docstring)."""
     ancestors: list[tuple[int, Board]] = []
-    root = StepBack(target, rule)
+    root = StepBack(target, rule, sparse=True if steps > 1 and SPARSE_INNER else None)
     stack: list[tuple[int, StepBack]] = [(1, root)]
     try:
         while stack and not ctx.should_stop():
@@ -215,7 +221,7 @@ def chain(target: Board, rule: Rule, steps: int, ctx: SolveContext, *,
                 on_board(level, pred)
             if level == steps:
                 return ChainResult(pred, False, ancestors)
-            stack.append((level + 1, StepBack(pred, rule)))
+            stack.append((level + 1, StepBack(pred, rule, sparse=True if level + 1 < steps and SPARSE_INNER else None)))
         return ChainResult(None, False, ancestors)
     finally:
         for _, node in stack:

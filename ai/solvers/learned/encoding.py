@@ -79,12 +79,6 @@ class Encoding:
         """Number of clauses."""
         return sum(len(c) for c in self.clauses)
 
-    @property
-    def n_derived(self) -> int:
-        """Number of derived redundant constraints (support clauses and at-most-one groups)."""
-        return sum(len(c) for c in self.support) + len(self.at_most_one)
-
-
 def _shifted(plane: npt.NDArray[Any], fill: Any) -> list[npt.NDArray[Any]]:
     """The 9 window shifts of an ``(H, W)`` plane (value at ``(i+dr, j+dc)``), ``fill`` outside."""
     h, w = plane.shape
