@@ -227,6 +227,7 @@ def test_next_level_runs_as_a_job_and_cancels() -> None:
 
         def hard(report: object, cancel: threading.Event) -> object:
             started.set()
+            cancel.wait(30)  # the test cancels first: no race with the machine's speed
             return next_level(12, seed=4, context=SolveContext.create(cancel=cancel), progress=report)  # type: ignore[arg-type]
 
         ended: list[JobEventKind] = []
