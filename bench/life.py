@@ -26,7 +26,7 @@ import numpy as np  # noqa: E402
 
 from ai.context import SolveContext  # noqa: E402
 from ai.life.learn import LearnStatus, disagreements, learn_rule  # noqa: E402
-from ai.life.reverse import ReverseStatus, reverse, wrong_cells  # noqa: E402
+from ai.life.reverse import POLISH_SHARE, ReverseStatus, reverse, wrong_cells  # noqa: E402
 from game.life.random_boards import random_case  # noqa: E402
 from game.life.rules import LIFE, Rule, parse_rule, trajectory  # noqa: E402
 
@@ -119,7 +119,8 @@ def main() -> None:
     body = "\n".join([
         f"Random 25x25 torus boards as in the notes' setting (density uniform 1-99 %, 5 warm-up generations, "
         f"then k generations), {args.boards} boards per k (seed {args.seed}), Life, time limit "
-        f"{args.time_limit:g} s per board, SAT chain (CaDiCaL) first, then CP-SAT with 1 worker; {os.cpu_count()} "
+        f"{args.time_limit:g} s per board, SAT chain (CaDiCaL) first, then CP-SAT with 1 worker, then (no exact "
+        f"start) the local search with the last {POLISH_SHARE:.0%} of the time; {os.cpu_count()} "
         f"cores (load average {load:.1f} at the end), Python {platform.python_version()}; {time.perf_counter() - t0:.0f} s "
         "in all. 'trivial' = wrong cells of the target itself as the start; 'wrong / trivial' = ratio of the means "
         "(goal: at most 0.25).", "",

@@ -55,45 +55,51 @@ def _outcome_id(dr: int, da: int, turn: bool) -> int:
     return (dr + 1) * 6 + (da + 1) * 2 + int(turn)
 
 
-def infer_directions(steps: Steps, *, ctx: SolveContext | None = None,
-                     prior: str | tuple[int, int] = "simple") -> tuple[IntArray, IntArray]:
-    """A direction for every step (before and after) such that one table over configurations explains
-    every example, chosen by ``prior`` (see :data:`PRIORS`); directions already observed are kept."""
+@dataclass
+class DirectionModel:
+    """A CP-SAT model of hidden directions: per step the direction before (``before``) and whether it
+    turns (``turn``), and ``entries[(config, outcome)]``, true when some step saw ``config`` (seen from
+    the lemming) and made ``outcome`` (:func:`_outcome_id`).  Observed directions are fixed."""
+
+    model: Any
+    right: list[Any]  #: per lemming and frame: facing right
+    before: list[Any]  #: per step: the lemming faces right before it
+    turn: list[Any]  #: per step: it turns
+    entries: dict[tuple[int, int], Any]
+    positions: IntArray  #: per step, its index in ``right``
+
+
+def direction_model(steps: Steps, stop_on_targets: bool, ctx: SolveContext) -> DirectionModel:
+    """The directions as variables and the table entries the steps need (see :class:`DirectionModel`);
+    with ``stop_on_targets`` steps on a target neither turn nor say anything about the table."""
     from ortools.sat.python import cp_model
 
-    from ai.cpsat_run import solve_under
-
-    ctx = ctx or SolveContext.create()
     model = cp_model.CpModel()
     n = steps.count
     lemmings = np.unique(steps.lemming)
-    offsets = np.searchsorted(lemmings, steps.lemming)
+    positions = np.arange(n) + np.searchsorted(lemmings, steps.lemming)
     right = [model.new_bool_var(f"d{i}") for i in range(n + len(lemmings))]
-    table_vars: dict[tuple[int, int], Any] = {}
+    entries: dict[tuple[int, int], Any] = {}
 
     def entry(config: int, outcome: int) -> Any:
         key = (config, outcome)
-        if key not in table_vars:
-            table_vars[key] = model.new_bool_var(f"t{config}_{outcome}")
-        return table_vars[key]
+        if key not in entries:
+            entries[key] = model.new_bool_var(f"t{config}_{outcome}")
+        return entries[key]
 
-    costs: list[Any] = []
-    stop_on_targets = not bool((steps.on_target & ((steps.moves != 0).any(axis=1))).any())
+    befores, turns = [], []
     for s in range(n):
         if s % 512 == 0:
             ctx.check()
-        before, after = right[s + int(offsets[s])], right[s + 1 + int(offsets[s])]
+        before, after = right[int(positions[s])], right[int(positions[s]) + 1]
         for known, var in ((steps.direction[s], before), (steps.next_direction[s], after)):
             if known:
                 model.add(var == (known > 0))
         turn = model.new_bool_var(f"turn{s}")
         model.add(before != after).only_enforce_if(turn)
         model.add(before == after).only_enforce_if(turn.Not())
-        if isinstance(prior, tuple):
-            costs.append(turn if prior[0] > 0 else turn.Not())
-            if steps.moves[s, 1] != 0:  # a step backwards costs (or pays)
-                backward = before.Not() if steps.moves[s, 1] > 0 else before
-                costs.append(backward if prior[1] > 0 else backward.Not())
+        befores.append(before)
+        turns.append(turn)
         if stop_on_targets and steps.on_target[s]:
             model.add(turn == 0)
             continue
@@ -104,6 +110,28 @@ def infer_directions(steps: Steps, *, ctx: SolveContext | None = None,
             da = dc if is_right else -dc
             lits = [before if is_right else before.Not(), turn if is_turn else turn.Not()]
             model.add_bool_or([*(lit.Not() for lit in lits), entry(cfg, _outcome_id(dr, da, is_turn))])
+    return DirectionModel(model, right, befores, turns, entries, positions)
+
+
+def infer_directions(steps: Steps, *, ctx: SolveContext | None = None,
+                     prior: str | tuple[int, int] = "simple") -> tuple[IntArray, IntArray]:
+    """A direction for every step (before and after) such that one table over configurations explains
+    every example, chosen by ``prior`` (see :data:`PRIORS`); directions already observed are kept."""
+    from ortools.sat.python import cp_model
+
+    from ai.cpsat_run import solve_under
+
+    ctx = ctx or SolveContext.create()
+    stop_on_targets = not bool((steps.on_target & ((steps.moves != 0).any(axis=1))).any())
+    dm = direction_model(steps, stop_on_targets, ctx)
+    model, table_vars = dm.model, dm.entries
+    costs: list[Any] = []
+    if isinstance(prior, tuple):
+        for s in range(steps.count):
+            costs.append(dm.turn[s] if prior[0] > 0 else dm.turn[s].Not())
+            if steps.moves[s, 1] != 0:  # a step backwards costs (or pays)
+                backward = dm.before[s].Not() if steps.moves[s, 1] > 0 else dm.before[s]
+                costs.append(backward if prior[1] > 0 else backward.Not())
     by_config: dict[int, dict[int, Any]] = {}
     for (config, outcome), var in table_vars.items():
         by_config.setdefault(config, {})[outcome] = var
@@ -119,9 +147,8 @@ def infer_directions(steps: Steps, *, ctx: SolveContext | None = None,
     ctx.check()
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise ValueError("no direction for every step explains the positions with one table")
-    values = np.array([solver.value(v) for v in right], dtype=np.int64) * 2 - 1
-    idx = np.arange(n) + offsets
-    return values[idx], values[idx + 1]
+    values = np.array([solver.value(v) for v in dm.right], dtype=np.int64) * 2 - 1
+    return values[dm.positions], values[dm.positions + 1]
 
 
 def _simple_table_costs(model: Any, table_vars: dict[tuple[int, int], Any],
@@ -306,5 +333,5 @@ def simplify(physics: Physics, steps: Steps, *, ctx: SolveContext | None = None)
     return Physics(physics.name, physics.targets_stop, current)
 
 
-__all__ = ["DIRECTIONS_WORK", "HIDDEN_BEAM", "Layout", "MOVE_WEIGHT", "PRIORS", "explains", "explains_table", "implied_directions",
-           "infer_directions", "rules_table", "simplify"]
+__all__ = ["DIRECTIONS_WORK", "DirectionModel", "HIDDEN_BEAM", "Layout", "MOVE_WEIGHT", "PRIORS", "explains", "explains_table", "implied_directions",
+           "direction_model", "infer_directions", "rules_table", "simplify"]

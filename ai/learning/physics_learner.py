@@ -3,19 +3,20 @@
 Every step of every observed lemming is one example: the configuration of its 3x3 neighbourhood seen
 from the lemming (mirrored when it faces left) and what it did, ``(dr, da, turn)``.  A physics of the
 class is a table over the 256 configurations, so the examples pin down the configurations they
-cover; the rest is generalised by the smallest ordered list of rules that explains every example
-(:func:`decision_list`: a decision-list learner, each rule the purest, most general
-conjunction of at most four cell conditions; a rule's move always requires its cell free, so every
-answer is in the class).  Left and right are mirror images by construction, which is why one game of
-a few lemmings can be enough.
+cover; the rest is generalised by the shortest ordered list of rules that explains every example,
+found by CP-SAT (:func:`ai.learning.exact_list.shortest_list`; a rule's move always requires its cell
+free, so every answer is in the class).  Left and right are mirror images by construction, which is why
+one game of a few lemmings can be enough.  When CP-SAT does not settle the shortest list in its work
+cap, :func:`decision_list` (a beam search, each rule the purest, most general conjunction of at most four
+cell conditions) answers instead.
 
 Whether targets stop lemmings is read from lemmings that stood on a target: one that moved on says
 no; one that stayed where the learned rules would have moved it says yes; when neither happened the
 learner says so (and answers "yes", the game's convention).
 
-With positions only, the directions are a hidden state (:mod:`ai.learning.hidden_directions`): CP-SAT
-names a direction per lemming and frame such that one simple table explains every step, and the rule
-list learned from it is shortened while it still replays every observed position.
+With positions only, the directions are a hidden state: in the shortest-list model they are variables
+too; in the fallback CP-SAT names them first (:mod:`ai.learning.hidden_directions`) and the rule list
+learned from them is shortened while it still replays every observed position.
 
 >>> from game.physics_catalog import SHIPPED
 >>> from ai.learning.observations import random_game
@@ -35,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ai.context import SolveContext
+from ai.learning.exact_list import shortest_list
 from ai.learning.hidden_directions import HIDDEN_BEAM, PRIORS, implied_directions, infer_directions, simplify
 from ai.learning.observations import MIRROR, Game, Steps, steps_of
 from game.physics import CONFIGS, NEIGHBOURS, Physics, Rule
@@ -255,9 +257,16 @@ def describe_config(config: int) -> str:
 
 def fit(ev: Evidence, *, name: str, positions_only: bool, example_count: int,
         ctx: SolveContext | None = None, width: int = 4) -> LearnedPhysics:
-    """The smallest-list physics explaining ``ev``, with whether targets stop lemmings decided."""
+    """The smallest-list physics explaining ``ev`` (the beam, :func:`decision_list`), with whether
+    targets stop lemmings decided."""
     rules = decision_list(ev.table, width=width, ctx=ctx)
-    physics = Physics(name, ev.moved_on_target == 0, rules)
+    return report(ev, Physics(name, ev.moved_on_target == 0, rules), positions_only=positions_only,
+                  example_count=example_count)
+
+
+def report(ev: Evidence, physics: Physics, *, positions_only: bool, example_count: int) -> LearnedPhysics:
+    """What the learner can say of ``physics`` learned from ``ev``: unseen neighbourhoods, conflicts,
+    whether some lemming on a target showed that targets stop lemmings."""
     decided = ev.moved_on_target > 0 or bool((physics.table[ev.stayed_on_target] != 0).any())
     notes = []
     if ev.conflicts:
@@ -265,7 +274,7 @@ def fit(ev: Evidence, *, name: str, positions_only: bool, example_count: int,
                      "no physics of the class explains every example; the rules follow the majority")
     if not decided:
         notes.append("never saw a lemming on a target where it could have moved: "
-                      "'targets stop lemmings' is assumed")
+                     "'targets stop lemmings' is assumed")
     unseen = np.flatnonzero(~ev.seen)
     if unseen.size:
         notes.append(f"{unseen.size} of {CONFIGS} neighbourhoods were never seen; the rules guess them")
@@ -273,37 +282,84 @@ def fit(ev: Evidence, *, name: str, positions_only: bool, example_count: int,
 
 
 def learn_physics(games: Sequence[Game], *, name: str = "learned", ctx: SolveContext | None = None) -> LearnedPhysics:
-    """Learn a physics from ``games``: fully observed when every lemming has directions, else the
-    directions are inferred first (:func:`infer_directions`)."""
+    """Learn a physics from ``games``: the shortest rule list that explains every step
+    (:func:`ai.learning.exact_list.shortest_list`, directions inferred at the same time when they were not
+    observed); when CP-SAT does not settle it in its work cap, the beam over the table of the observed
+    (or inferred, :func:`infer_directions`) directions, shortened by :func:`simplify`."""
     steps = steps_of(games)
     positions_only = bool(steps.count) and bool((steps.direction == 0).any())
     if not positions_only:
         config, outcome = examples(steps, steps.direction, steps.next_direction)
         ev = evidence(config, outcome, steps.on_target)
+        if not ev.conflicts:
+            shortest = shortest_list(steps, name=name, targets_stop=ev.moved_on_target == 0, ctx=ctx)
+            if shortest is not None:
+                return report(ev, shortest, positions_only=False, example_count=steps.count)
         result = fit(ev, name=name, positions_only=False, example_count=steps.count, ctx=ctx, width=HIDDEN_BEAM)
         if not ev.conflicts:  # the beam's list, shortened while it replays every observed step
             result.physics = simplify(result.physics, steps, ctx=ctx)
         return result
+    shortest = shortest_list(steps, name=name, ctx=ctx)
+    explained = _explained_by(shortest, steps) if shortest is not None else None
+    best = explained or _learn_hidden(steps, name, ctx)
+    best.notes.append("positions cannot tell left from right: directions are named after the way "
+                      "lemmings mostly go")
+    return best
+
+
+def _explained_by(physics: Physics, steps: Steps) -> LearnedPhysics | None:
+    """The report on ``physics`` learned from positions only, under the directions it implies (named
+    after the way lemmings mostly go); ``None`` if it does not explain the steps."""
+    implied = implied_directions(physics, steps)
+    if implied is None:
+        return None
+    d0, d1 = implied
+    if int((steps.moves[:, 1] * d0).sum()) < 0:
+        physics, d0, d1 = mirrored(physics), -d0, -d1
+    config, outcome = examples(steps, d0, d1)
+    ev = evidence(config, outcome, steps.on_target)
+    return report(ev, physics, positions_only=True, example_count=steps.count)
+
+
+def _learn_hidden(steps: Steps, name: str, ctx: SolveContext | None) -> LearnedPhysics:
+    """Positions only: for each naming prior, directions inferred, rules fitted and refitted under the
+    directions they imply while shorter; the shortest list wins."""
     best: LearnedPhysics | None = None
     for prior in PRIORS:  # each prior names the directions; the shortest rule list after simplify wins
         d0, d1 = infer_directions(steps, ctx=ctx, prior=prior)
         if int((steps.moves[:, 1] * d0).sum()) < 0:  # name the directions after the way lemmings mostly go
             d0, d1 = -d0, -d1
-        result = _fit_hidden(steps, d0, d1, name, ctx)
-        while not result.conflicts:  # refit under the directions the simplified rules imply, while shorter
-            implied = implied_directions(result.physics, steps)
-            if implied is None:
-                break
-            again = _fit_hidden(steps, *implied, name, ctx)
-            if again.conflicts or _size(again.physics) >= _size(result.physics):
-                break
-            result = again
+        result = _refit_while_shorter(_fit_hidden(steps, d0, d1, name, ctx), steps, name, ctx)
         if best is None or _size(result.physics) < _size(best.physics):
             best = result
     assert best is not None
-    best.notes.append("positions cannot tell left from right: directions are named after the way "
-                      "lemmings mostly go")
     return best
+
+
+def _refit_while_shorter(result: LearnedPhysics, steps: Steps, name: str, ctx: SolveContext | None) -> LearnedPhysics:
+    """Refit under the directions the simplified rules imply, while that gives a shorter list."""
+    while not result.conflicts:
+        implied = implied_directions(result.physics, steps)
+        if implied is None:
+            break
+        again = _fit_hidden(steps, *implied, name, ctx)
+        if again.conflicts or _size(again.physics) >= _size(result.physics):
+            break
+        result = again
+    return result
+
+
+def mirrored(physics: Physics) -> Physics:
+    """``physics`` with left and right named the other way round (it moves lemmings alike when every
+    lemming starts facing the other way).
+
+    >>> from game.physics_catalog import SHIPPED
+    >>> mirrored(mirrored(SHIPPED["climber"])) == SHIPPED["climber"]
+    True
+    """
+    rules = tuple(Rule(tuple(sorted(((dr, -da), solid) for (dr, da), solid in rule.when)),
+                       (rule.move[0], -rule.move[1]), rule.turn) for rule in physics.rules)
+    return Physics(physics.name, physics.targets_stop, rules)
 
 
 def _fit_hidden(steps: Steps, d0: IntArray, d1: IntArray, name: str, ctx: SolveContext | None) -> LearnedPhysics:

@@ -1,6 +1,7 @@
 """Reverse Life: a start that becomes the target after k steps, or a proof that none exists.
 
-:func:`reverse` tries, within one :class:`ai.context.SolveContext`:
+:func:`reverse` tries, within one :class:`ai.context.SolveContext` (stages 2-4 share all but
+:data:`POLISH_SHARE` of the time):
 
 1. the free answers: the all-dead board and the target itself (a still life is its own predecessor);
 2. the SAT chain (:mod:`ai.life.sat`: CaDiCaL, one generation back at a time, depth first with
@@ -15,7 +16,9 @@
    goes on from what was found (inner levels keep the sparsest predecessor found in their time: sparse
    boards more often have predecessors themselves).  ``INFEASIBLE`` on the first level proves that no
    start exists at all (the target is a Garden of Eden).  Every board of every stage is a candidate
-   start; the one with fewest wrong cells after the replay wins.
+   start; the one with fewest wrong cells after the replay wins;
+5. when none is exact, the local search of :mod:`ai.life.polish` improves the best one with the rest of
+   the time.
 
 :func:`backbone` finds the cells that have the same value in every start (the hints): solve, then ask
 for a start that differs from the first on at least one still-common cell, drop the cells that
@@ -36,9 +39,10 @@ from ortools.sat.python import cp_model
 
 from ai.context import SolveContext, SolveStopped
 from ai.life.model import build_model, solve_model
+from ai.life.polish import polish
 from ai.life.sat import chain
 from game.life.board import board_rows
-from game.life.rules import LIFE, Board, Rule, step, trajectory
+from game.life.rules import LIFE, Board, Rule, near_cells, step, trajectory
 
 #: Share of the time limit the SAT chain (:func:`ai.life.sat.chain`) gets before the CP-SAT models.
 SAT_SHARE = 0.7
@@ -51,6 +55,9 @@ JOINT_SHARE = 0.4
 JOINT_MAX_CELLS = 300
 #: Ask the chain's inner levels for the sparsest predecessor found in their time (not the first one).
 SPARSE_CHAIN = True
+#: Share of the time limit kept for the local search (:func:`ai.life.polish.polish`) when no stage before
+#: it found an exact start.
+POLISH_SHARE = 0.4
 #: Least share of the time left that one level of the step-by-step chain gets.
 LEVEL_SHARE = 0.5
 
@@ -123,11 +130,7 @@ def far_from_life(board: Board, radius: int = 2) -> Board:
     >>> int(far_from_life(b).sum())
     24
     """
-    near = np.zeros_like(board, dtype=bool)
-    for dr in range(-radius, radius + 1):
-        for dc in range(-radius, radius + 1):
-            near |= np.roll(board, (dr, dc), axis=(0, 1))
-    return ~near
+    return ~near_cells(board, radius)
 
 
 def predecessor(board: Board, rule: Rule, ctx: SolveContext, *, workers: int = 1,
@@ -183,11 +186,13 @@ def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, 
     proved_none = optimal = False
     current = target
     remaining = ctx.remaining()
-    sat_ctx = ctx.child(time_limit=None if remaining is None else remaining * SAT_SHARE)
-    ctx.report("SAT: generations back, depth first")
+    stages = ctx.child(time_limit=None if remaining is None else remaining * (1 - POLISH_SHARE))
+    remaining = stages.remaining()
+    sat_ctx = stages.child(time_limit=None if remaining is None else remaining * SAT_SHARE)
+    stages.report("SAT: generations back, depth first")
     found = chain(target, rule, steps, sat_ctx, on_board=lambda level, board: consider(board, "sat step by step"))
-    if ctx.cancelled():
-        ctx.check()  # raises SolveStopped (cancelled)
+    if stages.cancelled():
+        stages.check()  # raises SolveStopped (cancelled)
     if found.start is not None:
         return _result(ReverseStatus.EXACT, found.start, target, rule, steps, "sat step by step")
     if found.garden_of_eden:  # proved: no start at all; the rest of the time looks for the fewest wrong cells
@@ -195,9 +200,9 @@ def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, 
         exact_share = 0.0
     try:
         if steps > 1 and target.size <= JOINT_MAX_CELLS and not proved_none:  # all k generations at once (small boards)
-            remaining = ctx.remaining()
-            joint_ctx = ctx.child(time_limit=None if remaining is None else remaining * JOINT_SHARE)
-            ctx.report(f"joint model of {steps} steps")
+            remaining = stages.remaining()
+            joint_ctx = stages.child(time_limit=None if remaining is None else remaining * JOINT_SHARE)
+            stages.report(f"joint model of {steps} steps")
             m = build_model(target, rule, steps, ctx=joint_ctx)
             m.hint([np.zeros_like(target)] * steps)
             status, solver = solve_model(m, joint_ctx, workers=workers, inprocessing=True)
@@ -205,23 +210,23 @@ def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, 
                 return _result(ReverseStatus.EXACT, m.start_value(solver), target, rule, steps, "cp-sat joint")
             proved_none = status == cp_model.INFEASIBLE
     except SolveStopped:
-        if ctx.cancelled():
+        if stages.cancelled():
             raise
     try:
         level = 0
         retried = False
         while level < steps:
-            remaining = ctx.remaining()
+            remaining = stages.remaining()
             share = max(1.0 / (steps - level), LEVEL_SHARE)  # the first levels decide whether the chain goes on
-            level_ctx = ctx.child(time_limit=None if remaining is None or retried else remaining * share)
-            ctx.report(f"step back {level + 1} of {steps}")
+            level_ctx = stages.child(time_limit=None if remaining is None or retried else remaining * share)
+            stages.report(f"step back {level + 1} of {steps}")
             status, pred, minimal = predecessor(current, rule, level_ctx, workers=workers, exact_share=exact_share,
                                                 sparse=SPARSE_CHAIN and level < steps - 1)
             if level == 0 and (status == StepStatus.NONE or proved_none):
                 proved_none = True  # the target has no predecessor at all, so none k steps back either
                 optimal = steps == 1 and minimal
             if pred is None:
-                if retried or status == StepStatus.NONE or ctx.should_stop():
+                if retried or status == StepStatus.NONE or stages.should_stop():
                     break
                 retried = True  # once: this level again with all the time left
                 continue
@@ -231,8 +236,13 @@ def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, 
                 break
             level += 1
     except SolveStopped:
-        if ctx.cancelled():
+        if stages.cancelled():
             raise
+    if best[0][0] and not ctx.should_stop():  # no exact start: the rest of the time polishes the best one
+        ctx.report("local search on the best start")
+        start, wrong = polish(best[0][1], target, rule, steps, ctx)
+        if wrong < best[0][0]:
+            best[:] = [(wrong, start, "local search")]
     wrong, start, method = best[0]
     if wrong == 0:
         return _result(ReverseStatus.EXACT, start, target, rule, steps, method)

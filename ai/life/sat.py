@@ -26,7 +26,7 @@ import numpy as np
 from pysat.solvers import Solver
 
 from ai.context import SolveContext
-from game.life.rules import OFFSETS, Board, Rule
+from game.life.rules import OFFSETS, Board, Rule, near_cells
 
 #: The SAT solver python-sat runs (CaDiCaL 1.9.5: the fastest of CaDiCaL, Glucose 4.2, MiniSat 2.2,
 #: MapleChrono and Lingeling on the benchmark's hard 1-step boards; see docs/ARCHITECTURE.md).
@@ -106,15 +106,6 @@ def step_back_cnf(board: Board, rule: Rule) -> list[list[int]]:
     return clauses
 
 
-def _near_life(board: Board, radius: int) -> Board:
-    """Cells with a live cell within ``radius`` (torus)."""
-    near = np.zeros_like(board, dtype=bool)
-    for dr in range(-radius, radius + 1):
-        for dc in range(-radius, radius + 1):
-            near |= np.roll(board, (dr, dc), axis=(0, 1))
-    return near
-
-
 #: Boards of at most this many cells (the game's puzzles) try dead cells first: the start the player is
 #: shown is sparse (a blinker's predecessor is the other blinker).  On 25x25 random boards it made the
 #: slowest of 20 one-step solves 6.6 s instead of 1.2 s, so larger boards keep CaDiCaL's own phases.
@@ -136,7 +127,7 @@ class StepBack:
             sparse = self.board.size <= SPARSE_FIRST_CELLS
         if sparse:  # decide cells dead first: a sparse start reads better
             self.solver.set_phases([-v for v in range(1, self.board.size + 1)])
-        near = _near_life(self.board, QUIET_RADIUS)
+        near = near_cells(self.board, QUIET_RADIUS)
         width = self.shape[1]
         self.quiet = [-_var(r, c, width) for r, c in zip(*np.nonzero(~near))]
         self.near = [(r, c) for r, c in zip(*np.nonzero(near))]

@@ -40,7 +40,6 @@ context's stop-watcher, :func:`run_solver`).
 from __future__ import annotations
 
 import threading
-from dataclasses import replace
 from typing import Any, Callable, Iterable, Union
 
 import numpy as np

@@ -148,15 +148,31 @@ LIFE = Rule.from_bs({3}, {2, 3})
 
 
 def neighbourhood_indices(board: Board) -> npt.NDArray[np.int32]:
-    """The neighbourhood index of every cell of ``board`` on a torus (same shape)."""
+    """The neighbourhood index of every cell of ``board`` on a torus (same shape; a stack of boards,
+    ``(..., H, W)``, gives each board's)."""
     idx = np.zeros(board.shape, dtype=np.int32)
     for bit, (dr, dc) in enumerate(OFFSETS):
-        idx |= np.roll(board, (-dr, -dc), axis=(0, 1)).astype(np.int32) << bit
+        idx |= np.roll(board, (-dr, -dc), axis=(-2, -1)).astype(np.int32) << bit
     return idx
 
 
+def near_cells(board: Board, radius: int) -> Board:
+    """Cells with a live cell of ``board`` within ``radius`` (a (2r+1)x(2r+1) square, on the torus).
+
+    >>> b = np.zeros((7, 7), dtype=bool); b[0, 0] = True
+    >>> int(near_cells(b, 2).sum())
+    25
+    """
+    near = np.zeros_like(board, dtype=bool)
+    for dr in range(-radius, radius + 1):
+        for dc in range(-radius, radius + 1):
+            near |= np.roll(board, (dr, dc), axis=(-2, -1))
+    return near
+
+
 def step(board: Board, rule: Rule = LIFE, steps: int = 1) -> Board:
-    """``board`` after ``steps`` generations of ``rule`` on a torus (a new array)."""
+    """``board`` after ``steps`` generations of ``rule`` on a torus (a new array; a stack of boards,
+    ``(..., H, W)``, steps each board)."""
     out = np.asarray(board, dtype=bool)
     for _ in range(steps):
         out = rule.array[neighbourhood_indices(out)]
@@ -171,5 +187,5 @@ def trajectory(board: Board, rule: Rule, steps: int) -> list[Board]:
     return out
 
 
-__all__ = ["ALIASES", "Board", "CENTRE_BIT", "LIFE", "OFFSETS", "Rule", "RuleError", "centre", "neighbourhood_indices",
-           "neighbours", "parse_rule", "step", "trajectory"]
+__all__ = ["ALIASES", "Board", "CENTRE_BIT", "LIFE", "OFFSETS", "Rule", "RuleError", "centre", "near_cells",
+           "neighbourhood_indices", "neighbours", "parse_rule", "step", "trajectory"]

@@ -42,6 +42,7 @@ class Marks:
     status_lines: tuple[str, ...] = ()
     footer_hints: tuple[tuple[str, str], ...] = ()  #: (key, what) pairs; they replace the scene's own for a key
     claims_board: bool = False  #: the win/lose panel and the lost run's marks step aside
+    strip_left: int = 0  #: the strip under the top bar is the extension's up to this x (e.g. a badge)
 
 
 #: No marks.
@@ -111,13 +112,14 @@ def merge_marks(marks: list[Marks]) -> Marks:
     """The marks of several extensions together (in registration order).
 
     >>> merge_marks([Marks(status_lines=("a",)), Marks(ghost_bricks=((1, 2),), claims_board=True)])
-    Marks(ghost_bricks=((1, 2),), highlights=(), status_lines=('a',), footer_hints=(), claims_board=True)
+    Marks(ghost_bricks=((1, 2),), highlights=(), status_lines=('a',), footer_hints=(), claims_board=True, strip_left=0)
     """
     if len(marks) == 1:
         return marks[0]
     return Marks(tuple(b for m in marks for b in m.ghost_bricks), tuple(h for m in marks for h in m.highlights),
                  tuple(line for m in marks for line in m.status_lines),
-                 tuple(hint for m in marks for hint in m.footer_hints), any(m.claims_board for m in marks))
+                 tuple(hint for m in marks for hint in m.footer_hints), any(m.claims_board for m in marks),
+                 max(m.strip_left for m in marks))
 
 
 __all__ = ["BoardView", "ExtensionBase", "Marks", "NO_MARKS", "PlayExtension", "RGBA", "merge_marks"]

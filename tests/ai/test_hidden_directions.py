@@ -84,3 +84,36 @@ def test_random_physics_from_three_games_positions_only(k: int) -> None:
     assert result.positions_only
     assert agreement(result.physics, truth, maps=1, lemmings=200).proved
     assert any("left from right" in note for note in result.notes)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10**6), st.booleans())
+def test_the_shortest_list_explains_every_step_and_is_never_longer_than_the_truth(seed: int, hidden: bool) -> None:
+    from ai.learning.exact_list import shortest_list
+
+    rng = np.random.default_rng(seed)
+    truth = random_physics(rng)
+    game = random_game(rng, truth, height=10, width=14, lemmings=8, frames=20)
+    steps = steps_of([game.without_directions() if hidden else game])
+    found = shortest_list(steps, targets_stop=truth.targets_stop)
+    assert found is not None
+    assert explains(found, steps)
+    assert _size(found)[:2] <= _size(truth)[:2]  # rules, then conditions (the truth is one answer)
+
+
+@pytest.mark.parametrize("k", [15, 17])
+def test_three_games_where_the_beam_found_a_longer_list_than_the_truth(k: int) -> None:
+    # positions only: the beam over inferred directions returned 7 rules (k=15) and 6 (k=17) for 3 and 5 true ones
+    truth = random_physics(np.random.default_rng(1000 + k))
+    rng = np.random.default_rng(7)
+    result = learn_physics([random_game(rng, truth).without_directions() for _ in range(3)])
+    assert _size(result.physics) <= _size(truth)
+    assert agreement(result.physics, truth, maps=1, lemmings=200).proved
+
+
+def test_the_shortest_list_gives_up_on_games_no_physics_explains() -> None:
+    from ai.learning.exact_list import shortest_list
+
+    rng = np.random.default_rng(3)
+    games = [random_game(rng, SHIPPED["classic"]), random_game(rng, SHIPPED["climber"])]
+    assert shortest_list(steps_of(games), most_rules=3) is None

@@ -179,3 +179,17 @@ def test_the_compiled_search_step_equals_the_tree_walk() -> None:
         found = [sorted(_Search(board, SolveContext.create(), compiled=compiled).solve(level.budget, False))
                  for compiled in (True, False)]
         assert found[0] == found[1]
+
+
+def test_the_lower_bound_never_passes_the_minimum() -> None:
+    from ai.solvers.bounds import lower_bound
+
+    bounds = []
+    for i, seed in CASES:
+        best, _ = exhaustive(i, seed)
+        bound = lower_bound(level_of(PHYSICS[i], seed), SolveContext.create())
+        if best is not None:
+            assert bound <= best, (PHYSICS[i].name, seed)
+        bounds.append((bound, best))
+    assert sum(1 for bound, best in bounds if bound == best == 2) >= 3  # two bricks proved without a model
+    assert sum(1 for bound, best in bounds if bound == 2 and best is None) >= 3  # and levels no brick pair wins

@@ -16,7 +16,7 @@ from ai.base import RelaxedSolution, SolveMode, SolveResult, SolveStatus
 from game.level import Level
 from game.progress import ProgressStore, default_progress_path
 from game.storage import user_exports_dir
-from game.ui.app import App
+from game.ui.app import App, FixedClock
 from game.ui.assistant import SOLVER_CYCLE, Assistant, assistant_of
 from game.ui.assistant.state import solver_title
 from game.catalog import pack_entries
@@ -329,3 +329,19 @@ def test_the_minimum_solutions_are_enumerated_in_the_background_and_hints_reuse_
     wait_idle(app, assistant)
     hint = assistant.state.hint
     assert hint is not None and hint.hint.solution in ORIGINAL_SOLUTIONS and hint.steps
+
+
+def test_the_status_strip_keeps_clear_of_the_solver_badge_on_narrow_and_wide_windows(data_home: Path) -> None:
+    from game.ui.assistant.overlay import badge_right
+    from game.ui.scenes.play_draw import draw_status_lines
+
+    for size in ((800, 500), (1280, 800)):
+        app = App(size=size, clock=FixedClock())
+        scene = open_original(app)
+        press(app, pygame.K_h)
+        wait_idle(app, assistant_of(scene))
+        right = badge_right(assistant_of(scene).state)
+        assert scene.strip_left == right > 100
+        panels = draw_status_lines(scene, pygame.Surface(size))
+        assert panels and all(p.left > right and p.right <= size[0] for p in panels)
+        assert "drops into the pit" in " ".join(scene.status_lines)

@@ -36,6 +36,7 @@ from ai.base import BrickSet, SolveMode, SolveResult, SolveStatus
 from ai.context import SolveContext, SolveStopped, StopReason
 from ai.reach import reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
+from ai.solvers.bounds import lower_bound
 from ai.solvers.milp.backends import (
     INTERRUPTIBLE,
     LP_BACKENDS,
@@ -114,7 +115,7 @@ class MilpSolver(SolverBase):
         solver = load_pywraplp(model, backend, integer=True)
         ctx.check()
         run = MipRun(level, model, solver, backend, mode, ctx, partial)
-        return run.run(self._primal(level, ctx))
+        return run.run(self._primal(level, ctx), lower_bound(level, ctx))
 
     def _primal(self, level: Level, ctx: SolveContext) -> BrickSet | None:
         """A first solution from the exact search in mode ``any`` (capped in time), or None."""
@@ -187,12 +188,15 @@ class MipRun:
         self.values = outcome.values
         return outcome.status
 
-    def run(self, known: BrickSet | None) -> Outcome:
-        """Minimise (below ``known``, a winning set, when given), then enumerate in mode ``all``."""
+    def run(self, known: BrickSet | None, lower: int = 0) -> Outcome:
+        """Minimise (below ``known``, a winning set, when given: proved optimal at once when it has no
+        more than ``lower`` bricks, a proved bound), then enumerate in mode ``all``."""
         from ortools.linear_solver import pywraplp  # type: ignore[attr-defined]  # (absent from OR-Tools' stubs)
 
         if known is not None and self.mode == SolveMode.ANY:
             return Outcome(SolveStatus.FEASIBLE, solutions=[known], **self.size())
+        if known is not None and len(known) <= lower:
+            return self.finish(known)
         cap: Any = None
         if known is not None:
             self.partial.found(known)

@@ -31,7 +31,7 @@ from game.error_log import log_error
 from game.errors import GameError
 from game.level import Level
 from game.ui.assistant.host import AssistantHost
-from game.ui.assistant.overlay import draw_overlay
+from game.ui.assistant.overlay import badge_right, draw_overlay
 from game.ui.assistant.state import (
     AssistantState,
     BrickSet,
@@ -467,7 +467,7 @@ class Assistant:
             for step in state.hint.steps[: state.hint.revealed]:
                 highlights.append((step.cell, PLACE_COLOR if step.kind == StepKind.PLACE else REMOVE_COLOR))
         return Marks(tuple(ghost), tuple(highlights), tuple(status_lines(state)), tuple(footer_hints(state)),
-                     claims_board=state.solution is not None)
+                     claims_board=state.solution is not None, strip_left=badge_right(state))
 
     def draw(self, surface: pygame.Surface, view: BoardView) -> None:
         """Never-useful cells, a relaxed answer's densities and the solver badge (reads the state only)."""

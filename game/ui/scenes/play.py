@@ -252,6 +252,11 @@ class PlayScene(Scene):
         """The extensions' footer keys."""
         return self.marks().footer_hints
 
+    @property
+    def strip_left(self) -> int:
+        """Where the status strip may start: right of an extension's badge (0 without one)."""
+        return self.marks().strip_left
+
     def board_area(self, size: tuple[int, int]) -> pygame.Rect:
         """The rectangle the board is fitted into, for a window of ``size``."""
         w, h = size

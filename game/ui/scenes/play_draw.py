@@ -69,20 +69,28 @@ def draw_hud(scene: PlayView, surface: pygame.Surface) -> None:
     hud.hint_bar(surface, hints, keep=keep)
 
 
-def draw_status_lines(scene: PlayView, surface: pygame.Surface) -> None:
-    """The status lines, inside the strip (never over the board)."""
+def draw_status_lines(scene: PlayView, surface: pygame.Surface) -> list[pygame.Rect]:
+    """The status lines, inside the strip (never over the board nor an extension's badge); their panels."""
     w = surface.get_width()
     y = hud.TOP_BAR + 7
     lines = scene.status_strip_lines()
-    room = w - 440 if w >= 1000 else w - 60  # clear of the assistant's badge on the left when there is room
-    if len(lines) == 1 and hud.text(lines[0], 22).get_width() > room:
-        lines = hud.wrap_text(lines[0], 22, room, max_lines=2)  # one long line wraps onto the strip's second line
+    left = scene.strip_left  # an extension's badge at the left of the strip (the assistant's)
+    if w >= 1000:  # centred on the window, as wide as leaves the badge clear on both sides
+        size, centre, room = 22, w // 2, w - 2 * max(left + 16, 30)
+    else:  # centred in what the badge leaves, a smaller font
+        size, centre, room = 19, (left + 14 + w - 10) // 2, w - left - 34
+    room = max(room, 120)
+    if len(lines) == 1 and hud.text(lines[0], size).get_width() > room:
+        lines = hud.wrap_text(lines[0], size, room, max_lines=2)  # one long line wraps onto the strip's second line
+    panels = []
     for line in lines:
-        t = hud.text(hud.fit_text(line, 22, w - 60), 22)
-        rect = t.get_rect(midtop=(w // 2, y + 3))
-        hud.panel(surface, rect.inflate(20, 6), alpha=225)
+        t = hud.text(hud.fit_text(line, size, room), size)
+        rect = t.get_rect(midtop=(centre, y + 3))
+        panels.append(rect.inflate(20, 6))
+        hud.panel(surface, panels[-1], alpha=225)
         surface.blit(t, rect)
-        y += 27
+        y += size + 5
+    return panels
 
 
 def draw_ruler(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -> None:

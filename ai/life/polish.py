@@ -1,0 +1,71 @@
+"""Reverse Life, approximately: a local search on the start for the fewest wrong cells after k steps.
+
+When no exact start is found in time, :func:`polish` improves the best start in hand: each round tries
+flipping every cell that can matter (within k cells of a wrong cell of the replay: a flip reaches k
+cells in k generations), all at once as one stack of boards (:func:`game.life.rules.step` steps a stack),
+and takes the flip with the fewest wrong cells after k generations: a better one, or one as good at
+random (sideways moves cross plateaus); when no flip is as good, a few random flips near the wrong cells
+kick it out of the local minimum.  The best start seen is returned, never worse than the one given.
+
+On the notes' random 25x25 boards (k = 2-5, the boards the step-by-step chains did not reverse within
+10 s), 8 s of polishing took the mean wrong cells from 0.65-0.72 of the trivial answer's to 0.24-0.43.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ai.context import SolveContext, SolveStopped
+from game.life.rules import Board, Rule, near_cells, step
+
+#: Random flips of one kick.
+KICK = 3
+#: Rounds without a better best start after which :func:`polish` stops (when the time does not end first).
+PATIENCE = 400
+
+
+def polish(start: Board, target: Board, rule: Rule, steps: int, ctx: SolveContext, *, seed: int = 0,
+           rounds: int | None = None) -> tuple[Board, int]:
+    """The best start found from ``start`` and its wrong cells (see the module docstring); stops at the
+    context's end, after ``rounds`` rounds when given, or after :data:`PATIENCE` rounds without progress.
+
+    >>> from game.life.rules import LIFE
+    >>> target = np.zeros((8, 8), dtype=bool); target[3, 2:5] = True  # a blinker, found from nothing
+    >>> board, wrong = polish(np.zeros_like(target), target, LIFE, 1, SolveContext.create(), rounds=50)
+    >>> wrong, bool((step(board, LIFE) == target).all())
+    (0, True)
+    """
+    rng = np.random.default_rng(seed)
+    current = np.asarray(start, dtype=bool).copy()
+    wrong = int(np.count_nonzero(step(current, rule, steps) != target))
+    best, best_wrong = current.copy(), wrong
+    done = stale = 0
+    while best_wrong and (rounds is None or done < rounds) and stale < PATIENCE:
+        try:
+            ctx.check()
+        except SolveStopped:
+            if ctx.cancelled():
+                raise
+            break
+        done += 1
+        cells = np.argwhere(near_cells(step(current, rule, steps) != target, steps))
+        boards = np.repeat(current[None], len(cells), axis=0)
+        boards[np.arange(len(cells)), cells[:, 0], cells[:, 1]] ^= True
+        errors = np.count_nonzero(step(boards, rule, steps) != target, axis=(1, 2))
+        low = int(errors.min())
+        if low < wrong or (low == wrong and rng.random() < 0.5):
+            r, c = cells[int(rng.choice(np.flatnonzero(errors == low)))]
+            current[r, c] ^= True
+            wrong = low
+        else:
+            for r, c in cells[rng.choice(len(cells), size=min(KICK, len(cells)), replace=False)]:
+                current[r, c] ^= True
+            wrong = int(np.count_nonzero(step(current, rule, steps) != target))
+        if wrong < best_wrong:
+            best, best_wrong, stale = current.copy(), wrong, 0
+        else:
+            stale += 1
+    return best, best_wrong
+
+
+__all__ = ["KICK", "PATIENCE", "polish"]

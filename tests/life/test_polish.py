@@ -1,0 +1,44 @@
+"""The local search of reverse Life: never worse than its start, and better on the notes' boards."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ai.context import SolveContext, SolveStopped
+from ai.life.polish import polish
+from game.life.random_boards import random_case
+from game.life.rules import LIFE, parse_rule, step
+from tests.stopping import cancelled
+
+
+def wrong(start: np.ndarray, target: np.ndarray, k: int, rule=LIFE) -> int:
+    return int(np.count_nonzero(step(start, rule, k) != target))
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 4), st.sampled_from(["B3/S23", "B36/S23", "B2/S"]))
+def test_polish_returns_its_count_and_is_never_worse_than_the_start(seed: int, k: int, rule_text: str) -> None:
+    rng = np.random.default_rng(seed)
+    rule = parse_rule(rule_text)
+    target = rng.random((12, 12)) < 0.3
+    start = rng.random((12, 12)) < 0.3
+    board, count = polish(start, target, rule, k, SolveContext.create(), rounds=20, seed=seed)
+    assert count == wrong(board, target, k, rule)
+    assert count <= wrong(start, target, k, rule)
+
+
+def test_polish_takes_a_random_25x25_board_well_below_the_trivial_answer() -> None:
+    case = random_case(np.random.default_rng(2022), 25, 3)
+    trivial = wrong(case.target, case.target, 3)
+    board, count = polish(np.zeros_like(case.target), case.target, LIFE, 3, SolveContext.create(), rounds=150)
+    assert trivial > 40
+    assert count < trivial / 2
+
+
+def test_polish_stops_when_cancelled() -> None:
+    target = np.random.default_rng(0).random((25, 25)) < 0.3
+    with pytest.raises(SolveStopped):
+        polish(np.zeros_like(target), target, LIFE, 2, SolveContext.create(cancel=cancelled()))
