@@ -52,16 +52,18 @@ def main() -> int:
     import ortools.sat.python.cp_model  # noqa: F401
     lines.append(f"OR-Tools import (CP-SAT + pywraplp): {time.perf_counter() - start:.2f} s, paid once per process "
                  "(the game's worker preloads it).")
-    lines += ["", "| game | --ip | status | proof | nodes | best time | replayed |", "|---|---|---|---|---|---|---|"]
+    lines += ["", "| game | --ip | table | status | proof | nodes | best time | replayed |",
+              "|---|---|---|---|---|---|---|---|"]
     eb, es = english()
-    for ip in IpUse:
-        seconds, result = best(lambda: solve(eb, es, ip=ip), args.repeat)
-        replayed = result.status == PegsStatus.SOLVED and eb.replay(es, result.moves) == eb.goal_position()
-        lines.append(f"| English central | {ip.value} | {result.status.value} | {result.proof.value} | "
-                     f"{result.nodes:,} | {seconds:.3f} s | {'yes' if replayed else 'no'} |")
+    for table in (True, False):
+        for ip in IpUse:
+            seconds, result = best(lambda: solve(eb, es, ip=ip, table=table), args.repeat)
+            replayed = result.status == PegsStatus.SOLVED and eb.replay(es, result.moves) == eb.goal_position()
+            lines.append(f"| English central | {ip.value} | {'yes' if table else 'no'} | {result.status.value} | "
+                         f"{result.proof.value} | {result.nodes:,} | {seconds:.3f} s | {'yes' if replayed else 'no'} |")
     fb, fs = french()
     seconds, result = best(lambda: solve(fb, fs), args.repeat)
-    lines.append(f"| French central | auto | {result.status.value} | {result.proof.value} | {result.nodes} | "
+    lines.append(f"| French central | auto | - | {result.status.value} | {result.proof.value} | {result.nodes} | "
                  f"{seconds * 1000:.2f} ms | - |")
     # the CLI end to end (a fresh interpreter: imports included)
     for board in ("english", "french"):
@@ -93,7 +95,8 @@ def main() -> int:
                      f"{statistics.median(times):.2f} s | {max(times):.2f} s |")
     lines += ["", f"Player-like positions: 3-10 random jumps from the English start (seeds 100..{99 + args.tail}), "
               f"`solve --ip always`, limit {args.hint_limit:.0f} s:", "",
-              "| seed | jumps | status | proof | nodes | time |", "|---|---|---|---|---|---|"]
+              "| seed | jumps | status | proof | nodes | time | the search alone (no table) |",
+              "|---|---|---|---|---|---|---|"]
     for seed in range(100, 100 + args.tail):
         rng = random.Random(seed)
         k = rng.randint(3, 10)
@@ -102,8 +105,11 @@ def main() -> int:
             position = eb.apply(position, rng.choice(eb.legal_jumps(position)))
         t0 = time.perf_counter()
         result = solve(eb, position, ctx=SolveContext.create(time_limit=args.hint_limit), ip=IpUse.ALWAYS)
+        seconds = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        alone = solve(eb, position, ctx=SolveContext.create(time_limit=args.hint_limit), ip=IpUse.ALWAYS, table=False)
         lines.append(f"| {seed} | {k} | {result.status.value} | {result.proof.value} | {result.nodes:,} | "
-                     f"{time.perf_counter() - t0:.2f} s |")
+                     f"{seconds:.2f} s | {alone.status.value}, {time.perf_counter() - t0:.2f} s |")
     seconds, rule = best(lambda: learn(eb, random_games(eb, es, games=20, seed=0)), 1)
     report = verify(eb, rule)
     lines.append(f"\nLearning the jump rule from 20 random English games ({rule.pairs} moves): "

@@ -52,6 +52,7 @@ class Proof(str, enum.Enum):
     POSITION_CLASS = "position class"  #: the rule-of-three invariant differs
     PEG_COUNT = "peg count"  #: fewer pegs than the goal
     INTEGER_PROGRAM = "integer program"  #: A x = start - goal has no non-negative integer solution
+    TABLE = "table"  #: the English central game's table of winnable positions (:mod:`ai.pegs.table`)
     SEARCH = "search"  #: the search found moves, or tried every jump sequence
 
 
@@ -89,8 +90,9 @@ class ReplayError(RuntimeError):
 
 
 def solve(board: Board, start: int, goal: int | None | str = "default", *, ctx: SolveContext | None = None,
-          ip: IpUse | str = IpUse.AUTO, budget: int = SEARCH_BUDGET) -> PegsResult:
-    """Solve ``start`` towards ``goal`` (``"default"``: the board's own goal; ``None``: one peg anywhere)."""
+          ip: IpUse | str = IpUse.AUTO, budget: int = SEARCH_BUDGET, table: bool = True) -> PegsResult:
+    """Solve ``start`` towards ``goal`` (``"default"``: the board's own goal; ``None``: one peg anywhere);
+    ``table``: ask the English central game's table first when it applies (:mod:`ai.pegs.table`)."""
     ctx = ctx if ctx is not None else SolveContext.create()
     ip = IpUse(ip)
     target: int | None = board.goal_position() if goal == "default" else goal  # type: ignore[assignment]
@@ -109,6 +111,14 @@ def solve(board: Board, start: int, goal: int | None | str = "default", *, ctx: 
     bounds: list[int] | None = None
     search = Search(board, target)
     try:
+        known = _from_table(board, start, target, ctx) if table and target is not None else None
+        if known is not None:
+            status, prefix, rest = known
+            if status == PegsStatus.IMPOSSIBLE:
+                return done(PegsStatus.IMPOSSIBLE, Proof.TABLE)
+            found = prefix + (rest.moves if rest is not None else [])
+            check_replay(board, start, target, found)
+            return done(PegsStatus.SOLVED, Proof.TABLE, found, rest.nodes if rest is not None else 0)
         if ip == IpUse.ALWAYS and target is not None:
             bounds = _bounds(board, start, target, ctx)
             if bounds is None:
@@ -136,6 +146,31 @@ def solve(board: Board, start: int, goal: int | None | str = "default", *, ctx: 
         return done(PegsStatus.IMPOSSIBLE, Proof.SEARCH, nodes=nodes, bounds=bounds)
     check_replay(board, start, target, moves)
     return done(PegsStatus.SOLVED, Proof.SEARCH, moves, nodes, bounds)
+
+
+def _from_table(board: Board, start: int, goal: int,
+                ctx: SolveContext) -> tuple[PegsStatus, list[Jump], PegsResult | None] | None:
+    """The table's answer for the English central game (:mod:`ai.pegs.table`): ``(SOLVED, jumps down to
+    the table's edge, the search's result from there)``, ``(IMPOSSIBLE, [], None)`` for a position of the
+    game the table knows is lost, or ``None`` (not the English central game, too few pegs, or a position
+    that cannot arise from the start)."""
+    from ai.pegs.table import WinTable, complement
+
+    table = WinTable.load()
+    if not table.applies(board, goal) or not table.covers(board, start):
+        return None
+    if table.winnable(board, start):
+        prefix, edge = table.walk(board, start)
+        rest = solve(board, edge, goal, ctx=ctx, ip=IpUse.NEVER, table=False)
+        if rest.status == PegsStatus.STOPPED:
+            raise SolveStopped(rest.stop_reason or StopReason.TIMEOUT)
+        if rest.status != PegsStatus.SOLVED:
+            raise AssertionError("the table's winnable position did not finish: the table is broken")
+        return PegsStatus.SOLVED, prefix, rest
+    arises = solve(board, complement(board, start), goal, ctx=ctx, table=False)  # the duality: ~start finishes?
+    if arises.status == PegsStatus.STOPPED:
+        raise SolveStopped(arises.stop_reason or StopReason.TIMEOUT)
+    return (PegsStatus.IMPOSSIBLE, [], None) if arises.status == PegsStatus.SOLVED else None
 
 
 def _budgeted(search: Search, start: int, ctx: SolveContext, budget: int) -> tuple[list[Jump] | None, bool]:
@@ -191,7 +226,8 @@ def hint(board: Board, position: int, goal: int | None | str = "default", *,
         j = result.moves[0]
         return PegsHint(j, result.status, f"jump ({j.start[0]},{j.start[1]}) to ({j.end[0]},{j.end[1]})")
     if result.status == PegsStatus.IMPOSSIBLE:
-        return PegsHint(None, result.status, f"no jump can still finish ({result.proof.value})")
+        why = "the table of winnable positions" if result.proof == Proof.TABLE else result.proof.value
+        return PegsHint(None, result.status, f"no jump can still finish ({why})")
     return PegsHint(None, result.status, "no answer in time (this position may be lost)")
 
 

@@ -163,10 +163,12 @@ def near_cells(board: Board, radius: int) -> Board:
     >>> int(near_cells(b, 2).sum())
     25
     """
-    near = np.zeros_like(board, dtype=bool)
+    across = np.zeros_like(board, dtype=bool)
+    for dc in range(-radius, radius + 1):  # a square is a row of cells, then a column of rows
+        across |= np.roll(board, dc, axis=-1)
+    near = np.zeros_like(across)
     for dr in range(-radius, radius + 1):
-        for dc in range(-radius, radius + 1):
-            near |= np.roll(board, (dr, dc), axis=(-2, -1))
+        near |= np.roll(across, dr, axis=-2)
     return near
 
 

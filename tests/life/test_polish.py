@@ -42,3 +42,32 @@ def test_polish_stops_when_cancelled() -> None:
     target = np.random.default_rng(0).random((25, 25)) < 0.3
     with pytest.raises(SolveStopped):
         polish(np.zeros_like(target), target, LIFE, 2, SolveContext.create(cancel=cancelled()))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 64), st.integers(1, 4),
+       st.sampled_from(["B3/S23", "B36/S23", "B2/S", "B3678/S34678", "B/S012345678", "B012345678/S"]))
+def test_packed_rows_step_like_the_reference(seed: int, width: int, steps: int, rule_text: str) -> None:
+    from game.life.packed import count_bits, pack, step_packed, unpack
+
+    rng = np.random.default_rng(seed)
+    rule = parse_rule(rule_text)
+    boards = rng.random((3, int(rng.integers(2, 12)), width)) < rng.random()
+    rows = pack(boards)
+    assert (unpack(rows, width) == boards).all()
+    assert (unpack(step_packed(rows, rule, width, steps), width) == step(boards, rule, steps)).all()
+    assert count_bits(rows).tolist() == boards.sum(axis=(1, 2)).tolist()
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 5))
+def test_near_cells_is_the_square_around_every_live_cell(seed: int, radius: int) -> None:
+    from game.life.rules import near_cells
+
+    board = np.random.default_rng(seed).random((9, 11)) < 0.05
+    expected = np.zeros_like(board)
+    for r, c in np.argwhere(board):
+        for dr in range(-radius, radius + 1):
+            for dc in range(-radius, radius + 1):
+                expected[(r + dr) % 9, (c + dc) % 11] = True
+    assert (near_cells(board, radius) == expected).all()

