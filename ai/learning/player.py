@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import numpy as np
-import numpy.typing as npt
 
 from ai.learning.observations import Game, observe
 from ai.learning.physics_learner import describe_config  # noqa: F401  (the screen's captions)

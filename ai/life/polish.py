@@ -2,13 +2,13 @@
 
 When no exact start is found in time, :func:`polish` improves the best start in hand: each round tries
 flipping every cell that can matter (within k cells of a wrong cell of the replay: a flip reaches k
-cells in k generations), all at once as one stack of boards (:func:`game.life.rules.step` steps a stack),
-and takes the flip with the fewest wrong cells after k generations: a better one, or one as good at
+cells in k generations), all at once as one stack of boards (:func:`flip_errors`: bit-packed rows,
+:mod:`game.life.packed`, for outer-totalistic rules; else :func:`game.life.rules.step` on a stack), and takes the flip with the fewest wrong cells after k generations: a better one, or one as good at
 random (sideways moves cross plateaus); when no flip is as good, a few random flips near the wrong cells
 kick it out of the local minimum.  The best start seen is returned, never worse than the one given.
 
-On the notes' random 25x25 boards (k = 2-5, the boards the step-by-step chains did not reverse within
-10 s), 8 s of polishing took the mean wrong cells from 0.65-0.72 of the trivial answer's to 0.24-0.43.
+Measured in bench/results.md ("Reverse Life"): with the last 4 s of a 10 s limit, the mean wrong cells for
+k = 2-5 went from 0.65-0.72 of the trivial answer's to 0.18-0.39.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from game.life.rules import Board, Rule, near_cells, step
 #: Random flips of one kick.
 KICK = 3
 #: Rounds without a better best start after which :func:`polish` stops (when the time does not end first).
-PATIENCE = 400
+PATIENCE = 5000
 
 
 def polish(start: Board, target: Board, rule: Rule, steps: int, ctx: SolveContext, *, seed: int = 0,
