@@ -67,7 +67,9 @@ def main() -> None:
                 group = "shipped" if not name.startswith("random") else "random"
                 groups.setdefault((group, positions_only, games), []).append(agree.proved)
                 mark = "exact" if agree.proved else f"{agree.alike}/{agree.lemmings}"
-                cells.append(mark + (" (table)" if agree.table_exact else ""))
+                shortest = {True: ", unique", False: ", rival"}.get(result.unique, "") if games == 3 else ""
+                cells.append(mark + (" (table" + shortest + ")" if agree.table_exact else
+                                     (" (" + shortest[2:] + ")" if shortest else "")))
             if not name.startswith("random") or args.random <= 30:
                 print(f"| {name} | {'positions only' if positions_only else 'fully'} | {' | '.join(cells)} | "
                       f"{times[-1]:.2f} s |")

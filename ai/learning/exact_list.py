@@ -14,6 +14,7 @@ else ``None`` (the caller keeps its own answer).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -66,82 +67,163 @@ def shortest_list(steps: Steps, *, name: str = "learned", targets_stop: bool | N
     return None
 
 
+@dataclass
+class _ListModel:
+    """A CP-SAT model of ``k`` rules explaining the steps (see the module docstring)."""
+
+    model: Any
+    care: list[list[Any]]
+    solid: list[list[Any]]
+    move: list[dict[int, Any]]
+    first: dict[int, list[Any]]  #: per configuration: rule j is the first that holds
+    none: dict[int, Any]  #: per configuration: no rule holds (True: a constant)
+
+    @classmethod
+    def build(cls, steps: Steps, k: int, stop_on_targets: bool, ctx: SolveContext, *,
+              every_config: bool = False) -> _ListModel:
+        """The model; ``every_config``: the first-rule structure over all 256 configurations and every
+        move (for :func:`rival`), not only those the steps saw."""
+        dm = direction_model(steps, stop_on_targets, ctx)
+        model, entries = dm.model, dm.entries
+        outcomes = list(range(18)) if every_config else sorted({o for _, o in entries} | {STAY})
+        care = [[model.new_bool_var("") for _ in NEIGHBOURS] for _ in range(k)]
+        solid = [[model.new_bool_var("") for _ in NEIGHBOURS] for _ in range(k)]
+        free = [[model.new_bool_var("") for _ in NEIGHBOURS] for _ in range(k)]
+        move = [{o: model.new_bool_var("") for o in outcomes} for _ in range(k)]
+        for j in range(k):
+            model.add_exactly_one(move[j].values())
+            for b in range(len(NEIGHBOURS)):
+                model.add(care[j][b] == solid[j][b] + free[j][b])  # a needed cell is solid or free
+            for o, var in move[j].items():
+                dr, da, _ = _outcome(o)
+                if (dr, da) != (0, 0):  # a move needs its cell free
+                    model.add_implication(var, free[j][NEIGHBOURS.index((dr, da))])
+        configs = range(256) if every_config else sorted({c for c, _ in entries})
+        first: dict[int, list[Any]] = {}
+        none: dict[int, Any] = {}
+        for x in configs:
+            ctx.check()
+            earlier: Any = True
+            first[x] = []
+            for j in range(k):
+                wrong = [solid[j][b] if not x >> b & 1 else free[j][b] for b in range(len(NEIGHBOURS))]
+                holds = model.new_bool_var("")
+                for lit in wrong:
+                    model.add_implication(holds, lit.Not())
+                model.add_bool_or([holds, *wrong])
+                here = holds if earlier is True else model.new_bool_var("")
+                if earlier is not True:
+                    model.add_implication(here, holds)
+                    model.add_implication(here, earlier)
+                    model.add_bool_or([here, holds.Not(), earlier.Not()])
+                for o, var in move[j].items():
+                    entry = entries.get((x, o))
+                    if entry is not None:
+                        model.add_bool_or([entry.Not(), here.Not(), var])
+                later = model.new_bool_var("")
+                model.add_implication(later, holds.Not())
+                if earlier is not True:
+                    model.add_implication(later, earlier)
+                    model.add_bool_or([later, holds, earlier.Not()])
+                else:
+                    model.add_bool_or([later, holds])
+                first[x].append(here)
+                earlier = later
+            none[x] = earlier
+        for (x, o), entry in entries.items():
+            if o != STAY:  # no rule holds: the lemming stays
+                if none[x] is True:
+                    model.add_bool_or([entry.Not()])
+                else:
+                    model.add_bool_or([entry.Not(), none[x].Not()])
+        return cls(model, care, solid, move, first, none)
+
+    def conditions(self) -> Any:
+        """How many cell conditions the rules hold."""
+        return sum(v for row in self.care for v in row)
+
+    def turns(self) -> Any:
+        """How many rules turn."""
+        return sum(var for rule in self.move for o, var in rule.items() if o % 2)
+
+    def differs_from(self, table: IntArray) -> list[Any]:
+        """Literals, one per configuration, each forcing the rules to move otherwise than ``table``
+        (per configuration an outcome number) there; one of them must hold."""
+        out = []
+        for x, rules in self.first.items():
+            differ = self.model.new_bool_var("")
+            for here, move in zip(rules, self.move):
+                self.model.add_bool_or([differ.Not(), here.Not(), move[int(table[x])].Not()])
+            if int(table[x]) == STAY:
+                self.model.add_bool_or([differ.Not(), self.none[x].Not()] if self.none[x] is not True
+                                       else [differ.Not()])
+            out.append(differ)
+        self.model.add_bool_or(out)
+        return out
+
+    def solve(self, work: float, ctx: SolveContext) -> tuple[str, tuple[Rule, ...] | None]:
+        """``("infeasible", None)``, ``("found", rules)`` or ``("unknown", None)``."""
+        from ortools.sat.python import cp_model
+
+        from ai.cpsat_run import solve_under
+
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1  # one worker and a work cap: the same answer on every machine
+        solver.parameters.max_deterministic_time = work
+        status = solve_under(solver, self.model, ctx)
+        ctx.check()
+        if status == cp_model.INFEASIBLE:
+            return "infeasible", None
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return "unknown", None
+        rules = []
+        for care, solid, move in zip(self.care, self.solid, self.move):
+            when = tuple(sorted((NEIGHBOURS[b], bool(solver.value(solid[b])))
+                                for b in range(len(NEIGHBOURS)) if solver.value(care[b])))
+            o = next(o for o, var in move.items() if solver.value(var))
+            dr, da, turn = _outcome(o)
+            rules.append(Rule(when, (dr, da), turn))
+        return "found", tuple(rules)
+
+
 def _solve(steps: Steps, k: int, stop_on_targets: bool, work: float,
            ctx: SolveContext) -> tuple[str, tuple[Rule, ...] | None]:
-    """One rule count: ``("infeasible", None)``, ``("found", rules)`` or ``("unknown", None)``."""
-    from ortools.sat.python import cp_model
-
-    from ai.cpsat_run import solve_under
-
-    dm = direction_model(steps, stop_on_targets, ctx)
-    model, entries = dm.model, dm.entries
-    outcomes = sorted({o for _, o in entries} | {STAY})
-    care = [[model.new_bool_var("") for _ in NEIGHBOURS] for _ in range(k)]
-    solid = [[model.new_bool_var("") for _ in NEIGHBOURS] for _ in range(k)]
-    free = [[model.new_bool_var("") for _ in NEIGHBOURS] for _ in range(k)]
-    move = [{o: model.new_bool_var("") for o in outcomes} for _ in range(k)]
-    for j in range(k):
-        model.add_exactly_one(move[j].values())
-        for b in range(len(NEIGHBOURS)):
-            model.add(care[j][b] == solid[j][b] + free[j][b])  # a needed cell is solid or free
-        for o, var in move[j].items():
-            dr, da, _ = _outcome(o)
-            if (dr, da) != (0, 0):  # a move needs its cell free
-                model.add_implication(var, free[j][NEIGHBOURS.index((dr, da))])
-    configs = sorted({c for c, _ in entries})
-    none_before: dict[int, Any] = {}
-    for x in configs:
-        ctx.check()
-        earlier: Any = True
-        for j in range(k):
-            wrong = [solid[j][b] if not x >> b & 1 else free[j][b] for b in range(len(NEIGHBOURS))]
-            holds = model.new_bool_var("")
-            for lit in wrong:
-                model.add_implication(holds, lit.Not())
-            model.add_bool_or([holds, *wrong])
-            first = holds if earlier is True else model.new_bool_var("")
-            if earlier is not True:
-                model.add_implication(first, holds)
-                model.add_implication(first, earlier)
-                model.add_bool_or([first, holds.Not(), earlier.Not()])
-            for o, var in move[j].items():
-                entry = entries.get((x, o))
-                if entry is not None:
-                    model.add_bool_or([entry.Not(), first.Not(), var])
-            later = model.new_bool_var("")
-            model.add_implication(later, holds.Not())
-            if earlier is not True:
-                model.add_implication(later, earlier)
-                model.add_bool_or([later, holds, earlier.Not()])
-            else:
-                model.add_bool_or([later, holds])
-            earlier = later
-        none_before[x] = earlier
-    for (x, o), entry in entries.items():
-        if o != STAY:  # no rule holds: the lemming stays
-            if none_before[x] is True:
-                model.add_bool_or([entry.Not()])
-            else:
-                model.add_bool_or([entry.Not(), none_before[x].Not()])
-    turns = [var for j in range(k) for o, var in move[j].items() if o % 2]
-    model.minimize(16 * sum(v for row in care for v in row) + sum(turns))
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1  # one worker and a work cap: the same answer on every machine
-    solver.parameters.max_deterministic_time = work
-    status = solve_under(solver, model, ctx)
-    ctx.check()
-    if status == cp_model.INFEASIBLE:
-        return "infeasible", None
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return "unknown", None
-    rules = []
-    for j in range(k):
-        when = tuple(sorted((NEIGHBOURS[b], bool(solver.value(solid[j][b])))
-                            for b in range(len(NEIGHBOURS)) if solver.value(care[j][b])))
-        o = next(o for o, var in move[j].items() if solver.value(var))
-        dr, da, turn = _outcome(o)
-        rules.append(Rule(when, (dr, da), turn))
-    return "found", tuple(rules)
+    """One rule count: the fewest conditions, then turns."""
+    lm = _ListModel.build(steps, k, stop_on_targets, ctx)
+    lm.model.minimize(16 * lm.conditions() + lm.turns())
+    return lm.solve(work, ctx)
 
 
-__all__ = ["LIST_WORK", "MOST_RULES", "shortest_list"]
+def outcome_table(physics: Physics) -> IntArray:
+    """Per configuration (seen from the lemming) the outcome number of ``physics``' move."""
+    table = physics.table
+    return ((table[:, 0] + 1) * 6 + (table[:, 1] + 1) * 2 + table[:, 2]).astype(np.int64)
+
+
+def rival(steps: Steps, found: Physics, *, mirror: Physics | None = None, work: float = LIST_WORK,
+          ctx: SolveContext | None = None) -> tuple[str, Physics | None]:
+    """Another physics with as many rules and no more conditions than ``found`` (a shortest list) that
+    explains ``steps`` just as well but moves otherwise in some neighbourhood (and otherwise than
+    ``mirror``, ``found`` with left and right named the other way round, when the directions were
+    hidden): ``("found", it)``, ``("none", None)`` when CP-SAT proves there is none (the games decide
+    every neighbourhood the shortest lists could differ on), or ``("unknown", None)``.
+
+    >>> from game.physics_catalog import SHIPPED
+    >>> from ai.learning.observations import random_game, steps_of
+    >>> steps = steps_of([random_game(np.random.default_rng(0), SHIPPED["climber"])])
+    >>> rival(steps, shortest_list(steps))[0] in ("found", "none")
+    True
+    """
+    ctx = ctx or SolveContext.create()
+    lm = _ListModel.build(steps, len(found.rules), found.targets_stop, ctx, every_config=True)
+    lm.model.add(lm.conditions() <= sum(len(rule.when) for rule in found.rules))
+    lm.differs_from(outcome_table(found))
+    if mirror is not None:
+        lm.differs_from(outcome_table(mirror))
+    status, rules = lm.solve(work, ctx)
+    if rules is None:
+        return ("none" if status == "infeasible" else "unknown"), None
+    return "found", Physics(found.name, found.targets_stop, rules)
+
+
+__all__ = ["LIST_WORK", "MOST_RULES", "outcome_table", "rival", "shortest_list"]

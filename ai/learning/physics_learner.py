@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ai.context import SolveContext
-from ai.learning.exact_list import shortest_list
+from ai.learning.exact_list import rival, shortest_list
 from ai.learning.hidden_directions import HIDDEN_BEAM, PRIORS, implied_directions, infer_directions, simplify
 from ai.learning.observations import MIRROR, Game, Steps, steps_of
 from game.physics import CONFIGS, NEIGHBOURS, Physics, Rule
@@ -220,6 +220,10 @@ class LearnedPhysics:
     positions_only: bool
     queries: int = 0
     notes: list[str] = field(default_factory=list)
+    #: another physics as short that explains every step and moves otherwise somewhere (``None``: none found)
+    rival: Physics | None = None
+    #: the shortest list is the only one of its size that explains the games (``None``: not settled)
+    unique: bool | None = None
 
     @property
     def unseen_count(self) -> int:
@@ -238,6 +242,7 @@ class LearnedPhysics:
                 "unseen": [describe_config(int(c)) for c in self.unseen[:8]],
                 "targets_decided": self.targets_decided, "conflicts": self.conflicts,
                 "positions_only": self.positions_only, "queries": self.queries, "sure": self.sure,
+                "unique": self.unique, "rival": None if self.rival is None else self.rival.to_json(),
                 "notes": list(self.notes)}
 
 
@@ -294,17 +299,33 @@ def learn_physics(games: Sequence[Game], *, name: str = "learned", ctx: SolveCon
         if not ev.conflicts:
             shortest = shortest_list(steps, name=name, targets_stop=ev.moved_on_target == 0, ctx=ctx)
             if shortest is not None:
-                return report(ev, shortest, positions_only=False, example_count=steps.count)
+                return _with_rival(report(ev, shortest, positions_only=False, example_count=steps.count), steps, ctx)
         result = fit(ev, name=name, positions_only=False, example_count=steps.count, ctx=ctx, width=HIDDEN_BEAM)
         if not ev.conflicts:  # the beam's list, shortened while it replays every observed step
             result.physics = simplify(result.physics, steps, ctx=ctx)
         return result
     shortest = shortest_list(steps, name=name, ctx=ctx)
     explained = _explained_by(shortest, steps) if shortest is not None else None
-    best = explained or _learn_hidden(steps, name, ctx)
+    best = _with_rival(explained, steps, ctx) if explained is not None else _learn_hidden(steps, name, ctx)
     best.notes.append("positions cannot tell left from right: directions are named after the way "
                       "lemmings mostly go")
     return best
+
+
+def _with_rival(result: LearnedPhysics, steps: Steps, ctx: SolveContext | None) -> LearnedPhysics:
+    """``result`` with what :func:`ai.learning.exact_list.rival` says: whether another list as short explains
+    the games, and in how many neighbourhoods the two differ (a note)."""
+    found = result.physics
+    status, other = rival(steps, found, mirror=mirrored(found) if result.positions_only else None, ctx=ctx)
+    result.unique = {"none": True, "found": False}.get(status)
+    if other is not None and not (found.moves_alike(other) or found.moves_alike(other, opposite=True)):
+        result.rival = other
+        differ = int(np.count_nonzero((found.table != other.table).any(axis=1)))
+        result.notes.append(f"another rule list as short explains every step too and moves otherwise in {differ} "
+                            "neighbourhoods: the games cannot decide between them (the first one found is kept)")
+    elif status == "none":
+        result.notes.append("no other rule list as short explains every step")
+    return result
 
 
 def _explained_by(physics: Physics, steps: Steps) -> LearnedPhysics | None:

@@ -117,3 +117,26 @@ def test_the_shortest_list_gives_up_on_games_no_physics_explains() -> None:
     rng = np.random.default_rng(3)
     games = [random_game(rng, SHIPPED["classic"]), random_game(rng, SHIPPED["climber"])]
     assert shortest_list(steps_of(games), most_rules=3) is None
+
+
+def test_the_learner_says_when_another_list_as_short_explains_the_games() -> None:
+    # held-out random physics 2000+0, three games, positions only: two lists of 2 rules and 4 conditions
+    # explain every position; the learner keeps one and reports the other (here: the truth)
+    truth = random_physics(np.random.default_rng(2000))
+    rng = np.random.default_rng(7)
+    games = [random_game(rng, truth).without_directions() for _ in range(3)]
+    result = learn_physics(games)
+    assert result.unique is False and result.rival is not None
+    assert _size(result.rival)[:2] == _size(result.physics)[:2]
+    assert explains(result.rival, steps_of(games))
+    assert not result.physics.moves_alike(result.rival) and not result.physics.moves_alike(result.rival, opposite=True)
+    assert any("cannot decide" in note for note in result.notes)
+    assert result.to_json()["rival"] == result.rival.to_json()
+
+
+def test_the_learner_says_when_no_other_list_as_short_explains_the_games() -> None:
+    rng = np.random.default_rng(7)
+    result = learn_physics([random_game(rng, SHIPPED["climber"]) for _ in range(3)])
+    assert result.physics.same_behaviour(SHIPPED["climber"])
+    assert result.unique is True and result.rival is None
+    assert result.to_json()["unique"] is True
