@@ -2,7 +2,7 @@
 
 :func:`minimise` (used by :class:`ai.solvers.cpsat.CpSatSolver`):
 
-1. a lower bound ``lb`` (:func:`ai.solvers.bounds.lower_bound`: 1 when the brick-free run loses) and a
+1. a lower bound ``lb`` (:func:`ai.solvers.bounds.lower_bound`: 0, 1, or 2 when no single brick wins) and a
    first solution ``S`` from the search (:func:`ai.solvers.bounds.search_primal`); when ``|S| = lb``
    the minimum is proved and no model is built;
 2. **ascending**: caps ``k = lb, lb+1, ...`` up to ``lb +`` :data:`ASCEND_GAP` when there is no ``S``,

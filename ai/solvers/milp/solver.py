@@ -115,7 +115,8 @@ class MilpSolver(SolverBase):
         solver = load_pywraplp(model, backend, integer=True)
         ctx.check()
         run = MipRun(level, model, solver, backend, mode, ctx, partial)
-        return run.run(self._primal(level, ctx), lower_bound(level, ctx))
+        known = self._primal(level, ctx)
+        return run.run(known, lower_bound(level, ctx) if known else 0)  # the bound only serves a known set
 
     def _primal(self, level: Level, ctx: SolveContext) -> BrickSet | None:
         """A first solution from the exact search in mode ``any`` (capped in time), or None."""
