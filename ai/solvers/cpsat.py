@@ -118,6 +118,7 @@ class CpSatModel:
         }
         self.gates = gate_codes(level, cells)
         self._brick_of = list(self.bricks.values())
+        self._moves: dict[State, list[tuple[list[Literal], State]]] = {}  # see moves_from
         self._make_variables()
 
     def _make_variables(self) -> None:
@@ -182,10 +183,22 @@ class CpSatModel:
             if len(lits) != 1 or lits[0] is not True:
                 self.model.add_exactly_one(lits)
 
+    def moves_from(self, state: State) -> list[tuple[list[Literal], State]]:
+        """Per branch of the physics that can apply in ``state``: the negations of its needed cells'
+        literals (constants dropped) and the state it leads to; the same at every frame, so computed once."""
+        cache = self._moves
+        if state not in cache:
+            out = []
+            for branch in self.level.physics.branches:
+                negated = [negate(lit) for lit in conditions(branch, self.blocked, state)]
+                if not any(lit is True for lit in negated):  # else a needed cell never is as needed
+                    out.append(([lit for lit in negated if lit is not False], branch.apply(state)))
+            cache[state] = out
+        return cache[state]
+
     def add_transitions(self, k: int) -> None:
         """The movement rule, one clause per live state and branch of the physics."""
         targets = self.level.target_map if self.level.physics.targets_stop else np.zeros_like(self.level.target_map)
-        branches = self.level.physics.branches
         for i, ((t, r, c, d), x) in enumerate(self.occ[k].items()):
             if i % CHECK_EVERY == 0:
                 self.checkpoint()
@@ -195,25 +208,26 @@ class CpSatModel:
             if targets[r, c]:
                 add_clause(self.model, [nx, self.state(k, (t + 1, r, c, d))])
                 continue
-            for branch in branches:
-                dest = branch.apply((r, c, d))
-                add_clause(self.model, [nx, *(negate(lit) for lit in conditions(branch, self.blocked, (r, c, d))),
-                                        self.state(k, (t + 1, *dest))])
+            for negated, dest in self.moves_from((r, c, d)):
+                add_clause(self.model, [nx, *negated, self.state(k, (t + 1, *dest))])
 
     def add_support(self, k: int) -> None:
         """Redundant: a state at frame t+1 needs an occupied predecessor at frame t."""
         targets = self.level.target_map if self.level.physics.targets_stop else np.zeros_like(self.level.target_map)
         branches = self.level.physics.branches
+        before: dict[State, list[State]] = {}  # per state, the states it can come from (the same every frame)
         for i, ((t, r, c, d), y) in enumerate(self.occ[k].items()):
             if i % CHECK_EVERY == 0:
                 self.checkpoint()
             if t == 0 or y is True:
                 continue
-            preds = [predecessor(branch, (r, c, d)) for branch in branches]
-            if targets[r, c]:
-                preds.append((r, c, d))
-            lits = [self.state(k, (t - 1, pr, pc, pd)) for pr, pc, pd in preds
-                    if not (targets[pr, pc] if self.level.in_bounds(pr, pc) else False) or (pr, pc, pd) == (r, c, d)]
+            if (r, c, d) not in before:
+                preds = [predecessor(branch, (r, c, d)) for branch in branches]
+                if targets[r, c]:
+                    preds.append((r, c, d))
+                before[(r, c, d)] = [p for p in preds if not (targets[p[0], p[1]] if self.level.in_bounds(p[0], p[1])
+                                                              else False) or p == (r, c, d)]
+            lits = [self.state(k, (t - 1, *p)) for p in before[(r, c, d)]]
             add_clause(self.model, [negate(y), *lits])
 
     def add_free_where_occupied(self, k: int) -> None:
