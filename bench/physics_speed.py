@@ -3,12 +3,15 @@
 Each map is a random 16x24 platform map (the generator's) with 3 lemmings and N = 40.  Under each
 physics the same number of bricks is planted on cells the lemmings' runs read (a cell some branch of
 that physics needs), and the targets go where the lemmings end: every level is winnable, of the same
-size under every physics.  Each exact solver solves each level (mode ``min`` by default: the proved
-minimum); the section
+size under every physics.  With ``--min-bricks M`` a level is kept only when its minimum (the search's)
+is exactly M under that physics, so every physics gets problems of the same difficulty (a 1-brick
+level is settled by trying each single brick, a 2-brick level needs a model).  Each exact solver solves
+each level (mode ``min`` by default: the proved minimum); the section
 ``Solvers under other physics`` of ``bench/results.md`` gets the median seconds per solver and
 physics, and the ratio to classic.
 
-    python bench/physics_speed.py [--maps 6] [--time-limit 20] [--mode min] [--solvers cpsat milp search auto]
+    python bench/physics_speed.py [--maps 6] [--time-limit 20] [--mode min] [--min-bricks M]
+                                  [--solvers cpsat milp search auto]
 """
 
 from __future__ import annotations
@@ -60,9 +63,9 @@ def read_cells(level: Level, bricks: list[tuple[int, int]]) -> list[tuple[int, i
     return list(out)
 
 
-def level_under(seed: int, physics: Physics, attempts: int = 40) -> Level | None:
+def level_under(seed: int, physics: Physics, attempts: int = 40, min_bricks: int | None = None) -> Level | None:
     """The map of ``seed`` under ``physics`` with targets where the lemmings end under planted bricks
-    (``None`` when no attempt gives a level that needs a brick)."""
+    (``None`` when no attempt gives a level that needs a brick, or exactly ``min_bricks`` when given)."""
     rng = random.Random(seed * 7919 + 1)
     rows = base_map(seed)
     probe = Level.from_rows(rows[:-1] + [rows[-1][:-1] + "T"], frames=FRAMES, budget=HEIGHT * WIDTH,
@@ -83,7 +86,9 @@ def level_under(seed: int, physics: Physics, attempts: int = 40) -> Level | None
             grid[r][c] = "T"
         level = Level.from_rows(["".join(row) for row in grid], frames=FRAMES, budget=PLANTED + 2,
                                 physics=physics, title=f"physics speed #{seed} {physics.name}")
-        if not simulate(level).won:
+        if simulate(level).won:
+            continue
+        if min_bricks is None or ai.solve(level, solver="search", mode="min").min_bricks == min_bricks:
             return level
     return None
 
@@ -94,13 +99,15 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=20.0)
     parser.add_argument("--solvers", nargs="+", default=["cpsat", "milp", "search", "auto"])
     parser.add_argument("--mode", choices=["min", "all"], default="min")
+    parser.add_argument("--min-bricks", type=int, default=None,
+                        help="keep only levels whose minimum is exactly this under each physics")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
     physics_list = list(SHIPPED.values())
     levels: dict[str, list[Level]] = {p.name: [] for p in physics_list}
     seed = 0
     while min(len(v) for v in levels.values()) < args.maps and seed < 20 * args.maps:
-        made = [level_under(seed, p) for p in physics_list]
+        made = [level_under(seed, p, min_bricks=args.min_bricks) for p in physics_list]
         if all(lv is not None for lv in made):
             for p, lv in zip(physics_list, made):
                 assert lv is not None
@@ -121,10 +128,13 @@ def main() -> None:
                       flush=True)
     names = [p.name for p in physics_list]
     lines = [
-        f"`python bench/physics_speed.py --maps {args.maps} --time-limit {args.time_limit:g}`: the same "
+        f"`python bench/physics_speed.py --maps {args.maps} --time-limit {args.time_limit:g}"
+        f"{'' if args.min_bricks is None else f' --min-bricks {args.min_bricks}'}`: the same "
         f"{len(levels[names[0]])} random {HEIGHT}x{WIDTH} platform maps, {LEMMINGS} lemmings, N = {FRAMES}, "
         f"{PLANTED} bricks planted on cells the runs read under each physics and targets where the lemmings "
-        f"end (B = {PLANTED + 2}); mode `{args.mode}`, median seconds per solve (ratio to classic; "
+        f"end (B = {PLANTED + 2})"
+        f"{'' if args.min_bricks is None else f', every level of minimum exactly {args.min_bricks}'}; "
+        f"mode `{args.mode}`, median seconds per solve (ratio to classic; "
         f"'unproved': stopped at the {args.time_limit:g} s limit, counted at it). Machine: 2 cores, "
         "loaded by other helpers during the run (figures vary by 20-40 % from run to run).",
         "",

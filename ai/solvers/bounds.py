@@ -1,6 +1,7 @@
 """Cheap facts the exact solvers use to stop ``min`` early: a lower bound, a first solution.
 
-* :func:`lower_bound`: 0 when the level is won with no brick; else 2 when no single brick wins, else 1.
+* :func:`lower_bound`: 0 when the level is won with no brick; else 2 when no single brick wins, else 1
+  (:func:`bound_and_witness` also returns the winning brick, which is then the minimum).
   A brick changes a lemming's run only on a cell the run reads, so one brick can win only on a cell
   that every losing lemming's brick-free run reads (:func:`ai.reach.losing_reads`): those few
   one-brick sets are simulated at once (:func:`game.batch.simulate_brick_sets`).  The bound closes
@@ -15,8 +16,8 @@
 >>> ctx = SolveContext.create()
 >>> lower_bound(level, ctx), search_primal(level, ctx, 1.0)
 (1, ((1, 2),))
->>> lower_bound(Level.from_rows(["> . .T", "XX.X.XX"], frames=9, budget=2), ctx)
-2
+>>> lower_bound(Level.from_rows(["> . .T", "XX.X.XX"], frames=9, budget=2), ctx), bound_and_witness(level, ctx)
+(2, (1, ((1, 2),)))
 """
 
 from __future__ import annotations
@@ -36,20 +37,28 @@ ONE_BRICK_STEPS = 20_000
 def lower_bound(level: Level, ctx: SolveContext) -> int:
     """A proved lower bound on the fewest bricks that win ``level``: 0 when it is won without bricks,
     2 when no single brick wins, else 1."""
+    return bound_and_witness(level, ctx)[0]
+
+
+def bound_and_witness(level: Level, ctx: SolveContext) -> tuple[int, BrickSet | None]:
+    """:func:`lower_bound` and, when it is met, a winning set of that many bricks (``()`` when the level
+    is won without bricks, one brick when one wins; ``None`` when unknown or when the bound is 2)."""
     from ai.reach import losing_reads
     from ai.solvers.base import won_without_bricks
     from game.batch import simulate_brick_sets
 
     if won_without_bricks(level, ctx):
-        return 0
+        return 0, ()
     if level.budget < 1 or level.frames * len(level.lemmings) > ONE_BRICK_STEPS:
-        return 1
+        return 1, None
     reads = losing_reads(level, ())
     ctx.check()
     cells = sorted(set.intersection(*(set(r) for r in reads))) if reads else []
-    if cells and simulate_brick_sets(level, [(cell,) for cell in cells], check=False).won.any():
-        return 1
-    return 2
+    if cells:
+        won = simulate_brick_sets(level, [(cell,) for cell in cells], check=False).won
+        if won.any():
+            return 1, (cells[int(won.argmax())],)
+    return 2, None
 
 
 def search_primal(level: Level, ctx: SolveContext, seconds: float) -> BrickSet | None:

@@ -2,9 +2,9 @@
 
 :func:`minimise` (used by :class:`ai.solvers.cpsat.CpSatSolver`):
 
-1. a lower bound ``lb`` (:func:`ai.solvers.bounds.lower_bound`: 0, 1, or 2 when no single brick wins) and a
-   first solution ``S`` from the search (:func:`ai.solvers.bounds.search_primal`); when ``|S| = lb``
-   the minimum is proved and no model is built;
+1. a lower bound ``lb`` (:func:`ai.solvers.bounds.bound_and_witness`: 0, 1, or 2 when no single brick
+   wins) and a first solution ``S``: the winning brick when one wins, else from the search
+   (:func:`ai.solvers.bounds.search_primal`); when ``|S| = lb`` the minimum is proved and no model is built;
 2. **ascending**: caps ``k = lb, lb+1, ...`` up to ``lb +`` :data:`ASCEND_GAP` when there is no ``S``,
    up to ``|S| - 1`` when the gap ``|S| - lb`` is at most :data:`ASCEND_GAP`, else the cap ``lb`` alone
    (one probe); each infeasible cap raises the bound, the first feasible one is the minimum.  Small caps
@@ -34,7 +34,7 @@ from ortools.sat.python import cp_model
 from ai.base import BrickSet, SolveStatus
 from ai.context import SolveContext, SolveStopped, StopReason
 from ai.solvers.base import Outcome, Partial
-from ai.solvers.bounds import lower_bound, search_primal
+from ai.solvers.bounds import bound_and_witness, search_primal
 from game.level import Brick, Level
 
 #: Largest gap between the first solution and the lower bound for which the caps ascend.
@@ -73,8 +73,8 @@ def minimise(level: Level, build: Callable[[], Any], run: Runner, ctx: SolveCont
 
     The outcome is OPTIMAL or INFEASIBLE (or :class:`ai.context.SolveStopped` is raised).
     """
-    lb = lower_bound(level, ctx)
-    best = search_primal(level, ctx, primal_seconds)
+    lb, witness = bound_and_witness(level, ctx)
+    best = witness if witness is not None else search_primal(level, ctx, primal_seconds)
     if best is not None:
         partial.found(best)
         ctx.report("first solution", best_bricks=len(best))

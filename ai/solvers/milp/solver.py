@@ -36,7 +36,7 @@ from ai.base import BrickSet, SolveMode, SolveResult, SolveStatus
 from ai.context import SolveContext, SolveStopped, StopReason
 from ai.reach import reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
-from ai.solvers.bounds import lower_bound
+from ai.solvers.bounds import bound_and_witness
 from ai.solvers.milp.backends import (
     INTERRUPTIBLE,
     LP_BACKENDS,
@@ -115,8 +115,8 @@ class MilpSolver(SolverBase):
         solver = load_pywraplp(model, backend, integer=True)
         ctx.check()
         run = MipRun(level, model, solver, backend, mode, ctx, partial)
-        known = self._primal(level, ctx)
-        return run.run(known, lower_bound(level, ctx) if known else 0)  # the bound only serves a known set
+        lb, known = bound_and_witness(level, ctx)  # a winning brick when one wins: then it is the minimum
+        return run.run(known if known is not None else self._primal(level, ctx), lb)
 
     def _primal(self, level: Level, ctx: SolveContext) -> BrickSet | None:
         """A first solution from the exact search in mode ``any`` (capped in time), or None."""
