@@ -181,15 +181,21 @@ def test_the_compiled_search_step_equals_the_tree_walk() -> None:
         assert found[0] == found[1]
 
 
-def test_the_lower_bound_never_passes_the_minimum() -> None:
-    from ai.solvers.bounds import lower_bound
+def test_the_lower_bound_never_passes_the_minimum_and_its_witness_wins() -> None:
+    from ai.solvers.bounds import bound_and_witness
 
     bounds = []
     for i, seed in CASES:
-        best, _ = exhaustive(i, seed)
-        bound = lower_bound(level_of(PHYSICS[i], seed), SolveContext.create())
+        best, sets = exhaustive(i, seed)
+        level = level_of(PHYSICS[i], seed)
+        bound, witness = bound_and_witness(level, SolveContext.create())
         if best is not None:
             assert bound <= best, (PHYSICS[i].name, seed)
+        if witness is not None:  # a winning set of exactly the bound: one of the optimal sets
+            assert len(witness) == bound == best and tuple(sorted(witness)) in sets
+            assert simulate(level, witness).won
+        else:  # a level won with one brick (or none) always comes with its witness
+            assert best is None or best >= 2, (PHYSICS[i].name, seed)
         bounds.append((bound, best))
     assert sum(1 for bound, best in bounds if bound == best == 2) >= 3  # two bricks proved without a model
     assert sum(1 for bound, best in bounds if bound == 2 and best is None) >= 3  # and levels no brick pair wins
