@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Sequence
 
 from game.errors import LevelFormatError
 
@@ -222,6 +222,32 @@ class Board:
                     perm[i] = self._index[image[cell]]
                 out.append(tuple(perm))
         return tuple(out)
+
+    def row_images(self, perms: Sequence[tuple[int, ...]] | None = None) -> list[list[list[int]]]:
+        """Per symmetry (default: all of :attr:`symmetries`) and row, the image of every bit pattern of that
+        row: ``transform`` of a position is the OR of its rows' images (fast, and vectorisable).
+
+        >>> board, pos = english()
+        >>> tables = board.row_images()
+        >>> image = sum(tables[1][r][pos >> (r * board.width) & 127] for r in range(7))
+        >>> image == board.transform(pos, board.symmetries[1])
+        True
+        """
+        w = self.width
+        out = []
+        for perm in self.symmetries if perms is None else perms:
+            rows = []
+            for r in range(self.height):
+                table = []
+                for bits in range(1 << w):
+                    image = 0
+                    for c in range(w):
+                        if bits >> c & 1 and self.on_board((r, c)):
+                            image |= 1 << perm[r * w + c]
+                    table.append(image)
+                rows.append(table)
+            out.append(rows)
+        return out
 
     def transform(self, position: int, perm: tuple[int, ...]) -> int:
         """``position`` moved by the symmetry ``perm``."""

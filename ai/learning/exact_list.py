@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ai.context import SolveContext
-from ai.learning.hidden_directions import direction_model
+from ai.learning.hidden_directions import STAY_OUTCOME, direction_model, outcome_of, targets_stop_seen
 from ai.learning.observations import Steps
 from game.physics import NEIGHBOURS, Physics, Rule
 
@@ -31,11 +31,6 @@ IntArray = npt.NDArray[np.int64]
 LIST_WORK = 3.0
 #: The most rules :func:`shortest_list` tries.
 MOST_RULES = 7
-STAY = 8  #: outcome number of "stay, no turn" (as :func:`ai.learning.physics_learner.outcome_id`)
-
-
-def _outcome(index: int) -> tuple[int, int, bool]:
-    return index // 6 - 1, (index // 2) % 3 - 1, bool(index % 2)
 
 
 def shortest_list(steps: Steps, *, name: str = "learned", targets_stop: bool | None = None,
@@ -54,8 +49,7 @@ def shortest_list(steps: Steps, *, name: str = "learned", targets_stop: bool | N
     ctx = ctx or SolveContext.create()
     if not steps.count:
         return None
-    stop_on_targets = (not bool((steps.on_target & ((steps.moves != 0).any(axis=1))).any())
-                       if targets_stop is None else targets_stop)
+    stop_on_targets = targets_stop_seen(steps) if targets_stop is None else targets_stop
     for rules in range(most_rules + 1):
         ctx.check()
         status, found = _solve(steps, rules, stop_on_targets, work, ctx)
@@ -85,7 +79,7 @@ class _ListModel:
         move (for :func:`rival`), not only those the steps saw."""
         dm = direction_model(steps, stop_on_targets, ctx)
         model, entries = dm.model, dm.entries
-        outcomes = list(range(18)) if every_config else sorted({o for _, o in entries} | {STAY})
+        outcomes = list(range(18)) if every_config else sorted({o for _, o in entries} | {STAY_OUTCOME})
         care = [[model.new_bool_var("") for _ in NEIGHBOURS] for _ in range(k)]
         solid = [[model.new_bool_var("") for _ in NEIGHBOURS] for _ in range(k)]
         free = [[model.new_bool_var("") for _ in NEIGHBOURS] for _ in range(k)]
@@ -95,7 +89,7 @@ class _ListModel:
             for b in range(len(NEIGHBOURS)):
                 model.add(care[j][b] == solid[j][b] + free[j][b])  # a needed cell is solid or free
             for o, var in move[j].items():
-                dr, da, _ = _outcome(o)
+                dr, da, _ = outcome_of(o)
                 if (dr, da) != (0, 0):  # a move needs its cell free
                     model.add_implication(var, free[j][NEIGHBOURS.index((dr, da))])
         configs = range(256) if every_config else sorted({c for c, _ in entries})
@@ -131,7 +125,7 @@ class _ListModel:
                 earlier = later
             none[x] = earlier
         for (x, o), entry in entries.items():
-            if o != STAY:  # no rule holds: the lemming stays
+            if o != STAY_OUTCOME:  # no rule holds: the lemming stays
                 if none[x] is True:
                     model.add_bool_or([entry.Not()])
                 else:
@@ -154,7 +148,7 @@ class _ListModel:
             differ = self.model.new_bool_var("")
             for here, move in zip(rules, self.move):
                 self.model.add_bool_or([differ.Not(), here.Not(), move[int(table[x])].Not()])
-            if int(table[x]) == STAY:
+            if int(table[x]) == STAY_OUTCOME:
                 self.model.add_bool_or([differ.Not(), self.none[x].Not()] if self.none[x] is not True
                                        else [differ.Not()])
             out.append(differ)
@@ -181,7 +175,7 @@ class _ListModel:
             when = tuple(sorted((NEIGHBOURS[b], bool(solver.value(solid[b])))
                                 for b in range(len(NEIGHBOURS)) if solver.value(care[b])))
             o = next(o for o, var in move.items() if solver.value(var))
-            dr, da, turn = _outcome(o)
+            dr, da, turn = outcome_of(o)
             rules.append(Rule(when, (dr, da), turn))
         return "found", tuple(rules)
 

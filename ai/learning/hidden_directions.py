@@ -50,16 +50,34 @@ TRADE_MOST_RULES = 12
 HIDDEN_BEAM = 16
 
 
-def _outcome_id(dr: int, da: int, turn: bool) -> int:
-    """The learner's outcome number of a move (as :func:`ai.learning.physics_learner.outcome_id`)."""
+def outcome_id(dr: int, da: int, turn: bool) -> int:
+    """A move ``(dr, da, turn)`` as one number 0..17 (the learner's outcome numbers).
+
+    >>> outcome_id(0, 0, True), outcome_of(outcome_id(1, -1, False))
+    (9, (1, -1, False))
+    """
     return (dr + 1) * 6 + (da + 1) * 2 + int(turn)
+
+
+def outcome_of(index: int) -> tuple[int, int, bool]:
+    """The move ``(dr, da, turn)`` of an outcome number."""
+    return index // 6 - 1, (index // 2) % 3 - 1, bool(index % 2)
+
+
+#: The outcome number of "stay, no turn".
+STAY_OUTCOME = outcome_id(0, 0, False)
+
+
+def targets_stop_seen(steps: Steps) -> bool:
+    """Whether the steps agree with targets stopping lemmings: no lemming on a target moved."""
+    return not bool((steps.on_target & ((steps.moves != 0).any(axis=1))).any())
 
 
 @dataclass
 class DirectionModel:
     """A CP-SAT model of hidden directions: per step the direction before (``before``) and whether it
     turns (``turn``), and ``entries[(config, outcome)]``, true when some step saw ``config`` (seen from
-    the lemming) and made ``outcome`` (:func:`_outcome_id`).  Observed directions are fixed."""
+    the lemming) and made ``outcome`` (:func:`outcome_id`).  Observed directions are fixed."""
 
     model: Any
     right: list[Any]  #: per lemming and frame: facing right
@@ -109,7 +127,7 @@ def direction_model(steps: Steps, stop_on_targets: bool, ctx: SolveContext) -> D
             cfg = config if is_right else int(MIRROR[config])
             da = dc if is_right else -dc
             lits = [before if is_right else before.Not(), turn if is_turn else turn.Not()]
-            model.add_bool_or([*(lit.Not() for lit in lits), entry(cfg, _outcome_id(dr, da, is_turn))])
+            model.add_bool_or([*(lit.Not() for lit in lits), entry(cfg, outcome_id(dr, da, is_turn))])
     return DirectionModel(model, right, befores, turns, entries, positions)
 
 
@@ -122,8 +140,7 @@ def infer_directions(steps: Steps, *, ctx: SolveContext | None = None,
     from ai.cpsat_run import solve_under
 
     ctx = ctx or SolveContext.create()
-    stop_on_targets = not bool((steps.on_target & ((steps.moves != 0).any(axis=1))).any())
-    dm = direction_model(steps, stop_on_targets, ctx)
+    dm = direction_model(steps, targets_stop_seen(steps), ctx)
     model, table_vars = dm.model, dm.entries
     costs: list[Any] = []
     if isinstance(prior, tuple):
@@ -333,5 +350,6 @@ def simplify(physics: Physics, steps: Steps, *, ctx: SolveContext | None = None)
     return Physics(physics.name, physics.targets_stop, current)
 
 
-__all__ = ["DIRECTIONS_WORK", "DirectionModel", "HIDDEN_BEAM", "Layout", "MOVE_WEIGHT", "PRIORS", "explains", "explains_table", "implied_directions",
-           "direction_model", "infer_directions", "rules_table", "simplify"]
+__all__ = ["DIRECTIONS_WORK", "DirectionModel", "HIDDEN_BEAM", "Layout", "STAY_OUTCOME", "MOVE_WEIGHT", "PRIORS", "explains", "explains_table", "implied_directions",
+           "direction_model", "infer_directions", "outcome_id", "outcome_of", "rules_table", "simplify",
+           "targets_stop_seen"]

@@ -37,7 +37,15 @@ import numpy.typing as npt
 
 from ai.context import SolveContext
 from ai.learning.exact_list import rival, shortest_list
-from ai.learning.hidden_directions import HIDDEN_BEAM, PRIORS, implied_directions, infer_directions, simplify
+from ai.learning.hidden_directions import (
+    HIDDEN_BEAM,
+    PRIORS,
+    STAY_OUTCOME,
+    implied_directions,
+    infer_directions,
+    outcome_of,
+    simplify,
+)
 from ai.learning.observations import MIRROR, Game, Steps, steps_of
 from game.physics import CONFIGS, NEIGHBOURS, Physics, Rule
 
@@ -47,23 +55,6 @@ BoolArray = npt.NDArray[np.bool_]
 #: The most cell conditions one learned rule may hold.
 MAX_CONDITIONS = 4
 STAY = -1  #: marker for "no example" in outcome tables
-
-
-def outcome_id(dr: int, da: int, turn: bool) -> int:
-    """A move ``(dr, da, turn)`` as one number 0..17.
-
-    >>> outcome_id(0, 0, True), outcome_of(outcome_id(1, -1, False))
-    (9, (1, -1, False))
-    """
-    return (dr + 1) * 6 + (da + 1) * 2 + int(turn)
-
-
-def outcome_of(index: int) -> tuple[int, int, bool]:
-    """The move ``(dr, da, turn)`` of an outcome number."""
-    return index // 6 - 1, (index // 2) % 3 - 1, bool(index % 2)
-
-
-STAY_OUTCOME = outcome_id(0, 0, False)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,11 @@ KICK = 3
 PATIENCE = 5000
 
 
+def wrong_cells(start: Board, target: Board, rule: Rule, steps: int) -> int:
+    """Cells where ``start`` after ``steps`` generations differs from ``target`` (the replay)."""
+    return int(np.count_nonzero(step(start, rule, steps) != target))
+
+
 def polish(start: Board, target: Board, rule: Rule, steps: int, ctx: SolveContext, *, seed: int = 0,
            rounds: int | None = None) -> tuple[Board, int]:
     """The best start found from ``start`` and its wrong cells (see the module docstring); stops at the
@@ -38,7 +43,7 @@ def polish(start: Board, target: Board, rule: Rule, steps: int, ctx: SolveContex
     """
     rng = np.random.default_rng(seed)
     current = np.asarray(start, dtype=bool).copy()
-    wrong = int(np.count_nonzero(step(current, rule, steps) != target))
+    wrong = wrong_cells(current, target, rule, steps)
     best, best_wrong = current.copy(), wrong
     done = stale = 0
     while best_wrong and (rounds is None or done < rounds) and stale < PATIENCE:
@@ -59,7 +64,7 @@ def polish(start: Board, target: Board, rule: Rule, steps: int, ctx: SolveContex
         else:
             for r, c in cells[rng.choice(len(cells), size=min(KICK, len(cells)), replace=False)]:
                 current[r, c] ^= True
-            wrong = int(np.count_nonzero(step(current, rule, steps) != target))
+            wrong = wrong_cells(current, target, rule, steps)
         if wrong < best_wrong:
             best, best_wrong, stale = current.copy(), wrong, 0
         else:
@@ -93,4 +98,4 @@ def flip_errors(board: Board, cells: np.ndarray, target: Board, rule: Rule, step
     return wrong
 
 
-__all__ = ["KICK", "PATIENCE", "flip_errors", "polish"]
+__all__ = ["KICK", "PATIENCE", "flip_errors", "polish", "wrong_cells"]

@@ -39,10 +39,10 @@ from ortools.sat.python import cp_model
 
 from ai.context import SolveContext, SolveStopped
 from ai.life.model import build_model, solve_model
-from ai.life.polish import polish
+from ai.life.polish import polish, wrong_cells
 from ai.life.sat import chain
 from game.life.board import board_rows
-from game.life.rules import LIFE, Board, Rule, near_cells, step, trajectory
+from game.life.rules import LIFE, Board, Rule, near_cells, trajectory
 
 #: Share of the time limit the SAT chain (:func:`ai.life.sat.chain`) gets before the CP-SAT models.
 SAT_SHARE = 0.7
@@ -97,11 +97,6 @@ class ReverseResult:
         return {"status": self.status.value, "start": board_rows(self.start), "error": self.error,
                 "wrong_cells": self.wrong_cells, "steps": self.steps, "rule": self.rule.name,
                 "method": self.method, "optimal": self.optimal}
-
-
-def wrong_cells(start: Board, target: Board, rule: Rule, steps: int) -> int:
-    """Cells where ``start`` after ``steps`` generations differs from ``target`` (the replay)."""
-    return int(np.count_nonzero(step(start, rule, steps) != target))
 
 
 def _result(status: ReverseStatus, start: Board, target: Board, rule: Rule, steps: int, method: str,

@@ -63,7 +63,7 @@ class Search:
         goal_images = {goal} if goal is not None else set()
         self.perms = [p for p in board.symmetries
                       if goal is None or board.transform(goal, p) in goal_images]
-        self._tables = self._row_tables()
+        self._tables = board.row_images(self.perms)
         self._row_mask = (1 << board.width) - 1
         self._row_shifts = [r * board.width for r in range(board.height)]
         self.dead: set[int] = set()
@@ -99,24 +99,6 @@ class Search:
                 mask |= 1 << i
                 ids[i] = rank_of[k]
             self.directions.append((step > 0, abs(step), 2 * abs(step), mask, ids))
-
-    def _row_tables(self) -> list[list[list[int]]]:
-        """Per symmetry, per row, the image of every row bit pattern (for fast :meth:`images`)."""
-        w, h = self.board.width, self.board.height
-        tables = []
-        for perm in self.perms:
-            rows = []
-            for r in range(h):
-                table = []
-                for bits in range(1 << w):
-                    out = 0
-                    for c in range(w):
-                        if bits >> c & 1 and self.board.on_board((r, c)):
-                            out |= 1 << perm[r * w + c]
-                    table.append(out)
-                rows.append(table)
-            tables.append(rows)
-        return tables
 
     def images(self, position: int) -> set[int]:
         """``position`` under every symmetry that fixes the goal."""

@@ -45,20 +45,8 @@ TABLE_PATH = Path(__file__).with_name("english_winnable.bin")
 
 
 def _row_tables(board: Board, perms: tuple[tuple[int, ...], ...] | None = None) -> U64:
-    """Per symmetry (default: all of the board's) and row, the image of every bit pattern of that row,
-    ``(symmetries, height, 2**width)``."""
-    w = board.width
-    perms = board.symmetries if perms is None else perms
-    out = np.zeros((len(perms), board.height, 1 << w), dtype=np.uint64)
-    for s, perm in enumerate(perms):
-        for r in range(board.height):
-            for bits in range(1 << w):
-                image = 0
-                for c in range(w):
-                    if bits >> c & 1 and board.on_board((r, c)):
-                        image |= 1 << perm[r * w + c]
-                out[s, r, bits] = image
-    return out
+    """:meth:`Board.row_images` as an array ``(symmetries, height, 2**width)``."""
+    return np.array(board.row_images(perms), dtype=np.uint64)
 
 
 def least_images(board: Board, positions: U64, tables: U64 | None = None) -> U64:

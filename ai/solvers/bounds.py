@@ -1,7 +1,7 @@
 """Cheap facts the exact solvers use to stop ``min`` early: a lower bound, a first solution.
 
-* :func:`lower_bound`: 0 when the level is won with no brick; else 2 when no single brick wins, else 1
-  (:func:`bound_and_witness` also returns the winning brick, which is then the minimum).
+* :func:`bound_and_witness`: a lower bound, 0 when the level is won with no brick, else 2 when no single
+  brick wins, else 1, with the winning brick (which is then the minimum).
   A brick changes a lemming's run only on a cell the run reads, so one brick can win only on a cell
   that every losing lemming's brick-free run reads (:func:`ai.reach.losing_reads`): those few
   one-brick sets are simulated at once (:func:`game.batch.simulate_brick_sets`).  The bound closes
@@ -14,10 +14,10 @@
 >>> from ai.context import SolveContext
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
 >>> ctx = SolveContext.create()
->>> lower_bound(level, ctx), search_primal(level, ctx, 1.0)
-(1, ((1, 2),))
->>> lower_bound(Level.from_rows(["> . .T", "XX.X.XX"], frames=9, budget=2), ctx), bound_and_witness(level, ctx)
-(2, (1, ((1, 2),)))
+>>> bound_and_witness(level, ctx), search_primal(level, ctx, 1.0)
+((1, ((1, 2),)), ((1, 2),))
+>>> bound_and_witness(Level.from_rows(["> . .T", "XX.X.XX"], frames=9, budget=2), ctx)
+(2, None)
 """
 
 from __future__ import annotations
@@ -34,15 +34,10 @@ from game.level import Level
 ONE_BRICK_STEPS = 20_000
 
 
-def lower_bound(level: Level, ctx: SolveContext) -> int:
-    """A proved lower bound on the fewest bricks that win ``level``: 0 when it is won without bricks,
-    2 when no single brick wins, else 1."""
-    return bound_and_witness(level, ctx)[0]
-
-
 def bound_and_witness(level: Level, ctx: SolveContext) -> tuple[int, BrickSet | None]:
-    """:func:`lower_bound` and, when it is met, a winning set of that many bricks (``()`` when the level
-    is won without bricks, one brick when one wins; ``None`` when unknown or when the bound is 2)."""
+    """A proved lower bound on the fewest bricks that win ``level`` (0 when it is won without bricks, 2 when
+    no single brick wins, else 1) and, when it is met, a winning set of that many bricks (``()`` or the
+    winning brick; ``None`` when the bound is 2 or the single bricks were not tried)."""
     from ai.reach import losing_reads
     from ai.solvers.base import won_without_bricks
     from game.batch import simulate_brick_sets
