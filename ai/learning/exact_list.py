@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ai.context import SolveContext
-from ai.learning.hidden_directions import STAY_OUTCOME, direction_model, outcome_of, targets_stop_seen
+from ai.learning.hidden_directions import STAY_OUTCOME, direction_model, outcome_ids, outcome_of, targets_stop_seen
 from ai.learning.observations import Steps
 from game.physics import NEIGHBOURS, Physics, Rule
 
@@ -191,7 +191,7 @@ def _solve(steps: Steps, k: int, stop_on_targets: bool, work: float,
 def outcome_table(physics: Physics) -> IntArray:
     """Per configuration (seen from the lemming) the outcome number of ``physics``' move."""
     table = physics.table
-    return ((table[:, 0] + 1) * 6 + (table[:, 1] + 1) * 2 + table[:, 2]).astype(np.int64)
+    return outcome_ids(table[:, 0], table[:, 1], table[:, 2])
 
 
 def rival(steps: Steps, found: Physics, *, mirror: Physics | None = None, work: float = LIST_WORK,

@@ -50,13 +50,24 @@ TRADE_MOST_RULES = 12
 HIDDEN_BEAM = 16
 
 
+def outcome_ids(dr: npt.ArrayLike, da: npt.ArrayLike, turn: npt.ArrayLike) -> IntArray:
+    """Moves ``(dr, da, turn)`` as numbers 0..17 (the learner's outcome numbers), element by element.
+
+    >>> outcome_ids(np.array([0, 1]), np.array([0, -1]), np.array([True, False])).tolist()
+    [9, 12]
+    """
+    ids: IntArray = ((np.asarray(dr, dtype=np.int64) + 1) * 6 + (np.asarray(da, dtype=np.int64) + 1) * 2
+                     + np.asarray(turn, dtype=np.int64))
+    return ids
+
+
 def outcome_id(dr: int, da: int, turn: bool) -> int:
-    """A move ``(dr, da, turn)`` as one number 0..17 (the learner's outcome numbers).
+    """A move ``(dr, da, turn)`` as one number 0..17 (:func:`outcome_ids` of one move).
 
     >>> outcome_id(0, 0, True), outcome_of(outcome_id(1, -1, False))
     (9, (1, -1, False))
     """
-    return (dr + 1) * 6 + (da + 1) * 2 + int(turn)
+    return int(outcome_ids(dr, da, turn))
 
 
 def outcome_of(index: int) -> tuple[int, int, bool]:
@@ -351,5 +362,5 @@ def simplify(physics: Physics, steps: Steps, *, ctx: SolveContext | None = None)
 
 
 __all__ = ["DIRECTIONS_WORK", "DirectionModel", "HIDDEN_BEAM", "Layout", "STAY_OUTCOME", "MOVE_WEIGHT", "PRIORS", "explains", "explains_table", "implied_directions",
-           "direction_model", "infer_directions", "outcome_id", "outcome_of", "rules_table", "simplify",
+           "direction_model", "infer_directions", "outcome_id", "outcome_ids", "outcome_of", "rules_table", "simplify",
            "targets_stop_seen"]

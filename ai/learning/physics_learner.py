@@ -43,6 +43,7 @@ from ai.learning.hidden_directions import (
     STAY_OUTCOME,
     implied_directions,
     infer_directions,
+    outcome_ids,
     outcome_of,
     simplify,
 )
@@ -196,7 +197,7 @@ def examples(steps: Steps, directions: IntArray, next_directions: IntArray) -> t
     config = np.where(right, steps.config, MIRROR[steps.config])
     da = steps.moves[:, 1] * np.where(right, 1, -1)
     turn = directions != next_directions
-    return config, (steps.moves[:, 0] + 1) * 6 + (da + 1) * 2 + turn.astype(np.int64)
+    return config, outcome_ids(steps.moves[:, 0], da, turn)
 
 
 @dataclass

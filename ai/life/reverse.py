@@ -57,7 +57,7 @@ JOINT_MAX_CELLS = 300
 SPARSE_CHAIN = True
 #: Share of the time limit kept for the local search (:func:`ai.life.polish.polish`) when no stage before
 #: it found an exact start.
-POLISH_SHARE = 0.4
+POLISH_SHARE = 0.7
 #: Least share of the time left that one level of the step-by-step chain gets.
 LEVEL_SHARE = 0.5
 

@@ -24,7 +24,7 @@ import itertools
 import random
 from dataclasses import dataclass, field
 
-from game.pegs import Board, Jump, parse_board
+from game.pegs import Board, parse_board
 from game.errors import GameError
 
 Pattern = tuple[tuple[int, int, int, int], ...]

@@ -71,3 +71,27 @@ def test_near_cells_is_the_square_around_every_live_cell(seed: int, radius: int)
             for dc in range(-radius, radius + 1):
                 expected[(r + dr) % 9, (c + dc) % 11] = True
     assert (near_cells(board, radius) == expected).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 14), st.integers(2, 14), st.integers(1, 3),
+       st.sampled_from(["B3/S23", "B36/S23", "B2/S", "T" + "3" * 128]))
+def test_block_errors_are_the_replays_of_every_filling(seed: int, height: int, width: int, k: int,
+                                                       rule_text: str) -> None:
+    """Every filling of the block (a band of rows or the whole board, packed or the table) counts the
+    wrong cells its replay has."""
+    from ai.life.polish import BLOCK, block_errors, fillings
+
+    rng = np.random.default_rng(seed)
+    rule = parse_rule(rule_text)
+    board, target = rng.random((height, width)) < 0.4, rng.random((height, width)) < 0.4
+    top, left = int(rng.integers(-3, height + 3)), int(rng.integers(-3, width + 3))
+    side_r, side_c = min(BLOCK, height), min(BLOCK, width)
+    errors = block_errors(board, top, left, target, rule, k)
+    expected = []
+    for fill in fillings(side_r * side_c):
+        b = board.copy()
+        for m, alive in enumerate(fill):
+            b[(top + m // side_c) % height, (left + m % side_c) % width] = alive
+        expected.append(wrong(b, target, k, rule))
+    assert errors.tolist() == expected
