@@ -78,17 +78,17 @@ def block_errors(board: Board, top: int, left: int, target: Board, rule: Rule, s
     height, width = board.shape
     side_r, side_c = min(BLOCK, height), min(BLOCK, width)
     fills = fillings(side_r * side_c)
+    block_at = [(top + i) % height for i in range(side_r)]
+    cols = [(left + j) % width for j in range(side_c)]
+    current = int(sum(1 << int(m) for m in np.flatnonzero(board[np.ix_(block_at, cols)])))  # its own filling
     if side_r + 4 * steps < height:  # only the band a change can reach; its edges wrap wrongly, its inner rows not
         band = np.arange(top - 2 * steps, top + side_r + 2 * steps) % height
         inner = slice(steps, side_r + 3 * steps)
         block_rows = [2 * steps + i for i in range(side_r)]
     else:
         band, inner = np.arange(height), slice(None)
-        block_rows = [(top + i) % height for i in range(side_r)]
-    cols = [(left + j) % width for j in range(side_c)]
+        block_rows = block_at
     sub, goal = board[band], target[band][inner]
-    current = np.flatnonzero((fills == board[np.ix_([(top + i) % height for i in range(side_r)], cols)].ravel())
-                             .all(axis=1))[0]
     if packs(rule, width):
         rows = np.repeat(pack(sub)[None], len(fills), axis=0)
         keep = ~np.uint64(sum(1 << c for c in cols))
@@ -147,8 +147,8 @@ def polish(start: Board, target: Board, rule: Rule, steps: int, ctx: SolveContex
         errors = block_errors(current, top, left, target, rule, steps, wrong=int(misses.sum()))
         wrong = int(errors.min())
         fill = fillings(side_r * side_c)[int(rng.choice(np.flatnonzero(errors == wrong)))]
-        for m, alive in enumerate(fill):
-            current[(top + m // side_c) % height, (left + m % side_c) % width] = alive
+        current[np.ix_(np.arange(top, top + side_r) % height, np.arange(left, left + side_c) % width)] = \
+            fill.reshape(side_r, side_c)
         if wrong < best_wrong:
             best, best_wrong, stale = current.copy(), wrong, 0
         else:
