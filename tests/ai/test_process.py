@@ -158,3 +158,36 @@ def test_no_solver_process_outlives_a_killed_program(tmp_path: Path) -> None:
         proc.kill()
         proc.wait(10)
     assert wait_gone(pids) == [], "a solver process outlived the killed program"
+
+
+class _StuckInChild:
+    """Garbage whose finalizer waits forever on ``held`` in any process but the one that made it (as a
+    finalizer would on a lock another thread held when the child was forked)."""
+
+    def __init__(self, held: threading.Lock) -> None:
+        self.held, self.parent, self.me = held, os.getpid(), self
+
+    def __del__(self) -> None:
+        if os.getpid() != self.parent:
+            self.held.acquire()
+
+
+def test_a_child_never_runs_the_finalizers_of_garbage_it_inherits() -> None:
+    import gc
+
+    held = threading.Lock()
+    held.acquire()
+    guard = threading.Event()
+    timer = threading.Timer(60.0, guard.set)  # only a hang reaches it: the child then is killed
+    gc.disable()
+    try:
+        _StuckInChild(held)  # a cycle: only the garbage collector frees it
+        timer.start()
+        answer = run_in_child(lambda report: gc.collect() >= 0, guard)
+    except JobCancelled:
+        pytest.fail("the child hung in the garbage collector on an inherited finalizer")
+    finally:
+        timer.cancel()
+        gc.enable()
+        gc.collect()  # here its finalizer does nothing
+    assert answer is True
