@@ -10,7 +10,9 @@ MILP solve itself runs inside such a child.  The child:
 * dies with its parent on Linux (``PR_SET_PDEATHSIG``), and every live child is killed when the
   parent's interpreter exits (``atexit``), so no solver keeps running after the game closed;
 * runs at a lower CPU priority (``nice``) and sends its progress reports (throttled) and its result
-  back through a pipe.  A job that raises becomes :class:`JobFailed` with the traceback as detail.
+  back through a pipe.  A job that raises becomes :class:`JobFailed` with the traceback as detail;
+* never garbage-collects what it inherits (``gc.freeze`` across the fork): a finalizer run there could
+  wait forever on a lock that another thread of the parent held at the fork.
 
 Where ``fork`` is not available (Windows) the job runs in the calling thread.
 
