@@ -168,7 +168,7 @@ class LearnedScene(Scene):
                           (box.x + 16, box.y + 16), 28, hud.WHITE)
             return
         lines = [
-            (f"{k.world}: {k.runs} runs watched, {k.examples:,} of {k.configurations:,} neighbourhoods seen",
+            (f"{k.world}: {hud.plural(k.runs, 'run')} watched, {k.examples:,} of {k.configurations:,} neighbourhoods seen",
              hud.WHITE),
             (f"Its rules move a lemming right in {k.right:,} of {k.configurations:,} neighbourhoods"
              + (" (sure: it saw every one)" if k.sure else ""), hud.WHITE),
