@@ -108,8 +108,7 @@ def run_in_child(job: Job, cancel: threading.Event, report: Report | None = None
                        args=(job, sender, CHILD_NICE if nice is None and own_group else (nice or 0), own_group,
                              os.getpid()))
     # The child never collects what it inherits: a finalizer run there by the garbage collector could wait
-    # forever on a lock another thread of this process held at the fork (seen: a child hung importing
-    # OR-Tools, about 1 run in 25 of the learned-rules screen's test).
+    # forever on a lock another thread of this process held at the fork.
     gc.freeze()
     try:
         proc.start()
