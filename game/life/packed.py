@@ -47,6 +47,8 @@ def unpack(rows: Rows, width: int) -> Board:
 
 def count_bits(rows: Rows) -> npt.NDArray[np.int64]:
     """Live cells per board: ``(..., H)`` rows summed over the last axis."""
+    if hasattr(np, "bitwise_count"):  # numpy 2
+        return np.bitwise_count(rows).sum(axis=-1, dtype=np.int64)  # type: ignore[no-any-return]
     flat = np.ascontiguousarray(rows)
     per_row = _BYTE_BITS[flat.view(np.uint8)].reshape(*flat.shape, 8).sum(axis=-1)
     counts: npt.NDArray[np.int64] = per_row.sum(axis=-1)
@@ -69,11 +71,19 @@ def generation(board: Board, rule: Rule, steps: int = 1) -> Board:
 
 def step_packed(rows: Rows, rule: Rule, width: int, steps: int = 1) -> Rows:
     """``rows`` (boards of ``width`` columns, on a torus) after ``steps`` generations of the outer-totalistic
-    ``rule``."""
+    ``rule``.
+
+    Each generation adds the three rows of every column (a full adder: 2 bits), then the three columns of
+    every cell (4 bits: the cell and its eight neighbours, 0-9); a dead cell with total ``n`` is born when
+    ``n`` is a born count, a live one survives when ``n - 1`` is a survive count.
+    """
     assert rule.bs is not None and packs(rule, width)
     born, survive = rule.bs
     mask = np.uint64((1 << width) - 1) if width < 64 else np.uint64(0xFFFFFFFFFFFFFFFF)
     one, top = np.uint64(1), np.uint64(width - 1)
+    either = [n for n in range(10) if n in born and n - 1 in survive]  # alive next whatever the cell is now
+    if_dead = [n for n in range(10) if n in born and n - 1 not in survive]
+    if_alive = [n for n in range(10) if n not in born and n - 1 in survive]
 
     def from_left(x: Rows) -> Rows:  # bit c gets the cell at column c - 1
         return ((x << one) | (x >> top)) & mask
@@ -83,29 +93,36 @@ def step_packed(rows: Rows, rule: Rule, width: int, steps: int = 1) -> Rows:
 
     for _ in range(steps):
         above, below = np.roll(rows, 1, axis=-1), np.roll(rows, -1, axis=-1)
-        s0, s1, s2, s3 = (np.zeros_like(rows) for _ in range(4))
-        for plane in (above, below, from_left(rows), from_right(rows), from_left(above), from_right(above),
-                      from_left(below), from_right(below)):
-            c0 = s0 & plane
-            s0 ^= plane
-            c1 = s1 & c0
-            s1 ^= c0
-            c2 = s2 & c1
-            s2 ^= c1
-            s3 |= c2
-        bits = (s0, s1, s2, s3)
+        odd = above ^ below
+        v0, v1 = odd ^ rows, (above & below) | (odd & rows)  # the column's three cells: 2 bits
+        l0, r0, l1, r1 = from_left(v0), from_right(v0), from_left(v1), from_right(v1)
+        odd = l0 ^ r0
+        t0, carry = odd ^ v0, (l0 & r0) | (odd & v0)  # weight 1: the sum's bit 0 and a carry of weight 2
+        odd = l1 ^ r1
+        twos, fours = odd ^ v1, (l1 & r1) | (odd & v1)
+        t1, more = twos ^ carry, twos & carry
+        t2, t3 = fours ^ more, fours & more
+        bits = (t0, t1, t2, t3)
+        negated: dict[int, Rows] = {}
 
-        def count_is(n: int) -> Rows:
-            out = np.full_like(rows, mask)
+        def total_is(n: int) -> Rows:
+            out = None
             for k, bit in enumerate(bits):
-                out &= bit if n >> k & 1 else ~bit
+                if not n >> k & 1:
+                    if k not in negated:
+                        negated[k] = ~bit
+                    bit = negated[k]
+                out = bit if out is None else out & bit
+            assert out is not None
             return out
 
         nxt = np.zeros_like(rows)
-        for n in born:
-            nxt |= ~rows & count_is(n)
-        for n in survive:
-            nxt |= rows & count_is(n)
+        for n in either:
+            nxt |= total_is(n)
+        for n in if_dead:
+            nxt |= total_is(n) & ~rows
+        for n in if_alive:
+            nxt |= total_is(n) & rows
         rows = nxt & mask
     return rows
 
