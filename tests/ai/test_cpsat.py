@@ -7,7 +7,9 @@ from ortools.sat.python import cp_model
 
 from ai import solve
 from ai.base import SolveMode, SolveStatus
-from ai.solvers.cpsat import CpSatModel, CpSatSolver, PathModel, add_clause, build_model, run_solver
+from ai.solvers.cpsat import CpSatSolver, build_model, run_solver
+from ai.solvers.cpsat_model import CpSatModel, add_clause
+from ai.solvers.cpsat_path import PathModel
 from ai.reach import analyse
 from ai.context import SolveContext
 from tests.ai.exact_helpers import ORIGINAL_SOLUTIONS, TINY, UNREACHABLE, original

@@ -7,7 +7,7 @@ import pytest
 
 from ai.generation.random_levels import small_level
 from ai.reach import analyse
-from ai.solvers.cpsat import CpSatModel, conditions, predecessor
+from ai.solvers.cpsat_model import CpSatModel, conditions, predecessor
 from ai.solvers.gates import FREE, SOLID, decision_tree, destination, gate_codes, possible
 from ai.solvers.milp.model import ModelBuilder
 from ai.solvers.search import Board

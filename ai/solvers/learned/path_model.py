@@ -2,7 +2,7 @@
 
 The moves come from :func:`ai.learning.derive.derived_transitions` (read off the learned trees)
 or from a positions-only model (:mod:`ai.learning.hidden`); nothing here knows the real rule.
-As compact as the hand-coded :class:`ai.solvers.cpsat.PathModel`.
+As compact as the hand-coded :class:`ai.solvers.cpsat_path.PathModel`.
 """
 
 from __future__ import annotations
