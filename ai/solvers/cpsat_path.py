@@ -93,8 +93,7 @@ class PathModel(CpSatModel):
         if len(rest) == 1:
             return rest[0]
         e = self.model.new_bool_var("")
-        for lit in rest:
-            self.model.add_implication(e, lit)
+        self.model.add_bool_and(rest).only_enforce_if(e)
         add_clause(self.model, [*(negate(lit) for lit in rest), e])
         return e
 
