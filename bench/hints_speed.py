@@ -27,6 +27,7 @@ import ai  # noqa: E402
 from ai.assistant.hints import PLACE, SOLVED, compute_hint  # noqa: E402
 from game.ui.jobs import JobRunner  # noqa: E402
 from ai.base import SolveMode  # noqa: E402
+from ai.context import SolveContext  # noqa: E402
 from game.level import Brick, Level  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]

@@ -61,10 +61,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
     size = _window_size(args)
     app = App(size=size, clock=FixedClock() if args.frames else None)
     app.push(MenuScene(app))
+    from game.ui.input import Act
+
     if playlist is None:  # the title menu: Continue / Levels / ...
         if args.screenshot:
-            from game.ui.input import Act
-
             app.action_filters.append(lambda action: action.kind == Act.HOVER)
         return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=args.screenshot_frame)
     app.push(LevelSelectScene(app, entries=entries))
@@ -80,8 +80,6 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if args.no_preview and isinstance(app.top, PlayScene):
         app.top.preview = False
     if args.screenshot:
-        from game.ui.input import Act
-
         app.action_filters.append(lambda action: action.kind == Act.HOVER)  # no stray pointer in shots
     return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=args.screenshot_frame)
 
