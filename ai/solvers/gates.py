@@ -130,5 +130,37 @@ def reads_above(physics: Physics) -> bool:
     return any(dr < 0 for dr, _ in physics.read_offsets)
 
 
-__all__ = ["FREE", "SOLID", "TreeNode", "can_be", "decision_tree", "destination", "gate_codes", "need_codes",
-           "possible", "reads_above"]
+@dataclass(frozen=True)
+class EffectGroup:
+    """Branches of a physics with the same effect (move and turn), and when one of them applies as clauses
+    (a conjunction of disjunctions of ``(offset, solid)`` needs, none implied by another)."""
+
+    branches: tuple[int, ...]
+    clauses: tuple[tuple[tuple[Offset, bool], ...], ...]
+
+
+def effect_groups(physics: Physics) -> tuple[EffectGroup, ...]:
+    """The branches grouped by effect, in order of first branch (one group per branch when no two share
+    an effect).  Drifter's two plain falls are one group: below free, and ahead or the diagonal solid.
+
+    >>> from game.physics_catalog import SHIPPED
+    >>> [g.clauses for g in effect_groups(SHIPPED["drifter"]) if len(g.branches) > 1]
+    [((((0, 1), True), ((1, 1), True)), (((1, 0), False),))]
+    """
+    by_effect: dict[tuple[Offset, bool], list[int]] = {}
+    for k, branch in enumerate(physics.branches):
+        by_effect.setdefault((branch.move, branch.turn), []).append(k)
+    out = []
+    for members in by_effect.values():
+        clauses: set[frozenset[tuple[Offset, bool]]] = {frozenset()}
+        for k in members:  # (A1 & A2 ...) | (B1 & ...) as clauses: one literal of each conjunction
+            needs = physics.branches[k].needs
+            clauses = {c | {need} for c in clauses for need in needs}
+        clauses = {c for c in clauses if not any((off, not solid) in c for off, solid in c)}  # tautologies
+        minimal = [c for c in clauses if not any(other < c for other in clauses)]
+        out.append(EffectGroup(tuple(members), tuple(sorted(tuple(sorted(c)) for c in minimal))))
+    return tuple(out)
+
+
+__all__ = ["FREE", "SOLID", "EffectGroup", "TreeNode", "can_be", "decision_tree", "destination", "effect_groups",
+           "gate_codes", "need_codes", "possible", "reads_above"]

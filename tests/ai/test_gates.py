@@ -8,7 +8,7 @@ import pytest
 from ai.generation.random_levels import small_level
 from ai.reach import analyse
 from ai.solvers.cpsat_model import CpSatModel, conditions, predecessor
-from ai.solvers.gates import FREE, SOLID, decision_tree, destination, gate_codes, possible
+from ai.solvers.gates import FREE, SOLID, decision_tree, destination, effect_groups, gate_codes, possible
 from ai.solvers.milp.model import ModelBuilder
 from ai.solvers.search import Board
 from game.physics import CLASSIC, random_physics
@@ -86,3 +86,20 @@ def test_a_gate_on_a_target_is_refused() -> None:
     level = small_level(2)
     with pytest.raises(ValueError):
         gate_codes(level, [level.targets[0]])
+
+
+def test_effect_groups_hold_exactly_where_one_of_their_branches_does() -> None:
+    many = (*PHYSICS, *(random_physics(np.random.default_rng(s)) for s in range(100, 140)))
+    merged = 0
+    for physics in many:
+        groups = effect_groups(physics)
+        assert sorted(k for g in groups for k in g.branches) == list(range(len(physics.branches)))
+        merged += any(len(g.branches) > 1 for g in groups)
+        offsets = sorted({off for b in physics.branches for off, _ in b.needs})
+        for bits in range(2 ** len(offsets)):
+            solid = {off: bool(bits >> i & 1) for i, off in enumerate(offsets)}
+            for group in groups:
+                some_branch = any(all(solid[off] == s for off, s in physics.branches[k].needs) for k in group.branches)
+                clauses = all(any(solid[off] == s for off, s in clause) for clause in group.clauses)
+                assert some_branch == clauses, (physics.name, group, solid)
+    assert merged >= 10

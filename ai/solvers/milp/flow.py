@@ -2,9 +2,9 @@
 
 Per lemming, the live states ``(t, r, c, d)`` of :mod:`ai.reach` are the nodes of a
 time-expanded network; a node at frame ``t < N-1`` has continuous arc variables in
-``[0, 1]`` to frame ``t+1``, one per branch of the level's physics
-(:attr:`game.physics.Physics.branches`; classic: ``fall``, ``walk``, ``turn``), or ``stay`` on a
-target where targets stop lemmings.  Arcs that walls and free cells rule out are dropped (classic:
+``[0, 1]`` to frame ``t+1``, one per effect of the level's physics (its branches grouped by move and
+turn, :func:`ai.solvers.gates.effect_groups`; classic: ``fall``, ``walk``, ``turn``; climber's two ways
+to turn are one arc), or ``stay`` on a target where targets stop lemmings.  Arcs that walls and free cells rule out are dropped (classic:
 a wall below, no fall; a free cell below, fall only; likewise ahead), and so are arcs into states
 that are not live.
 Rows:
@@ -15,7 +15,8 @@ Rows:
   per state ``s = (r, c, d)``: per cell read and value, the arcs of the branches that need
   it free sum to at most ``1 − b``, those that need it solid to ``b`` (classic:
   ``Σ_t fall ≤ 1 − b_below``, ``Σ_t (walk + turn) ≤ b_below``, ``Σ_t walk ≤ 1 − b_ahead``,
-  ``Σ_t turn ≤ b_ahead``).
+  ``Σ_t turn ≤ b_ahead``); an effect that needs one of several cells (climber turns when the cell above
+  or the one above ahead is solid) gets a row of its own, ``Σ_t turn ≤ b_above + b_above_ahead``.
 
 Where targets stop lemmings the aggregation is valid because a winning run visits a non-target
 state at most once (a second visit would repeat the run forever, away from every target); where
@@ -45,7 +46,7 @@ import scipy.sparse
 
 from ai.context import SolveContext
 from ai.reach import ReachInfo
-from ai.solvers.gates import destination, possible
+from ai.solvers.gates import FREE, SOLID, EffectGroup, destination, effect_groups, possible
 from ai.solvers.milp.model import IntArray, MilpModel, ModelBuilder
 from game.level import Lemming, Level
 from game.physics import Offset, Physics
@@ -115,9 +116,9 @@ class FlowBuilder(ModelBuilder):
         safe_t = np.minimum(t + 1, n)
         moving = ~target
         arcs(target, node_of[safe_t, pr, pc, ch], STAY)
-        for k, branch in enumerate(physics.branches):
-            dr, dc, dch = destination(branch, pr, pc, ch)
-            arcs(moving & possible(branch, self.code, pr, pc, ch), node_of[safe_t, dr, dc, dch], k)
+        for k, group in enumerate(self.groups):
+            dr, dc, dch = destination(physics.branches[group.branches[0]], pr, pc, ch)
+            arcs(moving & self.possible(group, pr, pc, ch), node_of[safe_t, dr, dc, dch], k)
         self.ctx.check()
         a_src, a_dst, a_kind = np.concatenate(src), np.concatenate(dst), np.concatenate(kind)
         # chains: a node with one arc in and one arc out passes its inflow on, so both arcs
@@ -158,18 +159,61 @@ class FlowBuilder(ModelBuilder):
         occ_cols = np.concatenate([a_var, a_var[last]])
         return coords, occ_rows, occ_cols, np.ones(len(occ_rows))
 
+    @property
+    def groups(self) -> tuple[EffectGroup, ...]:
+        """The arc kinds: the physics' branches grouped by effect (:func:`ai.solvers.gates.effect_groups`)."""
+        return effect_groups(self.level.physics)
+
+    def possible(self, group: EffectGroup, pr: IntArray, pc: IntArray, ch: IntArray) -> BoolArray:
+        """Where some branch of ``group`` can apply."""
+        branches = self.level.physics.branches
+        mask: BoolArray = np.zeros(np.shape(pr), dtype=bool)
+        for k in group.branches:
+            mask |= possible(branches[k], self.code, pr, pc, ch)
+        return mask
+
     def add_gates(self, a_src: IntArray, a_sid: IntArray, a_var: IntArray, a_kind: IntArray, sid: IntArray,
                   cells: dict[Offset, IntArray]) -> None:
         """The gates of every move: per state and cell read that is a brick variable, the arcs of
-        the branches that need it free sum to at most ``1 − b``, those that need it solid to ``b``."""
-        branches = self.level.physics.branches
+        the kinds that need it free sum to at most ``1 − b``, those that need it solid to ``b``; a kind
+        whose branches need one of several cells (a clause of its group) gets its own row per state:
+        its arcs sum to at most the clause's value (``Σ b`` of the cells it needs solid, ``Σ (1 − b)``
+        of those it needs free)."""
+        groups = self.groups
         for offset, cell in cells.items():
             for solid in (False, True):
-                kinds = [k for k, branch in enumerate(branches) if (offset, solid) in branch.needs]
+                kinds = [k for k, group in enumerate(groups) if ((offset, solid),) in group.clauses]
                 if not kinds:
                     continue
                 self.add_gate(a_sid, a_var, np.isin(a_kind, kinds), cell[a_src], sid, cell,
                               upper=0.0 if solid else 1.0, sign=-1.0 if solid else 1.0)
+        for k, group in enumerate(groups):
+            for clause in group.clauses:
+                if len(clause) > 1:
+                    self.add_clause_gate(a_sid[a_kind == k], a_var[a_kind == k], a_src[a_kind == k], clause, cells)
+
+    def add_clause_gate(self, a_sid: IntArray, a_var: IntArray, a_src: IntArray,
+                        clause: tuple[tuple[Offset, bool], ...], cells: dict[Offset, IntArray]) -> None:
+        """Rows ``Σ arcs ≤ Σ_solid b + Σ_free (1 − b)`` per state of these arcs (the brick-variable cells of
+        ``clause``; a state where a fixed cell already satisfies it gets no row)."""
+        if not len(a_var):
+            return
+        codes = [(cells[offset][a_src], solid) for offset, solid in clause]
+        settled = np.zeros(len(a_var), dtype=bool)
+        for code, solid in codes:
+            settled |= code == (SOLID if solid else FREE)
+        keep = ~settled
+        if not keep.any():
+            return
+        states, first, arc_row = np.unique(a_sid[keep], return_index=True, return_inverse=True)
+        frees = sum(((code[keep][first] >= 0) & (not solid)).astype(np.float64) for code, solid in codes)
+        rows = self.tri.new_rows(len(states), -math.inf, 0.0)
+        self.tri.upper[-1][:] = frees  # the rows just made are the last block
+        self.tri.add(rows[arc_row.reshape(-1)], a_var[keep], 1.0)
+        for code, solid in codes:
+            at = code[keep][first]
+            var = at >= 0
+            self.tri.add(rows[var], at[var], 1.0 if not solid else -1.0)
 
     def add_gate(self, a_sid: IntArray, a_var: IntArray, arc_mask: BoolArray, arc_cell: IntArray,
                  sid: IntArray, cell: IntArray, *, upper: float, sign: float) -> None:
@@ -240,9 +284,9 @@ class PathBuilder(FlowBuilder):
         cells = {(dr, da): self.code[pr + dr, pc + da * d] for dr, da in read_order(physics)}
         nodes = np.arange(n_nodes)
         src, dst, kind = [], [], []
-        for k, branch in enumerate(physics.branches):
-            dest = node_of[destination(branch, pr, pc, ch)]
-            keep = ~target & possible(branch, self.code, pr, pc, ch) & (dest >= 0)
+        for k, group in enumerate(self.groups):
+            dest = node_of[destination(physics.branches[group.branches[0]], pr, pc, ch)]
+            keep = ~target & self.possible(group, pr, pc, ch) & (dest >= 0)
             src.append(nodes[keep])
             dst.append(dest[keep])
             kind.append(np.full(int(keep.sum()), k, dtype=np.int64))
