@@ -9,6 +9,7 @@ from ortools.sat.python import cp_model
 
 from ai.context import SolveContext
 from ai.solvers.cpsat_model import CHECK_EVERY, CpSatModel, Literal, State, add_clause, conditions, negate
+from ai.solvers.gates import effect_groups
 
 
 def live_frames(live: np.ndarray, ctx: SolveContext) -> dict[State, list[int]]:
@@ -111,8 +112,7 @@ class PathModel(CpSatModel):
         visit, frame = self.visit[k], self.frame[k]
         incoming: dict[State, list[tuple[Literal, State]]] = {s: [] for s in visit}
         targets = self.level.target_map
-        branches = self.level.physics.branches
-        merged = len({(b.move, b.turn) for b in branches}) < len(branches)
+        merged = any(len(group.branches) > 1 for group in effect_groups(self.level.physics))
         for i, ((r, c, d), v) in enumerate(visit.items()):
             if i % CHECK_EVERY == 0:
                 self.checkpoint()
