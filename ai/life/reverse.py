@@ -18,7 +18,7 @@
    start exists at all (the target is a Garden of Eden).  Every board of every stage is a candidate
    start; the one with fewest wrong cells after the replay wins;
 5. when none is exact, the local search of :mod:`ai.life.polish` improves the best one with the rest of
-   the time.
+   the time (when it gives up early, it starts again from the same board with other random choices).
 
 :func:`backbone` finds the cells that have the same value in every start (the hints): solve, then ask
 for a start that differs from the first on at least one still-common cell, drop the cells that
@@ -233,11 +233,15 @@ def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, 
     except SolveStopped:
         if stages.cancelled():
             raise
-    if best[0][0] and not ctx.should_stop():  # no exact start: the rest of the time polishes the best one
+    seed, origin = 0, best[0][1]
+    while best[0][0] and not ctx.should_stop():  # no exact start: the rest of the time polishes the best one
         ctx.report("local search on the best start")
-        start, wrong = polish(best[0][1], target, rule, steps, ctx)
+        start, wrong = polish(origin, target, rule, steps, ctx, seed=seed)  # again, other choices, if it gives up
         if wrong < best[0][0]:
             best[:] = [(wrong, start, "local search")]
+        seed += 1
+        if ctx.remaining() is None:  # no deadline: one search, until it gives up
+            break
     wrong, start, method = best[0]
     if wrong == 0:
         return _result(ReverseStatus.EXACT, start, target, rule, steps, method)

@@ -100,3 +100,29 @@ def test_no_time_left_gives_the_best_free_answer() -> None:
     result = reverse(target, 3, SolveContext.create(time_limit=0.0), LIFE)
     assert result.status == ReverseStatus.APPROXIMATE
     assert result.wrong_cells == min(wrong_cells(target, target, LIFE, 3), int(target.sum()))
+
+
+def test_the_local_search_starts_again_while_time_is_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ai.life.reverse as reverse_module
+    from ai.life.reverse import StepStatus
+    from ai.life.sat import ChainResult
+
+    target = np.zeros((8, 8), dtype=bool)
+    target[3, 2:5] = True  # a blinker: its predecessor is its next generation
+    seeds: list[int] = []
+
+    def gives_up(start: np.ndarray, goal: np.ndarray, rule: Rule, steps: int, ctx: SolveContext, *,
+                 seed: int = 0, rounds: int | None = None) -> tuple[np.ndarray, int]:
+        seeds.append(seed)
+        if len(seeds) == 3:
+            return step(goal, rule), 0
+        return start.copy(), 99
+
+    monkeypatch.setattr(reverse_module, "chain", lambda *args, **kwargs: ChainResult(None, False, []))
+    monkeypatch.setattr(reverse_module, "predecessor", lambda *args, **kwargs: (StepStatus.APPROXIMATE, None, False))
+    monkeypatch.setattr(reverse_module, "polish", gives_up)
+    result = reverse(target, 1, SolveContext.create(time_limit=600.0))
+    assert seeds == [0, 1, 2] and result.status == ReverseStatus.EXACT and result.method == "local search"
+    seeds.clear()
+    result = reverse(target, 1, SolveContext.create())  # no deadline: one search
+    assert seeds == [0] and result.status == ReverseStatus.APPROXIMATE
