@@ -103,17 +103,11 @@ def step_packed(rows: Rows, rule: Rule, width: int, steps: int = 1) -> Rows:
         t1, more = twos ^ carry, twos & carry
         t2, t3 = fours ^ more, fours & more
         bits = (t0, t1, t2, t3)
-        negated: dict[int, Rows] = {}
 
         def total_is(n: int) -> Rows:
-            out = None
+            out = np.full_like(rows, mask)
             for k, bit in enumerate(bits):
-                if not n >> k & 1:
-                    if k not in negated:
-                        negated[k] = ~bit
-                    bit = negated[k]
-                out = bit if out is None else out & bit
-            assert out is not None
+                out &= bit if n >> k & 1 else ~bit
             return out
 
         nxt = np.zeros_like(rows)

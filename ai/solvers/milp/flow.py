@@ -4,9 +4,9 @@ Per lemming, the live states ``(t, r, c, d)`` of :mod:`ai.reach` are the nodes o
 time-expanded network; a node at frame ``t < N-1`` has continuous arc variables in
 ``[0, 1]`` to frame ``t+1``, one per effect of the level's physics (its branches grouped by move and
 turn, :func:`ai.solvers.gates.effect_groups`; classic: ``fall``, ``walk``, ``turn``; climber's two ways
-to turn are one arc), or ``stay`` on a target where targets stop lemmings.  Arcs that walls and free cells rule out are dropped (classic:
-a wall below, no fall; a free cell below, fall only; likewise ahead), and so are arcs into states
-that are not live.
+to turn are one arc), or ``stay`` on a target where targets stop lemmings.  Arcs that walls and free
+cells rule out are dropped (classic: a wall below, no fall; a free cell below, fall only; likewise
+ahead), and so are arcs into states that are not live.
 Rows:
 
 * conservation: inflow = outflow at every node of frames ``1..N-2``, outflow = 1 at
@@ -188,9 +188,10 @@ class FlowBuilder(ModelBuilder):
                 self.add_gate(a_sid, a_var, np.isin(a_kind, kinds), cell[a_src], sid, cell,
                               upper=0.0 if solid else 1.0, sign=-1.0 if solid else 1.0)
         for k, group in enumerate(groups):
+            of_kind = a_kind == k
             for clause in group.clauses:
                 if len(clause) > 1:
-                    self.add_clause_gate(a_sid[a_kind == k], a_var[a_kind == k], a_src[a_kind == k], clause, cells)
+                    self.add_clause_gate(a_sid[of_kind], a_var[of_kind], a_src[of_kind], clause, cells)
 
     def add_clause_gate(self, a_sid: IntArray, a_var: IntArray, a_src: IntArray,
                         clause: tuple[tuple[Offset, bool], ...], cells: dict[Offset, IntArray]) -> None:
@@ -207,8 +208,7 @@ class FlowBuilder(ModelBuilder):
             return
         states, first, arc_row = np.unique(a_sid[keep], return_index=True, return_inverse=True)
         frees = sum(((code[keep][first] >= 0) & (not solid)).astype(np.float64) for code, solid in codes)
-        rows = self.tri.new_rows(len(states), -math.inf, 0.0)
-        self.tri.upper[-1][:] = frees  # the rows just made are the last block
+        rows = self.tri.new_rows(len(states), -math.inf, frees)
         self.tri.add(rows[arc_row.reshape(-1)], a_var[keep], 1.0)
         for code, solid in codes:
             at = code[keep][first]

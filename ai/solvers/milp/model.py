@@ -46,8 +46,9 @@ class Triplets:
         self.upper: list[FloatArray] = []
         self.count = 0
 
-    def new_rows(self, n: int, lower: float, upper: float) -> IntArray:
-        """Reserve ``n`` rows with the given bounds; returns their indices."""
+    def new_rows(self, n: int, lower: float, upper: float | FloatArray) -> IntArray:
+        """Reserve ``n`` rows with the given bounds (``upper``: one for all, or one per row); returns their
+        indices."""
         self.lower.append(np.full(n, lower))
         self.upper.append(np.full(n, upper))
         idx = np.arange(self.count, self.count + n, dtype=np.int64)
