@@ -14,7 +14,6 @@ import sys
 
 from game.cli_args import check_output_file, output_file_arg
 from game.errors import GameError
-from game.level import Level
 from game.share import PREFIX, decode, encode
 
 
