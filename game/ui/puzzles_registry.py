@@ -29,7 +29,7 @@ class PuzzleEntry:
 #: Every puzzle the screen knows, in menu order.
 PUZZLES: tuple[PuzzleEntry, ...] = (
     PuzzleEntry("Reverse Life", "game.ui.scenes.life", "LifeScene",
-                "Find a board whose next Game of Life generation is the one shown."),
+                "Paint a start that becomes the board shown after 1 to 5 Game of Life steps."),
     PuzzleEntry("Peg solitaire", "game.ui.scenes.pegs", "PegsScene",
                 "Jump pegs over one another until a single peg is left."),
     PuzzleEntry("Minesweeper", "game.ui.scenes.mines", "MinesScene",
