@@ -3,6 +3,7 @@ and the learned solver is offered once the rules are exact (headless, posted eve
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Iterator
 
@@ -126,3 +127,33 @@ def test_damaged_runs_file_is_kept_aside(app: App, data_home: Path) -> None:
     assert aside.read_text() == "{not json"
     screen = open_screen(app)
     assert screen.knowledge is not None and screen.knowledge.runs == 1, screen.error
+
+
+def test_the_hint_bar_offers_paging_only_when_there_are_pages(app: App, data_home: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.ui import hud
+    from game.ui.scenes import learned
+
+    shown: list[list[str]] = []
+    real = hud.hint_bar
+    def recording(surface: pygame.Surface, items: list[tuple[str, str]], **options: object) -> object:
+        shown.append([key for key, _ in items])
+        return real(surface, items, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hud, "hint_bar", recording)
+    install()
+    app.push(MenuScene(app))
+    screen = open_screen(app)
+    assert screen.knowledge is not None and screen.knowledge.runs == 0
+    assert shown[-1] == ["Esc"]  # nothing to page through yet
+    press(app, pygame.K_ESCAPE)
+    release(app, Level.load(ORIGINAL_PACK), [(2, 1), (5, 4), (6, 6)])
+    screen = open_screen(app)
+    k = screen.knowledge
+    assert k is not None and k.runs == 1
+    assert len(k.pictures) == 3 and shown[-1] == ["Esc"]  # classic's three moves fit on one page
+    screen.knowledge = dataclasses.replace(k, pictures=k.pictures * 3)  # nine moves: two pages
+    app.run_frames(1)
+    assert shown[-1] == ["Esc", "Left/Right"]
+    press(app, pygame.K_RIGHT)
+    assert screen.page == 1

@@ -152,7 +152,7 @@ class LearnedScene(Scene):
         w, h = surface.get_size()
         hud.top_bar(surface)
         hud.blit_text(surface, MENU_LABEL, (20, hud.TOP_BAR // 2), 36, hud.GOLD, anchor="midleft")
-        hud.hint_bar(surface, [("Esc", "back"), ("Left/Right", "more rules")])
+        hud.hint_bar(surface, [("Esc", "back")] + ([("Left/Right", "more rules")] if self._pages() > 1 else []))
         box = pygame.Rect(20, hud.TOP_BAR + 14, w - 40, 150)
         hud.panel(surface, box)
         k = self.knowledge
