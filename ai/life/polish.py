@@ -34,8 +34,7 @@ RADIUS = 1
 #: Rounds without a better best start after which the search restarts from the best start with a square
 #: around one of its wrong cells cleared.
 RESTART = 500
-#: Side of the square a restart clears (on the 17 dense benchmark boards of k = 4-5, 5 s each from the
-#: all-dead board: 2.4-3.8 % fewer wrong cells than 6 random flips near wrong cells, over 3 sets of seeds).
+#: Side of the square a restart clears (see bench/results.md, "Reverse Life", for the sizes tried).
 RUIN = 5
 #: Rounds without a better best start after which :func:`polish` stops (when the time does not end first).
 PATIENCE = 5000
@@ -137,7 +136,7 @@ def polish(start: Board, target: Board, rule: Rule, steps: int, ctx: SolveContex
                 raise
             break
         done += 1
-        if stale and stale % RESTART == 0:  # stuck: restart from the best start with a square around a wrong cell cleared
+        if stale and stale % RESTART == 0:  # stuck: from the best start, a square around a wrong cell cleared
             current = best.copy()
             wrong_at = np.argwhere(generation(current, rule, steps) != target)
             r, c = wrong_at[rng.integers(len(wrong_at))]
