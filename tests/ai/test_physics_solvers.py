@@ -10,7 +10,6 @@ reference simulator.
 
 from __future__ import annotations
 
-import itertools
 from functools import lru_cache
 
 import numpy as np
@@ -23,6 +22,7 @@ from ai.context import SolveContext
 from ai.reach import analyse
 from ai.solvers.decompose import DecomposeSolver, split
 from ai.solvers.search import Board, SearchSolver, _Search
+from bench.physics_stress import enumerated
 from game.batch import simulate_brick_sets, simulate_levels
 from game.level import Level
 from game.physics import Physics, random_physics
@@ -42,13 +42,7 @@ def level_of(physics: Physics, seed: int) -> Level:
 @lru_cache(maxsize=None)
 def enumerate_level(physics_index: int, seed: int) -> tuple[int | None, tuple[tuple[tuple[int, int], ...], ...]]:
     """The minimum and every optimal set of the level, by the reference simulator on every brick set."""
-    level = level_of(PHYSICS[physics_index], seed)
-    cells = [(int(r), int(c)) for r, c in np.argwhere(level.brickable_map)]
-    for size in range(level.budget + 1):
-        wins = tuple(combo for combo in itertools.combinations(cells, size) if simulate(level, combo).won)
-        if wins:
-            return size, tuple(sorted(wins))
-    return None, ()
+    return enumerated(level_of(PHYSICS[physics_index], seed))
 
 
 @lru_cache(maxsize=None)

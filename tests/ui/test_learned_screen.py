@@ -136,6 +136,7 @@ def test_the_hint_bar_offers_paging_only_when_there_are_pages(app: App, data_hom
 
     shown: list[list[str]] = []
     real = hud.hint_bar
+
     def recording(surface: pygame.Surface, items: list[tuple[str, str]], **options: object) -> object:
         shown.append([key for key, _ in items])
         return real(surface, items, **options)  # type: ignore[arg-type]
