@@ -123,6 +123,27 @@ def decision_tree(physics: Physics) -> tuple[int, tuple[TreeNode, ...]]:
     root = grow(0, list(range(len(branches))))
     return root, tuple(nodes)
 
+FlatTree = tuple[int, list[tuple[int, int, int]], list[tuple[int, bool]]]
+"""A decision tree in flat padded positions: the root, the nodes ``(cell delta, solid child, free child)``
+and the leaves ``(position delta, turns)``; children ``< 0`` are ``~leaf``."""
+
+
+def flat_tree(physics: Physics, pw: int) -> dict[int, FlatTree]:
+    """:func:`decision_tree` with offsets as deltas of flat padded positions (padded width ``pw``), per
+    direction (``-1``, ``1``): what the Python step loops walk.
+
+    >>> from game.physics import CLASSIC
+    >>> flat_tree(CLASSIC, 6)[1]   # below (+6), then ahead (+1); leaves: fall, walk, turn
+    (0, [(6, 1, -1), (1, -3, -2)], [(6, False), (1, False), (0, True)])
+    """
+    root, nodes = decision_tree(physics)
+    out = {}
+    for d in (-1, 1):
+        flat = [(n.offset[0] * pw + n.offset[1] * d, n.solid, n.free) for n in nodes]
+        leaves = [(b.move[0] * pw + b.move[1] * d, b.turn) for b in physics.branches]
+        out[d] = (root, flat, leaves)
+    return out
+
 
 def reads_above(physics: Physics) -> bool:
     """True when a lemming may read or move into the row above it (its runs are not confined to rows
@@ -162,5 +183,5 @@ def effect_groups(physics: Physics) -> tuple[EffectGroup, ...]:
     return tuple(out)
 
 
-__all__ = ["FREE", "SOLID", "EffectGroup", "TreeNode", "can_be", "decision_tree", "destination", "effect_groups",
-           "gate_codes", "need_codes", "possible", "reads_above"]
+__all__ = ["FREE", "SOLID", "EffectGroup", "FlatTree", "TreeNode", "can_be", "decision_tree", "destination",
+           "effect_groups", "flat_tree", "gate_codes", "need_codes", "possible", "reads_above"]

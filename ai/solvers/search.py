@@ -46,7 +46,7 @@ from ai.base import SolveMode, SolveStatus
 from ai.context import SolveContext
 from ai.reach import ReachInfo, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
-from ai.solvers.gates import SOLID, decision_tree, gate_codes, reads_above
+from ai.solvers.gates import SOLID, FlatTree, decision_tree, flat_tree, gate_codes, reads_above
 from game.level import Brick, Level
 from game.physics import Physics
 
@@ -70,9 +70,7 @@ class Board:
     row_from: list[int]  #: per map row r: mask of the bits of cells in rows >= r
     col_prefix: list[int]  #: col_prefix[c]: mask of the bits of cells in columns < c
     later: list[int]  #: per lemming k: mask of every cell the lemmings after k may read
-    tree: dict[int, tuple[int, list[tuple[int, int, int]], list[tuple[int, bool]]]]
-    #: per direction: the physics' decision tree in flat positions (root, nodes (cell delta, solid
-    #: child, free child), leaves (position delta, turns)); children ``< 0`` are ``~leaf``
+    tree: dict[int, FlatTree]  #: per direction: the physics' decision tree in flat positions
     physics: Physics  #: the level's physics
     stops: bool  #: targets stop lemmings
     upward: bool  #: the physics reads above a lemming (its future may read any row)
@@ -94,19 +92,8 @@ class Board:
         return cls(pw, level.frames, code, target, cells, starts, live, level.height * level.width,
                    inner.ravel().tolist(),
                    _row_masks(cells, level.height), _col_prefix(cells, level.width),
-                   _later_masks(level, info, cells, ctx), _flat_tree(level, pw),
+                   _later_masks(level, info, cells, ctx), flat_tree(level.physics, pw),
                    level.physics, level.physics.targets_stop, reads_above(level.physics))
-
-
-def _flat_tree(level: Level, pw: int) -> dict[int, tuple[int, list[tuple[int, int, int]], list[tuple[int, bool]]]]:
-    """The physics' decision tree with offsets as flat padded-position deltas, per direction."""
-    root, nodes = decision_tree(level.physics)
-    out = {}
-    for d in (-1, 1):
-        flat = [(n.offset[0] * pw + n.offset[1] * d, n.solid, n.free) for n in nodes]
-        leaves = [(b.move[0] * pw + b.move[1] * d, b.turn) for b in level.physics.branches]
-        out[d] = (root, flat, leaves)
-    return out
 
 
 def _mask(bits: np.ndarray) -> int:

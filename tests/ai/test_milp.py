@@ -57,12 +57,11 @@ def test_search_primal_and_cap(mode: str) -> None:
 
 
 def test_run_cuts_keep_the_optimum() -> None:
-    from ai.solvers.milp.solver import load_pywraplp, solve_interruptibly
+    from ai.solvers.milp.solver import load_backend
     from ai.context import SolveContext
 
     model = build_milp(original(), cut_depth=2)
-    solver = load_pywraplp(model, "HIGHS", integer=True)
-    outcome = solve_interruptibly(solver, "HIGHS", SolveContext.create(time_limit=30), None)
+    outcome = load_backend(model, "highs", integer=True).solve(SolveContext.create(time_limit=30))
     assert outcome.values is not None and round(outcome.values[: model.n_bricks].sum()) == 3
 
 

@@ -1,102 +1,219 @@
-"""The MILP and LP backends behind OR-Tools' ``pywraplp``: loading a model, solving under a context.
+"""The MILP and LP backends: a model loaded into a solver, rows over its variables added between solves.
 
-The model is handed to ``model_builder`` in one call (``fill_model_from_sparse_data``), exported
-to a proto and loaded into ``pywraplp``, which offers CBC (the research notes' choice), SCIP and
-HiGHS for the MILP, and GLOP or CLP for the LP relaxation.
+* **HiGHS** (the default) through SciPy (:func:`scipy.optimize.milp`): the sparse model is handed over in
+  one call at each solve (HiGHS starts each MILP solve afresh anyway);
+* **CBC** (the research notes' choice) and **SCIP** through OR-Tools' ``pywraplp``, and **GLOP** or **CLP**
+  for the LP relaxation: the model is handed to ``model_builder`` in one call
+  (``fill_model_from_sparse_data``), exported to a proto and loaded.
 
 A solve gets the context's remaining time as the backend's time limit.  SCIP and GLOP can be
-interrupted in place: the context's stop-watcher does it.  CBC, HiGHS and CLP cannot (nor do
-they release the GIL), so :class:`ai.solvers.milp.solver.MilpSolver` runs them in a child
-process when the caller can cancel.
+interrupted in place: the context's stop-watcher does it.  HiGHS, CBC and CLP cannot (nor do they
+release the GIL), so :class:`ai.solvers.milp.solver.MilpSolver` runs them in a child process when the
+caller can cancel.
+
+>>> import scipy.sparse
+>>> from ai.solvers.milp.model import MilpModel
+>>> model = MilpModel(np.zeros(2), np.ones(2), np.ones(2), np.array([1.0]), np.array([np.inf]),
+...                   scipy.sparse.csr_matrix(np.ones((1, 2))), [(0, 0), (0, 1)], [])   # min b0 + b1, b0 + b1 >= 1
+>>> for name in ("highs", "cbc"):
+...     backend = load_backend(model, name, integer=True)
+...     first = backend.solve(SolveContext.create())
+...     row = backend.add_row([0, 1], 2.0, np.inf)                    # now both
+...     print(name, first.status.value, backend.solve(SolveContext.create()).values.tolist())
+highs optimal [1.0, 1.0]
+cbc optimal [1.0, 1.0]
 """
 
 from __future__ import annotations
 
 import contextlib
-
+import enum
+import math
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
 import numpy as np
 import numpy.typing as npt
+import scipy.sparse
 from ortools.linear_solver import pywraplp  # type: ignore[attr-defined]  # (absent from OR-Tools' stubs)
 from ortools.linear_solver.python import model_builder as mb
+from scipy.optimize import Bounds, LinearConstraint, milp
 
 from ai.context import SolveContext, SolveStopped, StopReason
 from ai.solvers.milp.model import MilpModel
 
-#: Backend names accepted by :class:`ai.solvers.milp.solver.MilpSolver` and their pywraplp solver ids.
+FloatArray = npt.NDArray[np.float64]
+
+#: MILP backends by name: HiGHS through SciPy, the others by their pywraplp solver id.
 MIP_BACKENDS = {"cbc": "CBC", "scip": "SCIP", "highs": "HIGHS"}
+#: LP backends by name (pywraplp solver ids).
 LP_BACKENDS = {"glop": "GLOP", "clp": "CLP"}
 #: Backends whose solve can be interrupted in place.
 INTERRUPTIBLE = {"SCIP", "GLOP"}
 
 
-def _pywraplp() -> Any:
-    return pywraplp
+class BackendStatus(enum.Enum):
+    """How one backend solve ended."""
 
-
-def load_pywraplp(model: MilpModel, backend: str, *, integer: bool) -> Any:
-    """A pywraplp solver holding ``model`` (via model_builder's sparse import and a proto)."""
-    builder = mb.Model()  # type: ignore[no-untyped-call]  # (untyped in OR-Tools' stubs)
-    builder.helper.fill_model_from_sparse_data(  # the stubs mistype numpy arrays as ndarray[float64]
-        model.lower, model.upper, model.objective, model.row_lower, model.row_upper,  # type: ignore[arg-type]
-        model.matrix,
-    )
-    if integer:
-        for i in range(model.n_bricks):
-            builder.helper.set_var_integrality(i, True)
-    solver = _pywraplp().Solver.CreateSolver(backend)
-    if solver is None:
-        raise RuntimeError(f"OR-Tools has no {backend} backend here")
-    solver.SuppressOutput()
-    if backend == "HIGHS":
-        solver.SetSolverSpecificParametersAsString("log_to_console=false")  # also hides the banner
-    error = solver.LoadModelFromProto(builder.export_to_proto())
-    if error:
-        raise RuntimeError(f"cannot load the model into {backend}: {error}")
-    return solver
+    OPTIMAL = "optimal"        #: the values are an optimum
+    FEASIBLE = "feasible"      #: the time limit, with a solution in hand
+    INFEASIBLE = "infeasible"  #: proved: no solution
 
 
 @dataclass
 class BackendOutcome:
-    """Status (a pywraplp status code) and variable values of one backend solve."""
+    """Status and variable values of one backend solve."""
 
-    status: int
-    values: npt.NDArray[np.float64] | None = None
+    status: BackendStatus
+    values: FloatArray | None = None
 
     @property
     def decided(self) -> bool:
         """True for a proved optimum or proved infeasibility."""
-        pw = _pywraplp()
-        return self.status in (pw.Solver.OPTIMAL, pw.Solver.INFEASIBLE)
+        return self.status in (BackendStatus.OPTIMAL, BackendStatus.INFEASIBLE)
 
 
-def values_of(solver: Any) -> npt.NDArray[np.float64]:
-    """Every variable's value in the current solution of a pywraplp solver."""
-    return np.array([v.solution_value() for v in solver.variables()])
+class Backend(ABC):
+    """A model loaded into one solver; rows (all coefficients 1) added and relaxed between solves."""
+
+    name: str  #: the solver id: HIGHS, CBC, SCIP, GLOP or CLP
+
+    @abstractmethod
+    def add_row(self, columns: Iterable[int], lower: float, upper: float) -> int:
+        """A row ``lower <= Σ x[columns] <= upper``; returns its handle for :meth:`set_row`."""
+
+    @abstractmethod
+    def set_row(self, row: int, lower: float, upper: float) -> None:
+        """New bounds for an added row (``-inf, inf``: the row no longer binds)."""
+
+    @abstractmethod
+    def solve(self, ctx: SolveContext) -> BackendOutcome:
+        """Solve within ``ctx`` (its deadline; its cancel events when the backend is interruptible).
+
+        Raises :class:`ai.context.SolveStopped` when stopped before a solution or a proof.
+        """
 
 
-def solve_interruptibly(solver: Any, backend: str, ctx: SolveContext, cancel: Any = None) -> BackendOutcome:
-    """Run the backend within ``ctx`` (its deadline; its cancel events, and ``cancel`` if given).
+class HighsBackend(Backend):
+    """HiGHS through :func:`scipy.optimize.milp` (integer brick variables; the others continuous)."""
 
-    Raises :class:`ai.context.SolveStopped` when the context stopped the solve before it was
-    decided; an interruptible backend (:data:`INTERRUPTIBLE`) is stopped by the context's
-    stop-watcher, the others run to their time limit.
-    """
-    if cancel is not None:
-        ctx = ctx.child(cancel=cancel)
-    ctx.check()
-    pw = _pywraplp()
-    remaining = ctx.remaining()
-    if remaining is not None:
-        solver.SetTimeLimit(max(1, int(remaining * 1000)))
-    watch = ctx.watch(solver.InterruptSolve) if backend in INTERRUPTIBLE else contextlib.nullcontext()
-    with watch:
-        status = int(solver.Solve())
-    outcome = BackendOutcome(status, values_of(solver) if status in (pw.Solver.OPTIMAL, pw.Solver.FEASIBLE) else None)
-    if outcome.decided or outcome.values is not None:
-        return outcome
-    if status in (pw.Solver.UNBOUNDED, pw.Solver.MODEL_INVALID):
-        raise RuntimeError(f"{backend} ended with status {status}")
-    raise SolveStopped(ctx.stop_reason() or StopReason.TIMEOUT)  # its time limit, or the stop-watcher
+    name = "HIGHS"
+
+    def __init__(self, model: MilpModel, *, integer: bool = True) -> None:
+        self.model = model
+        self.integrality = np.zeros(len(model.objective))
+        if integer:
+            self.integrality[: model.n_bricks] = 1
+        self.rows: list[tuple[list[int], float, float]] = []
+
+    def add_row(self, columns: Iterable[int], lower: float, upper: float) -> int:
+        self.rows.append((list(columns), lower, upper))
+        return len(self.rows) - 1
+
+    def set_row(self, row: int, lower: float, upper: float) -> None:
+        self.rows[row] = (self.rows[row][0], lower, upper)
+
+    def solve(self, ctx: SolveContext) -> BackendOutcome:
+        ctx.check()
+        m = self.model
+        matrix: Any = m.matrix
+        lower, upper = m.row_lower, m.row_upper
+        live = [(cols, lo, hi) for cols, lo, hi in self.rows if lo > -math.inf or hi < math.inf]
+        if live:
+            extra = scipy.sparse.csr_matrix(
+                (np.ones(sum(len(cols) for cols, _, _ in live)),
+                 (np.repeat(np.arange(len(live)), [len(cols) for cols, _, _ in live]),
+                  np.concatenate([np.asarray(cols, dtype=np.int64) for cols, _, _ in live]))),
+                shape=(len(live), len(m.objective)))
+            matrix = scipy.sparse.vstack([matrix, extra], format="csr")
+            lower = np.concatenate([lower, [lo for _, lo, _ in live]])
+            upper = np.concatenate([upper, [hi for _, _, hi in live]])
+        options: dict[str, Any] = {}
+        remaining = ctx.remaining()
+        if remaining is not None:
+            options["time_limit"] = max(remaining, 0.001)
+        constraints = LinearConstraint(matrix, lower, upper) if matrix.shape[0] else None
+        res = milp(m.objective, integrality=self.integrality, bounds=Bounds(m.lower, m.upper),
+                   constraints=constraints, options=options)
+        if res.status == 0:
+            return BackendOutcome(BackendStatus.OPTIMAL, np.asarray(res.x, dtype=np.float64))
+        if res.status == 2:
+            return BackendOutcome(BackendStatus.INFEASIBLE)
+        if res.status == 1 and res.x is not None:
+            return BackendOutcome(BackendStatus.FEASIBLE, np.asarray(res.x, dtype=np.float64))
+        if res.status == 1:
+            raise SolveStopped(ctx.stop_reason() or StopReason.TIMEOUT)
+        raise RuntimeError(f"HiGHS ended with status {res.status}: {res.message}")
+
+
+class PywraplpBackend(Backend):
+    """CBC, SCIP, GLOP or CLP through OR-Tools' ``pywraplp``."""
+
+    def __init__(self, model: MilpModel, name: str, *, integer: bool) -> None:
+        builder = mb.Model()  # type: ignore[no-untyped-call]  # (untyped in OR-Tools' stubs)
+        builder.helper.fill_model_from_sparse_data(  # the stubs mistype numpy arrays as ndarray[float64]
+            model.lower, model.upper, model.objective, model.row_lower, model.row_upper,  # type: ignore[arg-type]
+            model.matrix,
+        )
+        if integer:
+            for i in range(model.n_bricks):
+                builder.helper.set_var_integrality(i, True)
+        solver = pywraplp.Solver.CreateSolver(name)
+        if solver is None:
+            raise RuntimeError(f"OR-Tools has no {name} backend here")
+        solver.SuppressOutput()
+        error = solver.LoadModelFromProto(builder.export_to_proto())
+        if error:
+            raise RuntimeError(f"cannot load the model into {name}: {error}")
+        self.name, self.solver = name, solver
+        self.variables = solver.variables()
+        self.rows: list[Any] = []
+
+    def add_row(self, columns: Iterable[int], lower: float, upper: float) -> int:
+        row = self.solver.Constraint(_finite(lower, self.solver), _finite(upper, self.solver))
+        for i in columns:
+            row.SetCoefficient(self.variables[i], 1)
+        self.rows.append(row)
+        return len(self.rows) - 1
+
+    def set_row(self, row: int, lower: float, upper: float) -> None:
+        self.rows[row].SetBounds(_finite(lower, self.solver), _finite(upper, self.solver))
+
+    def solve(self, ctx: SolveContext) -> BackendOutcome:
+        ctx.check()
+        remaining = ctx.remaining()
+        if remaining is not None:
+            self.solver.SetTimeLimit(max(1, int(remaining * 1000)))
+        interruptible = self.name in INTERRUPTIBLE
+        with ctx.watch(self.solver.InterruptSolve) if interruptible else contextlib.nullcontext():
+            status = int(self.solver.Solve())
+        if status == pywraplp.Solver.INFEASIBLE:
+            return BackendOutcome(BackendStatus.INFEASIBLE)
+        if status in (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE):
+            values = np.array([v.solution_value() for v in self.variables])
+            return BackendOutcome(BackendStatus.OPTIMAL if status == pywraplp.Solver.OPTIMAL
+                                  else BackendStatus.FEASIBLE, values)
+        if status in (pywraplp.Solver.UNBOUNDED, pywraplp.Solver.MODEL_INVALID):
+            raise RuntimeError(f"{self.name} ended with status {status}")
+        raise SolveStopped(ctx.stop_reason() or StopReason.TIMEOUT)  # its time limit, or the stop-watcher
+
+
+def _finite(value: float, solver: Any) -> float:
+    """``value`` with infinities as the pywraplp solver's own."""
+    return value if math.isfinite(value) else math.copysign(solver.infinity(), value)
+
+
+def load_backend(model: MilpModel, name: str, *, integer: bool) -> Backend:
+    """``model`` loaded into the backend ``name`` (a key of :data:`MIP_BACKENDS` or :data:`LP_BACKENDS`);
+    ``integer``: the brick variables are integer (else the LP relaxation)."""
+    solver_id = MIP_BACKENDS.get(name) or LP_BACKENDS.get(name)
+    if solver_id is None:
+        raise ValueError(f"unknown backend {name!r}")
+    if solver_id == "HIGHS":
+        return HighsBackend(model, integer=integer)
+    return PywraplpBackend(model, solver_id, integer=integer)
+
+
+__all__ = ["INTERRUPTIBLE", "LP_BACKENDS", "MIP_BACKENDS", "Backend", "BackendOutcome", "BackendStatus",
+           "HighsBackend", "PywraplpBackend", "load_backend"]

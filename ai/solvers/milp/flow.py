@@ -45,7 +45,8 @@ import numpy.typing as npt
 import scipy.sparse
 
 from ai.context import SolveContext
-from ai.reach import ReachInfo
+from ai.reach import LemmingReach
+from ai.reach_bounded import BoundedLemming, BoundedReach, Scope
 from ai.solvers.gates import FREE, SOLID, EffectGroup, destination, effect_groups, possible
 from ai.solvers.milp.model import IntArray, MilpModel, ModelBuilder
 from game.level import Lemming, Level
@@ -62,15 +63,28 @@ def read_order(physics: Physics) -> list[Offset]:
     return list(dict.fromkeys(offset for branch in physics.branches for offset, _ in branch.needs))
 
 
+def moves_of(reach: object) -> IntArray | None:
+    """The moves a bounded scope's lemming makes (:attr:`ai.reach_bounded.BoundedLemming.moves`), or ``None``
+    for the full analysis (every possible move between live states)."""
+    return reach.moves if isinstance(reach, BoundedLemming) else None
+
+
+def move_keys(frame: IntArray, src: IntArray, dst: IntArray, plane: int) -> IntArray:
+    """One integer per move ``(frame, from, to)`` (state columns below ``plane``)."""
+    return (frame * plane + src) * plane + dst
+
+
 class FlowBuilder(ModelBuilder):
     """Assembles the flow formulation (see the module docstring)."""
 
     def build(self) -> MilpModel:
         """Every lemming's flow, the run cuts, the budget and the objective."""
+        if isinstance(self.info, BoundedReach) and not self.info.timed:
+            raise ValueError("the flow formulation needs a bounded scope taken frame by frame")
         occupancy = []
         for reach in self.info.lemmings:
             self.ctx.check()
-            occupancy.append(self.add_flow_lemming(reach.dense(self.ctx)))
+            occupancy.append(self.add_flow_lemming(reach.dense(self.ctx), moves_of(reach)))
         self.add_run_cuts(self.cut_depth)
         self.add_budget()
         lower = np.zeros(self.n_vars)
@@ -81,8 +95,10 @@ class FlowBuilder(ModelBuilder):
         ]
         return self.assemble(lower, upper, [], occ)
 
-    def add_flow_lemming(self, live: BoolArray) -> tuple[IntArray, IntArray, IntArray, npt.NDArray[np.float64]]:
-        """Arcs, conservation and gate rows of one lemming; returns its occupancy map."""
+    def add_flow_lemming(self, live: BoolArray, moves: IntArray | None = None
+                         ) -> tuple[IntArray, IntArray, IntArray, npt.NDArray[np.float64]]:
+        """Arcs, conservation and gate rows of one lemming (only the ``moves`` made, rows ``(frame, from,
+        to)`` of state columns, when given: a bounded scope); returns its occupancy map."""
         n, h, w, _ = live.shape
         coords = np.argwhere(live)
         n_nodes = len(coords)
@@ -121,6 +137,11 @@ class FlowBuilder(ModelBuilder):
             arcs(moving & self.possible(group, pr, pc, ch), node_of[safe_t, dr, dc, dch], k)
         self.ctx.check()
         a_src, a_dst, a_kind = np.concatenate(src), np.concatenate(dst), np.concatenate(kind)
+        if moves is not None:
+            state = (r * w + c) * 2 + ch
+            made = move_keys(moves[:, 0], moves[:, 1], moves[:, 2], h * w * 2)
+            keep = np.isin(move_keys(t[a_src], state[a_src], state[a_dst], h * w * 2), made)
+            a_src, a_dst, a_kind = a_src[keep], a_dst[keep], a_kind[keep]
         # chains: a node with one arc in and one arc out passes its inflow on, so both arcs
         # share one variable and the node needs no conservation row
         inner = (t > 0) & going
@@ -231,7 +252,7 @@ class FlowBuilder(ModelBuilder):
         self.tri.add(row_of_state[a_sid[m]], a_var[m], 1.0)
 
 
-def build_flow(level: Level, info: ReachInfo | None = None, *, cut_depth: int = 0,
+def build_flow(level: Level, info: Scope | None = None, *, cut_depth: int = 0,
                ctx: SolveContext | None = None) -> MilpModel:
     """The flow formulation of ``level`` (see the module docstring)."""
     return FlowBuilder(level, info, cut_depth=cut_depth, ctx=ctx).build()
@@ -257,16 +278,18 @@ class PathBuilder(FlowBuilder):
     def build(self) -> MilpModel:
         """Every lemming's path flow, the read cuts, the budget and the objective."""
         self.reads: list[tuple[IntArray, IntArray]] = []
-        for k, reach in enumerate(self.info.lemmings):
+        lemmings: tuple[LemmingReach | BoundedLemming, ...] = self.info.lemmings
+        for reach, lemming in zip(lemmings, self.level.lemmings):
             self.ctx.check()
-            self.add_path_lemming(reach.dense(self.ctx), self.level.lemmings[k])
+            self.add_path_lemming(reach.dense(self.ctx), lemming, moves_of(reach))
         self.add_read_cuts()
         self.add_run_cuts(self.cut_depth)
         self.add_budget()
         return self.assemble(np.zeros(self.n_vars), np.ones(self.n_vars), [], occupancy=[])
 
-    def add_path_lemming(self, live: BoolArray, lemming: Lemming) -> None:
-        """Arcs, conservation, gates and deadline of one lemming."""
+    def add_path_lemming(self, live: BoolArray, lemming: Lemming, moves: IntArray | None = None) -> None:
+        """Arcs, conservation, gates and deadline of one lemming (only the ``moves`` made, when given, as in
+        :meth:`FlowBuilder.add_flow_lemming`)."""
         n, h, w, _ = live.shape
         r0, c0 = lemming.row, lemming.col
         if self.level.target_map[r0, c0]:
@@ -278,6 +301,9 @@ class PathBuilder(FlowBuilder):
         pr, pc = r + 1, c + 1
         node_of[pr, pc, ch] = np.arange(n_nodes)
         start = node_of[r0 + 1, c0 + 1, 1 if lemming.direction == 1 else 0]
+        if start < 0:  # no live state at the start (a bounded scope): this lemming cannot win
+            self.tri.new_rows(1, 1.0, 1.0)  # an empty row that must equal 1
+            return
         d = np.where(ch == 1, 1, -1)
         target = self.level.target_map[r, c]
         physics = self.level.physics
@@ -291,6 +317,12 @@ class PathBuilder(FlowBuilder):
             dst.append(dest[keep])
             kind.append(np.full(int(keep.sum()), k, dtype=np.int64))
         a_src, a_dst, a_kind = np.concatenate(src), np.concatenate(dst), np.concatenate(kind)
+        if moves is not None:
+            state = (r * w + c) * 2 + ch
+            made = move_keys(np.zeros(len(moves), dtype=np.int64), moves[:, 1], moves[:, 2], h * w * 2)
+            keep = np.isin(move_keys(np.zeros(len(a_src), dtype=np.int64), state[a_src], state[a_dst], h * w * 2),
+                           made)
+            a_src, a_dst, a_kind = a_src[keep], a_dst[keep], a_kind[keep]
         a_var = self.new_vars(len(a_src))
         # conservation at non-target states: out − in = 1 at the start, 0 elsewhere
         cons = ~target
@@ -324,7 +356,7 @@ class PathBuilder(FlowBuilder):
             self.tri.add(rows[cells], arcs, -1.0)
 
 
-def build_path(level: Level, info: ReachInfo | None = None, *, cut_depth: int = 0,
+def build_path(level: Level, info: Scope | None = None, *, cut_depth: int = 0,
                ctx: SolveContext | None = None) -> MilpModel:
     """The path formulation of ``level`` (see :class:`PathBuilder`)."""
     return PathBuilder(level, info, cut_depth=cut_depth, ctx=ctx).build()

@@ -18,7 +18,7 @@
 from __future__ import annotations
 
 from ai.context import SolveContext
-from ai.reach import ReachInfo
+from ai.reach_bounded import Scope
 from ai.solvers.milp.flow import FlowBuilder, PathBuilder
 from ai.solvers.milp.model import MilpModel, ModelBuilder
 from ai.solvers.milp.product import ProductBuilder
@@ -29,7 +29,7 @@ BUILDERS: dict[str, type[ModelBuilder]] = {"path": PathBuilder, "flow": FlowBuil
 FORMULATIONS = tuple(BUILDERS)
 
 
-def build_milp(level: Level, info: ReachInfo | None = None, *, cut_depth: int = 0,
+def build_milp(level: Level, info: Scope | None = None, *, cut_depth: int = 0,
                formulation: str = "path", ctx: SolveContext | None = None) -> MilpModel:
     """The model of ``level`` in ``formulation``, with run cuts to ``cut_depth``; ``ctx`` may stop
     the building (:class:`ai.context.SolveStopped`).  Where targets do not stop lemmings ``path``

@@ -1,7 +1,8 @@
 """The MILP model every formulation builds: a sparse matrix from numpy index arrays.
 
 A formulation subclasses :class:`ModelBuilder`, which owns the brick variables (the first
-variables, one per cell that some live state reads, see :mod:`ai.reach`), the gate map of
+variables, one per cell that some live state reads, see :mod:`ai.reach`; over a bounded scope, one per
+cell that some bounded run meets, :mod:`ai.reach_bounded`), the gate map of
 :mod:`ai.solvers.gates` (``code[r+1, c+1]``: brick variable, or a cell fixed solid or free),
 the growing coordinate lists of the constraint matrix, the shared rows (budget, run cuts) and
 the assembly into a :class:`MilpModel`.  Building checks the solve context between groups of
@@ -27,7 +28,8 @@ import numpy.typing as npt
 import scipy.sparse  # imported here, not inside a solve: the first import takes ~0.5 s
 
 from ai.context import SolveContext
-from ai.reach import ReachInfo, analyse, losing_reads
+from ai.reach import analyse, losing_reads
+from ai.reach_bounded import Scope
 from ai.solvers.gates import gate_codes
 from game.level import Level
 
@@ -90,7 +92,7 @@ class MilpModel:
 class ModelBuilder:
     """What every formulation shares: brick variables, gate map, matrix rows, budget, run cuts."""
 
-    def __init__(self, level: Level, info: ReachInfo | None = None, *, cut_depth: int = 0,
+    def __init__(self, level: Level, info: Scope | None = None, *, cut_depth: int = 0,
                  ctx: SolveContext | None = None) -> None:
         self.ctx = ctx or SolveContext.create()
         self.cut_depth = cut_depth

@@ -15,22 +15,18 @@ import numpy.typing as npt
 from ai.base import RelaxedSolution, SolveStatus
 from ai.context import SolveContext
 from ai.solvers.base import Outcome
-from ai.solvers.milp.backends import LP_BACKENDS, load_pywraplp, solve_interruptibly
+from ai.solvers.milp.backends import BackendStatus, load_backend
 from ai.solvers.milp.model import MilpModel
 from game.level import Level
 
 
 def solve_lp(level: Level, model: MilpModel, lp_backend: str, ctx: SolveContext) -> Outcome:
     """Solve the relaxation of ``model`` with ``lp_backend`` (``glop`` or ``clp``)."""
-    from ortools.linear_solver import pywraplp  # type: ignore[attr-defined]  # (absent from OR-Tools' stubs)
-
-    backend = LP_BACKENDS[lp_backend]
-    solver = load_pywraplp(model, backend, integer=False)
-    outcome = solve_interruptibly(solver, backend, ctx)
+    outcome = load_backend(model, lp_backend, integer=False).solve(ctx)
     size: dict[str, Any] = {"variables": len(model.objective), "constraints": len(model.row_lower)}
-    if outcome.status == pywraplp.Solver.INFEASIBLE:
+    if outcome.status == BackendStatus.INFEASIBLE:
         return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=float("inf"), **size)
-    if outcome.status != pywraplp.Solver.OPTIMAL or outcome.values is None:
+    if outcome.status != BackendStatus.OPTIMAL or outcome.values is None:
         return Outcome(SolveStatus.TIMEOUT, message="the LP relaxation was stopped before its optimum", **size)
     relaxed = relaxed_solution(level, model, outcome.values)
     return Outcome(SolveStatus.UNKNOWN, message=f"LP relaxation: at least {relaxed.objective:.3f} bricks",

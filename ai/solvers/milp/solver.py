@@ -1,10 +1,17 @@
 """The MILP solver: a formulation (:mod:`ai.solvers.milp.formulations`) solved by a backend.
 
 The model is built from numpy index arrays (:mod:`ai.solvers.milp.model`) in one of three
-formulations (``path``, the default, ``flow`` or ``product``), loaded into one of OR-Tools'
-``pywraplp`` backends (:mod:`ai.solvers.milp.backends`: HiGHS, CBC or SCIP), or relaxed to an
+formulations (``path``, the default, ``flow`` or ``product``), loaded into a backend
+(:mod:`ai.solvers.milp.backends`: HiGHS through SciPy, CBC or SCIP through pywraplp), or relaxed to an
 LP (``lp=True``, :mod:`ai.solvers.milp.relaxation`: GLOP or CLP) whose fractional brick and
 lemming densities come back in ``SolveResult.relaxed``.
+
+Modes ``min`` and ``all`` first climb through small caps on *bounded* models: for ``k`` from the proved
+lower bound up, the model over the states of runs that meet at most ``k`` bricks
+(:mod:`ai.reach_bounded`) under ``Σ b ≤ k``; the first cap with a solution holds the minimum.  Such a
+model is a fraction of the full one (a quarter of the per-frame model under physics whose targets do not
+stop lemmings, at ``k = 2`` on 16x24 maps); once the bounded pass would not be much smaller than the full
+model, the full model takes over from the bound reached.
 
 Mode ``all`` finds the minimum, then repeatedly solves with ``Σ b = min`` and a cut
 ``Σ_{i∈S} b_i ≤ min − 1`` for every solution ``S`` found, until infeasible.
@@ -34,17 +41,11 @@ import numpy.typing as npt
 
 from ai.base import BrickSet, SolveMode, SolveResult, SolveStatus
 from ai.context import SolveContext, SolveStopped, StopReason
-from ai.reach import reach_for
+from ai.reach import ReachInfo, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.bounds import bound_and_witness
-from ai.solvers.milp.backends import (
-    INTERRUPTIBLE,
-    LP_BACKENDS,
-    MIP_BACKENDS,
-    BackendOutcome,
-    load_pywraplp,
-    solve_interruptibly,
-)
+from ai.solvers.milp.backends import INTERRUPTIBLE, LP_BACKENDS, MIP_BACKENDS, Backend, BackendStatus, load_backend
+from ai.solvers.milp.climb import BoundedScopes
 from ai.solvers.milp.formulations import FORMULATIONS, build_milp
 from ai.solvers.milp.model import MilpModel
 from ai.solvers.milp.relaxation import solve_lp
@@ -53,8 +54,7 @@ from game.level import Level
 #: A child process still running this long after the deadline is killed (its result is lost).
 CHILD_GRACE = 0.15
 
-__all__ = ["INTERRUPTIBLE", "LP_BACKENDS", "MIP_BACKENDS", "BackendOutcome", "MilpSolver", "build_milp",
-           "load_pywraplp", "solve_interruptibly"]
+__all__ = ["INTERRUPTIBLE", "LP_BACKENDS", "MIP_BACKENDS", "MilpSolver", "build_milp", "load_backend"]
 
 
 class MilpSolver(SolverBase):
@@ -107,16 +107,50 @@ class MilpSolver(SolverBase):
         if not info.feasible:  # (only the relaxation gets here: the base answers this for the MILP)
             return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=math.inf,
                            message="some lemming cannot reach a target in time, whatever the bricks")
-        model = build_milp(level, info, formulation=self.formulation, ctx=ctx)
-        ctx.report(f"model built: {len(model.objective)} variables")
         if self.lp:
+            model = build_milp(level, info, formulation=self.formulation, ctx=ctx)
+            ctx.report(f"model built: {len(model.objective)} variables")
             return solve_lp(level, model, self.lp_backend, ctx)
-        backend = MIP_BACKENDS[self.backend]
-        solver = load_pywraplp(model, backend, integer=True)
-        ctx.check()
-        run = MipRun(level, model, solver, backend, mode, ctx, partial)
         lb, known = bound_and_witness(level, ctx)  # a winning brick when one wins: then it is the minimum
+        if mode != SolveMode.ANY and not (known is not None and len(known) <= lb):
+            climbed = self._climb(level, info, mode, ctx, partial, lb, known)
+            if isinstance(climbed, Outcome):
+                return climbed
+            lb = climbed
+        run = self._run(level, build_milp(level, info, formulation=self.formulation, ctx=ctx), mode, ctx, partial)
         return run.run(known if known is not None else self._primal(level, ctx), lb)
+
+    def _run(self, level: Level, model: MilpModel, mode: SolveMode, ctx: SolveContext, partial: Partial) -> MipRun:
+        """``model`` loaded into the backend, ready to solve."""
+        ctx.report(f"model built: {len(model.objective)} variables")
+        backend = load_backend(model, self.backend, integer=True)
+        ctx.check()
+        return MipRun(level, model, backend, mode, ctx, partial)
+
+    def _climb(self, level: Level, info: ReachInfo, mode: SolveMode, ctx: SolveContext, partial: Partial,
+               lower: int, known: BrickSet | None) -> Outcome | int:
+        """Caps ``k = lower, lower + 1, ...`` on bounded models (see the module docstring): the outcome once
+        a cap holds a solution (or none within the budget), else the lower bound proved when a bounded
+        model would no longer be much smaller than the full one."""
+        scopes = BoundedScopes(level, info, per_frame=self.formulation != "path" or not level.physics.targets_stop,
+                               ctx=ctx)
+        top = level.budget if known is None else len(known)
+        for k in range(lower, top + 1):
+            if known is not None and k == len(known) and mode != SolveMode.ALL:
+                return Outcome(SolveStatus.OPTIMAL, solutions=[known], best_bound=float(k))
+            scope = scopes.at(k)
+            if scope is None:
+                return k
+            if scope.feasible:
+                model = build_milp(level, scope, formulation=self.formulation, ctx=ctx)
+                run = self._run(level, model, mode, ctx, partial)
+                found = run.run(known, k) if known is not None and k == len(known) else run.within(k)
+                if found is not None:
+                    return found
+            partial.bound(float(k + 1))
+            ctx.report(f"no solution of {k} bricks", best_bound=float(k + 1))
+        return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=math.inf,
+                       message=f"no set of at most {level.budget} bricks wins")
 
     def _primal(self, level: Level, ctx: SolveContext) -> BrickSet | None:
         """A first solution from the exact search in mode ``any`` (capped in time), or None."""
@@ -171,27 +205,30 @@ PROBE_FROM = 2
 class MipRun:
     """One MILP solve: minimum, then (mode ``all``) enumeration with no-good cuts."""
 
-    def __init__(self, level: Level, model: MilpModel, solver: Any, backend: str, mode: SolveMode,
-                 ctx: SolveContext, partial: Partial) -> None:
-        self.level, self.model, self.solver, self.backend = level, model, solver, backend
+    def __init__(self, level: Level, model: MilpModel, backend: Backend, mode: SolveMode, ctx: SolveContext,
+                 partial: Partial) -> None:
+        self.level, self.model, self.backend = level, model, backend
         self.mode, self.ctx, self.partial = mode, ctx, partial
-        self.bricks = solver.variables()[: model.n_bricks]
+        self.bricks = range(model.n_bricks)  #: the brick variables' columns
         self.values: npt.NDArray[np.float64] | None = None
 
     def size(self) -> dict[str, Any]:
         """Model size and backend for the :class:`Outcome`."""
         return {"variables": len(self.model.objective), "constraints": len(self.model.row_lower),
-                "extra": {"backend": self.backend.lower()}}
+                "extra": {"backend": self.backend.name.lower()}}
 
     def current(self) -> BrickSet:
         """The brick set of the current MILP solution."""
         assert self.values is not None
         return tuple(cell for cell, v in zip(self.model.brick_cells, self.values) if v > 0.5)
 
-    def solve_once(self) -> int:
-        """One backend solve; keeps the values (raises :class:`SolveStopped` when stopped first)."""
-        outcome = solve_interruptibly(self.solver, self.backend, self.ctx)
+    def solve_once(self) -> BackendStatus:
+        """One backend solve; keeps the values (raises :class:`SolveStopped` when stopped first, and when
+        the caller cancelled while it ran)."""
+        outcome = self.backend.solve(self.ctx)
         self.values = outcome.values
+        if self.ctx.cancelled():
+            raise SolveStopped(StopReason.CANCELLED)
         return outcome.status
 
     def run(self, known: BrickSet | None, lower: int = 0) -> Outcome:
@@ -200,42 +237,44 @@ class MipRun:
         and with a bound of :data:`PROBE_FROM` or more, one solve under the cap ``Σ b ≤ lower`` comes
         first: a strongly constrained model HiGHS settles fast (the restless benchmark levels of minimum 2:
         median 3.0 -> 1.0 s); a solution there is the minimum."""
-        from ortools.linear_solver import pywraplp  # type: ignore[attr-defined]  # (absent from OR-Tools' stubs)
-
         if known is not None and self.mode == SolveMode.ANY:
             return Outcome(SolveStatus.FEASIBLE, solutions=[known], **self.size())
         if known is not None and len(known) <= lower:
             return self.finish(known)
         if known is None and lower >= PROBE_FROM and self.mode != SolveMode.ANY:
-            probe = self.solver.Constraint(-self.solver.infinity(), lower)
-            for v in self.bricks:
-                probe.SetCoefficient(v, 1)
+            probe = self.backend.add_row(self.bricks, -math.inf, lower)
             status = self.solve_once()
-            if self.ctx.cancelled():
-                raise SolveStopped(StopReason.CANCELLED)
-            probe.SetUb(self.solver.infinity())
-            if status != pywraplp.Solver.INFEASIBLE:  # a solution under the cap: as few bricks as the bound allows
+            self.backend.set_row(probe, -math.inf, math.inf)
+            if status != BackendStatus.INFEASIBLE:  # a solution under the cap: as few bricks as the bound allows
                 return self.finish(self.current())
-        cap: Any = None
+        cap: int | None = None
         if known is not None:
             self.partial.found(known)
             if not known:  # the empty set wins: nothing can be smaller
                 return self.finish(known)
-            cap = self.solver.Constraint(-self.solver.infinity(), len(known) - 1)
-            for v in self.bricks:
-                cap.SetCoefficient(v, 1)
+            cap = self.backend.add_row(self.bricks, -math.inf, len(known) - 1)
         status = self.solve_once()
-        if self.ctx.cancelled():
-            raise SolveStopped(StopReason.CANCELLED)
-        if status == pywraplp.Solver.INFEASIBLE:
+        if status == BackendStatus.INFEASIBLE:
             if known is not None:  # nothing below the known solution: it is optimal
-                cap.SetUb(self.solver.infinity())
+                assert cap is not None
+                self.backend.set_row(cap, -math.inf, math.inf)
                 return self.finish(known)
             return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=math.inf, **self.size())
-        if status != pywraplp.Solver.OPTIMAL:  # the time limit, with a solution in hand
+        if status != BackendStatus.OPTIMAL:  # the time limit, with a solution in hand
             return Outcome(SolveStatus.FEASIBLE, solutions=[self.current()], **self.size())
         if cap is not None:
-            cap.SetUb(self.solver.infinity())
+            self.backend.set_row(cap, -math.inf, math.inf)
+        return self.finish(self.current())
+
+    def within(self, cap: int) -> Outcome | None:
+        """The minimum under ``Σ b ≤ cap`` (and in mode ``all`` every solution of that size), or ``None``
+        when no set of at most ``cap`` bricks wins."""
+        self.backend.add_row(self.bricks, -math.inf, cap)
+        status = self.solve_once()
+        if status == BackendStatus.INFEASIBLE:
+            return None
+        if status != BackendStatus.OPTIMAL:  # the time limit, with a solution in hand
+            return Outcome(SolveStatus.FEASIBLE, solutions=[self.current()], **self.size())
         return self.finish(self.current())
 
     def finish(self, best: BrickSet) -> Outcome:
@@ -250,31 +289,22 @@ class MipRun:
 
     def enumerate(self, best: BrickSet) -> Outcome:
         """Every solution with ``len(best)`` bricks, by re-solving with no-good cuts."""
-        from ortools.linear_solver import pywraplp  # type: ignore[attr-defined]  # (absent from OR-Tools' stubs)
-
         k = len(best)
-        solver = self.solver
-        fix = solver.Constraint(k, k)
-        for v in self.bricks:
-            fix.SetCoefficient(v, 1)
+        self.backend.add_row(self.bricks, k, k)
         found = [best]
         complete = False
+        index = {cell: i for i, cell in enumerate(self.model.brick_cells)}
         while True:
-            cut = solver.Constraint(-solver.infinity(), k - 1)
-            for cell, v in zip(self.model.brick_cells, self.bricks):
-                if cell in found[-1]:
-                    cut.SetCoefficient(v, 1)
+            self.backend.add_row([index[cell] for cell in found[-1]], -math.inf, k - 1)
             try:
                 status = self.solve_once()
             except SolveStopped as stop:
                 if stop.reason is StopReason.CANCELLED:
                     raise
                 break  # the time limit: the minimum is proved, the list may be incomplete
-            if status == pywraplp.Solver.INFEASIBLE:
+            if status == BackendStatus.INFEASIBLE:
                 complete = True
                 break
-            if self.ctx.cancelled():
-                raise SolveStopped(StopReason.CANCELLED)
             found.append(self.current())
             self.partial.found(found[-1])
             self.ctx.report("solution found", best_bricks=k, solutions_found=len(found))

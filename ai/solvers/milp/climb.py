@@ -1,0 +1,62 @@
+"""The bounded scopes of the MILP's climb through caps: which states a cap of ``k`` bricks needs.
+
+For each cap ``k`` the MILP may build its model over the bounded states of :mod:`ai.reach_bounded`
+instead of every live state.  The pass that finds them costs a few microseconds per entry, so one climb
+spends at most :data:`BOUNDED_ENTRIES` entries per node of the full model (the full model's solve costs
+tens of microseconds per node), and a cap whose bounded states are not at most :data:`BOUNDED_SHARE` of the
+full model's nodes is left to the full model.
+
+The pass runs frame by frame (the per-frame models need it; the path model gets fewer states from it)
+while the level's live (frame, state) pairs are not many more than that budget; the path model can also
+take the pass whatever the frame, whose cost does not grow with N (it keeps more states).
+
+>>> from game.level import Level
+>>> from ai.reach import analyse
+>>> level = Level.from_rows([">      T", "X XX XXX", "        ", "XXXXXXXX"], frames=9, budget=2)
+>>> scopes = BoundedScopes(level, analyse(level), per_frame=False)
+>>> scopes.full, scopes.at(1).feasible   # 8 live states; no run meeting one brick wins
+(8, False)
+>>> scopes.at(2) is None   # the two holes need both bricks: every live state, so the full model it is
+True
+"""
+
+from __future__ import annotations
+
+from ai.context import SolveContext
+from ai.reach import ReachInfo
+from ai.reach_bounded import BoundedReach, bounded_reach
+from game.level import Level
+
+#: A cap's bounded model is built only while it has at most this share of the full model's nodes ...
+BOUNDED_SHARE = 0.5
+#: ... and the passes of one climb keep at most this many entries per node of the full model (frame by
+#: frame and whatever the frame: each has its own allowance).
+BOUNDED_ENTRIES = 20
+
+
+class BoundedScopes:
+    """The bounded scopes of one climb (see the module docstring)."""
+
+    def __init__(self, level: Level, info: ReachInfo, *, per_frame: bool, ctx: SolveContext | None = None) -> None:
+        self.level, self.info, self.per_frame = level, info, per_frame
+        self.ctx = ctx or SolveContext.create()
+        #: nodes of the full model: live (frame, state) pairs for a per-frame model, else live states
+        self.full = info.live_state_count if per_frame else sum(int(lem.live_any().sum()) for lem in info.lemmings)
+        allowance = BOUNDED_ENTRIES * self.full
+        self.timed_left = allowance if per_frame or info.live_state_count <= allowance else 0
+        self.rough_left = 0 if per_frame else allowance
+
+    def at(self, bricks: int) -> BoundedReach | None:
+        """The bounded states for a cap of ``bricks``, or ``None`` once the full model is the better choice
+        (this climb's allowance is spent, or the bounded states are too large a share)."""
+        scope = None
+        if self.timed_left > 0:
+            scope = bounded_reach(self.level, self.info, bricks, self.ctx, max_entries=self.timed_left)
+            self.timed_left = 0 if scope is None else self.timed_left - scope.entries
+        if scope is None and self.rough_left > 0:
+            scope = bounded_reach(self.level, self.info, bricks, self.ctx, max_entries=self.rough_left, timed=False)
+            self.rough_left = 0 if scope is None else self.rough_left - scope.entries
+        if scope is None:
+            return None
+        size = scope.live_state_count if self.per_frame else scope.state_count
+        return scope if size <= BOUNDED_SHARE * self.full else None
