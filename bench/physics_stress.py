@@ -34,7 +34,8 @@ Answer = tuple[int | None, tuple[tuple[tuple[int, int], ...], ...]]
 #: The solver configurations compared: (name, options).
 SOLVERS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("brute", {}), ("cpsat", {}), ("cpsat", {"encoding": "time"}), ("search", {}), ("milp", {}),
-    ("milp", {"formulation": "flow"}), ("milp", {"formulation": "product"}), ("auto", {}))
+    ("milp", {"formulation": "flow"}), ("milp", {"formulation": "product"}), ("milp", {"bounded": "frames"}),
+    ("milp", {"bounded": "states"}), ("milp", {"bounded": "frames", "formulation": "flow"}), ("auto", {}))
 
 
 def enumerated(level: Level) -> Answer:

@@ -43,6 +43,9 @@ def test_the_random_levels_cover_the_interesting_cases() -> None:
     ("cpsat", {"primal_seconds": 0}),
     ("search", {}),
     ("milp", {"backend": "highs"}),
+    ("milp", {"bounded": "frames"}),
+    ("milp", {"bounded": "states"}),
+    ("milp", {"bounded": "off"}),
     ("auto", {}),
 ])
 def test_solver_matches_brute_force(name: str, options: dict) -> None:

@@ -93,6 +93,9 @@ def test_the_cases_are_not_trivial() -> None:
     ("cpsat", {"encoding": "time"}),
     ("search", {}),
     ("milp", {"backend": "highs"}),
+    ("milp", {"bounded": "frames"}),
+    ("milp", {"bounded": "states"}),
+    ("milp", {"bounded": "frames", "formulation": "flow"}),
     ("milp", {"backend": "highs", "formulation": "product"}),
     ("auto", {}),
 ])

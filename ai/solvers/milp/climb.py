@@ -22,29 +22,43 @@ True
 
 from __future__ import annotations
 
+import math
+
 from ai.context import SolveContext
 from ai.reach import ReachInfo
 from ai.reach_bounded import BoundedReach, bounded_reach
 from game.level import Level
 
+#: Which caps get a bounded model: ``auto`` while it pays (below); ``frames`` and ``states`` every cap, with
+#: the pass frame by frame, or whatever the frame where the formulation has no frames (tests, comparisons);
+#: ``off`` none.
+CLIMBS = ("auto", "frames", "states", "off")
 #: A cap's bounded model is built only while it has at most this share of the full model's nodes ...
 BOUNDED_SHARE = 0.5
 #: ... and the passes of one climb keep at most this many entries per node of the full model (frame by
 #: frame and whatever the frame: each has its own allowance).
 BOUNDED_ENTRIES = 20
+#: The allowance of a climb that must use bounded models (any cap, whatever its size).
+UNLIMITED = 1 << 62
 
 
 class BoundedScopes:
     """The bounded scopes of one climb (see the module docstring)."""
 
-    def __init__(self, level: Level, info: ReachInfo, *, per_frame: bool, ctx: SolveContext | None = None) -> None:
+    def __init__(self, level: Level, info: ReachInfo, *, per_frame: bool, ctx: SolveContext | None = None,
+                 choice: str = "auto") -> None:
         self.level, self.info, self.per_frame = level, info, per_frame
         self.ctx = ctx or SolveContext.create()
         #: nodes of the full model: live (frame, state) pairs for a per-frame model, else live states
         self.full = info.live_state_count if per_frame else sum(int(lem.live_any().sum()) for lem in info.lemmings)
         allowance = BOUNDED_ENTRIES * self.full
+        self.share = BOUNDED_SHARE
         self.timed_left = allowance if per_frame or info.live_state_count <= allowance else 0
         self.rough_left = 0 if per_frame else allowance
+        if choice != "auto":
+            self.share = 0.0 if choice == "off" else math.inf
+            self.timed_left = UNLIMITED if choice == "frames" or per_frame else 0
+            self.rough_left = UNLIMITED if choice == "states" and not per_frame else 0
 
     def at(self, bricks: int) -> BoundedReach | None:
         """The bounded states for a cap of ``bricks``, or ``None`` once the full model is the better choice
@@ -59,4 +73,4 @@ class BoundedScopes:
         if scope is None:
             return None
         size = scope.live_state_count if self.per_frame else scope.state_count
-        return scope if size <= BOUNDED_SHARE * self.full else None
+        return scope if size <= self.share * self.full else None

@@ -45,7 +45,7 @@ from ai.reach import ReachInfo, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.bounds import bound_and_witness
 from ai.solvers.milp.backends import INTERRUPTIBLE, LP_BACKENDS, MIP_BACKENDS, Backend, BackendStatus, load_backend
-from ai.solvers.milp.climb import BoundedScopes
+from ai.solvers.milp.climb import CLIMBS, BoundedScopes
 from ai.solvers.milp.formulations import FORMULATIONS, build_milp
 from ai.solvers.milp.model import MilpModel
 from ai.solvers.milp.relaxation import solve_lp
@@ -64,14 +64,15 @@ class MilpSolver(SolverBase):
     search for a first solution ``S``; the MILP then only has to show that nothing
     smaller than ``|S|`` wins (a cap row ``Σ b ≤ |S| − 1``), which the LP bound often
     settles at the root.  0 (the default) = the MILP alone; on the large suite the cap
-    did not pay off, the LP itself being the bottleneck.
+    did not pay off, the LP itself being the bottleneck.  ``bounded``: which caps get a bounded model,
+    :data:`ai.solvers.milp.climb.CLIMBS` (``auto``: while it pays; ``off``: the full model only).
     """
 
     name = "milp"
     exact = True
 
     def __init__(self, *, backend: str = "highs", lp: bool = False, lp_backend: str = "glop",
-                 primal_seconds: float = 0.0, formulation: str | None = None) -> None:
+                 primal_seconds: float = 0.0, formulation: str | None = None, bounded: str = "auto") -> None:
         if backend not in MIP_BACKENDS:
             raise ValueError(f"unknown MILP backend {backend!r}; choose from {', '.join(MIP_BACKENDS)}")
         if lp_backend not in LP_BACKENDS:
@@ -81,7 +82,10 @@ class MilpSolver(SolverBase):
         if formulation not in FORMULATIONS or (lp and formulation == "path"):
             raise ValueError(f"unknown MILP formulation {formulation!r}; choose from {', '.join(FORMULATIONS)}"
                              + (" (the LP relaxation needs flow or product)" if lp else ""))
+        if bounded not in CLIMBS:
+            raise ValueError(f"unknown bounded choice {bounded!r}; choose from {', '.join(CLIMBS)}")
         self.formulation = formulation
+        self.bounded = bounded
         self.backend = backend
         self.lp = lp
         self.lp_backend = lp_backend
@@ -112,7 +116,7 @@ class MilpSolver(SolverBase):
             ctx.report(f"model built: {len(model.objective)} variables")
             return solve_lp(level, model, self.lp_backend, ctx)
         lb, known = bound_and_witness(level, ctx)  # a winning brick when one wins: then it is the minimum
-        if mode != SolveMode.ANY and not (known is not None and len(known) <= lb):
+        if mode != SolveMode.ANY and self.bounded != "off" and not (known is not None and len(known) <= lb):
             climbed = self._climb(level, info, mode, ctx, partial, lb, known)
             if isinstance(climbed, Outcome):
                 return climbed
@@ -133,7 +137,7 @@ class MilpSolver(SolverBase):
         a cap holds a solution (or none within the budget), else the lower bound proved when a bounded
         model would no longer be much smaller than the full one."""
         scopes = BoundedScopes(level, info, per_frame=self.formulation != "path" or not level.physics.targets_stop,
-                               ctx=ctx)
+                               ctx=ctx, choice=self.bounded)
         top = level.budget if known is None else len(known)
         for k in range(lower, top + 1):
             if known is not None and k == len(known) and mode != SolveMode.ALL:

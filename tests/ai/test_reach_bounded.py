@@ -1,0 +1,149 @@
+"""Bounded reachability keeps every winning run of at most k bricks, under every shipped and random physics.
+
+For every brick set of at most ``k`` bricks (all of them, on small random levels) each lemming that ends on
+a target is checked against the bounded scope: every (frame, state) of its run is kept (frame by frame, or
+its states whatever the frame), every move it makes is among the scope's moves, and every brick its run
+reads is among the scope's cells.  A level won with at most ``k`` bricks has a feasible scope.  Then the
+bounded pass's limits: the merge of long set lists, the entry allowance and the solve context.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import ai.reach_bounded as reach_bounded
+from ai.context import ManualClock, SolveContext, SolveStopped
+from ai.generation.random_levels import small_level
+from ai.reach import analyse
+from ai.reach_bounded import BoundedReach, bounded_reach
+from game.batch import simulate_brick_sets
+from game.level import Brick, Level
+from game.physics import Physics, random_physics
+from game.physics_catalog import SHIPPED
+from game.reads import branch_taken, solid_of
+
+#: Random physics of the class under which small random levels are won with a brick or two (seeds 300-315
+#: but 310, under which none is; 7 of the 15 do not stop lemmings on targets).
+RANDOM_SEEDS = (300, 301, 302, 303, 304, 305, 306, 307, 308, 309, 311, 312, 313, 314, 315)
+PHYSICS: tuple[Physics, ...] = (*SHIPPED.values(),
+                                *(random_physics(np.random.default_rng(seed), name=f"random{seed}")
+                                  for seed in RANDOM_SEEDS))
+
+
+def levels_under(physics: Physics, count: int = 4) -> list[Level]:
+    """The first small random levels under ``physics`` where some lemming ends on a target with some set of
+    one or two bricks and not without."""
+    out = []
+    for seed in range(400):
+        base = small_level(7000 + seed, max_side=6)
+        level = base.with_limits(frames=min(base.frames, 12), budget=2).with_physics(physics)
+        if not analyse(level).feasible or not level.brickable_cells:
+            continue
+        runs = simulate_brick_sets(level, brick_sets(level, 2), check=False)
+        home = ((runs.reached_at >= 0) & (runs.reached_at < level.frames) & runs.active).sum(axis=1)
+        if home[1:].max() > home[0]:
+            out.append(level)
+        if len(out) == count:
+            break
+    return out
+
+
+def brick_sets(level: Level, most: int) -> list[tuple[Brick, ...]]:
+    """Every set of at most ``most`` brickable cells."""
+    cells = level.brickable_cells
+    return [combo for size in range(most + 1) for combo in itertools.combinations(cells, size)]
+
+
+def column(level: Level, state: tuple[int, int, int]) -> int:
+    """A state's column in a frame's ``H * W * 2`` row (as in :attr:`BoundedLemming.moves`)."""
+    r, c, d = state
+    return (r * level.width + c) * 2 + (1 if d > 0 else 0)
+
+
+def misses(level: Level, scope: BoundedReach, most: int) -> tuple[list[str], int]:
+    """What the scope lacks of the winning runs of at most ``most`` bricks (empty: nothing), and how many
+    (brick set, lemming) runs ending on a target were checked."""
+    sets = brick_sets(level, most)
+    runs = simulate_brick_sets(level, sets, record_paths=True, check=False)
+    assert runs.paths is not None
+    out, checked = [], 0
+    for b, bricks in enumerate(sets):
+        if runs.won[b] and not scope.feasible:
+            out.append(f"{bricks} wins but the scope is infeasible")
+        solid = solid_of(level, bricks)
+        for k, lemming in enumerate(scope.lemmings):
+            if not 0 <= runs.reached_at[b, k] < level.frames:
+                continue  # this lemming loses with these bricks
+            checked += 1
+            path = [tuple(int(v) for v in runs.paths[b, t, k]) for t in range(level.frames)]
+            moves = {tuple(row) for row in lemming.moves.tolist()}
+            for t, (r, c, d) in enumerate(path):
+                if not lemming.live[t, r, c, 1 if d > 0 else 0]:
+                    out.append(f"{bricks}: lemming {k} at frame {t} in {(r, c, d)} is not kept")
+                if t + 1 < level.frames:
+                    frame = t if scope.timed else 0
+                    if (frame, column(level, path[t]), column(level, path[t + 1])) not in moves:
+                        out.append(f"{bricks}: lemming {k}'s move at frame {t} is not kept")
+                    stopped = level.physics.targets_stop and level.target_map[r, c]
+                    read = () if stopped else [cell for cell, _ in branch_taken(level.physics, solid, (r, c, d))
+                                               .cells((r, c, d))]
+                    out += [f"{bricks}: lemming {k} reads brick {cell} at frame {t}, not a scope cell"
+                            for cell in read if cell in bricks and cell not in scope.read_cells]
+    return out, checked
+
+
+@pytest.mark.parametrize("physics", PHYSICS, ids=[p.name for p in PHYSICS])
+def test_every_winning_run_of_at_most_k_bricks_is_kept(physics: Physics) -> None:
+    checked = 0
+    for level in levels_under(physics):
+        info = analyse(level)
+        for most in (0, 1, 2):
+            for timed in (True, False):
+                if not timed and not physics.targets_stop:
+                    continue  # the pass whatever the frame is for physics whose targets stop lemmings
+                scope = bounded_reach(level, info, most, timed=timed)
+                assert scope is not None
+                missing, runs = misses(level, scope, most)
+                assert not missing
+                checked += runs
+    assert checked >= 10
+
+
+def test_the_scope_is_much_smaller_than_the_live_states() -> None:
+    level = Level.from_rows([">              T", "X XXX XXX XXX XX", "                ", "XXXXXXXXXXXXXXXX"],
+                            frames=20, budget=4)  # four holes to fill
+    info = analyse(level)
+    three = bounded_reach(level, info, 3)
+    assert three is not None and three.feasible is False and three.live_state_count == 0
+    four = bounded_reach(level, info, 4)
+    assert four is not None and four.feasible and four.read_cells == ((1, 1), (1, 5), (1, 9), (1, 13))
+    assert four.live_state_count == 20 < info.live_state_count  # the one run over the four bricks
+
+
+def test_merged_set_lists_still_keep_every_winning_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reach_bounded, "MAX_SETS", 1)
+    for physics in (SHIPPED["classic"], SHIPPED["restless"], SHIPPED["climber"]):
+        for level in levels_under(physics, 2):
+            scope = bounded_reach(level, analyse(level), 2)
+            assert scope is not None and not misses(level, scope, 2)[0]
+
+
+def test_the_pass_gives_up_past_its_entries() -> None:
+    level = levels_under(SHIPPED["restless"], 1)[0]
+    info = analyse(level)
+    full = bounded_reach(level, info, 2)
+    assert full is not None and full.entries > 1
+    assert bounded_reach(level, info, 2, max_entries=full.entries - 1) is None
+    again = bounded_reach(level, info, 2, max_entries=full.entries)
+    assert again is not None and again.live_state_count == full.live_state_count
+
+
+def test_the_pass_stops_with_its_context() -> None:
+    level = levels_under(SHIPPED["classic"], 1)[0]
+    info = analyse(level)
+    ctx = SolveContext.create(time_limit=1.0, clock=ManualClock(step=0.25))  # passes after a few checks
+    with pytest.raises(SolveStopped):
+        bounded_reach(level, info, 2, ctx)
