@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from functools import reduce
+from functools import cached_property, reduce
 
 import numpy as np
 import numpy.typing as npt
@@ -66,10 +66,33 @@ class BoundedLemming:
 
     live: BoolArray
     moves: IntArray
+    start: tuple[int, int, int]  #: ``(row, col, direction)`` at frame 0
+    timed: bool = True  #: taken frame by frame (else ``live`` is the same at every frame and moves have frame 0)
 
     def dense(self, ctx: SolveContext | None = None) -> BoolArray:
         """The map (the same call as :meth:`ai.reach.LemmingReach.dense`)."""
         return self.live
+
+    @cached_property
+    def _made(self) -> tuple[frozenset[tuple[int, int, int]], frozenset[tuple[int, int]]]:
+        rows = [tuple(row) for row in self.moves.tolist()]
+        return frozenset((t, a, b) for t, a, b in rows), frozenset((a, b) for _, a, b in rows)
+
+    def makes(self, source: tuple[int, int, int], dest: tuple[int, int, int], frame: int | None = None) -> bool:
+        """Whether some bounded run moves from ``source`` to ``dest`` (states ``(row, col, direction)``) at
+        ``frame`` (``None``: at some frame; a scope taken whatever the frame answers for any frame)."""
+        width = self.live.shape[2]
+        a = (source[0] * width + source[1]) * 2 + (source[2] > 0)
+        b = (dest[0] * width + dest[1]) * 2 + (dest[2] > 0)
+        per_frame, any_frame = self._made
+        if frame is None or not self.timed:
+            return (a, b) in any_frame
+        return (frame, a, b) in per_frame
+
+    def states(self, frame: int) -> list[tuple[int, int, int]]:
+        """Bounded states at ``frame`` as ``(row, col, direction)``, in reading order (as
+        :meth:`ai.reach.LemmingReach.states`)."""
+        return [(int(r), int(c), 1 if ch else -1) for r, c, ch in np.argwhere(self.live[frame])]
 
     @property
     def live_count(self) -> int:
@@ -140,7 +163,7 @@ def bounded_reach(level: Level, info: ReachInfo, bricks: int, ctx: SolveContext 
         met |= lemming_met
         total += entries
         live = states.reshape(n, h, w, 2) if timed else np.broadcast_to(states.reshape(h, w, 2), (n, h, w, 2))
-        out.append(BoundedLemming(live, moves))
+        out.append(BoundedLemming(live, moves, reach.start, timed))
     read = tuple(sorted(cell for i, cell in enumerate(cells) if met >> i & 1))
     return BoundedReach(level, bricks, tuple(out), read, total, timed)
 
@@ -149,8 +172,9 @@ def _empty(level: Level, bricks: int, timed: bool) -> BoundedReach:
     """No lemming can win: no bounded state at all."""
     shape = (level.frames, level.height, level.width, 2)
     none = np.zeros((0, 3), dtype=np.int64)
-    return BoundedReach(level, bricks, tuple(BoundedLemming(np.zeros(shape, dtype=bool), none)
-                                             for _ in level.lemmings), (), 0, timed)
+    return BoundedReach(level, bricks, tuple(BoundedLemming(np.zeros(shape, dtype=bool), none,
+                                                            (lem.row, lem.col, lem.direction), timed)
+                                             for lem in level.lemmings), (), 0, timed)
 
 
 class _Walker:

@@ -48,7 +48,9 @@ from ai.base import BrickSet, SolveMode, SolveStatus
 from ai.context import SolveContext, SolveStopped, StopReason
 from ai.cpsat_run import solve_under
 from ai.reach import ReachInfo, analyse, reach_for
+from ai.reach_bounded import BoundedReach, Scope
 from ai.solvers.base import Outcome, Partial, SolverBase
+from ai.solvers.climb import CLIMBS, BoundedScopes
 from ai.solvers.cpsat_model import LARGE_MODEL, CpSatModel
 from ai.solvers.cpsat_path import PathModel
 from game.level import Level
@@ -58,7 +60,7 @@ from game.level import Level
 ENCODINGS = {"time": CpSatModel, "path": PathModel}
 
 
-def build_model(level: Level, info: ReachInfo | None = None, *, redundant: bool = True,
+def build_model(level: Level, info: Scope | None = None, *, redundant: bool = True,
                 ctx: SolveContext | None = None, encoding: str = "path") -> CpSatModel:
     """The full model of ``level`` with its budget (no objective); ``ctx`` may stop the building
     (:class:`ai.context.SolveStopped`).  Where targets do not stop lemmings a winning run may pass a
@@ -132,16 +134,21 @@ class CpSatSolver(SolverBase):
     solution, used as a hint and upper bound; 0 = CP-SAT alone),
     ``workers`` (CP-SAT search workers; 1 is fastest on these models),
     ``redundant`` (add the redundant support / free-cell clauses),
-    ``fixed_search`` (branch on bricks, no-brick first; always on for large models).
+    ``fixed_search`` (branch on bricks, no-brick first; always on for large models),
+    ``bounded`` (which caps of ``min`` get a model over a bounded scope, :data:`ai.solvers.climb.CLIMBS`).
     """
 
     name = "cpsat"
     exact = True
 
     def __init__(self, *, workers: int = 1, redundant: bool = True, fixed_search: bool = False,
-                 encoding: str = "path", presolve: bool = False, primal_seconds: float = 0.2) -> None:
+                 encoding: str = "path", presolve: bool = False, primal_seconds: float = 0.2,
+                 bounded: str = "auto") -> None:
         if encoding not in ENCODINGS:
             raise ValueError(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
+        if bounded not in CLIMBS:
+            raise ValueError(f"unknown bounded choice {bounded!r}; choose from {', '.join(CLIMBS)}")
+        self.bounded = bounded
         self.workers = workers
         self.redundant = redundant
         self.fixed_search = fixed_search
@@ -154,8 +161,9 @@ class CpSatSolver(SolverBase):
         minimum, :func:`ai.solvers.cpsat_min.minimise`, then the enumeration)."""
         from ai.solvers.cpsat_min import minimise
 
-        def build() -> CpSatModel:
-            m = build_model(level, reach_for(level, ctx), redundant=self.redundant, ctx=ctx, encoding=self.encoding)
+        def build(scope: BoundedReach | None = None) -> CpSatModel:
+            m = build_model(level, scope or reach_for(level, ctx), redundant=self.redundant, ctx=ctx,
+                            encoding=self.encoding)
             if self.fixed_search:
                 m.add_search_order()
             ctx.report(f"model built: {len(m.bricks)} brick variables")
@@ -163,12 +171,16 @@ class CpSatSolver(SolverBase):
 
         if mode == SolveMode.ANY:
             return self._solve_any(build(), ctx, partial)
-        outcome, m, solver = minimise(level, build, self._run, ctx, partial, self.primal_seconds)
+        scopes = None
+        if self.bounded != "off":
+            per_frame = self.encoding == "time" or not level.physics.targets_stop
+            scopes = BoundedScopes(level, reach_for(level, ctx), per_frame=per_frame, ctx=ctx, choice=self.bounded)
+        outcome, m, solver = minimise(level, build, self._run, ctx, partial, self.primal_seconds, scopes)
         if m is not None and solver is not None:
             outcome = self._outcome(outcome.status, m, solver, solutions=outcome.solutions,
                                     complete=outcome.complete, best_bound=outcome.best_bound)
         if mode == SolveMode.ALL and outcome.status == SolveStatus.OPTIMAL:
-            return self._enumerate(m or build(), outcome, ctx, partial)
+            return self._enumerate(m or build(None), outcome, ctx, partial)
         return outcome
 
     # ------------------------------------------------------------------ modes

@@ -34,7 +34,9 @@ from ortools.sat.python import cp_model
 from ai.base import BrickSet, SolveStatus
 from ai.context import SolveContext, SolveStopped, StopReason
 from ai.solvers.base import Outcome, Partial
+from ai.reach_bounded import BoundedReach
 from ai.solvers.bounds import bound_and_witness, search_primal
+from ai.solvers.climb import BoundedScopes
 from game.level import Brick, Level
 
 #: Largest gap between the first solution and the lower bound for which the caps ascend.
@@ -67,10 +69,13 @@ def _undecided(ctx: SolveContext, status: Any) -> SolveStopped:
     return SolveStopped(ctx.stop_reason() or StopReason.TIMEOUT)
 
 
-def minimise(level: Level, build: Callable[[], Any], run: Runner, ctx: SolveContext, partial: Partial,
-             primal_seconds: float) -> tuple[Outcome, Any, cp_model.CpSolver | None]:
+def minimise(level: Level, build: Callable[[BoundedReach | None], Any], run: Runner, ctx: SolveContext,
+             partial: Partial, primal_seconds: float, scopes: BoundedScopes | None = None
+             ) -> tuple[Outcome, Any, cp_model.CpSolver | None]:
     """The proved minimum of ``level`` (see the module docstring): ``(outcome, model or None, last solver)``.
 
+    ``build(None)`` is the full model, ``build(scope)`` the model over a bounded scope, which the ascent
+    takes for each cap that ``scopes`` gives one (:mod:`ai.solvers.climb`).
     The outcome is OPTIMAL or INFEASIBLE (or :class:`ai.context.SolveStopped` is raised).
     """
     lb, witness = bound_and_witness(level, ctx)
@@ -82,7 +87,8 @@ def minimise(level: Level, build: Callable[[], Any], run: Runner, ctx: SolveCont
             partial.bound(float(len(best)))
             ctx.report("optimum proved", best_bricks=len(best), best_bound=len(best))
             return Outcome(SolveStatus.OPTIMAL, solutions=[best], best_bound=float(len(best))), None, None
-    m: CappedModel = build()
+    full: CappedModel | None = None
+    m: CappedModel | None = None
     solver: cp_model.CpSolver | None = None
     if best is None:
         top = min(level.budget, lb + ASCEND_GAP)
@@ -90,8 +96,18 @@ def minimise(level: Level, build: Callable[[], Any], run: Runner, ctx: SolveCont
         top = len(best) - 1 if len(best) - lb <= ASCEND_GAP else lb
     found: BrickSet | None = None
     while lb <= top:
-        m.set_cap(lb)
-        status, solver = run(m, ctx)
+        scope = scopes.at(lb) if scopes is not None and full is None else None
+        if scope is not None and not scope.feasible:
+            status = cp_model.INFEASIBLE
+        else:
+            if scope is not None:
+                m = build(scope)
+            else:
+                if full is None:
+                    full = build(None)
+                m = full
+            m.set_cap(lb)
+            status, solver = run(m, ctx)
         if status == cp_model.INFEASIBLE:
             lb += 1
             partial.bound(float(lb))
@@ -99,14 +115,18 @@ def minimise(level: Level, build: Callable[[], Any], run: Runner, ctx: SolveCont
             continue
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             raise _undecided(ctx, status)
+        assert m is not None and solver is not None
         best = found = m.bricks_of(solver)
         partial.found(best)
         break
     if found is not None:  # the first feasible cap of the ascent is the minimum
-        m.set_cap(level.budget)
+        assert m is not None
+        if m is full:
+            m.set_cap(level.budget)  # (a bounded model keeps its cap: it holds the sets of at most that many)
         partial.bound(float(len(found)))
         ctx.report("optimum proved", best_bricks=len(found), best_bound=len(found))
         return Outcome(SolveStatus.OPTIMAL, solutions=[found], best_bound=float(len(found))), m, solver
+    m = full if full is not None else build(None)
     if best is None:  # nothing up to lb + ASCEND_GAP: a feasibility solve with the whole budget
         m.set_cap(level.budget)
         if lb > level.budget:

@@ -14,7 +14,8 @@ from ortools.sat.python import cp_model
 
 from ai.base import BrickSet
 from ai.context import SolveContext
-from ai.reach import ReachInfo, losing_reads
+from ai.reach import losing_reads
+from ai.reach_bounded import BoundedLemming, Scope
 from ai.solvers.gates import SOLID, gate_codes
 from game.level import Brick, Level
 from game.physics import Branch
@@ -72,7 +73,7 @@ class CpSatModel:
     whose player bricks may sit anywhere).
     """
 
-    def __init__(self, level: Level, info: ReachInfo, *, extra_cells: Iterable[Brick] = (),
+    def __init__(self, level: Level, info: Scope, *, extra_cells: Iterable[Brick] = (),
                  ctx: SolveContext | None = None) -> None:
         self.level = level
         self.info = info
@@ -85,6 +86,7 @@ class CpSatModel:
         self.gates = gate_codes(level, cells)
         self._brick_of = list(self.bricks.values())
         self._moves: dict[State, list[tuple[list[Literal], State]]] = {}  # see moves_from
+        self._bounded = [reach if isinstance(reach, BoundedLemming) else None for reach in info.lemmings]
         self._make_variables()
 
     def _make_variables(self) -> None:
@@ -117,6 +119,12 @@ class CpSatModel:
     def state(self, k: int, key: StateKey) -> Literal:
         """The literal of lemming ``k`` in state ``key`` (constant 0 when not live)."""
         return self.occ[k].get(key, False)
+
+    def made(self, k: int, source: State, dest: State, frame: int | None = None) -> bool:
+        """Whether lemming ``k`` may move from ``source`` to ``dest`` (at ``frame``; ``None``: at some frame):
+        always over the live states, only as its bounded runs do over a bounded scope."""
+        bounded = self._bounded[k]
+        return bounded is None or bounded.makes(source, dest, frame)
 
     @property
     def brick_vars(self) -> list[cp_model.IntVar]:
@@ -175,7 +183,8 @@ class CpSatModel:
                 add_clause(self.model, [nx, self.state(k, (t + 1, r, c, d))])
                 continue
             for negated, dest in self.moves_from((r, c, d)):
-                add_clause(self.model, [nx, *negated, self.state(k, (t + 1, *dest))])
+                after = self.state(k, (t + 1, *dest)) if self.made(k, (r, c, d), dest, t) else False
+                add_clause(self.model, [nx, *negated, after])
 
     def add_support(self, k: int) -> None:
         """Redundant: a state at frame t+1 needs an occupied predecessor at frame t."""

@@ -8,6 +8,8 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from ai.context import SolveContext
+from ai.reach import LemmingReach
+from ai.reach_bounded import BoundedLemming
 from ai.solvers.cpsat_model import CHECK_EVERY, CpSatModel, Literal, State, add_clause, conditions, negate
 from ai.solvers.gates import effect_groups
 
@@ -61,7 +63,8 @@ class PathModel(CpSatModel):
         self.visit: list[dict[tuple[int, int, int], Literal]] = []
         self.frame: list[dict[tuple[int, int, int], cp_model.IntVar]] = []
         self.frames_of: list[dict[tuple[int, int, int], list[int]]] = []
-        for k, reach in enumerate(self.info.lemmings):
+        lemmings: tuple[LemmingReach | BoundedLemming, ...] = self.info.lemmings
+        for k, reach in enumerate(lemmings):
             frames = live_frames(reach.dense(self.ctx), self.ctx)
             self.frames_of.append(frames)
             visit: dict[State, Literal] = {}
@@ -123,7 +126,7 @@ class PathModel(CpSatModel):
                 cond, dest = conditions(branch, self.blocked, (r, c, d)), branch.apply((r, c, d))
                 if any(lit is False for lit in cond):
                     continue
-                if dest not in visit:
+                if dest not in visit or not self.made(k, (r, c, d), dest):
                     add_clause(self.model, [negate(v), *(negate(lit) for lit in cond)])
                     continue
                 groups.setdefault(dest, []).append([lit for lit in cond if lit is not True])

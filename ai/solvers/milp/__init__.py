@@ -5,7 +5,6 @@
   chosen by name in :mod:`~ai.solvers.milp.formulations`;
 * :mod:`~ai.solvers.milp.backends`: HiGHS (through SciPy), CBC / SCIP / GLOP / CLP (through pywraplp), under a
   context;
-* :mod:`~ai.solvers.milp.climb`: the bounded scopes of the climb through small caps;
 * :mod:`~ai.solvers.milp.relaxation`: the LP relaxation and its densities;
 * :mod:`~ai.solvers.milp.solver`: :class:`~ai.solvers.milp.solver.MilpSolver` (minimum, enumeration).
 """

@@ -45,7 +45,7 @@ from ai.reach import ReachInfo, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.bounds import bound_and_witness
 from ai.solvers.milp.backends import INTERRUPTIBLE, LP_BACKENDS, MIP_BACKENDS, Backend, BackendStatus, load_backend
-from ai.solvers.milp.climb import CLIMBS, BoundedScopes
+from ai.solvers.climb import CLIMBS, BoundedScopes
 from ai.solvers.milp.formulations import FORMULATIONS, build_milp
 from ai.solvers.milp.model import MilpModel
 from ai.solvers.milp.relaxation import solve_lp
@@ -65,7 +65,7 @@ class MilpSolver(SolverBase):
     smaller than ``|S|`` wins (a cap row ``Σ b ≤ |S| − 1``), which the LP bound often
     settles at the root.  0 (the default) = the MILP alone; on the large suite the cap
     did not pay off, the LP itself being the bottleneck.  ``bounded``: which caps get a bounded model,
-    :data:`ai.solvers.milp.climb.CLIMBS` (``auto``: while it pays; ``off``: the full model only).
+    :data:`ai.solvers.climb.CLIMBS` (``auto``: while it pays; ``off``: the full model only).
     """
 
     name = "milp"

@@ -1,7 +1,7 @@
-"""The bounded scopes of the MILP's climb through caps: which states a cap of ``k`` bricks needs.
+"""The bounded scopes of a climb through caps: which states a cap of ``k`` bricks needs.
 
-For each cap ``k`` the MILP may build its model over the bounded states of :mod:`ai.reach_bounded`
-instead of every live state.  The pass that finds them costs a few microseconds per entry, so one climb
+For each cap ``k`` an exact solver (the MILP, CP-SAT) may build its model over the bounded states of
+:mod:`ai.reach_bounded` instead of every live state.  The pass that finds them costs a few microseconds per entry, so one climb
 spends at most :data:`BOUNDED_ENTRIES` entries per node of the full model (the full model's solve costs
 tens of microseconds per node), and a cap whose bounded states are not at most :data:`BOUNDED_SHARE` of the
 full model's nodes is left to the full model.
@@ -14,8 +14,8 @@ take the pass whatever the frame, whose cost does not grow with N (it keeps more
 >>> from ai.reach import analyse
 >>> level = Level.from_rows([">      T", "X XX XXX", "        ", "XXXXXXXX"], frames=9, budget=2)
 >>> scopes = BoundedScopes(level, analyse(level), per_frame=False)
->>> scopes.full, scopes.at(1).feasible   # 8 live states; no run meeting one brick wins
-(8, False)
+>>> scopes.at(1).feasible, scopes.full   # no run meeting one brick wins; 8 live states
+(False, 8)
 >>> scopes.at(2) is None   # the two holes need both bricks: every live state, so the full model it is
 True
 """
@@ -47,22 +47,30 @@ class BoundedScopes:
 
     def __init__(self, level: Level, info: ReachInfo, *, per_frame: bool, ctx: SolveContext | None = None,
                  choice: str = "auto") -> None:
-        self.level, self.info, self.per_frame = level, info, per_frame
+        self.level, self.info, self.per_frame, self.choice = level, info, per_frame, choice
         self.ctx = ctx or SolveContext.create()
-        #: nodes of the full model: live (frame, state) pairs for a per-frame model, else live states
+        self.full = 0  #: nodes of the full model: live (frame, state) pairs for a per-frame model, else live states
+        self.share = 0.0
+        self.timed_left = self.rough_left = -1  # (counted at the first cap)
+
+    def _allow(self) -> None:
+        """The allowances, from the full model's size (counted once, at the first cap)."""
+        info, per_frame = self.info, self.per_frame
         self.full = info.live_state_count if per_frame else sum(int(lem.live_any().sum()) for lem in info.lemmings)
         allowance = BOUNDED_ENTRIES * self.full
         self.share = BOUNDED_SHARE
         self.timed_left = allowance if per_frame or info.live_state_count <= allowance else 0
         self.rough_left = 0 if per_frame else allowance
-        if choice != "auto":
-            self.share = 0.0 if choice == "off" else math.inf
-            self.timed_left = UNLIMITED if choice == "frames" or per_frame else 0
-            self.rough_left = UNLIMITED if choice == "states" and not per_frame else 0
+        if self.choice != "auto":
+            self.share = 0.0 if self.choice == "off" else math.inf
+            self.timed_left = UNLIMITED if self.choice == "frames" or per_frame else 0
+            self.rough_left = UNLIMITED if self.choice == "states" and not per_frame else 0
 
     def at(self, bricks: int) -> BoundedReach | None:
         """The bounded states for a cap of ``bricks``, or ``None`` once the full model is the better choice
         (this climb's allowance is spent, or the bounded states are too large a share)."""
+        if self.timed_left < 0:
+            self._allow()
         scope = None
         if self.timed_left > 0:
             scope = bounded_reach(self.level, self.info, bricks, self.ctx, max_entries=self.timed_left)
