@@ -51,11 +51,13 @@ from game.level import Brick, Level
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
 
-#: Largest dense ``(N, H, W, 2)`` map per lemming the pass builds (cells); beyond, it gives up.
+#: Most cells of the dense ``(N, H, W, 2)`` maps of all lemmings the pass builds; beyond, it gives up.
 MAX_BOUNDED_CELLS = 50_000_000
 #: Most sets of met bricks kept per state (and frame); beyond, they are replaced by the bricks all of them
 #: met (a subset of each: its runs include theirs), so a step costs at most this many comparisons.
 MAX_SETS = 16
+#: The pass checks the solve context every this many states (a state costs microseconds).
+CHECK_EVERY = 256
 
 
 @dataclass(frozen=True, eq=False)
@@ -144,7 +146,7 @@ def bounded_reach(level: Level, info: ReachInfo, bricks: int, ctx: SolveContext 
     n, h, w = level.frames, level.height, level.width
     if not info.feasible:
         return _empty(level, bricks, timed)
-    if n * h * w * 2 > MAX_BOUNDED_CELLS:
+    if n * h * w * 2 * len(level.lemmings) > MAX_BOUNDED_CELLS:
         return None
     cells = list(info.read_cells)
     walker = _Walker(level, cells, bricks)
@@ -209,7 +211,7 @@ class _Walker:
             if not frontier:
                 break
             nxt: dict[int, list[int]] = {}
-            steps.append(self.advance(frontier, live[t + 1].tobytes(), nxt))
+            steps.append(self.advance(frontier, live[t + 1].tobytes(), nxt, ctx))
             total += sum(len(sets) for sets in nxt.values())
             if total > budget:
                 return None
@@ -227,14 +229,16 @@ class _Walker:
         work = [(start, 0)] if held else []
         moves: set[tuple[int, int, int]] = set()
         total = len(held)
+        steps = 0
         while work:
-            if total & 1023 == 0:
+            steps += 1
+            if steps % CHECK_EVERY == 0:
                 ctx.check()
             sid, have = work.pop()
             if have not in held[sid]:
                 continue  # a subset replaced it
             found: dict[int, list[int]] = {}
-            moves |= self.advance({sid: [have]}, live, found, held)
+            moves |= self.advance({sid: [have]}, live, found, None, held)
             for nsid, sets in found.items():
                 work.extend((nsid, new) for new in sets)
                 total += len(sets)
@@ -258,14 +262,17 @@ class _Walker:
         return out, np.array(sorted(set(kept)), dtype=np.int64).reshape(-1, 3), met, total
 
     def advance(self, frontier: dict[int, list[int]], live: bytes, nxt: dict[int, list[int]],
-                seen: dict[int, list[int]] | None = None) -> set[tuple[int, int, int]]:
+                ctx: SolveContext | None, seen: dict[int, list[int]] | None = None) -> set[tuple[int, int, int]]:
         """Every step of the entries ``frontier`` into states that ``live`` holds: the new entries go into
         ``nxt`` (each state's minimal sets; not those ``seen`` holds already, or a subset of them, which
-        ``seen`` then takes too); returns the moves made (state, next state, bits of the bricks met)."""
+        ``seen`` then takes too); returns the moves made (state, next state, bits of the bricks met).
+        ``ctx`` is checked every :data:`CHECK_EVERY` states."""
         moves: set[tuple[int, int, int]] = set()
         inner, memo, near, bricks = self.inner, self.memo, self.near, self.bricks
         keep = nxt if seen is None else seen
-        for sid, sets in frontier.items():
+        for done, (sid, sets) in enumerate(frontier.items()):
+            if ctx is not None and done % CHECK_EVERY == CHECK_EVERY - 1:
+                ctx.check()
             bits = near.get(sid)
             if bits is None:
                 bits = near[sid] = self.nearby(sid)

@@ -38,6 +38,8 @@ BOUNDED_SHARE = 0.5
 #: ... and the passes of one climb keep at most this many entries per node of the full model (frame by
 #: frame and whatever the frame: each has its own allowance).
 BOUNDED_ENTRIES = 20
+#: ... and at most this many in all (the entries and their moves take a few hundred bytes each).
+MAX_CLIMB_ENTRIES = 500_000
 #: The allowance of a climb that must use bounded models (any cap, whatever its size).
 UNLIMITED = 1 << 62
 
@@ -57,7 +59,7 @@ class BoundedScopes:
         """The allowances, from the full model's size (counted once, at the first cap)."""
         info, per_frame = self.info, self.per_frame
         self.full = info.live_state_count if per_frame else sum(int(lem.live_any().sum()) for lem in info.lemmings)
-        allowance = BOUNDED_ENTRIES * self.full
+        allowance = min(BOUNDED_ENTRIES * self.full, MAX_CLIMB_ENTRIES)
         self.share = BOUNDED_SHARE
         self.timed_left = allowance if per_frame or info.live_state_count <= allowance else 0
         self.rough_left = 0 if per_frame else allowance

@@ -10,6 +10,7 @@ bounded pass's limits: the merge of long set lists, the entry allowance and the 
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
 
 import numpy as np
 import pytest
@@ -147,3 +148,41 @@ def test_the_pass_stops_with_its_context() -> None:
     ctx = SolveContext.create(time_limit=1.0, clock=ManualClock(step=0.25))  # passes after a few checks
     with pytest.raises(SolveStopped):
         bounded_reach(level, info, 2, ctx)
+
+
+@lru_cache(maxsize=None)
+def benchmark_level(physics: str) -> Level:
+    """A 16x24 level of the physics-speed benchmark (3 lemmings, N = 40, minimum 2 under every physics)."""
+    from bench.physics_speed import level_under
+
+    level = level_under(7, SHIPPED[physics], min_bricks=2)
+    assert level is not None
+    return level
+
+
+@pytest.mark.parametrize("physics", ["classic", "restless"])
+def test_the_exact_solvers_solve_a_small_cap_on_a_bounded_model(physics: str) -> None:
+    from ai import solve
+
+    level = benchmark_level(physics)
+    for solver, options in (("milp", {}), ("cpsat", {"primal_seconds": 0})):
+        bounded = solve(level, solver=solver, mode="all", **options)
+        full = solve(level, solver=solver, mode="all", bounded="off", **options)
+        assert bounded.min_bricks == full.min_bricks == 2 and bounded.solutions == full.solutions
+        assert bounded.complete and full.complete
+        assert 0 < bounded.stats.variables < full.stats.variables / 3, (solver, bounded.stats, full.stats)
+
+
+def test_a_climb_leaves_the_caps_to_the_full_model_past_its_allowance(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ai.solvers.climb as climb
+
+    level = benchmark_level("restless")
+    info = analyse(level)
+    scopes = climb.BoundedScopes(level, info, per_frame=True)
+    first = scopes.at(2)
+    assert first is not None and first.feasible
+    assert scopes.timed_left == climb.BOUNDED_ENTRIES * info.live_state_count - first.entries
+    monkeypatch.setattr(climb, "BOUNDED_ENTRIES", 0.01)
+    assert climb.BoundedScopes(level, info, per_frame=True).at(2) is None
+    assert climb.BoundedScopes(level, info, per_frame=True, choice="off").at(2) is None
+    assert climb.BoundedScopes(level, info, per_frame=True, choice="frames").at(2) is not None
