@@ -88,8 +88,9 @@ class Backend(ABC):
         """New bounds for an added row (``-inf, inf``: the row no longer binds)."""
 
     @abstractmethod
-    def solve(self, ctx: SolveContext) -> BackendOutcome:
-        """Solve within ``ctx`` (its deadline; its cancel events when the backend is interruptible).
+    def solve(self, ctx: SolveContext, *, feasibility: bool = False) -> BackendOutcome:
+        """Solve within ``ctx`` (its deadline; its cancel events when the backend is interruptible);
+        ``feasibility``: any solution will do (no objective: the solver stops at the first one).
 
         Raises :class:`ai.context.SolveStopped` when stopped before a solution or a proof.
         """
@@ -114,7 +115,7 @@ class HighsBackend(Backend):
     def set_row(self, row: int, lower: float, upper: float) -> None:
         self.rows[row] = (self.rows[row][0], lower, upper)
 
-    def solve(self, ctx: SolveContext) -> BackendOutcome:
+    def solve(self, ctx: SolveContext, *, feasibility: bool = False) -> BackendOutcome:
         ctx.check()
         m = self.model
         matrix: Any = m.matrix
@@ -134,7 +135,8 @@ class HighsBackend(Backend):
         if remaining is not None:
             options["time_limit"] = max(remaining, 0.001)
         constraints = LinearConstraint(matrix, lower, upper) if matrix.shape[0] else None
-        res = milp(m.objective, integrality=self.integrality, bounds=Bounds(m.lower, m.upper),
+        objective = np.zeros_like(m.objective) if feasibility else m.objective
+        res = milp(objective, integrality=self.integrality, bounds=Bounds(m.lower, m.upper),
                    constraints=constraints, options=options)
         if res.status == 0:
             return BackendOutcome(BackendStatus.OPTIMAL, np.asarray(res.x, dtype=np.float64))
@@ -168,6 +170,7 @@ class PywraplpBackend(Backend):
             raise RuntimeError(f"cannot load the model into {name}: {error}")
         self.name, self.solver = name, solver
         self.variables = solver.variables()
+        self.n_bricks, self.costs = model.n_bricks, model.objective[: model.n_bricks]
         self.rows: list[Any] = []
 
     def add_row(self, columns: Iterable[int], lower: float, upper: float) -> int:
@@ -180,11 +183,14 @@ class PywraplpBackend(Backend):
     def set_row(self, row: int, lower: float, upper: float) -> None:
         self.rows[row].SetBounds(_finite(lower, self.solver), _finite(upper, self.solver))
 
-    def solve(self, ctx: SolveContext) -> BackendOutcome:
+    def solve(self, ctx: SolveContext, *, feasibility: bool = False) -> BackendOutcome:
         ctx.check()
         remaining = ctx.remaining()
         if remaining is not None:
             self.solver.SetTimeLimit(max(1, int(remaining * 1000)))
+        objective = self.solver.Objective()
+        for i in range(self.n_bricks):
+            objective.SetCoefficient(self.variables[i], 0.0 if feasibility else float(self.costs[i]))
         interruptible = self.name in INTERRUPTIBLE
         with ctx.watch(self.solver.InterruptSolve) if interruptible else contextlib.nullcontext():
             status = int(self.solver.Solve())

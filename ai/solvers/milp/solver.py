@@ -226,10 +226,11 @@ class MipRun:
         assert self.values is not None
         return tuple(cell for cell, v in zip(self.model.brick_cells, self.values) if v > 0.5)
 
-    def solve_once(self) -> BackendStatus:
-        """One backend solve; keeps the values (raises :class:`SolveStopped` when stopped first, and when
+    def solve_once(self, *, feasibility: bool = False) -> BackendStatus:
+        """One backend solve (``feasibility``: any solution is a minimum, the cap being a proved bound or
+        the count being fixed); keeps the values (raises :class:`SolveStopped` when stopped first, and when
         the caller cancelled while it ran)."""
-        outcome = self.backend.solve(self.ctx)
+        outcome = self.backend.solve(self.ctx, feasibility=feasibility)
         self.values = outcome.values
         if self.ctx.cancelled():
             raise SolveStopped(StopReason.CANCELLED)
@@ -247,7 +248,7 @@ class MipRun:
             return self.finish(known)
         if known is None and lower >= PROBE_FROM and self.mode != SolveMode.ANY:
             probe = self.backend.add_row(self.bricks, -math.inf, lower)
-            status = self.solve_once()
+            status = self.solve_once(feasibility=True)
             self.backend.set_row(probe, -math.inf, math.inf)
             if status != BackendStatus.INFEASIBLE:  # a solution under the cap: as few bricks as the bound allows
                 return self.finish(self.current())
@@ -271,10 +272,10 @@ class MipRun:
         return self.finish(self.current())
 
     def within(self, cap: int) -> Outcome | None:
-        """The minimum under ``Σ b ≤ cap`` (and in mode ``all`` every solution of that size), or ``None``
-        when no set of at most ``cap`` bricks wins."""
+        """A set of ``cap`` bricks (and in mode ``all`` every one), or ``None`` when no set of at most ``cap``
+        bricks wins; ``cap`` must be a proved lower bound (so any solution under it is a minimum)."""
         self.backend.add_row(self.bricks, -math.inf, cap)
-        status = self.solve_once()
+        status = self.solve_once(feasibility=True)
         if status == BackendStatus.INFEASIBLE:
             return None
         if status != BackendStatus.OPTIMAL:  # the time limit, with a solution in hand
@@ -301,7 +302,7 @@ class MipRun:
         while True:
             self.backend.add_row([index[cell] for cell in found[-1]], -math.inf, k - 1)
             try:
-                status = self.solve_once()
+                status = self.solve_once(feasibility=True)
             except SolveStopped as stop:
                 if stop.reason is StopReason.CANCELLED:
                     raise
