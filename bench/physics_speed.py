@@ -11,7 +11,11 @@ each level (mode ``min`` by default: the proved minimum); the section
 physics, and the ratio to classic.
 
     python bench/physics_speed.py [--maps 6] [--time-limit 20] [--mode min] [--min-bricks M]
-                                  [--solvers cpsat milp search auto]
+                                  [--solvers cpsat milp search auto] [--random K [--random-seed S]]
+
+With ``--random K`` the first K random physics of the class (:func:`game.physics.random_physics`, seeds from
+S) that make levels of that minimum on enough of the maps are timed too, each against classic on the same
+maps.
 """
 
 from __future__ import annotations
@@ -25,11 +29,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import numpy as np  # noqa: E402
+
 import ai  # noqa: E402
 from ai.generation.random_levels import _platform_map  # noqa: E402
 from bench.results import update_section  # noqa: E402
 from game.level import Level  # noqa: E402
-from game.physics import Physics  # noqa: E402
+from game.physics import Physics, random_physics  # noqa: E402
 from game.physics_catalog import SHIPPED  # noqa: E402
 from game.simulation import simulate  # noqa: E402
 
@@ -93,6 +99,61 @@ def level_under(seed: int, physics: Physics, attempts: int = 40, min_bricks: int
     return None
 
 
+def time_solvers(levels: dict[str, list[Level]], solvers: list[str], mode: str, time_limit: float
+                 ) -> tuple[dict[tuple[str, str], list[float]], dict[tuple[str, str], int]]:
+    """Seconds per solve of every solver on every level (by physics name), and the unproved counts."""
+    times: dict[tuple[str, str], list[float]] = {}
+    unsolved: dict[tuple[str, str], int] = {}
+    for solver in solvers:
+        for name, group in levels.items():
+            for lv in group:
+                start = time.perf_counter()
+                result = ai.solve(lv, solver=solver, mode=mode, time_limit=time_limit)
+                seconds = time.perf_counter() - start
+                times.setdefault((solver, name), []).append(seconds)
+                if result.status.value != "optimal" or (mode == "all" and not result.complete):
+                    unsolved[(solver, name)] = unsolved.get((solver, name), 0) + 1
+                print(f"{solver:7s} {name:9s} {lv.title:40s} {seconds:7.3f} s  {result.describe()[:60]}",
+                      flush=True)
+    return times, unsolved
+
+
+def cell(times: dict[tuple[str, str], list[float]], unsolved: dict[tuple[str, str], int], solver: str, name: str,
+         base: str = "classic") -> str:
+    """``median (ratio to base)`` of one table cell."""
+    med, ref = statistics.median(times[(solver, name)]), statistics.median(times[(solver, base)])
+    miss = unsolved.get((solver, name), 0)
+    return f"{med:.3f} ({med / ref:.2f}x)" + (f", {miss} unproved" if miss else "")
+
+
+def random_table(count: int, first_seed: int, maps: int, min_bricks: int, solvers: list[str], mode: str,
+                 time_limit: float) -> list[str]:
+    """Random physics of the class (seeds ``first_seed, ...``), each against classic on the same maps: up to
+    ``maps`` maps where both have a level of minimum ``min_bricks``; the table's rows."""
+    rows = ["| physics (targets stop) | maps | " + " | ".join(solvers) + " |", "|---" * (len(solvers) + 2) + "|"]
+    seed = first_seed
+    while count > 0 and seed < first_seed + 20 * count:
+        physics = random_physics(np.random.default_rng(seed), name=f"random{seed}")
+        seed += 1
+        pairs: dict[str, list[Level]] = {"classic": [], physics.name: []}
+        for map_seed in range(10 * maps):
+            theirs = level_under(map_seed, physics, min_bricks=min_bricks)
+            ours = level_under(map_seed, SHIPPED["classic"], min_bricks=min_bricks) if theirs is not None else None
+            if theirs is not None and ours is not None:
+                pairs["classic"].append(ours)
+                pairs[physics.name].append(theirs)
+            if len(pairs["classic"]) == maps:
+                break
+        if len(pairs["classic"]) < max(3, maps // 2):
+            continue  # too few maps where this physics makes levels of that minimum
+        count -= 1
+        times, unsolved = time_solvers(pairs, solvers, mode, time_limit)
+        stops = "yes" if physics.targets_stop else "no"
+        rows.append(f"| {physics.name} ({stops}) | {len(pairs['classic'])} | "
+                    + " | ".join(cell(times, unsolved, solver, physics.name) for solver in solvers) + " |")
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--maps", type=int, default=6)
@@ -101,6 +162,10 @@ def main() -> None:
     parser.add_argument("--mode", choices=["min", "all"], default="min")
     parser.add_argument("--min-bricks", type=int, default=None,
                         help="keep only levels whose minimum is exactly this under each physics")
+    parser.add_argument("--random", type=int, default=0, metavar="K",
+                        help="also K random physics of the class, each against classic on maps where both have a "
+                             "level of minimum --min-bricks (2 when not given)")
+    parser.add_argument("--random-seed", type=int, default=8000, help="seed of the first random physics tried")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
     physics_list = list(SHIPPED.values())
@@ -113,19 +178,7 @@ def main() -> None:
                 assert lv is not None
                 levels[p.name].append(lv)
         seed += 1
-    times: dict[tuple[str, str], list[float]] = {}
-    unsolved: dict[tuple[str, str], int] = {}
-    for solver in args.solvers:
-        for p in physics_list:
-            for lv in levels[p.name]:
-                start = time.perf_counter()
-                result = ai.solve(lv, solver=solver, mode=args.mode, time_limit=args.time_limit)
-                seconds = time.perf_counter() - start
-                times.setdefault((solver, p.name), []).append(seconds)
-                if result.status.value != "optimal" or (args.mode == "all" and not result.complete):
-                    unsolved[(solver, p.name)] = unsolved.get((solver, p.name), 0) + 1
-                print(f"{solver:7s} {p.name:9s} {lv.title:32s} {seconds:7.3f} s  {result.describe()[:60]}",
-                      flush=True)
+    times, unsolved = time_solvers(levels, args.solvers, args.mode, args.time_limit)
     names = [p.name for p in physics_list]
     lines = [
         f"`python bench/physics_speed.py --maps {args.maps} --time-limit {args.time_limit:g}"
@@ -135,20 +188,19 @@ def main() -> None:
         f"end (B = {PLANTED + 2})"
         f"{'' if args.min_bricks is None else f', every level of minimum exactly {args.min_bricks}'}; "
         f"mode `{args.mode}`, median seconds per solve (ratio to classic; "
-        f"'unproved': stopped at the {args.time_limit:g} s limit, counted at it). Machine: 2 cores, "
-        "loaded by other helpers during the run (figures vary by 20-40 % from run to run).",
+        f"'unproved': stopped at the {args.time_limit:g} s limit, counted at it).",
         "",
         "| solver | " + " | ".join(names) + " |",
         "|---" * (len(names) + 1) + "|",
     ]
     for solver in args.solvers:
-        base = statistics.median(times[(solver, "classic")])
-        cells = []
-        for name in names:
-            med = statistics.median(times[(solver, name)])
-            miss = unsolved.get((solver, name), 0)
-            cells.append(f"{med:.3f} ({med / base:.2f}x)" + (f", {miss} unproved" if miss else ""))
-        lines.append(f"| {solver} | " + " | ".join(cells) + " |")
+        lines.append(f"| {solver} | " + " | ".join(cell(times, unsolved, solver, name) for name in names) + " |")
+    if args.random:
+        lines += ["", f"Random physics (`--random {args.random} --random-seed {args.random_seed}`), each against "
+                      "classic on the same maps (median seconds, ratio to classic on those maps):", ""]
+        lines += random_table(args.random, args.random_seed, args.maps,
+                              2 if args.min_bricks is None else args.min_bricks, args.solvers, args.mode,
+                              args.time_limit)
     body = "\n".join(lines)
     print(body)
     if not args.no_write:
