@@ -29,6 +29,7 @@ branches as a binary tree (the search walks it, the product formulation splits m
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable
 
 import numpy as np
@@ -160,9 +161,11 @@ class EffectGroup:
     clauses: tuple[tuple[tuple[Offset, bool], ...], ...]
 
 
+@lru_cache(maxsize=64)
 def effect_groups(physics: Physics) -> tuple[EffectGroup, ...]:
     """The branches grouped by effect, in order of first branch (one group per branch when no two share
     an effect).  Drifter's two plain falls are one group: below free, and ahead or the diagonal solid.
+    Kept per physics (the encodings ask for them per lemming).
 
     >>> from game.physics_catalog import SHIPPED
     >>> [g.clauses for g in effect_groups(SHIPPED["drifter"]) if len(g.branches) > 1]
@@ -173,13 +176,13 @@ def effect_groups(physics: Physics) -> tuple[EffectGroup, ...]:
         by_effect.setdefault((branch.move, branch.turn), []).append(k)
     out = []
     for members in by_effect.values():
-        clauses: set[frozenset[tuple[Offset, bool]]] = {frozenset()}
-        for k in members:  # (A1 & A2 ...) | (B1 & ...) as clauses: one literal of each conjunction
-            needs = physics.branches[k].needs
-            clauses = {c | {need} for c in clauses for need in needs}
-        clauses = {c for c in clauses if not any((off, not solid) in c for off, solid in c)}  # tautologies
-        minimal = [c for c in clauses if not any(other < c for other in clauses)]
-        out.append(EffectGroup(tuple(members), tuple(sorted(tuple(sorted(c)) for c in minimal))))
+        clauses: list[frozenset[tuple[Offset, bool]]] = [frozenset()]
+        for k in members:  # (A1 & A2 ...) | (B1 & ...) as clauses: one literal of each conjunction,
+            # tautologies and clauses implied by a smaller one dropped as they come (the list stays short)
+            grown = {c | {need} for c in clauses for need in physics.branches[k].needs
+                     if (need[0], not need[1]) not in c}
+            clauses = [c for c in grown if not any(other < c for other in grown)]
+        out.append(EffectGroup(tuple(members), tuple(sorted(tuple(sorted(c)) for c in clauses))))
     return tuple(out)
 
 
