@@ -15,6 +15,8 @@ game.physics.PhysicsError: unknown physics 'nosuch' (shipped: careful, classic, 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from game.physics import CLASSIC, Physics, PhysicsError
 
 _CAREFUL = {"name": "careful", "targets_stop": True, "rules": [
@@ -53,14 +55,28 @@ SHIPPED: dict[str, Physics] = {
 
 
 def resolve(value: str) -> Physics:
-    """The physics a level's ``# physics:`` value names (a shipped name or one line of JSON)."""
+    """The physics a level's ``# physics:`` value names (a shipped name or one line of JSON).
+
+    The same JSON text gives the same (immutable) value, so what a physics derives once (its table, its
+    branches) serves every level that names it, the copies a solver makes of a level included.
+
+    >>> text = '{"name": "stay", "rules": []}'
+    >>> resolve(text) is resolve(text)
+    True
+    """
     text = value.strip()
     if text.startswith("{"):
-        return Physics.from_text(text)
+        return _from_text(text)
     if text in SHIPPED:
         return SHIPPED[text]
     shown = text if len(text) <= 30 else text[:30] + "..."
     raise PhysicsError(f"unknown physics {shown!r} (shipped: {', '.join(sorted(SHIPPED))}; or one line of JSON)")
+
+
+@lru_cache(maxsize=256)
+def _from_text(text: str) -> Physics:
+    """:meth:`Physics.from_text`, kept for the last texts read (a bad text raises each time)."""
+    return Physics.from_text(text)
 
 
 def level_line(physics: Physics) -> str:
