@@ -21,7 +21,13 @@ every brick of a minimal one (a brick no run reads can be removed) is among the 
 minimal winning set of at most ``k`` bricks, and nothing that does not win.  Under physics whose
 targets do not stop lemmings the per-frame models shrink about 4x at ``k = 2`` on 16x24 maps.
 
-The pass gives up (``None``) past ``max_entries`` entries; it checks the solve context every frame.
+Where targets stop lemmings the pass can also run *whatever the frame* (``timed=False``): entries are
+states and sets with no frame, the live states of some frame bound them, and the useful ones reach a target
+(a run stops there).  It keeps more states (no frame tells them apart) but its cost does not grow with N:
+what the models without frames want on long levels.
+
+The pass gives up (``None``) past ``max_entries`` entries; it checks the solve context every
+:data:`CHECK_EVERY` states.
 
 >>> from game.level import Level
 >>> from ai.reach import analyse
@@ -140,14 +146,17 @@ def bounded_reach(level: Level, info: ReachInfo, bricks: int, ctx: SolveContext 
     the live states of ``info`` (``None`` past ``max_entries`` entries or on a too large map).
 
     ``timed``: frame by frame (what a per-frame encoding needs); otherwise one pass over states whatever
-    the frame (an over-approximation for encodings without frames, whose cost does not grow with N).
+    the frame (an over-approximation for encodings without frames, whose cost does not grow with N; only
+    where targets stop lemmings, else ``ValueError``).
     """
+    if not timed and not level.physics.targets_stop:
+        raise ValueError("the pass whatever the frame needs targets that stop lemmings")
     ctx = ctx or SolveContext.create()
     n, h, w = level.frames, level.height, level.width
-    if not info.feasible:
-        return _empty(level, bricks, timed)
     if n * h * w * 2 * len(level.lemmings) > MAX_BOUNDED_CELLS:
         return None
+    if not info.feasible:
+        return _empty(level, bricks, timed)
     cells = list(info.read_cells)
     walker = _Walker(level, cells, bricks)
     out: list[BoundedLemming] = []
@@ -191,7 +200,8 @@ class _Walker:
         self.bricks = bricks
         inner = np.full((level.height + 2, self.pw), -1, dtype=np.int64)
         inner[1:-1, 1:-1] = 2 * np.arange(level.height * level.width).reshape(level.height, level.width)
-        #: per state id (padded position * 2 + channel): its column in a frame's ``H * W * 2`` row
+        #: per state id (padded position * 2 + channel): its column in a frame's ``H * W * 2`` row (no step
+        #: ends on the padding ring: a move enters only a cell its branch needs free, and outside is solid)
         self.inner: list[int] = (inner.ravel()[:, None] + np.array([0, 1])).ravel().tolist()
         self.plane = level.height * level.width * 2  #: state columns per frame
         self.memo: dict[tuple[int, int, int], tuple[tuple[int, int], ...]] = {}

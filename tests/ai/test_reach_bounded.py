@@ -186,3 +186,9 @@ def test_a_climb_leaves_the_caps_to_the_full_model_past_its_allowance(monkeypatc
     assert climb.BoundedScopes(level, info, per_frame=True).at(2) is None
     assert climb.BoundedScopes(level, info, per_frame=True, choice="off").at(2) is None
     assert climb.BoundedScopes(level, info, per_frame=True, choice="frames").at(2) is not None
+
+
+def test_the_pass_whatever_the_frame_is_only_for_targets_that_stop() -> None:
+    level = levels_under(SHIPPED["restless"], 1)[0]
+    with pytest.raises(ValueError):
+        bounded_reach(level, analyse(level), 2, timed=False)
