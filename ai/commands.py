@@ -137,7 +137,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("solve", help="find the fewest bricks (and every optimal solution with --all)")
     p.add_argument("level", help="level file (or pack level number)")
     p.add_argument("--solver", default="auto", choices=EXACT_SOLVERS + HEURISTIC_SOLVERS,
-                   help="solver (default auto); gradient and learned are the research methods of issue 5")
+                   help="solver (default auto); gradient (a relaxed simulation) and learned (rules learned "
+                        "from games) are the research methods")
     p.add_argument("--all", action="store_true", help="list every minimum solution, with proof")
     p.add_argument("--list", type=int_arg(1, 1_000_000), default=None, metavar="K",
                    help="with --all (auto) on a level of independent parts: list at most K solutions "

@@ -175,7 +175,7 @@ def _solve_gif(args: argparse.Namespace, level: Any, result: Any) -> None:
 
 
 def extend(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Add the UI's options to commands other modules registered: ``solve --gif`` (issue 6)."""
+    """Add the UI's options to commands other modules registered: ``solve --gif``."""
     solve = sub.choices.get("solve")
     if solve is None:
         return

@@ -5,7 +5,7 @@ playhead ``t`` in frames, fractional for smooth movement) into a rectangle of a 
 scaled to fit and centred.  It never changes game state; it only caches scaled sprites and
 the static terrain.
 
-For a GIF frame (issue 6), no window is needed::
+For a GIF frame, no window is needed::
 
     run = simulate(level, bricks)
     surf = render_frame(level, bricks, run, frame=7, cell=32)      # a pygame.Surface
