@@ -47,7 +47,7 @@ from ortools.sat.python import cp_model
 from ai.base import BrickSet, SolveMode, SolveStatus
 from ai.context import SolveContext, SolveStopped, StopReason
 from ai.cpsat_run import solve_under
-from ai.reach import ReachInfo, analyse, reach_for
+from ai.reach import analyse, reach_for
 from ai.reach_bounded import BoundedReach, Scope
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.climb import CLIMBS, BoundedScopes

@@ -10,8 +10,7 @@ The scan reads the code (strings and comments removed) of every module of ``game
   again.
 
 Reading only the cell below (a ledge for a lemming to start on, a target's floor) is a layout choice, not a move,
-and is not flagged.  :data:`PENDING` names the modules the solver port (branch ``solvers17``) still has to derive
-from the physics; a second test fails once one of them no longer restates a move, so the list only shrinks.
+and is not flagged.
 """
 
 from __future__ import annotations
@@ -22,13 +21,9 @@ import re
 import tokenize
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 #: The one place a move may be written.
 ALLOWED = {"game/physics.py", "game/physics_catalog.py"}
-#: Modules still restating the classic rule until the solver port lands (remove each as it is derived).
-PENDING: set[str] = set()
 
 #: Names of the classic rule in game.rules that no other module may import.
 RULE_NAMES = {"step", "step_reads", "MOVE_TABLE", "MoveRule", "move_rule", "FALL_RULE", "WALK_RULE", "TURN_RULE",
@@ -95,21 +90,13 @@ def modules() -> list[str]:
 def test_no_module_outside_the_physics_restates_a_move() -> None:
     offenders = {}
     for name in modules():
-        if name in ALLOWED or name in PENDING:
+        if name in ALLOWED:
             continue
         found = restatements((ROOT / name).read_text(encoding="utf-8"))
         if found:
             offenders[name] = found
     assert offenders == {}, "derive these from the level's physics (game.physics, game.reads):\n" + "\n".join(
         f"{k}: {v}" for k, v in offenders.items())
-
-
-@pytest.mark.parametrize("name", sorted(PENDING))
-def test_pending_modules_still_need_the_port(name: str) -> None:
-    path = ROOT / name
-    if not path.exists():
-        pytest.fail(f"{name} is gone: remove it from PENDING")
-    assert restatements(path.read_text(encoding="utf-8")), f"{name} no longer restates a move: remove it from PENDING"
 
 
 def test_the_scan_catches_the_classic_step_and_spares_a_ledge() -> None:
