@@ -116,13 +116,15 @@ class MilpSolver(SolverBase):
             ctx.report(f"model built: {len(model.objective)} variables")
             return solve_lp(level, model, self.lp_backend, ctx)
         lb, known = bound_and_witness(level, ctx)  # a winning brick when one wins: then it is the minimum
+        if known is None:
+            known = self._primal(level, ctx)
         if mode != SolveMode.ANY and self.bounded != "off" and not (known is not None and len(known) <= lb):
             climbed = self._climb(level, info, mode, ctx, partial, lb, known)
             if isinstance(climbed, Outcome):
                 return climbed
             lb = climbed
         run = self._run(level, build_milp(level, info, formulation=self.formulation, ctx=ctx), mode, ctx, partial)
-        return run.run(known if known is not None else self._primal(level, ctx), lb)
+        return run.run(known, lb)
 
     def _run(self, level: Level, model: MilpModel, mode: SolveMode, ctx: SolveContext, partial: Partial) -> MipRun:
         """``model`` loaded into the backend, ready to solve."""
