@@ -180,7 +180,11 @@ class CpSatSolver(SolverBase):
             outcome = self._outcome(outcome.status, m, solver, solutions=outcome.solutions,
                                     complete=outcome.complete, best_bound=outcome.best_bound)
         if mode == SolveMode.ALL and outcome.status == SolveStatus.OPTIMAL:
-            return self._enumerate(m or build(None), outcome, ctx, partial)
+            if m is None:  # proved without a model: enumerate on the bounded scope of the minimum when it pays
+                count = len(tuple(next(iter(outcome.solutions))))
+                scope = scopes.at(count) if scopes is not None else None
+                m = build(scope if scope is not None and scope.feasible else None)
+            return self._enumerate(m, outcome, ctx, partial)
         return outcome
 
     # ------------------------------------------------------------------ modes

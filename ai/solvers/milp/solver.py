@@ -44,8 +44,8 @@ from ai.context import SolveContext, SolveStopped, StopReason
 from ai.reach import ReachInfo, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.bounds import bound_and_witness
-from ai.solvers.milp.backends import INTERRUPTIBLE, LP_BACKENDS, MIP_BACKENDS, Backend, BackendStatus, load_backend
 from ai.solvers.climb import CLIMBS, BoundedScopes
+from ai.solvers.milp.backends import INTERRUPTIBLE, LP_BACKENDS, MIP_BACKENDS, Backend, BackendStatus, load_backend
 from ai.solvers.milp.formulations import FORMULATIONS, build_milp
 from ai.solvers.milp.model import MilpModel
 from ai.solvers.milp.relaxation import solve_lp
@@ -118,7 +118,12 @@ class MilpSolver(SolverBase):
         lb, known = bound_and_witness(level, ctx)  # a winning brick when one wins: then it is the minimum
         if known is None:
             known = self._primal(level, ctx)
-        if mode != SolveMode.ANY and self.bounded != "off" and not (known is not None and len(known) <= lb):
+        proved = known is not None and len(known) <= lb
+        if proved and mode == SolveMode.MIN:
+            assert known is not None
+            partial.bound(float(len(known)))
+            return Outcome(SolveStatus.OPTIMAL, solutions=[known], best_bound=float(len(known)))
+        if mode != SolveMode.ANY and self.bounded != "off":  # (mode all with a proved minimum: its enumeration)
             climbed = self._climb(level, info, mode, ctx, partial, lb, known)
             if isinstance(climbed, Outcome):
                 return climbed
