@@ -26,7 +26,7 @@ import math
 
 from ai.context import SolveContext
 from ai.reach import ReachInfo
-from ai.reach_bounded import BoundedReach, bounded_reach
+from ai.reach_bounded import MAX_BOUNDED_CELLS, BoundedReach, bounded_reach
 from game.level import Level
 
 #: Which caps get a bounded model: ``auto`` while it pays (below); ``frames`` and ``states`` every cap, with
@@ -56,12 +56,17 @@ class BoundedScopes:
         self.timed_left = self.rough_left = -1  # (counted at the first cap)
 
     def _allow(self) -> None:
-        """The allowances, from the full model's size (counted once, at the first cap)."""
-        info, per_frame = self.info, self.per_frame
-        self.full = info.live_state_count if per_frame else sum(int(lem.live_any().sum()) for lem in info.lemmings)
+        """The allowances, from the full model's size (counted once, at the first cap; none on a level too
+        large for the pass, :data:`ai.reach_bounded.MAX_BOUNDED_CELLS`)."""
+        info, per_frame, level = self.info, self.per_frame, self.level
+        self.timed_left = self.rough_left = 0
+        if level.frames * level.height * level.width * 2 * len(level.lemmings) > MAX_BOUNDED_CELLS:
+            return
+        pairs = info.count_live_states(self.ctx)
+        self.full = pairs if per_frame else sum(int(lem.live_any().sum()) for lem in info.lemmings)
         allowance = min(BOUNDED_ENTRIES * self.full, MAX_CLIMB_ENTRIES)
         self.share = BOUNDED_SHARE
-        self.timed_left = allowance if per_frame or info.live_state_count <= allowance else 0
+        self.timed_left = allowance if per_frame or pairs <= allowance else 0
         self.rough_left = 0 if per_frame else allowance
         if self.choice != "auto":
             self.share = 0.0 if self.choice == "off" else math.inf
