@@ -173,7 +173,7 @@ class FlowBuilder(ModelBuilder):
             start = self.tri.new_rows(1, 1.0, 1.0)[0]
             first = t[a_src] == 0
             self.tri.add(np.full(int(first.sum()), start), a_var[first], 1.0)
-        self.add_gates(a_src, sid[a_src], a_var, a_kind, sid, cells)
+        self.add_gates(a_src, sid[a_src], a_var, a_kind, cells)
         # occupancy of a node: its outflow, or its inflow at the last frame (the start alone if N = 1)
         last = t[a_dst] == n - 1
         occ_rows = np.concatenate([a_src, a_dst[last]])
@@ -193,7 +193,7 @@ class FlowBuilder(ModelBuilder):
             mask |= possible(branches[k], self.code, pr, pc, ch)
         return mask
 
-    def add_gates(self, a_src: IntArray, a_sid: IntArray, a_var: IntArray, a_kind: IntArray, sid: IntArray,
+    def add_gates(self, a_src: IntArray, a_sid: IntArray, a_var: IntArray, a_kind: IntArray,
                   cells: dict[Offset, IntArray]) -> None:
         """The gates of every move: per state and cell read that is a brick variable, the arcs of
         the kinds that need it free sum to at most ``1 − b``, those that need it solid to ``b``; a kind
@@ -206,7 +206,7 @@ class FlowBuilder(ModelBuilder):
                 kinds = [k for k, group in enumerate(groups) if ((offset, solid),) in group.clauses]
                 if not kinds:
                     continue
-                self.add_gate(a_sid, a_var, np.isin(a_kind, kinds), cell[a_src], sid, cell,
+                self.add_gate(a_sid, a_var, np.isin(a_kind, kinds), cell[a_src],
                               upper=0.0 if solid else 1.0, sign=-1.0 if solid else 1.0)
         for k, group in enumerate(groups):
             of_kind = a_kind == k
@@ -236,20 +236,17 @@ class FlowBuilder(ModelBuilder):
             var = at >= 0
             self.tri.add(rows[var], at[var], 1.0 if not solid else -1.0)
 
-    def add_gate(self, a_sid: IntArray, a_var: IntArray, arc_mask: BoolArray, arc_cell: IntArray,
-                 sid: IntArray, cell: IntArray, *, upper: float, sign: float) -> None:
-        """Rows ``Σ arcs + sign·b ≤ upper`` per state whose gating ``cell`` is a brick variable."""
-        is_var = cell >= 0
-        if not is_var.any():
-            return
-        states, first = np.unique(sid[is_var], return_index=True)
-        b = cell[is_var][first]
-        rows = self.tri.new_rows(len(states), -math.inf, upper)
-        row_of_state = np.full(int(sid.max()) + 1, -1, dtype=np.int64)
-        row_of_state[states] = rows
-        self.tri.add(rows, b, sign)
+    def add_gate(self, a_sid: IntArray, a_var: IntArray, arc_mask: BoolArray, arc_cell: IntArray, *,
+                 upper: float, sign: float) -> None:
+        """Rows ``Σ arcs + sign·b ≤ upper`` per state with arcs of ``arc_mask`` whose gating cell (``arc_cell``,
+        the same for every arc of a state) is a brick variable (a state without such arcs needs no row)."""
         m = arc_mask & (arc_cell >= 0)
-        self.tri.add(row_of_state[a_sid[m]], a_var[m], 1.0)
+        if not m.any():
+            return
+        states, first, row_of_arc = np.unique(a_sid[m], return_index=True, return_inverse=True)
+        rows = self.tri.new_rows(len(states), -math.inf, upper)
+        self.tri.add(rows, arc_cell[m][first], sign)
+        self.tri.add(rows[row_of_arc.reshape(-1)], a_var[m], 1.0)
 
 
 def build_flow(level: Level, info: Scope | None = None, *, cut_depth: int = 0,
@@ -345,7 +342,7 @@ class PathBuilder(FlowBuilder):
         row = self.tri.new_rows(1, -math.inf, float(n - 1))[0]
         self.tri.add(np.full(len(a_var), row), a_var, 1.0)
         # gates (one row per state: no aggregation needed)
-        self.add_gates(a_src, nodes[a_src], a_var, a_kind, nodes, cells)
+        self.add_gates(a_src, nodes[a_src], a_var, a_kind, cells)
 
     def add_read_cuts(self) -> None:
         """``b_c ≤ Σ visits of states reading c``: a brick no run reads can be removed, so no
