@@ -1,10 +1,10 @@
 """The bounded scopes of a climb through caps: which states a cap of ``k`` bricks needs.
 
 For each cap ``k`` an exact solver (the MILP, CP-SAT) may build its model over the bounded states of
-:mod:`ai.reach_bounded` instead of every live state.  The pass that finds them costs a few microseconds per entry, so one climb
-spends at most :data:`BOUNDED_ENTRIES` entries per node of the full model (the full model's solve costs
-tens of microseconds per node), and a cap whose bounded states are not at most :data:`BOUNDED_SHARE` of the
-full model's nodes is left to the full model.
+:mod:`ai.reach_bounded` instead of every live state.  The pass that finds them costs a few microseconds per
+entry, so one climb spends at most :data:`BOUNDED_ENTRIES` entries per node of the full model (the full
+model's solve costs tens of microseconds per node) and :data:`MAX_CLIMB_ENTRIES` in all, and a cap whose
+bounded states are not at most :data:`BOUNDED_SHARE` of the full model's nodes is left to the full model.
 
 The pass runs frame by frame (the per-frame models need it; the path model gets fewer states from it)
 while the level's live (frame, state) pairs are not many more than that budget; the path model can also

@@ -11,12 +11,15 @@
    are strongly constrained, so CP-SAT settles them fast, whereas a solve under a loose cap may take
    seconds even with ``S`` as hint (a restless level whose search found 6 bricks and whose minimum is
    2: caps 5, 4, 3 took 1.6-1.9 s each, caps 1 and 2 under 0.15 s; ascending through every small cap
-   instead cost pack levels whose minimum is 5-6 a third more time);
+   instead cost pack levels whose minimum is 5-6 a third more time).  Each cap gets its own model over
+   the bounded scope of :mod:`ai.solvers.climb` while one is given (the runs that meet at most that many
+   bricks), then the full model;
 3. then, when the ascent ended below the minimum, **descending** from ``S`` (or from a feasibility
    solve with the whole budget when there is no ``S``): caps ``|S| - 1, ...`` with the best set as
    hint, until infeasible or down to ``lb``.
 
-The model is built lazily (``build``), and the cap is reset to the budget at the end (for ``all``).
+The full model is built lazily (``build(None)``), and its cap is reset to the budget at the end (for ``all``; a
+bounded model keeps its cap, which holds every set of the minimum's size).
 
 >>> from game.level import Level
 >>> from ai.solvers.cpsat import CpSatSolver
