@@ -56,6 +56,8 @@ from game.level import Brick, Level
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
+Step = tuple[int, int, int, int]
+"""A step of the pass: from state id ``sid`` with the bricks ``have`` met to state id ``nsid``, meeting ``added``."""
 
 #: Most cells of the dense ``(N, H, W, 2)`` maps of all lemmings the pass builds; beyond, it gives up.
 MAX_BOUNDED_CELLS = 50_000_000
@@ -214,7 +216,7 @@ class _Walker:
         ``budget`` entries)."""
         frames = len(live)
         frontier: dict[int, list[int]] = {start: [0]} if live[0, self.inner[start]] else {}
-        steps: list[set[tuple[int, int, int]]] = []  # per frame t: the moves to t + 1 (state, next, bricks met)
+        steps: list[list[Step]] = []  # per frame t: the steps of its entries to t + 1
         total = 0
         for t in range(frames - 1):
             ctx.check()
@@ -231,53 +233,59 @@ class _Walker:
     def untimed(self, start: int, live_any: BoolArray, budget: int, ctx: SolveContext
                 ) -> tuple[BoolArray, IntArray, int, int] | None:
         """The pass of one lemming over states whatever the frame (``live_any``: its states live at some
-        frame): the states from which the moves made reach a target, those moves (frame 0), the bits of the
-        bricks met on them and the entries kept (``None`` past ``budget`` entries).  Only where targets stop
-        lemmings: a target ends every run."""
+        frame): the states of the entries from which the steps made reach an entry on a target, their moves
+        (frame 0), the bits of the bricks met on them and the entries kept (``None`` past ``budget``
+        entries).  Only where targets stop lemmings: a target ends every run."""
         live = live_any.tobytes()
         held: dict[int, list[int]] = {start: [0]} if live[self.inner[start]] else {}
         work = [(start, 0)] if held else []
-        moves: set[tuple[int, int, int]] = set()
+        steps: list[Step] = []
         total = len(held)
-        steps = 0
+        rounds = 0
         while work:
-            steps += 1
-            if steps % CHECK_EVERY == 0:
+            rounds += 1
+            if rounds % CHECK_EVERY == 0:
                 ctx.check()
             sid, have = work.pop()
             if have not in held[sid]:
                 continue  # a subset replaced it
             found: dict[int, list[int]] = {}
-            moves |= self.advance({sid: [have]}, live, found, None, held)
+            steps += self.advance({sid: [have]}, live, found, None, held)
             for nsid, sets in found.items():
                 work.extend((nsid, new) for new in sets)
                 total += len(sets)
             if total > budget:
                 return None
-        back: dict[int, list[tuple[int, int]]] = {}
-        for sid, nsid, added in moves:
-            back.setdefault(nsid, []).append((sid, added))
-        useful = {sid for sid in held if self.stops and self.target[sid >> 1]}
+        # an entry is useful when a step leads from it to a useful entry held there (one whose set is a subset of
+        # the step's: its runs include the step's), the entries on targets first
+        into: dict[tuple[int, int], list[Step]] = {}
+        for step in steps:
+            sid, have, nsid, added = step
+            new = have | added
+            for old in held.get(nsid, ()):
+                if old & new == old:
+                    into.setdefault((nsid, old), []).append(step)
+        useful = {(sid, have) for sid, sets in held.items() if self.stops and self.target[sid >> 1] for have in sets}
         todo, met, kept = list(useful), 0, []
         while todo:
-            nsid = todo.pop()
-            for sid, added in back.get(nsid, ()):
+            entry = todo.pop()
+            for sid, have, nsid, added in into.get(entry, ()):
                 kept.append((0, self.inner[sid], self.inner[nsid]))
                 met |= added
-                if sid not in useful:
-                    useful.add(sid)
-                    todo.append(sid)
+                if (sid, have) not in useful:
+                    useful.add((sid, have))
+                    todo.append((sid, have))
         out = np.zeros(self.plane, dtype=bool)
-        out[[self.inner[sid] for sid in useful]] = True
+        out[[self.inner[sid] for sid, _ in useful]] = True
         return out, np.array(sorted(set(kept)), dtype=np.int64).reshape(-1, 3), met, total
 
     def advance(self, frontier: dict[int, list[int]], live: bytes, nxt: dict[int, list[int]],
-                ctx: SolveContext | None, seen: dict[int, list[int]] | None = None) -> set[tuple[int, int, int]]:
+                ctx: SolveContext | None, seen: dict[int, list[int]] | None = None) -> list[Step]:
         """Every step of the entries ``frontier`` into states that ``live`` holds: the new entries go into
         ``nxt`` (each state's minimal sets; not those ``seen`` holds already, or a subset of them, which
-        ``seen`` then takes too); returns the moves made (state, next state, bits of the bricks met).
-        ``ctx`` is checked every :data:`CHECK_EVERY` states."""
-        moves: set[tuple[int, int, int]] = set()
+        ``seen`` then takes too); returns the steps made.  ``ctx`` is checked every :data:`CHECK_EVERY`
+        states."""
+        made: list[Step] = []
         inner, memo, near, bricks = self.inner, self.memo, self.near, self.bricks
         keep = nxt if seen is None else seen
         for done, (sid, sets) in enumerate(frontier.items()):
@@ -294,7 +302,7 @@ class _Walker:
                 for nsid, added in outcomes:
                     if not live[inner[nsid]]:
                         continue
-                    moves.add((sid, nsid, added))
+                    made.append((sid, have, nsid, added))
                     new = have | added
                     held = keep.get(nsid)
                     if held is None:
@@ -309,26 +317,34 @@ class _Walker:
                         continue
                     if seen is not None:
                         nxt.setdefault(nsid, []).append(new)
-        return moves
+        return made
 
-    def useful(self, steps: list[set[tuple[int, int, int]]], last: dict[int, list[int]], frames: int,
+    def useful(self, steps: list[list[Step]], last: dict[int, list[int]], frames: int,
                ctx: SolveContext) -> tuple[BoolArray, IntArray, int]:
-        """``(N, H * W * 2)``: the states held at each frame from which the moves made reach a state held at
-        the last frame (the others lead only to runs that lose); the moves between them, as
+        """``(N, H * W * 2)``: the states of the entries held at each frame from which the steps made reach an
+        entry held at the last frame (a step reaches an entry whose set is a subset of its own: that entry's
+        runs include the step's), the others leading only to runs that lose; the moves between them, as
         :attr:`BoundedLemming.moves`; and the bits of the bricks met on the way."""
         out = np.zeros((frames, self.plane), dtype=bool)
-        ahead = set(last) if len(steps) == frames - 1 else set()
+        ahead: dict[int, list[int]] = last if len(steps) == frames - 1 else {}
         inner = self.inner
         met = 0
         rows: list[tuple[int, int, int]] = []
-        for t in range(len(steps), -1, -1):
-            if t < len(steps):
-                ctx.check()
-                kept = [(sid, nsid, added) for sid, nsid, added in steps[t] if nsid in ahead]
-                ahead = {sid for sid, _, _ in kept}
-                for sid, nsid, added in kept:
+        if ahead:
+            out[len(steps), [inner[sid] for sid in ahead]] = True
+        for t in range(len(steps) - 1, -1, -1):
+            ctx.check()
+            now: dict[int, list[int]] = {}
+            for sid, have, nsid, added in steps[t]:
+                sets = ahead.get(nsid)
+                if sets is None:
+                    continue
+                new = have | added
+                if any(old & new == old for old in sets):
+                    now.setdefault(sid, []).append(have)
                     met |= added
                     rows.append((t, inner[sid], inner[nsid]))
+            ahead = now
             if ahead:
                 out[t, [inner[sid] for sid in ahead]] = True
         moves = np.array(sorted(set(rows)), dtype=np.int64).reshape(-1, 3)
