@@ -127,14 +127,17 @@ def cell(times: dict[tuple[str, str], list[float]], unsolved: dict[tuple[str, st
 
 
 def random_table(count: int, first_seed: int, maps: int, min_bricks: int, solvers: list[str], mode: str,
-                 time_limit: float) -> list[str]:
-    """Random physics of the class (seeds ``first_seed, ...``), each against classic on the same maps: up to
-    ``maps`` maps where both have a level of minimum ``min_bricks``; the table's rows."""
+                 time_limit: float, stops: bool | None = None) -> list[str]:
+    """Random physics of the class (seeds ``first_seed, ...``; only those whose targets stop lemmings, or only
+    those whose targets do not, when ``stops`` says so), each against classic on the same maps: up to ``maps``
+    maps where both have a level of minimum ``min_bricks``; the table's rows."""
     rows = ["| physics (targets stop) | maps | " + " | ".join(solvers) + " |", "|---" * (len(solvers) + 2) + "|"]
     seed = first_seed
-    while count > 0 and seed < first_seed + 20 * count:
+    while count > 0 and seed < first_seed + 40 * count:
         physics = random_physics(np.random.default_rng(seed), name=f"random{seed}")
         seed += 1
+        if stops is not None and physics.targets_stop != stops:
+            continue
         pairs: dict[str, list[Level]] = {"classic": [], physics.name: []}
         for map_seed in range(10 * maps):
             theirs = level_under(map_seed, physics, min_bricks=min_bricks)
@@ -166,6 +169,8 @@ def main() -> None:
                         help="also K random physics of the class, each against classic on maps where both have a "
                              "level of minimum --min-bricks (2 when not given)")
     parser.add_argument("--random-seed", type=int, default=8000, help="seed of the first random physics tried")
+    parser.add_argument("--random-stops", choices=["any", "yes", "no"], default="any",
+                        help="only random physics whose targets stop lemmings (yes) or do not (no)")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
     physics_list = list(SHIPPED.values())
@@ -196,11 +201,12 @@ def main() -> None:
     for solver in args.solvers:
         lines.append(f"| {solver} | " + " | ".join(cell(times, unsolved, solver, name) for name in names) + " |")
     if args.random:
-        lines += ["", f"Random physics (`--random {args.random} --random-seed {args.random_seed}`), each against "
-                      "classic on the same maps (median seconds, ratio to classic on those maps):", ""]
+        lines += ["", f"Random physics (`--random {args.random} --random-seed {args.random_seed} --random-stops "
+                      f"{args.random_stops}`), each against classic on the same maps (median seconds, ratio to "
+                      "classic on those maps):", ""]
         lines += random_table(args.random, args.random_seed, args.maps,
                               2 if args.min_bricks is None else args.min_bricks, args.solvers, args.mode,
-                              args.time_limit)
+                              args.time_limit, {"any": None, "yes": True, "no": False}[args.random_stops])
     body = "\n".join(lines)
     print(body)
     if not args.no_write:
