@@ -151,8 +151,8 @@ def random_table(count: int, first_seed: int, maps: int, min_bricks: int, solver
             continue  # too few maps where this physics makes levels of that minimum
         count -= 1
         times, unsolved = time_solvers(pairs, solvers, mode, time_limit)
-        stops = "yes" if physics.targets_stop else "no"
-        rows.append(f"| {physics.name} ({stops}) | {len(pairs['classic'])} | "
+        mark = "yes" if physics.targets_stop else "no"
+        rows.append(f"| {physics.name} ({mark}) | {len(pairs['classic'])} | "
                     + " | ".join(cell(times, unsolved, solver, physics.name) for solver in solvers) + " |")
     return rows
 
@@ -171,9 +171,10 @@ def main() -> None:
     parser.add_argument("--random-seed", type=int, default=8000, help="seed of the first random physics tried")
     parser.add_argument("--random-stops", choices=["any", "yes", "no"], default="any",
                         help="only random physics whose targets stop lemmings (yes) or do not (no)")
+    parser.add_argument("--random-only", action="store_true", help="only the random physics' table")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
-    physics_list = list(SHIPPED.values())
+    physics_list = list(SHIPPED.values()) if not args.random_only else [SHIPPED["classic"]]
     levels: dict[str, list[Level]] = {p.name: [] for p in physics_list}
     seed = 0
     while min(len(v) for v in levels.values()) < args.maps and seed < 20 * args.maps:
