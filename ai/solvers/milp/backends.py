@@ -68,11 +68,6 @@ class BackendOutcome:
     status: BackendStatus
     values: FloatArray | None = None
 
-    @property
-    def decided(self) -> bool:
-        """True for a proved optimum or proved infeasibility."""
-        return self.status in (BackendStatus.OPTIMAL, BackendStatus.INFEASIBLE)
-
 
 class Backend(ABC):
     """A model loaded into one solver; rows (all coefficients 1) added and relaxed between solves."""

@@ -69,9 +69,12 @@ def moves_of(reach: object) -> IntArray | None:
     return reach.moves if isinstance(reach, BoundedLemming) else None
 
 
-def move_keys(frame: IntArray, src: IntArray, dst: IntArray, plane: int) -> IntArray:
-    """One integer per move ``(frame, from, to)`` (state columns below ``plane``)."""
-    return (frame * plane + src) * plane + dst
+def made(moves: IntArray, frame: IntArray | None, src: IntArray, dst: IntArray, plane: int) -> BoolArray:
+    """Which arcs ``src -> dst`` (state columns below ``plane``) leaving at ``frame`` are among the ``moves``
+    made (rows ``(frame, from, to)``); ``frame`` ``None``: at any frame."""
+    if frame is None:
+        return np.isin(src * plane + dst, moves[:, 1] * plane + moves[:, 2])
+    return np.isin((frame * plane + src) * plane + dst, (moves[:, 0] * plane + moves[:, 1]) * plane + moves[:, 2])
 
 
 class FlowBuilder(ModelBuilder):
@@ -139,8 +142,7 @@ class FlowBuilder(ModelBuilder):
         a_src, a_dst, a_kind = np.concatenate(src), np.concatenate(dst), np.concatenate(kind)
         if moves is not None:
             state = (r * w + c) * 2 + ch
-            made = move_keys(moves[:, 0], moves[:, 1], moves[:, 2], h * w * 2)
-            keep = np.isin(move_keys(t[a_src], state[a_src], state[a_dst], h * w * 2), made)
+            keep = made(moves, t[a_src], state[a_src], state[a_dst], h * w * 2)
             a_src, a_dst, a_kind = a_src[keep], a_dst[keep], a_kind[keep]
         # chains: a node with one arc in and one arc out passes its inflow on, so both arcs
         # share one variable and the node needs no conservation row
@@ -277,11 +279,12 @@ class PathBuilder(FlowBuilder):
         that runs meet, and its solves are capped at a proved bound, where every solution is minimal; there
         the cuts only slowed HiGHS, climber 16 -> 14 ms), the budget and the objective."""
         self.reads: list[tuple[IntArray, IntArray]] = []
+        self.read_cuts = not isinstance(self.info, BoundedReach)
         lemmings: tuple[LemmingReach | BoundedLemming, ...] = self.info.lemmings
         for reach, lemming in zip(lemmings, self.level.lemmings):
             self.ctx.check()
             self.add_path_lemming(reach.dense(self.ctx), lemming, moves_of(reach))
-        if not isinstance(self.info, BoundedReach):
+        if self.read_cuts:
             self.add_read_cuts()
         self.add_run_cuts(self.cut_depth)
         self.add_budget()
@@ -319,9 +322,7 @@ class PathBuilder(FlowBuilder):
         a_src, a_dst, a_kind = np.concatenate(src), np.concatenate(dst), np.concatenate(kind)
         if moves is not None:
             state = (r * w + c) * 2 + ch
-            made = move_keys(np.zeros(len(moves), dtype=np.int64), moves[:, 1], moves[:, 2], h * w * 2)
-            keep = np.isin(move_keys(np.zeros(len(a_src), dtype=np.int64), state[a_src], state[a_dst], h * w * 2),
-                           made)
+            keep = made(moves, None, state[a_src], state[a_dst], h * w * 2)
             a_src, a_dst, a_kind = a_src[keep], a_dst[keep], a_kind[keep]
         a_var = self.new_vars(len(a_src))
         # conservation at non-target states: out − in = 1 at the start, 0 elsewhere
@@ -333,11 +334,11 @@ class PathBuilder(FlowBuilder):
             self.tri.add(row_of[end][m], a_var[m], sign)
         first = int(row_of[start]) - (self.tri.count - int(cons.sum()))  # the start's row in that block
         self.tri.lower[-1][first] = self.tri.upper[-1][first] = 1.0
-        # cells read by the state an arc leaves (for the read cuts)
-        for code in cells.values():
-            cell = code[a_src]
-            m = cell >= 0
-            self.reads.append((cell[m], a_var[m]))
+        if self.read_cuts:  # cells read by the state an arc leaves
+            for code in cells.values():
+                cell = code[a_src]
+                m = cell >= 0
+                self.reads.append((cell[m], a_var[m]))
         # deadline
         row = self.tri.new_rows(1, -math.inf, float(n - 1))[0]
         self.tri.add(np.full(len(a_var), row), a_var, 1.0)
