@@ -10,6 +10,13 @@ The pass runs frame by frame (the per-frame models need it; the path model gets 
 while the level's live (frame, state) pairs are not many more than that budget; the path model can also
 take the pass whatever the frame, whose cost does not grow with N (it keeps more states).
 
+In a search for one set of the fewest bricks (``relax``) each cap's scope first covers only the lemmings
+that the brick-free run loses; the others mostly win anyway.  A set the smaller model allows wins the
+lemmings covered; it is replayed, and the lemmings it loses join for a new solve of the same cap.  A cap
+the model cannot meet is proved infeasible (the model is a relaxation).  On 30 maps of minimum 2 the model
+keeps 0.69 of the scope's states under climber (classic 0.93, drifter 0.80, restless 1.0), with 1.0-1.13
+solves per cap.
+
 >>> from game.level import Level
 >>> from ai.reach import analyse
 >>> level = Level.from_rows([">      T", "X XX XXX", "        ", "XXXXXXXX"], frames=9, budget=2)
@@ -26,8 +33,10 @@ import math
 
 from ai.context import SolveContext
 from ai.reach import ReachInfo
+from ai.base import BrickSet
 from ai.reach_bounded import MAX_BOUNDED_CELLS, BoundedReach, bounded_reach
 from game.level import Level
+from game.simulation import simulate
 
 #: Which caps get a bounded model: ``auto`` while it pays (below); ``frames`` and ``states`` every cap, with
 #: the pass frame by frame, or whatever the frame where the formulation has no frames (tests, comparisons);
@@ -45,15 +54,24 @@ UNLIMITED = 1 << 62
 
 
 class BoundedScopes:
-    """The bounded scopes of one climb (see the module docstring)."""
+    """The bounded scopes of one climb (see the module docstring).
+
+    ``relax``: each cap's scope first covers only the lemmings that the brick-free run loses
+    (:attr:`ai.reach_bounded.BoundedReach.relaxed`); a set its model allows is replayed with :meth:`widen`,
+    and the lemmings it loses join them (the cap is then solved again).  For a search of one set of the
+    fewest bricks (not for an enumeration, which needs every lemming in the model).
+    """
 
     def __init__(self, level: Level, info: ReachInfo, *, per_frame: bool, ctx: SolveContext | None = None,
-                 choice: str = "auto") -> None:
+                 choice: str = "auto", relax: bool = False) -> None:
         self.level, self.info, self.per_frame, self.choice = level, info, per_frame, choice
         self.ctx = ctx or SolveContext.create()
         self.full = 0  #: nodes of the full model: live (frame, state) pairs for a per-frame model, else live states
         self.share = 0.0
         self.timed_left = self.rough_left = -1  # (counted at the first cap)
+        #: the lemmings the scopes cover (indices into ``level.lemmings``; all unless ``relax``)
+        self.watched = lost_lemmings(level, ()) if relax else tuple(range(len(level.lemmings)))
+        self._kept: dict[tuple[int, bool], BoundedReach] = {}  # per cap and kind, the scope of the watched so far
 
     def _allow(self) -> None:
         """The allowances, from the full model's size (counted once, at the first cap; none on a level too
@@ -80,12 +98,43 @@ class BoundedScopes:
             self._allow()
         scope = None
         if self.timed_left > 0:
-            scope = bounded_reach(self.level, self.info, bricks, self.ctx, max_entries=self.timed_left)
-            self.timed_left = 0 if scope is None else self.timed_left - scope.entries
+            scope, self.timed_left = self._pass(bricks, True, self.timed_left)
         if scope is None and self.rough_left > 0:
-            scope = bounded_reach(self.level, self.info, bricks, self.ctx, max_entries=self.rough_left, timed=False)
-            self.rough_left = 0 if scope is None else self.rough_left - scope.entries
+            scope, self.rough_left = self._pass(bricks, False, self.rough_left)
         if scope is None:
             return None
         size = scope.live_state_count if self.per_frame else scope.state_count
         return scope if size <= self.share * self.full else None
+
+    def _pass(self, bricks: int, timed: bool, allowance: int) -> tuple[BoundedReach | None, int]:
+        """The scope of the watched lemmings at a cap (the pass runs for those the last one did not cover)
+        and the allowance left (none once a pass gives up)."""
+        kept = self._kept.get((bricks, timed))
+        new = [k for k in self.watched if kept is None or k not in kept.watched]
+        if kept is not None and not new:
+            return kept, allowance
+        scope = bounded_reach(self.level, self.info, bricks, self.ctx, max_entries=allowance, timed=timed,
+                              lemmings=new)
+        if scope is None:
+            return None, 0
+        left = allowance - scope.entries
+        if kept is not None:
+            scope = kept.join(scope)
+        self._kept[(bricks, timed)] = scope
+        return scope, left
+
+    def widen(self, bricks: BrickSet) -> bool:
+        """Whether the lemmings watched grew: the run with ``bricks`` (a set that a model over the last scope
+        allows, so it wins the lemmings watched) is replayed, and the lemmings it loses join them.  False:
+        it wins every lemming."""
+        lost = [k for k in lost_lemmings(self.level, bricks) if k not in self.watched]
+        if lost:
+            self.watched = tuple(sorted((*self.watched, *lost)))
+        return bool(lost)
+
+
+def lost_lemmings(level: Level, bricks: BrickSet) -> tuple[int, ...]:
+    """The lemmings (indices into ``level.lemmings``) not on a target at the last frame of the run with
+    ``bricks``."""
+    run = simulate(level, bricks, enforce_budget=False)
+    return tuple(k for k, track in enumerate(run.tracks) if track.reached_at is None)

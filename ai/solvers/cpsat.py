@@ -174,7 +174,8 @@ class CpSatSolver(SolverBase):
         scopes = None
         if self.bounded != "off":
             per_frame = self.encoding == "time" or not level.physics.targets_stop
-            scopes = BoundedScopes(level, reach_for(level, ctx), per_frame=per_frame, ctx=ctx, choice=self.bounded)
+            scopes = BoundedScopes(level, reach_for(level, ctx), per_frame=per_frame, ctx=ctx, choice=self.bounded,
+                                   relax=mode == SolveMode.MIN)
         outcome, m, solver = minimise(level, build, self._run, ctx, partial, self.primal_seconds, scopes)
         if m is not None and solver is not None:
             outcome = self._outcome(outcome.status, m, solver, solutions=outcome.solutions,

@@ -119,7 +119,10 @@ def minimise(level: Level, build: Callable[[BoundedReach | None], Any], run: Run
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             raise _undecided(ctx, status)
         assert m is not None and solver is not None
-        best = found = m.bricks_of(solver)
+        candidate = m.bricks_of(solver)
+        if scope is not None and scope.relaxed and scopes is not None and scopes.widen(candidate):
+            continue  # it loses a lemming the scope did not cover: the same cap again, with that lemming
+        best = found = candidate
         partial.found(best)
         break
     if found is not None:  # the first feasible cap of the ascent is the minimum

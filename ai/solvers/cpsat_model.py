@@ -15,7 +15,7 @@ from ortools.sat.python import cp_model
 from ai.base import BrickSet
 from ai.context import SolveContext
 from ai.reach import losing_reads
-from ai.reach_bounded import BoundedLemming, Scope
+from ai.reach_bounded import BoundedLemming, BoundedReach, Scope
 from ai.solvers.gates import SOLID, gate_codes
 from game.level import Brick, Level
 from game.physics import Branch
@@ -220,9 +220,12 @@ class CpSatModel:
         If lemming ``k`` loses with the brick set ``P``, every brick set that agrees with
         ``P`` on the cells ``k``'s run reads loses too: ``OR(b_c ≠ P_c, c read)``.  The
         runs tried are the brick-free one and, for ``depth`` 2, one brick on each cell it
-        reads.  Returns the number of clauses added.
+        reads.  Returns the number of clauses added (none over a relaxed scope, as
+        :meth:`ai.solvers.milp.model.ModelBuilder.add_run_cuts`).
         """
         added = 0
+        if isinstance(self.info, BoundedReach) and self.info.relaxed:
+            return added
         frontier: list[tuple[Brick, ...]] = [()]
         for _ in range(depth):
             nxt: list[tuple[Brick, ...]] = []

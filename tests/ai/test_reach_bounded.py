@@ -24,6 +24,7 @@ from game.batch import simulate_brick_sets
 from game.level import Brick, Level
 from game.physics import Physics, random_physics
 from game.physics_catalog import SHIPPED
+from game.simulation import simulate
 from game.reads import branch_taken, solid_of
 
 #: Random physics of the class under which small random levels are won with a brick or two (seeds 300-315
@@ -102,15 +103,94 @@ def test_every_winning_run_of_at_most_k_bricks_is_kept(physics: Physics) -> None
     for level in levels_under(physics):
         info = analyse(level)
         for most in (0, 1, 2):
-            for timed in (True, False):
+            for timed, free_reads in itertools.product((True, False), (True, False)):
                 if not timed and not physics.targets_stop:
                     continue  # the pass whatever the frame is for physics whose targets stop lemmings
-                scope = bounded_reach(level, info, most, timed=timed)
+                scope = bounded_reach(level, info, most, timed=timed, free_reads=free_reads)
                 assert scope is not None
                 missing, runs = misses(level, scope, most)
-                assert not missing
+                assert not missing, (timed, free_reads)
                 checked += runs
     assert checked >= 10
+
+
+def test_free_reads_keep_fewer_states_where_targets_do_not_stop() -> None:
+    levels = [*levels_under(SHIPPED["restless"], 4), benchmark_level("restless")]
+    fewer = 0
+    for level in levels:
+        info = analyse(level)
+        plain = bounded_reach(level, info, 2, free_reads=False)
+        tracked = bounded_reach(level, info, 2)  # (the default where targets do not stop lemmings)
+        assert plain is not None and tracked is not None
+        assert tracked.live_state_count <= plain.live_state_count
+        fewer += tracked.live_state_count < plain.live_state_count
+    assert fewer >= 2
+    big = benchmark_level("restless")
+    plain, tracked = (bounded_reach(big, analyse(big), 2, free_reads=flag) for flag in (False, True))
+    assert plain is not None and tracked is not None
+    assert tracked.live_state_count < 0.9 * plain.live_state_count  # 658 against 745
+
+
+def test_a_scope_over_some_lemmings_is_theirs_and_joins_into_the_whole() -> None:
+    level = benchmark_level("classic")  # 3 lemmings
+    info = analyse(level)
+    whole = bounded_reach(level, info, 2)
+    part = bounded_reach(level, info, 2, lemmings=[2, 0])
+    rest = bounded_reach(level, info, 2, lemmings=[1])
+    assert whole is not None and part is not None and rest is not None
+    assert not whole.relaxed and whole.watched == (0, 1, 2)
+    assert part.relaxed and part.watched == (0, 2) and rest.watched == (1,)
+    for mine, k in zip(part.lemmings, part.watched):
+        assert mine.start == whole.lemmings[k].start and np.array_equal(mine.live, whole.lemmings[k].live)
+        assert np.array_equal(mine.moves, whole.lemmings[k].moves)
+    joined = part.join(rest)
+    assert not joined.relaxed and joined.watched == (0, 2, 1)
+    assert joined.read_cells == whole.read_cells and joined.entries == whole.entries
+    assert joined.live_state_count == whole.live_state_count
+    with pytest.raises(ValueError):
+        part.join(part)
+
+
+#: Lemming 0 wins without bricks; lemming 1 (in the pocket) needs a brick on row 5, where every brick makes
+#: lemming 0 lose, which then needs two more (brute force: 3 bricks, 18 sets).
+WIDENING = Level.from_rows([">    T", "      ", "      ", "  X<X ", " XX X ", "    T ", "XXXXXX"],
+                           frames=10, budget=3)
+
+
+def test_a_relaxed_climb_covers_the_lemmings_the_brick_free_run_loses_and_widens() -> None:
+    from ai.solvers.climb import BoundedScopes
+
+    scopes = BoundedScopes(WIDENING, analyse(WIDENING), per_frame=False, relax=True, choice="states")
+    assert scopes.watched == (1,)
+    scope = scopes.at(2)
+    assert scope is not None and scope.relaxed and scope.watched == (1,) and scope.feasible
+    assert {(5, 0), (5, 1), (5, 2)} <= set(scope.read_cells)  # (lemming 1 meets them)
+    assert scopes.widen(((5, 0),)) and scopes.watched == (0, 1)  # lemming 0 falls on it
+    again = scopes.at(2)  # lemming 1's pass is kept, lemming 0's joins it
+    assert again is not None and not again.relaxed and again.watched == (1, 0)
+    assert not scopes.widen(((1, 0), (1, 1), (5, 0)))  # wins both
+    assert not BoundedScopes(WIDENING, analyse(WIDENING), per_frame=False).widen(((5, 0),))  # all covered
+
+
+@pytest.mark.parametrize("solver", ["milp", "cpsat"])
+def test_the_exact_solvers_widen_a_relaxed_scope_to_the_true_minimum(solver: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import ai.solvers.climb as climb
+    from ai import solve
+
+    widened: list[bool] = []
+    real = climb.BoundedScopes.widen
+
+    def recorded(self: climb.BoundedScopes, bricks: tuple[Brick, ...]) -> bool:
+        widened.append(real(self, bricks))
+        return widened[-1]
+
+    monkeypatch.setattr(climb.BoundedScopes, "widen", recorded)
+    options = {"primal_seconds": 0} if solver == "cpsat" else {}
+    result = solve(WIDENING, solver=solver, mode="min", **options)
+    assert result.min_bricks == 3 and result.status.name == "OPTIMAL"
+    assert simulate(WIDENING, result.bricks).won
+    assert True in widened  # every set for lemming 1 alone loses lemming 0
 
 
 def test_the_scope_is_much_smaller_than_the_live_states() -> None:

@@ -30,7 +30,7 @@ needed, so the model has about one variable and one row per live state.
 The *path* formulation (:class:`PathBuilder`, the exact solver's default) is the same flow on
 the graph of states without frames.
 
->>> from game.level import Lemming, Level
+>>> from game.level import Level
 >>> m = build_flow(Level.from_rows(["> .T", "XX.X"], frames=5, budget=1))
 >>> m.n_bricks, len(m.objective) - m.n_bricks
 (3, 1)
@@ -49,7 +49,7 @@ from ai.reach import LemmingReach
 from ai.reach_bounded import BoundedLemming, BoundedReach, Scope
 from ai.solvers.gates import FREE, SOLID, EffectGroup, destination, effect_groups, possible
 from ai.solvers.milp.model import IntArray, MilpModel, ModelBuilder
-from game.level import Lemming, Level
+from game.level import Level
 from game.physics import Offset, Physics
 
 BoolArray = npt.NDArray[np.bool_]
@@ -281,20 +281,20 @@ class PathBuilder(FlowBuilder):
         self.reads: list[tuple[IntArray, IntArray]] = []
         self.read_cuts = not isinstance(self.info, BoundedReach)
         lemmings: tuple[LemmingReach | BoundedLemming, ...] = self.info.lemmings
-        for reach, lemming in zip(lemmings, self.level.lemmings):
+        for reach in lemmings:
             self.ctx.check()
-            self.add_path_lemming(reach.dense(self.ctx), lemming, moves_of(reach))
+            self.add_path_lemming(reach.dense(self.ctx), reach.start, moves_of(reach))
         if self.read_cuts:
             self.add_read_cuts()
         self.add_run_cuts(self.cut_depth)
         self.add_budget()
         return self.assemble(np.zeros(self.n_vars), np.ones(self.n_vars), [], occupancy=[])
 
-    def add_path_lemming(self, live: BoolArray, lemming: Lemming, moves: IntArray | None = None) -> None:
-        """Arcs, conservation, gates and deadline of one lemming (only the ``moves`` made, when given, as in
-        :meth:`FlowBuilder.add_flow_lemming`)."""
+    def add_path_lemming(self, live: BoolArray, origin: tuple[int, int, int], moves: IntArray | None = None) -> None:
+        """Arcs, conservation, gates and deadline of one lemming, whose state at frame 0 is ``origin`` (only the
+        ``moves`` made, when given, as in :meth:`FlowBuilder.add_flow_lemming`)."""
         n, h, w, _ = live.shape
-        r0, c0 = lemming.row, lemming.col
+        r0, c0, d0 = origin
         if self.level.target_map[r0, c0]:
             return  # it stays on its target
         coords = np.argwhere(live.any(axis=0))
@@ -303,7 +303,7 @@ class PathBuilder(FlowBuilder):
         r, c, ch = coords[:, 0], coords[:, 1], coords[:, 2]
         pr, pc = r + 1, c + 1
         node_of[pr, pc, ch] = np.arange(n_nodes)
-        start = node_of[r0 + 1, c0 + 1, 1 if lemming.direction == 1 else 0]
+        start = node_of[r0 + 1, c0 + 1, 1 if d0 == 1 else 0]
         if start < 0:  # no live state at the start (a bounded scope): this lemming cannot win
             self.tri.new_rows(1, 1.0, 1.0)  # an empty row that must equal 1
             return

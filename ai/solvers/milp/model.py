@@ -29,7 +29,7 @@ import scipy.sparse  # imported here, not inside a solve: the first import takes
 
 from ai.context import SolveContext
 from ai.reach import analyse, losing_reads
-from ai.reach_bounded import Scope
+from ai.reach_bounded import BoundedReach, Scope
 from ai.solvers.gates import gate_codes
 from game.level import Level
 
@@ -136,8 +136,12 @@ class ModelBuilder:
         """Valid cuts from losing runs: ``Σ_{c∉P} b_c − Σ_{c∈P} b_c ≥ 1 − |P|`` over read cells.
 
         ``P`` ranges over the brick-free set and (depth 2) one brick on each cell the
-        brick-free runs read; see :func:`ai.reach.losing_reads`.
+        brick-free runs read; see :func:`ai.reach.losing_reads`.  None over a relaxed scope
+        (:attr:`ai.reach_bounded.BoundedReach.relaxed`): a cut from a lemming it does not cover, over its
+        brick cells only, could remove the sets that win the lemmings it covers.
         """
+        if isinstance(self.info, BoundedReach) and self.info.relaxed:
+            return
         index = {cell: i for i, cell in enumerate(self.brick_cells)}
         frontier: list[tuple[tuple[int, int], ...]] = [()]
         for _ in range(depth):

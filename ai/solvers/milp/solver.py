@@ -144,20 +144,29 @@ class MilpSolver(SolverBase):
         a cap holds a solution (or none within the budget), else the lower bound proved when a bounded
         model would no longer be much smaller than the full one."""
         scopes = BoundedScopes(level, info, per_frame=self.formulation != "path" or not level.physics.targets_stop,
-                               ctx=ctx, choice=self.bounded)
+                               ctx=ctx, choice=self.bounded, relax=mode == SolveMode.MIN)
         top = level.budget if known is None else len(known)
         for k in range(lower, top + 1):
             if known is not None and k == len(known) and mode != SolveMode.ALL:
                 return Outcome(SolveStatus.OPTIMAL, solutions=[known], best_bound=float(k))
             scope = scopes.at(k)
-            if scope is None:
-                return k
-            if scope.feasible:
-                model = build_milp(level, scope, formulation=self.formulation, ctx=ctx)
-                run = self._run(level, model, mode, ctx, partial)
+            while scope is not None and scope.feasible:
+                run = self._run(level, build_milp(level, scope, formulation=self.formulation, ctx=ctx), mode, ctx,
+                                partial)
+                if scope.relaxed:  # its set wins the lemmings watched: replayed, it may lose others
+                    candidate = run.first_under(k)
+                    if candidate is None:
+                        break
+                    if not scopes.widen(candidate):
+                        return run.finish(candidate)
+                    scope = scopes.at(k)
+                    continue
                 found = run.run(known, k) if known is not None and k == len(known) else run.within(k)
                 if found is not None:
                     return found
+                break
+            if scope is None:
+                return k
             partial.bound(float(k + 1))
             ctx.report(f"no solution of {k} bricks", best_bound=float(k + 1))
         return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=math.inf,
@@ -277,6 +286,12 @@ class MipRun:
         if cap is not None:
             self.backend.set_row(cap, -math.inf, math.inf)
         return self.finish(self.current())
+
+    def first_under(self, cap: int) -> BrickSet | None:
+        """A set of at most ``cap`` bricks that the model allows, or ``None`` when it allows none (found,
+        not yet reported)."""
+        self.backend.add_row(self.bricks, -math.inf, cap)
+        return None if self.solve_once(feasibility=True) == BackendStatus.INFEASIBLE else self.current()
 
     def within(self, cap: int) -> Outcome | None:
         """A set of ``cap`` bricks (and in mode ``all`` every one), or ``None`` when no set of at most ``cap``
