@@ -61,22 +61,39 @@ class Grid:
             on_target = self.target[pos]
             out.append((on_target, ids))  # a lemming on a target rests
             moving = ~on_target
+        can: dict[tuple[tuple[int, int], bool], BoolArray] = {}  # per cell read and value: which ids may see it
         for branch in self.physics.branches:
             ok = moving.copy()
-            for (dr, da), solid in branch.needs:
-                cell = pos + dr * self.pw + da * d
-                ok &= self.can_block[cell] if solid else self.can_free[cell]
+            for need in branch.needs:
+                seen = can.get(need)
+                if seen is None:
+                    (dr, da), solid = need
+                    cell = pos + dr * self.pw + da * d
+                    seen = can[need] = self.can_block[cell] if solid else self.can_free[cell]
+                ok &= seen
             dst_pos = pos + branch.move[0] * self.pw + branch.move[1] * d
             out.append((ok, dst_pos * 2 + ((1 - ch) if branch.turn else ch)))
         return out
 
+    def steps(self, ids: IntArray) -> list[tuple[BoolArray, IntArray]]:
+        """:meth:`moves` with the moves to the same place merged (one per distinct move and turn): all that
+        reachability needs.  A physics of many branches has few distinct moves (random physics 8007: 37
+        branches, 4 moves), and the tables and steps of the analysis grow with their count."""
+        keys = ([((0, 0), False)] if self.physics.targets_stop else []) + [
+            (branch.move, branch.turn) for branch in self.physics.branches]
+        merged: dict[tuple[tuple[int, int], bool], tuple[BoolArray, IntArray]] = {}
+        for key, (ok, dst) in zip(keys, self.moves(ids)):
+            held = merged.get(key)
+            merged[key] = (ok, dst) if held is None else (held[0] | ok, dst)
+        return list(merged.values())
+
     @cached_property
     def successors(self) -> IntArray:
-        """``(states, moves)``: for every state id, where each move of :meth:`moves` takes it, or -1 where the
+        """``(states, moves)``: for every state id, where each move of :meth:`steps` takes it, or -1 where the
         move is impossible (and on every cell a lemming cannot stand on, the padding ring included)."""
         ids = np.arange(self.states, dtype=np.int64)
         inner = ids[self.can_free[ids >> 1]]  # never on the padding ring: every cell a move needs is in range
-        moves = self.moves(inner)
+        moves = self.steps(inner)
         table = np.full((self.states, len(moves)), -1, dtype=np.int64)
         for k, (ok, dst) in enumerate(moves):
             table[inner[ok], k] = dst[ok]
@@ -87,10 +104,12 @@ class Grid:
         where targets stop lemmings)."""
         pos, ch = ids >> 1, ids & 1
         d = 2 * ch - 1
-        out = []
+        reading: dict[tuple[int, int], BoolArray] = {}  # per cell offset: the ids a possible branch has read it
         for (ok, _), branch in zip(self.moves(ids)[1 if self.physics.targets_stop else 0:], self.physics.branches):
-            for (dr, da), _ in branch.needs:
-                out.append((pos + dr * self.pw + da * d)[ok])
+            for offset, _ in branch.needs:
+                held = reading.get(offset)
+                reading[offset] = ok if held is None else held | ok
+        out = [(pos + dr * self.pw + da * d)[ok] for (dr, da), ok in reading.items()]
         return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
 
     def decode(self, ids: IntArray) -> tuple[IntArray, IntArray, IntArray]:
@@ -345,7 +364,7 @@ class Block:
         ids = np.arange(span, dtype=np.int64)
         inner = ids[grid.can_free[ids >> 1]]  # states on free cells (never the padding ring)
         shifts: Shifts = []
-        for ok, dst in grid.moves(inner):
+        for ok, dst in grid.steps(inner):
             delta = dst - inner
             for value in np.unique(delta[ok]):
                 movable = np.zeros(span, dtype=bool)

@@ -193,3 +193,18 @@ def test_wins_without_bricks_is_the_reference_simulators_answer() -> None:
     start = time.perf_counter()
     assert not reach.wins_without_bricks(big)
     assert time.perf_counter() - start < 10  # the reference simulator needs 2.4 million Python steps here
+
+
+def test_the_analysis_steps_once_per_distinct_move_however_many_branches() -> None:
+    from game.physics import random_physics
+
+    physics = random_physics(np.random.default_rng(8007), name="random8007")
+    level = Level.from_rows([">     T", "X XX XX", "       ", "XXXXXXX"], frames=12, budget=2).with_physics(physics)
+    grid = reach_graph.Grid(level)
+    moves = {(branch.move, branch.turn) for branch in physics.branches} | {((0, 0), False)}
+    assert len(physics.branches) == 37 and len(moves) <= 5
+    assert grid.successors.shape[1] == len(moves)
+    ids = np.arange(grid.states, dtype=np.int64)[grid.can_free[np.arange(grid.states) >> 1]]
+    merged = {int(i) * 1000 + int(j) for ok, dst in grid.steps(ids) for i, j in zip(ids[ok], dst[ok])}
+    every = {int(i) * 1000 + int(j) for ok, dst in grid.moves(ids) for i, j in zip(ids[ok], dst[ok])}
+    assert merged == every  # the same places reached, fewer columns
