@@ -88,6 +88,13 @@ class _Collector(cp_model.CpSolverSolutionCallback):
             self.on_solution(self.found)
 
 
+#: Below this many variables CP-SAT skips its probing and symmetry detection at the root: on the small
+#: models of a capped solve they took a third of the time (drifter's bounded models 24 -> 14 ms, classic's
+#: 4.9 -> 3.3 ms), while larger, harder models gain from them (pack level 040, 2,172 variables: 0.43 s with,
+#: 0.63 s without).
+SMALL_MODEL = 2000
+
+
 def run_solver(
     m: CpSatModel,
     ctx: SolveContext,
@@ -109,8 +116,9 @@ def run_solver(
     params = solver.parameters
     params.num_workers = 1 if enumerate_all else workers
     params.cp_model_presolve = presolve
-    if presolve and len(m.model.proto.variables) > LARGE_MODEL:
-        # On large models CP-SAT's presolve probing and symmetry detection take seconds.
+    size = len(m.model.proto.variables)
+    if size < SMALL_MODEL or (presolve and size > LARGE_MODEL):
+        # (on large models CP-SAT's presolve probing and symmetry detection take seconds)
         params.cp_model_probing_level = 0
         params.symmetry_level = 0
     if enumerate_all:

@@ -234,3 +234,17 @@ def test_cpsat_alone_without_the_search_hint() -> None:
 def test_unknown_encoding() -> None:
     with pytest.raises(ValueError):
         CpSatSolver(encoding="nope")
+
+
+def test_small_models_skip_the_root_probing_and_large_ones_keep_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ai.solvers.cpsat as cpsat
+
+    level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
+    m = build_model(level, analyse(level))
+    status, solver = run_solver(m, SolveContext.create(), presolve=False)
+    assert solver.status_name(status) == "OPTIMAL"
+    assert solver.parameters.cp_model_probing_level == 0 and solver.parameters.symmetry_level == 0
+    monkeypatch.setattr(cpsat, "SMALL_MODEL", len(m.model.proto.variables))  # as if it were not small
+    status, solver = run_solver(m, SolveContext.create(), presolve=False)
+    assert solver.status_name(status) == "OPTIMAL"
+    assert solver.parameters.cp_model_probing_level == 2 and solver.parameters.symmetry_level == 2
