@@ -14,8 +14,7 @@ from ortools.sat.python import cp_model
 
 from ai.base import BrickSet
 from ai.context import SolveContext
-from ai.reach import losing_reads
-from ai.reach_bounded import BoundedLemming, BoundedReach, Scope
+from ai.reach_bounded import BoundedLemming, Scope
 from ai.solvers.gates import SOLID, gate_codes
 from game.level import Brick, Level
 from game.physics import Branch
@@ -213,31 +212,6 @@ class CpSatModel:
             brick = self.bricks.get((r, c))
             if brick is not None:
                 add_clause(self.model, [negate(x), brick.Not()])
-
-    def add_run_cuts(self, depth: int = 2) -> int:
-        """Redundant clauses from losing runs (the first levels of the search solver's tree).
-
-        If lemming ``k`` loses with the brick set ``P``, every brick set that agrees with
-        ``P`` on the cells ``k``'s run reads loses too: ``OR(b_c ≠ P_c, c read)``.  The
-        runs tried are the brick-free one and, for ``depth`` 2, one brick on each cell it
-        reads.  Returns the number of clauses added (none over a relaxed scope, as
-        :meth:`ai.solvers.milp.model.ModelBuilder.add_run_cuts`).
-        """
-        added = 0
-        if isinstance(self.info, BoundedReach) and self.info.relaxed:
-            return added
-        frontier: list[tuple[Brick, ...]] = [()]
-        for _ in range(depth):
-            nxt: list[tuple[Brick, ...]] = []
-            for bricks in frontier:
-                self.checkpoint()
-                for reads in losing_reads(self.level, bricks):
-                    cells = [c for c in reads if c in self.bricks]
-                    add_clause(self.model, [negate(self.bricks[c]) if c in bricks else self.bricks[c] for c in cells])
-                    added += 1
-                    nxt += [tuple(sorted((*bricks, c))) for c in cells if c not in bricks]
-            frontier = sorted(set(nxt))
-        return added
 
     def brick_count(self) -> cp_model.LinearExpr:
         """``Σ b`` over every brick variable."""
