@@ -16,6 +16,11 @@ there, or a brick met now, while fewer than ``k`` are met).
   brick.  Restless scopes at ``k = 2`` shrink by a third (median 786 -> 497 frame-states on 30 maps); where
   targets stop lemmings the extra entries cost more than the states they save (MILP under climber 9 %
   slower), so there the sets hold the bricks met only (``free_reads`` chooses).
+* *Between lemmings*: a run's end is kept only when its set (bricks met, cells read free) fits, within ``k``
+  bricks, with some set ending a run of each other lemming the scope covers: a run no winning set of at
+  most ``k`` bricks allows for the others is dropped (restless scopes at ``k = 2`` halve again, 497 -> 242
+  frame-states; classic 421 -> 321).  So a lemming's scope depends on the lemmings beside it: a scope over
+  some of them keeps at least what the whole one keeps for each.
 * It over-approximates: without free reads a run may meet a brick on a cell it read free earlier, and past
   :data:`MAX_SETS` sets at one state they are replaced by fewer (the bricks met only, else the bricks all
   of them met).  What it keeps is a superset of what the winning sets of at most ``k`` bricks use.
@@ -51,9 +56,9 @@ The pass gives up (``None``) past ``max_entries`` entries; it checks the solve c
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, reduce
-from typing import Iterable
+from typing import Callable, Iterable
 
 import numpy as np
 import numpy.typing as npt
@@ -194,8 +199,7 @@ def bounded_reach(level: Level, info: ReachInfo, bricks: int, ctx: SolveContext 
         return _empty(level, bricks, timed, chosen)
     cells = list(info.read_cells)
     walker = _Walker(level, cells, bricks, not level.physics.targets_stop if free_reads is None else free_reads)
-    out: list[BoundedLemming] = []
-    met = 0
+    forwards: list[Forward] = []
     total = 0
     for lem, reach in ((level.lemmings[k], info.lemmings[k]) for k in chosen):
         start = ((lem.row + 1) * walker.pw + lem.col + 1) * 2 + (1 if lem.direction > 0 else 0)
@@ -205,11 +209,20 @@ def bounded_reach(level: Level, info: ReachInfo, bricks: int, ctx: SolveContext 
             found = walker.untimed(start, reach.live_any().reshape(-1), max_entries - total, ctx)
         if found is None:
             return None
-        states, moves, lemming_met, entries = found
+        total += found.total
+        forwards.append(found)
+    finals = [walker.finals(forward) for forward in forwards]
+    out: list[BoundedLemming] = []
+    met = 0
+    for i, (forward, k) in enumerate(zip(forwards, chosen)):
+        accept = walker.accepts([sets for j, sets in enumerate(finals) if j != i])
+        if timed:
+            states, moves, lemming_met = walker.useful(forward, accept, ctx)
+        else:
+            states, moves, lemming_met = walker.useful_untimed(forward, accept)
         met |= lemming_met
-        total += entries
         live = states.reshape(n, h, w, 2) if timed else np.broadcast_to(states.reshape(h, w, 2), (n, h, w, 2))
-        out.append(BoundedLemming(live, moves, reach.start, timed))
+        out.append(BoundedLemming(live, moves, info.lemmings[k].start, timed))
     read = tuple(sorted(cell for i, cell in enumerate(cells) if met >> i & 1))
     return BoundedReach(level, bricks, tuple(out), read, total, timed, chosen)
 
@@ -222,6 +235,19 @@ def _empty(level: Level, bricks: int, timed: bool, chosen: tuple[int, ...]) -> B
     return BoundedReach(level, bricks, tuple(BoundedLemming(np.zeros(shape, dtype=bool), none,
                                                             (lem.row, lem.col, lem.direction), timed)
                                              for lem in lemmings), (), 0, timed, chosen)
+
+
+@dataclass
+class Forward:
+    """The forward pass of one lemming: its steps (per frame, or one list whatever the frame), the entries
+    that end a run (at the last frame, or on a target), the entries kept, the frames; whatever the frame,
+    every entry held."""
+
+    steps: list[list[Step]]
+    last: dict[int, list[int]]
+    total: int
+    frames: int
+    held: dict[int, list[int]] = field(default_factory=dict)
 
 
 class _Walker:
@@ -247,11 +273,9 @@ class _Walker:
         self.memo: dict[tuple[int, int, int], tuple[tuple[int, int], ...]] = {}
         self.near: dict[int, int] = {}  #: per state id: the bits of the brickable cells its step may read
 
-    def timed(self, start: int, live: BoolArray, budget: int, ctx: SolveContext
-              ) -> tuple[BoolArray, IntArray, int, int] | None:
-        """The frame-by-frame pass of one lemming (``live``: its ``(N, H * W * 2)`` live map): the useful
-        states per frame, their moves, the bits of the bricks met and the entries kept (``None`` past
-        ``budget`` entries)."""
+    def timed(self, start: int, live: BoolArray, budget: int, ctx: SolveContext) -> Forward | None:
+        """The frame-by-frame forward pass of one lemming (``live``: its ``(N, H * W * 2)`` live map; ``None``
+        past ``budget`` entries); :meth:`useful` then keeps what leads to an accepted entry at the last frame."""
         frames = len(live)
         frontier: dict[int, list[int]] = {start: [0]} if live[0, self.inner[start]] else {}
         steps: list[list[Step]] = []  # per frame t: the steps of its entries to t + 1
@@ -266,14 +290,13 @@ class _Walker:
             if total > budget:
                 return None
             frontier = nxt
-        return (*self.useful(steps, frontier, frames, ctx), total)
+        return Forward(steps, frontier, total, frames)
 
-    def untimed(self, start: int, live_any: BoolArray, budget: int, ctx: SolveContext
-                ) -> tuple[BoolArray, IntArray, int, int] | None:
-        """The pass of one lemming over states whatever the frame (``live_any``: its states live at some
-        frame): the states of the entries from which the steps made reach an entry on a target, their moves
-        (frame 0), the bits of the bricks met on them and the entries kept (``None`` past ``budget``
-        entries).  Only where targets stop lemmings: a target ends every run."""
+    def untimed(self, start: int, live_any: BoolArray, budget: int, ctx: SolveContext) -> Forward | None:
+        """The forward pass of one lemming over states whatever the frame (``live_any``: its states live at
+        some frame; ``None`` past ``budget`` entries); :meth:`useful_untimed` then keeps the entries from which
+        the steps made reach an accepted entry on a target.  Only where targets stop lemmings: a target ends
+        every run."""
         live = live_any.tobytes()
         held: dict[int, list[int]] = {start: [0]} if live[self.inner[start]] else {}
         work = [(start, 0)] if held else []
@@ -294,8 +317,15 @@ class _Walker:
                 total += len(sets)
             if total > budget:
                 return None
+        last = {sid: sets for sid, sets in held.items() if self.stops and self.target[sid >> 1]}
+        return Forward([steps], last, total, 0, held)
+
+    def useful_untimed(self, forward: Forward, accept: Callable[[int], bool]) -> tuple[BoolArray, IntArray, int]:
+        """The states of the entries from which the steps made reach an accepted entry on a target, their moves
+        (frame 0) and the bits of the bricks met on them."""
+        steps, held = forward.steps[0], forward.held
         # an entry is useful when a step leads from it to a useful entry held there (one whose set is a subset of
-        # the step's: its runs include the step's), the entries on targets first
+        # the step's: its runs include the step's), the accepted entries on targets first
         into: dict[tuple[int, int], list[Step]] = {}
         for step in steps:
             sid, have, nsid, added = step
@@ -303,7 +333,7 @@ class _Walker:
             for old in held.get(nsid, ()):
                 if old & new == old:
                     into.setdefault((nsid, old), []).append(step)
-        useful = {(sid, have) for sid, sets in held.items() if self.stops and self.target[sid >> 1] for have in sets}
+        useful = {(sid, have) for sid, sets in forward.last.items() for have in sets if accept(have)}
         todo, met, kept = list(useful), 0, []
         while todo:
             entry = todo.pop()
@@ -315,7 +345,7 @@ class _Walker:
                     todo.append((sid, have))
         out = np.zeros(self.plane, dtype=bool)
         out[[self.inner[sid] for sid, _ in useful]] = True
-        return out, np.array(sorted(set(kept)), dtype=np.int64).reshape(-1, 3), met, total
+        return out, np.array(sorted(set(kept)), dtype=np.int64).reshape(-1, 3), met & self.low
 
     def advance(self, frontier: dict[int, list[int]], live: bytes, nxt: dict[int, list[int]],
                 ctx: SolveContext | None, seen: dict[int, list[int]] | None = None) -> list[Step]:
@@ -368,14 +398,20 @@ class _Walker:
                 plain.append(new)
         return plain if len(plain) <= MAX_SETS else [reduce(operator.and_, plain)]
 
-    def useful(self, steps: list[list[Step]], last: dict[int, list[int]], frames: int,
-               ctx: SolveContext) -> tuple[BoolArray, IntArray, int]:
+    def useful(self, forward: Forward, accept: Callable[[int], bool], ctx: SolveContext
+               ) -> tuple[BoolArray, IntArray, int]:
         """``(N, H * W * 2)``: the states of the entries held at each frame from which the steps made reach an
         entry held at the last frame (a step reaches an entry whose set is a subset of its own: that entry's
         runs include the step's), the others leading only to runs that lose; the moves between them, as
         :attr:`BoundedLemming.moves`; and the bits of the bricks met on the way."""
+        steps, frames = forward.steps, forward.frames
         out = np.zeros((frames, self.plane), dtype=bool)
-        ahead: dict[int, list[int]] = last if len(steps) == frames - 1 else {}
+        ahead: dict[int, list[int]] = {}
+        if len(steps) == frames - 1:
+            for sid, ending in forward.last.items():
+                kept = [have for have in ending if accept(have)]
+                if kept:
+                    ahead[sid] = kept
         inner = self.inner
         met = 0
         rows: list[tuple[int, int, int]] = []
@@ -397,7 +433,35 @@ class _Walker:
             if ahead:
                 out[t, [inner[sid] for sid in ahead]] = True
         moves = np.array(sorted(set(rows)), dtype=np.int64).reshape(-1, 3)
-        return out, moves, met
+        return out, moves, met & self.low
+
+    def finals(self, forward: Forward) -> list[int]:
+        """The minimal sets of the entries that end a lemming's runs (any set ending a winning run includes one)."""
+        kept: list[int] = []
+        for new in sorted({have for sets in forward.last.values() for have in sets}, key=int.bit_count):
+            if not any(old & new == old for old in kept):
+                kept.append(new)
+        return kept
+
+    def accepts(self, others: list[list[int]]) -> Callable[[int], bool]:
+        """Whether a set ending a run of one lemming can be part of a winning set of at most :attr:`bricks`
+        bricks with each of the ``others`` (the other lemmings' :meth:`finals`): for each, some set whose
+        bricks, joined to its own, are at most that many and none on a cell either run read free."""
+        low, shift, bricks = self.low, self.shift, self.bricks
+        seen: dict[int, bool] = {}
+
+        def fits(have: int, other: int) -> bool:
+            both = have | other
+            placed = both & low
+            return placed.bit_count() <= bricks and not (shift and placed & (both >> shift))
+
+        def accept(have: int) -> bool:
+            ok = seen.get(have)
+            if ok is None:
+                ok = seen[have] = all(any(fits(have, other) for other in sets) for sets in others)
+            return ok
+
+        return accept
 
     def nearby(self, sid: int) -> int:
         """The bits of the brickable cells that the step from state ``sid`` may read."""

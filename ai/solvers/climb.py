@@ -107,8 +107,9 @@ class BoundedScopes:
         return scope if size <= self.share * self.full else None
 
     def _pass(self, bricks: int, timed: bool, allowance: int) -> tuple[BoundedReach | None, int]:
-        """The scope of the watched lemmings at a cap (the pass runs for those the last one did not cover)
-        and the allowance left (none once a pass gives up)."""
+        """The scope of the watched lemmings at a cap (the pass runs for those the last one did not cover,
+        whose runs are then not checked against the earlier ones': looser, still sound) and the allowance
+        left (none once a pass gives up)."""
         kept = self._kept.get((bricks, timed))
         new = [k for k in self.watched if kept is None or k not in kept.watched]
         if kept is not None and not new:
