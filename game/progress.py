@@ -161,7 +161,7 @@ class LevelRecord:
     replays: list[Replay] = field(default_factory=list)
     hints_used: int = 0
     attempts: int = 0
-    # ---- issue 12 (additive): the player's own solves vs. solves with AI help, and the par
+    # (fields added later, all optional): the player's own solves vs. solves with AI help, and the par
     own_best: int | None = None   #: fewest bricks in a win without AI help (this version)
     assisted: bool = False        #: won at least once with an AI solution applied (this version)
     min_bricks: int | None = None  #: the proven minimum brick count of the level ...

@@ -31,16 +31,16 @@ def _cmd_play(args: argparse.Namespace) -> int:
     entries = all_entries()
     from game.ui.scenes.editor import install_menu_entries
 
-    install_menu_entries()  # "Editor" and "Endless" (issue 7)
+    install_menu_entries()  # "Editor" and "Endless"
     from game.ui.scenes.learned import install as install_learned
 
-    install_learned()  # "What the AI has learned"; every release is observed (issue 13)
+    install_learned()  # "What the AI has learned"; every release is observed
     from game.ui.scenes.more_puzzles import install_menu_entry as install_more_puzzles
 
-    install_more_puzzles()  # "More puzzles": Reverse Life, Peg solitaire, Minesweeper (issue 20)
+    install_more_puzzles()  # "More puzzles": Reverse Life, Peg solitaire, Minesweeper
     from game.ui.scenes.share import install as install_share
 
-    install_share()  # "Play a code" (issue 19)
+    install_share()  # "Play a code"
     playlist: list[Any] | None = None
     index = 0
     if args.level is not None:  # read the level before any window or audio device opens: a bad
@@ -147,11 +147,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     from game.ui.editor_commands import register as register_editor
 
-    register_editor(sub)  # ``edit [LEVEL]`` (issue 7)
+    register_editor(sub)  # ``edit [LEVEL]``
 
     from game.ui.export_commands import register_cli as register_export
 
-    register_export(sub)  # ``export LEVEL --gif OUT.gif`` (issue 6)
+    register_export(sub)  # ``export LEVEL --gif OUT.gif``
 
 
 def _check_solve_gif(args: argparse.Namespace, level: Any) -> None:

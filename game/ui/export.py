@@ -244,7 +244,7 @@ __all__ = [
     "write_gif",
 ]
 
-#: Names kept importable from here; they live in their own modules (issue 12).
+#: Names kept importable from here; they live in their own modules.
 _MOVED = {
     "export_solve_result": "game.ui.export_commands",
     "register_cli": "game.ui.export_commands",

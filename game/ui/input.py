@@ -55,7 +55,7 @@ class Act(str, enum.Enum):
     RULER = "ruler"                #: N: row/column numbers around the board
     FIRST_FRAME = "first_frame"    #: Home: the timeline's first frame
     LAST_FRAME = "last_frame"      #: End: the timeline's last frame
-    # Reserved for the assistant (issue 6) and the editor (issue 7): mapped here, handled there.
+    # Reserved for the assistant and the editor: mapped here, handled there.
     HINT = "hint"                  #: H
     SOLVE = "solve"                #: S
     ALL_SOLUTIONS = "all_solutions"  #: A
