@@ -237,6 +237,15 @@ def _empty(level: Level, bricks: int, timed: bool, chosen: tuple[int, ...]) -> B
                                              for lem in lemmings), (), 0, timed, chosen)
 
 
+def minimal(sets: set[int]) -> list[int]:
+    """The sets (bit masks) of which no other is a subset, fewest bits first."""
+    kept: list[int] = []
+    for new in sorted(sets, key=int.bit_count):
+        if not any(old & new == old for old in kept):
+            kept.append(new)
+    return kept
+
+
 @dataclass
 class Forward:
     """The forward pass of one lemming: its steps (per frame, or one list whatever the frame), the entries
@@ -392,17 +401,15 @@ class _Walker:
     def merged(self, sets: list[int]) -> list[int]:
         """Fewer sets whose runs include those of ``sets``: the bricks met only (the cells read free
         forgotten), else the bricks all of them met."""
-        plain: list[int] = []
-        for new in sorted({have & self.low for have in sets}, key=int.bit_count):
-            if not any(old & new == old for old in plain):
-                plain.append(new)
+        plain = minimal({have & self.low for have in sets})
         return plain if len(plain) <= MAX_SETS else [reduce(operator.and_, plain)]
 
     def useful(self, forward: Forward, accept: Callable[[int], bool], ctx: SolveContext
                ) -> tuple[BoolArray, IntArray, int]:
         """``(N, H * W * 2)``: the states of the entries held at each frame from which the steps made reach an
-        entry held at the last frame (a step reaches an entry whose set is a subset of its own: that entry's
-        runs include the step's), the others leading only to runs that lose; the moves between them, as
+        entry held at the last frame that ``accept`` keeps (a step reaches an entry whose set is a subset of its
+        own: that entry's runs include the step's), the others leading only to runs that lose or that no
+        winning set allows; the moves between them, as
         :attr:`BoundedLemming.moves`; and the bits of the bricks met on the way."""
         steps, frames = forward.steps, forward.frames
         out = np.zeros((frames, self.plane), dtype=bool)
@@ -437,11 +444,7 @@ class _Walker:
 
     def finals(self, forward: Forward) -> list[int]:
         """The minimal sets of the entries that end a lemming's runs (any set ending a winning run includes one)."""
-        kept: list[int] = []
-        for new in sorted({have for sets in forward.last.values() for have in sets}, key=int.bit_count):
-            if not any(old & new == old for old in kept):
-                kept.append(new)
-        return kept
+        return minimal({have for sets in forward.last.values() for have in sets})
 
     def accepts(self, others: list[list[int]]) -> Callable[[int], bool]:
         """Whether a set ending a run of one lemming can be part of a winning set of at most :attr:`bricks`

@@ -69,9 +69,17 @@ class BoundedScopes:
         self.full = 0  #: nodes of the full model: live (frame, state) pairs for a per-frame model, else live states
         self.share = 0.0
         self.timed_left = self.rough_left = -1  # (counted at the first cap)
-        #: the lemmings the scopes cover (indices into ``level.lemmings``; all unless ``relax``)
-        self.watched = lost_lemmings(level, ()) if relax else tuple(range(len(level.lemmings)))
+        self._watched = None if relax else tuple(range(len(level.lemmings)))
         self._kept: dict[tuple[int, bool], BoundedReach] = {}  # per cap and kind, the scope of the watched so far
+
+    @property
+    def watched(self) -> tuple[int, ...]:
+        """The lemmings the scopes cover (indices into ``level.lemmings``): all, or with ``relax`` those the
+        brick-free run loses (run when first asked: a solve settled before its first cap needs none) and
+        those :meth:`widen` added."""
+        if self._watched is None:
+            self._watched = lost_lemmings(self.level, ())
+        return self._watched
 
     def _allow(self) -> None:
         """The allowances, from the full model's size (counted once, at the first cap; none on a level too
@@ -130,7 +138,7 @@ class BoundedScopes:
         it wins every lemming."""
         lost = [k for k in lost_lemmings(self.level, bricks) if k not in self.watched]
         if lost:
-            self.watched = tuple(sorted((*self.watched, *lost)))
+            self._watched = tuple(sorted((*self.watched, *lost)))
         return bool(lost)
 
 

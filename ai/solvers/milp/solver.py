@@ -287,17 +287,20 @@ class MipRun:
             self.backend.set_row(cap, -math.inf, math.inf)
         return self.finish(self.current())
 
+    def _under(self, cap: int) -> BackendStatus:
+        """One feasibility solve with the row ``Σ b ≤ cap`` added."""
+        self.backend.add_row(self.bricks, -math.inf, cap)
+        return self.solve_once(feasibility=True)
+
     def first_under(self, cap: int) -> BrickSet | None:
         """A set of at most ``cap`` bricks that the model allows, or ``None`` when it allows none (found,
         not yet reported)."""
-        self.backend.add_row(self.bricks, -math.inf, cap)
-        return None if self.solve_once(feasibility=True) == BackendStatus.INFEASIBLE else self.current()
+        return None if self._under(cap) == BackendStatus.INFEASIBLE else self.current()
 
     def within(self, cap: int) -> Outcome | None:
         """A set of ``cap`` bricks (and in mode ``all`` every one), or ``None`` when no set of at most ``cap``
         bricks wins; ``cap`` must be a proved lower bound (so any solution under it is a minimum)."""
-        self.backend.add_row(self.bricks, -math.inf, cap)
-        status = self.solve_once(feasibility=True)
+        status = self._under(cap)
         if status == BackendStatus.INFEASIBLE:
             return None
         if status != BackendStatus.OPTIMAL:  # the time limit, with a solution in hand
