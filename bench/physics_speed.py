@@ -11,7 +11,7 @@ each level (mode ``min`` by default: the proved minimum); the section
 physics, and the ratio to classic.
 
     python bench/physics_speed.py [--maps 6] [--time-limit 20] [--mode min] [--min-bricks M]
-                                  [--solvers cpsat milp search auto] [--random K [--random-seed S]]
+                                  [--solvers cpsat cpsat:primal_seconds=0 milp search auto] [--random K [--random-seed S]]
 
 With ``--random K`` the first K random physics of the class (:func:`game.physics.random_physics`, seeds from
 S) that make levels of that minimum on enough of the maps are timed too, each against classic on the same
@@ -99,6 +99,26 @@ def level_under(seed: int, physics: Physics, attempts: int = 40, min_bricks: int
     return None
 
 
+def solver_spec(spec: str) -> tuple[str, dict[str, object]]:
+    """``name`` or ``name:key=value,...`` (a solver with options, values read as numbers when they are).
+
+    >>> solver_spec("cpsat:primal_seconds=0,encoding=time")
+    ('cpsat', {'primal_seconds': 0, 'encoding': 'time'})
+    """
+    name, _, rest = spec.partition(":")
+    options: dict[str, object] = {}
+    for item in filter(None, rest.split(",")):
+        key, _, value = item.partition("=")
+        try:
+            options[key] = int(value)
+        except ValueError:
+            try:
+                options[key] = float(value)
+            except ValueError:
+                options[key] = value
+    return name, options
+
+
 def time_solvers(levels: dict[str, list[Level]], solvers: list[str], mode: str, time_limit: float
                  ) -> tuple[dict[tuple[str, str], list[float]], dict[tuple[str, str], int]]:
     """Seconds per solve of every solver on every level (by physics name), and the unproved counts."""
@@ -108,12 +128,13 @@ def time_solvers(levels: dict[str, list[Level]], solvers: list[str], mode: str, 
         for name, group in levels.items():
             for lv in group:
                 start = time.perf_counter()
-                result = ai.solve(lv, solver=solver, mode=mode, time_limit=time_limit)
+                solver_name, options = solver_spec(solver)
+                result = ai.solve(lv, solver=ai.get_solver(solver_name, **options), mode=mode, time_limit=time_limit)
                 seconds = time.perf_counter() - start
                 times.setdefault((solver, name), []).append(seconds)
                 if result.status.value != "optimal" or (mode == "all" and not result.complete):
                     unsolved[(solver, name)] = unsolved.get((solver, name), 0) + 1
-                print(f"{solver:7s} {name:9s} {lv.title:40s} {seconds:7.3f} s  {result.describe()[:60]}",
+                print(f"{solver:7.7s} {name:9s} {lv.title:40s} {seconds:7.3f} s  {result.describe()[:60]}",
                       flush=True)
     return times, unsolved
 
@@ -161,7 +182,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--maps", type=int, default=6)
     parser.add_argument("--time-limit", type=float, default=20.0)
-    parser.add_argument("--solvers", nargs="+", default=["cpsat", "milp", "search", "auto"])
+    parser.add_argument("--solvers", nargs="+", default=["cpsat", "cpsat:primal_seconds=0", "milp", "search", "auto"],
+                        help="solvers, each NAME or NAME:KEY=VALUE,... (cpsat:primal_seconds=0 is CP-SAT's model alone, "
+                             "without the search's minimum first)")
     parser.add_argument("--mode", choices=["min", "all"], default="min")
     parser.add_argument("--min-bricks", type=int, default=None,
                         help="keep only levels whose minimum is exactly this under each physics")

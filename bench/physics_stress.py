@@ -33,7 +33,8 @@ Answer = tuple[int | None, tuple[tuple[tuple[int, int], ...], ...]]
 
 #: The solver configurations compared: (name, options).
 SOLVERS: tuple[tuple[str, dict[str, Any]], ...] = (
-    ("brute", {}), ("cpsat", {}), ("cpsat", {"encoding": "time"}), ("cpsat", {"primal_seconds": 0, "bounded": "frames"}),
+    ("brute", {}), ("cpsat", {}), ("cpsat", {"primal_seconds": 0}), ("cpsat", {"encoding": "time"}),
+    ("cpsat", {"primal_seconds": 0, "bounded": "frames"}),
     ("cpsat", {"primal_seconds": 0, "bounded": "states"}), ("search", {}), ("milp", {}),
     ("milp", {"formulation": "flow"}), ("milp", {"formulation": "product"}), ("milp", {"bounded": "frames"}),
     ("milp", {"bounded": "states"}), ("milp", {"bounded": "frames", "formulation": "flow"}), ("auto", {}))

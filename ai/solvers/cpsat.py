@@ -138,8 +138,9 @@ class CpSatSolver(SolverBase):
 
     Options: ``encoding`` (``path``, the compact default, or ``time``, one literal per
     state and frame), ``presolve`` (CP-SAT's presolve: off by default, it costs more than
-    it saves here), ``primal_seconds`` (time given to the exact search for a first
-    solution, used as a hint and upper bound; 0 = CP-SAT alone),
+    it saves here), ``primal_seconds`` (time given to the exact search, mode ``min``, before
+    a model is built: its minimum settles the level, a stopped search raises the lower bound; 0 = CP-SAT
+    alone),
     ``workers`` (CP-SAT search workers; 1 is fastest on these models),
     ``redundant`` (add the redundant support / free-cell clauses),
     ``fixed_search`` (branch on bricks, no-brick first; always on for large models),

@@ -3,8 +3,10 @@
 :func:`minimise` (used by :class:`ai.solvers.cpsat.CpSatSolver`):
 
 1. a lower bound ``lb`` (:func:`ai.solvers.bounds.bound_and_witness`: 0, 1, or 2 when no single brick
-   wins) and a first solution ``S``: the winning brick when one wins, else from the search
-   (:func:`ai.solvers.bounds.search_primal`); when ``|S| = lb`` the minimum is proved and no model is built;
+   wins) and a first solution ``S``: the winning brick when one wins, else the search's minimum when it
+   finishes within ``primal_seconds`` (:func:`ai.solvers.bounds.search_primal`; a search stopped there
+   still raises ``lb`` to the budgets it exhausted, and ``S`` is then its first set in mode ``any``); when
+   ``|S| = lb`` the minimum is proved and no model is built;
 2. **ascending**: caps ``k = lb, lb+1, ...`` up to ``lb +`` :data:`ASCEND_GAP` when there is no ``S``,
    up to ``|S| - 1`` when the gap ``|S| - lb`` is at most :data:`ASCEND_GAP`, else the cap ``lb`` alone
    (one probe); each infeasible cap raises the bound, the first feasible one is the minimum.  Small caps
@@ -30,6 +32,7 @@ bounded model keeps its cap, which holds every set of the minimum's size).
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable, Protocol
 
 from ortools.sat.python import cp_model
@@ -81,8 +84,17 @@ def minimise(level: Level, build: Callable[[BoundedReach | None], Any], run: Run
     takes for each cap that ``scopes`` gives one (:mod:`ai.solvers.climb`).
     The outcome is OPTIMAL or INFEASIBLE (or :class:`ai.context.SolveStopped` is raised).
     """
-    lb, witness = bound_and_witness(level, ctx)
-    best = witness if witness is not None else search_primal(level, ctx, primal_seconds)
+    lb, best = bound_and_witness(level, ctx)
+    if best is None:
+        primal = search_primal(level, ctx, primal_seconds)
+        if primal.infeasible:
+            partial.bound(math.inf)
+            return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=math.inf), None, None
+        if primal.bound > lb:
+            lb = int(primal.bound)
+            partial.bound(primal.bound)
+            ctx.report("bound raised", best_bound=lb)
+        best = primal.bricks
     if best is not None:
         partial.found(best)
         ctx.report("first solution", best_bricks=len(best))

@@ -90,6 +90,7 @@ def test_the_cases_are_not_trivial() -> None:
 @pytest.mark.parametrize("name,options", [
     ("brute", {}),
     ("cpsat", {}),
+    ("cpsat", {"primal_seconds": 0}),
     ("cpsat", {"encoding": "time"}),
     ("cpsat", {"primal_seconds": 0, "bounded": "frames"}),
     ("cpsat", {"primal_seconds": 0, "bounded": "states"}),

@@ -43,7 +43,7 @@ from ai.base import BrickSet, SolveMode, SolveResult, SolveStatus
 from ai.context import SolveContext, SolveStopped, StopReason
 from ai.reach import ReachInfo, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
-from ai.solvers.bounds import bound_and_witness
+from ai.solvers.bounds import bound_and_witness, search_primal
 from ai.solvers.climb import CLIMBS, BoundedScopes
 from ai.solvers.milp.backends import INTERRUPTIBLE, LP_BACKENDS, MIP_BACKENDS, Backend, BackendStatus, load_backend
 from ai.solvers.milp.formulations import FORMULATIONS, build_milp
@@ -61,9 +61,9 @@ class MilpSolver(SolverBase):
     """Exact MILP solver (``backend`` cbc, scip or highs) or LP relaxation (``lp=True``).
 
     ``lp_backend`` is ``glop`` or ``clp``.  ``primal_seconds``: time given to the exact
-    search for a first solution ``S``; the MILP then only has to show that nothing
-    smaller than ``|S|`` wins (a cap row ``Σ b ≤ |S| − 1``), which the LP bound often
-    settles at the root.  0 (the default) = the MILP alone; on the large suite the cap
+    search (:func:`ai.solvers.bounds.search_primal`) before the MILP: its minimum settles the level
+    (in mode ``all`` the MILP then only has to list the sets of that size), a stopped search raises the
+    lower bound.  0 (the default) = the MILP alone; on the large suite the cap
     did not pay off, the LP itself being the bottleneck.  ``bounded``: which caps get a bounded model,
     :data:`ai.solvers.climb.CLIMBS` (``auto``: while it pays; ``off``: the full model only).
     """
@@ -117,7 +117,12 @@ class MilpSolver(SolverBase):
             return solve_lp(level, model, self.lp_backend, ctx)
         lb, known = bound_and_witness(level, ctx)  # a winning brick when one wins: then it is the minimum
         if known is None:
-            known = self._primal(level, ctx)
+            primal = search_primal(level, ctx, self.primal_seconds)
+            if primal.infeasible:
+                return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=math.inf,
+                               message=f"no set of at most {level.budget} bricks wins")
+            lb, known = max(lb, int(primal.bound)), primal.bricks
+            partial.bound(float(lb))
         proved = known is not None and len(known) <= lb
         if proved and mode == SolveMode.MIN:
             assert known is not None
@@ -171,17 +176,6 @@ class MilpSolver(SolverBase):
             ctx.report(f"no solution of {k} bricks", best_bound=float(k + 1))
         return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=math.inf,
                        message=f"no set of at most {level.budget} bricks wins")
-
-    def _primal(self, level: Level, ctx: SolveContext) -> BrickSet | None:
-        """A first solution from the exact search in mode ``any`` (capped in time), or None."""
-        if self.primal_seconds <= 0:
-            return None
-        from ai.solvers.search import SearchSolver
-
-        quiet = replace(ctx.child(time_limit=self.primal_seconds, solver="search"), progress=None)
-        found = SearchSolver().solve_in(level, SolveMode.ANY, quiet).bricks
-        ctx.check()
-        return found
 
     def _solve_in_child(self, level: Level, mode: SolveMode, ctx: SolveContext) -> Outcome:
         """Run :meth:`solve_in` in a child process (:func:`ai.process.run_in_child`, which also works
