@@ -244,6 +244,7 @@ def test_small_models_skip_the_root_probing_and_large_ones_keep_it(monkeypatch: 
     status, solver = run_solver(m, SolveContext.create(), presolve=False)
     assert solver.status_name(status) == "OPTIMAL"
     assert solver.parameters.cp_model_probing_level == 0 and solver.parameters.symmetry_level == 0
+    assert not solver.parameters.use_sat_inprocessing  # (costs more than it finds on these models)
     monkeypatch.setattr(cpsat, "SMALL_MODEL", len(m.model.proto.variables))  # as if it were not small
     status, solver = run_solver(m, SolveContext.create(), presolve=False)
     assert solver.status_name(status) == "OPTIMAL"
