@@ -197,6 +197,12 @@ def main() -> None:
     parser.add_argument("--random-only", action="store_true", help="only the random physics' table")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
+    for spec in args.solvers:
+        name, options = solver_spec(spec)
+        try:
+            ai.get_solver(name, **options)
+        except (KeyError, TypeError, ValueError) as exc:
+            parser.error(f"--solvers {spec}: {exc}")
     physics_list = list(SHIPPED.values()) if not args.random_only else [SHIPPED["classic"]]
     levels: dict[str, list[Level]] = {p.name: [] for p in physics_list}
     seed = 0

@@ -98,7 +98,7 @@ SMALL_MODEL = 2000
 #: more than it finds.  Solves of the bounded models (one worker, no presolve): climber 942 -> 191 ms for 34
 #: models, classic 153 -> 38 ms for 31; suites, CP-SAT's model alone, mode ``min``: large2 36.8 s with one level
 #: unproved at 30 s -> 17.6 s with all four proved, compartments 13.4 -> 9.3 s (pack level 030 1.4 -> 2.4 s the
-#: one loss); as shipped, mode ``all``: compartments 36.5 s (7 of 8 proved) -> 29.8 s (8 of 8).
+#: one loss); as shipped, mode ``all``: compartments 35.4-36.5 s -> 29.8-30.4 s.
 INPROCESSING = False
 
 

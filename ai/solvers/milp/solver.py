@@ -63,8 +63,7 @@ class MilpSolver(SolverBase):
     ``lp_backend`` is ``glop`` or ``clp``.  ``primal_seconds``: time given to the exact
     search (:func:`ai.solvers.bounds.search_primal`) before the MILP: its minimum settles the level
     (in mode ``all`` the MILP then only has to list the sets of that size), a stopped search raises the
-    lower bound.  0 (the default) = the MILP alone; on the large suite the cap
-    did not pay off, the LP itself being the bottleneck.  ``bounded``: which caps get a bounded model,
+    lower bound.  0 (the default) = the MILP alone, its own models doing all the work.  ``bounded``: which caps get a bounded model,
     :data:`ai.solvers.climb.CLIMBS` (``auto``: while it pays; ``off``: the full model only).
     """
 
