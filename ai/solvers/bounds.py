@@ -76,6 +76,10 @@ class Primal:
         return math.isinf(self.bound)
 
 
+#: The message of a minimum the search proved before any model was built (the CLI prints it).
+PROVED_BY_SEARCH = "proved by the exact search before a model was needed"
+
+
 def search_primal(level: Level, ctx: SolveContext, seconds: float) -> Primal:
     """The exact search in mode ``min`` within ``seconds``: its minimum; else the budgets it exhausted
     and a set from mode ``any`` within ``seconds`` more, if it finds one (``Primal(None, 0.0)`` when

@@ -41,7 +41,7 @@ from ai.base import BrickSet, SolveStatus
 from ai.context import SolveContext, SolveStopped, StopReason
 from ai.solvers.base import Outcome, Partial
 from ai.reach_bounded import BoundedReach
-from ai.solvers.bounds import bound_and_witness, search_primal
+from ai.solvers.bounds import PROVED_BY_SEARCH, bound_and_witness, search_primal
 from ai.solvers.climb import BoundedScopes
 from game.level import Brick, Level
 
@@ -85,6 +85,7 @@ def minimise(level: Level, build: Callable[[BoundedReach | None], Any], run: Run
     The outcome is OPTIMAL or INFEASIBLE (or :class:`ai.context.SolveStopped` is raised).
     """
     lb, best = bound_and_witness(level, ctx)
+    message = ""
     if best is None:
         primal = search_primal(level, ctx, primal_seconds)
         if primal.infeasible:
@@ -94,14 +95,15 @@ def minimise(level: Level, build: Callable[[BoundedReach | None], Any], run: Run
             lb = int(primal.bound)
             partial.bound(primal.bound)
             ctx.report("bound raised", best_bound=lb)
-        best = primal.bricks
+        best, message = primal.bricks, PROVED_BY_SEARCH
     if best is not None:
         partial.found(best)
         ctx.report("first solution", best_bricks=len(best))
         if len(best) <= lb:
             partial.bound(float(len(best)))
             ctx.report("optimum proved", best_bricks=len(best), best_bound=len(best))
-            return Outcome(SolveStatus.OPTIMAL, solutions=[best], best_bound=float(len(best))), None, None
+            return Outcome(SolveStatus.OPTIMAL, solutions=[best], best_bound=float(len(best)),
+                           message=message), None, None
     full: CappedModel | None = None
     m: CappedModel | None = None
     solver: cp_model.CpSolver | None = None

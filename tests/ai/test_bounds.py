@@ -15,7 +15,7 @@ import ai.solvers.search as search
 from ai import solve
 from ai.base import SolveStatus
 from ai.context import SolveContext, SolveStopped, StopReason
-from ai.solvers.bounds import Primal, search_primal
+from ai.solvers.bounds import PROVED_BY_SEARCH, Primal, search_primal
 from ai.solvers.cpsat import CpSatSolver
 from ai.solvers.milp.solver import MilpSolver
 from game.level import Level
@@ -76,6 +76,7 @@ def test_cpsat_answers_with_the_search_minimum_without_a_model(monkeypatch: pyte
     monkeypatch.setattr(cpsat, "build_model", _no_model)
     result = CpSatSolver(primal_seconds=60.0).solve(original())
     assert result.status == SolveStatus.OPTIMAL and result.min_bricks == 3 and result.stats.variables == 0
+    assert result.message == PROVED_BY_SEARCH  # (the CLI says who proved it)
     stopped = CpSatSolver(primal_seconds=60.0).solve(TWO_GAPS)
     assert stopped.status == SolveStatus.INFEASIBLE and stopped.complete
 
@@ -94,7 +95,7 @@ def test_cpsat_starts_its_caps_at_the_bound_of_a_stopped_search(monkeypatch: pyt
     _stop_at_budget(monkeypatch, 3)
     result = CpSatSolver(primal_seconds=60.0, bounded="off").solve(original(), mode="all")
     assert caps[0] == 3  # (the one-brick trials alone bound it at 2)
-    assert result.solutions == ORIGINAL_SOLUTIONS and result.complete
+    assert result.solutions == ORIGINAL_SOLUTIONS and result.complete and result.message == ""
 
 
 def test_milp_with_the_primal_answers_without_a_model(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -102,7 +103,7 @@ def test_milp_with_the_primal_answers_without_a_model(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(milp, "build_milp", _no_model)
     result = MilpSolver(primal_seconds=60.0).solve(original())
-    assert result.status == SolveStatus.OPTIMAL and result.min_bricks == 3
+    assert result.status == SolveStatus.OPTIMAL and result.min_bricks == 3 and result.message == PROVED_BY_SEARCH
     assert MilpSolver(primal_seconds=60.0).solve(TWO_GAPS).status == SolveStatus.INFEASIBLE
 
 
