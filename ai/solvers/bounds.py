@@ -7,6 +7,7 @@
   one-brick sets are simulated at once (:func:`game.batch.simulate_brick_sets`).  The bound closes
   the gap without a model whenever the first solution has as many bricks (levels whose minimum is 2
   are common under physics where lemmings keep moving);
+* :func:`first_bounds`: both, as the exact solvers start from them;
 * :func:`search_primal`: what the exact search in mode ``min`` (iterative deepening on the brick count)
   settles within a few tenths of a second: the proved minimum, or else the bound of the budgets it
   exhausted and a first set from mode ``any`` (straight to the whole budget) in as much time again.  On
@@ -20,7 +21,7 @@
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
 >>> ctx = SolveContext.create()
 >>> bound_and_witness(level, ctx), search_primal(level, ctx, 1.0)
-((1, ((1, 2),)), Primal(bricks=((1, 2),), bound=1.0))
+((1, ((1, 2),)), Primal(bricks=((1, 2),), bound=1.0, searched=True))
 >>> bound_and_witness(Level.from_rows(["> . .T", "XX.X.XX"], frames=9, budget=2), ctx)
 (2, None)
 """
@@ -69,6 +70,7 @@ class Primal:
 
     bricks: BrickSet | None
     bound: float
+    searched: bool = False  #: the search ran (so a set that meets the bound is the search's proof)
 
     @property
     def infeasible(self) -> bool:
@@ -78,6 +80,21 @@ class Primal:
 
 #: The message of a minimum the search proved before any model was built (the CLI prints it).
 PROVED_BY_SEARCH = "proved by the exact search before a model was needed"
+
+
+def first_bounds(level: Level, ctx: SolveContext, seconds: float) -> Primal:
+    """Where the exact solvers start: the one-brick trials (:func:`bound_and_witness`) and, when they leave
+    the minimum open, what the search settles in ``seconds`` (:func:`search_primal`; a bound it raises is
+    reported to ``ctx``)."""
+    lb, witness = bound_and_witness(level, ctx)
+    if witness is not None:
+        return Primal(witness, float(lb))
+    primal = search_primal(level, ctx, seconds)
+    if primal.bound <= lb:
+        return Primal(primal.bricks, float(lb), primal.searched)
+    if not primal.infeasible:
+        ctx.report("bound raised", best_bound=int(primal.bound))
+    return primal
 
 
 def search_primal(level: Level, ctx: SolveContext, seconds: float) -> Primal:
@@ -92,11 +109,11 @@ def search_primal(level: Level, ctx: SolveContext, seconds: float) -> Primal:
     found = SearchSolver().solve_in(level, SolveMode.MIN, quiet)
     ctx.check()
     if found.status == SolveStatus.OPTIMAL and found.bricks is not None:
-        return Primal(found.bricks, float(len(found.bricks)))
+        return Primal(found.bricks, float(len(found.bricks)), True)
     if found.status == SolveStatus.INFEASIBLE:
-        return Primal(None, math.inf)
+        return Primal(None, math.inf, True)
     bound = found.stats.best_bound or 0.0
     quiet = replace(ctx.child(time_limit=seconds, solver="search"), progress=None)
     found = SearchSolver().solve_in(level, SolveMode.ANY, quiet)
     ctx.check()
-    return Primal(found.bricks, bound)
+    return Primal(found.bricks, bound, True)

@@ -2,8 +2,8 @@
 
 :func:`minimise` (used by :class:`ai.solvers.cpsat.CpSatSolver`):
 
-1. a lower bound ``lb`` (:func:`ai.solvers.bounds.bound_and_witness`: 0, 1, or 2 when no single brick
-   wins) and a first solution ``S``: the winning brick when one wins, else the search's minimum when it
+1. (:func:`ai.solvers.bounds.first_bounds`) a lower bound ``lb`` (:func:`ai.solvers.bounds.bound_and_witness`:
+   0, 1, or 2 when no single brick wins) and a first solution ``S``: the winning brick when one wins, else the search's minimum when it
    finishes within ``primal_seconds`` (:func:`ai.solvers.bounds.search_primal`; a search stopped there
    still raises ``lb`` to the budgets it exhausted, and ``S`` is then its first set in mode ``any``); when
    ``|S| = lb`` the minimum is proved and no model is built;
@@ -41,7 +41,7 @@ from ai.base import BrickSet, SolveStatus
 from ai.context import SolveContext, SolveStopped, StopReason
 from ai.solvers.base import Outcome, Partial
 from ai.reach_bounded import BoundedReach
-from ai.solvers.bounds import PROVED_BY_SEARCH, bound_and_witness, search_primal
+from ai.solvers.bounds import PROVED_BY_SEARCH, first_bounds
 from ai.solvers.climb import BoundedScopes
 from game.level import Brick, Level
 
@@ -84,18 +84,11 @@ def minimise(level: Level, build: Callable[[BoundedReach | None], Any], run: Run
     takes for each cap that ``scopes`` gives one (:mod:`ai.solvers.climb`).
     The outcome is OPTIMAL or INFEASIBLE (or :class:`ai.context.SolveStopped` is raised).
     """
-    lb, best = bound_and_witness(level, ctx)
-    message = ""
-    if best is None:
-        primal = search_primal(level, ctx, primal_seconds)
-        if primal.infeasible:
-            partial.bound(math.inf)
-            return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=math.inf), None, None
-        if primal.bound > lb:
-            lb = int(primal.bound)
-            partial.bound(primal.bound)
-            ctx.report("bound raised", best_bound=lb)
-        best, message = primal.bricks, PROVED_BY_SEARCH
+    first = first_bounds(level, ctx, primal_seconds)
+    partial.bound(first.bound)
+    if first.infeasible:
+        return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=math.inf), None, None
+    lb, best, message = int(first.bound), first.bricks, PROVED_BY_SEARCH if first.searched else ""
     if best is not None:
         partial.found(best)
         ctx.report("first solution", best_bricks=len(best))

@@ -57,7 +57,7 @@ def test_the_primal_proves_that_no_set_within_the_budget_wins() -> None:
 
 def test_a_stopped_primal_keeps_the_budgets_it_exhausted(monkeypatch: pytest.MonkeyPatch) -> None:
     _stop_at_budget(monkeypatch, 3)
-    assert search_primal(original(), SolveContext.create(), 60.0) == Primal(None, 3.0)
+    assert search_primal(original(), SolveContext.create(), 60.0) == Primal(None, 3.0, searched=True)
 
 
 def test_a_stopped_primal_takes_a_set_from_mode_any(monkeypatch: pytest.MonkeyPatch) -> None:

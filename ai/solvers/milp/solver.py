@@ -43,7 +43,7 @@ from ai.base import BrickSet, SolveMode, SolveResult, SolveStatus
 from ai.context import SolveContext, SolveStopped, StopReason
 from ai.reach import ReachInfo, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
-from ai.solvers.bounds import PROVED_BY_SEARCH, bound_and_witness, search_primal
+from ai.solvers.bounds import PROVED_BY_SEARCH, first_bounds
 from ai.solvers.climb import CLIMBS, BoundedScopes
 from ai.solvers.milp.backends import INTERRUPTIBLE, LP_BACKENDS, MIP_BACKENDS, Backend, BackendStatus, load_backend
 from ai.solvers.milp.formulations import FORMULATIONS, build_milp
@@ -114,15 +114,12 @@ class MilpSolver(SolverBase):
             model = build_milp(level, info, formulation=self.formulation, ctx=ctx)
             ctx.report(f"model built: {len(model.objective)} variables")
             return solve_lp(level, model, self.lp_backend, ctx)
-        lb, known = bound_and_witness(level, ctx)  # a winning brick when one wins: then it is the minimum
-        message = ""
-        if known is None:
-            primal = search_primal(level, ctx, self.primal_seconds)
-            if primal.infeasible:
-                return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=math.inf,
-                               message=f"no set of at most {level.budget} bricks wins")
-            lb, known, message = max(lb, int(primal.bound)), primal.bricks, PROVED_BY_SEARCH
-            partial.bound(float(lb))
+        first = first_bounds(level, ctx, self.primal_seconds)  # a winning brick when one wins: the minimum
+        if first.infeasible:
+            return Outcome(SolveStatus.INFEASIBLE, complete=True, best_bound=math.inf,
+                           message=f"no set of at most {level.budget} bricks wins")
+        partial.bound(first.bound)
+        lb, known, message = int(first.bound), first.bricks, PROVED_BY_SEARCH if first.searched else ""
         proved = known is not None and len(known) <= lb
         if proved and mode == SolveMode.MIN:
             assert known is not None
