@@ -1,6 +1,6 @@
 """The AI assistant: solvers behind one interface, hints, rule learning.
 
->>> from game.level import Level
+>>> from game.core.level import Level
 >>> level = Level.load("levels/007_the_original.txt")      # doctest: +SKIP
 >>> solve(level, solver="auto", mode="all").describe()     # doctest: +SKIP
 'optimal: 3 bricks, proved in 0.05 s; 6 optimal solutions (complete)'
@@ -15,7 +15,7 @@ import importlib.util
 import threading
 from typing import TYPE_CHECKING
 
-from ai.base import (
+from ai.kernel.base import (
     Progress,
     ProgressCallback,
     SolveMode,
@@ -26,10 +26,10 @@ from ai.base import (
     verify_result,
     with_seconds,
 )
-from game.level import Level
+from game.core.level import Level
 
 if TYPE_CHECKING:
-    from ai.context import SolveContext
+    from ai.kernel.context import SolveContext
 
 #: Solver name -> "module:factory".  Factories take keyword options and return a :class:`Solver`.
 SOLVER_REGISTRY: dict[str, str] = {
@@ -76,7 +76,7 @@ def solve(
 ) -> SolveResult:
     """Solve ``level`` with the named solver and replay-check every solution it returns.
 
-    ``context``: the caller's :class:`ai.context.SolveContext` (e.g. a hint's, a rating's); the solver
+    ``context``: the caller's :class:`ai.kernel.context.SolveContext` (e.g. a hint's, a rating's); the solver
     then runs under a child of it (the earlier deadline, its cancel events and ``cancel``, its progress
     sink) and shares its work (the reachability analysis of ``level``).  Without one, ``time_limit``,
     ``progress`` and ``cancel`` make the context: they are for entry points (commands, worker jobs).
@@ -84,7 +84,7 @@ def solve(
     Raises :class:`WrongSolutionError` if the solver's answer does not win in the
     reference simulator.
     """
-    from ai.context import SolveContext
+    from ai.kernel.context import SolveContext
     from ai.solvers.base import solve_under
 
     impl = get_solver(solver, **options) if isinstance(solver, str) else solver

@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pygame  # noqa: E402
 
-from game.ui.pixelart import TILE, build_sprites  # noqa: E402
+from game.app.pixelart import TILE, build_sprites  # noqa: E402
 
 
 def main() -> int:

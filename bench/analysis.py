@@ -1,4 +1,4 @@
-"""Time the editor's Analyse (``ai.assistant.analysis.analyse_level``) on every pack level.
+"""Time the editor's Analyse (``ai.services.analysis.analyse_level``) on every pack level.
 
     python bench/analysis.py [--solver auto] [--time-limit 60]
 
@@ -15,10 +15,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai.assistant.analysis import analyse_level  # noqa: E402
-from ai.context import SolveContext  # noqa: E402
-from game.level import Level  # noqa: E402
-from game.pack import pack_level_paths  # noqa: E402
+from ai.services.analysis import analyse_level  # noqa: E402
+from ai.kernel.context import SolveContext  # noqa: E402
+from game.core.level import Level  # noqa: E402
+from game.core.pack import pack_level_paths  # noqa: E402
 
 
 def main() -> int:

@@ -24,7 +24,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from game.level import Level
+from game.core.level import Level
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLVERS = ("cpsat", "search", "brute", "gradient", "milp")
@@ -80,8 +80,8 @@ LEVELS = {
 def measure(solver_name: str, level_name: str, kind: str, clock: str) -> dict[str, object]:
     """One measurement in this process: ``kind`` ``limit`` (time limit 3 s) or ``cancel`` (at 1 s)."""
     from ai import get_solver
-    from ai.context import SolveContext
-    from ai.reach import reach_for
+    from ai.kernel.context import SolveContext
+    from ai.solvers.reach import reach_for
 
     level = LEVELS[level_name]()
     solver = get_solver(solver_name)

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.hostile_limits import largest_level  # noqa: E402
 from bench.stress import LARGE_FIRST, maze_256, tiled  # noqa: E402
-from game.level import Level  # noqa: E402
+from game.core.level import Level  # noqa: E402
 
 LEVELS: dict[str, Callable[[], Level]] = {
     "largest": largest_level,
@@ -41,19 +41,19 @@ def _peak_mb() -> float:
 
 
 def _job(kind: str, level: Level, seconds: float | None, cancel: threading.Event | None) -> str:
-    from ai.context import SolveContext
+    from ai.kernel.context import SolveContext
 
     ctx = SolveContext.create(time_limit=seconds, cancel=cancel, solver=kind)
     if kind == "rate":
-        from ai.rating import rate_level
+        from ai.services.rating import rate_level
 
         return rate_level(level, ctx).status
     if kind == "hint":
-        from ai.assistant.hints import compute_hint
+        from ai.services.hints import compute_hint
 
         return compute_hint(level, (), ctx).action.value
     if kind == "analyse":
-        from ai.assistant.analysis import analyse_level
+        from ai.services.analysis import analyse_level
 
         return str(analyse_level(level, ctx).status)
     import ai
@@ -68,7 +68,7 @@ def _warm_up(who: str) -> None:
 
     import ai
 
-    for module in ("ai.rating", "ai.assistant.hints", "ai.assistant.analysis", "ai.solvers.portfolio"):
+    for module in ("ai.services.rating", "ai.services.hints", "ai.services.analysis", "ai.solvers.portfolio"):
         importlib.import_module(module)
     small = Level.load(Path(__file__).resolve().parent.parent / "levels" / "007_the_original.txt")
     for name in (["cpsat", "milp", "search", "auto"] if who in ("rate", "hint", "analyse", "auto") else [who]):

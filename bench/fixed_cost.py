@@ -1,6 +1,6 @@
 """Fixed cost of a small solve (issue 18, item 5): ``all`` + proof, each solver, a cold reachability cache.
 
-Every run clears the reachability cache (``ai.reach._RECENT``), as a new process (the CLI) or a new level
+Every run clears the reachability cache (``ai.solvers.reach._RECENT``), as a new process (the CLI) or a new level
 would; the imports are done once before.  Prints the median and the best of ``--repeat`` runs in ms::
 
     python3 -m bench.fixed_cost [--repeat 15] [LEVEL ...]
@@ -17,8 +17,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import ai  # noqa: E402
-import ai.reach as reach  # noqa: E402
-from game.level import Level  # noqa: E402
+import ai.solvers.reach as reach  # noqa: E402
+from game.core.level import Level  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_LEVELS = ["levels/007_the_original.txt", "levels/009_over_the_ledge.txt", "levels/015_beat_the_clock.txt",

@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai.generation.filters import REASONS  # noqa: E402
-from ai.generation.generator import GenerationStats, generate_levels, pick_certifier  # noqa: E402
+from ai.services.generation.filters import REASONS  # noqa: E402
+from ai.services.generation.generator import GenerationStats, generate_levels, pick_certifier  # noqa: E402
 from bench.results import update_section  # noqa: E402
 
 
@@ -60,8 +60,8 @@ def run_case(case: Case, count: int, seed: int, solver: str) -> tuple[Generation
 
 
 def endless_rows(top: int, count: int, seed: int, solver: str) -> list[str]:
-    """Seconds per level at each Endless difficulty 1..``top`` (``ai.generation.endless``)."""
-    from ai.generation.endless import difficulty_spec
+    """Seconds per level at each Endless difficulty 1..``top`` (``ai.services.generation.endless``)."""
+    from ai.services.generation.endless import difficulty_spec
 
     rows = [
         "", f"Endless mode, {count} levels per difficulty (`difficulty_spec`):", "",

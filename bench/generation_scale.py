@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai.generation.parallel import RunSpec, default_jobs, generate_run  # noqa: E402
+from ai.services.generation.parallel import RunSpec, default_jobs, generate_run  # noqa: E402
 from bench.results import update_section  # noqa: E402
 
 #: (label, spec without seed) of each case.
@@ -65,7 +65,7 @@ def main() -> int:
         "",
         *rows,
         "",
-        "Levels of more than 4 bricks or 24x32 cells are cut into sealed rooms (`ai/generation/compartments.py`):",
+        "Levels of more than 4 bricks or 24x32 cells are cut into sealed rooms (`ai/services/generation/compartments.py`):",
         "the minimum is the sum of the rooms' minima and the optimal solutions their product, so each room is",
         "certified at its own size. Before this, `generate --size 40x56 --bricks 7 --lemmings 4` accepted 0 of",
         "2,457 candidates in 15 minutes.",

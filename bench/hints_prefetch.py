@@ -4,9 +4,9 @@ import sys, time, statistics
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import ai
-from ai.assistant.hints import compute_hint
-from game.ui.jobs import JobRunner
-from game.level import Level
+from ai.services.hints import compute_hint
+from game.app.jobs import JobRunner
+from game.core.level import Level
 
 def best(fn, n=3):
     t = []
@@ -24,7 +24,7 @@ for p in paths:
     h = best(lambda: compute_hint(level, [], known=known))
     def game(job):
         start = time.perf_counter()
-        handle = runner.submit(job, label="b", preload=("ai.assistant.hints",))
+        handle = runner.submit(job, label="b", preload=("ai.services.hints",))
         handle.wait(60); runner.pump()
         return time.perf_counter() - start
     gs = min(game(lambda r, c: ai.solve(level, solver="auto", mode="min")) for _ in range(3))

@@ -4,7 +4,7 @@ For each level: S (``auto``, mode ``min``, what the game's S key runs), a hint f
 from a brick in no minimum solution (a cell some lemming can read, so it is a tempting mistake) with the
 spare budget that the large suite has.  Both in this process (warm: median of ``--repeat`` runs) and the
 way the game runs them: one job of the app's runner in a forked child
-(:meth:`game.ui.jobs.JobRunner.submit`, modules preloaded as the game does).  Also checks, on each
+(:meth:`game.app.jobs.JobRunner.submit`, modules preloaded as the game does).  Also checks, on each
 level, that following the hints from the useless brick ends on a minimum solution.
 
 Usage: ``python bench/hints_speed.py [--update] [--repeat 3]`` (``--update`` rewrites the "Hints" section
@@ -24,11 +24,11 @@ from typing import Any, Callable
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import ai  # noqa: E402
-from ai.assistant.hints import PLACE, SOLVED, compute_hint  # noqa: E402
-from game.ui.jobs import JobRunner  # noqa: E402
-from ai.base import SolveMode  # noqa: E402
-from ai.context import SolveContext  # noqa: E402
-from game.level import Brick, Level  # noqa: E402
+from ai.services.hints import PLACE, SOLVED, compute_hint  # noqa: E402
+from game.app.jobs import JobRunner  # noqa: E402
+from ai.kernel.base import SolveMode  # noqa: E402
+from ai.kernel.context import SolveContext  # noqa: E402
+from game.core.level import Brick, Level  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -59,8 +59,8 @@ def useless_brick(level: Level) -> Brick | None:
     """A cell some lemming can read that is in no minimum solution (None: every read cell is useful)."""
     hint = compute_hint(level, [])
     never = set(hint.never_useful)
-    from ai.context import SolveContext
-    from ai.reach import reach_for
+    from ai.kernel.context import SolveContext
+    from ai.solvers.reach import reach_for
 
     return next((c for c in reach_for(level, SolveContext.create()).read_cells if c in never), None)
 
@@ -84,7 +84,7 @@ COMPARTMENT = Level.from_rows(["XXXXXXXX", "XT >   X", "XXXXXXXX"], frames=8, bu
 
 def compartments(repeat: int) -> list[str]:
     """Rows for levels of k independent compartments: S against a hint, and the solution count."""
-    from ai.generation.random_levels import side_by_side
+    from ai.services.generation.random_levels import side_by_side
 
     rows = []
     for k in (4, 6, 8):
@@ -116,7 +116,7 @@ def main() -> int:
         steps, optimal = follow(spare, {bad} if bad else set())
         gs = min(in_game(runner, lambda report: ai.solve(level, solver="auto"), ("ai.solvers.portfolio",))
                  for _ in range(args.repeat))
-        gh = min(in_game(runner, lambda report: compute_hint(level, []), ("ai.assistant.hints",))
+        gh = min(in_game(runner, lambda report: compute_hint(level, []), ("ai.services.hints",))
                  for _ in range(args.repeat))
         worst = {"s": max(worst["s"], s), "h": max(worst["h"], h0, h1), "gs": max(worst["gs"], gs),
                  "gh": max(worst["gh"], gh)}

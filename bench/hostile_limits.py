@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from game.level import MAX_FRAMES, MAX_SIDE, Level
+from game.core.level import MAX_FRAMES, MAX_SIDE, Level
 
 
 def largest_level() -> Level:
@@ -49,21 +49,21 @@ def main(argv: list[str]) -> int:
         small_long_level().save(Path(argv[2]))
         return 0
     if what == "simulate":
-        from game.simulation import simulate
+        from game.core.simulation import simulate
 
         level = Level.load(argv[1])
         run = simulate(level)
         detail = f"{len(run.tracks)} lemmings, won={run.won}"
     elif what == "export":
-        from game.ui.export import export_gif
+        from game.app.export import export_gif
 
         level = Level.load(argv[1])
         info = export_gif(level, (), argv[2], scale=int(argv[3]) if len(argv) > 3 else 2)
         detail = f"{info.frames} frames, {info.bytes / 1e6:.1f} MB"
     elif what == "first-frame":
-        from game.ui.app import App
-        from game.catalog import LevelEntry
-        from game.ui.scenes.play import PlayScene
+        from game.app.app import App
+        from game.core.catalog import LevelEntry
+        from game.app.scenes.play import PlayScene
 
         level = Level.load(argv[1])
         app = App(size=(1280, 800))

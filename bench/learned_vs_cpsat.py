@@ -20,12 +20,12 @@ from typing import Any
 import numpy as np
 
 import ai
-from ai.base import SolveResult
+from ai.kernel.base import SolveResult
 from ai.learning.observations import random_game
 from ai.learning.physics_learner import learn_physics
-from game.level import Level
-from game.pack import pack_level_paths
-from game.physics import Physics
+from game.core.level import Level
+from game.core.pack import pack_level_paths
+from game.core.physics import Physics
 
 SUITES = {
     "pack": pack_level_paths(),

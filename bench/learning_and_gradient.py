@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np  # noqa: E402
 
 from ai import solve  # noqa: E402
-from ai.base import SolveStatus  # noqa: E402
+from ai.kernel.base import SolveStatus  # noqa: E402
 from ai.solvers.gradient import GradientSolver  # noqa: E402
 from ai.solvers.learned import LearnedRuleSolver  # noqa: E402
 from ai.learning.active import active_learning  # noqa: E402
@@ -29,8 +29,8 @@ from ai.learning.dataset import random_games_dataset  # noqa: E402
 from ai.learning.learn import DEFAULT_GAMES, games_until_exact  # noqa: E402
 from ai.learning.models import fit_model  # noqa: E402
 from ai.learning.verify import verify_model  # noqa: E402
-from game.level import Level  # noqa: E402
-from game.pack import pack_level_paths  # noqa: E402
+from game.core.level import Level  # noqa: E402
+from game.core.pack import pack_level_paths  # noqa: E402
 
 BENCH = Path(__file__).resolve().parent
 SUITES = {"levels": pack_level_paths(), "large": sorted((BENCH / "suites" / "large").glob("*.txt"))}

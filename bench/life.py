@@ -2,7 +2,7 @@
 
 Boards as in the Kaggle "Conway's Reverse Game of Life 2020" setting of the reference notes: a random
 board of random density (uniform 1-99 %), 5 warm-up generations, then the start; the target is the start
-after k generations (k = 1..5).  For each board :func:`ai.life.reverse.reverse` runs with the time limit;
+after k generations (k = 1..5).  For each board :func:`ai.puzzles.life.reverse.reverse` runs with the time limit;
 its start is replayed; the figures compare its wrong cells with the trivial answer (the target as start)
 and the all-dead board.  Learning: one 25x25 trajectory of 10 generations from a random 50 % board, per
 rule and seed; the learned table is compared with the true rule on all 512 neighbourhoods.
@@ -24,11 +24,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
 
-from ai.context import SolveContext  # noqa: E402
-from ai.life.learn import LearnStatus, disagreements, learn_rule  # noqa: E402
-from ai.life.reverse import POLISH_SHARE, ReverseStatus, reverse, wrong_cells  # noqa: E402
-from game.life.random_boards import random_case  # noqa: E402
-from game.life.rules import LIFE, Rule, parse_rule, trajectory  # noqa: E402
+from ai.kernel.context import SolveContext  # noqa: E402
+from ai.puzzles.life.learn import LearnStatus, disagreements, learn_rule  # noqa: E402
+from ai.puzzles.life.reverse import POLISH_SHARE, ReverseStatus, reverse, wrong_cells  # noqa: E402
+from game.core.puzzles.life.random_boards import random_case  # noqa: E402
+from game.core.puzzles.life.rules import LIFE, Rule, parse_rule, trajectory  # noqa: E402
 
 
 def bench_reverse(boards: int, limit: float, seed: int) -> list[str]:

@@ -1,5 +1,5 @@
-"""Write ``ai/pegs/english_winnable.bin``: the winnable classes of the English central game with at least
-:data:`ai.pegs.table.MIN_PEGS` pegs (:func:`ai.pegs.table.build_table`; about two minutes on 2 cores).
+"""Write ``ai/puzzles/pegs/english_winnable.bin``: the winnable classes of the English central game with at least
+:data:`ai.puzzles.pegs.table.MIN_PEGS` pegs (:func:`ai.puzzles.pegs.table.build_table`; about two minutes on 2 cores).
 
 Usage: ``python3 -m bench.make_pegs_table``
 """
@@ -12,8 +12,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ai.pegs.table import MIN_PEGS, TABLE_PATH, build_table, encode  # noqa: E402
-from game.pegs import english  # noqa: E402
+from ai.puzzles.pegs.table import MIN_PEGS, TABLE_PATH, build_table, encode  # noqa: E402
+from game.core.puzzles.pegs import english  # noqa: E402
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 """Generate the scale suites: ``bench/suites/compartments/`` and ``bench/suites/large2/`` (seeded).
 
 * **compartments**: 2x2 to 3x3 walled compartments of 12x16 one-lemming puzzles (platform mazes of
-  :func:`ai.generation.random_levels.large_level`), glued with shared walls; the optimum (8 to 20) is the
+  :func:`ai.services.generation.random_levels.large_level`), glued with shared walls; the optimum (8 to 20) is the
   sum of the compartments' optima, each proved by the exact search, and the number of optimal solutions
   is the product of theirs.  Budget = optimum + 1.
 * **large2**: 32x48 to 48x64 levels of the level generator, 150 to 800 frames, 3 to 6 lemmings, optimum
@@ -25,8 +25,8 @@ from typing import Iterator
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai import solve  # noqa: E402
-from ai.generation.random_levels import large_level  # noqa: E402
-from game.level import Level  # noqa: E402
+from ai.services.generation.random_levels import large_level  # noqa: E402
+from game.core.level import Level  # noqa: E402
 
 SUITES = Path(__file__).resolve().parent / "suites"
 PART_H, PART_W, PART_FRAMES = 12, 16, 60
@@ -86,9 +86,9 @@ def make_compartments(seed: int, count: int, out: Path) -> None:
 def make_large2(seed: int, count: int, out: Path) -> None:
     """Write ``count`` large multi-lemming levels with optimum 3..5 and one spare brick.
 
-    Made by the level generator (:func:`ai.generation.generator.generate_levels`, certified by ``auto``).
+    Made by the level generator (:func:`ai.services.generation.generator.generate_levels`, certified by ``auto``).
     """
-    from ai.generation.generator import generate_levels
+    from ai.services.generation.generator import generate_levels
 
     rng = random.Random(seed)
     kept = 0

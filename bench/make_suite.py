@@ -2,7 +2,7 @@
 
 Each level is 24x32 with 100 frames and 3 lemmings: three 24x11 walled compartments
 (plus a wall column)
-(platform mazes from :func:`ai.generation.random_levels.large_level`, one lemming each, targets where
+(platform mazes from :func:`ai.services.generation.random_levels.large_level`, one lemming each, targets where
 the lemming ends under bricks planted on its run) glued side by side.  Compartments
 with a proved optimum of at least one brick are combined until the total optimum
 (the sum) is at least ``--min-bricks``; the optimum of the glued level is then proved
@@ -20,8 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai import solve  # noqa: E402
-from ai.generation.random_levels import large_level, side_by_side  # noqa: E402
-from game.level import Level  # noqa: E402
+from ai.services.generation.random_levels import large_level, side_by_side  # noqa: E402
+from game.core.level import Level  # noqa: E402
 
 
 #: Width of the suite's levels (three compartments of 11 share two walls: 31, plus one wall column).

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from game.level import Level
-from game.physics_catalog import SHIPPED, level_line
-from game.simulation import simulate
+from game.core.level import Level
+from game.core.physics_catalog import SHIPPED, level_line
+from game.core.simulation import simulate
 
 #: World title, physics, level names: the player is told the title only.
 WORLDS = (

@@ -14,8 +14,8 @@ import argparse
 import json
 import time
 
-from ai.mines.play import MAX_WORKERS, play_games
-from game.mines import Difficulty
+from ai.puzzles.mines.play import MAX_WORKERS, play_games
+from game.core.puzzles.mines import Difficulty
 
 
 def run(difficulty: Difficulty, games: int, seed: int, workers: int) -> dict[str, object]:

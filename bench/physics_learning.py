@@ -25,8 +25,8 @@ import numpy as np
 
 from ai.learning.observations import ordinary_games, random_game
 from ai.learning.physics_learner import agreement, learn_physics
-from game.physics import random_physics
-from game.physics_catalog import SHIPPED
+from game.core.physics import random_physics
+from game.core.physics_catalog import SHIPPED
 
 
 def main() -> None:

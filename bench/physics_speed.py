@@ -13,7 +13,7 @@ physics, and the ratio to classic.
     python bench/physics_speed.py [--maps 6] [--time-limit 20] [--mode min] [--min-bricks M]
                                   [--solvers cpsat cpsat:primal_seconds=0 milp search auto] [--random K [--random-seed S]]
 
-With ``--random K`` the first K random physics of the class (:func:`game.physics.random_physics`, seeds from
+With ``--random K`` the first K random physics of the class (:func:`game.core.physics.random_physics`, seeds from
 S) that make levels of that minimum on enough of the maps are timed too, each against classic on the same
 maps.
 """
@@ -32,12 +32,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np  # noqa: E402
 
 import ai  # noqa: E402
-from ai.generation.random_levels import _platform_map  # noqa: E402
+from ai.services.generation.random_levels import _platform_map  # noqa: E402
 from bench.results import update_section  # noqa: E402
-from game.level import Level  # noqa: E402
-from game.physics import Physics, random_physics  # noqa: E402
-from game.physics_catalog import SHIPPED  # noqa: E402
-from game.simulation import simulate  # noqa: E402
+from game.core.level import Level  # noqa: E402
+from game.core.physics import Physics, random_physics  # noqa: E402
+from game.core.physics_catalog import SHIPPED  # noqa: E402
+from game.core.simulation import simulate  # noqa: E402
 
 HEIGHT, WIDTH, FRAMES, LEMMINGS, PLANTED = 16, 24, 40, 3, 4
 SECTION = "Solvers under other physics"

@@ -1,7 +1,7 @@
 """Differential stress of every exact solver under random physics, beyond the test suite's 29 physics.
 
-For each physics seed in ``[FIRST, LAST)`` (:func:`game.physics.random_physics`), the first small random
-levels (:func:`ai.generation.random_levels.small_level`) that are winnable with bricks (3) and that cannot be
+For each physics seed in ``[FIRST, LAST)`` (:func:`game.core.physics.random_physics`), the first small random
+levels (:func:`ai.services.generation.random_levels.small_level`) that are winnable with bricks (3) and that cannot be
 won (1) are solved in mode ``all`` by every exact solver configuration; the minimum and the set of optimal
 brick sets must equal an enumeration of every brick set with the reference simulator.  Prints each mismatch
 and a summary line; exit status 1 when any answer differs.
@@ -23,11 +23,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np  # noqa: E402
 
 from ai import solve  # noqa: E402
-from ai.base import SolveStatus  # noqa: E402
-from ai.generation.random_levels import small_level  # noqa: E402
-from game.level import Level  # noqa: E402
-from game.physics import random_physics  # noqa: E402
-from game.simulation import simulate  # noqa: E402
+from ai.kernel.base import SolveStatus  # noqa: E402
+from ai.services.generation.random_levels import small_level  # noqa: E402
+from game.core.level import Level  # noqa: E402
+from game.core.physics import random_physics  # noqa: E402
+from game.core.simulation import simulate  # noqa: E402
 
 Answer = tuple[int | None, tuple[tuple[tuple[int, int], ...], ...]]
 

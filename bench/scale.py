@@ -30,10 +30,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import ai  # noqa: E402
-import ai.reach as reach  # noqa: E402
-from ai.context import SolveContext, SolveStopped  # noqa: E402
+import ai.solvers.reach as reach  # noqa: E402
+from ai.kernel.context import SolveContext, SolveStopped  # noqa: E402
 from bench.stress import stress_levels  # noqa: E402
-from game.level import Level  # noqa: E402
+from game.core.level import Level  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITES = ROOT / "bench" / "suites"
@@ -196,7 +196,7 @@ def stress() -> list[str]:
 
 def write_section(lines: list[str]) -> None:
     """Replace (or append) ``## Scale`` in bench/results.md."""
-    from game.storage import atomic_write_text
+    from game.core.storage import atomic_write_text
 
     path = ROOT / "bench" / "results.md"
     body = [SECTION, "", f"`python bench/scale.py` on the shared 2-core machine ({os.cpu_count()} cores seen), "
@@ -218,7 +218,7 @@ STRESS_MARK = "Stress levels (made by `bench/stress.py`)"
 
 def write_stress(lines: list[str]) -> None:
     """Replace the stress part (from its first line to the end of the section) of ``## Scale``."""
-    from game.storage import atomic_write_text
+    from game.core.storage import atomic_write_text
 
     path = ROOT / "bench" / "results.md"
     old = path.read_text().splitlines()

@@ -19,10 +19,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.results import update_section  # noqa: E402
-from game.batch import simulate_brick_sets  # noqa: E402
-from game.level import Brick, Level  # noqa: E402
-from game.occupancy import simulate_level  # noqa: E402
-from game.simulation import simulate  # noqa: E402
+from game.core.batch import simulate_brick_sets  # noqa: E402
+from game.core.level import Brick, Level  # noqa: E402
+from game.core.occupancy import simulate_level  # noqa: E402
+from game.core.simulation import simulate  # noqa: E402
 
 
 def bench_level(height: int = 24, width: int = 32, frames: int = 100, seed: int = 7) -> Level:

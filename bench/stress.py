@@ -5,7 +5,7 @@
 * :func:`stress_levels`: the stress suite: the large suite's first level tiled to 96x128 with N = 1,000,
   and to 256x256 with N = 10,000, and a 256x256 platform maze with N = 10,000.
 
->>> from game.level import Level
+>>> from game.core.level import Level
 >>> big = tiled(Level.from_rows(["XXX", "X>T", "XXX"], 5, 1), rows=2, cols=3, frames=9, size=(7, 10))
 >>> (big.height, big.width, big.frames, big.budget, len(big.lemmings))
 (7, 10, 9, 6, 6)
@@ -19,8 +19,8 @@ from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai.generation.random_levels import large_level  # noqa: E402
-from game.level import Level  # noqa: E402
+from ai.services.generation.random_levels import large_level  # noqa: E402
+from game.core.level import Level  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 LARGE_FIRST = ROOT / "bench" / "suites" / "large" / "001_large.txt"

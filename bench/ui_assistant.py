@@ -1,6 +1,6 @@
 """The assistant in the play scene: UI frame rate while a real solver runs, and Esc's cancel latency.
 
-Runs the real :class:`~game.ui.app.App` on SDL's dummy video driver with pygame's real clock
+Runs the real :class:`~game.app.app.App` on SDL's dummy video driver with pygame's real clock
 (capped at 60 fps, as in the game), opens a pack level, asks the assistant for every optimal
 solution (key A) with each solver and counts frames per wall-clock second while it works;
 then presses Esc and times until the solver thread has stopped.
@@ -24,11 +24,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pygame  # noqa: E402
 
-from game.progress import ProgressStore  # noqa: E402
-from game.ui.app import App  # noqa: E402
-from game.ui.assistant import assistant_of  # noqa: E402
-from game.catalog import pack_entries  # noqa: E402
-from game.ui.scenes.play import PlayScene  # noqa: E402
+from game.core.progress import ProgressStore  # noqa: E402
+from game.app.app import App  # noqa: E402
+from game.app.assistant import assistant_of  # noqa: E402
+from game.core.catalog import pack_entries  # noqa: E402
+from game.app.scenes.play import PlayScene  # noqa: E402
 
 
 #: Milliseconds of work (events, update, draw) of each frame of the last :func:`fps` window.

@@ -1,6 +1,6 @@
 """Frame time of the play scene on a 24x32 level: mean, 99th percentile and worst frame.
 
-Runs the real :class:`~game.ui.app.App` on SDL's dummy video driver (no window) at 1280x800
+Runs the real :class:`~game.app.app.App` on SDL's dummy video driver (no window) at 1280x800
 with a fixed 60 fps clock, releases the lemmings and times every ``App.step`` (events,
 update, draw).  Scenarios: the run playing at 1x, at 8x with the trajectory preview on,
 and the placing state with the mouse hovering.  Goal: a steady 60 fps (16.7 ms per frame).
@@ -30,13 +30,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pygame  # noqa: E402
 
-from game.level import Level  # noqa: E402
-from game.pack import pack_level_paths  # noqa: E402
-from game.progress import ProgressStore  # noqa: E402
-from game.resume import ResumeStore  # noqa: E402
-from game.settings import SettingsStore  # noqa: E402
-from game.ui.app import App, FixedClock  # noqa: E402
-from game.ui.scenes.play import PlayScene  # noqa: E402
+from game.core.level import Level  # noqa: E402
+from game.core.pack import pack_level_paths  # noqa: E402
+from game.core.progress import ProgressStore  # noqa: E402
+from game.core.resume import ResumeStore  # noqa: E402
+from game.core.settings import SettingsStore  # noqa: E402
+from game.app.app import App, FixedClock  # noqa: E402
+from game.app.scenes.play import PlayScene  # noqa: E402
 
 
 #: CPU time of the whole process (every thread: the game and SDL's audio mixer) per frame, one
@@ -86,7 +86,7 @@ def _timed(app: App, scene: PlayScene, level: Level, frames: int, *, release: bo
     if release:
         scene.toggle_run()
     if pause:
-        from game.ui.scenes.pause import PauseScene
+        from game.app.scenes.pause import PauseScene
 
         app.run_frames(30)  # the run is under way when the player presses Esc
         app.push(PauseScene(app, scene))
@@ -94,7 +94,7 @@ def _timed(app: App, scene: PlayScene, level: Level, frames: int, *, release: bo
     cpu_start = time.process_time()
     lay = scene.layout()
     if scrub:  # the left button goes down on the timeline and stays down: every frame drags it
-        from game.ui.scenes.timeline import track_rect
+        from game.app.scenes.timeline import track_rect
 
         track = track_rect(app.screen.get_size())
         pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(track.left, track.centery)))
@@ -210,8 +210,8 @@ def sound_scenarios(level: Level, frames: int, update: bool) -> int:
 
 def timeline_draw_ms(level: Level, calls: int = 2000) -> float:
     """CPU milliseconds of one :func:`draw_timeline` call (cached art, moving playhead)."""
-    from game.simulation import simulate
-    from game.ui.scenes.timeline import TimelineArt, draw_timeline
+    from game.core.simulation import simulate
+    from game.app.scenes.timeline import TimelineArt, draw_timeline
 
     pygame.display.init()
     pygame.font.init()

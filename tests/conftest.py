@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from game.level import Level
-from game.pack import original_level_path, pack_level_paths
+from game.core.level import Level
+from game.core.pack import original_level_path, pack_level_paths
 
 REPO = Path(__file__).resolve().parent.parent
 ORIGINAL_SHARED = REPO.parent / "shared" / "levels" / "original_level.txt"

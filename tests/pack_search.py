@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from game.level import Brick, Level
-from game.simulation import simulate
+from game.core.level import Brick, Level
+from game.core.simulation import simulate
 
 
 def looked_at(level: Level, bricks: tuple[Brick, ...]) -> set[Brick]:

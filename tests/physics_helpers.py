@@ -1,6 +1,6 @@
 """A tiny exhaustive solver over the reference simulator (any physics), for the physics tests.
 
-It tries every brick subset by size through :func:`game.simulation.simulate`, so it follows the level's
+It tries every brick subset by size through :func:`game.core.simulation.simulate`, so it follows the level's
 physics by construction; the tests register it as the solver ``"tiny"`` and compare the assistant,
 analysis, rating and generator against it.
 """
@@ -13,11 +13,11 @@ import time
 
 import numpy as np
 
-from ai.base import ProgressCallback, SolveMode, SolveResult, SolveStats, SolveStatus
-from game.level import Brick, Level
-from game.physics import Physics, random_physics
-from game.physics_catalog import SHIPPED
-from game.simulation import simulate
+from ai.kernel.base import ProgressCallback, SolveMode, SolveResult, SolveStats, SolveStatus
+from game.core.level import Brick, Level
+from game.core.physics import Physics, random_physics
+from game.core.physics_catalog import SHIPPED
+from game.core.simulation import simulate
 
 #: Shipped physics plus random ones drawn from the class.
 PHYSICS: list[Physics] = [*SHIPPED.values(),

@@ -19,7 +19,7 @@ from __future__ import annotations
 import threading
 import time
 
-from ai.context import ManualClock, SolveContext
+from ai.kernel.context import ManualClock, SolveContext
 
 
 class CancelOnPoll(threading.Event):

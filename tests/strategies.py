@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from game.level import Brick, Level
+from game.core.level import Brick, Level
 
 CELL_CHARS = "X T<>"
 CELL_WEIGHTS = (30, 52, 8, 5, 5)

@@ -5,7 +5,7 @@ solver="search")``, which replays its answer in the reference simulator) and, in
 its minimum is re-proved by CP-SAT on the small levels and by the small complete search of
 ``tests/pack_search.py`` on the first ones.  The curve and the variety the pack promises
 (unique optima, 4+ bricks, timing, shared bricks, levels the preview does not give away)
-are measured by :func:`ai.rating.rate_level`, as ``docs/levels.md`` lists them.
+are measured by :func:`ai.services.rating.rate_level`, as ``docs/levels.md`` lists them.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 import ai
-from ai.context import SolveContext
-from ai.rating import Rating, rate_level
-from game.level import Level
-from game.physics_catalog import SHIPPED
-from game.pack import ORIGINAL_TITLE, PACK_DIR, UNLOCK_FRACTION, open_worlds, pack_level_paths, pack_worlds
-from game.simulation import simulate
+from ai.kernel.context import SolveContext
+from ai.services.rating import Rating, rate_level
+from game.core.level import Level
+from game.core.physics_catalog import SHIPPED
+from game.core.pack import ORIGINAL_TITLE, PACK_DIR, UNLOCK_FRACTION, open_worlds, pack_level_paths, pack_worlds
+from game.core.simulation import simulate
 from tests.pack_search import min_bricks, solutions_with
 
 PATHS = pack_level_paths()

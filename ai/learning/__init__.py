@@ -7,7 +7,7 @@
 * :mod:`ai.learning.active` - active learning with query levels;
 * :mod:`ai.learning.learn` - the pipeline and sample-efficiency measurements;
 * :mod:`ai.learning.rules` - learned rules as JSON, readable printing;
-* :mod:`ai.learning.commands` - ``python main.py learn``.
+* :mod:`game.cli.learn` - ``python main.py learn``.
 
 scikit-learn is imported only inside the fitting functions.
 """

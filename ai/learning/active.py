@@ -38,11 +38,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from ai.context import SolveContext
+from ai.kernel.context import SolveContext
 from ai.learning.dataset import Dataset, transitions_dataset
 from ai.learning.features import N_FEATURES, UInt8Array, all_configurations, pack_rows
 from ai.learning.models import TreeModel, fit_tree
-from game.occupancy import simulate_occupancy
+from game.core.occupancy import simulate_occupancy
 
 #: Default number of query configurations per query level (6 x 6 tiles: an 18 x 18 map, two frames).
 DEFAULT_TILES = 36

@@ -30,7 +30,7 @@ from ai.learning.features import (
     reference_labels,  # noqa: F401  (used by the doctest)
     unpack_keys,
 )
-from game.occupancy import simulate_occupancy
+from game.core.occupancy import simulate_occupancy
 
 #: Most lemmings in one random game.
 MAX_LEMMINGS = 4
@@ -139,7 +139,7 @@ def random_games_dataset(
     width: int = GAME_WIDTH,
     frames: int = GAME_FRAMES,
 ) -> Dataset:
-    """Run ``games`` random games (all at once with :func:`game.occupancy.simulate_occupancy`)."""
+    """Run ``games`` random games (all at once with :func:`game.core.occupancy.simulate_occupancy`)."""
     if games <= 0:
         return Dataset.empty()
     walls, targets, init = random_maps(rng, games, height, width)

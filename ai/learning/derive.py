@@ -1,6 +1,6 @@
 """Rule derivation: the moves of one lemming read off learned decision-tree rules.
 
-Everything here consults only the learned trees (never :mod:`game.rules`):
+Everything here consults only the learned trees (never :mod:`game.core.rules`):
 
 * :func:`simplified_paths` - leaf rules with unnecessary tests dropped (Quinlan 1987);
 * :func:`one_leaf_conditions` - for a single lemming at ``p``, every output a 1-leaf can set
@@ -22,10 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from ai.context import SolveContext
+from ai.kernel.context import SolveContext
 from ai.learning.features import LABELS, WINDOW
 from ai.learning.models import TreeModel
-from game.level import Level
+from game.core.level import Level
 
 
 

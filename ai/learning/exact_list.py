@@ -20,10 +20,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ai.context import SolveContext
+from ai.kernel.context import SolveContext
 from ai.learning.hidden_directions import STAY_OUTCOME, direction_model, outcome_ids, outcome_of, targets_stop_seen
 from ai.learning.observations import Steps
-from game.physics import NEIGHBOURS, Physics, Rule
+from game.core.physics import NEIGHBOURS, Physics, Rule
 
 IntArray = npt.NDArray[np.int64]
 
@@ -40,7 +40,7 @@ def shortest_list(steps: Steps, *, name: str = "learned", targets_stop: bool | N
     ``None`` when it needs more than ``most_rules`` rules or CP-SAT does not settle a rule count in time.
     ``targets_stop``: as the caller decided it (default: unless some lemming moved on a target).
 
-    >>> from game.physics_catalog import SHIPPED
+    >>> from game.core.physics_catalog import SHIPPED
     >>> from ai.learning.observations import random_game, steps_of
     >>> games = [random_game(np.random.default_rng(0), SHIPPED["climber"])]
     >>> shortest_list(steps_of(games)).same_behaviour(SHIPPED["climber"])
@@ -159,7 +159,7 @@ class _ListModel:
         """``("infeasible", None)``, ``("found", rules)`` or ``("unknown", None)``."""
         from ortools.sat.python import cp_model
 
-        from ai.cpsat_run import solve_under
+        from ai.kernel.cpsat_run import solve_under
 
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1  # one worker and a work cap: the same answer on every machine
@@ -202,7 +202,7 @@ def rival(steps: Steps, found: Physics, *, mirror: Physics | None = None, work: 
     hidden): ``("found", it)``, ``("none", None)`` when CP-SAT proves there is none (the games decide
     every neighbourhood the shortest lists could differ on), or ``("unknown", None)``.
 
-    >>> from game.physics_catalog import SHIPPED
+    >>> from game.core.physics_catalog import SHIPPED
     >>> from ai.learning.observations import random_game, steps_of
     >>> steps = steps_of([random_game(np.random.default_rng(0), SHIPPED["climber"])])
     >>> rival(steps, shortest_list(steps))[0] in ("found", "none")

@@ -37,7 +37,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from game.physics import CLASSIC, Physics
+from game.core.physics import CLASSIC, Physics
 
 #: Offsets ``(dr, dc)`` of the 3x3 window, row-major.
 WINDOW: tuple[tuple[int, int], ...] = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1))
@@ -130,7 +130,7 @@ def reference_table(physics: Physics = CLASSIC) -> BoolArray:
     """``R[env, p, d, c]``: does one lemming at window cell ``p`` with direction ``d``
     (0 = left, 1 = right) land on the centre with direction channel ``c`` after one step?
 
-    Computed by the ground-truth rule ``physics`` (:meth:`game.physics.Physics.step`) on every
+    Computed by the ground-truth rule ``physics`` (:meth:`game.core.physics.Physics.step`) on every
     environment.  Cells outside the window are tried both blocked and free, and the table is only
     built if both agree: this checks, from the rule itself, that the centre's next state depends on
     the 3x3 window only (a :class:`ValueError` says when a physics reads further than this learner's

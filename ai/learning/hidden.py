@@ -35,13 +35,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ai.context import SolveContext
+from ai.kernel.context import SolveContext
 from ai.learning.dataset import regime_games
 from ai.learning.derive import Condition
 from ai.learning.features import ENV_OBSTACLE, ENV_TARGET, WINDOW, environments
 from ai.learning.models import Node, checked_tree, tree_lines, tree_nodes, tree_paths
 from ai.learning.verify import Verification
-from game.physics import CLASSIC, Physics
+from game.core.physics import CLASSIC, Physics
 
 #: Seconds the hidden-state search may take when no solve context bounds it.
 INFER_SECONDS = 60.0
@@ -215,7 +215,7 @@ def infer_hidden_states(observations: list[Observation], ctx: SolveContext | Non
     entries; ``h`` at frame 0 is the start marker (naming the states after the markers).
 
     Raises ``ValueError`` when no assignment exists (the observations are not a hidden-state
-    machine over this neighbourhood) or CP-SAT finds none in time; :class:`ai.context.SolveStopped`
+    machine over this neighbourhood) or CP-SAT finds none in time; :class:`ai.kernel.context.SolveStopped`
     once ``ctx`` (default: :data:`INFER_SECONDS` s) stops."""
     from ortools.sat.python import cp_model
 

@@ -15,7 +15,7 @@ which neighbourhood a step saw.  Two tools, used by :func:`ai.learning.physics_l
   physics), so a simplification can never explain the games less well; it can only generalise further
   to neighbourhoods never seen, which is the Occam bet the learner makes everywhere.
 
-Both run under a :class:`~ai.context.SolveContext`; CP-SAT uses one worker and a deterministic work cap
+Both run under a :class:`~ai.kernel.context.SolveContext`; CP-SAT uses one worker and a deterministic work cap
 (:data:`DIRECTIONS_WORK`), so the answer does not depend on the machine's speed.
 """
 
@@ -28,9 +28,9 @@ from typing import Any, Iterator
 import numpy as np
 import numpy.typing as npt
 
-from ai.context import SolveContext
+from ai.kernel.context import SolveContext
 from ai.learning.observations import MIRROR, Steps
-from game.physics import NEIGHBOURS, Physics, Rule
+from game.core.physics import NEIGHBOURS, Physics, Rule
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -148,7 +148,7 @@ def infer_directions(steps: Steps, *, ctx: SolveContext | None = None,
     every example, chosen by ``prior`` (see :data:`PRIORS`); directions already observed are kept."""
     from ortools.sat.python import cp_model
 
-    from ai.cpsat_run import solve_under
+    from ai.kernel.cpsat_run import solve_under
 
     ctx = ctx or SolveContext.create()
     dm = direction_model(steps, targets_stop_seen(steps), ctx)
@@ -239,7 +239,7 @@ def rules_table(rules: tuple[Rule, ...]) -> IntArray:
     """The ``(256, 3)`` move table of ``rules`` (the first rule that holds; none: stay), equal to
     :attr:`Physics.table` and computed with arrays (the learner tries thousands of lists).
 
-    >>> from game.physics_catalog import SHIPPED
+    >>> from game.core.physics_catalog import SHIPPED
     >>> bool((rules_table(SHIPPED["climber"].rules) == SHIPPED["climber"].table).all())
     True
     """

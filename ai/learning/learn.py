@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ai.context import SolveContext
+from ai.kernel.context import SolveContext
 from ai.learning.active import DEFAULT_TILES, active_learning
 from ai.learning.dataset import Dataset, mirrored, random_games_dataset, random_games_datasets, regime_datasets
 from ai.learning.models import MODEL_KINDS, fit_model, fit_occam_tree, fit_tree
@@ -113,7 +113,7 @@ def learn_rules(
     verify each, keep the one with the fewest errors; ties favour the tree, then logreg).  In the
     many regime the tree is the smallest of several consistent trees
     (:func:`ai.learning.models.fit_occam_tree`).  ``context`` (default: no limit) is checked between
-    games, query rounds and models, and inside the verification (:class:`ai.context.SolveStopped`).
+    games, query rounds and models, and inside the verification (:class:`ai.kernel.context.SolveStopped`).
     """
     ctx = context if context is not None else SolveContext.create(solver="learn")
     rng = np.random.default_rng(seed)

@@ -11,7 +11,7 @@ neighbourhood in absolute orientation (bit ``i`` set: the cell at ``NEIGHBOURS[i
 offset taken as is, i.e. to the right, is solid), whether it stood on a target, its move ``(dr, dc)``
 and its directions at ``t`` and ``t+1`` (0 when unobserved).
 
->>> from game.level import Level
+>>> from game.core.level import Level
 >>> game = observe(Level.from_rows([">  T", "XXXX"], frames=5, budget=0))
 >>> game.to_json()["lemmings"][0]["positions"][:3]
 [[0, 0], [0, 1], [0, 2]]
@@ -28,11 +28,11 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from game.errors import GameError
-from game.json_bounds import loads_bounded
-from game.level import Brick, Level
-from game.physics import MIRRORED, NEIGHBOURS, Physics
-from game.simulation import simulate
+from game.core.errors import GameError
+from game.core.json_bounds import loads_bounded
+from game.core.level import Brick, Level
+from game.core.physics import MIRRORED, NEIGHBOURS, Physics
+from game.core.simulation import simulate
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
@@ -245,7 +245,7 @@ def read_observations(text: str, path: str) -> list[Game]:
 
 def load_observations(path: str) -> list[Game]:
     """Read a JSON lines file of games through the bounded loader (regular files, size cap, UTF-8)."""
-    from game.storage import read_regular_bytes
+    from game.core.storage import read_regular_bytes
 
     try:
         data = read_regular_bytes(path, 256 * 1024 * 1024)

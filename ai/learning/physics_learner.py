@@ -18,7 +18,7 @@ With positions only, the directions are a hidden state: in the shortest-list mod
 too; in the fallback CP-SAT names them first (:mod:`ai.learning.hidden_directions`) and the rule list
 learned from them is shortened while it still replays every observed position.
 
->>> from game.physics_catalog import SHIPPED
+>>> from game.core.physics_catalog import SHIPPED
 >>> from ai.learning.observations import random_game
 >>> rng = np.random.default_rng(0)
 >>> result = learn_physics([random_game(rng, SHIPPED["climber"]) for _ in range(3)])
@@ -35,7 +35,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ai.context import SolveContext
+from ai.kernel.context import SolveContext
 from ai.learning.exact_list import rival, shortest_list
 from ai.learning.hidden_directions import (
     HIDDEN_BEAM,
@@ -48,7 +48,7 @@ from ai.learning.hidden_directions import (
     simplify,
 )
 from ai.learning.observations import MIRROR, Game, Steps, steps_of
-from game.physics import CONFIGS, NEIGHBOURS, Physics, Rule
+from game.core.physics import CONFIGS, NEIGHBOURS, Physics, Rule
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -366,7 +366,7 @@ def mirrored(physics: Physics) -> Physics:
     """``physics`` with left and right named the other way round (it moves lemmings alike when every
     lemming starts facing the other way).
 
-    >>> from game.physics_catalog import SHIPPED
+    >>> from game.core.physics_catalog import SHIPPED
     >>> mirrored(mirrored(SHIPPED["climber"])) == SHIPPED["climber"]
     True
     """
@@ -439,8 +439,8 @@ def agreement(learned: Physics, truth: Physics, *, seed: int = 12345, maps: int 
 
 def _alike(game: Game, physics: Physics, flip: bool) -> int:
     """How many of ``game``'s lemmings move the same under ``physics`` from the same starts."""
-    from game.level import Level
-    from game.simulation import simulate
+    from game.core.level import Level
+    from game.core.simulation import simulate
 
     rows = ["".join("X" if s else ("T" if t else " ") for s, t in zip(sr, tr))
             for sr, tr in zip(game.solid.tolist(), game.target.tolist())]
@@ -464,7 +464,7 @@ def _alike(game: Game, physics: Physics, flip: bool) -> int:
 
 def query_level(config: int) -> Any:
     """A two-frame level whose lemming (facing right) stands in ``config``: one step shows its move."""
-    from game.level import Level
+    from game.core.level import Level
 
     grid = [[" "] * 4 for _ in range(3)]
     for bit, (dr, da) in enumerate(NEIGHBOURS):
@@ -496,7 +496,7 @@ def learn_by_asking(engine: Callable[[Any], Game], games: Sequence[Game] = (), *
         queries += 1
     result = learn_physics(data, name=name, ctx=ctx)
     rng = np.random.default_rng(seed)
-    from game.physics import CLASSIC
+    from game.core.physics import CLASSIC
 
     while not result.targets_decided and queries < most_queries:
         ctx.check()
@@ -511,7 +511,7 @@ def learn_by_asking(engine: Callable[[Any], Game], games: Sequence[Game] = (), *
 
 def _level_of(game: Game) -> Any:
     """A level with ``game``'s map and lemming starts (its frames), for asking an engine."""
-    from game.level import Level
+    from game.core.level import Level
 
     grid = [["X" if s else ("T" if t else " ") for s, t in zip(sr, tr)]
             for sr, tr in zip(game.solid.tolist(), game.target.tolist())]

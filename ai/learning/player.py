@@ -13,7 +13,7 @@ against the engine on every configuration, and saves it (:func:`player_rules_pat
 exact, the assistant can offer the learned solver with it (:func:`offered_solvers`).
 
 >>> import tempfile, pathlib
->>> from game.level import Level
+>>> from game.core.level import Level
 >>> folder = pathlib.Path(tempfile.mkdtemp())
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
 >>> record_run(folder, level, [(1, 2)]), record_run(folder, level, [(1, 2)]), record_run(folder, level, [])
@@ -36,9 +36,9 @@ import numpy as np
 
 from ai.learning.observations import Game, observe
 from ai.learning.physics_learner import describe_config  # noqa: F401  (the screen's captions)
-from game.level import Brick, Level
-from game.physics import CLASSIC, CONFIGS, Physics
-from game.physics_catalog import level_line, resolve
+from game.core.level import Brick, Level
+from game.core.physics import CLASSIC, CONFIGS, Physics
+from game.core.physics_catalog import level_line, resolve
 
 #: File of the observed runs in the data folder.
 RUNS_FILE = "observed_runs.json"
@@ -110,9 +110,9 @@ def load_runs(data_dir: Path) -> list[ObservedRun]:
 
 
 def _read(path: Path) -> tuple[Any, str | None]:
-    """The store through the bounded loader (:func:`game.storage.read_user_object`: regular files only,
+    """The store through the bounded loader (:func:`game.core.storage.read_user_object`: regular files only,
     at most :data:`MAX_RUNS_BYTES`, bounded depth and numbers, an object): ``(data, problem)``, never raises."""
-    from game.storage import read_user_object
+    from game.core.storage import read_user_object
 
     return read_user_object(path, MAX_RUNS_BYTES)
 
@@ -131,9 +131,9 @@ def _parse_runs(data: Any) -> list[ObservedRun]:
 def _merge_and_write(path: Path, new: Sequence[ObservedRun], problems: list[str] | None = None) -> int:
     """Read the store, merge ``new`` runs in (by key, oldest dropped past :data:`MAX_RUNS`), write it
     atomically; returns the number of runs.  The one read/merge/write of the store (the place for
-    the storage lock).  A damaged file is moved aside (:func:`game.storage.set_aside`), never lost,
+    the storage lock).  A damaged file is moved aside (:func:`game.core.storage.set_aside`), never lost,
     and what was wrong is appended to ``problems``."""
-    from game.storage import atomic_write_text, set_aside_reason
+    from game.core.storage import atomic_write_text, set_aside_reason
 
     data, problem = _read(path)
     if problem is not None:
@@ -248,7 +248,7 @@ def player_rules_path(data_dir: Path, key: str = "classic") -> Path:
 
 def world_names(data_dir: Path) -> dict[str, str]:
     """Physics key -> the name the screen gives it (the pack world that uses it, else "your levels")."""
-    from game.pack import pack_worlds
+    from game.core.pack import pack_worlds
 
     names: dict[str, str] = {"classic": "The classic worlds"}
     try:
@@ -285,7 +285,7 @@ def knowledge(data_dir: Path, key: str | None = None) -> Knowledge:
     right = int(np.count_nonzero((learned.physics.table == engine.table).all(axis=1)))
     exact = learned.physics.same_behaviour(engine)
     if exact:
-        from game.storage import atomic_write_text
+        from game.core.storage import atomic_write_text
 
         try:
             atomic_write_text(player_rules_path(data_dir, key), learned.physics.to_text() + "\n")
@@ -305,8 +305,8 @@ def offered_solvers(data_dir: Path, physics: Physics = CLASSIC) -> list[tuple[st
     """``[(label, solver name, options)]`` for the assistant's solver list: the learned solver with the
     physics learned from the player's runs of ``physics`` (saved by :func:`knowledge` once exact),
     when it still behaves like ``physics``; otherwise nothing.  Use as ``ai.get_solver(name, **options)``."""
-    from game.physics import PhysicsError
-    from game.physics_catalog import load_physics_file
+    from game.core.physics import PhysicsError
+    from game.core.physics_catalog import load_physics_file
 
     path = player_rules_path(data_dir, physics_key(level_line(physics)))
     if not path.exists():

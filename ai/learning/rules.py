@@ -17,7 +17,7 @@ from ai.learning.features import LABELS, N_FEATURES, feature_name
 from ai.learning.hidden import N_POS_FEATURES, PositionsModel, positions_feature_name
 from ai.learning.models import RuleModel, TreeModel, model_from_json
 from ai.learning.verify import Verification
-from game.errors import GameError
+from game.core.errors import GameError
 
 #: ``format`` field of a rules file.
 RULES_FORMAT = "lemming-bricks-rules"
@@ -91,15 +91,15 @@ class LearnedRules:
 
     def save(self, path: str | Path) -> None:
         """Write the rules as JSON, atomically."""
-        from game.storage import atomic_write_text
+        from game.core.storage import atomic_write_text
 
         atomic_write_text(Path(path), json.dumps(self.to_json(), indent=1) + "\n")
 
     @classmethod
     def load(cls, path: str | Path) -> LearnedRules:
-        """Read a rules JSON file through the bounded loader (:func:`game.storage.load_json_file`):
+        """Read a rules JSON file through the bounded loader (:func:`game.core.storage.load_json_file`):
         any problem is one :class:`RulesFileError` naming the file."""
-        from game.storage import UserFileError, load_json_file
+        from game.core.storage import UserFileError, load_json_file
 
         try:
             data = load_json_file(path, what="rules file", max_bytes=MAX_RULES_BYTES)

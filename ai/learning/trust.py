@@ -6,7 +6,7 @@ and caches the verdict by the rules' *content hash* (the model only: editing the
 or ``meta`` fields of a file changes nothing, editing the model re-verifies).  The cache lives in
 memory and in ``user_data_dir()/rules_verdicts.json`` (written atomically under the storage lock; a
 damaged cache is set aside and rebuilt).  Each entry is sealed with an HMAC-SHA256 of (content hash,
-verdict) under the install's secret key (:func:`game.storage.install_secret`, a 0600 file in the data
+verdict) under the install's secret key (:func:`game.core.storage.install_secret`, a 0600 file in the data
 folder), so an entry copied from elsewhere or edited by hand is not believed: the rules are verified
 again.  Solvers claim optimal, infeasible or complete only with an exact verdict.
 
@@ -27,7 +27,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from ai.context import SolveContext
+from ai.kernel.context import SolveContext
 from ai.learning.rules import LearnedRules
 from ai.learning.verify import Verification
 
@@ -47,7 +47,7 @@ def rules_hash(rules: LearnedRules) -> str:
 
 
 def verify_rules(rules: LearnedRules, *, ctx: SolveContext | None = None) -> Verification:
-    """Verify ``rules`` now, exhaustively (no cache); ``ctx`` may stop it (:class:`ai.context.SolveStopped`)."""
+    """Verify ``rules`` now, exhaustively (no cache); ``ctx`` may stop it (:class:`ai.kernel.context.SolveStopped`)."""
     from ai.learning.hidden import PositionsModel, verify_positions
     from ai.learning.verify import verify_model
 
@@ -57,14 +57,14 @@ def verify_rules(rules: LearnedRules, *, ctx: SolveContext | None = None) -> Ver
 
 
 def _cache_path() -> Path:
-    from game.storage import user_data_dir
+    from game.core.storage import user_data_dir
 
     return user_data_dir() / CACHE_NAME
 
 
 def _read_cache(path: Path) -> dict[str, Any]:
     """The cache file through the bounded loader (a missing or unusable file is an empty cache)."""
-    from game.storage import read_user_object
+    from game.core.storage import read_user_object
 
     data, _problem = read_user_object(path)
     return data or {}
@@ -73,7 +73,7 @@ def _read_cache(path: Path) -> dict[str, Any]:
 def _cached(path: Path, key: str) -> Verification | None:
     """The cached verdict of ``key`` if its seal is right: an entry copied from another install, edited
     or written without the seal is not believed (the rules are verified again)."""
-    from game.storage import install_secret, sealed_ok
+    from game.core.storage import install_secret, sealed_ok
 
     entry = _read_cache(path).get(key)
     if not isinstance(entry, dict) or not isinstance(entry.get("verdict"), dict):
@@ -89,7 +89,7 @@ def _cached(path: Path, key: str) -> Verification | None:
 def _store(path: Path, key: str, ver: Verification) -> None:
     """Merge one sealed verdict into the cache under the storage lock (a cache only: on any I/O
     error verifying again next time is correct)."""
-    from game.storage import install_secret, locked_update, seal
+    from game.core.storage import install_secret, locked_update, seal
 
     secret = install_secret(path.parent)
     if secret is None:

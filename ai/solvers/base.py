@@ -1,19 +1,19 @@
-"""The solver base: the contract of :class:`ai.base.Solver`, implemented once.
+"""The solver base: the contract of :class:`ai.kernel.base.Solver`, implemented once.
 
 A solver subclasses :class:`SolverBase` and writes only its core, :meth:`SolverBase.core`, which gets the
-level, the mode and a :class:`ai.context.SolveContext` and returns an :class:`Outcome` (what it found).
+level, the mode and a :class:`ai.kernel.context.SolveContext` and returns an :class:`Outcome` (what it found).
 The base owns everything else:
 
 * mode handling (``"min"`` strings become :class:`SolveMode`), the deadline and the cancel events;
 * shortcuts: a level won with no brick, and a level that reachability proves infeasible;
-* a stopped run (:class:`ai.context.SolveStopped` anywhere below) ends with what the core had
+* a stopped run (:class:`ai.kernel.context.SolveStopped` anywhere below) ends with what the core had
   reported through :meth:`Partial.found` / :meth:`Partial.bound`, and an honest status;
 * a crash of the core becomes status ``unknown`` with the error in the message;
 * building the :class:`SolveResult` (sorted distinct solutions, best bound, seconds).
 
 Composite solvers (the portfolio, decomposition) call :meth:`SolverBase.solve_in` with a child context.
 
->>> from game.level import Level
+>>> from game.core.level import Level
 >>> class Nothing(SolverBase):
 ...     name, exact = "nothing", False
 ...     def core(self, level, mode, ctx, partial):
@@ -30,12 +30,12 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from ai.base import (BrickSet, ProgressCallback, RelaxedSolution, SolveMode, SolveResult, SolveStats, SolveStatus,
+from ai.kernel.base import (BrickSet, ProgressCallback, RelaxedSolution, SolveMode, SolveResult, SolveStats, SolveStatus,
                      Solver)
-from ai.context import SolveContext, SolveStopped, StopReason
-from ai.reach import reach_for, wins_without_bricks
-from game.level import Brick, Level
-from game.simulation import SimulationCancelled, simulate
+from ai.kernel.context import SolveContext, SolveStopped, StopReason
+from ai.solvers.reach import reach_for, wins_without_bricks
+from game.core.level import Brick, Level
+from game.core.simulation import SimulationCancelled, simulate
 
 
 def canonical(sets: Iterable[Iterable[Brick]]) -> tuple[BrickSet, ...]:
@@ -53,7 +53,7 @@ SHORT_RUN = 20_000
 
 def won_without_bricks(level: Level, ctx: SolveContext) -> bool:
     """True when ``level`` is won with no brick: the reference simulator on short runs, the vectorised
-    analysis (:func:`ai.reach.wins_without_bricks`, which checks ``ctx``) on long ones."""
+    analysis (:func:`ai.solvers.reach.wins_without_bricks`, which checks ``ctx``) on long ones."""
     if level.frames * len(level.lemmings) <= SHORT_RUN:
         return simulate(level, ()).won
     return wins_without_bricks(level, ctx)
@@ -103,7 +103,7 @@ class Partial:
 
 
 class SolverBase:
-    """Implements :class:`ai.base.Solver` around :meth:`core`; subclasses set ``name`` and ``exact``."""
+    """Implements :class:`ai.kernel.base.Solver` around :meth:`core`; subclasses set ``name`` and ``exact``."""
 
     name: str = "base"
     exact: bool = False
@@ -119,7 +119,7 @@ class SolverBase:
         progress: ProgressCallback | None = None,
         cancel: threading.Event | None = None,
     ) -> SolveResult:
-        """Solve ``level``; see :class:`ai.base.Solver`."""
+        """Solve ``level``; see :class:`ai.kernel.base.Solver`."""
         ctx = SolveContext.create(time_limit=time_limit, cancel=cancel, progress=progress, solver=self.name)
         return self.solve_in(level, SolveMode(mode), ctx)
 
@@ -188,7 +188,7 @@ class SolverBase:
 def solve_under(solver: Solver, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult:
     """Run any solver under ``ctx``: :meth:`SolverBase.solve_in` (every registered solver has it).
 
-    A foreign :class:`ai.base.Solver` (only ``solve(time_limit, cancel)``) is the one place the
+    A foreign :class:`ai.kernel.base.Solver` (only ``solve(time_limit, cancel)``) is the one place the
     context is turned back into a limit and an event: the context's stop-watcher sets the event.
     """
     if isinstance(solver, SolverBase):

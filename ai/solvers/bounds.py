@@ -3,8 +3,8 @@
 * :func:`bound_and_witness`: a lower bound, 0 when the level is won with no brick, else 2 when no single
   brick wins, else 1, with the winning brick (which is then the minimum).
   A brick changes a lemming's run only on a cell the run reads, so one brick can win only on a cell
-  that every losing lemming's brick-free run reads (:func:`ai.reach.losing_reads`): those few
-  one-brick sets are simulated at once (:func:`game.batch.simulate_brick_sets`).  The bound closes
+  that every losing lemming's brick-free run reads (:func:`ai.solvers.reach.losing_reads`): those few
+  one-brick sets are simulated at once (:func:`game.core.batch.simulate_brick_sets`).  The bound closes
   the gap without a model whenever the first solution has as many bricks (levels whose minimum is 2
   are common under physics where lemmings keep moving);
 * :func:`first_bounds`: both, as the exact solvers start from them;
@@ -16,8 +16,8 @@
   minimum is far above what the search can exhaust (many lemmings, 14-18 bricks) the set of mode ``any``
   is still the upper bound the models descend from.
 
->>> from game.level import Level
->>> from ai.context import SolveContext
+>>> from game.core.level import Level
+>>> from ai.kernel.context import SolveContext
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
 >>> ctx = SolveContext.create()
 >>> bound_and_witness(level, ctx), search_primal(level, ctx, 1.0)
@@ -31,9 +31,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from ai.base import BrickSet, SolveMode, SolveStatus
-from ai.context import SolveContext
-from game.level import Level
+from ai.kernel.base import BrickSet, SolveMode, SolveStatus
+from ai.kernel.context import SolveContext
+from game.core.level import Level
 
 
 #: Levels with more lemming steps than this (frames x lemmings) stop the bound at 1: reading the
@@ -45,9 +45,9 @@ def bound_and_witness(level: Level, ctx: SolveContext) -> tuple[int, BrickSet | 
     """A proved lower bound on the fewest bricks that win ``level`` (0 when it is won without bricks, 2 when
     no single brick wins, else 1) and, when it is met, a winning set of that many bricks (``()`` or the
     winning brick; ``None`` when the bound is 2 or the single bricks were not tried)."""
-    from ai.reach import losing_reads
+    from ai.solvers.reach import losing_reads
     from ai.solvers.base import won_without_bricks
-    from game.batch import simulate_brick_sets
+    from game.core.batch import simulate_brick_sets
 
     if won_without_bricks(level, ctx):
         return 0, ()

@@ -1,12 +1,12 @@
 """Brute force: try every brick subset, smallest first, with the batched simulator.
 
 Exact and simple, for tiny levels and as the oracle of the differential tests.  Only
-cells some live lemming state reads (:mod:`ai.reach`) are tried: a brick elsewhere
+cells some live lemming state reads (:mod:`ai.solvers.reach`) are tried: a brick elsewhere
 never changes a run, so no minimum solution uses one.  The solve context is checked between
 batches; every winner found is a minimum solution (all smaller sizes failed), so a stopped run
 keeps them.
 
->>> from game.level import Level
+>>> from game.core.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
 >>> BruteForceSolver().solve(level, mode=SolveMode.ALL).solutions
 (((1, 2),),)
@@ -19,13 +19,13 @@ from typing import Iterator
 
 import numpy as np
 
-from ai.base import BrickSet, SolveMode, SolveStatus
-from ai.context import SolveContext
-from ai.reach import reach_for
+from ai.kernel.base import BrickSet, SolveMode, SolveStatus
+from ai.kernel.context import SolveContext
+from ai.solvers.reach import reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
-from game.batch import simulate_brick_sets
-from game.level import Brick, Level
-from game.simulation import SimulationCancelled, simulate
+from game.core.batch import simulate_brick_sets
+from game.core.level import Brick, Level
+from game.core.simulation import SimulationCancelled, simulate
 
 #: Lemming-frames from which sets are replayed one by one (:meth:`BruteForceSolver.batch_size`).
 LONG_RUNS = 20_000

@@ -1,7 +1,7 @@
 """The bounded scopes of a climb through caps: which states a cap of ``k`` bricks needs.
 
 For each cap ``k`` an exact solver (the MILP, CP-SAT) may build its model over the bounded states of
-:mod:`ai.reach_bounded` instead of every live state.  The pass that finds them costs a few microseconds per
+:mod:`ai.solvers.reach_bounded` instead of every live state.  The pass that finds them costs a few microseconds per
 entry, so one climb spends at most :data:`BOUNDED_ENTRIES` entries per node of the full model (the full
 model's solve costs tens of microseconds per node) and :data:`MAX_CLIMB_ENTRIES` in all, and a cap whose
 bounded states are not at most :data:`BOUNDED_SHARE` of the full model's nodes is left to the full model.
@@ -17,8 +17,8 @@ the model cannot meet is proved infeasible (the model is a relaxation).  On 30 m
 at ``k = 2`` keeps 0.63 of its columns under climber (median; classic 0.90, drifter 0.79, restless 1.0),
 with 1.0-1.13 solves per cap.
 
->>> from game.level import Level
->>> from ai.reach import analyse
+>>> from game.core.level import Level
+>>> from ai.solvers.reach import analyse
 >>> level = Level.from_rows([">      T", "X XX XXX", "        ", "XXXXXXXX"], frames=9, budget=2)
 >>> scopes = BoundedScopes(level, analyse(level), per_frame=False)
 >>> scopes.at(1).feasible, scopes.full   # no run meeting one brick wins; 8 live states
@@ -31,12 +31,12 @@ from __future__ import annotations
 
 import math
 
-from ai.context import SolveContext
-from ai.reach import ReachInfo
-from ai.base import BrickSet
-from ai.reach_bounded import MAX_BOUNDED_CELLS, BoundedReach, bounded_reach
-from game.level import Level
-from game.simulation import simulate
+from ai.kernel.context import SolveContext
+from ai.solvers.reach import ReachInfo
+from ai.kernel.base import BrickSet
+from ai.solvers.reach_bounded import MAX_BOUNDED_CELLS, BoundedReach, bounded_reach
+from game.core.level import Level
+from game.core.simulation import simulate
 
 #: Which caps get a bounded model: ``auto`` while it pays (below); ``frames`` and ``states`` every cap, with
 #: the pass frame by frame, or whatever the frame where the formulation has no frames (tests, comparisons);
@@ -57,7 +57,7 @@ class BoundedScopes:
     """The bounded scopes of one climb (see the module docstring).
 
     ``relax``: each cap's scope first covers only the lemmings that the brick-free run loses
-    (:attr:`ai.reach_bounded.BoundedReach.relaxed`); a set its model allows is replayed with :meth:`widen`,
+    (:attr:`ai.solvers.reach_bounded.BoundedReach.relaxed`); a set its model allows is replayed with :meth:`widen`,
     and the lemmings it loses join them (the cap is then solved again).  For a search of one set of the
     fewest bricks (not for an enumeration, which needs every lemming in the model).
     """
@@ -83,7 +83,7 @@ class BoundedScopes:
 
     def _allow(self) -> None:
         """The allowances, from the full model's size (counted once, at the first cap; none on a level too
-        large for the pass, :data:`ai.reach_bounded.MAX_BOUNDED_CELLS`)."""
+        large for the pass, :data:`ai.solvers.reach_bounded.MAX_BOUNDED_CELLS`)."""
         info, per_frame, level = self.info, self.per_frame, self.level
         self.timed_left = self.rough_left = 0
         if level.frames * level.height * level.width * 2 * len(level.lemmings) > MAX_BOUNDED_CELLS:

@@ -1,7 +1,7 @@
 """The CP-SAT solver: the lemmings' dynamics as Boolean constraints, solved by OR-Tools.
 
 Brick variables ``b[r, c]`` exist only on brickable cells that some live lemming state
-reads (see :mod:`ai.reach`).  Two encodings of the runs are offered:
+reads (see :mod:`ai.solvers.reach`).  Two encodings of the runs are offered:
 
 **time** (:class:`CpSatModel`), the state-space formulation of the design notes:
 ``x[k][t, r, c, d]`` = lemming ``k`` is at ``(r, c)`` facing ``d`` at frame ``t``, one
@@ -25,12 +25,12 @@ encodings a brick assignment extends to exactly one full assignment, so the
 enumeration yields each brick set once.
 
 The transition clauses and path edges are built from the branches of the level's physics,
-:attr:`game.physics.Physics.branches` (:func:`conditions`, :func:`predecessor`), and which cells are brick variables comes from the
+:attr:`game.core.physics.Physics.branches` (:func:`conditions`, :func:`predecessor`), and which cells are brick variables comes from the
 gate map of :mod:`ai.solvers.gates`.  The solve context reaches the model building (checked
 every :data:`CHECK_EVERY` states) and CP-SAT itself (its time limit, and ``stop_search`` from the
 context's stop-watcher, :func:`run_solver`).
 
->>> from game.level import Level
+>>> from game.core.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
 >>> r = CpSatSolver().solve(level, mode=SolveMode.ALL)
 >>> r.status.value, r.solutions, r.complete
@@ -44,16 +44,16 @@ from typing import Any, Callable
 
 from ortools.sat.python import cp_model
 
-from ai.base import BrickSet, SolveMode, SolveStatus
-from ai.context import SolveContext, SolveStopped, StopReason
-from ai.cpsat_run import solve_under
-from ai.reach import analyse, reach_for
-from ai.reach_bounded import BoundedReach, Scope
+from ai.kernel.base import BrickSet, SolveMode, SolveStatus
+from ai.kernel.context import SolveContext, SolveStopped, StopReason
+from ai.kernel.cpsat_run import solve_under
+from ai.solvers.reach import analyse, reach_for
+from ai.solvers.reach_bounded import BoundedReach, Scope
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.climb import CLIMBS, BoundedScopes
 from ai.solvers.cpsat_model import LARGE_MODEL, CpSatModel
 from ai.solvers.cpsat_path import PathModel
-from game.level import Level
+from game.core.level import Level
 
 
 #: The encodings :class:`CpSatSolver` offers.
@@ -63,7 +63,7 @@ ENCODINGS = {"time": CpSatModel, "path": PathModel}
 def build_model(level: Level, info: Scope | None = None, *, redundant: bool = True,
                 ctx: SolveContext | None = None, encoding: str = "path") -> CpSatModel:
     """The full model of ``level`` with its budget (no objective); ``ctx`` may stop the building
-    (:class:`ai.context.SolveStopped`).  Where targets do not stop lemmings a winning run may pass a
+    (:class:`ai.kernel.context.SolveStopped`).  Where targets do not stop lemmings a winning run may pass a
     state twice, which the *path* encoding cannot express: such levels use the *time* encoding."""
     if not level.physics.targets_stop:
         encoding = "time"

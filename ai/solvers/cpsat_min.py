@@ -23,7 +23,7 @@
 The full model is built lazily (``build(None)``), and its cap is reset to the budget at the end (for ``all``; a
 bounded model keeps its cap, which holds every set of the minimum's size).
 
->>> from game.level import Level
+>>> from game.core.level import Level
 >>> from ai.solvers.cpsat import CpSatSolver
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
 >>> CpSatSolver(primal_seconds=0).solve(level).describe()[:18]
@@ -37,13 +37,13 @@ from typing import Any, Callable, Protocol
 
 from ortools.sat.python import cp_model
 
-from ai.base import BrickSet, SolveStatus
-from ai.context import SolveContext, SolveStopped, StopReason
+from ai.kernel.base import BrickSet, SolveStatus
+from ai.kernel.context import SolveContext, SolveStopped, StopReason
 from ai.solvers.base import Outcome, Partial
-from ai.reach_bounded import BoundedReach
+from ai.solvers.reach_bounded import BoundedReach
 from ai.solvers.bounds import PROVED_BY_SEARCH, first_bounds
 from ai.solvers.climb import BoundedScopes
-from game.level import Brick, Level
+from game.core.level import Brick, Level
 
 #: Largest gap between the first solution and the lower bound for which the caps ascend.
 ASCEND_GAP = 2
@@ -82,7 +82,7 @@ def minimise(level: Level, build: Callable[[BoundedReach | None], Any], run: Run
 
     ``build(None)`` is the full model, ``build(scope)`` the model over a bounded scope, which the ascent
     takes for each cap that ``scopes`` gives one (:mod:`ai.solvers.climb`).
-    The outcome is OPTIMAL or INFEASIBLE (or :class:`ai.context.SolveStopped` is raised).
+    The outcome is OPTIMAL or INFEASIBLE (or :class:`ai.kernel.context.SolveStopped` is raised).
     """
     first = first_bounds(level, ctx, primal_seconds)
     partial.bound(first.bound)

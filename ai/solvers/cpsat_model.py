@@ -12,12 +12,12 @@ from typing import Any, Callable, Iterable, Union
 import numpy as np
 from ortools.sat.python import cp_model
 
-from ai.base import BrickSet
-from ai.context import SolveContext
-from ai.reach_bounded import BoundedLemming, Scope
+from ai.kernel.base import BrickSet
+from ai.kernel.context import SolveContext
+from ai.solvers.reach_bounded import BoundedLemming, Scope
 from ai.solvers.gates import SOLID, gate_codes
-from game.level import Brick, Level
-from game.physics import Branch
+from game.core.level import Brick, Level
+from game.core.physics import Branch
 
 
 Literal = Union[bool, Any]
@@ -93,7 +93,7 @@ class CpSatModel:
         self.occ: list[dict[StateKey, Literal]] = [self._make_states(k) for k in range(len(self.info.lemmings))]
 
     def checkpoint(self) -> None:
-        """Raise :class:`ai.context.SolveStopped` when the solve must stop (called while building)."""
+        """Raise :class:`ai.kernel.context.SolveStopped` when the solve must stop (called while building)."""
         self.ctx.check()
 
     # ------------------------------------------------------------ variables

@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 from ortools.sat.python import cp_model
 
-from ai.context import SolveContext
-from ai.reach import LemmingReach
-from ai.reach_bounded import BoundedLemming
+from ai.kernel.context import SolveContext
+from ai.solvers.reach import LemmingReach
+from ai.solvers.reach_bounded import BoundedLemming
 from ai.solvers.cpsat_model import CHECK_EVERY, CpSatModel, Literal, State, add_clause, conditions, negate
 from ai.solvers.gates import effect_groups
 

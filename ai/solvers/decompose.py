@@ -1,6 +1,6 @@
 """Decomposition: a level whose lemmings split into groups that no brick can couple is solved part by part.
 
-Each lemming's winning runs stay inside its live states (:mod:`ai.reach`), so they read only the cells of
+Each lemming's winning runs stay inside its live states (:mod:`ai.solvers.reach`), so they read only the cells of
 its read map.  :func:`split` joins lemmings whose read maps share a cell; each resulting group becomes a
 *part*: the same map with only that group's lemmings (the others' start cells become empty).  Why the
 parts' answers combine exactly:
@@ -17,7 +17,7 @@ within the budget the earlier parts left.  In mode ``all`` the number of optimal
 listing the product (``stats.extra["solution_count"]``); at most ``max_solutions`` are listed, and the
 result is ``complete`` only when the whole product was listed.
 
->>> from game.level import Level
+>>> from game.core.level import Level
 >>> from ai.solvers.search import SearchSolver
 >>> level = Level.from_rows(["> .TX> .T", "XX.XXXX.X"], frames=5, budget=2)
 >>> [part.lemmings for part in split(level, SolveContext.create())]
@@ -36,11 +36,11 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from ai.base import BrickSet, SolveMode, SolveResult, SolveStatus, Solver
-from ai.context import SolveContext
-from ai.reach import ReachInfo, analyse, reach_for
+from ai.kernel.base import BrickSet, SolveMode, SolveResult, SolveStatus, Solver
+from ai.kernel.context import SolveContext
+from ai.solvers.reach import ReachInfo, analyse, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase, solve_under
-from game.level import EMPTY, Brick, Level
+from game.core.level import EMPTY, Brick, Level
 
 #: Statuses of a part that the combination can build on.
 FINAL = (SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE)

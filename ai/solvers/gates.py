@@ -1,18 +1,18 @@
 """What the exact encodings share: the gate map of a level and the physics' branches in array form.
 
 A step of a lemming is *gated* by the cells its physics reads: each leaf of the decision tree
-(:attr:`game.physics.Physics.branches`) needs some cells solid and some free.  In an encoding each cell
+(:attr:`game.core.physics.Physics.branches`) needs some cells solid and some free.  In an encoding each cell
 is either fixed by the map or decided by a brick variable.  :func:`gate_codes` gives, per cell of the
 padded map (outside the map is wall), the index of its brick variable (``>= 0``) or one of two codes
-derived from :class:`game.rules.Cell`: :data:`SOLID` (``Cell.solid``: walls and the outside) and
+derived from :class:`game.core.rules.Cell`: :data:`SOLID` (``Cell.solid``: walls and the outside) and
 :data:`FREE`.  The search, the CP-SAT and the MILP encodings all read this one map.
 
 :func:`possible` and :func:`destination` are the branches applied to whole arrays of states (row,
 column, channel; padded coordinates), for the vectorised formulations; :func:`decision_tree` is the
 branches as a binary tree (the search walks it, the product formulation splits mass along it).
 
->>> from game.level import Level
->>> from game.physics import CLASSIC
+>>> from game.core.level import Level
+>>> from game.core.physics import CLASSIC
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
 >>> codes = gate_codes(level, [(1, 2)])
 >>> codes[1:-1, 1:-1].tolist()
@@ -35,9 +35,9 @@ from typing import Iterable
 import numpy as np
 import numpy.typing as npt
 
-from game.level import Brick, Level
-from game.physics import Branch, Offset, Physics
-from game.rules import Cell, cell_codes
+from game.core.level import Brick, Level
+from game.core.physics import Branch, Offset, Physics
+from game.core.rules import Cell, cell_codes
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -133,7 +133,7 @@ def flat_tree(physics: Physics, pw: int) -> dict[int, FlatTree]:
     """:func:`decision_tree` with offsets as deltas of flat padded positions (padded width ``pw``), per
     direction (``-1``, ``1``): what the Python step loops walk.
 
-    >>> from game.physics import CLASSIC
+    >>> from game.core.physics import CLASSIC
     >>> flat_tree(CLASSIC, 6)[1]   # below (+6), then ahead (+1); leaves: fall, walk, turn
     (0, [(6, 1, -1), (1, -3, -2)], [(6, False), (1, False), (0, True)])
     """
@@ -167,7 +167,7 @@ def effect_groups(physics: Physics) -> tuple[EffectGroup, ...]:
     an effect).  Drifter's two plain falls are one group: below free, and ahead or the diagonal solid.
     Kept per physics (the encodings ask for them per lemming).
 
-    >>> from game.physics_catalog import SHIPPED
+    >>> from game.core.physics_catalog import SHIPPED
     >>> [g.clauses for g in effect_groups(SHIPPED["drifter"]) if len(g.branches) > 1]
     [((((0, 1), True), ((1, 1), True)), (((1, 0), False),))]
     """

@@ -1,7 +1,7 @@
 """The gradient solver: differentiable occupancy simulation, hand-written adjoint, rounding and repair.
 
 Bricks are relaxed to densities ``x`` in [0, 1] on the brickable cells; walls are 1.  The
-lemmings are run as occupancy maps with :func:`game.occupancy.step_padded` - the very
+lemmings are run as occupancy maps with :func:`game.core.occupancy.step_padded` - the very
 function of the core's vectorised simulator - where fractional obstacles split a
 lemming's mass between the moves of the level's physics (the leaves of its decision tree).  The score is
 
@@ -31,7 +31,7 @@ reaches a target) and ends with non-binary cells.  This solver therefore uses:
 It reports ``feasible`` only after the reference simulator confirms the win; it never
 claims optimality or infeasibility (``unknown`` or ``timeout`` when it fails).
 
->>> from game.level import Level
+>>> from game.core.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
 >>> GradientSolver(seed=0).solve(level).bricks
 ((1, 2),)
@@ -46,12 +46,12 @@ from typing import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ai.base import BrickSet, RelaxedSolution, SolveMode, SolveStatus
-from ai.context import SolveContext
+from ai.kernel.base import BrickSet, RelaxedSolution, SolveMode, SolveStatus
+from ai.kernel.context import SolveContext
 from ai.solvers.base import Outcome, Partial, SolverBase, won_without_bricks
-from game.batch import simulate_brick_sets
-from game.level import Brick, Level
-from game.occupancy import (
+from game.core.batch import simulate_brick_sets
+from game.core.level import Brick, Level
+from game.core.occupancy import (
     flows,
     initial_occupancy,
     pad_cells,
@@ -61,8 +61,8 @@ from game.occupancy import (
     step_padded,
     weight,
 )
-from game.physics import CLASSIC, Physics
-from game.simulation import simulate
+from game.core.physics import CLASSIC, Physics
+from game.core.simulation import simulate
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -79,13 +79,13 @@ SCORE_MEMORY = 64 * 2**20
 def step_padded_adjoint(
     occ: FloatArray, obst: FloatArray, targets: FloatArray, grad_next: FloatArray, physics: Physics = CLASSIC
 ) -> tuple[FloatArray, FloatArray]:
-    """Reverse-mode derivative of :func:`game.occupancy.step_padded` under ``physics``.
+    """Reverse-mode derivative of :func:`game.core.occupancy.step_padded` under ``physics``.
 
     Given the inputs of one forward step (``occ`` ``(..., H+2, W+2, 2)``, ``obst``
     ``(..., H+2, W+2)``, ``targets`` broadcastable to ``obst``) and the gradient of a
     scalar with respect to the step's output, return its gradients with respect to
     ``occ`` and ``obst`` (same shapes as those inputs, ``obst`` broadcast to the batch).
-    Each flow (a leaf of the physics for one channel, :func:`game.occupancy.flows`) carries
+    Each flow (a leaf of the physics for one channel, :func:`game.core.occupancy.flows`) carries
     ``moving * prod_k f_k`` with ``f_k`` a cell's density or its complement, so its gradient
     reaches the moving mass through the product and each cell through the product of the others.
     """

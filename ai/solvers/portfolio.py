@@ -9,11 +9,11 @@
    levels with several lemmings (the LP bound proves large optima where the others branch for long).
    The first final answer wins; the others are cancelled.
 
-Every racer runs under a child of the solve's :class:`~ai.context.SolveContext`
+Every racer runs under a child of the solve's :class:`~ai.kernel.context.SolveContext`
 (``ctx.child(cancel=stop)``), so all of them share one reachability analysis, and the race loop itself
 checks the deadline and the caller's cancel every 10 ms.
 
->>> from game.level import Level
+>>> from game.core.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
 >>> PortfolioSolver().solve(level).bricks
 ((1, 2),)
@@ -28,13 +28,13 @@ import weakref
 from dataclasses import dataclass
 from typing import Callable
 
-from ai.base import SolveMode, SolveResult, SolveStatus, Solver
-from ai.context import SolveContext
-from ai.reach import MAX_COORDS, ReachInfo, reach_for
+from ai.kernel.base import SolveMode, SolveResult, SolveStatus, Solver
+from ai.kernel.context import SolveContext
+from ai.solvers.reach import MAX_COORDS, ReachInfo, reach_for
 from ai.solvers.search import search_fits
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.decompose import DecomposeSolver, may_split, run_in, split
-from game.level import Level
+from game.core.level import Level
 
 #: Statuses that end a race (an exact, final answer).
 FINAL = {SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE}

@@ -10,7 +10,7 @@ cells no run reads, which no minimum solution needs.
 * **iterative deepening** on the brick count: budgets 0, 1, 2, ... up to B; the first
   budget with a solution is the proved minimum, and in mode ``all`` every leaf found
   at that budget is a minimum solution;
-* **pruning** by the live states of :mod:`ai.reach` (a state from which no target can
+* **pruning** by the live states of :mod:`ai.solvers.reach` (a state from which no target can
   be reached in the frames left ends the branch);
 * a **table of solved positions**: the key is the lemming, frame and state plus the
   decisions on the cells its future can still read (rows at or below it, or every row when the
@@ -28,7 +28,7 @@ The search is fastest on small single-lemming levels; on large, open levels with
 reads per frame and optima of 4+ bricks the branching grows as (reads)^bricks and
 CP-SAT wins (see ``bench/results.md``).
 
->>> from game.level import Level
+>>> from game.core.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
 >>> SearchSolver().solve(level, mode=SolveMode.ALL).solutions
 (((1, 2),),)
@@ -42,13 +42,13 @@ from typing import Callable
 
 import numpy as np
 
-from ai.base import SolveMode, SolveStatus
-from ai.context import SolveContext
-from ai.reach import ReachInfo, reach_for
+from ai.kernel.base import SolveMode, SolveStatus
+from ai.kernel.context import SolveContext
+from ai.solvers.reach import ReachInfo, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.gates import SOLID, FlatTree, decision_tree, flat_tree, gate_codes, reads_above
-from game.level import Brick, Level
-from game.physics import Physics
+from game.core.level import Brick, Level
+from game.core.physics import Physics
 
 #: The search checks the solve context every this many nodes (a node costs microseconds).
 CHECK_EVERY = 256
@@ -228,7 +228,7 @@ def compiled_run(board: Board) -> RunFunction:
     the tree, one function per physics and map width, kept): the step loop is the search's hot spot, and
     the unrolled walk costs what a hand-written rule would.
 
-    >>> from game.level import Level
+    >>> from game.core.level import Level
     >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
     >>> run = compiled_run(Board.of(level, reach_for(level, SolveContext.create())))
     >>> print(run.source.splitlines()[11])  # classic reads the cell below first (padded width 6)

@@ -9,10 +9,10 @@ os.environ["HOME"] = tempfile.mkdtemp()
 os.environ.pop("XDG_DATA_HOME", None)
 os.environ.pop("XDG_CONFIG_HOME", None)
 sys.path.insert(0, os.getcwd())
-from game.mines import Difficulty  # noqa: E402
-from game.ui.app import App, FixedClock  # noqa: E402
-from game.ui.jobs import Execution  # noqa: E402
-from game.ui.scenes.mines import MinesScene  # noqa: E402
+from game.core.puzzles.mines import Difficulty  # noqa: E402
+from game.app.app import App, FixedClock  # noqa: E402
+from game.app.jobs import Execution  # noqa: E402
+from game.app.puzzles.mines import MinesScene  # noqa: E402
 
 out = sys.argv[1]
 app = App(size=(1280, 800), clock=FixedClock())

@@ -5,14 +5,14 @@ import tempfile
 d = tempfile.mkdtemp(); os.environ["HOME"] = d; os.environ.pop("XDG_DATA_HOME", None); os.environ.pop("XDG_CONFIG_HOME", None)
 sys.path.insert(0, os.getcwd())
 import pygame
-from game.ui.app import App, FixedClock
-from game.catalog import pack_entries
-from game.ui.scenes.menu import MenuScene
-from game.ui.scenes.select import LevelSelectScene
-from game.ui.scenes.play import PlayScene
-from game.ui.scenes.pause import PauseScene
-from game.ui.scenes.settings import SettingsScene
-from game.ui.scenes.editor import install_menu_entries
+from game.app.app import App, FixedClock
+from game.core.catalog import pack_entries
+from game.app.scenes.menu import MenuScene
+from game.app.scenes.select import LevelSelectScene
+from game.app.scenes.play import PlayScene
+from game.app.scenes.pause import PauseScene
+from game.app.scenes.settings import SettingsScene
+from game.app.scenes.editor import install_menu_entries
 out = sys.argv[1]
 size = (int(sys.argv[2]), int(sys.argv[3])) if len(sys.argv) > 3 else (1280, 800)
 install_menu_entries()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from game.level import Level
+from game.core.level import Level
 from tests.conftest import ORIGINAL_PACK, REPO
 from tests.conftest import ORIGINAL_SOLUTIONS as SOLUTION_SET
 

@@ -16,7 +16,7 @@ from ai.learning.derive import simplified_paths
 from ai.learning.features import LABELS, WINDOW
 from ai.learning.models import TreeModel
 from ai.solvers.learned.encoding import _NONE, UNKNOWN, Encoding, _neg, _pos, _shifted
-from game.level import Level
+from game.core.level import Level
 
 
 def encode_dense(level: Level, model: TreeModel, *, simplify: bool = False, prune: bool = False) -> Encoding:

@@ -6,8 +6,8 @@ from itertools import combinations
 
 import numpy as np
 
-from game.batch import simulate_brick_sets
-from game.level import Level
+from game.core.batch import simulate_brick_sets
+from game.core.level import Level
 
 
 def random_small_level(rng: np.random.Generator) -> Level:

@@ -7,11 +7,11 @@ import threading
 import pytest
 
 import ai
-from ai.assistant.analysis import _fewest_frames_search, analyse_level, tightened
-from ai.context import SolveContext
+from ai.services.analysis import _fewest_frames_search, analyse_level, tightened
+from ai.kernel.context import SolveContext
 from tests.stopping import expired
-from game.level import Level
-from game.pack import original_level_path
+from game.core.level import Level
+from game.core.pack import original_level_path
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,7 @@ def test_tighten_is_tight(original: Level) -> None:
 
 
 def test_fewest_frames_binary_search_agrees(original: Level) -> None:
-    from ai.assistant.analysis import DEFAULT_SOLVER
+    from ai.services.analysis import DEFAULT_SOLVER
 
     assert _fewest_frames_search(original, 3, original.frames, DEFAULT_SOLVER, SolveContext.create()) == (16, True)
 

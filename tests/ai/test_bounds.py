@@ -13,12 +13,12 @@ import pytest
 
 import ai.solvers.search as search
 from ai import solve
-from ai.base import SolveStatus
-from ai.context import SolveContext, SolveStopped, StopReason
+from ai.kernel.base import SolveStatus
+from ai.kernel.context import SolveContext, SolveStopped, StopReason
 from ai.solvers.bounds import PROVED_BY_SEARCH, Primal, search_primal
 from ai.solvers.cpsat import CpSatSolver
 from ai.solvers.milp.solver import MilpSolver
-from game.level import Level
+from game.core.level import Level
 from tests.ai.exact_helpers import ORIGINAL_SOLUTIONS, original
 
 #: One lemming that needs two bricks (the two gaps), with a budget of one: no set within the budget wins.

@@ -2,7 +2,7 @@
 
 No test here waits for a wall-clock delay: the cancel fires on the solver's own 5th check of its
 context (:class:`tests.stopping.CancelOnPoll`), and deadlines come from an injected clock that moves
-a fixed step at each read (:class:`ai.context.ManualClock`).  The contract's figure (100 ms) is
+a fixed step at each read (:class:`ai.kernel.context.ManualClock`).  The contract's figure (100 ms) is
 measured by ``bench/contracts3.py``; the bound asserted here is 3x that, for slower machines.
 """
 
@@ -13,10 +13,10 @@ import time
 import pytest
 
 from ai import get_solver
-from ai.base import SolveMode, SolveStatus
-from ai.context import ManualClock, SolveContext
+from ai.kernel.base import SolveMode, SolveStatus
+from ai.kernel.context import ManualClock, SolveContext
 from ai.solvers.base import SolverBase
-from game.simulation import simulate
+from game.core.simulation import simulate
 from tests.ai.exact_helpers import busy_level
 from tests.stopping import CancelOnPoll, expired
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from main import build_parser, main
+from game.cli.main import build_parser, main
 from tests.ai.exact_helpers import ORIGINAL, ORIGINAL_SOLUTIONS, UNREACHABLE, original
 from tests.conftest import ORIGINAL_NUMBER, REPO
 
@@ -97,7 +97,7 @@ def test_hint_without_time_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_ai_never_imports_the_ui_or_pygame() -> None:
-    """``ai`` is a library of the core; the UI is its client (``solve --gif`` is wired by game.ui.commands)."""
+    """``ai`` is a library of the core; the UI is its client (``solve --gif`` is wired by game.cli.play)."""
     offenders = []
     for path in sorted((REPO / "ai").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
@@ -110,26 +110,26 @@ def test_ai_never_imports_the_ui_or_pygame() -> None:
                     "import_module", "__import__") and node.args and isinstance(node.args[0], ast.Constant):
                 names = [str(node.args[0].value)]
             for name in names:
-                if name in ("pygame", "game.ui") or name.startswith(("pygame.", "game.ui.")):
+                if name in ("pygame", "game.app") or name.startswith(("pygame.", "game.app.")):
                     offenders.append(f"{path.relative_to(REPO)}:{node.lineno}: {name}")
     assert offenders == []
 
 
 def test_solve_gif_is_the_uis_option() -> None:
-    """``ai.commands`` alone has no --gif; the full CLI has it, added by the UI's command layer."""
+    """``game.cli.solve`` alone has no --gif; the full CLI has it, added by the UI's command layer."""
     import argparse
 
-    import ai.commands
-    import game.ui.commands
+    import game.cli.solve
+    import game.cli.play
 
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers()
-    ai.commands.register(sub)
+    game.cli.solve.register(sub)
     with pytest.raises(SystemExit):
         parser.parse_args(["solve", "1", "--gif", "x.gif"])
-    game.ui.commands.extend(sub)
+    game.cli.play.extend(sub)
     args = parser.parse_args(["solve", "1", "--gif", "x.gif"])
-    assert args.gif == "x.gif" and game.ui.commands._solve_gif in args.solve_outputs
+    assert args.gif == "x.gif" and game.cli.play._solve_gif in args.solve_outputs
     args = build_parser().parse_args(["solve", "1", "--gif", "y.gif", "--json"])
     assert args.gif == "y.gif" and len(args.solve_outputs) == 1
 
@@ -138,12 +138,12 @@ def test_solve_outputs_are_called_with_the_result(capsys: pytest.CaptureFixture[
     """The hook ``solve --gif`` uses: every output gets (args, level, result) after the solve."""
     import argparse
 
-    import ai.commands
+    import game.cli.solve
 
     seen: list[tuple[int | None, str]] = []
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers()
-    ai.commands.register(sub)
+    game.cli.solve.register(sub)
     args = parser.parse_args(["solve", ORIGINAL_NUMBER, "--json"])
     args.solve_outputs = (lambda a, level, result: seen.append((result.min_bricks, level.title)),)
     assert args.handler(args) == 0

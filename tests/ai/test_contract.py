@@ -9,7 +9,7 @@ machine and each must stop on its own.
 * cancel during the solver's own work (on its 20th check of the context: after a fixed amount of
   work, never after a wall-clock delay) returns within 1 s (contract 100 ms).  The reachability
   analysis is handed over already computed, as the solve context shares it between racers: its own
-  cancel is the reachability's part of the contract (``ai/reach.py``).
+  cancel is the reachability's part of the contract (``ai/solvers/reach.py``).
 
 Figures measured with ``python3 -m bench.contract`` are in ``bench/results.md`` ("Solver contract").
 """
@@ -25,14 +25,14 @@ import numpy as np
 import pytest
 
 from ai import get_solver
-from ai.base import Progress, SolveMode, SolveStatus
-from ai.context import SolveContext
-from ai.reach import ReachInfo, reach_for
+from ai.kernel.base import Progress, SolveMode, SolveStatus
+from ai.kernel.context import SolveContext
+from ai.solvers.reach import ReachInfo, reach_for
 from ai.solvers.base import SolverBase
 from ai.solvers.gradient import Relaxation
 from bench.contract import LEVELS, tiled
-from game.level import Level
-from game.simulation import simulate
+from game.core.level import Level
+from game.core.simulation import simulate
 from tests.stopping import CancelOnPoll
 
 SOLVERS = ["cpsat", "search", "brute", "gradient", "milp"]

@@ -6,15 +6,15 @@ import pytest
 from ortools.sat.python import cp_model
 
 from ai import solve
-from ai.base import SolveMode, SolveStatus
+from ai.kernel.base import SolveMode, SolveStatus
 from ai.solvers.cpsat import CpSatSolver, build_model, run_solver
 from ai.solvers.cpsat_model import CpSatModel, add_clause
 from ai.solvers.cpsat_path import PathModel
-from ai.reach import analyse
-from ai.context import SolveContext
+from ai.solvers.reach import analyse
+from ai.kernel.context import SolveContext
 from tests.ai.exact_helpers import ORIGINAL_SOLUTIONS, TINY, UNREACHABLE, original
-from game.level import Level
-from game.simulation import simulate
+from game.core.level import Level
+from game.core.simulation import simulate
 
 
 def test_original_all_six_solutions() -> None:

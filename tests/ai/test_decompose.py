@@ -9,17 +9,17 @@ import time
 import pytest
 
 from ai import solve
-from ai.base import SolveStatus
-from ai.context import SolveContext
-from ai.reach import analyse
-from ai.generation.random_levels import small_level
+from ai.kernel.base import SolveStatus
+from ai.kernel.context import SolveContext
+from ai.solvers.reach import analyse
+from ai.services.generation.random_levels import small_level
 from ai.solvers.brute import BruteForceSolver
 from ai.solvers.decompose import DecomposeSolver, split, sub_level
 from ai.solvers.portfolio import PortfolioSolver
 from ai.solvers.search import SearchSolver
 from bench.make_scale_suites import glue
 from bench.stress import LARGE_FIRST
-from game.level import Level
+from game.core.level import Level
 
 
 def boxed(level: Level) -> Level:

@@ -7,9 +7,9 @@ from functools import lru_cache
 import pytest
 
 from ai import solve
-from ai.base import SolveResult, SolveStatus
-from ai.generation.random_levels import small_level
-from ai.reach import analyse
+from ai.kernel.base import SolveResult, SolveStatus
+from ai.services.generation.random_levels import small_level
+from ai.solvers.reach import analyse
 
 SEEDS = range(240)
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ai.generation.random_levels import small_level
-from ai.reach import analyse
+from ai.services.generation.random_levels import small_level
+from ai.solvers.reach import analyse
 from ai.solvers.cpsat_model import CpSatModel, conditions, predecessor
 from ai.solvers.gates import FREE, SOLID, decision_tree, destination, effect_groups, gate_codes, possible
 from ai.solvers.milp.model import ModelBuilder
 from ai.solvers.search import Board
-from game.physics import CLASSIC, random_physics
-from game.physics_catalog import SHIPPED
-from game.rules import Cell, cell_codes, channel
+from game.core.physics import CLASSIC, random_physics
+from game.core.physics_catalog import SHIPPED
+from game.core.rules import Cell, cell_codes, channel
 
 
 PHYSICS = (*SHIPPED.values(), *(random_physics(np.random.default_rng(s)) for s in range(8)))

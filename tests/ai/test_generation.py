@@ -16,15 +16,15 @@ import numpy as np
 import pytest
 
 import ai
-from ai.context import SolveContext
-from ai.generation import difficulty_spec, endless_levels, generate_levels, next_level
-from ai.generation.filters import has_alternative, too_easy_by_sampling
-from ai.generation.generator import GeneratedLevel, GenerationStats, pick_certifier
-from ai.generation.layout import make_layout
-from ai.generation.readset import search
-from game.batch import simulate_brick_sets
-from game.level import Level
-from main import main
+from ai.kernel.context import SolveContext
+from ai.services.generation import difficulty_spec, endless_levels, generate_levels, next_level
+from ai.services.generation.filters import has_alternative, too_easy_by_sampling
+from ai.services.generation.generator import GeneratedLevel, GenerationStats, pick_certifier
+from ai.services.generation.layout import make_layout
+from ai.services.generation.readset import search
+from game.core.batch import simulate_brick_sets
+from game.core.level import Level
+from game.cli.main import main
 from tests.conftest import ORIGINAL_SOLUTIONS
 from tests.stopping import CancelOnPoll
 
@@ -192,8 +192,8 @@ def test_endless_rises_in_difficulty() -> None:
 
 
 def test_planting_trajectories_match_the_reference_simulator() -> None:
-    from ai.generation.candidates import trajectories
-    from game.simulation import simulate
+    from ai.services.generation.candidates import trajectories
+    from game.core.simulation import simulate
 
     for gen_seed in range(6):
         rng = np.random.default_rng(gen_seed)
@@ -212,7 +212,7 @@ def test_planting_trajectories_match_the_reference_simulator() -> None:
 
 
 def test_next_level_runs_as_a_job_and_cancels() -> None:
-    from game.ui.jobs import Execution, JobEventKind, JobRunner
+    from game.app.jobs import Execution, JobEventKind, JobRunner
 
     runner = JobRunner(execution=Execution.THREAD)
     done: list[object] = []
@@ -244,7 +244,7 @@ def test_next_level_runs_as_a_job_and_cancels() -> None:
 
 # ---------------------------------------------------------------- rooms, process pool, difficulty band
 def test_rooms_tile_the_map() -> None:
-    from ai.generation.compartments import plan_rooms
+    from ai.services.generation.compartments import plan_rooms
 
     for h, w, k, n in [(40, 56, 7, 4), (24, 32, 6, 2), (30, 20, 6, 3), (16, 20, 3, 1)]:
         rooms = plan_rooms(h, w, k, n)
@@ -256,7 +256,7 @@ def test_rooms_tile_the_map() -> None:
 
 def test_room_levels_rechecked_by_cpsat(tmp_path: Path) -> None:
     """Rooms certified one by one by the search; the whole level re-proved by CP-SAT and replayed."""
-    from ai.generation.parallel import RunSpec, generate_run
+    from ai.services.generation.parallel import RunSpec, generate_run
 
     if "cpsat" not in ai.available_solvers():
         pytest.skip("ortools is not installed")
@@ -272,7 +272,7 @@ def test_room_levels_rechecked_by_cpsat(tmp_path: Path) -> None:
 
 
 def test_pool_gives_the_same_levels_as_one_process() -> None:
-    from ai.generation.parallel import RunSpec, generate_run
+    from ai.services.generation.parallel import RunSpec, generate_run
 
     spec = RunSpec(10, 12, bricks=2, seed=4)
     one = [g.level.to_text() for g in generate_run(spec, 3, jobs=1)]
@@ -282,7 +282,7 @@ def test_pool_gives_the_same_levels_as_one_process() -> None:
 
 def test_big_level_within_a_minute() -> None:
     """40x56, K = 7, 4 lemmings: cut into rooms; the whole-level search confirms the minimum."""
-    from ai.generation.parallel import RunSpec, generate_run
+    from ai.services.generation.parallel import RunSpec, generate_run
 
     start = time.perf_counter()
     (g,) = list(generate_run(RunSpec(40, 56, bricks=7, lemmings=4, seed=11), 1, jobs=2))
@@ -293,7 +293,7 @@ def test_big_level_within_a_minute() -> None:
 
 
 def test_cli_jobs_progress_and_difficulty(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from ai.rating import rate_level
+    from ai.services.rating import rate_level
 
     out_dir = tmp_path / "gen"
     code = main(["generate", "--size", "10x12", "--bricks", "2", "--count", "2", "--seed", "1", "--jobs", "2",
@@ -312,7 +312,7 @@ def test_cli_jobs_progress_and_difficulty(tmp_path: Path, capsys: pytest.Capture
 
 def test_unique_24x32_in_rooms_rechecked_by_cpsat() -> None:
     """24x32, K = 6, unique: two rooms certified by the search; CP-SAT re-proves the whole level unique."""
-    from ai.generation.parallel import RunSpec, generate_run
+    from ai.services.generation.parallel import RunSpec, generate_run
 
     if "cpsat" not in ai.available_solvers():
         pytest.skip("ortools is not installed")
@@ -325,7 +325,7 @@ def test_unique_24x32_in_rooms_rechecked_by_cpsat() -> None:
 
 
 def test_planting_gives_up_as_soon_as_it_is_told() -> None:
-    from ai.generation.candidates import plant_candidate
+    from ai.services.generation.candidates import plant_candidate
 
     calls = itertools.count(1)
     asked: list[int] = []
@@ -349,7 +349,7 @@ def test_readset_search_stops_with_its_context(original: Level) -> None:
 
 
 def test_batches_stay_small_on_large_maps() -> None:
-    from ai.generation.readset import CHUNK, CHUNK_CELLS, chunk_rows
+    from ai.services.generation.readset import CHUNK, CHUNK_CELLS, chunk_rows
 
     big = Level.from_rows([">" + " " * 254 + "T"] + ["X" * 256] * 255, frames=1536, budget=3)
     rows = chunk_rows(big, True)
@@ -359,7 +359,7 @@ def test_batches_stay_small_on_large_maps() -> None:
 
 def test_cli_time_limit_bounds_the_whole_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                              capsys: pytest.CaptureFixture[str]) -> None:
-    import ai.generation.parallel as parallel
+    import ai.services.generation.parallel as parallel
 
     seen: list[SolveContext] = []
 

@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 
 from ai import get_solver, solve
-from ai.base import SolveMode, SolveStatus
-from ai.context import ManualClock, SolveContext
+from ai.kernel.base import SolveMode, SolveStatus
+from ai.kernel.context import ManualClock, SolveContext
 from ai.solvers.gradient import GradientSolver, Relaxation, finite_difference_grad, step_padded_adjoint
-from game.level import Level
-from game.occupancy import step_padded
-from game.physics import Physics, random_physics
-from game.physics_catalog import SHIPPED
-from game.simulation import simulate
+from game.core.level import Level
+from game.core.occupancy import step_padded
+from game.core.physics import Physics, random_physics
+from game.core.physics_catalog import SHIPPED
+from game.core.simulation import simulate
 from tests.ai.learned_helpers import brute_force, interesting_small_levels
 from tests.conftest import ORIGINAL_PACK
 from tests.stopping import CancelOnPoll

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ai.context import SolveContext, SolveStopped
+from ai.kernel.context import SolveContext, SolveStopped
 from ai.learning.hidden_directions import (
     explains,
     implied_directions,
@@ -16,8 +16,8 @@ from ai.learning.hidden_directions import (
 )
 from ai.learning.observations import random_game, steps_of
 from ai.learning.physics_learner import _size, agreement, learn_physics
-from game.physics import Physics, Rule, random_physics
-from game.physics_catalog import SHIPPED
+from game.core.physics import Physics, Rule, random_physics
+from game.core.physics_catalog import SHIPPED
 from tests.stopping import cancelled
 
 

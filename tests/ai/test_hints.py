@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 import ai
-from ai.assistant import hints
-from ai.assistant.hints import (
+from ai.services import hints
+from ai.services.hints import (
     IMPOSSIBLE,
     PLACE,
     REMOVE,
@@ -24,12 +24,12 @@ from ai.assistant.hints import (
     plan,
     read_order,
 )
-from ai.base import BrickSet, SolveMode
-from ai.context import SolveContext
-from ai.generation.random_levels import small_level
-from ai.reach import reach_for
-from game.level import Brick, Level
-from game.simulation import simulate
+from ai.kernel.base import BrickSet, SolveMode
+from ai.kernel.context import SolveContext
+from ai.services.generation.random_levels import small_level
+from ai.solvers.reach import reach_for
+from game.core.level import Brick, Level
+from game.core.simulation import simulate
 from tests.ai.exact_helpers import ORIGINAL_SOLUTIONS, UNREACHABLE, original
 from tests.conftest import REPO
 
@@ -340,7 +340,7 @@ def test_cancelled_hint_is_unknown() -> None:
 def test_a_solve_under_the_hints_context_shares_its_reachability() -> None:
     """``ai.solve(..., context=ctx)`` runs a SolverBase solver under a child of ``ctx``: one analysis."""
     from ai.solvers.base import Outcome, Partial, SolverBase
-    from ai.base import SolveStatus
+    from ai.kernel.base import SolveStatus
 
     seen: list[object] = []
 

@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 
 from ai import get_solver, solve
-from ai.base import SolveMode, SolveStatus
-from ai.context import ManualClock, SolveContext
+from ai.kernel.base import SolveMode, SolveStatus
+from ai.kernel.context import ManualClock, SolveContext
 from ai.solvers.learned import LearnedRuleSolver, encode
 from tests.ai.learned_dense_encoder import encode_dense
 from ai.learning.learn import learn_rules
 from ai.learning.models import TreeModel
 from ai.learning.rules import LearnedRules, load_default_rules
-from game.level import Level
-from game.simulation import simulate
+from game.core.level import Level
+from game.core.simulation import simulate
 from tests.ai.learned_helpers import brute_force, interesting_small_levels
 from tests.conftest import ORIGINAL_PACK, ORIGINAL_SOLUTIONS
 from tests.stopping import expired

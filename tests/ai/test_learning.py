@@ -21,8 +21,8 @@ from ai.learning.learn import DEFAULT_GAMES, learn_rules
 from ai.learning.models import TreeModel, fit_logreg, fit_mlp, fit_tree, model_from_json
 from ai.learning.rules import LearnedRules, RulesFileError, load_default_rules
 from ai.learning.verify import verify_model
-from game.level import Level
-from game.occupancy import simulate_level
+from game.core.level import Level
+from game.core.occupancy import simulate_level
 from tests.conftest import ORIGINAL_PACK
 
 

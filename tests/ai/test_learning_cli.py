@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ai.learning.rules import LearnedRules
-from main import main
+from game.cli.main import main
 from tests.conftest import ORIGINAL_NUMBER
 
 
@@ -34,7 +34,7 @@ def test_learn_help_does_not_import_sklearn() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, main; p = main.build_parser(); "
+    code = ("import sys; from game.cli import main; p = main.build_parser(); "
             "print('sklearn' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=Path(__file__).resolve().parents[2])
@@ -91,7 +91,7 @@ def test_learn_time_limit_stops_the_physics_learner(monkeypatch: pytest.MonkeyPa
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     """The command's one limit reaches the learner: a learner that meets its deadline says so, exit 1."""
     import ai.learning.physics_learner as learner
-    from ai.context import SolveContext
+    from ai.kernel.context import SolveContext
     from tests.stopping import expired
 
     seen: list[SolveContext] = []

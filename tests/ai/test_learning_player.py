@@ -21,10 +21,10 @@ from ai.learning.player import (
     rule_pictures,
     runs_path,
 )
-from game.level import Level
-from game.physics import CLASSIC
-from game.physics_catalog import SHIPPED
-from game.simulation import simulate
+from game.core.level import Level
+from game.core.physics import CLASSIC
+from game.core.physics_catalog import SHIPPED
+from game.core.simulation import simulate
 from tests.conftest import ORIGINAL_PACK
 
 
@@ -102,7 +102,7 @@ def test_a_world_s_physics_is_learned_from_its_runs_and_offered_once_exact(tmp_p
     k = knowledge(tmp_path, key=None)
     assert k.runs == 3 or k.runs == 1
     from ai.learning.player import physics_key
-    from game.physics_catalog import level_line
+    from game.core.physics_catalog import level_line
 
     k = knowledge(tmp_path, physics_key(level_line(climber)))
     assert k.runs == 3 and k.physics is not None

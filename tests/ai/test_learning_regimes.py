@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import ai.learning.trust as trust
 from ai import solve
-from ai.base import SolveStatus
+from ai.kernel.base import SolveStatus
 from ai.learning.dataset import mirrored, random_games_dataset, regime_datasets
 from ai.learning.features import reference_labels
 from ai.learning.hidden import PositionsModel, STAY, verify_positions
@@ -22,7 +22,7 @@ from ai.learning.models import fit_tree
 from ai.learning.rules import LearnedRules, RulesFileError
 from ai.learning.verify import verify_model
 from ai.solvers.learned import LearnedRuleSolver
-from game.level import Level
+from game.core.level import Level
 from tests.ai.learned_helpers import interesting_small_levels
 from tests.conftest import ORIGINAL_PACK, ORIGINAL_SOLUTIONS
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from ai import solve
-from ai.base import SolveStatus
+from ai.kernel.base import SolveStatus
 from ai.solvers.milp.solver import MilpSolver, build_milp
 from tests.ai.exact_helpers import ORIGINAL_SOLUTIONS, TINY, UNREACHABLE, original
 
@@ -25,7 +25,7 @@ def test_original_all_highs(formulation: str) -> None:
 
 @pytest.mark.parametrize("formulation", ["path", "flow"])
 def test_formulations_agree_with_brute_force(formulation: str) -> None:
-    from ai.generation.random_levels import small_level
+    from ai.services.generation.random_levels import small_level
 
     for seed in range(0, 240, 8):
         level = small_level(seed)
@@ -58,7 +58,7 @@ def test_search_primal_and_cap(mode: str) -> None:
 
 def test_run_cuts_keep_the_optimum() -> None:
     from ai.solvers.milp.solver import load_backend
-    from ai.context import SolveContext
+    from ai.kernel.context import SolveContext
 
     model = build_milp(original(), cut_depth=2)
     outcome = load_backend(model, "highs", integer=True).solve(SolveContext.create(time_limit=30))

@@ -12,16 +12,16 @@ import numpy as np
 import pytest
 
 import ai
-from ai.assistant.analysis import analyse_level, frames_lower_bound
-from ai.assistant.hints import HintAction, compute_hint
-from ai.generation.commands import physics_option
-from ai.generation.random_levels import small_level
-from ai.rating import rate_level
-from game.level import Level
-from game.outcome import FailureKind, explain, move_of
-from game.physics import Physics, PhysicsError, move_words
-from game.reads import run_reads
-from game.simulation import simulate
+from ai.services.analysis import analyse_level, frames_lower_bound
+from ai.services.hints import HintAction, compute_hint
+from game.cli.generate import physics_option
+from ai.services.generation.random_levels import small_level
+from ai.services.rating import rate_level
+from game.core.level import Level
+from game.core.outcome import FailureKind, explain, move_of
+from game.core.physics import Physics, PhysicsError, move_words
+from game.core.reads import run_reads
+from game.core.simulation import simulate
 from tests.physics_helpers import PHYSICS, optimal_sets
 
 
@@ -180,7 +180,7 @@ def test_generate_physics_option() -> None:
 
 @pytest.mark.parametrize("name", ["careful", "climber", "drifter", "restless"])
 def test_generated_level_under_a_physics_is_won_by_its_certified_solution(name: str) -> None:
-    from ai.generation.generator import generate_levels
+    from ai.services.generation.generator import generate_levels
 
     physics = physics_option(name)
     (made,) = list(generate_levels(7, 8, bricks=1, count=1, seed=3, solver="tiny", physics=physics,
@@ -193,8 +193,8 @@ def test_generated_level_under_a_physics_is_won_by_its_certified_solution(name: 
 
 
 def test_candidates_plant_a_winning_set_under_each_physics() -> None:
-    from ai.generation.candidates import plant_candidate
-    from ai.generation.layout import make_layout
+    from ai.services.generation.candidates import plant_candidate
+    from ai.services.generation.layout import make_layout
 
     for physics in PHYSICS[:5]:
         found = 0
@@ -211,7 +211,7 @@ def test_candidates_plant_a_winning_set_under_each_physics() -> None:
 
 
 def test_generate_cli_with_a_physics(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from main import main
+    from game.cli.main import main
 
     code = main(["generate", "--size", "7x8", "--bricks", "1", "--seed", "3", "--physics", "climber",
                  "--solver", "brute", "--jobs", "1", "--quiet", "--out", str(tmp_path / "gen")])
@@ -233,7 +233,7 @@ def test_generate_cli_with_a_physics(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 @pytest.mark.parametrize("physics", PHYSICS, ids=lambda p: p.name)
 def test_fast_lookups_equal_the_physics(physics: Physics) -> None:
-    from game.reads import branch_taken, free_reads, stepper
+    from game.core.reads import branch_taken, free_reads, stepper
 
     rng = np.random.default_rng(0)
     for _ in range(20):

@@ -15,9 +15,9 @@ from ai.learning.observations import (
     read_observations,
 )
 from ai.learning.physics_learner import agreement, engine_for, learn_by_asking, learn_physics
-from game.physics import random_physics
-from game.physics_catalog import SHIPPED
-from main import main
+from game.core.physics import random_physics
+from game.core.physics_catalog import SHIPPED
+from game.cli.main import main
 
 
 @pytest.mark.parametrize("name", sorted(SHIPPED))
@@ -74,7 +74,7 @@ def test_observations_round_trip_through_the_documented_format(tmp_path: Path) -
     out = tmp_path / "rules.json"
     assert main(["learn", "--observations", str(path), "--out", str(out), "--json"]) == 0
     learned = json.loads(out.read_text(encoding="utf-8"))
-    from game.physics import Physics
+    from game.core.physics import Physics
 
     assert Physics.from_json(learned).same_behaviour(truth)
 

@@ -16,18 +16,18 @@ import numpy as np
 import pytest
 
 from ai import solve
-from ai.base import SolveStatus
-from ai.generation.random_levels import small_level
-from ai.context import SolveContext
-from ai.reach import analyse
+from ai.kernel.base import SolveStatus
+from ai.services.generation.random_levels import small_level
+from ai.kernel.context import SolveContext
+from ai.solvers.reach import analyse
 from ai.solvers.decompose import DecomposeSolver, split
 from ai.solvers.search import Board, SearchSolver, _Search
 from bench.physics_stress import enumerated
-from game.batch import simulate_brick_sets, simulate_levels
-from game.level import Level
-from game.physics import Physics, random_physics
-from game.physics_catalog import SHIPPED
-from game.simulation import simulate
+from game.core.batch import simulate_brick_sets, simulate_levels
+from game.core.level import Level
+from game.core.physics import Physics, random_physics
+from game.core.physics_catalog import SHIPPED
+from game.core.simulation import simulate
 
 #: Every shipped physics and 24 random ones.
 PHYSICS: tuple[Physics, ...] = (*SHIPPED.values(),

@@ -7,11 +7,11 @@ import time
 import pytest
 
 from ai import solve
-from ai.base import SolveStatus
+from ai.kernel.base import SolveStatus
 from ai.solvers.portfolio import PortfolioSolver
 from bench.stress import LARGE_FIRST, maze_256, tiled
-from game.level import Level
-from game.simulation import simulate
+from game.core.level import Level
+from game.core.simulation import simulate
 from tests.stopping import CancelOnPoll
 from tests.ai.exact_helpers import ORIGINAL_SOLUTIONS, UNREACHABLE, busy_level, hard_level, original
 
@@ -39,7 +39,7 @@ def test_no_race_picks_cpsat_for_many_lemmings() -> None:
 
 
 def test_races_milp_and_shares_one_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
-    import ai.reach as reach
+    import ai.solvers.reach as reach
 
     level = busy_level()
     assert [r.name for r in PortfolioSolver().racers(level)] == ["search", "cpsat", "milp"]

@@ -17,9 +17,9 @@ from typing import Any, Callable
 
 import pytest
 
-from ai.base import SolveStatus
-from ai.process import JobCancelled, JobFailed, fork_available, run_in_child
-from game.level import Level
+from ai.kernel.base import SolveStatus
+from ai.kernel.process import JobCancelled, JobFailed, fork_available, run_in_child
+from game.core.level import Level
 from tests.conftest import ORIGINAL_SOLUTIONS, REPO
 
 pytestmark = pytest.mark.skipif(not fork_available(), reason="child processes need fork")
@@ -112,7 +112,7 @@ def test_no_solver_process_outlives_the_program(tmp_path: Path) -> None:
     script = tmp_path / "leave.py"
     script.write_text(
         "import sys, threading, time\n"
-        "from game.ui.jobs import JobRunner\n"
+        "from game.app.jobs import JobRunner\n"
         "from tests.ai.test_process import nested_sleeper\n"
         "pids = []\n"
         "w = JobRunner()\n"
@@ -137,7 +137,7 @@ def test_no_solver_process_outlives_a_killed_program(tmp_path: Path) -> None:
     script = tmp_path / "killed.py"
     script.write_text(
         "import time\n"
-        "from game.ui.jobs import JobRunner\n"
+        "from game.app.jobs import JobRunner\n"
         "from tests.ai.test_process import nested_sleeper\n"
         "pids = []\n"
         "w = JobRunner()\n"

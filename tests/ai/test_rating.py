@@ -7,9 +7,9 @@ import json
 import pytest
 
 import ai
-from ai.rating import Rating, difficulty_score, rate_level
-from game.level import Level
-from main import main
+from ai.services.rating import Rating, difficulty_score, rate_level
+from game.core.level import Level
+from game.cli.main import main
 from tests.conftest import ORIGINAL_NUMBER, ORIGINAL_PACK
 
 #: One lemming, one pit, the target beyond: one brick fills the gap (the preview shows where).
@@ -74,7 +74,7 @@ def test_lines_and_json() -> None:
 
 
 def test_the_player_scale_is_stated_and_ordered() -> None:
-    from ai.rating import player_label, player_step
+    from ai.services.rating import player_label, player_step
 
     steps = [player_step(x / 4) for x in range(0, 80)]
     assert steps == sorted(steps) and steps[0] == 1 and steps[-1] == 10

@@ -12,16 +12,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import ai.reach as reach
-import ai.reach_graph as reach_graph
-from ai.context import SolveContext, SolveStopped
-from ai.generation.random_levels import small_level
-from ai.reach import analyse, losing_reads, reach_for
+import ai.solvers.reach as reach
+import ai.solvers.reach_graph as reach_graph
+from ai.kernel.context import SolveContext, SolveStopped
+from ai.services.generation.random_levels import small_level
+from ai.solvers.reach import analyse, losing_reads, reach_for
 from bench.stress import LARGE_FIRST, maze_256, tiled
-from game.level import Level
-from game.physics import Branch, random_physics
-from game.physics_catalog import SHIPPED
-from game.simulation import simulate
+from game.core.level import Level
+from game.core.physics import Branch, random_physics
+from game.core.physics_catalog import SHIPPED
+from game.core.simulation import simulate
 from tests.stopping import CancelOnPoll, expired
 
 
@@ -196,7 +196,7 @@ def test_wins_without_bricks_is_the_reference_simulators_answer() -> None:
 
 
 def test_the_analysis_steps_once_per_distinct_move_however_many_branches() -> None:
-    from game.physics import random_physics
+    from game.core.physics import random_physics
 
     physics = random_physics(np.random.default_rng(8007), name="random8007")
     level = Level.from_rows([">     T", "X XX XX", "       ", "XXXXXXX"], frames=12, budget=2).with_physics(physics)

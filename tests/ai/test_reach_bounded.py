@@ -15,17 +15,17 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-import ai.reach_bounded as reach_bounded
-from ai.context import ManualClock, SolveContext, SolveStopped
-from ai.generation.random_levels import small_level
-from ai.reach import analyse
-from ai.reach_bounded import BoundedReach, bounded_reach
-from game.batch import simulate_brick_sets
-from game.level import Brick, Level
-from game.physics import Physics, random_physics
-from game.physics_catalog import SHIPPED
-from game.simulation import simulate
-from game.reads import branch_taken, solid_of
+import ai.solvers.reach_bounded as reach_bounded
+from ai.kernel.context import ManualClock, SolveContext, SolveStopped
+from ai.services.generation.random_levels import small_level
+from ai.solvers.reach import analyse
+from ai.solvers.reach_bounded import BoundedReach, bounded_reach
+from game.core.batch import simulate_brick_sets
+from game.core.level import Brick, Level
+from game.core.physics import Physics, random_physics
+from game.core.physics_catalog import SHIPPED
+from game.core.simulation import simulate
+from game.core.reads import branch_taken, solid_of
 
 #: Random physics of the class under which small random levels are won with a brick or two (seeds 300-315
 #: but 310, under which none is; 7 of the 15 do not stop lemmings on targets).

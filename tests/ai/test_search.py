@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ai import solve
-from ai.base import SolveStatus
-from ai.reach import analyse
+from ai.kernel.base import SolveStatus
+from ai.solvers.reach import analyse
 from ai.solvers.search import Board, SearchSolver
 from tests.ai.exact_helpers import ORIGINAL_SOLUTIONS, TINY, UNREACHABLE, original
 

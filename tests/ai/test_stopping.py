@@ -11,16 +11,16 @@ import itertools
 import pytest
 
 import ai
-from ai.assistant.analysis import analyse_level
-from ai.assistant.hints import compute_hint
-from ai.base import SolveMode, SolveResult, SolveStatus, verify_result
-from ai.context import ManualClock, SolveContext
-from ai.generation.generator import generate_levels
-from ai.generation.readset import ReadSetSolver
-from ai.rating import rate_level
+from ai.services.analysis import analyse_level
+from ai.services.hints import compute_hint
+from ai.kernel.base import SolveMode, SolveResult, SolveStatus, verify_result
+from ai.kernel.context import ManualClock, SolveContext
+from ai.services.generation.generator import generate_levels
+from ai.services.generation.readset import ReadSetSolver
+from ai.services.rating import rate_level
 from ai.solvers.base import SolverBase
 from bench.make_scale_suites import glue
-from game.level import Level
+from game.core.level import Level
 from tests.conftest import ORIGINAL_PACK
 from tests.stopping import CancelOnPoll, expired
 
@@ -109,7 +109,7 @@ def test_ai_solve_under_a_context_for_a_foreign_solver() -> None:
 
 
 def test_rule_reverification_stops_and_the_solver_verifies_under_its_context() -> None:
-    from ai.context import SolveStopped
+    from ai.kernel.context import SolveStopped
     from ai.learning.rules import load_default_rules
     from ai.learning.verify import verify_model
     from ai.solvers.learned import LearnedRuleSolver
@@ -123,7 +123,7 @@ def test_rule_reverification_stops_and_the_solver_verifies_under_its_context() -
 
 
 def test_learning_stops_on_its_context() -> None:
-    from ai.context import SolveStopped
+    from ai.kernel.context import SolveStopped
     from ai.learning.learn import learn_rules
 
     with pytest.raises(SolveStopped):
@@ -133,8 +133,8 @@ def test_learning_stops_on_its_context() -> None:
 def test_gif_export_stops_on_its_context_and_leaves_no_file(tmp_path: object) -> None:
     from pathlib import Path
 
-    from ai.context import SolveStopped
-    from game.ui.export import export_gif
+    from ai.kernel.context import SolveStopped
+    from game.app.export import export_gif
 
     out = Path(str(tmp_path)) / "run.gif"
     level = Level.load(ORIGINAL_PACK)

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.batch import simulate_batch, simulate_brick_sets, simulate_levels
-from game.level import Brick, Level
-from game.simulation import simulate
+from game.core.batch import simulate_batch, simulate_brick_sets, simulate_levels
+from game.core.level import Brick, Level
+from game.core.simulation import simulate
 from tests.conftest import ORIGINAL_SOLUTIONS
 from tests.strategies import level_and_bricks, levels
 

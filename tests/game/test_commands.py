@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from main import main
+from game.cli.main import main
 from tests.conftest import ORIGINAL_NUMBER, ORIGINAL_PACK, REPO
 
 

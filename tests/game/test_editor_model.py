@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from game.level import Level
-from game.pack import pack_level_paths
-from game.editor_model import EditorModel, Tool, parse_size, slugify
+from game.core.level import Level
+from game.core.pack import pack_level_paths
+from game.core.editor_model import EditorModel, Tool, parse_size, slugify
 
 
 def playable() -> EditorModel:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from game.history import History
+from game.core.history import History
 
 
 def test_stroke_folds_pushes_into_one_state_until_it_ends() -> None:

@@ -1,4 +1,4 @@
-"""Property tests of the bounded JSON parser (game/json_bounds.py)."""
+"""Property tests of the bounded JSON parser (game/core/json_bounds.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.json_bounds import MAX_JSON_DEPTH, json_depth, loads_bounded, parse_json_bytes
+from game.core.json_bounds import MAX_JSON_DEPTH, json_depth, loads_bounded, parse_json_bytes
 
 #: JSON values whose strings are full of brackets, quotes and backslashes (the depth scan must skip them).
 TRICKY_TEXT = st.text(alphabet='[]{}"\\ab\n\u00e9', max_size=12)

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.errors import LevelFormatError
-from game.level import LEFT, RIGHT, Lemming, Level
+from game.core.errors import LevelFormatError
+from game.core.level import LEFT, RIGHT, Lemming, Level
 from tests.conftest import ORIGINAL_PACK, ORIGINAL_SHARED
 from tests.strategies import levels
 

@@ -6,11 +6,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.level import Brick, Level
-from game.occupancy import channel_of, mass_on_targets, obstacle_densities, simulate_level, simulate_occupancy
-from game.physics import Physics, random_physics
-from game.physics_catalog import SHIPPED
-from game.simulation import simulate
+from game.core.level import Brick, Level
+from game.core.occupancy import channel_of, mass_on_targets, obstacle_densities, simulate_level, simulate_occupancy
+from game.core.physics import Physics, random_physics
+from game.core.physics_catalog import SHIPPED
+from game.core.simulation import simulate
 from tests.strategies import level_and_bricks, levels
 
 

@@ -1,8 +1,8 @@
-"""The rule's facts live in one physics value: a module outside game/physics.py that restates a move fails here.
+"""The rule's facts live in one physics value: a module outside game/core/physics.py that restates a move fails here.
 
 The scan reads the code (strings and comments removed) of every module of ``game/`` and ``ai/`` and flags
 
-* imports of the classic rule's pieces from ``game.rules`` (``step``, ``step_reads``, ``MOVE_TABLE``, ``FALL_RULE``,
+* imports of the classic rule's pieces from ``game.core.rules`` (``step``, ``step_reads``, ``MOVE_TABLE``, ``FALL_RULE``,
   ``Move``, ``BELOW``, ...) or ``rules.step(...)`` calls;
 * a function that reads both the cell *below* a lemming (``r + 1, c``, ``row + 1, col``, ``cell + pw``, a padded
   ``2:, 1:-1`` slice) and the cell *ahead* of it (``c + d``, ``col + direction``, ``cell + direction``, a padded
@@ -23,9 +23,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The one place a move may be written.
-ALLOWED = {"game/physics.py", "game/physics_catalog.py"}
+ALLOWED = {"game/core/physics.py", "game/core/physics_catalog.py"}
 
-#: Names of the classic rule in game.rules that no other module may import.
+#: Names of the classic rule in game.core.rules that no other module may import.
 RULE_NAMES = {"step", "step_reads", "MOVE_TABLE", "MoveRule", "move_rule", "FALL_RULE", "WALK_RULE", "TURN_RULE",
               "Move", "BELOW", "ahead"}
 
@@ -53,10 +53,10 @@ def restatements(source: str) -> list[str]:
     tree = ast.parse(source)
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module == "game.rules":
+        if isinstance(node, ast.ImportFrom) and node.module == "game.core.rules":
             bad = sorted(a.name for a in node.names if a.name in RULE_NAMES)
             if bad:
-                found.append(f"imports {', '.join(bad)} from game.rules (line {node.lineno})")
+                found.append(f"imports {', '.join(bad)} from game.core.rules (line {node.lineno})")
         if (isinstance(node, ast.Attribute) and node.attr in RULE_NAMES and isinstance(node.value, ast.Name)
                 and node.value.id == "rules"):
             found.append(f"uses rules.{node.attr} (line {node.lineno})")
@@ -95,7 +95,7 @@ def test_no_module_outside_the_physics_restates_a_move() -> None:
         found = restatements((ROOT / name).read_text(encoding="utf-8"))
         if found:
             offenders[name] = found
-    assert offenders == {}, "derive these from the level's physics (game.physics, game.reads):\n" + "\n".join(
+    assert offenders == {}, "derive these from the level's physics (game.core.physics, game.core.reads):\n" + "\n".join(
         f"{k}: {v}" for k, v in offenders.items())
 
 
@@ -117,7 +117,7 @@ def step_padded(occ, obst, targets):
     return occ * below * ahead_left
 '''
     assert restatements(vectorised)
-    assert restatements("from game.rules import MOVE_TABLE, check_bricks\n")
+    assert restatements("from game.core.rules import MOVE_TABLE, check_bricks\n")
     assert restatements("from game import rules\nx = rules.step(a, b, c)\n")
     ledge = '''
 def place_lemmings(walls, h, w):
@@ -125,4 +125,4 @@ def place_lemmings(walls, h, w):
     return [(r, c) for r in range(h - 1) for c in range(w) if walls[r + 1, c]]
 '''
     assert restatements(ledge) == []
-    assert restatements("from game.rules import check_bricks, parse_bricks\n") == []
+    assert restatements("from game.core.rules import check_bricks, parse_bricks\n") == []

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from game.level import Level
-from game.outcome import FailureKind, explain, shared_cells
-from game.simulation import simulate
+from game.core.level import Level
+from game.core.outcome import FailureKind, explain, shared_cells
+from game.core.simulation import simulate
 from tests.strategies import level_and_bricks
 
 

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.level import Level
-from game.physics import CLASSIC, CONFIGS, NEIGHBOURS, Physics, PhysicsError, config_solid, random_physics
-from game.physics_catalog import SHIPPED, resolve
-from game.simulation import simulate_stepwise, simulate_vectorised
+from game.core.level import Level
+from game.core.physics import CLASSIC, CONFIGS, NEIGHBOURS, Physics, PhysicsError, config_solid, random_physics
+from game.core.physics_catalog import SHIPPED, resolve
+from game.core.simulation import simulate_stepwise, simulate_vectorised
 
 ISSUE_CLASSIC = """{"name": "classic", "targets_stop": true, "rules": [
   {"when": {"1,0": "free"}, "move": [1, 0]},
@@ -63,7 +63,7 @@ def test_a_level_line_names_a_shipped_physics_or_holds_json() -> None:
 
 
 def test_a_bad_physics_line_names_its_line() -> None:
-    from game.errors import LevelFormatError
+    from game.core.errors import LevelFormatError
 
     with pytest.raises(LevelFormatError) as info:
         Level.from_text("# title: x\n# physics: wobbly\n5\n1\n>  T\nXXXX\n", "w.txt")

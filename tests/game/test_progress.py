@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from game.level import Level
-from game.progress import ProgressStore, ReplayStatus, default_progress_path, level_key, verify_replays
+from game.core.level import Level
+from game.core.progress import ProgressStore, ReplayStatus, default_progress_path, level_key, verify_replays
 from tests.conftest import ORIGINAL_KEY, ORIGINAL_PACK
 
 LEVEL = Level.from_rows(["> ..T", "XX.XX", "XXXXX"], frames=6, budget=2, title="Tiny")
@@ -127,7 +127,7 @@ def test_verify_replays() -> None:
 
 
 def test_verify_command(capsys: pytest.CaptureFixture[str]) -> None:
-    from main import main
+    from game.cli.main import main
 
     original = Level.load(ORIGINAL_PACK)
     store = ProgressStore.load_default()
@@ -145,7 +145,7 @@ def test_verify_command(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_level_key() -> None:
-    from game.storage import user_levels_dir
+    from game.core.storage import user_levels_dir
 
     assert level_key("levels/005_x.txt") == "005_x.txt"
     assert level_key(user_levels_dir() / "mine.txt") == "user/mine.txt"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from game.errors import IllegalBricksError
-from game.level import Level
-from game.rules import check_bricks, format_bricks, parse_bricks
+from game.core.errors import IllegalBricksError
+from game.core.level import Level
+from game.core.rules import check_bricks, format_bricks, parse_bricks
 
 LEVEL = Level.from_rows(["> .T", "X..X"], frames=6, budget=2)
 

@@ -6,10 +6,10 @@ import itertools
 
 import pytest
 
-from game.level import Level
-from game.physics import CLASSIC
-from game.reads import step_reads
-from game.rules import Cell, cell_codes
+from game.core.level import Level
+from game.core.physics import CLASSIC
+from game.core.reads import step_reads
+from game.core.rules import Cell, cell_codes
 
 
 @pytest.mark.parametrize("below,ahead_,direction", itertools.product([False, True], [False, True], [-1, 1]))

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-from game.settings import (
+from game.core.settings import (
     MIN_WINDOW, SPEEDS, Palette, Settings, SettingsStore, default_settings_path, parse_settings,
 )
-from game.resume import ResumeStore, continue_index
+from game.core.resume import ResumeStore, continue_index
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=8),

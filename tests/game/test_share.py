@@ -1,4 +1,4 @@
-"""Level codes (game.share): exact round trips, compact pack codes, one clear error for bad codes,
+"""Level codes (game.core.share): exact round trips, compact pack codes, one clear error for bad codes,
 and the ``share`` command."""
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from game.physics_catalog import SHIPPED
+from game.core.physics_catalog import SHIPPED
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.level import Level
-from game.pack import pack_level_paths
-from game.share import KNOWN_KEYS, LevelCodeError, decode, encode
+from game.core.level import Level
+from game.core.pack import pack_level_paths
+from game.core.share import KNOWN_KEYS, LevelCodeError, decode, encode
 from tests.strategies import levels
 
 REPO = Path(__file__).resolve().parents[2]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 
-from game.level import LEFT, RIGHT, Level
-from game.simulation import simulate
+from game.core.level import LEFT, RIGHT, Level
+from game.core.simulation import simulate
 from tests.strategies import level_and_bricks
 
 

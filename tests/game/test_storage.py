@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from game import storage
+from game.core import storage
 
 
 def test_user_data_dir_respects_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

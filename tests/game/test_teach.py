@@ -1,4 +1,4 @@
-"""Hints that teach (game.teach): the reason and the idea are true for the level at hand."""
+"""Hints that teach (game.core.teach): the reason and the idea are true for the level at hand."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import itertools
 
 from hypothesis import given, settings
 
-from game.level import Level
-from game.pack import pack_level_paths
-from game.simulation import simulate
-from game.reads import solid_of, step_reads
-from game.teach import first_failure, the_idea, why_it_fails
+from game.core.level import Level
+from game.core.pack import pack_level_paths
+from game.core.simulation import simulate
+from game.core.reads import solid_of, step_reads
+from game.core.teach import first_failure, the_idea, why_it_fails
 from tests.strategies import levels
 
 

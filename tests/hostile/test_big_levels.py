@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from game.level import Level
-from game.simulation import simulate, simulate_stepwise, simulate_vectorised
-from game.ui.gif_writer import write_gif_stream
+from game.core.level import Level
+from game.core.simulation import simulate, simulate_stepwise, simulate_vectorised
+from game.app.gif_writer import write_gif_stream
 from tests.conftest import REPO
 from tests.strategies import level_and_bricks
 
@@ -49,7 +49,7 @@ def _long_level(frames: int) -> Level:
 
 def _peak_rss_of_export(frames: int, out: Path) -> float:
     code = ("import sys, resource; from tests.hostile.test_big_levels import _long_level; "
-            "from game.ui.export import export_gif; "
+            "from game.app.export import export_gif; "
             f"r = export_gif(_long_level({frames}), (), sys.argv[1], scale=1); "
             "print(r.frames, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
     env = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PATH": "/usr/bin:/bin"}
@@ -86,7 +86,7 @@ def test_gif_stream_keeps_frames_and_durations(tmp_path: Path) -> None:
 
 
 def _export_in_child(level: Level, out: str) -> None:
-    from game.ui.export import export_gif
+    from game.app.export import export_gif
 
     export_gif(level, [(1, 2)], out, scale=1)
 
@@ -103,8 +103,8 @@ def test_export_runs_in_a_child_process(tmp_path: Path) -> None:
 
 def test_full_disk_during_export_is_one_message_and_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
-    from game.ui import gif_writer
-    from main import main
+    from game.app import gif_writer
+    from game.cli.main import main
 
     def full_disk(*args: object, **kwargs: object) -> int:
         raise OSError(errno.ENOSPC, "No space left on device")
@@ -118,7 +118,7 @@ def test_full_disk_during_export_is_one_message_and_no_file(tmp_path: Path, monk
 
 def test_largest_level_simulates_in_bounded_memory() -> None:
     code = ("import resource; from bench.hostile_limits import largest_level; "
-            "from game.simulation import simulate; lv = largest_level(); r = simulate(lv); "
+            "from game.core.simulation import simulate; lv = largest_level(); r = simulate(lv); "
             "print(len(r.tracks), r.won, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
@@ -131,7 +131,7 @@ def test_play_session_gives_a_background_run_on_the_largest_level() -> None:
     import time
 
     from bench.hostile_limits import largest_level
-    from game.session import BackgroundRun, PlaySession
+    from game.core.session import BackgroundRun, PlaySession
 
     level = largest_level()
     session = PlaySession(level)

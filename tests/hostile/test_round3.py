@@ -18,13 +18,13 @@ from typing import Any, Callable
 
 import pytest
 
-import main
+import game.cli.main as main
 from ai.learning import trust
 from ai.learning.models import TreeModel
 from ai.learning.player import record_run, runs_path
 from ai.learning.rules import LearnedRules
-from game import storage
-from game.level import Level
+from game.core import storage
+from game.core.level import Level
 from tests.conftest import ORIGINAL_PACK, REPO
 from tests.hostile.round3 import ARGV_CASES, DATA_FILE_VARIANTS, make_files
 
@@ -219,7 +219,7 @@ def test_killed_writers_temporary_files_are_cleaned_whatever_their_name(tmp_path
 
 
 def test_no_home_settings_go_to_the_same_private_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from game.settings import default_settings_path
+    from game.core.settings import default_settings_path
 
     for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME"):
         monkeypatch.delenv(name, raising=False)
@@ -236,7 +236,7 @@ def test_no_home_settings_go_to_the_same_private_folder(tmp_path: Path, monkeypa
     ("rules", b'{"format": "lemming-bricks-rules"}'), ("rules", b'\xef\xbb\xbf\n {"name": "classic"}'),
 ])
 def test_an_output_of_the_same_kind_is_replaced(kind: str, content: bytes, tmp_path: Path) -> None:
-    from game.cli_args import check_output_file
+    from game.cli.args import check_output_file
 
     path = tmp_path / "out"
     path.write_bytes(content)

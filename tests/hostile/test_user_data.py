@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game import storage
-from game.errors import GameError
-from game.level import Level
-from game.progress import ProgressStore, parse_progress
+from game.core import storage
+from game.core.errors import GameError
+from game.core.level import Level
+from game.core.progress import ProgressStore, parse_progress
 
 LEVEL = Level.from_rows(["> ..T", "XX.XX", "XXXXX"], frames=6, budget=2, title="Tiny")
 REPO = Path(__file__).resolve().parents[2]
@@ -78,7 +78,7 @@ def test_fifo_progress_does_not_hang_and_is_never_written(tmp_path: Path) -> Non
 
 
 def test_oversized_progress_is_set_aside(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("game.progress.MAX_PROGRESS_BYTES", 1000)
+    monkeypatch.setattr("game.core.progress.MAX_PROGRESS_BYTES", 1000)
     path = tmp_path / "progress.json"
     path.write_text(json.dumps({"levels": {}, "pad": "x" * 5000}))
     store = ProgressStore.load(path)
@@ -135,7 +135,7 @@ def test_any_bytes_load_without_crashing(raw: bytes, tmp_path: Path) -> None:
 
 def test_user_levels_folder_with_bad_files_loads_the_good_ones(tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    from game.catalog import user_entries
+    from game.core.catalog import user_entries
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     folder = storage.user_levels_dir()
@@ -212,8 +212,8 @@ def test_folder_is_fsynced_after_rename(tmp_path: Path, monkeypatch: pytest.Monk
 # ---------------------------------------------------------------- two real processes
 WRITER = textwrap.dedent("""
     import sys
-    from game.level import Level
-    from game.progress import ProgressStore
+    from game.core.level import Level
+    from game.core.progress import ProgressStore
     path, me, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
     level = Level.from_rows(["> ..T", "XX.XX", "XXXXX"], frames=6, budget=2)
     store = ProgressStore.load(path)

@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game import endless_record, resume, settings as settings_mod
-from game.endless_record import EndlessRecord, load_record, save_record
-from game.resume import ResumeStore
-from game.settings import Settings, SettingsStore
+from game.core import endless_record, resume, settings as settings_mod
+from game.core.endless_record import EndlessRecord, load_record, save_record
+from game.core.resume import ResumeStore
+from game.core.settings import Settings, SettingsStore
 
 REPO = Path(__file__).resolve().parents[2]
 JSON = st.recursive(
@@ -196,8 +196,8 @@ def test_endless_merge_keeps_the_best_streak(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- two real processes
 WRITER = textwrap.dedent("""
     import sys
-    from game.resume import ResumeStore
-    from game.settings import SettingsStore
+    from game.core.resume import ResumeStore
+    from game.core.settings import SettingsStore
     folder, me, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
     resume = ResumeStore.load(folder + "/resume.json")
     settings = SettingsStore.load(folder + "/settings.json")

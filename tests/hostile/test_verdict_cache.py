@@ -17,7 +17,7 @@ import pytest
 from ai.learning import trust
 from ai.learning.models import TreeModel
 from ai.learning.rules import LearnedRules
-from game import storage
+from game.core import storage
 from tests.conftest import REPO
 
 #: Rules that predict "empty" everywhere: wrong on 26,244 configurations.

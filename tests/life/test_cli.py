@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from game.life.board import format_board, parse_rows
-from game.life.rules import LIFE, step, trajectory
-from main import main
+from game.core.puzzles.life.board import format_board, parse_rows
+from game.core.puzzles.life.rules import LIFE, step, trajectory
+from game.cli.main import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

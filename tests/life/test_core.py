@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.errors import LevelFormatError
-from game.life.board import format_board, parse_board_text
-from game.life.puzzle import LifeModel, LifePuzzle, load_pack
-from game.life.rules import LIFE, OFFSETS, Rule, RuleError, parse_rule, step
+from game.core.errors import LevelFormatError
+from game.core.puzzles.life.board import format_board, parse_board_text
+from game.core.puzzles.life.puzzle import LifeModel, LifePuzzle, load_pack
+from game.core.puzzles.life.rules import LIFE, OFFSETS, Rule, RuleError, parse_rule, step
 
 boards = st.integers(1, 9).flatmap(lambda r: st.integers(1, 9).flatmap(
     lambda c: st.lists(st.booleans(), min_size=r * c, max_size=r * c).map(

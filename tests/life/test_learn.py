@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ai.life.learn import InconsistentTrajectory, LearnStatus, disagreements, learn_rule
-from game.errors import GameError
-from game.life.rules import LIFE, Rule, parse_rule, step, trajectory
+from ai.puzzles.life.learn import InconsistentTrajectory, LearnStatus, disagreements, learn_rule
+from game.core.errors import GameError
+from game.core.puzzles.life.rules import LIFE, Rule, parse_rule, step, trajectory
 
 
 def soup(seed: int, density: float = 0.5, size: int = 25) -> np.ndarray:

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ai.context import SolveContext, SolveStopped
-from ai.life.polish import polish
-from game.life.random_boards import random_case
-from game.life.rules import LIFE, parse_rule, step
+from ai.kernel.context import SolveContext, SolveStopped
+from ai.puzzles.life.polish import polish
+from game.core.puzzles.life.random_boards import random_case
+from game.core.puzzles.life.rules import LIFE, parse_rule, step
 from tests.stopping import cancelled
 
 
@@ -48,7 +48,7 @@ def test_polish_stops_when_cancelled() -> None:
 @given(st.integers(0, 10**6), st.integers(2, 64), st.integers(1, 4),
        st.sampled_from(["B3/S23", "B36/S23", "B2/S", "B3678/S34678", "B/S012345678", "B012345678/S"]))
 def test_packed_rows_step_like_the_reference(seed: int, width: int, steps: int, rule_text: str) -> None:
-    from game.life.packed import count_bits, pack, step_packed, unpack
+    from game.core.puzzles.life.packed import count_bits, pack, step_packed, unpack
 
     rng = np.random.default_rng(seed)
     rule = parse_rule(rule_text)
@@ -62,7 +62,7 @@ def test_packed_rows_step_like_the_reference(seed: int, width: int, steps: int, 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 10**6), st.integers(0, 5))
 def test_near_cells_is_the_square_around_every_live_cell(seed: int, radius: int) -> None:
-    from game.life.rules import near_cells
+    from game.core.puzzles.life.rules import near_cells
 
     board = np.random.default_rng(seed).random((9, 11)) < 0.05
     expected = np.zeros_like(board)
@@ -80,7 +80,7 @@ def test_block_errors_are_the_replays_of_every_filling(seed: int, height: int, w
                                                        rule_text: str) -> None:
     """Every filling of the block (a band of rows or the whole board, packed or the table) counts the
     wrong cells its replay has."""
-    from ai.life.polish import BLOCK, block_errors, fillings
+    from ai.puzzles.life.polish import BLOCK, block_errors, fillings
 
     rng = np.random.default_rng(seed)
     rule = parse_rule(rule_text)

@@ -8,9 +8,9 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from ai.context import SolveContext, SolveStopped
-from ai.life.reverse import ReverseStatus, backbone, reverse, wrong_cells
-from game.life.rules import LIFE, OFFSETS, Rule, parse_rule, step
+from ai.kernel.context import SolveContext, SolveStopped
+from ai.puzzles.life.reverse import ReverseStatus, backbone, reverse, wrong_cells
+from game.core.puzzles.life.rules import LIFE, OFFSETS, Rule, parse_rule, step
 
 SHAPE = (4, 4)
 
@@ -57,7 +57,7 @@ def test_two_steps_and_a_non_totalistic_rule() -> None:
     target = batch_step(images[1234:1235], rule)[0]
     reports: list[object] = []
     result = reverse(target, 2, SolveContext.create(progress=reports.append), rule)
-    assert reports  # progress reaches the caller as ai.base.Progress
+    assert reports  # progress reaches the caller as ai.kernel.base.Progress
     assert result.status == ReverseStatus.EXACT
     assert np.array_equal(step(result.start, rule, 2), target)
 
@@ -103,9 +103,9 @@ def test_no_time_left_gives_the_best_free_answer() -> None:
 
 
 def test_the_local_search_starts_again_while_time_is_left(monkeypatch: pytest.MonkeyPatch) -> None:
-    import ai.life.reverse as reverse_module
-    from ai.life.reverse import StepStatus
-    from ai.life.sat import ChainResult
+    import ai.puzzles.life.reverse as reverse_module
+    from ai.puzzles.life.reverse import StepStatus
+    from ai.puzzles.life.sat import ChainResult
 
     target = np.zeros((8, 8), dtype=bool)
     target[3, 2:5] = True  # a blinker: its predecessor is its next generation

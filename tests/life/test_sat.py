@@ -6,9 +6,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ai.context import SolveContext
-from ai.life.sat import StepBack, chain, forbidding_clauses, step_back_cnf
-from game.life.rules import LIFE, OFFSETS, Rule, parse_rule, step
+from ai.kernel.context import SolveContext
+from ai.puzzles.life.sat import StepBack, chain, forbidding_clauses, step_back_cnf
+from game.core.puzzles.life.rules import LIFE, OFFSETS, Rule, parse_rule, step
 from tests.stopping import cancelled
 
 rules = st.one_of(

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ai.context import SolveContext, SolveStopped
-from ai.mines.analysis import AnalysisStatus, analyze
-from ai.mines.play import bench, play_game
-from ai.mines.policy import MoveKind, WrongAnswerError, check_against_board, check_against_view, next_moves
-from game.mines import MinesBoard, MinesView, neighbours, parse_view
+from ai.kernel.context import SolveContext, SolveStopped
+from ai.puzzles.mines.analysis import AnalysisStatus, analyze
+from ai.puzzles.mines.play import bench, play_game
+from ai.puzzles.mines.policy import MoveKind, WrongAnswerError, check_against_board, check_against_view, next_moves
+from game.core.puzzles.mines import MinesBoard, MinesView, neighbours, parse_view
 
 
 def brute_force(view: MinesView) -> dict[tuple[int, int], Fraction] | None:

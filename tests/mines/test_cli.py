@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from main import main
+from game.cli.main import main
 
 
 def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:

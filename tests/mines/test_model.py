@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.mines import (FLAG, HIDDEN, Difficulty, MinesBoard, MinesFormatError, MinesStatus, format_view,
+from game.core.puzzles.mines import (FLAG, HIDDEN, Difficulty, MinesBoard, MinesFormatError, MinesStatus, format_view,
                         neighbours, parse_view)
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ai.pegs import IpUse, PegsStatus, solve
-from game.pegs import Board, parse_board
+from ai.puzzles.pegs import IpUse, PegsStatus, solve
+from game.core.puzzles.pegs import Board, parse_board
 
 
 def reachable_goal(board: Board, start: int, goal: int | None) -> bool:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from game.pegs import english
-from main import main
+from game.core.puzzles.pegs import english
+from game.cli.main import main
 
 
 def test_solve_english_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -16,7 +16,7 @@ def test_solve_english_json(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     assert data["status"] == "solved"
     board, start = english()
-    from game.pegs import Jump
+    from game.core.puzzles.pegs import Jump
 
     jumps = [Jump.between((a, b), (c, d)) for a, b, c, d in data["moves"]]
     assert board.replay(start, [j for j in jumps if j is not None]) == board.goal_position()
@@ -78,13 +78,13 @@ def test_bad_input_gets_exit_2_and_a_message(argv: list[str], needle: str, tmp_p
 
 def test_hint_without_an_answer_in_time_exits_1(monkeypatch: pytest.MonkeyPatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    import ai.pegs
-    from ai.context import StopReason
+    import ai.puzzles.pegs
+    from ai.kernel.context import StopReason
 
-    def stopped(*args: object, **kwargs: object) -> ai.pegs.PegsResult:
-        return ai.pegs.PegsResult(ai.pegs.PegsStatus.STOPPED, ai.pegs.Proof.NONE, stop_reason=StopReason.TIMEOUT)
+    def stopped(*args: object, **kwargs: object) -> ai.puzzles.pegs.PegsResult:
+        return ai.puzzles.pegs.PegsResult(ai.puzzles.pegs.PegsStatus.STOPPED, ai.puzzles.pegs.Proof.NONE, stop_reason=StopReason.TIMEOUT)
 
-    monkeypatch.setattr(ai.pegs, "solve", stopped)
+    monkeypatch.setattr(ai.puzzles.pegs, "solve", stopped)
     assert main(["pegs", "hint", "english", "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data == {"status": "stopped", "jump": None, "message": "no answer in time (this position may be lost)"}

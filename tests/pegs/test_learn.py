@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ai.pegs.learn import learn, parse_games, pattern_of, random_games, verify
-from game.errors import GameError
-from game.pegs import english, french
+from ai.puzzles.pegs.learn import learn, parse_games, pattern_of, random_games, verify
+from game.core.errors import GameError
+from game.core.puzzles.pegs import english, french
 
 
 def test_random_games_teach_the_four_jumps() -> None:

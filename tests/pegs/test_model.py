@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.pegs import (ENGLISH_TEXT, MAX_SIDE, Board, BoardFormatError, Jump, english, french, load_board,
+from game.core.puzzles.pegs import (ENGLISH_TEXT, MAX_SIDE, Board, BoardFormatError, Jump, english, french, load_board,
                        parse_board)
 
 CELL_CHARS = st.sampled_from(" o.")

@@ -13,10 +13,10 @@ from typing import Iterator  # noqa: E402
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from game.pegs import Jump  # noqa: E402
-from game.ui.app import App, FixedClock  # noqa: E402
-from game.ui.jobs import Execution  # noqa: E402
-from game.ui.scenes.pegs import PegsAsk, PegsScene  # noqa: E402
+from game.core.puzzles.pegs import Jump  # noqa: E402
+from game.app.app import App, FixedClock  # noqa: E402
+from game.app.jobs import Execution  # noqa: E402
+from game.app.puzzles.pegs import PegsAsk, PegsScene  # noqa: E402
 
 
 @pytest.fixture
@@ -135,7 +135,7 @@ def test_hint_in_a_child_process(scene: PegsScene) -> None:
 
 
 def test_a_board_of_ones_own_without_centre(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from game.pegs import parse_board
+    from game.core.puzzles.pegs import parse_board
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
@@ -155,7 +155,7 @@ def test_a_board_of_ones_own_without_centre(tmp_path: Path, monkeypatch: pytest.
 
 
 def test_pegs_play_command_runs_headless(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from main import main
+    from game.cli.main import main
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
@@ -170,7 +170,7 @@ def test_escape_stops_the_thinking_and_a_move_cancels_it(scene: PegsScene, monke
     import threading
     from typing import Any, Callable
 
-    import game.ui.scenes.pegs as pegs_module
+    import game.app.puzzles.pegs as pegs_module
 
     started = threading.Event()
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import threading
 
-from ai.context import SolveContext, StopReason
-from ai.pegs import IpUse, PegsStatus, Proof, hint, solve
-from ai.pegs.bounds import jump_bounds
-from game.pegs import english, french, parse_board
+from ai.kernel.context import SolveContext, StopReason
+from ai.puzzles.pegs import IpUse, PegsStatus, Proof, hint, solve
+from ai.puzzles.pegs.bounds import jump_bounds
+from game.core.puzzles.pegs import english, french, parse_board
 
 
 def test_english_central_game_is_solved_and_replays() -> None:

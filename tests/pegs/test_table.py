@@ -9,9 +9,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ai.pegs import PegsStatus, Proof, hint, solve
-from ai.pegs.table import MIN_PEGS, WinTable, build_table, complement, decode, encode, least_images
-from game.pegs import english, parse_board
+from ai.puzzles.pegs import PegsStatus, Proof, hint, solve
+from ai.puzzles.pegs.table import MIN_PEGS, WinTable, build_table, complement, decode, encode, least_images
+from game.core.puzzles.pegs import english, parse_board
 
 
 def brute_winnable(board, start: int, goal: int) -> set[int]:

@@ -14,8 +14,8 @@ from typing import Iterator  # noqa: E402
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from game.progress import ProgressStore  # noqa: E402
-from game.ui.app import App, FixedClock  # noqa: E402
+from game.core.progress import ProgressStore  # noqa: E402
+from game.app.app import App, FixedClock  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -57,7 +57,7 @@ def move(app: App, pos: tuple[int, int], frames: int = 1) -> None:
 
 def leave_level(app: App) -> None:
     """Leave the play scene the way a player does: Esc opens the pause menu, then "Levels"."""
-    from game.ui.scenes.pause import PauseChoice, PauseScene
+    from game.app.scenes.pause import PauseChoice, PauseScene
 
     for _ in range(3):  # Esc may first hide what the assistant shows (a solution on the board)
         press(app, pygame.K_ESCAPE)
@@ -76,8 +76,8 @@ def leave_level(app: App) -> None:
 def restore_ui_hooks() -> Iterator[None]:
     """Commands like ``play`` install menu entries and play-scene extensions (global lists): restore them
     after every test so one test's installs never change another's menu."""
-    from game.ui.scenes.menu import MENU_ENTRIES
-    from game.ui.scenes.play import PLAY_SCENE_EXTENSIONS
+    from game.app.scenes.menu import MENU_ENTRIES
+    from game.app.scenes.play import PLAY_SCENE_EXTENSIONS
 
     menu, extensions = list(MENU_ENTRIES), list(PLAY_SCENE_EXTENSIONS)
     yield

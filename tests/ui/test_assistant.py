@@ -12,15 +12,15 @@ import imageio.v3 as iio
 import numpy as np
 import pygame
 
-from ai.base import RelaxedSolution, SolveMode, SolveResult, SolveStatus
-from game.level import Level
-from game.progress import ProgressStore, default_progress_path
-from game.storage import user_exports_dir
-from game.ui.app import App, FixedClock
-from game.ui.assistant import SOLVER_CYCLE, Assistant, assistant_of
-from game.ui.assistant.state import solver_title
-from game.catalog import pack_entries
-from game.ui.scenes.play import BASE_FPS, PlayScene, PlayState
+from ai.kernel.base import RelaxedSolution, SolveMode, SolveResult, SolveStatus
+from game.core.level import Level
+from game.core.progress import ProgressStore, default_progress_path
+from game.core.storage import user_exports_dir
+from game.app.app import App, FixedClock
+from game.app.assistant import SOLVER_CYCLE, Assistant, assistant_of
+from game.app.assistant.state import solver_title
+from game.core.catalog import pack_entries
+from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
 from tests.conftest import ORIGINAL_INDEX, ORIGINAL_KEY, ORIGINAL_SOLUTIONS
 from tests.ui.conftest import click, press
 
@@ -296,8 +296,8 @@ def test_after_a_win_the_assistant_owns_enter_and_the_board(app: App) -> None:
 
 
 def test_a_failed_export_shows_a_friendly_line_and_logs_the_error(app: App, monkeypatch: Any) -> None:
-    from game.error_log import error_log_path
-    from game.ui import export
+    from game.core.error_log import error_log_path
+    from game.app import export
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise OSError(28, "No space left on device")
@@ -314,7 +314,7 @@ def test_a_failed_export_shows_a_friendly_line_and_logs_the_error(app: App, monk
 def test_the_minimum_solutions_are_enumerated_in_the_background_and_hints_reuse_them(app: App) -> None:
     """When a level opens the assistant lists every minimum solution in a child process; H then plans from
     that list (no second enumeration), and the hint is one of those solutions."""
-    from game.ui.assistant.controller import PREFETCH_SOLVER
+    from game.app.assistant.controller import PREFETCH_SOLVER
 
     scene = open_original(app)
     assistant = assistant_of(scene)
@@ -332,8 +332,8 @@ def test_the_minimum_solutions_are_enumerated_in_the_background_and_hints_reuse_
 
 
 def test_the_status_strip_keeps_clear_of_the_solver_badge_on_narrow_and_wide_windows(data_home: Path) -> None:
-    from game.ui.assistant.overlay import badge_right
-    from game.ui.scenes.play_draw import draw_status_lines
+    from game.app.assistant.overlay import badge_right
+    from game.app.scenes.play_draw import draw_status_lines
 
     for size in ((800, 500), (1280, 800)):
         app = App(size=size, clock=FixedClock())

@@ -6,10 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from ai.assistant.hints import compute_hint
-from ai.base import SolveMode, SolveResult, SolveStats, SolveStatus
-from game.level import Level
-from game.ui.assistant.state import (
+from ai.services.hints import compute_hint
+from ai.kernel.base import SolveMode, SolveResult, SolveStats, SolveStatus
+from game.core.level import Level
+from game.app.assistant.state import (
     AssistantState,
     HintStep,
     HintView,

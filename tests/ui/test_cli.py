@@ -7,7 +7,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from main import build_parser, main
+from game.cli.main import build_parser, main
 
 
 def test_play_is_the_default_command() -> None:

@@ -10,18 +10,18 @@ from typing import Iterator
 import pygame
 import pytest
 
-from game.level import Level
-from game.pack import pack_level_paths
+from game.core.level import Level
+from game.core.pack import pack_level_paths
 from tests.conftest import ORIGINAL_PACK
-from game.storage import user_levels_dir
-from game.ui import hud
-from game.ui.app import App
-from game.catalog import user_entries
-from game.editor_model import EditorModel, Tool
-from game.ui.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt
-from game.ui.scenes.editor import EditorScene
-from game.ui.scenes.menu import MENU_ENTRIES, MenuScene
-from game.ui.scenes.play import PlayScene
+from game.core.storage import user_levels_dir
+from game.app import hud
+from game.app.app import App
+from game.core.catalog import user_entries
+from game.core.editor_model import EditorModel, Tool
+from game.app.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt
+from game.app.scenes.editor import EditorScene
+from game.app.scenes.menu import MENU_ENTRIES, MenuScene
+from game.app.scenes.play import PlayScene
 from tests.ui.conftest import click, move, press, leave_level
 
 CTRL = pygame.KMOD_CTRL
@@ -185,7 +185,7 @@ def test_play_test_returns_to_the_same_editor_state(app: App) -> None:
     # play a little: place a brick, run, then leave (the pause menu says where it goes)
     click(app, play.layout().cell_center(1, 3))
     press(app, pygame.K_SPACE, unicode=" ", frames=30)
-    from game.ui.scenes.pause import PauseChoice, PauseScene
+    from game.app.scenes.pause import PauseChoice, PauseScene
 
     play.message = ""
     press(app, pygame.K_ESCAPE)
@@ -217,7 +217,7 @@ def test_save_with_title_round_trip_and_level_select(app: App) -> None:
     assert level == editor.model.to_level() and level.title == "My First Level"
     assert [e.title for e in user_entries()] == ["My First Level"]
     # it is listed in the level select screen and plays like a pack level (progress key user/...)
-    from game.ui.scenes.select import LevelSelectScene
+    from game.app.scenes.select import LevelSelectScene
 
     select = app.push(LevelSelectScene(app))
     assert isinstance(select, LevelSelectScene)
@@ -424,7 +424,7 @@ def test_analysis_never_blocks_a_frame(app: App) -> None:
 
 # ---------------------------------------------------------------- menu, drawing, CLI
 def test_menu_has_editor_and_endless(app: App, menu_entries: None) -> None:
-    from game.ui.scenes.editor import install_menu_entries
+    from game.app.scenes.editor import install_menu_entries
 
     install_menu_entries()
     install_menu_entries()
@@ -452,7 +452,7 @@ def test_draws_at_small_and_large_sizes(app: App) -> None:
 
 
 def test_edit_command_runs_headless(tmp_path: Path, menu_entries: None) -> None:
-    import main
+    import game.cli.main as main
 
     shot = tmp_path / "editor.png"
     assert main.main(["edit", "1", "--frames", "5", "--screenshot", str(shot), "--screenshot-frame", "3"]) == 0
@@ -483,29 +483,29 @@ def test_analyse_shows_the_levels_rating_in_the_panel(app: App) -> None:
 
 
 def test_a_rating_out_of_time_or_failing_keeps_the_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
-    import ai.rating
-    from ai.context import ManualClock, SolveContext
-    from game.ui.scenes.editor_analysis import analyse_and_rate
+    import ai.services.rating
+    from ai.kernel.context import ManualClock, SolveContext
+    from game.app.scenes.editor_analysis import analyse_and_rate
 
     level = Level.load(ORIGINAL_PACK)
 
     clock = ManualClock()
 
-    def slow(level: Level, ctx: SolveContext, **_: object) -> ai.rating.Rating:
+    def slow(level: Level, ctx: SolveContext, **_: object) -> ai.services.rating.Rating:
         clock.advance(10.0)  # the rating uses up the job's time (an injected clock: no waiting)
         assert ctx.should_stop(), "the deadline never reached the rating"
-        return ai.rating.Rating(None, 0, False, 0, 0.0, 0, 0.0, None, 0, False, 2, 3, 20, "timeout")
+        return ai.services.rating.Rating(None, 0, False, 0, 0.0, 0, 0.0, None, 0, False, 2, 3, 20, "timeout")
 
-    monkeypatch.setattr(ai.rating, "rate_level", slow)
+    monkeypatch.setattr(ai.services.rating, "rate_level", slow)
     ctx = SolveContext.create(time_limit=8.0, clock=clock)
     analysis, rating, note = analyse_and_rate(level, "auto", ctx, lambda _: None)
     assert analysis.min_bricks == 3 and analysis.solution_count == 6
     assert rating is None and "ran out of time" in note
 
-    def broken(level: Level, **_: object) -> ai.rating.Rating:
+    def broken(level: Level, **_: object) -> ai.services.rating.Rating:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(ai.rating, "rate_level", broken)
+    monkeypatch.setattr(ai.services.rating, "rate_level", broken)
     analysis, rating, note = analyse_and_rate(level, "auto", SolveContext.create(time_limit=30.0), lambda _: None)
     assert analysis.min_bricks == 3 and rating is None and "rating failed" in note
 
@@ -538,7 +538,7 @@ def test_write_a_physics_as_json_and_bad_json_is_refused(app: App, monkeypatch: 
     assert isinstance(prompt, TextPrompt) and prompt.text == "classic"
     prompt.text = ""
     text = '{"name": "hopper", "rules": [{"when": {"-1,1": "free"}, "move": [-1, 1]}]}'
-    monkeypatch.setattr("game.ui.scenes.dialogs.clipboard_text", lambda: text)
+    monkeypatch.setattr("game.app.scenes.dialogs.clipboard_text", lambda: text)
     press(app, pygame.K_v, mod=CTRL)  # Ctrl+V pastes
     assert prompt.text == text
     press(app, pygame.K_RETURN)

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.endless_record import EndlessRecord, load_record, save_record
-from game.level import Level
-from game.ui.app import App
-from game.ui.scenes.endless import EndlessLevel, EndlessScene, difficulty, make_endless_level
-from game.ui.scenes.menu import MenuScene
-from game.ui.scenes.play import PlayScene, PlayState
+from game.core.endless_record import EndlessRecord, load_record, save_record
+from game.core.level import Level
+from game.app.app import App
+from game.app.scenes.endless import EndlessLevel, EndlessScene, difficulty, make_endless_level
+from game.app.scenes.menu import MenuScene
+from game.app.scenes.play import PlayScene, PlayState
 from tests.ui.conftest import leave_level, press
 
 

@@ -10,11 +10,11 @@ import imageio.v3 as iio
 import numpy as np
 import pytest
 
-from ai.base import RelaxedSolution
-from game.level import Level
-from game.simulation import simulate
-from game.storage import user_exports_dir
-from game.ui.export import (
+from ai.kernel.base import RelaxedSolution
+from game.core.level import Level
+from game.core.simulation import simulate
+from game.core.storage import user_exports_dir
+from game.app.export import (
     default_export_path,
     export_gif,
     frame_size,
@@ -22,7 +22,7 @@ from game.ui.export import (
     margins,
     relaxed_frames,
 )
-from game.ui.render import LevelRenderer, render_frame
+from game.app.render import LevelRenderer, render_frame
 from tests.conftest import ORIGINAL_NUMBER, ORIGINAL_PACK, REPO
 
 SOLUTION = ((2, 1), (5, 4), (6, 6))
@@ -171,8 +171,8 @@ def test_cli_export_relaxed_lp(tmp_path: Path, original: Level) -> None:
 
 def test_frames_too_large_are_refused_before_any_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A 256x256 map at scale 2 would draw 68-million-pixel frames (over 1 GB): refused, scale 1 suggested."""
-    from game.ui.export_draw import MAX_FRAME_PIXELS, fit_scale, frame_size
-    from main import main
+    from game.app.export_draw import MAX_FRAME_PIXELS, fit_scale, frame_size
+    from game.cli.main import main
 
     big = Level.from_rows([">" + " " * 254 + "T"] + ["X" * 256] * 255, frames=10_000, budget=0)
     path = tmp_path / "big.txt"

@@ -7,8 +7,8 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game.ui import hud
-from game.ui.app import App, FixedClock
+from game.app import hud
+from game.app.app import App, FixedClock
 
 LONG = ("progress.json unusable (not valid JSON (line 1, column 2)); moved to "
         "progress.json.corrupt-20261122-161200, starting fresh with every level unsolved")
@@ -52,7 +52,7 @@ def test_drawn_toasts_stay_inside_the_window(small_app: App, monkeypatch: pytest
     assert panels[-1].height > 2 * panels[1].height  # the long one (drawn last, highest) spans several lines
     tall = panels[-1].height
     panels.clear()
-    from game.ui.scenes.menu import MenuScene
+    from game.app.scenes.menu import MenuScene
 
     small_app.push(MenuScene(small_app))
     small_app.toast(LONG, 5.0)

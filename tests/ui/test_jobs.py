@@ -1,4 +1,4 @@
-"""The app's one job runner (:mod:`game.ui.jobs`): typed events delivered once per frame, lanes, owners.
+"""The app's one job runner (:mod:`game.app.jobs`): typed events delivered once per frame, lanes, owners.
 
 The jobs here are test doubles that block until cancelled (or until the test opens a gate), so no
 assertion depends on the machine's speed: a test waits for a job's end with ``handle.wait`` before
@@ -14,8 +14,8 @@ from typing import Any, Callable
 
 import pytest
 
-from game.ui.app import App, Scene
-from game.ui.jobs import Execution, Job, JobEvent, JobEventKind, JobRunner, JobState
+from game.app.app import App, Scene
+from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobRunner, JobState
 
 Report = Callable[[Any], None]
 
@@ -197,8 +197,8 @@ def test_the_app_pumps_each_frame_and_stops_a_closed_scenes_jobs(app: App) -> No
 def test_milp_in_a_child_job_returns_the_optimum_of_the_original_level() -> None:
     """MILP starts a child of its own: it works inside the job's child (which is not daemonic)."""
     import ai
-    from ai.base import SolveStatus
-    from game.level import Level
+    from ai.kernel.base import SolveStatus
+    from game.core.level import Level
     from tests.conftest import ORIGINAL_SOLUTIONS, REPO
 
     level = Level.load(REPO / "levels" / "007_the_original.txt")
@@ -242,6 +242,6 @@ def test_no_ui_module_makes_a_worker_of_its_own() -> None:
     """Every AI job of the UI goes through the app's runner."""
     root = Path(__file__).resolve().parents[2] / "game" / "ui"
     offenders = [str(path.relative_to(root)) for path in sorted(root.rglob("*.py"))
-                 if "Worker(" in path.read_text(encoding="utf-8") or "ai.assistant.worker" in
+                 if "Worker(" in path.read_text(encoding="utf-8") or "ai.services.worker" in
                  path.read_text(encoding="utf-8")]
     assert offenders == []

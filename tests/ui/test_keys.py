@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pygame
 
-from game.settings import Settings, SettingsStore, default_settings_path
-from game.ui.app import App, FixedClock
-from game.ui.input import KEY_BINDINGS, Act, rebind
-from game.ui.scenes.keys import KeysScene
-from game.ui.scenes.settings import KEYS_ROW, SettingsScene
+from game.core.settings import Settings, SettingsStore, default_settings_path
+from game.app.app import App, FixedClock
+from game.app.input import KEY_BINDINGS, Act, rebind
+from game.app.scenes.keys import KeysScene
+from game.app.scenes.settings import KEYS_ROW, SettingsScene
 from tests.ui.conftest import press
 
 

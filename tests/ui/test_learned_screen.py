@@ -12,18 +12,18 @@ import pygame
 import pytest
 
 import ai
-from ai.base import SolveStatus
+from ai.kernel.base import SolveStatus
 from ai.learning.dataset import many_lemming_maps
 from ai.learning.player import load_runs, offered_solvers, runs_path
-from game.level import Level
-from game.storage import user_data_dir
-from game.ui.app import App
-from game.ui.assistant import assistant_of
-from game.ui.assistant.controller import PLAYER_RULES_SOLVER
-from game.ui.assistant.state import solver_label
-from game.ui.scenes.learned import MENU_LABEL, LearnedScene, install
-from game.ui.scenes.menu import MenuScene
-from game.ui.scenes.play import PlayScene, PlayState
+from game.core.level import Level
+from game.core.storage import user_data_dir
+from game.app.app import App
+from game.app.assistant import assistant_of
+from game.app.assistant.controller import PLAYER_RULES_SOLVER
+from game.app.assistant.state import solver_label
+from game.app.scenes.learned import MENU_LABEL, LearnedScene, install
+from game.app.scenes.menu import MenuScene
+from game.app.scenes.play import PlayScene, PlayState
 from tests.conftest import ORIGINAL_PACK, ORIGINAL_SOLUTIONS
 from tests.ui.conftest import leave_level, press
 
@@ -31,8 +31,8 @@ from tests.ui.conftest import leave_level, press
 @pytest.fixture(autouse=True)
 def restore_hooks() -> Iterator[None]:
     """install() adds a menu entry and a play-scene extension: take them out again for other tests."""
-    from game.ui.scenes.menu import MENU_ENTRIES
-    from game.ui.scenes.play import PLAY_SCENE_EXTENSIONS
+    from game.app.scenes.menu import MENU_ENTRIES
+    from game.app.scenes.play import PLAY_SCENE_EXTENSIONS
 
     menu, ext = list(MENU_ENTRIES), list(PLAY_SCENE_EXTENSIONS)
     yield
@@ -131,8 +131,8 @@ def test_damaged_runs_file_is_kept_aside(app: App, data_home: Path) -> None:
 
 def test_the_hint_bar_offers_paging_only_when_there_are_pages(app: App, data_home: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    from game.ui import hud
-    from game.ui.scenes import learned
+    from game.app import hud
+    from game.app.scenes import learned
 
     shown: list[list[str]] = []
     real = hud.hint_bar

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pygame
 
-from game.life.puzzle import LifePuzzle
-from game.ui.app import App
-from game.ui.scenes.life import LifeScene
+from game.core.puzzles.life.puzzle import LifePuzzle
+from game.app.app import App
+from game.app.puzzles.life import LifeScene
 from tests.ui.conftest import click, press
 
 BLINKER = LifePuzzle.from_text("title: Blinker\nsteps: 1\n.......\n.......\n.......\n..###..\n.......\n.......\n"

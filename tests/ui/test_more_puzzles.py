@@ -7,18 +7,18 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game.ui.jobs import Execution
-from game.mines import Difficulty, MinesStatus
-from game.ui.app import App
-from game.ui.puzzles_registry import PUZZLES, PuzzleEntry, available_puzzles
-from game.ui.scenes.menu import MenuScene
-from game.ui.scenes.mines import MinesScene
-from game.ui.scenes.more_puzzles import MENU_LABEL, MorePuzzlesScene, install_menu_entry
+from game.app.jobs import Execution
+from game.core.puzzles.mines import Difficulty, MinesStatus
+from game.app.app import App
+from game.app.puzzles_registry import PUZZLES, PuzzleEntry, available_puzzles
+from game.app.scenes.menu import MenuScene
+from game.app.puzzles.mines import MinesScene
+from game.app.scenes.more_puzzles import MENU_LABEL, MorePuzzlesScene, install_menu_entry
 from tests.ui.conftest import click, press
 
 
 def test_missing_puzzle_modules_are_skipped() -> None:
-    ghost = PuzzleEntry("Ghost", "game.ui.scenes.no_such_puzzle_here", "GhostScene", "not merged yet")
+    ghost = PuzzleEntry("Ghost", "game.app.scenes.no_such_puzzle_here", "GhostScene", "not merged yet")
     mines = next(e for e in PUZZLES if e.title == "Minesweeper")
     assert [e.title for e, _ in available_puzzles((ghost, mines))] == ["Minesweeper"]
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from game.level import Level
-from game.progress import ProgressStore, default_progress_path
-from game.ui.app import App
-from game.catalog import pack_entries
-from game.ui.scenes.play import BASE_FPS, PlayScene, PlayState
+from game.core.level import Level
+from game.core.progress import ProgressStore, default_progress_path
+from game.app.app import App
+from game.core.catalog import pack_entries
+from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
 from tests.conftest import ORIGINAL_INDEX, ORIGINAL_KEY, ORIGINAL_SOLUTIONS
 from tests.ui.conftest import click, leave_level, move, press
 
@@ -194,7 +194,7 @@ def test_preview_toggle_and_hover(app: App) -> None:
 
 
 def test_enter_after_win_opens_next_level_and_esc_goes_back(app: App) -> None:
-    from game.ui.scenes.select import LevelSelectScene
+    from game.app.scenes.select import LevelSelectScene
 
     select = app.push(LevelSelectScene(app))
     scene = open_level(app)

@@ -9,15 +9,15 @@ import json
 import pygame
 import pytest
 
-from game.progress import ProgressStore, default_progress_path
-from game.settings import Palette, SettingsStore, default_settings_path
-from game.ui.app import App, FixedClock
-from game.catalog import LevelEntry, pack_entries
-from game.ui.scenes.menu import MenuScene
-from game.ui.scenes.pause import PauseChoice, PauseScene
-from game.ui.scenes.play import BASE_FPS, PlayScene, PlayState
-from game.ui.scenes.select import LevelSelectScene, entry_badge
-from game.ui.scenes.settings import ROWS, SettingsScene
+from game.core.progress import ProgressStore, default_progress_path
+from game.core.settings import Palette, SettingsStore, default_settings_path
+from game.app.app import App, FixedClock
+from game.core.catalog import LevelEntry, pack_entries
+from game.app.scenes.menu import MenuScene
+from game.app.scenes.pause import PauseChoice, PauseScene
+from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
+from game.app.scenes.select import LevelSelectScene, entry_badge
+from game.app.scenes.settings import ROWS, SettingsScene
 from tests.conftest import ORIGINAL_INDEX
 from tests.ui.conftest import click, press
 
@@ -214,7 +214,7 @@ def test_m_mutes_everywhere_but_in_text_entry(app: App) -> None:
     press(app, pygame.K_m, unicode="m")
     assert not app.settings.muted
 
-    from game.ui.scenes.editor import TextPrompt
+    from game.app.scenes.editor import TextPrompt
 
     got: list[str] = []
     app.push(TextPrompt(app, "Name", "name", "", got.append))
@@ -329,7 +329,7 @@ def test_mouse_motion_hides_the_cursor(app: App) -> None:
 
 
 def test_help_screen_lists_keys(app: App) -> None:
-    from game.ui.scenes.pause import HelpScene
+    from game.app.scenes.pause import HelpScene
 
     open_level(app)
     press(app, pygame.K_F1)
@@ -364,7 +364,7 @@ def test_lost_run_marks_and_explains_each_missed_lemming(app: App) -> None:
 
 
 def test_lemmings_sharing_a_cell_get_a_count_badge(app: App) -> None:
-    from game.level import Level
+    from game.core.level import Level
 
     level = Level.from_rows(["> <T", "XXXX"], frames=3, budget=0)
     scene = app.push(PlayScene(app, level))
@@ -413,7 +413,7 @@ def test_attempts_ai_help_and_par(app: App) -> None:
 
 
 def test_user_level_badge_is_the_same_in_select_and_play(app: App) -> None:
-    from game.level import Level
+    from game.core.level import Level
 
     level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1, title="Mine")
     entries = pack_entries()[:2] + [LevelEntry("user/mine.txt", None, level, "user")]
@@ -425,7 +425,7 @@ def test_user_level_badge_is_the_same_in_select_and_play(app: App) -> None:
 # ---------------------------------------------------------------- layout at small sizes
 @pytest.mark.parametrize("size", [(800, 500), (640, 400)])
 def test_menu_fits_above_the_footer(app: App, size: tuple[int, int]) -> None:
-    from game.ui import hud
+    from game.app import hud
 
     menu = app.push(MenuScene(app))
     app.run_frames(1)
@@ -436,7 +436,7 @@ def test_menu_fits_above_the_footer(app: App, size: tuple[int, int]) -> None:
 
 
 def test_hud_keeps_counters_and_hints_at_640x400(app: App) -> None:
-    from game.ui import hud
+    from game.app import hud
 
     scene = open_level(app)
     app.run_frames(30)  # past the fade-in
@@ -457,7 +457,7 @@ def test_hud_keeps_counters_and_hints_at_640x400(app: App) -> None:
 def test_status_lines_never_cover_the_board(app: App) -> None:
     scene = open_level(app)
     scene.say("a message")
-    from game.ui.play_extension import ExtensionBase, Marks
+    from game.app.play_extension import ExtensionBase, Marks
 
     class Lines(ExtensionBase):
         name = "lines"
@@ -469,14 +469,14 @@ def test_status_lines_never_cover_the_board(app: App) -> None:
     lines = scene.status_strip_lines()
     assert len(lines) == 2 and "third" in lines[1]
     app.run_frames(1)
-    from game.ui.scenes.play import STATUS_STRIP
-    from game.ui import hud
+    from game.app.scenes.play import STATUS_STRIP
+    from game.app import hud
 
     assert scene.layout().rect.top >= hud.TOP_BAR + STATUS_STRIP
 
 
 def test_confetti_stays_below_the_top_bar_and_reduced_motion_removes_it(app: App) -> None:
-    from game.ui import hud
+    from game.app import hud
 
     scene = open_level(app)
     scene.apply_bricks(SOLUTION, assisted=False)
@@ -496,7 +496,7 @@ def test_confetti_stays_below_the_top_bar_and_reduced_motion_removes_it(app: App
 
 
 def test_plural_everywhere() -> None:
-    from game.ui import hud
+    from game.app import hud
 
     assert hud.plural(1, "brick") == "1 brick" and hud.plural(2, "brick") == "2 bricks"
 
@@ -508,8 +508,8 @@ def test_f12_confirms(app: App) -> None:
 
 
 def test_each_lemming_wears_its_path_colour(app: App) -> None:
-    from game.level import Level
-    from game.ui.render import COLOURBLIND_PATH_COLORS
+    from game.core.level import Level
+    from game.app.render import COLOURBLIND_PATH_COLORS
 
     app.change_settings(palette=Palette.COLOURBLIND)
     level = Level.from_rows([">   ", "X  T", "XXXX", "<  T", "XXXX"], frames=6, budget=0)
@@ -532,8 +532,8 @@ def test_each_lemming_wears_its_path_colour(app: App) -> None:
 
 
 def test_editor_paints_without_a_mouse(app: App) -> None:
-    from game.editor_model import EditorModel
-    from game.ui.scenes.editor import EditorScene, Tool
+    from game.core.editor_model import EditorModel
+    from game.app.scenes.editor import EditorScene, Tool
 
     app.push(MenuScene(app))
     editor = app.push(EditorScene(app, EditorModel.new(6, 8)))

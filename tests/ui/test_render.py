@@ -5,11 +5,11 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from game.level import Level
-from game.simulation import simulate
-from game.ui.input import Act, translate
-from game.ui.render import FrameView, LevelRenderer, fit_layout, render_frame
-from game.ui.sprites import ASSETS_DIR, Sprites
+from game.core.level import Level
+from game.core.simulation import simulate
+from game.app.input import Act, translate
+from game.app.render import FrameView, LevelRenderer, fit_layout, render_frame
+from game.app.sprites import ASSETS_DIR, Sprites
 
 SOLUTION = ((2, 1), (5, 4), (6, 6))
 

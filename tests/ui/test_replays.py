@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pygame
 
-from game.catalog import pack_entries
-from game.ui.app import App
-from game.ui.scenes.play import BASE_FPS, PlayScene, PlayState
-from game.ui.scenes.replays import ReplayScene
-from game.ui.scenes.select import LevelSelectScene
+from game.core.catalog import pack_entries
+from game.app.app import App
+from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
+from game.app.scenes.replays import ReplayScene
+from game.app.scenes.select import LevelSelectScene
 from tests.conftest import ORIGINAL_INDEX, ORIGINAL_KEY, ORIGINAL_SOLUTIONS
 from tests.ui.conftest import press
 

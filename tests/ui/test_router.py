@@ -1,4 +1,4 @@
-"""The router: scenes open each other by name; no scene module imports another; no import cycle in game.ui."""
+"""The router: scenes open each other by name; no scene module imports another; no import cycle in game.app."""
 
 from __future__ import annotations
 
@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pygame
 
-from game.ui.app import App
-from game.ui.router import SCENES, scene_class
+from game.app.app import App
+from game.app.router import SCENES, scene_class
 from tests.ui.conftest import press
 
 UI = Path(__file__).resolve().parents[2] / "game" / "ui"
 #: Parts of one screen split over modules (drawing helpers, the editor's panels and dialogs).
 HELPERS = {"play_draw", "timeline", "editor_view", "editor_analysis", "dialogs"}
 #: A cycle another branch removes (issue 18: export <-> export_relaxed); nothing else may be added here.
-KNOWN_CYCLE = {"game.ui.export", "game.ui.export_relaxed"}
+KNOWN_CYCLE = {"game.app.export", "game.app.export_relaxed"}
 
 
 def runtime_imports(path: Path) -> set[str]:
@@ -50,7 +50,7 @@ def test_no_scene_module_imports_another() -> None:
         own = {path.stem} | {h for h in HELPERS if h.startswith(path.stem)} | (
             {"play_draw", "timeline"} if path.stem == "play" else set()) | (
             {"editor_view", "editor_analysis", "dialogs"} if path.stem == "editor" else set())
-        others = {f"game.ui.scenes.{s}" for s in scenes - own}
+        others = {f"game.app.scenes.{s}" for s in scenes - own}
         assert not runtime_imports(path) & others, f"{path.name} imports {runtime_imports(path) & others}"
 
 

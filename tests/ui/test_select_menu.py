@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pygame
 
-from game.progress import ProgressStore, default_progress_path
-from game.ui.app import App
-from game.catalog import LevelEntry, pack_entries
-from game.ui.scenes.menu import MENU_ENTRIES, MenuScene
-from game.ui.scenes.play import PlayScene
-from game.ui.scenes.select import LevelSelectScene
+from game.core.progress import ProgressStore, default_progress_path
+from game.app.app import App
+from game.core.catalog import LevelEntry, pack_entries
+from game.app.scenes.menu import MENU_ENTRIES, MenuScene
+from game.app.scenes.play import PlayScene
+from game.app.scenes.select import LevelSelectScene
 from tests.ui.conftest import click, leave_level, move, press
 
 

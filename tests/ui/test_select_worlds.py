@@ -5,10 +5,10 @@ from __future__ import annotations
 import pygame
 
 import ai
-from game.ui.app import App
-from game.catalog import LevelEntry, pack_entries
-from game.ui.scenes.play import PlayScene
-from game.ui.scenes.select import LevelSelectScene
+from game.app.app import App
+from game.core.catalog import LevelEntry, pack_entries
+from game.app.scenes.play import PlayScene
+from game.app.scenes.select import LevelSelectScene
 from tests.ui.conftest import click, press
 
 
@@ -73,7 +73,7 @@ def test_down_arrow_crosses_into_the_next_world(app: App) -> None:
 
 
 def test_progress_saved_before_the_renumbering_follows_its_level(app: App) -> None:
-    from game.pack import FORMER_NAMES, original_level_path
+    from game.core.pack import FORMER_NAMES, original_level_path
 
     entries = pack_entries()
     original = next(e for e in entries if e.path == original_level_path())

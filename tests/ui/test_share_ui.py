@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pygame
 
-from game.catalog import pack_entries
-from game.level import Level
-from game.share import encode
-from game.ui.app import App
-from game.ui.scenes.menu import MENU_ENTRIES, MenuScene
-from game.ui.scenes.pause import PauseChoice, PauseScene
-from game.ui.scenes.play import PlayScene
-from game.ui.scenes.select import LevelSelectScene
-from game.ui.scenes.share import MENU_LABEL, PasteCodeScene, ShareCodeScene, install
+from game.core.catalog import pack_entries
+from game.core.level import Level
+from game.core.share import encode
+from game.app.app import App
+from game.app.scenes.menu import MENU_ENTRIES, MenuScene
+from game.app.scenes.pause import PauseChoice, PauseScene
+from game.app.scenes.play import PlayScene
+from game.app.scenes.select import LevelSelectScene
+from game.app.scenes.share import MENU_LABEL, PasteCodeScene, ShareCodeScene, install
 from tests.ui.conftest import press
 
 REPO = Path(__file__).resolve().parents[2]

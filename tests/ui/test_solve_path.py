@@ -2,12 +2,12 @@
 
 A headless app with a profiler (``sys.setprofile``, and ``threading.setprofile`` for the runner's job
 thread) records the call stack when each step of the path is entered: the key becoming an action
-(:func:`game.ui.input.translate`), the solver's entry point (:func:`ai.solve`), the answer reaching the
+(:func:`game.app.input.translate`), the solver's entry point (:func:`ai.solve`), the answer reaching the
 assistant (``Assistant._on_event``), and the next frame drawing it (``Assistant.marks`` read by the
 scene, ``LevelRenderer.draw`` with the ghost bricks).  ``fork`` is switched off for this test, so
-:func:`ai.process.run_in_child` runs the job in the runner's thread (its fallback where ``fork`` is
+:func:`ai.kernel.process.run_in_child` runs the job in the runner's thread (its fallback where ``fork`` is
 missing): the same functions as the game's child process, which adds only
-``ai.process._child_main`` (a function of the same module) between ``run_in_child`` and the job.
+``ai.kernel.process._child_main`` (a function of the same module) between ``run_in_child`` and the job.
 
 A *hop* is a call from a function of one module to a function of another one; the path's hops are
 the distinct (caller, callee) pairs of those stacks whose modules differ.  docs/ARCHITECTURE.md (UI)
@@ -25,34 +25,34 @@ import pygame
 import pytest
 
 import ai
-import ai.process
-from game.catalog import pack_entries
-from game.ui.app import App, FixedClock
-from game.ui.assistant import assistant_of
-from game.ui.assistant.controller import Assistant
-from game.ui.input import translate
-from game.ui.jobs import Execution, JobRunner
-from game.ui.render import LevelRenderer
-from game.ui.scenes.play import PlayScene
+import ai.kernel.process
+from game.core.catalog import pack_entries
+from game.app.app import App, FixedClock
+from game.app.assistant import assistant_of
+from game.app.assistant.controller import Assistant
+from game.app.input import translate
+from game.app.jobs import Execution, JobRunner
+from game.app.render import LevelRenderer
+from game.app.scenes.play import PlayScene
 from tests.conftest import ORIGINAL_INDEX
 from tests.ui.conftest import press
 
 Frame = tuple[str, str]  # (module, function)
 
 #: The chain, as the test records it (docs/ARCHITECTURE.md, "Pressing S").
-REQUEST = [("game.ui.app", "App.step"), ("game.ui.app", "App.dispatch"),
-           ("game.ui.scenes.play", "PlayScene.handle_event"),
-           ("game.ui.assistant.controller", "Assistant.handle_event"),
-           ("game.ui.assistant.controller", "Assistant.request_solve"),
-           ("game.ui.assistant.controller", "Assistant._submit"), ("game.ui.jobs", "JobRunner.submit")]
-IN_THE_CHILD = [("game.ui.jobs", "JobRunner._run"), ("ai.process", "run_in_child"),
-                ("game.ui.assistant.controller", "Assistant._solve_job.<locals>.job"), ("ai", "solve")]
-ANSWER = [("game.ui.app", "App.step"), ("game.ui.jobs", "JobRunner.pump"),
-          ("game.ui.assistant.controller", "Assistant._on_event")]
-DRAWN = [("game.ui.app", "App.step"), ("game.ui.app", "App.draw"), ("game.ui.scenes.play", "PlayScene.draw")]
-MARKS = DRAWN + [("game.ui.scenes.play", "PlayScene.marks"), ("game.ui.assistant.controller", "Assistant.marks")]
-BOARD = DRAWN + [("game.ui.render", "LevelRenderer.draw")]
-KEY = [("game.ui.app", "App.step"), ("game.ui.input", "translate")]
+REQUEST = [("game.app.app", "App.step"), ("game.app.app", "App.dispatch"),
+           ("game.app.scenes.play", "PlayScene.handle_event"),
+           ("game.app.assistant.controller", "Assistant.handle_event"),
+           ("game.app.assistant.controller", "Assistant.request_solve"),
+           ("game.app.assistant.controller", "Assistant._submit"), ("game.app.jobs", "JobRunner.submit")]
+IN_THE_CHILD = [("game.app.jobs", "JobRunner._run"), ("ai.kernel.process", "run_in_child"),
+                ("game.app.assistant.controller", "Assistant._solve_job.<locals>.job"), ("ai", "solve")]
+ANSWER = [("game.app.app", "App.step"), ("game.app.jobs", "JobRunner.pump"),
+          ("game.app.assistant.controller", "Assistant._on_event")]
+DRAWN = [("game.app.app", "App.step"), ("game.app.app", "App.draw"), ("game.app.scenes.play", "PlayScene.draw")]
+MARKS = DRAWN + [("game.app.scenes.play", "PlayScene.marks"), ("game.app.assistant.controller", "Assistant.marks")]
+BOARD = DRAWN + [("game.app.render", "LevelRenderer.draw")]
+KEY = [("game.app.app", "App.step"), ("game.app.input", "translate")]
 #: The most hops the path may take (issue 19: "pressing S: at most 12 hops").
 MAX_HOPS = 12
 
@@ -79,7 +79,7 @@ def hops(*stacks: list[Frame]) -> set[tuple[Frame, Frame]]:
 
 @pytest.fixture
 def no_fork(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ai.process, "fork_available", lambda: False)
+    monkeypatch.setattr(ai.kernel.process, "fork_available", lambda: False)
 
 
 def test_pressing_s_takes_at_most_12_hops(data_home: Any, no_fork: None) -> None:
@@ -94,7 +94,7 @@ def test_pressing_s_takes_at_most_12_hops(data_home: Any, no_fork: None) -> None
                Assistant._on_event.__code__: ("answer", "App.step"),
                Assistant.marks.__code__: ("marks", "App.step"),
                LevelRenderer.draw.__code__: ("board", "App.step"),
-               __import__("game.ui.jobs", fromlist=["JobRunner"]).JobRunner.submit.__code__: ("submit", "App.step")}
+               __import__("game.app.jobs", fromlist=["JobRunner"]).JobRunner.submit.__code__: ("submit", "App.step")}
     seen: dict[str, list[list[Frame]]] = {}
     lock = threading.Lock()
 
@@ -116,8 +116,8 @@ def test_pressing_s_takes_at_most_12_hops(data_home: Any, no_fork: None) -> None
         threading.setprofile(None)  # type: ignore[arg-type]
     assert assistant.shown is not None and set(scene.ghost_bricks) == set(assistant.shown)
 
-    request = next(s for s in seen["submit"] if ("game.ui.assistant.controller", "Assistant._submit") in s)
-    child = next(s for s in seen["solve"] if ("game.ui.assistant.controller", "Assistant._solve_job.<locals>.job") in s)
+    request = next(s for s in seen["submit"] if ("game.app.assistant.controller", "Assistant._submit") in s)
+    child = next(s for s in seen["solve"] if ("game.app.assistant.controller", "Assistant._solve_job.<locals>.job") in s)
     answer = next(s for s in seen["answer"])
     key = next(s for s in seen["key"])
     assert request == REQUEST

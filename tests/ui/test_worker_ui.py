@@ -1,6 +1,6 @@
 """The assistant's background jobs (the app's job runner) inside the real app: cancel latency, crashes, frame rate.
 
-The solvers here are test doubles that follow the :class:`ai.base.Solver` contract (they
+The solvers here are test doubles that follow the :class:`ai.kernel.base.Solver` contract (they
 check ``cancel`` every few milliseconds); the frame-rate test uses one that never releases
 the interpreter on its own (a pure-Python busy loop), the worst case for the UI thread.
 """
@@ -14,13 +14,13 @@ from typing import Any
 import pygame
 import pytest
 
-from ai.base import Progress, SolveMode, SolveResult, SolveStatus
-from game.error_log import error_log_path
-from game.level import Level
-from game.ui.app import App
-from game.ui.assistant import Assistant, assistant_of
-from game.catalog import pack_entries
-from game.ui.scenes.play import PlayScene
+from ai.kernel.base import Progress, SolveMode, SolveResult, SolveStatus
+from game.core.error_log import error_log_path
+from game.core.level import Level
+from game.app.app import App
+from game.app.assistant import Assistant, assistant_of
+from game.core.catalog import pack_entries
+from game.app.scenes.play import PlayScene
 from tests.ui.conftest import press
 from tests.conftest import ORIGINAL_INDEX
 

@@ -12,17 +12,17 @@ from ai.solvers.learned.path_model import PathModel
 from ai.solvers.learned.physics_rules import PhysicsRulesSolver
 from ai.solvers.learned.solver import LearnedRuleSolver, default_rules
 from ai.solvers.base import SolverBase
-from game.physics import Physics
+from game.core.physics import Physics
 from pathlib import Path
 
 
 def read_rules(path: str | Path) -> object:
     """A rules file: a physics of the JSON form (``learn --out``), or decision-tree rules of the older
-    learner; read through the bounded loader, any problem is one :class:`game.errors.GameError` naming
+    learner; read through the bounded loader, any problem is one :class:`game.core.errors.GameError` naming
     the file."""
     from ai.learning.rules import MAX_RULES_BYTES, LearnedRules, RulesFileError
-    from game.physics_catalog import is_physics_json
-    from game.storage import UserFileError, load_json_file
+    from game.core.physics_catalog import is_physics_json
+    from game.core.storage import UserFileError, load_json_file
 
     try:
         data = load_json_file(path, what="rules file", max_bytes=MAX_RULES_BYTES)
@@ -38,7 +38,7 @@ def read_rules(path: str | Path) -> object:
 
 
 def learned_solver(*, rules: object = None, **options: object) -> SolverBase:
-    """The learned solver for ``rules``: a learned :class:`~game.physics.Physics` (or none: learn the
+    """The learned solver for ``rules``: a learned :class:`~game.core.physics.Physics` (or none: learn the
     level's physics by watching the engine) solves with :class:`PhysicsRulesSolver`; decision-tree rules
     files of the older learner with :class:`LearnedRuleSolver`."""
     if isinstance(rules, (str, Path)):

@@ -23,12 +23,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ai.base import BrickSet
-from ai.context import SolveContext
+from ai.kernel.base import BrickSet
+from ai.kernel.context import SolveContext
 from ai.learning.derive import derived_at_most_one, simplified_paths
 from ai.learning.features import LABELS, WINDOW
 from ai.learning.models import TreeModel
-from game.level import Brick, Level
+from game.core.level import Brick, Level
 
 
 #: Three-valued logic: 0, 1 or unknown.

@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from ai.base import BrickSet
-from ai.context import SolveContext
+from ai.kernel.base import BrickSet
+from ai.kernel.context import SolveContext
 from ai.learning.derive import Condition
-from game.level import Brick, Level
+from game.core.level import Brick, Level
 
 #: Three-valued logic: a cell that may or may not get a brick.
 UNKNOWN = 2

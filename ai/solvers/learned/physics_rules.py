@@ -4,13 +4,13 @@ The learned physics is a value of the same class as the game's own, so every exa
 it unchanged: the level is solved under the learned physics (by ``inner``, default ``auto``) and every
 answer is replayed by the reference simulator under the level's real physics before anyone sees it.
 The answer is claimed optimal, infeasible or complete only when the learned physics moves every lemming
-like the level's from any start on any map (:meth:`game.physics.Physics.moves_alike`, checked against
+like the level's from any start on any map (:meth:`game.core.physics.Physics.moves_alike`, checked against
 the engine's table); otherwise the winners that
 replay are offered as ``feasible``.  Without rules, the solver first learns the level's physics by
 watching the engine (:func:`ai.learning.physics_learner.learn_by_asking`).
 
->>> from game.level import Level
->>> from game.physics_catalog import SHIPPED
+>>> from game.core.level import Level
+>>> from game.core.physics_catalog import SHIPPED
 >>> level = Level.from_rows(["     T", "   XXX", ">   XX", "XXXXXX"], 12, 2, physics=SHIPPED["climber"])
 >>> result = PhysicsRulesSolver(physics=SHIPPED["climber"]).solve(level, mode="all")
 >>> result.status.value, result.solutions, result.complete
@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ai.base import SolveMode, SolveStatus
-from ai.context import SolveContext
+from ai.kernel.base import SolveMode, SolveStatus
+from ai.kernel.context import SolveContext
 from ai.solvers.base import Outcome, Partial, SolverBase
-from game.level import Level
-from game.physics import Physics
-from game.simulation import simulate
+from game.core.level import Level
+from game.core.physics import Physics
+from game.core.simulation import simulate
 
 #: Physics learned by watching the engine, by the engine physics' behaviour key (one process).
 _LEARNED: dict[str, Physics] = {}

@@ -17,7 +17,7 @@ simulator; a disagreement is reported as ``unknown`` ("the learned rules are wro
 
 History and design measurements: ``docs/history/learned-solver.md``.
 
->>> from game.level import Level
+>>> from game.core.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
 >>> r = LearnedRuleSolver().solve(level, mode=SolveMode.ALL)
 >>> r.status.value, r.solutions, r.complete
@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from ai.base import BrickSet, SolveMode, SolveStatus
-from ai.context import SolveContext
+from ai.kernel.base import BrickSet, SolveMode, SolveStatus
+from ai.kernel.context import SolveContext
 from ai.learning.derive import derived_transitions, learned_run_wins
 from ai.learning.models import TreeModel
 from ai.learning.rules import DEFAULT_RULES_PATH, LearnedRules
@@ -42,8 +42,8 @@ from ai.learning.trust import verdict
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.learned.encoding import ClauseModel, encode
 from ai.solvers.learned.path_model import Moves, PathModel
-from game.level import Level
-from game.simulation import simulate
+from game.core.level import Level
+from game.core.simulation import simulate
 
 #: Cache file for rules learned on first use (when the shipped file is missing).
 CACHE_NAME = "learned_rules.json"
@@ -60,7 +60,7 @@ def default_rules() -> LearnedRules:
             if DEFAULT_RULES_PATH.exists():
                 _default_rules = LearnedRules.load(DEFAULT_RULES_PATH)
             else:
-                from game.storage import user_data_dir
+                from game.core.storage import user_data_dir
 
                 cache = user_data_dir() / CACHE_NAME
                 if cache.exists():

@@ -40,7 +40,7 @@ from ortools.linear_solver import pywraplp  # type: ignore[attr-defined]  # (abs
 from ortools.linear_solver.python import model_builder as mb
 from scipy.optimize import Bounds, LinearConstraint, milp
 
-from ai.context import SolveContext, SolveStopped, StopReason
+from ai.kernel.context import SolveContext, SolveStopped, StopReason
 from ai.solvers.milp.model import MilpModel
 
 FloatArray = npt.NDArray[np.float64]
@@ -87,7 +87,7 @@ class Backend(ABC):
         """Solve within ``ctx`` (its deadline; its cancel events when the backend is interruptible);
         ``feasibility``: any solution will do (no objective: the solver stops at the first one).
 
-        Raises :class:`ai.context.SolveStopped` when stopped before a solution or a proof.
+        Raises :class:`ai.kernel.context.SolveStopped` when stopped before a solution or a proof.
         """
 
 

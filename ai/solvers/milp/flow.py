@@ -1,6 +1,6 @@
 """The *flow* and *path* formulations of the MILP: per lemming, a unit flow over brick-gated arcs.
 
-Per lemming, the live states ``(t, r, c, d)`` of :mod:`ai.reach` are the nodes of a
+Per lemming, the live states ``(t, r, c, d)`` of :mod:`ai.solvers.reach` are the nodes of a
 time-expanded network; a node at frame ``t < N-1`` has continuous arc variables in
 ``[0, 1]`` to frame ``t+1``, one per effect of the level's physics (its branches grouped by move and
 turn, :func:`ai.solvers.gates.effect_groups`; classic: ``fall``, ``walk``, ``turn``; climber's two ways
@@ -30,7 +30,7 @@ needed, so the model has about one variable and one row per live state.
 The *path* formulation (:class:`PathBuilder`, the exact solver's default) is the same flow on
 the graph of states without frames.
 
->>> from game.level import Level
+>>> from game.core.level import Level
 >>> m = build_flow(Level.from_rows(["> .T", "XX.X"], frames=5, budget=1))
 >>> m.n_bricks, len(m.objective) - m.n_bricks
 (3, 1)
@@ -44,13 +44,13 @@ import numpy as np
 import numpy.typing as npt
 import scipy.sparse
 
-from ai.context import SolveContext
-from ai.reach import LemmingReach
-from ai.reach_bounded import BoundedLemming, BoundedReach, Scope
+from ai.kernel.context import SolveContext
+from ai.solvers.reach import LemmingReach
+from ai.solvers.reach_bounded import BoundedLemming, BoundedReach, Scope
 from ai.solvers.gates import FREE, SOLID, EffectGroup, destination, effect_groups, possible
 from ai.solvers.milp.model import IntArray, MilpModel, ModelBuilder
-from game.level import Level
-from game.physics import Offset, Physics
+from game.core.level import Level
+from game.core.physics import Offset, Physics
 
 BoolArray = npt.NDArray[np.bool_]
 
@@ -64,7 +64,7 @@ def read_order(physics: Physics) -> list[Offset]:
 
 
 def moves_of(reach: object) -> IntArray | None:
-    """The moves a bounded scope's lemming makes (:attr:`ai.reach_bounded.BoundedLemming.moves`), or ``None``
+    """The moves a bounded scope's lemming makes (:attr:`ai.solvers.reach_bounded.BoundedLemming.moves`), or ``None``
     for the full analysis (every possible move between live states)."""
     return reach.moves if isinstance(reach, BoundedLemming) else None
 

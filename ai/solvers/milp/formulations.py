@@ -9,7 +9,7 @@
 * ``product`` (:class:`ai.solvers.milp.product.ProductBuilder`, the LP relaxation's default):
   the per-frame model whose relaxation splits a lemming by a 2/3 brick as in the design notes.
 
->>> from game.level import Level
+>>> from game.core.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
 >>> [build_milp(level, formulation=name).n_bricks for name in FORMULATIONS]
 [3, 3, 3]
@@ -17,12 +17,12 @@
 
 from __future__ import annotations
 
-from ai.context import SolveContext
-from ai.reach_bounded import Scope
+from ai.kernel.context import SolveContext
+from ai.solvers.reach_bounded import Scope
 from ai.solvers.milp.flow import FlowBuilder, PathBuilder
 from ai.solvers.milp.model import MilpModel, ModelBuilder
 from ai.solvers.milp.product import ProductBuilder
-from game.level import Level
+from game.core.level import Level
 
 #: The formulations by name.
 BUILDERS: dict[str, type[ModelBuilder]] = {"path": PathBuilder, "flow": FlowBuilder, "product": ProductBuilder}
@@ -32,7 +32,7 @@ FORMULATIONS = tuple(BUILDERS)
 def build_milp(level: Level, info: Scope | None = None, *, cut_depth: int = 0,
                formulation: str = "path", ctx: SolveContext | None = None) -> MilpModel:
     """The model of ``level`` in ``formulation``, with run cuts to ``cut_depth``; ``ctx`` may stop
-    the building (:class:`ai.context.SolveStopped`).  Where targets do not stop lemmings ``path``
+    the building (:class:`ai.kernel.context.SolveStopped`).  Where targets do not stop lemmings ``path``
     is built as ``flow``."""
     if formulation not in BUILDERS:
         raise ValueError(f"unknown MILP formulation {formulation!r}; choose from {', '.join(FORMULATIONS)}")

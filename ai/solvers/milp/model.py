@@ -1,14 +1,14 @@
 """The MILP model every formulation builds: a sparse matrix from numpy index arrays.
 
 A formulation subclasses :class:`ModelBuilder`, which owns the brick variables (the first
-variables, one per cell that some live state reads, see :mod:`ai.reach`; over a bounded scope, one per
-cell that some bounded run meets, :mod:`ai.reach_bounded`), the gate map of
+variables, one per cell that some live state reads, see :mod:`ai.solvers.reach`; over a bounded scope, one per
+cell that some bounded run meets, :mod:`ai.solvers.reach_bounded`), the gate map of
 :mod:`ai.solvers.gates` (``code[r+1, c+1]``: brick variable, or a cell fixed solid or free),
 the growing coordinate lists of the constraint matrix, the shared rows (budget, run cuts) and
 the assembly into a :class:`MilpModel`.  Building checks the solve context between groups of
 rows, so a stop ends it promptly.
 
->>> from game.level import Level
+>>> from game.core.level import Level
 >>> b = ModelBuilder(Level.from_rows(["> .T", "XX.X"], frames=5, budget=1))
 >>> b.brick_cells, int(b.code[2, 3])
 ([(0, 1), (0, 2), (1, 2)], 2)
@@ -27,11 +27,11 @@ import numpy as np
 import numpy.typing as npt
 import scipy.sparse  # imported here, not inside a solve: the first import takes ~0.5 s
 
-from ai.context import SolveContext
-from ai.reach import analyse, losing_reads
-from ai.reach_bounded import BoundedReach, Scope
+from ai.kernel.context import SolveContext
+from ai.solvers.reach import analyse, losing_reads
+from ai.solvers.reach_bounded import BoundedReach, Scope
 from ai.solvers.gates import gate_codes
-from game.level import Level
+from game.core.level import Level
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -136,8 +136,8 @@ class ModelBuilder:
         """Valid cuts from losing runs: ``Σ_{c∉P} b_c − Σ_{c∈P} b_c ≥ 1 − |P|`` over read cells.
 
         ``P`` ranges over the brick-free set and (depth 2) one brick on each cell the
-        brick-free runs read; see :func:`ai.reach.losing_reads`.  None over a relaxed scope
-        (:attr:`ai.reach_bounded.BoundedReach.relaxed`): a cut from a lemming it does not cover, over its
+        brick-free runs read; see :func:`ai.solvers.reach.losing_reads`.  None over a relaxed scope
+        (:attr:`ai.solvers.reach_bounded.BoundedReach.relaxed`): a cut from a lemming it does not cover, over its
         brick cells only, could remove the sets that win the lemmings it covers.
         """
         if isinstance(self.info, BoundedReach) and self.info.relaxed:

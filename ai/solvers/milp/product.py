@@ -1,6 +1,6 @@
 """The *product* formulation: the per-frame state-space dynamics, linearised with products.
 
-Variables (only for live states and read cells, see :mod:`ai.reach`):
+Variables (only for live states and read cells, see :mod:`ai.solvers.reach`):
 
 * ``b`` (binary): a brick on a read cell;
 * ``x`` (continuous in [0, 1], integral at any integer ``b``): lemming occupancy of a live state;
@@ -18,7 +18,7 @@ the last frame.  Flows towards states that are not live are dropped, so they mus
 Its LP relaxation is the one of the research notes (a lemming split by a 2/3 brick), which is
 why the LP relaxation uses it by default; the exact solver uses :mod:`ai.solvers.milp.flow`.
 
->>> from game.level import Level
+>>> from game.core.level import Level
 >>> m = ProductBuilder(Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)).build()
 >>> m.n_bricks, len(m.states[0][1])
 (3, 5)

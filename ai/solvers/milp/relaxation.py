@@ -12,12 +12,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ai.base import RelaxedSolution, SolveStatus
-from ai.context import SolveContext
+from ai.kernel.base import RelaxedSolution, SolveStatus
+from ai.kernel.context import SolveContext
 from ai.solvers.base import Outcome
 from ai.solvers.milp.backends import BackendStatus, load_backend
 from ai.solvers.milp.model import MilpModel
-from game.level import Level
+from game.core.level import Level
 
 
 def solve_lp(level: Level, model: MilpModel, lp_backend: str, ctx: SolveContext) -> Outcome:

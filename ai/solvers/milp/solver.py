@@ -8,7 +8,7 @@ lemming densities come back in ``SolveResult.relaxed``.
 
 Modes ``min`` and ``all`` first climb through small caps on *bounded* models: for ``k`` from the proved
 lower bound up, the model over the states of runs that meet at most ``k`` bricks
-(:mod:`ai.reach_bounded`) under ``Σ b ≤ k``; the first cap with a solution holds the minimum.  Such a
+(:mod:`ai.solvers.reach_bounded`) under ``Σ b ≤ k``; the first cap with a solution holds the minimum.  Such a
 model is a fraction of the full one (a quarter of the per-frame model under physics whose targets do not
 stop lemmings, at ``k = 2`` on 16x24 maps); once the bounded pass would not be much smaller than the full
 model, the full model takes over from the bound reached.
@@ -19,10 +19,10 @@ Mode ``all`` finds the minimum, then repeatedly solves with ``Σ b = min`` and a
 The solve context reaches the model building (checked between groups of rows) and the backend
 (its time limit; SCIP and GLOP are interrupted by the context's stop-watcher).  CBC, HiGHS and
 CLP can neither be interrupted nor release the GIL, so when the caller can cancel (the context
-has a cancel event) the whole solve runs in a child process (:func:`ai.process.run_in_child`, which
+has a cancel event) the whole solve runs in a child process (:func:`ai.kernel.process.run_in_child`, which
 also works inside the UI's worker child) that is killed on cancel.
 
->>> from game.level import Level
+>>> from game.core.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
 >>> MilpSolver(backend="scip").solve(level, mode=SolveMode.ALL).solutions
 (((1, 2),),)
@@ -39,9 +39,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ai.base import BrickSet, SolveMode, SolveResult, SolveStatus
-from ai.context import SolveContext, SolveStopped, StopReason
-from ai.reach import ReachInfo, reach_for
+from ai.kernel.base import BrickSet, SolveMode, SolveResult, SolveStatus
+from ai.kernel.context import SolveContext, SolveStopped, StopReason
+from ai.solvers.reach import ReachInfo, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.bounds import PROVED_BY_SEARCH, first_bounds
 from ai.solvers.climb import CLIMBS, BoundedScopes
@@ -49,7 +49,7 @@ from ai.solvers.milp.backends import INTERRUPTIBLE, LP_BACKENDS, MIP_BACKENDS, B
 from ai.solvers.milp.formulations import FORMULATIONS, build_milp
 from ai.solvers.milp.model import MilpModel
 from ai.solvers.milp.relaxation import solve_lp
-from game.level import Level
+from game.core.level import Level
 
 #: A child process still running this long after the deadline is killed (its result is lost).
 CHILD_GRACE = 0.15
@@ -175,9 +175,9 @@ class MilpSolver(SolverBase):
                        message=f"no set of at most {level.budget} bricks wins")
 
     def _solve_in_child(self, level: Level, mode: SolveMode, ctx: SolveContext) -> Outcome:
-        """Run :meth:`solve_in` in a child process (:func:`ai.process.run_in_child`, which also works
+        """Run :meth:`solve_in` in a child process (:func:`ai.kernel.process.run_in_child`, which also works
         inside the UI's worker child); kill it on cancel, or :data:`CHILD_GRACE` s past the deadline."""
-        from ai.process import JobCancelled, JobFailed, run_in_child
+        from ai.kernel.process import JobCancelled, JobFailed, run_in_child
 
         remaining, shared, here = ctx.remaining(), dict(ctx.shared), copy.copy(self)
 

@@ -1,1 +1,0 @@
-"""Assistant services the UI calls: hints and deductions, level analysis, the background worker."""

@@ -1,0 +1,54 @@
+"""Running OR-Tools CP-SAT under a solve context: the one place that turns a context into CP-SAT's time limit
+and stops a running search within milliseconds.
+
+Every CP-SAT model of the project (the lemming encodings, reverse Life, hidden directions, peg bounds) is
+solved through :func:`solve_under`.
+
+>>> from ortools.sat.python import cp_model
+>>> model = cp_model.CpModel()
+>>> x = model.new_bool_var("x")
+>>> model.add(x == 1)  # doctest: +ELLIPSIS
+<...>
+>>> solver = cp_model.CpSolver()
+>>> solve_under(solver, model, SolveContext.create()) == cp_model.OPTIMAL, solver.value(x)
+(True, 1)
+>>> solve_under(cp_model.CpSolver(), model, SolveContext.create(time_limit=0.0)) == cp_model.UNKNOWN
+True
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from ai.kernel.context import SolveContext
+
+
+def solve_under(solver: cp_model.CpSolver, model: cp_model.CpModel, ctx: SolveContext,
+                callback: cp_model.CpSolverSolutionCallback | None = None) -> Any:
+    """Solve ``model`` with ``solver`` (its other parameters already set) within ``ctx``: the time left
+    becomes CP-SAT's limit, a stop of ``ctx`` ends the search within a few milliseconds (through the
+    context's stop-watcher), and an already stopped context returns ``UNKNOWN`` without solving."""
+    remaining = ctx.remaining()
+    if remaining is not None:
+        solver.parameters.max_time_in_seconds = max(remaining, 0.001)
+    if ctx.should_stop():
+        return cp_model.UNKNOWN
+    finished = threading.Event()
+
+    def stop() -> None:
+        # stop_search is lost if it comes before CP-SAT has started: repeat it until the solve returns
+        while not finished.is_set():
+            solver.stop_search()
+            finished.wait(0.005)
+
+    with ctx.watch(stop):
+        try:
+            return solver.solve(model, callback)
+        finally:
+            finished.set()
+
+
+__all__ = ["solve_under"]

@@ -1,0 +1,244 @@
+"""The one way AI work runs in a child process: :func:`run_in_child`.
+
+Used by the UI's one job runner (``game.app.jobs.JobRunner`` runs every assistant, editor, export and
+puzzle job through it) and by MILP's cancellable backend (:mod:`ai.solvers.milp.solver`), including when a
+MILP solve itself runs inside such a child.  The child:
+
+* is forked (``fork`` start method) and **not daemonic**, so it may start processes of its own;
+* leads its own process group when started from a process that is not itself a runner child, so
+  cancelling kills the job *and everything it started* (``killpg``) at once;
+* dies with its parent on Linux (``PR_SET_PDEATHSIG``), and every live child is killed when the
+  parent's interpreter exits (``atexit``), so no solver keeps running after the game closed;
+* runs at a lower CPU priority (``nice``) and sends its progress reports (throttled) and its result
+  back through a pipe.  A job that raises becomes :class:`JobFailed` with the traceback as detail;
+* never garbage-collects what it inherits (``gc.freeze`` across the fork): a finalizer run there could
+  wait forever on a lock that another thread of the parent held at the fork.
+
+Where ``fork`` is not available (Windows) the job runs in the calling thread.
+
+>>> import threading
+>>> run_in_child(lambda report: 6 * 7, threading.Event())
+42
+>>> try:
+...     run_in_child(lambda report: 1 // 0, threading.Event())
+... except JobFailed as exc:
+...     print(exc, "|", "Traceback" in exc.detail)
+ZeroDivisionError: integer division or modulo by zero | True
+"""
+
+from __future__ import annotations
+
+import atexit
+import gc
+import importlib
+import multiprocessing
+import multiprocessing.util  # noqa: F401 - registers its exit handler before ours (ours runs first)
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+from typing import Any, Callable
+
+#: A job: called (in the child) with a progress-report function; returns a picklable result.
+Job = Callable[[Callable[[Any], None]], Any]
+#: Where progress reports go in the parent.
+Report = Callable[[Any], None]
+
+#: Nice value added in a top-level child, so the game's UI keeps priority on a busy machine.
+CHILD_NICE = 10
+#: Progress reports sent per second at most (later ones within the interval are dropped).
+PROGRESS_RATE = 20.0
+#: How often the supervising thread checks the pipe and the cancel event, in seconds.
+POLL = 0.005
+
+#: True in a process started by :func:`run_in_child` (its children stay in its process group).
+_in_child = False
+#: Live children started by this process: pid -> leads its own process group.
+_live: dict[int, bool] = {}
+_live_lock = threading.Lock()
+
+
+class JobFailed(RuntimeError):
+    """The job raised in the child (message ``"ErrorType: text"``, traceback in ``detail``) or the
+    child died."""
+
+    def __init__(self, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.detail = detail
+
+
+class JobCancelled(Exception):
+    """The cancel event was set: the child was killed before it answered."""
+
+
+def fork_available() -> bool:
+    """True where jobs can run in a forked child process (Linux, macOS)."""
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def in_child() -> bool:
+    """True inside a process started by :func:`run_in_child`."""
+    return _in_child
+
+
+def run_in_child(job: Job, cancel: threading.Event, report: Report | None = None, *,
+                 nice: int | None = None, preload: tuple[str, ...] = ()) -> Any:
+    """Run ``job(report)`` in a child process and return its result.
+
+    Raises :class:`JobCancelled` as soon as ``cancel`` is set (the child and its own children are
+    killed), :class:`JobFailed` when the job raised or the child died.  ``preload`` names modules to
+    import here first, so that later children inherit them (OR-Tools takes ~0.5 s to import).
+    ``nice`` defaults to :data:`CHILD_NICE` at top level and 0 inside a runner child.
+    """
+    if not fork_available():
+        return job(report or _ignore)
+    for name in preload:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - the child meets (and reports) the same error
+            pass
+    if cancel.is_set():
+        raise JobCancelled
+    ctx = multiprocessing.get_context("fork")
+    receiver, sender = ctx.Pipe(duplex=False)
+    own_group = not _in_child
+    proc = ctx.Process(target=_child_main, name="ai-job", daemon=False,
+                       args=(job, sender, CHILD_NICE if nice is None and own_group else (nice or 0), own_group,
+                             os.getpid()))
+    # The child never collects what it inherits: a finalizer run there by the garbage collector could wait
+    # forever on a lock another thread of this process held at the fork.
+    gc.freeze()
+    try:
+        proc.start()
+    finally:
+        gc.unfreeze()
+    assert proc.pid is not None
+    if own_group:
+        try:
+            os.setpgid(proc.pid, proc.pid)  # also here: a cancel right after the start must reach the group
+        except OSError:
+            pass
+    with _live_lock:
+        _live[proc.pid] = own_group
+    sender.close()
+    try:
+        while True:
+            if cancel.is_set():
+                raise JobCancelled
+            if receiver.poll(POLL):
+                try:
+                    message = receiver.recv()
+                except (EOFError, OSError):
+                    proc.join(1.0)
+                    raise JobFailed(f"the solver process died (exit code {proc.exitcode})") from None
+                if message[0] == "progress":
+                    if report is not None:
+                        report(message[1])
+                elif message[0] == "done":
+                    return message[1]
+                else:
+                    raise JobFailed(message[1], message[2])
+            elif not proc.is_alive() and not receiver.poll():
+                raise JobFailed(f"the solver process died (exit code {proc.exitcode})")
+    finally:
+        _stop(proc.pid, own_group)
+        if proc.is_alive():
+            # reap without waiting: the kill is immediate, the join is bookkeeping
+            threading.Thread(target=proc.join, args=(5.0,), name="ai-job-reaper", daemon=True).start()
+        else:
+            proc.join(1.0)
+        receiver.close()
+
+
+def _stop(pid: int, own_group: bool) -> None:
+    """SIGKILL the child (and its process group, when it leads one); forget it."""
+    with _live_lock:
+        _live.pop(pid, None)
+    if own_group:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+            return
+        except (ProcessLookupError, PermissionError):
+            pass
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def kill_all() -> None:
+    """Kill every live child of this process (and their groups); called at interpreter exit."""
+    with _live_lock:
+        live = list(_live.items())
+    for pid, own_group in live:
+        _stop(pid, own_group)
+
+
+def _ignore(payload: Any) -> None:
+    """A report function that drops everything."""
+
+
+def _die_with_parent(parent: int) -> None:
+    """Linux: SIGKILL this process when the thread that forked it ends; exit if that already happened."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _child_main(job: Job, sender: Any, nice: int, own_group: bool, parent: int) -> None:
+    """The child process: run the job, send progress (throttled) and the outcome."""
+    global _in_child, _live, _live_lock
+    _in_child = True
+    _live, _live_lock = {}, threading.Lock()  # the parent's children are not ours; its lock may be held
+    if own_group:
+        try:
+            os.setpgid(0, 0)
+        except OSError:
+            pass
+    _die_with_parent(parent)
+    if nice:
+        try:
+            os.nice(nice)
+        except OSError:
+            pass
+    last = [0.0]
+    lock = threading.Lock()
+
+    def report(payload: Any) -> None:
+        now = time.monotonic()
+        if now - last[0] < 1.0 / PROGRESS_RATE:
+            return
+        last[0] = now
+        with lock:
+            try:
+                sender.send(("progress", payload))
+            except Exception:  # noqa: BLE001 - an unpicklable report is dropped, never fatal
+                pass
+
+    try:
+        result = job(report)
+        with lock:
+            sender.send(("done", result))
+    except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
+        with lock:
+            try:
+                sender.send(("error", f"{type(exc).__name__}: {exc}", traceback.format_exc()))
+            except Exception:  # noqa: BLE001
+                pass
+    finally:
+        sender.close()
+
+
+atexit.register(kill_all)
+
+__all__ = ["CHILD_NICE", "Job", "JobCancelled", "JobFailed", "fork_available", "in_child", "kill_all",
+           "run_in_child"]

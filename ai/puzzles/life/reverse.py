@@ -1,0 +1,314 @@
+"""Reverse Life: a start that becomes the target after k steps, or a proof that none exists.
+
+:func:`reverse` tries, within one :class:`ai.kernel.context.SolveContext` (stages 2-4 share all but
+:data:`POLISH_SHARE` of the time):
+
+1. the free answers: the all-dead board and the target itself (a still life is its own predecessor);
+2. the SAT chain (:mod:`ai.puzzles.life.sat`: CaDiCaL, one generation back at a time, depth first with
+   backtracking) for :data:`SAT_SHARE` of the time: an exact start, or a proof that the target has no
+   predecessor (then the rest of the time goes to the soft model); every board it meets is a candidate;
+3. for k >= 2 on boards of at most :data:`JOINT_MAX_CELLS` cells, the joint exact CP-SAT model of all
+   k generations (:mod:`ai.puzzles.life.model`) for :data:`JOINT_SHARE` of the time: a solution is an exact
+   start, ``INFEASIBLE`` a proof that none exists;
+4. then one generation back at a time with CP-SAT (:func:`predecessor`; each level an equal share of the
+   time left, at least :data:`LEVEL_SHARE` of it): the *exact* one-step model (the board as constants)
+   for half of the level's time, else the *soft* model (minimise wrong cells) for the rest; the chain
+   goes on from what was found (inner levels keep the sparsest predecessor found in their time: sparse
+   boards more often have predecessors themselves).  ``INFEASIBLE`` on the first level proves that no
+   start exists at all (the target is a Garden of Eden).  Every board of every stage is a candidate
+   start; the one with fewest wrong cells after the replay wins;
+5. when none is exact, the local search of :mod:`ai.puzzles.life.polish` improves the best one with the rest of
+   the time (when it gives up early, it starts again from the same board with other random choices).
+
+:func:`backbone` finds the cells that have the same value in every start (the hints): solve, then ask
+for a start that differs from the first on at least one still-common cell, drop the cells that
+differ, until no such start exists (then the remaining cells are proved) or the time ends.
+
+Every start returned is replayed with :func:`game.core.puzzles.life.rules.step`: its wrong cells are counted by the
+model, never taken from the solver, and ``exact`` is said only when the replay matches.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from ai.kernel.context import SolveContext, SolveStopped
+from ai.puzzles.life.model import build_model, solve_model
+from ai.puzzles.life.polish import polish, wrong_cells
+from ai.puzzles.life.sat import chain
+from game.core.puzzles.life.board import board_rows
+from game.core.puzzles.life.rules import LIFE, Board, Rule, near_cells, trajectory
+
+#: Share of the time limit the SAT chain (:func:`ai.puzzles.life.sat.chain`) gets before the CP-SAT models.
+SAT_SHARE = 0.7
+#: Share of the time limit the exact model gets before the soft model takes over.
+EXACT_SHARE = 0.5
+#: Share of the time limit the joint model of all k generations gets (k >= 2) before the step-by-step chain.
+JOINT_SHARE = 0.4
+#: Largest board (cells) for the joint model: on 25x25 boards it found no start in 4 s of a 10 s limit
+#: where the chain finds some (k = 2), and building it for k = 5 alone takes seconds.
+JOINT_MAX_CELLS = 300
+#: Ask the chain's inner levels for the sparsest predecessor found in their time (not the first one).
+SPARSE_CHAIN = True
+#: Share of the time limit kept for the local search (:func:`ai.puzzles.life.polish.polish`) when no stage before
+#: it found an exact start.
+POLISH_SHARE = 0.7
+#: Least share of the time left that one level of the step-by-step chain gets.
+LEVEL_SHARE = 0.5
+
+
+class ReverseStatus(str, enum.Enum):
+    """What :func:`reverse` found."""
+
+    EXACT = "exact"  #: a start whose k-th generation is the target
+    APPROXIMATE = "approximate"  #: the best start found in the time; no proof either way
+    NONE = "none"  #: proved: no start reaches the target (``start`` is the best approximate one)
+
+
+@dataclass(frozen=True)
+class ReverseResult:
+    """A replayed answer: the start, its wrong cells after the steps, and how it was found."""
+
+    status: ReverseStatus
+    start: Board
+    wrong_cells: int
+    steps: int
+    rule: Rule
+    method: str = ""
+    optimal: bool = False  #: the wrong-cell count is proved minimal
+
+    @property
+    def cells(self) -> int:
+        """Cells on the board."""
+        return int(self.start.size)
+
+    @property
+    def error(self) -> float:
+        """Fraction of wrong cells."""
+        return self.wrong_cells / self.cells if self.cells else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The CLI's JSON object."""
+        return {"status": self.status.value, "start": board_rows(self.start), "error": self.error,
+                "wrong_cells": self.wrong_cells, "steps": self.steps, "rule": self.rule.name,
+                "method": self.method, "optimal": self.optimal}
+
+
+def _result(status: ReverseStatus, start: Board, target: Board, rule: Rule, steps: int, method: str,
+            optimal: bool = False) -> ReverseResult:
+    """Replay ``start``; an ``exact`` claim that the replay contradicts is an error in the solver."""
+    wrong = wrong_cells(start, target, rule, steps)
+    if status == ReverseStatus.EXACT and wrong:
+        raise AssertionError(f"{method}: an exact start replays with {wrong} wrong cells")
+    if status == ReverseStatus.APPROXIMATE and wrong == 0:
+        status = ReverseStatus.EXACT
+    return ReverseResult(status, start.copy(), wrong, steps, rule, method, optimal or wrong == 0)
+
+
+class StepStatus(str, enum.Enum):
+    """What one step back found (see :func:`predecessor`)."""
+
+    EXACT = "exact"
+    APPROXIMATE = "approximate"
+    NONE = "none"  #: proved: the board has no predecessor (a Garden of Eden)
+
+
+def far_from_life(board: Board, radius: int = 2) -> Board:
+    """Cells with no live cell within ``radius`` (a (2r+1)x(2r+1) square, on the torus).
+
+    >>> b = np.zeros((7, 7), dtype=bool); b[0, 0] = True
+    >>> int(far_from_life(b).sum())
+    24
+    """
+    return ~near_cells(board, radius)
+
+
+def predecessor(board: Board, rule: Rule, ctx: SolveContext, *, workers: int = 1,
+                exact_share: float = EXACT_SHARE, sparse: bool = False) -> tuple[StepStatus, Board | None, bool]:
+    """One generation back: (status, a start or ``None``, the start's wrong cells are proved minimal).
+
+    The exact model (hinted towards dead cells: sparse predecessors are the common ones), which can also
+    prove that no start exists, gets ``exact_share`` of the time left once it is built; then the soft model (cells far from
+    life, :func:`far_from_life`, fixed dead: a smaller model), hinted with ``board`` itself, minimises
+    wrong cells.  (Fixing those cells in the exact model too was tried: on the random 25x25 boards of
+    the benchmark it was no faster.)
+    Raises :class:`SolveStopped` when the time ends while the exact model is being built.
+    """
+    quiet = far_from_life(board)
+    m = build_model(board, rule, 1, ctx=ctx)
+    if sparse:  # fewest live cells: sparse boards more often have predecessors themselves
+        m.model.minimize(sum(v for row in m.start_vars() for v in row if not isinstance(v, bool)))
+    remaining = ctx.remaining()
+    exact_ctx = ctx.child(time_limit=None if remaining is None else remaining * exact_share)
+    m.hint([np.zeros_like(board)])
+    status, solver = solve_model(m, exact_ctx, workers=workers)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return StepStatus.EXACT, m.start_value(solver), True
+    proved_none = status == cp_model.INFEASIBLE
+    status = StepStatus.NONE if proved_none else StepStatus.APPROXIMATE
+    try:
+        soft = build_model(board, rule, 1, soft=True, ctx=ctx, dead=quiet)
+    except SolveStopped:
+        if ctx.cancelled():
+            raise
+        return status, None, False
+    soft.hint(trajectory(board, rule, 1))
+    soft_status, solver = solve_model(soft, ctx, workers=workers)
+    start = soft.start_value(solver) if soft_status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
+    return status, start, soft_status == cp_model.OPTIMAL
+
+
+def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, workers: int = 1,
+            exact_share: float = EXACT_SHARE) -> ReverseResult:
+    """The best start for ``target`` after ``steps`` generations within ``ctx`` (see the module docstring)."""
+    target = np.asarray(target, dtype=bool)
+    best: list[tuple[int, Board, str]] = []
+
+    def consider(start: Board, method: str) -> None:
+        wrong = wrong_cells(start, target, rule, steps)
+        if not best or wrong < best[0][0]:
+            best[:] = [(wrong, start.copy(), method)]
+
+    consider(np.zeros_like(target), "all dead")
+    consider(target, "target as start")
+    if best[0][0] == 0:
+        return _result(ReverseStatus.EXACT, best[0][1], target, rule, steps, best[0][2])
+    proved_none = optimal = False
+    current = target
+    remaining = ctx.remaining()
+    stages = ctx.child(time_limit=None if remaining is None else remaining * (1 - POLISH_SHARE))
+    remaining = stages.remaining()
+    sat_ctx = stages.child(time_limit=None if remaining is None else remaining * SAT_SHARE)
+    stages.report("SAT: generations back, depth first")
+    found = chain(target, rule, steps, sat_ctx, on_board=lambda level, board: consider(board, "sat step by step"))
+    if stages.cancelled():
+        stages.check()  # raises SolveStopped (cancelled)
+    if found.start is not None:
+        return _result(ReverseStatus.EXACT, found.start, target, rule, steps, "sat step by step")
+    if found.garden_of_eden:  # proved: no start at all; the rest of the time looks for the fewest wrong cells
+        proved_none = True
+        exact_share = 0.0
+    try:
+        if steps > 1 and target.size <= JOINT_MAX_CELLS and not proved_none:  # all k generations at once (small boards)
+            remaining = stages.remaining()
+            joint_ctx = stages.child(time_limit=None if remaining is None else remaining * JOINT_SHARE)
+            stages.report(f"joint model of {steps} steps")
+            m = build_model(target, rule, steps, ctx=joint_ctx)
+            m.hint([np.zeros_like(target)] * steps)
+            status, solver = solve_model(m, joint_ctx, workers=workers, inprocessing=True)
+            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                return _result(ReverseStatus.EXACT, m.start_value(solver), target, rule, steps, "cp-sat joint")
+            proved_none = status == cp_model.INFEASIBLE
+    except SolveStopped:
+        if stages.cancelled():
+            raise
+    try:
+        level = 0
+        retried = False
+        while level < steps:
+            remaining = stages.remaining()
+            share = max(1.0 / (steps - level), LEVEL_SHARE)  # the first levels decide whether the chain goes on
+            level_ctx = stages.child(time_limit=None if remaining is None or retried else remaining * share)
+            stages.report(f"step back {level + 1} of {steps}")
+            status, pred, minimal = predecessor(current, rule, level_ctx, workers=workers, exact_share=exact_share,
+                                                sparse=SPARSE_CHAIN and level < steps - 1)
+            if level == 0 and (status == StepStatus.NONE or proved_none):
+                proved_none = True  # the target has no predecessor at all, so none k steps back either
+                optimal = steps == 1 and minimal
+            if pred is None:
+                if retried or status == StepStatus.NONE or stages.should_stop():
+                    break
+                retried = True  # once: this level again with all the time left
+                continue
+            current = pred
+            consider(current, "cp-sat step by step" if status == StepStatus.EXACT else "cp-sat min wrong cells")
+            if best[0][0] == 0:
+                break
+            level += 1
+    except SolveStopped:
+        if stages.cancelled():
+            raise
+    seed, origin = 0, best[0][1]
+    while best[0][0] and not ctx.should_stop():  # no exact start: the rest of the time polishes the best one
+        ctx.report("local search on the best start")
+        start, wrong = polish(origin, target, rule, steps, ctx, seed=seed)  # again, other choices, if it gives up
+        if wrong < best[0][0]:
+            best[:] = [(wrong, start, "local search")]
+        seed += 1
+        if ctx.remaining() is None:  # no deadline: one search, until it gives up
+            break
+    wrong, start, method = best[0]
+    if wrong == 0:
+        return _result(ReverseStatus.EXACT, start, target, rule, steps, method)
+    return _result(ReverseStatus.NONE if proved_none else ReverseStatus.APPROXIMATE, start, target, rule, steps,
+                   method, optimal)
+
+
+@dataclass(frozen=True)
+class Backbone:
+    """Cells equal in every start found: ``alive``/``dead`` masks; ``proved`` when no other start exists
+    that differs on them (else they are only candidates); ``exists`` is False when no start exists."""
+
+    exists: bool
+    alive: Board
+    dead: Board
+    proved: bool
+    example: Board | None = None  #: one exact start (replayed)
+    starts_seen: int = 0
+
+    @property
+    def count(self) -> int:
+        """Forced cells (alive or dead)."""
+        return int(self.alive.sum() + self.dead.sum())
+
+
+def backbone(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, workers: int = 1,
+             max_rounds: int = 200) -> Backbone:
+    """The cells alive (or dead) in every ``steps``-step predecessor of ``target`` (see the module docstring)."""
+    target = np.asarray(target, dtype=bool)
+    empty = np.zeros_like(target)
+    try:
+        m = build_model(target, rule, steps, ctx=ctx)
+    except SolveStopped:
+        if ctx.cancelled():
+            raise
+        return Backbone(True, empty, empty.copy(), False)
+    status, solver = solve_model(m, ctx, workers=workers)
+    if status == cp_model.INFEASIBLE:
+        return Backbone(False, empty, empty.copy(), True)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Backbone(True, empty, empty.copy(), False)
+    first = m.start_value(solver)
+    if wrong_cells(first, target, rule, steps):
+        raise AssertionError("cp-sat backbone: a start replays with wrong cells")
+    common = np.ones_like(target)
+    seen = 1
+    variables = m.start_vars()
+    proved = False
+    for _ in range(max_rounds):
+        cells = list(zip(*np.nonzero(common)))
+        if not cells:
+            proved = True
+            break
+        m.model.add_bool_or([variables[r][c].Not() if first[r, c] else variables[r][c] for r, c in cells])
+        status, solver = solve_model(m, ctx, workers=workers)
+        if status == cp_model.INFEASIBLE:
+            proved = True
+            break
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            break
+        other = m.start_value(solver)
+        if wrong_cells(other, target, rule, steps):
+            raise AssertionError("cp-sat backbone: a start replays with wrong cells")
+        seen += 1
+        common &= other == first
+        ctx.report(f"backbone: {int(common.sum())} candidate cells", solutions_found=seen)
+    return Backbone(True, common & first, common & ~first, proved, first, seen)
+
+
+__all__ = ["Backbone", "ReverseResult", "ReverseStatus", "backbone", "reverse", "wrong_cells"]

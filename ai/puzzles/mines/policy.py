@@ -1,0 +1,114 @@
+"""What to play next: every proved-safe cell, otherwise the least risky guess; and the model check.
+
+The guess is the unknown cell with the least exact mine probability; ties go to the cell with the
+fewest unknown neighbours (corners, then edges: the likeliest to open a zero and give information),
+then to the cell nearest the revealed area, then row by row.
+
+Every answer is replayed against the board before use (:func:`check_against_board`): a cell called
+safe must not hold a mine, a cell called mined must, and the probabilities (exact fractions) must
+add up to the number of mines and, around each revealed number, to that number
+(:func:`check_against_view`, which is all the command line can check without the mines).
+
+>>> from game.core.puzzles.mines import MinesBoard
+>>> from ai.puzzles.mines.analysis import analyze
+>>> board = MinesBoard.with_mines(3, 3, {(0, 2), (1, 2)})
+>>> _ = board.reveal(2, 0)
+>>> a = analyze(board.view())
+>>> check_against_board(board, a)
+>>> next_moves(board.view(), a)
+Moves(kind=<MoveKind.SAFE: 'safe'>, cells=((2, 2),), risk=Fraction(0, 1))
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ai.puzzles.mines.analysis import AnalysisStatus, MinesAnalysis
+from game.core.errors import GameError
+from game.core.puzzles.mines import MinesBoard, MinesView, Pos, neighbours
+
+
+class MoveKind(str, enum.Enum):
+    """What kind of move :func:`next_moves` proposes."""
+
+    SAFE = "safe"  #: proved-safe cells: open them all
+    GUESS = "guess"  #: no cell is proved safe: the least risky one
+    NONE = "none"  #: nothing to open (game over, or the view is contradictory)
+
+
+@dataclass(frozen=True)
+class Moves:
+    """Cells to open next and the risk of the riskiest of them."""
+
+    kind: MoveKind
+    cells: tuple[Pos, ...]
+    risk: Fraction
+
+
+class WrongAnswerError(GameError):
+    """An analysis disagreed with the board (a solver bug; the answer is never shown)."""
+
+
+def guess_key(view: MinesView, analysis: MinesAnalysis, p: Pos) -> tuple[Fraction, int, int, Pos]:
+    """Sort key of a guess: probability, unknown neighbours, no revealed neighbour, position."""
+    around = list(neighbours(view.width, view.height, *p))
+    unknown = sum(1 for q in around if view.at(*q) < 0)
+    touches = any(view.at(*q) >= 0 for q in around)
+    return analysis.probability[p], unknown, 0 if touches else 1, p
+
+
+def next_moves(view: MinesView, analysis: MinesAnalysis) -> Moves:
+    """Every proved-safe unknown cell, else the best guess (see the module docstring)."""
+    if analysis.status != AnalysisStatus.OK or not analysis.probability:
+        return Moves(MoveKind.NONE, (), Fraction(0))
+    safe = sorted(p for p in analysis.safe if view.at(*p) < 0)
+    if safe:
+        return Moves(MoveKind.SAFE, tuple(safe), Fraction(0))
+    open_cells = [p for p, v in analysis.probability.items() if view.at(*p) < 0 and v < 1]
+    if not open_cells:
+        return Moves(MoveKind.NONE, (), Fraction(0))
+    best = min(open_cells, key=lambda p: guess_key(view, analysis, p))
+    return Moves(MoveKind.GUESS, (best,), analysis.probability[best])
+
+
+def check_against_view(view: MinesView, analysis: MinesAnalysis) -> None:
+    """Raise :class:`WrongAnswerError` unless ``analysis`` agrees with what ``view`` shows.
+
+    By linearity of expectation the probabilities around every revealed number add up to that number
+    exactly, and all of them add up to the mine count; proved cells are the probabilities 0 and 1.
+    """
+    if analysis.status != AnalysisStatus.OK:
+        return
+    if set(analysis.probability) != set(view.unknown()):
+        raise WrongAnswerError("the probabilities do not cover exactly the unknown cells")
+    if sum(analysis.probability.values(), Fraction(0)) != view.mines:
+        raise WrongAnswerError("the probabilities do not add up to the number of mines")
+    if any(not 0 <= p <= 1 for p in analysis.probability.values()):
+        raise WrongAnswerError("a probability lies outside [0, 1]")
+    if analysis.safe != {p for p, v in analysis.probability.items() if v == 0} or \
+            analysis.mined != {p for p, v in analysis.probability.items() if v == 1}:
+        raise WrongAnswerError("the proved cells are not the probabilities 0 and 1")
+    for r in range(view.height):
+        for c in range(view.width):
+            if view.at(r, c) >= 0:
+                around = sum((analysis.probability[q] for q in neighbours(view.width, view.height, r, c)
+                              if q in analysis.probability), Fraction(0))
+                if around != view.at(r, c):
+                    raise WrongAnswerError(f"the probabilities around ({r}, {c}) add up to {around}, "
+                                           f"not {view.at(r, c)}")
+
+
+def check_against_board(board: MinesBoard, analysis: MinesAnalysis) -> None:
+    """Raise :class:`WrongAnswerError` when ``analysis`` contradicts ``board`` (its mines are placed)."""
+    if analysis.status != AnalysisStatus.OK:
+        raise WrongAnswerError("the analysis found no arrangement, but the board has one")
+    check_against_view(board.view(), analysis)
+    wrong_safe = [p for p in analysis.safe if p in board.mine_set]
+    wrong_mined = [p for p in analysis.mined if p not in board.mine_set]
+    if wrong_safe or wrong_mined:
+        raise WrongAnswerError(f"proved safe but mined: {wrong_safe[:3]}; proved mined but safe: {wrong_mined[:3]}")
+
+
+__all__ = ["MoveKind", "Moves", "WrongAnswerError", "check_against_board", "check_against_view", "guess_key", "next_moves"]

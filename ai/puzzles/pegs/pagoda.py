@@ -1,0 +1,81 @@
+"""Pagoda functions learned from LP certificates of dead positions, checked at every search node.
+
+A pagoda function gives each cell a weight ``w`` such that ``w(start) + w(over) >= w(end)`` for every
+jump; its value ``P(position)`` (the sum over the pegs) never grows, so a position with
+``P(position) < P(goal)`` cannot reach the goal.  By Farkas' lemma the linear relaxation of the
+Kiyomi–Matsui program (``A x = position - goal, x >= 0``) has no solution exactly when such a pagoda
+exists, and the LP ``min P(position) - P(goal)`` over pagodas with weights in ``[-1, 1]`` finds one.
+The search asks for one after proving an expensive position dead (:mod:`ai.puzzles.pegs.search`); the pagoda
+then cuts the similar positions met later.  :class:`PagodaCuts` checks all of them at once with one numpy
+row of values per board row and row pattern.
+
+>>> from game.core.puzzles.pegs import english
+>>> board, start = english()
+>>> cuts = PagodaCuts(board, board.goal_position() or 0)
+>>> dead = board.position_of([(0, 2), (0, 3), (1, 4), (2, 3), (6, 2)])
+>>> cuts.prunes(dead), cuts.learn(dead), cuts.prunes(dead), cuts.learn(start), len(cuts)
+(False, True, True, False, 1)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from game.core.puzzles.pegs import Board
+
+#: Tolerance on pagoda values (the LP's weights are floating point).
+EPS = 1e-7
+
+
+class PagodaCuts:
+    """The pagoda functions learned so far for one board and goal."""
+
+    def __init__(self, board: Board, goal: int) -> None:
+        from ortools.linear_solver import pywraplp  # type: ignore[attr-defined, unused-ignore]  # (stubs vary)
+
+        self.board = board
+        self.goal = goal
+        self.row_mask = (1 << board.width) - 1
+        self.shifts = [r * board.width for r in range(board.height)]
+        self.solver = pywraplp.Solver.CreateSolver("GLOP")
+        self.w = {i: self.solver.NumVar(-1.0, 1.0, f"w{i}") for _cell, i in board.indices()}
+        for j in board.jumps:
+            s, o, e = (board.bit(c).bit_length() - 1 for c in (j.start, j.over, j.end))
+            self.solver.Add(self.w[s] + self.w[o] - self.w[e] >= 0)
+        self.objective = self.solver.Objective()
+        self.objective.SetMinimization()
+        #: per board row: (row pattern x pagoda) values; the goal's value per pagoda
+        self.tables: list[npt.NDArray[np.float64]] = [np.zeros((1 << board.width, 0)) for _ in self.shifts]
+        self.thresholds: npt.NDArray[np.float64] = np.zeros(0)
+        patterns = np.arange(1 << board.width)
+        self._bits = ((patterns[:, None] >> np.arange(board.width)[None, :]) & 1).astype(np.float64)
+        self.lp_calls = 0
+
+    def __len__(self) -> int:
+        return int(self.thresholds.shape[0])
+
+    def prunes(self, position: int) -> bool:
+        """True when a known pagoda proves ``position`` cannot reach the goal."""
+        if not len(self):
+            return False
+        values = sum(table[(position >> shift) & self.row_mask] for table, shift in zip(self.tables, self.shifts))
+        return bool((values < self.thresholds - EPS).any())
+
+    def learn(self, position: int) -> bool:
+        """Solve the pagoda LP for ``position``; True (and the pagoda kept) when one proves it dead."""
+        self.lp_calls += 1
+        for i, var in self.w.items():
+            self.objective.SetCoefficient(var, float((position >> i & 1) - (self.goal >> i & 1)))
+        if self.solver.Solve() != 0 or self.objective.Value() > -1e-6:  # 0: OPTIMAL
+            return False
+        weights = np.zeros(self.board.height * self.board.width)
+        for i, var in self.w.items():
+            weights[i] = var.solution_value()
+        grid = weights.reshape(self.board.height, self.board.width)
+        self.tables = [np.hstack([table, (self._bits @ grid[r])[:, None]]) for r, table in enumerate(self.tables)]
+        self.thresholds = np.append(self.thresholds, sum(weights[i] for i in self.w if self.goal >> i & 1))
+        return True
+
+
+__all__ = ["PagodaCuts"]

@@ -1,0 +1,370 @@
+"""Difficulty figures of a level, measured by the exact search (what a designer reads).
+
+:func:`rate_level` returns a :class:`Rating`:
+
+* ``min_bricks`` and ``solutions``: the proved minimum and how many optimal brick sets
+  there are (``solutions_complete`` says the count is exhaustive);
+* ``nodes`` and ``seconds``: search nodes and time the exact search (``ai.solvers.search``)
+  spends proving the minimum;
+* ``decoys``: brickable cells near the brick-free run (a player would try them) that are
+  in no optimal solution, ``decoy_weight`` sums ``1 / (1 + d)`` over them where ``d`` is
+  the Chebyshev distance to the nearest cell of the run (a decoy right on the way
+  misleads more than one far off);
+* ``frame_slack``: N minus the fewest frames that still win within B (0 = tight timing);
+* ``sharing_lemmings``: how many lemmings must share a brick with another lemming (the
+  least over the optimal solutions rated): a brick is used by a lemming when taking it
+  away changes that lemming's run;
+* ``preview_solves``: whether the preview alone gives the answer: some optimal solution
+  can be built one brick at a time, each on a cell the current preview reads and each
+  visibly helping (more lemmings home, or the runs closer to a target);
+* ``score``: one number combining the above (see :func:`difficulty_score`), to order a
+  pack and drive Endless.
+
+>>> from game.core.level import Level
+>>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
+>>> r = rate_level(level)
+>>> (r.min_bricks, r.solutions, r.frame_slack, r.preview_solves)
+(1, 1, 1, True)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+import ai
+from ai.kernel.base import BrickSet, SolveMode, SolveStatus
+from ai.kernel.context import SolveContext, SolveStopped
+from game.core.level import Brick, Level
+from game.core.reads import neighbourhood
+from game.core.simulation import simulate
+
+#: Optimal solutions examined for brick sharing (the rest are only counted).
+SHARING_SAMPLE = 24
+#: Seconds at most spent listing the optimal solutions (big levels can have tens of thousands:
+#: past this the count is a lower bound, shown with a "+").
+ALL_SOLUTIONS_SECONDS = 10.0
+#: Chebyshev distance from the run within which an unused cell counts as a decoy.
+DECOY_RADIUS = 2
+#: The player's scale: a score's step 1..10 is 1 + how many of these it reaches.  They are the
+#: deciles of the shipped pack's 40 scores (rated 2026-11-23), so "4 / 10" means "harder than
+#: about a third of the pack's levels"; a one-gap level reads 1 / 10.
+PACK_DECILES: tuple[float, ...] = (4.3, 7.2, 9.0, 9.7, 10.3, 12.0, 12.7, 13.2, 15.0)
+#: Words for the steps of the scale (1-2, 3-4, 5-6, 7-8, 9-10).
+SCALE_WORDS: tuple[str, ...] = ("very easy", "easy", "medium", "hard", "very hard")
+
+
+def player_step(score: float) -> int:
+    """The score on the player's 1..10 scale (by the pack's deciles).
+
+    >>> player_step(0.0), player_step(3.8), player_step(9.28), player_step(15.8)
+    (1, 1, 4, 10)
+    """
+    return 1 + sum(1 for bound in PACK_DECILES if score >= bound)
+
+
+def player_label(score: float) -> str:
+    """What a player reads, e.g. ``Difficulty 4 / 10: medium``... in plain words.
+
+    >>> player_label(9.28), player_label(3.8)
+    ('Difficulty 4 / 10: easy', 'Difficulty 1 / 10: very easy')
+    """
+    step = player_step(score)
+    return f"Difficulty {step} / 10: {SCALE_WORDS[(step - 1) // 2]}"
+
+
+@dataclass(frozen=True)
+class Rating:
+    """The measured difficulty of one level (see the module docstring)."""
+
+    min_bricks: int | None
+    solutions: int
+    solutions_complete: bool
+    nodes: int
+    seconds: float
+    decoys: int
+    decoy_weight: float
+    frame_slack: int | None
+    sharing_lemmings: int
+    preview_solves: bool
+    lemmings: int
+    budget: int
+    frames: int
+    status: SolveStatus = SolveStatus.OPTIMAL  #: how the minimum search ended (OPTIMAL: every figure is proved)
+
+    @property
+    def solvable(self) -> bool:
+        """True when a solution within B and N exists (and was proved)."""
+        return self.min_bricks is not None
+
+    @property
+    def unique(self) -> bool:
+        """Exactly one optimal solution (proved)."""
+        return self.solvable and self.solutions == 1 and self.solutions_complete
+
+    @property
+    def score(self) -> float:
+        """The combined difficulty (see :func:`difficulty_score`)."""
+        return difficulty_score(self)
+
+    @property
+    def label(self) -> str:
+        """The player-facing difficulty, e.g. ``Difficulty 4 / 10: easy`` (see :func:`player_label`)."""
+        return player_label(self.score) if self.solvable else "No solution"
+
+    def lines(self) -> list[str]:
+        """Short display lines in a player's words (the editor's Analyse panel, ``rate`` output).
+
+        >>> r = Rating(3, 6, True, 180, 0.01, 12, 5.5, 2, 0, False, 1, 3, 20)
+        >>> r.lines()[:3]
+        ['Difficulty 4 / 10: easy (score 9.4)', 'fewest bricks: 3, in 6 different ways', '12 tempting cells near the path that no best solution uses']
+        """
+        if self.min_bricks is None:
+            return [f"no solution within B={self.budget}, N={self.frames} ({self.status.value})"]
+        ways = (f"in {self.solutions} different way{'s' if self.solutions != 1 else ''}" if self.solutions_complete
+                else f"in {self.solutions}+ different ways")
+        if self.solutions == 1 and self.solutions_complete:
+            ways = "in exactly one way"
+        lines = [
+            f"{self.label} (score {self.score:.1f})",
+            f"fewest bricks: {self.min_bricks}, {ways}" if self.min_bricks else "no bricks needed",
+            f"{self.decoys} tempting cell{'s' if self.decoys != 1 else ''} near the path that no best solution uses",
+            f"the AI proved it in {self.nodes} search steps, {_secs(self.seconds)}",
+        ]
+        if self.frame_slack is not None:
+            lines.append(f"timing: {self.frame_slack} spare frame{'s' if self.frame_slack != 1 else ''}"
+                         + (" (tight)" if self.frame_slack == 0 else ""))
+        if self.lemmings > 1:
+            lines.append(f"shared bricks: {self.sharing_lemmings} of {self.lemmings} lemmings must share")
+        lines.append("the preview alone gives the answer" if self.preview_solves
+                     else "the preview alone does not give the answer")
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON object (``rate --json``): every field plus ``score`` and ``unique``."""
+        out = asdict(self)
+        out["score"] = round(self.score, 2)
+        out["unique"] = self.unique
+        out["seconds"] = round(self.seconds, 4)
+        out["decoy_weight"] = round(self.decoy_weight, 2)
+        out["status"] = self.status.value
+        out["difficulty"] = player_step(self.score) if self.solvable else None  #: the player's 1..10 step
+        out["label"] = self.label
+        return out
+
+
+def _secs(seconds: float) -> str:
+    return f"{seconds:.2f} s" if seconds >= 0.01 else f"{seconds * 1000:.1f} ms"
+
+
+def difficulty_score(r: Rating) -> float:
+    """One number, roughly 0 (nothing to do) to 15 (very hard), from the figures.
+
+    1 per brick of the minimum; 0.5 per lemming beyond the first; log10 of the search
+    nodes; when bricks are needed, 1.5 for a unique solution (less the more solutions
+    there are; nothing when they were not all listed) and 0.15 per unit of decoy weight (at most 3); 1.5 for tight timing (0.75 for one or two spare frames);
+    0.5 per lemming that must share bricks; 2 when the preview does not give the answer.
+
+    >>> difficulty_score(Rating(0, 1, True, 1, 0.0, 0, 0.0, 5, 0, True, 1, 0, 12))
+    0.3
+    """
+    if r.min_bricks is None:
+        return 0.0
+    score = float(r.min_bricks) + 0.5 * (r.lemmings - 1) + math.log10(1 + r.nodes)
+    if r.min_bricks > 0:
+        score += 1.5 / math.sqrt(max(1, r.solutions)) if r.solutions_complete else 0.0
+        score += min(3.0, 0.15 * r.decoy_weight)
+    if r.frame_slack is not None:
+        score += 1.5 if r.frame_slack == 0 else 0.75 if r.frame_slack <= 2 else 0.0
+    score += 0.5 * r.sharing_lemmings
+    score += 0.0 if r.preview_solves else 2.0
+    return round(score, 2)
+
+
+def rate_level(
+    level: Level,
+    context: SolveContext | None = None,
+    *,
+    solver: str = "search",
+    max_solutions: int = 10_000,
+) -> Rating:
+    """Measure ``level`` (see the module docstring); ``solver`` must be exact.
+
+    The minimum and the nodes come from one ``min`` solve, the optimal solutions from one
+    ``all`` solve, the slack from a search on N (:func:`_frame_slack`).  ``context`` (default: no limit)
+    bounds the whole rating: once it stops, the rating returns at once with what it has, its ``status``
+    saying why it is partial.
+    """
+    ctx = context if context is not None else SolveContext.create(solver="rate")
+    res = ai.solve(level, solver=solver, mode=SolveMode.MIN, context=ctx)
+    seconds = res.stats.seconds
+    lem, budget, frames = len(level.lemmings), level.budget, level.frames
+    if res.status != SolveStatus.OPTIMAL or res.bricks is None:
+        return Rating(None, 0, res.status == SolveStatus.INFEASIBLE, res.stats.nodes, seconds, 0, 0.0, None, 0,
+                      False, lem, budget, frames, SolveStatus(res.status))
+    k = len(res.bricks)
+    every = ai.solve(level.with_limits(budget=k), solver=solver, mode=SolveMode.ALL,
+                     context=ctx.child(time_limit=ALL_SOLUTIONS_SECONDS))
+    sols: tuple[BrickSet, ...] = every.solutions if every.solutions else (res.bricks,)
+    complete = every.status == SolveStatus.OPTIMAL and every.complete and len(sols) <= max_solutions
+    status = SolveStatus.OPTIMAL if complete else SolveStatus(every.status)
+    try:
+        decoys, weight = _decoys(level, sols, ctx)
+        slack = _frame_slack(level, ctx, solver)
+        sharing = min((_sharing(level, s, ctx) for s in sols[:SHARING_SAMPLE]), default=0)
+        preview = _preview_solves(level, sols, ctx)
+    except SolveStopped as stop:  # the minimum and the solutions stand; the rest is not measured
+        return Rating(k, len(sols), complete, res.stats.nodes, seconds, 0, 0.0, None, 0, False,
+                      lem, budget, frames, SolveStatus(stop.reason.value))
+    return Rating(k, len(sols), complete, res.stats.nodes, seconds, decoys, weight, slack, sharing, preview,
+                  lem, budget, frames, status)
+
+
+def _decoys(level: Level, solutions: tuple[BrickSet, ...], ctx: SolveContext) -> tuple[int, float]:
+    """Brickable cells within :data:`DECOY_RADIUS` of the brick-free run in no optimal solution."""
+    ctx.check()
+    near = np.zeros((level.height, level.width), dtype=np.int64)  # Chebyshev distance to the run, capped
+    on_run = np.zeros((level.height, level.width), dtype=bool)
+    for t in simulate(level).tracks:
+        ctx.check()
+        if t.path:
+            cells = np.asarray([(r, c) for r, c, _ in t.path], dtype=np.int64)
+            on_run[cells[:, 0], cells[:, 1]] = True
+    near[:] = DECOY_RADIUS + 1
+    for d in range(DECOY_RADIUS, -1, -1):  # dilate the run by d: cells within d of it
+        ctx.check()
+        grown = on_run.copy()
+        for dr in range(-d, d + 1):
+            for dc in range(-d, d + 1):
+                grown |= _shifted(on_run, dr, dc)
+        near[grown] = d
+    useful = {b for s in solutions for b in s}
+    count, weight = 0, 0.0
+    for cell in set(level.brickable_cells) - useful:
+        d = int(near[cell])
+        if d <= DECOY_RADIUS:
+            count += 1
+            weight += 1.0 / (1 + d)
+    return count, round(weight, 2)
+
+
+def _shifted(plane: npt.NDArray[np.bool_], dr: int, dc: int) -> npt.NDArray[np.bool_]:
+    """``plane`` moved by ``(dr, dc)`` (cells moved in from outside are False)."""
+    out = np.zeros_like(plane)
+    h, w = plane.shape
+    out[max(0, dr):h + min(0, dr), max(0, dc):w + min(0, dc)] = \
+        plane[max(0, -dr):h + min(0, -dr), max(0, -dc):w + min(0, -dc)]
+    return out
+
+
+def _frame_slack(level: Level, ctx: SolveContext, solver: str) -> int | None:
+    """N minus the fewest frames that still win within B.
+
+    Where targets stop lemmings a won run stays won, so a binary search finds it; otherwise a lemming
+    may walk off a target, so frame counts are tried from 1 up.
+    """
+    def wins(frames: int) -> bool | None:
+        res = ai.solve(level.with_limits(frames=frames), solver=solver, mode=SolveMode.ANY, context=ctx)
+        if res.status in (SolveStatus.FEASIBLE, SolveStatus.OPTIMAL):
+            return True
+        if res.status == SolveStatus.INFEASIBLE:
+            return False
+        ctx.check()  # stopped: the rating is partial
+        return None
+
+    if not level.physics.targets_stop:
+        for frames in range(1, level.frames):
+            won = wins(frames)
+            if won is None:
+                return None
+            if won:
+                return level.frames - frames
+        return 0
+    lo, hi = 1, level.frames  # hi wins
+    while lo < hi:
+        mid = (lo + hi) // 2
+        won = wins(mid)
+        if won is None:
+            return None
+        if won:
+            hi = mid
+        else:
+            lo = mid + 1
+    return level.frames - hi
+
+
+def _users(level: Level, bricks: BrickSet, ctx: SolveContext) -> list[set[int]]:
+    """For each brick, the lemmings whose run changes when it is taken away."""
+    full = simulate(level, bricks).tracks
+    out = []
+    for b in bricks:
+        ctx.check()
+        less = simulate(level, tuple(x for x in bricks if x != b)).tracks
+        out.append({i for i, (a, c) in enumerate(zip(full, less)) if a.path != c.path})
+    return out
+
+
+def _sharing(level: Level, bricks: BrickSet, ctx: SolveContext) -> int:
+    """How many lemmings use a brick that another lemming uses too."""
+    shared: set[int] = set()
+    for users in _users(level, bricks, ctx):
+        if len(users) >= 2:
+            shared |= users
+    return len(shared)
+
+
+def _read_cells(level: Level, bricks: set[Brick]) -> set[Brick]:
+    """Free brickable cells the current run may read: around every state of the preview, the cells
+    the level's physics can read (:func:`game.core.reads.neighbourhood`)."""
+    brickable = set(level.brickable_cells)
+    run = simulate(level, tuple(sorted(bricks)), enforce_budget=False)
+    out: set[Brick] = set()
+    for track in run.tracks:
+        for state in track.path:
+            for cell in neighbourhood(level.physics, state):
+                if cell in brickable and cell not in bricks:
+                    out.add(cell)
+    return out
+
+
+def _progress_of(level: Level, bricks: frozenset[Brick]) -> tuple[int, int]:
+    """(lemmings home, minus the total distance from each run to its nearest target)."""
+    run = simulate(level, tuple(sorted(bricks)), enforce_budget=False)
+    targets = level.targets
+    home = sum(1 for t in run.tracks if t.reached_at is not None)
+    dist = 0
+    for t in run.tracks:
+        dist += min((abs(r - tr) + abs(c - tc) for r, c, _ in t.path for tr, tc in targets), default=0)
+    return home, -dist
+
+
+def _preview_solves(level: Level, optimal: tuple[BrickSet, ...], ctx: SolveContext) -> bool:
+    """Some optimal solution can be built one brick at a time where each brick lies on a cell
+    the current preview reads and visibly helps (more lemmings home, or runs closer to a target)."""
+    for solution in optimal[:SHARING_SAMPLE]:
+        memo: dict[frozenset[Brick], tuple[int, int]] = {}
+
+        def progress(bricks: frozenset[Brick]) -> tuple[int, int]:
+            if bricks not in memo:
+                memo[bricks] = _progress_of(level, bricks)
+            return memo[bricks]
+
+        frontier = {frozenset[Brick]()}
+        for _ in solution:
+            nxt: set[frozenset[Brick]] = set()
+            for placed in frontier:
+                ctx.check()
+                reads = _read_cells(level, set(placed))
+                for cell in solution:
+                    if cell not in placed and cell in reads and progress(placed | {cell}) > progress(placed):
+                        nxt.add(placed | {cell})
+            frontier = nxt
+            if not frontier:
+                break
+        if frontier:
+            return True
+    return False

@@ -1,0 +1,423 @@
+"""The application: window, main loop and scene stack.
+
+A :class:`Scene` gets :class:`~game.app.input.Action` objects (never raw pygame events)
+in :meth:`Scene.handle_event`, advances its own clock in :meth:`Scene.update` and paints
+itself in :meth:`Scene.draw` (which never changes game state).  The :class:`App` keeps a
+stack of scenes: only the top one receives actions and updates; scenes below are drawn
+first when the top one is ``transparent`` (dialogs, overlays).
+
+Tests drive the app without a window (``SDL_VIDEODRIVER=dummy``)::
+
+    app = App(size=(1280, 800), clock=FixedClock())
+    app.push(PlayScene(app, level))
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, mod=0, unicode=" "))
+    app.run_frames(120)     # two simulated seconds
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import warnings
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Protocol
+
+import pygame
+
+from game.app.input import Act, Action, rebind, translate
+from game.app.jobs import JobRunner
+
+from game.core.resume import ResumeStore
+from game.core.settings import MIN_WINDOW, Settings, SettingsStore
+from game.app.sound import Sfx, SoundPlayer
+
+if TYPE_CHECKING:
+    from game.core.progress import ProgressStore
+
+#: Default window size.
+DEFAULT_SIZE = (1280, 800)
+#: Smallest window size the layout supports (the window cannot be made smaller).
+MIN_SIZE = MIN_WINDOW
+#: Target frame rate.
+FPS = 60
+
+
+class Clock(Protocol):
+    """What the app needs from a clock: ``tick(fps)`` sleeps as needed and returns elapsed ms."""
+
+    def tick(self, framerate: float = 0) -> int | float:
+        """Wait for the next frame and return the milliseconds since the previous call."""
+        ...
+
+
+class FixedClock:
+    """A fake clock for tests and benchmarks: every tick lasts ``dt`` seconds, instantly."""
+
+    def __init__(self, dt: float = 1.0 / FPS) -> None:
+        self.dt = dt
+        self.ticks = 0
+
+    def tick(self, framerate: float = 0) -> float:
+        """Return ``dt`` in milliseconds without sleeping."""
+        self.ticks += 1
+        return self.dt * 1000.0
+
+
+class Scene:
+    """Base class of every screen.  Override the three hooks; keep ``draw`` free of state changes."""
+
+    #: When True the scene below is drawn first (dialogs and overlays).
+    transparent: bool = False
+    #: When True the scene takes typed text: letter keys keep no global meaning (M does not mute).
+    text_entry: bool = False
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    def handle_event(self, action: Action) -> None:
+        """React to one action (ignore the ones the scene does not use)."""
+
+    def update(self, dt: float) -> None:
+        """Advance animations and timers by ``dt`` seconds."""
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Paint the scene on ``surface`` (any size).  Must not change game state."""
+
+    def on_enter(self) -> None:
+        """Called when the scene becomes the top of the stack (pushed, or uncovered by a pop)."""
+
+    def on_exit(self) -> None:
+        """Called when the scene is popped or replaced."""
+
+
+class App:
+    """The window, the main loop and the scene stack.
+
+    ``screen`` may be passed in (e.g. an off-screen Surface for benchmarks); otherwise a
+    resizable window is opened.  ``clock`` defaults to :class:`pygame.time.Clock`; pass a
+    :class:`FixedClock` to step deterministically.
+    """
+
+    def __init__(
+        self,
+        *,
+        size: tuple[int, int] = DEFAULT_SIZE,
+        clock: Clock | None = None,
+        screen: pygame.Surface | None = None,
+        progress: ProgressStore | None = None,
+        settings: SettingsStore | None = None,
+        resume: ResumeStore | None = None,
+        sound: bool = True,
+        title: str = "Lemming Bricks",
+        jobs: JobRunner | None = None,
+    ) -> None:
+        pygame.display.init()
+        pygame.font.init()
+        #: The player's settings (``$XDG_CONFIG_HOME/lemming-bricks/settings.json``).
+        self.settings_store: SettingsStore = settings if settings is not None else SettingsStore.load()
+        #: Where the player was (last level, bricks per level).
+        self.resume: ResumeStore = resume if resume is not None else ResumeStore.load()
+        self._windowed_size = size
+        if screen is None:
+            pygame.display.set_caption(title)
+            screen = self._open_window(size, self.settings.fullscreen)
+            try:
+                from game.app.sprites import shared_sprites
+
+                pygame.display.set_icon(shared_sprites().get("lem_cheer_0", 32))
+            except (pygame.error, KeyError):
+                pass
+            self._owns_window = True
+        else:
+            self._owns_window = False
+        self.screen: pygame.Surface = screen
+        self.clock: Clock = clock if clock is not None else pygame.time.Clock()
+        self.scenes: list[Scene] = []
+        self.running = True
+        self.frame_count = 0
+        self.time = 0.0  #: seconds of simulated app time (sum of dt)
+        self.mouse_pos: tuple[int, int] | None = None
+        self.last_frame_ms = 0.0  #: wall-clock time the last step spent updating and drawing
+        if progress is None:
+            from game.core.progress import ProgressStore
+
+            progress = ProgressStore.load_default()
+        self.progress: ProgressStore = progress
+        #: Messages for the HUD toast (e.g. "progress file was corrupt ..."): (text, seconds left).
+        self.toasts: list[list[object]] = []
+        for message in progress.messages:
+            self.toast(message, 6.0)
+        #: Called with each action before the scenes see it; return True to swallow it.
+        self.action_filters: list[Callable[[Action], bool]] = []
+        self._screenshot_at: int | None = None
+        self._screenshot_path: Path | None = None
+        self.flash = 0.0  #: seconds left of the screenshot's white flash
+        for message in self.settings_store.messages + self.resume.messages:
+            self.toast(message, 6.0)
+        if progress.messages or self.settings_store.messages or self.resume.messages:
+            from game.core.error_log import log_error
+
+            for message in progress.messages + self.settings_store.messages + self.resume.messages:
+                log_error("reading the saved data at start", message)  # the toast's details, for a bug report
+        #: Effects and music (silent, but still counting requests, without an audio device).
+        self.sound = SoundPlayer(self.settings, enabled=sound)
+        #: The one runner of every AI job (:mod:`game.app.jobs`): pumped once per frame, a scene's jobs stop
+        #: when the scene is popped or replaced.
+        self.jobs = jobs if jobs is not None else JobRunner()
+        rebind(self.settings.key_map())  # the player's keys (Settings -> Keys)
+
+    # ------------------------------------------------------------- settings and window
+    @property
+    def settings(self) -> Settings:
+        """The current settings."""
+        return self.settings_store.settings
+
+    def change_settings(self, **changes: object) -> Settings:
+        """Validate, save and apply setting changes (volumes, mute, window)."""
+        before = self.settings
+        after = self.settings_store.update(**changes)
+        for message in self.settings_store.messages:
+            self.toast(message, 5.0)
+        self.settings_store.messages.clear()
+        self.sound.apply(after)
+        if before.keys != after.keys:
+            rebind(after.key_map())
+        if self._owns_window and (before.fullscreen, before.window_size) != (after.fullscreen, after.window_size):
+            self._windowed_size = after.window_size
+            if before.fullscreen != after.fullscreen:
+                # a new window: without a window manager an existing window cannot move to fill the screen
+                caption = pygame.display.get_caption()[0] if pygame.display.get_init() else "Lemming Bricks"
+                pygame.display.quit()
+                pygame.display.init()
+                pygame.display.set_caption(caption)
+            self.screen = self._open_window(after.window_size, after.fullscreen)
+        return after
+
+    def toggle_mute(self) -> None:
+        """M: mute / unmute every sound (saved)."""
+        muted = self.change_settings(muted=not self.settings.muted).muted
+        self.toast("sound off (M)" if muted else "sound on (M)", 1.5)
+
+    @staticmethod
+    def _open_window(size: tuple[int, int], fullscreen: bool) -> pygame.Surface:
+        if fullscreen:
+            screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        else:
+            screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                pygame.Window.from_display_module().minimum_size = MIN_SIZE
+        except (pygame.error, AttributeError):
+            pass
+        return screen
+
+    # ------------------------------------------------------------- scenes
+    @property
+    def top(self) -> Scene | None:
+        """The active scene (top of the stack), or None."""
+        return self.scenes[-1] if self.scenes else None
+
+    def push(self, scene: Scene) -> Scene:
+        """Put ``scene`` on top of the stack and return it."""
+        self.scenes.append(scene)
+        scene.on_enter()
+        return scene
+
+    def make(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        """Build the scene registered as ``name`` (:mod:`game.app.router`) without showing it."""
+        from game.app.router import scene_class
+
+        return scene_class(name)(self, *args, **kwargs)
+
+    def open(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        """Build the scene registered as ``name`` and push it (e.g. ``app.open("select")``); returns it."""
+        return self.push(self.make(name, *args, **kwargs))
+
+    def showing(self, name: str) -> bool:
+        """True when the top scene is the one registered as ``name``."""
+        from game.app.router import scene_class
+
+        return self.top is not None and isinstance(self.top, scene_class(name))
+
+    def pop(self) -> Scene | None:
+        """Remove the top scene; the app quits when the stack becomes empty."""
+        if not self.scenes:
+            return None
+        scene = self.scenes.pop()
+        scene.on_exit()
+        self.jobs.close_owner(scene)
+        if self.scenes:
+            self.scenes[-1].on_enter()
+        else:
+            self.running = False
+        return scene
+
+    def replace(self, scene: Scene) -> Scene:
+        """Swap the top scene for ``scene``."""
+        if self.scenes:
+            old = self.scenes.pop()
+            old.on_exit()
+            self.jobs.close_owner(old)
+        return self.push(scene)
+
+    def quit(self) -> None:
+        """Stop the main loop after this frame."""
+        self.running = False
+
+    def toast(self, text: str, seconds: float = 3.0) -> None:
+        """Show a short message at the bottom of the screen."""
+        self.toasts.append([text, seconds])
+
+    # ------------------------------------------------------------- loop
+    def dispatch(self, action: Action) -> None:
+        """Send one action through the filters to the top scene (QUIT and RESIZE are handled here)."""
+        if action.kind == Act.HOVER:
+            self.mouse_pos = action.pos
+        for filt in list(self.action_filters):
+            if filt(action):
+                return
+        if action.kind == Act.BACK:  # Esc dismisses the messages on screen and still does its job
+            self.toasts.clear()
+        if action.kind == Act.MUTE and not (self.top is not None and self.top.text_entry):
+            self.toggle_mute()
+            return
+        if action.kind == Act.HELP and not self.showing("help"):
+            self.open("help")
+            return
+        if action.kind == Act.QUIT:
+            self.quit()
+            return
+        if action.kind == Act.RESIZE and self._owns_window:
+            surface = pygame.display.get_surface()
+            if surface is not None:
+                self.screen = surface
+        if action.kind == Act.SCREENSHOT:
+            try:
+                self.save_screenshot(default_screenshot_path())
+            except (OSError, pygame.error) as exc:
+                self.toast(f"Could not save the screenshot: {exc}", 5.0)
+            return
+        if self.top is not None:
+            self.top.handle_event(action)
+
+    def step(self, dt: float | None = None) -> bool:
+        """One frame: events -> actions -> top scene, update, draw, flip.  Returns ``running``.
+
+        ``dt`` (seconds) overrides the clock (the clock is still ticked when None).
+        """
+        elapsed_ms = self.clock.tick(FPS)
+        if dt is None:
+            dt = min(float(elapsed_ms) / 1000.0, 0.1)
+        start = time.perf_counter()
+        for event in pygame.event.get():
+            for action in translate(event):
+                self.dispatch(action)
+                if not self.running:
+                    break
+        if self._owns_window:
+            surface = pygame.display.get_surface()
+            if surface is not None:
+                self.screen = surface
+        self.jobs.pump()  # the AI jobs' events reach their scenes' callbacks here, on this thread
+        if self.running and self.top is not None:
+            self.top.update(dt)
+        for toast in self.toasts:
+            toast[1] = float(toast[1]) - dt  # type: ignore[arg-type]
+        self.toasts = [t for t in self.toasts if float(t[1]) > 0]  # type: ignore[arg-type]
+        self.flash = max(0.0, self.flash - dt)
+        self.time += dt
+        if self.running:
+            self.draw(self.screen)
+            if self._owns_window:
+                pygame.display.flip()
+        self.last_frame_ms = (time.perf_counter() - start) * 1000.0
+        self.frame_count += 1
+        if self._screenshot_at is not None and self.frame_count >= self._screenshot_at:
+            assert self._screenshot_path is not None
+            self.save_screenshot(self._screenshot_path, quiet=True)
+            self._screenshot_at = None
+        return self.running
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the visible scenes (from the lowest non-covered one up) and the toasts."""
+        if not self.scenes:
+            surface.fill((0, 0, 0))
+            return
+        first = len(self.scenes) - 1
+        while first > 0 and self.scenes[first].transparent:
+            first -= 1
+        for scene in self.scenes[first:]:
+            scene.draw(surface)
+        if self.flash > 0:
+            veil = pygame.Surface(surface.get_size())
+            veil.fill((255, 255, 255))
+            veil.set_alpha(int(160 * self.flash / 0.25))
+            surface.blit(veil, (0, 0))
+        if self.toasts:
+            from game.app.hud import draw_toasts
+
+            draw_toasts(surface, [str(t[0]) for t in self.toasts])
+
+    def run_frames(self, n: int, dt: float | None = None) -> int:
+        """Step at most ``n`` frames (stops early when the app quits); returns frames stepped."""
+        done = 0
+        while done < n and self.running:
+            self.step(dt)
+            done += 1
+        return done
+
+    def run(self) -> None:
+        """The main loop: step until the app quits, then close the window."""
+        try:
+            while self.running:
+                self.step()
+        finally:
+            self.jobs.shutdown(0.5)
+            if self.resume.dirty:  # the window closed mid-level: keep the last bricks
+                self.resume.save()
+            if self._owns_window:
+                pygame.display.quit()
+
+    def start(self, *, frames: int = 0, screenshot: str = "", screenshot_frame: int = 30) -> int:
+        """What the ``play``/``edit`` commands do once their scenes are pushed: arm a screenshot
+        (``screenshot`` path, taken after ``screenshot_frame`` frames), then run ``frames``
+        frames headless, or the main loop until the player quits.  Returns the exit code."""
+        if screenshot:
+            self.screenshot_after(max(1, screenshot_frame), Path(screenshot))
+        if frames:
+            self.run_frames(frames)
+        else:
+            self.run()
+        return 0
+
+    # ------------------------------------------------------------- screenshots
+    def screenshot_after(self, frames: int, path: Path) -> None:
+        """Save a screenshot once ``frames`` frames have been stepped."""
+        self._screenshot_at = frames
+        self._screenshot_path = Path(path)
+
+    def save_screenshot(self, path: Path, *, quiet: bool = False) -> Path:
+        """Save the current screen as a PNG and return its path (``quiet``: no toast)."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(self.screen, str(path))
+        if not quiet:  # a flash, a click and where the file went
+            self.flash = 0.25
+            self.sound.play(Sfx.CLICK)
+            self.toast(f"Screenshot saved: {path.name}  (in {path.parent})", 4.0)
+        return path
+
+
+def default_screenshot_path() -> Path:
+    """Where F12 saves screenshots: the user's data folder, timestamped."""
+    from game.core.storage import user_data_dir
+
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return user_data_dir() / "screenshots" / f"lemming-bricks-{stamp}.png"
+
+
+def headless_env() -> None:
+    """Select SDL's dummy video and audio drivers (for tests, benchmarks and GIF export)."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")

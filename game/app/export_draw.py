@@ -1,0 +1,187 @@
+"""The drawing pieces of the GIF export shared by runs (:mod:`game.app.export`) and fractional
+solutions (:mod:`game.app.export_relaxed`): frame geometry, the canvas, the footer strip, the title card.
+
+>>> from game.core.level import Level
+>>> frame_size(Level.from_rows([">  T", "XXXX"], frames=4, budget=0), scale=2)
+(160, 128)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from game.core.level import Brick, Level
+from game.core.simulation import Run
+
+if TYPE_CHECKING:
+    import pygame
+
+    from game.app.render import LevelRenderer
+
+#: Sprites are 16 px pixel art: a cell is ``16 * scale`` pixels.
+TILE = 16
+#: Default scale (32 px cells).
+DEFAULT_SCALE = 2
+
+Frame = npt.NDArray[np.uint8]
+
+
+# ---------------------------------------------------------------- geometry
+def cell_size(scale: int) -> int:
+    """Pixels per cell for ``scale`` (>= 1)."""
+    return TILE * max(1, int(scale))
+
+
+def margins(cell: int) -> tuple[int, int]:
+    """(margin around the board, footer height) for a cell size."""
+    return max(8, cell // 2), max(18, cell)
+
+
+def frame_size(level: Level, *, scale: int = DEFAULT_SCALE) -> tuple[int, int]:
+    """(width, height) of every GIF frame.
+
+    >>> from game.core.level import Level
+    >>> frame_size(Level.from_rows([">  T", "XXXX"], frames=4, budget=0), scale=2)
+    (160, 128)
+    """
+    cell = cell_size(scale)
+    margin, footer = margins(cell)
+    return level.width * cell + 2 * margin, level.height * cell + 2 * margin + footer
+
+
+#: Most pixels of one GIF frame: a 256x256 map fits at scale 1 (4,112 x 4,130); larger frames take over
+#: a gigabyte to draw and encode.
+MAX_FRAME_PIXELS = 18_000_000
+
+
+def fit_scale(level: Level, scale: int = DEFAULT_SCALE) -> int:
+    """The largest scale up to ``scale`` whose frames have at most :data:`MAX_FRAME_PIXELS` (0: none).
+
+    >>> from game.core.level import Level
+    >>> fit_scale(Level.from_rows([">" + " " * 254 + "T"] + ["X" * 256] * 255, frames=4, budget=0), 2)
+    1
+    """
+    for s in range(max(1, scale), 0, -1):
+        w, h = frame_size(level, scale=s)
+        if w * h <= MAX_FRAME_PIXELS:
+            return s
+    return 0
+
+
+def check_frame_size(level: Level, scale: int) -> None:
+    """Raise :class:`game.core.errors.GameError` when ``level``'s GIF frames at ``scale`` would be too large."""
+    w, h = frame_size(level, scale=scale)
+    if w * h <= MAX_FRAME_PIXELS:
+        return
+    from game.core.errors import GameError
+
+    fit = fit_scale(level, scale)
+    hint = f"use --scale {fit}" if fit else "the map is too large for a GIF"
+    raise GameError(f"GIF frames of a {level.height}x{level.width} map at scale {scale} would be {w}x{h} pixels, "
+                    f"more than {MAX_FRAME_PIXELS // 1_000_000} million: {hint}")
+
+
+def frame_shape(level: Level, *, scale: int = DEFAULT_SCALE) -> tuple[int, int]:
+    """(height, width) of every frame as an array."""
+    w, h = frame_size(level, scale=scale)
+    return h, w
+
+
+# ---------------------------------------------------------------- drawing helpers
+def _pg() -> Any:
+    from game.app.app import headless_env
+
+    headless_env()
+    import pygame
+
+    if not pygame.display.get_init():
+        pygame.display.init()
+    if not pygame.font.get_init():
+        pygame.font.init()
+    return pygame
+
+
+def _to_array(surface: pygame.Surface) -> Frame:
+    import pygame
+
+    w, h = surface.get_size()
+    arr: Frame = np.frombuffer(pygame.image.tobytes(surface, "RGB"), dtype=np.uint8).reshape(h, w, 3)
+    return arr
+
+
+def _fit_text(s: str, width: int, size: int, color: tuple[int, int, int]) -> pygame.Surface:
+    from game.app import hud
+
+    while size > 10 and hud.text(s, size, color).get_width() > width:
+        size -= 2
+    return hud.text(s, size, color)
+
+
+def _footer(surface: pygame.Surface, level: Level, cell: int, frac: float, label: str,
+            color: tuple[int, int, int], right: str = "") -> None:
+    """The strip under the board: a progress bar and a caption."""
+    import pygame
+
+    from game.app import hud
+
+    margin, footer = margins(cell)
+    w, h = surface.get_size()
+    top = h - footer
+    pygame.draw.rect(surface, (14, 10, 28), (0, top, w, footer))
+    pygame.draw.rect(surface, (44, 36, 70), (0, top, w, 3))
+    pygame.draw.rect(surface, color, (0, top, int(round(w * max(0.0, min(1.0, frac)))), 3))
+    size = max(12, int(footer * 0.62))
+    text = _fit_text(label, w - 2 * margin - (w // 3 if right else 0), size, color)
+    surface.blit(text, text.get_rect(midleft=(margin, top + 3 + (footer - 3) // 2)))
+    if right:
+        rtext = _fit_text(right, w // 3, size, hud.MUTED)
+        surface.blit(rtext, rtext.get_rect(midright=(w - margin, top + 3 + (footer - 3) // 2)))
+
+
+def _canvas(level: Level, scale: int) -> pygame.Surface:
+    _pg()
+    import pygame
+
+    return pygame.Surface(frame_size(level, scale=scale))
+
+
+def _board_frame(level: Level, bricks: Sequence[Brick], run: Run | None, t: float, scale: int,
+                 renderer: LevelRenderer, *, ghost: Sequence[Brick] = ()) -> pygame.Surface:
+    """The window's board drawing of frame ``t`` (via render_frame) on a canvas with a footer."""
+    from game.app.render import render_frame
+
+    cell = cell_size(scale)
+    margin, _ = margins(cell)
+    canvas = _canvas(level, scale)
+    board = render_frame(level, bricks, run, t, cell=cell, margin=margin, renderer=renderer,
+                         ghost_bricks=ghost)
+    canvas.blit(board, (0, 0))
+    return canvas
+
+
+def _title_card(level: Level, scale: int, renderer: LevelRenderer, lines: Sequence[str],
+                bricks: Sequence[Brick] = ()) -> pygame.Surface:
+    """The board with the lemmings waiting, darkened, with the title and a few lines on it."""
+    import pygame
+
+    from game.app import hud
+
+    canvas = _board_frame(level, bricks, None, 0.0, scale, renderer)
+    w, h = canvas.get_size()
+    veil = pygame.Surface((w, h), pygame.SRCALPHA)
+    veil.fill((6, 4, 16, 170))
+    canvas.blit(veil, (0, 0))
+    cell = cell_size(scale)
+    title = _fit_text(level.title or "Untitled level", w - 16, max(18, int(cell * 1.3)), hud.GOLD)
+    y = h // 2 - title.get_height() - 4 * len(lines)
+    canvas.blit(title, title.get_rect(midtop=(w // 2, y)))
+    y += title.get_height() + 6
+    for line in lines:
+        t = _fit_text(line, w - 16, max(12, int(cell * 0.7)), hud.WHITE)
+        canvas.blit(t, t.get_rect(midtop=(w // 2, y)))
+        y += t.get_height() + 2
+    _footer(canvas, level, cell, 0.0, "Lemming Bricks", hud.MUTED)
+    return canvas

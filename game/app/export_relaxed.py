@@ -1,0 +1,116 @@
+"""GIF frames of a fractional solution (:class:`ai.kernel.base.RelaxedSolution`: the gradient solver's
+densities or the MILP's LP relaxation): translucent bricks (opacity = density) and translucent
+lemming mass, drawn on the window's board by the same renderer.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterator
+
+import numpy as np
+import numpy.typing as npt
+
+from game.core.level import Level
+from game.core.simulation import Run
+from game.app.export_draw import DEFAULT_SCALE, Frame, _canvas, _footer, _pg, _title_card, _to_array, cell_size, margins
+
+if TYPE_CHECKING:
+    import pygame
+
+    from ai.kernel.base import RelaxedSolution
+    from game.app.render import LevelRenderer
+
+
+def relaxed_frames(
+    level: Level,
+    relaxed: RelaxedSolution,
+    *,
+    scale: int = DEFAULT_SCALE,
+    subtitle: str = "",
+    renderer: LevelRenderer | None = None,
+) -> list[Frame]:
+    """Every frame of :func:`iter_relaxed_frames`, as a list."""
+    return list(iter_relaxed_frames(level, relaxed, scale=scale, subtitle=subtitle, renderer=renderer))
+
+
+def iter_relaxed_frames(
+    level: Level,
+    relaxed: RelaxedSolution,
+    *,
+    scale: int = DEFAULT_SCALE,
+    subtitle: str = "",
+    renderer: LevelRenderer | None = None,
+) -> Iterator[Frame]:
+    """Frames of a fractional solution: translucent bricks (density = opacity) and lemming mass.
+
+    ``relaxed.occupancy`` is ``(N, H, W, 2)``; when it is empty the mass is computed with the
+    occupancy simulator (:func:`game.core.occupancy.simulate_level`) from the densities.
+    """
+    pygame = _pg()
+    from game.app import hud
+    from game.app.render import FrameView, LevelRenderer
+
+    rend = renderer if renderer is not None else LevelRenderer()
+    cell = cell_size(scale)
+    margin, _ = margins(cell)
+    obst = np.clip(np.asarray(relaxed.obstacles, dtype=np.float64), 0.0, 1.0)
+    occ = np.asarray(relaxed.occupancy, dtype=np.float64)
+    if occ.ndim != 4 or occ.shape[0] == 0:
+        from game.core.occupancy import simulate_level
+
+        occ = simulate_level(level, obst * level.brickable_map)
+    n = occ.shape[0]
+    empty = Run(level, (), ())  # a run without lemmings: the renderer draws none
+    total = float(obst.sum())  # brick mass (the LP's objective; the gradient's objective is its loss)
+    lines = [f"relaxed solution: {total:.2f} bricks in all"] + ([subtitle] if subtitle else [])
+    yield _to_array(_title_card(level, scale, rend, lines))
+    brick = rend.sprites.get("brick", cell)
+    target_mass = [float((occ[t].sum(axis=-1) * level.target_map).sum()) for t in range(n)]
+    for t in range(n + 1):
+        tt = min(t, n - 1)
+        canvas = _canvas(level, scale)
+        rend.draw_background(canvas)
+        area = pygame.Rect(margin, margin, level.width * cell, level.height * cell)
+        layout = rend.draw(canvas, FrameView(level=level, run=empty, t=float(tt), anim=tt / 4.0), area)
+        draw_relaxed(canvas, layout, obst, occ[tt], rend, brick=brick)
+        if t < n:
+            _footer(canvas, level, cell, tt / max(1, n - 1), f"frame {tt} / {n - 1}", hud.WHITE,
+                    right=f"mass home {target_mass[tt]:.2f}")
+        else:
+            _footer(canvas, level, cell, 1.0, f"relaxed: {total:.2f} bricks, "
+                    f"{target_mass[-1]:.2f} of {len(level.lemmings)} lemmings home", hud.BLUE)
+        yield _to_array(canvas)
+
+
+def draw_relaxed(surface: pygame.Surface, layout: Any, obstacles: npt.NDArray[np.float64],
+                 mass: npt.NDArray[np.float64] | None, renderer: LevelRenderer, *,
+                 brick: pygame.Surface | None = None, labels: bool = True) -> None:
+    """Translucent bricks (opacity = density) and lemming mass ``(H, W, 2)`` on a drawn board."""
+    import pygame
+
+    from game.app import hud
+
+    cell = layout.cell
+    brick = brick if brick is not None else renderer.sprites.get("brick", cell)
+    for r, c in np.argwhere(obstacles > 0.02):
+        d = float(obstacles[r, c])
+        ghost = brick.copy()
+        ghost.set_alpha(int(40 + 215 * d))
+        rect = layout.cell_rect(int(r), int(c))
+        surface.blit(ghost, rect)
+        if labels and cell >= 24 and d < 0.995:
+            t = hud.text(f"{d:.2f}", max(12, cell // 2), hud.WHITE)
+            surface.blit(t, t.get_rect(center=rect.center))
+    if mass is None:
+        return
+    total = mass.sum(axis=-1)
+    for r, c in np.argwhere(total > 0.01):
+        m = float(min(1.0, total[r, c]))
+        right = mass[r, c, 1] >= mass[r, c, 0]
+        sprite = renderer.sprites.get(f"lem_walk_{'r' if right else 'l'}_0", cell).copy()
+        sprite.set_alpha(int(255 * m ** 0.5))
+        rect = layout.cell_rect(int(r), int(c))
+        glow = pygame.Surface(rect.size, pygame.SRCALPHA)
+        glow.fill((120, 230, 255, int(90 * m ** 0.5)))
+        surface.blit(glow, rect)
+        surface.blit(sprite, rect)

@@ -1,0 +1,115 @@
+"""Streaming animated-GIF writer: frames go to the file one at a time, so memory does not grow with N.
+
+Each frame is quantised to its own palette (Pillow's fast octree: exact for pixel art), only the rectangle that
+changed since the previous frame is encoded (drawn over it: disposal "do not dispose"),
+and the bytes are written at once.  At most two frames are held: the previous one (for the
+changed rectangle) and the one waiting for its duration (the last frame's duration differs).
+
+>>> import io, numpy as np
+>>> buf = io.BytesIO()
+>>> frames = [np.full((4, 6, 3), k * 40, dtype=np.uint8) for k in range(3)]
+>>> write_gif_stream(frames, buf, durations_ms=(500, 100, 900))
+3
+>>> buf.getvalue()[:6], buf.getvalue()[-1:]
+(b'GIF89a', b';')
+"""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+from typing import BinaryIO, Iterable
+
+import numpy as np
+import numpy.typing as npt
+
+Frame = npt.NDArray[np.uint8]
+
+
+class GifStreamWriter:
+    """Write an animated GIF frame by frame to an open binary file."""
+
+    def __init__(self, handle: BinaryIO, size: tuple[int, int], *, loop: int = 0) -> None:
+        self.handle = handle
+        self.size = size
+        self.count = 0
+        self._previous: Frame | None = None
+        w, h = size
+        # header, logical screen (no global colour table), looping extension
+        handle.write(b"GIF89a" + struct.pack("<HHBBB", w, h, 0, 0, 0))
+        handle.write(b"!\xff\x0bNETSCAPE2.0\x03\x01" + struct.pack("<H", int(loop) & 0xFFFF) + b"\x00")
+
+    def add(self, frame: Frame, duration_ms: float) -> None:
+        """Append one RGB frame ``(H, W, 3)`` shown for ``duration_ms`` milliseconds."""
+        from PIL import GifImagePlugin, Image
+
+        h, w = frame.shape[:2]
+        if (w, h) != self.size:
+            raise ValueError(f"frame is {w}x{h}, the GIF is {self.size[0]}x{self.size[1]}")
+        x0, y0, x1, y1 = 0, 0, w, h
+        if self._previous is not None:
+            changed = frame != self._previous
+            rows = np.flatnonzero(changed.reshape(h, -1).any(axis=1))
+            cols = np.flatnonzero(changed.any(axis=0).any(axis=1))
+            if cols.size:
+                x0, x1, y0, y1 = int(cols[0]), int(cols[-1]) + 1, int(rows[0]), int(rows[-1]) + 1
+            else:  # nothing changed: a 1x1 patch keeps the frame (and its duration)
+                x0, y0, x1, y1 = 0, 0, 1, 1
+        patch = np.ascontiguousarray(frame[y0:y1, x0:x1, :3])
+        image = Image.fromarray(patch, "RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE)
+        chunks = GifImagePlugin.getdata(image, (x0, y0), duration=max(20, int(round(duration_ms))),
+                                        disposal=1, include_color_table=True)
+        for chunk in chunks:
+            self.handle.write(chunk)
+        self._previous = frame
+        self.count += 1
+
+    def close(self) -> None:
+        """Write the GIF trailer."""
+        self.handle.write(b";")
+        self._previous = None
+
+
+def write_gif_stream(
+    frames: Iterable[Frame],
+    handle: BinaryIO,
+    *,
+    durations_ms: tuple[float, float, float],
+    loop: int = 0,
+) -> int:
+    """Write ``frames`` (title, body..., outcome) to ``handle``; returns the number of frames.
+
+    ``durations_ms`` is (first frame, every middle frame, last frame).  One frame is held back
+    so the last one gets its own duration without knowing the count in advance.
+    """
+    first, body, last = durations_ms
+    writer: GifStreamWriter | None = None
+    pending: Frame | None = None
+    for frame in frames:
+        if writer is None:
+            writer = GifStreamWriter(handle, (int(frame.shape[1]), int(frame.shape[0])), loop=loop)
+        if pending is not None:
+            writer.add(pending, first if writer.count == 0 else body)
+        pending = frame
+    if writer is None or pending is None:
+        raise ValueError("a GIF needs at least one frame")
+    writer.add(pending, first if writer.count == 0 else last)
+    writer.close()
+    return writer.count
+
+
+def write_gif(frames: Iterable[Frame], out: Path | str, *, fps: float, title_seconds: float,
+              outcome_seconds: float) -> tuple[int, int]:
+    """Stream ``frames`` into the GIF file ``out`` atomically (no partial file on failure).
+
+    Returns ``(frames written, file size in bytes)``.  ``out`` may be a link to a regular file;
+    folders, FIFOs and devices are refused (:class:`game.core.storage.UserFileError`).
+    """
+    from game.core.storage import atomic_writer
+
+    fps = max(0.5, float(fps))
+    with atomic_writer(Path(out)) as handle:
+        count = write_gif_stream(frames, handle, durations_ms=(title_seconds * 1000.0, 1000.0 / fps,
+                                                              outcome_seconds * 1000.0))
+        size = handle.tell()
+    return count, size

@@ -1,0 +1,125 @@
+"""How add-ons plug into the play scene: one protocol, :class:`PlayExtension`, registered once.
+
+An extension (the AI assistant, the release observer of "What the AI has learned", a test double)
+is made by a factory in :data:`game.app.router.PLAY_SCENE_EXTENSIONS`, called once with every new play
+scene; the scene keeps what the factories return (by :attr:`PlayExtension.name`) and then, and only
+then, calls them:
+
+* :meth:`~PlayExtension.handle_event` sees every action before the scene (True consumes it);
+* :meth:`~PlayExtension.update` once per frame;
+* :meth:`~PlayExtension.marks` returns what it shows through the scene's own drawing (ghost bricks and
+  coloured cells in the frame view, status lines, footer keys, whether the win/lose panel steps aside):
+  a pure read of the extension's state, asked for when the scene draws (nothing is written into the
+  scene);
+* :meth:`~PlayExtension.draw` paints what the frame view has no field for, in the scene's one draw
+  pass, right after the board (it never changes state);
+* :meth:`~PlayExtension.on_edit` after every brick change, :meth:`~PlayExtension.on_leave` when the
+  scene closes.
+
+:class:`ExtensionBase` has a do-nothing default for each, so an extension writes only what it uses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import pygame
+
+from game.core.level import Brick
+from game.app.input import Action
+from game.app.render import BoardLayout, FrameView
+
+RGBA = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Marks:
+    """What an extension shows through the play scene's drawing (see the module docstring)."""
+
+    ghost_bricks: tuple[Brick, ...] = ()
+    highlights: tuple[tuple[Brick, RGBA], ...] = ()
+    status_lines: tuple[str, ...] = ()
+    footer_hints: tuple[tuple[str, str], ...] = ()  #: (key, what) pairs; they replace the scene's own for a key
+    claims_board: bool = False  #: the win/lose panel and the lost run's marks step aside
+    strip_left: int = 0  #: the strip under the top bar is the extension's up to this x (e.g. a badge)
+
+
+#: No marks.
+NO_MARKS = Marks()
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """What an extension's :meth:`~PlayExtension.draw` gets: the board's layout and the frame on it."""
+
+    layout: BoardLayout
+    frame: FrameView
+
+
+@runtime_checkable
+class PlayExtension(Protocol):
+    """An add-on of the play scene (see the module docstring)."""
+
+    name: str
+
+    def handle_event(self, action: Action) -> bool:
+        """See ``action`` before the scene; True consumes it."""
+
+    def update(self, dt: float) -> None:
+        """Advance by ``dt`` seconds (once per frame)."""
+
+    def marks(self) -> Marks:
+        """What to show through the scene's drawing now (a pure read)."""
+
+    def draw(self, surface: pygame.Surface, view: BoardView) -> None:
+        """Paint on the board, in the scene's draw pass; never changes state."""
+
+    def on_edit(self) -> None:
+        """The bricks changed."""
+
+    def on_leave(self) -> None:
+        """The scene is closing."""
+
+
+class ExtensionBase:
+    """Do-nothing defaults of :class:`PlayExtension` (subclass and override what you use)."""
+
+    name = "extension"
+
+    def handle_event(self, action: Action) -> bool:
+        """Ignore the action."""
+        return False
+
+    def update(self, dt: float) -> None:
+        """Nothing to advance."""
+
+    def marks(self) -> Marks:
+        """Nothing shown."""
+        return NO_MARKS
+
+    def draw(self, surface: pygame.Surface, view: BoardView) -> None:
+        """Nothing drawn."""
+
+    def on_edit(self) -> None:
+        """Nothing to do."""
+
+    def on_leave(self) -> None:
+        """Nothing to stop."""
+
+
+def merge_marks(marks: list[Marks]) -> Marks:
+    """The marks of several extensions together (in registration order).
+
+    >>> merge_marks([Marks(status_lines=("a",)), Marks(ghost_bricks=((1, 2),), claims_board=True)])
+    Marks(ghost_bricks=((1, 2),), highlights=(), status_lines=('a',), footer_hints=(), claims_board=True, strip_left=0)
+    """
+    if len(marks) == 1:
+        return marks[0]
+    return Marks(tuple(b for m in marks for b in m.ghost_bricks), tuple(h for m in marks for h in m.highlights),
+                 tuple(line for m in marks for line in m.status_lines),
+                 tuple(hint for m in marks for hint in m.footer_hints), any(m.claims_board for m in marks),
+                 max(m.strip_left for m in marks))
+
+
+__all__ = ["BoardView", "ExtensionBase", "Marks", "NO_MARKS", "PlayExtension", "RGBA", "merge_marks"]

@@ -1,0 +1,327 @@
+"""The Reverse Life screen: paint a start pattern that becomes the target picture after k steps.
+
+Three boards side by side: the player's start (painted with the mouse or the keyboard), the start
+after the puzzle's steps (or after any step, with , and .), wrong cells outlined, and the target.
+The AI runs in a child process (a job of the app's runner, :class:`game.app.jobs.JobRunner`), so the
+game never freezes: H shows one cell that is the same in every start (:func:`ai.puzzles.life.reverse.backbone`)
+and that the player has wrong, S fills in the AI's start (:func:`ai.puzzles.life.reverse.reverse`), undoable.
+
+Keys: arrows move the cursor, Space/Enter/B flip the cursor cell, click flips a cell (drag paints),
+right-click clears one, Z/Y undo/redo, Backspace clears the board, , and . show another step,
+H hint, S solve, [ and ] previous/next puzzle, Esc back (cancels the AI).
+"""
+
+from __future__ import annotations
+
+import enum
+import threading
+from typing import Any, Callable
+
+import numpy as np
+import pygame
+
+from game.core.errors import GameError
+from game.core.puzzles.life.puzzle import LifeModel, LifePuzzle, load_pack
+from game.core.puzzles.life.rules import Board
+from game.app import hud
+from game.app.app import App, Scene
+from game.app.input import Act, Action, mouse_held
+from game.app.jobs import Execution, Job, JobEvent, JobHandle
+from game.app.render import LevelRenderer
+
+#: Seconds the AI may spend on a solve or a hint.
+AI_TIME_LIMIT = 10.0
+#: Colours of live and dead cells, the cursor and wrong cells.
+ALIVE, DEAD, GRID = (250, 214, 90), (34, 28, 56), (60, 52, 92)
+
+
+class LifeTask(enum.Enum):
+    """What the AI is asked."""
+
+    HINT = "hint"  #: :func:`ai.puzzles.life.reverse.backbone`
+    SOLVE = "solve"  #: :func:`ai.puzzles.life.reverse.reverse`
+
+
+def _life_job(kind: LifeTask, target: Board, steps: int, rule_name: str,
+              limit: float | None) -> Job:
+    """A job of the runner: :attr:`LifeTask.SOLVE` or :attr:`LifeTask.HINT`."""
+    def job(report: Callable[[Any], None], cancel: threading.Event) -> Any:
+        from ai.kernel.context import SolveContext, SolveStopped
+        from ai.puzzles.life.reverse import backbone, reverse
+        from game.core.puzzles.life.rules import parse_rule
+
+        ctx = SolveContext.create(time_limit=limit, cancel=cancel, progress=report)
+        try:
+            return (reverse if kind == LifeTask.SOLVE else backbone)(target, steps, ctx, parse_rule(rule_name))
+        except SolveStopped:  # cancelled (only in a thread; a child process is killed instead)
+            return None
+    return job
+
+
+class LifeScene(Scene):
+    """Reverse Life puzzles (see the module docstring)."""
+
+    def __init__(self, app: App, puzzles: list[LifePuzzle] | None = None, index: int = 0, *,
+                 use_processes: bool | None = None, ai_time_limit: float | None = AI_TIME_LIMIT) -> None:
+        super().__init__(app)
+        self.ai_time_limit = ai_time_limit  #: seconds per AI job (``None``: until done, for tests)
+        self.renderer = LevelRenderer()
+        self.error = ""
+        try:
+            self.puzzles = puzzles if puzzles is not None else load_pack()
+        except GameError as exc:
+            self.puzzles, self.error = [], str(exc)
+        if not self.puzzles and not self.error:
+            self.error = "no Reverse Life puzzles found"
+        self.index = max(0, min(index, len(self.puzzles) - 1))
+        self.model: LifeModel | None = LifeModel(self.puzzles[self.index]) if self.puzzles else None
+        self.cursor = (0, 0)
+        self.view_step = self.model.puzzle.steps if self.model else 0
+        self.message = ""
+        self.hint_cell: tuple[int, int] | None = None
+        self.paint: bool | None = None  #: the value a mouse drag paints
+        #: Where the AI's jobs run (None: the runner's default, a child process where ``fork`` exists).
+        self.execution: Execution | None = None if use_processes is None else (
+            Execution.CHILD_PROCESS if use_processes else Execution.THREAD)
+        self.job: JobHandle | None = None
+        self.job_kind = LifeTask.HINT
+        self.shown: Board | None = None
+        self._refresh()
+
+    # ------------------------------------------------------------------ model
+    def _refresh(self) -> None:
+        """Recompute the shown generation (after every change; draw only reads it)."""
+        if self.model is not None:
+            self.shown = self.model.generation(self.view_step)
+
+    def load(self, index: int) -> None:
+        """Go to puzzle ``index`` (wraps around); cancels the AI."""
+        if not self.puzzles:
+            return
+        if self.job is not None:
+            self.job.cancel()
+        self.job = None
+        self.index = index % len(self.puzzles)
+        self.model = LifeModel(self.puzzles[self.index])
+        self.view_step = self.model.puzzle.steps
+        self.cursor, self.hint_cell, self.message = (0, 0), None, ""
+        self._refresh()
+
+    def _changed(self) -> None:
+        self.hint_cell = None
+        self._refresh()
+        if self.model is not None and self.model.solved:
+            self.message = "Solved! The start becomes the target. ] for the next puzzle."
+
+    # ------------------------------------------------------------------ layout
+    def _boards(self, size: tuple[int, int]) -> tuple[int, list[pygame.Rect]]:
+        """Cell size and the three board rectangles (start, result, target)."""
+        w, h = size
+        rows, cols = self.model.puzzle.shape if self.model else (1, 1)
+        top, bottom = hud.TOP_BAR + 60, h - hud.BOTTOM_BAR - 60
+        cell = max(4, min((w - 80) // (3 * cols), (bottom - top) // rows))
+        bw, bh = cell * cols, cell * rows
+        gap = (w - 3 * bw) // 4
+        return cell, [pygame.Rect(gap + i * (bw + gap), top, bw, bh) for i in range(3)]
+
+    def cell_at(self, pos: tuple[int, int]) -> tuple[int, int] | None:
+        """The start-board cell under the screen position ``pos``."""
+        if self.model is None:
+            return None
+        cell, rects = self._boards(self.app.screen.get_size())
+        if not rects[0].collidepoint(pos):
+            return None
+        return ((pos[1] - rects[0].y) // cell, (pos[0] - rects[0].x) // cell)
+
+    # ------------------------------------------------------------------ input
+    def handle_event(self, action: Action) -> None:
+        """Painting, undo, stepping the view, the AI, switching puzzles (see the module docstring)."""
+        k = action.kind
+        if k == Act.BACK:
+            self.app.pop()  # the app cancels this scene's job
+            return
+        m = self.model
+        if m is None:
+            return
+        rows, cols = m.puzzle.shape
+        r, c = self.cursor
+        moves = {Act.UP: (-1, 0), Act.DOWN: (1, 0), Act.LEFT: (0, -1), Act.RIGHT: (0, 1)}
+        if k in moves:
+            dr, dc = moves[k]
+            self.cursor = ((r + dr) % rows, (c + dc) % cols)
+        elif k in (Act.TOGGLE_RUN, Act.CONFIRM, Act.PLACE):
+            m.toggle(r, c)
+            self._changed()
+        elif k == Act.CLICK and action.pos is not None:
+            at = self.cell_at(action.pos)
+            if at is not None:
+                self.cursor = at
+                self.paint = not bool(m.start[at])
+                m.set_cell(*at, self.paint)
+                self._changed()
+        elif k == Act.RIGHT_CLICK and action.pos is not None:
+            at = self.cell_at(action.pos)
+            if at is not None:
+                m.set_cell(*at, False)
+                self._changed()
+        elif k == Act.HOVER and action.pos is not None and self.paint is not None:
+            at = self.cell_at(action.pos)
+            if not mouse_held(0):
+                self.paint = None
+            elif at is not None:
+                m.set_cell(*at, self.paint)
+                self._changed()
+        elif k == Act.UNDO:
+            if m.undo():
+                self._changed()
+        elif k == Act.REDO:
+            if m.redo():
+                self._changed()
+        elif k in (Act.CLEAR, Act.RESTART):
+            m.clear()
+            self._changed()
+        elif k == Act.STEP_BACK:
+            self.view_step = max(0, self.view_step - 1)
+            self._refresh()
+        elif k == Act.STEP_FORWARD:
+            self.view_step = min(m.puzzle.steps, self.view_step + 1)
+            self._refresh()
+        elif k == Act.PREV_ITEM:
+            self.load(self.index - 1)
+        elif k == Act.NEXT_ITEM:
+            self.load(self.index + 1)
+        elif k == Act.HINT:
+            self._submit(LifeTask.HINT, _life_job(LifeTask.HINT, m.puzzle.target, m.puzzle.steps, m.puzzle.rule.name,
+                                           self.ai_time_limit))
+        elif k == Act.SOLVE:
+            self._submit(LifeTask.SOLVE, _life_job(LifeTask.SOLVE, m.puzzle.target, m.puzzle.steps, m.puzzle.rule.name,
+                                            self.ai_time_limit))
+
+    def _submit(self, kind: LifeTask, job: Job) -> None:
+        self.job_kind = kind
+        self.message = "The AI is looking for a hint..." if kind == LifeTask.HINT else "The AI is solving..."
+        self.job = self.app.jobs.submit(job, label=f"life-{kind.value}", owner=self, lane="ai",
+                                        on_done=self._on_done, on_error=self._on_error,
+                                        on_cancelled=self._on_cancelled, execution=self.execution,
+                                        preload=("ortools.sat.python.cp_model",))
+
+    def wait(self, timeout: float = 120.0) -> None:
+        """Block until the AI's job is done (tests), then take its result."""
+        if self.job is not None:
+            self.job.wait(timeout)
+        self.app.jobs.pump()
+
+    def _current(self, event: JobEvent) -> bool:
+        """True for an event of the job asked last (not of a puzzle left behind)."""
+        if self.job is None or event.handle is not self.job:
+            return False
+        self.job = None
+        return True
+
+    def _on_done(self, event: JobEvent) -> None:
+        if self._current(event) and event.payload is not None and self.model is not None:
+            if self.job_kind == LifeTask.SOLVE:
+                self._take_solution(event.payload)
+            else:
+                self._take_hint(event.payload)
+
+    def _on_error(self, event: JobEvent) -> None:
+        if self._current(event):
+            from game.core.error_log import log_error
+
+            log_error("Reverse Life AI", event.message, event.detail)
+            self.message = "The AI failed (details in errors.log)."
+
+    def _on_cancelled(self, event: JobEvent) -> None:
+        if self._current(event):
+            self.message = "The AI stopped."
+
+    def update(self, dt: float) -> None:
+        """Nothing to advance: the AI's answers come through the runner's callbacks."""
+
+    def _take_solution(self, result: Any) -> None:
+        from ai.puzzles.life.reverse import ReverseStatus  # (here: it imports OR-Tools, which the jobs preload)
+
+        assert self.model is not None
+        self.model.set_start(result.start)
+        self._changed()
+        if result.status == ReverseStatus.EXACT:
+            self.message = "The AI found an exact start (Z to undo)."
+        elif result.status == ReverseStatus.NONE:
+            self.message = f"No start exists; the AI's best has {result.wrong_cells} wrong cells."
+        else:
+            self.message = f"No exact start found in time; best has {result.wrong_cells} wrong cells."
+
+    def _take_hint(self, bb: Any) -> None:
+        assert self.model is not None
+        if not bb.exists:
+            self.message = "No start can make this target." if bb.proved else "The AI found no start in time."
+            return
+        start = self.model.start
+        wrong = np.argwhere((bb.alive & ~start) | (bb.dead & start))
+        if wrong.size:
+            r, c = (int(v) for v in wrong[0])
+            self.hint_cell = self.cursor = (r, c)
+            alive = bool(bb.alive[r, c])
+            self.message = (f"Hint: the marked cell is {'alive' if alive else 'dead'} in every start"
+                            f"{'' if bb.proved else ' the AI found'}.")
+        else:
+            self.message = f"Every one of the {bb.count} forced cells is right; the others are free."
+
+    # ------------------------------------------------------------------ drawing
+    def draw(self, surface: pygame.Surface) -> None:
+        """Title, the three boards, the message and the key hints."""
+        self.renderer.draw_background(surface)
+        bar = hud.top_bar(surface)
+        hud.hint_bar(surface, [("click/Space", "flip"), ("Z/Y", "undo/redo"), (",/.", "step"), ("H", "hint"),
+                               ("S", "solve"), ("[ ]", "puzzle"), ("Esc", "back")])
+        m = self.model
+        if m is None:
+            hud.blit_text(surface, "Reverse Life", (16, bar.centery), 36, hud.GOLD, anchor="midleft")
+            hud.blit_text(surface, self.error, (20, hud.TOP_BAR + 20), 26, hud.RED)
+            return
+        p = m.puzzle
+        title = f"Reverse Life {self.index + 1}/{len(self.puzzles)}: {p.title}"
+        hud.blit_text(surface, hud.fit_text(title, 32, surface.get_width() // 2), (16, bar.centery), 32, hud.GOLD,
+                      anchor="midleft")
+        hud.blit_text(surface, f"{hud.plural(p.steps, 'step')} of {p.rule.name}", (surface.get_width() - 16,
+                      bar.centery), 26, hud.WHITE, anchor="midright")
+        cell, rects = self._boards(surface.get_size())
+        shown = self.shown if self.shown is not None else m.start
+        final = self.view_step == p.steps
+        wrong = (shown != p.target) if final else None
+        labels = ["Your start", f"After {hud.plural(self.view_step, 'step')}", "Target"]
+        for rect, board, label in zip(rects, (m.start, shown, p.target), labels):
+            self._draw_board(surface, rect, cell, board)
+            hud.blit_text(surface, label, (rect.centerx, rect.y - 8), 26, hud.WHITE, anchor="midbottom")
+        if wrong is not None:
+            for r, c in np.argwhere(wrong):
+                pygame.draw.rect(surface, hud.RED, (rects[1].x + c * cell, rects[1].y + r * cell, cell, cell), 2)
+        cr, cc = self.cursor
+        pygame.draw.rect(surface, hud.BLUE, (rects[0].x + cc * cell, rects[0].y + cr * cell, cell, cell), 2)
+        if self.hint_cell is not None:
+            hr, hc = self.hint_cell
+            pygame.draw.rect(surface, hud.GREEN, (rects[0].x + hc * cell - 2, rects[0].y + hr * cell - 2,
+                                                  cell + 4, cell + 4), 3)
+        status = ("Solved!" if m.solved else f"{m.wrong_cells} wrong cells") + (
+            "" if final else "  (press . to see the last step)")
+        hud.blit_text(surface, status, (rects[1].centerx, rects[1].bottom + 8), 28,
+                      hud.GREEN if m.solved else hud.WHITE, anchor="midtop")
+        if self.message:
+            hud.blit_text(surface, hud.fit_text(self.message, 26, surface.get_width() - 40),
+                          (surface.get_width() // 2, rects[0].bottom + 40), 26, hud.GOLD, anchor="midtop")
+
+    @staticmethod
+    def _draw_board(surface: pygame.Surface, rect: pygame.Rect, cell: int, board: Board) -> None:
+        pygame.draw.rect(surface, DEAD, rect)
+        for r, c in np.argwhere(board):
+            pygame.draw.rect(surface, ALIVE, (rect.x + c * cell, rect.y + r * cell, cell, cell))
+        if cell >= 8:
+            for i in range(board.shape[1] + 1):
+                pygame.draw.line(surface, GRID, (rect.x + i * cell, rect.y), (rect.x + i * cell, rect.bottom))
+            for i in range(board.shape[0] + 1):
+                pygame.draw.line(surface, GRID, (rect.x, rect.y + i * cell), (rect.right, rect.y + i * cell))
+        pygame.draw.rect(surface, hud.PANEL_EDGE, rect, 2)
+
+
+__all__ = ["AI_TIME_LIMIT", "LifeScene"]

@@ -1,0 +1,362 @@
+"""The peg-solitaire screen: drag a peg over a neighbour onto a hole, undo, ask for a hint or a solution.
+
+Mouse: press on a peg and drag it onto a hole two cells away (or click the peg, then the hole).
+Keys: arrows move the cursor, Enter/Space picks up the peg under it and drops it; Z undo, Y redo,
+R restart, Tab the other board (English, French), H hint, S solve (the solution plays itself),
+Esc cancels the thinking, drops the peg, or goes back.  Hints and solutions are computed by
+:mod:`ai.puzzles.pegs` in a child process (a job of the app's runner, :class:`game.app.jobs.JobRunner`), so
+the screen never waits.
+"""
+
+from __future__ import annotations
+
+import enum
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import pygame
+
+from game.core.puzzles.pegs import BOARDS, Board, Cell, Jump
+from game.app import hud
+from game.app.app import App, Scene
+from game.app.input import Act, Action, mouse_held
+from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
+from game.app.render import LevelRenderer
+from game.app.sound import Sfx
+
+#: Seconds the AI may think about a hint / a solution.
+HINT_LIMIT = 20.0
+SOLVE_LIMIT = 60.0
+#: Seconds between two jumps of a solution being played.
+PLAY_STEP = 0.35
+
+HOLE = (40, 32, 64)
+HOLE_EDGE = (120, 104, 170)
+PEG = (230, 170, 60)
+PEG_EDGE = (120, 70, 20)
+
+
+@dataclass(frozen=True)
+class BoardLayout:
+    """Where the board's cells are on screen."""
+
+    left: int
+    top: int
+    cell: int
+    board: Board
+
+    def rect(self, cell: Cell) -> pygame.Rect:
+        """The square of ``cell``."""
+        return pygame.Rect(self.left + cell[1] * self.cell, self.top + cell[0] * self.cell, self.cell, self.cell)
+
+    def cell_at(self, pos: tuple[int, int] | None) -> Cell | None:
+        """The board cell under ``pos``, or ``None``."""
+        if pos is None:
+            return None
+        c = (pos[0] - self.left) // self.cell
+        r = (pos[1] - self.top) // self.cell
+        return (r, c) if self.board.on_board((r, c)) else None
+
+
+class PegsAsk(enum.Enum):
+    """What the player asked the AI."""
+
+    HINT = "hint"
+    SOLVE = "solve"
+
+
+def _solve_job(board: Board, position: int, what: PegsAsk) -> Job:
+    """A job of the runner: a hint or a solution of ``position`` (runs in the child process)."""
+
+    def job(report: Callable[[Any], None], cancel: threading.Event) -> Any:
+        from ai.kernel.context import SolveContext
+        from ai.puzzles.pegs import hint, solve
+
+        limit = HINT_LIMIT if what == PegsAsk.HINT else SOLVE_LIMIT
+        ctx = SolveContext.create(time_limit=limit, cancel=cancel, progress=report, solver=f"pegs {what.value}")
+        return hint(board, position, ctx=ctx) if what == PegsAsk.HINT else solve(board, position, ctx=ctx)
+
+    return job
+
+
+class PegsScene(Scene):
+    """Play peg solitaire on the English or French board."""
+
+    def __init__(self, app: App, board_name: str = "english", *,
+                 extra: tuple[str, Board, int] | None = None) -> None:
+        """``extra``: a board of the player's own (name, board, start), played first and kept in the Tab cycle."""
+        super().__init__(app)
+        self.renderer = LevelRenderer()
+        #: Where the AI's jobs run (None: the runner's default, a child process where ``fork`` exists).
+        self.execution: Execution | None = None
+        self.job: JobHandle | None = None  #: the latest hint or solve job
+        self.boards: dict[str, Callable[[], tuple[Board, int]]] = dict(BOARDS)
+        if extra is not None:
+            name, board, start = extra
+            self.boards = {name: lambda: (board, start), **self.boards}
+            board_name = name
+        self.board_names = list(self.boards)
+        self.load(board_name)
+
+    # ---------------------------------------------------------------- state
+    def load(self, name: str) -> None:
+        """Start a new game on the built-in board ``name``."""
+        self.board_name = name
+        self.board, self.start = self.boards[name]()
+        self.goal = self.board.goal_position()
+        self.position = self.start
+        self.history: list[Jump] = []
+        self.redo_stack: list[Jump] = []
+        self.cursor: Cell = self.board.centre or min(self.board.cells)
+        self.selected: Cell | None = None
+        self.dragging = False
+        self.drag_pos: tuple[int, int] | None = None
+        self.hint_jump: Jump | None = None
+        self.message = "Drag a peg over a neighbour onto a hole."
+        self.playing: list[Jump] = []
+        self.play_timer = 0.0
+        self.pending: PegsAsk | None = None  #: what the AI is thinking about
+        self.asked_position = self.position
+        if self.job is not None:
+            self.job.cancel()
+
+    @property
+    def pegs_left(self) -> int:
+        """Pegs on the board now."""
+        return self.board.count(self.position)
+
+    def jump(self, jump: Jump, *, from_player: bool = True) -> bool:
+        """Play ``jump`` when legal; returns whether it was played."""
+        if not self.board.is_legal(self.position, jump):
+            return False
+        self.position = self.board.apply(self.position, jump)
+        self.history.append(jump)
+        if from_player:
+            self.redo_stack.clear()
+            self.playing = []
+            self._cancel_thinking()
+        self.hint_jump = None
+        self.selected = None
+        self.app.sound.play(Sfx.CLICK)
+        self._describe()
+        return True
+
+    def undo(self) -> None:
+        """Take back the last jump."""
+        self.playing = []
+        self._cancel_thinking()
+        if not self.history:
+            self.message = "Nothing to undo."
+            return
+        jump = self.history.pop()
+        self.position = self.board.undo(self.position, jump)
+        self.redo_stack.append(jump)
+        self.hint_jump = None
+        self._describe()
+
+    def redo(self) -> None:
+        """Play again the last jump taken back."""
+        if self.redo_stack:
+            jump = self.redo_stack.pop()
+            stack = self.redo_stack
+            self.jump(jump, from_player=False)
+            self.redo_stack = stack
+
+    def _describe(self) -> None:
+        if self.board.is_goal(self.position, self.goal):
+            self.message = "Solved: one peg, in the centre!" if self.goal is not None else "Solved: one peg left!"
+        elif not self.board.legal_jumps(self.position):
+            self.message = f"No jump left: {hud.plural(self.pegs_left, 'peg')} remain. Z undoes, R restarts."
+        else:
+            self.message = f"{hud.plural(self.pegs_left, 'peg')} left."
+
+    # ---------------------------------------------------------------- the assistant
+    def ask(self, what: PegsAsk) -> None:
+        """Ask the AI for a hint or a solution of the current position."""
+        self.playing = []
+        self.pending = what
+        self.asked_position = self.position
+        self.job = self.app.jobs.submit(
+            _solve_job(self.board, self.position, what), label=f"pegs {what.value}", owner=self, lane="ai",
+            on_done=self._on_event, on_error=self._on_event, on_cancelled=self._on_event, execution=self.execution,
+            preload=("ai.puzzles.pegs", "ortools.sat.python.cp_model", "ortools.linear_solver.pywraplp"))
+        self.message = "Thinking..." if what == PegsAsk.HINT else "Solving..."
+
+    def _cancel_thinking(self) -> None:
+        if self.pending is not None:
+            if self.job is not None:
+                self.job.cancel()
+            self.pending = None
+
+    def _on_event(self, event: JobEvent) -> None:
+        """The end of an AI job (delivered by the app's runner)."""
+        from ai.puzzles.pegs import PegsStatus
+
+        if self.pending is None or event.handle is not self.job:
+            return
+        what, self.pending = self.pending, None
+        if event.kind == JobEventKind.ERROR:
+            self.message = f"The assistant failed: {event.message}"
+        elif event.kind == JobEventKind.CANCELLED:
+            self.message = "Stopped."
+        elif self.position != self.asked_position:
+            return
+        elif what == PegsAsk.HINT:
+            answer = event.payload
+            self.hint_jump = answer.jump
+            self.message = f"Hint: {answer.message}" if answer.jump is not None else answer.message.capitalize() + "."
+        else:
+            result = event.payload
+            if result.status == PegsStatus.SOLVED:
+                self.playing = list(result.moves)
+                self.play_timer = 0.0
+                self.message = f"Solution: {hud.plural(len(result.moves), 'jump')} (Z undoes them)."
+            elif result.status == PegsStatus.IMPOSSIBLE:
+                self.message = f"No jump can still finish ({result.proof.value})."
+            else:
+                self.message = "No answer in time."
+
+    # ---------------------------------------------------------------- input
+    def layout(self) -> BoardLayout:
+        """The board's place in the current window."""
+        w, h = self.app.screen.get_size()
+        top, bottom = hud.TOP_BAR + 50, h - hud.BOTTOM_BAR - 16
+        cell = max(8, min(84, (w - 40) // self.board.width, (bottom - top) // self.board.height))
+        left = (w - cell * self.board.width) // 2
+        top += (bottom - top - cell * self.board.height) // 2
+        return BoardLayout(left, top, cell, self.board)
+
+    def handle_event(self, action: Action) -> None:
+        """Mouse drags and clicks, arrows, Enter/Space, Z/Y, R, Tab, H, S, Esc."""
+        k = action.kind
+        if k == Act.BACK:
+            if self.pending is not None:
+                self._cancel_thinking()
+                self.message = "Stopped."
+            elif self.selected is not None:
+                self.selected, self.dragging = None, False
+            else:
+                self.app.pop()
+        elif k == Act.CLICK:
+            self._press(self.layout().cell_at(action.pos), action.pos)
+        elif k == Act.HOVER:
+            if self.dragging:
+                self.drag_pos = action.pos
+            cell = self.layout().cell_at(action.pos)
+            if cell is not None:
+                self.cursor = cell
+        elif k in (Act.UP, Act.DOWN, Act.LEFT, Act.RIGHT):
+            self._move_cursor({Act.UP: (-1, 0), Act.DOWN: (1, 0), Act.LEFT: (0, -1), Act.RIGHT: (0, 1)}[k])
+        elif k in (Act.CONFIRM, Act.TOGGLE_RUN, Act.PLACE):
+            self._press(self.cursor, None)
+            self.dragging = False
+        elif k == Act.UNDO:
+            self.undo()
+        elif k == Act.REDO:
+            self.redo()
+        elif k == Act.RESTART:
+            self.load(self.board_name)
+        elif k in (Act.CYCLE_SOLVER, Act.NEXT_ITEM, Act.PREV_ITEM):
+            step = -1 if k == Act.PREV_ITEM else 1
+            i = self.board_names.index(self.board_name)
+            self.load(self.board_names[(i + step) % len(self.board_names)])
+        elif k == Act.HINT:
+            self.ask(PegsAsk.HINT)
+        elif k == Act.SOLVE:
+            self.ask(PegsAsk.SOLVE)
+
+    def _press(self, cell: Cell | None, pos: tuple[int, int] | None) -> None:
+        """A click (or Enter) on ``cell``: pick up a peg, or drop the held peg there."""
+        if cell is None:
+            self.selected = None
+            return
+        self.cursor = cell
+        if self.selected is not None and not self.board.has_peg(self.position, cell):
+            self._drop(cell)
+        elif self.board.has_peg(self.position, cell):
+            if self.selected == cell and pos is None:
+                self.selected = None
+                return
+            self.selected = cell
+            self.dragging = pos is not None
+            self.drag_pos = pos
+
+    def _drop(self, cell: Cell | None) -> None:
+        """Drop the held peg on ``cell`` (a jump when legal; on its own cell it stays picked up)."""
+        start = self.selected
+        self.dragging = False
+        if start is None or cell is None or cell == start:
+            return
+        jump = Jump.between(start, cell)
+        if jump is None or not self.jump(jump):
+            self.message = "A peg jumps over a neighbouring peg onto the empty hole just behind it."
+            self.app.sound.play(Sfx.CLICK)
+            self.selected = None
+
+    def _move_cursor(self, step: Cell) -> None:
+        r, c = self.cursor
+        for k in range(1, max(self.board.height, self.board.width)):
+            cell = (r + step[0] * k, c + step[1] * k)
+            if self.board.on_board(cell):
+                self.cursor = cell
+                return
+
+    # ---------------------------------------------------------------- frame
+    def update(self, dt: float) -> None:
+        """Finish a drag when the button is up, play a solution (the AI's answers come through the
+        runner's callbacks)."""
+        if self.dragging and not mouse_held(0):
+            self._drop(self.layout().cell_at(self.drag_pos))
+        if self.playing:
+            self.play_timer += dt
+            if self.play_timer >= PLAY_STEP:
+                self.play_timer = 0.0
+                jump = self.playing.pop(0)
+                if not self.jump(jump, from_player=False):
+                    self.playing = []
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """The board, the pegs, the held peg, the hint and the messages."""
+        self.renderer.draw_background(surface)
+        w, _h = surface.get_size()
+        bar = hud.top_bar(surface)
+        title = hud.fit_text(f"Peg solitaire - {self.board_name.capitalize()}", 34, max(100, w - 200))
+        hud.blit_text(surface, title, (16, bar.centery), 34, hud.WHITE, anchor="midleft")
+        hud.blit_text(surface, hud.plural(self.pegs_left, "peg"), (w - 16, bar.centery), 26, hud.GOLD,
+                      anchor="midright")
+        job = self.job if self.pending is not None else None
+        progress = str(getattr(job.last_progress, "message", "") or "") if job is not None else ""
+        message = f"{self.message} {progress}" if progress else self.message
+        hud.blit_text(surface, hud.fit_text(message, 24, w - 40), (w // 2, hud.TOP_BAR + 26), 24, hud.WHITE,
+                      anchor="center")
+        layout = self.layout()
+        radius = max(3, layout.cell * 3 // 10)
+        for cell in sorted(self.board.cells):
+            rect = layout.rect(cell)
+            pygame.draw.circle(surface, HOLE, rect.center, radius)
+            pygame.draw.circle(surface, HOLE_EDGE, rect.center, radius, 2)
+            if cell == self.cursor:
+                pygame.draw.rect(surface, hud.BLUE, rect.inflate(-4, -4), 2, border_radius=6)
+            held = cell == self.selected and self.dragging and self.drag_pos is not None
+            if self.board.has_peg(self.position, cell) and not held:
+                self._peg(surface, rect.center, radius + 4, cell == self.selected)
+        if self.hint_jump is not None:
+            a, b = layout.rect(self.hint_jump.start).center, layout.rect(self.hint_jump.end).center
+            pygame.draw.line(surface, hud.GREEN, a, b, 5)
+            pygame.draw.circle(surface, hud.GREEN, b, radius + 6, 3)
+        if self.selected is not None and self.dragging and self.drag_pos is not None:
+            self._peg(surface, self.drag_pos, radius + 6, True)
+        busy = f"  ({job.elapsed:.1f} s, Esc stops)" if job is not None else ""
+        hud.hint_bar(surface, [("drag", "jump"), ("Z", "undo"), ("H", "hint" + busy), ("S", "solve"),
+                               ("Tab", "board"), ("R", "restart"), ("Esc", "back")])
+
+    @staticmethod
+    def _peg(surface: pygame.Surface, centre: tuple[int, int], radius: int, lifted: bool) -> None:
+        pygame.draw.circle(surface, hud.GOLD if lifted else PEG, centre, radius)
+        pygame.draw.circle(surface, PEG_EDGE, centre, radius, 2)
+        pygame.draw.circle(surface, (255, 235, 180), (centre[0] - radius // 3, centre[1] - radius // 3),
+                           max(2, radius // 4))
+
+
+__all__ = ["BoardLayout", "PegsScene"]

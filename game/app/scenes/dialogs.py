@@ -1,0 +1,246 @@
+"""Dialogs drawn over the scene below: a text entry, a question with keyed choices, a level picker.
+
+Each is a transparent :class:`~game.app.app.Scene` pushed on the app's stack; it calls back and pops
+itself.  Used by the level editor (save, new, unsaved changes, open) and free for any other scene.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pygame
+
+from game.core.catalog import Section
+from game.app import hud
+from game.app.app import App, Scene
+from game.app.input import Act, Action
+
+def clipboard_text() -> str:
+    """The text on the system clipboard ("" when there is none or no clipboard is available)."""
+    try:
+        import pygame.scrap
+
+        if not pygame.scrap.get_init():
+            pygame.scrap.init()
+        return str(pygame.scrap.get_text() or "")
+    except (pygame.error, AttributeError, NotImplementedError):
+        return ""
+
+
+class TextPrompt(Scene):
+    """A one-line text entry over the scene below: Enter accepts, Esc cancels."""
+
+    transparent = True
+    text_entry = True  # typed letters are text, not commands (e.g. M does not mute)
+
+    def __init__(self, app: App, title: str, label: str, initial: str, on_done: Callable[[str], None], *,
+                 note: str = "", max_len: int = 60, preview: Callable[[str], str] | None = None) -> None:
+        super().__init__(app)
+        self.title, self.label, self.text = title, label, initial
+        self.on_done, self.note, self.max_len = on_done, note, max_len
+        self.preview = preview  #: a line shown under the field, computed from the text
+        self.anim = 0.0
+
+    def handle_event(self, action: Action) -> None:
+        """Typed characters, Backspace, Enter, Esc."""
+        k = action.kind
+        if k == Act.TEXT and len(self.text) < self.max_len:
+            self.text += action.text
+        elif k == Act.PASTE:
+            pasted = " ".join(clipboard_text().split())  # one line: newlines and tabs become spaces
+            self.text = (self.text + pasted)[: self.max_len]
+        elif k == Act.CLEAR:
+            self.text = self.text[:-1]
+        elif k == Act.CONFIRM:
+            self.app.pop()
+            self.on_done(self.text)
+        elif k == Act.BACK:
+            self.app.pop()
+
+    def update(self, dt: float) -> None:
+        """Blink the caret."""
+        self.anim += dt
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """A dimmed backdrop and the entry box."""
+        _dim(surface)
+        w, h = surface.get_size()
+        box = pygame.Rect(0, 0, min(600, w - 40), 214)
+        box.center = (w // 2, h // 2)
+        hud.panel(surface, box, edge=hud.GOLD)
+        hud.blit_text(surface, self.title, (box.centerx, box.top + 18), 40, hud.GOLD, anchor="midtop")
+        hud.blit_text(surface, self.label, (box.left + 24, box.top + 70), 24, hud.MUTED)
+        field = pygame.Rect(box.left + 24, box.top + 96, box.width - 48, 40)
+        pygame.draw.rect(surface, (10, 8, 20), field, border_radius=6)
+        pygame.draw.rect(surface, hud.PANEL_EDGE, field, 2, border_radius=6)
+        caret = "|" if int(self.anim * 2) % 2 == 0 else " "
+        shown = self.text
+        while len(shown) > 1 and hud.text(shown + caret, 30).get_width() > field.width - 20:
+            shown = shown[1:]
+        hud.blit_text(surface, shown + caret, (field.left + 10, field.centery), 30, hud.WHITE, anchor="midleft")
+        if self.preview is not None:
+            hud.blit_text(surface, self.preview(self.text), (field.left + 2, field.bottom + 8), 20, hud.BLUE)
+        foot = "Enter: OK    Esc: cancel" + (f"    ({self.note})" if self.note else "")
+        hud.blit_text(surface, foot, (box.centerx, box.bottom - 28), 20, hud.MUTED, anchor="midtop")
+
+
+class ConfirmPrompt(Scene):
+    """A question with keyed choices: ``[(key label, text, callback or None), ...]``.
+
+    Enter picks the first choice, Esc the last, a letter key the choice whose key is that letter.
+    """
+
+    transparent = True
+
+    def __init__(self, app: App, title: str, question: str,
+                 choices: list[tuple[str, str, Callable[[], None] | None]]) -> None:
+        super().__init__(app)
+        self.title, self.question, self.choices = title, question, choices
+
+    def choose(self, i: int) -> None:
+        """Close the prompt and run choice ``i``."""
+        self.app.pop()
+        run = self.choices[i][2]
+        if run is not None:
+            run()
+
+    def handle_event(self, action: Action) -> None:
+        """Enter, Esc, letters, clicks on the choices."""
+        k = action.kind
+        if k == Act.CONFIRM:
+            self.choose(0)
+        elif k == Act.BACK:
+            self.choose(len(self.choices) - 1)
+        elif k == Act.TEXT:
+            for i, (key, _, _) in enumerate(self.choices):
+                if len(key) == 1 and key.lower() == action.text.lower():
+                    self.choose(i)
+                    return
+        elif k == Act.CLICK and action.pos is not None:
+            for i, rect in enumerate(self._choice_rects(self.app.screen.get_size())):
+                if rect.collidepoint(action.pos):
+                    self.choose(i)
+                    return
+
+    def _box(self, size: tuple[int, int]) -> pygame.Rect:
+        box = pygame.Rect(0, 0, min(600, size[0] - 40), 210)
+        box.center = (size[0] // 2, size[1] // 2)
+        return box
+
+    def _choice_rects(self, size: tuple[int, int]) -> list[pygame.Rect]:
+        box = self._box(size)
+        n = len(self.choices)
+        bw = (box.width - 40 - (n - 1) * 12) // n
+        return [pygame.Rect(box.left + 20 + i * (bw + 12), box.bottom - 64, bw, 44) for i in range(n)]
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """A dimmed backdrop, the question and the choices."""
+        _dim(surface)
+        box = self._box(surface.get_size())
+        hud.panel(surface, box, edge=hud.GOLD)
+        hud.blit_text(surface, self.title, (box.centerx, box.top + 18), 40, hud.GOLD, anchor="midtop")
+        hud.blit_text(surface, self.question, (box.centerx, box.top + 70), 26, hud.WHITE, anchor="midtop")
+        for rect, (key, text, _) in zip(self._choice_rects(surface.get_size()), self.choices):
+            pygame.draw.rect(surface, (38, 30, 62), rect, border_radius=8)
+            pygame.draw.rect(surface, hud.PANEL_EDGE, rect, 2, border_radius=8)
+            k = hud.badge(surface, key, (rect.left + 10, rect.centery), (210, 200, 240), anchor="midleft", size=20)
+            hud.blit_text(surface, text, (k.right + 8, rect.centery), 24, hud.WHITE, anchor="midleft")
+
+
+class OpenPrompt(Scene):
+    """Pick a level to edit: the pack's and the user's, as a scrolling list."""
+
+    transparent = True
+    ROW = 34
+
+    def __init__(self, app: App, on_pick: Callable[[Any], None]) -> None:
+        super().__init__(app)
+        from game.core.catalog import all_entries
+
+        self.entries = all_entries()
+        self.cursor = 0
+        self.on_pick = on_pick
+        self.top_index = 0
+
+    def _box(self, size: tuple[int, int]) -> pygame.Rect:
+        box = pygame.Rect(0, 0, min(640, size[0] - 40), min(560, size[1] - 120))
+        box.center = (size[0] // 2, size[1] // 2)
+        return box
+
+    def _visible(self, size: tuple[int, int]) -> int:
+        return max(1, (self._box(size).height - 110) // self.ROW)
+
+    def _row_rect(self, i: int, size: tuple[int, int]) -> pygame.Rect:
+        box = self._box(size)
+        return pygame.Rect(box.left + 16, box.top + 70 + (i - self.top_index) * self.ROW, box.width - 32, self.ROW - 4)
+
+    def pick(self, i: int) -> None:
+        """Close the list and open entry ``i``."""
+        if 0 <= i < len(self.entries):
+            self.app.pop()
+            self.on_pick(self.entries[i])
+
+    def handle_event(self, action: Action) -> None:
+        """Up/Down, wheel, Enter, click, Esc."""
+        k = action.kind
+        n = len(self.entries)
+        if k == Act.BACK:
+            self.app.pop()
+        elif k == Act.CONFIRM:
+            self.pick(self.cursor)
+        elif k == Act.UP and n:
+            self.cursor = (self.cursor - 1) % n
+        elif k == Act.DOWN and n:
+            self.cursor = (self.cursor + 1) % n
+        elif k == Act.SCROLL and n:
+            self.cursor = max(0, min(n - 1, self.cursor - action.value))
+        elif k in (Act.CLICK, Act.HOVER) and action.pos is not None:
+            size = self.app.screen.get_size()
+            for i in range(self.top_index, min(n, self.top_index + self._visible(size))):
+                if self._row_rect(i, size).collidepoint(action.pos):
+                    self.cursor = i
+                    if k == Act.CLICK:
+                        self.pick(i)
+                    return
+
+    def update(self, dt: float) -> None:
+        """Keep the cursor in view."""
+        vis = self._visible(self.app.screen.get_size())
+        if self.cursor < self.top_index:
+            self.top_index = self.cursor
+        elif self.cursor >= self.top_index + vis:
+            self.top_index = self.cursor - vis + 1
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """The list of levels."""
+        _dim(surface)
+        size = surface.get_size()
+        box = self._box(size)
+        hud.panel(surface, box, edge=hud.GOLD)
+        hud.blit_text(surface, "Open a level", (box.centerx, box.top + 16), 40, hud.GOLD, anchor="midtop")
+        if not self.entries:
+            hud.blit_text(surface, "no levels found", box.center, 28, hud.MUTED, anchor="center")
+        for i in range(self.top_index, min(len(self.entries), self.top_index + self._visible(size))):
+            e = self.entries[i]
+            rect = self._row_rect(i, size)
+            if i == self.cursor:
+                pygame.draw.rect(surface, (60, 50, 96), rect, border_radius=6)
+                pygame.draw.rect(surface, hud.GOLD, rect, 1, border_radius=6)
+            pack = e.section == Section.PACK
+            b = hud.badge(surface, "pack" if pack else "yours", (rect.left + 6, rect.centery), hud.GOLD if pack else hud.BLUE,
+                          anchor="midleft", size=18)
+            hud.blit_text(surface, e.title, (b.right + 10, rect.centery), 26, hud.WHITE, anchor="midleft")
+            lv = e.level
+            hud.blit_text(surface, f"{lv.height}x{lv.width}  N {lv.frames}  B {lv.budget}",
+                          (rect.right - 8, rect.centery), 20, hud.MUTED, anchor="midright")
+        hud.blit_text(surface, "Up/Down: choose   Enter: open   Esc: cancel   (pack levels are saved as a copy)",
+                      (box.centerx, box.bottom - 30), 20, hud.MUTED, anchor="midtop")
+
+
+def _dim(surface: pygame.Surface) -> None:
+    veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    veil.fill((6, 4, 16, 150))
+    surface.blit(veil, (0, 0))
+
+
+__all__ = ["ConfirmPrompt", "OpenPrompt", "TextPrompt"]

@@ -1,0 +1,518 @@
+"""The level editor scene: paint a map, set N and B, play-test, analyse, tighten, save.
+
+The model (grid, tools, resize, N/B, undo/redo, save) is the pygame-free
+:class:`~game.core.editor_model.EditorModel`; this scene turns actions into model edits, runs the
+analysis and handles files; :mod:`game.app.scenes.editor_view` draws it (the draft, a palette on the
+left, the analysis on the right) and :mod:`game.app.scenes.dialogs` asks the questions.
+
+Keys: 1-4 pick the tool (wall, erase, lemming, target); click paints (drag paints a stroke,
+one undo step); right click erases; Z/Y undo/redo; arrows resize (Up/Down rows, Left/Right
+columns); +/- frames N; [ / ] budget B; G grid; Space or P play-test; A analyse (again:
+cancel); T tighten; V show an optimal solution; Ctrl+S save; Ctrl+O open; N new; Esc exit.
+
+Analysis runs in a child process (:class:`~game.app.scenes.editor_analysis.EditorAnalysis`); the editor
+polls it once per frame and never waits for it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+import pygame
+
+from game.core.level import Brick, Level
+from game.core.physics import PhysicsError
+from game.core.storage import user_levels_dir
+from game.app import hud
+from game.app.app import App, Scene
+from game.core.catalog import LevelEntry, Section
+from game.core.editor_model import Draft, EditorModel, Tool, parse_size
+from game.app.input import Act, Action, mouse_held
+from game.app.render import BoardLayout, LevelRenderer, fit_layout
+from game.app.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt
+from game.app.scenes.editor_analysis import EditorAnalysis, Outcome
+from game.app.scenes.editor_view import Button, EditorView, palette_buttons, panel_widths
+
+if TYPE_CHECKING:
+    from ai.services.analysis import Analysis, AnalysisStatus
+
+#: Size of a new level when none is chosen.
+DEFAULT_NEW_SIZE = (10, 14)
+def install_menu_entries() -> None:
+    """Add "Editor" and "Endless" to the title menu (once)."""
+    from game.app.router import MENU_ENTRIES
+
+    labels = {label for label, _ in MENU_ENTRIES}
+    if "Editor" not in labels:
+        MENU_ENTRIES.append(("Editor", lambda app: EditorScene(app)))
+    if "Endless" not in labels:
+        MENU_ENTRIES.append(("Endless", lambda app: app.make("endless")))
+
+
+class EditorScene(Scene):
+    """Edit one level.  ``model`` defaults to a new bordered map of :data:`DEFAULT_NEW_SIZE`."""
+
+    def __init__(self, app: App, model: EditorModel | None = None, *,
+                 levels_dir: Path | None = None, analysis_solver: str = "auto",
+                 analysis_in_process: bool = True) -> None:
+        super().__init__(app)
+        self.model = model if model is not None else EditorModel.new(*DEFAULT_NEW_SIZE)
+        self.levels_dir = levels_dir
+        self.tool = Tool.WALL
+        self.grid_on = True
+        self.show_solution = False
+        self.anim = 0.0
+        self.hover: Brick | None = None
+        self.message = ""
+        self.message_color = hud.WHITE
+        self.message_time = 0.0
+        self.renderer = LevelRenderer()
+        self._stroke: tuple[Tool, int] | None = None  #: (tool, mouse button index) of a drag
+        self.analyser = EditorAnalysis(app.jobs, self, analysis_solver, in_process=analysis_in_process)
+        self._tighten_when_done = False
+        self.play_scene: Scene | None = None
+        self.view = EditorView(self)
+        self.app.action_filters.append(self._quit_filter)
+
+    # ================================================================ queries
+    @property
+    def draft(self) -> Draft:
+        """The current draft."""
+        return self.model.draft
+
+    def folder(self) -> Path:
+        """Where saves go: the user's levels folder."""
+        return self.levels_dir if self.levels_dir is not None else user_levels_dir()
+
+    def board_area(self, size: tuple[int, int]) -> pygame.Rect:
+        """The rectangle the board is fitted into."""
+        w, h = size
+        left, right = panel_widths(w)
+        top = hud.TOP_BAR + 22
+        x0 = left + 28
+        return pygame.Rect(x0, top, max(1, w - x0 - right - 28), max(1, h - top - hud.BOTTOM_BAR - 18))
+
+    def layout(self, size: tuple[int, int] | None = None) -> BoardLayout:
+        """Where the draft's board is drawn on the app's screen (or a screen of ``size``)."""
+        d = self.draft
+        return fit_layout(d.height, d.width, self.board_area(size or self.app.screen.get_size()), max_cell=64)
+
+    @property
+    def analysis(self) -> Analysis | None:
+        """The last analysis (maybe of an older map: see :meth:`analysis_current`)."""
+        return self.analyser.result
+
+    @property
+    def analysing(self) -> bool:
+        """True while an analysis runs."""
+        return self.analyser.running
+
+    @property
+    def analysis_error(self) -> str:
+        """Why the last analysis failed, or ''."""
+        return self.analyser.error
+
+    def analysis_current(self) -> bool:
+        """True when the shown analysis is about the current map and N."""
+        return self.analyser.is_current(self.draft)
+
+    def status_now(self) -> AnalysisStatus | None:
+        """The analysis verdict for the current budget ("ok", "over_budget", ...), or None."""
+        return self.analyser.verdict(self.draft)
+
+    # ================================================================ actions
+    def say(self, text: str, seconds: float = 3.0, color: tuple[int, int, int] = hud.WHITE) -> None:
+        """Show a one-line message under the top bar."""
+        self.message, self.message_time, self.message_color = text, seconds, color
+
+    def set_tool(self, tool: Tool) -> None:
+        """Pick a tool."""
+        self.tool = tool
+        self.say(f"tool: {tool.label}", 1.5)
+
+    def paint(self, cell: Brick, tool: Tool | None = None, *, stroke: bool = False) -> bool:
+        """Use ``tool`` (default: the current one) on ``cell``."""
+        tool = self.tool if tool is None else tool
+        changed = self.model.apply(tool, cell, stroke=stroke)
+        if changed:
+            self._edited()
+        return changed
+
+    def undo(self) -> None:
+        """Undo the last edit."""
+        if self.model.undo():
+            self._edited()
+            self.say("undo", 1.0)
+        else:
+            self.say("nothing to undo", 1.5, hud.MUTED)
+
+    def redo(self) -> None:
+        """Redo the last undone edit."""
+        if self.model.redo():
+            self._edited()
+            self.say("redo", 1.0)
+        else:
+            self.say("nothing to redo", 1.5, hud.MUTED)
+
+    def resize(self, d_rows: int, d_cols: int) -> None:
+        """Grow or shrink the map by whole rows / columns."""
+        d = self.draft
+        if self.model.resize(d.height + d_rows, d.width + d_cols):
+            self._edited()
+            self.say(f"size {self.draft.height} x {self.draft.width}", 1.5)
+        else:
+            self.say("the map can't be resized further", 2.0, hud.MUTED)
+
+    def change_frames(self, delta: int) -> None:
+        """N += delta."""
+        if self.model.set_frames(self.draft.frames + delta):
+            self._edited()
+
+    def change_budget(self, delta: int) -> None:
+        """B += delta."""
+        if self.model.set_budget(self.draft.budget + delta):
+            self._edited()
+
+    def cycle_physics(self, step: int = 1) -> None:
+        """Switch the lemmings to the next (or previous) physics the game ships."""
+        physics = self.model.cycle_physics(step)
+        self._edited()
+        self.say(f"physics: {physics.name}" + ("" if physics.targets_stop else " (targets do not stop lemmings)"), 2.5)
+
+    def write_physics(self) -> None:
+        """Ask for a physics: a shipped name or the JSON form on one line (typed or pasted with Ctrl+V)."""
+        def done(text: str) -> None:
+            if not text.strip():
+                return
+            problem = self.model.set_physics_text(text)
+            if problem:
+                self.say(problem[:160], 6.0, hud.RED)
+                return
+            self._edited()
+            self.say(f"physics: {self.model.physics.name}", 2.5)
+
+        def describe(text: str) -> str:
+            from game.core.physics_catalog import resolve
+
+            try:
+                physics = resolve(" ".join(text.split())) if text.strip() else self.model.physics
+            except PhysicsError as exc:
+                return str(exc)[:90]
+            return f"{physics.name}: {len(physics.rules)} rule{'s' if len(physics.rules) != 1 else ''}, " \
+                   f"targets {'stop' if physics.targets_stop else 'do not stop'} lemmings"
+
+        from game.core.physics_catalog import level_line
+
+        self.app.push(TextPrompt(self.app, "Physics", "A shipped name or the JSON form (Ctrl+V pastes):",
+                                 level_line(self.model.physics), done, max_len=20_000, preview=describe))
+
+    def toggle_grid(self) -> None:
+        """Show or hide the grid overlay."""
+        self.grid_on = not self.grid_on
+        self.say("grid on" if self.grid_on else "grid off", 1.2)
+
+    def _refuse_invalid(self, what: str) -> bool:
+        problems = self.model.problems()
+        if problems:
+            self.say(f"can't {what} yet: " + " and ".join(problems), 4.0, hud.RED)
+            return True
+        return False
+
+    def play_test(self) -> None:
+        """Play the current draft at once (no save); Esc comes back to this editor state."""
+        if self._refuse_invalid("play-test"):
+            return
+        level = self.model.to_level()
+        title = f"Play-test: {level.title or 'untitled'}"
+        self.play_scene = self.app.open("play", level, key=None, title=title, back_label="editor")
+
+    # ---------------------------------------------------------------- analysis
+    def analyse(self) -> None:
+        """Start the analysis (in a child process; a second press while it runs cancels it)."""
+        if self.analysing:
+            self.analyser.cancel()
+            self._tighten_when_done = False
+            self.say("analysis cancelled", 2.0, hud.MUTED)
+            return
+        if self._refuse_invalid("analyse"):
+            return
+        self.show_solution = False
+        self.analyser.start(self.model.to_level())
+
+    def tighten(self) -> None:
+        """Set B to the minimum bricks and N to the fewest frames (analysing first if needed)."""
+        if self._refuse_invalid("tighten"):
+            return
+        if not self.analysis_current() or self.analysing:
+            self._tighten_when_done = True
+            if not self.analysing:
+                self.analyse()
+            self.say("analysing first, then tightening\u2026", 2.5)
+            return
+        a = self.analysis
+        assert a is not None
+        if not a.can_tighten or a.min_bricks is None or a.fewest_frames is None:
+            self.say("can't tighten: " + a.headline(), 3.5, hud.RED)
+            return
+        before = (self.draft.frames, self.draft.budget)
+        if self.model.set_limits(a.fewest_frames, a.min_bricks):
+            self._edited()
+            # the map is unchanged and the new N still admits every optimal set that is fastest:
+            self.analyser.retarget(self.model.to_level())
+            self.say(f"tightened: N {before[0]} -> {self.draft.frames}, B {before[1]} -> {self.draft.budget}",
+                     3.5, hud.GREEN)
+        else:
+            self.say("already tight", 2.0, hud.GREEN)
+
+    def toggle_solution(self) -> None:
+        """Show/hide an optimal solution from the analysis as ghost bricks."""
+        if not self.analysis_current() or self.analysis is None or not self.analysis.solutions:
+            self.say("analyse first (A) to see a solution", 2.5, hud.MUTED)
+            return
+        self.show_solution = not self.show_solution
+
+    def _poll_analysis(self) -> None:
+        outcome = self.analyser.poll()
+        if outcome == Outcome.DONE and self._tighten_when_done:
+            self._tighten_when_done = False
+            if self.analysis_current():
+                self.tighten()
+        elif outcome == Outcome.FAILED:
+            self._tighten_when_done = False
+            self.say("analysis could not finish (details in errors.log)", 4.0, hud.RED)
+
+    # ---------------------------------------------------------------- files
+    def save(self, then: Callable[[], None] | None = None) -> None:
+        """Ask for a title, then save to the user's levels folder (``then`` runs after a good save)."""
+        if self._refuse_invalid("save"):
+            return
+
+        def done(title: str) -> None:
+            if not title.strip():
+                self.say("a level needs a title", 3.0, hud.RED)
+                return
+            if title != self.draft.title:
+                self.model.set_title(title)
+                self._edited()
+            if self.save_now() and then is not None:
+                then()
+
+        def file_for(title: str) -> str:
+            if self.model.path is not None:
+                return f"file: {self.model.path.name} in {self._shown_folder()}"
+            return f"new file: {self.model.save_path(self.folder(), title).name} in {self._shown_folder()}"
+
+        self.app.push(TextPrompt(self.app, "Save level", "Title:", self.draft.title or "", done, preview=file_for))
+
+    def save_now(self) -> bool:
+        """Save under the current title; a failure keeps the old file and says why."""
+        if self._refuse_invalid("save"):
+            return False
+        try:
+            path = self.model.save(self.folder())
+        except (OSError, ValueError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self.say(f"save failed: {reason} (the previous file is unchanged)", 5.0, hud.RED)
+            return False
+        self.say(f"saved: {path.name}", 3.0, hud.GREEN)
+        return True
+
+    def _shown_folder(self) -> str:
+        text = str(self.folder())
+        home = str(Path.home())
+        return "~" + text[len(home):] if text.startswith(home) else text
+
+    def guard_unsaved(self, then: Callable[[], None]) -> None:
+        """Run ``then`` now, or after asking what to do with unsaved changes."""
+        if not self.model.dirty:
+            then()
+            return
+        self.app.push(ConfirmPrompt(
+            self.app, "Unsaved changes",
+            "Save this level before leaving it?",
+            [("Enter", "save", lambda: self.save(then)), ("D", "discard", then), ("Esc", "keep editing", None)],
+        ))
+
+    def exit(self) -> None:
+        """Esc: leave the editor (asks about unsaved changes)."""
+        self.guard_unsaved(self._close)
+
+    def _close(self) -> None:
+        if self.app.top is self:
+            self.app.pop()
+        elif self in self.app.scenes:
+            while self.app.top is not self and self.app.scenes:
+                self.app.pop()
+            self.app.pop()
+
+    def _quit_filter(self, action: Action) -> bool:
+        """Closing the window with unsaved changes asks first."""
+        if action.kind != Act.QUIT or self not in self.app.scenes or not self.model.dirty:
+            return False
+        if isinstance(self.app.top, (ConfirmPrompt, TextPrompt)):
+            return False
+        while self.app.top is not self:
+            self.app.pop()
+        self.guard_unsaved(self.app.quit)
+        return True
+
+    def open_picker(self) -> None:
+        """Ctrl+O: choose a level (the pack's or the user's) to edit."""
+        self.app.push(OpenPrompt(self.app, lambda entry: self.guard_unsaved(lambda: self.load_entry(entry))))
+
+    def load_entry(self, entry: LevelEntry) -> None:
+        """Edit a catalog entry; pack levels are saved as a copy into the user's folder."""
+        user = entry.section == Section.USER and entry.path is not None
+        source = f"{entry.section.value}: {entry.path.name}" if entry.path is not None else entry.section.value
+        self.load(entry.level, path=entry.path if user else None, source=source)
+
+    def load(self, level: Level, *, path: Path | None = None, source: str = "") -> None:
+        """Replace the model with ``level`` (fresh history)."""
+        self.model = EditorModel.from_level(level, path=path, source=source)
+        self._reset_analysis()
+        note = "" if path is not None else " (saving makes a copy in your levels)"
+        self.say(f"opened {level.title or source}{note}", 3.0)
+
+    def new_level(self) -> None:
+        """N: ask for a size, then start a new bordered map."""
+
+        def made(text: str) -> None:
+            size = parse_size(text)
+            if size is None:
+                self.say("size must read like 10x14 (rows x columns, 2 to 64)", 3.5, hud.RED)
+                return
+            self.model = EditorModel.new(*size)
+            self._reset_analysis()
+            self.say(f"new {size[0]} x {size[1]} level", 2.0)
+
+        def ask() -> None:
+            self.app.push(TextPrompt(self.app, "New level", "Size (rows x columns):",
+                                     f"{DEFAULT_NEW_SIZE[0]}x{DEFAULT_NEW_SIZE[1]}", made))
+
+        self.guard_unsaved(ask)
+
+    def _reset_analysis(self) -> None:
+        self.analyser.reset()
+        self._tighten_when_done = False
+        self.show_solution = False
+
+    def _edited(self) -> None:
+        if not self.analysis_current():
+            self.show_solution = False
+
+    # ================================================================ events
+    def handle_event(self, action: Action) -> None:
+        """Map actions to edits (see the module docstring for the keys)."""
+        if self._keyboard_paint(action):  # Shift+arrows move the cell cursor, B paints there
+            return
+        handler = self._bindings().get(action.kind)
+        if handler is not None:
+            handler(action)
+
+    def _bindings(self) -> dict[Act, Callable[[Action], None]]:
+        """Which action does what."""
+        return {
+            Act.CLICK: lambda a: self._click(a.pos), Act.RIGHT_CLICK: self._right_click,
+            Act.HOVER: lambda a: self._hover(a.pos), Act.TOOL: self._pick_tool,
+            Act.UNDO: lambda a: self.undo(), Act.REDO: lambda a: self.redo(),
+            Act.UP: lambda a: self.resize(-1, 0), Act.DOWN: lambda a: self.resize(1, 0),
+            Act.LEFT: lambda a: self.resize(0, -1), Act.RIGHT: lambda a: self.resize(0, 1),
+            Act.SPEED_UP: lambda a: self.change_frames(1), Act.SPEED_DOWN: lambda a: self.change_frames(-1),
+            Act.NEXT_ITEM: lambda a: self.change_budget(1), Act.PREV_ITEM: lambda a: self.change_budget(-1),
+            Act.TOGGLE_RUN: lambda a: self.play_test(), Act.SAVE: lambda a: self.save(),
+            Act.OPEN: lambda a: self.open_picker(), Act.BACK: lambda a: self.exit(),
+            Act.SCROLL: lambda a: self.set_tool(Tool((self.tool.value - 1 - a.value) % len(Tool) + 1)),
+            Act.TEXT: lambda a: self._letter(a.text.lower()),
+        }
+
+    def _right_click(self, action: Action) -> None:
+        cell = self.layout().cell_at(action.pos)
+        if cell is not None:
+            self.model.end_stroke()
+            self.paint(cell, Tool.ERASE)
+            self._stroke = (Tool.ERASE, 2)
+
+    def _pick_tool(self, action: Action) -> None:
+        if action.value in {t.value for t in Tool}:
+            self.set_tool(Tool(action.value))
+
+    def _keyboard_paint(self, action: Action) -> bool:
+        """Without a mouse: Shift+arrows move the cursor cell (the hover cell), B uses the tool on it."""
+        moves = {Act.UP: (-1, 0), Act.DOWN: (1, 0), Act.LEFT: (0, -1), Act.RIGHT: (0, 1)}
+        if action.kind in moves and action.mod & pygame.KMOD_SHIFT:
+            dr, dc = moves[action.kind]
+            rows, cols = self.draft.height, self.draft.width
+            r, c = self.hover if self.hover is not None else (rows // 2, cols // 2)
+            self.hover = (max(0, min(rows - 1, r + dr)), max(0, min(cols - 1, c + dc)))
+            return True
+        if action.kind == Act.PLACE:
+            if self.hover is None:
+                self.hover = (self.draft.height // 2, self.draft.width // 2)
+            else:
+                self.model.end_stroke()
+                self.paint(self.hover)
+            return True
+        return False
+
+    def _letter(self, ch: str) -> None:
+        commands: dict[str, Callable[[], None]] = {
+            "a": self.analyse, "t": self.tighten, "g": self.toggle_grid, "n": self.new_level,
+            "p": self.play_test, "v": self.toggle_solution, "k": self.cycle_physics, "j": self.write_physics,
+        }
+        command = commands.get(ch)
+        if command is not None:
+            command()
+
+    def _click(self, pos: tuple[int, int] | None) -> None:
+        if pos is None:
+            return
+        for button in self.buttons(self.app.screen.get_size()):
+            if button.rect.collidepoint(pos):
+                button.run()  # a greyed-out action still runs, to say why it can't be done
+                return
+        cell = self.layout().cell_at(pos)
+        if cell is not None:
+            self.model.end_stroke()
+            self.paint(cell)
+            self._stroke = (self.tool, 0) if self.tool != Tool.LEMMING else None
+
+    def _hover(self, pos: tuple[int, int] | None) -> None:
+        self.hover = self.layout().cell_at(pos)
+        if self._stroke is None:
+            return
+        tool, button = self._stroke
+        if not mouse_held(button):
+            self._stroke = None
+            self.model.end_stroke()
+        elif self.hover is not None:
+            self.paint(self.hover, tool, stroke=True)
+
+    # ================================================================ palette
+    def buttons(self, size: tuple[int, int]) -> list[Button]:
+        """The palette's buttons for a window of ``size`` (see :func:`game.app.scenes.editor_view.palette_buttons`)."""
+        return palette_buttons(self, size)
+
+    # ================================================================ update / draw
+    def update(self, dt: float) -> None:
+        """Animations, the message timer, and the analysis outcome."""
+        self.anim += dt
+        if self.message_time > 0:
+            self.message_time -= dt
+            if self.message_time <= 0:
+                self.message = ""
+        self._poll_analysis()
+
+    def on_enter(self) -> None:
+        """Back from a play-test: nothing to restore (the model was never touched)."""
+        self.play_scene = None
+
+    def on_exit(self) -> None:
+        """Stop the analysis and the quit filter."""
+        self.analyser.shutdown()
+        if self._quit_filter in self.app.action_filters:
+            self.app.action_filters.remove(self._quit_filter)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Backdrop, board, palette, analysis panel, top bar, hints (see :class:`EditorView`)."""
+        self.view.draw(surface)

@@ -1,0 +1,482 @@
+"""How the level editor looks: the board with its grid, the palette's buttons, the analysis and file
+panel, the top bar.  :class:`EditorView` draws an :class:`~game.app.scenes.editor.EditorScene` and only
+reads it (it keeps its own caches of the terrain and the grid); :func:`palette_buttons` lays out the
+buttons for both drawing and clicking.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Protocol
+
+import pygame
+
+from game.core.editor_model import Draft, Tool
+from game.core.level import LEMMING_LEFT, LEMMING_RIGHT, TARGET, Brick
+from game.app import hud
+from game.app.render import BoardLayout, fit_layout, paint_terrain
+
+from ai.services.analysis import AnalysisStatus
+
+if TYPE_CHECKING:
+    from ai.services.analysis import Analysis
+    from game.core.editor_model import EditorModel
+    from game.app.app import App
+    from game.app.render import LevelRenderer
+    from game.app.scenes.editor_analysis import EditorAnalysis
+
+
+class EditorSceneView(Protocol):
+    """What the editor's view reads of the editor scene, and the actions its buttons call (the view never
+    changes the scene itself)."""
+
+    @property
+    def app(self) -> App: ...
+    @property
+    def model(self) -> EditorModel: ...
+    @property
+    def renderer(self) -> LevelRenderer: ...
+    @property
+    def analyser(self) -> EditorAnalysis: ...
+    @property
+    def draft(self) -> Draft: ...
+    @property
+    def tool(self) -> Tool: ...
+    @property
+    def hover(self) -> Brick | None: ...
+    @property
+    def grid_on(self) -> bool: ...
+    @property
+    def show_solution(self) -> bool: ...
+    @property
+    def anim(self) -> float: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def message_color(self) -> tuple[int, int, int]: ...
+    @property
+    def analysis(self) -> Analysis | None: ...
+    @property
+    def analysing(self) -> bool: ...
+    @property
+    def analysis_error(self) -> str: ...
+    def analysis_current(self) -> bool: ...
+    def status_now(self) -> AnalysisStatus | None: ...
+    def board_area(self, size: tuple[int, int]) -> pygame.Rect: ...
+    def analyse(self) -> None: ...
+    def change_budget(self, delta: int) -> None: ...
+    def change_frames(self, delta: int) -> None: ...
+    def cycle_physics(self, step: int = 1) -> None: ...
+    def new_level(self) -> None: ...
+    def open_picker(self) -> None: ...
+    def play_test(self) -> None: ...
+    def resize(self, d_rows: int, d_cols: int) -> None: ...
+    def save(self, then: Callable[[], None] | None = None) -> None: ...
+    def set_tool(self, tool: Tool) -> None: ...
+    def tighten(self) -> None: ...
+    def write_physics(self) -> None: ...
+
+#: Palette and analysis panel widths (pixels) on a wide window.
+LEFT_W, RIGHT_W = 232, 290
+#: Text size of the rating lines in the analysis panel.
+RATING_SIZE = 18
+
+TOOL_COLORS: dict[Tool, tuple[int, int, int]] = {
+    Tool.WALL: (190, 170, 230),
+    Tool.ERASE: (255, 110, 110),
+    Tool.LEMMING: (120, 230, 120),
+    Tool.TARGET: (255, 214, 90),
+}
+
+#: The editor's footer keys.
+EDITOR_KEYS = [("1-4", "tool"), ("Click", "paint"), ("R-click", "erase"), ("Z/Y", "undo/redo"),
+               ("Space", "play-test"), ("A", "analyse"), ("K/J", "physics"), ("T", "tighten"), ("G", "grid"),
+               ("Ctrl+S", "save"),
+               ("Esc", "exit")]
+
+
+def panel_widths(width: int) -> tuple[int, int]:
+    """The palette's and the right panel's widths for a window ``width`` wide (0: no right panel)."""
+    if width >= 1100:
+        return LEFT_W, RIGHT_W
+    if width >= 800:
+        return 200, 230
+    return 168, 0
+
+
+@dataclass
+class Button:
+    """A clickable palette button."""
+
+    rect: pygame.Rect
+    label: str
+    run: Callable[[], None]
+    key: str = ""
+    active: bool = False
+    enabled: bool = True
+    color: tuple[int, int, int] | None = None
+    icon: str = ""
+
+
+def palette_buttons(scene: EditorSceneView, size: tuple[int, int]) -> list[Button]:
+    """The palette's buttons for a window of ``size`` (rebuilt per call; cheap).
+
+    Rows, columns, N and B each get a label with -/+ buttons on one line; on short
+    windows the action buttons go in two columns.
+    """
+    left, _ = panel_widths(size[0])
+    x, w = 14, left - 8
+    compact = size[1] < 700
+    y = hud.TOP_BAR + 38
+    out: list[Button] = []
+    tool_h = 36 if compact else 40
+    for tool in Tool:
+        out.append(Button(pygame.Rect(x, y, w, tool_h - 4), tool.label, functools.partial(scene.set_tool, tool),
+                          key=str(tool.value), active=scene.tool == tool, color=TOOL_COLORS[tool],
+                          icon=tool.name))
+        y += tool_h
+    y += 28
+    bw = 34
+
+    def pair(value: str, minus: Callable[[], None], plus: Callable[[], None], keys: tuple[str, str]) -> None:
+        nonlocal y
+        out.append(Button(pygame.Rect(x + w - 2 * bw - 6, y, bw, 30), "\u2212", minus, key=keys[0], icon=value))
+        out.append(Button(pygame.Rect(x + w - bw, y, bw, 30), "+", plus, key=keys[1]))
+        y += 36
+
+    d = scene.draft
+    pair(f"rows {d.height}", lambda: scene.resize(-1, 0), lambda: scene.resize(1, 0), ("Up", "Down"))
+    pair(f"cols {d.width}", lambda: scene.resize(0, -1), lambda: scene.resize(0, 1), ("Left", "Right"))
+    pair(f"frames {d.frames}", lambda: scene.change_frames(-1), lambda: scene.change_frames(1), ("-", "+"))
+    pair(f"budget {d.budget}", lambda: scene.change_budget(-1), lambda: scene.change_budget(1), ("[", "]"))
+    out.append(Button(pygame.Rect(x, y, w, 30), f"physics: {scene.model.physics.name}"[:22], scene.cycle_physics,
+                      key="K"))
+    y += 36
+    y += 10
+    valid = scene.model.valid
+    actions: list[tuple[str, str, Callable[[], None], bool]] = [
+        ("Play-test", "Space", scene.play_test, valid),
+        ("Cancel" if scene.analysing else "Analyse", "A", scene.analyse, valid),
+        ("Tighten", "T", scene.tighten, valid),
+        ("Save", "Ctrl+S", scene.save, valid),
+        ("Open", "Ctrl+O", scene.open_picker, True),
+        ("New", "N", scene.new_level, True),
+        ("Physics JSON", "J", scene.write_physics, True),
+    ]
+    if compact:
+        half = (w - 6) // 2
+        for k, (label, key, run, enabled) in enumerate(actions):
+            col, row = k % 2, k // 2
+            out.append(Button(pygame.Rect(x + col * (half + 6), y + row * 36, half, 31), label, run,
+                              enabled=enabled))
+    else:
+        for label, key, run, enabled in actions:
+            out.append(Button(pygame.Rect(x, y, w, 32), label, run, key=key, enabled=enabled))
+            y += 37
+    return out
+
+
+class EditorView:
+    """Draws one editor scene (see the module docstring)."""
+
+    def __init__(self, scene: EditorSceneView) -> None:
+        self.scene = scene
+        self.sprites = scene.renderer.sprites
+        self._terrain: tuple[tuple[object, ...], pygame.Surface] | None = None
+        self._grid_overlay: tuple[tuple[int, int, int], pygame.Surface] | None = None
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Backdrop, board, palette, analysis panel, top bar, hints."""
+        scene = self.scene
+        scene.renderer.draw_background(surface)
+        size = surface.get_size()
+        layout = fit_layout(scene.draft.height, scene.draft.width, scene.board_area(size), max_cell=64)
+        self._draw_board(surface, layout)
+        self._draw_palette(surface)
+        self._draw_side(surface)
+        self._draw_top(surface)
+        hud.hint_bar(surface, EDITOR_KEYS)
+
+    def _terrain_surface(self, d: Draft, cell: int) -> pygame.Surface:
+        key = (d.grid, cell)
+        if self._terrain is None or self._terrain[0] != key:
+            self._terrain = (key, paint_terrain(d.grid, cell, self.sprites))
+        return self._terrain[1]
+
+    def _grid_surface(self, rows: int, cols: int, cell: int) -> pygame.Surface:
+        key = (rows, cols, cell)
+        if self._grid_overlay is not None and self._grid_overlay[0] == key:
+            return self._grid_overlay[1]
+        surf = pygame.Surface((cols * cell, rows * cell), pygame.SRCALPHA)
+        for c in range(1, cols):
+            strong = c % 5 == 0
+            pygame.draw.line(surf, (255, 255, 255, 70 if strong else 34), (c * cell, 0), (c * cell, rows * cell))
+        for r in range(1, rows):
+            strong = r % 5 == 0
+            pygame.draw.line(surf, (255, 255, 255, 70 if strong else 34), (0, r * cell), (cols * cell, r * cell))
+        self._grid_overlay = (key, surf)
+        return surf
+
+    def _draw_board(self, surface: pygame.Surface, layout: BoardLayout) -> None:
+        d = self.scene.draft
+        cell = layout.cell
+        board = layout.rect
+        pygame.draw.rect(surface, (8, 6, 14), board.inflate(12, 12).move(4, 6), border_radius=6)
+        pygame.draw.rect(surface, (16, 12, 26), board.inflate(8, 8), border_radius=4)
+        surface.blit(self._terrain_surface(d, cell), layout.origin)
+        door = self.sprites.get(f"target_{int(self.scene.anim * 4) % 2}", cell)
+        bob = int(self.scene.anim * 2) % 2
+        for r, row in enumerate(d.grid):
+            for c, ch in enumerate(row):
+                if ch == TARGET:
+                    surface.blit(door, layout.cell_rect(r, c))
+                elif ch in (LEMMING_LEFT, LEMMING_RIGHT):
+                    name = f"lem_walk_{'r' if ch == LEMMING_RIGHT else 'l'}_{bob}"
+                    surface.blit(self.sprites.get(name, cell), layout.cell_rect(r, c))
+        if self.scene.show_solution and self.scene.analysis is not None and self.scene.analysis.solutions and self.scene.analysis_current():
+            ghost = self.sprites.get("brick", cell).copy()
+            ghost.set_alpha(150)
+            for r, c in self.scene.analysis.solutions[0]:
+                surface.blit(ghost, layout.cell_rect(r, c))
+        if self.scene.grid_on and cell >= 6:
+            surface.blit(self._grid_surface(d.height, d.width, cell), layout.origin)
+        # coordinates along the edges
+        if self.scene.grid_on and cell >= 18:
+            for c in range(d.width):
+                if c % 5 == 0 or d.width <= 16:
+                    hud.blit_text(surface, str(c), (layout.cell_rect(0, c).centerx, board.top - 6), 18, hud.MUTED,
+                                  anchor="midbottom")
+            for r in range(d.height):
+                if r % 5 == 0 or d.height <= 16:
+                    hud.blit_text(surface, str(r), (board.left - 8, layout.cell_rect(r, 0).centery), 18, hud.MUTED,
+                                  anchor="midright")
+        if self.scene.hover is not None and self.scene.model.in_bounds(self.scene.hover):
+            self._draw_hover(surface, layout, self.scene.hover)
+
+    def _draw_hover(self, surface: pygame.Surface, layout: BoardLayout, cell: Brick) -> None:
+        rect = layout.cell_rect(*cell)
+        color = TOOL_COLORS[self.scene.tool]
+        if self.scene.tool == Tool.WALL:
+            ghost = self.sprites.get("wall_top_0", layout.cell).copy()
+        elif self.scene.tool == Tool.TARGET:
+            ghost = self.sprites.get("target_0", layout.cell).copy()
+        elif self.scene.tool == Tool.LEMMING:
+            here = self.scene.draft.char_at(cell)
+            facing = "l" if here == LEMMING_RIGHT else "r"
+            ghost = self.sprites.get(f"lem_walk_{facing}_0", layout.cell).copy()
+        else:
+            ghost = None
+        if ghost is not None:
+            ghost.set_alpha(140)
+            surface.blit(ghost, rect)
+        else:
+            veil = pygame.Surface(rect.size, pygame.SRCALPHA)
+            veil.fill((255, 60, 60, 70))
+            surface.blit(veil, rect)
+        pygame.draw.rect(surface, color, rect, max(2, layout.cell // 14))
+
+    # ---------------------------------------------------------------- panels
+    def _draw_palette(self, surface: pygame.Surface) -> None:
+        size = surface.get_size()
+        left, _ = panel_widths(size[0])
+        buttons = palette_buttons(self.scene, size)
+        panel_rect = pygame.Rect(6, hud.TOP_BAR + 8, left + 4, buttons[-1].rect.bottom - hud.TOP_BAR + 4)
+        hud.panel(surface, panel_rect, alpha=215)
+        hud.blit_text(surface, "TOOLS", (18, hud.TOP_BAR + 15), 20, hud.MUTED)
+        first_pair = True
+        for b in buttons:
+            if b.icon in Tool.__members__:
+                self._draw_tool_button(surface, b)
+                continue
+            if b.label == "\u2212":
+                if first_pair:
+                    hud.blit_text(surface, "MAP", (18, b.rect.top - 22), 20, hud.MUTED)
+                    first_pair = False
+                hud.blit_text(surface, b.icon, (18, b.rect.centery), 24, hud.WHITE, anchor="midleft")
+            self._draw_plain_button(surface, b)
+
+    def _draw_tool_button(self, surface: pygame.Surface, b: Button) -> None:
+        color = b.color or hud.WHITE
+        box = pygame.Surface(b.rect.size, pygame.SRCALPHA)
+        pygame.draw.rect(box, (color + (70,)) if b.active else (255, 255, 255, 14), box.get_rect(), border_radius=8)
+        surface.blit(box, b.rect)
+        pygame.draw.rect(surface, color if b.active else hud.PANEL_EDGE, b.rect, 2, border_radius=8)
+        icon_size = b.rect.height - 8
+        tool = Tool[b.icon]
+        names = {Tool.WALL: "wall_top_1", Tool.TARGET: "target_0", Tool.LEMMING: "lem_walk_r_0"}
+        icon_rect = pygame.Rect(b.rect.left + 6, b.rect.top + 4, icon_size, icon_size)
+        if tool in names:
+            surface.blit(self.sprites.get("bg_0", icon_size), icon_rect)
+            surface.blit(self.sprites.get(names[tool], icon_size), icon_rect)
+        else:
+            surface.blit(self.sprites.get("bg_0", icon_size), icon_rect)
+            pygame.draw.line(surface, hud.RED, icon_rect.topleft, icon_rect.bottomright, 3)
+            pygame.draw.line(surface, hud.RED, icon_rect.bottomleft, icon_rect.topright, 3)
+        hud.blit_text(surface, b.label, (icon_rect.right + 10, b.rect.centery), 26,
+                      hud.WHITE if b.active else hud.MUTED, anchor="midleft")
+        hud.badge(surface, b.key, (b.rect.right - 8, b.rect.centery), (210, 200, 240), anchor="midright", size=18)
+
+    def _draw_plain_button(self, surface: pygame.Surface, b: Button) -> None:
+        hovered = self.scene.app.mouse_pos is not None and b.rect.collidepoint(self.scene.app.mouse_pos)
+        fill = (60, 50, 96) if hovered and b.enabled else (38, 30, 62)
+        pygame.draw.rect(surface, fill, b.rect, border_radius=6)
+        edge = hud.GOLD if hovered and b.enabled else hud.PANEL_EDGE
+        pygame.draw.rect(surface, edge, b.rect, 1, border_radius=6)
+        color = hud.WHITE if b.enabled else (110, 100, 130)
+        if b.label in ("\u2212", "+"):
+            hud.blit_text(surface, b.label, b.rect.center, 30, color, anchor="center")
+            return
+        hud.blit_text(surface, b.label, (b.rect.left + 10, b.rect.centery), 24, color, anchor="midleft")
+        if b.key:
+            t = hud.text(b.key, 18, hud.MUTED if b.enabled else (100, 90, 120), shadow=False)
+            surface.blit(t, t.get_rect(midright=(b.rect.right - 8, b.rect.centery)))
+
+    def _draw_side(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        _, right = panel_widths(w)
+        if right == 0:
+            # narrow window: an overlay, only when there is something to say
+            if self.scene.analysis is None and not self.scene.analysing and not self.scene.analysis_error and self.scene.model.valid:
+                return
+            rect = pygame.Rect(w - 250, h - hud.BOTTOM_BAR - 150, 240, 140)
+            lines = self.analysis_lines()
+        else:
+            rect = pygame.Rect(w - right - 8, hud.TOP_BAR + 8, right, 0)
+            lines = self.side_lines(right)
+        if right:
+            rect.height = min(20 + sum(size + 10 for _, size, _ in lines), h - hud.TOP_BAR - hud.BOTTOM_BAR - 16)
+        hud.panel(surface, rect, alpha=215)
+        y = rect.top + 12
+        for text, size, color in lines:
+            if text:
+                hud.blit_text(surface, text, (rect.left + 14, y), size, color)
+            y += size + 8
+            if y > rect.bottom - 16:
+                break
+
+    def side_lines(self, panel_width: int = RIGHT_W) -> list[tuple[str, int, tuple[int, int, int]]]:
+        """The right panel's lines (for a panel ``panel_width`` wide): the analysis, the rating, then the file."""
+        rating = self.rating_lines(panel_width)
+        gap: list[tuple[str, int, tuple[int, int, int]]] = [("", 4, hud.MUTED)]
+        return self.analysis_lines() + (gap + rating if rating else []) + gap + self.file_lines()
+
+    def rating_lines(self, panel_width: int = RIGHT_W) -> list[tuple[str, int, tuple[int, int, int]]]:
+        """The rating of the analysed level (:meth:`ai.services.rating.Rating.lines`), wrapped to the panel."""
+        analyser = self.scene.analyser
+        if self.scene.analysing or not self.scene.analysis_current():
+            return []
+        if analyser.rating is None:
+            return [(analyser.rating_note, RATING_SIZE, hud.MUTED)] if analyser.rating_note else []
+        width = max(120, panel_width - 28)
+        out: list[tuple[str, int, tuple[int, int, int]]] = [("RATING", 20, hud.MUTED)]
+        for k, line in enumerate(analyser.rating.lines()):
+            color = hud.GOLD if k == 0 else hud.WHITE
+            out += [(part, RATING_SIZE, color) for part in hud.wrap_text(line, RATING_SIZE, width, max_lines=2)]
+        return out
+
+    def file_lines(self) -> list[tuple[str, int, tuple[int, int, int]]]:
+        out: list[tuple[str, int, tuple[int, int, int]]] = [("FILE", 20, hud.MUTED)]
+        m = self.scene.model
+        if m.path is not None:
+            out.append((m.path.name[:30], 22, hud.WHITE))
+            out.append(("unsaved changes" if m.dirty else "saved", 21, hud.GOLD if m.dirty else hud.GREEN))
+        else:
+            if m.source:
+                out.append((f"from {m.source}"[:32], 21, hud.WHITE))
+                out.append(("Ctrl+S saves a copy", 21, hud.MUTED))
+            else:
+                out.append(("new level, not saved yet", 21, hud.WHITE))
+            out.append(("in your levels folder", 21, hud.MUTED))
+        return out
+
+    def analysis_lines(self) -> list[tuple[str, int, tuple[int, int, int]]]:
+        out: list[tuple[str, int, tuple[int, int, int]]] = [("ANALYSIS", 20, hud.MUTED)]
+        problems = self.scene.model.problems()
+        if problems:
+            out.append(("Not playable yet:", 24, hud.RED))
+            out += [("\u2022 " + p.split(" (")[0], 21, hud.WHITE) for p in problems]
+            return out
+        if self.scene.analysing:
+            dots = "." * (1 + int(self.scene.anim * 3) % 3)
+            secs = self.scene.analyser.elapsed
+            out.append((f"analysing{dots}", 26, hud.BLUE))
+            out.append((f"{secs:.1f} s \u2014 A cancels", 21, hud.MUTED))
+            progress = self.scene.analyser.progress
+            if isinstance(progress, str):
+                out.append((progress, 20, hud.MUTED))
+            return out
+        if self.scene.analysis_error:
+            out.append(("analysis failed", 26, hud.RED))
+            out.append(("details in errors.log", 20, hud.MUTED))
+            return out
+        a = self.scene.analysis
+        if a is None or not self.scene.analysis_current():
+            out.append(("press A to analyse", 24, hud.WHITE))
+            out.append(("min bricks, solutions,", 21, hud.MUTED))
+            out.append(("fewest frames", 21, hud.MUTED))
+            if a is not None:
+                out.append(("(map or N changed since)", 20, hud.MUTED))
+            return out
+        status = self.scene.status_now()
+        if status == AnalysisStatus.OK:
+            out.append(("SOLVABLE", 30, hud.GREEN))
+            out.append((f"within budget B = {self.scene.draft.budget}", 22, hud.WHITE))
+        elif status == AnalysisStatus.OVER_BUDGET:
+            out.append(("UNSOLVABLE", 30, hud.RED))
+            out.append((f"within budget B = {self.scene.draft.budget}", 22, hud.RED))
+        elif status == AnalysisStatus.UNSOLVABLE:
+            out.append(("UNSOLVABLE", 30, hud.RED))
+            out.append((f"in N = {self.scene.draft.frames} frames, any budget", 22, hud.RED))
+        else:
+            out.append((a.headline(), 24, hud.GOLD))
+        if a.min_bricks is not None:
+            out.append((f"minimum bricks: {a.min_bricks}", 24, hud.WHITE))
+            if a.complete:
+                kind = "unique" if a.solution_count == 1 else "not unique"
+                out.append((f"optimal solutions: {a.solution_count}", 24, hud.WHITE))
+                out.append((f"({kind})", 21, hud.GREEN if a.solution_count == 1 else hud.MUTED))
+            else:
+                out.append((f"optimal solutions: \u2265 {a.solution_count}", 24, hud.WHITE))
+            ff = "?" if a.fewest_frames is None else str(a.fewest_frames)
+            bound = "" if a.frames_proved else "\u2264 "
+            out.append((f"fewest frames: {bound}{ff}", 24, hud.WHITE))
+            tight = a.fewest_frames == self.scene.draft.frames and a.min_bricks == self.scene.draft.budget
+            out.append(("tight" if tight else "T: tighten to N=%s, B=%d" % (ff, a.min_bricks), 21,
+                        hud.GREEN if tight else hud.GOLD))
+            out.append(("V: show a solution" if not self.scene.show_solution else "V: hide the solution", 21, hud.MUTED))
+        out.append((f"{a.seconds:.2f} s", 20, hud.MUTED))
+        return out
+
+    def _draw_top(self, surface: pygame.Surface) -> None:
+        w = surface.get_width()
+        bar = hud.top_bar(surface)
+        d = self.scene.draft
+        valid = self.scene.model.valid
+        badge = hud.badge(surface, "READY" if valid else "DRAFT", (w - 14, bar.centery),
+                          hud.GREEN if valid else hud.GOLD, anchor="midright", size=24)
+        stats = [(f"{d.height} x {d.width}", hud.MUTED), (f"N {d.frames}", hud.WHITE), (f"B {d.budget}", hud.GOLD),
+                 (f"{d.count(LEMMING_LEFT + LEMMING_RIGHT)} lem \u00b7 {d.count(TARGET)} exit", hud.GREEN)]
+        rx = badge.left - 18
+        x = 14
+        hud.badge(surface, "EDITOR", (x, bar.centery), hud.BLUE, anchor="midleft", size=24)
+        x += 100
+        for label, color in stats:
+            width = hud.text(label, 26).get_width()
+            if rx - width < x + 160:
+                break
+            r = hud.blit_text(surface, label, (rx, bar.centery), 26, color, anchor="midright")
+            rx = r.left - 20
+        title = (d.title or "Untitled") + (" *" if self.scene.model.dirty else "")
+        while len(title) > 3 and hud.text(title, 34).get_width() > rx - x:
+            title = title[:-3] + "\u2026"
+        hud.blit_text(surface, title, (x, bar.centery), 34, hud.WHITE, anchor="midleft")
+        if self.scene.message:
+            t = hud.text(self.scene.message, 24, self.scene.message_color)
+            area = self.scene.board_area(surface.get_size())
+            rect = t.get_rect(midtop=(area.centerx, hud.TOP_BAR + 6))
+            hud.panel(surface, rect.inflate(20, 8), alpha=235)
+            surface.blit(t, rect)
+
+
+__all__ = ["Button", "EDITOR_KEYS", "EditorView", "TOOL_COLORS", "palette_buttons", "panel_widths"]

@@ -1,0 +1,275 @@
+"""Drawing the play scene's HUD and panels: the top bar, the status strip, the ruler, the marks of
+a lost run, the win/lose panel, confetti and the level's title card.
+
+Functions of a :class:`~game.app.scenes.play.PlayScene`; they only read it (drawing never changes
+game state).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from game.core.level import Brick
+from game.core.outcome import LemmingFailure, frame_label
+from game.app import hud
+from game.app.play_state import PlayState, PlayView
+from game.app.render import BoardLayout
+
+
+#: Height of the strip between the top bar and the board (status messages: two lines fit).
+STATUS_STRIP = 62
+#: How long the level's title card shows when it opens, in seconds.
+INTRO_SECONDS = 1.8
+
+
+def draw_hud(scene: PlayView, surface: pygame.Surface) -> None:
+    w = surface.get_width()
+    bar = hud.top_bar(surface)
+    x = 14
+    narrow = w < 900
+    label = scene.badge_label()
+    if label:
+        num = hud.badge(surface, label, (x, bar.centery), hud.GOLD, anchor="midleft", size=26)
+        x = num.right + 10
+    state_rect = hud.badge(surface, scene.state.value.upper(), (w - 10, bar.centery),
+                           hud.STATE_COLORS[scene.state.value], anchor="midright", size=20 if narrow else 24)
+    used = len(scene.bricks)
+    home = scene.run.arrived_by(scene.frame) if scene.state != PlayState.PLACING else 0
+    n = len(scene.level.lemmings)
+    # stats in visual order (left to right) with a priority (0 = keep longest on narrow windows)
+    if narrow:
+        stats = [(f"bricks {used}/{scene.level.budget}", hud.GOLD, 0), (f"home {home}/{n}", hud.GREEN, 2),
+                 (frame_label(scene.frame, scene.level.frames, short=True), hud.WHITE, 1),
+                 (f"{scene.speed}x", hud.MUTED, 3)]
+    else:
+        stats = [(f"bricks {used} / {scene.level.budget}", hud.GOLD, 0), (f"home {home} / {n}", hud.GREEN, 2),
+                 (frame_label(scene.frame, scene.level.frames), hud.WHITE, 1), (f"{scene.speed}x", hud.MUTED, 3)]
+    size = 22 if narrow else 26
+    gap = 12 if narrow else 22
+    room = state_rect.left - 12 - (x + (70 if narrow else 120))
+    while len(stats) > 1 and sum(hud.text(lbl, size).get_width() + gap for lbl, _, _ in stats) > room:
+        stats.remove(max(stats, key=lambda item: item[2]))
+    rx = state_rect.left - 12
+    for text, color, _ in reversed(stats):
+        r = hud.blit_text(surface, text, (rx, bar.centery), size, color, anchor="midright")
+        rx = r.left - gap
+    title_size = 28 if narrow else 34
+    hud.blit_text(surface, hud.fit_text(scene.title, title_size, max(10, rx - x)), (x, bar.centery), title_size,
+                  hud.WHITE, anchor="midleft")
+    # progress bar of the run under the top bar
+    frac = scene.t / scene.last_frame if scene.last_frame > 0 else 1.0
+    pygame.draw.rect(surface, (40, 32, 64), (0, hud.TOP_BAR, w, 4))
+    pygame.draw.rect(surface, hud.STATE_COLORS[scene.state.value], (0, hud.TOP_BAR, int(w * frac), 4))
+    draw_status_lines(scene, surface)
+    hints = scene._hints()
+    # on a narrow window the assistant stays discoverable: "H hint  S solve  F1 keys" never drop out
+    keep = [hint for hint in hints if hint[0] in ("H", "S", "F1")]
+    hud.hint_bar(surface, hints, keep=keep)
+
+
+def draw_status_lines(scene: PlayView, surface: pygame.Surface) -> list[pygame.Rect]:
+    """The status lines, inside the strip (never over the board nor an extension's badge); their panels."""
+    w = surface.get_width()
+    y = hud.TOP_BAR + 7
+    lines = scene.status_strip_lines()
+    left = scene.strip_left  # an extension's badge at the left of the strip (the assistant's)
+    if w >= 1000:  # centred on the window, as wide as leaves the badge clear on both sides
+        size, centre, room = 22, w // 2, w - 2 * max(left + 16, 30)
+    else:  # centred in what the badge leaves, a smaller font
+        size, centre, room = 19, (left + 14 + w - 10) // 2, w - left - 34
+    room = max(room, 120)
+    if len(lines) == 1 and hud.text(lines[0], size).get_width() > room:
+        lines = hud.wrap_text(lines[0], size, room, max_lines=2)  # one long line wraps onto the strip's second line
+    panels = []
+    for line in lines:
+        t = hud.text(hud.fit_text(line, size, room), size)
+        rect = t.get_rect(midtop=(centre, y + 3))
+        panels.append(rect.inflate(20, 6))
+        hud.panel(surface, panels[-1], alpha=225)
+        surface.blit(t, rect)
+        y += size + 5
+    return panels
+
+
+def draw_ruler(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -> None:
+    """Row numbers left of the board, column numbers above it (every cell, or every 5th when small)."""
+    cell = layout.cell
+    size = max(12, min(20, cell - 2))
+    every = 1 if cell >= 16 else 5
+    board = layout.rect
+    for c in range(0, layout.cols, every):
+        x = board.left + c * cell + cell // 2
+        hud.blit_text(surface, str(c), (x, board.top - 6), size, hud.MUTED, anchor="midbottom")
+    for r in range(0, layout.rows, every):
+        y = board.top + r * cell + cell // 2
+        hud.blit_text(surface, str(r), (board.left - 6, y), size, hud.MUTED, anchor="midright")
+
+
+def draw_failure_marks(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -> None:
+    """After a lost run: rings in the lemmings' colours and their numbers on each cell where one missed."""
+    colors = scene.path_colors()
+    cell = layout.cell
+    by_cell: dict[Brick, list[LemmingFailure]] = {}
+    for f in scene.failures:
+        by_cell.setdefault(f.cell, []).append(f)
+    pulse = 0.85 + 0.15 * math.sin(scene.anim * 4.0)
+    width = max(3, cell // 12)
+    for where, group in by_cell.items():
+        rect = layout.cell_rect(*where)
+        for k, f in enumerate(group[:4]):
+            radius = max(6, int(cell * 0.5 * pulse)) + k * (width + 2)
+            pygame.draw.circle(surface, (8, 6, 16), rect.center, radius + 2, width + 2)
+            pygame.draw.circle(surface, colors[f.lemming % len(colors)], rect.center, radius, width)
+        if len(scene.level.lemmings) > 1:
+            label = "+".join(str(f.lemming + 1) for f in group[:3]) + ("+" if len(group) > 3 else "")
+            hud.badge(surface, label, (rect.left, rect.top), colors[group[0].lemming % len(colors)],
+                      anchor="center", size=max(14, min(22, cell // 2)))
+
+
+def draw_result(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -> None:
+    won = scene.state == PlayState.WON
+    w, h = surface.get_size()
+    n = len(scene.level.lemmings)
+    if won:
+        lines = won_lines(scene)
+    else:
+        home = scene.run.arrived_by(scene.last_frame)
+        lines = [(f"{home} of {hud.plural(n, 'lemming')} reached the exit", hud.WHITE)]
+        colors = scene.path_colors()
+        for f in scene.failures[:3]:
+            lines.append((f.describe(n), colors[f.lemming % len(colors)]))
+        if len(scene.failures) > 3:
+            lines.append((f"... and {len(scene.failures) - 3} more", hud.MUTED))
+    more = ("Enter: next level" if scene.index + 1 < len(scene.playlist) else f"Enter: back to the {scene.back_label}"
+            ) if won else "Enter or R: try again   Left: step back"
+    head_size = 56 if h >= 600 else 40
+    line_h = 30 if h >= 600 else 24
+    box = pygame.Rect(0, 0, min(620, w - 40), head_size + 24 + line_h * (len(lines) + 1))
+    if won and scene.ghost_bricks:  # the assistant shows solutions: keep the board visible
+        box.midbottom = (w // 2, h - hud.BOTTOM_BAR - 8)
+    elif won:
+        box.midtop = (w // 2, max(hud.TOP_BAR + STATUS_STRIP, layout.rect.top + layout.rect.height // 6))
+        if not scene.app.settings.reduced_motion:
+            draw_confetti(scene, surface)
+    else:  # away from the marked lemmings, so they stay visible
+        marks = [layout.cell_rect(*f.cell).centery for f in scene.failures]
+        low = bool(marks) and sum(marks) / len(marks) > layout.rect.centery
+        if low:
+            box.midtop = (w // 2, hud.TOP_BAR + STATUS_STRIP)
+        else:
+            box.midbottom = (w // 2, h - hud.BOTTOM_BAR - 8)
+    hud.panel(surface, box, edge=hud.GOLD if won else hud.RED)
+    head = "Level complete!" if won else "Not quite\u2026"
+    hud.blit_text(surface, head, (box.centerx, box.top + 10), head_size, hud.GOLD if won else hud.RED,
+                  anchor="midtop")
+    y = box.top + head_size + 14
+    fsize = 26 if h >= 600 else 22
+    for text, color in lines:
+        hud.blit_text(surface, hud.fit_text(text, fsize, box.width - 24), (box.centerx, y), fsize, color,
+                      anchor="midtop")
+        y += line_h
+    hud.blit_text(surface, more, (box.centerx, y + 2), 22, hud.MUTED, anchor="midtop")
+
+
+def won_lines(scene: PlayView) -> list[tuple[str, tuple[int, int, int]]]:
+    used = len(scene.bricks)
+    detail = f"{hud.plural(used, 'brick')} used"
+    if scene.new_best and scene.best_before is not None:
+        detail += f" \u2014 new best (was {scene.best_before})!"
+    elif scene.best_before is not None:
+        detail += f" \u2014 your best: {min(scene.best_before, used)}"
+    lines = [(detail, hud.WHITE)]
+    par = scene.par()
+    if scene.assisted:
+        lines.append(("solved with AI help (marked in the level list)", hud.BLUE))
+    elif par is not None and used <= par:
+        lines.append((f"Par! The fewest bricks possible ({par}).", hud.GOLD))
+    elif par is not None:
+        lines.append((f"par is {hud.plural(par, 'brick')}: can you do it with fewer?", hud.MUTED))
+    return lines
+
+
+def draw_confetti(scene: PlayView, surface: pygame.Surface) -> None:
+    """Falling confetti below the top bar (a pure function of the animation clock)."""
+    colors = ((255, 214, 90), (120, 230, 120), (120, 180, 255), (255, 120, 200), (255, 255, 255))
+    w, h = surface.get_size()
+    previous_clip = surface.get_clip()
+    top = hud.TOP_BAR + 4
+    surface.set_clip(pygame.Rect(0, top, w, max(0, h - top - hud.BOTTOM_BAR)))
+    for k in range(48):
+        seed = (k * 2654435761) % 1000003
+        x0 = (seed % 1000) / 1000.0 * w
+        speed = 70 + seed % 90
+        y = ((seed % 777) + scene.anim * speed) % (h + 40) - 20
+        x = x0 + math.sin(scene.anim * 2 + k) * 18
+        size = 8 + seed % 5
+        flip = abs(math.cos(scene.anim * 5 + k))
+        rect = pygame.Rect(0, 0, max(2, int(size * flip)), size // 2 + 3)
+        rect.center = (int(x), int(y))
+        pygame.draw.rect(surface, colors[k % len(colors)], rect)
+    surface.set_clip(previous_clip)
+
+
+def draw_intro(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -> None:
+    """The level's title card, fading out as the level opens."""
+    fade = min(1.0, max(0.0, (INTRO_SECONDS - scene.anim) / 0.6))
+    lv = scene.level
+    label = scene.badge_label()
+    if label:
+        head = f"Level {label}" if label[:1].isdigit() else f"Your level {label}"
+    else:
+        head = "Level file" if scene.playlist and scene.playlist[scene.index].section == "file" else "Play-test"
+    sub = (f"{hud.plural(len(lv.lemmings), 'lemming')} \u00b7 {hud.plural(lv.budget, 'brick')} \u00b7 "
+           f"{hud.plural(lv.frames, 'frame')}")
+    card = pygame.Surface((min(560, surface.get_width() - 40), 150), pygame.SRCALPHA)
+    hud.panel(card, card.get_rect(), alpha=235, edge=hud.GOLD)
+    hud.blit_text(card, head, (card.get_width() // 2, 16), 28, hud.MUTED, anchor="midtop")
+    hud.blit_text(card, hud.fit_text(scene.title, 52, card.get_width() - 20), (card.get_width() // 2, 46), 52,
+                  hud.GOLD, anchor="midtop")
+    hud.blit_text(card, sub, (card.get_width() // 2, 106), 24, hud.WHITE, anchor="midtop")
+    card.set_alpha(int(255 * fade))
+    surface.blit(card, card.get_rect(center=layout.rect.center))
+
+
+def _without_keys(hints: list[tuple[str, str]], claimed: set[str]) -> list[tuple[str, str]]:
+    """The footer ``hints`` without the keys an add-on claims (``Enter/R`` loses ``Enter``).
+
+    >>> _without_keys([("Enter/R", "try again"), ("Esc", "levels"), ("P", "preview")], {"Enter", "Esc"})
+    [('R', 'try again'), ('P', 'preview')]
+    """
+    out = []
+    for key, label in hints:
+        keys = [k for k in key.split("/") if k not in claimed] if key != "+/-" else [key]
+        if keys:
+            out.append(("/".join(keys), label))
+    return out
+
+
+def footer_hints(self: PlayView) -> list[tuple[str, str]]:
+    """The footer's keys for the state of ``self`` (a play scene); an add-on's keys replace the scene's own."""
+    s = self.state
+    if s == PlayState.PLACING:
+        hints = [("Click", "brick"), ("Arrows+Enter", "brick"), ("Space", "release"), ("P", "preview"),
+                 ("Z/Y", "undo/redo"), (".", "step"), ("Esc", "menu")]
+    elif s in (PlayState.RUNNING, PlayState.PAUSED):
+        hints = [("Space", "pause" if s == PlayState.RUNNING else "resume"), ("Left/Right", "step"),
+                 ("+/-", "speed"), ("R", "restart"), ("P", "preview"), ("Click", "edit"), ("Esc", "menu")]
+    elif s == PlayState.WON:
+        more = "next level" if self.index + 1 < len(self.playlist) else self.back_label
+        hints = [("Enter", more), ("Space", "replay"), ("R", "restart"), ("Esc", "menu")]
+    else:
+        hints = [("Enter/R", "try again"), ("Left", "step back"), ("P", "preview"), ("Esc", "menu")]
+    return _without_keys(hints, {key for key, _ in self.extra_hints}) + list(self.extra_hints) + [("F1", "keys")]
+
+
+def status_strip_lines(self: PlayView) -> list[str]:
+    """The lines shown in the strip under the top bar (at most two; the rest joined into the second)."""
+    lines = ([self.message] if self.message else []) + [line for line in self.status_lines if line]
+    tip = self.level.meta_value("hint")
+    if tip and self.state.value == "placing" and not self.bricks and not lines:
+        lines = [tip]
+    if len(lines) > 2:
+        lines = [lines[0], "  \u00b7  ".join(lines[1:])]
+    return lines

@@ -1,0 +1,368 @@
+"""The level select screen: the pack's worlds (and the player's levels) as cards with progress marks.
+
+Cards are grouped under a header per world (``World 2 · Rising Ground  4/10 solved``) and
+one for the player's own levels.  A world opens once most of the previous one is solved
+(:func:`game.core.pack.open_worlds_by_counts`); a locked world's cards are dimmed with a
+padlock, and opening one says what is left to do.  Each card shows the level number,
+title, a thumbnail of the map, a solved mark, the best brick count and a "changed" mark
+when the level file no longer matches the one solved.  The cursor starts on the first
+unsolved level of an open world, so Enter opens it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import pygame
+
+from game.core.level import Level
+from game.core.pack import UNLOCK_FRACTION, group_worlds, migrate_keys, open_worlds_by_counts, world_name
+from game.core.progress import LevelStatus
+from game.app import hud
+from game.app.app import App, Scene
+from game.core.catalog import LevelEntry, all_entries, entry_badge
+from game.app.input import Act, Action
+from game.app.render import LevelRenderer
+
+CARD_W, CARD_H, GAP = 210, 160, 16
+#: Height of a world's header band above its cards.
+HEADER_H = 34
+#: Header of the player's own levels.
+USER_GROUP = "Your levels"
+
+
+def entry_groups(entries: list[LevelEntry]) -> list[tuple[str, int, int]]:
+    """``(name, first, count)`` per group of cards: the pack's worlds in order, then the player's levels."""
+    names = [world_name(e.level) if e.section == "pack" else USER_GROUP for e in entries]
+    return group_worlds(names)
+
+
+def _thumbnail(level: Level, size: tuple[int, int]) -> pygame.Surface:
+    """A tiny picture of the map: walls, targets, starts."""
+    small = pygame.Surface((level.width, level.height))
+    small.fill((34, 30, 52))
+    colors = {"X": (110, 98, 136), "T": (255, 196, 80), "<": (110, 220, 90), ">": (110, 220, 90)}
+    for r, row in enumerate(level.grid):
+        for c, ch in enumerate(row):
+            if ch in colors:
+                small.set_at((c, r), colors[ch])
+    k = max(1, min(size[0] // level.width, size[1] // level.height))
+    return pygame.transform.scale(small, (level.width * k, level.height * k))
+
+
+def draw_medal(surface: pygame.Surface, center: tuple[int, int]) -> None:
+    """The par medal: a gold coin with a star-like "P" on a ribbon."""
+    cx, cy = center
+    pygame.draw.polygon(surface, (200, 60, 60), [(cx - 8, cy - 14), (cx - 2, cy - 14), (cx - 4, cy - 2)])
+    pygame.draw.polygon(surface, (60, 110, 200), [(cx + 8, cy - 14), (cx + 2, cy - 14), (cx + 4, cy - 2)])
+    pygame.draw.circle(surface, (16, 12, 24), (cx, cy + 2), 12)
+    pygame.draw.circle(surface, hud.GOLD, (cx, cy + 2), 10)
+    pygame.draw.circle(surface, (200, 150, 40), (cx, cy + 2), 10, 2)
+    hud.blit_text(surface, "P", (cx, cy + 3), 18, (16, 12, 24), anchor="center")
+
+
+def first_unsolved(entries: list[LevelEntry], statuses: list[LevelStatus], locked: list[bool] | None = None) -> int:
+    """Index of the first open level not solved (or changed since), else 0."""
+    for i, st in enumerate(statuses):
+        if (not st.solved or st.changed) and not (locked and locked[i]):
+            return i
+    return 0
+
+
+class LevelSelectScene(Scene):
+    """Pick a level.  Arrows move, Enter/click opens, Esc goes back."""
+
+    def __init__(self, app: App, entries: list[LevelEntry] | None = None,
+                 entries_source: Callable[[], list[LevelEntry]] = all_entries) -> None:
+        super().__init__(app)
+        self._source = entries_source
+        self.entries: list[LevelEntry] = entries if entries is not None else entries_source()
+        self.statuses: list[LevelStatus] = []
+        self.cursor = 0
+        self.scroll = 0.0
+        self.anim = 0.0
+        self.renderer = LevelRenderer()
+        self._thumbs: dict[str, pygame.Surface] = {}
+        self._entered = False
+        if migrate_keys(self.app.progress.records):  # progress saved before the pack was renumbered
+            try:
+                self.app.progress.save()
+            except OSError:
+                pass
+        self.groups = entry_groups(self.entries)
+        self.group_of = [g for g, (_, first, count) in enumerate(self.groups) for _ in range(count)]
+        self.locked: list[bool] = [False] * len(self.entries)
+        self.group_open: list[bool] = [True] * len(self.groups)
+        self.refresh()
+        self.cursor = self.next_unsolved()
+        self._follow = True  #: keep the cursor's card in view (off while the wheel scrolls)
+
+    def next_unsolved(self) -> int:
+        """Where the cursor opens: the level played last while unsolved, else the next unsolved one
+        after it (as Continue), within the open worlds; else the first unsolved open level."""
+        from game.core.resume import continue_index
+
+        solved = [st.solved and not st.changed for st in self.statuses]
+        i = continue_index([e.key for e in self.entries], solved, self.app.resume.last_key)
+        if i is not None and not self.locked[i] and not solved[i]:
+            return i
+        return first_unsolved(self.entries, self.statuses, self.locked)
+
+    def max_scroll(self, size: tuple[int, int]) -> float:
+        """How far the list scrolls: the last card's bottom reaches the bottom of the view."""
+        if not self.entries:
+            return 0.0
+        bottom = self.card_rect(len(self.entries) - 1, size).bottom + int(self.scroll)
+        return float(max(0, bottom - (size[1] - hud.BOTTOM_BAR - 16)))
+
+    def refresh(self) -> None:
+        """Re-read the progress marks and which worlds are open."""
+        self.statuses = [self.app.progress.status(e.key, e.level) for e in self.entries]
+        pack = [g for g, (name, first, _) in enumerate(self.groups) if self.entries[first].section == "pack"]
+        sizes = [self.groups[g][2] for g in pack]
+        solved = [self.solved_in(g) for g in pack]
+        self.group_open = [True] * len(self.groups)
+        for g, is_open in zip(pack, open_worlds_by_counts(sizes, solved)):
+            self.group_open[g] = is_open
+        self.locked = [not self.group_open[g] for g in self.group_of]
+
+    def solved_in(self, group: int) -> int:
+        """Levels of ``group`` solved (and not changed since)."""
+        _, first, count = self.groups[group]
+        return sum(1 for st in self.statuses[first:first + count] if st.solved and not st.changed)
+
+    def world_label(self, group: int) -> str:
+        """The header of ``group``, e.g. ``World 2 · Rising Ground``."""
+        name, first, _ = self.groups[group]
+        if self.entries[first].section != "pack":
+            return name
+        number = sum(1 for g in range(group + 1) if self.entries[self.groups[g][1]].section == "pack")
+        return f"World {number} \u00b7 {name}"
+
+    def need_before(self, group: int) -> int:
+        """Levels of the world before ``group`` to solve for ``group`` to open."""
+        return math.ceil(UNLOCK_FRACTION * self.groups[group - 1][2]) if group > 0 else 0
+
+    def lock_message(self, group: int) -> str:
+        """What opens a locked world."""
+        need = self.need_before(group) - self.solved_in(group - 1)
+        return (f"{self.world_label(group)} is locked: solve {need} more level{'s' if need != 1 else ''} "
+                f"of {self.world_label(group - 1)}")
+
+    def on_enter(self) -> None:
+        """Coming back from a level: refresh the marks."""
+        self.refresh()
+
+    # ----------------------------------------------------------------- layout
+    def _columns(self, width: int) -> int:
+        return max(1, (width - 2 * GAP) // (CARD_W + GAP))
+
+    def grid_pos(self, i: int, cols: int) -> tuple[int, int, int]:
+        """``(row, column, headers above)`` of card ``i``: each group starts a new row under its header."""
+        row = 0
+        for g, (_, first, count) in enumerate(self.groups):
+            if i < first + count:
+                r, c = divmod(i - first, cols)
+                return row + r, c, g + 1
+            row += -(-count // cols)
+        return row, 0, len(self.groups)
+
+    def card_rect(self, i: int, size: tuple[int, int]) -> pygame.Rect:
+        """Where card ``i`` is drawn (scrolled)."""
+        cols = self._columns(size[0])
+        total_w = cols * CARD_W + (cols - 1) * GAP
+        x0 = (size[0] - total_w) // 2
+        y0 = hud.TOP_BAR + 16
+        r, c, headers = self.grid_pos(i, cols)
+        return pygame.Rect(x0 + c * (CARD_W + GAP), y0 + headers * HEADER_H + r * (CARD_H + GAP) - int(self.scroll),
+                           CARD_W, CARD_H)
+
+    def header_rect(self, group: int, size: tuple[int, int]) -> pygame.Rect:
+        """The header band above ``group``'s first card."""
+        card = self.card_rect(self.groups[group][1], size)
+        cols = self._columns(size[0])
+        width = cols * CARD_W + (cols - 1) * GAP
+        return pygame.Rect(card.left, card.top - HEADER_H, width, HEADER_H - 4)
+
+    def vertical(self, i: int, step: int, cols: int) -> int:
+        """The card one row up (``step`` -1) or down (+1) from ``i``, nearest column; ``i`` at an edge."""
+        row, col, _ = self.grid_pos(i, cols)
+        same_row = [j for j in range(len(self.entries)) if self.grid_pos(j, cols)[0] == row + step]
+        if not same_row:
+            return i
+        return min(same_row, key=lambda j: abs(self.grid_pos(j, cols)[1] - col))
+
+    def _card_at(self, pos: tuple[int, int] | None) -> int | None:
+        if pos is None:
+            return None
+        size = self.app.screen.get_size()
+        for i in range(len(self.entries)):
+            if self.card_rect(i, size).collidepoint(pos):
+                return i
+        return None
+
+    # ----------------------------------------------------------------- actions
+    def open(self, i: int) -> None:
+        """Play level ``i``."""
+        if 0 <= i < len(self.entries):
+            self.cursor = i
+            if self.locked[i]:
+                self.app.toast(self.lock_message(self.group_of[i]), 3.0)
+                return
+            playable = [e for e, locked in zip(self.entries, self.locked) if not locked]
+            self.app.open("play", playlist=playable, index=playable.index(self.entries[i]))
+
+    def handle_event(self, action: Action) -> None:
+        """Arrows, Enter, click, wheel, Esc."""
+        n = len(self.entries)
+        cols = self._columns(self.app.screen.get_width())
+        k = action.kind
+        if k in (Act.LEFT, Act.RIGHT, Act.UP, Act.DOWN):
+            self._follow = True
+        if k == Act.BACK:
+            self.app.pop()
+        elif k == Act.CONFIRM and n:
+            self.open(self.cursor)
+        elif k == Act.LEFT and n:
+            self.cursor = max(0, self.cursor - 1)
+        elif k == Act.RIGHT and n:
+            self.cursor = min(n - 1, self.cursor + 1)
+        elif k == Act.UP and n:
+            self.cursor = self.vertical(self.cursor, -1, cols)
+        elif k == Act.DOWN and n:
+            self.cursor = self.vertical(self.cursor, 1, cols)
+        elif k == Act.CLICK:
+            i = self._card_at(action.pos)
+            if i is not None:
+                self.open(i)
+        elif k == Act.HOVER:
+            i = self._card_at(action.pos)
+            if i is not None:
+                self.cursor = i
+        elif (k == Act.COPY or (k == Act.TEXT and action.text.lower() == "c")) and n:
+            self.app.open("share_code", self.entries[self.cursor].level)
+        elif k == Act.TEXT and action.text.lower() == "w" and n:
+            self.app.open("replays", self.entries[self.cursor])
+        elif k == Act.SCROLL:
+            self._follow = False  # the wheel scrolls every world; the cursor may leave the view
+            limit = self.max_scroll(self.app.screen.get_size())
+            self.scroll = max(0.0, min(limit, self.scroll - action.value * (CARD_H + GAP) / 2))
+
+    def update(self, dt: float) -> None:
+        """Animate and keep the cursor's card in view."""
+        self.anim += dt
+        if not self.entries or not self._follow:
+            return
+        h = self.app.screen.get_height()
+        rect = self.card_rect(self.cursor, self.app.screen.get_size())
+        top, bottom = hud.TOP_BAR + 16 + HEADER_H, h - hud.BOTTOM_BAR - 16
+        if rect.top < top:
+            self.scroll -= top - rect.top
+        elif rect.bottom > bottom:
+            self.scroll += rect.bottom - bottom
+        self.scroll = max(0.0, self.scroll)
+
+    # ----------------------------------------------------------------- drawing
+    def draw(self, surface: pygame.Surface) -> None:
+        """Cards, header, hints."""
+        self.renderer.draw_background(surface)
+        size = surface.get_size()
+        previous_clip = surface.get_clip()
+        surface.set_clip(pygame.Rect(0, hud.TOP_BAR, size[0], max(0, size[1] - hud.TOP_BAR - hud.BOTTOM_BAR)))
+        for g in range(len(self.groups)):
+            head = self.header_rect(g, size)
+            if hud.TOP_BAR - HEADER_H < head.top < size[1]:
+                self._draw_header(surface, g, head)
+        for i, entry in enumerate(self.entries):
+            rect = self.card_rect(i, size)
+            if rect.bottom < hud.TOP_BAR or rect.top > size[1]:
+                continue
+            self._draw_card(surface, i, entry, rect)
+            if self.locked[i]:
+                self._draw_lock(surface, rect)
+        surface.set_clip(previous_clip)
+        bar = hud.top_bar(surface)
+        hud.blit_text(surface, "Choose a level", (16, bar.centery), 36, hud.WHITE, anchor="midleft")
+        solved = sum(1 for s in self.statuses if s.solved and not s.changed)
+        hud.blit_text(surface, f"{solved} / {len(self.entries)} solved", (size[0] - 16, bar.centery), 28,
+                      hud.GOLD, anchor="midright")
+        hud.hint_bar(surface, [("Arrows", "choose"), ("Enter", "play"), ("W", "replays"), ("C", "level code"),
+                               ("Esc", "menu")])
+        legend = "check: solved   AI: solved with AI help   P: par (fewest bricks)"
+        if size[0] >= 1000:
+            hud.blit_text(surface, legend, (size[0] - 12, size[1] - hud.BOTTOM_BAR // 2), 18, hud.MUTED,
+                          anchor="midright")
+
+    def _draw_header(self, surface: pygame.Surface, group: int, rect: pygame.Rect) -> None:
+        """A world's name, its solved count, and a padlock line when it is locked."""
+        _, _, count = self.groups[group]
+        is_open = self.group_open[group]
+        hud.blit_text(surface, self.world_label(group), (rect.left + 4, rect.centery), 28,
+                      hud.GOLD if is_open else hud.MUTED, anchor="midleft")
+        if is_open:
+            note, color = f"{self.solved_in(group)} / {count} solved", hud.WHITE
+        else:
+            prev = self.world_label(group - 1).split(" \u00b7 ")[0]
+            note, color = f"locked: solve {self.need_before(group)} levels of {prev}", hud.MUTED
+        hud.blit_text(surface, note, (rect.right - 4, rect.centery), 22, color, anchor="midright")
+        pygame.draw.line(surface, hud.PANEL_EDGE, (rect.left, rect.bottom), (rect.right, rect.bottom), 1)
+
+    def _draw_lock(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        """Dim a locked card and draw a padlock on it."""
+        shade = pygame.Surface(rect.size, pygame.SRCALPHA)
+        shade.fill((12, 10, 20, 150))
+        surface.blit(shade, rect.topleft)
+        cx, cy = rect.centerx, rect.top + 58
+        body = pygame.Rect(0, 0, 30, 24)
+        body.midtop = (cx, cy)
+        pygame.draw.arc(surface, hud.MUTED, pygame.Rect(cx - 10, cy - 16, 20, 30), 0, 3.1416, 4)
+        pygame.draw.rect(surface, hud.MUTED, body, border_radius=4)
+        pygame.draw.circle(surface, (16, 12, 24), (cx, cy + 10), 4)
+
+    def _draw_card(self, surface: pygame.Surface, i: int, entry: LevelEntry, rect: pygame.Rect) -> None:
+        st = self.statuses[i]
+        selected = i == self.cursor
+        edge = hud.GOLD if selected else ((90, 170, 90) if st.solved and not st.changed else hud.PANEL_EDGE)
+        hud.panel(surface, rect, alpha=240 if selected else 215, edge=edge)
+        if selected:
+            pygame.draw.rect(surface, hud.GOLD, rect.inflate(6, 6), 2, border_radius=12)
+        thumb = self._thumbs.get(entry.key)
+        if thumb is None:
+            thumb = self._thumbs[entry.key] = _thumbnail(entry.level, (CARD_W - 24, CARD_H - 70))
+        surface.blit(thumb, thumb.get_rect(midtop=(rect.centerx, rect.top + 12)))
+        label = entry_badge(self.entries, i)
+        hud.badge(surface, label, (rect.left + 10, rect.top + 14), hud.GOLD if entry.section == "pack" else hud.BLUE,
+                  anchor="topleft", size=22)
+        title = entry.title
+        while hud.text(title, 22).get_width() > CARD_W - 16 and len(title) > 4:
+            title = title[:-2].rstrip() + "\u2026" if not title.endswith("\u2026") else title[:-2] + "\u2026"
+        hud.blit_text(surface, title, (rect.centerx, rect.bottom - 48), 22, hud.WHITE, anchor="midtop")
+        lv = entry.level
+        info = f"{hud.plural(len(lv.lemmings), 'lemming')} \u00b7 {hud.plural(lv.budget, 'brick')}"
+        own = st.solved and not st.changed and st.own_best is not None
+        if own and st.own_best is not None:
+            info = f"your best: {hud.plural(st.own_best, 'brick')}"
+        elif st.solved and not st.changed and st.assisted:
+            info = "solved with AI help"
+        elif st.solved and st.best_bricks is not None:
+            info = f"best {hud.plural(st.best_bricks, 'brick')}"
+        hud.blit_text(surface, hud.fit_text(info, 20, CARD_W - 12), (rect.centerx, rect.bottom - 24), 20, hud.MUTED,
+                      anchor="midtop")
+        if st.solved:
+            cx, cy = rect.right - 22, rect.top + 22
+            ai_only = st.assisted and st.own_best is None and not st.changed
+            color = (255, 160, 60) if st.changed else (hud.BLUE if ai_only else hud.GREEN)
+            pygame.draw.circle(surface, (16, 12, 24), (cx, cy), 14)
+            pygame.draw.circle(surface, color, (cx, cy), 12)
+            if st.changed:
+                hud.blit_text(surface, "!", (cx, cy + 1), 26, (16, 12, 24), anchor="center")
+            elif ai_only:  # solved, but only with an AI solution: "AI" instead of a check mark
+                hud.blit_text(surface, "AI", (cx, cy + 1), 18, (16, 12, 24), anchor="center")
+            else:
+                pygame.draw.lines(surface, (16, 12, 24), False, [(cx - 6, cy), (cx - 2, cy + 5), (cx + 6, cy - 5)], 3)
+            if st.par_medal and not st.changed:
+                draw_medal(surface, (cx - 30, cy))
+        if st.changed:
+            hud.badge(surface, "changed since solved", (rect.centerx, rect.top + 50), (255, 160, 60),
+                      anchor="center", size=18)

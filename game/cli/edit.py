@@ -1,0 +1,61 @@
+"""The ``edit [LEVEL]`` subcommand (the level editor); pygame is imported only when it runs."""
+
+from __future__ import annotations
+
+import argparse
+
+from game.cli.args import int_arg, output_kind_arg
+
+#: Window size limits (as ``play``: at least 640x400, at most 8K).
+MAX_WIDTH, MAX_HEIGHT = 7680, 4320
+
+
+def _cmd_edit(args: argparse.Namespace) -> int:
+    import os
+
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from game.core.errors import GameError
+    from game.core.storage import user_levels_dir
+    from game.app.app import App, FixedClock
+    from game.core.editor_model import EditorModel, parse_size
+    from game.app.scenes.editor import EditorScene, install_menu_entries
+    from game.app.scenes.menu import MenuScene
+
+    if args.new:
+        size = parse_size(args.new)
+        if size is None:
+            raise GameError(f"--new needs a size like 10x14 (rows x columns, 2 to 64), got {args.new!r}")
+        model = EditorModel.new(*size)
+    elif args.level:
+        from game.cli.level import load_level, resolve_level_path
+
+        path = resolve_level_path(args.level)
+        level = load_level(args.level)
+        in_user_folder = path.resolve().parent == user_levels_dir().resolve()
+        model = EditorModel.from_level(level, path=path if in_user_folder else None, source=path.name)
+    else:
+        model = None
+    install_menu_entries()
+    app = App(size=(args.width, args.height), clock=FixedClock() if args.frames else None)
+    app.push(MenuScene(app))
+    editor = app.push(EditorScene(app, model))
+    if args.analyse:
+        assert isinstance(editor, EditorScene)
+        editor.analyse()
+    return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=args.screenshot_frame)
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``edit``."""
+    p = sub.add_parser("edit", help="the level editor: paint, play-test, analyse and save levels")
+    p.add_argument("level", nargs="?", default=None,
+                   help="level file or pack level number to edit (pack levels are saved as a copy)")
+    p.add_argument("--new", default="", metavar="HxW", help="start a new level of this size, e.g. 10x14")
+    p.add_argument("--width", type=int_arg(640, MAX_WIDTH), default=1280, help="window width (640 to 7680)")
+    p.add_argument("--height", type=int_arg(400, MAX_HEIGHT), default=800, help="window height (400 to 4320)")
+    p.add_argument("--analyse", action="store_true", help="start the analysis at once")
+    p.add_argument("--screenshot", default="", type=output_kind_arg("png"), help="save a PNG screenshot after --screenshot-frame frames")
+    p.add_argument("--screenshot-frame", type=int_arg(0, 10_000_000), default=30, help="frame at which --screenshot is taken")
+    p.add_argument("--frames", type=int_arg(0, 10_000_000), default=0,
+                   help="run this many frames with a fixed 60 fps clock, then exit (for scripts)")
+    p.set_defaults(handler=_cmd_edit)

@@ -1,0 +1,197 @@
+"""The ``generate`` subcommand: write certified generated levels to a folder.
+
+``python main.py generate --size 10x12 --bricks 2 --count 5 --seed 1 --out DIR [--jobs 2] [--difficulty 6-9]
+[--physics NAME|FILE]``
+
+Levels are made by :func:`ai.services.generation.parallel.generate_run` (rooms in a process pool);
+a progress bar with the rate and ETA goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from pathlib import Path
+
+from game.cli.solve import EXACT_SOLVERS
+from game.cli.args import int_arg, output_dir_arg, time_limit_arg
+from game.core.errors import GameError
+from game.core.level import MAX_FRAMES, MAX_SIDE
+from game.core.physics import CLASSIC, Physics, PhysicsError
+
+#: Solvers that can certify a generated level's minimum (exact ones, and the generator's own search).
+CERTIFIERS = EXACT_SOLVERS + ("readset",)
+#: Candidates tried per room before its level is dropped (unless --max-attempts).
+DEFAULT_ATTEMPTS_PER_LEVEL = 5_000
+#: Most seconds one exact solve may take to certify a level (within the run's --time-limit).
+CERTIFY_SECONDS = 60.0
+#: Seconds between progress lines on stderr.
+REPORT_EVERY = 10.0
+
+_SIZE = re.compile(r"\s*([0-9]{1,4})\s*[xX×]\s*([0-9]{1,4})\s*", re.ASCII)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"HxW"`` -> ``(H, W)``; raise :class:`GameError` on anything else.
+
+    >>> parse_size("10x12")
+    (10, 12)
+    """
+    match = _SIZE.fullmatch(text)
+    if not match:
+        raise GameError(f"--size must read HxW (rows x columns), e.g. 10x12; got {text!r}")
+    return int(match.group(1)), int(match.group(2))
+
+
+def level_file_name(height: int, width: int, bricks: int, seed: int, index: int) -> str:
+    """The file name of the ``index``-th (1-based) level of a run.
+
+    >>> level_file_name(10, 12, 2, 7, 3)
+    'gen_10x12_k2_s7_003.txt'
+    """
+    return f"gen_{height}x{width}_k{bricks}_s{seed}_{index:03d}.txt"
+
+
+def parse_band(text: str) -> tuple[float, float]:
+    """``"LO-HI"`` or ``"X"`` (X +- 1) -> a difficulty score band; :class:`GameError` on anything else.
+
+    >>> parse_band("6-9"), parse_band("7.5")
+    ((6.0, 9.0), (6.5, 8.5))
+    """
+    parts = text.split("-")
+    try:
+        values = [float(p) for p in parts]
+    except ValueError:
+        values = []
+    if len(values) == 1 and values[0] >= 0:
+        return values[0] - 1.0, values[0] + 1.0
+    if len(values) == 2 and 0 <= values[0] <= values[1]:
+        return values[0], values[1]
+    raise GameError(f"--difficulty must read LO-HI or a score, e.g. 6-9 or 7.5; got {text!r}")
+
+
+def physics_option(value: str | None) -> Physics:
+    """The physics ``--physics`` names: a shipped name, a JSON file of the physics form, or one line of
+    JSON (default classic); a :class:`game.core.physics.PhysicsError` names what is wrong.
+
+    >>> physics_option("climber").name, physics_option(None).name
+    ('climber', 'classic')
+    """
+    from game.core.physics_catalog import SHIPPED, load_physics_file, resolve
+
+    if value is None:
+        return CLASSIC
+    text = value.strip()
+    if text in SHIPPED or text.startswith("{"):
+        return resolve(text)
+    if not Path(text).exists():
+        raise PhysicsError(f"--physics: {text!r} is neither a shipped physics ({', '.join(sorted(SHIPPED))}) "
+                           "nor a file")
+    return load_physics_file(text)
+
+
+def _cmd_generate(args: argparse.Namespace) -> int:
+    from ai.services.generation.compartments import GRIDS
+    from ai.services.generation.generator import pick_certifier
+    from ai.services.generation.layout import MIN_SIDE
+    from ai.services.generation.parallel import ProgressBar, RunSpec, default_jobs, generate_run
+    from game.core.level import MAX_SIDE
+
+    height, width = parse_size(args.size)
+    if not (MIN_SIDE <= height <= MAX_SIDE and MIN_SIDE <= width <= MAX_SIDE):
+        raise GameError(f"--size: each side must be between {MIN_SIDE} and {MAX_SIDE}, got {height}x{width}")
+    if args.bricks < 1:
+        raise GameError("--bricks must be at least 1")
+    if args.count < 1 or args.lemmings < 1:
+        raise GameError("--count and --lemmings must be at least 1")
+    if args.seed < 0:
+        raise GameError("--seed must be >= 0")
+    if args.frames is not None and args.frames < 2:
+        raise GameError("--frames must be at least 2")
+    jobs = args.jobs if args.jobs is not None else default_jobs()
+    if jobs < 1:
+        raise GameError("--jobs must be at least 1")
+    if args.rooms is not None and (args.rooms not in GRIDS or args.rooms > min(args.bricks, args.lemmings)):
+        raise GameError(f"--rooms must be one of {', '.join(map(str, GRIDS))}, "
+                        "at most the number of bricks and of lemmings")
+    if args.max_attempts is not None and args.max_attempts < 1:
+        raise GameError("--max-attempts must be at least 1")
+    band = parse_band(args.difficulty) if args.difficulty else None
+    physics = physics_option(args.physics)
+    spec = RunSpec(
+        height, width, args.bricks, args.frames, args.lemmings, args.unique, args.seed, pick_certifier(args.solver),
+        CERTIFY_SECONDS, args.max_attempts if args.max_attempts is not None else DEFAULT_ATTEMPTS_PER_LEVEL,
+        args.rooms, band, physics,
+    )
+    out = Path(args.out)
+    bar = ProgressBar(sys.stderr, every=REPORT_EVERY) if not args.quiet else None
+    written = 0
+    started, cpu_total = time.perf_counter(), 0.0
+    from ai.kernel.context import SolveContext
+
+    ctx = SolveContext.create(time_limit=args.time_limit, solver="generate")  # the command's one limit
+    try:
+        for generated in generate_run(spec, args.count, jobs=jobs, context=ctx, progress=bar):
+            written += 1
+            cpu_total += generated.cpu_seconds
+            path = out / level_file_name(height, width, args.bricks, args.seed, written)
+            try:
+                out.mkdir(exist_ok=True)
+                generated.level.save(path)
+            except GameError:
+                raise
+            except OSError as exc:
+                from game.core.storage import describe_os_error
+
+                raise GameError(f"cannot write {path}: {describe_os_error(exc)}") from None
+            if bar is not None and bar.tty:
+                bar.close()
+            score = f", difficulty {generated.score:.1f}" if generated.score is not None else ""
+            print(f"wrote {path}: '{generated.level.title}', min {generated.min_bricks} brick{'s' if generated.min_bricks != 1 else ''}"
+                  f"{' (unique)' if generated.unique else ''}{score}, {generated.cpu_seconds:.2f} CPU s", flush=True)
+    finally:
+        if bar is not None:
+            bar.close()
+    wall = time.perf_counter() - started
+    print(f"{written} levels in {wall:.1f} s wall, {cpu_total:.1f} CPU s in rooms, {jobs} job{'s' if jobs != 1 else ''}"
+          + (f" ({wall / written:.2f} s wall per level)" if written else ""))
+    if written < args.count:
+        why = f" (the time limit of {args.time_limit:g} s came first)" if ctx.should_stop() else ""
+        print(f"stopped: wrote {written} of {args.count} levels{why}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``generate``."""
+    p = sub.add_parser(
+        "generate",
+        help="generate levels whose minimum brick count is exactly K (certified by an exact solver)",
+    )
+    p.add_argument("--size", required=True, help="map size HxW (rows x columns), e.g. 10x12")
+    p.add_argument("--bricks", type=int_arg(1, MAX_SIDE * MAX_SIDE), required=True, help="the exact minimum brick count K (also the budget)")
+    p.add_argument("--frames", type=int_arg(2, MAX_FRAMES), default=None, help="frames N (default 3 x (H + W))")
+    p.add_argument("--lemmings", type=int_arg(1, MAX_SIDE * MAX_SIDE), default=1, help="lemmings per level (default 1)")
+    p.add_argument("--count", type=int_arg(1, 100_000), default=1, help="how many levels to write (default 1)")
+    p.add_argument("--unique", action="store_true", help="only levels with exactly one optimal solution")
+    p.add_argument("--seed", type=int_arg(0, 2**32 - 1), default=0, help="random seed; the same seed gives the same levels")
+    p.add_argument("--out", required=True, type=output_dir_arg, help="folder to write the level files into")
+    p.add_argument("--solver", default=None, choices=CERTIFIERS,
+                   help="exact solver that certifies each level (default: search, else auto, cpsat, ...)")
+    p.add_argument("--time-limit", type=time_limit_arg, default=None, metavar="S",
+                   help=f"stop the whole run after S seconds, keeping the levels written (default: no limit; "
+                        f"each exact solve gets at most {CERTIFY_SECONDS:g} s)")
+    p.add_argument("--max-attempts", type=int_arg(1, 10**9), default=None,
+                   help=f"candidates per room before a level is dropped (default {DEFAULT_ATTEMPTS_PER_LEVEL})")
+    p.add_argument("--jobs", type=int_arg(1, 256), default=None, help="processes generating in parallel (default: all cores)")
+    p.add_argument("--rooms", type=int_arg(1, 64), default=None,
+                   help="cut each level into this many sealed rooms, each certified alone (default: by size)")
+    p.add_argument("--difficulty", default=None,
+                   help="keep levels whose rating score (see `rate`) is in LO-HI, or within 1 of X")
+    p.add_argument("--physics", default=None, metavar="NAME|FILE",
+                   help="the rules the lemmings follow: a shipped physics (classic, careful, climber, ...) "
+                        "or a JSON file of the physics form (default classic)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(handler=_cmd_generate)

@@ -1,0 +1,48 @@
+"""The UI's peg-solitaire command: ``pegs play [english|french|FILE]`` opens the peg-solitaire screen.
+
+It is added to the ``pegs`` command that :mod:`game.cli.puzzles.pegs` registers (see ``extend`` in main.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from game.cli.args import int_arg, output_file_arg, path_arg
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    import os
+
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from game.core.puzzles.pegs import BOARDS, load_board
+    from game.app.app import App, FixedClock
+    from game.app.puzzles.pegs import PegsScene
+
+    board, start = load_board(args.board)  # errors before a window opens
+    app = App(clock=FixedClock() if args.frames else None)
+    if args.board in BOARDS:
+        app.push(PegsScene(app, args.board))
+    else:
+        app.push(PegsScene(app, extra=(os.path.basename(args.board), board, start)))
+    return app.start(frames=args.frames, screenshot=args.screenshot)
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Nothing of its own: ``pegs play`` is added by :func:`extend`."""
+
+
+def extend(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``pegs play`` to the ``pegs`` command."""
+    pegs = sub.choices.get("pegs")
+    psub = pegs.get_default("pegs_subparsers") if pegs is not None else None
+    if psub is None:
+        return
+    p = psub.add_parser("play", help="play peg solitaire (drag pegs; H hint, S solve)")
+    p.add_argument("board", nargs="?", type=path_arg, default="english", help="english, french or a board file")
+    p.add_argument("--frames", type=int_arg(0, 10_000_000), default=0,
+                   help="run this many frames with a fixed 60 fps clock, then exit (for scripts)")
+    p.add_argument("--screenshot", default="", type=output_file_arg, help="save a PNG screenshot after 30 frames")
+    p.set_defaults(handler=_cmd_play)
+
+
+__all__ = ["extend", "register"]

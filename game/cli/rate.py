@@ -1,0 +1,72 @@
+"""The ``rate`` subcommand: the measured difficulty of levels (see :mod:`ai.services.rating`).
+
+``python main.py rate 1 levels/005_*.txt --json``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from typing import TYPE_CHECKING
+
+from game.cli.args import time_limit_arg
+from game.core.errors import GameError
+
+if TYPE_CHECKING:
+    from ai.services.rating import Rating
+    from game.core.level import Level
+
+
+MARKDOWN_HEADER = (
+    "| # | Level | Size | L | N | B | Score | Min | Optimal sols | Nodes | Decoys (weight) | Slack | Sharing | Preview |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+)
+
+
+def markdown_row(number: str, level: Level, rating: Rating) -> str:
+    """One row of the ratings table in ``docs/levels.md``."""
+    sols = f"{rating.solutions}{'' if rating.solutions_complete else '+'}"
+    return (f"| {number} | {level.title} | {level.height}x{level.width} | {len(level.lemmings)} | {level.frames} | "
+            f"{level.budget} | {rating.score:.1f} | {rating.min_bricks} | {sols} | {rating.nodes} | "
+            f"{rating.decoys} ({rating.decoy_weight:.0f}) | {rating.frame_slack} | {rating.sharing_lemmings} | "
+            f"{'gives it' if rating.preview_solves else 'no'} |")
+
+
+def _cmd_rate(args: argparse.Namespace) -> int:
+    from ai.services.rating import rate_level
+    from game.cli.level import load_level
+
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise GameError("--time-limit must be a positive number of seconds")
+    from ai.kernel.context import SolveContext
+
+    rows = []
+    for spec in args.levels:
+        level = load_level(spec)
+        rating = rate_level(level, SolveContext.create(time_limit=args.time_limit, solver="rate"))
+        if args.json:
+            rows.append({"level": spec, "title": level.title, **rating.to_json()})
+        elif args.markdown:
+            if not rows:
+                print(MARKDOWN_HEADER)
+                rows.append({})
+            print(markdown_row(spec, level, rating))
+        else:
+            print(f"{spec}: {level.title or level.summary()}")
+            for line in rating.lines():
+                print(f"  {line}")
+    if args.json:
+        print(json.dumps(rows if len(rows) != 1 else rows[0], indent=2))
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``rate``."""
+    p = sub.add_parser("rate", help="measure levels' difficulty (solutions, proof effort, decoys, timing, sharing)")
+    p.add_argument("levels", nargs="+", metavar="LEVEL", help="level files or pack numbers")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print JSON (one object, or a list for several levels)")
+    out.add_argument("--markdown", action="store_true", help="print a Markdown table (as in docs/levels.md)")
+    p.add_argument("--time-limit", type=time_limit_arg, default=60.0, help="seconds per exact solve (default 60)")
+    p.set_defaults(handler=_cmd_rate)

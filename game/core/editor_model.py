@@ -1,0 +1,434 @@
+"""The level editor's model, without pygame: a mutable draft with tools, resize, N and B, undo/redo.
+
+A draft may be invalid (no lemming or no target yet), so it is not a :class:`~game.core.level.Level`:
+:meth:`EditorModel.problems` says what is missing and :meth:`EditorModel.to_level` builds the
+Level once the draft is valid.  Every edit pushes a whole :class:`Draft` state on a history
+stack (undo moves back one state, redo forward, a new edit after an undo drops the redo
+states); a drag stroke merges into one state.
+
+>>> m = EditorModel.new(4, 6)
+>>> m.problems()
+['place at least one lemming (tool 3)', 'place at least one target (tool 4)']
+>>> m.apply(Tool.LEMMING, (2, 1)), m.apply(Tool.TARGET, (2, 4))
+(True, True)
+>>> m.apply(Tool.LEMMING, (2, 1))          # click a lemming again: it turns round
+True
+>>> print(m.to_level().to_text(), end="")
+# title: Untitled
+20
+0
+XXXXXX
+X    X
+X<  TX
+XXXXXX
+>>> m.undo(), m.draft.grid[2]
+(True, 'X>  TX')
+>>> m.redo(), m.draft.grid[2]
+(True, 'X<  TX')
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from game.core.level import (
+    EMPTY,
+    LEMMING_LEFT,
+    LEMMING_RIGHT,
+    MAX_FRAMES,
+    MAX_SIDE,
+    TARGET,
+    WALL,
+    Brick,
+    Level,
+)
+from game.core.history import History
+from game.core.physics import CLASSIC, Physics, PhysicsError
+from game.core.physics_catalog import SHIPPED, level_line, resolve
+
+#: Smallest map side the editor allows.
+MIN_EDIT_SIDE = 2
+#: Largest map side the editor allows (the file format allows up to 256; beyond ~64 cells get tiny).
+MAX_EDIT_SIDE = min(64, MAX_SIDE)
+#: Most undo states kept.
+MAX_HISTORY = 500
+
+
+class Tool(enum.IntEnum):
+    """Editor tools; the value is the number key that picks it."""
+
+    WALL = 1
+    ERASE = 2
+    LEMMING = 3
+    TARGET = 4
+
+    @property
+    def label(self) -> str:
+        """Name shown on the palette."""
+        return {Tool.WALL: "Wall", Tool.ERASE: "Erase", Tool.LEMMING: "Lemming", Tool.TARGET: "Target"}[self]
+
+
+@dataclass(frozen=True)
+class Draft:
+    """One editor state: map rows (canonical characters), N, B and the title."""
+
+    grid: tuple[str, ...]
+    frames: int
+    budget: int
+    title: str = ""
+    meta: tuple[tuple[str, str], ...] = ()  #: other metadata kept from an opened file
+
+    @property
+    def height(self) -> int:
+        """Rows."""
+        return len(self.grid)
+
+    @property
+    def width(self) -> int:
+        """Columns."""
+        return len(self.grid[0])
+
+    def char_at(self, cell: Brick) -> str:
+        """The character at ``cell``."""
+        return self.grid[cell[0]][cell[1]]
+
+    def with_char(self, cell: Brick, ch: str) -> Draft:
+        """A copy with one cell changed."""
+        r, c = cell
+        row = self.grid[r]
+        grid = self.grid[:r] + (row[:c] + ch + row[c + 1:],) + self.grid[r + 1:]
+        return replace(self, grid=grid)
+
+    def count(self, chars: str) -> int:
+        """How many cells hold one of ``chars``."""
+        return sum(row.count(ch) for row in self.grid for ch in chars)
+
+
+def bordered_grid(height: int, width: int) -> tuple[str, ...]:
+    """An empty map with a wall all round.
+
+    >>> bordered_grid(3, 4)
+    ('XXXX', 'X  X', 'XXXX')
+    """
+    rows = []
+    for r in range(height):
+        if r in (0, height - 1):
+            rows.append(WALL * width)
+        else:
+            rows.append(WALL + EMPTY * (width - 2) + WALL if width >= 2 else WALL * width)
+    return tuple(rows)
+
+
+def default_frames(height: int, width: int) -> int:
+    """A generous default N for a new map: twice its width plus height."""
+    return 2 * (height + width)
+
+
+def slugify(title: str) -> str:
+    """A file-name stem for a title.
+
+    >>> slugify("Mind the Gap!"), slugify("  "), slugify("Été 2")
+    ('mind_the_gap', 'untitled', 'ete_2')
+    """
+    import unicodedata
+
+    ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
+    stem = re.sub(r"[^a-z0-9]+", "_", ascii_title.lower()).strip("_")
+    return stem[:48] or "untitled"
+
+
+class EditorModel:
+    """The draft being edited, its history, and where it is saved.
+
+    ``path`` is the file a save writes (None: a new file in the user's folder, named after
+    the title; levels opened from the pack start with None so they are saved as a copy).
+    ``saved`` is the state at creation or at the last save, for :attr:`dirty`.
+    """
+
+    def __init__(self, draft: Draft, *, path: Path | None = None, source: str = "") -> None:
+        self.history: History[Draft] = History(draft, limit=MAX_HISTORY)
+        self.path = path
+        self.source = source  #: where the draft came from, for display ("pack: 001_original.txt")
+        self.saved: Draft = draft
+
+    # ------------------------------------------------------------- build
+    @classmethod
+    def new(cls, height: int, width: int, *, title: str = "Untitled") -> EditorModel:
+        """A new map of ``height`` x ``width`` with a wall all round."""
+        height = _clamp(height, MIN_EDIT_SIDE, MAX_EDIT_SIDE)
+        width = _clamp(width, MIN_EDIT_SIDE, MAX_EDIT_SIDE)
+        draft = Draft(bordered_grid(height, width), default_frames(height, width), 0, title)
+        return cls(draft)
+
+    @classmethod
+    def from_level(cls, level: Level, *, path: Path | None = None, source: str = "") -> EditorModel:
+        """Edit ``level``; ``path`` None makes the first save a new file (a copy)."""
+        meta = tuple((k, v) for k, v in level.meta if k != "title")
+        draft = Draft(level.grid, level.frames, level.budget, level.title, meta)
+        return cls(draft, path=path, source=source)
+
+    # ------------------------------------------------------------- state
+    @property
+    def draft(self) -> Draft:
+        """The current state."""
+        return self.history.current
+
+    @property
+    def states(self) -> list[Draft]:
+        """Every state of the undo history (read-only view for display and tests)."""
+        return self.history.states
+
+    @property
+    def index(self) -> int:
+        """Position of the current state in :attr:`states`."""
+        return self.history.index
+
+    @property
+    def dirty(self) -> bool:
+        """True when the draft differs from the state it was created, opened or last saved as."""
+        return self.saved != self.draft
+
+    @property
+    def can_undo(self) -> bool:
+        """True when there is an earlier state."""
+        return self.history.can_undo
+
+    @property
+    def can_redo(self) -> bool:
+        """True when an undone state can be restored."""
+        return self.history.can_redo
+
+    def push(self, draft: Draft, *, merge: bool = False) -> bool:
+        """Make ``draft`` current (dropping redo states); ``merge`` folds it into the last edit
+        (a drag stroke is one undo step).  Returns False when nothing changed."""
+        return self.history.push(draft, merge=merge)
+
+    def end_stroke(self) -> None:
+        """Close the current drag stroke (the next merged edit starts a new undo state)."""
+        self.history.end_stroke()
+
+    def undo(self) -> bool:
+        """Step back one state; False when there is none."""
+        return self.history.undo()
+
+    def redo(self) -> bool:
+        """Step forward one state; False when there is none."""
+        return self.history.redo()
+
+    # ------------------------------------------------------------- editing
+    def in_bounds(self, cell: Brick) -> bool:
+        """True when ``cell`` is on the map."""
+        return 0 <= cell[0] < self.draft.height and 0 <= cell[1] < self.draft.width
+
+    def painted(self, tool: Tool, cell: Brick, *, stroke: bool = False) -> Draft:
+        """The draft after using ``tool`` on ``cell`` (the current draft when out of bounds).
+
+        The lemming tool on a lemming turns it round (but not during a drag ``stroke``).
+        """
+        d = self.draft
+        if not self.in_bounds(cell):
+            return d
+        here = d.char_at(cell)
+        if tool == Tool.WALL:
+            ch = WALL
+        elif tool == Tool.ERASE:
+            ch = EMPTY
+        elif tool == Tool.TARGET:
+            ch = TARGET
+        else:
+            if here == LEMMING_RIGHT:
+                ch = here if stroke else LEMMING_LEFT
+            elif here == LEMMING_LEFT:
+                ch = here if stroke else LEMMING_RIGHT
+            else:
+                ch = LEMMING_RIGHT
+        return d.with_char(cell, ch)
+
+    def apply(self, tool: Tool, cell: Brick, *, stroke: bool = False) -> bool:
+        """Use ``tool`` on ``cell``: one undo state, which the cells of a following drag
+        (``stroke`` True) join until :meth:`end_stroke`."""
+        changed = self.push(self.painted(tool, cell, stroke=stroke), merge=stroke)
+        if changed and not stroke:
+            self.history.begin_stroke()
+        return changed
+
+    def erase(self, cell: Brick, *, stroke: bool = False) -> bool:
+        """Right click: empty the cell."""
+        return self.apply(Tool.ERASE, cell, stroke=stroke)
+
+    def resize(self, height: int, width: int) -> bool:
+        """Change the map size, keeping the top-left part; new cells are empty.
+
+        A map with a wall all round keeps its wall border: the inside is cropped or
+        padded and the border is rebuilt at the new edges.
+        """
+        d = self.draft
+        height = _clamp(height, MIN_EDIT_SIDE, MAX_EDIT_SIDE)
+        width = _clamp(width, MIN_EDIT_SIDE, MAX_EDIT_SIDE)
+        if (height, width) == (d.height, d.width):
+            return False
+        if _bordered(d) and height >= 3 and width >= 3:
+            inner = _fit([row[1:-1] for row in d.grid[1:-1]], height - 2, width - 2)
+            grid = bordered_grid(height, width)
+            grid = (grid[0],) + tuple(WALL + row + WALL for row in inner) + (grid[-1],)
+        else:
+            grid = tuple(_fit(list(d.grid), height, width))
+        return self.push(replace(d, grid=grid))
+
+    def set_frames(self, frames: int) -> bool:
+        """Set N (clamped to 1..MAX_FRAMES)."""
+        return self.push(replace(self.draft, frames=_clamp(frames, 1, MAX_FRAMES)))
+
+    def set_budget(self, budget: int) -> bool:
+        """Set B (clamped to 0..the number of map cells)."""
+        d = self.draft
+        return self.push(replace(d, budget=_clamp(budget, 0, d.height * d.width)))
+
+    def set_limits(self, frames: int, budget: int) -> bool:
+        """Set N and B in one undo step (Tighten)."""
+        d = self.draft
+        return self.push(replace(d, frames=_clamp(frames, 1, MAX_FRAMES),
+                                 budget=_clamp(budget, 0, d.height * d.width)))
+
+    def set_title(self, title: str) -> bool:
+        """Set the title (one line, trimmed)."""
+        return self.push(replace(self.draft, title=" ".join(title.split())[:80]))
+
+    # ------------------------------------------------------------- physics
+    @property
+    def physics(self) -> Physics:
+        """The rules the draft's lemmings follow: its ``# physics:`` line, else classic (an unreadable
+        line, which :meth:`set_physics_text` never writes, reads as classic)."""
+        for key, value in self.draft.meta:
+            if key == "physics":
+                try:
+                    return resolve(value)
+                except PhysicsError:
+                    return CLASSIC
+        return CLASSIC
+
+    def set_physics(self, physics: Physics) -> bool:
+        """Make the draft's lemmings follow ``physics`` (undoable; classic drops the line)."""
+        d = self.draft
+        meta = tuple(p for p in d.meta if p[0] != "physics")
+        if physics != CLASSIC:
+            meta += (("physics", level_line(physics)),)
+        return self.push(replace(d, meta=meta))
+
+    def cycle_physics(self, step: int = 1) -> Physics:
+        """Switch to the next (``step`` 1) or previous shipped physics; returns the new one.
+
+        >>> m = EditorModel.new(6, 8)
+        >>> m.cycle_physics().name, m.cycle_physics(-1).name
+        ('careful', 'classic')
+        """
+        names = list(SHIPPED)  # the catalogue order: classic first
+        current = self.physics
+        here = names.index(current.name) if SHIPPED.get(current.name) == current else -1 if step > 0 else 0
+        chosen = SHIPPED[names[(here + step) % len(names)]]
+        self.set_physics(chosen)
+        return chosen
+
+    def set_physics_text(self, text: str) -> str | None:
+        """Set the physics from a shipped name or one line of the JSON form; the error, or ``None``.
+
+        >>> m = EditorModel.new(6, 8)
+        >>> m.set_physics_text('{"name": "stay", "rules": []}'), m.physics.name
+        (None, 'stay')
+        >>> m.set_physics_text('{"rules": [{"move": [0, 1]}]}')
+        'physics: rule 1: the move (0, 1) enters cell "0,1", which the rule does not require free'
+        """
+        try:
+            physics = resolve(" ".join(text.split()))
+        except PhysicsError as exc:
+            return str(exc)
+        self.set_physics(physics)
+        return None
+
+    # ------------------------------------------------------------- checking
+    def problems(self) -> list[str]:
+        """Why the draft is not a playable level yet (empty when it is)."""
+        d = self.draft
+        out = []
+        if d.count(LEMMING_LEFT + LEMMING_RIGHT) == 0:
+            out.append("place at least one lemming (tool 3)")
+        if d.count(TARGET) == 0:
+            out.append("place at least one target (tool 4)")
+        return out
+
+    @property
+    def valid(self) -> bool:
+        """True when the draft can be played, analysed and saved."""
+        return not self.problems()
+
+    def to_level(self) -> Level:
+        """The draft as a Level (raises ValueError naming the problems when invalid)."""
+        problems = self.problems()
+        if problems:
+            raise ValueError("; ".join(problems))
+        d = self.draft
+        meta = ((("title", d.title),) if d.title else ()) + d.meta
+        return Level(d.frames, d.budget, d.grid, meta)
+
+    # ------------------------------------------------------------- files
+    def save_path(self, folder: Path, title: str | None = None) -> Path:
+        """Where a save writes: :attr:`path`, or a new name in ``folder`` from the title
+        (``title``, default the draft's) that no file has yet."""
+        if self.path is not None:
+            return self.path
+        stem = slugify(self.draft.title if title is None else title)
+        candidate = folder / f"{stem}.txt"
+        k = 2
+        while candidate.exists():
+            candidate = folder / f"{stem}_{k}.txt"
+            k += 1
+        return candidate
+
+    def save(self, folder: Path) -> Path:
+        """Write the draft (atomically) and return the path; raises ValueError / OSError.
+
+        On failure nothing changes: the old file (if any) is intact and the draft stays dirty.
+        """
+        level = self.to_level()
+        path = self.save_path(folder)
+        level.save(path)
+        self.path = path
+        self.saved = self.draft
+        return path
+
+
+def _bordered(d: Draft) -> bool:
+    """True when the map has a wall all round (and an inside)."""
+    if d.height < 3 or d.width < 3:
+        return False
+    return (set(d.grid[0]) == {WALL} and set(d.grid[-1]) == {WALL}
+            and all(r[0] == WALL and r[-1] == WALL for r in d.grid))
+
+
+def _fit(rows: list[str], height: int, width: int) -> list[str]:
+    """Crop or pad ``rows`` with empty cells to ``height`` x ``width``."""
+    out = [r[:width].ljust(width, EMPTY) for r in rows[:height]]
+    out += [EMPTY * width] * (height - len(out))
+    return out
+
+
+def _clamp(value: int, lo: int, hi: int) -> int:
+    return max(lo, min(hi, int(value)))
+
+
+def parse_size(text: str) -> tuple[int, int] | None:
+    """``"HxW"`` (or ``"H W"``, ``"H,W"``) -> ``(H, W)`` within the editor's limits, else None.
+
+    >>> parse_size("10x14"), parse_size(" 8 * 9 "), parse_size("1x5"), parse_size("abc")
+    ((10, 14), (8, 9), None, None)
+    """
+    m = re.fullmatch(r"\s*(\d{1,3})\s*[xX*, ]\s*(\d{1,3})\s*", text)
+    if not m:
+        return None
+    h, w = int(m.group(1)), int(m.group(2))
+    if not (MIN_EDIT_SIDE <= h <= MAX_EDIT_SIDE and MIN_EDIT_SIDE <= w <= MAX_EDIT_SIDE):
+        return None
+    return h, w

@@ -1,0 +1,130 @@
+"""The player's Endless progress, kept across launches in ``endless.json`` (data folder).
+
+:class:`EndlessRecord` holds the ladder's seed and the next step to play, the levels
+solved, the current streak (levels solved in a row without giving one up) and the best
+streak ever.  :func:`load_record` never fails and never blocks (regular files only, at most
+:data:`MAX_RECORD_BYTES`, :func:`game.core.storage.read_user_json`): a missing file is a fresh start
+and an unusable one is set aside as ``endless.json.corrupt-<time>`` (the game says so) before
+starting fresh.  :func:`save_record` merges under a lock (:func:`game.core.storage.locked_update`)
+with what another running game saved meanwhile: the best streak is the larger of the two, the
+rest comes from the newer record (the one being saved), so the best streak never goes down.
+
+>>> r = EndlessRecord(seed=7)
+>>> r = r.won(score=5.2).won(score=6.0).gave_up()
+>>> (r.step, r.solved, r.streak, r.best_streak, r.last_score)
+(3, 2, 0, 2, 6.0)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from game.core.storage import locked_update, read_user_object, set_aside_reason, user_data_dir
+
+FILE_NAME = "endless.json"
+#: Largest Endless file read, in bytes (a real one is about 150 bytes).
+MAX_RECORD_BYTES = 64 * 1024
+
+
+def default_record_path() -> Path:
+    """``endless.json`` in the user's data folder."""
+    return user_data_dir() / FILE_NAME
+
+
+@dataclass(frozen=True)
+class EndlessRecord:
+    """Where the player is on the Endless ladder."""
+
+    seed: int
+    step: int = 1  #: the next step to play (1-based)
+    solved: int = 0
+    streak: int = 0
+    best_streak: int = 0
+    last_score: float | None = None  #: the measured score of the last level solved
+
+    def won(self, score: float | None = None) -> EndlessRecord:
+        """The record after solving the current step."""
+        streak = self.streak + 1
+        return replace(self, step=self.step + 1, solved=self.solved + 1, streak=streak,
+                       best_streak=max(self.best_streak, streak),
+                       last_score=score if score is not None else self.last_score)
+
+    def gave_up(self) -> EndlessRecord:
+        """The record after leaving a level unsolved: the streak ends (the step stays)."""
+        return replace(self, streak=0)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object saved."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Any) -> EndlessRecord:
+        """Parse a saved object; raise ``ValueError`` when it is not one."""
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        ints: dict[str, int] = {}
+        for key in ("seed", "step", "solved", "streak", "best_streak"):
+            value = data.get(key)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError("seed, step, solved, streak and best_streak must be non-negative integers")
+            ints[key] = value
+        if ints["step"] < 1:
+            raise ValueError("step starts at 1")
+        score = data.get("last_score")
+        if score is not None and (not isinstance(score, (int, float)) or isinstance(score, bool)):
+            raise ValueError("last_score must be a number")
+        return cls(ints["seed"], ints["step"], ints["solved"], ints["streak"],
+                   max(ints["best_streak"], ints["streak"]), float(score) if score is not None else None)
+
+
+def fresh_record() -> EndlessRecord:
+    """A new ladder with a random seed."""
+    return EndlessRecord(seed=random.randrange(1_000_000))
+
+
+def load_record(path: Path | None = None) -> tuple[EndlessRecord, str]:
+    """The saved record (or a fresh one) and a message for the player ("" when all is well); never raises."""
+    path = path if path is not None else default_record_path()
+    data, problem = read_user_object(path, MAX_RECORD_BYTES)
+    if problem is None:
+        if data is None:
+            return fresh_record(), ""
+        try:
+            return EndlessRecord.from_json(data), ""
+        except (ValueError, TypeError, OverflowError) as exc:
+            problem = str(exc)
+    return fresh_record(), f"{path.name} was unreadable {set_aside_reason(path, problem)}, Endless starts afresh"
+
+
+def merge_records(newer: EndlessRecord, on_disk: EndlessRecord | None) -> EndlessRecord:
+    """``newer`` with the larger best streak of it and ``on_disk``.
+
+    >>> merge_records(EndlessRecord(1, step=4, best_streak=2), EndlessRecord(1, step=9, best_streak=5))
+    EndlessRecord(seed=1, step=4, solved=0, streak=0, best_streak=5, last_score=None)
+    """
+    if on_disk is None:
+        return newer
+    return replace(newer, best_streak=max(newer.best_streak, on_disk.best_streak))
+
+
+def save_record(record: EndlessRecord, path: Path | None = None) -> EndlessRecord:
+    """Merge ``record`` into the file under a lock (:func:`merge_records`); return what was saved.
+
+    I/O errors raise :class:`OSError`.
+    """
+    path = path if path is not None else default_record_path()
+    saved: list[EndlessRecord] = []
+
+    def merge(on_disk: Any) -> dict[str, Any]:
+        try:
+            disk = EndlessRecord.from_json(on_disk) if on_disk is not None else None
+        except (ValueError, TypeError, OverflowError):
+            disk = None
+        saved.append(merge_records(record, disk))
+        return saved[-1].to_json()
+
+    locked_update(path, merge, max_bytes=MAX_RECORD_BYTES, indent=2)
+    return saved[-1]

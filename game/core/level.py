@@ -1,0 +1,463 @@
+"""The level model: an immutable value object that parses from and prints back to text.
+
+A level file is UTF-8 text::
+
+    # title: The original          <- optional metadata lines, "# key: value"
+    20                             <- N, the number of frames (frames 0..N-1)
+    3                              <- B, the brick budget
+    XXXXXXXXXX                     <- the map rows
+    X<     XXX
+    ...
+
+Map characters: ``X`` wall, space or ``.`` empty, ``<``/``L`` lemming facing left,
+``>``/``R`` lemming facing right, ``T`` target.  Short rows are padded with empty
+cells.  Coordinates are ``(row, col)``, 0-based from the top-left map cell.
+
+>>> level = Level.from_text("5\\n1\\n>  T\\nXXXX\\n")
+>>> level.height, level.width, level.frames, level.budget
+(2, 4, 5, 1)
+>>> level.lemmings
+(Lemming(row=0, col=0, direction=1),)
+>>> level.targets
+((0, 3),)
+>>> print(level.to_text(), end="")
+5
+1
+>  T
+XXXX
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from game.core.errors import LevelFormatError
+from game.core.physics import CLASSIC, Physics, PhysicsError
+from game.core.physics_catalog import level_line, resolve
+from game.core.text import terminal_safe
+
+#: Direction of a lemming facing left.
+LEFT = -1
+#: Direction of a lemming facing right.
+RIGHT = 1
+
+WALL = "X"
+EMPTY = " "
+TARGET = "T"
+LEMMING_LEFT = "<"
+LEMMING_RIGHT = ">"
+
+#: Every character a map row may hold, mapped to its canonical form.
+CANONICAL_CHAR: dict[str, str] = {
+    "X": WALL,
+    " ": EMPTY,
+    ".": EMPTY,
+    "T": TARGET,
+    "<": LEMMING_LEFT,
+    "L": LEMMING_LEFT,
+    ">": LEMMING_RIGHT,
+    "R": LEMMING_RIGHT,
+}
+
+#: Largest level file accepted, in bytes.
+MAX_FILE_BYTES = 1_000_000
+#: Largest map side accepted, in cells.
+MAX_SIDE = 256
+#: Largest number of frames accepted.
+MAX_FRAMES = 10_000
+
+Brick = tuple[int, int]
+"""A brick position ``(row, col)``."""
+
+_META_LINE = re.compile(r"#\s*([A-Za-z][A-Za-z0-9_-]*)\s*:\s?(.*)$")
+
+
+@dataclass(frozen=True, order=True)
+class Lemming:
+    """A lemming's start: cell and direction (``-1`` left, ``+1`` right).
+
+    >>> Lemming(1, 1, LEFT).symbol
+    '<'
+    """
+
+    row: int
+    col: int
+    direction: int
+
+    @property
+    def symbol(self) -> str:
+        """The map character of this lemming."""
+        return LEMMING_LEFT if self.direction == LEFT else LEMMING_RIGHT
+
+
+@dataclass(frozen=True)
+class Level:
+    """An immutable puzzle: the map, the frame count N and the brick budget B.
+
+    ``grid`` holds the map rows in canonical characters (``X``, space, ``T``,
+    ``<``, ``>``), all of the same width.  ``meta`` holds ``(key, value)``
+    metadata pairs in file order; it does not take part in :attr:`puzzle_hash`.
+    Build one with :meth:`from_text`, :meth:`load` or :meth:`from_rows`.
+    """
+
+    frames: int
+    budget: int
+    grid: tuple[str, ...]
+    meta: tuple[tuple[str, str], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not self.grid or not self.grid[0]:
+            raise ValueError("the map is empty")
+        width = len(self.grid[0])
+        for r, row in enumerate(self.grid):
+            if len(row) != width:
+                raise ValueError(f"row {r} has width {len(row)}, expected {width}")
+            bad = set(row) - {WALL, EMPTY, TARGET, LEMMING_LEFT, LEMMING_RIGHT}
+            if bad:
+                raise ValueError(f"row {r} has non-canonical characters {sorted(bad)!r}")
+        if self.frames < 1:
+            raise ValueError(f"frames must be >= 1, got {self.frames}")
+        if self.budget < 0:
+            raise ValueError(f"budget must be >= 0, got {self.budget}")
+        if not self.lemmings:
+            raise ValueError("the map has no lemming")
+        if not self.targets:
+            raise ValueError("the map has no target")
+        self.physics  # noqa: B018 - a bad '# physics:' value fails here, once (PhysicsError)
+
+    # ------------------------------------------------------------------ build
+    @classmethod
+    def from_rows(
+        cls,
+        rows: Sequence[str],
+        frames: int,
+        budget: int,
+        *,
+        title: str | None = None,
+        meta: Iterable[tuple[str, str]] = (),
+        physics: Physics | None = None,
+    ) -> Level:
+        """Build a level from map rows written in the file alphabet (``physics``: not classic).
+
+        >>> Level.from_rows(["R.T", "XXX"], frames=4, budget=0, title="Walk").grid
+        ('> T', 'XXX')
+        """
+        width = max((len(row) for row in rows), default=0)
+        grid = tuple(
+            "".join(CANONICAL_CHAR[ch] for ch in row.ljust(width, EMPTY)) for row in rows
+        )
+        pairs = list(meta)
+        if title is not None:
+            pairs = [("title", title)] + [p for p in pairs if p[0] != "title"]
+        if physics is not None:
+            pairs = [p for p in pairs if p[0] != "physics"] + [("physics", level_line(physics))]
+        return cls(frames=frames, budget=budget, grid=grid, meta=tuple(pairs))
+
+    @classmethod
+    def from_text(cls, text: str, path: str = "<string>") -> Level:
+        """Parse level text; raise :class:`LevelFormatError` naming line and column."""
+        return _parse(text, path)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, path: str = "<bytes>") -> Level:
+        """Decode UTF-8 bytes and parse them (errors name line and column)."""
+        if len(data) > MAX_FILE_BYTES:
+            raise LevelFormatError(
+                path, 1, 1,
+                f"file is too large ({len(data):,} bytes; the limit is {MAX_FILE_BYTES:,})",
+            )
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line, col = _line_col_of_byte(data, exc.start)
+            raise LevelFormatError(
+                path, line, col, f"not UTF-8 text (byte 0x{data[exc.start]:02x})"
+            ) from None
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        return _parse(text, path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Level:
+        """Read and parse a level file: only a regular file (never blocks on a FIFO or a device),
+        never more than the size limit."""
+        from game.core.storage import read_regular_bytes
+
+        p = Path(path)
+        try:
+            data = read_regular_bytes(p, MAX_FILE_BYTES)
+        except FileNotFoundError:
+            raise LevelFormatError(str(p), 0, 0, "no such file") from None
+        except OSError as exc:  # UserFileError: not a regular file, too large, unreadable
+            message = str(exc)
+            if message.startswith(f"{p} "):
+                message = message[len(str(p)) + 1:]
+            elif message.startswith(f"cannot read {p}: "):
+                message = "cannot read file: " + message[len(f"cannot read {p}: "):]
+            raise LevelFormatError(str(p), 0, 0, message) from None
+        return cls.from_bytes(data, str(p))
+
+    # ------------------------------------------------------------- printing
+    def to_text(self) -> str:
+        """The level file text; ``Level.from_text(level.to_text()) == level``."""
+        lines = [f"# {key}: {value}" for key, value in self.meta]
+        lines += [str(self.frames), str(self.budget), *self.grid]
+        return "\n".join(lines) + "\n"
+
+    def save(self, path: str | Path) -> None:
+        """Write the level file atomically (the old file survives a failed write)."""
+        from game.core.storage import atomic_write_text
+
+        atomic_write_text(Path(path), self.to_text())
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    # ------------------------------------------------------------- queries
+    @property
+    def height(self) -> int:
+        """Number of map rows."""
+        return len(self.grid)
+
+    @property
+    def width(self) -> int:
+        """Number of map columns."""
+        return len(self.grid[0])
+
+    @property
+    def title(self) -> str:
+        """The ``title`` metadata, or ``""``."""
+        return self.meta_value("title")
+
+    def meta_value(self, key: str, default: str = "") -> str:
+        """The first metadata value for ``key``."""
+        for k, v in self.meta:
+            if k == key:
+                return v
+        return default
+
+    def with_meta(self, key: str, value: str) -> Level:
+        """A copy with metadata ``key`` set (replaced in place or appended)."""
+        pairs = list(self.meta)
+        for i, (k, _) in enumerate(pairs):
+            if k == key:
+                pairs[i] = (key, value)
+                break
+        else:
+            pairs.append((key, value))
+        return Level(self.frames, self.budget, self.grid, tuple(pairs))
+
+    @cached_property
+    def physics(self) -> Physics:
+        """The rules this level's lemmings follow: its ``# physics:`` line, else classic."""
+        value = self.meta_value("physics")
+        return resolve(value) if value else CLASSIC
+
+    def with_physics(self, physics: Physics) -> Level:
+        """A copy whose lemmings follow ``physics`` (the ``# physics:`` line is dropped for classic)."""
+        pairs = tuple(p for p in self.meta if p[0] != "physics")
+        if physics != CLASSIC:
+            pairs += (("physics", level_line(physics)),)
+        return Level(self.frames, self.budget, self.grid, pairs)
+
+    def with_limits(self, *, frames: int | None = None, budget: int | None = None) -> Level:
+        """A copy with another frame count and/or brick budget."""
+        return Level(
+            self.frames if frames is None else frames,
+            self.budget if budget is None else budget,
+            self.grid,
+            self.meta,
+        )
+
+    @cached_property
+    def lemmings(self) -> tuple[Lemming, ...]:
+        """Lemming starts in reading order (row by row, left to right)."""
+        found = []
+        for r, row in enumerate(self.grid):
+            for c, ch in enumerate(row):
+                if ch == LEMMING_LEFT:
+                    found.append(Lemming(r, c, LEFT))
+                elif ch == LEMMING_RIGHT:
+                    found.append(Lemming(r, c, RIGHT))
+        return tuple(found)
+
+    @cached_property
+    def targets(self) -> tuple[Brick, ...]:
+        """Target cells in reading order."""
+        return tuple(
+            (r, c) for r, row in enumerate(self.grid) for c, ch in enumerate(row) if ch == TARGET
+        )
+
+    @cached_property
+    def wall_map(self) -> npt.NDArray[np.bool_]:
+        """Read-only ``(H, W)`` boolean array, True on walls."""
+        arr = np.array([[ch == WALL for ch in row] for row in self.grid], dtype=bool)
+        arr.flags.writeable = False
+        return arr
+
+    @cached_property
+    def target_map(self) -> npt.NDArray[np.bool_]:
+        """Read-only ``(H, W)`` boolean array, True on targets."""
+        arr = np.array([[ch == TARGET for ch in row] for row in self.grid], dtype=bool)
+        arr.flags.writeable = False
+        return arr
+
+    @cached_property
+    def brickable_map(self) -> npt.NDArray[np.bool_]:
+        """Read-only ``(H, W)`` boolean array, True where a brick may be placed."""
+        arr = np.array([[ch == EMPTY for ch in row] for row in self.grid], dtype=bool)
+        arr.flags.writeable = False
+        return arr
+
+    @cached_property
+    def brickable_cells(self) -> tuple[Brick, ...]:
+        """Cells where a brick may be placed (empty: not wall, target or start)."""
+        return tuple(
+            (r, c) for r, row in enumerate(self.grid) for c, ch in enumerate(row) if ch == EMPTY
+        )
+
+    def in_bounds(self, row: int, col: int) -> bool:
+        """True when ``(row, col)`` is a map cell."""
+        return 0 <= row < self.height and 0 <= col < self.width
+
+    def char_at(self, row: int, col: int) -> str:
+        """The canonical map character at a cell (``X`` outside the map)."""
+        return self.grid[row][col] if self.in_bounds(row, col) else WALL
+
+    def obstacle_map(self, bricks: Iterable[Brick] = ()) -> npt.NDArray[np.bool_]:
+        """A fresh ``(H, W)`` boolean array of walls plus the given bricks."""
+        arr = np.array(self.wall_map, dtype=bool)
+        for r, c in bricks:
+            arr[r, c] = True
+        return arr
+
+    @cached_property
+    def puzzle_hash(self) -> str:
+        """Hash of what defines the puzzle (N, B, map, and the physics unless classic), not the metadata.
+
+        >>> Level.from_rows(["> T", "XXX"], 3, 0, title="a").puzzle_hash == \\
+        ...     Level.from_rows(["> T", "XXX"], 3, 0, title="b").puzzle_hash
+        True
+        """
+        body = "\n".join([str(self.frames), str(self.budget), *self.grid])
+        if not self.physics.is_classic:
+            body += "\n" + self.physics.behaviour_key()
+        return hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
+
+    def summary(self) -> str:
+        """One line: size, N, B, lemmings, targets."""
+        name = f"'{terminal_safe(self.title)}' " if self.title else ""
+        return (
+            f"{name}{self.height}x{self.width} map, N={self.frames} frames, "
+            f"B={self.budget} bricks, {len(self.lemmings)} lemming"
+            f"{'s' if len(self.lemmings) != 1 else ''}, {len(self.targets)} target"
+            f"{'s' if len(self.targets) != 1 else ''}"
+        )
+
+
+# ---------------------------------------------------------------- parsing
+def _line_col_of_byte(data: bytes, offset: int) -> tuple[int, int]:
+    """1-based line and column (in characters) of a byte offset."""
+    head = data[:offset]
+    line = head.count(b"\n") + 1
+    start = head.rfind(b"\n") + 1
+    col = len(head[start:].decode("utf-8", errors="replace")) + 1
+    return line, col
+
+
+def _parse_int(path: str, lineno: int, raw: str, what: str, minimum: int, maximum: int) -> int:
+    """A header number: ASCII digits only (no fullwidth or other scripts), at most 12 of them."""
+    stripped = raw.strip()
+    col = len(raw) - len(raw.lstrip()) + 1
+    if not stripped:
+        raise LevelFormatError(path, lineno, 1, f"expected {what}, found an empty line")
+    shown = stripped if len(stripped) <= 40 else stripped[:40] + "..."
+    if not _ASCII_INT.fullmatch(stripped):
+        raise LevelFormatError(path, lineno, col,
+                               f"expected {what} (a whole number in ASCII digits), found {shown!r}")
+    digits = stripped.lstrip("+-").lstrip("0")
+    if len(digits) > 12:
+        raise LevelFormatError(path, lineno, col, f"{what} must be at most {maximum}, got a {len(digits)}-digit number")
+    value = int(stripped)
+    if value < minimum:
+        raise LevelFormatError(path, lineno, col, f"{what} must be at least {minimum}, got {value}")
+    if value > maximum:
+        raise LevelFormatError(path, lineno, col, f"{what} must be at most {maximum}, got {value}")
+    return value
+
+
+_ASCII_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+
+
+def _parse(text: str, path: str) -> Level:
+    if len(text) > MAX_FILE_BYTES:
+        raise LevelFormatError(path, 1, 1, f"file is too large (over {MAX_FILE_BYTES:,} characters)")
+    lines = text.split("\n")
+    lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+    while lines and lines[-1] == "":
+        lines.pop()
+    if not lines:
+        raise LevelFormatError(path, 1, 1, "empty file: expected the number of frames N on line 1")
+
+    meta: list[tuple[str, str]] = []
+    i = 0
+    while i < len(lines) and lines[i].startswith("#"):
+        match = _META_LINE.fullmatch(lines[i])
+        if not match:
+            raise LevelFormatError(path, i + 1, 1, "a metadata line must read '# key: value'")
+        meta.append((match.group(1), match.group(2).rstrip()))
+        if match.group(1) == "physics":
+            try:
+                resolve(match.group(2))
+            except PhysicsError as exc:
+                raise LevelFormatError(path, i + 1, 1, str(exc)) from None
+        i += 1
+
+    if i >= len(lines):
+        raise LevelFormatError(path, i + 1, 1, "missing header: expected the number of frames N")
+    frames = _parse_int(path, i + 1, lines[i], "the number of frames N", 1, MAX_FRAMES)
+    i += 1
+    if i >= len(lines):
+        raise LevelFormatError(path, i + 1, 1, "missing header: expected the brick budget B")
+    budget = _parse_int(path, i + 1, lines[i], "the brick budget B", 0, MAX_SIDE * MAX_SIDE)
+    i += 1
+
+    first_map_line = i + 1
+    raw_rows = lines[i:]
+    if not raw_rows:
+        raise LevelFormatError(path, first_map_line, 1, "the map is empty: expected map rows after N and B")
+    if len(raw_rows) > MAX_SIDE:
+        raise LevelFormatError(path, first_map_line + MAX_SIDE, 1, f"the map has more than {MAX_SIDE} rows")
+    rows: list[str] = []
+    for k, raw in enumerate(raw_rows):
+        lineno = first_map_line + k
+        if len(raw) > MAX_SIDE:
+            raise LevelFormatError(path, lineno, MAX_SIDE + 1, f"the row is longer than {MAX_SIDE} cells")
+        out = []
+        for col, ch in enumerate(raw):
+            canon = CANONICAL_CHAR.get(ch)
+            if canon is None:
+                shown = repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}"
+                raise LevelFormatError(
+                    path, lineno, col + 1,
+                    f"unknown map character {shown} (use X, space, ., <, >, L, R or T)",
+                )
+            out.append(canon)
+        rows.append("".join(out))
+    width = max(len(r) for r in rows)
+    if width == 0:
+        raise LevelFormatError(path, first_map_line, 1, "the map is empty: every map row is blank")
+    grid = tuple(r.ljust(width, EMPTY) for r in rows)
+    if not any(ch in (LEMMING_LEFT, LEMMING_RIGHT) for r in grid for ch in r):
+        raise LevelFormatError(path, first_map_line, 1, "the map has no lemming (<, >, L or R)")
+    if not any(TARGET in r for r in grid):
+        raise LevelFormatError(path, first_map_line, 1, "the map has no target (T)")
+    return Level(frames=frames, budget=budget, grid=grid, meta=tuple(meta))

@@ -1,0 +1,545 @@
+"""Where the user's files live, and how they are read and written safely.
+
+Reading (:func:`read_regular_bytes`, :func:`read_user_json`, :func:`load_json_file`): only regular
+files, never more than a size cap, never blocking (a FIFO or a device at the path is refused, not
+opened for a blocking read); JSON is bounded (:func:`parse_json_bytes`: depth checked before
+parsing, whole numbers of at most 64 digits, no NaN/Infinity/1e400, UTF-8 only).  A user file that cannot be used is moved aside (:func:`set_aside`) so the
+game goes on and nothing is destroyed.
+
+Writing (:func:`atomic_write_bytes`, :func:`atomic_writer`): the data goes to a temporary
+file in the same folder, is fsynced, renamed over the target, and the folder is fsynced.
+A symbolic link is written through (its target is replaced, the link stays), the file's mode
+is kept, a path that is not a regular file (a folder, a FIFO, a device) is refused, and
+temporary files left by killed writers are cleaned up.
+
+Merging (:func:`locked_update`): read-modify-write of a JSON file under an exclusive
+``fcntl.flock`` on a lock file next to it, so two processes that update the same file at
+the same time lose nothing.
+
+>>> import tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "settings.json"
+>>> read_user_json(path)
+(None, None)
+>>> locked_update(path, lambda old: {"volume": 3, **(old or {})}).data
+{'volume': 3}
+>>> locked_update(path, lambda old: {**old, "volume": old["volume"] + 1}).data
+{'volume': 4}
+>>> _ = path.write_bytes(b"{oops")
+>>> data, problem = read_user_json(path)
+>>> data, problem
+(None, 'not valid JSON (line 1, column 2)')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import json
+import os
+import re
+import stat
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO, Callable, Iterator
+
+from game.core.errors import GameError
+from game.core.json_bounds import MAX_JSON_DEPTH as MAX_JSON_DEPTH
+from game.core.json_bounds import JsonLimitError as JsonLimitError
+from game.core.json_bounds import parse_json_bytes as parse_json_bytes
+
+APP_DIR_NAME = "lemming-bricks"
+#: Default size cap of a user JSON file (progress, settings, state), in bytes.
+DEFAULT_MAX_BYTES = 16 * 1024 * 1024
+#: A temporary file of an atomic write older than this (seconds) is stale even if its writer lives.
+STALE_TEMP_SECONDS = 24 * 3600
+
+
+class UserFileError(GameError, OSError):
+    """A user file (or output path) that cannot be read or written; the message names it.
+
+    It is both a :class:`GameError` (``main.py`` prints it, exit 2) and an :class:`OSError`
+    (callers that already catch I/O errors keep working).
+    """
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "file error"
+
+
+_warned_fallback = False
+
+
+def user_data_dir() -> Path:
+    """The user's data folder: ``$XDG_DATA_HOME/lemming-bricks`` (or ``~/.local/share/...``).
+
+    A relative ``XDG_DATA_HOME`` is ignored (as the XDG specification says).  With no usable home
+    (``HOME`` empty, relative or ``/``) the folder is ``<temp>/lemming-bricks-<uid>`` (private,
+    0700), and a warning says so once on stderr: never ``/.local`` or a folder relative to the
+    current one.  Raises :class:`UserFileError` when even that folder is unsafe (another owner).
+    """
+    return _xdg_dir("XDG_DATA_HOME", (".local", "share"))
+
+
+def user_config_dir() -> Path:
+    """The user's settings folder: ``$XDG_CONFIG_HOME/lemming-bricks`` (or ``~/.config/...``); with no
+    usable home, the same private temp folder as :func:`user_data_dir`."""
+    return _xdg_dir("XDG_CONFIG_HOME", (".config",))
+
+
+def _xdg_dir(variable: str, under_home: tuple[str, ...]) -> Path:
+    xdg = os.environ.get(variable, "")
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / APP_DIR_NAME
+    home = os.environ.get("HOME")
+    if home is None:
+        with contextlib.suppress(KeyError, RuntimeError):
+            home = str(Path.home())
+    if home and os.path.isabs(home) and os.path.normpath(home) != "/":
+        return Path(home).joinpath(*under_home, APP_DIR_NAME)
+    return _fallback_data_dir()
+
+
+def _fallback_data_dir() -> Path:
+    """``<temp>/lemming-bricks-<uid>``: made private (0700) and checked to be ours, with a warning once."""
+    import sys
+
+    global _warned_fallback
+    folder = Path(tempfile.gettempdir()) / f"{APP_DIR_NAME}-{os.geteuid()}"
+    with contextlib.suppress(FileExistsError, OSError):
+        folder.mkdir(mode=0o700)
+    try:
+        info = os.lstat(folder)
+    except OSError as exc:
+        raise UserFileError(f"no data folder: HOME is not a usable folder and {folder} cannot be made "
+                            f"({describe_os_error(exc)}); set HOME or XDG_DATA_HOME") from None
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o077:
+        raise UserFileError(f"no data folder: HOME is not a usable folder and {folder} is not a private "
+                            "folder of yours; set HOME or XDG_DATA_HOME")
+    if not _warned_fallback:
+        _warned_fallback = True
+        print(f"warning: HOME is not a usable folder and XDG_DATA_HOME is not set: your data goes to "
+              f"{folder} (set HOME or XDG_DATA_HOME to keep it)", file=sys.stderr)
+    return folder
+
+
+def user_levels_dir() -> Path:
+    """Folder of the user's own levels."""
+    return user_data_dir() / "levels"
+
+
+def user_exports_dir() -> Path:
+    """Folder for exported GIFs."""
+    return user_data_dir() / "exports"
+
+
+def describe_os_error(exc: OSError) -> str:
+    """A short reason for an I/O error ("No space left on device", "Permission denied", ...)."""
+    if exc.errno is not None:
+        return os.strerror(exc.errno)
+    return str(exc) or type(exc).__name__
+
+
+# ---------------------------------------------------------------- reading
+def read_regular_bytes(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
+    """The content of a regular file, at most ``max_bytes`` long.
+
+    Raises :class:`FileNotFoundError` when nothing is at ``path`` and :class:`UserFileError`
+    when it is not a regular file (folder, FIFO, device: never blocks), is too large, or
+    cannot be read.
+    """
+    p = Path(path)
+    try:
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        if exc.errno == errno.ENOTDIR:
+            raise FileNotFoundError(errno.ENOENT, "a part of the path is a file", str(p)) from None
+        raise UserFileError(f"cannot read {p}: {describe_os_error(exc)}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise UserFileError(f"{p} is a folder, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise UserFileError(f"{p} is not a regular file")
+        if info.st_size > max_bytes:
+            raise UserFileError(f"{p} is too large ({info.st_size:,} bytes; the limit is {max_bytes:,})")
+        chunks: list[bytes] = []
+        total = 0
+        while total <= max_bytes:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > max_bytes:
+            raise UserFileError(f"{p} is too large (over {max_bytes:,} bytes)")
+        return b"".join(chunks)
+    except UserFileError:
+        raise
+    except OSError as exc:
+        raise UserFileError(f"cannot read {p}: {describe_os_error(exc)}") from None
+    finally:
+        os.close(fd)
+
+
+def read_user_json(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Any, str | None]:
+    """Read a user JSON file without ever raising.
+
+    Returns ``(None, None)`` when the file does not exist, ``(data, None)`` when it parses,
+    and ``(None, problem)`` (a short reason) otherwise.  Reads only regular files, at most
+    ``max_bytes``.
+    """
+    try:
+        raw = read_regular_bytes(path, max_bytes)
+    except FileNotFoundError:
+        return None, None
+    except UserFileError as exc:
+        return None, str(exc)
+    return parse_json_bytes(raw)
+
+
+def read_user_object(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[dict[str, Any] | None, str | None]:
+    """Read a user JSON file that must hold an object, without ever raising.
+
+    ``(None, None)`` when there is no file, ``(data, None)`` for an object, ``(None, problem)`` otherwise
+    (a file holding ``null`` or a list is a problem, not a missing file).
+    """
+    data, problem = read_user_json(path, max_bytes)
+    if problem is None and data is None and not os.path.exists(path):
+        return None, None
+    if problem is None and not isinstance(data, dict):
+        problem = f"not a JSON object ({type(data).__name__})"
+    return (None, problem) if problem is not None else (data, None)
+
+
+def load_json_file(path: Path | str, *, what: str = "file", max_bytes: int = DEFAULT_MAX_BYTES,
+                   max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """A user JSON file that must be usable (a ``--rules`` file...): the data, or :class:`UserFileError`
+    with one message naming the file and what is wrong (missing, not a regular file, too large,
+    not UTF-8, too deep, a number out of bounds, not JSON).  Never blocks, never a traceback.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "r.json"
+    >>> _ = p.write_text("[NaN]")
+    >>> load_json_file(p, what="rules file")
+    Traceback (most recent call last):
+    ...
+    game.core.storage.UserFileError: rules file .../r.json: not usable JSON: NaN is not a number JSON allows
+    """
+    try:
+        raw = read_regular_bytes(path, max_bytes)
+    except FileNotFoundError:
+        raise UserFileError(f"{what} {path}: no such file") from None
+    except UserFileError as exc:
+        raise UserFileError(f"{what}: {exc}") from None
+    data, problem = parse_json_bytes(raw, max_depth=max_depth)
+    if problem is not None:
+        raise UserFileError(f"{what} {path}: {problem}")
+    return data
+
+
+def set_aside_reason(path: Path | str, problem: str) -> str:
+    """Move an unusable user file aside (:func:`set_aside`) and say why, for the player:
+    ``"(<problem>); kept as <new name>"`` (no "kept" part when it could not be moved)."""
+    aside = set_aside(path)
+    kept = f"; kept as {aside.name}" if aside is not None else ""
+    return f"({problem.replace(str(path), 'the file')}){kept}"
+
+
+def set_aside(path: Path | str, *, now: float | None = None) -> Path | None:
+    """Rename an unusable user file to ``<name>.corrupt-YYYYmmdd-HHMMSS`` (never over another file).
+
+    A symbolic link is followed (its target is moved).  Only regular files are moved: for
+    anything else, or when the rename fails, nothing happens and ``None`` is returned.
+    """
+    p = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    try:
+        if not stat.S_ISREG(os.stat(p).st_mode):
+            return None
+    except OSError:
+        return None
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if now is None else now))
+    target = p.with_name(f"{p.name}.corrupt-{stamp}")
+    k = 2
+    while os.path.lexists(target):
+        target = p.with_name(f"{p.name}.corrupt-{stamp}-{k}")
+        k += 1
+    try:
+        os.rename(p, target)
+    except OSError:
+        return None
+    return target
+
+
+# ---------------------------------------------------------------- writing
+def write_target(path: Path | str) -> Path:
+    """Where a write to ``path`` lands: symbolic links followed; refuses folders, FIFOs and devices.
+
+    Raises :class:`UserFileError` for a path that is not (and cannot become) a regular file.
+    """
+    p = Path(path)
+    target = Path(os.path.realpath(p)) if os.path.islink(p) else p
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        return target
+    except OSError as exc:
+        raise UserFileError(f"cannot write {p}: {describe_os_error(exc)}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise UserFileError(f"cannot write {p}: it is a folder")
+    if not stat.S_ISREG(info.st_mode):
+        raise UserFileError(f"cannot write {p}: it is not a regular file")
+    return target
+
+
+def _default_mode() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def clean_stale_temps(target: Path, *, max_age: float = STALE_TEMP_SECONDS) -> int:
+    """Remove temporary files of earlier atomic writes to ``target`` whose writer is gone.
+
+    Temporary files are named ``.<name>.<pid>.<random>.tmp``; one is stale when its process no
+    longer runs or it is older than ``max_age`` seconds.  Returns how many were removed.
+    """
+    prefix = f".{target.name}."
+    removed = 0
+    try:
+        names = os.listdir(target.parent)
+    except OSError:
+        return 0
+    now = time.time()
+    for name in names:
+        if not (name.startswith(prefix) and name.endswith(".tmp")):
+            continue
+        middle = name[len(prefix):-4].split(".", 1)[0]
+        full = target.parent / name
+        try:
+            old = now - os.lstat(full).st_mtime > max_age
+            if old or (middle.isdigit() and middle.isascii() and not _pid_alive(int(middle))):
+                os.unlink(full)
+                removed += 1
+        except (OSError, ValueError):
+            continue
+    return removed
+
+
+_OUR_TEMP = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]{1,10})\.[A-Za-z0-9_]{8}\.tmp", re.ASCII)
+
+
+def clean_stale_temps_in(folder: Path, *, max_age: float = STALE_TEMP_SECONDS) -> int:
+    """Remove the temporary files of atomic writes (``.<name>.<pid>.<8 random>.tmp``, our pattern only)
+    left in ``folder`` by writers that were killed (process gone) or older than ``max_age`` seconds,
+    whatever file they were writing (a killed export of another name leaves no 175 MB behind).
+    Returns how many were removed."""
+    removed = 0
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return 0
+    now = time.time()
+    for name in names:
+        match = _OUR_TEMP.fullmatch(name)
+        if match is None:
+            continue
+        full = Path(folder) / name
+        try:
+            info = os.lstat(full)
+            if not stat.S_ISREG(info.st_mode):
+                continue
+            if now - info.st_mtime > max_age or not _pid_alive(int(match["pid"])):
+                os.unlink(full)
+                removed += 1
+        except (OSError, ValueError):
+            continue
+    return removed
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def atomic_writer(path: Path | str, *, mode: int | None = None, make_parents: bool = True) -> Iterator[BinaryIO]:
+    """Write a file atomically by streaming into the yielded binary handle.
+
+    Readers see the old file or the new one, never half.  ``path`` may be a symbolic link
+    (its target is replaced); an existing file keeps its mode (a new one gets ``0666 & ~umask``
+    unless ``mode`` is given); a folder, FIFO or device at ``path`` is refused with
+    :class:`UserFileError`.  If anything fails the temporary file is removed and the old
+    file is untouched.
+    """
+    target = write_target(path)
+    if make_parents:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    if mode is None:
+        try:
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+        except OSError:
+            mode = _default_mode()
+    clean_stale_temps(target)
+    clean_stale_temps_in(target.parent)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            os.fchmod(handle.fileno(), mode)
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        write_target(target)  # still not a folder or device (checked again just before the rename)
+        os.replace(tmp_name, target)
+        _fsync_dir(target.parent)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp_name)
+        raise
+
+
+def atomic_write_bytes(path: Path | str, data: bytes, *, mode: int | None = None) -> None:
+    """Write ``data`` to ``path`` atomically (see :func:`atomic_writer`)."""
+    with atomic_writer(path, mode=mode) as handle:
+        handle.write(data)
+
+
+def atomic_write_text(path: Path | str, text: str) -> None:
+    """Write UTF-8 text atomically (see :func:`atomic_writer`)."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+# ---------------------------------------------------------------- the install's secret (sealed caches)
+#: File of the per-install secret key in the data folder (mode 0600).
+SECRET_NAME = "install.key"
+
+
+def install_secret(folder: Path | None = None) -> bytes | None:
+    """The per-install random key (32 bytes) kept in ``folder/install.key`` (default: the data folder).
+
+    Created on first use, atomically (a 0600 temporary file hard-linked into place, so two processes
+    agree on one key).  ``None`` when it cannot be made or is not private (another owner, readable
+    by others, damaged): then nothing sealed is believed.
+    """
+    path = (user_data_dir() if folder is None else Path(folder)) / SECRET_NAME
+    try:
+        if not os.path.lexists(path):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{SECRET_NAME}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+            try:
+                os.write(fd, os.urandom(32).hex().encode("ascii"))
+                os.fsync(fd)
+                os.close(fd)
+                with contextlib.suppress(FileExistsError):
+                    os.link(tmp, path)
+            finally:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o077:
+            return None
+        text = read_regular_bytes(path, 256).decode("ascii").strip()
+        key = bytes.fromhex(text)
+    except (OSError, ValueError):
+        return None
+    return key if len(key) == 32 else None
+
+
+def seal(secret: bytes, payload: Any) -> str:
+    """HMAC-SHA256 (hex) of ``payload``'s canonical JSON under the install's secret.
+
+    >>> seal(b"k" * 32, {"b": 1, "a": [2]}) == seal(b"k" * 32, {"a": [2], "b": 1})
+    True
+    >>> seal(b"k" * 32, {"a": 1}) == seal(b"j" * 32, {"a": 1})
+    False
+    """
+    import hashlib
+    import hmac
+
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+    return hmac.new(secret, text.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def sealed_ok(secret: bytes | None, payload: Any, mac: Any) -> bool:
+    """True when ``mac`` is :func:`seal` of ``payload`` (constant-time compare); never without a secret."""
+    import hmac
+
+    return secret is not None and isinstance(mac, str) and hmac.compare_digest(seal(secret, payload), mac)
+
+
+# ---------------------------------------------------------------- locking and merging
+def lock_path(path: Path | str) -> Path:
+    """The lock file guarding ``path`` (``.<name>.lock`` next to the real file)."""
+    target = write_target(path)
+    return target.with_name(f".{target.name}.lock")
+
+
+@contextlib.contextmanager
+def file_lock(path: Path | str) -> Iterator[None]:
+    """Hold an exclusive ``fcntl.flock`` on the lock file of ``path`` (blocks until free)."""
+    lock = lock_path(path)
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o666)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise UserFileError(f"lock file {lock} is not a regular file")
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+@dataclass
+class UpdateResult:
+    """What :func:`locked_update` did: the data written and any problem with the old file."""
+
+    data: Any
+    problems: list[str] = field(default_factory=list)
+    set_aside_as: Path | None = None
+
+
+def locked_update(
+    path: Path | str,
+    update: Callable[[Any], Any],
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    indent: int | None = 1,
+) -> UpdateResult:
+    """Read-modify-write a JSON file under an exclusive lock: ``update(current) -> new``.
+
+    ``current`` is the parsed file as it is now on disk (``None`` when missing or unusable;
+    an unusable file is first moved aside with :func:`set_aside`), so changes made by other
+    processes since this one last read the file are merged, not overwritten.  The new data is
+    written with :func:`atomic_write_text`.  I/O errors raise :class:`OSError`.
+    """
+    p = Path(path)
+    result = UpdateResult(None)
+    with file_lock(p):
+        current, problem = read_user_json(p, max_bytes)
+        if problem is not None:
+            result.problems.append(problem)
+            result.set_aside_as = set_aside(p)
+        result.data = update(current)
+        atomic_write_text(p, json.dumps(result.data, indent=indent) + "\n")
+    return result
