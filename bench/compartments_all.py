@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import ai  # noqa: E402
+from ai import facade  # noqa: E402
 from ai.services.generation.random_levels import large_level  # noqa: E402
 from bench.make_scale_suites import glue  # noqa: E402
 from game.core.level import Level  # noqa: E402
@@ -33,7 +33,7 @@ def room(rng: random.Random, frames: int, lemmings: int = 6) -> tuple[Level, int
         if part is None:
             continue
         part = part.with_limits(frames=frames)
-        res = ai.solve(part, solver="auto", mode="min", time_limit=30)
+        res = facade.solve(part, solver="auto", mode="min", time_limit=30)
         if res.min_bricks in (1, 2):
             return part, res.min_bricks
 
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
             args.save.mkdir(parents=True, exist_ok=True)
             level.save(args.save / f"compartments_{len(level.lemmings)}_N{frames}_s{args.seed}.txt")
         start = time.perf_counter()
-        res = ai.solve(level, solver="auto", mode="all", time_limit=args.time_limit)
+        res = facade.solve(level, solver="auto", mode="all", time_limit=args.time_limit)
         seconds = time.perf_counter() - start
         extra = res.stats.extra
         print(f"N={frames} lemmings={len(level.lemmings)} B={level.budget}: {seconds:.2f} s {res.status.value} "

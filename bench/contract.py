@@ -79,7 +79,7 @@ LEVELS = {
 
 def measure(solver_name: str, level_name: str, kind: str, clock: str) -> dict[str, object]:
     """One measurement in this process: ``kind`` ``limit`` (time limit 3 s) or ``cancel`` (at 1 s)."""
-    from ai import get_solver
+    from ai.facade import get_solver
     from ai.kernel.context import SolveContext
     from ai.solvers.reach import reach_for
 

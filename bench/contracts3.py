@@ -56,9 +56,8 @@ def _job(kind: str, level: Level, seconds: float | None, cancel: threading.Event
         from ai.services.analysis import analyse_level
 
         return str(analyse_level(level, ctx).status)
-    import ai
-
-    result = ai.solve(level, solver=kind, mode="min", context=ctx)
+    from ai import facade
+    result = facade.solve(level, solver=kind, mode="min", context=ctx)
     return f"{result.status.value} {result.min_bricks}"
 
 
@@ -66,13 +65,12 @@ def _warm_up(who: str) -> None:
     """Import what the job needs first (imports cannot be stopped; the figures are the job's own)."""
     import importlib
 
-    import ai
-
+    from ai import facade
     for module in ("ai.services.rating", "ai.services.hints", "ai.services.analysis", "ai.solvers.portfolio"):
         importlib.import_module(module)
     small = Level.load(Path(__file__).resolve().parent.parent / "levels" / "007_the_original.txt")
     for name in (["cpsat", "milp", "search", "auto"] if who in ("rate", "hint", "analyse", "auto") else [who]):
-        ai.solve(small, solver=name, time_limit=10)  # (also the lazy imports inside the solver)
+        facade.solve(small, solver=name, time_limit=10)  # (also the lazy imports inside the solver)
     if who in ("rate", "hint", "analyse"):
         _job(who, small, 10.0, None)
 

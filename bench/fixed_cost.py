@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import ai  # noqa: E402
+from ai import facade  # noqa: E402
 import ai.solvers.reach as reach  # noqa: E402
 from game.core.level import Level  # noqa: E402
 
@@ -32,7 +32,7 @@ def cold_ms(level: Level, solver: str, repeat: int) -> tuple[float, float]:
     for _ in range(repeat):
         reach._RECENT.clear()
         start = time.perf_counter()
-        ai.solve(level, solver=solver, mode="all")
+        facade.solve(level, solver=solver, mode="all")
         times.append(1000 * (time.perf_counter() - start))
     return statistics.median(times), min(times)
 
@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     warm = Level.load(ROOT / DEFAULT_LEVELS[0])
     for solver in SOLVERS:
-        ai.solve(warm, solver=solver, mode="all")
+        facade.solve(warm, solver=solver, mode="all")
     print("| level | size | " + " | ".join(f"{s} median / best (ms)" for s in SOLVERS) + " | auto / fastest |")
     print("|---|---|" + "---|" * len(SOLVERS) + "---|")
     for name in args.levels:

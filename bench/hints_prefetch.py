@@ -3,7 +3,7 @@ in-process and through the app's job runner (a forked child) as the game runs th
 import sys, time, statistics
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import ai
+from ai import facade
 from ai.services.hints import compute_hint
 from game.app.jobs import JobRunner
 from game.core.level import Level
@@ -19,15 +19,15 @@ runner = JobRunner()
 rows = []
 for p in paths:
     level = Level.load(p)
-    known = ai.solve(level, solver="auto", mode="all", time_limit=10)
-    s = best(lambda: ai.solve(level, solver="auto", mode="min"))
+    known = facade.solve(level, solver="auto", mode="all", time_limit=10)
+    s = best(lambda: facade.solve(level, solver="auto", mode="min"))
     h = best(lambda: compute_hint(level, [], known=known))
     def game(job):
         start = time.perf_counter()
         handle = runner.submit(job, label="b", preload=("ai.services.hints",))
         handle.wait(60); runner.pump()
         return time.perf_counter() - start
-    gs = min(game(lambda r, c: ai.solve(level, solver="auto", mode="min")) for _ in range(3))
+    gs = min(game(lambda r, c: facade.solve(level, solver="auto", mode="min")) for _ in range(3))
     gh = min(game(lambda r, c: compute_hint(level, [], known=known)) for _ in range(3))
     rows.append((p.name, s, h, gs, gh))
 ratios = [h / s for _, s, h, _, _ in rows]

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import ai  # noqa: E402
+from ai import facade  # noqa: E402
 from ai.services.hints import PLACE, SOLVED, compute_hint  # noqa: E402
 from game.app.jobs import JobRunner  # noqa: E402
 from ai.kernel.base import SolveMode  # noqa: E402
@@ -89,7 +89,7 @@ def compartments(repeat: int) -> list[str]:
     rows = []
     for k in (4, 6, 8):
         level = side_by_side([COMPARTMENT] * k, budget=k + 1, title=f"{k} compartments")
-        s = best_seconds(lambda: ai.solve(level, solver="auto"), repeat)
+        s = best_seconds(lambda: facade.solve(level, solver="auto"), repeat)
         h = best_seconds(lambda: compute_hint(level, [], SolveContext.create(time_limit=10.0)), 1)
         rows.append(f"| {k} compartments | {3 ** k} | {s:.3f} | {h:.3f} | {h / s:.0f} |")
         print(rows[-1], flush=True)
@@ -109,12 +109,12 @@ def main() -> int:
     for path in paths:
         level = Level.load(path)
         spare = level.with_limits(budget=level.budget + 1)
-        s = best_seconds(lambda: ai.solve(level, solver="auto", mode=SolveMode.MIN), args.repeat)
+        s = best_seconds(lambda: facade.solve(level, solver="auto", mode=SolveMode.MIN), args.repeat)
         h0 = best_seconds(lambda: compute_hint(level, []), args.repeat)
         bad = useless_brick(spare)
         h1 = best_seconds(lambda: compute_hint(spare, [bad] if bad else []), args.repeat)
         steps, optimal = follow(spare, {bad} if bad else set())
-        gs = min(in_game(runner, lambda report: ai.solve(level, solver="auto"), ("ai.solvers.portfolio",))
+        gs = min(in_game(runner, lambda report: facade.solve(level, solver="auto"), ("ai.solvers.portfolio",))
                  for _ in range(args.repeat))
         gh = min(in_game(runner, lambda report: compute_hint(level, []), ("ai.services.hints",))
                  for _ in range(args.repeat))
@@ -149,7 +149,7 @@ def main() -> int:
         "solution; S stops at the first proved one).",
         "",
         "Known limit: levels with very many minimum solutions. Every listed solution is replayed by "
-        "`ai.solve` (about 0.2 ms each), so a hint on k independent compartments (3**k minimum solutions) "
+        "`facade.solve` (about 0.2 ms each), so a hint on k independent compartments (3**k minimum solutions) "
         "costs far more than S until `auto` caps the enumeration (issue 10, decomposition); with a capped "
         "list the hint keeps the player's bricks by solving with them as walls (`extend_players_bricks`).",
         "",

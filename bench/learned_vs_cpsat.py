@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-import ai
+from ai import facade
 from ai.kernel.base import SolveResult
 from ai.learning.observations import random_game
 from ai.learning.physics_learner import learn_physics
@@ -63,11 +63,11 @@ def main() -> None:
                 runs: list[tuple[float, SolveResult]] = []
                 while len(runs) < (2 if runs and runs[0][0] >= 0.05 else 5):
                     start = time.perf_counter()
-                    result = ai.solve(level, solver=solver, time_limit=args.time_limit)
+                    result = facade.solve(level, solver=solver, time_limit=args.time_limit)
                     runs.append((time.perf_counter() - start, result))
                 return min(runs, key=lambda run: run[0])
 
-            a, learned = timed(ai.get_solver("learned", rules=rules))
+            a, learned = timed(facade.get_solver("learned", rules=rules))
             b, exact = timed("cpsat")
             lt, ct = lt + a, ct + b
             ratios.append(a / max(b, 1e-3))

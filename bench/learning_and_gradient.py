@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
 
-from ai import solve  # noqa: E402
+from ai.facade import solve  # noqa: E402
 from ai.kernel.base import SolveStatus  # noqa: E402
 from ai.solvers.gradient import GradientSolver  # noqa: E402
 from ai.solvers.learned import LearnedRuleSolver  # noqa: E402

@@ -24,7 +24,7 @@ from typing import Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai import solve  # noqa: E402
+from ai.facade import solve  # noqa: E402
 from ai.services.generation.random_levels import large_level  # noqa: E402
 from game.core.level import Level  # noqa: E402
 

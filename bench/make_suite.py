@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai import solve  # noqa: E402
+from ai.facade import solve  # noqa: E402
 from ai.services.generation.random_levels import large_level, side_by_side  # noqa: E402
 from game.core.level import Level  # noqa: E402
 

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
 
-from ai import solve  # noqa: E402
+from ai.facade import solve  # noqa: E402
 from ai.kernel.base import SolveStatus  # noqa: E402
 from ai.services.generation.random_levels import small_level  # noqa: E402
 from game.core.level import Level  # noqa: E402

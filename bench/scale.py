@@ -42,14 +42,14 @@ SINGLES = ["search", "cpsat", "milp"]
 STRESS_SOLVERS = ["auto", "search", "cpsat", "milp", "brute", "gradient"]
 
 
-def timed(level: Level, solver: str, mode: str, limit: float) -> tuple[float, ai.SolveResult]:
+def timed(level: Level, solver: str, mode: str, limit: float) -> tuple[float, facade.SolveResult]:
     """Seconds and result of one solve with a cold reachability cache."""
     reach._RECENT.clear()
-    result = ai.solve(level, solver=solver, mode=mode, time_limit=limit)
+    result = facade.solve(level, solver=solver, mode=mode, time_limit=limit)
     return result.stats.seconds, result
 
 
-def proved(result: ai.SolveResult, mode: str) -> bool:
+def proved(result: facade.SolveResult, mode: str) -> bool:
     """An exact final answer (in mode ``all``: the count of optimal sets is exact)."""
     if result.status.value not in ("optimal", "infeasible"):
         return False
@@ -127,9 +127,9 @@ CHILD = r"""
 import json, resource, sys, threading, time
 sys.path.insert(0, {root!r})
 from bench.stress import STRESS
-import ai
+from ai import facade
 level = STRESS[{name!r}]()
-solver = ai.get_solver({solver!r})
+solver = facade.get_solver({solver!r})
 cancel = threading.Event()
 if {cancel_at!r} is not None:
     threading.Timer({cancel_at!r}, cancel.set).start()
@@ -238,8 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.only_stress:
         write_stress(stress())
         return 0
-    ai.solve(Level.load(ROOT / "levels" / "007_the_original.txt"), solver="auto")  # warm-up: imports
-    ai.solve(Level.load(ROOT / "levels" / "007_the_original.txt"), solver="milp")
+    facade.solve(Level.load(ROOT / "levels" / "007_the_original.txt"), solver="auto")  # warm-up: imports
+    facade.solve(Level.load(ROOT / "levels" / "007_the_original.txt"), solver="milp")
     lines = original() + [""] + compartments(args.solver_limit) + [""] + large(args.solver_limit)
     if not args.skip_stress:
         lines += [""] + stress()

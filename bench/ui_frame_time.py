@@ -67,9 +67,8 @@ def measure(level: Level, frames: int, *, speed_presses: int, preview: bool, rel
         scene.preview = preview
         return _timed(app, scene, level, frames, release=True, replay=False, pause=False)
     try:
-        import ai
-
-        result = ai.solve(level, solver="cpsat", mode="any", time_limit=30)
+        from ai import facade
+        result = facade.solve(level, solver="cpsat", mode="any", time_limit=30)
         if result.bricks:
             scene.apply_bricks(result.bricks)
     except Exception:  # noqa: BLE001 - the bench also runs without the solvers

@@ -1,6 +1,6 @@
 """The shipped pack: 40 levels in worlds, tutorials first, ordered by measured difficulty, all solvable.
 
-Every level is proved solvable within its B and N by the exact search (``ai.solve(...,
+Every level is proved solvable within its B and N by the exact search (``facade.solve(...,
 solver="search")``, which replays its answer in the reference simulator) and, independently,
 its minimum is re-proved by CP-SAT on the small levels and by the small complete search of
 ``tests/pack_search.py`` on the first ones.  The curve and the variety the pack promises
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-import ai
+from ai import facade
 from ai.kernel.context import SolveContext
 from ai.services.rating import Rating, rate_level
 from game.core.level import Level
@@ -108,16 +108,16 @@ def test_mystery_levels_need_their_physics(path: Path) -> None:
     """The budget is the proved minimum under the level's physics (brute force), and the level does not play
     the same under the classic rule (its winning sets differ)."""
     level = Level.load(path)
-    result = ai.solve(level, solver="brute", mode="all", time_limit=120)
+    result = facade.solve(level, solver="brute", mode="all", time_limit=120)
     assert result.min_bricks == level.budget and result.complete
-    classic = ai.solve(level.with_physics(SHIPPED["classic"]), solver="brute", mode="all", time_limit=120)
+    classic = facade.solve(level.with_physics(SHIPPED["classic"]), solver="brute", mode="all", time_limit=120)
     assert classic.min_bricks != level.budget or set(classic.solutions) != set(result.solutions)
 
 
 @pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
 def test_level_solvable_within_budget_and_frames(path: Path) -> None:
     level = Level.load(path)
-    result = ai.solve(level, solver="search", mode="min", time_limit=60)
+    result = facade.solve(level, solver="search", mode="min", time_limit=60)
     assert result.bricks is not None, f"{path.name} has no solution within B={level.budget}, N={level.frames}"
     assert len(result.bricks) <= level.budget
     run = simulate(level, result.bricks)
@@ -154,7 +154,7 @@ def test_cpsat_agrees_on_the_minimum() -> None:
     assert len(small) >= 8
     for path in small:
         level = Level.load(path)
-        res = ai.solve(level, solver="cpsat", mode="all", time_limit=60)
+        res = facade.solve(level, solver="cpsat", mode="all", time_limit=60)
         assert res.min_bricks == rating(path).min_bricks, path.name
         assert res.complete and len(res.solutions) == rating(path).solutions, path.name
 

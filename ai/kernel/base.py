@@ -1,7 +1,7 @@
 """The one solver interface and the one result type.
 
 Every solver implements :class:`Solver` and returns a :class:`SolveResult`.  The
-front door is :func:`ai.solve`, which looks the solver up by name, runs it and
+front door is :func:`ai.solvers.registry.solve`, which looks the solver up by name, runs it and
 replays every returned solution with the reference simulator
 (:func:`verify_result`): a wrong answer raises :class:`WrongSolutionError`, it is
 never shown to a user.

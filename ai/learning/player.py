@@ -304,7 +304,7 @@ SOLVER_LABEL = "learned from your runs"
 def offered_solvers(data_dir: Path, physics: Physics = CLASSIC) -> list[tuple[str, str, dict[str, Any]]]:
     """``[(label, solver name, options)]`` for the assistant's solver list: the learned solver with the
     physics learned from the player's runs of ``physics`` (saved by :func:`knowledge` once exact),
-    when it still behaves like ``physics``; otherwise nothing.  Use as ``ai.get_solver(name, **options)``."""
+    when it still behaves like ``physics``; otherwise nothing.  Use as ``get_solver(name, **options)``."""
     from game.core.physics import PhysicsError
     from game.core.physics_catalog import load_physics_file
 

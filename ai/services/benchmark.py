@@ -71,11 +71,10 @@ REPEAT_BELOW = 0.5
 
 def _solve_seconds(level: object, solver: str, time_limit: float) -> float | None:
     """Seconds to a complete ``all`` answer (best of 3 when under :data:`REPEAT_BELOW`), or ``None``."""
-    import ai
-
+    from ai.solvers import registry
     best: float | None = None
     for _ in range(3):
-        result = ai.solve(level, solver=solver, mode="all", time_limit=time_limit)  # type: ignore[arg-type]
+        result = registry.solve(level, solver=solver, mode="all", time_limit=time_limit)  # type: ignore[arg-type]
         if not (result.complete or result.stats.extra.get("solution_count_exact")):  # counted, not all listed
             return best
         best = result.stats.seconds if best is None else min(best, result.stats.seconds)

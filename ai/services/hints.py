@@ -2,7 +2,7 @@
 
 From the player's bricks ``P``:
 
-1. **Deductions** (:func:`deduce`): the cheap exact solver (``auto``, through :func:`ai.solve`, so every
+1. **Deductions** (:func:`deduce`): the cheap exact solver (``auto``, through :func:`registry.solve`, so every
    set is replayed by the reference simulator) lists every minimum solution with a completeness proof.
    Cells in all of them are *forced*, brickable cells in none are *never useful* (like a Minesweeper
    logic solver).
@@ -40,7 +40,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-import ai
+from ai.solvers import registry
 import ai.solvers.portfolio  # noqa: F401  - the default solver: the game's worker preloads this module,
 #                                            so its forked children start with it (and OR-Tools) imported
 from ai.kernel.base import BrickSet, SolveMode, SolveResult, SolveStatus, WrongSolutionError
@@ -212,7 +212,7 @@ def _as_deductions(level: Level, result: SolveResult, ctx: SolveContext) -> Dedu
 
 
 def deduce(level: Level, context: SolveContext | None = None, *, solver: str = DEFAULT_SOLVER) -> Deductions:
-    """Every minimum solution of ``level`` (through :func:`ai.solve`), and what they prove.
+    """Every minimum solution of ``level`` (through :func:`registry.solve`), and what they prove.
 
     ``context`` (default: no limit) is shared with the solver (one reachability analysis for the whole
     hint); the enumeration gets :data:`ENUMERATION_SHARE` of the time it has left.
@@ -223,7 +223,7 @@ def deduce(level: Level, context: SolveContext | None = None, *, solver: str = D
     """
     ctx = context if context is not None else SolveContext.create(solver="hint")
     remaining = ctx.remaining()
-    result = ai.solve(level, solver=solver, mode=SolveMode.ALL,
+    result = registry.solve(level, solver=solver, mode=SolveMode.ALL,
                       context=ctx.child(time_limit=None if remaining is None else remaining * ENUMERATION_SHARE))
     return _as_deductions(level, result, ctx)
 
@@ -260,7 +260,7 @@ def _extend(level: Level, keep: Sequence[Brick], min_bricks: int, ctx: SolveCont
             ) -> BrickSet | None:
     """A minimum solution containing ``keep``, or ``None`` (no such solution, or no answer in time)."""
     fixed = _with_walls(level, keep, min_bricks - len(keep))
-    result = ai.solve(fixed, solver=solver, mode=SolveMode.MIN, context=ctx)
+    result = registry.solve(fixed, solver=solver, mode=SolveMode.MIN, context=ctx)
     if result.status != SolveStatus.OPTIMAL or result.bricks is None:
         return None
     found = tuple(sorted(set(keep) | set(result.bricks)))
@@ -287,7 +287,7 @@ def compute_hint(level: Level, bricks: Iterable[Brick], context: SolveContext | 
 
     ``context`` (default: no limit) bounds the whole hint; a stopped hint says so (``unknown``).
 
-    ``known``: an earlier ``all``-mode answer of ``ai.solve`` for this level (already replayed), e.g. the
+    ``known``: an earlier ``all``-mode answer of ``registry.solve`` for this level (already replayed), e.g. the
     one the game's assistant enumerates in the background when a level opens; the hint then reuses its
     minimum solutions instead of enumerating them again.
     """

@@ -35,11 +35,10 @@ def learned_hint(level: Level, bricks: Iterable[Brick], context: SolveContext | 
     """The hint for a player who placed ``bricks``, from the learned rules alone (plus replay).
 
     ``context`` (default: no limit) bounds the enumeration."""
-    import ai
-
+    from ai.solvers import registry
     player = check_bricks(level, bricks, enforce_budget=False)
     solver = learned_solver(rules=rules)
-    result = ai.solve(level, solver=solver, mode=SolveMode.ALL, context=context or SolveContext.create(solver="hint"))
+    result = registry.solve(level, solver=solver, mode=SolveMode.ALL, context=context or SolveContext.create(solver="hint"))
     trusted = solver.trusted if isinstance(solver, LearnedRuleSolver) else bool(
         result.stats.extra.get("rules_verified"))
     proved = result.status == SolveStatus.OPTIMAL and result.complete and trusted

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-import ai
+from ai.solvers import registry
 from ai.kernel.base import BrickSet, SolveMode, SolveStatus
 from ai.kernel.context import SolveContext, SolveStopped
 from game.core.level import Brick, Level
@@ -200,14 +200,14 @@ def rate_level(
     saying why it is partial.
     """
     ctx = context if context is not None else SolveContext.create(solver="rate")
-    res = ai.solve(level, solver=solver, mode=SolveMode.MIN, context=ctx)
+    res = registry.solve(level, solver=solver, mode=SolveMode.MIN, context=ctx)
     seconds = res.stats.seconds
     lem, budget, frames = len(level.lemmings), level.budget, level.frames
     if res.status != SolveStatus.OPTIMAL or res.bricks is None:
         return Rating(None, 0, res.status == SolveStatus.INFEASIBLE, res.stats.nodes, seconds, 0, 0.0, None, 0,
                       False, lem, budget, frames, SolveStatus(res.status))
     k = len(res.bricks)
-    every = ai.solve(level.with_limits(budget=k), solver=solver, mode=SolveMode.ALL,
+    every = registry.solve(level.with_limits(budget=k), solver=solver, mode=SolveMode.ALL,
                      context=ctx.child(time_limit=ALL_SOLUTIONS_SECONDS))
     sols: tuple[BrickSet, ...] = every.solutions if every.solutions else (res.bricks,)
     complete = every.status == SolveStatus.OPTIMAL and every.complete and len(sols) <= max_solutions
@@ -268,7 +268,7 @@ def _frame_slack(level: Level, ctx: SolveContext, solver: str) -> int | None:
     may walk off a target, so frame counts are tried from 1 up.
     """
     def wins(frames: int) -> bool | None:
-        res = ai.solve(level.with_limits(frames=frames), solver=solver, mode=SolveMode.ANY, context=ctx)
+        res = registry.solve(level.with_limits(frames=frames), solver=solver, mode=SolveMode.ANY, context=ctx)
         if res.status in (SolveStatus.FEASIBLE, SolveStatus.OPTIMAL):
             return True
         if res.status == SolveStatus.INFEASIBLE:

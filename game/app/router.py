@@ -2,7 +2,7 @@
 another, and the registries add-ons extend (title menu entries, play-scene extensions).
 
 :data:`SCENES` maps a name to ``"module:Class"``; the module is imported the first time the name is
-opened (as :data:`ai.SOLVER_REGISTRY` does for solvers).  A new screen adds one line here, or calls
+opened (as :data:`ai.SOLVERS` does for solvers).  A new screen adds one line here, or calls
 :func:`register_scene` from its own package.  The class's constructor takes the app first, then the
 arguments given to ``app.open(name, ...)``.
 

@@ -27,14 +27,14 @@ def export_solve_result(level: Level, result: Any, out: Path | str, *, scale: in
 def relaxed_solution(level: Level, source: str, context: Any = None) -> Any:
     """Solve for a fractional answer: ``lp`` (the MILP's LP relaxation) or ``gradient``, under ``context``
     (an :class:`ai.kernel.context.SolveContext`; default: no limit)."""
-    import ai
+    from ai import facade
     from game.core.errors import GameError
 
     try:
         if source == "lp":
-            result = ai.solve(level, solver="milp", lp=True, context=context)
+            result = facade.solve(level, solver="milp", lp=True, context=context)
         else:
-            result = ai.solve(level, solver=source, context=context)
+            result = facade.solve(level, solver=source, context=context)
     except ModuleNotFoundError as exc:
         raise GameError(f"solver {source!r} is not available: {exc}") from None
     if result.relaxed is None:

@@ -79,7 +79,7 @@ def _print_densities(obstacles: Any) -> None:
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    import ai
+    from ai import facade
     from game.cli.level import load_level
 
     level = load_level(args.level)
@@ -87,7 +87,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         check(args, level)
     mode = "all" if args.all else "min"
     try:
-        result = ai.solve(level, solver=args.solver, mode=mode, time_limit=args.time_limit,
+        result = facade.solve(level, solver=args.solver, mode=mode, time_limit=args.time_limit,
                           **_solver_options(args))
     except ModuleNotFoundError as exc:
         raise GameError(f"solver {args.solver!r} is not available: {exc}") from None

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-import ai
+from ai import facade
 from ai.services.analysis import _fewest_frames_search, analyse_level, tightened
 from ai.kernel.context import SolveContext
 from tests.stopping import expired
@@ -33,9 +33,9 @@ def test_tighten_is_tight(original: Level) -> None:
     a = analyse_level(original)
     tight = tightened(original, a)
     assert (tight.frames, tight.budget) == (16, 3) and tight.grid == original.grid
-    assert ai.solve(tight, solver="cpsat").min_bricks == 3
-    assert ai.solve(tight.with_limits(frames=15), solver="cpsat").status.value == "infeasible"
-    assert ai.solve(tight.with_limits(budget=2), solver="cpsat").status.value == "infeasible"
+    assert facade.solve(tight, solver="cpsat").min_bricks == 3
+    assert facade.solve(tight.with_limits(frames=15), solver="cpsat").status.value == "infeasible"
+    assert facade.solve(tight.with_limits(budget=2), solver="cpsat").status.value == "infeasible"
 
 
 def test_fewest_frames_binary_search_agrees(original: Level) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import ai.solvers.search as search
-from ai import solve
+from ai.facade import solve
 from ai.kernel.base import SolveStatus
 from ai.kernel.context import SolveContext, SolveStopped, StopReason
 from ai.solvers.bounds import PROVED_BY_SEARCH, Primal, search_primal

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from ai import get_solver
+from ai.facade import get_solver
 from ai.kernel.base import SolveMode, SolveStatus
 from ai.kernel.context import ManualClock, SolveContext
 from ai.solvers.base import SolverBase

@@ -24,7 +24,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from ai import get_solver
+from ai.facade import get_solver
 from ai.kernel.base import Progress, SolveMode, SolveStatus
 from ai.kernel.context import SolveContext
 from ai.solvers.reach import ReachInfo, reach_for

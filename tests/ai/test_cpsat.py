@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from ortools.sat.python import cp_model
 
-from ai import solve
+from ai.facade import solve
 from ai.kernel.base import SolveMode, SolveStatus
 from ai.solvers.cpsat import CpSatSolver, build_model, run_solver
 from ai.solvers.cpsat_model import CpSatModel, add_clause

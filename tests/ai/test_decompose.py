@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from ai import solve
+from ai.facade import solve
 from ai.kernel.base import SolveStatus
 from ai.kernel.context import SolveContext
 from ai.solvers.reach import analyse

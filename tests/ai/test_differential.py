@@ -6,7 +6,7 @@ from functools import lru_cache
 
 import pytest
 
-from ai import solve
+from ai.facade import solve
 from ai.kernel.base import SolveResult, SolveStatus
 from ai.services.generation.random_levels import small_level
 from ai.solvers.reach import analyse

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import ai
+from ai import facade
 from ai.kernel.context import SolveContext
 from ai.services.generation import difficulty_spec, endless_levels, generate_levels, next_level
 from ai.services.generation.filters import has_alternative, too_easy_by_sampling
@@ -29,7 +29,7 @@ from tests.conftest import ORIGINAL_SOLUTIONS
 from tests.stopping import CancelOnPoll
 
 MAKER = pick_certifier()  # "search" when installed
-CHECKERS = [name for name in ("brute", "cpsat", "milp") if name in ai.available_solvers() and name != MAKER]
+CHECKERS = [name for name in ("brute", "cpsat", "milp") if name in facade.available_solvers() and name != MAKER]
 
 
 def all_winners(level: Level, size: int) -> list[tuple[tuple[int, int], ...]]:
@@ -70,7 +70,7 @@ def test_min_bricks_rechecked_by_other_solvers(small_levels: list[GeneratedLevel
         assert gen.min_bricks == 2 and level.budget == 2 and gen.solver == MAKER
         assert_exact_min(level, 2)
         for name in CHECKERS[:1]:
-            res = ai.solve(level, solver=name, mode="min", time_limit=30)
+            res = facade.solve(level, solver=name, mode="min", time_limit=30)
             assert res.solver != gen.solver
             assert res.min_bricks == 2, (name, res.describe(), level.to_text())
 
@@ -83,14 +83,14 @@ def test_unique_rechecked_by_other_solvers(unique_levels: list[GeneratedLevel]) 
         assert_exact_min(level, 2)
         assert all_winners(level, 2) == list(gen.solutions)
         for name in CHECKERS[:1]:
-            res = ai.solve(level, solver=name, mode="all", time_limit=30)
+            res = facade.solve(level, solver=name, mode="all", time_limit=30)
             assert res.complete and res.solutions == gen.solutions, (name, res.describe())
 
 
-@pytest.mark.skipif("cpsat" not in ai.available_solvers() or MAKER == "cpsat", reason="cpsat not installed")
+@pytest.mark.skipif("cpsat" not in facade.available_solvers() or MAKER == "cpsat", reason="cpsat not installed")
 def test_one_level_rechecked_by_cpsat(unique_levels: list[GeneratedLevel]) -> None:
     level = unique_levels[0].level
-    res = ai.solve(level, solver="cpsat", mode="all", time_limit=60)
+    res = facade.solve(level, solver="cpsat", mode="all", time_limit=60)
     assert res.min_bricks == 2 and res.complete and res.solutions == unique_levels[0].solutions
 
 
@@ -258,13 +258,13 @@ def test_room_levels_rechecked_by_cpsat(tmp_path: Path) -> None:
     """Rooms certified one by one by the search; the whole level re-proved by CP-SAT and replayed."""
     from ai.services.generation.parallel import RunSpec, generate_run
 
-    if "cpsat" not in ai.available_solvers():
+    if "cpsat" not in facade.available_solvers():
         pytest.skip("ortools is not installed")
     spec = RunSpec(14, 22, bricks=4, lemmings=2, unique=True, seed=3, rooms=2, solver="search")
     (g,) = list(generate_run(spec, 1))
     level = g.level
     assert "rooms=2" in level.meta_value("generator") and level.budget == 4 and len(level.lemmings) == 2
-    res = ai.solve(level, solver="cpsat", mode="all", time_limit=120)
+    res = facade.solve(level, solver="cpsat", mode="all", time_limit=120)
     assert res.min_bricks == 4 and res.complete and res.solutions == g.solutions == (g.solutions[0],)
     path = tmp_path / "room.txt"
     level.save(path)
@@ -288,7 +288,7 @@ def test_big_level_within_a_minute() -> None:
     (g,) = list(generate_run(RunSpec(40, 56, bricks=7, lemmings=4, seed=11), 1, jobs=2))
     assert time.perf_counter() - start < 60
     assert (g.level.height, g.level.width, g.level.budget, len(g.level.lemmings)) == (40, 56, 7, 4)
-    res = ai.solve(g.level, solver="search", time_limit=120)
+    res = facade.solve(g.level, solver="search", time_limit=120)
     assert res.min_bricks == 7
 
 
@@ -314,13 +314,13 @@ def test_unique_24x32_in_rooms_rechecked_by_cpsat() -> None:
     """24x32, K = 6, unique: two rooms certified by the search; CP-SAT re-proves the whole level unique."""
     from ai.services.generation.parallel import RunSpec, generate_run
 
-    if "cpsat" not in ai.available_solvers():
+    if "cpsat" not in facade.available_solvers():
         pytest.skip("ortools is not installed")
     start = time.perf_counter()
     (g,) = list(generate_run(RunSpec(24, 32, bricks=6, lemmings=2, unique=True, seed=11), 1, jobs=2))
     assert time.perf_counter() - start < 120  # ~14 CPU s; the issue asks under 20 s a level on an idle machine
     assert g.unique and len(g.solutions) == 1 and g.cpu_seconds > 0
-    res = ai.solve(g.level, solver="cpsat", mode="all", time_limit=120)
+    res = facade.solve(g.level, solver="cpsat", mode="all", time_limit=120)
     assert res.min_bricks == 6 and res.complete and res.solutions == g.solutions
 
 

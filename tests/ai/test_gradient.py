@@ -8,7 +8,7 @@ import time
 import numpy as np
 import pytest
 
-from ai import get_solver, solve
+from ai.facade import get_solver, solve
 from ai.kernel.base import SolveMode, SolveStatus
 from ai.kernel.context import ManualClock, SolveContext
 from ai.solvers.gradient import GradientSolver, Relaxation, finite_difference_grad, step_padded_adjoint

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-import ai
+from ai import facade
 from ai.services import hints
 from ai.services.hints import (
     IMPOSSIBLE,
@@ -140,7 +140,7 @@ def test_large_006_useless_brick_is_removed_first_then_the_optimum() -> None:
     """The issue's case: (22,19) is in no minimum solution; the old hints placed four bricks around it
     and then said "solved" on 5 bricks."""
     level = Level.load(LARGE_006)
-    assert set(ai.solve(level, mode=SolveMode.ALL).solutions) == LARGE_006_SOLUTIONS
+    assert set(facade.solve(level, mode=SolveMode.ALL).solutions) == LARGE_006_SOLUTIONS
     first = compute_hint(level, [(22, 19)])
     assert first.action == REMOVE and first.cell == (22, 19) and (22, 19) in first.never_useful
     assert "no minimum solution" in first.note
@@ -229,7 +229,7 @@ def test_incomplete_enumeration_still_keeps_the_players_bricks(monkeypatch: pyte
     """When the list of minimum solutions is cut short, the target keeps the player's bricks (solved with
     them as walls) rather than jumping to another solution."""
     level = Level.load(LARGE_006)
-    real_solve = ai.solve
+    real_solve = facade.solve
 
     def cut_short(lv: Level, **kw: Any) -> Any:
         result = real_solve(lv, **kw)
@@ -254,7 +254,7 @@ def test_incomplete_enumeration_still_keeps_the_players_bricks(monkeypatch: pyte
 def test_cut_short_enumeration_on_random_levels(monkeypatch: pytest.MonkeyPatch) -> None:
     """With only one minimum solution listed (an enumeration cut short), following the hints from useless
     bricks plus part of another solution still keeps the most bricks and ends optimal (brute force)."""
-    real_solve = ai.solve
+    real_solve = facade.solve
 
     def one_listed(lv: Level, **kw: Any) -> Any:
         result = real_solve(lv, **kw)
@@ -323,7 +323,7 @@ def test_a_hint_costs_about_what_s_costs(name: str) -> None:
             times.append(time.perf_counter() - start)
         return min(times)
 
-    s = best(lambda: ai.solve(level, solver="auto"))
+    s = best(lambda: facade.solve(level, solver="auto"))
     h = best(lambda: compute_hint(level, [], SolveContext.create(time_limit=30)))
     assert h <= 3 * s + 0.5, f"hint {h:.3f} s, S {s:.3f} s"
 
@@ -338,7 +338,7 @@ def test_cancelled_hint_is_unknown() -> None:
 
 
 def test_a_solve_under_the_hints_context_shares_its_reachability() -> None:
-    """``ai.solve(..., context=ctx)`` runs a SolverBase solver under a child of ``ctx``: one analysis."""
+    """``facade.solve(..., context=ctx)`` runs a SolverBase solver under a child of ``ctx``: one analysis."""
     from ai.solvers.base import Outcome, Partial, SolverBase
     from ai.kernel.base import SolveStatus
 
@@ -354,7 +354,7 @@ def test_a_solve_under_the_hints_context_shares_its_reachability() -> None:
     level = Level.load(LARGE_006)
     ctx = SolveContext.create(time_limit=60)
     mine = reach_for(level, ctx)
-    ai.solve(level, solver=Probe(), context=ctx)
+    facade.solve(level, solver=Probe(), context=ctx)
     assert seen == [mine] and seen[0] is mine
 
 
@@ -385,7 +385,7 @@ def test_useful_bricks_that_no_minimum_solution_uses_together() -> None:
 def test_a_hint_from_a_known_list_of_minimum_solutions_is_the_same_hint(seed: int) -> None:
     """``known`` (the list the game enumerates in the background) gives the hint a full enumeration gives."""
     level = small_level(seed)
-    known = ai.solve(level, solver="auto", mode="all")
+    known = facade.solve(level, solver="auto", mode="all")
     useless = [c for c in level.brickable_cells if all(c not in s for s in known.solutions)][:1]
     for bricks in ([], useless, list(known.solutions[0][:1]) if known.solutions else []):
         fresh, reused = compute_hint(level, bricks), compute_hint(level, bricks, known=known)

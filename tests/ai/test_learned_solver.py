@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ai import get_solver, solve
+from ai.facade import get_solver, solve
 from ai.kernel.base import SolveMode, SolveStatus
 from ai.kernel.context import ManualClock, SolveContext
 from ai.solvers.learned import LearnedRuleSolver, encode

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ai.learning.trust as trust
-from ai import solve
+from ai.facade import solve
 from ai.kernel.base import SolveStatus
 from ai.learning.dataset import mirrored, random_games_dataset, regime_datasets
 from ai.learning.features import reference_labels

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ai import solve
+from ai.facade import solve
 from ai.kernel.base import SolveStatus
 from ai.solvers.milp.solver import MilpSolver, build_milp
 from tests.ai.exact_helpers import ORIGINAL_SOLUTIONS, TINY, UNREACHABLE, original

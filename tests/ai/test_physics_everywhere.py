@@ -11,7 +11,7 @@ from typing import Iterator
 import numpy as np
 import pytest
 
-import ai
+from ai import facade
 from ai.services.analysis import analyse_level, frames_lower_bound
 from ai.services.hints import HintAction, compute_hint
 from game.cli.generate import physics_option
@@ -27,7 +27,7 @@ from tests.physics_helpers import PHYSICS, optimal_sets
 
 @pytest.fixture(autouse=True)
 def tiny_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setitem(ai.SOLVER_REGISTRY, "tiny", "tests.physics_helpers:tiny_solver")
+    monkeypatch.setitem(facade.SOLVERS, "tiny", "tests.physics_helpers:tiny_solver")
     yield
 
 

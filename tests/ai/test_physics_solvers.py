@@ -15,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from ai import solve
+from ai.facade import solve
 from ai.kernel.base import SolveStatus
 from ai.services.generation.random_levels import small_level
 from ai.kernel.context import SolveContext

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from ai import solve
+from ai.facade import solve
 from ai.kernel.base import SolveStatus
 from ai.solvers.portfolio import PortfolioSolver
 from bench.stress import LARGE_FIRST, maze_256, tiled

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-import ai
+from ai import facade
 from ai.services.rating import Rating, difficulty_score, rate_level
 from game.core.level import Level
 from game.cli.main import main
@@ -25,7 +25,7 @@ def test_the_gap_level() -> None:
     # the lemming needs 4 moves to reach the target: frames 0..4, so 5 frames win and 8 leave 3 spare
     assert r.frame_slack == 3
     assert rate_level(GAP.with_limits(frames=5)).frame_slack == 0
-    assert not ai.solve(GAP.with_limits(frames=4), solver="search").solved
+    assert not facade.solve(GAP.with_limits(frames=4), solver="search").solved
     # decoys: free cells near the run that no optimal solution uses, weighted by closeness
     assert r.decoys > 0 and r.decoys / 3 <= r.decoy_weight <= r.decoys
 
@@ -43,8 +43,8 @@ def test_the_original() -> None:
     assert (r.min_bricks, r.solutions, r.solutions_complete) == (3, 6, True)
     assert not r.preview_solves  # one brick turns the lemming around: the preview does not show it
     assert r.nodes > 0 and r.frame_slack is not None and r.frame_slack >= 0
-    assert ai.solve(level.with_limits(frames=level.frames - r.frame_slack), solver="cpsat").min_bricks == 3
-    assert not ai.solve(level.with_limits(frames=level.frames - r.frame_slack - 1), solver="cpsat").solved
+    assert facade.solve(level.with_limits(frames=level.frames - r.frame_slack), solver="cpsat").min_bricks == 3
+    assert not facade.solve(level.with_limits(frames=level.frames - r.frame_slack - 1), solver="cpsat").solved
 
 
 def test_another_exact_solver_gives_the_same_figures() -> None:

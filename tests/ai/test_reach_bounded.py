@@ -188,7 +188,7 @@ def test_a_relaxed_climb_covers_the_lemmings_the_brick_free_run_loses_and_widens
 def test_the_exact_solvers_widen_a_relaxed_scope_to_the_true_minimum(solver: str,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     import ai.solvers.climb as climb
-    from ai import solve
+    from ai.facade import solve
 
     widened: list[bool] = []
     real = climb.BoundedScopes.widen
@@ -254,7 +254,7 @@ def benchmark_level(physics: str) -> Level:
 
 @pytest.mark.parametrize("physics", ["classic", "restless"])
 def test_the_exact_solvers_solve_a_small_cap_on_a_bounded_model(physics: str) -> None:
-    from ai import solve
+    from ai.facade import solve
 
     level = benchmark_level(physics)
     for solver, options in (("milp", {}), ("cpsat", {"primal_seconds": 0})):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ai import solve
+from ai.facade import solve
 from ai.kernel.base import SolveStatus
 from ai.solvers.reach import analyse
 from ai.solvers.search import Board, SearchSolver

@@ -10,7 +10,7 @@ import itertools
 
 import pytest
 
-import ai
+from ai import facade
 from ai.services.analysis import analyse_level
 from ai.services.hints import compute_hint
 from ai.kernel.base import SolveMode, SolveResult, SolveStatus, verify_result
@@ -29,7 +29,7 @@ def _sixteen_originals() -> tuple[Level, tuple[tuple[tuple[int, int], ...], ...]
     """The Original 4x4 times (3 bricks each), and 5 of its optimal sets."""
     original = Level.load(ORIGINAL_PACK)
     level = glue([[original] * 4] * 4, budget=48, title="16 originals")
-    result = ai.solve(level, solver="auto", mode="all", time_limit=60)
+    result = facade.solve(level, solver="auto", mode="all", time_limit=60)
     assert result.status == SolveStatus.OPTIMAL and len(result.solutions) >= 5
     return level, result.solutions[:5]
 
@@ -69,7 +69,7 @@ def test_the_learned_solver_stops_inside_its_no_brick_run() -> None:
     rows = ["X" * 40] + ["X>" + " " * 37 + "X"] * 20 + ["X" + "T" * 38 + "X"]
     level = Level.from_rows(rows, frames=10_000, budget=3)  # 20 lemmings walking for 10,000 frames
     cancel = CancelOnPoll(3)
-    solver = ai.get_solver("learned")
+    solver = facade.get_solver("learned")
     assert isinstance(solver, SolverBase)
     result = solver.solve_in(level, SolveMode.MIN, SolveContext.create(cancel=cancel, solver="learned"))
     assert cancel.fired_at is not None and result.status == SolveStatus.CANCELLED and result.bricks is None
@@ -80,7 +80,7 @@ def test_read_set_solver_is_under_the_contract() -> None:
     assert isinstance(solver, SolverBase)
     level = Level.load(ORIGINAL_PACK)
     assert solver.solve_in(level, SolveMode.ALL, expired()).status == SolveStatus.TIMEOUT
-    result = ai.solve(level, solver=solver, mode="all")
+    result = facade.solve(level, solver=solver, mode="all")
     assert result.status == SolveStatus.OPTIMAL and len(result.solutions) == 6 and result.complete
 
 
@@ -103,7 +103,7 @@ def test_ai_solve_under_a_context_for_a_foreign_solver() -> None:
             return SolveResult(SolveStatus.UNKNOWN, self.name, SolveMode.MIN)
 
     cancel = CancelOnPoll(2)
-    result = ai.solve(Level.load(ORIGINAL_PACK), solver=Foreign(),  # type: ignore[arg-type]
+    result = facade.solve(Level.load(ORIGINAL_PACK), solver=Foreign(),  # type: ignore[arg-type]
                       context=SolveContext.create(cancel=cancel))
     assert result.status == SolveStatus.CANCELLED and seen
 

@@ -163,12 +163,11 @@ def test_all_solutions_browse_with_brackets(app: App) -> None:
 
 
 def test_tab_cycles_the_available_solvers(app: App) -> None:
-    import ai
-
+    from ai import facade
     scene = open_original(app)
     names = assistant_of(scene).solver_names
     assert names[0] == "auto"
-    assert set(names) <= set(SOLVER_CYCLE) and set(names) <= set(ai.available_solvers())
+    assert set(names) <= set(SOLVER_CYCLE) and set(names) <= set(facade.available_solvers())
     assert {"cpsat", "milp", "search"} <= set(names)
     seen = []
     for _ in names:

@@ -196,7 +196,7 @@ def test_the_app_pumps_each_frame_and_stops_a_closed_scenes_jobs(app: App) -> No
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork: jobs run in threads")
 def test_milp_in_a_child_job_returns_the_optimum_of_the_original_level() -> None:
     """MILP starts a child of its own: it works inside the job's child (which is not daemonic)."""
-    import ai
+    from ai import facade
     from ai.kernel.base import SolveStatus
     from game.core.level import Level
     from tests.conftest import ORIGINAL_SOLUTIONS, REPO
@@ -204,7 +204,7 @@ def test_milp_in_a_child_job_returns_the_optimum_of_the_original_level() -> None
     level = Level.load(REPO / "levels" / "007_the_original.txt")
     runner = JobRunner()
     seen = Recorder()
-    handle = runner.submit(lambda report, cancel: ai.solve(level, solver="milp", mode="all", time_limit=60),
+    handle = runner.submit(lambda report, cancel: facade.solve(level, solver="milp", mode="all", time_limit=60),
                            label="milp", **seen.callbacks())
     assert handle.wait(90)
     runner.pump()

@@ -11,7 +11,7 @@ import numpy as np
 import pygame
 import pytest
 
-import ai
+from ai import facade
 from ai.kernel.base import SolveStatus
 from ai.learning.dataset import many_lemming_maps
 from ai.learning.player import load_runs, offered_solvers, runs_path
@@ -102,7 +102,7 @@ def test_learning_from_the_players_runs(app: App, data_home: Path) -> None:
     offers = offered_solvers(user_data_dir())
     assert [label for label, _, _ in offers] == ["learned from your runs"]
     _, name, options = offers[0]
-    result = ai.solve(original, solver=ai.get_solver(name, **options), mode="all")
+    result = facade.solve(original, solver=facade.get_solver(name, **options), mode="all")
     assert result.status == SolveStatus.OPTIMAL and result.complete and set(result.solutions) == ORIGINAL_SOLUTIONS
     # the assistant of the next level offers them in its Tab cycle, as the player sees them
     press(app, pygame.K_ESCAPE)
@@ -110,7 +110,7 @@ def test_learning_from_the_players_runs(app: App, data_home: Path) -> None:
     assistant = assistant_of(scene)
     assert assistant is not None and PLAYER_RULES_SOLVER in assistant.solver_names
     assert solver_label(PLAYER_RULES_SOLVER) == "Learned from your runs"
-    mine = ai.solve(original, solver=assistant.custom_solvers[PLAYER_RULES_SOLVER], mode="all")
+    mine = facade.solve(original, solver=assistant.custom_solvers[PLAYER_RULES_SOLVER], mode="all")
     assert mine.complete and set(mine.solutions) == ORIGINAL_SOLUTIONS
 
 

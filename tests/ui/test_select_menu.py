@@ -15,9 +15,8 @@ from tests.ui.conftest import click, leave_level, move, press
 
 def solve_entry(app: App, entry: LevelEntry) -> None:
     """Mark a level solved the way winning does (a replay that wins)."""
-    import ai
-
-    result = ai.solve(entry.level, solver="cpsat")
+    from ai import facade
+    result = facade.solve(entry.level, solver="cpsat")
     assert result.bricks is not None
     app.progress.record_win(entry.key, entry.level, result.bricks)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pygame
 
-import ai
+from ai import facade
 from game.app.app import App
 from game.core.catalog import LevelEntry, pack_entries
 from game.app.scenes.play import PlayScene
@@ -14,7 +14,7 @@ from tests.ui.conftest import click, press
 
 def solve(app: App, entry: LevelEntry) -> None:
     """Record a win the way playing does (a replayed winning brick set)."""
-    result = ai.solve(entry.level, solver="search")
+    result = facade.solve(entry.level, solver="search")
     assert result.bricks is not None
     app.progress.record_win(entry.key, entry.level, result.bricks)
 

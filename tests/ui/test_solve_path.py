@@ -2,7 +2,7 @@
 
 A headless app with a profiler (``sys.setprofile``, and ``threading.setprofile`` for the runner's job
 thread) records the call stack when each step of the path is entered: the key becoming an action
-(:func:`game.app.input.translate`), the solver's entry point (:func:`ai.solve`), the answer reaching the
+(:func:`game.app.input.translate`), the solver's entry point (:func:`facade.solve`), the answer reaching the
 assistant (``Assistant._on_event``), and the next frame drawing it (``Assistant.marks`` read by the
 scene, ``LevelRenderer.draw`` with the ghost bricks).  ``fork`` is switched off for this test, so
 :func:`ai.kernel.process.run_in_child` runs the job in the runner's thread (its fallback where ``fork`` is
@@ -24,7 +24,7 @@ from typing import Any
 import pygame
 import pytest
 
-import ai
+from ai import facade
 import ai.kernel.process
 from game.core.catalog import pack_entries
 from game.app.app import App, FixedClock
@@ -90,7 +90,7 @@ def test_pressing_s_takes_at_most_12_hops(data_home: Any, no_fork: None) -> None
     assistant = assistant_of(scene)
     assistant.select_solver("cpsat")  # not the prefetch's solver: S starts a job of its own
     app.run_frames(1)
-    targets = {translate.__code__: ("key", "App.step"), ai.solve.__code__: ("solve", "JobRunner._run"),
+    targets = {translate.__code__: ("key", "App.step"), facade.solve.__code__: ("solve", "JobRunner._run"),
                Assistant._on_event.__code__: ("answer", "App.step"),
                Assistant.marks.__code__: ("marks", "App.step"),
                LevelRenderer.draw.__code__: ("board", "App.step"),

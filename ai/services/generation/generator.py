@@ -19,7 +19,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-import ai
+from ai.solvers import registry
 from ai.kernel.base import BrickSet, SolveMode, SolveStatus, Solver
 from ai.kernel.context import SolveContext
 from ai.services.generation.candidates import plant_candidate
@@ -120,7 +120,7 @@ def pick_certifier(name: str | None = None) -> str:
     :data:`CERTIFIER_PREFERENCE`, else ``"readset"`` (the generator's own search)."""
     if name:
         return name
-    installed = set(ai.available_solvers())
+    installed = set(registry.available_solvers())
     return next((n for n in CERTIFIER_PREFERENCE if n in installed), "readset")
 
 
@@ -276,7 +276,7 @@ def _try_candidate(
             return reason
     # The exact solver, last.
     mode = SolveMode.ALL if unique else SolveMode.MIN
-    res = ai.solve(level, solver=_solver(certifier), mode=mode, context=ctx.child(time_limit=time_limit))
+    res = registry.solve(level, solver=_solver(certifier), mode=mode, context=ctx.child(time_limit=time_limit))
     st.exact_calls += 1
     st.exact_seconds += clock.lap("exact")
     if res.status == SolveStatus.CANCELLED or ctx.should_stop():

@@ -24,6 +24,7 @@ from typing import Any
 from ai.kernel.base import SolveMode, SolveStatus
 from ai.kernel.context import SolveContext
 from ai.solvers.base import Outcome, Partial, SolverBase
+from ai.solvers.base_registry import build_base_solver
 from game.core.level import Level
 from game.core.physics import Physics
 from game.core.simulation import simulate
@@ -60,14 +61,12 @@ class PhysicsRulesSolver(SolverBase):
 
     def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
         """Solve under the learned physics, replay under the real one."""
-        from ai import get_solver
-
         learned = self.physics if self.physics is not None else learned_by_watching(level, ctx)
         verified = learned.moves_alike(level.physics)
         extra: dict[str, Any] = {"rules_verified": verified, "rules": learned.to_json(),
                                  "rules_learned_by_watching": self.physics is None}
         partial.extra = extra
-        inner = get_solver(self.inner)
+        inner = build_base_solver(self.inner)
         assert isinstance(inner, SolverBase)
         result = inner.solve_in(level.with_physics(learned), mode, ctx.child(share=False))
         winners = tuple(s for s in result.solutions if simulate(level, s).won)

@@ -66,7 +66,7 @@ PREFETCH_SOLVER = "auto"
 #: The solver name of the rules learned from the player's own runs, once they are exact.
 PLAYER_RULES_SOLVER = "learned:yours"
 
-#: The order Tab cycles through (only the solvers present in ``ai.available_solvers()``).
+#: The order Tab cycles through (only the solvers present in ``facade.available_solvers()``).
 SOLVER_CYCLE: tuple[str, ...] = ("auto", "cpsat", "milp", "search", "gradient", "learned")
 #: Solvers that prove optimality (used for the F deductions when the active one is not exact).
 EXACT = ("auto", "cpsat", "milp", "search", "brute")
@@ -87,8 +87,8 @@ REASON_COLOR: RGBA = (255, 170, 60, 255)  #: the cell a teaching hint talks abou
 
 
 def solver_choices() -> list[str]:
-    """The Tab cycle: :data:`SOLVER_CYCLE` filtered by :func:`ai.available_solvers`."""
-    from ai import available_solvers
+    """The Tab cycle: :data:`SOLVER_CYCLE` filtered by :func:`facade.available_solvers`."""
+    from ai.facade import available_solvers
 
     present = set(available_solvers())
     return [name for name in SOLVER_CYCLE if name in present] or ["auto"]
@@ -221,7 +221,7 @@ class Assistant:
         from game.core.storage import user_data_dir
 
         try:
-            from ai import get_solver
+            from ai.facade import get_solver
             from ai.learning.player import offered_solvers
 
             offers = offered_solvers(user_data_dir(), self.level.physics)
@@ -239,9 +239,8 @@ class Assistant:
         level, limit = self.level, self.hint_time_limit
 
         def job(report: Callable[[Any], None], cancel: threading.Event) -> SolveResult:
-            import ai
-
-            return ai.solve(level, solver=PREFETCH_SOLVER, mode=SolveMode.ALL, time_limit=limit, cancel=cancel)
+            from ai import facade
+            return facade.solve(level, solver=PREFETCH_SOLVER, mode=SolveMode.ALL, time_limit=limit, cancel=cancel)
 
         def done(event: JobEvent) -> None:
             if isinstance(event.payload, SolveResult):
@@ -490,9 +489,8 @@ class Assistant:
         impl: str | Solver = self.custom_solvers.get(name, name)
 
         def job(report: Callable[[Any], None], cancel: threading.Event) -> SolveResult:
-            import ai
-
-            return ai.solve(level, solver=impl, mode=mode, time_limit=limit, progress=report, cancel=cancel)
+            from ai import facade
+            return facade.solve(level, solver=impl, mode=mode, time_limit=limit, progress=report, cancel=cancel)
 
         return job
 
@@ -587,9 +585,9 @@ class Assistant:
 
 def _solver_modules(name: str) -> tuple[str, ...]:
     """The module of a registered solver (to import once in the game's process), if any."""
-    from ai import SOLVER_REGISTRY
+    from ai.facade import SOLVERS
 
-    target = SOLVER_REGISTRY.get(name)
+    target = SOLVERS.get(name)
     return (target.split(":")[0],) if target else ()
 
 

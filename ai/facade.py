@@ -1,0 +1,89 @@
+"""The AI's one door: everything the app and the command line may call, typed, in one place.
+
+The app (:mod:`game.app`) and the command line (:mod:`game.cli`) import the AI only through this module
+(an import-linter contract in ``pyproject.toml`` says so).  Every entry takes a
+:class:`~ai.kernel.context.SolveContext` (or makes one at an entry point from a limit and a cancel event):
+the one way a piece of AI work learns its deadline, its cancel request and where to report.
+
+* **The lemming game**: :func:`solve` (any registered solver; every answer replayed by the reference
+  simulator), :func:`compute_hint`, :func:`analyse_level`, :func:`rate_level`, :func:`generate_run`, the
+  learning entries (:func:`learn_physics`, :func:`learn_rules`, the player's :func:`knowledge`).
+* **Reverse Life**: :func:`life_reverse`, :func:`life_backbone`, :func:`life_learn_rule`.
+* **Peg solitaire**: :func:`pegs_solve`, :func:`pegs_hint`, :func:`pegs_learn`, :func:`pegs_table`.
+* **Minesweeper**: :func:`mines_analyze`, :func:`mines_next_moves`, :func:`mines_bench`.
+* **Running work in a child process**: :func:`run_in_child` (the app's job runner uses it).
+
+>>> from game.core.level import Level
+>>> level = Level.load("levels/007_the_original.txt")
+>>> solve(level, solver="search", mode="all").describe().split(",")[0]
+'optimal: 3 bricks'
+"""
+
+from __future__ import annotations
+
+from ai.kernel.base import (
+    Progress,
+    ProgressCallback,
+    RelaxedSolution,
+    SolveMode,
+    SolveResult,
+    SolveStatus,
+    Solver,
+    WrongSolutionError,
+)
+from ai.kernel.context import SolveContext, SolveStopped, StopReason
+from ai.kernel.process import JobCancelled, JobFailed, fork_available, run_in_child
+from ai.learning.curves import learning_curves, plot_curves
+from ai.learning.learn import learn_positions, learn_rules
+from ai.learning.observations import load_observations, ordinary_games
+from ai.learning.physics_learner import agreement, engine_for, learn_by_asking, learn_physics
+from ai.learning.player import Knowledge, RulePicture, knowledge, offered_solvers, record_run
+from ai.puzzles.life.learn import disagreements as life_disagreements
+from ai.puzzles.life.learn import learn_rule as life_learn_rule
+from ai.puzzles.life.reverse import ReverseStatus as LifeReverseStatus
+from ai.puzzles.life.reverse import backbone as life_backbone
+from ai.puzzles.life.reverse import reverse as life_reverse
+from ai.puzzles.mines.analysis import AnalysisStatus as MinesAnalysisStatus
+from ai.puzzles.mines.analysis import MinesAnalysis
+from ai.puzzles.mines.analysis import analyze as mines_analyze
+from ai.puzzles.mines.play import bench as mines_bench
+from ai.puzzles.mines.policy import MoveKind as MinesMoveKind
+from ai.puzzles.mines.policy import WrongAnswerError as MinesWrongAnswerError
+from ai.puzzles.mines.policy import check_against_board as mines_check_against_board
+from ai.puzzles.mines.policy import check_against_view as mines_check_against_view
+from ai.puzzles.mines.policy import next_moves as mines_next_moves
+from ai.puzzles.pegs import PegsStatus
+from ai.puzzles.pegs import hint as pegs_hint
+from ai.puzzles.pegs import solve as pegs_solve
+from ai.puzzles.pegs.learn import learn as pegs_learn
+from ai.puzzles.pegs.learn import parse_games as pegs_parse_games
+from ai.puzzles.pegs.learn import random_games as pegs_random_games
+from ai.puzzles.pegs.learn import verify as pegs_verify
+from ai.services.analysis import Analysis, AnalysisStatus, analyse_level, last_arrival_frame
+from ai.services.benchmark import run_bench
+from ai.services.generation.compartments import GRIDS as COMPARTMENT_GRIDS
+from ai.services.generation.endless import difficulty_spec, rated_level
+from ai.services.generation.generator import pick_certifier
+from ai.services.generation.layout import MIN_SIDE as GENERATION_MIN_SIDE
+from ai.services.generation.parallel import ProgressBar, RunSpec, default_jobs, generate_run
+from ai.services.hints import Hint, compute_hint
+from ai.services.learned_hint import learned_hint
+from ai.services.rating import Rating, player_label, rate_level
+from ai.solvers.learned import read_rules
+from ai.solvers.registry import SOLVERS, available_solvers, get_solver, solve
+
+__all__ = [
+    "COMPARTMENT_GRIDS", "GENERATION_MIN_SIDE", "SOLVERS",
+    "Analysis", "AnalysisStatus", "Hint", "JobCancelled", "JobFailed", "Knowledge", "LifeReverseStatus",
+    "MinesAnalysis", "MinesAnalysisStatus", "MinesMoveKind", "MinesWrongAnswerError", "PegsStatus", "Progress",
+    "ProgressBar", "ProgressCallback", "Rating", "RelaxedSolution", "RulePicture", "RunSpec", "SolveContext",
+    "SolveMode", "SolveResult", "SolveStatus", "SolveStopped", "Solver", "StopReason", "WrongSolutionError",
+    "agreement", "analyse_level", "available_solvers", "compute_hint", "default_jobs", "difficulty_spec",
+    "engine_for", "fork_available", "generate_run", "get_solver", "knowledge", "last_arrival_frame",
+    "learn_by_asking", "learn_physics", "learn_positions", "learn_rules", "learned_hint", "learning_curves",
+    "life_backbone", "life_disagreements", "life_learn_rule", "life_reverse", "load_observations",
+    "mines_analyze", "mines_bench", "mines_check_against_board", "mines_check_against_view", "mines_next_moves",
+    "offered_solvers", "ordinary_games", "pegs_hint", "pegs_learn", "pegs_parse_games", "pegs_random_games",
+    "pegs_solve", "pegs_verify", "pick_certifier", "player_label", "plot_curves", "rate_level", "rated_level",
+    "read_rules", "record_run", "run_bench", "run_in_child", "solve",
+]
