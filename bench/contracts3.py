@@ -57,7 +57,7 @@ def _job(kind: str, level: Level, seconds: float | None, cancel: threading.Event
 
         return str(analyse_level(level, ctx).status)
     from ai import facade
-    result = facade.solve(level, solver=kind, mode="min", context=ctx)
+    result = facade.solve(level, solver=kind, mode="min", ctx=ctx)
     return f"{result.status.value} {result.min_bricks}"
 
 

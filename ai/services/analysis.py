@@ -157,7 +157,7 @@ def last_arrival_frame(level: Level, bricks: BrickSet) -> int | None:
 def _solve(level: Level, mode: SolveMode, solver: str, ctx: SolveContext) -> SolveResult:
     from ai.solvers import registry
     options: dict[str, Any] = {"race": False} if solver == "auto" else {}
-    return registry.solve(level, solver=solver, mode=mode, context=ctx, **options)
+    return registry.solve(level, solver=solver, mode=mode, ctx=ctx, **options)
 
 
 def analyse_level(

@@ -224,7 +224,7 @@ def deduce(level: Level, context: SolveContext | None = None, *, solver: str = D
     ctx = context if context is not None else SolveContext.create(solver="hint")
     remaining = ctx.remaining()
     result = registry.solve(level, solver=solver, mode=SolveMode.ALL,
-                      context=ctx.child(time_limit=None if remaining is None else remaining * ENUMERATION_SHARE))
+                      ctx=ctx.child(time_limit=None if remaining is None else remaining * ENUMERATION_SHARE))
     return _as_deductions(level, result, ctx)
 
 
@@ -260,7 +260,7 @@ def _extend(level: Level, keep: Sequence[Brick], min_bricks: int, ctx: SolveCont
             ) -> BrickSet | None:
     """A minimum solution containing ``keep``, or ``None`` (no such solution, or no answer in time)."""
     fixed = _with_walls(level, keep, min_bricks - len(keep))
-    result = registry.solve(fixed, solver=solver, mode=SolveMode.MIN, context=ctx)
+    result = registry.solve(fixed, solver=solver, mode=SolveMode.MIN, ctx=ctx)
     if result.status != SolveStatus.OPTIMAL or result.bricks is None:
         return None
     found = tuple(sorted(set(keep) | set(result.bricks)))

@@ -38,7 +38,7 @@ def learned_hint(level: Level, bricks: Iterable[Brick], context: SolveContext | 
     from ai.solvers import registry
     player = check_bricks(level, bricks, enforce_budget=False)
     solver = learned_solver(rules=rules)
-    result = registry.solve(level, solver=solver, mode=SolveMode.ALL, context=context or SolveContext.create(solver="hint"))
+    result = registry.solve(level, solver=solver, mode=SolveMode.ALL, ctx=context or SolveContext.create(solver="hint"))
     trusted = solver.trusted if isinstance(solver, LearnedRuleSolver) else bool(
         result.stats.extra.get("rules_verified"))
     proved = result.status == SolveStatus.OPTIMAL and result.complete and trusted

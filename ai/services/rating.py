@@ -200,7 +200,7 @@ def rate_level(
     saying why it is partial.
     """
     ctx = context if context is not None else SolveContext.create(solver="rate")
-    res = registry.solve(level, solver=solver, mode=SolveMode.MIN, context=ctx)
+    res = registry.solve(level, solver=solver, mode=SolveMode.MIN, ctx=ctx)
     seconds = res.stats.seconds
     lem, budget, frames = len(level.lemmings), level.budget, level.frames
     if res.status != SolveStatus.OPTIMAL or res.bricks is None:
@@ -208,7 +208,7 @@ def rate_level(
                       False, lem, budget, frames, SolveStatus(res.status))
     k = len(res.bricks)
     every = registry.solve(level.with_limits(budget=k), solver=solver, mode=SolveMode.ALL,
-                     context=ctx.child(time_limit=ALL_SOLUTIONS_SECONDS))
+                     ctx=ctx.child(time_limit=ALL_SOLUTIONS_SECONDS))
     sols: tuple[BrickSet, ...] = every.solutions if every.solutions else (res.bricks,)
     complete = every.status == SolveStatus.OPTIMAL and every.complete and len(sols) <= max_solutions
     status = SolveStatus.OPTIMAL if complete else SolveStatus(every.status)
@@ -268,7 +268,7 @@ def _frame_slack(level: Level, ctx: SolveContext, solver: str) -> int | None:
     may walk off a target, so frame counts are tried from 1 up.
     """
     def wins(frames: int) -> bool | None:
-        res = registry.solve(level.with_limits(frames=frames), solver=solver, mode=SolveMode.ANY, context=ctx)
+        res = registry.solve(level.with_limits(frames=frames), solver=solver, mode=SolveMode.ANY, ctx=ctx)
         if res.status in (SolveStatus.FEASIBLE, SolveStatus.OPTIMAL):
             return True
         if res.status == SolveStatus.INFEASIBLE:

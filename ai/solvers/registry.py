@@ -12,10 +12,9 @@ solver through :data:`BASE_SOLVERS`, which it imports, so it cannot be one of th
 
 from __future__ import annotations
 
-import threading
-from typing import Callable, Mapping
+from typing import Mapping
 
-from ai.kernel.base import ProgressCallback, SolveMode, SolveResult, Solver, verify_result, with_seconds
+from ai.kernel.base import SolveMode, SolveResult, Solver, verify_result, with_seconds
 from ai.kernel.context import SolveContext
 from ai.solvers.base import solve_under
 from ai.solvers.base_registry import BASE_SOLVERS, SolverFactory
@@ -43,30 +42,26 @@ def solve(
     *,
     solver: str | Solver = "auto",
     mode: SolveMode | str = SolveMode.MIN,
+    ctx: SolveContext | None = None,
     time_limit: float | None = None,
-    progress: ProgressCallback | None = None,
-    cancel: threading.Event | None = None,
-    context: SolveContext | None = None,
     **options: object,
 ) -> SolveResult:
     """Solve ``level`` with the named solver and replay-check every solution it returns.
 
-    ``context``: the caller's :class:`ai.kernel.context.SolveContext`; the solver runs under a child of it
-    (the earlier deadline, its cancel events and ``cancel``, its progress sink) and shares its work.
-    Without one, ``time_limit``, ``progress`` and ``cancel`` make the context: they are for entry points.
+    ``ctx``: the caller's :class:`ai.kernel.context.SolveContext` (its deadline, cancel request and progress
+    sink; an entry point makes it from a limit and a cancel event); the solver runs under a child of it and
+    shares its work.  None: no limit.  ``time_limit``: a budget of its own within ``ctx``'s, in seconds.
 
     Raises :class:`ai.kernel.base.WrongSolutionError` if an answer does not win in the reference simulator.
     """
     impl = get_solver(solver, **options) if isinstance(solver, str) else solver
     name = getattr(impl, "name", "")
-    if context is not None:
-        ctx = context.child(time_limit=time_limit, cancel=cancel, solver=name)
-    else:
-        ctx = SolveContext.create(time_limit=time_limit, cancel=cancel, progress=progress, solver=name)
-    result = solve_under(impl, level, SolveMode(mode), ctx)
+    parent = ctx if ctx is not None else SolveContext.create()
+    own = parent.child(time_limit=time_limit, solver=name)
+    result = solve_under(impl, level, SolveMode(mode), own)
     if result.stats.seconds == 0.0:
-        result = with_seconds(result, ctx.elapsed())
-    return verify_result(level, result, ctx)
+        result = with_seconds(result, own.elapsed())
+    return verify_result(level, result, own)
 
 
 __all__ = ["SOLVERS", "available_solvers", "get_solver", "solve"]

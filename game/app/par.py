@@ -22,7 +22,7 @@ PAR_TIME_LIMIT = 20.0
 def _min_job(level: Level) -> Job:
     def job(report: Callable[[Any], None], cancel: threading.Event) -> int | None:
         from ai import facade
-        return facade.solve(level, solver="auto", mode="min", time_limit=PAR_TIME_LIMIT, cancel=cancel).min_bricks
+        return facade.solve(level, solver="auto", mode="min", ctx=facade.SolveContext.create(time_limit=PAR_TIME_LIMIT, cancel=cancel)).min_bricks
     return job
 
 

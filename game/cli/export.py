@@ -32,9 +32,9 @@ def relaxed_solution(level: Level, source: str, context: Any = None) -> Any:
 
     try:
         if source == "lp":
-            result = facade.solve(level, solver="milp", lp=True, context=context)
+            result = facade.solve(level, solver="milp", lp=True, ctx=context)
         else:
-            result = facade.solve(level, solver=source, context=context)
+            result = facade.solve(level, solver=source, ctx=context)
     except ModuleNotFoundError as exc:
         raise GameError(f"solver {source!r} is not available: {exc}") from None
     if result.relaxed is None:

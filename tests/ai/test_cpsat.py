@@ -155,7 +155,7 @@ def test_hint_is_accepted() -> None:
 
 def test_progress_reports() -> None:
     seen = []
-    solve(original(), solver="cpsat", mode="all", progress=seen.append)
+    solve(original(), solver="cpsat", mode="all", ctx=SolveContext.create(progress=seen.append))
     assert seen and all(p.solver == "cpsat" for p in seen)
     assert max(p.solutions_found for p in seen) == 6
 

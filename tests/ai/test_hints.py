@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from ai import facade
+from ai.solvers import registry
 from ai.services import hints
 from ai.services.hints import (
     IMPOSSIBLE,
@@ -229,7 +230,7 @@ def test_incomplete_enumeration_still_keeps_the_players_bricks(monkeypatch: pyte
     """When the list of minimum solutions is cut short, the target keeps the player's bricks (solved with
     them as walls) rather than jumping to another solution."""
     level = Level.load(LARGE_006)
-    real_solve = facade.solve
+    real_solve = registry.solve
 
     def cut_short(lv: Level, **kw: Any) -> Any:
         result = real_solve(lv, **kw)
@@ -237,7 +238,7 @@ def test_incomplete_enumeration_still_keeps_the_players_bricks(monkeypatch: pyte
             return replace(result, solutions=result.solutions[:1], bricks=result.solutions[0], complete=False)
         return result
 
-    monkeypatch.setattr(ai, "solve", cut_short)
+    monkeypatch.setattr(registry, "solve", cut_short)
     first_listed = min(LARGE_006_SOLUTIONS)
     mine = ((3, 27), (4, 13), (6, 2))  # not in the first listed solution
     assert not set(mine) <= set(first_listed)
@@ -254,7 +255,7 @@ def test_incomplete_enumeration_still_keeps_the_players_bricks(monkeypatch: pyte
 def test_cut_short_enumeration_on_random_levels(monkeypatch: pytest.MonkeyPatch) -> None:
     """With only one minimum solution listed (an enumeration cut short), following the hints from useless
     bricks plus part of another solution still keeps the most bricks and ends optimal (brute force)."""
-    real_solve = facade.solve
+    real_solve = registry.solve
 
     def one_listed(lv: Level, **kw: Any) -> Any:
         result = real_solve(lv, **kw)
@@ -262,7 +263,7 @@ def test_cut_short_enumeration_on_random_levels(monkeypatch: pytest.MonkeyPatch)
             return replace(result, solutions=result.solutions[:1], bricks=result.solutions[0], complete=False)
         return result
 
-    monkeypatch.setattr(ai, "solve", one_listed)
+    monkeypatch.setattr(registry, "solve", one_listed)
     tried = 0
     for seed, level, optimal in _random_cases():
         if len(optimal) < 2:
@@ -338,7 +339,7 @@ def test_cancelled_hint_is_unknown() -> None:
 
 
 def test_a_solve_under_the_hints_context_shares_its_reachability() -> None:
-    """``facade.solve(..., context=ctx)`` runs a SolverBase solver under a child of ``ctx``: one analysis."""
+    """``facade.solve(..., ctx=ctx)`` runs a SolverBase solver under a child of ``ctx``: one analysis."""
     from ai.solvers.base import Outcome, Partial, SolverBase
     from ai.kernel.base import SolveStatus
 
@@ -354,7 +355,7 @@ def test_a_solve_under_the_hints_context_shares_its_reachability() -> None:
     level = Level.load(LARGE_006)
     ctx = SolveContext.create(time_limit=60)
     mine = reach_for(level, ctx)
-    facade.solve(level, solver=Probe(), context=ctx)
+    facade.solve(level, solver=Probe(), ctx=ctx)
     assert seen == [mine] and seen[0] is mine
 
 

@@ -104,7 +104,7 @@ def test_ai_solve_under_a_context_for_a_foreign_solver() -> None:
 
     cancel = CancelOnPoll(2)
     result = facade.solve(Level.load(ORIGINAL_PACK), solver=Foreign(),  # type: ignore[arg-type]
-                      context=SolveContext.create(cancel=cancel))
+                      ctx=SolveContext.create(cancel=cancel))
     assert result.status == SolveStatus.CANCELLED and seen
 
 

@@ -276,7 +276,7 @@ def _try_candidate(
             return reason
     # The exact solver, last.
     mode = SolveMode.ALL if unique else SolveMode.MIN
-    res = registry.solve(level, solver=_solver(certifier), mode=mode, context=ctx.child(time_limit=time_limit))
+    res = registry.solve(level, solver=_solver(certifier), mode=mode, ctx=ctx.child(time_limit=time_limit))
     st.exact_calls += 1
     st.exact_seconds += clock.lap("exact")
     if res.status == SolveStatus.CANCELLED or ctx.should_stop():

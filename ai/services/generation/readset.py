@@ -188,7 +188,7 @@ class ReadSetSolver(SolverBase):
 
     The generator's fallback certifier when no registry solver is installed.
 
-    >>> from ai import solve
+    >>> from ai.solvers.registry import solve
     >>> from game.core.level import Level
     >>> result = solve(Level.from_rows(["> .T", "XX.X"], frames=5, budget=1), solver=ReadSetSolver(), mode="all")
     >>> result.status.value, result.solutions, result.complete

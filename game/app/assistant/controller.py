@@ -240,7 +240,7 @@ class Assistant:
 
         def job(report: Callable[[Any], None], cancel: threading.Event) -> SolveResult:
             from ai import facade
-            return facade.solve(level, solver=PREFETCH_SOLVER, mode=SolveMode.ALL, time_limit=limit, cancel=cancel)
+            return facade.solve(level, solver=PREFETCH_SOLVER, mode=SolveMode.ALL, ctx=facade.SolveContext.create(time_limit=limit, cancel=cancel))
 
         def done(event: JobEvent) -> None:
             if isinstance(event.payload, SolveResult):
@@ -490,7 +490,7 @@ class Assistant:
 
         def job(report: Callable[[Any], None], cancel: threading.Event) -> SolveResult:
             from ai import facade
-            return facade.solve(level, solver=impl, mode=mode, time_limit=limit, progress=report, cancel=cancel)
+            return facade.solve(level, solver=impl, mode=mode, ctx=facade.SolveContext.create(time_limit=limit, cancel=cancel, progress=report))
 
         return job
 
