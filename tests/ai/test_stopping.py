@@ -19,9 +19,9 @@ from ai.services.generation.generator import generate_levels
 from ai.services.generation.readset import ReadSetSolver
 from ai.services.rating import rate_level
 from ai.solvers.base import SolverBase
-from bench.make_scale_suites import glue
 from game.core.level import Level
 from tests.conftest import ORIGINAL_PACK
+from tests.level_builders import glue
 from tests.stopping import CancelOnPoll, expired
 
 
