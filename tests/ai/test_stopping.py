@@ -1,4 +1,4 @@
-"""One way to stop (issue 18): every long job takes the solve context and returns at once, honestly.
+"""One way to stop: every long job takes the solve context and returns at once, honestly.
 
 Deadlines come from injected clocks and cancels from :class:`tests.stopping.CancelOnPoll` (after a fixed
 amount of the job's own work), so nothing here depends on the machine's speed.
