@@ -60,7 +60,7 @@ def open_map(size: int, frames: int) -> Level:
     return Level(frames=frames, budget=holes + 1, grid=tuple("".join(row) for row in grid))
 
 
-#: name -> level builder.  The stress levels of issue 10 and smaller ones the tests use.
+#: name -> level builder: the stress levels and smaller ones.
 LEVELS = {
     "large1-N1000": lambda: large(1).with_limits(frames=1000),
     "large4-N300": lambda: large(4).with_limits(frames=300),

@@ -51,8 +51,6 @@ FEATURE_INDEX: dict[tuple[str, int, int], int] = {
 }
 #: Names of the two predicted channels (label columns).
 LABELS: tuple[str, ...] = ("left", "right")
-#: Window position of the centre cell.
-CENTRE = WINDOW.index((0, 0))
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]

@@ -57,10 +57,6 @@ class AnalysisStatus(str, enum.Enum):
     ERROR = "error"
 
 
-#: ``status`` values of :class:`Analysis`.
-STATUSES = tuple(s.value for s in AnalysisStatus)
-
-
 @dataclass(frozen=True)
 class Analysis:
     """What :func:`analyse_level` found.

@@ -55,11 +55,9 @@ class FixedClock:
 
     def __init__(self, dt: float = 1.0 / FPS) -> None:
         self.dt = dt
-        self.ticks = 0
 
     def tick(self, framerate: float = 0) -> float:
         """Return ``dt`` in milliseconds without sleeping."""
-        self.ticks += 1
         return self.dt * 1000.0
 
 
@@ -117,7 +115,6 @@ class App:
         self.settings_store: SettingsStore = settings if settings is not None else SettingsStore.load()
         #: Where the player was (last level, bricks per level).
         self.resume: ResumeStore = resume if resume is not None else ResumeStore.load()
-        self._windowed_size = size
         if screen is None:
             pygame.display.set_caption(title)
             screen = self._open_window(size, self.settings.fullscreen)
@@ -183,7 +180,6 @@ class App:
         if before.keys != after.keys:
             rebind(after.key_map())
         if self._owns_window and (before.fullscreen, before.window_size) != (after.fullscreen, after.window_size):
-            self._windowed_size = after.window_size
             if before.fullscreen != after.fullscreen:
                 # a new window: without a window manager an existing window cannot move to fill the screen
                 caption = pygame.display.get_caption()[0] if pygame.display.get_init() else "Lemming Bricks"

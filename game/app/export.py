@@ -9,7 +9,7 @@ last frame), so no two consecutive frames are identical and the GIF keeps exactl
 
 A fractional answer (:class:`ai.kernel.base.RelaxedSolution`: the gradient solver's densities or
 the MILP's LP relaxation) is drawn with translucent bricks and translucent lemming mass
-(:func:`relaxed_frames`).
+(:func:`game.app.export_relaxed.relaxed_frames`).
 
 Frames are drawn one at a time (:func:`iter_gif_frames`) and streamed into the file
 (:mod:`game.app.gif_writer`), so memory does not depend on N.  :func:`export_gif` is a plain
@@ -32,7 +32,7 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -232,33 +232,10 @@ __all__ = [
     "cell_size",
     "margins",
     "default_export_path",
-    "draw_relaxed",
     "export_gif",
-    "export_solve_result",
     "frame_shape",
     "frame_size",
     "gif_frames",
     "iter_gif_frames",
-    "register_cli",
-    "relaxed_frames",
     "write_gif",
 ]
-
-#: Names kept importable from here; they live in their own modules.
-_MOVED = {
-    "export_solve_result": "game.cli.export",
-    "register_cli": "game.cli.export",
-    "relaxed_solution": "game.cli.export",
-    "draw_relaxed": "game.app.export_relaxed",
-    "relaxed_frames": "game.app.export_relaxed",
-    "iter_relaxed_frames": "game.app.export_relaxed",
-}
-
-
-def __getattr__(name: str) -> Any:
-    """``from game.app.export import draw_relaxed`` (and the other moved names) keeps working."""
-    if name in _MOVED:
-        import importlib
-
-        return getattr(importlib.import_module(_MOVED[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

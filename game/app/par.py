@@ -29,14 +29,11 @@ def _min_job(level: Level) -> Job:
 class ParFinder:
     """One background minimum search per level visit (a job of ``owner`` in ``jobs``)."""
 
-    def __init__(self, jobs: JobRunner, owner: object, progress: ProgressStore, key: str, level: Level,
-                 on_found: Callable[[int], None] | None = None) -> None:
+    def __init__(self, jobs: JobRunner, owner: object, progress: ProgressStore, key: str, level: Level) -> None:
         self.jobs, self.owner = jobs, owner
         self.progress, self.key, self.level = progress, key, level
-        self.on_found = on_found
         self.handle: JobHandle | None = None
         self.result: int | None = None
-        self.failed = ""
 
     @property
     def busy(self) -> bool:
@@ -48,17 +45,12 @@ class ParFinder:
         if self.busy or self.progress.par(self.key, self.level) is not None:
             return
         self.handle = self.jobs.submit(_min_job(self.level), label="par", owner=self.owner, lane="par",
-                                       on_done=self._done, on_error=self._failed, on_cancelled=self._failed)
+                                       on_done=self._done)
 
     def _done(self, event: JobEvent) -> None:
         if isinstance(event.payload, int):
             self.result = event.payload
             self.progress.record_min(self.key, self.level, event.payload)
-            if self.on_found is not None:
-                self.on_found(event.payload)
-
-    def _failed(self, event: JobEvent) -> None:
-        self.failed = event.message or event.kind.value
 
     def shutdown(self) -> None:
         """Cancel the search."""

@@ -8,7 +8,7 @@ from typing import Any, Iterator
 
 from game.cli.args import bricks_arg, check_output_file, float_arg, int_arg, output_kind_arg, time_limit_arg
 from game.core.level import Level
-from game.app.export import DEFAULT_FPS, DEFAULT_SCALE, ExportResult, export_gif  # export.py imports us lazily
+from game.app.export import DEFAULT_FPS, DEFAULT_SCALE, ExportResult, export_gif
 
 
 def export_solve_result(level: Level, result: Any, out: Path | str, *, scale: int = DEFAULT_SCALE,

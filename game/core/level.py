@@ -84,18 +84,13 @@ _META_LINE = re.compile(r"#\s*([A-Za-z][A-Za-z0-9_-]*)\s*:\s?(.*)$")
 class Lemming:
     """A lemming's start: cell and direction (``-1`` left, ``+1`` right).
 
-    >>> Lemming(1, 1, LEFT).symbol
-    '<'
+    >>> Level.from_rows([" <T", "XXX"], frames=1, budget=0).lemmings
+    (Lemming(row=0, col=1, direction=-1),)
     """
 
     row: int
     col: int
     direction: int
-
-    @property
-    def symbol(self) -> str:
-        """The map character of this lemming."""
-        return LEMMING_LEFT if self.direction == LEFT else LEMMING_RIGHT
 
 
 @dataclass(frozen=True)

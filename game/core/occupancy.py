@@ -41,10 +41,6 @@ from game.core.rules import LEFT, RIGHT, channel
 
 FloatArray = npt.NDArray[np.float64]
 
-#: Channel index of left-facing lemmings.
-CHANNEL_LEFT = channel(LEFT)
-#: Channel index of right-facing lemmings.
-CHANNEL_RIGHT = channel(RIGHT)
 #: Channel index of a direction (-1 → 0, +1 → 1): :func:`game.core.rules.channel`.
 channel_of = channel
 

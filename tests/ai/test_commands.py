@@ -82,7 +82,7 @@ def test_hint(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_hint_removes_a_useless_brick_first(capsys: pytest.CaptureFixture[str]) -> None:
-    """The issue's case: the old hint placed four bricks next to (22,19) and called 5 bricks solved."""
+    """(22,19) is in no minimum solution: the hint removes it first (never calls 5 bricks solved)."""
     assert main(["hint", str(REPO / "bench/suites/large/006_large.txt"), "--bricks", "22,19"]) == 0
     out = capsys.readouterr().out
     assert "remove the brick at (22,19)" in out and "the minimum is 4 bricks" in out

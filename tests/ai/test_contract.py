@@ -30,13 +30,12 @@ from ai.kernel.context import SolveContext
 from ai.solvers.reach import ReachInfo, reach_for
 from ai.solvers.base import SolverBase
 from ai.solvers.gradient import Relaxation
-from bench.contract import LEVELS, tiled
 from game.core.level import Level
 from game.core.simulation import simulate
+from tests.level_builders import large, tiled
 from tests.stopping import CancelOnPoll
 
 SOLVERS = ["cpsat", "search", "brute", "gradient", "milp"]
-BIG = "large1-2x2-N150"
 #: The check of the context on which the cancel fires: mid-work (a full solve checks it hundreds of times).
 CANCEL_AT_POLL = 20
 
@@ -44,7 +43,7 @@ CANCEL_AT_POLL = 20
 @lru_cache(maxsize=None)
 def big_level() -> Level:
     """The big generated level of these tests."""
-    return LEVELS[BIG]()
+    return tiled(large(1), rows=2, cols=2, frames=150)
 
 
 @lru_cache(maxsize=None)
@@ -63,7 +62,7 @@ def _check_answer(level: Level, status: SolveStatus, bricks: tuple[tuple[int, in
 def test_the_big_level_is_big() -> None:
     level = big_level()
     assert (level.height, level.width, len(level.lemmings), level.frames) == (48, 64, 12, 150)
-    assert tiled(level, 2, 1, 10).width == 128
+    assert tiled(level, rows=1, cols=2, frames=10).width == 128
 
 
 @pytest.mark.parametrize("name", SOLVERS)

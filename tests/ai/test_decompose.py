@@ -17,9 +17,8 @@ from ai.solvers.brute import BruteForceSolver
 from ai.solvers.decompose import DecomposeSolver, split, sub_level
 from ai.solvers.portfolio import PortfolioSolver
 from ai.solvers.search import SearchSolver
-from bench.make_scale_suites import glue
-from bench.stress import LARGE_FIRST
 from game.core.level import Level
+from tests.level_builders import LARGE_FIRST, glue
 
 
 def boxed(level: Level) -> Level:

@@ -76,7 +76,7 @@ def test_moves_alike_with_directions_named_the_other_way() -> None:
 
 @pytest.mark.parametrize("k", [0, 3, 11])
 def test_random_physics_from_three_games_positions_only(k: int) -> None:
-    # random physics where lemmings turn often or walk backwards (the old naming priors failed on these)
+    # random physics where lemmings turn often or walk backwards (the hardest case for naming the hidden directions)
     truth = random_physics(np.random.default_rng(1000 + k))
     rng = np.random.default_rng(7)
     result = learn_physics([random_game(rng, truth).without_directions() for _ in range(3)],

@@ -136,10 +136,10 @@ def test_action_is_an_enum_that_reads_as_its_value() -> None:
     assert isinstance(PLACE, HintAction) and PLACE == "place" and str(PLACE) == "place"
 
 
-# ---------------------------------------------------------------------------- spare budget (issue 10)
+# ---------------------------------------------------------------------------- spare budget
 def test_large_006_useless_brick_is_removed_first_then_the_optimum() -> None:
-    """The issue's case: (22,19) is in no minimum solution; the old hints placed four bricks around it
-    and then said "solved" on 5 bricks."""
+    """(22,19) is in no minimum solution: the first hint removes it, then four hints place the optimum
+    (never a "solved" on 5 bricks)."""
     level = Level.load(LARGE_006)
     assert set(facade.solve(level, mode=SolveMode.ALL).solutions) == LARGE_006_SOLUTIONS
     first = compute_hint(level, [(22, 19)])
@@ -312,7 +312,7 @@ def test_hint_costs_about_a_solve() -> None:
 @pytest.mark.parametrize("name", ["levels/007_the_original.txt", "levels/014_deep_mine.txt",
                                   "bench/suites/large/004_large.txt", "bench/suites/large/006_large.txt"])
 def test_a_hint_costs_about_what_s_costs(name: str) -> None:
-    """The issue: hints took 2-11 s where S took 0.14-0.4 s.  Best of two runs each; generous bound for
+    """A hint costs about what a solve (S) costs.  Best of two runs each; generous bound for
     a shared machine (bench/hints_speed.py measures every pack level)."""
     level = Level.load(REPO / name)
 

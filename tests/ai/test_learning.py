@@ -130,7 +130,7 @@ def test_query_level_answers_its_queries() -> None:
 
 @pytest.mark.parametrize("seed", [0, 2, 4])
 def test_active_learning_is_exact_with_few_games(seed: int) -> None:
-    # seed 0 used to stop early with wrong rules (falling before turning was never probed)
+    # seed 0 stops early with wrong rules unless falling before turning is probed
     result = active_learning(np.random.default_rng(seed), max_games=12)
     assert result.converged
     assert verify_model(result.model).exact

@@ -22,16 +22,18 @@ from ai.kernel.context import SolveContext
 from ai.solvers.reach import analyse
 from ai.solvers.decompose import DecomposeSolver, split
 from ai.solvers.search import Board, SearchSolver, _Search
-from bench.physics_stress import enumerated
 from game.core.batch import simulate_brick_sets, simulate_levels
 from game.core.level import Level
 from game.core.physics import Physics, random_physics
 from game.core.physics_catalog import SHIPPED
 from game.core.simulation import simulate
+from tests.physics_helpers import optimal_sets
 
 #: Every shipped physics and 24 random ones.
 PHYSICS: tuple[Physics, ...] = (*SHIPPED.values(),
                                 *(random_physics(np.random.default_rng(seed), name=f"random{seed}") for seed in range(24)))
+
+
 def level_of(physics: Physics, seed: int) -> Level:
     """Random small level ``seed`` (at most 6x8, N <= 12, B <= 2) under ``physics``."""
     base = small_level(1000 * PHYSICS.index(physics) + seed, max_side=6)
@@ -42,7 +44,10 @@ def level_of(physics: Physics, seed: int) -> Level:
 @lru_cache(maxsize=None)
 def enumerate_level(physics_index: int, seed: int) -> tuple[int | None, tuple[tuple[tuple[int, int], ...], ...]]:
     """The minimum and every optimal set of the level, by the reference simulator on every brick set."""
-    return enumerated(level_of(PHYSICS[physics_index], seed))
+    sets = optimal_sets(level_of(PHYSICS[physics_index], seed))
+    if not sets:
+        return None, ()
+    return len(sets[0]), tuple(sorted(tuple(sorted(s)) for s in sets))
 
 
 @lru_cache(maxsize=None)

@@ -9,11 +9,11 @@ import pytest
 from ai.facade import solve
 from ai.kernel.base import SolveStatus
 from ai.solvers.portfolio import PortfolioSolver
-from bench.stress import LARGE_FIRST, maze_256, tiled
 from game.core.level import Level
 from game.core.simulation import simulate
-from tests.stopping import CancelOnPoll
 from tests.ai.exact_helpers import ORIGINAL_SOLUTIONS, UNREACHABLE, busy_level, hard_level, original
+from tests.level_builders import LARGE_FIRST, maze_256, tiled
+from tests.stopping import CancelOnPoll
 
 
 def test_original() -> None:

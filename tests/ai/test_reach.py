@@ -17,11 +17,11 @@ import ai.solvers.reach_graph as reach_graph
 from ai.kernel.context import SolveContext, SolveStopped
 from ai.services.generation.random_levels import small_level
 from ai.solvers.reach import analyse, losing_reads, reach_for
-from bench.stress import LARGE_FIRST, maze_256, tiled
 from game.core.level import Level
 from game.core.physics import Branch, random_physics
 from game.core.physics_catalog import SHIPPED
 from game.core.simulation import simulate
+from tests.level_builders import LARGE_FIRST, maze_256, tiled
 from tests.stopping import CancelOnPoll, expired
 
 

@@ -26,7 +26,10 @@ from game.core.physics import Physics, random_physics
 from game.core.physics_catalog import SHIPPED
 from game.core.simulation import simulate
 from game.core.reads import branch_taken, solid_of
+from tests.conftest import REPO
 
+#: Two 16x24 levels of the physics-speed benchmark (seed 7, minimum 2), stored as level files.
+DATA = REPO / "tests" / "data"
 #: Random physics of the class under which small random levels are won with a brick or two (seeds 300-315
 #: but 310, under which none is; 7 of the 15 do not stop lemmings on targets).
 RANDOM_SEEDS = (300, 301, 302, 303, 304, 305, 306, 307, 308, 309, 311, 312, 313, 314, 315)
@@ -244,11 +247,9 @@ def test_the_pass_stops_with_its_context() -> None:
 
 @lru_cache(maxsize=None)
 def benchmark_level(physics: str) -> Level:
-    """A 16x24 level of the physics-speed benchmark (3 lemmings, N = 40, minimum 2 under every physics)."""
-    from bench.physics_speed import level_under
-
-    level = level_under(7, SHIPPED[physics], min_bricks=2)
-    assert level is not None
+    """A 16x24 level of the physics-speed benchmark (3 lemmings, N = 40, minimum 2 under ``physics``)."""
+    level = Level.load(DATA / f"two_bricks_{physics}.txt")
+    assert level.physics == SHIPPED[physics]
     return level
 
 

@@ -1,4 +1,4 @@
-"""One way to stop (issue 18): every long job takes the solve context and returns at once, honestly.
+"""One way to stop: every long job takes the solve context and returns at once, honestly.
 
 Deadlines come from injected clocks and cancels from :class:`tests.stopping.CancelOnPoll` (after a fixed
 amount of the job's own work), so nothing here depends on the machine's speed.
@@ -19,9 +19,9 @@ from ai.services.generation.generator import generate_levels
 from ai.services.generation.readset import ReadSetSolver
 from ai.services.rating import rate_level
 from ai.solvers.base import SolverBase
-from bench.make_scale_suites import glue
 from game.core.level import Level
 from tests.conftest import ORIGINAL_PACK
+from tests.level_builders import glue
 from tests.stopping import CancelOnPoll, expired
 
 

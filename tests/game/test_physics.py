@@ -14,7 +14,8 @@ from game.core.physics import CLASSIC, CONFIGS, NEIGHBOURS, Physics, PhysicsErro
 from game.core.physics_catalog import SHIPPED, resolve
 from game.core.simulation import simulate_stepwise, simulate_vectorised
 
-ISSUE_CLASSIC = """{"name": "classic", "targets_stop": true, "rules": [
+#: The classic physics written as its three rules (fall, walk, turn).
+CLASSIC_TEXT = """{"name": "classic", "targets_stop": true, "rules": [
   {"when": {"1,0": "free"}, "move": [1, 0]},
   {"when": {"0,1": "free"}, "move": [0, 1]},
   {"when": {}, "move": [0, 0], "turn": true}]}"""
@@ -29,8 +30,8 @@ def classic_rule(config: int) -> tuple[int, int, int]:
     return (0, 0, 1)
 
 
-def test_the_issue_text_is_the_classic_physics() -> None:
-    physics = Physics.from_text(ISSUE_CLASSIC)
+def test_the_three_rule_text_is_the_classic_physics() -> None:
+    physics = Physics.from_text(CLASSIC_TEXT)
     assert physics == CLASSIC
     assert [tuple(row) for row in CLASSIC.table.tolist()] == [classic_rule(c) for c in range(CONFIGS)]
 

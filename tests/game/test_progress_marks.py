@@ -1,4 +1,4 @@
-"""Issue 12's additive progress fields: own solves vs. AI-helped ones, the par, attempts."""
+"""The additive progress fields: own solves vs. AI-helped ones, the par, attempts."""
 
 from __future__ import annotations
 

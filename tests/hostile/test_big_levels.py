@@ -19,6 +19,7 @@ from game.core.level import Level
 from game.core.simulation import simulate, simulate_stepwise, simulate_vectorised
 from game.app.gif_writer import write_gif_stream
 from tests.conftest import REPO
+from tests.level_builders import largest_level
 from tests.strategies import level_and_bricks
 
 
@@ -117,7 +118,7 @@ def test_full_disk_during_export_is_one_message_and_no_file(tmp_path: Path, monk
 
 
 def test_largest_level_simulates_in_bounded_memory() -> None:
-    code = ("import resource; from bench.hostile_limits import largest_level; "
+    code = ("import resource; from tests.level_builders import largest_level; "
             "from game.core.simulation import simulate; lv = largest_level(); r = simulate(lv); "
             "print(len(r.tracks), r.won, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=600)
@@ -130,7 +131,6 @@ def test_largest_level_simulates_in_bounded_memory() -> None:
 def test_play_session_gives_a_background_run_on_the_largest_level() -> None:
     import time
 
-    from bench.hostile_limits import largest_level
     from game.core.session import BackgroundRun, PlaySession
 
     level = largest_level()

@@ -23,7 +23,7 @@ def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every UI test writes its progress under a fresh ``XDG_DATA_HOME``."""
     home = tmp_path / "xdg"
     monkeypatch.setenv("XDG_DATA_HOME", str(home))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))  # settings.json (issue 12)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))  # settings.json
     return home
 
 

@@ -461,7 +461,7 @@ def test_edit_command_runs_headless(tmp_path: Path, menu_entries: None) -> None:
     assert main.main(["edit", "--new", "1x1", "--frames", "2"]) == 2
 
 
-# ---------------------------------------------------------------- the rating (issue 14)
+# ---------------------------------------------------------------- the rating
 def test_analyse_shows_the_levels_rating_in_the_panel(app: App) -> None:
     editor = open_editor(app, EditorModel.from_level(Level.load(ORIGINAL_PACK)))
     letter(app, "a")

@@ -14,14 +14,8 @@ from ai.kernel.base import RelaxedSolution
 from game.core.level import Level
 from game.core.simulation import simulate
 from game.core.storage import user_exports_dir
-from game.app.export import (
-    default_export_path,
-    export_gif,
-    frame_size,
-    gif_frames,
-    margins,
-    relaxed_frames,
-)
+from game.app.export import default_export_path, export_gif, frame_size, gif_frames, margins
+from game.app.export_relaxed import relaxed_frames
 from game.app.render import LevelRenderer, render_frame
 from tests.conftest import ORIGINAL_NUMBER, ORIGINAL_PACK, REPO
 

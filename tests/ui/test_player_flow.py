@@ -1,4 +1,4 @@
-"""Issue 12, driven by posted events: the title menu and Continue, the pause menu, settings,
+"""The player's flow, driven by posted events: the title menu and Continue, the pause menu, settings,
 sound requests with the dummy audio driver, keyboard-only play, failure explanations,
 AI-help and par marks, and the layout fixes."""
 

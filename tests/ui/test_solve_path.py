@@ -53,7 +53,7 @@ DRAWN = [("game.app.app", "App.step"), ("game.app.app", "App.draw"), ("game.app.
 MARKS = DRAWN + [("game.app.scenes.play", "PlayScene.marks"), ("game.app.assistant.controller", "Assistant.marks")]
 BOARD = DRAWN + [("game.app.render", "LevelRenderer.draw")]
 KEY = [("game.app.app", "App.step"), ("game.app.input", "translate")]
-#: The most hops the path may take (issue 19: "pressing S: at most 12 hops").
+#: The most hops the path may take after pressing S.
 MAX_HOPS = 12
 
 

@@ -50,7 +50,6 @@ class PagodaCuts:
         self.thresholds: npt.NDArray[np.float64] = np.zeros(0)
         patterns = np.arange(1 << board.width)
         self._bits = ((patterns[:, None] >> np.arange(board.width)[None, :]) & 1).astype(np.float64)
-        self.lp_calls = 0
 
     def __len__(self) -> int:
         return int(self.thresholds.shape[0])
@@ -64,7 +63,6 @@ class PagodaCuts:
 
     def learn(self, position: int) -> bool:
         """Solve the pagoda LP for ``position``; True (and the pagoda kept) when one proves it dead."""
-        self.lp_calls += 1
         for i, var in self.w.items():
             self.objective.SetCoefficient(var, float((position >> i & 1) - (self.goal >> i & 1)))
         if self.solver.Solve() != 0 or self.objective.Value() > -1e-6:  # 0: OPTIMAL

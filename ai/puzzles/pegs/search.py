@@ -52,8 +52,6 @@ class Search:
         #: Pagoda functions checked at every node; one more is sought (by LP) for each position proved dead
         #: with at most :data:`LEARN_LEFT` jumps to go after at least :data:`LEARN_SUBTREE` nodes.
         self.cuts = cuts
-        #: Positions cut by a pagoda.
-        self.pruned = 0
         self.goal = goal
         self.goal_count = 1 if goal is None else board.count(goal)
         self.bounds = list(bounds) if bounds is not None else None
@@ -157,7 +155,6 @@ class Search:
         cuts = self.cuts
         if cuts is not None and cuts.prunes(position):
             self.dead.add(position)
-            self.pruned += 1
             return False
         before = self.nodes
         limited, used, dead, by_rank, rank_bits = self.limited, self.used, self.dead, self.by_rank, self.rank_bits

@@ -81,7 +81,6 @@ class PathModel:
                     out.append(((r + dr, c + dc, och), lits))
             return out
 
-        self.n_states = 0
         goals = []
         for k, lem in enumerate(level.lemmings):
             channel = 0 if lem.direction < 0 else 1
@@ -146,7 +145,6 @@ class PathModel:
                 self.goal_impossible = True
                 return
             lo = {st: ts[0] for st, ts in frames_of.items()}
-            self.n_states += len(live)
             v: dict[tuple[int, int, int], Any] = {st: (True if st == start else self.model.new_bool_var(""))
                                                   for st in live}
             f = {}

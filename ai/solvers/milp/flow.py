@@ -31,7 +31,7 @@ The *path* formulation (:class:`PathBuilder`, the exact solver's default) is the
 the graph of states without frames.
 
 >>> from game.core.level import Level
->>> m = build_flow(Level.from_rows(["> .T", "XX.X"], frames=5, budget=1))
+>>> m = FlowBuilder(Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)).build()
 >>> m.n_bricks, len(m.objective) - m.n_bricks
 (3, 1)
 """
@@ -251,15 +251,9 @@ class FlowBuilder(ModelBuilder):
         self.tri.add(rows[row_of_arc.reshape(-1)], a_var[m], 1.0)
 
 
-def build_flow(level: Level, info: Scope | None = None, *, cut_depth: int = 0,
-               ctx: SolveContext | None = None) -> MilpModel:
-    """The flow formulation of ``level`` (see the module docstring)."""
-    return FlowBuilder(level, info, cut_depth=cut_depth, ctx=ctx).build()
-
-
 class PathBuilder(FlowBuilder):
     """The *path* formulation: the flow on the graph of states ``(r, c, d)``, without frames (only where
-    targets stop lemmings: elsewhere a winning run may pass a state twice, see :func:`build_path`).
+    targets stop lemmings: elsewhere a winning run may pass a state twice, see :class:`FlowBuilder`).
 
     Per lemming, one arc variable per possible move between states live at some frame,
     conservation at every non-target state (the start emits one unit, the targets absorb
@@ -355,9 +349,3 @@ class PathBuilder(FlowBuilder):
         self.tri.add(rows, np.arange(n), 1.0)
         for cells, arcs in self.reads:
             self.tri.add(rows[cells], arcs, -1.0)
-
-
-def build_path(level: Level, info: Scope | None = None, *, cut_depth: int = 0,
-               ctx: SolveContext | None = None) -> MilpModel:
-    """The path formulation of ``level`` (see :class:`PathBuilder`)."""
-    return PathBuilder(level, info, cut_depth=cut_depth, ctx=ctx).build()

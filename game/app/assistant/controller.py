@@ -137,7 +137,6 @@ class Assistant:
         self.state = AssistantState(solver_names=tuple(solver_choices()))
         #: Solver objects by name that are not in the registry (e.g. injected by tests).
         self.custom_solvers: dict[str, Solver] = {}
-        self.hints_counted = 0  #: hints used in this scene (also saved in the progress file)
         self._fast_switch = False
         self._lesson_cell: tuple[int, int] | None = None  #: the cell the first hint press talks about
         self._idea_cell: tuple[int, int] | None = None  #: the cell the second press talks about
@@ -577,7 +576,6 @@ class Assistant:
         self.state = replace(self.state, hint=view)
 
     def _count_hint(self) -> None:
-        self.hints_counted += 1
         key = self.host.key
         if key is not None:
             self.host.app.progress.add_hints(key)

@@ -71,7 +71,6 @@ class EditorScene(Scene):
         self._stroke: tuple[Tool, int] | None = None  #: (tool, mouse button index) of a drag
         self.analyser = EditorAnalysis(app.jobs, self, analysis_solver, in_process=analysis_in_process)
         self._tighten_when_done = False
-        self.play_scene: Scene | None = None
         self.view = EditorView(self)
         self.app.action_filters.append(self._quit_filter)
 
@@ -225,7 +224,7 @@ class EditorScene(Scene):
             return
         level = self.model.to_level()
         title = f"Play-test: {level.title or 'untitled'}"
-        self.play_scene = self.app.open("play", level, key=None, title=title, back_label="editor")
+        self.app.open("play", level, key=None, title=title, back_label="editor")
 
     # ---------------------------------------------------------------- analysis
     def analyse(self) -> None:
@@ -502,10 +501,6 @@ class EditorScene(Scene):
             if self.message_time <= 0:
                 self.message = ""
         self._poll_analysis()
-
-    def on_enter(self) -> None:
-        """Back from a play-test: nothing to restore (the model was never touched)."""
-        self.play_scene = None
 
     def on_exit(self) -> None:
         """Stop the analysis and the quit filter."""

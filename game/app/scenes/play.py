@@ -117,7 +117,6 @@ class PlayScene(Scene):
         self.cursor: Brick | None = None  #: the keyboard cursor (None: hidden, the mouse is in use)
         self.assisted = False  #: an AI solution was applied on this visit (the win counts as AI-helped)
         self.failures: list[LemmingFailure] = []  #: after a lost run: who missed, why and when
-        self.par_found: int | None = None
         self._par: object | None = None  #: the background par search (game.app.par.ParFinder)
         self._resume_timer = 0.0
         self.anim = 0.0
@@ -494,8 +493,7 @@ class PlayScene(Scene):
         if self._par is None:
             from game.app.par import ParFinder
 
-            self._par = ParFinder(self.app.jobs, self, self.app.progress, self.key, self.level,
-                                  on_found=lambda found: setattr(self, "par_found", found))
+            self._par = ParFinder(self.app.jobs, self, self.app.progress, self.key, self.level)
         self._par.start()  # type: ignore[attr-defined]
 
     def par(self) -> int | None:

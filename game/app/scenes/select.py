@@ -76,7 +76,6 @@ class LevelSelectScene(Scene):
     def __init__(self, app: App, entries: list[LevelEntry] | None = None,
                  entries_source: Callable[[], list[LevelEntry]] = all_entries) -> None:
         super().__init__(app)
-        self._source = entries_source
         self.entries: list[LevelEntry] = entries if entries is not None else entries_source()
         self.statuses: list[LevelStatus] = []
         self.cursor = 0
@@ -84,7 +83,6 @@ class LevelSelectScene(Scene):
         self.anim = 0.0
         self.renderer = LevelRenderer()
         self._thumbs: dict[str, pygame.Surface] = {}
-        self._entered = False
         if migrate_keys(self.app.progress.records):  # progress saved before the pack was renumbered
             try:
                 self.app.progress.save()

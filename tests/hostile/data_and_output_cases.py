@@ -1,4 +1,4 @@
-"""Round 3 of the hostile corpus (issue 18): rules files, observed runs, the verdict cache, solver names,
+"""Hostile data files and outputs: rules files, observed runs, the verdict cache, solver names,
 nan/inf limits, outputs that are inputs, ``-`` as an output, ``/proc`` outputs.
 
 :func:`make_files` writes the hostile files into a folder and returns the placeholders (``{rules_deep}``...)

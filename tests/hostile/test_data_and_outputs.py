@@ -1,4 +1,4 @@
-"""Round 3 of the hostile corpus (issue 18; cases in tests/hostile/round3.py): 0 tracebacks, 0 hangs.
+"""Hostile data files and outputs (cases in tests/hostile/data_and_output_cases.py): 0 tracebacks, 0 hangs.
 
 Argument and file cases run in-process through ``main.main(argv)`` (each in a thread with a time
 limit, so a hang fails the test instead of stopping the suite); a sample runs as real processes.
@@ -26,7 +26,7 @@ from ai.learning.rules import LearnedRules
 from game.core import storage
 from game.core.level import Level
 from tests.conftest import ORIGINAL_PACK, REPO
-from tests.hostile.round3 import ARGV_CASES, DATA_FILE_VARIANTS, make_files
+from tests.hostile.data_and_output_cases import ARGV_CASES, DATA_FILE_VARIANTS, make_files
 
 #: Seconds any one case may take before it counts as a hang.
 HANG = 60
@@ -53,7 +53,7 @@ def _within(seconds: float, work: Callable[[], Any]) -> Any:
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    root = tmp_path_factory.mktemp("round3")
+    root = tmp_path_factory.mktemp("hostile-data")
     out = make_files(root / "files")
     scratch = root / "scratch"
     scratch.mkdir()

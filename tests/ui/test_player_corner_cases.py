@@ -1,4 +1,4 @@
-"""Round 3 of the player's defects (issue 19), each driven by posted events on the real app."""
+"""Corner cases a player meets in menus, labels and keys, each driven by posted events on the real app."""
 
 from __future__ import annotations
 
