@@ -1,4 +1,4 @@
-"""Issue 18, item 4: ``auto --all`` on independent compartments with many lemmings, long N, spare budget.
+"""``auto --all`` on independent compartments with many lemmings, long N, spare budget.
 
 Levels: 3x3 compartments of 12x16 platform mazes with 6 lemmings each (54 lemmings), made from seeded
 :func:`ai.services.generation.random_levels.large_level` rooms glued with shared walls (:func:`bench.make_scale_suites.glue`),

@@ -1,4 +1,4 @@
-"""Figures for issue 18 ("Contracts, round 3"): time limit, cancel latency and peak memory of one job.
+"""The solve contract's figures: time limit, cancel latency and peak memory of one job.
 
 Run one case per process (peak memory is the process's ``ru_maxrss``)::
 

@@ -1,4 +1,4 @@
-"""Fixed cost of a small solve (issue 18, item 5): ``all`` + proof, each solver, a cold reachability cache.
+"""Fixed cost of a small solve: ``all`` + proof, each solver, a cold reachability cache.
 
 Every run clears the reachability cache (``ai.solvers.reach._RECENT``), as a new process (the CLI) or a new level
 would; the imports are done once before.  Prints the median and the best of ``--repeat`` runs in ms::

@@ -150,7 +150,7 @@ def main() -> int:
         "",
         "Known limit: levels with very many minimum solutions. Every listed solution is replayed by "
         "`facade.solve` (about 0.2 ms each), so a hint on k independent compartments (3**k minimum solutions) "
-        "costs far more than S until `auto` caps the enumeration (issue 10, decomposition); with a capped "
+        "costs far more than S until `auto` caps the enumeration (decomposition); with a capped "
         "list the hint keeps the player's bricks by solving with them as walls (`extend_players_bricks`).",
         "",
         "| level | minimum solutions | S | hint | hint/S |",

@@ -1,4 +1,4 @@
-"""Figures for issue 11: peak memory and time of the largest valid cases.
+"""Peak memory and time of the largest valid cases.
 
 ``python3 -m bench.hostile_limits make OUT.txt`` writes the largest level (256x256, N = 10,000,
 16,128 lemmings); ``simulate`` / ``export`` / ``first-frame`` run one case in this process and

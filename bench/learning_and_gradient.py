@@ -5,7 +5,7 @@ Writes the sections "Gradient solver", "Rule learning" and "Learning from one ga
 ``docs/learning_curves.png``.
 
     python bench/learning_and_gradient.py [--seeds 8] [--time-limit 30] [--no-update]
-    python bench/learning_and_gradient.py --only one-game     # issue 13: one game, positions only, curves
+    python bench/learning_and_gradient.py --only one-game     # one game, positions only, curves
 """
 
 from __future__ import annotations
@@ -237,7 +237,7 @@ def bench_one_game(seeds: int, curve_png: Path | None) -> str:
                     f"{f'{found[0]} ({found[1]:.1f} s)' if found else 'not within 5'} |")
         print(rows[-1], flush=True)
     lines = [
-        "Issue 13.  *Many lemmings*: one random 10x10 map (walls as in the random games), targets on 25-40 % of "
+        "*Many lemmings*: one random 10x10 map (walls as in the random games), targets on 25-40 % of "
         "the free cells, one lemming on every free cell in each direction, each on its own occupancy map "
         "(lemmings do not interact), 20 frames.  *Mirror*: every example also mirrored left-right (an explicit "
         "symmetry prior, off by default: `learn --mirror`).  *Active*: the learner's own query levels (36 tiles of "

@@ -6,9 +6,9 @@ update, draw).  Scenarios: the run playing at 1x, at 8x with the trajectory prev
 and the placing state with the mouse hovering.  Goal: a steady 60 fps (16.7 ms per frame).
 
 Usage: ``python bench/ui_frame_time.py [--frames 600] [--update]`` (``--update`` rewrites the
-"Play scene frame time" section of ``bench/results.md``).  ``--sound`` runs the issue-12 scenarios
+"Play scene frame time" section of ``bench/results.md``).  ``--sound`` runs the sound scenarios
 instead (effects and the music loop playing through SDL's dummy audio driver, the failure marks of
-a lost run, the pause menu) and ``--update`` then rewrites "Play scene frame time with sound".  ``--timeline`` runs the issue-19 scenarios (the timeline under
+a lost run, the pause menu) and ``--update`` then rewrites "Play scene frame time with sound".  ``--timeline`` runs the timeline scenarios (the timeline under
 the map drawn every frame, and dragged through the run) and ``--update`` rewrites "Play scene frame
 time with the timeline".
 """
@@ -127,8 +127,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=600)
     parser.add_argument("--update", action="store_true")
-    parser.add_argument("--sound", action="store_true", help="the issue-12 scenarios (sound, failures, pause)")
-    parser.add_argument("--timeline", action="store_true", help="the issue-19 scenarios (the timeline)")
+    parser.add_argument("--sound", action="store_true", help="the sound scenarios (sound, failures, pause)")
+    parser.add_argument("--timeline", action="store_true", help="the timeline scenarios")
     args = parser.parse_args()
     level = bench_level()
     if args.timeline:
@@ -186,7 +186,7 @@ def sound_scenarios(level: Level, frames: int, update: bool) -> int:
         rows.append(f"| {name} | {mean:.2f} | {q99:.2f} | {worst:.2f} | {cpu:.2f} |")
         print(f"{name:44s} mean {mean:6.2f} ms   p99 {q99:6.2f} ms   max {worst:6.2f} ms   cpu {cpu:5.2f} ms")
     body = "\n".join([
-        f"Issue 12: the same level '{level.title}' at 1280x800, with the sound on: `pygame.mixer` open on "
+        f"The same level '{level.title}' at 1280x800, with the sound on: `pygame.mixer` open on "
         f"SDL's dummy audio driver, the music loop playing and every effect (release, land, turn, exit, "
         f"win, lose) requested as the run plays; {frames} frames per scenario; {os.cpu_count()} cores shared "
         f"with other agents' jobs (load average {os.getloadavg()[0]:.1f} at the end), so the figures are "
@@ -240,7 +240,7 @@ def timeline_scenarios(level: Level, frames: int, update: bool) -> int:
     alone = timeline_draw_ms(level)
     print(f"draw_timeline alone: {alone:.3f} ms CPU per frame")
     body = "\n".join([
-        f"Issue 19: the pack's 24x32 level '{level.title}' ({len(level.lemmings)} lemmings, N={level.frames}) at "
+        f"The pack's 24x32 level '{level.title}' ({len(level.lemmings)} lemmings, N={level.frames}) at "
         f"1280x800 on SDL's dummy driver with the timeline under the map (its track, ticks and marks are "
         f"drawn once per run and cached; the playhead and label every frame); {frames} frames per scenario; "
         f"{os.cpu_count()} cores (load average {os.getloadavg()[0]:.1f} at "
@@ -253,7 +253,7 @@ def timeline_scenarios(level: Level, frames: int, update: bool) -> int:
         f"Drawing the timeline alone (`draw_timeline`, 2000 calls, playhead moving): {alone:.3f} ms CPU per "
         "frame. Wall-clock p99 includes any wait for a core when the machine is busy (the assistant's prefetch "
         "runs in a child process during the first frames); the CPU column is the game's own cost.",
-        "Target (issue 19): p99 at most 4 ms with the timeline shown. "
+        "Target: p99 at most 4 ms with the timeline shown. "
         "Command: `python bench/ui_frame_time.py --timeline --update`.",
     ])
     if update:
