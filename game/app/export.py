@@ -36,7 +36,6 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
-import pygame
 
 from ai.facade import RelaxedSolution, SolveContext, SolveStopped, StopReason
 from game.core.level import Brick, Level

@@ -28,6 +28,7 @@ from ai import facade
 import ai.kernel.process
 from game.core.catalog import pack_entries
 from game.app.app import App, FixedClock
+from game.app.compose import build_app
 from game.app.assistant import assistant_of
 from game.app.assistant.controller import Assistant
 from game.app.input import translate
@@ -83,7 +84,7 @@ def no_fork(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_pressing_s_takes_at_most_12_hops(data_home: Any, no_fork: None) -> None:
-    app = App(size=(1280, 800), clock=FixedClock(), jobs=JobRunner(execution=Execution.CHILD_PROCESS))
+    app = build_app(size=(1280, 800), clock=FixedClock(), jobs=JobRunner(execution=Execution.CHILD_PROCESS))
     pygame.event.clear()
     scene = app.push(PlayScene(app, playlist=pack_entries(), index=ORIGINAL_INDEX))
     assert isinstance(scene, PlayScene)
