@@ -297,12 +297,12 @@ def test_after_a_win_the_assistant_owns_enter_and_the_board(app: App) -> None:
 
 def test_a_failed_export_shows_a_friendly_line_and_logs_the_error(app: App, monkeypatch: Any) -> None:
     from game.core.error_log import error_log_path
-    from game.app import export
+    from game.app.assistant import controller
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(export, "export_gif", broken)  # the child is forked: it sees the patch
+    monkeypatch.setattr(controller, "export_gif", broken)  # the child is forked: it sees the patch
     scene = open_original(app)
     press(app, pygame.K_g)
     wait_export(app, assistant_of(scene))

@@ -440,7 +440,7 @@ def test_draws_at_small_and_large_sizes(app: App) -> None:
     app.run_frames(1)
 
 
-def test_edit_command_runs_headless(tmp_path: Path, menu_entries: None) -> None:
+def test_edit_command_runs_headless(tmp_path: Path) -> None:
     import game.cli.main as main
 
     shot = tmp_path / "editor.png"

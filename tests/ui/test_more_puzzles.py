@@ -51,7 +51,7 @@ def test_more_puzzles_opens_a_puzzle_by_mouse(app: App) -> None:
     screen = app.push(MorePuzzlesScene(app))
     assert isinstance(screen, MorePuzzlesScene)
     app.run_frames(1)
-    i = [e.title for e, _ in screen.puzzles].index("Minesweeper")
+    i = [e.title for e in screen.puzzles].index("Minesweeper")
     click(app, screen._rects(app.screen.get_size())[i].center)
     assert isinstance(app.top, MinesScene)
 

@@ -80,6 +80,8 @@ class MenuScene(Scene):
     def _layout(self, size: tuple[int, int]) -> tuple[int, int, int]:
         """(title y, title font size, top of the buttons) for a window of ``size``."""
         w, h = size
+        if h < 450:  # the smallest windows: a smaller title, so that every entry fits above the parade
+            return int(h * 0.08), 48, int(h * 0.08) + 50
         compact = h < 700
         title_size = 96 if not compact else 64
         title_y = int(h * 0.12) if compact else int(h * 0.2)
