@@ -1,4 +1,4 @@
-"""GIF frames of a fractional solution (:class:`ai.kernel.base.RelaxedSolution`: the gradient solver's
+"""GIF frames of a fractional solution (:class:`ai.facade.RelaxedSolution`: the gradient solver's
 densities or the MILP's LP relaxation): translucent bricks (opacity = density) and translucent
 lemming mass, drawn on the window's board by the same renderer.
 """

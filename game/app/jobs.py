@@ -2,7 +2,7 @@
 
 The :class:`~game.app.app.App` owns one runner (``app.jobs``); scenes submit jobs to it and get a
 typed :class:`JobHandle` back.  A job is ``job(ctx)``: ``ctx`` is the one
-:class:`~ai.kernel.context.SolveContext` of the job, made by the runner from ``submit(time_limit=...)``,
+:class:`~ai.facade.SolveContext` of the job, made by the runner from ``submit(time_limit=...)``,
 the handle's cancel request and the progress report (``ctx.report(...)``, or ``ctx.progress`` handed to
 a solver); the job returns a picklable result.  By default it runs in a child process through
 :func:`ai.facade.run_in_child` (the one child-process runner: no interpreter lock shared with the UI,
@@ -42,7 +42,7 @@ from ai.facade import JobCancelled, JobFailed, SolveContext, SolveStatus, fork_a
 
 #: Where a job's progress reports go (in the game's process).
 Report = Callable[[Any], None]
-#: A job: called as ``job(ctx)`` with its :class:`~ai.kernel.context.SolveContext` (deadline, cancel
+#: A job: called as ``job(ctx)`` with its :class:`~ai.facade.SolveContext` (deadline, cancel
 #: request, progress sink; the cancel is never set in a child process, which is killed instead);
 #: returns a picklable result.
 Job = Callable[[SolveContext], Any]
@@ -51,7 +51,7 @@ Job = Callable[[SolveContext], Any]
 class JobEventKind(enum.Enum):
     """What a :class:`JobEvent` reports."""
 
-    PROGRESS = "progress"  #: a progress report (payload: e.g. :class:`ai.kernel.base.Progress`)
+    PROGRESS = "progress"  #: a progress report (payload: e.g. :class:`ai.facade.Progress`)
     DONE = "done"  #: the job returned (payload: its result)
     ERROR = "error"  #: the job raised or its process died (message; detail: the traceback)
     CANCELLED = "cancelled"  #: the job stopped because it was cancelled
@@ -71,7 +71,7 @@ class JobState(enum.Enum):
 class Execution(enum.Enum):
     """Where a job runs."""
 
-    CHILD_PROCESS = "child-process"  #: :func:`ai.kernel.process.run_in_child` (the default where ``fork`` exists)
+    CHILD_PROCESS = "child-process"  #: :func:`ai.facade.run_in_child` (the default where ``fork`` exists)
     THREAD = "thread"  #: a thread of the game (no ``fork``; tests)
     INLINE = "inline"  #: at once in the caller of :meth:`JobRunner.submit` (test double)
 

@@ -356,7 +356,7 @@ class EditorView:
         return self.analysis_lines() + (gap + rating if rating else []) + gap + self.file_lines()
 
     def rating_lines(self, panel_width: int = RIGHT_W) -> list[tuple[str, int, tuple[int, int, int]]]:
-        """The rating of the analysed level (:meth:`ai.services.rating.Rating.lines`), wrapped to the panel."""
+        """The rating of the analysed level (:meth:`ai.facade.Rating.lines`), wrapped to the panel."""
         analyser = self.scene.analyser
         if self.scene.analysing or not self.scene.analysis_current():
             return []
