@@ -56,8 +56,8 @@ def test_every_registered_name_resolves_to_a_scene_class() -> None:
     for entry in PUZZLES:
         assert registry.scene(entry.key) is entry.scene and entry.title and entry.blurb
     assert [entry.key for entry in registry.puzzles] == ["life", "pegs", "mines"]
-    for entry in MENU_ENTRIES:
-        assert entry.scene in registry.scenes, entry
+    for menu_entry in MENU_ENTRIES:
+        assert menu_entry.scene in registry.scenes, menu_entry
     with pytest.raises(KeyError, match="no scene 'nowhere'"):
         registry.scene("nowhere")
 
