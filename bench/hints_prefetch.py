@@ -24,11 +24,11 @@ for p in paths:
     h = best(lambda: compute_hint(level, [], known=known))
     def game(job):
         start = time.perf_counter()
-        handle = runner.submit(job, label="b", preload=("ai.services.hints",))
+        handle = runner.submit(job, label="b")
         handle.wait(60); runner.pump()
         return time.perf_counter() - start
-    gs = min(game(lambda r, c: facade.solve(level, solver="auto", mode="min")) for _ in range(3))
-    gh = min(game(lambda r, c: compute_hint(level, [], known=known)) for _ in range(3))
+    gs = min(game(lambda ctx: facade.solve(level, solver="auto", mode="min")) for _ in range(3))
+    gh = min(game(lambda ctx: compute_hint(level, [], known=known)) for _ in range(3))
     rows.append((p.name, s, h, gs, gh))
 ratios = [h / s for _, s, h, _, _ in rows]
 gratios = [gh / gs for *_, gs, gh in rows]

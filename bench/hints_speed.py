@@ -4,7 +4,7 @@ For each level: S (``auto``, mode ``min``, what the game's S key runs), a hint f
 from a brick in no minimum solution (a cell some lemming can read, so it is a tempting mistake) with the
 spare budget that the large suite has.  Both in this process (warm: median of ``--repeat`` runs) and the
 way the game runs them: one job of the app's runner in a forked child
-(:meth:`game.app.jobs.JobRunner.submit`, modules preloaded as the game does).  Also checks, on each
+(:meth:`game.app.jobs.JobRunner.submit`, modules imported first as the game does).  Also checks, on each
 level, that following the hints from the useless brick ends on a minimum solution.
 
 Usage: ``python bench/hints_speed.py [--update] [--repeat 3]`` (``--update`` rewrites the "Hints" section
@@ -43,12 +43,11 @@ def best_seconds(fn: Callable[[], Any], repeat: int) -> float:
     return min(times)
 
 
-def in_game(runner: JobRunner, job: Callable[[Callable[[Any], None]], Any], preload: tuple[str, ...]) -> float:
+def in_game(runner: JobRunner, job: Callable[[Callable[[Any], None]], Any]) -> float:
     """Seconds from submit to answer of one job run the game's way (the app's job runner: a forked child)."""
     start = time.perf_counter()
     done: list[Any] = []
-    handle = runner.submit(lambda report, cancel: job(report), label="bench", preload=preload,
-                           on_done=done.append)
+    handle = runner.submit(lambda ctx: job(ctx.progress or (lambda _: None)), label="bench", on_done=done.append)
     handle.wait(120.0)
     runner.pump()
     assert done, handle.state
@@ -114,9 +113,9 @@ def main() -> int:
         bad = useless_brick(spare)
         h1 = best_seconds(lambda: compute_hint(spare, [bad] if bad else []), args.repeat)
         steps, optimal = follow(spare, {bad} if bad else set())
-        gs = min(in_game(runner, lambda report: facade.solve(level, solver="auto"), ("ai.solvers.portfolio",))
+        gs = min(in_game(runner, lambda report: facade.solve(level, solver="auto"))
                  for _ in range(args.repeat))
-        gh = min(in_game(runner, lambda report: compute_hint(level, []), ("ai.services.hints",))
+        gh = min(in_game(runner, lambda report: compute_hint(level, []))
                  for _ in range(args.repeat))
         worst = {"s": max(worst["s"], s), "h": max(worst["h"], h0, h1), "gs": max(worst["gs"], gs),
                  "gh": max(worst["gh"], gh)}

@@ -61,12 +61,12 @@ def main(argv: list[str]) -> int:
         info = export_gif(level, (), argv[2], scale=int(argv[3]) if len(argv) > 3 else 2)
         detail = f"{info.frames} frames, {info.bytes / 1e6:.1f} MB"
     elif what == "first-frame":
-        from game.app.app import App
+        from game.app.compose import build_app
         from game.core.catalog import LevelEntry
         from game.app.scenes.play import PlayScene
 
         level = Level.load(argv[1])
-        app = App(size=(1280, 800))
+        app = build_app(size=(1280, 800))
         app.push(PlayScene(app, playlist=[LevelEntry("big", Path(argv[1]), level, "file")], index=0))
         app.step()
         detail = "first frame drawn"

@@ -26,6 +26,7 @@ import pygame  # noqa: E402
 
 from game.core.progress import ProgressStore  # noqa: E402
 from game.app.app import App  # noqa: E402
+from game.app.compose import build_app  # noqa: E402
 from game.app.assistant import assistant_of  # noqa: E402
 from game.core.catalog import pack_entries  # noqa: E402
 from game.app.scenes.play import PlayScene  # noqa: E402
@@ -63,7 +64,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="measuring window")
     parser.add_argument("--solvers", nargs="+", default=["auto", "cpsat", "search"])
     args = parser.parse_args()
-    app = App(size=(1280, 800), progress=ProgressStore.in_memory())
+    app = build_app(size=(1280, 800), progress=ProgressStore.in_memory())
     scene = app.push(PlayScene(app, playlist=pack_entries(), index=args.level - 1))
     assert isinstance(scene, PlayScene)
     assistant = assistant_of(scene)

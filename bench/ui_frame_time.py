@@ -36,6 +36,7 @@ from game.core.progress import ProgressStore  # noqa: E402
 from game.core.resume import ResumeStore  # noqa: E402
 from game.core.settings import SettingsStore  # noqa: E402
 from game.app.app import App, FixedClock  # noqa: E402
+from game.app.compose import build_app  # noqa: E402
 from game.app.scenes.play import PlayScene  # noqa: E402
 
 
@@ -57,7 +58,7 @@ def measure(level: Level, frames: int, *, speed_presses: int, preview: bool, rel
             music: bool = False, lose: bool = False, pause: bool = False, sound: bool = True,
             scrub: bool = False) -> list[float]:
     """Milliseconds per App.step for ``frames`` frames of one scenario."""
-    app = App(size=(1280, 800), clock=FixedClock(), progress=ProgressStore.in_memory(),
+    app = build_app(size=(1280, 800), clock=FixedClock(), progress=ProgressStore.in_memory(),
               settings=SettingsStore.in_memory(), resume=ResumeStore.in_memory(), sound=sound)
     if music:
         app.sound.start_music()

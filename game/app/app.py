@@ -19,20 +19,23 @@ from __future__ import annotations
 import os
 import time
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 import pygame
 
-from game.app.input import Act, Action, rebind, translate
-from game.app.jobs import JobRunner
-
+from game.core.error_log import log_error
+from game.core.progress import ProgressStore
 from game.core.resume import ResumeStore
 from game.core.settings import MIN_WINDOW, Settings, SettingsStore
+from game.core.storage import user_data_dir
+from game.app.hud import draw_toasts
+from game.app.input import Act, Action, rebind, translate
+from game.app.jobs import JobRunner
+from game.app.play_extension import PlayExtensionFactory
 from game.app.sound import Sfx, SoundPlayer
-
-if TYPE_CHECKING:
-    from game.core.progress import ProgressStore
+from game.app.sprites import shared_sprites
 
 #: Default window size.
 DEFAULT_SIZE = (1280, 800)
@@ -88,39 +91,81 @@ class Scene:
         """Called when the scene is popped or replaced."""
 
 
+@dataclass(frozen=True)
+class MenuEntry:
+    """An entry of the title menu after "Levels": its label and the name of the scene it opens."""
+
+    label: str
+    scene: str
+
+
+@dataclass(frozen=True)
+class PuzzleEntry:
+    """A side puzzle of the "More puzzles" screen; ``key`` is its command name and its scene's name."""
+
+    key: str
+    title: str
+    blurb: str
+    scene: type[Scene]
+
+
+@dataclass(frozen=True)
+class Registry:
+    """What the app opens by name and what add-ons plug in, built once by the composition root
+    (:func:`game.app.compose.build_app`).
+
+    ``scenes``: name -> Scene class (``app.open(name, *args)`` builds ``cls(app, *args)``), the puzzles'
+    scenes included under their keys; ``menu_entries``: the title menu's entries after "Levels";
+    ``play_extensions``: called once with every new play scene; ``puzzles``: the "More puzzles" list.
+    """
+
+    scenes: Mapping[str, type[Scene]]
+    menu_entries: tuple[MenuEntry, ...] = ()
+    play_extensions: tuple[PlayExtensionFactory, ...] = ()
+    puzzles: tuple[PuzzleEntry, ...] = ()
+
+    def scene(self, name: str) -> type[Scene]:
+        """The Scene class registered as ``name`` (KeyError naming the choices if unknown)."""
+        if name not in self.scenes:
+            raise KeyError(f"no scene {name!r}; registered: {', '.join(sorted(self.scenes))}")
+        return self.scenes[name]
+
+
 class App:
     """The window, the main loop and the scene stack.
 
-    ``screen`` may be passed in (e.g. an off-screen Surface for benchmarks); otherwise a
-    resizable window is opened.  ``clock`` defaults to :class:`pygame.time.Clock`; pass a
-    :class:`FixedClock` to step deterministically.
+    Built by :func:`game.app.compose.build_app` (the one composition root: it makes the stores, the job
+    runner and the :class:`Registry`).  ``screen`` may be passed in (e.g. an off-screen Surface for
+    benchmarks); otherwise a resizable window is opened.  ``clock`` defaults to
+    :class:`pygame.time.Clock`; pass a :class:`FixedClock` to step deterministically.
     """
 
     def __init__(
         self,
         *,
+        registry: Registry,
+        jobs: JobRunner,
+        progress: ProgressStore,
+        settings: SettingsStore,
+        resume: ResumeStore,
         size: tuple[int, int] = DEFAULT_SIZE,
         clock: Clock | None = None,
         screen: pygame.Surface | None = None,
-        progress: ProgressStore | None = None,
-        settings: SettingsStore | None = None,
-        resume: ResumeStore | None = None,
         sound: bool = True,
         title: str = "Lemming Bricks",
-        jobs: JobRunner | None = None,
     ) -> None:
         pygame.display.init()
         pygame.font.init()
         #: The player's settings (``$XDG_CONFIG_HOME/lemming-bricks/settings.json``).
-        self.settings_store: SettingsStore = settings if settings is not None else SettingsStore.load()
+        self.settings_store: SettingsStore = settings
         #: Where the player was (last level, bricks per level).
-        self.resume: ResumeStore = resume if resume is not None else ResumeStore.load()
+        self.resume: ResumeStore = resume
+        #: The scenes by name, the title menu's entries, the play-scene extensions, the side puzzles.
+        self.registry = registry
         if screen is None:
             pygame.display.set_caption(title)
             screen = self._open_window(size, self.settings.fullscreen)
             try:
-                from game.app.sprites import shared_sprites
-
                 pygame.display.set_icon(shared_sprites().get("lem_cheer_0", 32))
             except (pygame.error, KeyError):
                 pass
@@ -135,10 +180,6 @@ class App:
         self.time = 0.0  #: seconds of simulated app time (sum of dt)
         self.mouse_pos: tuple[int, int] | None = None
         self.last_frame_ms = 0.0  #: wall-clock time the last step spent updating and drawing
-        if progress is None:
-            from game.core.progress import ProgressStore
-
-            progress = ProgressStore.load_default()
         self.progress: ProgressStore = progress
         #: Messages for the HUD toast (e.g. "progress file was corrupt ..."): (text, seconds left).
         self.toasts: list[list[object]] = []
@@ -152,15 +193,13 @@ class App:
         for message in self.settings_store.messages + self.resume.messages:
             self.toast(message, 6.0)
         if progress.messages or self.settings_store.messages or self.resume.messages:
-            from game.core.error_log import log_error
-
             for message in progress.messages + self.settings_store.messages + self.resume.messages:
                 log_error("reading the saved data at start", message)  # the toast's details, for a bug report
         #: Effects and music (silent, but still counting requests, without an audio device).
         self.sound = SoundPlayer(self.settings, enabled=sound)
         #: The one runner of every AI job (:mod:`game.app.jobs`): pumped once per frame, a scene's jobs stop
         #: when the scene is popped or replaced.
-        self.jobs = jobs if jobs is not None else JobRunner()
+        self.jobs = jobs
         rebind(self.settings.key_map())  # the player's keys (Settings -> Keys)
 
     # ------------------------------------------------------------- settings and window
@@ -221,10 +260,9 @@ class App:
         return scene
 
     def make(self, name: str, *args: Any, **kwargs: Any) -> Any:
-        """Build the scene registered as ``name`` (:mod:`game.app.router`) without showing it."""
-        from game.app.router import scene_class
-
-        return scene_class(name)(self, *args, **kwargs)
+        """Build the scene registered as ``name`` (in :attr:`registry`) without showing it."""
+        factory: Callable[..., Scene] = self.registry.scene(name)
+        return factory(self, *args, **kwargs)
 
     def open(self, name: str, *args: Any, **kwargs: Any) -> Any:
         """Build the scene registered as ``name`` and push it (e.g. ``app.open("select")``); returns it."""
@@ -232,9 +270,7 @@ class App:
 
     def showing(self, name: str) -> bool:
         """True when the top scene is the one registered as ``name``."""
-        from game.app.router import scene_class
-
-        return self.top is not None and isinstance(self.top, scene_class(name))
+        return self.top is not None and isinstance(self.top, self.registry.scene(name))
 
     def pop(self) -> Scene | None:
         """Remove the top scene; the app quits when the stack becomes empty."""
@@ -351,8 +387,6 @@ class App:
             veil.set_alpha(int(160 * self.flash / 0.25))
             surface.blit(veil, (0, 0))
         if self.toasts:
-            from game.app.hud import draw_toasts
-
             draw_toasts(surface, [str(t[0]) for t in self.toasts])
 
     def run_frames(self, n: int, dt: float | None = None) -> int:
@@ -407,8 +441,6 @@ class App:
 
 def default_screenshot_path() -> Path:
     """Where F12 saves screenshots: the user's data folder, timestamped."""
-    from game.core.storage import user_data_dir
-
     stamp = time.strftime("%Y%m%d-%H%M%S")
     return user_data_dir() / "screenshots" / f"lemming-bricks-{stamp}.png"
 

@@ -7,7 +7,7 @@ frame.  Every frame has a footer strip (frame counter and progress bar; the outc
 last frame), so no two consecutive frames are identical and the GIF keeps exactly
 ``N + 2`` frames.
 
-A fractional answer (:class:`ai.kernel.base.RelaxedSolution`: the gradient solver's densities or
+A fractional answer (:class:`ai.facade.RelaxedSolution`: the gradient solver's densities or
 the MILP's LP relaxation) is drawn with translucent bricks and translucent lemming mass
 (:func:`game.app.export_relaxed.relaxed_frames`).
 
@@ -32,24 +32,22 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
+from ai.facade import RelaxedSolution, SolveContext, SolveStopped, StopReason
 from game.core.level import Brick, Level
 from game.core.outcome import frame_label
 from game.core.rules import check_bricks
-from game.core.simulation import Run, simulate
+from game.core.simulation import Run, SimulationCancelled, simulate
+from game.core.storage import user_exports_dir
+from game.app import gif_writer, hud
 from game.app.export_draw import (DEFAULT_SCALE, TILE, Frame, _board_frame, _canvas, _footer, _pg, _title_card,
                                  _to_array, cell_size, check_frame_size, frame_shape, frame_size, margins)
-
-if TYPE_CHECKING:
-    import pygame
-
-    from ai.kernel.base import RelaxedSolution
-    from ai.kernel.context import SolveContext
-    from game.app.render import LevelRenderer
+from game.app.export_relaxed import iter_relaxed_frames
+from game.app.render import LevelRenderer
 
 #: Default frame rate (simulation frames per second).
 DEFAULT_FPS = 6.0
@@ -105,9 +103,6 @@ def iter_gif_frames(
     Frames are drawn on demand: memory does not grow with N.
     """
     _pg()
-    from game.app import hud
-    from game.app.render import LevelRenderer
-
     placed = check_bricks(level, bricks)
     if run is None:
         run = simulate(level, placed)
@@ -149,19 +144,13 @@ def export_gif(
     """Render and write the GIF of ``bricks`` (or of a ``relaxed`` solution); ``out`` defaults to
     :func:`default_export_path`.
 
-    ``context`` (default: no limit) is checked every frame; once it stops, :class:`ai.kernel.context.SolveStopped`
+    ``context`` (default: no limit) is checked every frame; once it stops, :class:`ai.facade.SolveStopped`
     is raised and no file is left behind (the writer is atomic)."""
-    from ai.kernel.context import SolveStopped, StopReason
-    from game.core.simulation import SimulationCancelled
-    from game.app.gif_writer import write_gif
-
     start = time.perf_counter()
     check_frame_size(level, scale)
     path = Path(out) if out is not None else default_export_path(level)
     frames: Iterator[Frame]
     if relaxed is not None:
-        from game.app.export_relaxed import iter_relaxed_frames
-
         frames = iter_relaxed_frames(level, relaxed, scale=scale, subtitle=subtitle)
         won: bool | None = None
     else:
@@ -175,7 +164,7 @@ def export_gif(
         won = run.won
     if context is not None:
         frames = _checked(frames, context)
-    count, size = write_gif(frames, path, fps=fps, title_seconds=TITLE_SECONDS, outcome_seconds=OUTCOME_SECONDS)
+    count, size = gif_writer.write_gif(frames, path, fps=fps, title_seconds=TITLE_SECONDS, outcome_seconds=OUTCOME_SECONDS)
     return ExportResult(path, count, frame_size(level, scale=scale), size, won, time.perf_counter() - start)
 
 
@@ -192,8 +181,6 @@ def write_gif(frames: Sequence[Frame], out: Path | str, *, fps: float = DEFAULT_
 
     (:func:`game.app.gif_writer.write_gif` streams any iterable of frames.)
     """
-    from game.app import gif_writer
-
     return gif_writer.write_gif(frames, out, fps=fps, title_seconds=title_seconds,
                                 outcome_seconds=outcome_seconds)[1]
 
@@ -210,8 +197,6 @@ def slug(text: str) -> str:
 
 def default_export_path(level: Level, *, when: float | None = None, suffix: str = "") -> Path:
     """``<user exports dir>/<level-title>-YYYYmmdd-HHMMSS[-suffix].gif`` (never an existing file)."""
-    from game.core.storage import user_exports_dir
-
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if when is None else when))
     base = f"{slug(level.title or 'level')}-{stamp}" + (f"-{suffix}" if suffix else "")
     folder = user_exports_dir()

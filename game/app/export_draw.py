@@ -8,18 +8,18 @@ solutions (:mod:`game.app.export_relaxed`): frame geometry, the canvas, the foot
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import numpy.typing as npt
+import pygame
 
+from game.core.errors import GameError
 from game.core.level import Brick, Level
 from game.core.simulation import Run
-
-if TYPE_CHECKING:
-    import pygame
-
-    from game.app.render import LevelRenderer
+from game.app import hud
+from game.app.app import headless_env
+from game.app.render import LevelRenderer, render_frame
 
 #: Sprites are 16 px pixel art: a cell is ``16 * scale`` pixels.
 TILE = 16
@@ -76,7 +76,6 @@ def check_frame_size(level: Level, scale: int) -> None:
     w, h = frame_size(level, scale=scale)
     if w * h <= MAX_FRAME_PIXELS:
         return
-    from game.core.errors import GameError
 
     fit = fit_scale(level, scale)
     hint = f"use --scale {fit}" if fit else "the map is too large for a GIF"
@@ -92,11 +91,8 @@ def frame_shape(level: Level, *, scale: int = DEFAULT_SCALE) -> tuple[int, int]:
 
 # ---------------------------------------------------------------- drawing helpers
 def _pg() -> Any:
-    from game.app.app import headless_env
-
+    """pygame, with its display and fonts ready (SDL's dummy drivers when no window is open)."""
     headless_env()
-    import pygame
-
     if not pygame.display.get_init():
         pygame.display.init()
     if not pygame.font.get_init():
@@ -105,16 +101,12 @@ def _pg() -> Any:
 
 
 def _to_array(surface: pygame.Surface) -> Frame:
-    import pygame
-
     w, h = surface.get_size()
     arr: Frame = np.frombuffer(pygame.image.tobytes(surface, "RGB"), dtype=np.uint8).reshape(h, w, 3)
     return arr
 
 
 def _fit_text(s: str, width: int, size: int, color: tuple[int, int, int]) -> pygame.Surface:
-    from game.app import hud
-
     while size > 10 and hud.text(s, size, color).get_width() > width:
         size -= 2
     return hud.text(s, size, color)
@@ -123,10 +115,6 @@ def _fit_text(s: str, width: int, size: int, color: tuple[int, int, int]) -> pyg
 def _footer(surface: pygame.Surface, level: Level, cell: int, frac: float, label: str,
             color: tuple[int, int, int], right: str = "") -> None:
     """The strip under the board: a progress bar and a caption."""
-    import pygame
-
-    from game.app import hud
-
     margin, footer = margins(cell)
     w, h = surface.get_size()
     top = h - footer
@@ -143,16 +131,12 @@ def _footer(surface: pygame.Surface, level: Level, cell: int, frac: float, label
 
 def _canvas(level: Level, scale: int) -> pygame.Surface:
     _pg()
-    import pygame
-
     return pygame.Surface(frame_size(level, scale=scale))
 
 
 def _board_frame(level: Level, bricks: Sequence[Brick], run: Run | None, t: float, scale: int,
                  renderer: LevelRenderer, *, ghost: Sequence[Brick] = ()) -> pygame.Surface:
     """The window's board drawing of frame ``t`` (via render_frame) on a canvas with a footer."""
-    from game.app.render import render_frame
-
     cell = cell_size(scale)
     margin, _ = margins(cell)
     canvas = _canvas(level, scale)
@@ -165,10 +149,6 @@ def _board_frame(level: Level, bricks: Sequence[Brick], run: Run | None, t: floa
 def _title_card(level: Level, scale: int, renderer: LevelRenderer, lines: Sequence[str],
                 bricks: Sequence[Brick] = ()) -> pygame.Surface:
     """The board with the lemmings waiting, darkened, with the title and a few lines on it."""
-    import pygame
-
-    from game.app import hud
-
     canvas = _board_frame(level, bricks, None, 0.0, scale, renderer)
     w, h = canvas.get_size()
     veil = pygame.Surface((w, h), pygame.SRCALPHA)

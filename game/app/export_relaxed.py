@@ -1,24 +1,23 @@
-"""GIF frames of a fractional solution (:class:`ai.kernel.base.RelaxedSolution`: the gradient solver's
+"""GIF frames of a fractional solution (:class:`ai.facade.RelaxedSolution`: the gradient solver's
 densities or the MILP's LP relaxation): translucent bricks (opacity = density) and translucent
 lemming mass, drawn on the window's board by the same renderer.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import Any, Iterator
 
 import numpy as np
 import numpy.typing as npt
+import pygame
 
+from ai.facade import RelaxedSolution
 from game.core.level import Level
+from game.core.occupancy import simulate_level
 from game.core.simulation import Run
+from game.app import hud
 from game.app.export_draw import DEFAULT_SCALE, Frame, _canvas, _footer, _pg, _title_card, _to_array, cell_size, margins
-
-if TYPE_CHECKING:
-    import pygame
-
-    from ai.kernel.base import RelaxedSolution
-    from game.app.render import LevelRenderer
+from game.app.render import FrameView, LevelRenderer
 
 
 def relaxed_frames(
@@ -46,18 +45,13 @@ def iter_relaxed_frames(
     ``relaxed.occupancy`` is ``(N, H, W, 2)``; when it is empty the mass is computed with the
     occupancy simulator (:func:`game.core.occupancy.simulate_level`) from the densities.
     """
-    pygame = _pg()
-    from game.app import hud
-    from game.app.render import FrameView, LevelRenderer
-
+    _pg()
     rend = renderer if renderer is not None else LevelRenderer()
     cell = cell_size(scale)
     margin, _ = margins(cell)
     obst = np.clip(np.asarray(relaxed.obstacles, dtype=np.float64), 0.0, 1.0)
     occ = np.asarray(relaxed.occupancy, dtype=np.float64)
     if occ.ndim != 4 or occ.shape[0] == 0:
-        from game.core.occupancy import simulate_level
-
         occ = simulate_level(level, obst * level.brickable_map)
     n = occ.shape[0]
     empty = Run(level, (), ())  # a run without lemmings: the renderer draws none
@@ -86,10 +80,6 @@ def draw_relaxed(surface: pygame.Surface, layout: Any, obstacles: npt.NDArray[np
                  mass: npt.NDArray[np.float64] | None, renderer: LevelRenderer, *,
                  brick: pygame.Surface | None = None, labels: bool = True) -> None:
     """Translucent bricks (opacity = density) and lemming mass ``(H, W, 2)`` on a drawn board."""
-    import pygame
-
-    from game.app import hud
-
     cell = layout.cell
     brick = brick if brick is not None else renderer.sprites.get("brick", cell)
     for r, c in np.argwhere(obstacles > 0.02):

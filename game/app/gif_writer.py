@@ -22,6 +22,9 @@ from typing import BinaryIO, Iterable
 
 import numpy as np
 import numpy.typing as npt
+from PIL import GifImagePlugin, Image
+
+from game.core.storage import atomic_writer
 
 Frame = npt.NDArray[np.uint8]
 
@@ -41,8 +44,6 @@ class GifStreamWriter:
 
     def add(self, frame: Frame, duration_ms: float) -> None:
         """Append one RGB frame ``(H, W, 3)`` shown for ``duration_ms`` milliseconds."""
-        from PIL import GifImagePlugin, Image
-
         h, w = frame.shape[:2]
         if (w, h) != self.size:
             raise ValueError(f"frame is {w}x{h}, the GIF is {self.size[0]}x{self.size[1]}")
@@ -105,8 +106,6 @@ def write_gif(frames: Iterable[Frame], out: Path | str, *, fps: float, title_sec
     Returns ``(frames written, file size in bytes)``.  ``out`` may be a link to a regular file;
     folders, FIFOs and devices are refused (:class:`game.core.storage.UserFileError`).
     """
-    from game.core.storage import atomic_writer
-
     fps = max(0.5, float(fps))
     with atomic_writer(Path(out)) as handle:
         count = write_gif_stream(frames, handle, durations_ms=(title_seconds * 1000.0, 1000.0 / fps,

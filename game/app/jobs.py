@@ -1,12 +1,14 @@
 """The app's one job runner: every AI job of the UI goes through :class:`JobRunner`.
 
 The :class:`~game.app.app.App` owns one runner (``app.jobs``); scenes submit jobs to it and get a
-typed :class:`JobHandle` back.  A job is ``job(report, cancel)``: it reports progress through
-``report`` and returns a picklable result.  By default it runs in a child process through
-:func:`ai.kernel.process.run_in_child` (the one child-process runner: no interpreter lock shared with the UI,
-cancel kills the child and everything it started); :attr:`Execution.THREAD` runs it in a thread of
-the game (where ``fork`` is missing, and for tests), :attr:`Execution.INLINE` at once in the caller
-(a test double: no thread, no process).
+typed :class:`JobHandle` back.  A job is ``job(ctx)``: ``ctx`` is the one
+:class:`~ai.facade.SolveContext` of the job, made by the runner from ``submit(time_limit=...)``,
+the handle's cancel request and the progress report (``ctx.report(...)``, or ``ctx.progress`` handed to
+a solver); the job returns a picklable result.  By default it runs in a child process through
+:func:`ai.facade.run_in_child` (the one child-process runner: no interpreter lock shared with the UI,
+cancel kills the child and everything it started; the context is made in the child);
+:attr:`Execution.THREAD` runs it in a thread of the game (where ``fork`` is missing, and for tests),
+:attr:`Execution.INLINE` at once in the caller (a test double: no thread, no process).
 
 The runner never calls back from another thread: the app calls :meth:`JobRunner.pump` once per frame,
 which delivers the events (:class:`JobEvent`, kind :class:`JobEventKind`) to the callbacks given to
@@ -16,7 +18,7 @@ lane replaces the one running there (whose late events are dropped), and :meth:`
 
 >>> runner = JobRunner(execution=Execution.INLINE)
 >>> answers = []
->>> handle = runner.submit(lambda report, cancel: 6 * 7, label="answer",
+>>> handle = runner.submit(lambda ctx: 6 * 7, label="answer",
 ...                        on_done=lambda event: answers.append(event.payload))
 >>> handle.state, answers                      # nothing is delivered before the frame's pump
 (<JobState.RUNNING: 'running'>, [])
@@ -34,25 +36,22 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from typing import Any, Callable
 
-from ai.kernel.process import JobCancelled, JobFailed, fork_available, run_in_child
+from ai.facade import JobCancelled, JobFailed, SolveContext, SolveStatus, fork_available, run_in_child
 
+#: Where a job's progress reports go (in the game's process).
 Report = Callable[[Any], None]
-
-
-class Job(Protocol):
-    """A job: called as ``job(report, cancel=event)`` with a progress-report function and a cancel event
-    (never set in a child process, which is killed instead); returns a picklable result."""
-
-    def __call__(self, report: Report, cancel: threading.Event) -> Any:
-        """Do the work."""
+#: A job: called as ``job(ctx)`` with its :class:`~ai.facade.SolveContext` (deadline, cancel
+#: request, progress sink; the cancel is never set in a child process, which is killed instead);
+#: returns a picklable result.
+Job = Callable[[SolveContext], Any]
 
 
 class JobEventKind(enum.Enum):
     """What a :class:`JobEvent` reports."""
 
-    PROGRESS = "progress"  #: a progress report (payload: e.g. :class:`ai.kernel.base.Progress`)
+    PROGRESS = "progress"  #: a progress report (payload: e.g. :class:`ai.facade.Progress`)
     DONE = "done"  #: the job returned (payload: its result)
     ERROR = "error"  #: the job raised or its process died (message; detail: the traceback)
     CANCELLED = "cancelled"  #: the job stopped because it was cancelled
@@ -72,7 +71,7 @@ class JobState(enum.Enum):
 class Execution(enum.Enum):
     """Where a job runs."""
 
-    CHILD_PROCESS = "child-process"  #: :func:`ai.kernel.process.run_in_child` (the default where ``fork`` exists)
+    CHILD_PROCESS = "child-process"  #: :func:`ai.facade.run_in_child` (the default where ``fork`` exists)
     THREAD = "thread"  #: a thread of the game (no ``fork``; tests)
     INLINE = "inline"  #: at once in the caller of :meth:`JobRunner.submit` (test double)
 
@@ -158,15 +157,16 @@ class JobRunner:
 
     # ----------------------------------------------------------------- submitting
     def submit(self, job: Job, *, label: str, owner: object | None = None, lane: str = "",
+               time_limit: float | None = None,
                on_done: Callback | None = None, on_progress: Callback | None = None,
                on_error: Callback | None = None, on_cancelled: Callback | None = None,
-               execution: Execution | None = None, preload: tuple[str, ...] = (),
-               outlive_owner: bool = False) -> JobHandle:
+               execution: Execution | None = None, outlive_owner: bool = False) -> JobHandle:
         """Start ``job``; the callbacks are called by :meth:`pump` (on the UI thread) with its events.
 
-        A job already running in the same ``owner`` and ``lane`` is cancelled and dropped.
-        ``preload``: modules to import in this process first, so every later child inherits them.
-        ``outlive_owner``: :meth:`close_owner` lets this job finish (e.g. a GIF being written).
+        ``time_limit``: seconds the job's context allows (None: no deadline; the job's own code stops
+        at its context's deadline).  A job already running in the same ``owner`` and ``lane`` is
+        cancelled and dropped.  ``outlive_owner``: :meth:`close_owner` lets this job finish (e.g. a GIF
+        being written).
         """
         for old in self.running(owner, lane):
             self._drop(old)
@@ -177,9 +177,9 @@ class JobRunner:
         self._active.append(handle)
         how = execution if execution is not None else self.execution
         if how == Execution.INLINE:
-            self._run(handle, job, how, preload)
+            self._run(handle, job, how, time_limit)
         else:
-            thread = threading.Thread(target=self._run, args=(handle, job, how, preload),
+            thread = threading.Thread(target=self._run, args=(handle, job, how, time_limit),
                                       name=f"job-{label}", daemon=True)
             thread.start()
         return handle
@@ -245,7 +245,7 @@ class JobRunner:
         if handle in self._active:
             self._active.remove(handle)
 
-    def _run(self, handle: JobHandle, job: Job, how: Execution, preload: tuple[str, ...]) -> None:
+    def _run(self, handle: JobHandle, job: Job, how: Execution, time_limit: float | None) -> None:
         """The job's thread (or the caller, inline): run it, queue its events."""
         def put(kind: JobEventKind, payload: Any = None, message: str = "", detail: str = "") -> None:
             self._events.put((handle, kind, payload, message, detail, time.perf_counter() - handle.started))
@@ -254,11 +254,12 @@ class JobRunner:
             put(JobEventKind.PROGRESS, payload)
 
         try:
-            if how == Execution.CHILD_PROCESS:  # (a partial: no frame of this module in the child's stack)
-                result = run_in_child(functools.partial(job, cancel=threading.Event()), handle._cancel,
-                                      report, preload=preload)
+            if how == Execution.CHILD_PROCESS:  # (a partial: no frame of this method in the child's stack)
+                result = run_in_child(functools.partial(_in_child, job, time_limit, handle.label), handle._cancel,
+                                      report)
             else:
-                result = job(report, cancel=handle._cancel)
+                result = job(SolveContext.create(time_limit=time_limit, cancel=handle._cancel, progress=report,
+                                                 solver=handle.label))
         except JobCancelled:
             handle.ended = time.perf_counter()
             put(JobEventKind.CANCELLED)
@@ -285,12 +286,15 @@ def default_execution() -> Execution:
     return Execution.CHILD_PROCESS if fork_available() else Execution.THREAD
 
 
+def _in_child(job: Job, time_limit: float | None, label: str, report: Report) -> Any:
+    """The job in its child process, with a context made there (a cancel kills the child)."""
+    return job(SolveContext.create(time_limit=time_limit, progress=report, solver=label))
+
+
 def _says_cancelled(result: Any) -> bool:
     """True when a result says it was cancelled: None, or a solve result with status cancelled."""
-    from ai.kernel.base import SolveStatus
-
     return result is None or getattr(result, "status", None) == SolveStatus.CANCELLED
 
 
-__all__ = ["Callback", "Execution", "FINAL", "Job", "JobEvent", "JobEventKind", "JobHandle", "JobRunner",
+__all__ = ["Callback", "Execution", "FINAL", "Job", "Report", "JobEvent", "JobEventKind", "JobHandle", "JobRunner",
            "JobState", "default_execution"]

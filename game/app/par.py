@@ -8,9 +8,9 @@ the progress file once proved.  It never blocks a frame; leaving the level cance
 
 from __future__ import annotations
 
-import threading
-from typing import Any, Callable
+from typing import Callable
 
+from ai import facade
 from game.core.level import Level
 from game.core.progress import ProgressStore
 from game.app.jobs import Job, JobEvent, JobHandle, JobRunner
@@ -20,9 +20,9 @@ PAR_TIME_LIMIT = 20.0
 
 
 def _min_job(level: Level) -> Job:
-    def job(report: Callable[[Any], None], cancel: threading.Event) -> int | None:
-        from ai import facade
-        return facade.solve(level, solver="auto", mode="min", ctx=facade.SolveContext.create(time_limit=PAR_TIME_LIMIT, cancel=cancel)).min_bricks
+    """The job: the minimum brick count of ``level`` (None when not proved in time)."""
+    def job(ctx: facade.SolveContext) -> int | None:
+        return facade.solve(level, solver="auto", mode="min", ctx=ctx).min_bricks
     return job
 
 
@@ -45,7 +45,7 @@ class ParFinder:
         if self.busy or self.progress.par(self.key, self.level) is not None:
             return
         self.handle = self.jobs.submit(_min_job(self.level), label="par", owner=self.owner, lane="par",
-                                       on_done=self._done)
+                                       time_limit=PAR_TIME_LIMIT, on_done=self._done)
 
     def _done(self, event: JobEvent) -> None:
         if isinstance(event.payload, int):

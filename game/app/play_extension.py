@@ -1,8 +1,8 @@
 """How add-ons plug into the play scene: one protocol, :class:`PlayExtension`, registered once.
 
 An extension (the AI assistant, the release observer of "What the AI has learned", a test double)
-is made by a factory in :data:`game.app.router.PLAY_SCENE_EXTENSIONS`, called once with every new play
-scene; the scene keeps what the factories return (by :attr:`PlayExtension.name`) and then, and only
+is made by a factory of the app's registry (``app.registry.play_extensions``, filled by the composition
+root :mod:`game.app.compose`), called once with every new play scene (a :class:`PlayHost`); the scene keeps what the factories return (by :attr:`PlayExtension.name`) and then, and only
 then, calls them:
 
 * :meth:`~PlayExtension.handle_event` sees every action before the scene (True consumes it);
@@ -22,13 +22,16 @@ then, calls them:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Callable, Protocol, Sequence, runtime_checkable
 
 import pygame
 
-from game.core.level import Brick
+from game.core.level import Brick, Level
+from game.core.playback import PlayState
+from game.core.progress import ProgressStore
 from game.app.input import Action
-from game.app.render import BoardLayout, FrameView
+from game.app.jobs import JobRunner
+from game.app.render import BoardLayout, FrameView, LevelRenderer
 
 RGBA = tuple[int, int, int, int]
 
@@ -108,6 +111,61 @@ class ExtensionBase:
         """Nothing to stop."""
 
 
+class HostApp(Protocol):
+    """The part of the app an extension uses: the progress store (hints are counted there) and the
+    job runner (every AI job goes through it)."""
+
+    @property
+    def progress(self) -> ProgressStore:
+        """The player's progress."""
+
+    @property
+    def jobs(self) -> JobRunner:
+        """The app's job runner."""
+
+
+class PlayHost(Protocol):
+    """What an extension factory gets: the play scene, seen through what extensions use (the play scene
+    satisfies it; no extension imports the play scene)."""
+
+    @property
+    def level(self) -> Level:
+        """The level played."""
+
+    @property
+    def key(self) -> str | None:
+        """The level's progress key (None: nothing is recorded)."""
+
+    @property
+    def app(self) -> HostApp:
+        """The app."""
+
+    @property
+    def renderer(self) -> LevelRenderer:
+        """The board renderer."""
+
+    @property
+    def bricks(self) -> tuple[Brick, ...]:
+        """The bricks on the board now."""
+
+    @property
+    def state(self) -> PlayState:
+        """Where the playback is (placing, running, ...)."""
+
+    def apply_bricks(self, bricks: Sequence[Brick]) -> bool:
+        """Put a brick set on the board (on the undo chain); True if it changed."""
+
+    def toggle_run(self) -> None:
+        """Release the lemmings (Space)."""
+
+    def say(self, message: str, seconds: float = 2.5) -> None:
+        """Show a one-line message under the HUD."""
+
+
+#: Makes an extension for a new play scene (or None: nothing for this one).
+PlayExtensionFactory = Callable[[PlayHost], PlayExtension | None]
+
+
 def merge_marks(marks: list[Marks]) -> Marks:
     """The marks of several extensions together (in registration order).
 
@@ -122,4 +180,5 @@ def merge_marks(marks: list[Marks]) -> Marks:
                  max(m.strip_left for m in marks))
 
 
-__all__ = ["BoardView", "ExtensionBase", "Marks", "NO_MARKS", "PlayExtension", "RGBA", "merge_marks"]
+__all__ = ["BoardView", "ExtensionBase", "HostApp", "Marks", "NO_MARKS", "PlayExtension", "PlayExtensionFactory",
+           "PlayHost", "RGBA", "merge_marks"]

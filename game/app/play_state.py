@@ -4,16 +4,14 @@ drawing helpers read of it (here, not in the play scene's module, so other scene
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, Sequence
+from typing import Protocol, Sequence
 
+from game.core.catalog import LevelEntry
+from game.core.level import Brick, Level
+from game.core.outcome import LemmingFailure
 from game.core.playback import PlayState
-
-if TYPE_CHECKING:
-    from game.core.catalog import LevelEntry
-    from game.core.level import Brick, Level
-    from game.core.outcome import LemmingFailure
-    from game.core.settings import Settings
-    from game.core.simulation import Run
+from game.core.settings import Settings
+from game.core.simulation import Run
 
 
 class AppView(Protocol):

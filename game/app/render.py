@@ -15,6 +15,7 @@ For a GIF frame, no window is needed::
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -23,6 +24,7 @@ import pygame
 from game.core.level import Brick, Level
 from game.core.outcome import move_of
 from game.core.simulation import Run
+from game.app import hud
 from game.app.sprites import Sprites, shared_sprites
 
 RGBA = tuple[int, int, int, int]
@@ -311,9 +313,7 @@ class LevelRenderer:
 
     @staticmethod
     def _count_badge(surface: pygame.Surface, rect: pygame.Rect, n: int) -> None:
-        from game.app.hud import text
-
-        label = text(str(n), max(14, min(28, rect.width // 2)), (16, 12, 24), shadow=False)
+        label = hud.text(str(n), max(14, min(28, rect.width // 2)), (16, 12, 24), shadow=False)
         radius = max(7, label.get_height() // 2 + 2)
         center = (rect.right - radius // 2, rect.top + radius // 2)
         pygame.draw.circle(surface, (16, 12, 24), center, radius + 2)
@@ -323,8 +323,6 @@ class LevelRenderer:
 
 def _draw_cave_silhouettes(bg: pygame.Surface) -> None:
     """Stalactites and stalagmites in two dim layers: depth at the window's edges."""
-    import random
-
     w, h = bg.get_size()
     for layer, (color, scale) in enumerate((((30, 22, 52), 1.0), ((20, 14, 36), 0.6))):
         rng = random.Random(7 + layer)

@@ -11,15 +11,11 @@ MAX_WIDTH, MAX_HEIGHT = 7680, 4320
 
 
 def _cmd_edit(args: argparse.Namespace) -> int:
-    import os
-
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from game.app.app import FixedClock  # (the app and pygame load only when the editor starts)
+    from game.app.compose import build_app
+    from game.core.editor_model import EditorModel, parse_size
     from game.core.errors import GameError
     from game.core.storage import user_levels_dir
-    from game.app.app import App, FixedClock
-    from game.core.editor_model import EditorModel, parse_size
-    from game.app.scenes.editor import EditorScene, install_menu_entries
-    from game.app.scenes.menu import MenuScene
 
     if args.new:
         size = parse_size(args.new)
@@ -35,12 +31,10 @@ def _cmd_edit(args: argparse.Namespace) -> int:
         model = EditorModel.from_level(level, path=path if in_user_folder else None, source=path.name)
     else:
         model = None
-    install_menu_entries()
-    app = App(size=(args.width, args.height), clock=FixedClock() if args.frames else None)
-    app.push(MenuScene(app))
-    editor = app.push(EditorScene(app, model))
+    app = build_app(size=(args.width, args.height), clock=FixedClock() if args.frames else None)
+    app.open("menu")  # Esc in the editor comes back to the title menu
+    editor = app.open("editor", model)
     if args.analyse:
-        assert isinstance(editor, EditorScene)
         editor.analyse()
     return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=args.screenshot_frame)
 

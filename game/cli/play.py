@@ -19,28 +19,12 @@ MAX_WIDTH, MAX_HEIGHT = 7680, 4320
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    import os
-
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from game.app.app import App, FixedClock
+    from game.app.app import FixedClock  # (the app and pygame load only when the game starts)
+    from game.app.compose import build_app
+    from game.app.input import Act
     from game.core.catalog import LevelEntry, Section, all_entries
-    from game.app.scenes.menu import MenuScene
-    from game.app.scenes.play import PlayScene
-    from game.app.scenes.select import LevelSelectScene
 
     entries = all_entries()
-    from game.app.scenes.editor import install_menu_entries
-
-    install_menu_entries()  # "Editor" and "Endless"
-    from game.app.scenes.learned import install as install_learned
-
-    install_learned()  # "What the AI has learned"; every release is observed
-    from game.app.scenes.more_puzzles import install_menu_entry as install_more_puzzles
-
-    install_more_puzzles()  # "More puzzles": Reverse Life, Peg solitaire, Minesweeper
-    from game.app.scenes.share import install as install_share
-
-    install_share()  # "Play a code"
     playlist: list[Any] | None = None
     index = 0
     if args.level is not None:  # read the level before any window or audio device opens: a bad
@@ -59,26 +43,22 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
         bricks = check_bricks(playlist[index].level, parse_bricks(args.bricks))
     size = _window_size(args)
-    app = App(size=size, clock=FixedClock() if args.frames else None)
-    app.push(MenuScene(app))
-    from game.app.input import Act
-
+    app = build_app(size=size, clock=FixedClock() if args.frames else None)
+    app.open("menu")
     if playlist is None:  # the title menu: Continue / Levels / ...
         if args.screenshot:
             app.action_filters.append(lambda action: action.kind == Act.HOVER)
         return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=args.screenshot_frame)
-    app.push(LevelSelectScene(app, entries=entries))
-    app.push(PlayScene(app, playlist=playlist, index=index))
+    app.open("select", entries=entries)
+    scene = app.open("play", playlist=playlist, index=index)
     if bricks:
-        scene = app.top
-        assert isinstance(scene, PlayScene)
         scene.apply_bricks(bricks, assisted=False)
         if args.release:
             scene.toggle_run()
-    if args.preview and isinstance(app.top, PlayScene):
-        app.top.preview = True
-    if args.no_preview and isinstance(app.top, PlayScene):
-        app.top.preview = False
+    if args.preview:
+        scene.preview = True
+    if args.no_preview:
+        scene.preview = False
     if args.screenshot:
         app.action_filters.append(lambda action: action.kind == Act.HOVER)  # no stray pointer in shots
     return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=args.screenshot_frame)

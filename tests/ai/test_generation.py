@@ -217,18 +217,17 @@ def test_next_level_runs_as_a_job_and_cancels() -> None:
     runner = JobRunner(execution=Execution.THREAD)
     done: list[object] = []
     try:
-        handle = runner.submit(lambda report, cancel: next_level(1, seed=4, context=SolveContext.create(cancel=cancel),
-                                                                 progress=report),
+        handle = runner.submit(lambda ctx: next_level(1, seed=4, context=ctx, progress=ctx.progress),  # type: ignore[arg-type]
                                label="generate", on_done=lambda event: done.append(event.payload))
         assert handle.wait(30)
         runner.pump()
         assert done and done[0].difficulty == 1 and done[0].level.budget == 1  # type: ignore[attr-defined]
         started = threading.Event()
 
-        def hard(report: object, cancel: threading.Event) -> object:
+        def hard(ctx: SolveContext) -> object:
             started.set()
-            cancel.wait(30)  # the test cancels first: no race with the machine's speed
-            return next_level(12, seed=4, context=SolveContext.create(cancel=cancel), progress=report)  # type: ignore[arg-type]
+            ctx.cancel_events[0].wait(30)  # the test cancels first: no race with the machine's speed
+            return next_level(12, seed=4, context=ctx, progress=ctx.progress)  # type: ignore[arg-type]
 
         ended: list[JobEventKind] = []
         handle = runner.submit(hard, label="generate", on_done=lambda e: ended.append(e.kind),

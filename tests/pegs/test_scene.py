@@ -14,7 +14,8 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from game.core.puzzles.pegs import Jump  # noqa: E402
-from game.app.app import App, FixedClock  # noqa: E402
+from game.app.app import FixedClock  # noqa: E402
+from game.app.compose import build_app  # noqa: E402
 from game.app.jobs import Execution  # noqa: E402
 from game.app.puzzles.pegs import PegsAsk, PegsScene  # noqa: E402
 
@@ -23,7 +24,7 @@ from game.app.puzzles.pegs import PegsAsk, PegsScene  # noqa: E402
 def scene(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PegsScene]:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    app = App(size=(1280, 800), clock=FixedClock(), sound=False)
+    app = build_app(size=(1280, 800), clock=FixedClock(), sound=False)
     pygame.event.clear()
     pegs = PegsScene(app)
     app.push(pegs)
@@ -139,7 +140,7 @@ def test_a_board_of_ones_own_without_centre(tmp_path: Path, monkeypatch: pytest.
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    app = App(size=(1280, 800), clock=FixedClock(), sound=False)
+    app = build_app(size=(1280, 800), clock=FixedClock(), sound=False)
     board, start = parse_board("oo.o")
     pegs = PegsScene(app, extra=("line.txt", board, start))
     app.push(pegs)
@@ -174,10 +175,10 @@ def test_escape_stops_the_thinking_and_a_move_cancels_it(scene: PegsScene, monke
 
     started = threading.Event()
 
-    def blocking_job(board: Any, position: int, what: PegsAsk) -> Callable[[Any, threading.Event], Any]:
-        def job(report: Any, cancel: threading.Event) -> Any:
+    def blocking_job(board: Any, position: int, what: PegsAsk) -> Callable[[Any], Any]:
+        def job(ctx: Any) -> Any:
             started.set()
-            cancel.wait(60)  # a test double: blocks until cancelled
+            ctx.cancel_events[0].wait(60)  # a test double: blocks until cancelled
             return None
         return job
 

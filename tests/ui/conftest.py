@@ -14,8 +14,8 @@ from typing import Iterator  # noqa: E402
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from game.core.progress import ProgressStore  # noqa: E402
 from game.app.app import App, FixedClock  # noqa: E402
+from game.app.compose import build_app  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -29,8 +29,8 @@ def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def app(data_home: Path) -> Iterator[App]:
-    """A real App on the dummy video driver with a fixed 1/60 s clock."""
-    application = App(size=(1280, 800), clock=FixedClock())
+    """A real App, built by the game's composition root, on the dummy video driver with a fixed 1/60 s clock."""
+    application = build_app(size=(1280, 800), clock=FixedClock())
     pygame.event.clear()
     yield application
     pygame.event.clear()
@@ -70,16 +70,3 @@ def leave_level(app: App) -> None:
     press(app, pygame.K_RETURN)
     if app.top is pause and pause.asking == PauseChoice.LEVELS:  # e.g. an Endless streak: "Leave this level?"
         press(app, pygame.K_RETURN)
-
-
-@pytest.fixture(autouse=True)
-def restore_ui_hooks() -> Iterator[None]:
-    """Commands like ``play`` install menu entries and play-scene extensions (global lists): restore them
-    after every test so one test's installs never change another's menu."""
-    from game.app.scenes.menu import MENU_ENTRIES
-    from game.app.scenes.play import PLAY_SCENE_EXTENSIONS
-
-    menu, extensions = list(MENU_ENTRIES), list(PLAY_SCENE_EXTENSIONS)
-    yield
-    MENU_ENTRIES[:] = menu
-    PLAY_SCENE_EXTENSIONS[:] = extensions

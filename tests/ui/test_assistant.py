@@ -17,6 +17,7 @@ from game.core.level import Level
 from game.core.progress import ProgressStore, default_progress_path
 from game.core.storage import user_exports_dir
 from game.app.app import App, FixedClock
+from game.app.compose import build_app
 from game.app.assistant import SOLVER_CYCLE, Assistant, assistant_of
 from game.app.assistant.state import solver_title
 from game.core.catalog import pack_entries
@@ -296,12 +297,12 @@ def test_after_a_win_the_assistant_owns_enter_and_the_board(app: App) -> None:
 
 def test_a_failed_export_shows_a_friendly_line_and_logs_the_error(app: App, monkeypatch: Any) -> None:
     from game.core.error_log import error_log_path
-    from game.app import export
+    from game.app.assistant import controller
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(export, "export_gif", broken)  # the child is forked: it sees the patch
+    monkeypatch.setattr(controller, "export_gif", broken)  # the child is forked: it sees the patch
     scene = open_original(app)
     press(app, pygame.K_g)
     wait_export(app, assistant_of(scene))
@@ -335,7 +336,7 @@ def test_the_status_strip_keeps_clear_of_the_solver_badge_on_narrow_and_wide_win
     from game.app.scenes.play_draw import draw_status_lines
 
     for size in ((800, 500), (1280, 800)):
-        app = App(size=size, clock=FixedClock())
+        app = build_app(size=size, clock=FixedClock())
         scene = open_original(app)
         press(app, pygame.K_h)
         wait_idle(app, assistant_of(scene))

@@ -20,7 +20,7 @@ from game.core.catalog import user_entries
 from game.core.editor_model import EditorModel, Tool
 from game.app.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt
 from game.app.scenes.editor import EditorScene
-from game.app.scenes.menu import MENU_ENTRIES, MenuScene
+from game.app.scenes.menu import MenuScene
 from game.app.scenes.play import PlayScene
 from tests.ui.conftest import click, move, press, leave_level
 
@@ -72,13 +72,6 @@ def close_scenes(app: App) -> Iterator[None]:
     yield
     while app.scenes:
         app.pop()
-
-
-@pytest.fixture
-def menu_entries() -> Iterator[None]:
-    saved = list(MENU_ENTRIES)
-    yield
-    MENU_ENTRIES[:] = saved
 
 
 # ---------------------------------------------------------------- painting
@@ -423,15 +416,11 @@ def test_analysis_never_blocks_a_frame(app: App) -> None:
 
 
 # ---------------------------------------------------------------- menu, drawing, CLI
-def test_menu_has_editor_and_endless(app: App, menu_entries: None) -> None:
-    from game.app.scenes.editor import install_menu_entries
-
-    install_menu_entries()
-    install_menu_entries()
+def test_menu_has_editor_and_endless(app: App) -> None:
     menu = app.push(MenuScene(app))
     assert isinstance(menu, MenuScene)
     labels = [label for label, _ in menu.items()]
-    assert labels == ["Continue", "Levels", "Editor", "Endless", "Settings", "Quit"]
+    assert labels[:4] == ["Continue", "Levels", "Editor", "Endless"] and labels[-2:] == ["Settings", "Quit"]
     press(app, pygame.K_DOWN)
     press(app, pygame.K_DOWN)
     press(app, pygame.K_RETURN)
@@ -451,7 +440,7 @@ def test_draws_at_small_and_large_sizes(app: App) -> None:
     app.run_frames(1)
 
 
-def test_edit_command_runs_headless(tmp_path: Path, menu_entries: None) -> None:
+def test_edit_command_runs_headless(tmp_path: Path) -> None:
     import game.cli.main as main
 
     shot = tmp_path / "editor.png"
@@ -483,30 +472,31 @@ def test_analyse_shows_the_levels_rating_in_the_panel(app: App) -> None:
 
 
 def test_a_rating_out_of_time_or_failing_keeps_the_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
-    import ai.services.rating
-    from ai.kernel.context import ManualClock, SolveContext
+    from ai.kernel.context import ManualClock
+    from ai.facade import Rating, SolveContext
+    from game.app.scenes import editor_analysis
     from game.app.scenes.editor_analysis import analyse_and_rate
 
     level = Level.load(ORIGINAL_PACK)
 
     clock = ManualClock()
 
-    def slow(level: Level, ctx: SolveContext, **_: object) -> ai.services.rating.Rating:
+    def slow(level: Level, ctx: SolveContext, **_: object) -> Rating:
         clock.advance(10.0)  # the rating uses up the job's time (an injected clock: no waiting)
         assert ctx.should_stop(), "the deadline never reached the rating"
-        return ai.services.rating.Rating(None, 0, False, 0, 0.0, 0, 0.0, None, 0, False, 2, 3, 20, "timeout")
+        return Rating(None, 0, False, 0, 0.0, 0, 0.0, None, 0, False, 2, 3, 20, "timeout")
 
-    monkeypatch.setattr(ai.services.rating, "rate_level", slow)
+    monkeypatch.setattr(editor_analysis, "rate_level", slow)
     ctx = SolveContext.create(time_limit=8.0, clock=clock)
-    analysis, rating, note = analyse_and_rate(level, "auto", ctx, lambda _: None)
+    analysis, rating, note = analyse_and_rate(level, "auto", ctx)
     assert analysis.min_bricks == 3 and analysis.solution_count == 6
     assert rating is None and "ran out of time" in note
 
-    def broken(level: Level, **_: object) -> ai.services.rating.Rating:
+    def broken(level: Level, *_: object, **__: object) -> Rating:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(ai.services.rating, "rate_level", broken)
-    analysis, rating, note = analyse_and_rate(level, "auto", SolveContext.create(time_limit=30.0), lambda _: None)
+    monkeypatch.setattr(editor_analysis, "rate_level", broken)
+    analysis, rating, note = analyse_and_rate(level, "auto", SolveContext.create(time_limit=30.0))
     assert analysis.min_bricks == 3 and rating is None and "rating failed" in note
 
 

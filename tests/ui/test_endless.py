@@ -6,13 +6,14 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pygame
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ai.facade import SolveContext
 from game.core.endless_record import EndlessRecord, load_record, save_record
 from game.core.level import Level
 from game.app.app import App
@@ -22,7 +23,7 @@ from game.app.scenes.play import PlayScene, PlayState
 from tests.ui.conftest import leave_level, press
 
 
-def gap_maker(step: int, seed: int, previous: float | None, report: Callable[[Any], None]) -> EndlessLevel:
+def gap_maker(step: int, seed: int, previous: float | None, ctx: SolveContext) -> EndlessLevel:
     """A stand-in generator: runs in the worker's child process like the real one and says where."""
     level = Level.from_rows(["> ..T", "XX.XX"], frames=9, budget=1).with_meta("title", f"Endless {step} \u00b7 Gap")
     level = level.with_meta("maker-pid", str(os.getpid()))
@@ -106,7 +107,7 @@ def test_real_endless_levels_are_titled_and_rated() -> None:
 
 @pytest.mark.parametrize("step", [1])
 def test_the_generator_error_is_shown_not_raised(app: App, tmp_path: Path, step: int) -> None:
-    def broken(step: int, seed: int, previous: float | None, report: Callable[[Any], None]) -> EndlessLevel:
+    def broken(step: int, seed: int, previous: float | None, ctx: SolveContext) -> EndlessLevel:
         raise RuntimeError("boom")
 
     endless = app.push(EndlessScene(app, seed=1, make_level=broken, record_path=tmp_path / "e.json"))

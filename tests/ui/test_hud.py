@@ -9,6 +9,7 @@ import pytest
 
 from game.app import hud
 from game.app.app import App, FixedClock
+from game.app.compose import build_app
 
 LONG = ("progress.json unusable (not valid JSON (line 1, column 2)); moved to "
         "progress.json.corrupt-20261122-161200, starting fresh with every level unsolved")
@@ -16,7 +17,7 @@ LONG = ("progress.json unusable (not valid JSON (line 1, column 2)); moved to "
 
 @pytest.fixture
 def small_app(data_home: Path) -> App:
-    application = App(size=(640, 400), clock=FixedClock())
+    application = build_app(size=(640, 400), clock=FixedClock())
     pygame.event.clear()
     return application
 

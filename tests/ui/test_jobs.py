@@ -10,22 +10,22 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
+from ai.facade import Progress, SolveContext
 from game.app.app import App, Scene
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobRunner, JobState
 
-Report = Callable[[Any], None]
-
 
 def blocks_until_cancelled(started: threading.Event | None = None) -> Job:
-    """A job that waits on its cancel event (never finishes by itself)."""
+    """A job that waits on its context's cancel request (never finishes by itself)."""
 
-    def job(report: Report, cancel: threading.Event) -> Any:
+    def job(ctx: SolveContext) -> Any:
         if started is not None:
             started.set()
+        (cancel,) = ctx.cancel_events
         cancel.wait()
         return None
 
@@ -53,19 +53,41 @@ def test_events_reach_the_callbacks_only_when_pumped() -> None:
     runner = JobRunner(execution=Execution.INLINE)
     seen = Recorder()
 
-    def job(report: Report, cancel: threading.Event) -> int:
-        report("a")
-        report("b")
+    def job(ctx: SolveContext) -> int:
+        ctx.report("a")
+        ctx.report("b")
         return 42
 
     handle = runner.submit(job, label="answer", **seen.callbacks())
     assert seen.events == [] and handle.state == JobState.RUNNING and handle.finished
     assert runner.pump() == 3
     assert seen.kinds == [JobEventKind.PROGRESS, JobEventKind.PROGRESS, JobEventKind.DONE]
-    assert [e.payload for e in seen.events] == ["a", "b", 42]
+    progress = [e.payload for e in seen.events[:2]]
+    assert all(isinstance(p, Progress) and p.solver == "answer" for p in progress)
+    assert [p.message for p in progress] == ["a", "b"] and seen.events[2].payload == 42
     assert all(e.handle is handle for e in seen.events)
-    assert getattr(handle, "state") == JobState.DONE and handle.last_progress == "b" and runner.running() == []
-    assert runner.pump() == 0
+    assert getattr(handle, "state") == JobState.DONE and handle.last_progress is progress[1]
+    assert runner.running() == [] and runner.pump() == 0
+
+
+@pytest.mark.parametrize("execution", [Execution.INLINE, Execution.THREAD, Execution.CHILD_PROCESS])
+def test_the_runner_makes_the_jobs_context_from_its_time_limit(execution: Execution) -> None:
+    if execution == Execution.CHILD_PROCESS and not hasattr(os, "fork"):
+        pytest.skip("no fork: jobs run in threads")
+    runner = JobRunner(execution=execution)
+    seen = Recorder()
+
+    def job(ctx: SolveContext) -> tuple[float | None, bool, str]:
+        return ctx.remaining(), ctx.should_stop(), ctx.solver
+
+    limited = runner.submit(job, label="limited", lane="a", time_limit=3600.0, **seen.callbacks())
+    unlimited = runner.submit(job, label="unlimited", lane="b", **seen.callbacks())
+    assert limited.wait(60) and unlimited.wait(60)
+    runner.pump()
+    answers = {e.handle.label: e.payload for e in seen.events if e.kind == JobEventKind.DONE}
+    left, stopped, solver = answers["limited"]
+    assert left is not None and 0.0 < left <= 3600.0 and not stopped and solver == "limited"
+    assert answers["unlimited"] == (None, False, "unlimited")
 
 
 def test_cancel_stops_a_blocking_job_and_its_cancel_is_delivered() -> None:
@@ -90,7 +112,7 @@ def test_a_new_job_in_a_lane_replaces_the_running_one() -> None:
                           **first_seen.callbacks())
     assert started.wait(10)
     other = runner.submit(blocks_until_cancelled(), label="other lane", owner="scene", lane="export")
-    second = runner.submit(lambda report, cancel: "second", label="second", owner="scene", lane="solve",
+    second = runner.submit(lambda ctx: "second", label="second", owner="scene", lane="solve",
                            **second_seen.callbacks())
     assert first.state == JobState.DROPPED and first.cancel_requested
     assert first.wait(10) and second.wait(10)
@@ -107,7 +129,7 @@ def test_closing_an_owner_drops_its_jobs_but_lets_an_outliving_one_finish() -> N
     seen, kept_seen, others_seen = Recorder(), Recorder(), Recorder()
     gate = threading.Event()
     dropped = runner.submit(blocks_until_cancelled(), label="solve", owner="scene", lane="solve", **seen.callbacks())
-    kept = runner.submit(lambda report, cancel: gate.wait(10) and "gif", label="gif", owner="scene", lane="export",
+    kept = runner.submit(lambda ctx: gate.wait(10) and "gif", label="gif", owner="scene", lane="export",
                          outlive_owner=True, **kept_seen.callbacks())
     another = runner.submit(blocks_until_cancelled(), label="elsewhere", owner="other scene",
                             **others_seen.callbacks())
@@ -127,7 +149,7 @@ def test_a_failing_job_becomes_an_error_event(execution: Execution) -> None:
     runner = JobRunner(execution=execution)
     seen = Recorder()
 
-    def job(report: Report, cancel: threading.Event) -> None:
+    def job(ctx: SolveContext) -> None:
         raise ValueError("bad input")
 
     handle = runner.submit(job, label="crashy", **seen.callbacks())
@@ -142,7 +164,7 @@ def test_the_default_runs_the_job_in_a_child_process() -> None:
     runner = JobRunner()
     assert runner.execution == Execution.CHILD_PROCESS
     seen = Recorder()
-    handle = runner.submit(lambda report, cancel: os.getpid(), label="pid", **seen.callbacks())
+    handle = runner.submit(lambda ctx: os.getpid(), label="pid", **seen.callbacks())
     assert handle.wait(60)
     runner.pump()
     assert seen.kinds == [JobEventKind.DONE] and seen.events[0].payload != os.getpid()
@@ -153,7 +175,7 @@ def test_cancelling_a_child_process_job_kills_it() -> None:
     runner = JobRunner()
     seen = Recorder()
 
-    def forever(report: Report, cancel: threading.Event) -> None:
+    def forever(ctx: SolveContext) -> None:
         threading.Event().wait()  # in the child the cancel event is never set: it is killed
 
     handle = runner.submit(forever, label="forever", **seen.callbacks())
@@ -175,7 +197,7 @@ class JobScene(Scene):
 
 def test_the_app_pumps_each_frame_and_stops_a_closed_scenes_jobs(app: App) -> None:
     gate = threading.Event()
-    first = app.push(JobScene(app, lambda report, cancel: gate.wait(10) and "made"))
+    first = app.push(JobScene(app, lambda ctx: gate.wait(10) and "made"))
     assert isinstance(first, JobScene)
     app.run_frames(1)
     assert first.seen.events == []
@@ -204,7 +226,7 @@ def test_milp_in_a_child_job_returns_the_optimum_of_the_original_level() -> None
     level = Level.load(REPO / "levels" / "007_the_original.txt")
     runner = JobRunner()
     seen = Recorder()
-    handle = runner.submit(lambda report, cancel: facade.solve(level, solver="milp", mode="all", time_limit=60),
+    handle = runner.submit(lambda ctx: facade.solve(level, solver="milp", mode="all", ctx=ctx), time_limit=60,
                            label="milp", **seen.callbacks())
     assert handle.wait(90)
     runner.pump()
@@ -223,7 +245,11 @@ def test_cancel_kills_the_jobs_child_and_grandchild() -> None:
 
     runner = JobRunner()
     seen = Recorder()
-    handle = runner.submit(lambda report, cancel: nested_sleeper(report), label="sleep", **seen.callbacks())
+    def job(ctx: SolveContext) -> None:
+        assert ctx.progress is not None  # the runner's report: each process says its pid through it
+        nested_sleeper(ctx.progress)
+
+    handle = runner.submit(job, label="sleep", **seen.callbacks())
     pids: list[int] = []
     end = time.perf_counter() + 30
     while len(pids) < 2 and time.perf_counter() < end:  # both processes said their pid
@@ -240,7 +266,8 @@ def test_cancel_kills_the_jobs_child_and_grandchild() -> None:
 
 def test_no_ui_module_makes_a_worker_of_its_own() -> None:
     """Every AI job of the UI goes through the app's runner."""
-    root = Path(__file__).resolve().parents[2] / "game" / "ui"
+    root = Path(__file__).resolve().parents[2] / "game" / "app"
+    assert (root / "jobs.py").exists()
     offenders = [str(path.relative_to(root)) for path in sorted(root.rglob("*.py"))
                  if "Worker(" in path.read_text(encoding="utf-8") or "ai.services.worker" in
                  path.read_text(encoding="utf-8")]

@@ -9,6 +9,7 @@ import pygame
 
 from game.core.settings import Settings, SettingsStore, default_settings_path
 from game.app.app import App, FixedClock
+from game.app.compose import build_app
 from game.app.input import KEY_BINDINGS, Act, rebind
 from game.app.scenes.keys import KeysScene
 from game.app.scenes.settings import KEYS_ROW, SettingsScene
@@ -60,7 +61,7 @@ def test_a_bad_key_map_in_the_file_falls_back_with_one_message(tmp_path: Path) -
 def test_the_app_applies_saved_keys(tmp_path: Path) -> None:
     path = tmp_path / "settings.json"
     path.write_text(json.dumps({"keys": {"restart": "u"}}))
-    app = App(size=(800, 500), clock=FixedClock(), settings=SettingsStore.load(path))
+    app = build_app(size=(800, 500), clock=FixedClock(), settings=SettingsStore.load(path))
     assert KEY_BINDINGS[pygame.K_u] == Act.RESTART and pygame.K_r not in KEY_BINDINGS
     assert app.settings.key_map()["restart"] == "u"
     rebind({})

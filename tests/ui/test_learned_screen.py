@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Iterator
-
 import numpy as np
 import pygame
 import pytest
@@ -21,23 +19,11 @@ from game.app.app import App
 from game.app.assistant import assistant_of
 from game.app.assistant.controller import PLAYER_RULES_SOLVER
 from game.app.assistant.state import solver_label
-from game.app.scenes.learned import MENU_LABEL, LearnedScene, install
+from game.app.scenes.learned import MENU_LABEL, LearnedScene
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.play import PlayScene, PlayState
 from tests.conftest import ORIGINAL_PACK, ORIGINAL_SOLUTIONS
 from tests.ui.conftest import leave_level, press
-
-
-@pytest.fixture(autouse=True)
-def restore_hooks() -> Iterator[None]:
-    """install() adds a menu entry and a play-scene extension: take them out again for other tests."""
-    from game.app.scenes.menu import MENU_ENTRIES
-    from game.app.scenes.play import PLAY_SCENE_EXTENSIONS
-
-    menu, ext = list(MENU_ENTRIES), list(PLAY_SCENE_EXTENSIONS)
-    yield
-    MENU_ENTRIES[:] = menu
-    PLAY_SCENE_EXTENSIONS[:] = ext
 
 
 def rich_level(seed: int = 1) -> Level:
@@ -76,8 +62,6 @@ def open_screen(app: App) -> LearnedScene:
 
 
 def test_learning_from_the_players_runs(app: App, data_home: Path) -> None:
-    install()
-    install()  # idempotent
     app.push(MenuScene(app))
     original = Level.load(ORIGINAL_PACK)
     release(app, original, [(2, 1), (5, 4), (6, 6)])
@@ -121,7 +105,6 @@ def test_damaged_runs_file_is_kept_aside(app: App, data_home: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("{not json")
     assert record_run(user_data_dir(), Level.load(ORIGINAL_PACK), []) == 1
-    install()
     app.push(MenuScene(app))
     (aside,) = path.parent.glob(path.name + ".corrupt-*")
     assert aside.read_text() == "{not json"
@@ -142,7 +125,6 @@ def test_the_hint_bar_offers_paging_only_when_there_are_pages(app: App, data_hom
         return real(surface, items, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(hud, "hint_bar", recording)
-    install()
     app.push(MenuScene(app))
     screen = open_screen(app)
     assert screen.knowledge is not None and screen.knowledge.runs == 0

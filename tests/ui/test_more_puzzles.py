@@ -2,39 +2,30 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pygame
-import pytest
 
 from game.app.jobs import Execution
 from game.core.puzzles.mines import Difficulty, MinesStatus
 from game.app.app import App
-from game.app.puzzles_registry import PUZZLES, PuzzleEntry, available_puzzles
 from game.app.scenes.menu import MenuScene
 from game.app.puzzles.mines import MinesScene
-from game.app.scenes.more_puzzles import MENU_LABEL, MorePuzzlesScene, install_menu_entry
+from game.app.scenes.more_puzzles import MENU_LABEL, MorePuzzlesScene
 from tests.ui.conftest import click, press
 
 
-def test_missing_puzzle_modules_are_skipped() -> None:
-    ghost = PuzzleEntry("Ghost", "game.app.scenes.no_such_puzzle_here", "GhostScene", "not merged yet")
-    mines = next(e for e in PUZZLES if e.title == "Minesweeper")
-    assert [e.title for e, _ in available_puzzles((ghost, mines))] == ["Minesweeper"]
-
-
-def test_a_broken_puzzle_module_is_not_hidden(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # the module exists but imports something missing: a real bug, raised
-    (tmp_path / "broken_puzzle_for_test.py").write_text("import no_such_dependency_for_puzzles\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    broken = PuzzleEntry("Broken", "broken_puzzle_for_test", "X", "")
-    with pytest.raises(ModuleNotFoundError, match="no_such_dependency_for_puzzles"):
-        available_puzzles((broken,))
+def test_every_puzzle_opens_from_the_screen_by_its_key(app: App) -> None:
+    screen = app.push(MorePuzzlesScene(app))
+    assert isinstance(screen, MorePuzzlesScene)
+    assert [(e.key, e.title) for e in screen.puzzles] == [
+        ("life", "Reverse Life"), ("pegs", "Peg solitaire"), ("mines", "Minesweeper")]
+    for i, entry in enumerate(screen.puzzles):
+        screen.open(i)
+        assert type(app.top) is entry.scene and app.showing(entry.key)
+        app.pop()
+        assert app.top is screen
 
 
 def test_menu_opens_more_puzzles_then_minesweeper(app: App) -> None:
-    install_menu_entry()
-    install_menu_entry()
     menu = app.push(MenuScene(app))
     assert isinstance(menu, MenuScene)
     labels = [label for label, _ in menu.items()]
@@ -42,7 +33,7 @@ def test_menu_opens_more_puzzles_then_minesweeper(app: App) -> None:
     menu.activate(labels.index(MENU_LABEL))
     screen = app.top
     assert isinstance(screen, MorePuzzlesScene)
-    titles = [e.title for e, _ in screen.puzzles]
+    titles = [e.title for e in screen.puzzles]
     assert "Minesweeper" in titles
     for _ in range(titles.index("Minesweeper")):
         press(app, pygame.K_DOWN)
@@ -60,7 +51,7 @@ def test_more_puzzles_opens_a_puzzle_by_mouse(app: App) -> None:
     screen = app.push(MorePuzzlesScene(app))
     assert isinstance(screen, MorePuzzlesScene)
     app.run_frames(1)
-    i = [e.title for e, _ in screen.puzzles].index("Minesweeper")
+    i = [e.title for e in screen.puzzles].index("Minesweeper")
     click(app, screen._rects(app.screen.get_size())[i].center)
     assert isinstance(app.top, MinesScene)
 

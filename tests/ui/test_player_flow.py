@@ -12,6 +12,7 @@ import pytest
 from game.core.progress import ProgressStore, default_progress_path
 from game.core.settings import Palette, SettingsStore, default_settings_path
 from game.app.app import App, FixedClock
+from game.app.compose import build_app
 from game.core.catalog import LevelEntry, pack_entries
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.pause import PauseChoice, PauseScene
@@ -39,7 +40,7 @@ def play_to_end(app: App, scene: PlayScene) -> None:
 
 def new_app() -> App:
     """A second launch of the game (same data and config folders)."""
-    application = App(size=(1280, 800), clock=FixedClock())
+    application = build_app(size=(1280, 800), clock=FixedClock())
     pygame.event.clear()
     return application
 
@@ -243,7 +244,7 @@ def test_sound_calls_with_the_dummy_driver(app: App) -> None:
     assert app.sound.ok, app.sound.problem  # SDL_AUDIODRIVER=dummy opens a mixer
     menu = app.push(MenuScene(app))
     assert app.sound.count("music") >= 1
-    menu.activate(menu.items().index(("Levels", menu.items()[1][1])))
+    menu.activate([label for label, _ in menu.items()].index("Levels"))
     assert app.sound.count("click") == 1
     scene = open_level(app)
     scene.click_cell((2, 1))
@@ -261,7 +262,7 @@ def test_sound_calls_with_the_dummy_driver(app: App) -> None:
 
 
 def test_the_game_runs_without_sound() -> None:
-    silent = App(size=(640, 400), clock=FixedClock(), sound=False, progress=ProgressStore.in_memory())
+    silent = build_app(size=(640, 400), clock=FixedClock(), sound=False, progress=ProgressStore.in_memory())
     silent.push(MenuScene(silent))
     scene = silent.push(PlayScene(silent, playlist=pack_entries(), index=ORIGINAL_INDEX))
     assert isinstance(scene, PlayScene)

@@ -5,9 +5,12 @@ from __future__ import annotations
 import pygame
 
 from game.core.progress import ProgressStore, default_progress_path
-from game.app.app import App
+from dataclasses import replace
+
+from game.app.app import App, MenuEntry, Scene
+from game.app.compose import build_app
 from game.core.catalog import LevelEntry, pack_entries
-from game.app.scenes.menu import MENU_ENTRIES, MenuScene
+from game.app.scenes.menu import MenuScene
 from game.app.scenes.play import PlayScene
 from game.app.scenes.select import LevelSelectScene
 from tests.ui.conftest import click, leave_level, move, press
@@ -73,34 +76,42 @@ def test_arrows_click_and_back(app: App) -> None:
     assert not app.running
 
 
+class Probe(Scene):
+    """A scene that only notes it was built."""
+
+    built: list[str] = []
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        Probe.built.append("probe")
+
+
 def test_menu_play_and_extra_entries(app: App) -> None:
-    opened: list[str] = []
-    saved = list(MENU_ENTRIES)
-    MENU_ENTRIES[:] = [("Editor", lambda a: opened.append("editor"))]  # type: ignore[func-returns-value]
-    try:
-        menu = app.push(MenuScene(app))
-        app.run_frames(1)
-        assert [label for label, _ in menu.items()] == ["Continue", "Levels", "Editor", "Settings", "Quit"]
-        press(app, pygame.K_DOWN)
-        press(app, pygame.K_DOWN)
-        press(app, pygame.K_RETURN)
-        assert opened == ["editor"] and app.top is menu
-        press(app, pygame.K_UP)
-        press(app, pygame.K_RETURN)
-        assert isinstance(app.top, LevelSelectScene)
-    finally:
-        MENU_ENTRIES[:] = saved
+    Probe.built = []
+    app.registry = replace(app.registry, scenes={**app.registry.scenes, "probe": Probe},
+                           menu_entries=(MenuEntry("Probe", "probe"),))
+    menu = app.push(MenuScene(app))
+    app.run_frames(1)
+    assert [label for label, _ in menu.items()] == ["Continue", "Levels", "Probe", "Settings", "Quit"]
+    press(app, pygame.K_DOWN)
+    press(app, pygame.K_DOWN)
+    press(app, pygame.K_RETURN)
+    assert Probe.built == ["probe"] and isinstance(app.top, Probe)
+    app.pop()
+    press(app, pygame.K_UP)
+    press(app, pygame.K_RETURN)
+    assert isinstance(app.top, LevelSelectScene)
 
 
 def test_corrupt_progress_is_toasted_once(app: App) -> None:
     path = default_progress_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("{oops")
-    app2 = App(size=(800, 600), clock=app.clock)
+    app2 = build_app(size=(800, 600), clock=app.clock)
     assert len(app2.toasts) == 1 and "corrupt" in str(app2.toasts[0][0])
     app2.push(LevelSelectScene(app2))
     app2.run_frames(3)
-    app3 = App(size=(800, 600), clock=app.clock)
+    app3 = build_app(size=(800, 600), clock=app.clock)
     assert app3.toasts == []
     assert ProgressStore.load(path).messages == []
 

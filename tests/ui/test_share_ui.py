@@ -10,11 +10,11 @@ from game.core.catalog import pack_entries
 from game.core.level import Level
 from game.core.share import encode
 from game.app.app import App
-from game.app.scenes.menu import MENU_ENTRIES, MenuScene
+from game.app.scenes.menu import MenuScene
 from game.app.scenes.pause import PauseChoice, PauseScene
 from game.app.scenes.play import PlayScene
 from game.app.scenes.select import LevelSelectScene
-from game.app.scenes.share import MENU_LABEL, PasteCodeScene, ShareCodeScene, install
+from game.app.scenes.share import MENU_LABEL, PasteCodeScene, ShareCodeScene
 from tests.ui.conftest import press
 
 REPO = Path(__file__).resolve().parents[2]
@@ -52,8 +52,7 @@ def test_level_select_c_shows_the_selected_levels_code(app: App) -> None:
 
 
 def test_play_a_code_from_the_title_menu(app: App) -> None:
-    install()
-    assert MENU_LABEL in [label for label, _ in MENU_ENTRIES]
+    assert MENU_LABEL in [entry.label for entry in app.registry.menu_entries]
     menu = app.push(MenuScene(app))
     assert isinstance(menu, MenuScene)
     labels = [label for label, _ in menu.items()]

@@ -18,6 +18,7 @@ from ai.kernel.base import Progress, SolveMode, SolveResult, SolveStatus
 from game.core.error_log import error_log_path
 from game.core.level import Level
 from game.app.app import App
+from game.app.compose import build_app
 from game.app.assistant import Assistant, assistant_of
 from game.core.catalog import pack_entries
 from game.app.scenes.play import PlayScene
@@ -210,7 +211,7 @@ def test_ui_keeps_its_frame_rate_while_a_solver_runs(data_home: Any) -> None:
     must keep 75% of the idle rate measured just before and just after (the exact figure
     is measured by ``bench/ui_assistant.py``).
     """
-    app = App(size=(1280, 800))  # pygame.time.Clock: real sleeping, like the game
+    app = build_app(size=(1280, 800))  # pygame.time.Clock: real sleeping, like the game
     pygame.event.clear()
     scene = open_original(app)
     assistant = assistant_of(scene)

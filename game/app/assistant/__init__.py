@@ -10,8 +10,8 @@
   the solver badge); draw never mutates.
 * :mod:`~game.app.assistant.host` — :class:`AssistantHost`, the small protocol a scene offers.
 
-:func:`install` is a play-scene extension factory (``game.app.scenes.play.PLAY_SCENE_EXTENSIONS``, registered
-by :mod:`game.app.scenes`); this package never imports the play scene.
+:func:`install` is a play-scene extension factory (registered by the composition root,
+:mod:`game.app.compose`); this package never imports the play scene.
 """
 
 from __future__ import annotations

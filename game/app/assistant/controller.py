@@ -22,19 +22,23 @@ the undo chain) and Space applies and plays it; Esc cancels, then hides.
 from __future__ import annotations
 
 import sys
-import threading
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Callable
 
-from ai.kernel.base import SolveMode, SolveResult, SolveStatus
+import pygame
+
+from ai import facade
+from ai.facade import Hint, SolveContext, SolveMode, SolveResult, SolveStatus, Solver
 from game.core.error_log import log_error
 from game.core.errors import GameError
 from game.core.level import Level
+from game.core.storage import user_data_dir
+from game.core.teach import the_idea, why_it_fails
 from game.app.assistant.host import AssistantHost
 from game.app.assistant.overlay import badge_right, draw_overlay
 from game.app.assistant.state import (
     AssistantState,
     BrickSet,
+    Deductions,
     HintView,
     Running,
     SolutionView,
@@ -50,15 +54,11 @@ from game.app.assistant.state import (
     solver_title,
     status_lines,
 )
+from game.app.export import ExportResult, default_export_path, export_gif
+from game.app.export_draw import fit_scale
 from game.app.input import Act, Action
 from game.app.play_extension import RGBA, BoardView, Marks
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
-
-if TYPE_CHECKING:
-    import pygame
-
-    from ai.services.hints import Hint
-    from ai.kernel.base import Solver
 
 #: The solver whose every-minimum-solution answer the assistant computes in the background for hints.
 PREFETCH_SOLVER = "auto"
@@ -88,9 +88,7 @@ REASON_COLOR: RGBA = (255, 170, 60, 255)  #: the cell a teaching hint talks abou
 
 def solver_choices() -> list[str]:
     """The Tab cycle: :data:`SOLVER_CYCLE` filtered by :func:`facade.available_solvers`."""
-    from ai.facade import available_solvers
-
-    present = set(available_solvers())
+    present = set(facade.available_solvers())
     return [name for name in SOLVER_CYCLE if name in present] or ["auto"]
 
 
@@ -216,16 +214,11 @@ class Assistant:
 
     def _offer_player_rules(self) -> None:
         """Once the rules learned from the player's own runs re-verify as exact, offer them in the Tab cycle
-        (:func:`ai.learning.player.offered_solvers`; the verdict is cached by the rules' content hash)."""
-        from game.core.storage import user_data_dir
-
+        (:func:`ai.facade.offered_solvers`; the verdict is cached by the rules' content hash)."""
         try:
-            from ai.facade import get_solver
-            from ai.learning.player import offered_solvers
-
-            offers = offered_solvers(user_data_dir(), self.level.physics)
+            offers = facade.offered_solvers(user_data_dir(), self.level.physics)
             for _label, name, options in offers:
-                solver = get_solver(name, **options)
+                solver = facade.get_solver(name, **options)
                 solver.name = PLAYER_RULES_SOLVER
                 self.add_solver(solver, select=False)
         except Exception as exc:  # noqa: BLE001 - a broken rules file must never stop the level
@@ -235,19 +228,18 @@ class Assistant:
         """Start the background enumeration once; its proved answer goes into the state's cache."""
         if self._prefetch_handle is not None:
             return
-        level, limit = self.level, self.hint_time_limit
+        level = self.level
 
-        def job(report: Callable[[Any], None], cancel: threading.Event) -> SolveResult:
-            from ai import facade
-            return facade.solve(level, solver=PREFETCH_SOLVER, mode=SolveMode.ALL, ctx=facade.SolveContext.create(time_limit=limit, cancel=cancel))
+        def job(ctx: SolveContext) -> SolveResult:
+            return facade.solve(level, solver=PREFETCH_SOLVER, mode=SolveMode.ALL, ctx=ctx)
 
         def done(event: JobEvent) -> None:
             if isinstance(event.payload, SolveResult):
                 self.state = self.state.remember(event.payload)
 
         self._prefetch_handle = self.jobs.submit(job, label="prefetch", owner=self.host, lane="prefetch",
-                                                 on_done=done, execution=self.execution,
-                                                 preload=("ai.services.hints",))
+                                                 time_limit=self.hint_time_limit, on_done=done,
+                                                 execution=self.execution)
 
     def select_solver(self, name: str) -> None:
         """Make ``name`` (one of :attr:`solver_names`) the active solver."""
@@ -269,7 +261,7 @@ class Assistant:
             self._show_result(cached)
             return None
         kind = TaskKind.ALL if mode == SolveMode.ALL else TaskKind.SOLVE
-        return self._submit(kind, self._solve_job(self.solver, mode), self.solver, _solver_modules(self.solver))
+        return self._submit(kind, self._solve_job(self.solver, mode), self.solver, self.solve_time_limit)
 
     def request_hint(self) -> int | None:
         """H teaches in steps: the first press says where and why the current run fails, the second
@@ -296,17 +288,11 @@ class Assistant:
                 view = replace(view, line=hint_text(view, final=True))
             self.state = replace(self.state, hint=view)
             return None
-        level, limit = self.level, self.hint_time_limit
+        level = self.level
         known = self.state.cached(PREFETCH_SOLVER, SolveMode.ALL.value)  # the minimum solutions, if enumerated
 
-        def job(report: Callable[[Any], None], cancel: threading.Event) -> tuple[BrickSet, Hint]:
-            from ai.services.hints import compute_hint
-            from ai.kernel.context import SolveContext
-
-            ctx = SolveContext.create(time_limit=limit, cancel=cancel, solver="hint")
-            return bricks, compute_hint(level, bricks, ctx, known=known)
-
-        from game.core.teach import why_it_fails
+        def job(ctx: SolveContext) -> tuple[BrickSet, Hint]:
+            return bricks, facade.compute_hint(level, bricks, ctx, known=known)
 
         try:
             lesson = why_it_fails(self.level, bricks)
@@ -314,7 +300,7 @@ class Assistant:
             lesson = None
         self.state = replace(self.state, hint=None, lesson=lesson.text if lesson else "")
         self._lesson_cell = lesson.cell if lesson else None
-        return self._submit(TaskKind.HINT, job, "cpsat", ("ai.services.hints",))
+        return self._submit(TaskKind.HINT, job, "cpsat", self.hint_time_limit)
 
     def toggle_forced(self) -> None:
         """F: show or hide the deductions (proved by enumerating every optimal solution)."""
@@ -330,7 +316,7 @@ class Assistant:
                 self.state = replace(self.state, deductions=deductions_from(self.level, result))
                 return
         name = self.solver if self.solver in EXACT or self.solver in self.custom_solvers else "auto"
-        self._submit(TaskKind.FORCED, self._solve_job(name, SolveMode.ALL), name, _solver_modules(name))
+        self._submit(TaskKind.FORCED, self._solve_job(name, SolveMode.ALL), name, self.solve_time_limit)
 
     def step_browse(self, delta: int) -> bool:
         """``[`` / ``]``: the previous / next optimal solution; False when there is none on screen."""
@@ -392,9 +378,6 @@ class Assistant:
         """G: export the run on screen (the AI solution shown, else the player's bricks) as a GIF,
         in a child process (lane ``export``, finishes after the scene closed); None while another export
         is still being written."""
-        from game.app.export import default_export_path, export_gif
-        from game.app.export_draw import fit_scale
-
         level, state = self.level, self.state
         if state.exporting:
             self.say("still writing the last GIF...", 3.0)
@@ -405,18 +388,16 @@ class Assistant:
             state.solution is not None and (state.shown is not None or relaxed is not None)) else ""
         path = out or default_export_path(level, suffix="relaxed" if relaxed is not None else "")
 
-        def job(report: Callable[[Any], None], cancel: threading.Event) -> Any:
-            from ai.kernel.context import SolveContext
-
+        def job(ctx: SolveContext) -> ExportResult:
             return export_gif(level, bricks, path, relaxed=relaxed, subtitle=subtitle,
                               scale=max(1, fit_scale(level)),  # large maps: smaller cells
-                              context=SolveContext.create(cancel=cancel))  # Esc stops it between frames
+                              context=ctx)  # Esc stops it between frames
 
         self.state = replace(self.state, exporting=True).say("exporting GIF...", 30.0)
         self.export_handle = self.jobs.submit(job, label="gif", owner=self.host, lane="export",
                                               on_done=self._on_export_event, on_error=self._on_export_event,
                                               on_cancelled=self._on_export_event, execution=self.execution,
-                                              preload=("imageio.v3",), outlive_owner=True)
+                                              outlive_owner=True)
         return self.export_handle.ident
 
     def say(self, text: str, seconds: float | None = None) -> None:
@@ -484,20 +465,19 @@ class Assistant:
 
     # ================================================================ internals
     def _solve_job(self, name: str, mode: SolveMode) -> Job:
-        level, limit = self.level, self.solve_time_limit
+        level = self.level
         impl: str | Solver = self.custom_solvers.get(name, name)
 
-        def job(report: Callable[[Any], None], cancel: threading.Event) -> SolveResult:
-            from ai import facade
-            return facade.solve(level, solver=impl, mode=mode, ctx=facade.SolveContext.create(time_limit=limit, cancel=cancel, progress=report))
+        def job(ctx: SolveContext) -> SolveResult:
+            return facade.solve(level, solver=impl, mode=mode, ctx=ctx)
 
         return job
 
-    def _submit(self, kind: TaskKind, job: Job, solver: str, preload: tuple[str, ...]) -> int:
+    def _submit(self, kind: TaskKind, job: Job, solver: str, time_limit: float | None) -> int:
         self.handle = self.jobs.submit(job, label=f"{solver} {kind.value}", owner=self.host, lane="solve",
-                                       on_done=self._on_event, on_progress=self._on_event,
+                                       time_limit=time_limit, on_done=self._on_event, on_progress=self._on_event,
                                        on_error=self._on_event, on_cancelled=self._on_event,
-                                       execution=self.execution, preload=preload)
+                                       execution=self.execution)
         self.state = replace(self.state, running=Running(self.handle.ident, kind, solver), error=None)
         return self.handle.ident
 
@@ -553,16 +533,12 @@ class Assistant:
 
     def _set_hint(self, bricks: BrickSet, hint: Hint) -> None:
         if hint.proved and self.state.deductions is None:
-            from game.app.assistant.state import Deductions
-
             self.state = replace(self.state, deductions=Deductions(tuple(hint.forced), tuple(hint.never_useful)))
         view = HintView(hint, bricks, hint_steps(self.level, bricks, hint))
         lesson, self.state = self.state.lesson, replace(self.state, lesson="")
         if tuple(self.host.bricks) != bricks:
             view = replace(view, line="your bricks changed: press H again")
         elif lesson and view.steps and hint.solution is not None:  # teach first: the reason, then the idea
-            from game.core.teach import the_idea
-
             idea = the_idea(self.level, bricks, hint.solution)
             view = replace(view, stage=1, reason=lesson, line=lesson, idea=idea.text if idea else "",
                            focus=self._lesson_cell)
@@ -579,14 +555,6 @@ class Assistant:
         key = self.host.key
         if key is not None:
             self.host.app.progress.add_hints(key)
-
-
-def _solver_modules(name: str) -> tuple[str, ...]:
-    """The module of a registered solver (to import once in the game's process), if any."""
-    from ai.facade import SOLVERS
-
-    target = SOLVERS.get(name)
-    return (target.split(":")[0],) if target else ()
 
 
 __all__ = ["Assistant", "EXACT", "SOLVER_CYCLE", "solver_choices"]

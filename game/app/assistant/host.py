@@ -10,23 +10,8 @@ from __future__ import annotations
 from typing import Protocol, Sequence
 
 from game.core.level import Brick, Level
-from game.core.progress import ProgressStore
-from game.app.jobs import JobRunner
-from game.app.play_extension import RGBA
+from game.app.play_extension import RGBA, HostApp
 from game.app.render import LevelRenderer
-
-
-class HostApp(Protocol):
-    """The part of the app the assistant uses: the progress store (hints are counted there) and the
-    job runner (every AI job goes through it)."""
-
-    @property
-    def progress(self) -> ProgressStore:
-        """The player's progress."""
-
-    @property
-    def jobs(self) -> JobRunner:
-        """The app's job runner."""
 
 
 class AssistantHost(Protocol):

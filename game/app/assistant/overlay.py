@@ -12,6 +12,7 @@ import pygame
 
 from game.app import hud
 from game.app.assistant.state import AssistantState, solver_detail, solver_label
+from game.app.export_relaxed import draw_relaxed
 from game.app.render import BoardLayout, LevelRenderer
 
 #: Veil over never-useful cells (RGBA) and the line across them.
@@ -31,8 +32,6 @@ def draw_overlay(surface: pygame.Surface, layout: BoardLayout, state: AssistantS
             pygame.draw.line(surface, NEVER_LINE, rect.topleft, rect.bottomright, 1)
     relaxed = state.relaxed
     if relaxed is not None:
-        from game.app.export_relaxed import draw_relaxed
-
         draw_relaxed(surface, layout, np.asarray(relaxed.obstacles), None, renderer)
     draw_badge(surface, state)
 

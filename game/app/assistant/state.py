@@ -19,13 +19,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, NamedTuple, Sequence
+from typing import NamedTuple, Sequence
 
-from ai.kernel.base import Progress, RelaxedSolution, SolveMode, SolveResult, SolveStatus
+from ai.facade import Hint, Progress, RelaxedSolution, SolveMode, SolveResult, SolveStatus
 from game.core.level import Brick, Level
-
-if TYPE_CHECKING:
-    from ai.services.hints import Hint
 
 BrickSet = tuple[Brick, ...]
 

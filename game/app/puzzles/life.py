@@ -3,8 +3,8 @@
 Three boards side by side: the player's start (painted with the mouse or the keyboard), the start
 after the puzzle's steps (or after any step, with , and .), wrong cells outlined, and the target.
 The AI runs in a child process (a job of the app's runner, :class:`game.app.jobs.JobRunner`), so the
-game never freezes: H shows one cell that is the same in every start (:func:`ai.puzzles.life.reverse.backbone`)
-and that the player has wrong, S fills in the AI's start (:func:`ai.puzzles.life.reverse.reverse`), undoable.
+game never freezes: H shows one cell that is the same in every start (:func:`ai.facade.life_backbone`)
+and that the player has wrong, S fills in the AI's start (:func:`ai.facade.life_reverse`), undoable.
 
 Keys: arrows move the cursor, Space/Enter/B flip the cursor cell, click flips a cell (drag paints),
 right-click clears one, Z/Y undo/redo, Backspace clears the board, , and . show another step,
@@ -14,15 +14,16 @@ H hint, S solve, [ and ] previous/next puzzle, Esc back (cancels the AI).
 from __future__ import annotations
 
 import enum
-import threading
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pygame
 
+from ai.facade import LifeReverseStatus, SolveContext, SolveStopped, life_backbone, life_reverse
+from game.core.error_log import log_error
 from game.core.errors import GameError
 from game.core.puzzles.life.puzzle import LifeModel, LifePuzzle, load_pack
-from game.core.puzzles.life.rules import Board
+from game.core.puzzles.life.rules import Board, parse_rule
 from game.app import hud
 from game.app.app import App, Scene
 from game.app.input import Act, Action, mouse_held
@@ -38,21 +39,16 @@ ALIVE, DEAD, GRID = (250, 214, 90), (34, 28, 56), (60, 52, 92)
 class LifeTask(enum.Enum):
     """What the AI is asked."""
 
-    HINT = "hint"  #: :func:`ai.puzzles.life.reverse.backbone`
-    SOLVE = "solve"  #: :func:`ai.puzzles.life.reverse.reverse`
+    HINT = "hint"  #: :func:`ai.facade.life_backbone`
+    SOLVE = "solve"  #: :func:`ai.facade.life_reverse`
 
 
-def _life_job(kind: LifeTask, target: Board, steps: int, rule_name: str,
-              limit: float | None) -> Job:
+def _life_job(kind: LifeTask, target: Board, steps: int, rule_name: str) -> Job:
     """A job of the runner: :attr:`LifeTask.SOLVE` or :attr:`LifeTask.HINT`."""
-    def job(report: Callable[[Any], None], cancel: threading.Event) -> Any:
-        from ai.kernel.context import SolveContext, SolveStopped
-        from ai.puzzles.life.reverse import backbone, reverse
-        from game.core.puzzles.life.rules import parse_rule
-
-        ctx = SolveContext.create(time_limit=limit, cancel=cancel, progress=report)
+    def job(ctx: SolveContext) -> Any:
         try:
-            return (reverse if kind == LifeTask.SOLVE else backbone)(target, steps, ctx, parse_rule(rule_name))
+            return (life_reverse if kind == LifeTask.SOLVE else life_backbone)(target, steps, ctx,
+                                                                               parse_rule(rule_name))
         except SolveStopped:  # cancelled (only in a thread; a child process is killed instead)
             return None
     return job
@@ -191,19 +187,18 @@ class LifeScene(Scene):
         elif k == Act.NEXT_ITEM:
             self.load(self.index + 1)
         elif k == Act.HINT:
-            self._submit(LifeTask.HINT, _life_job(LifeTask.HINT, m.puzzle.target, m.puzzle.steps, m.puzzle.rule.name,
-                                           self.ai_time_limit))
+            self._submit(LifeTask.HINT, _life_job(LifeTask.HINT, m.puzzle.target, m.puzzle.steps, m.puzzle.rule.name))
         elif k == Act.SOLVE:
-            self._submit(LifeTask.SOLVE, _life_job(LifeTask.SOLVE, m.puzzle.target, m.puzzle.steps, m.puzzle.rule.name,
-                                            self.ai_time_limit))
+            self._submit(LifeTask.SOLVE, _life_job(LifeTask.SOLVE, m.puzzle.target, m.puzzle.steps,
+                                                   m.puzzle.rule.name))
 
     def _submit(self, kind: LifeTask, job: Job) -> None:
         self.job_kind = kind
         self.message = "The AI is looking for a hint..." if kind == LifeTask.HINT else "The AI is solving..."
         self.job = self.app.jobs.submit(job, label=f"life-{kind.value}", owner=self, lane="ai",
-                                        on_done=self._on_done, on_error=self._on_error,
-                                        on_cancelled=self._on_cancelled, execution=self.execution,
-                                        preload=("ortools.sat.python.cp_model",))
+                                        time_limit=self.ai_time_limit, on_done=self._on_done,
+                                        on_error=self._on_error, on_cancelled=self._on_cancelled,
+                                        execution=self.execution)
 
     def wait(self, timeout: float = 120.0) -> None:
         """Block until the AI's job is done (tests), then take its result."""
@@ -227,8 +222,6 @@ class LifeScene(Scene):
 
     def _on_error(self, event: JobEvent) -> None:
         if self._current(event):
-            from game.core.error_log import log_error
-
             log_error("Reverse Life AI", event.message, event.detail)
             self.message = "The AI failed (details in errors.log)."
 
@@ -240,14 +233,12 @@ class LifeScene(Scene):
         """Nothing to advance: the AI's answers come through the runner's callbacks."""
 
     def _take_solution(self, result: Any) -> None:
-        from ai.puzzles.life.reverse import ReverseStatus  # (here: it imports OR-Tools, which the jobs preload)
-
         assert self.model is not None
         self.model.set_start(result.start)
         self._changed()
-        if result.status == ReverseStatus.EXACT:
+        if result.status == LifeReverseStatus.EXACT:
             self.message = "The AI found an exact start (Z to undo)."
-        elif result.status == ReverseStatus.NONE:
+        elif result.status == LifeReverseStatus.NONE:
             self.message = f"No start exists; the AI's best has {result.wrong_cells} wrong cells."
         else:
             self.message = f"No exact start found in time; best has {result.wrong_cells} wrong cells."

@@ -6,18 +6,17 @@ R a new board.  H shows the assistant: proved-safe cells (green), proved mines (
 unknown cell's mine probability; S plays one assistant step (every proved-safe cell, or the least
 risky guess); A lets the assistant play on by itself.  The analysis runs in a child
 process (a job of the app's runner, :class:`game.app.jobs.JobRunner`), so the game never waits for it, and each
-answer is checked against the board before it is shown (:func:`ai.puzzles.mines.policy.check_against_board`).
+answer is checked against the board before it is shown (:func:`ai.facade.mines_check_against_board`).
 """
 
 from __future__ import annotations
 
-import threading
-from typing import Any, Callable
-
 import pygame
 
-from ai.puzzles.mines.analysis import MinesAnalysis
-from ai.puzzles.mines.policy import MoveKind, WrongAnswerError, check_against_board, next_moves
+from ai.facade import MinesAnalysis, SolveContext
+from ai.facade import MinesMoveKind as MoveKind
+from ai.facade import MinesWrongAnswerError as WrongAnswerError
+from ai.facade import mines_analyze, mines_check_against_board, mines_next_moves
 from game.core.error_log import log_error
 from game.core.puzzles.mines import MAX_SIDE, Difficulty, MinesBoard, MinesStatus, MinesView
 from game.app import hud
@@ -37,11 +36,8 @@ DEFAULT_CUSTOM = (12, 10, 20)
 def analyse_job(view: MinesView) -> Job:
     """The job: the exact analysis of ``view`` (runs in the child process)."""
 
-    def job(report: Callable[[Any], None], cancel: threading.Event) -> MinesAnalysis:
-        from ai.kernel.context import SolveContext
-        from ai.puzzles.mines.analysis import analyze
-
-        return analyze(view, SolveContext.create(cancel=cancel))
+    def job(ctx: SolveContext) -> MinesAnalysis:
+        return mines_analyze(view, ctx)
 
     return job
 
@@ -129,8 +125,7 @@ class MinesScene(Scene):
         self._job_view = view
         self._job = self.app.jobs.submit(analyse_job(view), label="mines-analysis", owner=self, lane="analysis",
                                          on_done=self._on_event, on_error=self._on_event,
-                                         on_cancelled=self._on_event, execution=self.execution,
-                                         preload=("ai.puzzles.mines.analysis",))
+                                         on_cancelled=self._on_event, execution=self.execution)
 
     def _on_event(self, event: JobEvent) -> None:
         """The analysis ended (delivered by the app's runner)."""
@@ -149,7 +144,7 @@ class MinesScene(Scene):
         if view != self.board.view():
             return  # the board moved on meanwhile
         try:
-            check_against_board(self.board, analysis)
+            mines_check_against_board(self.board, analysis)
         except WrongAnswerError as exc:
             log_error("minesweeper assistant", str(exc), "")
             self.message = "the assistant gave a wrong answer (details in errors.log)"
@@ -168,7 +163,7 @@ class MinesScene(Scene):
             self.step_pending = True
             return
         self.step_pending = False
-        moves = next_moves(view, self.analysis)
+        moves = mines_next_moves(view, self.analysis)
         if moves.kind == MoveKind.NONE:
             return
         for r, c in moves.cells:
@@ -276,7 +271,7 @@ class MinesScene(Scene):
         overlay = self.analysis if self.show_assistant and self.analysed_view == view else None
         best = None
         if overlay is not None:
-            moves = next_moves(view, overlay)
+            moves = mines_next_moves(view, overlay)
             best = moves.cells[0] if moves.kind == MoveKind.GUESS else None
         over = board.status in (MinesStatus.WON, MinesStatus.LOST)
         for r in range(board.height):

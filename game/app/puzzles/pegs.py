@@ -4,19 +4,19 @@ Mouse: press on a peg and drag it onto a hole two cells away (or click the peg, 
 Keys: arrows move the cursor, Enter/Space picks up the peg under it and drops it; Z undo, Y redo,
 R restart, Tab the other board (English, French), H hint, S solve (the solution plays itself),
 Esc cancels the thinking, drops the peg, or goes back.  Hints and solutions are computed by
-:mod:`ai.puzzles.pegs` in a child process (a job of the app's runner, :class:`game.app.jobs.JobRunner`), so
+:func:`ai.facade.pegs_hint` and :func:`ai.facade.pegs_solve` in a child process (a job of the app's runner, :class:`game.app.jobs.JobRunner`), so
 the screen never waits.
 """
 
 from __future__ import annotations
 
 import enum
-import threading
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import pygame
 
+from ai.facade import PegsStatus, SolveContext, pegs_hint, pegs_solve
 from game.core.puzzles.pegs import BOARDS, Board, Cell, Jump
 from game.app import hud
 from game.app.app import App, Scene
@@ -69,13 +69,8 @@ class PegsAsk(enum.Enum):
 def _solve_job(board: Board, position: int, what: PegsAsk) -> Job:
     """A job of the runner: a hint or a solution of ``position`` (runs in the child process)."""
 
-    def job(report: Callable[[Any], None], cancel: threading.Event) -> Any:
-        from ai.kernel.context import SolveContext
-        from ai.puzzles.pegs import hint, solve
-
-        limit = HINT_LIMIT if what == PegsAsk.HINT else SOLVE_LIMIT
-        ctx = SolveContext.create(time_limit=limit, cancel=cancel, progress=report, solver=f"pegs {what.value}")
-        return hint(board, position, ctx=ctx) if what == PegsAsk.HINT else solve(board, position, ctx=ctx)
+    def job(ctx: SolveContext) -> Any:
+        return pegs_hint(board, position, ctx=ctx) if what == PegsAsk.HINT else pegs_solve(board, position, ctx=ctx)
 
     return job
 
@@ -179,8 +174,8 @@ class PegsScene(Scene):
         self.asked_position = self.position
         self.job = self.app.jobs.submit(
             _solve_job(self.board, self.position, what), label=f"pegs {what.value}", owner=self, lane="ai",
-            on_done=self._on_event, on_error=self._on_event, on_cancelled=self._on_event, execution=self.execution,
-            preload=("ai.puzzles.pegs", "ortools.sat.python.cp_model", "ortools.linear_solver.pywraplp"))
+            time_limit=HINT_LIMIT if what == PegsAsk.HINT else SOLVE_LIMIT,
+            on_done=self._on_event, on_error=self._on_event, on_cancelled=self._on_event, execution=self.execution)
         self.message = "Thinking..." if what == PegsAsk.HINT else "Solving..."
 
     def _cancel_thinking(self) -> None:
@@ -191,8 +186,6 @@ class PegsScene(Scene):
 
     def _on_event(self, event: JobEvent) -> None:
         """The end of an AI job (delivered by the app's runner)."""
-        from ai.puzzles.pegs import PegsStatus
-
         if self.pending is None or event.handle is not self.job:
             return
         what, self.pending = self.pending, None

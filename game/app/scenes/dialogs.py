@@ -10,16 +10,14 @@ from typing import Any, Callable
 
 import pygame
 
-from game.core.catalog import Section
+from game.core.catalog import Section, all_entries
 from game.app import hud
 from game.app.app import App, Scene
 from game.app.input import Act, Action
 
 def clipboard_text() -> str:
     """The text on the system clipboard ("" when there is none or no clipboard is available)."""
-    try:
-        import pygame.scrap
-
+    try:  # (pygame imports its scrap module itself; where it is missing, using it raises NotImplementedError)
         if not pygame.scrap.get_init():
             pygame.scrap.init()
         return str(pygame.scrap.get_text() or "")
@@ -155,8 +153,6 @@ class OpenPrompt(Scene):
 
     def __init__(self, app: App, on_pick: Callable[[Any], None]) -> None:
         super().__init__(app)
-        from game.core.catalog import all_entries
-
         self.entries = all_entries()
         self.cursor = 0
         self.on_pick = on_pick

@@ -17,12 +17,14 @@ polls it once per frame and never waits for it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 import pygame
 
+from ai.facade import Analysis, AnalysisStatus
 from game.core.level import Brick, Level
 from game.core.physics import PhysicsError
+from game.core.physics_catalog import level_line, resolve
 from game.core.storage import user_levels_dir
 from game.app import hud
 from game.app.app import App, Scene
@@ -34,22 +36,8 @@ from game.app.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt
 from game.app.scenes.editor_analysis import EditorAnalysis, Outcome
 from game.app.scenes.editor_view import Button, EditorView, palette_buttons, panel_widths
 
-if TYPE_CHECKING:
-    from ai.services.analysis import Analysis, AnalysisStatus
-
 #: Size of a new level when none is chosen.
 DEFAULT_NEW_SIZE = (10, 14)
-def install_menu_entries() -> None:
-    """Add "Editor" and "Endless" to the title menu (once)."""
-    from game.app.router import MENU_ENTRIES
-
-    labels = {label for label, _ in MENU_ENTRIES}
-    if "Editor" not in labels:
-        MENU_ENTRIES.append(("Editor", lambda app: EditorScene(app)))
-    if "Endless" not in labels:
-        MENU_ENTRIES.append(("Endless", lambda app: app.make("endless")))
-
-
 class EditorScene(Scene):
     """Edit one level.  ``model`` defaults to a new bordered map of :data:`DEFAULT_NEW_SIZE`."""
 
@@ -192,16 +180,12 @@ class EditorScene(Scene):
             self.say(f"physics: {self.model.physics.name}", 2.5)
 
         def describe(text: str) -> str:
-            from game.core.physics_catalog import resolve
-
             try:
                 physics = resolve(" ".join(text.split())) if text.strip() else self.model.physics
             except PhysicsError as exc:
                 return str(exc)[:90]
             return f"{physics.name}: {len(physics.rules)} rule{'s' if len(physics.rules) != 1 else ''}, " \
                    f"targets {'stop' if physics.targets_stop else 'do not stop'} lemmings"
-
-        from game.core.physics_catalog import level_line
 
         self.app.push(TextPrompt(self.app, "Physics", "A shipped name or the JSON form (Ctrl+V pastes):",
                                  level_line(self.model.physics), done, max_len=20_000, preview=describe))

@@ -1,12 +1,12 @@
 """The editor's Analyse: one analysis at a time in a child process, and what it found for which map.
 
-:class:`EditorAnalysis` runs :func:`ai.services.analysis.analyse_level` as a job of the app's runner
+:class:`EditorAnalysis` runs :func:`ai.facade.analyse_level` as a job of the app's runner
 (:class:`game.app.jobs.JobRunner`: a child process; a thread where ``fork`` is missing), remembers the
 map and N it analysed (a result is *current* only for those), and turns the job's events into an
 :class:`Outcome` the editor reacts to.  A failure is written to the error log.
 
 When the level is solvable within its budget, the same child job then rates it
-(:func:`ai.services.rating.rate_level`, the figures a designer uses) with what is left of the time budget:
+(:func:`ai.facade.rate_level`, the figures a designer uses) with what is left of the time budget:
 a rating that does not finish in time (or fails) is dropped with a short note, the analysis is
 kept either way.
 """
@@ -15,17 +15,16 @@ from __future__ import annotations
 
 import enum
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Callable
 
-from ai.services.analysis import AnalysisStatus
-from ai.kernel.context import SolveContext
+from ai.facade import (Analysis, AnalysisStatus, Progress, Rating, SolveContext, SolveStatus, analyse_level,
+                       last_arrival_frame, rate_level)
 from game.core.editor_model import Draft
+from game.core.error_log import log_error
 from game.core.level import Level
 from game.app.jobs import Execution, JobEvent, JobEventKind, JobHandle, JobRunner
 
-if TYPE_CHECKING:
-    from ai.services.analysis import Analysis
-    from ai.services.rating import Rating
+#: The label of the analysis job (and of its own progress reports: the stage it is in).
+LABEL = "analyse"
 
 #: Seconds an analysis and its rating may take together (it runs in the background and A cancels it).
 ANALYSIS_TIME_LIMIT = 60.0
@@ -33,31 +32,25 @@ ANALYSIS_TIME_LIMIT = 60.0
 MIN_RATING_SECONDS = 0.5
 
 
-def analyse_and_rate(level: Level, solver: str, ctx: SolveContext,
-                     report: Callable[[Any], None]) -> tuple[Analysis, Rating | None, str]:
+def analyse_and_rate(level: Level, solver: str, ctx: SolveContext) -> tuple[Analysis, Rating | None, str]:
     """The analysis of ``level``, then its rating within what is left of ``ctx``.
 
     Returns ``(analysis, rating, note)``: ``rating`` is None when the level is not solvable
     within its budget, the time ran out or the rating failed (``note`` says which, '' otherwise).
-    Runs in the job's child process; ``ctx`` (made by the job from its limit and cancel) stops both.
+    Runs in the job's child process; ``ctx`` (the job's context: its limit and cancel) stops both, and
+    each stage is reported through it (``ctx.report``).
     """
-    from ai.services.analysis import analyse_level
-
-    analysis = analyse_level(level, ctx, solver=solver, progress=report)
+    analysis = analyse_level(level, ctx, solver=solver, progress=ctx.report)
     if analysis.status != AnalysisStatus.OK or ctx.cancelled():
         return analysis, None, ""
     left = ctx.remaining()
     if left is not None and left < MIN_RATING_SECONDS:
         return analysis, None, "rating: no time left"
-    report("rating")
+    ctx.report("rating")
     try:
-        from ai.services.rating import rate_level
-
         rating = rate_level(level, ctx)
     except Exception as exc:  # noqa: BLE001 - a failed rating must not lose the analysis
         return analysis, None, f"rating failed ({type(exc).__name__})"
-    from ai.kernel.base import SolveStatus
-
     if ctx.should_stop() or (rating.min_bricks is None and rating.status not in (SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE)):
         return analysis, None, "rating: ran out of time"
     return analysis, rating, ""
@@ -86,6 +79,7 @@ class EditorAnalysis:
         self._about: tuple[tuple[str, ...], int] | None = None  #: (grid, N) the result is about
         self._job: JobHandle | None = None
         self._outcome: Outcome | None = None  #: how the last job ended, until :meth:`poll` reads it
+        self._stage = ""  #: what the running analysis is doing now (its own last report)
 
     def is_current(self, draft: Draft) -> bool:
         """True when the result is about ``draft``'s map and N."""
@@ -106,26 +100,24 @@ class EditorAnalysis:
         return self._job.elapsed if self._job is not None else 0.0
 
     @property
-    def progress(self) -> object:
-        """The running analysis's last progress report (a line of text), or None."""
-        return self._job.last_progress if self._job is not None else None
+    def progress(self) -> str:
+        """What the running analysis is doing now (a line of text; '' before its first report)."""
+        return self._stage if self.running else ""
 
     def start(self, level: Level) -> None:
         """Analyse ``level`` in the background."""
-        solver, limit = self.solver, ANALYSIS_TIME_LIMIT
+        solver = self.solver
 
-        def job(report: Callable[[Any], None], cancel: Any) -> tuple[Analysis, Rating | None, str]:
-            ctx = SolveContext.create(time_limit=limit, cancel=cancel, solver="analyse")
-            return analyse_and_rate(level, solver, ctx, report)
+        def job(ctx: SolveContext) -> tuple[Analysis, Rating | None, str]:
+            return analyse_and_rate(level, solver, ctx)
 
         self._about = (level.grid, level.frames)
-        self.result, self.error, self.running = None, "", True
+        self.result, self.error, self.running, self._stage = None, "", True, ""
         self.rating, self.rating_note = None, ""
-        # the solvers (ortools: ~1 s) are imported here once, for every child
-        self._job = self.jobs.submit(job, label="analyse", owner=self.owner, lane="analysis",
+        self._job = self.jobs.submit(job, label=LABEL, owner=self.owner, lane="analysis",
+                                     time_limit=ANALYSIS_TIME_LIMIT, on_progress=self._progress,
                                      on_done=self._ended, on_error=self._ended, on_cancelled=self._ended,
-                                     execution=None if self.in_process else Execution.THREAD,
-                                     preload=("ai.services.analysis", "ai.solvers.portfolio", "ai.services.rating"))
+                                     execution=None if self.in_process else Execution.THREAD)
 
     def cancel(self) -> None:
         """Stop the running analysis (its ``cancelled`` outcome follows)."""
@@ -144,8 +136,6 @@ class EditorAnalysis:
         Sets winning in fewer frames are among the optimal sets for the old N, so filtering them keeps
         the count exact when the result was complete.
         """
-        from ai.services.analysis import last_arrival_frame
-
         a = self.result
         assert a is not None
         sols = tuple(s for s in a.solutions if last_arrival_frame(level, s) is not None)
@@ -159,6 +149,11 @@ class EditorAnalysis:
         outcome, self._outcome = self._outcome, None
         return outcome
 
+    def _progress(self, ev: JobEvent) -> None:
+        """A progress report: the analysis's own reports name its stage (the solvers' reports are not shown)."""
+        if ev.handle is self._job and isinstance(ev.payload, Progress) and ev.payload.solver == LABEL:
+            self._stage = ev.payload.message
+
     def _ended(self, ev: JobEvent) -> None:
         """The job's end, delivered by the app's runner."""
         if ev.handle is not self._job:
@@ -167,8 +162,6 @@ class EditorAnalysis:
             self.result, self.rating, self.rating_note = ev.payload
             self.running, self._outcome = False, Outcome.DONE
         elif ev.kind == JobEventKind.ERROR:
-            from game.core.error_log import log_error
-
             log_error("editor analysis", ev.message, ev.detail)
             self.running, self.error, self._outcome = False, ev.message, Outcome.FAILED
         elif ev.kind == JobEventKind.CANCELLED:

@@ -8,23 +8,17 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Protocol
+from typing import Callable, Protocol
 
 import pygame
 
-from game.core.editor_model import Draft, Tool
+from ai.facade import Analysis, AnalysisStatus
+from game.core.editor_model import Draft, EditorModel, Tool
 from game.core.level import LEMMING_LEFT, LEMMING_RIGHT, TARGET, Brick
 from game.app import hud
-from game.app.render import BoardLayout, fit_layout, paint_terrain
-
-from ai.services.analysis import AnalysisStatus
-
-if TYPE_CHECKING:
-    from ai.services.analysis import Analysis
-    from game.core.editor_model import EditorModel
-    from game.app.app import App
-    from game.app.render import LevelRenderer
-    from game.app.scenes.editor_analysis import EditorAnalysis
+from game.app.app import App
+from game.app.render import BoardLayout, LevelRenderer, fit_layout, paint_terrain
+from game.app.scenes.editor_analysis import EditorAnalysis
 
 
 class EditorSceneView(Protocol):
@@ -362,7 +356,7 @@ class EditorView:
         return self.analysis_lines() + (gap + rating if rating else []) + gap + self.file_lines()
 
     def rating_lines(self, panel_width: int = RIGHT_W) -> list[tuple[str, int, tuple[int, int, int]]]:
-        """The rating of the analysed level (:meth:`ai.services.rating.Rating.lines`), wrapped to the panel."""
+        """The rating of the analysed level (:meth:`ai.facade.Rating.lines`), wrapped to the panel."""
         analyser = self.scene.analyser
         if self.scene.analysing or not self.scene.analysis_current():
             return []
@@ -403,7 +397,7 @@ class EditorView:
             out.append((f"analysing{dots}", 26, hud.BLUE))
             out.append((f"{secs:.1f} s \u2014 A cancels", 21, hud.MUTED))
             progress = self.scene.analyser.progress
-            if isinstance(progress, str):
+            if progress:
                 out.append((progress, 20, hud.MUTED))
             return out
         if self.scene.analysis_error:

@@ -4,7 +4,7 @@ Levels are made by the UI's one way of running AI work: the app's job runner
 (:class:`game.app.jobs.JobRunner`, a child process), so
 generation and its exact solvers run in a child process (cancelled by killing it), never
 in a thread of the game.  Each job makes the level of one step with
-:func:`ai.services.generation.endless.rated_level` (rated by :mod:`ai.services.rating`, nearest the step's
+:func:`ai.facade.rated_level` (rated by :func:`ai.facade.rate_level`, nearest the step's
 target score, not easier than the level before); up to :data:`LOOKAHEAD` levels are made
 ahead.  Where the player is (step, solved, streak, best streak) is kept in
 ``endless.json`` (:mod:`game.core.endless_record`), so a relaunch continues the ladder.
@@ -18,10 +18,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 import pygame
 
+from ai.facade import SolveContext, difficulty_spec, player_label, rated_level
 from game.core.endless_record import EndlessRecord, load_record, save_record
 from game.core.level import Level
 from game.app import hud
@@ -34,13 +35,11 @@ from game.app.render import LevelRenderer
 
 #: Levels generated ahead of the one being played.
 LOOKAHEAD = 2
-#: Modules the game imports once so every generation child inherits them.
-PRELOAD = ("ai.services.generation.endless", "ai.services.rating", "ai.solvers.search")
 
 
 @dataclass(frozen=True)
 class Difficulty:
-    """What one difficulty step of the ladder generates (from ``ai.services.generation.endless``)."""
+    """What one difficulty step of the ladder generates (from :func:`ai.facade.difficulty_spec`)."""
 
     level: int
     height: int
@@ -62,8 +61,6 @@ def difficulty(level: int) -> Difficulty:
     >>> difficulty(1).describe()
     '8x10, 1 brick, 1 lemming'
     """
-    from ai.services.generation.endless import difficulty_spec
-
     spec = difficulty_spec(max(1, level))
     return Difficulty(max(1, level), spec.height, spec.width, spec.bricks, spec.lemmings, spec.unique)
 
@@ -89,19 +86,18 @@ def endless_title(step: int, name: str) -> str:
 
 
 def make_endless_level(step: int, seed: int, previous: float | None,
-                       report: Callable[[Any], None] | None = None) -> EndlessLevel | None:
-    """The level of ``step`` (runs in the job runner's child process): rated, rising by measure."""
-    from ai.services.generation.endless import rated_level
-
-    g = rated_level(step, seed=seed, previous=previous, progress=report)
+                       ctx: SolveContext | None = None) -> EndlessLevel | None:
+    """The level of ``step`` (runs in the job runner's child process, within ``ctx``): rated, rising by
+    measure."""
+    g = rated_level(step, seed=seed, previous=previous, context=ctx)
     if g is None:
         return None
     level = g.level.with_meta("title", endless_title(step, g.level.title))
     return EndlessLevel(step, level, difficulty(step), g.seconds, g.score)
 
 
-#: What makes one level: ``(step, seed, previous score, report) -> EndlessLevel``; run in the child.
-LevelMaker = Callable[[int, int, "float | None", Callable[[Any], None]], "EndlessLevel | None"]
+#: What makes one level: ``(step, seed, previous score, job context) -> EndlessLevel``; run in the child.
+LevelMaker = Callable[[int, int, "float | None", SolveContext], "EndlessLevel | None"]
 
 
 class EndlessScene(Scene):
@@ -159,8 +155,8 @@ class EndlessScene(Scene):
     def _submit(self, step: int) -> None:
         make, seed, previous = self._make, self.record.seed, self._previous_score(step)
         self.job_step = step
-        self.job = self.app.jobs.submit(lambda report, cancel: make(step, seed, previous, report),
-                                        label="endless", owner=self, lane="generate", preload=PRELOAD,
+        self.job = self.app.jobs.submit(lambda ctx: make(step, seed, previous, ctx),
+                                        label="endless", owner=self, lane="generate",
                                         on_done=self._made, on_error=self._failed, on_cancelled=self._ended)
 
     def _made(self, event: JobEvent) -> None:
@@ -268,8 +264,6 @@ class EndlessScene(Scene):
         hud.blit_text(surface, f"Level {step}", (box.centerx, box.top + 24), 56, hud.GOLD, anchor="midtop")
         if self.current is not None:
             d = self.current.difficulty
-            from ai.services.rating import player_label
-
             score = f"{player_label(self.current.score)} · " if self.current.score is not None else ""
             hud.blit_text(surface, f"{score}{d.describe()}", (box.centerx, box.top + 86), 26,
                           hud.WHITE, anchor="midtop")

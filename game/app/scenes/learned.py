@@ -1,34 +1,31 @@
 """The "What the AI has learned" screen, and the hook that lets the AI watch every release.
 
-:func:`install` adds the menu entry and a play-scene extension: each time the player releases
-the lemmings, the run (map, bricks, frames) is stored in the data folder
-(:func:`ai.learning.player.record_run`).  The screen learns rules from every stored run in the
-job runner's child process (:func:`ai.learning.player.knowledge`), then shows how many runs it has seen,
+The composition root (:mod:`game.app.compose`) registers the menu entry (:data:`MENU_LABEL`) and the
+play-scene extension :func:`observe_releases`: each time the player releases the lemmings, the run
+(map, bricks, frames) is stored in the data folder (:func:`ai.facade.record_run`).  The screen learns
+rules from every stored run in the job runner's child process (:func:`ai.facade.knowledge`), then shows
+how many runs it has seen,
 how many neighbourhood configurations it has seen and gets right, whether the rules are exact,
 and each learned move as two small 3x3 pictures: the neighbourhood with the lemming, and where
 the lemming is one frame later.  Once exact, the assistant can offer the learned solver with these
-rules (:func:`ai.learning.player.offered_solvers`).
+rules (:func:`ai.facade.offered_solvers`).
 """
 
 from __future__ import annotations
 
-import threading
-from typing import TYPE_CHECKING, Any, Callable
-
 import pygame
 
+from ai.facade import Knowledge, RulePicture, SolveContext, knowledge, record_run
 from game.core.error_log import log_error
+from game.core.physics import move_words
+from game.core.storage import user_data_dir
 from game.app import hud
 from game.app.app import App, Scene
 from game.app.input import Act, Action
 from game.app.jobs import JobEvent
-from game.app.play_extension import ExtensionBase
+from game.app.play_extension import ExtensionBase, PlayHost
 from game.app.play_state import PlayState
 from game.app.render import LevelRenderer
-
-if TYPE_CHECKING:
-    from ai.learning.player import Knowledge, RulePicture
-    from game.app.scenes.play import PlayScene
 
 #: The menu label.
 MENU_LABEL = "What the AI has learned"
@@ -41,7 +38,7 @@ class ReleaseObserver(ExtensionBase):
 
     name = "release-observer"
 
-    def __init__(self, scene: PlayScene) -> None:
+    def __init__(self, scene: PlayHost) -> None:
         self.scene = scene
         self.last = scene.state
 
@@ -49,11 +46,6 @@ class ReleaseObserver(ExtensionBase):
         """Store the run once the lemmings left their hatches."""
         scene = self.scene
         if self.last == PlayState.PLACING and scene.state != PlayState.PLACING:
-            from ai.learning.player import record_run
-            from game.core.storage import user_data_dir
-
-            from game.core.error_log import log_error
-
             problems: list[str] = []
             try:
                 record_run(user_data_dir(), scene.level, scene.bricks, problems)
@@ -65,33 +57,18 @@ class ReleaseObserver(ExtensionBase):
         self.last = scene.state
 
 
-def observe_releases(scene: PlayScene) -> ReleaseObserver:
-    """The extension factory (in :data:`game.app.router.PLAY_SCENE_EXTENSIONS`)."""
+def observe_releases(scene: PlayHost) -> ReleaseObserver:
+    """The extension factory (registered by :mod:`game.app.compose`)."""
     return ReleaseObserver(scene)
-
-
-def install() -> None:
-    """Add the menu entry and the release observer (once)."""
-    from game.app.router import MENU_ENTRIES, PLAY_SCENE_EXTENSIONS
-
-    if MENU_LABEL not in {label for label, _ in MENU_ENTRIES}:
-        MENU_ENTRIES.append((MENU_LABEL, lambda app: LearnedScene(app)))
-    if observe_releases not in PLAY_SCENE_EXTENSIONS:
-        PLAY_SCENE_EXTENSIONS.append(observe_releases)
 
 
 def _caption(pic: RulePicture) -> str:
     """The move in words (``fall``, ``walk ahead``, ``turn around``, ``climb ahead``...)."""
-    from game.core.physics import move_words
-
     return move_words(pic.move, pic.new_direction != pic.direction)
 
 
-def _learn_from_runs(report: Callable[[Any], None], cancel: threading.Event) -> Knowledge:
-    """The job: learn from the runs stored in the data folder (:func:`ai.learning.player.knowledge`)."""
-    from ai.learning.player import knowledge
-    from game.core.storage import user_data_dir
-
+def _learn_from_runs(ctx: SolveContext) -> Knowledge:
+    """The job: learn from the runs stored in the data folder (:func:`ai.facade.knowledge`)."""
     return knowledge(user_data_dir())
 
 
@@ -107,7 +84,7 @@ class LearnedScene(Scene):
         self.anim = 0.0
         # the learning runs in a child process, like every AI job of the UI (the app's job runner)
         self._job = app.jobs.submit(_learn_from_runs, label="learn-from-runs", owner=self, lane="learn",
-                                    on_done=self._learned, on_error=self._failed, preload=("ai.learning.player",))
+                                    on_done=self._learned, on_error=self._failed)
 
     @property
     def ready(self) -> bool:

@@ -1,6 +1,7 @@
-"""The title menu: Continue, Levels, the entries other features add, Settings and Quit.
+"""The title menu: Continue, Levels, the entries of the app's registry, Settings and Quit.
 
-Other features add entries to :data:`MENU_ENTRIES` (e.g. "Editor", "Endless").  "Continue"
+The entries after "Levels" (e.g. "Editor", "Endless") are ``app.registry.menu_entries``, filled by the
+composition root (:mod:`game.app.compose`); each opens a scene by name.  "Continue"
 opens the level the player was on (remembered across relaunches, with its bricks), or the
 next unsolved one; it goes through the level select, so leaving the level lands there.
 """
@@ -16,22 +17,17 @@ from game.core.resume import continue_index
 from game.app import hud
 from game.app.app import App, Scene
 from game.core.catalog import LevelEntry, all_entries, entry_badge
-from game.app.router import MENU_ENTRIES
 from game.app.input import Act, Action
 from game.app.render import LevelRenderer
 from game.app.sound import Sfx
 
-# MENU_ENTRIES (game.app.router): ``(label, factory)``; the factory builds the scene to push (or returns
-# None to do nothing).  "Continue", "Levels", "Settings" and "Quit" are always there; entries added go
-# after "Levels", e.g. ``MENU_ENTRIES.append(("Editor", lambda app: app.make("editor")))``.
 
-
-def _levels(app: App) -> Scene:
-    return app.make("select")  # type: ignore[no-any-return]
-
-
-def _settings(app: App) -> Scene:
-    return app.make("settings")  # type: ignore[no-any-return]
+def _opens(name: str) -> Callable[[App], Scene | None]:
+    """The entry action that builds the scene registered as ``name``."""
+    def build(app: App) -> Scene | None:
+        scene: Scene = app.make(name)
+        return scene
+    return build
 
 
 class MenuScene(Scene):
@@ -69,7 +65,8 @@ class MenuScene(Scene):
         head: list[tuple[str, Callable[[App], Scene | None] | None]] = []
         if self.continue_to is not None:
             head.append(("Continue", self._continue))
-        return [*head, ("Levels", _levels), *MENU_ENTRIES, ("Settings", _settings), ("Quit", None)]
+        added = [(entry.label, _opens(entry.scene)) for entry in self.app.registry.menu_entries]
+        return [*head, ("Levels", _opens("select")), *added, ("Settings", _opens("settings")), ("Quit", None)]
 
     def _continue(self, app: App) -> Scene | None:
         entries = self.level_entries()
@@ -77,11 +74,14 @@ class MenuScene(Scene):
             return None
         select = app.open("select", entries=entries)
         select.cursor = self.continue_to
-        return app.make("play", playlist=entries, index=self.continue_to)  # type: ignore[no-any-return]
+        scene: Scene = app.make("play", playlist=entries, index=self.continue_to)
+        return scene
 
     def _layout(self, size: tuple[int, int]) -> tuple[int, int, int]:
         """(title y, title font size, top of the buttons) for a window of ``size``."""
         w, h = size
+        if h < 450:  # the smallest windows: a smaller title, so that every entry fits above the parade
+            return int(h * 0.08), 48, int(h * 0.08) + 50
         compact = h < 700
         title_size = 96 if not compact else 64
         title_y = int(h * 0.12) if compact else int(h * 0.2)

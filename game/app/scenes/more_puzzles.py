@@ -1,39 +1,29 @@
-"""The "More puzzles" screen: the puzzles of :mod:`game.app.puzzles_registry` whose scenes exist.
+"""The "More puzzles" screen: the side puzzles of the app's registry (``app.registry.puzzles``).
 
-Up/Down (or the mouse) choose, Enter or a click opens the puzzle, Esc goes back.  The title menu
-gets its "More puzzles" entry from :func:`install_menu_entry`.
+Up/Down (or the mouse) choose, Enter or a click opens the puzzle (by its key, ``app.open("pegs")``),
+Esc goes back.  The title menu's "More puzzles" entry (:data:`MENU_LABEL`) is registered by the
+composition root (:mod:`game.app.compose`).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
 from game.app import hud
-from game.app.app import App, Scene
+from game.app.app import App, PuzzleEntry, Scene
 from game.app.input import Act, Action
-from game.app.puzzles_registry import PUZZLES, PuzzleEntry, available_puzzles
 from game.app.render import LevelRenderer
 
 #: The title-menu label.
 MENU_LABEL = "More puzzles"
 
 
-def install_menu_entry() -> None:
-    """Add "More puzzles" to the title menu (once)."""
-    from game.app.router import MENU_ENTRIES
-
-    if MENU_LABEL not in {label for label, _ in MENU_ENTRIES}:
-        MENU_ENTRIES.append((MENU_LABEL, lambda app: MorePuzzlesScene(app)))
-
-
 class MorePuzzlesScene(Scene):
-    """A list of puzzles with a blurb under the chosen one."""
+    """A list of puzzles with a blurb under the chosen one (``entries``: default, the registry's)."""
 
-    def __init__(self, app: App, entries: tuple[PuzzleEntry, ...] = PUZZLES) -> None:
+    def __init__(self, app: App, entries: tuple[PuzzleEntry, ...] | None = None) -> None:
         super().__init__(app)
-        self.puzzles: list[tuple[PuzzleEntry, Any]] = available_puzzles(entries)
+        self.puzzles: tuple[PuzzleEntry, ...] = entries if entries is not None else app.registry.puzzles
         self.cursor = 0
         self.renderer = LevelRenderer()
 
@@ -45,7 +35,7 @@ class MorePuzzlesScene(Scene):
     def open(self, i: int) -> None:
         """Open puzzle ``i``."""
         if 0 <= i < len(self.puzzles):
-            self.app.push(self.puzzles[i][1](self.app))
+            self.app.open(self.puzzles[i].key)
 
     def handle_event(self, action: Action) -> None:
         """Up/Down, Enter, click, Esc."""
@@ -75,9 +65,9 @@ class MorePuzzlesScene(Scene):
         if not self.puzzles:
             hud.blit_text(surface, "No puzzles are installed.", (w // 2, h // 2), 30, hud.WHITE, anchor="center")
         else:
-            labels = [entry.title for entry, _ in self.puzzles]
+            labels = [entry.title for entry in self.puzzles]
             hud.menu_list(surface, labels, self.cursor, hud.TOP_BAR + 40, h - hud.BOTTOM_BAR - 90, width=420)
-            blurb = self.puzzles[self.cursor][0].blurb
+            blurb = self.puzzles[self.cursor].blurb
             for i, line in enumerate(hud.wrap_text(blurb, 24, w - 80, 2)):
                 hud.blit_text(surface, line, (w // 2, h - hud.BOTTOM_BAR - 74 + 28 * i), 24, hud.MUTED,
                               anchor="midtop")

@@ -9,18 +9,45 @@ streak).  Esc in the pause menu resumes.
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING
+from typing import Callable, Protocol
 
 import pygame
 
+from game.core.level import Level
 from game.app import hud
 from game.app.app import App, Scene
 from game.app.input import Act, Action
 from game.app.play_state import PlayState
 from game.app.sound import Sfx
 
-if TYPE_CHECKING:
-    from game.app.scenes.play import PlayScene
+
+class PausedPlay(Protocol):
+    """What the pause menu uses of the play scene it pauses (the play scene satisfies it)."""
+
+    @property
+    def level(self) -> Level:
+        """The level played."""
+
+    @property
+    def state(self) -> PlayState:
+        """Where the playback is."""
+
+    @property
+    def back_label(self) -> str:
+        """Where "Levels" goes ("levels", "editor", ...)."""
+
+    @property
+    def leave_warning(self) -> Callable[[], str]:
+        """What leaving the level unsolved ends ('' when nothing)."""
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Paint the play scene (under the menu)."""
+
+    def restart(self) -> None:
+        """Restart the level."""
+
+    def back(self) -> None:
+        """Leave the level."""
 
 
 class PauseChoice(str, enum.Enum):
@@ -58,7 +85,7 @@ class PauseScene(Scene):
     picture and reused every frame; coming back from Settings redraws it (e.g. a new palette).
     """
 
-    def __init__(self, app: App, play: PlayScene) -> None:
+    def __init__(self, app: App, play: PausedPlay) -> None:
         super().__init__(app)
         self.play = play
         self.cursor = 0

@@ -16,8 +16,8 @@ and opens the pause menu (:mod:`game.app.scenes.pause`).  A lost run explains ea
 ``app.resume`` and preview / speed in ``app.settings``.  Drawing the HUD and panels is in
 :mod:`game.app.scenes.play_draw`.
 
-Extending (e.g. the assistant, installed by :mod:`game.app.scenes`): the factories in
-:data:`PLAY_SCENE_EXTENSIONS` are called once with every new play scene and return a
+Extending (e.g. the assistant, registered by the composition root :mod:`game.app.compose`): the factories
+in ``app.registry.play_extensions`` are called once with every new play scene and return a
 :class:`~game.app.play_extension.PlayExtension` (kept in ``scene.extensions`` by name, after the built-in
 timeline, :class:`~game.app.scenes.timeline.TimelineBar`).  An extension sees every action first, is
 updated every frame, shows ghost bricks, coloured cells, status lines and footer keys through its
@@ -38,10 +38,11 @@ from game.core.outcome import LemmingFailure, explain
 from game.core.playback import BASE_FPS, Beat, Playback, PlayState
 from game.core.settings import SPEEDS, Palette
 from game.core.simulation import Run
-from game.app import hud, router
+from game.app import hud
 from game.app.app import App, Scene
 from game.core.catalog import LevelEntry, entry_badge
 from game.app.input import Act, Action
+from game.app.par import ParFinder
 from game.app.play_extension import BoardView, Marks, PlayExtension, merge_marks
 from game.app.render import COLOURBLIND_PATH_COLORS, PATH_COLORS, BoardLayout, FrameView, LevelRenderer
 from game.app.scenes import play_draw
@@ -50,7 +51,7 @@ from game.app.scenes.timeline import TIMELINE_H, TimelineBar
 from game.core.session import EditKind, EditResult, PlaySession
 from game.app.sound import Sfx
 
-__all__ = ["SPEEDS", "BASE_FPS", "PlayScene", "PlayState", "PLAY_SCENE_EXTENSIONS"]
+__all__ = ["SPEEDS", "BASE_FPS", "PlayScene", "PlayState"]
 #: How long the "no" cue lasts, in seconds.
 DENY_SECONDS = 0.5
 #: Fade-in when a level opens, in seconds.
@@ -58,10 +59,6 @@ FADE_IN_SECONDS = 0.25
 #: The bricks on the board are saved at most this often while the player edits (and on leaving).
 RESUME_SAVE_SECONDS = 1.0
 
-
-#: Called once with every new :class:`PlayScene`; each returns a :class:`PlayExtension` (or None).  The
-#: list lives in :mod:`game.app.router` so that add-ons never import this module.
-PLAY_SCENE_EXTENSIONS = router.PLAY_SCENE_EXTENSIONS
 
 Handler = Callable[[Action], None]
 
@@ -117,7 +114,7 @@ class PlayScene(Scene):
         self.cursor: Brick | None = None  #: the keyboard cursor (None: hidden, the mouse is in use)
         self.assisted = False  #: an AI solution was applied on this visit (the win counts as AI-helped)
         self.failures: list[LemmingFailure] = []  #: after a lost run: who missed, why and when
-        self._par: object | None = None  #: the background par search (game.app.par.ParFinder)
+        self._par: ParFinder | None = None  #: the background par search
         self._resume_timer = 0.0
         self.anim = 0.0
         self.hover: Brick | None = None
@@ -159,7 +156,7 @@ class PlayScene(Scene):
         #: The extensions by name, in the order they see actions and draw: the timeline, then the add-ons.
         self.extensions: dict[str, PlayExtension] = {}
         self.timeline = self.add_extension(TimelineBar(self))
-        for make in PLAY_SCENE_EXTENSIONS:
+        for make in app.registry.play_extensions:
             extension = make(self)
             if extension is not None:
                 self.add_extension(extension)
@@ -355,7 +352,7 @@ class PlayScene(Scene):
         for extension in list(self.extensions.values()):
             extension.on_leave()
         if self._par is not None:
-            self._par.shutdown()  # type: ignore[attr-defined]
+            self._par.shutdown()
 
     def escape(self) -> None:
         """Esc: close the message on screen and open the pause menu (one press, whatever the messages)."""
@@ -491,10 +488,8 @@ class PlayScene(Scene):
         if self.assisted or self.key is None or self.app.progress.par(self.key, self.level) is not None:
             return
         if self._par is None:
-            from game.app.par import ParFinder
-
             self._par = ParFinder(self.app.jobs, self, self.app.progress, self.key, self.level)
-        self._par.start()  # type: ignore[attr-defined]
+        self._par.start()
 
     def par(self) -> int | None:
         """The level's minimum brick count, when known."""

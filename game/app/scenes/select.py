@@ -19,6 +19,7 @@ import pygame
 from game.core.level import Level
 from game.core.pack import UNLOCK_FRACTION, group_worlds, migrate_keys, open_worlds_by_counts, world_name
 from game.core.progress import LevelStatus
+from game.core.resume import continue_index
 from game.app import hud
 from game.app.app import App, Scene
 from game.core.catalog import LevelEntry, all_entries, entry_badge
@@ -99,8 +100,6 @@ class LevelSelectScene(Scene):
     def next_unsolved(self) -> int:
         """Where the cursor opens: the level played last while unsolved, else the next unsolved one
         after it (as Continue), within the open worlds; else the first unsolved open level."""
-        from game.core.resume import continue_index
-
         solved = [st.solved and not st.changed for st in self.statuses]
         i = continue_index([e.key for e in self.entries], solved, self.app.resume.last_key)
         if i is not None and not self.locked[i] and not solved[i]:

@@ -3,7 +3,7 @@ one), and a box to paste (or type) a code and play the level it holds.
 
 Codes come from :mod:`game.core.share`.  :class:`ShareCodeScene` is a dialog over the scene that opened
 it (the pause menu, level select with C); :class:`PasteCodeScene` is the title menu's "Play a code"
-(:func:`install`): Ctrl+V pastes, Enter plays, a bad code gets its one message in red.  The level
+(:data:`MENU_LABEL`, registered by :mod:`game.app.compose`): Ctrl+V pastes, Enter plays, a bad code gets its one message in red.  The level
 opened from a code records its wins under ``code:<puzzle hash>``.
 """
 
@@ -196,13 +196,5 @@ class PasteCodeScene(Scene):
         hud.hint_bar(surface, [("Ctrl+V", "paste"), ("Enter", "play"), ("Backspace", "delete"), ("Esc", "back")])
 
 
-def install() -> None:
-    """Add "Play a code" to the title menu (once)."""
-    from game.app.router import MENU_ENTRIES
-
-    if MENU_LABEL not in {label for label, _ in MENU_ENTRIES}:
-        MENU_ENTRIES.append((MENU_LABEL, lambda app: PasteCodeScene(app)))
-
-
-__all__ = ["MENU_LABEL", "PasteCodeScene", "ShareCodeScene", "code_entry", "copy_to_clipboard", "install",
+__all__ = ["MENU_LABEL", "PasteCodeScene", "ShareCodeScene", "code_entry", "copy_to_clipboard",
            "paste_from_clipboard"]

@@ -6,24 +6,22 @@ It is added to the ``pegs`` command that :mod:`game.cli.puzzles.pegs` registers 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from game.cli.args import int_arg, output_file_arg, path_arg
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    import os
-
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from game.app.app import FixedClock  # (the app and pygame load only when the game starts)
+    from game.app.compose import build_app
     from game.core.puzzles.pegs import BOARDS, load_board
-    from game.app.app import App, FixedClock
-    from game.app.puzzles.pegs import PegsScene
 
     board, start = load_board(args.board)  # errors before a window opens
-    app = App(clock=FixedClock() if args.frames else None)
+    app = build_app(clock=FixedClock() if args.frames else None)
     if args.board in BOARDS:
-        app.push(PegsScene(app, args.board))
+        app.open("pegs", args.board)
     else:
-        app.push(PegsScene(app, extra=(os.path.basename(args.board), board, start)))
+        app.open("pegs", extra=(Path(args.board).name, board, start))
     return app.start(frames=args.frames, screenshot=args.screenshot)
 
 
