@@ -24,13 +24,26 @@ import contextlib
 import math
 import os
 import re
+import signal
 import stat
+import sys
 import tempfile
+import threading
 from pathlib import Path
-from typing import Callable, Sequence
+from types import FrameType
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence, TypeAlias
 
 from game.core.errors import GameError
-from game.core.text import terminal_safe as terminal_safe  # kept importable from here
+from game.core.rules import parse_bricks
+from game.core.text import terminal_safe as terminal_safe  # the commands print user text through it
+
+if TYPE_CHECKING:
+    from ai.facade import SolveContext
+
+#: What a command module's ``register`` receives: the top-level parser's subcommands.
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+#: A subcommand's handler: the parsed arguments in, the exit code out.
+Handler: TypeAlias = Callable[[argparse.Namespace], int]
 
 #: Longest time limit accepted, in seconds (one week).
 MAX_TIME_LIMIT = 7 * 24 * 3600.0
@@ -123,8 +136,6 @@ def bricks_arg(text: str) -> str:
     ...
     argparse.ArgumentTypeError: cannot read bricks '(2,1' at character 1: an opening parenthesis is never closed
     """
-    from game.core.rules import parse_bricks
-
     try:
         parse_bricks(text)
     except GameError as exc:
@@ -325,3 +336,50 @@ def path_arg(text: str) -> str:
 
 
 path_arg.__name__ = "path"
+
+
+def usage_handler(parser: argparse.ArgumentParser) -> Handler:
+    """The handler of a command group run without its subcommand: its help on stderr, exit code 2."""
+
+    def usage(args: argparse.Namespace) -> int:
+        parser.print_help(sys.stderr)
+        return 2
+
+    return usage
+
+
+@contextlib.contextmanager
+def _ctrl_c_cancels(cancel: threading.Event) -> Iterator[None]:
+    """While inside, Ctrl-C sets ``cancel`` (so every thread and stop-watcher working under the context
+    stops) and then raises :class:`KeyboardInterrupt` as usual.  Only in the main thread, and only when
+    Python's own Ctrl-C handler is in place (an ignored or custom handler is left alone)."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+
+    def on_ctrl_c(signum: int, frame: FrameType | None) -> None:
+        cancel.set()
+        signal.default_int_handler(signum, frame)
+
+    signal.signal(signal.SIGINT, on_ctrl_c)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@contextlib.contextmanager
+def command_context(time_limit: float | None, *, solver: str = "") -> Iterator[SolveContext]:
+    """The one :class:`~ai.kernel.context.SolveContext` of a command: its ``--time-limit`` (``None``: no
+    limit), cancelled by Ctrl-C.
+
+    Every command that takes a limit makes its context here and passes it down (``ctx=``).  Ctrl-C sets
+    the context's cancel event, then raises :class:`KeyboardInterrupt`: :func:`game.cli.main.main` prints
+    ``interrupted`` and returns 130.
+    """
+    from ai.facade import SolveContext  # late: the AI (OR-Tools, numpy models) loads only when a command runs it
+
+    cancel = threading.Event()
+    with _ctrl_c_cancels(cancel):
+        yield SolveContext.create(time_limit=time_limit, cancel=cancel, solver=solver)
