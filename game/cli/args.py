@@ -241,6 +241,19 @@ def check_output_file(text: str, *, what: str = "output file", kind: str | None 
     return path
 
 
+@contextlib.contextmanager
+def output_errors(out: str | Path) -> Iterator[None]:
+    """Turn an I/O error while writing ``out`` (disk full, read-only folder...) into a one-line
+    :class:`GameError` (exit 2); the atomic writers have already removed their temporary files."""
+    try:
+        yield
+    except GameError:
+        raise
+    except OSError as exc:
+        reason = os.strerror(exc.errno) if exc.errno is not None else str(exc) or type(exc).__name__
+        raise GameError(f"cannot write {out}: {reason}") from None
+
+
 def check_output_dir(text: str, *, what: str = "output folder") -> Path:
     """``text`` as a folder files can be written into (created if its parent exists), or
     :class:`GameError`."""

@@ -5,20 +5,18 @@ solve result (:func:`add_gif_option`, :func:`check_solve_gif` and :func:`write_s
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING, Callable
 
 from game.app.export import DEFAULT_FPS, DEFAULT_SCALE, ExportResult, export_gif
 from game.app.export_draw import check_frame_size, fit_scale
 from game.cli.args import (Subparsers, bricks_arg, check_output_file, command_context, float_arg, int_arg,
-                           output_kind_arg, time_limit_arg)
+                           output_errors, output_kind_arg, time_limit_arg)
 from game.cli.level import load_level
 from game.core.errors import GameError
 from game.core.level import Level
 from game.core.rules import parse_bricks
-from game.core.storage import describe_os_error
 
 if TYPE_CHECKING:
     from ai.facade import SolveContext, SolveResult
@@ -82,18 +80,6 @@ def _cmd_export(args: argparse.Namespace) -> int:
         info = export_gif(level, bricks, args.gif, scale=args.scale, fps=args.fps)
     print(info.describe())
     return 0
-
-
-@contextlib.contextmanager
-def output_errors(out: str | Path) -> Iterator[None]:
-    """Turn an I/O error while writing ``out`` (disk full, read-only folder...) into a one-line
-    :class:`game.core.errors.GameError` (exit 2); the atomic writer has already removed its temporary file."""
-    try:
-        yield
-    except GameError:
-        raise
-    except OSError as exc:
-        raise GameError(f"cannot write {out}: {describe_os_error(exc)}") from None
 
 
 def add_gif_option(parser: argparse.ArgumentParser) -> None:

@@ -16,13 +16,12 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
-from game.cli.args import Subparsers, command_context, int_arg, output_dir_arg, time_limit_arg
+from game.cli.args import Subparsers, command_context, int_arg, output_dir_arg, output_errors, time_limit_arg
 from game.cli.solve import EXACT_SOLVERS
 from game.core.errors import GameError
 from game.core.level import MAX_FRAMES, MAX_SIDE
 from game.core.physics import CLASSIC, Physics, PhysicsError
 from game.core.physics_catalog import SHIPPED, load_physics_file, resolve
-from game.core.storage import describe_os_error
 
 if TYPE_CHECKING:
     from ai.facade import GeneratedLevel, ProgressBar
@@ -128,13 +127,9 @@ def _write_levels(args: argparse.Namespace, levels: Iterable[GeneratedLevel], si
             written += 1
             cpu_total += generated.cpu_seconds
             path = out / level_file_name(*size, args.bricks, args.seed, written)
-            try:
+            with output_errors(path):
                 out.mkdir(exist_ok=True)
                 generated.level.save(path)
-            except GameError:
-                raise
-            except OSError as exc:
-                raise GameError(f"cannot write {path}: {describe_os_error(exc)}") from None
             if bar is not None and bar.tty:
                 bar.close()
             score = f", difficulty {generated.score:.1f}" if generated.score is not None else ""

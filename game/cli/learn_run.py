@@ -14,11 +14,10 @@ from typing import Any
 import numpy as np
 
 from ai import facade
-from game.cli.args import command_context
-from game.core.errors import GameError
+from game.cli.args import command_context, output_errors
 from game.core.physics import Physics
 from game.core.physics_catalog import load_physics_file, resolve
-from game.core.storage import atomic_write_text, describe_os_error
+from game.core.storage import atomic_write_text
 
 
 def curve(args: argparse.Namespace) -> int:
@@ -111,12 +110,8 @@ def tree(args: argparse.Namespace) -> int:
         report = facade.learn_rules(games=args.games, seed=args.seed, model=model, active=args.active,
                                     regime=args.regime or "random", mirror=args.mirror, queries=args.queries)
     if args.out:
-        try:
+        with output_errors(args.out):
             report.rules.save(args.out)
-        except GameError:
-            raise
-        except OSError as exc:
-            raise GameError(f"cannot write {args.out}: {describe_os_error(exc)}") from None
     if args.json:
         data = report.to_json()
         if args.out:

@@ -15,7 +15,6 @@ from game.core.pack import pack_level_paths
 from game.core.physics_catalog import load_physics_file
 from game.core.rules import parse_bricks
 from game.core.simulation import Run, simulate
-from game.core.storage import user_levels_dir
 
 
 def resolve_level_path(spec: str) -> Path:
@@ -85,7 +84,7 @@ def _print_run_json(run: Run) -> None:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from game.core import progress  # late: the progress store loads only when verify runs
+    from game.core import progress, storage  # late: the progress store loads only when verify runs
 
     if args.progress:
         given = Path(args.progress)
@@ -101,7 +100,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         raise GameError(f"cannot verify: the progress file {terminal_safe(str(store.path))} is unusable "
                         f"({store.unusable})")
     levels: dict[str, Level] = {}
-    user_dir = user_levels_dir()
+    user_dir = storage.user_levels_dir()
     paths = pack_level_paths() + (sorted(user_dir.glob("*.txt")) if user_dir.is_dir() else [])
     for path in paths:
         try:
