@@ -33,9 +33,9 @@ def export_solve_result(level: Level, result: SolveResult, out: Path | str, *, s
     raise GameError(f"nothing to export: {result.describe()}")
 
 
-def _relaxed_export(args: argparse.Namespace, level: Level, bricks: tuple[tuple[int, int], ...]) -> int:
-    """The export under the command's limit, with ``--relaxed`` solving for a fractional answer first:
-    ``lp`` (the MILP's LP relaxation) or ``gradient``."""
+def _limited_export(args: argparse.Namespace, level: Level, bricks: tuple[tuple[int, int], ...]) -> int:
+    """The export under the command's limit (``--time-limit``), with ``--relaxed`` solving for a fractional
+    answer first: ``lp`` (the MILP's LP relaxation) or ``gradient``."""
     from ai import facade  # late: the solvers (OR-Tools, scipy) load only for --relaxed or --time-limit
 
     with command_context(args.time_limit, solver="export") as ctx:
@@ -75,7 +75,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     check_frame_size(level, args.scale)
     check_output_file(args.gif, what="--gif", kind="gif")  # again: the level may have taken a while to read
     if args.relaxed or args.time_limit is not None:
-        return _relaxed_export(args, level, bricks)
+        return _limited_export(args, level, bricks)
     with output_errors(args.gif):  # no solve and no limit: the GIF alone, without the AI
         info = export_gif(level, bricks, args.gif, scale=args.scale, fps=args.fps)
     print(info.describe())
