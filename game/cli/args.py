@@ -24,21 +24,15 @@ import contextlib
 import math
 import os
 import re
-import signal
 import stat
 import sys
 import tempfile
-import threading
 from pathlib import Path
-from types import FrameType
-from typing import TYPE_CHECKING, Callable, Iterator, Sequence, TypeAlias
+from typing import Callable, Iterator, Sequence, TypeAlias
 
 from game.core.errors import GameError
 from game.core.rules import parse_bricks
 from game.core.text import terminal_safe as terminal_safe  # the commands print user text through it
-
-if TYPE_CHECKING:
-    from ai.facade import SolveContext
 
 #: What a command module's ``register`` receives: the top-level parser's subcommands.
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -359,40 +353,3 @@ def usage_handler(parser: argparse.ArgumentParser) -> Handler:
         return 2
 
     return usage
-
-
-@contextlib.contextmanager
-def _ctrl_c_cancels(cancel: threading.Event) -> Iterator[None]:
-    """While inside, Ctrl-C sets ``cancel`` (so every thread and stop-watcher working under the context
-    stops) and then raises :class:`KeyboardInterrupt` as usual.  Only in the main thread, and only when
-    Python's own Ctrl-C handler is in place (an ignored or custom handler is left alone)."""
-    if threading.current_thread() is not threading.main_thread() or \
-            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-        yield
-        return
-
-    def on_ctrl_c(signum: int, frame: FrameType | None) -> None:
-        cancel.set()
-        signal.default_int_handler(signum, frame)
-
-    signal.signal(signal.SIGINT, on_ctrl_c)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-
-
-@contextlib.contextmanager
-def command_context(time_limit: float | None, *, solver: str = "") -> Iterator[SolveContext]:
-    """The one :class:`~ai.kernel.context.SolveContext` of a command: its ``--time-limit`` (``None``: no
-    limit), cancelled by Ctrl-C.
-
-    Every command that takes a limit makes its context here and passes it down (``ctx=``).  Ctrl-C sets
-    the context's cancel event, then raises :class:`KeyboardInterrupt`: :func:`game.cli.main.main` prints
-    ``interrupted`` and returns 130.
-    """
-    from ai.facade import SolveContext  # late: the AI (OR-Tools, numpy models) loads only when a command runs it
-
-    cancel = threading.Event()
-    with _ctrl_c_cancels(cancel):
-        yield SolveContext.create(time_limit=time_limit, cancel=cancel, solver=solver)

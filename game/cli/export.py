@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Callable
 
 from game.app.export import DEFAULT_FPS, DEFAULT_SCALE, ExportResult, export_gif
 from game.app.export_draw import check_frame_size, fit_scale
-from game.cli.args import (Subparsers, bricks_arg, check_output_file, command_context, float_arg, int_arg,
+from game.cli.args import (Subparsers, bricks_arg, check_output_file, float_arg, int_arg,
                            output_errors, output_kind_arg, time_limit_arg)
+from game.cli.context import command_context
 from game.cli.level import load_level
 from game.core.errors import GameError
 from game.core.level import Level

@@ -16,7 +16,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
-from game.cli.args import Subparsers, command_context, int_arg, output_dir_arg, output_errors, time_limit_arg
+from game.cli.args import Subparsers, int_arg, output_dir_arg, output_errors, time_limit_arg
+from game.cli.context import command_context
 from game.cli.solve import EXACT_SOLVERS
 from game.core.errors import GameError
 from game.core.level import MAX_FRAMES, MAX_SIDE

@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 
 from ai import facade
-from game.cli.args import command_context, output_errors
+from game.cli.args import output_errors
+from game.cli.context import command_context
 from game.core.physics import Physics
 from game.core.physics_catalog import load_physics_file, resolve
 from game.core.storage import atomic_write_text

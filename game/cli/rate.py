@@ -9,7 +9,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from game.cli.args import Subparsers, command_context, time_limit_arg
+from game.cli.args import Subparsers, time_limit_arg
+from game.cli.context import command_context
 from game.cli.level import load_level
 from game.core.level import Level
 

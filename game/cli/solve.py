@@ -14,8 +14,9 @@ import numpy as np
 import numpy.typing as npt
 
 from game.cli import export
-from game.cli.args import (Subparsers, bricks_arg, command_context, int_arg, names_arg, output_file_arg, path_arg,
+from game.cli.args import (Subparsers, bricks_arg, int_arg, names_arg, output_file_arg, path_arg,
                            terminal_safe, time_limit_arg)
+from game.cli.context import command_context
 from game.cli.level import load_level
 from game.core.errors import GameError
 from game.core.level import Level

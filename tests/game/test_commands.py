@@ -79,7 +79,7 @@ def test_help_lists_subcommands() -> None:
 
 def test_command_context_carries_the_limit() -> None:
     """A command's --time-limit becomes the deadline of its one context; no limit, no deadline."""
-    from game.cli.args import command_context
+    from game.cli.context import command_context
 
     with command_context(30.0, solver="hint") as ctx:
         remaining = ctx.remaining()
@@ -94,7 +94,7 @@ def test_ctrl_c_cancels_the_context_then_interrupts() -> None:
     KeyboardInterrupt as usual; Python's own handler is back afterwards."""
     import signal
 
-    from game.cli.args import command_context
+    from game.cli.context import command_context
 
     if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         pytest.skip("Ctrl-C is handled by someone else here")

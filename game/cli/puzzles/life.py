@@ -12,7 +12,7 @@ import argparse
 import json
 from typing import Any
 
-from game.cli.args import Subparsers, usage_handler, int_arg, path_arg, terminal_safe, time_limit_arg
+from game.cli.args import Subparsers, int_arg, path_arg, terminal_safe, time_limit_arg, usage_handler
 from game.core.errors import GameError
 from game.core.puzzles.life.board import BoardFile, board_rows, format_board, read_board_file
 from game.core.puzzles.life.puzzle import MAX_STEPS, MIN_STEPS

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from game.cli.args import Subparsers, usage_handler, int_arg, path_arg, time_limit_arg
+from game.cli.args import Subparsers, int_arg, path_arg, time_limit_arg, usage_handler
 from game.core.puzzles.mines import MAX_SIDE
 
 _SIZE = re.compile(r"([0-9]{1,3})[xX]([0-9]{1,3})", re.ASCII)

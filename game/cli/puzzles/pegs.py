@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from game.cli.args import Subparsers, usage_handler, int_arg, path_arg, time_limit_arg
+from game.cli.args import Subparsers, int_arg, path_arg, time_limit_arg, usage_handler
 from game.cli.puzzles import pegs_play
 
 

@@ -8,7 +8,8 @@ import json
 import sys
 
 from ai import facade
-from game.cli.args import Handler, command_context
+from game.cli.args import Handler
+from game.cli.context import command_context
 from game.core.errors import GameError
 from game.core.puzzles.pegs import MAX_FILE_BYTES, Board, load_board
 from game.core.storage import read_regular_bytes
