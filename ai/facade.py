@@ -72,6 +72,11 @@ from ai.services.rating import Rating, player_label, rate_level
 from ai.solvers.learned import read_rules
 from ai.solvers.registry import SOLVERS, available_solvers, get_solver, solve
 
+# the command line's types
+from ai.learning.observations import Game
+from ai.learning.physics_learner import LearnedPhysics
+from ai.services.generation.generator import GeneratedLevel
+
 __all__ = [
     "COMPARTMENT_GRIDS", "GENERATION_MIN_SIDE", "SOLVERS",
     "Analysis", "AnalysisStatus", "Hint", "JobCancelled", "JobFailed", "Knowledge", "LifeReverseStatus",
@@ -86,4 +91,5 @@ __all__ = [
     "offered_solvers", "ordinary_games", "pegs_hint", "pegs_learn", "pegs_parse_games", "pegs_random_games",
     "pegs_solve", "pegs_verify", "pick_certifier", "player_label", "plot_curves", "rate_level", "rated_level",
     "read_rules", "record_run", "run_bench", "run_in_child", "solve",
+    "Game", "GeneratedLevel", "LearnedPhysics",  # the command line's types
 ]

@@ -25,12 +25,19 @@ import math
 import os
 import re
 import stat
+import sys
 import tempfile
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence, TypeAlias
 
 from game.core.errors import GameError
-from game.core.text import terminal_safe as terminal_safe  # kept importable from here
+from game.core.rules import parse_bricks
+from game.core.text import terminal_safe as terminal_safe  # the commands print user text through it
+
+#: What a command module's ``register`` receives: the top-level parser's subcommands.
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+#: A subcommand's handler: the parsed arguments in, the exit code out.
+Handler: TypeAlias = Callable[[argparse.Namespace], int]
 
 #: Longest time limit accepted, in seconds (one week).
 MAX_TIME_LIMIT = 7 * 24 * 3600.0
@@ -123,8 +130,6 @@ def bricks_arg(text: str) -> str:
     ...
     argparse.ArgumentTypeError: cannot read bricks '(2,1' at character 1: an opening parenthesis is never closed
     """
-    from game.core.rules import parse_bricks
-
     try:
         parse_bricks(text)
     except GameError as exc:
@@ -230,6 +235,19 @@ def check_output_file(text: str, *, what: str = "output file", kind: str | None 
     return path
 
 
+@contextlib.contextmanager
+def output_errors(out: str | Path) -> Iterator[None]:
+    """Turn an I/O error while writing ``out`` (disk full, read-only folder...) into a one-line
+    :class:`GameError` (exit 2); the atomic writers have already removed their temporary files."""
+    try:
+        yield
+    except GameError:
+        raise
+    except OSError as exc:
+        reason = os.strerror(exc.errno) if exc.errno is not None else str(exc) or type(exc).__name__
+        raise GameError(f"cannot write {out}: {reason}") from None
+
+
 def check_output_dir(text: str, *, what: str = "output folder") -> Path:
     """``text`` as a folder files can be written into (created if its parent exists), or
     :class:`GameError`."""
@@ -325,3 +343,13 @@ def path_arg(text: str) -> str:
 
 
 path_arg.__name__ = "path"
+
+
+def usage_handler(parser: argparse.ArgumentParser) -> Handler:
+    """The handler of a command group run without its subcommand: its help on stderr, exit code 2."""
+
+    def usage(args: argparse.Namespace) -> int:
+        parser.print_help(sys.stderr)
+        return 2
+
+    return usage

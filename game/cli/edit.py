@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from game.cli.args import int_arg, output_kind_arg
+from game.cli.args import Subparsers, int_arg, output_kind_arg
 
 #: Window size limits (as ``play``: at least 640x400, at most 8K).
 MAX_WIDTH, MAX_HEIGHT = 7680, 4320
@@ -39,7 +39,7 @@ def _cmd_edit(args: argparse.Namespace) -> int:
     return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=args.screenshot_frame)
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: Subparsers) -> None:
     """Add ``edit``."""
     p = sub.add_parser("edit", help="the level editor: paint, play-test, analyse and save levels")
     p.add_argument("level", nargs="?", default=None,

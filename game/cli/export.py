@@ -1,21 +1,31 @@
-"""``main.py export``: a run (or a relaxed solution) as an animated GIF; and the GIF of a solve result."""
+"""``main.py export``: a run (or a relaxed solution) as an animated GIF; and ``solve --gif``, the GIF of a
+solve result (:func:`add_gif_option`, :func:`check_solve_gif` and :func:`write_solve_gif`, which the
+``solve`` command calls)."""
 
 from __future__ import annotations
 
-import contextlib
+import argparse
+import sys
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Callable
 
-from game.cli.args import bricks_arg, check_output_file, float_arg, int_arg, output_kind_arg, time_limit_arg
-from game.core.level import Level
 from game.app.export import DEFAULT_FPS, DEFAULT_SCALE, ExportResult, export_gif
+from game.app.export_draw import check_frame_size, fit_scale
+from game.cli.args import (Subparsers, bricks_arg, check_output_file, float_arg, int_arg,
+                           output_errors, output_kind_arg, time_limit_arg)
+from game.cli.context import command_context
+from game.cli.level import load_level
+from game.core.errors import GameError
+from game.core.level import Level
+from game.core.rules import parse_bricks
+
+if TYPE_CHECKING:
+    from ai.facade import SolveContext, SolveResult
 
 
-def export_solve_result(level: Level, result: Any, out: Path | str, *, scale: int = DEFAULT_SCALE,
+def export_solve_result(level: Level, result: SolveResult, out: Path | str, *, scale: int = DEFAULT_SCALE,
                         fps: float = DEFAULT_FPS) -> ExportResult:
-    """The GIF of a :class:`ai.kernel.base.SolveResult`: its bricks, or its relaxed densities."""
-    from game.core.errors import GameError
-
+    """The GIF of a solve result: its bricks, or its relaxed densities."""
     subtitle = f"{result.solver}: {result.describe().split(';')[0]}"
     if result.bricks is not None:
         return export_gif(level, result.bricks, out, scale=scale, fps=fps, subtitle=subtitle)
@@ -24,17 +34,35 @@ def export_solve_result(level: Level, result: Any, out: Path | str, *, scale: in
     raise GameError(f"nothing to export: {result.describe()}")
 
 
-def relaxed_solution(level: Level, source: str, context: Any = None) -> Any:
-    """Solve for a fractional answer: ``lp`` (the MILP's LP relaxation) or ``gradient``, under ``context``
-    (an :class:`ai.kernel.context.SolveContext`; default: no limit)."""
-    from ai import facade
-    from game.core.errors import GameError
+def _limited_export(args: argparse.Namespace, level: Level, bricks: tuple[tuple[int, int], ...]) -> int:
+    """The export under the command's limit (``--time-limit``), with ``--relaxed`` solving for a fractional
+    answer first: ``lp`` (the MILP's LP relaxation) or ``gradient``."""
+    from ai import facade  # late: the solvers (OR-Tools, scipy) load only for --relaxed or --time-limit
 
+    with command_context(args.time_limit, solver="export") as ctx:
+        try:
+            with output_errors(args.gif):
+                if args.relaxed:
+                    result = _solve_relaxed(facade.solve, level, args.relaxed, ctx)
+                    info = export_gif(level, (), args.gif, scale=args.scale, fps=args.fps, relaxed=result.relaxed,
+                                      subtitle=f"{result.solver}: {result.describe()}", context=ctx)
+                else:
+                    info = export_gif(level, bricks, args.gif, scale=args.scale, fps=args.fps, context=ctx)
+        except facade.SolveStopped as stop:
+            print(f"export stopped ({stop.reason.value}): no file written", file=sys.stderr)
+            return 1
+    print(info.describe())
+    return 0
+
+
+def _solve_relaxed(solve: Callable[..., SolveResult], level: Level, source: str, ctx: SolveContext) -> SolveResult:
+    """The fractional answer of ``source`` (``lp`` or ``gradient``) by ``solve`` (:func:`ai.facade.solve`)
+    under ``ctx``."""
     try:
         if source == "lp":
-            result = facade.solve(level, solver="milp", lp=True, ctx=context)
+            result = solve(level, solver="milp", lp=True, ctx=ctx)
         else:
-            result = facade.solve(level, solver=source, ctx=context)
+            result = solve(level, solver=source, ctx=ctx)
     except ModuleNotFoundError as exc:
         raise GameError(f"solver {source!r} is not available: {exc}") from None
     if result.relaxed is None:
@@ -42,54 +70,42 @@ def relaxed_solution(level: Level, source: str, context: Any = None) -> Any:
     return result
 
 
-def _cmd_export(args: Any) -> int:
-    from game.cli.level import load_level
-    from game.core.errors import GameError
-    from game.core.rules import parse_bricks
-
-    from ai.kernel.context import SolveContext, SolveStopped
-
-    from game.app.export_draw import check_frame_size
-
+def _cmd_export(args: argparse.Namespace) -> int:
     level = load_level(args.level)
     bricks = parse_bricks(args.bricks or "")
     check_frame_size(level, args.scale)
     check_output_file(args.gif, what="--gif", kind="gif")  # again: the level may have taken a while to read
-    ctx = SolveContext.create(time_limit=args.time_limit, solver="export")  # the command's one limit
-    try:
-        with output_errors(args.gif):
-            if args.relaxed:
-                result = relaxed_solution(level, args.relaxed, ctx)
-                info = export_gif(level, (), args.gif, scale=args.scale, fps=args.fps, relaxed=result.relaxed,
-                                  subtitle=f"{result.solver}: {result.describe()}", context=ctx)
-            else:
-                info = export_gif(level, bricks, args.gif, scale=args.scale, fps=args.fps, context=ctx)
-    except SolveStopped as stop:
-        import sys
-
-        print(f"export stopped ({stop.reason.value}): no file written", file=sys.stderr)
-        return 1
+    if args.relaxed or args.time_limit is not None:
+        return _limited_export(args, level, bricks)
+    with output_errors(args.gif):  # no solve and no limit: the GIF alone, without the AI
+        info = export_gif(level, bricks, args.gif, scale=args.scale, fps=args.fps)
     print(info.describe())
     return 0
 
 
-@contextlib.contextmanager
-def output_errors(out: str | Path) -> Iterator[None]:
-    """Turn an I/O error while writing ``out`` (disk full, read-only folder...) into a one-line
-    :class:`game.core.errors.GameError` (exit 2); the atomic writer has already removed its temporary file."""
-    from game.core.errors import GameError
-    from game.core.storage import describe_os_error
-
-    try:
-        yield
-    except GameError:
-        raise
-    except OSError as exc:
-        raise GameError(f"cannot write {out}: {describe_os_error(exc)}") from None
+def add_gif_option(parser: argparse.ArgumentParser) -> None:
+    """``solve --gif OUT.gif``: also export the answer as an animated GIF."""
+    parser.add_argument("--gif", default=None, type=output_kind_arg("gif"), metavar="OUT.gif",
+                        help="also export the solution (or, with --lp, the densities) as an animated GIF")
 
 
-def register_cli(sub: Any) -> None:
-    """Add ``export`` (called from :func:`game.cli.play.register`)."""
+def check_solve_gif(args: argparse.Namespace, level: Level) -> None:
+    """``solve --gif``: the map must fit a GIF at some scale (checked before the solve)."""
+    if args.gif:
+        check_frame_size(level, 1)  # the smallest scale; the GIF is written at the largest that fits
+
+
+def write_solve_gif(args: argparse.Namespace, level: Level, result: SolveResult) -> None:
+    """``solve --gif OUT.gif``: the solution (or, with ``--lp``, the densities) as an animated GIF."""
+    if not args.gif:
+        return
+    with output_errors(args.gif):
+        saved = export_solve_result(level, result, args.gif, scale=max(1, fit_scale(level)))  # big maps: small cells
+    print(saved.describe(), file=sys.stderr if args.json else sys.stdout)
+
+
+def register(sub: Subparsers) -> None:
+    """Add ``export``."""
     p = sub.add_parser("export", help="export a run (or a relaxed solution) as an animated GIF")
     p.add_argument("level", help="level file (or pack level number)")
     p.add_argument("--bricks", default="", type=bricks_arg, help='the bricks, "r,c;r,c;..."')

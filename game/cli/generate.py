@@ -3,7 +3,7 @@
 ``python main.py generate --size 10x12 --bricks 2 --count 5 --seed 1 --out DIR [--jobs 2] [--difficulty 6-9]
 [--physics NAME|FILE]``
 
-Levels are made by :func:`ai.services.generation.parallel.generate_run` (rooms in a process pool);
+Levels are made by :func:`ai.facade.generate_run` (rooms in a process pool);
 a progress bar with the rate and ETA goes to stderr.
 """
 
@@ -14,12 +14,18 @@ import re
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Iterable
 
+from game.cli.args import Subparsers, int_arg, output_dir_arg, output_errors, time_limit_arg
+from game.cli.context import command_context
 from game.cli.solve import EXACT_SOLVERS
-from game.cli.args import int_arg, output_dir_arg, time_limit_arg
 from game.core.errors import GameError
 from game.core.level import MAX_FRAMES, MAX_SIDE
 from game.core.physics import CLASSIC, Physics, PhysicsError
+from game.core.physics_catalog import SHIPPED, load_physics_file, resolve
+
+if TYPE_CHECKING:
+    from ai.facade import GeneratedLevel, ProgressBar
 
 #: Solvers that can certify a generated level's minimum (exact ones, and the generator's own search).
 CERTIFIERS = EXACT_SOLVERS + ("readset",)
@@ -79,8 +85,6 @@ def physics_option(value: str | None) -> Physics:
     >>> physics_option("climber").name, physics_option(None).name
     ('climber', 'classic')
     """
-    from game.core.physics_catalog import SHIPPED, load_physics_file, resolve
-
     if value is None:
         return CLASSIC
     text = value.strip()
@@ -92,16 +96,11 @@ def physics_option(value: str | None) -> Physics:
     return load_physics_file(text)
 
 
-def _cmd_generate(args: argparse.Namespace) -> int:
-    from ai.services.generation.compartments import GRIDS
-    from ai.services.generation.generator import pick_certifier
-    from ai.services.generation.layout import MIN_SIDE
-    from ai.services.generation.parallel import ProgressBar, RunSpec, default_jobs, generate_run
-    from game.core.level import MAX_SIDE
-
-    height, width = parse_size(args.size)
-    if not (MIN_SIDE <= height <= MAX_SIDE and MIN_SIDE <= width <= MAX_SIDE):
-        raise GameError(f"--size: each side must be between {MIN_SIDE} and {MAX_SIDE}, got {height}x{width}")
+def _check_numbers(args: argparse.Namespace, height: int, width: int, min_side: int, grids: Iterable[int]) -> None:
+    """The numbers of the run, in range (``min_side``: the generator's smallest map side; ``grids``: the room
+    counts it can cut a level into)."""
+    if not (min_side <= height <= MAX_SIDE and min_side <= width <= MAX_SIDE):
+        raise GameError(f"--size: each side must be between {min_side} and {MAX_SIDE}, got {height}x{width}")
     if args.bricks < 1:
         raise GameError("--bricks must be at least 1")
     if args.count < 1 or args.lemmings < 1:
@@ -110,42 +109,28 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         raise GameError("--seed must be >= 0")
     if args.frames is not None and args.frames < 2:
         raise GameError("--frames must be at least 2")
-    jobs = args.jobs if args.jobs is not None else default_jobs()
-    if jobs < 1:
+    if args.jobs is not None and args.jobs < 1:
         raise GameError("--jobs must be at least 1")
-    if args.rooms is not None and (args.rooms not in GRIDS or args.rooms > min(args.bricks, args.lemmings)):
-        raise GameError(f"--rooms must be one of {', '.join(map(str, GRIDS))}, "
+    if args.rooms is not None and (args.rooms not in grids or args.rooms > min(args.bricks, args.lemmings)):
+        raise GameError(f"--rooms must be one of {', '.join(map(str, grids))}, "
                         "at most the number of bricks and of lemmings")
     if args.max_attempts is not None and args.max_attempts < 1:
         raise GameError("--max-attempts must be at least 1")
-    band = parse_band(args.difficulty) if args.difficulty else None
-    physics = physics_option(args.physics)
-    spec = RunSpec(
-        height, width, args.bricks, args.frames, args.lemmings, args.unique, args.seed, pick_certifier(args.solver),
-        CERTIFY_SECONDS, args.max_attempts if args.max_attempts is not None else DEFAULT_ATTEMPTS_PER_LEVEL,
-        args.rooms, band, physics,
-    )
-    out = Path(args.out)
-    bar = ProgressBar(sys.stderr, every=REPORT_EVERY) if not args.quiet else None
-    written = 0
-    started, cpu_total = time.perf_counter(), 0.0
-    from ai.kernel.context import SolveContext
 
-    ctx = SolveContext.create(time_limit=args.time_limit, solver="generate")  # the command's one limit
+
+def _write_levels(args: argparse.Namespace, levels: Iterable[GeneratedLevel], size: tuple[int, int],
+                  bar: ProgressBar | None) -> tuple[int, float]:
+    """Save each generated level into ``--out`` as it comes; the number written and their CPU seconds."""
+    out = Path(args.out)
+    written, cpu_total = 0, 0.0
     try:
-        for generated in generate_run(spec, args.count, jobs=jobs, context=ctx, progress=bar):
+        for generated in levels:
             written += 1
             cpu_total += generated.cpu_seconds
-            path = out / level_file_name(height, width, args.bricks, args.seed, written)
-            try:
+            path = out / level_file_name(*size, args.bricks, args.seed, written)
+            with output_errors(path):
                 out.mkdir(exist_ok=True)
                 generated.level.save(path)
-            except GameError:
-                raise
-            except OSError as exc:
-                from game.core.storage import describe_os_error
-
-                raise GameError(f"cannot write {path}: {describe_os_error(exc)}") from None
             if bar is not None and bar.tty:
                 bar.close()
             score = f", difficulty {generated.score:.1f}" if generated.score is not None else ""
@@ -154,17 +139,39 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
+    return written, cpu_total
+
+
+def _cmd_generate(args: argparse.Namespace) -> int:
+    height, width = parse_size(args.size)
+    band = parse_band(args.difficulty) if args.difficulty else None
+    physics = physics_option(args.physics)
+    from ai import facade  # late: the generator and its certifying solvers (OR-Tools) load only when it runs
+
+    _check_numbers(args, height, width, facade.GENERATION_MIN_SIDE, facade.COMPARTMENT_GRIDS)
+    jobs = args.jobs if args.jobs is not None else facade.default_jobs()
+    spec = facade.RunSpec(
+        height, width, args.bricks, args.frames, args.lemmings, args.unique, args.seed,
+        facade.pick_certifier(args.solver), CERTIFY_SECONDS,
+        args.max_attempts if args.max_attempts is not None else DEFAULT_ATTEMPTS_PER_LEVEL, args.rooms, band, physics,
+    )
+    bar = facade.ProgressBar(sys.stderr, every=REPORT_EVERY) if not args.quiet else None
+    started = time.perf_counter()
+    with command_context(args.time_limit, solver="generate") as ctx:
+        levels = facade.generate_run(spec, args.count, jobs=jobs, context=ctx, progress=bar)
+        written, cpu_total = _write_levels(args, levels, (height, width), bar)
+        timed_out = ctx.should_stop()
     wall = time.perf_counter() - started
     print(f"{written} levels in {wall:.1f} s wall, {cpu_total:.1f} CPU s in rooms, {jobs} job{'s' if jobs != 1 else ''}"
           + (f" ({wall / written:.2f} s wall per level)" if written else ""))
     if written < args.count:
-        why = f" (the time limit of {args.time_limit:g} s came first)" if ctx.should_stop() else ""
+        why = f" (the time limit of {args.time_limit:g} s came first)" if timed_out else ""
         print(f"stopped: wrote {written} of {args.count} levels{why}", file=sys.stderr)
         return 1
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: Subparsers) -> None:
     """Add ``generate``."""
     p = sub.add_parser(
         "generate",

@@ -7,13 +7,14 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
-from game.cli.args import MAX_PATH_CHARS, bricks_arg, terminal_safe
+from game.cli.args import MAX_PATH_CHARS, Subparsers, bricks_arg, terminal_safe
 from game.core.errors import GameError, LevelFormatError
 from game.core.level import Level
+from game.core.pack import pack_level_paths
+from game.core.physics_catalog import load_physics_file
 from game.core.rules import parse_bricks
-from game.core.simulation import simulate
+from game.core.simulation import Run, simulate
 
 
 def resolve_level_path(spec: str) -> Path:
@@ -27,8 +28,6 @@ def resolve_level_path(spec: str) -> Path:
         exists = False
     if exists or not (spec.isascii() and spec.isdigit()):
         return path
-    from game.core.pack import pack_level_paths
-
     paths = pack_level_paths()
     if len(spec) > 9:
         raise GameError(f"there is no level {spec[:20]}: the pack has levels 1 to {len(paths)}")
@@ -55,9 +54,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     level = load_level(args.level)
-    if getattr(args, "rules", None):
-        from game.core.physics_catalog import load_physics_file
-
+    if args.rules:
         level = level.with_physics(load_physics_file(args.rules))
     bricks = parse_bricks(args.bricks or "")
     run = simulate(level, bricks)
@@ -74,7 +71,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_run_json(run: Any) -> None:
+def _print_run_json(run: Run) -> None:
     """``run.to_json()`` printed one lemming at a time (the big levels' JSON is never whole in memory)."""
     head = {k: v for k, v in run.to_json(paths=False).items() if k != "lemmings"}
     out = sys.stdout
@@ -87,9 +84,7 @@ def _print_run_json(run: Any) -> None:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from game.core.pack import pack_level_paths
-    from game.core.progress import ProgressStore, ReplayStatus, default_progress_path, level_key, verify_replays
-    from game.core.storage import user_levels_dir
+    from game.core import progress, storage  # late: the progress store loads only when verify runs
 
     if args.progress:
         given = Path(args.progress)
@@ -97,32 +92,33 @@ def _cmd_verify(args: argparse.Namespace) -> int:
             what = "is not a regular file" if os.path.lexists(given) else "does not exist"
             raise GameError(f"progress file {terminal_safe(args.progress)} {what}")
     # read only: a checking command never moves or rewrites the progress file
-    store = ProgressStore.load(Path(args.progress) if args.progress else default_progress_path(), read_only=True)
+    store = progress.ProgressStore.load(Path(args.progress) if args.progress else progress.default_progress_path(),
+                                        read_only=True)
     for message in store.messages:
         print(f"warning: {terminal_safe(message, limit=400)}", file=sys.stderr)
     if store.unusable is not None:
         raise GameError(f"cannot verify: the progress file {terminal_safe(str(store.path))} is unusable "
                         f"({store.unusable})")
     levels: dict[str, Level] = {}
-    user_dir = user_levels_dir()
+    user_dir = storage.user_levels_dir()
     paths = pack_level_paths() + (sorted(user_dir.glob("*.txt")) if user_dir.is_dir() else [])
     for path in paths:
         try:
-            levels[level_key(path)] = Level.load(path)
+            levels[progress.level_key(path)] = Level.load(path)
         except LevelFormatError as exc:
             print(f"warning: {terminal_safe(str(exc), limit=400)}", file=sys.stderr)
-    checks = verify_replays(store, levels)
+    checks = progress.verify_replays(store, levels)
     for chk in checks:
         note = "" if chk.same_hash else " (level changed since)"
         detail = f": {chk.detail}" if chk.detail else ""
         print(f"{terminal_safe(chk.key)}: {len(chk.replay.bricks)} bricks [{';'.join(f'{r},{c}' for r, c in chk.replay.bricks)}]"
               f" {chk.status.value.upper()}{note}{detail}")
-    wins = sum(1 for c in checks if c.status == ReplayStatus.WINS)
+    wins = sum(1 for c in checks if c.status == progress.ReplayStatus.WINS)
     print(f"{wins} of {len(checks)} saved replays still win")
     return 0 if wins == len(checks) else 1
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: Subparsers) -> None:
     """Add ``check``, ``simulate`` and ``verify``."""
     p = sub.add_parser("check", help="validate a level file and print a one-line summary")
     p.add_argument("level", help="level file (or pack level number)")

@@ -1,18 +1,18 @@
-"""UI subcommands: ``play [LEVEL]`` (the default command: ``python main.py`` opens the title menu,
-whose "Continue" opens the level the player was on, or the next unsolved one).
-
-:func:`extend` adds the UI's outputs to other packages' commands (``solve --gif``), so that ``ai``
-never imports the UI.
-"""
+"""UI subcommand: ``play [LEVEL]`` (the default command: ``python main.py`` opens the title menu,
+whose "Continue" opens the level the player was on, or the next unsolved one)."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from game.cli.args import bricks_arg, int_arg, output_kind_arg, path_arg
+from game.cli.args import Subparsers, bricks_arg, int_arg, output_kind_arg, path_arg
+from game.cli.level import resolve_level_path
+from game.core.errors import GameError
+
+if TYPE_CHECKING:
+    from game.core.catalog import LevelEntry
 
 #: The largest window ``play`` accepts (pixels); the smallest is the settings' minimum window size.
 MAX_WIDTH, MAX_HEIGHT = 7680, 4320
@@ -66,28 +66,25 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 def _window_size(args: argparse.Namespace) -> tuple[int, int]:
     """``--width``/``--height`` (checked), else the saved window size."""
-    from game.core.errors import GameError
-    from game.core.settings import MAX_WINDOW, MIN_WINDOW, SettingsStore
+    from game.core import settings  # late: the settings store loads only when a window opens
 
-    saved = SettingsStore.load().settings.window_size
+    saved = settings.SettingsStore.load().settings.window_size
     size = (args.width or saved[0], args.height or saved[1])
-    if not all(lo <= v <= hi for v, lo, hi in zip(size, MIN_WINDOW, MAX_WINDOW)):
-        raise GameError(f"--width/--height: window size {size[0]}x{size[1]} is outside {MIN_WINDOW[0]}x{MIN_WINDOW[1]} .. "
-                        f"{MAX_WINDOW[0]}x{MAX_WINDOW[1]}")
+    low, high = settings.MIN_WINDOW, settings.MAX_WINDOW
+    if not all(lo <= v <= hi for v, lo, hi in zip(size, low, high)):
+        raise GameError(f"--width/--height: window size {size[0]}x{size[1]} is outside {low[0]}x{low[1]} .. "
+                        f"{high[0]}x{high[1]}")
     return size
 
 
 def _resolve(spec: str) -> Path:
-    from game.cli.level import resolve_level_path
-
+    """The path of a level argument (a file, or a pack level number)."""
     return resolve_level_path(spec)
 
 
-def _find(entries: list, spec: str) -> tuple[list | None, int]:  # type: ignore[type-arg]
+def _find(entries: list[LevelEntry], spec: str) -> tuple[list[LevelEntry] | None, int]:
     """The pack playlist and index for a level number or pack file path."""
-    from game.core.catalog import Section
-
-    pack = [e for e in entries if e.section == Section.PACK]
+    pack = [e for e in entries if e.section == "pack"]  # Section.PACK (a str enum) of game.core.catalog
     try:
         exists = Path(spec).exists()
         resolved = Path(spec).resolve()
@@ -104,7 +101,7 @@ def _find(entries: list, spec: str) -> tuple[list | None, int]:  # type: ignore[
     return None, 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: Subparsers) -> None:
     """Add ``play``."""
     p = sub.add_parser("play", help="play the game (default command; opens the title menu)")
     p.add_argument("level", nargs="?", default=None, type=path_arg,
@@ -124,43 +121,3 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--frames", type=int_arg(0, 10_000_000), default=0,
                    help="run this many frames with a fixed 60 fps clock, then exit (for scripts)")
     p.set_defaults(handler=_cmd_play)
-
-    from game.cli.edit import register as register_editor
-
-    register_editor(sub)  # ``edit [LEVEL]``
-
-    from game.cli.export import register_cli as register_export
-
-    register_export(sub)  # ``export LEVEL --gif OUT.gif``
-
-
-def _check_solve_gif(args: argparse.Namespace, level: Any) -> None:
-    """``solve --gif``: the map must fit a GIF at some scale (checked before the solve)."""
-    if getattr(args, "gif", None):
-        from game.app.export_draw import check_frame_size
-
-        check_frame_size(level, 1)  # the smallest scale; the GIF is written at the largest that fits
-
-
-def _solve_gif(args: argparse.Namespace, level: Any, result: Any) -> None:
-    """``solve --gif OUT.gif``: the solution (or, with ``--lp``, the densities) as an animated GIF."""
-    if not getattr(args, "gif", None):
-        return
-    from game.cli.export import export_solve_result, output_errors
-    from game.app.export_draw import fit_scale
-
-    with output_errors(args.gif):
-        saved = export_solve_result(level, result, args.gif, scale=max(1, fit_scale(level)))  # big maps: small cells
-    print(saved.describe(), file=sys.stderr if getattr(args, "json", False) else sys.stdout)
-
-
-def extend(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Add the UI's options to commands other modules registered: ``solve --gif``."""
-    solve = sub.choices.get("solve")
-    if solve is None:
-        return
-    solve.add_argument("--gif", default=None, type=output_kind_arg("gif"), metavar="OUT.gif",
-                       help="also export the solution (or, with --lp, the densities) as an animated GIF")
-    outputs = tuple(solve.get_default("solve_outputs") or ())
-    checks = tuple(solve.get_default("solve_checks") or ())
-    solve.set_defaults(solve_outputs=outputs + (_solve_gif,), solve_checks=checks + (_check_solve_gif,))

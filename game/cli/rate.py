@@ -1,4 +1,4 @@
-"""The ``rate`` subcommand: the measured difficulty of levels (see :mod:`ai.services.rating`).
+"""The ``rate`` subcommand: the measured difficulty of levels (see :func:`ai.facade.rate_level`).
 
 ``python main.py rate 1 levels/005_*.txt --json``
 """
@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import argparse
 import json
-
 from typing import TYPE_CHECKING
 
-from game.cli.args import time_limit_arg
-from game.core.errors import GameError
+from game.cli.args import Subparsers, time_limit_arg
+from game.cli.context import command_context
+from game.cli.level import load_level
+from game.core.level import Level
 
 if TYPE_CHECKING:
-    from ai.services.rating import Rating
-    from game.core.level import Level
+    from ai.facade import Rating
 
 
 MARKDOWN_HEADER = (
@@ -34,17 +34,13 @@ def markdown_row(number: str, level: Level, rating: Rating) -> str:
 
 
 def _cmd_rate(args: argparse.Namespace) -> int:
-    from ai.services.rating import rate_level
-    from game.cli.level import load_level
-
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise GameError("--time-limit must be a positive number of seconds")
-    from ai.kernel.context import SolveContext
+    from ai import facade  # late: the solvers (OR-Tools) load only when levels are rated
 
     rows = []
     for spec in args.levels:
         level = load_level(spec)
-        rating = rate_level(level, SolveContext.create(time_limit=args.time_limit, solver="rate"))
+        with command_context(args.time_limit, solver="rate") as ctx:  # the limit is per level
+            rating = facade.rate_level(level, ctx)
         if args.json:
             rows.append({"level": spec, "title": level.title, **rating.to_json()})
         elif args.markdown:
@@ -61,7 +57,7 @@ def _cmd_rate(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: Subparsers) -> None:
     """Add ``rate``."""
     p = sub.add_parser("rate", help="measure levels' difficulty (solutions, proof effort, decoys, timing, sharing)")
     p.add_argument("levels", nargs="+", metavar="LEVEL", help="level files or pack numbers")

@@ -12,7 +12,8 @@ import json
 import os
 import sys
 
-from game.cli.args import check_output_file, output_file_arg
+from game.cli.args import Subparsers, check_output_file, output_file_arg
+from game.cli.level import load_level, resolve_level_path
 from game.core.errors import GameError
 from game.core.share import PREFIX, decode, encode
 
@@ -32,8 +33,6 @@ def _cmd_share(args: argparse.Namespace) -> int:
         level = decode(spec)
         source = None
     else:
-        from game.cli.level import load_level, resolve_level_path
-
         source = resolve_level_path(spec)
         level = load_level(spec)
     code = encode(level)
@@ -55,7 +54,7 @@ def _cmd_share(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: Subparsers) -> None:
     """Add ``share``."""
     p = sub.add_parser("share", help="print a level's code (LB...), or turn a code back into a level")
     p.add_argument("level", help="level file, pack level number, or a code starting LB")

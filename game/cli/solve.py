@@ -1,9 +1,6 @@
-"""AI subcommands: ``solve``, ``hint`` and ``bench``.
+"""AI subcommands: ``solve`` (with ``--gif``, the export module's option), ``hint`` and ``bench``.
 
-Heavy imports (OR-Tools) happen inside the handlers so that ``--help`` stays fast.  Other command
-modules may add outputs to ``solve`` (the UI adds ``--gif``, see :func:`game.cli.play.extend`):
-before solving, ``_cmd_solve`` calls each callable of ``args.solve_checks`` with ``(args, level)``, and
-after solving each callable of ``args.solve_outputs`` with ``(args, level, result)``.  ``ai`` itself never imports ``game.app`` or pygame.
+The AI (OR-Tools) loads inside the handlers, through :mod:`ai.facade`, so that ``--help`` stays fast.
 """
 
 from __future__ import annotations
@@ -11,10 +8,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from game.cli.args import bricks_arg, int_arg, names_arg, output_file_arg, path_arg, terminal_safe, time_limit_arg
+import numpy as np
+import numpy.typing as npt
+
+from game.cli import export
+from game.cli.args import (Subparsers, bricks_arg, int_arg, names_arg, output_file_arg, path_arg,
+                           terminal_safe, time_limit_arg)
+from game.cli.context import command_context
+from game.cli.level import load_level
 from game.core.errors import GameError
+from game.core.level import Level
+from game.core.rules import format_bricks, parse_bricks
+
+if TYPE_CHECKING:
+    from ai.facade import SolveResult
 
 #: Exact solvers offered on the command line.
 EXACT_SOLVERS = ("auto", "cpsat", "milp", "search", "brute")
@@ -23,7 +32,8 @@ HEURISTIC_SOLVERS = ("gradient", "learned")
 
 
 def _solver_options(args: argparse.Namespace) -> dict[str, Any]:
-    """Keyword options of the chosen solver from the command-line flags."""
+    """Keyword options of the chosen solver from the command-line flags (``rules``: the ``--rules`` file,
+    a physics of the JSON form or decision-tree rules, read and re-verified by the learned solver)."""
     options: dict[str, Any] = {}
     if args.list is not None:
         if not args.all or args.solver != "auto":
@@ -39,22 +49,12 @@ def _solver_options(args: argparse.Namespace) -> dict[str, Any]:
     if args.rules:
         if args.solver != "learned":
             raise GameError("--rules applies to --solver learned only")
-        options["rules"] = _load_rules(args.rules)
+        options["rules"] = args.rules
     return options
 
 
-def _load_rules(path: str) -> Any:
-    """A rules file (``--rules``): a physics of the JSON form (``learn --out``), or decision-tree rules of
-    the older learner (re-verified by the learned solver when it is built)."""
-    from ai.solvers.learned import read_rules
-
-    return read_rules(path)
-
-
-def _print_report(level: Any, result: Any) -> None:
+def _print_report(level: Level, result: SolveResult) -> None:
     """The readable solve report."""
-    from game.core.rules import format_bricks
-
     print(level.summary())  # the title is made terminal-safe by Level.summary
     print(f"solver {result.solver}: {terminal_safe(result.describe(), limit=2000)}")
     if result.relaxed is not None:
@@ -70,52 +70,43 @@ def _print_report(level: Any, result: Any) -> None:
         print(result.message)
 
 
-def _print_densities(obstacles: Any) -> None:
+def _print_densities(obstacles: npt.NDArray[np.float64]) -> None:
     """The fractional brick densities of an LP relaxation, one line per nonzero cell."""
-    import numpy as np
-
     for r, c in np.argwhere(obstacles > 1e-6):
         print(f"  brick density at ({r},{c}): {obstacles[r, c]:.3f}")
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from ai import facade
-    from game.cli.level import load_level
-
     level = load_level(args.level)
-    for check in getattr(args, "solve_checks", ()):  # what other command modules check before the work
-        check(args, level)
+    export.check_solve_gif(args, level)
     mode = "all" if args.all else "min"
-    try:
-        result = facade.solve(level, solver=args.solver, mode=mode, time_limit=args.time_limit,
-                          **_solver_options(args))
-    except ModuleNotFoundError as exc:
-        raise GameError(f"solver {args.solver!r} is not available: {exc}") from None
+    options = _solver_options(args)  # bad options fail before the solvers load
+    from ai import facade  # late: the solvers (OR-Tools) load only when a solve runs
+
+    with command_context(args.time_limit, solver=args.solver) as ctx:
+        try:
+            result = facade.solve(level, solver=args.solver, mode=mode, ctx=ctx, **options)
+        except ModuleNotFoundError as exc:
+            raise GameError(f"solver {args.solver!r} is not available: {exc}") from None
     if args.json:
         print(json.dumps(result.to_json()))
     else:
         _print_report(level, result)
-    for output in getattr(args, "solve_outputs", ()):  # outputs other command modules add (the UI's --gif)
-        output(args, level, result)
+    export.write_solve_gif(args, level, result)
     answered = result.status.value in ("optimal", "feasible", "infeasible") or result.relaxed is not None
     return 0 if answered else 1
 
 
 def _cmd_hint(args: argparse.Namespace) -> int:
-    from ai.services.hints import compute_hint
-    from game.cli.level import load_level
-    from game.core.rules import parse_bricks
-
-    from ai.kernel.context import SolveContext
-
     level = load_level(args.level)
-    ctx = SolveContext.create(time_limit=args.time_limit, solver="hint")  # the command's one limit
-    if args.rules:
-        from ai.services.learned_hint import learned_hint
+    bricks = parse_bricks(args.bricks or "")
+    from ai import facade  # late: the solvers (OR-Tools) load only when a hint is computed
 
-        hint = learned_hint(level, parse_bricks(args.bricks or ""), ctx, rules=_load_rules(args.rules))
-    else:
-        hint = compute_hint(level, parse_bricks(args.bricks or ""), ctx)
+    with command_context(args.time_limit, solver="hint") as ctx:
+        if args.rules:
+            hint = facade.learned_hint(level, bricks, ctx, rules=args.rules)  # read and re-verified there
+        else:
+            hint = facade.compute_hint(level, bricks, ctx)
     if args.json:
         print(json.dumps(hint.to_json()))
     else:
@@ -125,14 +116,14 @@ def _cmd_hint(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from ai.services.benchmark import run_bench
+    from ai import facade  # late: the solvers (OR-Tools) load only when the benchmark runs
 
     solvers = [s for part in (args.solvers or []) for s in part]
-    return run_bench(args.suite, solvers or None, time_limit=args.time_limit,
-                     results=args.results, out=sys.stdout)
+    return facade.run_bench(args.suite, solvers or None, time_limit=args.time_limit,  # a limit per solve
+                            results=args.results, out=sys.stdout)
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: Subparsers) -> None:
     """Add ``solve``, ``hint`` and ``bench``."""
     p = sub.add_parser("solve", help="find the fewest bricks (and every optimal solution with --all)")
     p.add_argument("level", help="level file (or pack level number)")
@@ -149,6 +140,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--backend", choices=("cbc", "scip", "highs"), default=None, help="milp backend")
     p.add_argument("--rules", default=None, type=path_arg, metavar="FILE",
                    help="learned: rules file from 'learn --out' (re-verified on load; default the shipped rules)")
+    export.add_gif_option(p)
     p.set_defaults(handler=_cmd_solve)
 
     p = sub.add_parser("hint", help="the next brick to place, or which one to remove")

@@ -115,40 +115,27 @@ def test_ai_never_imports_the_ui_or_pygame() -> None:
     assert offenders == []
 
 
-def test_solve_gif_is_the_uis_option() -> None:
-    """``game.cli.solve`` alone has no --gif; the full CLI has it, added by the UI's command layer."""
+def test_solve_gif_comes_from_the_export_command() -> None:
+    """``solve --gif`` is the export module's option, registered with ``solve``."""
     import argparse
 
     import game.cli.solve
-    import game.cli.play
 
     parser = argparse.ArgumentParser()
-    sub = parser.add_subparsers()
-    game.cli.solve.register(sub)
-    with pytest.raises(SystemExit):
-        parser.parse_args(["solve", "1", "--gif", "x.gif"])
-    game.cli.play.extend(sub)
-    args = parser.parse_args(["solve", "1", "--gif", "x.gif"])
-    assert args.gif == "x.gif" and game.cli.play._solve_gif in args.solve_outputs
+    game.cli.solve.register(parser.add_subparsers())
+    assert parser.parse_args(["solve", "1", "--gif", "x.gif"]).gif == "x.gif"
+    assert parser.parse_args(["solve", "1"]).gif is None
     args = build_parser().parse_args(["solve", "1", "--gif", "y.gif", "--json"])
-    assert args.gif == "y.gif" and len(args.solve_outputs) == 1
+    assert args.gif == "y.gif" and args.json
 
 
-def test_solve_outputs_are_called_with_the_result(capsys: pytest.CaptureFixture[str]) -> None:
-    """The hook ``solve --gif`` uses: every output gets (args, level, result) after the solve."""
-    import argparse
-
-    import game.cli.solve
-
-    seen: list[tuple[int | None, str]] = []
-    parser = argparse.ArgumentParser()
-    sub = parser.add_subparsers()
-    game.cli.solve.register(sub)
-    args = parser.parse_args(["solve", ORIGINAL_NUMBER, "--json"])
-    args.solve_outputs = (lambda a, level, result: seen.append((result.min_bricks, level.title)),)
-    assert args.handler(args) == 0
-    assert seen == [(3, original().title)]
-    assert json.loads(capsys.readouterr().out)["min_bricks"] == 3
+def test_solve_gif_writes_the_answer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """With ``--json`` the report stays one JSON object on stdout; the GIF's line goes to stderr."""
+    gif = tmp_path / "answer.gif"
+    assert main(["solve", ORIGINAL_NUMBER, "--json", "--gif", str(gif)]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["min_bricks"] == 3
+    assert gif.read_bytes()[:6] == b"GIF89a" and str(gif) in captured.err
 
 
 def test_bench_writes_its_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -358,7 +358,7 @@ def test_batches_stay_small_on_large_maps() -> None:
 
 def test_cli_time_limit_bounds_the_whole_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                              capsys: pytest.CaptureFixture[str]) -> None:
-    import ai.services.generation.parallel as parallel
+    from ai import facade
 
     seen: list[SolveContext] = []
 
@@ -368,7 +368,7 @@ def test_cli_time_limit_bounds_the_whole_run(tmp_path: Path, monkeypatch: pytest
         seen.append(context)
         return []
 
-    monkeypatch.setattr(parallel, "generate_run", no_levels)
+    monkeypatch.setattr(facade, "generate_run", no_levels)
     assert main(["generate", "--size", "8x10", "--bricks", "1", "--time-limit", "5", "--out", str(tmp_path)]) == 1
     remaining = seen[0].remaining()
     assert remaining is not None and 0 < remaining <= 5.0

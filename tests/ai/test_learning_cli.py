@@ -90,12 +90,12 @@ def test_learning_curve_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 def test_learn_time_limit_stops_the_physics_learner(monkeypatch: pytest.MonkeyPatch,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     """The command's one limit reaches the learner: a learner that meets its deadline says so, exit 1."""
-    import ai.learning.physics_learner as learner
+    from ai import facade
     from ai.kernel.context import SolveContext
     from tests.stopping import expired
 
     seen: list[SolveContext] = []
-    real = learner.learn_physics
+    real = facade.learn_physics
 
     def spy(games: object, **kw: object) -> object:
         ctx = kw["ctx"]
@@ -103,7 +103,7 @@ def test_learn_time_limit_stops_the_physics_learner(monkeypatch: pytest.MonkeyPa
         seen.append(ctx)
         return real(games, ctx=expired())  # type: ignore[arg-type]  # as if the limit came during the learning
 
-    monkeypatch.setattr(learner, "learn_physics", spy)
+    monkeypatch.setattr(facade, "learn_physics", spy)
     assert main(["learn", "--games", "1", "--time-limit", "30"]) == 1
     remaining = seen[0].remaining()
     assert remaining is not None and 0 < remaining <= 30

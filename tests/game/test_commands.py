@@ -75,3 +75,43 @@ def test_help_lists_subcommands() -> None:
     assert proc.returncode == 0
     for name in ("check", "simulate"):
         assert name in proc.stdout
+
+
+def test_command_context_carries_the_limit() -> None:
+    """A command's --time-limit becomes the deadline of its one context; no limit, no deadline."""
+    from game.cli.context import command_context
+
+    with command_context(30.0, solver="hint") as ctx:
+        remaining = ctx.remaining()
+        assert remaining is not None and 0 < remaining <= 30.0 and ctx.solver == "hint"
+        assert not ctx.should_stop()
+    with command_context(None) as ctx:
+        assert ctx.remaining() is None
+
+
+def test_ctrl_c_cancels_the_context_then_interrupts() -> None:
+    """Ctrl-C sets the context's cancel event (threads working under it stop), then raises
+    KeyboardInterrupt as usual; Python's own handler is back afterwards."""
+    import signal
+
+    from game.cli.context import command_context
+
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        pytest.skip("Ctrl-C is handled by someone else here")
+    with pytest.raises(KeyboardInterrupt):
+        with command_context(None) as ctx:
+            signal.raise_signal(signal.SIGINT)
+    assert ctx.cancelled() and ctx.stop_reason() is not None
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_ctrl_c_is_interrupted_exit_130(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """main turns the KeyboardInterrupt into one line and exit code 130."""
+    import game.cli.level
+
+    def interrupted(spec: str) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(game.cli.level, "load_level", interrupted)
+    assert main(["check", ORIGINAL_NUMBER]) == 130
+    assert capsys.readouterr().err == "interrupted\n"

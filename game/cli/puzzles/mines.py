@@ -3,19 +3,16 @@
 ``mines bench --size 9x9 --mines 10 --games 1000 --seed 1 --json`` prints ``{"games": G, "wins": W}``;
 ``mines solve BOARDFILE --json`` prints the proved cells and every unknown cell's exact probability
 for a board in the text form of :func:`game.core.puzzles.mines.parse_view`.  Bad arguments exit with code 2 and
-one message.
+one message.  The work is done in :mod:`game.cli.puzzles.mines_run`, loaded only when a command runs.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import re
-import sys
 
-from game.cli.args import int_arg, path_arg, time_limit_arg
-from game.core.errors import GameError
-from game.core.puzzles.mines import MAX_SIDE, check_size
+from game.cli.args import Subparsers, int_arg, path_arg, time_limit_arg, usage_handler
+from game.core.puzzles.mines import MAX_SIDE
 
 _SIZE = re.compile(r"([0-9]{1,3})[xX]([0-9]{1,3})", re.ASCII)
 
@@ -35,75 +32,18 @@ def size_arg(text: str) -> tuple[int, int]:
     return width, height
 
 
-def _cmd_bench(args: argparse.Namespace) -> int:
-    from ai.puzzles.mines.play import bench
+def _run(args: argparse.Namespace) -> int:
+    """Run ``mines bench`` or ``mines solve`` (:mod:`game.cli.puzzles.mines_run`)."""
+    from game.cli.puzzles import mines_run  # late: the assistant's AI loads only when a mines command runs
 
-    width, height = args.size
-    check_size(width, height, args.mines)  # GameError: one message, exit 2
-    result = bench(width, height, args.mines, games=args.games, seed=args.seed, workers=args.workers)
-    if args.json:
-        print(json.dumps(result))
-    else:
-        print(f"{result['wins']} wins out of {result['games']} games ({width}x{height}, {args.mines} mines)")
-    return 0
+    return mines_run.COMMANDS[args.mines_command](args)
 
 
-def _cmd_solve(args: argparse.Namespace) -> int:
-    from ai.puzzles.mines.analysis import AnalysisStatus, analyze
-    from ai.puzzles.mines.policy import check_against_view, next_moves
-    from game.core.puzzles.mines import parse_view
-    from game.core.storage import read_regular_bytes
-
-    try:
-        raw = read_regular_bytes(args.board, max_bytes=1 << 16)
-    except FileNotFoundError:
-        raise GameError(f"{args.board}: no such file") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise GameError(f"{args.board}: not UTF-8 text") from None
-    try:
-        view = parse_view(text)
-    except GameError as exc:
-        raise GameError(f"{args.board}: {exc}") from None
-    from ai.kernel.context import SolveContext, SolveStopped
-
-    try:
-        analysis = analyze(view, SolveContext.create(time_limit=args.time_limit))
-    except SolveStopped:
-        print(f"{args.board}: stopped after {args.time_limit:g} s (the frontier is too large to count exactly)",
-              file=sys.stderr)
-        return 1
-    if analysis.status != AnalysisStatus.OK:
-        raise GameError(f"{args.board}: no arrangement of {view.mines} mines fits these numbers")
-    check_against_view(view, analysis)  # WrongAnswerError (a GameError): one message, exit 2
-    moves = next_moves(view, analysis)
-    out = {
-        "status": analysis.status.value,
-        "safe": sorted([r, c] for r, c in analysis.safe),
-        "mined": sorted([r, c] for r, c in analysis.mined),
-        "probabilities": [{"cell": [r, c], "mine": f"{p.numerator}/{p.denominator}", "value": float(p)}
-                          for (r, c), p in sorted(analysis.probability.items())],
-        "next": {"kind": moves.kind.value, "cells": [list(p) for p in moves.cells], "risk": float(moves.risk)},
-    }
-    if args.json:
-        print(json.dumps(out))
-    else:
-        print(f"safe: {out['safe']}\nmined: {out['mined']}\nnext: {moves.kind.value} {list(moves.cells)} "
-              f"(risk {float(moves.risk):.3f})")
-    return 0
-
-
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: Subparsers) -> None:
     """Add ``mines bench`` and ``mines solve``."""
     p = sub.add_parser("mines", help="Minesweeper: the assistant's bench and exact probabilities")
     msub = p.add_subparsers(dest="mines_command", metavar="MINES_COMMAND")
-
-    def usage(args: argparse.Namespace) -> int:
-        p.print_help(sys.stderr)
-        return 2
-
-    p.set_defaults(handler=usage)
+    p.set_defaults(handler=usage_handler(p))
     b = msub.add_parser("bench", help="play games with the assistant and count the wins")
     b.add_argument("--size", type=size_arg, default=(9, 9), help="board WIDTHxHEIGHT (default 9x9)")
     b.add_argument("--mines", type=int_arg(0, MAX_SIDE * MAX_SIDE), default=10, help="number of mines (default 10)")
@@ -111,12 +51,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     b.add_argument("--seed", type=int_arg(0, 2**31 - 1), default=0, help="seed of the boards (default 0)")
     b.add_argument("--workers", type=int_arg(1, 2), default=1, help="processes (1 or 2; default 1)")
     b.add_argument("--json", action="store_true", help='print {"games": G, "wins": W}')
-    b.set_defaults(handler=_cmd_bench)
+    b.set_defaults(handler=_run)
     s = msub.add_parser("solve", help="proved cells and exact mine probabilities of a board file")
     s.add_argument("board", type=path_arg, help="board text: 'mines N', then rows of . F 0-8")
     s.add_argument("--json", action="store_true", help="print JSON")
     s.add_argument("--time-limit", type=time_limit_arg, default=60.0, help="seconds at most (default 60)")
-    s.set_defaults(handler=_cmd_solve)
+    s.set_defaults(handler=_run)
 
 
 __all__ = ["register", "size_arg"]

@@ -1,6 +1,6 @@
 """The UI's peg-solitaire command: ``pegs play [english|french|FILE]`` opens the peg-solitaire screen.
 
-It is added to the ``pegs`` command that :mod:`game.cli.puzzles.pegs` registers (see ``extend`` in main.py).
+:func:`register` adds it to the ``pegs`` command that :mod:`game.cli.puzzles.pegs` registers.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from game.cli.args import int_arg, output_file_arg, path_arg
+from game.cli.args import Subparsers, int_arg, output_file_arg, path_arg
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -25,17 +25,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return app.start(frames=args.frames, screenshot=args.screenshot)
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Nothing of its own: ``pegs play`` is added by :func:`extend`."""
-
-
-def extend(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Add ``pegs play`` to the ``pegs`` command."""
-    pegs = sub.choices.get("pegs")
-    psub = pegs.get_default("pegs_subparsers") if pegs is not None else None
-    if psub is None:
-        return
-    p = psub.add_parser("play", help="play peg solitaire (drag pegs; H hint, S solve)")
+def register(pegs_commands: Subparsers) -> None:
+    """Add ``play`` to the ``pegs`` command's subcommands."""
+    p = pegs_commands.add_parser("play", help="play peg solitaire (drag pegs; H hint, S solve)")
     p.add_argument("board", nargs="?", type=path_arg, default="english", help="english, french or a board file")
     p.add_argument("--frames", type=int_arg(0, 10_000_000), default=0,
                    help="run this many frames with a fixed 60 fps clock, then exit (for scripts)")
@@ -43,4 +35,4 @@ def extend(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(handler=_cmd_play)
 
 
-__all__ = ["extend", "register"]
+__all__ = ["register"]

@@ -1,0 +1,128 @@
+"""The work of ``python main.py learn`` (its parser and argument checks are in :mod:`game.cli.learn`).
+
+:func:`physics` learns a physics from observed games, :func:`tree` runs the decision-tree learner of the
+classic rule and :func:`curve` plots its learning curves.  Each prints its report and returns the exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+import numpy as np
+
+from ai import facade
+from game.cli.args import output_errors
+from game.cli.context import command_context
+from game.core.physics import Physics
+from game.core.physics_catalog import load_physics_file, resolve
+from game.core.storage import atomic_write_text
+
+
+def curve(args: argparse.Namespace) -> int:
+    """``learn --curve OUT.png``: wrong configurations against games, plotted."""
+    seeds = range(args.seeds)
+    checkpoints = tuple(g for g in (1, 2, 3, 5, 8, 13, 20, 30) if g <= max(1, args.games or 20))
+    top = max(checkpoints)
+    curves = facade.learning_curves(seeds, checkpoints, many_checkpoints=tuple(g for g in (1, 2, 3) if g <= top),
+                                    active_checkpoints=tuple(g for g in (1, 2, 3, 4) if g <= top + 1))
+    facade.plot_curves(curves, args.curve)
+    for name in curves.errors:
+        cells = ", ".join(f"{g}: {med:,.0f} [{lo:,}-{hi:,}]" for g, med, lo, hi in curves.median_range(name))
+        print(f"{name:>8}: {cells}")
+    print(f"curve saved to {args.curve}")
+    return 0
+
+
+def _games(args: argparse.Namespace) -> tuple[list[facade.Game], Physics | None]:
+    """The games to learn from, and the physics that played them (``None`` for a file of observations)."""
+    if args.observations:
+        return facade.load_observations(args.observations), None
+    spec = args.physics or "classic"
+    truth = load_physics_file(spec) if spec.endswith(".json") else resolve(spec)
+    count = 1 if args.games is None else args.games
+    return facade.ordinary_games(np.random.default_rng(args.seed), truth, count), truth
+
+
+def physics(args: argparse.Namespace) -> int:
+    """Learn a physics of the class from observed games (a file, or games played by an engine)."""
+    games, truth = _games(args)
+    if args.positions_only:
+        games = [g.without_directions() for g in games]
+    with command_context(args.time_limit, solver="learn") as ctx:
+        try:
+            if args.active and truth is not None:
+                result = facade.learn_by_asking(facade.engine_for(truth), games, seed=args.seed, ctx=ctx)
+            else:
+                result = facade.learn_physics(games, ctx=ctx)
+        except facade.SolveStopped as stop:
+            print(f"learning stopped ({stop.reason.value}): nothing learned", file=sys.stderr)
+            return 1
+    if args.out:
+        atomic_write_text(args.out, json.dumps(result.physics.to_json(), indent=1) + "\n")
+    data = result.to_json()
+    exact = None
+    if truth is not None:
+        agree = facade.agreement(result.physics, truth)
+        exact = agree.proved
+        data["verification"] = {"engine": truth.name, "table_exact": agree.table_exact, "exact": agree.proved,
+                                "lemmings_alike": agree.alike, "lemmings": agree.lemmings}
+    if args.json:
+        if args.out:
+            data["saved_to"] = args.out
+        print(json.dumps(data))
+    else:
+        source = args.observations or f"{len(games)} game(s) of the {truth.name if truth else ''} physics"
+        _print_physics(args, result, data, source, exact)
+    return 0 if exact is not False else 1
+
+
+def _print_physics(args: argparse.Namespace, result: facade.LearnedPhysics, data: dict[str, Any], source: str,
+                   exact: bool | None) -> None:
+    """The readable report of a learned physics."""
+    print(f"learned from {source}: {result.examples:,} steps"
+          + (f", {result.queries} questions to the engine" if result.queries else ""))
+    print(result.physics.to_text())
+    for line in result.physics.describe():
+        print("  " + line)
+    for note in result.notes:
+        print("note: " + note)
+    if result.unseen_count:
+        print("never seen (3x3, # solid, @ the lemming facing right): "
+              + ", ".join(data["unseen"]) + (" ..." if result.unseen_count > 8 else ""))
+    if exact is not None:
+        v = data["verification"]
+        print(f"checked against the engine: {'EXACT' if exact else 'NOT exact'} "
+              f"({'every lemming moves alike from any start on any map' if exact else 'some lemmings go elsewhere'}"
+              f"{', same table' if v['table_exact'] else ''}; {v['lemmings_alike']:,} of {v['lemmings']:,} "
+              "lemmings on unseen maps move alike)")
+    if args.out:
+        print(f"rules saved to {args.out}")
+
+
+def tree(args: argparse.Namespace) -> int:
+    """The decision-tree learner of the classic rule: learn, verify, print and save the rules."""
+    model = args.model or "tree"
+    if args.positions_only:
+        report = facade.learn_positions(games=args.games, seed=args.seed, regime=args.regime or "many")
+    else:
+        report = facade.learn_rules(games=args.games, seed=args.seed, model=model, active=args.active,
+                                    regime=args.regime or "random", mirror=args.mirror, queries=args.queries)
+    if args.out:
+        with output_errors(args.out):
+            report.rules.save(args.out)
+    if args.json:
+        data = report.to_json()
+        if args.out:
+            data["saved_to"] = args.out
+        print(json.dumps(data))
+    else:
+        print(report.summary())
+        print()
+        print(report.rules.render(), end="")
+        if args.out:
+            print(f"rules saved to {args.out}")
+    ver = report.rules.verification
+    return 0 if ver is not None and ver.exact else 1

@@ -1,0 +1,61 @@
+"""The AI's ``life`` commands: ``reverse``, ``hint`` and ``learn`` (their parser is in
+:mod:`game.cli.puzzles.life`)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ai import facade
+from game.cli.args import Handler
+from game.cli.context import command_context
+from game.cli.puzzles.life import one_board, print_answer
+from game.core.puzzles.life.board import format_board, read_board_file
+
+
+def reverse(args: argparse.Namespace) -> int:
+    """``life reverse``: a start that becomes the board after the steps (exact, approximate, or none)."""
+    doc, rule, steps = one_board(args)
+    with command_context(args.time_limit, solver="life") as ctx:
+        result = facade.life_reverse(doc.boards[0], steps, ctx, rule, workers=args.workers)
+    text = (f"{result.status.value}: {result.wrong_cells} wrong cells of {result.cells} after {steps} steps "
+            f"of {rule.name} ({result.method})\n{format_board(result.start)}")
+    print_answer(args, result.to_json(), text)
+    return 0
+
+
+def hint(args: argparse.Namespace) -> int:
+    """``life hint``: the cells alive (or dead) in every start."""
+    doc, rule, steps = one_board(args)
+    with command_context(args.time_limit, solver="life") as ctx:
+        bb = facade.life_backbone(doc.boards[0], steps, ctx, rule, workers=args.workers)
+    rows = ["".join("#" if a else "." if d else "?" for a, d in zip(ra, rd)) for ra, rd in zip(bb.alive, bb.dead)]
+    data = {"exists": bb.exists, "proved": bb.proved, "forced": bb.count, "starts_seen": bb.starts_seen,
+            "cells": rows}
+    if not bb.exists:
+        text = "no start exists: the target has no predecessor" if bb.proved else "no start found in the time"
+    else:
+        text = (f"{bb.count} cells are the same in every start{'' if bb.proved else ' found (not proved)'} "
+                f"('#' alive, '.' dead, '?' free)\n" + "\n".join(rows))
+    print_answer(args, data, text)
+    return 0
+
+
+def learn(args: argparse.Namespace) -> int:
+    """``life learn``: the rule of a trajectory."""
+    doc = read_board_file(args.file)
+    learned = facade.life_learn_rule(list(doc.boards))
+    data = learned.to_json()
+    text = f"{learned.rule.name} ({learned.status.value}; {learned.examples} examples, {sum(learned.seen)} of 512 " \
+           f"neighbourhoods seen)"
+    if learned.unseen:
+        text += f"\nunseen neighbourhoods (guessed): {' '.join(map(str, learned.unseen))}"
+    if args.check is not None:
+        wrong = facade.life_disagreements(learned.rule, args.check)
+        data["check"] = {"rule": args.check.name, "wrong_entries": wrong}
+        text += f"\nagainst {args.check.name}: {512 - len(wrong)} of 512 neighbourhoods agree"
+    print_answer(args, data, text)
+    return 0
+
+
+#: The handler of each of the AI's ``life`` commands, by name.
+COMMANDS: dict[str, Handler] = {"reverse": reverse, "hint": hint, "learn": learn}

@@ -1,0 +1,71 @@
+"""The work of ``mines bench`` and ``mines solve`` (their parser is in :mod:`game.cli.puzzles.mines`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ai import facade
+from game.cli.args import Handler
+from game.cli.context import command_context
+from game.core.errors import GameError
+from game.core.puzzles.mines import check_size, parse_view
+from game.core.storage import read_regular_bytes
+
+
+def bench(args: argparse.Namespace) -> int:
+    """``mines bench``: games played by the assistant, and its wins."""
+    width, height = args.size
+    check_size(width, height, args.mines)  # GameError: one message, exit 2
+    result = facade.mines_bench(width, height, args.mines, games=args.games, seed=args.seed, workers=args.workers)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"{result['wins']} wins out of {result['games']} games ({width}x{height}, {args.mines} mines)")
+    return 0
+
+
+def solve(args: argparse.Namespace) -> int:
+    """``mines solve BOARD``: the proved cells and every unknown cell's exact mine probability."""
+    try:
+        raw = read_regular_bytes(args.board, max_bytes=1 << 16)
+    except FileNotFoundError:
+        raise GameError(f"{args.board}: no such file") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise GameError(f"{args.board}: not UTF-8 text") from None
+    try:
+        view = parse_view(text)
+    except GameError as exc:
+        raise GameError(f"{args.board}: {exc}") from None
+    with command_context(args.time_limit, solver="mines") as ctx:
+        try:
+            analysis = facade.mines_analyze(view, ctx)
+        except facade.SolveStopped:
+            print(f"{args.board}: stopped after {args.time_limit:g} s (the frontier is too large to count exactly)",
+                  file=sys.stderr)
+            return 1
+    if analysis.status != facade.MinesAnalysisStatus.OK:
+        raise GameError(f"{args.board}: no arrangement of {view.mines} mines fits these numbers")
+    facade.mines_check_against_view(view, analysis)  # WrongAnswerError (a GameError): one message, exit 2
+    moves = facade.mines_next_moves(view, analysis)
+    out = {
+        "status": analysis.status.value,
+        "safe": sorted([r, c] for r, c in analysis.safe),
+        "mined": sorted([r, c] for r, c in analysis.mined),
+        "probabilities": [{"cell": [r, c], "mine": f"{p.numerator}/{p.denominator}", "value": float(p)}
+                          for (r, c), p in sorted(analysis.probability.items())],
+        "next": {"kind": moves.kind.value, "cells": [list(p) for p in moves.cells], "risk": float(moves.risk)},
+    }
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"safe: {out['safe']}\nmined: {out['mined']}\nnext: {moves.kind.value} {list(moves.cells)} "
+              f"(risk {float(moves.risk):.3f})")
+    return 0
+
+
+#: The handler of each ``mines`` command, by name.
+COMMANDS: dict[str, Handler] = {"bench": bench, "solve": solve}

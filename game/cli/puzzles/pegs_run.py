@@ -1,0 +1,79 @@
+"""The work of ``pegs solve``, ``pegs hint`` and ``pegs learn`` (their parser is in
+:mod:`game.cli.puzzles.pegs`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ai import facade
+from game.cli.args import Handler
+from game.cli.context import command_context
+from game.core.errors import GameError
+from game.core.puzzles.pegs import MAX_FILE_BYTES, Board, load_board
+from game.core.storage import read_regular_bytes
+
+
+def _goal(board: Board, which: str) -> int | None:
+    """The goal cell of ``--goal`` (``None``: one peg anywhere)."""
+    if which == "any":
+        return None
+    goal = board.goal_position()
+    if goal is None:
+        raise GameError(f"{board.name}: the board has no centre cell; use --goal any")
+    return goal
+
+
+def solve(args: argparse.Namespace) -> int:
+    """``pegs solve``: a solution, or the proof that there is none."""
+    board, start = load_board(args.board)
+    with command_context(args.time_limit, solver="pegs") as ctx:
+        result = facade.pegs_solve(board, start, _goal(board, args.goal), ctx=ctx, ip=args.ip)
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(f"{result.status.value} ({result.proof.value}, {result.nodes} nodes, {result.elapsed:.3f} s)")
+        for j in result.moves:
+            print(f"  ({j.start[0]},{j.start[1]}) -> ({j.end[0]},{j.end[1]})")
+    return 0 if result.status != facade.PegsStatus.STOPPED else 1
+
+
+def hint(args: argparse.Namespace) -> int:
+    """``pegs hint``: a jump that keeps the board solvable."""
+    board, start = load_board(args.board)
+    with command_context(args.time_limit, solver="pegs") as ctx:
+        answer = facade.pegs_hint(board, start, _goal(board, args.goal), ctx=ctx)
+    if args.json:
+        print(json.dumps({"status": answer.status.value, "jump": answer.jump.as_list() if answer.jump else None,
+                          "message": answer.message}))
+    else:
+        print(answer.message)
+    return 1 if answer.status == facade.PegsStatus.STOPPED else 0
+
+
+def learn(args: argparse.Namespace) -> int:
+    """``pegs learn``: the move rule learned from games, checked against the reference rule."""
+    if args.games_file:
+        try:
+            raw = read_regular_bytes(args.games_file, MAX_FILE_BYTES * 64)
+        except FileNotFoundError:
+            raise GameError(f"no such file: {args.games_file}") from None
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise GameError(f"{args.games_file} is not UTF-8 text (byte {exc.start})") from None
+        board, games = facade.pegs_parse_games(text, path=args.games_file)
+    else:
+        board, start = load_board(args.board)
+        games = facade.pegs_random_games(board, start, games=args.games, seed=args.seed)
+    rule = facade.pegs_learn(board, games)
+    report = facade.pegs_verify(board, rule)
+    print(json.dumps({"rule": rule.to_json(), "verification": report.to_json()}))
+    if not report.agrees:
+        print("the learned rule differs from the reference rule (see verification)", file=sys.stderr)
+    return 0 if report.agrees else 1
+
+
+#: The handler of each ``pegs`` command that asks the AI, by name.
+COMMANDS: dict[str, Handler] = {"solve": solve, "hint": hint, "learn": learn}
