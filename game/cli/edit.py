@@ -1,4 +1,4 @@
-"""The ``edit [LEVEL]`` subcommand (the level editor); pygame is imported only when it runs."""
+"""The ``edit [LEVEL]`` subcommand (the level editor; the window opens in :mod:`game.cli.window`)."""
 
 from __future__ import annotations
 
@@ -11,32 +11,9 @@ MAX_WIDTH, MAX_HEIGHT = 7680, 4320
 
 
 def _cmd_edit(args: argparse.Namespace) -> int:
-    from game.app.app import FixedClock  # (the app and pygame load only when the editor starts)
-    from game.app.compose import build_app
-    from game.core.editor_model import EditorModel, parse_size
-    from game.core.errors import GameError
-    from game.core.storage import user_levels_dir
+    from game.cli import window  # late: pygame and the app load only when a window opens
 
-    if args.new:
-        size = parse_size(args.new)
-        if size is None:
-            raise GameError(f"--new needs a size like 10x14 (rows x columns, 2 to 64), got {args.new!r}")
-        model = EditorModel.new(*size)
-    elif args.level:
-        from game.cli.level import load_level, resolve_level_path
-
-        path = resolve_level_path(args.level)
-        level = load_level(args.level)
-        in_user_folder = path.resolve().parent == user_levels_dir().resolve()
-        model = EditorModel.from_level(level, path=path if in_user_folder else None, source=path.name)
-    else:
-        model = None
-    app = build_app(size=(args.width, args.height), clock=FixedClock() if args.frames else None)
-    app.open("menu")  # Esc in the editor comes back to the title menu
-    editor = app.open("editor", model)
-    if args.analyse:
-        editor.analyse()
-    return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=args.screenshot_frame)
+    return window.edit(args)
 
 
 def register(sub: Subparsers) -> None:

@@ -3,7 +3,7 @@
 ``mines bench --size 9x9 --mines 10 --games 1000 --seed 1 --json`` prints ``{"games": G, "wins": W}``;
 ``mines solve BOARDFILE --json`` prints the proved cells and every unknown cell's exact probability
 for a board in the text form of :func:`game.core.puzzles.mines.parse_view`.  Bad arguments exit with code 2 and
-one message.  The work is done in :mod:`game.cli.puzzles.mines_run`, loaded only when a command runs.
+one message.  The work is done in :mod:`game.cli.puzzles.mines.run`, loaded only when a command runs.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ def size_arg(text: str) -> tuple[int, int]:
 
 
 def _run(args: argparse.Namespace) -> int:
-    """Run ``mines bench`` or ``mines solve`` (:mod:`game.cli.puzzles.mines_run`)."""
-    from game.cli.puzzles import mines_run  # late: the assistant's AI loads only when a mines command runs
+    """Run ``mines bench`` or ``mines solve`` (:mod:`game.cli.puzzles.mines.run`)."""
+    from game.cli.puzzles.mines import run as mines_run  # late: the assistant's AI loads only when a mines command runs
 
     return mines_run.COMMANDS[args.mines_command](args)
 

@@ -3,7 +3,7 @@
 A board file is rows of ``#`` (alive) and ``.`` (dead), optionally after ``key: value`` header lines
 (``steps``, ``rule``, ``title``); a trajectory file for ``learn`` holds several boards separated by
 blank lines.  JSON goes to stdout, messages to stderr; bad files and arguments exit 2 with one message.
-The AI's commands run in :mod:`game.cli.puzzles.life_run`, loaded only when one runs.
+The AI's commands run in :mod:`game.cli.puzzles.life.run`, loaded only when one runs.
 """
 
 from __future__ import annotations
@@ -59,8 +59,8 @@ def print_answer(args: argparse.Namespace, data: dict[str, Any], text: str) -> N
 
 
 def _run(args: argparse.Namespace) -> int:
-    """Run ``life reverse``, ``hint`` or ``learn`` (:mod:`game.cli.puzzles.life_run`)."""
-    from game.cli.puzzles import life_run  # late: the CP-SAT solver loads only when a life command asks the AI
+    """Run ``life reverse``, ``hint`` or ``learn`` (:mod:`game.cli.puzzles.life.run`)."""
+    from game.cli.puzzles.life import run as life_run  # late: the CP-SAT solver loads only when a life command asks the AI
 
     return life_run.COMMANDS[args.life_action](args)
 

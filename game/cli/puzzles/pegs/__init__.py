@@ -3,23 +3,29 @@
 ``BOARD`` is ``english``, ``french`` or a board file (rows of ``o`` peg, ``.`` hole, space off the
 board).  By default the goal is one peg in the centre; ``--goal any`` accepts one peg anywhere.
 JSON goes to stdout, messages to stderr; bad boards and arguments exit with code 2, an answer that did not
-come in the time allowed with code 1.  The work is done in :mod:`game.cli.puzzles.pegs_run`, loaded only
-when a command runs; ``pegs play`` (the game's screen) is registered by :mod:`game.cli.puzzles.pegs_play`.
+come in the time allowed with code 1.  The work is done in :mod:`game.cli.puzzles.pegs.run`, loaded only
+when a command runs; ``pegs play`` opens the game's screen (:mod:`game.cli.window`).
 """
 
 from __future__ import annotations
 
 import argparse
 
-from game.cli.args import Subparsers, int_arg, path_arg, time_limit_arg, usage_handler
-from game.cli.puzzles import pegs_play
+from game.cli.args import Subparsers, int_arg, output_file_arg, path_arg, time_limit_arg, usage_handler
 
 
 def _run(args: argparse.Namespace) -> int:
-    """Run ``pegs solve``, ``hint`` or ``learn`` (:mod:`game.cli.puzzles.pegs_run`)."""
-    from game.cli.puzzles import pegs_run  # late: the solver (OR-Tools bounds) loads only when a pegs command runs
+    """Run ``pegs solve``, ``hint`` or ``learn`` (:mod:`game.cli.puzzles.pegs.run`)."""
+    from game.cli.puzzles.pegs import run as pegs_run  # late: the solver (OR-Tools bounds) loads only when a pegs command runs
 
     return pegs_run.COMMANDS[args.pegs_command](args)
+
+
+def _play(args: argparse.Namespace) -> int:
+    """Run ``pegs play``: the peg-solitaire screen."""
+    from game.cli import window  # late: pygame and the app load only when a window opens
+
+    return window.pegs(args)
 
 
 def register(sub: Subparsers) -> None:
@@ -47,7 +53,12 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--games", type=int_arg(1, 10_000), default=20, help="random games (default 20)")
     p.add_argument("--seed", type=int_arg(0, 2**31), default=0, help="seed of the random games")
     p.set_defaults(handler=_run)
-    pegs_play.register(psub)
+    p = psub.add_parser("play", help="play peg solitaire (drag pegs; H hint, S solve)")
+    p.add_argument("board", nargs="?", type=path_arg, default="english", help="english, french or a board file")
+    p.add_argument("--frames", type=int_arg(0, 10_000_000), default=0,
+                   help="run this many frames with a fixed 60 fps clock, then exit (for scripts)")
+    p.add_argument("--screenshot", default="", type=output_file_arg, help="save a PNG screenshot after 30 frames")
+    p.set_defaults(handler=_play)
 
 
 __all__ = ["register"]

@@ -1,0 +1,119 @@
+"""The commands that open the game's window: ``play``, ``edit`` and ``pegs play``.
+
+Each builds the app through its one composition root (:func:`game.app.compose.build_app`), so the title
+menu is the same whichever command started the game.  Levels and boards are read before any window or
+audio device opens: a bad file gets its one message first.  The parsers live in :mod:`game.cli.play`,
+:mod:`game.cli.edit` and :mod:`game.cli.puzzles.pegs`, which load this module (and pygame) only when a window
+is to open.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from game.app.app import FixedClock
+from game.app.compose import build_app
+from game.app.input import Act
+from game.cli.level import load_level, resolve_level_path
+from game.core import settings
+from game.core.catalog import LevelEntry, Section, all_entries
+from game.core.editor_model import EditorModel, parse_size
+from game.core.errors import GameError
+from game.core.progress import level_key
+from game.core.puzzles.pegs import BOARDS, load_board
+from game.core.rules import check_bricks, parse_bricks
+from game.core.storage import user_levels_dir
+
+
+def play(args: argparse.Namespace) -> int:
+    """``play [LEVEL]``: the title menu, or a level over the level select."""
+    entries = all_entries()
+    playlist: list[LevelEntry] | None = None
+    index = 0
+    if args.level is not None:
+        playlist, index = _find(entries, args.level)
+        if playlist is None:
+            path = resolve_level_path(args.level)
+            playlist, index = [LevelEntry(level_key(path), path, load_level(args.level), Section.FILE)], 0
+    bricks: tuple[tuple[int, int], ...] = ()
+    if args.bricks and playlist is not None:
+        bricks = check_bricks(playlist[index].level, parse_bricks(args.bricks))
+    app = build_app(size=_window_size(args), clock=FixedClock() if args.frames else None)
+    app.open("menu")
+    if playlist is not None:
+        app.open("select", entries=entries)
+        scene = app.open("play", playlist=playlist, index=index)
+        if bricks:
+            scene.apply_bricks(bricks, assisted=False)
+            if args.release:
+                scene.toggle_run()
+        if args.preview or args.no_preview:
+            scene.preview = not args.no_preview
+    if args.screenshot:
+        app.action_filters.append(lambda action: action.kind == Act.HOVER)  # no stray pointer in shots
+    return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=args.screenshot_frame)
+
+
+def edit(args: argparse.Namespace) -> int:
+    """``edit [LEVEL | --new HxW]``: the level editor over the title menu."""
+    if args.new:
+        size = parse_size(args.new)
+        if size is None:
+            raise GameError(f"--new needs a size like 10x14 (rows x columns, 2 to 64), got {args.new!r}")
+        model: EditorModel | None = EditorModel.new(*size)
+    elif args.level:
+        path = resolve_level_path(args.level)
+        level = load_level(args.level)
+        in_user_folder = path.resolve().parent == user_levels_dir().resolve()
+        model = EditorModel.from_level(level, path=path if in_user_folder else None, source=path.name)
+    else:
+        model = None
+    app = build_app(size=(args.width, args.height), clock=FixedClock() if args.frames else None)
+    app.open("menu")  # Esc in the editor comes back to the title menu
+    editor = app.open("editor", model)
+    if args.analyse:
+        editor.analyse()
+    return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=args.screenshot_frame)
+
+
+def pegs(args: argparse.Namespace) -> int:
+    """``pegs play [english|french|FILE]``: the peg-solitaire screen."""
+    board, start = load_board(args.board)
+    app = build_app(clock=FixedClock() if args.frames else None)
+    if args.board in BOARDS:
+        app.open("pegs", args.board)
+    else:
+        app.open("pegs", extra=(Path(args.board).name, board, start))
+    return app.start(frames=args.frames, screenshot=args.screenshot)
+
+
+def _window_size(args: argparse.Namespace) -> tuple[int, int]:
+    """``--width``/``--height`` (checked), else the saved window size."""
+    saved = settings.SettingsStore.load().settings.window_size
+    size = (args.width or saved[0], args.height or saved[1])
+    low, high = settings.MIN_WINDOW, settings.MAX_WINDOW
+    if not all(lo <= v <= hi for v, lo, hi in zip(size, low, high)):
+        raise GameError(f"--width/--height: window size {size[0]}x{size[1]} is outside {low[0]}x{low[1]} .. "
+                        f"{high[0]}x{high[1]}")
+    return size
+
+
+def _find(entries: list[LevelEntry], spec: str) -> tuple[list[LevelEntry] | None, int]:
+    """The pack playlist and index for a level number or pack file path (None: not a pack level)."""
+    pack = [e for e in entries if e.section == Section.PACK]
+    try:
+        exists = Path(spec).exists()
+        resolved = Path(spec).resolve()
+    except (OSError, RuntimeError):  # a name too long, a link loop: load_level reports it
+        return None, 0
+    if spec.isascii() and spec.isdigit() and len(spec) < 10 and not exists:
+        i = int(spec) - 1
+        return (pack, i) if 0 <= i < len(pack) else (None, 0)
+    for i, e in enumerate(pack):
+        if e.path is not None and e.path.resolve() == resolved:
+            return pack, i
+    return None, 0
+
+
+__all__ = ["edit", "pegs", "play"]
