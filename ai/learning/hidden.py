@@ -216,7 +216,7 @@ def infer_hidden_states(observations: list[Observation], ctx: SolveContext | Non
 
     Raises ``ValueError`` when no assignment exists (the observations are not a hidden-state
     machine over this neighbourhood) or CP-SAT finds none in time; :class:`ai.kernel.context.SolveStopped`
-    once ``ctx`` (default: :data:`INFER_SECONDS` s) stops."""
+    once ``ctx`` (None: no limit of its own) stops; the CP-SAT search gets at most :data:`INFER_SECONDS` s."""
     from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
@@ -265,7 +265,7 @@ def infer_hidden_states(observations: list[Observation], ctx: SolveContext | Non
                     model.add(h2 == next_var(k, a)).only_enforce_if(when)
         hvars.append(per)
     model.minimize(sum(v if a == 0 else 1 - v for (k, a), v in nxt.items()))
-    ctx = ctx if ctx is not None else SolveContext.create(time_limit=INFER_SECONDS, solver="hidden")
+    ctx = (ctx if ctx is not None else SolveContext.create(solver="hidden")).child(time_limit=INFER_SECONDS)
     ctx.check()
     solver = cp_model.CpSolver()
     remaining = ctx.remaining()

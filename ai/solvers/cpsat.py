@@ -32,7 +32,7 @@ context's stop-watcher, :func:`run_solver`).
 
 >>> from game.core.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
->>> r = CpSatSolver().solve(level, mode=SolveMode.ALL)
+>>> r = CpSatSolver().solve_in(level, SolveMode.ALL, SolveContext.create())
 >>> r.status.value, r.solutions, r.complete
 ('optimal', (((1, 2),),), True)
 """

@@ -33,7 +33,7 @@ claims optimality or infeasibility (``unknown`` or ``timeout`` when it fails).
 
 >>> from game.core.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
->>> GradientSolver(seed=0).solve(level).bricks
+>>> GradientSolver(seed=0).solve_in(level, SolveMode.MIN, SolveContext.create()).bricks
 ((1, 2),)
 """
 

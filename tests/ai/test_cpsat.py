@@ -35,7 +35,7 @@ def test_original_min_and_any() -> None:
 @pytest.mark.parametrize("fixed", [False, True])
 @pytest.mark.parametrize("redundant", [False, True])
 def test_options_keep_the_answer(fixed: bool, redundant: bool) -> None:
-    result = CpSatSolver(fixed_search=fixed, redundant=redundant).solve(original(), mode=SolveMode.ALL)
+    result = solve(original(), solver=CpSatSolver(fixed_search=fixed, redundant=redundant), mode=SolveMode.ALL)
     assert result.solutions == ORIGINAL_SOLUTIONS and result.complete
 
 
@@ -164,7 +164,7 @@ def test_progress_reports() -> None:
 @pytest.mark.parametrize("encoding", ["time", "path"])
 @pytest.mark.parametrize("presolve", [False, True])
 def test_encodings_agree_on_the_original(encoding: str, presolve: bool) -> None:
-    result = CpSatSolver(encoding=encoding, presolve=presolve).solve(original(), mode=SolveMode.ALL)
+    result = solve(original(), solver=CpSatSolver(encoding=encoding, presolve=presolve), mode=SolveMode.ALL)
     assert result.solutions == ORIGINAL_SOLUTIONS and result.complete
 
 
@@ -227,7 +227,7 @@ def test_cap_can_be_tightened_and_reset() -> None:
 
 
 def test_cpsat_alone_without_the_search_hint() -> None:
-    result = CpSatSolver(primal_seconds=0).solve(original(), mode=SolveMode.ALL)
+    result = solve(original(), solver=CpSatSolver(primal_seconds=0), mode=SolveMode.ALL)
     assert result.solutions == ORIGINAL_SOLUTIONS and result.complete
 
 

@@ -12,7 +12,7 @@ watching the engine (:func:`ai.learning.physics_learner.learn_by_asking`).
 >>> from game.core.level import Level
 >>> from game.core.physics_catalog import SHIPPED
 >>> level = Level.from_rows(["     T", "   XXX", ">   XX", "XXXXXX"], 12, 2, physics=SHIPPED["climber"])
->>> result = PhysicsRulesSolver(physics=SHIPPED["climber"]).solve(level, mode="all")
+>>> result = PhysicsRulesSolver(physics=SHIPPED["climber"]).solve_in(level, SolveMode.ALL, SolveContext.create())
 >>> result.status.value, result.solutions, result.complete
 ('optimal', (((2, 2),),), True)
 """

@@ -19,7 +19,7 @@ History and design measurements: ``docs/history/learned-solver.md``.
 
 >>> from game.core.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
->>> r = LearnedRuleSolver().solve(level, mode=SolveMode.ALL)
+>>> r = LearnedRuleSolver().solve_in(level, SolveMode.ALL, SolveContext.create())
 >>> r.status.value, r.solutions, r.complete
 ('optimal', (((1, 2),),), True)
 """

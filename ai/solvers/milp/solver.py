@@ -24,7 +24,7 @@ also works inside the UI's worker child) that is killed on cancel.
 
 >>> from game.core.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
->>> MilpSolver(backend="scip").solve(level, mode=SolveMode.ALL).solutions
+>>> MilpSolver(backend="scip").solve_in(level, SolveMode.ALL, SolveContext.create()).solutions
 (((1, 2),),)
 """
 
@@ -179,12 +179,11 @@ class MilpSolver(SolverBase):
         inside the UI's worker child); kill it on cancel, or :data:`CHILD_GRACE` s past the deadline."""
         from ai.kernel.process import JobCancelled, JobFailed, run_in_child
 
-        remaining, shared, here = ctx.remaining(), dict(ctx.shared), copy.copy(self)
+        here = copy.copy(self)
 
         def job(report: Any) -> SolveResult:
-            child_ctx = replace(SolveContext.create(time_limit=remaining, progress=report, solver=self.name),
-                                shared=shared)
-            return here.solve_in(level, mode, child_ctx)
+            # the forked child inherits ctx's deadline; a cancel request kills the child (below)
+            return here.solve_in(level, mode, replace(ctx.child(), progress=report))
 
         kill = threading.Event()
         late = replace(ctx, deadline=None if ctx.deadline is None else ctx.deadline + CHILD_GRACE, progress=None)
