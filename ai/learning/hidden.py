@@ -28,12 +28,14 @@ The model plugs into the learned solver's path encoding (:meth:`PositionsModel.m
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from ortools.sat.python import cp_model
 
 from ai.kernel.context import SolveContext
 from ai.learning.dataset import regime_games
@@ -217,8 +219,6 @@ def infer_hidden_states(observations: list[Observation], ctx: SolveContext | Non
     Raises ``ValueError`` when no assignment exists (the observations are not a hidden-state
     machine over this neighbourhood) or CP-SAT finds none in time; :class:`ai.kernel.context.SolveStopped`
     once ``ctx`` (None: no limit of its own) stops; the CP-SAT search gets at most :data:`INFER_SECONDS` s."""
-    from ortools.sat.python import cp_model
-
     model = cp_model.CpModel()
     env_keys = []
     deltas = []
@@ -299,7 +299,7 @@ def training_rows(observations: list[Observation], states: list[IntArray]) -> tu
 
 
 def _fit(x: npt.NDArray[np.bool_], y: IntArray, random_state: int) -> list[Node]:
-    from sklearn.tree import DecisionTreeClassifier
+    from sklearn.tree import DecisionTreeClassifier  # late: sklearn takes over 1 s to import
 
     if len(set(y.tolist())) <= 1:
         return [{"value": int(y[0]) if len(y) else 0}]
@@ -323,8 +323,6 @@ class PositionsResult:
 def learn_positions_model(*, games: int = 3, seed: int = 0, regime: str = "many",
                           context: SolveContext | None = None) -> PositionsResult:
     """Observe ``games`` games (positions only), invent the hidden state, fit the trees."""
-    import time
-
     rng = np.random.default_rng(seed)
     t0 = time.perf_counter()
     obs = observe_games(rng, games, regime)

@@ -47,6 +47,7 @@ from ortools.sat.python import cp_model
 from ai.kernel.base import BrickSet, SolveMode, SolveStatus
 from ai.kernel.context import SolveContext, SolveStopped, StopReason
 from ai.kernel.cpsat_run import solve_under
+from ai.solvers.cpsat_min import minimise
 from ai.solvers.reach import analyse, reach_for
 from ai.solvers.reach_bounded import BoundedReach, Scope
 from ai.solvers.base import Outcome, Partial, SolverBase
@@ -176,8 +177,6 @@ class CpSatSolver(SolverBase):
     def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
         """Build the model (for ``min``/``all`` only when needed), then solve in ``mode`` (``all``: the
         minimum, :func:`ai.solvers.cpsat_min.minimise`, then the enumeration)."""
-        from ai.solvers.cpsat_min import minimise
-
         def build(scope: BoundedReach | None = None) -> CpSatModel:
             m = build_model(level, scope or reach_for(level, ctx), redundant=self.redundant, ctx=ctx,
                             encoding=self.encoding)

@@ -30,8 +30,10 @@ from typing import Callable
 
 from ai.kernel.base import SolveMode, SolveResult, SolveStatus, Solver
 from ai.kernel.context import SolveContext
+from ai.solvers.cpsat import CpSatSolver
+from ai.solvers.milp.solver import MilpSolver
 from ai.solvers.reach import MAX_COORDS, ReachInfo, reach_for
-from ai.solvers.search import search_fits
+from ai.solvers.search import SearchSolver, search_fits
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.decompose import DecomposeSolver, may_split, split
 from game.core.level import Level
@@ -53,20 +55,14 @@ def _is_final(result: SolveResult, mode: SolveMode) -> bool:
 
 
 def _search() -> Solver:
-    from ai.solvers.search import SearchSolver
-
     return SearchSolver()
 
 
 def _cpsat() -> Solver:
-    from ai.solvers.cpsat import CpSatSolver
-
     return CpSatSolver()
 
 
 def _milp() -> Solver:
-    from ai.solvers.milp.solver import MilpSolver
-
     return MilpSolver()
 
 

@@ -41,6 +41,7 @@ import numpy.typing as npt
 
 from ai.kernel.base import BrickSet, SolveMode, SolveResult, SolveStatus
 from ai.kernel.context import SolveContext, SolveStopped, StopReason
+from ai.kernel.process import JobCancelled, JobFailed, run_in_child
 from ai.solvers.reach import ReachInfo, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.bounds import PROVED_BY_SEARCH, first_bounds
@@ -177,8 +178,6 @@ class MilpSolver(SolverBase):
     def _solve_in_child(self, level: Level, mode: SolveMode, ctx: SolveContext) -> Outcome:
         """Run :meth:`solve_in` in a child process (:func:`ai.kernel.process.run_in_child`, which also works
         inside the UI's worker child); kill it on cancel, or :data:`CHILD_GRACE` s past the deadline."""
-        from ai.kernel.process import JobCancelled, JobFailed, run_in_child
-
         here = copy.copy(self)
 
         def job(report: Any) -> SolveResult:
