@@ -39,7 +39,6 @@ context's stop-watcher, :func:`run_solver`).
 
 from __future__ import annotations
 
-import threading
 from typing import Any, Callable
 
 from ortools.sat.python import cp_model
@@ -106,20 +105,17 @@ INPROCESSING = False
 def run_solver(
     m: CpSatModel,
     ctx: SolveContext,
-    cancel: threading.Event | None = None,
     *,
     workers: int = 1,
     enumerate_all: bool = False,
     collector: _Collector | None = None,
     presolve: bool = True,
 ) -> tuple[Any, cp_model.CpSolver]:
-    """Solve ``m.model`` within ``ctx`` (its deadline and cancel events, plus ``cancel`` if given).
+    """Solve ``m.model`` within ``ctx`` (its deadline and cancel events).
 
     Returns (status, solver); a stop ends CP-SAT within a few milliseconds (status ``UNKNOWN``
     or ``FEASIBLE``) through the context's stop-watcher.
     """
-    if cancel is not None:
-        ctx = ctx.child(cancel=cancel)
     solver = cp_model.CpSolver()
     params = solver.parameters
     params.num_workers = 1 if enumerate_all else workers

@@ -181,8 +181,9 @@ class MilpSolver(SolverBase):
         here = copy.copy(self)
 
         def job(report: Any) -> SolveResult:
-            # the forked child inherits ctx's deadline; a cancel request kills the child (below)
-            return here.solve_in(level, mode, replace(ctx.child(), progress=report))
+            # ctx's deadline holds in the child; its cancel request kills the child (below), so the child's
+            # context has no cancel event (and so solves in its own process)
+            return here.solve_in(level, mode, replace(ctx.child(), cancel_events=(), progress=report))
 
         kill = threading.Event()
         late = replace(ctx, deadline=None if ctx.deadline is None else ctx.deadline + CHILD_GRACE, progress=None)
