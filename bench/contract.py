@@ -3,7 +3,7 @@
 Each measurement runs in a fresh process (so peak memory is that solve's own) and prints one JSON
 line.  Two ways to start the clock:
 
-* ``end-to-end``: ``solver.solve(level, ...)`` as a user calls it (includes the reachability
+* ``end-to-end``: ``solver.solve_in(level, mode, ctx)`` with a fresh context (includes the reachability
   analysis, which every exact solver needs first);
 * ``core``: the reachability analysis is computed first and handed over in the solve context's
   shared cache (as the portfolio's racers get it), so the figure is the solver's own.
@@ -79,7 +79,7 @@ LEVELS = {
 
 def measure(solver_name: str, level_name: str, kind: str, clock: str) -> dict[str, object]:
     """One measurement in this process: ``kind`` ``limit`` (time limit 3 s) or ``cancel`` (at 1 s)."""
-    from ai.facade import get_solver
+    from ai.facade import SolveMode, get_solver
     from ai.kernel.context import SolveContext
     from ai.solvers.reach import reach_for
 
@@ -102,7 +102,7 @@ def measure(solver_name: str, level_name: str, kind: str, clock: str) -> dict[st
 
         threading.Timer(CANCEL_AT, fire).start()
     ctx = replace(SolveContext.create(time_limit=limit, cancel=cancel, solver=solver_name), shared=shared)
-    result = solver.solve_in(level, MODE, ctx)  # type: ignore[attr-defined]
+    result = solver.solve_in(level, SolveMode(MODE), ctx)
     end = time.perf_counter()
     cancel.set()
     out: dict[str, object] = {

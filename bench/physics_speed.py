@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
 
-import ai  # noqa: E402
+from ai import facade  # noqa: E402
 from ai.services.generation.random_levels import _platform_map  # noqa: E402
 from bench.results import update_section  # noqa: E402
 from game.core.level import Level  # noqa: E402
@@ -94,7 +94,7 @@ def level_under(seed: int, physics: Physics, attempts: int = 40, min_bricks: int
                                 physics=physics, title=f"physics speed #{seed} {physics.name}")
         if simulate(level).won:
             continue
-        if min_bricks is None or ai.solve(level, solver="search", mode="min").min_bricks == min_bricks:
+        if min_bricks is None or facade.solve(level, solver="search", mode="min").min_bricks == min_bricks:
             return level
     return None
 
@@ -129,7 +129,7 @@ def time_solvers(levels: dict[str, list[Level]], solvers: list[str], mode: str, 
             for lv in group:
                 start = time.perf_counter()
                 solver_name, options = solver_spec(solver)
-                result = ai.solve(lv, solver=ai.get_solver(solver_name, **options), mode=mode, time_limit=time_limit)
+                result = facade.solve(lv, solver=facade.get_solver(solver_name, **options), mode=mode, time_limit=time_limit)
                 seconds = time.perf_counter() - start
                 times.setdefault((solver, name), []).append(seconds)
                 if result.status.value != "optimal" or (mode == "all" and not result.complete):
@@ -200,7 +200,7 @@ def main() -> None:
     for spec in args.solvers:
         name, options = solver_spec(spec)
         try:
-            ai.get_solver(name, **options)
+            facade.get_solver(name, **options)
         except (KeyError, TypeError, ValueError) as exc:
             parser.error(f"--solvers {spec}: {exc}")
     physics_list = list(SHIPPED.values()) if not args.random_only else [SHIPPED["classic"]]

@@ -29,7 +29,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import ai  # noqa: E402
+from ai import facade  # noqa: E402
 import ai.solvers.reach as reach  # noqa: E402
 from ai.kernel.context import SolveContext, SolveStopped  # noqa: E402
 from bench.stress import stress_levels  # noqa: E402
@@ -134,7 +134,7 @@ cancel = threading.Event()
 if {cancel_at!r} is not None:
     threading.Timer({cancel_at!r}, cancel.set).start()
 start = time.perf_counter()
-result = solver.solve(level, time_limit=3.0, cancel=cancel)
+result = solver.solve_in(level, facade.SolveMode.MIN, facade.SolveContext.create(time_limit=3.0, cancel=cancel))
 seconds = time.perf_counter() - start
 print(json.dumps({{"seconds": seconds, "status": result.status.value,
                   "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))

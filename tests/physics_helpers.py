@@ -8,12 +8,11 @@ analysis, rating and generator against it.
 from __future__ import annotations
 
 import itertools
-import threading
-import time
 
 import numpy as np
 
-from ai.kernel.base import ProgressCallback, SolveMode, SolveResult, SolveStats, SolveStatus
+from ai.kernel.base import SolveMode, SolveResult, SolveStats, SolveStatus
+from ai.kernel.context import SolveContext
 from game.core.level import Brick, Level
 from game.core.physics import Physics, random_physics
 from game.core.physics_catalog import SHIPPED
@@ -43,13 +42,11 @@ class TinySolver:
     name = "tiny"
     exact = True
 
-    def solve(self, level: Level, *, mode: SolveMode | str = SolveMode.MIN, time_limit: float | None = None,
-              progress: ProgressCallback | None = None, cancel: threading.Event | None = None) -> SolveResult:
-        """Solve ``level`` in ``mode`` (``any`` and ``min`` give the first minimum set)."""
-        start = time.perf_counter()
+    def solve_in(self, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult:
+        """Solve ``level`` in ``mode`` (``any`` and ``min`` give the first minimum set); ``ctx`` is not checked."""
         mode = SolveMode(mode)
         sets = optimal_sets(level)
-        stats = SolveStats(seconds=time.perf_counter() - start, nodes=1)
+        stats = SolveStats(seconds=ctx.elapsed(), nodes=1)
         if not sets:
             return SolveResult(SolveStatus.INFEASIBLE, self.name, mode, complete=True, stats=stats)
         status = SolveStatus.FEASIBLE if mode == SolveMode.ANY else SolveStatus.OPTIMAL

@@ -16,13 +16,13 @@ Modes:
 from __future__ import annotations
 
 import enum
-import threading
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
+from ai.kernel.context import Progress, ProgressCallback, SolveContext, StopReason
 from game.core.level import Brick, Level
 from game.core.rules import check_bricks
 from game.core.simulation import SimulationCancelled, simulate
@@ -195,44 +195,20 @@ def _relaxed_json(relaxed: RelaxedSolution) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True)
-class Progress:
-    """A progress report sent to the ``progress`` callback during a solve."""
-
-    solver: str
-    elapsed: float
-    message: str = ""
-    best_bricks: int | None = None
-    best_bound: float | None = None
-    solutions_found: int = 0
-
-
-ProgressCallback = Callable[[Progress], None]
-
-
 @runtime_checkable
 class Solver(Protocol):
-    """What every solver provides.
+    """What every solver provides: a name, whether it is exact, and :meth:`solve_in`.
 
-    ``solve`` must honour ``cancel`` (return status ``cancelled`` within 100 ms of it
-    being set) and ``time_limit`` (seconds, ``None`` for no limit), and may call
-    ``progress`` at any time from the solving thread.
+    ``solve_in`` must honour ``ctx``: return status ``cancelled`` within 100 ms of a cancel request,
+    ``timeout`` by the deadline, and report progress through ``ctx.report`` (from the solving thread).
     """
 
     name: str
     #: True for solvers that prove optimality and infeasibility.
     exact: bool
 
-    def solve(
-        self,
-        level: Level,
-        *,
-        mode: SolveMode = SolveMode.MIN,
-        time_limit: float | None = None,
-        progress: ProgressCallback | None = None,
-        cancel: threading.Event | None = None,
-    ) -> SolveResult:
-        """Solve ``level`` in ``mode``."""
+    def solve_in(self, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult:
+        """Solve ``level`` in ``mode`` under ``ctx`` (its deadline, cancel request and progress sink)."""
         ...
 
 
@@ -244,7 +220,7 @@ class WrongSolutionError(AssertionError):
 REPLAY_GRACE = 0.2
 
 
-def verify_result(level: Level, result: SolveResult, ctx: StopCheck | None = None) -> SolveResult:
+def verify_result(level: Level, result: SolveResult, ctx: SolveContext | None = None) -> SolveResult:
     """Replay every solution with the reference simulator; raise if any is wrong.
 
     Checks: each set is legal within the budget and wins; ``bricks`` is among the
@@ -295,8 +271,7 @@ def verify_result(level: Level, result: SolveResult, ctx: StopCheck | None = Non
     if replayed == len(sets):
         return result
     if replayed == 0 and ctx is not None:  # not even the answer could be replayed in time: not shown
-        reason = ctx.stop_reason()
-        status = SolveStatus.CANCELLED if reason is not None and reason.value == "cancelled" else SolveStatus.TIMEOUT
+        status = SolveStatus.CANCELLED if ctx.stop_reason() is StopReason.CANCELLED else SolveStatus.TIMEOUT
         note = f"a {result.status.value} answer was found but its replay did not finish in time"
         return replace(result, status=status, bricks=None, solutions=(), complete=False, message=note)
     kept = set(sets[:replayed])
@@ -305,7 +280,7 @@ def verify_result(level: Level, result: SolveResult, ctx: StopCheck | None = Non
                    message=f"{result.message}; {note}" if result.message else note)
 
 
-def _replay_stop(ctx: StopCheck | None) -> Callable[[], bool]:
+def _replay_stop(ctx: SolveContext | None) -> Callable[[], bool]:
     """True once :data:`REPLAY_GRACE` s have passed since ``ctx`` was first seen stopped."""
     if ctx is None:
         return lambda: False
@@ -321,23 +296,12 @@ def _replay_stop(ctx: StopCheck | None) -> Callable[[], bool]:
     return stop
 
 
-class StopCheck(Protocol):
-    """What :func:`verify_result` asks of a solve context (:class:`ai.kernel.context.SolveContext`)."""
-
-    @property
-    def clock(self) -> Callable[[], float]:
-        """Where the time comes from."""
-        ...
-
-    def should_stop(self) -> bool:
-        """True once the solve must stop."""
-        ...
-
-    def stop_reason(self) -> Any:
-        """Why it must stop (a :class:`ai.kernel.context.StopReason`), or ``None``."""
-        ...
-
-
 def with_seconds(result: SolveResult, seconds: float) -> SolveResult:
     """A copy of ``result`` with ``stats.seconds`` set."""
     return replace(result, stats=replace(result.stats, seconds=seconds))
+
+
+__all__ = [
+    "REPLAY_GRACE", "BrickSet", "Progress", "ProgressCallback", "RelaxedSolution", "SolveMode", "SolveResult",
+    "SolveStats", "SolveStatus", "Solver", "WrongSolutionError", "verify_result", "with_seconds",
+]

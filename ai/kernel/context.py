@@ -37,8 +37,20 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
-from ai.kernel.base import Progress, ProgressCallback
 
+@dataclass(frozen=True)
+class Progress:
+    """A progress report sent to a context's ``progress`` sink during a solve (:meth:`SolveContext.report`)."""
+
+    solver: str
+    elapsed: float
+    message: str = ""
+    best_bricks: int | None = None
+    best_bound: float | None = None
+    solutions_found: int = 0
+
+
+ProgressCallback = Callable[[Progress], None]
 
 Clock = Callable[[], float]
 
@@ -199,9 +211,9 @@ class SolveContext:
 
     # ---- progress -----------------------------------------------------------------------------------
     def report(self, message: str, **fields: Any) -> None:
-        """Send a :class:`ai.kernel.base.Progress` report, when anyone listens."""
+        """Send a :class:`Progress` report, when anyone listens."""
         if self.progress is not None:
             self.progress(Progress(solver=self.solver, elapsed=self.elapsed(), message=message, **fields))
 
 
-__all__ = ["Clock", "ManualClock", "SolveContext", "SolveStopped", "StopReason"]
+__all__ = ["Clock", "ManualClock", "Progress", "ProgressCallback", "SolveContext", "SolveStopped", "StopReason"]

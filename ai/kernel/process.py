@@ -29,6 +29,7 @@ ZeroDivisionError: integer division or modulo by zero | True
 from __future__ import annotations
 
 import atexit
+import ctypes
 import gc
 import importlib
 import multiprocessing
@@ -184,8 +185,6 @@ def _die_with_parent(parent: int) -> None:
     """Linux: SIGKILL this process when the thread that forked it ends; exit if that already happened."""
     if sys.platform.startswith("linux"):
         try:
-            import ctypes
-
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
         except (OSError, AttributeError):

@@ -9,7 +9,7 @@
 * models on the random regime: ``tree``, ``logreg`` (pairwise logistic regression), ``mlp``.
 
 :func:`plot_curves` draws median and range over seeds on a log scale (matplotlib, Agg backend,
-imported inside the function).
+imported inside the function: it takes over a second to import).
 """
 
 from __future__ import annotations
@@ -110,10 +110,10 @@ def learning_curves(seeds: Sequence[int] = range(8), checkpoints: Sequence[int] 
 def plot_curves(curves: Curves, out: str) -> None:
     """Two panels (regimes with trees; models on random games), median line and min-max band,
     log scale (0 drawn at 0.5, labelled "exact")."""
-    import matplotlib
+    import matplotlib  # late: matplotlib takes over 1 s to import
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # late: as above, and after choosing Agg
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
     panels = ((axes[0], REGIME_CURVES, "regimes (decision tree)"), (axes[1], MODEL_CURVES, "models (random games)"))

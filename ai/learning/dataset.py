@@ -21,7 +21,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ai.learning.features import (
+    CHANNELS,
+    FEATURE_INDEX,
     N_FEATURES,
+    WINDOW,
     BoolArray,
     IntArray,
     UInt8Array,
@@ -213,8 +216,6 @@ def regime_datasets(rng: np.random.Generator, games: int, regime: str = "random"
 
 def _mirror_permutation() -> IntArray:
     """Feature permutation of the left-right mirror image: columns flip, left and right swap."""
-    from ai.learning.features import CHANNELS, FEATURE_INDEX, WINDOW
-
     perm = np.zeros(N_FEATURES, dtype=np.int64)
     swap = {"left": "right", "right": "left"}
     for (ch, dr, dc), f in FEATURE_INDEX.items():

@@ -19,8 +19,10 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from ortools.sat.python import cp_model
 
 from ai.kernel.context import SolveContext
+from ai.kernel.cpsat_run import solve_under
 from ai.learning.hidden_directions import STAY_OUTCOME, direction_model, outcome_ids, outcome_of, targets_stop_seen
 from ai.learning.observations import Steps
 from game.core.physics import NEIGHBOURS, Physics, Rule
@@ -157,10 +159,6 @@ class _ListModel:
 
     def solve(self, work: float, ctx: SolveContext) -> tuple[str, tuple[Rule, ...] | None]:
         """``("infeasible", None)``, ``("found", rules)`` or ``("unknown", None)``."""
-        from ortools.sat.python import cp_model
-
-        from ai.kernel.cpsat_run import solve_under
-
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1  # one worker and a work cap: the same answer on every machine
         solver.parameters.max_deterministic_time = work

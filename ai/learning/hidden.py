@@ -28,12 +28,14 @@ The model plugs into the learned solver's path encoding (:meth:`PositionsModel.m
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from ortools.sat.python import cp_model
 
 from ai.kernel.context import SolveContext
 from ai.learning.dataset import regime_games
@@ -216,9 +218,7 @@ def infer_hidden_states(observations: list[Observation], ctx: SolveContext | Non
 
     Raises ``ValueError`` when no assignment exists (the observations are not a hidden-state
     machine over this neighbourhood) or CP-SAT finds none in time; :class:`ai.kernel.context.SolveStopped`
-    once ``ctx`` (default: :data:`INFER_SECONDS` s) stops."""
-    from ortools.sat.python import cp_model
-
+    once ``ctx`` (None: no limit of its own) stops; the CP-SAT search gets at most :data:`INFER_SECONDS` s."""
     model = cp_model.CpModel()
     env_keys = []
     deltas = []
@@ -265,7 +265,7 @@ def infer_hidden_states(observations: list[Observation], ctx: SolveContext | Non
                     model.add(h2 == next_var(k, a)).only_enforce_if(when)
         hvars.append(per)
     model.minimize(sum(v if a == 0 else 1 - v for (k, a), v in nxt.items()))
-    ctx = ctx if ctx is not None else SolveContext.create(time_limit=INFER_SECONDS, solver="hidden")
+    ctx = (ctx if ctx is not None else SolveContext.create(solver="hidden")).child(time_limit=INFER_SECONDS)
     ctx.check()
     solver = cp_model.CpSolver()
     remaining = ctx.remaining()
@@ -299,7 +299,7 @@ def training_rows(observations: list[Observation], states: list[IntArray]) -> tu
 
 
 def _fit(x: npt.NDArray[np.bool_], y: IntArray, random_state: int) -> list[Node]:
-    from sklearn.tree import DecisionTreeClassifier
+    from sklearn.tree import DecisionTreeClassifier  # late: sklearn takes over 1 s to import
 
     if len(set(y.tolist())) <= 1:
         return [{"value": int(y[0]) if len(y) else 0}]
@@ -323,8 +323,6 @@ class PositionsResult:
 def learn_positions_model(*, games: int = 3, seed: int = 0, regime: str = "many",
                           context: SolveContext | None = None) -> PositionsResult:
     """Observe ``games`` games (positions only), invent the hidden state, fit the trees."""
-    import time
-
     rng = np.random.default_rng(seed)
     t0 = time.perf_counter()
     obs = observe_games(rng, games, regime)

@@ -27,8 +27,10 @@ from typing import Any, Iterator
 
 import numpy as np
 import numpy.typing as npt
+from ortools.sat.python import cp_model
 
 from ai.kernel.context import SolveContext
+from ai.kernel.cpsat_run import solve_under
 from ai.learning.observations import MIRROR, Steps
 from game.core.physics import NEIGHBOURS, Physics, Rule
 
@@ -101,8 +103,6 @@ class DirectionModel:
 def direction_model(steps: Steps, stop_on_targets: bool, ctx: SolveContext) -> DirectionModel:
     """The directions as variables and the table entries the steps need (see :class:`DirectionModel`);
     with ``stop_on_targets`` steps on a target neither turn nor say anything about the table."""
-    from ortools.sat.python import cp_model
-
     model = cp_model.CpModel()
     n = steps.count
     lemmings = np.unique(steps.lemming)
@@ -146,10 +146,6 @@ def infer_directions(steps: Steps, *, ctx: SolveContext | None = None,
                      prior: str | tuple[int, int] = "simple") -> tuple[IntArray, IntArray]:
     """A direction for every step (before and after) such that one table over configurations explains
     every example, chosen by ``prior`` (see :data:`PRIORS`); directions already observed are kept."""
-    from ortools.sat.python import cp_model
-
-    from ai.kernel.cpsat_run import solve_under
-
     ctx = ctx or SolveContext.create()
     dm = direction_model(steps, targets_stop_seen(steps), ctx)
     model, table_vars = dm.model, dm.entries

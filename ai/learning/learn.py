@@ -17,6 +17,7 @@ import numpy as np
 from ai.kernel.context import SolveContext
 from ai.learning.active import DEFAULT_TILES, active_learning
 from ai.learning.dataset import Dataset, mirrored, random_games_dataset, random_games_datasets, regime_datasets
+from ai.learning.hidden import learn_positions_model, verify_positions
 from ai.learning.models import MODEL_KINDS, fit_model, fit_occam_tree, fit_tree
 from ai.learning.rules import LearnedRules
 from ai.learning.verify import Verification, verify_model
@@ -232,8 +233,6 @@ def games_until_exact_from(prefix: list[Dataset], start: int, is_exact: Any) -> 
 
 def learn_positions(*, games: int | None = None, seed: int = DEFAULT_SEED, regime: str = "many") -> LearnReport:
     """Positions-only learning (:mod:`ai.learning.hidden`): the direction is never observed."""
-    from ai.learning.hidden import learn_positions_model, verify_positions
-
     result = learn_positions_model(games=3 if games is None else games, seed=seed, regime=regime)
     ver = verify_positions(result.model)
     meta = {

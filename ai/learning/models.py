@@ -17,6 +17,7 @@ else:
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
 
@@ -262,7 +263,7 @@ def fit_tree(features: npt.ArrayLike, labels: npt.ArrayLike, *, random_state: in
     Unpruned trees fit every (deterministic) example, so any ``splitter``/``random_state``
     gives a hypothesis consistent with the data; they differ only where data is missing.
     """
-    from sklearn.tree import DecisionTreeClassifier
+    from sklearn.tree import DecisionTreeClassifier  # late: sklearn takes over 1 s to import
 
     x = _as_rows(features)
     y = np.asarray(labels, dtype=bool).reshape(-1, len(LABELS))
@@ -325,7 +326,7 @@ def pairwise_features(features: npt.ArrayLike) -> npt.NDArray[np.float64]:
 
 def fit_logreg(features: npt.ArrayLike, labels: npt.ArrayLike, *, c_value: float = 1e4) -> LogRegModel:
     """Fit the pairwise logistic regression (scikit-learn, nearly unregularised)."""
-    from sklearn.linear_model import LogisticRegression
+    from sklearn.linear_model import LogisticRegression  # late: sklearn takes over 1 s to import
 
     x = pairwise_features(features)
     y = np.asarray(labels, dtype=bool).reshape(-1, len(LABELS))
@@ -383,10 +384,8 @@ class MlpModel:
 def fit_mlp(features: npt.ArrayLike, labels: npt.ArrayLike, *, hidden: Sequence[int] = (24,),
             random_state: int = 0) -> MlpModel:
     """Fit a small MLP per channel (scikit-learn ``MLPClassifier``, Adam)."""
-    import warnings
-
-    from sklearn.exceptions import ConvergenceWarning
-    from sklearn.neural_network import MLPClassifier
+    from sklearn.exceptions import ConvergenceWarning  # late: sklearn takes over 1 s to import
+    from sklearn.neural_network import MLPClassifier  # late: sklearn takes over 1 s to import
 
     x = _as_rows(features)
     y = np.asarray(labels, dtype=bool).reshape(-1, len(LABELS))

@@ -33,6 +33,7 @@ from game.core.json_bounds import loads_bounded
 from game.core.level import Brick, Level
 from game.core.physics import MIRRORED, NEIGHBOURS, Physics
 from game.core.simulation import simulate
+from game.core.storage import read_regular_bytes
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
@@ -245,8 +246,6 @@ def read_observations(text: str, path: str) -> list[Game]:
 
 def load_observations(path: str) -> list[Game]:
     """Read a JSON lines file of games through the bounded loader (regular files, size cap, UTF-8)."""
-    from game.core.storage import read_regular_bytes
-
     try:
         data = read_regular_bytes(path, 256 * 1024 * 1024)
     except FileNotFoundError:

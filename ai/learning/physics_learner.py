@@ -47,8 +47,10 @@ from ai.learning.hidden_directions import (
     outcome_of,
     simplify,
 )
-from ai.learning.observations import MIRROR, Game, Steps, steps_of
-from game.core.physics import CONFIGS, NEIGHBOURS, Physics, Rule
+from ai.learning.observations import MIRROR, Game, Steps, observe, random_game, steps_of
+from game.core.level import Level
+from game.core.physics import CLASSIC, CONFIGS, NEIGHBOURS, Physics, Rule
+from game.core.simulation import simulate
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -393,8 +395,6 @@ def _size(physics: Physics) -> tuple[int, int, int]:
 
 def engine_for(physics: Physics) -> Callable[[Any], Game]:
     """An engine to ask: runs a query level under ``physics`` (which the learner never reads)."""
-    from ai.learning.observations import observe
-
     return lambda level: observe(level, physics=physics)
 
 
@@ -421,8 +421,6 @@ def agreement(learned: Physics, truth: Physics, *, seed: int = 12345, maps: int 
     """Release ``lemmings`` on ``maps`` large random maps under both physics and compare positions
     frame by frame; with positions only the learner may name the directions the other way round, so
     the learned physics is also tried with every start direction reversed."""
-    from ai.learning.observations import random_game
-
     rng = np.random.default_rng(seed)
     total = best_alike = 0
     alike = {False: 0, True: 0}
@@ -439,9 +437,6 @@ def agreement(learned: Physics, truth: Physics, *, seed: int = 12345, maps: int 
 
 def _alike(game: Game, physics: Physics, flip: bool) -> int:
     """How many of ``game``'s lemmings move the same under ``physics`` from the same starts."""
-    from game.core.level import Level
-    from game.core.simulation import simulate
-
     rows = ["".join("X" if s else ("T" if t else " ") for s, t in zip(sr, tr))
             for sr, tr in zip(game.solid.tolist(), game.target.tolist())]
     grid = [list(r) for r in rows]
@@ -464,8 +459,6 @@ def _alike(game: Game, physics: Physics, flip: bool) -> int:
 
 def query_level(config: int) -> Any:
     """A two-frame level whose lemming (facing right) stands in ``config``: one step shows its move."""
-    from game.core.level import Level
-
     grid = [[" "] * 4 for _ in range(3)]
     for bit, (dr, da) in enumerate(NEIGHBOURS):
         if config >> bit & 1:
@@ -481,8 +474,6 @@ def learn_by_asking(engine: Callable[[Any], Game], games: Sequence[Game] = (), *
     """Active learning: learn from ``games``, then ask ``engine`` (a level in, the observed game out)
     about every neighbourhood never seen, and play dense-target games until it is known whether
     targets stop lemmings.  Ends :attr:`LearnedPhysics.sure` unless ``most_queries`` runs out."""
-    from ai.learning.observations import random_game
-
     ctx = ctx or SolveContext.create()
     data = list(games)
     queries = 0
@@ -496,8 +487,6 @@ def learn_by_asking(engine: Callable[[Any], Game], games: Sequence[Game] = (), *
         queries += 1
     result = learn_physics(data, name=name, ctx=ctx)
     rng = np.random.default_rng(seed)
-    from game.core.physics import CLASSIC
-
     while not result.targets_decided and queries < most_queries:
         ctx.check()
         probe = random_game(rng, CLASSIC, height=8, width=12, walls=0.3, targets=0.4, lemmings=40, frames=12)
@@ -511,8 +500,6 @@ def learn_by_asking(engine: Callable[[Any], Game], games: Sequence[Game] = (), *
 
 def _level_of(game: Game) -> Any:
     """A level with ``game``'s map and lemming starts (its frames), for asking an engine."""
-    from game.core.level import Level
-
     grid = [["X" if s else ("T" if t else " ") for s, t in zip(sr, tr)]
             for sr, tr in zip(game.solid.tolist(), game.target.tolist())]
     for pos, dirs in zip(game.positions, game.directions):

@@ -18,6 +18,7 @@ from ai.learning.hidden import N_POS_FEATURES, PositionsModel, positions_feature
 from ai.learning.models import RuleModel, TreeModel, model_from_json
 from ai.learning.verify import Verification
 from game.core.errors import GameError
+from game.core.storage import UserFileError, atomic_write_text, load_json_file
 
 #: ``format`` field of a rules file.
 RULES_FORMAT = "lemming-bricks-rules"
@@ -91,16 +92,12 @@ class LearnedRules:
 
     def save(self, path: str | Path) -> None:
         """Write the rules as JSON, atomically."""
-        from game.core.storage import atomic_write_text
-
         atomic_write_text(Path(path), json.dumps(self.to_json(), indent=1) + "\n")
 
     @classmethod
     def load(cls, path: str | Path) -> LearnedRules:
         """Read a rules JSON file through the bounded loader (:func:`game.core.storage.load_json_file`):
         any problem is one :class:`RulesFileError` naming the file."""
-        from game.core.storage import UserFileError, load_json_file
-
         try:
             data = load_json_file(path, what="rules file", max_bytes=MAX_RULES_BYTES)
         except UserFileError as exc:

@@ -28,8 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from ai.kernel.context import SolveContext
+from ai.learning.hidden import PositionsModel, verify_positions
 from ai.learning.rules import LearnedRules
-from ai.learning.verify import Verification
+from ai.learning.verify import Verification, verify_model
+from game.core.storage import install_secret, locked_update, read_user_object, seal, sealed_ok, user_data_dir
 
 #: Bump when the verifier changes, so cached verdicts of an older verifier are not reused.
 VERIFIER_VERSION = 2
@@ -48,24 +50,17 @@ def rules_hash(rules: LearnedRules) -> str:
 
 def verify_rules(rules: LearnedRules, *, ctx: SolveContext | None = None) -> Verification:
     """Verify ``rules`` now, exhaustively (no cache); ``ctx`` may stop it (:class:`ai.kernel.context.SolveStopped`)."""
-    from ai.learning.hidden import PositionsModel, verify_positions
-    from ai.learning.verify import verify_model
-
     if isinstance(rules.model, PositionsModel):
         return verify_positions(rules.model)
     return verify_model(rules.model, ctx=ctx)
 
 
 def _cache_path() -> Path:
-    from game.core.storage import user_data_dir
-
     return user_data_dir() / CACHE_NAME
 
 
 def _read_cache(path: Path) -> dict[str, Any]:
     """The cache file through the bounded loader (a missing or unusable file is an empty cache)."""
-    from game.core.storage import read_user_object
-
     data, _problem = read_user_object(path)
     return data or {}
 
@@ -73,8 +68,6 @@ def _read_cache(path: Path) -> dict[str, Any]:
 def _cached(path: Path, key: str) -> Verification | None:
     """The cached verdict of ``key`` if its seal is right: an entry copied from another install, edited
     or written without the seal is not believed (the rules are verified again)."""
-    from game.core.storage import install_secret, sealed_ok
-
     entry = _read_cache(path).get(key)
     if not isinstance(entry, dict) or not isinstance(entry.get("verdict"), dict):
         return None
@@ -89,8 +82,6 @@ def _cached(path: Path, key: str) -> Verification | None:
 def _store(path: Path, key: str, ver: Verification) -> None:
     """Merge one sealed verdict into the cache under the storage lock (a cache only: on any I/O
     error verifying again next time is correct)."""
-    from game.core.storage import install_secret, locked_update, seal
-
     secret = install_secret(path.parent)
     if secret is None:
         return

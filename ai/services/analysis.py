@@ -35,6 +35,7 @@ from typing import Any, Callable
 
 from ai.kernel.base import BrickSet, SolveMode, SolveResult, SolveStatus
 from ai.kernel.context import SolveContext
+from ai.solvers import registry
 from game.core.level import Level
 from game.core.simulation import simulate
 
@@ -151,7 +152,6 @@ def last_arrival_frame(level: Level, bricks: BrickSet) -> int | None:
 
 
 def _solve(level: Level, mode: SolveMode, solver: str, ctx: SolveContext) -> SolveResult:
-    from ai.solvers import registry
     options: dict[str, Any] = {"race": False} if solver == "auto" else {}
     return registry.solve(level, solver=solver, mode=mode, ctx=ctx, **options)
 

@@ -16,6 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from ai.kernel.context import SolveContext
+from ai.solvers import registry
+from game.core.level import Level
+from game.core.storage import atomic_write_text
+
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_SOLVERS = ["cpsat", "search", "milp", "auto"]
 SECTION = "## Exact solvers"
@@ -69,12 +74,13 @@ def default_suites() -> list[Path]:
 REPEAT_BELOW = 0.5
 
 
-def _solve_seconds(level: object, solver: str, time_limit: float) -> float | None:
-    """Seconds to a complete ``all`` answer (best of 3 when under :data:`REPEAT_BELOW`), or ``None``."""
-    from ai.solvers import registry
+def _solve_seconds(level: Level, solver: str, time_limit: float, ctx: SolveContext) -> float | None:
+    """Seconds to a complete ``all`` answer (best of 3 when under :data:`REPEAT_BELOW`), or ``None``.
+
+    Each solve gets ``time_limit`` s within ``ctx``."""
     best: float | None = None
     for _ in range(3):
-        result = registry.solve(level, solver=solver, mode="all", time_limit=time_limit)  # type: ignore[arg-type]
+        result = registry.solve(level, solver=solver, mode="all", ctx=ctx, time_limit=time_limit)
         if not (result.complete or result.stats.extra.get("solution_count_exact")):  # counted, not all listed
             return best
         best = result.stats.seconds if best is None else min(best, result.stats.seconds)
@@ -83,15 +89,14 @@ def _solve_seconds(level: object, solver: str, time_limit: float) -> float | Non
     return best
 
 
-def run_suite(folder: Path, solvers: list[str], time_limit: float, out: TextIO | None) -> SuiteRun:
+def run_suite(folder: Path, solvers: list[str], time_limit: float, out: TextIO | None,
+              ctx: SolveContext) -> SuiteRun:
     """Every solver on every level of ``folder``."""
-    from game.core.level import Level
-
     paths = sorted(folder.glob("*.txt"))
     levels = [Level.load(p) for p in paths]
     run = SuiteRun(folder.name, [p.name for p in paths])
     for name in solvers:
-        run.times[name] = [_solve_seconds(level, name, time_limit) for level in levels]
+        run.times[name] = [_solve_seconds(level, name, time_limit, ctx) for level in levels]
         if out is not None:  # progress only: "fastest on" needs every solver's times (final table)
             proved = sum(t is not None for t in run.times[name])
             print(f"{name} on {folder.name}: {proved}/{len(levels)} proved", file=out, flush=True)
@@ -106,30 +111,33 @@ def _row(solver: str, run: SuiteRun) -> str:
     return f"| {solver} | {run.name} | {len(times)}/{len(run.levels)} | {med} | {top} | {fastest} |"
 
 
-def original_line(solvers: list[str], time_limit: float) -> list[str]:
+def original_line(solvers: list[str], time_limit: float, ctx: SolveContext) -> list[str]:
     """Best of three ``all`` solves of the original level per solver."""
-    from game.core.level import Level
-
     level = Level.load(ORIGINAL)
     cells = []
     for name in solvers:
-        runs = [_solve_seconds(level, name, time_limit) for _ in range(3)]
+        runs = [_solve_seconds(level, name, time_limit, ctx) for _ in range(3)]
         done = [t for t in runs if t is not None]
         cells.append(f"{name} {min(done):.3f} s" if done else f"{name} -")
     return [f"Original level, all 6 solutions and the proof (best of 3): {', '.join(cells)}."]
 
 
 def run_bench(suites: list[str] | None, solvers: list[str] | None, *, time_limit: float = 20.0,
-              results: str = "bench/results.md", out: TextIO | None = None) -> int:
-    """Run the benchmark, print the table, update the results file; returns an exit code."""
+              results: str = "bench/results.md", out: TextIO | None = None,
+              context: SolveContext | None = None) -> int:
+    """Run the benchmark, print the table, update the results file; returns an exit code.
+
+    ``time_limit``: seconds per solve, within ``context`` (its cancel request; None: no limit of its own).
+    """
+    ctx = context if context is not None else SolveContext.create(solver="bench")
     folders = [Path(s) for s in suites] if suites else default_suites()
     names = solvers or DEFAULT_SOLVERS
     header = ["| solver | suite | proved | median s | max s | fastest on |", "|---|---|---|---|---|---|"]
-    runs = [run_suite(folder, names, time_limit, out) for folder in folders]
+    runs = [run_suite(folder, names, time_limit, out, ctx) for folder in folders]
     table = header + [_row(name, run) for run in runs for name in names]
     if out is not None:
         print("\n".join(table), file=out, flush=True)
-    notes = original_line(names, time_limit)
+    notes = original_line(names, time_limit, ctx)
     for run in runs:
         ratios = run.auto_ratios()
         if ratios:
@@ -144,8 +152,6 @@ def run_bench(suites: list[str] | None, solvers: list[str] | None, *, time_limit
 
 def _write_section(path: Path, table: list[str], notes: list[str], time_limit: float) -> None:
     """Replace (or append) the ``## Exact solvers`` section of ``path``."""
-    from game.core.storage import atomic_write_text
-
     body = [SECTION, "",
             f"Mode `all` (every minimum solution and the proof), time limit {time_limit:g} s per level; "
             "seconds are solve times to a complete answer, model building included, best of 3 under "

@@ -22,6 +22,7 @@ from ai.services.hints import IMPOSSIBLE, PLACE, REMOVE, SOLVED, UNKNOWN, Hint, 
 from ai.kernel.base import SolveMode, SolveStatus
 from ai.kernel.context import SolveContext
 from ai.learning.rules import LearnedRules
+from ai.solvers import registry
 from ai.solvers.learned import learned_solver
 from ai.solvers.learned.solver import LearnedRuleSolver
 from game.core.physics import Physics
@@ -35,10 +36,9 @@ def learned_hint(level: Level, bricks: Iterable[Brick], context: SolveContext | 
     """The hint for a player who placed ``bricks``, from the learned rules alone (plus replay).
 
     ``context`` (default: no limit) bounds the enumeration."""
-    from ai.solvers import registry
     player = check_bricks(level, bricks, enforce_budget=False)
     solver = learned_solver(rules=rules)
-    result = registry.solve(level, solver=solver, mode=SolveMode.ALL, ctx=context or SolveContext.create(solver="hint"))
+    result = registry.solve(level, solver=solver, mode=SolveMode.ALL, ctx=context)
     trusted = solver.trusted if isinstance(solver, LearnedRuleSolver) else bool(
         result.stats.extra.get("rules_verified"))
     proved = result.status == SolveStatus.OPTIMAL and result.complete and trusted

@@ -4,7 +4,8 @@ A solver subclasses :class:`SolverBase` and writes only its core, :meth:`SolverB
 level, the mode and a :class:`ai.kernel.context.SolveContext` and returns an :class:`Outcome` (what it found).
 The base owns everything else:
 
-* mode handling (``"min"`` strings become :class:`SolveMode`), the deadline and the cancel events;
+* mode handling (``"min"`` strings become :class:`SolveMode`); the deadline and the cancel request come
+  in the context;
 * shortcuts: a level won with no brick, and a level that reachability proves infeasible;
 * a stopped run (:class:`ai.kernel.context.SolveStopped` anywhere below) ends with what the core had
   reported through :meth:`Partial.found` / :meth:`Partial.bound`, and an honest status;
@@ -14,24 +15,23 @@ The base owns everything else:
 Composite solvers (the portfolio, decomposition) call :meth:`SolverBase.solve_in` with a child context.
 
 >>> from game.core.level import Level
+>>> ctx = SolveContext.create()
 >>> class Nothing(SolverBase):
 ...     name, exact = "nothing", False
 ...     def core(self, level, mode, ctx, partial):
 ...         return Outcome(SolveStatus.UNKNOWN, message="gave up")
->>> Nothing().solve(Level.from_rows(["> T", "XXX"], 3, 1)).status   # won with no brick: the base answers
+>>> Nothing().solve_in(Level.from_rows(["> T", "XXX"], 3, 1), SolveMode.MIN, ctx).status   # won with no brick: the base answers
 <SolveStatus.OPTIMAL: 'optimal'>
->>> Nothing().solve(Level.from_rows([">X T", "XXXX"], 3, 1)).describe()[:10]
+>>> Nothing().solve_in(Level.from_rows([">X T", "XXXX"], 3, 1), SolveMode.MIN, ctx).describe()[:10]
 'infeasible'
 """
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from ai.kernel.base import (BrickSet, ProgressCallback, RelaxedSolution, SolveMode, SolveResult, SolveStats, SolveStatus,
-                     Solver)
+from ai.kernel.base import BrickSet, RelaxedSolution, SolveMode, SolveResult, SolveStats, SolveStatus
 from ai.kernel.context import SolveContext, SolveStopped, StopReason
 from ai.solvers.reach import reach_for, wins_without_bricks
 from game.core.level import Brick, Level
@@ -110,21 +110,8 @@ class SolverBase:
     #: Whether :meth:`solve_in` answers the shortcuts (no-brick win, reachability infeasible) itself.
     shortcuts: bool = True
 
-    def solve(
-        self,
-        level: Level,
-        *,
-        mode: SolveMode | str = SolveMode.MIN,
-        time_limit: float | None = None,
-        progress: ProgressCallback | None = None,
-        cancel: threading.Event | None = None,
-    ) -> SolveResult:
-        """Solve ``level``; see :class:`ai.kernel.base.Solver`."""
-        ctx = SolveContext.create(time_limit=time_limit, cancel=cancel, progress=progress, solver=self.name)
-        return self.solve_in(level, SolveMode(mode), ctx)
-
     def solve_in(self, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult:
-        """Solve ``level`` under an existing context (for composite solvers)."""
+        """Solve ``level`` in ``mode`` under ``ctx``; see :class:`ai.kernel.base.Solver`."""
         mode = SolveMode(mode)
         partial = Partial()
         try:
@@ -185,17 +172,4 @@ class SolverBase:
                            relaxed=outcome.relaxed)
 
 
-def solve_under(solver: Solver, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult:
-    """Run any solver under ``ctx``: :meth:`SolverBase.solve_in` (every registered solver has it).
-
-    A foreign :class:`ai.kernel.base.Solver` (only ``solve(time_limit, cancel)``) is the one place the
-    context is turned back into a limit and an event: the context's stop-watcher sets the event.
-    """
-    if isinstance(solver, SolverBase):
-        return solver.solve_in(level, mode, ctx)
-    stop = threading.Event()
-    with ctx.watch(stop.set):
-        return solver.solve(level, mode=mode, time_limit=ctx.remaining(), progress=ctx.progress, cancel=stop)
-
-
-__all__ = ["Outcome", "Partial", "SolverBase", "canonical", "solve_under", "won_without_bricks"]
+__all__ = ["Outcome", "Partial", "SolverBase", "canonical", "won_without_bricks"]

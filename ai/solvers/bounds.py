@@ -33,6 +33,10 @@ from dataclasses import dataclass, replace
 
 from ai.kernel.base import BrickSet, SolveMode, SolveStatus
 from ai.kernel.context import SolveContext
+from ai.solvers.base import won_without_bricks
+from ai.solvers.reach import losing_reads
+from ai.solvers.search import SearchSolver
+from game.core.batch import simulate_brick_sets
 from game.core.level import Level
 
 
@@ -45,10 +49,6 @@ def bound_and_witness(level: Level, ctx: SolveContext) -> tuple[int, BrickSet | 
     """A proved lower bound on the fewest bricks that win ``level`` (0 when it is won without bricks, 2 when
     no single brick wins, else 1) and, when it is met, a winning set of that many bricks (``()`` or the
     winning brick; ``None`` when the bound is 2 or the single bricks were not tried)."""
-    from ai.solvers.reach import losing_reads
-    from ai.solvers.base import won_without_bricks
-    from game.core.batch import simulate_brick_sets
-
     if won_without_bricks(level, ctx):
         return 0, ()
     if level.budget < 1 or level.frames * len(level.lemmings) > ONE_BRICK_STEPS:
@@ -103,8 +103,6 @@ def search_primal(level: Level, ctx: SolveContext, seconds: float) -> Primal:
     ``seconds`` is 0)."""
     if seconds <= 0:
         return Primal(None, 0.0)
-    from ai.solvers.search import SearchSolver
-
     quiet = replace(ctx.child(time_limit=seconds, solver="search"), progress=None)
     found = SearchSolver().solve_in(level, SolveMode.MIN, quiet)
     ctx.check()

@@ -8,7 +8,7 @@ keeps them.
 
 >>> from game.core.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
->>> BruteForceSolver().solve(level, mode=SolveMode.ALL).solutions
+>>> BruteForceSolver().solve_in(level, SolveMode.ALL, SolveContext.create()).solutions
 (((1, 2),),)
 """
 

@@ -32,14 +32,13 @@ context's stop-watcher, :func:`run_solver`).
 
 >>> from game.core.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
->>> r = CpSatSolver().solve(level, mode=SolveMode.ALL)
+>>> r = CpSatSolver().solve_in(level, SolveMode.ALL, SolveContext.create())
 >>> r.status.value, r.solutions, r.complete
 ('optimal', (((1, 2),),), True)
 """
 
 from __future__ import annotations
 
-import threading
 from typing import Any, Callable
 
 from ortools.sat.python import cp_model
@@ -47,6 +46,7 @@ from ortools.sat.python import cp_model
 from ai.kernel.base import BrickSet, SolveMode, SolveStatus
 from ai.kernel.context import SolveContext, SolveStopped, StopReason
 from ai.kernel.cpsat_run import solve_under
+from ai.solvers.cpsat_min import minimise
 from ai.solvers.reach import analyse, reach_for
 from ai.solvers.reach_bounded import BoundedReach, Scope
 from ai.solvers.base import Outcome, Partial, SolverBase
@@ -105,20 +105,17 @@ INPROCESSING = False
 def run_solver(
     m: CpSatModel,
     ctx: SolveContext,
-    cancel: threading.Event | None = None,
     *,
     workers: int = 1,
     enumerate_all: bool = False,
     collector: _Collector | None = None,
     presolve: bool = True,
 ) -> tuple[Any, cp_model.CpSolver]:
-    """Solve ``m.model`` within ``ctx`` (its deadline and cancel events, plus ``cancel`` if given).
+    """Solve ``m.model`` within ``ctx`` (its deadline and cancel events).
 
     Returns (status, solver); a stop ends CP-SAT within a few milliseconds (status ``UNKNOWN``
     or ``FEASIBLE``) through the context's stop-watcher.
     """
-    if cancel is not None:
-        ctx = ctx.child(cancel=cancel)
     solver = cp_model.CpSolver()
     params = solver.parameters
     params.num_workers = 1 if enumerate_all else workers
@@ -176,8 +173,6 @@ class CpSatSolver(SolverBase):
     def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
         """Build the model (for ``min``/``all`` only when needed), then solve in ``mode`` (``all``: the
         minimum, :func:`ai.solvers.cpsat_min.minimise`, then the enumeration)."""
-        from ai.solvers.cpsat_min import minimise
-
         def build(scope: BoundedReach | None = None) -> CpSatModel:
             m = build_model(level, scope or reach_for(level, ctx), redundant=self.redundant, ctx=ctx,
                             encoding=self.encoding)

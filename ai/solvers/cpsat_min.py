@@ -24,9 +24,10 @@ The full model is built lazily (``build(None)``), and its cap is reset to the bu
 bounded model keeps its cap, which holds every set of the minimum's size).
 
 >>> from game.core.level import Level
+>>> from ai.kernel.base import SolveMode
 >>> from ai.solvers.cpsat import CpSatSolver
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
->>> CpSatSolver(primal_seconds=0).solve(level).describe()[:18]
+>>> CpSatSolver(primal_seconds=0).solve_in(level, SolveMode.MIN, SolveContext.create()).describe()[:18]
 'optimal: 1 brick, '
 """
 

@@ -22,7 +22,7 @@ result is ``complete`` only when the whole product was listed.
 >>> level = Level.from_rows(["> .TX> .T", "XX.XXXX.X"], frames=5, budget=2)
 >>> [part.lemmings for part in split(level, SolveContext.create())]
 [(0,), (1,)]
->>> result = DecomposeSolver(inner=SearchSolver).solve(level, mode="all")
+>>> result = DecomposeSolver(inner=SearchSolver).solve_in(level, SolveMode.ALL, SolveContext.create())
 >>> result.describe()[:28], result.bricks, result.stats.extra["solution_count"]
 ('optimal: 2 bricks, proved in', ((1, 2), (1, 7)), 1)
 """
@@ -39,7 +39,7 @@ import numpy as np
 from ai.kernel.base import BrickSet, SolveMode, SolveResult, SolveStatus, Solver
 from ai.kernel.context import SolveContext
 from ai.solvers.reach import ReachInfo, analyse, reach_for
-from ai.solvers.base import Outcome, Partial, SolverBase, solve_under
+from ai.solvers.base import Outcome, Partial, SolverBase
 from game.core.level import EMPTY, Brick, Level
 
 #: Statuses of a part that the combination can build on.
@@ -157,11 +157,6 @@ def split(level: Level, ctx: SolveContext) -> list[Part]:
             return sorted(parts, key=lambda p: (len(p.read_cells), p.lemmings))
 
 
-def run_in(solver: Solver, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult:
-    """Run any solver under ``ctx`` (:func:`ai.solvers.base.solve_under`)."""
-    return solve_under(solver, level, mode, ctx)
-
-
 class DecomposeSolver(SolverBase):
     """Solves a level part by part (see the module doc); a level that does not split goes to ``inner`` whole."""
 
@@ -176,7 +171,7 @@ class DecomposeSolver(SolverBase):
         """Split, solve the parts, combine."""
         parts = split(level, ctx)
         if len(parts) == 1:
-            whole = run_in(self.inner(), level, mode, ctx.child())
+            whole = self.inner().solve_in(level, mode, ctx.child())
             return _outcome_of(whole, parts=1)
         return self.combine(level, mode, ctx, partial, parts)
 
@@ -196,7 +191,7 @@ class DecomposeSolver(SolverBase):
             elif known is not None:
                 result = SolveResult(SolveStatus.INFEASIBLE, self.name, part_mode)
             else:
-                result = run_in(self.inner(), part.level.with_limits(budget=budget), part_mode, ctx.child())
+                result = self.inner().solve_in(part.level.with_limits(budget=budget), part_mode, ctx.child())
                 if result.status == SolveStatus.OPTIMAL:
                     solved[(part.level.frames, part.level.grid)] = result
             if result.status == SolveStatus.INFEASIBLE:
@@ -242,4 +237,4 @@ def _outcome_of(result: SolveResult, **extra: object) -> Outcome:
                    extra={**result.stats.extra, **extra})
 
 
-__all__ = ["DecomposeSolver", "Part", "may_split", "run_in", "split", "sub_level"]
+__all__ = ["DecomposeSolver", "Part", "may_split", "split", "sub_level"]

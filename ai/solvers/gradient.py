@@ -33,7 +33,7 @@ claims optimality or infeasibility (``unknown`` or ``timeout`` when it fails).
 
 >>> from game.core.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
->>> GradientSolver(seed=0).solve(level).bricks
+>>> GradientSolver(seed=0).solve_in(level, SolveMode.MIN, SolveContext.create()).bricks
 ((1, 2),)
 """
 
@@ -45,6 +45,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
+from scipy.optimize import minimize
 
 from ai.kernel.base import BrickSet, RelaxedSolution, SolveMode, SolveStatus
 from ai.kernel.context import SolveContext
@@ -295,8 +296,6 @@ class GradientSolver(SolverBase):
             return max(0.0, (i - iters / 3) / (2 * iters / 3))
 
         if self.optimizer == "lbfgs":
-            from scipy.optimize import minimize
-
             out = np.empty_like(x)
             stages = 3
             for r in range(restarts):

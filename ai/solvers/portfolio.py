@@ -15,7 +15,7 @@ checks the deadline and the caller's cancel every 10 ms.
 
 >>> from game.core.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
->>> PortfolioSolver().solve(level).bricks
+>>> PortfolioSolver().solve_in(level, SolveMode.MIN, SolveContext.create()).bricks
 ((1, 2),)
 """
 
@@ -30,10 +30,12 @@ from typing import Callable
 
 from ai.kernel.base import SolveMode, SolveResult, SolveStatus, Solver
 from ai.kernel.context import SolveContext
+from ai.solvers.cpsat import CpSatSolver
+from ai.solvers.milp.solver import MilpSolver
 from ai.solvers.reach import MAX_COORDS, ReachInfo, reach_for
-from ai.solvers.search import search_fits
+from ai.solvers.search import SearchSolver, search_fits
 from ai.solvers.base import Outcome, Partial, SolverBase
-from ai.solvers.decompose import DecomposeSolver, may_split, run_in, split
+from ai.solvers.decompose import DecomposeSolver, may_split, split
 from game.core.level import Level
 
 #: Statuses that end a race (an exact, final answer).
@@ -53,20 +55,14 @@ def _is_final(result: SolveResult, mode: SolveMode) -> bool:
 
 
 def _search() -> Solver:
-    from ai.solvers.search import SearchSolver
-
     return SearchSolver()
 
 
 def _cpsat() -> Solver:
-    from ai.solvers.cpsat import CpSatSolver
-
     return CpSatSolver()
 
 
 def _milp() -> Solver:
-    from ai.solvers.milp.solver import MilpSolver
-
     return MilpSolver()
 
 
@@ -108,7 +104,7 @@ class PortfolioSolver(SolverBase):
         if self.decompose and len(level.lemmings) > 1 and may_split(level, ctx):
             if self.race and self.split_probe > 0 and search_fits(level) and self._small(level):
                 # a short whole-level search first: on small multi-part levels it beats the parts' overhead
-                quick = run_in(_search(), level, mode, ctx.child(time_limit=self.split_probe, solver="search"))
+                quick = _search().solve_in(level, mode, ctx.child(time_limit=self.split_probe, solver="search"))
                 if _is_final(quick, mode):
                     return _outcome(quick, "search")
                 ctx.check()
@@ -124,9 +120,9 @@ class PortfolioSolver(SolverBase):
         if not self.race:
             fast = search_fits(level) and search_looks_fast(level, info, max_cells=self.max_search_cells)
             name, make = ("search", _search) if fast else ("cpsat", _cpsat)
-            return _outcome(run_in(make(), level, mode, ctx.child(solver=name)), name)
+            return _outcome(make().solve_in(level, mode, ctx.child(solver=name)), name)
         if search_fits(level) and (self._small(level) or info.state_bound <= self.small // 2):
-            quick = run_in(_search(), level, mode, ctx.child(time_limit=self.probe, solver="search"))
+            quick = _search().solve_in(level, mode, ctx.child(time_limit=self.probe, solver="search"))
             if _is_final(quick, mode):
                 return _outcome(quick, "search")
             ctx.check()
@@ -160,7 +156,7 @@ class PortfolioSolver(SolverBase):
 
         def run(racer: Racer, racer_ctx: SolveContext) -> None:
             try:
-                result = run_in(racer.make(), level, mode, racer_ctx)
+                result = racer.make().solve_in(level, mode, racer_ctx)
             except Exception as exc:  # a crash of one racer must not hang the race
                 result = SolveResult(SolveStatus.UNKNOWN, racer.name, mode, message=f"{racer.name} failed: {exc}")
             answers.put((racer.name, result))

@@ -38,6 +38,7 @@ import numpy.typing as npt
 from ai.kernel.context import SolveContext
 from ai.solvers.reach_graph import Block, Grid
 from game.core.level import Brick, Level
+from game.core.simulation import simulate
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
@@ -278,8 +279,6 @@ def losing_reads(level: Level, bricks: tuple[Brick, ...]) -> list[list[Brick]]:
     Every brick set that agrees with ``bricks`` on those cells gives that lemming the
     same run, so it loses too: the solvers turn this into redundant constraints.
     """
-    from game.core.simulation import simulate
-
     solid = level.obstacle_map(bricks)
     physics = level.physics
 

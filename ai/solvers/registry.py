@@ -16,7 +16,6 @@ from typing import Mapping
 
 from ai.kernel.base import SolveMode, SolveResult, Solver, verify_result, with_seconds
 from ai.kernel.context import SolveContext
-from ai.solvers.base import solve_under
 from ai.solvers.base_registry import BASE_SOLVERS, SolverFactory
 from ai.solvers.learned import learned_solver
 from game.core.level import Level
@@ -48,6 +47,7 @@ def solve(
 ) -> SolveResult:
     """Solve ``level`` with the named solver and replay-check every solution it returns.
 
+    ``solver``: a name of :data:`SOLVERS` (built with ``options``) or any :class:`ai.kernel.base.Solver`.
     ``ctx``: the caller's :class:`ai.kernel.context.SolveContext` (its deadline, cancel request and progress
     sink; an entry point makes it from a limit and a cancel event); the solver runs under a child of it and
     shares its work.  None: no limit.  ``time_limit``: a budget of its own within ``ctx``'s, in seconds.
@@ -55,10 +55,9 @@ def solve(
     Raises :class:`ai.kernel.base.WrongSolutionError` if an answer does not win in the reference simulator.
     """
     impl = get_solver(solver, **options) if isinstance(solver, str) else solver
-    name = getattr(impl, "name", "")
     parent = ctx if ctx is not None else SolveContext.create()
-    own = parent.child(time_limit=time_limit, solver=name)
-    result = solve_under(impl, level, SolveMode(mode), own)
+    own = parent.child(time_limit=time_limit, solver=impl.name)
+    result = impl.solve_in(level, SolveMode(mode), own)
     if result.stats.seconds == 0.0:
         result = with_seconds(result, own.elapsed())
     return verify_result(level, result, own)

@@ -30,7 +30,7 @@ CP-SAT wins (see ``bench/results.md``).
 
 >>> from game.core.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
->>> SearchSolver().solve(level, mode=SolveMode.ALL).solutions
+>>> SearchSolver().solve_in(level, SolveMode.ALL, SolveContext.create()).solutions
 (((1, 2),),)
 """
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import enum
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -133,8 +134,6 @@ def slugify(title: str) -> str:
     >>> slugify("Mind the Gap!"), slugify("  "), slugify("Été 2")
     ('mind_the_gap', 'untitled', 'ete_2')
     """
-    import unicodedata
-
     ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
     stem = re.sub(r"[^a-z0-9]+", "_", ascii_title.lower()).strip("_")
     return stem[:48] or "untitled"

@@ -13,6 +13,8 @@ import json
 import re
 from typing import Any
 
+import numpy as np
+
 #: Deepest nesting of arrays and objects accepted in a user JSON file.
 MAX_JSON_DEPTH = 64
 #: Most digits of a whole number in a user JSON file.
@@ -42,8 +44,6 @@ def json_depth(raw: bytes | str) -> int:
         raw = raw.encode("utf-8", "surrogatepass")
     if b"[" not in raw and b"{" not in raw:
         return 0
-    import numpy as np
-
     brackets = _JSON_STRING.sub(b"", raw).translate(None, _NOT_BRACKETS)
     if not brackets:
         return 0

@@ -36,9 +36,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from game.core.errors import IllegalBricksError
 from game.core.level import Brick, Level
 from game.core.pack import migrate_keys
-from game.core.storage import file_lock, locked_update, read_user_json, set_aside, user_data_dir, write_target
+from game.core.simulation import simulate
+from game.core.storage import (
+    file_lock, locked_update, read_user_json, set_aside, user_data_dir, user_levels_dir, write_target,
+)
 
 #: File format version written in the JSON.
 FORMAT_VERSION = 1
@@ -68,8 +72,6 @@ def level_key(path: Path | str) -> str:
     """
     p = Path(path)
     try:
-        from game.core.storage import user_levels_dir
-
         if p.resolve().is_relative_to(user_levels_dir().resolve()):
             return f"user/{p.name}"
     except (OSError, ValueError, RuntimeError):
@@ -560,9 +562,6 @@ class ReplayCheck:
 
 def verify_replays(store: ProgressStore, levels: dict[str, Level]) -> list[ReplayCheck]:
     """Re-run every saved replay against the current level files (``levels``: key -> level)."""
-    from game.core.errors import IllegalBricksError
-    from game.core.simulation import simulate
-
     out: list[ReplayCheck] = []
     for key, rec in sorted(store.records.items()):
         for replay in rec.replays:

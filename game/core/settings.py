@@ -31,7 +31,9 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from game.core.storage import file_lock, locked_update, parse_json_bytes, read_user_object, set_aside, set_aside_reason
+from game.core.storage import (
+    file_lock, locked_update, parse_json_bytes, read_user_object, set_aside, set_aside_reason, user_config_dir,
+)
 
 #: Largest settings file read, in bytes (a real one is well under 1 KiB).
 MAX_SETTINGS_BYTES = 64 * 1024
@@ -74,8 +76,6 @@ class Palette(str, enum.Enum):
 def default_settings_path() -> Path:
     """``$XDG_CONFIG_HOME/lemming-bricks/settings.json`` (``~/.config`` when unset; see
     :func:`game.core.storage.user_config_dir`)."""
-    from game.core.storage import user_config_dir
-
     return user_config_dir() / "settings.json"
 
 

@@ -35,10 +35,13 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import hashlib
+import hmac
 import json
 import os
 import re
 import stat
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -103,8 +106,6 @@ def _xdg_dir(variable: str, under_home: tuple[str, ...]) -> Path:
 
 def _fallback_data_dir() -> Path:
     """``<temp>/lemming-bricks-<uid>``: made private (0700) and checked to be ours, with a warning once."""
-    import sys
-
     global _warned_fallback
     folder = Path(tempfile.gettempdir()) / f"{APP_DIR_NAME}-{os.geteuid()}"
     with contextlib.suppress(FileExistsError, OSError):
@@ -474,17 +475,12 @@ def seal(secret: bytes, payload: Any) -> str:
     >>> seal(b"k" * 32, {"a": 1}) == seal(b"j" * 32, {"a": 1})
     False
     """
-    import hashlib
-    import hmac
-
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
     return hmac.new(secret, text.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
 def sealed_ok(secret: bytes | None, payload: Any, mac: Any) -> bool:
     """True when ``mac`` is :func:`seal` of ``payload`` (constant-time compare); never without a secret."""
-    import hmac
-
     return secret is not None and isinstance(mac, str) and hmac.compare_digest(seal(secret, payload), mac)
 
 

@@ -74,10 +74,10 @@ def test_cpsat_answers_with_the_search_minimum_without_a_model(monkeypatch: pyte
     import ai.solvers.cpsat as cpsat
 
     monkeypatch.setattr(cpsat, "build_model", _no_model)
-    result = CpSatSolver(primal_seconds=60.0).solve(original())
+    result = solve(original(), solver=CpSatSolver(primal_seconds=60.0))
     assert result.status == SolveStatus.OPTIMAL and result.min_bricks == 3 and result.stats.variables == 0
     assert result.message == PROVED_BY_SEARCH  # (the CLI says who proved it)
-    stopped = CpSatSolver(primal_seconds=60.0).solve(TWO_GAPS)
+    stopped = solve(TWO_GAPS, solver=CpSatSolver(primal_seconds=60.0))
     assert stopped.status == SolveStatus.INFEASIBLE and stopped.complete
 
 
@@ -93,7 +93,7 @@ def test_cpsat_starts_its_caps_at_the_bound_of_a_stopped_search(monkeypatch: pyt
 
     monkeypatch.setattr(CpSatModel, "set_cap", record)
     _stop_at_budget(monkeypatch, 3)
-    result = CpSatSolver(primal_seconds=60.0, bounded="off").solve(original(), mode="all")
+    result = solve(original(), solver=CpSatSolver(primal_seconds=60.0, bounded="off"), mode="all")
     assert caps[0] == 3  # (the one-brick trials alone bound it at 2)
     assert result.solutions == ORIGINAL_SOLUTIONS and result.complete and result.message == ""
 
@@ -102,9 +102,9 @@ def test_milp_with_the_primal_answers_without_a_model(monkeypatch: pytest.Monkey
     import ai.solvers.milp.solver as milp
 
     monkeypatch.setattr(milp, "build_milp", _no_model)
-    result = MilpSolver(primal_seconds=60.0).solve(original())
+    result = solve(original(), solver=MilpSolver(primal_seconds=60.0))
     assert result.status == SolveStatus.OPTIMAL and result.min_bricks == 3 and result.message == PROVED_BY_SEARCH
-    assert MilpSolver(primal_seconds=60.0).solve(TWO_GAPS).status == SolveStatus.INFEASIBLE
+    assert solve(TWO_GAPS, solver=MilpSolver(primal_seconds=60.0)).status == SolveStatus.INFEASIBLE
 
 
 def test_milp_without_the_primal_solves_the_same(monkeypatch: pytest.MonkeyPatch) -> None:

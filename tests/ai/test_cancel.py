@@ -15,7 +15,6 @@ import pytest
 from ai.facade import get_solver
 from ai.kernel.base import SolveMode, SolveStatus
 from ai.kernel.context import ManualClock, SolveContext
-from ai.solvers.base import SolverBase
 from game.core.simulation import simulate
 from tests.ai.exact_helpers import busy_level
 from tests.stopping import CancelOnPoll, expired
@@ -32,7 +31,8 @@ def _correct(result_bricks: tuple[tuple[int, int], ...] | None) -> bool:
 @pytest.mark.parametrize("name,options", EXACT)
 def test_cancel_mid_work_stops_quickly(name: str, options: dict) -> None:
     cancel = CancelOnPoll(5)
-    result = get_solver(name, **options).solve(busy_level(), mode="all", time_limit=60.0, cancel=cancel)
+    result = get_solver(name, **options).solve_in(busy_level(), SolveMode.ALL,
+                                                SolveContext.create(time_limit=60.0, cancel=cancel))
     done = time.perf_counter()
     if cancel.fired_at is None:  # finished within 5 checks: then it proved the answer
         assert result.status == SolveStatus.OPTIMAL and _correct(result.bricks)
@@ -44,9 +44,7 @@ def test_cancel_mid_work_stops_quickly(name: str, options: dict) -> None:
 
 @pytest.mark.parametrize("name", ["cpsat", "search", "auto", "brute", "gradient", "learned"])
 def test_past_deadline_returns_timeout_at_once(name: str) -> None:
-    solver = get_solver(name)
-    assert isinstance(solver, SolverBase)
-    result = solver.solve_in(busy_level(), SolveMode.ALL, expired(solver=name))
+    result = get_solver(name).solve_in(busy_level(), SolveMode.ALL, expired(solver=name))
     assert result.status == SolveStatus.TIMEOUT and result.bricks is None and not result.complete
 
 
@@ -55,9 +53,7 @@ def test_deadline_on_an_injected_clock(name: str) -> None:
     """The deadline passes after a fixed number of clock reads: the solve ends with an honest status."""
     clock = ManualClock(step=0.01)
     ctx = SolveContext.create(time_limit=0.3, clock=clock, solver=name)
-    solver = get_solver(name)
-    assert isinstance(solver, SolverBase)
-    result = solver.solve_in(busy_level(), SolveMode.ALL, ctx)
+    result = get_solver(name).solve_in(busy_level(), SolveMode.ALL, ctx)
     if result.status == SolveStatus.OPTIMAL:  # proved within 30 reads of the clock
         assert result.complete and _correct(result.bricks)
     else:

@@ -35,7 +35,7 @@ def test_original_min_and_any() -> None:
 @pytest.mark.parametrize("fixed", [False, True])
 @pytest.mark.parametrize("redundant", [False, True])
 def test_options_keep_the_answer(fixed: bool, redundant: bool) -> None:
-    result = CpSatSolver(fixed_search=fixed, redundant=redundant).solve(original(), mode=SolveMode.ALL)
+    result = solve(original(), solver=CpSatSolver(fixed_search=fixed, redundant=redundant), mode=SolveMode.ALL)
     assert result.solutions == ORIGINAL_SOLUTIONS and result.complete
 
 
@@ -47,7 +47,7 @@ def test_infeasible_by_budget_and_by_reachability() -> None:
 
 # --------------------------------------------------------------- constraint groups
 def _status(m: CpSatModel) -> int:
-    status, _ = run_solver(m, SolveContext.create(time_limit=10), None)
+    status, _ = run_solver(m, SolveContext.create(time_limit=10))
     return status
 
 
@@ -78,7 +78,7 @@ def test_transitions_follow_the_reference_run(bricks: tuple, wins: bool) -> None
     level = original()
     m = _model(level, "exactly_one", "transitions")
     _fix_bricks(m, bricks)
-    status, solver = run_solver(m, SolveContext.create(time_limit=10), None)
+    status, solver = run_solver(m, SolveContext.create(time_limit=10))
     assert (status == cp_model.OPTIMAL) == wins
     if wins:
         path = simulate(level, bricks).tracks[0].path
@@ -141,7 +141,7 @@ def test_objective_and_search_order() -> None:
     m = build_model(original())
     m.minimise_bricks()
     m.add_search_order()
-    status, solver = run_solver(m, SolveContext.create(time_limit=10), None)
+    status, solver = run_solver(m, SolveContext.create(time_limit=10))
     assert status == cp_model.OPTIMAL and m.bricks_of(solver) in ORIGINAL_SOLUTIONS
 
 
@@ -149,7 +149,7 @@ def test_hint_is_accepted() -> None:
     m = build_model(original())
     m.hint(ORIGINAL_SOLUTIONS[2])
     m.minimise_bricks()
-    status, solver = run_solver(m, SolveContext.create(time_limit=10), None)
+    status, solver = run_solver(m, SolveContext.create(time_limit=10))
     assert status == cp_model.OPTIMAL and len(m.bricks_of(solver)) == 3
 
 
@@ -164,7 +164,7 @@ def test_progress_reports() -> None:
 @pytest.mark.parametrize("encoding", ["time", "path"])
 @pytest.mark.parametrize("presolve", [False, True])
 def test_encodings_agree_on_the_original(encoding: str, presolve: bool) -> None:
-    result = CpSatSolver(encoding=encoding, presolve=presolve).solve(original(), mode=SolveMode.ALL)
+    result = solve(original(), solver=CpSatSolver(encoding=encoding, presolve=presolve), mode=SolveMode.ALL)
     assert result.solutions == ORIGINAL_SOLUTIONS and result.complete
 
 
@@ -178,7 +178,7 @@ def _path_model(level: Level, bricks: tuple, *, redundant: bool = False) -> Path
 def test_path_visits_exactly_the_reference_run() -> None:
     level = original()
     m = _path_model(level, ORIGINAL_SOLUTIONS[1])
-    status, solver = run_solver(m, SolveContext.create(time_limit=10), None)
+    status, solver = run_solver(m, SolveContext.create(time_limit=10))
     assert status == cp_model.OPTIMAL
     path = simulate(level, ORIGINAL_SOLUTIONS[1]).tracks[0].path
     first: dict = {}
@@ -227,7 +227,7 @@ def test_cap_can_be_tightened_and_reset() -> None:
 
 
 def test_cpsat_alone_without_the_search_hint() -> None:
-    result = CpSatSolver(primal_seconds=0).solve(original(), mode=SolveMode.ALL)
+    result = solve(original(), solver=CpSatSolver(primal_seconds=0), mode=SolveMode.ALL)
     assert result.solutions == ORIGINAL_SOLUTIONS and result.complete
 
 

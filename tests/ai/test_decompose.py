@@ -103,9 +103,11 @@ def test_over_budget_sum_is_infeasible_and_cancel_stops() -> None:
     assert result.status == SolveStatus.INFEASIBLE
     cancel = threading.Event()
     cancel.set()
-    assert PortfolioSolver().solve(level.with_limits(budget=6), cancel=cancel).status == SolveStatus.CANCELLED
+    assert solve(level.with_limits(budget=6), solver=PortfolioSolver(), ctx=SolveContext.create(cancel=cancel)).status \
+        == SolveStatus.CANCELLED
     start = time.perf_counter()
-    assert PortfolioSolver().solve(level.with_limits(budget=6), time_limit=0.0).status == SolveStatus.TIMEOUT
+    assert solve(level.with_limits(budget=6), solver=PortfolioSolver(), ctx=SolveContext.create(time_limit=0.0)).status \
+        == SolveStatus.TIMEOUT
     assert time.perf_counter() - start < 1.0
 
 

@@ -128,14 +128,14 @@ def test_cancel_and_time_limit() -> None:
     cancel = threading.Event()
     cancel.set()
     start = time.perf_counter()
-    assert get_solver("gradient").solve(big, cancel=cancel).status == SolveStatus.CANCELLED
+    assert get_solver("gradient").solve_in(big, SolveMode.MIN, SolveContext.create(cancel=cancel)).status == SolveStatus.CANCELLED
     assert time.perf_counter() - start < 0.5
     cancel = CancelOnPoll(20)  # mid-work: on the solver's 20th check of its context
-    result = get_solver("gradient").solve(big, cancel=cancel)
+    result = get_solver("gradient").solve_in(big, SolveMode.MIN, SolveContext.create(cancel=cancel))
     done = time.perf_counter()
     assert result.status in (SolveStatus.CANCELLED, SolveStatus.FEASIBLE)
     if cancel.fired_at is not None:
         assert done - cancel.fired_at < 0.5  # 100 ms contract; loose bound on a shared machine
     ctx = SolveContext.create(time_limit=1.0, clock=ManualClock(step=0.01), solver="gradient")
-    result = get_solver("gradient").solve_in(big, SolveMode.MIN, ctx)  # type: ignore[attr-defined]
+    result = get_solver("gradient").solve_in(big, SolveMode.MIN, ctx)
     assert result.status in (SolveStatus.TIMEOUT, SolveStatus.FEASIBLE) and ctx.should_stop()

@@ -123,13 +123,13 @@ def test_cancel_and_time_limit() -> None:
     cancel = threading.Event()
     cancel.set()
     start = time.perf_counter()
-    assert get_solver("learned").solve(level, mode=SolveMode.ALL, cancel=cancel).status == SolveStatus.CANCELLED
+    assert get_solver("learned").solve_in(level, SolveMode.ALL, SolveContext.create(cancel=cancel)).status == SolveStatus.CANCELLED
     assert time.perf_counter() - start < 0.5
     ctx = SolveContext.create(time_limit=0.2, clock=ManualClock(step=0.01), solver="learned")
-    r = get_solver("learned").solve_in(level, SolveMode.ALL, ctx)  # type: ignore[attr-defined]
+    r = get_solver("learned").solve_in(level, SolveMode.ALL, ctx)
     assert r.status in (SolveStatus.TIMEOUT, SolveStatus.OPTIMAL, SolveStatus.FEASIBLE)
     assert r.status == SolveStatus.OPTIMAL or ctx.should_stop()
-    assert get_solver("learned").solve_in(level, SolveMode.ALL, expired()).status == SolveStatus.TIMEOUT  # type: ignore[attr-defined]
+    assert get_solver("learned").solve_in(level, SolveMode.ALL, expired()).status == SolveStatus.TIMEOUT
 
 
 def test_sparse_and_dense_encoders_agree() -> None:

@@ -22,12 +22,12 @@ from game.core.outcome import FailureKind, explain, move_of
 from game.core.physics import Physics, PhysicsError, move_words
 from game.core.reads import run_reads
 from game.core.simulation import simulate
-from tests.physics_helpers import PHYSICS, optimal_sets
+from tests.physics_helpers import PHYSICS, optimal_sets, tiny_solver
 
 
 @pytest.fixture(autouse=True)
 def tiny_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setitem(facade.SOLVERS, "tiny", "tests.physics_helpers:tiny_solver")
+    monkeypatch.setitem(facade.SOLVERS, "tiny", tiny_solver)
     yield
 
 

@@ -134,7 +134,7 @@ def test_the_decomposition_matches_the_whole_under_every_physics() -> None:
         whole = answer(level, "cpsat")
         if analyse(level).feasible and all(analyse(lv).read_cells for lv in (left, right)):
             split_parts += len(split(level, SolveContext.create())) > 1
-        parts = DecomposeSolver(inner=SearchSolver).solve(level, mode="all")
+        parts = solve(level, solver=DecomposeSolver(inner=SearchSolver), mode="all")
         got = (parts.min_bricks if parts.status == SolveStatus.OPTIMAL else None,
                tuple(sorted(tuple(sorted(s)) for s in parts.solutions)))
         if got != whole:

@@ -7,7 +7,8 @@ import time
 import pytest
 
 from ai.facade import solve
-from ai.kernel.base import SolveStatus
+from ai.kernel.base import SolveMode, SolveStatus
+from ai.kernel.context import SolveContext
 from ai.solvers.portfolio import PortfolioSolver
 from game.core.level import Level
 from game.core.simulation import simulate
@@ -23,19 +24,19 @@ def test_original() -> None:
 
 
 def test_no_race_and_infeasible() -> None:
-    assert PortfolioSolver(race=False).solve(original()).min_bricks == 3
+    assert solve(original(), solver=PortfolioSolver(race=False)).min_bricks == 3
     assert solve(UNREACHABLE, solver="auto").status == SolveStatus.INFEASIBLE
 
 
 def test_cpsat_joins_after_the_probe() -> None:
-    result = PortfolioSolver(probe=0.0).solve(original(), mode="all")
+    result = solve(original(), solver=PortfolioSolver(probe=0.0), mode="all")
     assert result.solutions == ORIGINAL_SOLUTIONS and result.stats.extra["used"] in ("search", "cpsat")
 
 
 def test_no_race_picks_cpsat_for_many_lemmings() -> None:
-    result = PortfolioSolver(race=False, decompose=False).solve(busy_level())
+    result = solve(busy_level(), solver=PortfolioSolver(race=False, decompose=False))
     assert result.stats.extra["used"] == "cpsat" and result.min_bricks == int(busy_level().meta_value("optimum"))
-    assert PortfolioSolver(race=False).solve(hard_level()).min_bricks == 0  # the base's shortcut
+    assert solve(hard_level(), solver=PortfolioSolver(race=False)).min_bricks == 0  # the base's shortcut
 
 
 def test_races_milp_and_shares_one_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -52,7 +53,8 @@ def test_races_milp_and_shares_one_analysis(monkeypatch: pytest.MonkeyPatch) -> 
 
     monkeypatch.setattr(reach, "_analyse", counting)
     reach._RECENT.clear()
-    result = PortfolioSolver(decompose=False, probe=0.0, milp_after=0.0).solve(level, time_limit=60)
+    result = solve(level, solver=PortfolioSolver(decompose=False, probe=0.0, milp_after=0.0),
+                   ctx=SolveContext.create(time_limit=60))
     assert result.min_bricks == int(level.meta_value("optimum"))
     assert result.stats.extra["used"] in ("search", "cpsat", "milp")
     assert calls.count(True) == 1  # one reachability analysis of the level for every racer
@@ -68,7 +70,7 @@ def test_decomposes_a_tiled_level_and_proves_its_optimum() -> None:
 def test_stress_levels_return_on_time_and_cancel_quickly() -> None:
     maze = maze_256()
     start = time.perf_counter()
-    result = PortfolioSolver().solve(maze, time_limit=1.0)
+    result = PortfolioSolver().solve_in(maze, SolveMode.MIN, SolveContext.create(time_limit=1.0))
     assert time.perf_counter() - start < 3.0  # target 1.3 s; generous on a shared machine
     if result.bricks is None:
         assert result.status in (SolveStatus.TIMEOUT, SolveStatus.UNKNOWN)
@@ -76,7 +78,7 @@ def test_stress_levels_return_on_time_and_cancel_quickly() -> None:
         assert simulate(maze, result.bricks).won
     big = tiled(Level.load(LARGE_FIRST), rows=10, cols=8, frames=10_000, size=(256, 256))
     cancel = CancelOnPoll(10)  # mid-work: on the 10th check of the context
-    result = PortfolioSolver().solve(big, cancel=cancel)
+    result = PortfolioSolver().solve_in(big, SolveMode.MIN, SolveContext.create(cancel=cancel))
     done = time.perf_counter()
     if cancel.fired_at is None:  # finished first: then it proved the optimum
         assert result.status == SolveStatus.OPTIMAL

@@ -33,5 +33,5 @@ def test_board_tables() -> None:
 
 
 def test_table_is_used() -> None:
-    result = SearchSolver().solve(original(), mode="all")
+    result = solve(original(), solver=SearchSolver(), mode="all")
     assert result.stats.extra["table"] > 0 and result.stats.nodes > 0

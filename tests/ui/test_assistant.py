@@ -3,7 +3,6 @@ solutions, the solver cycle, deductions, relaxed answers and GIF export from the
 
 from __future__ import annotations
 
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ import numpy as np
 import pygame
 
 from ai.kernel.base import RelaxedSolution, SolveMode, SolveResult, SolveStatus
+from ai.kernel.context import SolveContext
 from game.core.level import Level
 from game.core.progress import ProgressStore, default_progress_path
 from game.core.storage import user_exports_dir
@@ -224,8 +224,7 @@ class RelaxedSolver:
     name = "relaxed"
     exact = False
 
-    def solve(self, level: Level, *, mode: SolveMode = SolveMode.MIN, time_limit: float | None = None,
-              progress: Any = None, cancel: threading.Event | None = None) -> SolveResult:
+    def solve_in(self, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult:
         obst = np.zeros((level.height, level.width))
         obst[3, 1] = 2 / 3
         obst[5, 4] = 1 / 3

@@ -7,14 +7,14 @@ the interpreter on its own (a pure-Python busy loop), the worst case for the UI 
 
 from __future__ import annotations
 
-import threading
 import time
 from typing import Any
 
 import pygame
 import pytest
 
-from ai.kernel.base import Progress, SolveMode, SolveResult, SolveStatus
+from ai.kernel.base import SolveMode, SolveResult, SolveStatus
+from ai.kernel.context import SolveContext
 from game.core.error_log import error_log_path
 from game.core.level import Level
 from game.app.app import App
@@ -35,14 +35,13 @@ class SlowSolver:
     def __init__(self, seconds: float = 30.0) -> None:
         self.seconds = seconds
 
-    def solve(self, level: Level, *, mode: SolveMode = SolveMode.MIN, time_limit: float | None = None,
-              progress: Any = None, cancel: threading.Event | None = None) -> SolveResult:
+    def solve_in(self, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult:
         start = time.perf_counter()
         while time.perf_counter() - start < self.seconds:
-            if cancel is not None and cancel.wait(0.005):
+            if ctx.cancelled():
                 return SolveResult(SolveStatus.CANCELLED, self.name, SolveMode(mode))
-            if progress is not None:
-                progress(Progress(self.name, time.perf_counter() - start, best_bound=2.0))
+            ctx.report("", best_bound=2.0)
+            time.sleep(0.005)
         return SolveResult(SolveStatus.UNKNOWN, self.name, SolveMode(mode), message="gave up")
 
 
@@ -52,10 +51,9 @@ class BusySolver:
     name = "busy"
     exact = False
 
-    def solve(self, level: Level, *, mode: SolveMode = SolveMode.MIN, time_limit: float | None = None,
-              progress: Any = None, cancel: threading.Event | None = None) -> SolveResult:
+    def solve_in(self, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult:
         x = 0
-        while cancel is None or not cancel.is_set():
+        while not ctx.cancelled():
             for i in range(2000):
                 x += i * i
         return SolveResult(SolveStatus.CANCELLED, self.name, SolveMode(mode))
@@ -67,7 +65,7 @@ class DyingSolver:
     name = "dying"
     exact = True
 
-    def solve(self, level: Level, **kwargs: Any) -> SolveResult:
+    def solve_in(self, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult:
         import os
 
         os._exit(3)
@@ -79,7 +77,7 @@ class CrashingSolver:
     name = "crashy"
     exact = True
 
-    def solve(self, level: Level, **kwargs: Any) -> SolveResult:
+    def solve_in(self, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult:
         raise RuntimeError("boom: solver bug")
 
 

@@ -22,14 +22,13 @@ from __future__ import annotations
 import enum
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from ai.kernel.context import SolveContext, SolveStopped, StopReason
+from ai.puzzles.pegs.bounds import jump_bounds
+from ai.puzzles.pegs.pagoda import PagodaCuts
 from ai.puzzles.pegs.search import NodeLimit, Search
+from ai.puzzles.pegs.table import WinTable, complement
 from game.core.puzzles.pegs import Board, Jump
-
-if TYPE_CHECKING:
-    from ai.puzzles.pegs.pagoda import PagodaCuts
 
 #: Search nodes tried before the integer program is brought in (``ip="auto"``); the English
 #: central game needs about 28,000.
@@ -154,8 +153,6 @@ def _from_table(board: Board, start: int, goal: int,
     the table's edge, the search's result from there)``, ``(IMPOSSIBLE, [], None)`` for a position of the
     game the table knows is lost, or ``None`` (not the English central game, too few pegs, or a position
     that cannot arise from the start)."""
-    from ai.puzzles.pegs.table import WinTable, complement
-
     table = WinTable.load()
     if not table.applies(board, goal) or not table.covers(board, start):
         return None
@@ -182,14 +179,10 @@ def _budgeted(search: Search, start: int, ctx: SolveContext, budget: int) -> tup
 
 
 def _cuts(board: Board, goal: int) -> PagodaCuts:
-    from ai.puzzles.pegs.pagoda import PagodaCuts
-
     return PagodaCuts(board, goal)
 
 
 def _bounds(board: Board, start: int, goal: int, ctx: SolveContext) -> list[int] | None:
-    from ai.puzzles.pegs.bounds import jump_bounds
-
     return jump_bounds(board, start, goal, ctx)
 
 

@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import math
 
+from ortools.linear_solver import pywraplp  # type: ignore[attr-defined, unused-ignore]  # (stubs vary)
+from ortools.sat.python import cp_model
+
 from ai.kernel.context import SolveContext
 from game.core.puzzles.pegs import Board
 
@@ -41,8 +44,6 @@ def ip_feasible(board: Board, start: int, goal: int, ctx: SolveContext,
                 time_limit: float = FEASIBILITY_SECONDS) -> bool:
     """False when ``A x = start - goal`` has no non-negative integer solution (no game exists);
     True when it has one, or when CP-SAT could not decide within ``time_limit``."""
-    from ortools.sat.python import cp_model
-
     left = board.count(start) - board.count(goal)
     if left < 0:
         return False
@@ -64,8 +65,6 @@ def ip_feasible(board: Board, start: int, goal: int, ctx: SolveContext,
 def lp_jump_bounds(board: Board, start: int, goal: int, ctx: SolveContext) -> list[int] | None:
     """Per jump of ``board.jumps``, ``floor`` of its largest use in the linear relaxation;
     ``None`` when even the relaxation has no solution (no game exists)."""
-    from ortools.linear_solver import pywraplp  # type: ignore[attr-defined, unused-ignore]  # (stubs vary)
-
     left = board.count(start) - board.count(goal)
     if left < 0:
         return None

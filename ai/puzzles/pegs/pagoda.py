@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
+from ortools.linear_solver import pywraplp  # type: ignore[attr-defined, unused-ignore]  # (stubs vary)
 
 from game.core.puzzles.pegs import Board
 
@@ -32,8 +33,6 @@ class PagodaCuts:
     """The pagoda functions learned so far for one board and goal."""
 
     def __init__(self, board: Board, goal: int) -> None:
-        from ortools.linear_solver import pywraplp  # type: ignore[attr-defined, unused-ignore]  # (stubs vary)
-
         self.board = board
         self.goal = goal
         self.row_mask = (1 << board.width) - 1

@@ -19,13 +19,11 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from ai.kernel.context import SolveContext
+from ai.puzzles.pegs.pagoda import PagodaCuts
 from game.core.puzzles.pegs import Board, Jump
-
-if TYPE_CHECKING:
-    from ai.puzzles.pegs.pagoda import PagodaCuts
 
 #: Nodes between two :meth:`SolveContext.check` calls.
 CHECK_EVERY = 2048

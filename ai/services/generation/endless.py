@@ -53,6 +53,7 @@ from typing import Iterator
 
 from ai.kernel.context import SolveContext
 from ai.services.generation.generator import GeneratedLevel, GenerationProgress, generate_levels
+from ai.services.rating import rate_level
 
 #: Candidates rated per Endless step (the one nearest the target score is kept).
 CANDIDATES_PER_STEP = 3
@@ -86,8 +87,6 @@ def rated_level(
     Deterministic for ``(step, seed, previous)`` (as long as the solvers answer in time);
     ``None`` when cancelled.  The result carries ``difficulty=step`` and its ``score``.
     """
-    from ai.services.rating import rate_level
-
     ctx = context if context is not None else SolveContext.create(solver="generate")
     spec = difficulty_spec(step)
     best: GeneratedLevel | None = None

@@ -16,6 +16,7 @@ this process.  With a ``difficulty`` band each stitched level is rated
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -26,8 +27,9 @@ import numpy as np
 
 from ai.kernel.context import SolveContext
 from ai.services.generation.compartments import Room, make_room, plan_rooms, room_seed, stitch
-from ai.services.generation.generator import GeneratedLevel, GenerationStats
+from ai.services.generation.generator import GeneratedLevel, GenerationStats, default_frames
 from ai.services.generation.names import level_title
+from ai.services.rating import rate_level
 from game.core.physics import CLASSIC, Physics
 
 #: Levels tried per requested level at most (rooms that run out of attempts, off-band ratings).
@@ -58,8 +60,6 @@ class RunSpec:
 
     def level_frames(self) -> int:
         """N of every level."""
-        from ai.services.generation.generator import default_frames
-
         return self.frames if self.frames is not None else max(default_frames(r.height, r.width) for r in self.plan())
 
 
@@ -164,8 +164,6 @@ def generate_run(
             wall = time.perf_counter() - level_started.pop(index, started)
             level = _finish(spec, index, rooms, [m for m in made if m is not None], frames, cpu, wall)
             if spec.difficulty is not None:
-                from ai.services.rating import rate_level
-
                 score = rate_level(level.level, ctx.child(time_limit=spec.time_limit)).score
                 level = replace(level, score=score)
                 if not spec.difficulty[0] <= score <= spec.difficulty[1]:
@@ -234,8 +232,6 @@ def generate_run(
 
 def _ignore_interrupts() -> None:
     """Pool processes leave Ctrl+C to the parent, which stops them (no traceback from every child)."""
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 

@@ -7,23 +7,23 @@
 The moves themselves are read off the learned rules in :mod:`ai.learning.derive`.
 """
 
+from pathlib import Path
+
+from ai.learning.rules import MAX_RULES_BYTES, LearnedRules, RulesFileError
+from ai.solvers.base import SolverBase
 from ai.solvers.learned.encoding import ClauseModel, Encoding, encode, encode_sparse
 from ai.solvers.learned.path_model import PathModel
 from ai.solvers.learned.physics_rules import PhysicsRulesSolver
 from ai.solvers.learned.solver import LearnedRuleSolver, default_rules
-from ai.solvers.base import SolverBase
 from game.core.physics import Physics
-from pathlib import Path
+from game.core.physics_catalog import is_physics_json
+from game.core.storage import UserFileError, load_json_file
 
 
 def read_rules(path: str | Path) -> object:
     """A rules file: a physics of the JSON form (``learn --out``), or decision-tree rules of the older
     learner; read through the bounded loader, any problem is one :class:`game.core.errors.GameError` naming
     the file."""
-    from ai.learning.rules import MAX_RULES_BYTES, LearnedRules, RulesFileError
-    from game.core.physics_catalog import is_physics_json
-    from game.core.storage import UserFileError, load_json_file
-
     try:
         data = load_json_file(path, what="rules file", max_bytes=MAX_RULES_BYTES)
     except UserFileError as exc:

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from ortools.sat.python import cp_model
 
 from ai.kernel.base import BrickSet
 from ai.kernel.context import SolveContext
@@ -284,8 +285,6 @@ class ClauseModel:
     """The CP-SAT model built from an :class:`Encoding` (written straight into the proto)."""
 
     def __init__(self, enc: Encoding) -> None:
-        from ortools.sat.python import cp_model
-
         self.cp = cp_model
         self.model = cp_model.CpModel()
         proto = self.model.Proto()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from ortools.sat.python import cp_model
 
 from ai.kernel.base import BrickSet
 from ai.kernel.context import SolveContext
@@ -45,8 +46,6 @@ class PathModel:
 
     def __init__(self, level: Level, moves: Moves, *, start_state: dict[int, int] | None = None,
                  ctx: SolveContext | None = None) -> None:
-        from ortools.sat.python import cp_model
-
         self.cp = cp_model
         self.model = cp_model.CpModel()
         self.goal_impossible = False

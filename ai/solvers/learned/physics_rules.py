@@ -12,7 +12,7 @@ watching the engine (:func:`ai.learning.physics_learner.learn_by_asking`).
 >>> from game.core.level import Level
 >>> from game.core.physics_catalog import SHIPPED
 >>> level = Level.from_rows(["     T", "   XXX", ">   XX", "XXXXXX"], 12, 2, physics=SHIPPED["climber"])
->>> result = PhysicsRulesSolver(physics=SHIPPED["climber"]).solve(level, mode="all")
+>>> result = PhysicsRulesSolver(physics=SHIPPED["climber"]).solve_in(level, SolveMode.ALL, SolveContext.create())
 >>> result.status.value, result.solutions, result.complete
 ('optimal', (((2, 2),),), True)
 """
@@ -21,8 +21,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ai.kernel.base import SolveMode, SolveStatus
 from ai.kernel.context import SolveContext
+from ai.learning.observations import random_game
+from ai.learning.physics_learner import engine_for, learn_by_asking
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.base_registry import build_base_solver
 from game.core.level import Level
@@ -35,11 +39,6 @@ _LEARNED: dict[str, Physics] = {}
 
 def learned_by_watching(level: Level, ctx: SolveContext) -> Physics:
     """The physics the AI learns by watching ``level``'s engine (3 random games, then questions)."""
-    import numpy as np
-
-    from ai.learning.observations import random_game
-    from ai.learning.physics_learner import engine_for, learn_by_asking
-
     key = level.physics.behaviour_key()
     if key not in _LEARNED:
         rng = np.random.default_rng(0)

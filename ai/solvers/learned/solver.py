@@ -19,7 +19,7 @@ History and design measurements: ``docs/history/learned-solver.md``.
 
 >>> from game.core.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
->>> r = LearnedRuleSolver().solve(level, mode=SolveMode.ALL)
+>>> r = LearnedRuleSolver().solve_in(level, SolveMode.ALL, SolveContext.create())
 >>> r.status.value, r.solutions, r.complete
 ('optimal', (((1, 2),),), True)
 """
@@ -35,6 +35,8 @@ from typing import Any, Callable
 from ai.kernel.base import BrickSet, SolveMode, SolveStatus
 from ai.kernel.context import SolveContext
 from ai.learning.derive import derived_transitions, learned_run_wins
+from ai.learning.hidden import PositionsModel
+from ai.learning.learn import learn_rules
 from ai.learning.models import TreeModel
 from ai.learning.rules import DEFAULT_RULES_PATH, LearnedRules
 from ai.learning.verify import Verification
@@ -44,6 +46,7 @@ from ai.solvers.learned.encoding import ClauseModel, encode
 from ai.solvers.learned.path_model import Moves, PathModel
 from game.core.level import Level
 from game.core.simulation import simulate
+from game.core.storage import user_data_dir
 
 #: Cache file for rules learned on first use (when the shipped file is missing).
 CACHE_NAME = "learned_rules.json"
@@ -60,14 +63,10 @@ def default_rules() -> LearnedRules:
             if DEFAULT_RULES_PATH.exists():
                 _default_rules = LearnedRules.load(DEFAULT_RULES_PATH)
             else:
-                from game.core.storage import user_data_dir
-
                 cache = user_data_dir() / CACHE_NAME
                 if cache.exists():
                     _default_rules = LearnedRules.load(cache)
                 else:
-                    from ai.learning.learn import learn_rules
-
                     _default_rules = learn_rules(model="tree").rules
                     _default_rules.save(cache)
         return _default_rules
@@ -109,8 +108,6 @@ class LearnedRuleSolver(SolverBase):
     def __init__(self, *, rules: LearnedRules | str | Path | None = None, workers: int = 1,
                  presolve: bool = False, simplify: bool = False, prune: bool = True, derived: bool = False,
                  encoding: str = "path") -> None:
-        from ai.learning.hidden import PositionsModel
-
         if encoding not in ("path", "time"):
             raise ValueError(f"unknown encoding {encoding!r}; choose path or time")
         if rules is None:
@@ -147,8 +144,6 @@ class LearnedRuleSolver(SolverBase):
 
     def _moves(self) -> tuple[Moves | None, dict[int, int] | None]:
         """The learned moves for the path encoding and the start state of each direction."""
-        from ai.learning.hidden import PositionsModel
-
         model = self.rules.model
         if isinstance(model, PositionsModel):
             return model.moves(), dict(model.start_state)

@@ -24,7 +24,7 @@ also works inside the UI's worker child) that is killed on cancel.
 
 >>> from game.core.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
->>> MilpSolver(backend="scip").solve(level, mode=SolveMode.ALL).solutions
+>>> MilpSolver(backend="scip").solve_in(level, SolveMode.ALL, SolveContext.create()).solutions
 (((1, 2),),)
 """
 
@@ -41,6 +41,7 @@ import numpy.typing as npt
 
 from ai.kernel.base import BrickSet, SolveMode, SolveResult, SolveStatus
 from ai.kernel.context import SolveContext, SolveStopped, StopReason
+from ai.kernel.process import JobCancelled, JobFailed, run_in_child
 from ai.solvers.reach import ReachInfo, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.bounds import PROVED_BY_SEARCH, first_bounds
@@ -177,14 +178,12 @@ class MilpSolver(SolverBase):
     def _solve_in_child(self, level: Level, mode: SolveMode, ctx: SolveContext) -> Outcome:
         """Run :meth:`solve_in` in a child process (:func:`ai.kernel.process.run_in_child`, which also works
         inside the UI's worker child); kill it on cancel, or :data:`CHILD_GRACE` s past the deadline."""
-        from ai.kernel.process import JobCancelled, JobFailed, run_in_child
-
-        remaining, shared, here = ctx.remaining(), dict(ctx.shared), copy.copy(self)
+        here = copy.copy(self)
 
         def job(report: Any) -> SolveResult:
-            child_ctx = replace(SolveContext.create(time_limit=remaining, progress=report, solver=self.name),
-                                shared=shared)
-            return here.solve_in(level, mode, child_ctx)
+            # ctx's deadline holds in the child; its cancel request kills the child (below), so the child's
+            # context has no cancel event (and so solves in its own process)
+            return here.solve_in(level, mode, replace(ctx.child(), cancel_events=(), progress=report))
 
         kill = threading.Event()
         late = replace(ctx, deadline=None if ctx.deadline is None else ctx.deadline + CHILD_GRACE, progress=None)

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Iterable, Iterator, Sequence
 
-from game.core.errors import LevelFormatError
+from game.core.errors import GameError, LevelFormatError
+from game.core.storage import UserFileError, read_regular_bytes
 
 #: Largest frame side a board file may use.
 MAX_SIDE = 9
@@ -396,9 +397,6 @@ def load_board(spec: str) -> tuple[Board, int]:
 
     Raises :class:`game.core.errors.GameError` (a missing, unreadable or bad file) with one message.
     """
-    from game.core.errors import GameError
-    from game.core.storage import UserFileError, read_regular_bytes
-
     if spec in BOARDS:
         return BOARDS[spec]()
     try:

@@ -24,6 +24,7 @@ import numpy as np
 
 from game.core.errors import GameError, LevelFormatError
 from game.core.puzzles.life.rules import Board
+from game.core.storage import read_regular_bytes
 
 #: Largest board side accepted.
 MAX_SIDE = 256
@@ -109,8 +110,6 @@ def parse_board_text(text: str, path: str = "<text>") -> BoardFile:
 
 def read_board_file(path: Path | str) -> BoardFile:
     """Read and parse a board file through the bounded loader (:func:`game.core.storage.read_regular_bytes`)."""
-    from game.core.storage import read_regular_bytes
-
     try:
         data = read_regular_bytes(path, MAX_FILE_BYTES)
     except FileNotFoundError:
