@@ -1,13 +1,18 @@
-"""Shared fixtures: paths to the shipped levels."""
+"""Shared fixtures: the shipped levels, and for every test headless pygame and a fresh data folder."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from game.core.level import Level
 from game.core.pack import original_level_path, pack_level_paths
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 REPO = Path(__file__).resolve().parent.parent
 ORIGINAL_SHARED = REPO.parent / "shared" / "levels" / "original_level.txt"
@@ -33,3 +38,12 @@ ORIGINAL_SOLUTIONS = {
 def original() -> Level:
     """The original example level (from the pack)."""
     return Level.load(ORIGINAL_PACK)
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test writes the player's files under a fresh ``XDG_DATA_HOME``."""
+    home = tmp_path / "xdg"
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))  # settings.json
+    return home

@@ -11,7 +11,7 @@ and outside 1, other non-brickable cells 0, brickable cells unknown; frame 0 kno
 learned trees are evaluated frame by frame in three-valued logic over the cells next to a
 possible lemming state (:func:`encode_sparse`).  With ``prune`` (verified rules only) states
 from which no chain of learned 1-leaves reaches a target are fixed to 0 first.  The plain
-whole-map propagation it must agree with lives in the tests (``tests/ai/learned_dense_encoder.py``).
+whole-map propagation it must agree with lives in the tests (``tests/ai/solvers/learned_dense_encoder.py``).
 History and measurements: ``docs/history/learned-solver.md``.
 """
 

@@ -1,0 +1,346 @@
+"""Drive the real app headless and use the assistant: hints, solve/apply/play, undo, all
+solutions, the solver cycle, deductions, relaxed answers and GIF export from the play scene."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import imageio.v3 as iio
+import numpy as np
+import pygame
+
+from ai.kernel.base import RelaxedSolution, SolveMode, SolveResult, SolveStatus
+from ai.kernel.context import SolveContext
+from game.core.level import Level
+from game.core.progress import ProgressStore, default_progress_path
+from game.core.storage import user_exports_dir
+from game.app.app import App, FixedClock
+from game.app.compose import build_app
+from game.app.assistant import SOLVER_CYCLE, Assistant, assistant_of
+from game.app.assistant.state import solver_title
+from game.core.catalog import pack_entries
+from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
+from tests.conftest import ORIGINAL_INDEX, ORIGINAL_KEY, ORIGINAL_SOLUTIONS
+from tests.game.app.conftest import click, press
+
+SOLUTION_CELLS = set().union(*ORIGINAL_SOLUTIONS)
+
+
+def open_original(app: App) -> PlayScene:
+    scene = PlayScene(app, playlist=pack_entries(), index=ORIGINAL_INDEX)
+    app.push(scene)
+    app.run_frames(1)
+    return scene
+
+
+def wait_idle(app: App, assistant: Assistant, timeout: float = 30.0) -> None:
+    """Step the app until the assistant's job has been collected."""
+    end = time.perf_counter() + timeout
+    while (assistant.busy or assistant.job is not None) and time.perf_counter() < end:
+        app.run_frames(1)
+        time.sleep(0.002)
+    app.run_frames(2)
+    assert assistant.job is None
+
+
+def wait_export(app: App, assistant: Assistant, timeout: float = 30.0) -> None:
+    end = time.perf_counter() + timeout
+    while assistant.state.exporting and time.perf_counter() < end:
+        app.run_frames(1)
+        time.sleep(0.005)
+    app.run_frames(1)
+    assert not assistant.state.exporting
+
+
+def frames_to_finish(level: Level) -> int:
+    return int(level.frames / BASE_FPS * 60) + 10
+
+
+def hint_cells(scene: PlayScene) -> list[tuple[int, int]]:
+    return [cell for cell, rgba in scene.highlights if rgba[:3] in ((120, 255, 140), (255, 90, 90))]
+
+
+def test_hint_highlights_a_cell_of_an_optimal_solution_and_is_counted(app: App) -> None:
+    scene = open_original(app)
+    press(app, pygame.K_h)
+    wait_idle(app, assistant_of(scene))
+    # the first press teaches where and why the run fails, the second the idea; no brick yet
+    assert hint_cells(scene) == [] and any("drops into the pit" in line for line in scene.status_lines)
+    press(app, pygame.K_h)
+    assert hint_cells(scene) == [] and any(line.startswith("The idea:") for line in scene.status_lines)
+    assert ProgressStore.load(default_progress_path()).records.get(ORIGINAL_KEY) is None or \
+        ProgressStore.load(default_progress_path()).records[ORIGINAL_KEY].hints_used == 0
+    press(app, pygame.K_h)
+    cells = hint_cells(scene)
+    assert len(cells) == 1 and cells[0] in SOLUTION_CELLS
+    line = next(line for line in scene.status_lines if line.startswith("Hint"))
+    assert f"place a brick at ({cells[0][0]},{cells[0][1]})" in line
+    assert ProgressStore.load(default_progress_path()).records[ORIGINAL_KEY].hints_used == 1
+    # repeated presses reveal more, up to a whole optimal solution
+    press(app, pygame.K_h)
+    press(app, pygame.K_h)
+    revealed = hint_cells(scene)
+    assert len(revealed) == 3 and tuple(sorted(revealed)) in ORIGINAL_SOLUTIONS
+    assert any("whole solution" in line for line in scene.status_lines)
+    press(app, pygame.K_h)  # nothing more to reveal: not counted
+    assert ProgressStore.load(default_progress_path()).records[ORIGINAL_KEY].hints_used == 3
+    # following the hint: place the revealed bricks and win
+    for cell in revealed:
+        scene.click_cell(cell)
+    press(app, pygame.K_SPACE, unicode=" ")
+    app.run_frames(frames_to_finish(scene.level))
+    assert scene.state == PlayState.WON
+
+
+def test_hint_says_which_brick_to_remove(app: App) -> None:
+    scene = open_original(app)
+    click(app, scene.layout().cell_center(1, 3))  # a cell no solution uses, and the budget is tight
+    click(app, scene.layout().cell_center(2, 1))
+    click(app, scene.layout().cell_center(5, 4))
+    assert scene.bricks == ((1, 3), (2, 1), (5, 4))
+    for _ in range(3):  # the reason, the idea, then the brick (each may wait for the assistant's job)
+        press(app, pygame.K_h)
+        wait_idle(app, assistant_of(scene))
+    assert [(c, rgba[:3]) for c, rgba in scene.highlights] == [((1, 3), (255, 90, 90))]
+    assert any("remove the brick at (1,3)" in line for line in scene.status_lines)
+
+
+def test_solve_enter_space_wins_and_undo_restores_the_players_bricks(app: App) -> None:
+    scene = open_original(app)
+    click(app, scene.layout().cell_center(1, 3))
+    mine = scene.bricks
+    press(app, pygame.K_s)
+    assert assistant_of(scene).busy or assistant_of(scene).shown is not None
+    wait_idle(app, assistant_of(scene))
+    shown = assistant_of(scene).shown
+    assert shown in ORIGINAL_SOLUTIONS
+    assert set(scene.ghost_bricks) == set(shown)
+    assert ((1, 3), (255, 120, 120, 200)) in scene.highlights  # the player's brick the solution drops
+    assert scene.status_lines[0].startswith("Auto: 3 bricks, the fewest possible (proved in")
+    press(app, pygame.K_RETURN)
+    assert scene.bricks == shown and scene.ghost_bricks == ()
+    assert scene.state == PlayState.PLACING
+    press(app, pygame.K_SPACE, unicode=" ")
+    app.run_frames(frames_to_finish(scene.level))
+    assert scene.state == PlayState.WON
+    press(app, pygame.K_z)
+    assert scene.bricks == mine
+    press(app, pygame.K_y)
+    assert scene.bricks == shown
+
+
+def test_space_plays_the_solution_on_screen(app: App) -> None:
+    scene = open_original(app)
+    press(app, pygame.K_s)
+    wait_idle(app, assistant_of(scene))
+    press(app, pygame.K_SPACE, unicode=" ")
+    assert scene.state == PlayState.RUNNING and scene.bricks in ORIGINAL_SOLUTIONS
+    app.run_frames(frames_to_finish(scene.level))
+    assert scene.state == PlayState.WON
+    press(app, pygame.K_z)
+    assert scene.bricks == ()
+
+
+def test_all_solutions_browse_with_brackets(app: App) -> None:
+    scene = open_original(app)
+    press(app, pygame.K_a)
+    wait_idle(app, assistant_of(scene))
+    assert "solution 1 / 6 (all found)" in scene.status_lines[0]
+    seen = {assistant_of(scene).shown}
+    for k in range(2, 7):
+        press(app, pygame.K_RIGHTBRACKET)
+        assert f"solution {k} / 6 (all found)" in scene.status_lines[0]
+        seen.add(assistant_of(scene).shown)
+    assert seen == ORIGINAL_SOLUTIONS
+    press(app, pygame.K_RIGHTBRACKET)
+    assert "1 / 6" in scene.status_lines[0]
+    press(app, pygame.K_LEFTBRACKET)
+    assert "6 / 6" in scene.status_lines[0]
+    sixth = assistant_of(scene).shown
+    press(app, pygame.K_RETURN)
+    assert scene.bricks == sixth
+
+
+def test_tab_cycles_the_available_solvers(app: App) -> None:
+    from ai import facade
+    scene = open_original(app)
+    names = assistant_of(scene).solver_names
+    assert names[0] == "auto"
+    assert set(names) <= set(SOLVER_CYCLE) and set(names) <= set(facade.available_solvers())
+    assert {"cpsat", "milp", "search"} <= set(names)
+    seen = []
+    for _ in names:
+        press(app, pygame.K_TAB)
+        seen.append(assistant_of(scene).solver)
+        assert f"AI solver: {solver_title(assistant_of(scene).solver)}" in scene.status_lines
+        assert solver_title(assistant_of(scene).solver)  # the badge under the top bar names it
+    assert tuple(seen) == names[1:] + names[:1]
+    # the chosen solver is the one that answers
+    assistant_of(scene).select_solver("cpsat")
+    press(app, pygame.K_s)
+    wait_idle(app, assistant_of(scene))
+    assert scene.status_lines[0].startswith("Logic solver: 3 bricks, the fewest possible")
+
+
+def test_forced_overlay_shows_the_deductions(app: App) -> None:
+    scene = open_original(app)
+    press(app, pygame.K_f)
+    wait_idle(app, assistant_of(scene))
+    assistant = assistant_of(scene)
+    assert assistant.state.deductions is not None and assistant.state.deductions.forced == ((6, 6),)  # the only cell in all six solutions
+    assert ((6, 6), (255, 214, 90, 255)) in scene.highlights
+    assert not set(assistant.state.deductions.never_useful) & SOLUTION_CELLS
+    assert len(assistant.state.deductions.never_useful) == len(scene.level.brickable_cells) - len(SOLUTION_CELLS)
+    assert any("1 forced" in line for line in scene.status_lines)
+    press(app, pygame.K_f)
+    assert not any(rgba[:3] == (255, 214, 90) for _, rgba in scene.highlights)
+
+
+def test_g_exports_the_run_on_screen_without_stalling(app: App) -> None:
+    scene = open_original(app)
+    press(app, pygame.K_s)
+    wait_idle(app, assistant_of(scene))
+    shown = assistant_of(scene).shown
+    before = app.frame_count
+    press(app, pygame.K_g)
+    assert assistant_of(scene).state.exporting and assistant_of(scene).use_processes  # in a child
+    press(app, pygame.K_g)  # a second G never cuts the GIF being written
+    assert "still writing the last GIF..." in scene.status_lines
+    wait_export(app, assistant_of(scene))
+    assert app.frame_count - before >= 2  # the game kept stepping while the GIF was written
+    path = Path(assistant_of(scene).state.export_path)
+    assert path.parent == user_exports_dir() and path.name.startswith("the-original-")
+    assert any(f"GIF saved: {path}" in line for line in scene.status_lines)
+    frames = iio.imread(path, index=None)
+    assert frames.shape[0] == scene.level.frames + 2
+    assert shown is not None
+
+
+class RelaxedSolver:
+    """Returns a fractional answer only, like the LP relaxation."""
+
+    name = "relaxed"
+    exact = False
+
+    def solve_in(self, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult:
+        obst = np.zeros((level.height, level.width))
+        obst[3, 1] = 2 / 3
+        obst[5, 4] = 1 / 3
+        occ = np.zeros((level.frames, level.height, level.width, 2))
+        occ[:, 1, 1, 1] = 1.0
+        relaxed = RelaxedSolution(obstacles=obst, occupancy=occ, objective=1.0)
+        return SolveResult(SolveStatus.UNKNOWN, self.name, SolveMode(mode), message="relaxed", relaxed=relaxed)
+
+
+def test_relaxed_answer_is_drawn_and_exported(app: App) -> None:
+    scene = open_original(app)
+    assistant_of(scene).add_solver(RelaxedSolver())
+    press(app, pygame.K_s)
+    wait_idle(app, assistant_of(scene))
+    assert assistant_of(scene).state.relaxed is not None and assistant_of(scene).shown is None
+    assert any("relaxed answer, 1.00 bricks" in line for line in scene.status_lines)
+    layout = scene.layout()
+    rect = layout.cell_rect(3, 1)
+    empty = scene.level.brickable_cells[0]
+    assert empty not in ((3, 1), (5, 4))
+    sample = pygame.surfarray.array3d(app.screen.subsurface(rect)).astype(int)
+    blank = pygame.surfarray.array3d(app.screen.subsurface(layout.cell_rect(*empty))).astype(int)
+    assert np.abs(sample.mean(axis=(0, 1)) - blank.mean(axis=(0, 1))).sum() > 20  # a translucent brick
+    press(app, pygame.K_g)
+    wait_export(app, assistant_of(scene))
+    assert assistant_of(scene).state.export_path.endswith("-relaxed.gif")
+    assert iio.imread(assistant_of(scene).state.export_path, index=None).shape[0] == scene.level.frames + 2
+
+
+def test_milp_solves_in_the_game(app: App) -> None:
+    """MILP starts its own child process inside the job's child: it answers, no error."""
+    scene = open_original(app)
+    assistant = assistant_of(scene)
+    assert assistant.use_processes
+    assistant.select_solver("milp")
+    press(app, pygame.K_a)
+    wait_idle(app, assistant, timeout=90)
+    assert scene.status_lines[0].startswith("Optimizer: 3 bricks, the fewest possible")
+    assert "solution 1 / 6 (all found)" in scene.status_lines[0]
+    assert solver_title(assistant.solver) == "Optimizer (MILP)"
+
+
+def test_after_a_win_the_assistant_owns_enter_and_the_board(app: App) -> None:
+    scene = open_original(app)
+    for cell in sorted(ORIGINAL_SOLUTIONS)[0]:
+        scene.click_cell(cell)
+    press(app, pygame.K_SPACE, unicode=" ")
+    app.run_frames(frames_to_finish(scene.level))
+    assert scene.state == PlayState.WON
+    assert ("Enter", "next level") in scene._hints() and not scene.board_claimed()
+    press(app, pygame.K_a)
+    wait_idle(app, assistant_of(scene))
+    # the footer and the status line agree: Enter applies; no "next level" while a solution shows
+    hints = scene._hints()
+    assert ("Enter", "apply") in hints and ("Enter", "next level") not in hints and ("[ ]", "browse") in hints
+    # browsing: the win panel steps aside and the board is not dimmed, so the ghost bricks show
+    press(app, pygame.K_RIGHTBRACKET)
+    shown = assistant_of(scene).shown
+    assert shown is not None and shown != scene.bricks
+    assert scene.board_claimed() and scene.current_view().dim == 0.0
+    assert set(scene.current_view().ghost_bricks) == set(shown) - set(scene.bricks)
+    # Esc hides the solutions: the panel and "Enter: next level" come back, and Enter does that
+    press(app, pygame.K_ESCAPE)
+    assert app.top is scene and not scene.board_claimed() and ("Enter", "next level") in scene._hints()
+    press(app, pygame.K_RETURN)
+    app.run_frames(1)
+    assert app.top is not scene and isinstance(app.top, PlayScene) and app.top.index == ORIGINAL_INDEX + 1
+
+
+def test_a_failed_export_shows_a_friendly_line_and_logs_the_error(app: App, monkeypatch: Any) -> None:
+    from game.core.error_log import error_log_path
+    from game.app.assistant import controller
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(controller, "export_gif", broken)  # the child is forked: it sees the patch
+    scene = open_original(app)
+    press(app, pygame.K_g)
+    wait_export(app, assistant_of(scene))
+    assert "The GIF could not be saved (details in errors.log)" in scene.status_lines
+    assert not any("No space" in line or "Error" in line for line in scene.status_lines)
+    assert "OSError: [Errno 28] No space left on device" in error_log_path().read_text()
+
+
+def test_the_minimum_solutions_are_enumerated_in_the_background_and_hints_reuse_them(app: App) -> None:
+    """When a level opens the assistant lists every minimum solution in a child process; H then plans from
+    that list (no second enumeration), and the hint is one of those solutions."""
+    from game.app.assistant.controller import PREFETCH_SOLVER
+
+    scene = open_original(app)
+    assistant = assistant_of(scene)
+    end = time.perf_counter() + 30
+    while assistant.state.cached(PREFETCH_SOLVER, "all") is None and time.perf_counter() < end:
+        app.run_frames(1)
+        time.sleep(0.005)
+    known = assistant.state.cached(PREFETCH_SOLVER, "all")
+    assert known is not None and known.complete and set(known.solutions) == ORIGINAL_SOLUTIONS
+    assert not assistant.busy  # the background list shows no spinner and blocks no key
+    press(app, pygame.K_h, unicode="h")
+    wait_idle(app, assistant)
+    hint = assistant.state.hint
+    assert hint is not None and hint.hint.solution in ORIGINAL_SOLUTIONS and hint.steps
+
+
+def test_the_status_strip_keeps_clear_of_the_solver_badge_on_narrow_and_wide_windows(data_home: Path) -> None:
+    from game.app.assistant.overlay import badge_right
+    from game.app.scenes.play_draw import draw_status_lines
+
+    for size in ((800, 500), (1280, 800)):
+        app = build_app(size=size, clock=FixedClock())
+        scene = open_original(app)
+        press(app, pygame.K_h)
+        wait_idle(app, assistant_of(scene))
+        right = badge_right(assistant_of(scene).state)
+        assert scene.strip_left == right > 100
+        panels = draw_status_lines(scene, pygame.Surface(size))
+        assert panels and all(p.left > right and p.right <= size[0] for p in panels)
+        assert "drops into the pit" in " ".join(scene.status_lines)

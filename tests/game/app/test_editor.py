@@ -1,0 +1,543 @@
+"""The level editor driven by posted pygame events (headless, fixed clock)."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pygame
+import pytest
+
+from game.core.level import Level
+from game.core.pack import pack_level_paths
+from tests.conftest import ORIGINAL_PACK
+from game.core.storage import user_levels_dir
+from game.app import hud
+from game.app.app import App
+from game.core.catalog import user_entries
+from game.core.editor_model import EditorModel, Tool
+from game.app.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt
+from game.app.scenes.editor import EditorScene
+from game.app.scenes.menu import MenuScene
+from game.app.scenes.play import PlayScene
+from tests.game.app.conftest import click, move, press, leave_level
+
+CTRL = pygame.KMOD_CTRL
+
+
+def type_text(app: App, text: str) -> None:
+    for ch in text:
+        key = ord(ch.lower()) if ch.isalnum() else (pygame.K_SPACE if ch == " " else 0)
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=ch, scancode=0))
+    app.run_frames(1)
+
+
+def letter(app: App, ch: str) -> None:
+    press(app, getattr(pygame, f"K_{ch}"), unicode=ch)
+
+
+def open_editor(app: App, model: EditorModel | None = None) -> EditorScene:
+    app.push(MenuScene(app))
+    editor = app.push(EditorScene(app, model if model is not None else EditorModel.new(6, 8)))
+    assert isinstance(editor, EditorScene)
+    app.run_frames(1)
+    return editor
+
+
+def cell_pos(editor: EditorScene, r: int, c: int) -> tuple[int, int]:
+    return editor.layout().cell_center(r, c)
+
+
+def make_playable(app: App, editor: EditorScene) -> None:
+    press(app, pygame.K_3, unicode="3")
+    click(app, cell_pos(editor, 4, 1))
+    press(app, pygame.K_4, unicode="4")
+    click(app, cell_pos(editor, 4, 6))
+
+
+def wait_for_analysis(app: App, editor: EditorScene, timeout: float = 30.0) -> None:
+    end = time.monotonic() + timeout
+    while editor.analysing and time.monotonic() < end:
+        app.run_frames(1)
+        time.sleep(0.01)
+    app.run_frames(1)
+    assert not editor.analysing, "analysis did not finish"
+
+
+@pytest.fixture(autouse=True)
+def close_scenes(app: App) -> Iterator[None]:
+    """Pop every scene after a test, so analysis workers and generator threads stop."""
+    yield
+    while app.scenes:
+        app.pop()
+
+
+# ---------------------------------------------------------------- painting
+def test_paint_flip_erase_undo_redo_by_events(app: App) -> None:
+    editor = open_editor(app)
+    press(app, pygame.K_3, unicode="3")
+    assert editor.tool == Tool.LEMMING
+    click(app, cell_pos(editor, 2, 2))
+    assert editor.draft.char_at((2, 2)) == ">"
+    click(app, cell_pos(editor, 2, 2))
+    assert editor.draft.char_at((2, 2)) == "<"
+    press(app, pygame.K_4, unicode="4")
+    click(app, cell_pos(editor, 2, 5))
+    press(app, pygame.K_1, unicode="1")
+    click(app, cell_pos(editor, 3, 3))
+    assert editor.draft.char_at((2, 5)) == "T" and editor.draft.char_at((3, 3)) == "X"
+    click(app, cell_pos(editor, 3, 3), button=3)  # right click erases whatever the tool
+    assert editor.draft.char_at((3, 3)) == " " and editor.tool == Tool.WALL
+    after = editor.draft
+    for _ in range(5):
+        press(app, pygame.K_z, unicode="z")
+    assert editor.draft == EditorModel.new(6, 8).draft
+    for _ in range(5):
+        press(app, pygame.K_y, mod=CTRL)
+    assert editor.draft == after
+    # the palette works by clicking too
+    buttons = {b.label: b for b in editor.buttons(app.screen.get_size())}
+    click(app, buttons["Target"].rect.center)
+    assert editor.tool == Tool.TARGET
+
+
+def test_drag_paints_one_undo_step(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    editor = open_editor(app)
+    held = [True, False, False]
+    monkeypatch.setattr(pygame.mouse, "get_pressed", lambda num_buttons=3: tuple(held))
+    click(app, cell_pos(editor, 2, 1))
+    for c in (2, 3, 4):
+        move(app, cell_pos(editor, 2, c))
+    held[0] = False
+    move(app, cell_pos(editor, 3, 5))
+    assert editor.draft.grid[2] == "XXXXX  X" and editor.draft.char_at((3, 5)) == " "
+    press(app, pygame.K_z, unicode="z")
+    assert editor.draft == EditorModel.new(6, 8).draft
+    # a right-button drag erases
+    press(app, pygame.K_y, unicode="y")
+    held[2] = True
+    click(app, cell_pos(editor, 2, 2), button=3)
+    move(app, cell_pos(editor, 2, 3))
+    held[2] = False
+    move(app, cell_pos(editor, 2, 4))
+    assert editor.draft.grid[2] == "XX  X  X"
+
+
+def test_resize_frames_budget_and_grid_by_keys(app: App) -> None:
+    editor = open_editor(app)
+    press(app, pygame.K_DOWN)
+    press(app, pygame.K_RIGHT)
+    press(app, pygame.K_RIGHT)
+    assert (editor.draft.height, editor.draft.width) == (7, 10)
+    press(app, pygame.K_UP)
+    press(app, pygame.K_LEFT)
+    assert (editor.draft.height, editor.draft.width) == (6, 9)
+    n = editor.draft.frames
+    press(app, pygame.K_EQUALS, unicode="=")
+    press(app, pygame.K_EQUALS, unicode="=")
+    press(app, pygame.K_MINUS, unicode="-")
+    assert editor.draft.frames == n + 1
+    press(app, pygame.K_RIGHTBRACKET, unicode="]")
+    press(app, pygame.K_RIGHTBRACKET, unicode="]")
+    press(app, pygame.K_LEFTBRACKET, unicode="[")
+    assert editor.draft.budget == 1
+    assert editor.grid_on
+    letter(app, "g")
+    assert not editor.grid_on
+    press(app, pygame.K_z, unicode="z")
+    assert editor.draft.budget == 2
+
+
+def test_invalid_draft_cannot_be_played_or_saved(app: App) -> None:
+    editor = open_editor(app)
+    press(app, pygame.K_SPACE, unicode=" ")
+    assert app.top is editor and "lemming" in editor.message
+    press(app, pygame.K_s, mod=CTRL)
+    assert app.top is editor and "can't save" in editor.message
+    letter(app, "a")
+    assert not editor.analysing and "can't analyse" in editor.message
+    buttons = {b.label: b for b in editor.buttons(app.screen.get_size())}
+    assert not buttons["Play-test"].enabled
+    click(app, buttons["Play-test"].rect.center)
+    assert app.top is editor and "can't play-test yet" in editor.message
+    assert not user_levels_dir().exists() or not list(user_levels_dir().iterdir())
+
+
+# ---------------------------------------------------------------- play-test
+def test_play_test_returns_to_the_same_editor_state(app: App) -> None:
+    editor = open_editor(app)
+    make_playable(app, editor)
+    press(app, pygame.K_1, unicode="1")
+    draft, index, states = editor.draft, editor.model.index, list(editor.model.states)
+    press(app, pygame.K_SPACE, unicode=" ")
+    play = app.top
+    assert isinstance(play, PlayScene) and play.key is None
+    assert play.level == editor.model.to_level()
+    # play a little: place a brick, run, then leave (the pause menu says where it goes)
+    click(app, play.layout().cell_center(1, 3))
+    press(app, pygame.K_SPACE, unicode=" ", frames=30)
+    from game.app.scenes.pause import PauseChoice, PauseScene
+
+    play.message = ""
+    press(app, pygame.K_ESCAPE)
+    pause = app.top
+    assert isinstance(pause, PauseScene) and pause.label(PauseChoice.LEVELS) == "Back to editor"
+    press(app, pygame.K_ESCAPE)  # resume
+    leave_level(app)
+    assert app.top is editor
+    assert editor.draft == draft and editor.model.index == index and editor.model.states == states
+    assert editor.tool == Tool.WALL
+    assert app.progress.status("x", play.level).best_bricks is None  # play-tests record nothing
+
+
+# ---------------------------------------------------------------- saving
+def test_save_with_title_round_trip_and_level_select(app: App) -> None:
+    editor = open_editor(app)
+    make_playable(app, editor)
+    press(app, pygame.K_s, mod=CTRL)
+    prompt = app.top
+    assert isinstance(prompt, TextPrompt)
+    for _ in range(len(prompt.text)):
+        press(app, pygame.K_BACKSPACE)
+    type_text(app, "My First Level")
+    press(app, pygame.K_RETURN)
+    assert app.top is editor and not editor.model.dirty
+    path = user_levels_dir() / "my_first_level.txt"
+    assert path.is_file() and editor.model.path == path
+    level = Level.load(path)
+    assert level == editor.model.to_level() and level.title == "My First Level"
+    assert [e.title for e in user_entries()] == ["My First Level"]
+    # it is listed in the level select screen and plays like a pack level (progress key user/...)
+    from game.app.scenes.select import LevelSelectScene
+
+    select = app.push(LevelSelectScene(app))
+    assert isinstance(select, LevelSelectScene)
+    i = next(k for k, e in enumerate(select.entries) if e.section == "user")
+    select.open(i)
+    play = app.top
+    assert isinstance(play, PlayScene) and play.key == "user/my_first_level.txt" and play.level == level
+    app.pop()
+    app.pop()
+    assert app.top is editor
+    # a second save (no prompt needed for the title: it is kept) overwrites the same file
+    press(app, pygame.K_RIGHTBRACKET, unicode="]")
+    press(app, pygame.K_s, mod=CTRL)
+    press(app, pygame.K_RETURN)
+    assert Level.load(path).budget == 1 and len(list(user_levels_dir().glob("*.txt"))) == 1
+
+
+def test_failed_save_keeps_the_old_file(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    editor = open_editor(app)
+    make_playable(app, editor)
+    assert editor.model.set_title("Keep Me")
+    assert editor.save_now()
+    path = editor.model.path
+    assert path is not None
+    old = path.read_bytes()
+    press(app, pygame.K_RIGHTBRACKET, unicode="]")
+
+    def broken_replace(src: str, dst: str) -> None:
+        raise OSError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    press(app, pygame.K_s, mod=CTRL)
+    press(app, pygame.K_RETURN)
+    assert app.top is editor and "save failed" in editor.message and "Permission denied" in editor.message
+    assert path.read_bytes() == old and editor.model.dirty
+    assert [p.name for p in path.parent.iterdir()] == [path.name]
+
+
+def test_unsaved_changes_prompt_on_exit(app: App) -> None:
+    editor = open_editor(app)
+    menu = app.scenes[0]
+    press(app, pygame.K_ESCAPE)  # nothing changed: leaves at once
+    assert app.top is menu
+    editor = app.push(EditorScene(app, EditorModel.new(6, 8)))
+    assert isinstance(editor, EditorScene)
+    make_playable(app, editor)
+    press(app, pygame.K_ESCAPE)
+    assert isinstance(app.top, ConfirmPrompt)
+    press(app, pygame.K_ESCAPE)  # keep editing
+    assert app.top is editor
+    press(app, pygame.K_ESCAPE)
+    press(app, pygame.K_RETURN)  # save...
+    prompt = app.top
+    assert isinstance(prompt, TextPrompt) and prompt.text == "Untitled"
+    for _ in range(len(prompt.text)):
+        press(app, pygame.K_BACKSPACE)
+    type_text(app, "Saved On Exit")
+    press(app, pygame.K_RETURN)
+    assert app.top is menu
+    assert (user_levels_dir() / "saved_on_exit.txt").is_file()
+    # discard
+    editor2 = app.push(EditorScene(app, EditorModel.new(6, 8)))
+    make_playable(app, editor2)  # type: ignore[arg-type]
+    press(app, pygame.K_ESCAPE)
+    letter(app, "d")
+    assert app.top is menu and len(list(user_levels_dir().glob("*.txt"))) == 1
+
+
+def test_closing_the_window_with_unsaved_changes_asks(app: App) -> None:
+    editor = open_editor(app)
+    make_playable(app, editor)
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    app.run_frames(1)
+    assert app.running and isinstance(app.top, ConfirmPrompt)
+    letter(app, "d")
+    assert not app.running
+
+
+# ---------------------------------------------------------------- opening
+def test_open_pack_level_saves_a_copy(app: App) -> None:
+    editor = open_editor(app)
+    pack = pack_level_paths()[0]
+    before = pack.read_bytes()
+    press(app, pygame.K_o, mod=CTRL)
+    picker = app.top
+    assert isinstance(picker, OpenPrompt) and picker.entries[0].path == pack
+    press(app, pygame.K_RETURN)
+    assert app.top is editor and editor.model.path is None
+    assert editor.draft.grid == Level.load(pack).grid and not editor.model.dirty
+    press(app, pygame.K_s, mod=CTRL)
+    press(app, pygame.K_RETURN)
+    copy = user_levels_dir() / "let_them_go.txt"  # the pack's first level: the first tutorial
+    assert copy.is_file() and Level.load(copy) == Level.load(pack)
+    assert pack.read_bytes() == before
+    # the copy is listed, and opening it edits it in place
+    press(app, pygame.K_o, mod=CTRL)
+    picker = app.top
+    assert isinstance(picker, OpenPrompt)
+    i = next(k for k, e in enumerate(picker.entries) if e.section == "user")
+    picker.cursor = i
+    press(app, pygame.K_RETURN)
+    assert editor.model.path == copy
+
+
+def test_opening_another_level_asks_about_unsaved_changes(app: App) -> None:
+    editor = open_editor(app)
+    make_playable(app, editor)
+    mine = editor.draft
+    press(app, pygame.K_o, mod=CTRL)
+    press(app, pygame.K_DOWN)
+    press(app, pygame.K_RETURN)  # "Let Them Go"
+    assert isinstance(app.top, ConfirmPrompt)
+    press(app, pygame.K_ESCAPE)  # keep editing: nothing changes
+    assert app.top is editor and editor.draft == mine
+    press(app, pygame.K_o, mod=CTRL)
+    press(app, pygame.K_DOWN)
+    press(app, pygame.K_RETURN)
+    letter(app, "d")  # discard
+    assert app.top is editor and editor.draft.grid == Level.load(pack_level_paths()[1]).grid
+    assert not editor.model.dirty and not editor.model.can_undo
+
+
+def test_new_level_with_a_chosen_size(app: App) -> None:
+    editor = open_editor(app)
+    letter(app, "n")
+    prompt = app.top
+    assert isinstance(prompt, TextPrompt)
+    for _ in range(len(prompt.text)):
+        press(app, pygame.K_BACKSPACE)
+    type_text(app, "7x12")
+    press(app, pygame.K_RETURN)
+    assert (editor.draft.height, editor.draft.width) == (7, 12)
+
+
+# ---------------------------------------------------------------- analysis
+def test_analyse_and_tighten_in_the_worker(app: App) -> None:
+    editor = open_editor(app, EditorModel.from_level(Level.load(ORIGINAL_PACK)))
+    letter(app, "a")
+    assert editor.analysing  # the frame returned while the worker runs
+    wait_for_analysis(app, editor)
+    a = editor.analysis
+    assert a is not None and a.min_bricks == 3 and a.solution_count == 6 and a.complete
+    assert a.fewest_frames == 16 and editor.status_now() == "ok"
+    letter(app, "v")
+    assert editor.show_solution
+    letter(app, "t")
+    assert (editor.draft.frames, editor.draft.budget) == (16, 3)
+    assert editor.analysis_current() and editor.status_now() == "ok"
+    press(app, pygame.K_z, unicode="z")
+    assert (editor.draft.frames, editor.draft.budget) == (20, 3)
+    # N changed since: Tighten analyses again first, then tightens
+    letter(app, "t")
+    wait_for_analysis(app, editor)
+    assert (editor.draft.frames, editor.draft.budget) == (16, 3)
+    # over budget is shown as unsolvable within budget, without a new analysis
+    for _ in range(2):
+        press(app, pygame.K_LEFTBRACKET, unicode="[")
+    assert editor.status_now() == "over_budget"
+    lines = [t for t, _, _ in editor.view.side_lines()]
+    assert "UNSOLVABLE" in lines and any("within budget" in t for t in lines)
+
+
+def test_analysis_in_a_thread_where_fork_is_missing(app: App) -> None:
+    model = EditorModel.from_level(Level.load(ORIGINAL_PACK).with_limits(budget=1))
+    app.push(MenuScene(app))
+    editor = app.push(EditorScene(app, model, analysis_in_process=False))
+    assert isinstance(editor, EditorScene)
+    letter(app, "a")
+    wait_for_analysis(app, editor)
+    assert editor.analysis is not None and editor.analysis.min_bricks == 3
+    assert editor.status_now() == "over_budget"
+
+
+def test_tighten_analyses_first_and_unsolvable_is_shown(app: App) -> None:
+    level = Level.load(ORIGINAL_PACK).with_limits(frames=40, budget=9)
+    editor = open_editor(app, EditorModel.from_level(level))
+    letter(app, "t")
+    wait_for_analysis(app, editor)
+    assert (editor.draft.frames, editor.draft.budget) == (16, 3)
+    press(app, pygame.K_MINUS, unicode="-", frames=1)
+    for _ in range(5):
+        press(app, pygame.K_MINUS, unicode="-")
+    letter(app, "a")
+    wait_for_analysis(app, editor)
+    assert editor.status_now() == "unsolvable"
+    assert "UNSOLVABLE" in [t for t, _, _ in editor.view.side_lines()]
+
+
+def test_analysis_never_blocks_a_frame(app: App) -> None:
+    editor = open_editor(app, EditorModel.from_level(Level.load(ORIGINAL_PACK)))
+    worst = 0.0
+    letter(app, "a")
+    while editor.analysing:
+        t = time.perf_counter()
+        app.run_frames(1)
+        worst = max(worst, time.perf_counter() - t)
+        time.sleep(0.005)
+    assert worst < 0.25
+    letter(app, "a")
+    letter(app, "a")  # a second press cancels
+    wait_for_analysis(app, editor, timeout=5.0)
+    assert editor.analysis is None or editor.analysis.status in ("cancelled", "ok")
+
+
+# ---------------------------------------------------------------- menu, drawing, CLI
+def test_menu_has_editor_and_endless(app: App) -> None:
+    menu = app.push(MenuScene(app))
+    assert isinstance(menu, MenuScene)
+    labels = [label for label, _ in menu.items()]
+    assert labels[:4] == ["Continue", "Levels", "Editor", "Endless"] and labels[-2:] == ["Settings", "Quit"]
+    press(app, pygame.K_DOWN)
+    press(app, pygame.K_DOWN)
+    press(app, pygame.K_RETURN)
+    assert isinstance(app.top, EditorScene)
+
+
+def test_draws_at_small_and_large_sizes(app: App) -> None:
+    editor = open_editor(app, EditorModel.from_level(Level.load(pack_level_paths()[-1])))
+    for size in [(480, 360), (900, 640), (1920, 1080)]:
+        app.screen = pygame.Surface(size)
+        move(app, editor.layout().cell_center(1, 1))
+        app.run_frames(2)
+    letter(app, "n")
+    app.run_frames(1)
+    press(app, pygame.K_ESCAPE)
+    press(app, pygame.K_o, mod=CTRL)
+    app.run_frames(1)
+
+
+def test_edit_command_runs_headless(tmp_path: Path) -> None:
+    import game.cli.main as main
+
+    shot = tmp_path / "editor.png"
+    assert main.main(["edit", "1", "--frames", "5", "--screenshot", str(shot), "--screenshot-frame", "3"]) == 0
+    assert shot.is_file()
+    assert main.main(["edit", "--new", "8x9", "--frames", "2"]) == 0
+    assert main.main(["edit", "--new", "1x1", "--frames", "2"]) == 2
+
+
+# ---------------------------------------------------------------- the rating
+def test_analyse_shows_the_levels_rating_in_the_panel(app: App) -> None:
+    editor = open_editor(app, EditorModel.from_level(Level.load(ORIGINAL_PACK)))
+    letter(app, "a")
+    wait_for_analysis(app, editor, timeout=90.0)
+    assert editor.analysis is not None and editor.analysis.min_bricks == 3  # the analysis is kept
+    rating = editor.analyser.rating
+    assert rating is not None, editor.analyser.rating_note
+    assert rating.min_bricks == 3 and rating.solutions == 6 and rating.solutions_complete
+    texts = [t for t, _, _ in editor.view.side_lines()]
+    shown = " ".join(texts)
+    assert "RATING" in texts and texts.index("RATING") > texts.index("ANALYSIS")
+    for line in rating.lines():  # every rating line, wrapped to the panel
+        assert line in shown, line
+    width = 290 - 28  # the wide window's panel: every line fits it
+    assert all(hud.text(t, size).get_width() <= width for t, size, _ in editor.view.rating_lines())
+    app.run_frames(1)  # and it draws
+    letter(app, "t")  # tightening changes the level: the old rating is not shown as its own
+    assert editor.analyser.rating is None and "press A" in editor.analyser.rating_note
+
+
+def test_a_rating_out_of_time_or_failing_keeps_the_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ai.kernel.context import ManualClock
+    from ai.facade import Rating, SolveContext
+    from game.app.scenes import editor_analysis
+    from game.app.scenes.editor_analysis import analyse_and_rate
+
+    level = Level.load(ORIGINAL_PACK)
+
+    clock = ManualClock()
+
+    def slow(level: Level, ctx: SolveContext, **_: object) -> Rating:
+        clock.advance(10.0)  # the rating uses up the job's time (an injected clock: no waiting)
+        assert ctx.should_stop(), "the deadline never reached the rating"
+        return Rating(None, 0, False, 0, 0.0, 0, 0.0, None, 0, False, 2, 3, 20, "timeout")
+
+    monkeypatch.setattr(editor_analysis, "rate_level", slow)
+    ctx = SolveContext.create(time_limit=8.0, clock=clock)
+    analysis, rating, note = analyse_and_rate(level, "auto", ctx)
+    assert analysis.min_bricks == 3 and analysis.solution_count == 6
+    assert rating is None and "ran out of time" in note
+
+    def broken(level: Level, *_: object, **__: object) -> Rating:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(editor_analysis, "rate_level", broken)
+    analysis, rating, note = analyse_and_rate(level, "auto", SolveContext.create(time_limit=30.0))
+    assert analysis.min_bricks == 3 and rating is None and "rating failed" in note
+
+
+# ---------------------------------------------------------------- physics
+def test_pick_a_physics_by_key_and_play_test_and_save_use_it(app: App) -> None:
+    editor = open_editor(app)
+    make_playable(app, editor)
+    letter(app, "k")
+    assert editor.model.physics.name == "careful"
+    letter(app, "k")
+    assert editor.model.physics.name == "climber"
+    assert editor.model.to_level().physics.name == "climber"
+    assert editor.model.to_level().meta_value("physics") == "climber"
+    press(app, pygame.K_z, mod=CTRL)  # undoable like any edit
+    assert editor.model.physics.name == "careful"
+    press(app, pygame.K_SPACE, unicode=" ")
+    play = app.top
+    assert isinstance(play, PlayScene) and play.level.physics.name == "careful"
+    assert play.level == editor.model.to_level()
+    leave_level(app)
+    assert app.top is editor
+
+
+def test_write_a_physics_as_json_and_bad_json_is_refused(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    editor = open_editor(app)
+    make_playable(app, editor)
+    letter(app, "j")
+    prompt = app.top
+    assert isinstance(prompt, TextPrompt) and prompt.text == "classic"
+    prompt.text = ""
+    text = '{"name": "hopper", "rules": [{"when": {"-1,1": "free"}, "move": [-1, 1]}]}'
+    monkeypatch.setattr("game.app.scenes.dialogs.clipboard_text", lambda: text)
+    press(app, pygame.K_v, mod=CTRL)  # Ctrl+V pastes
+    assert prompt.text == text
+    press(app, pygame.K_RETURN)
+    assert app.top is editor and editor.model.physics.name == "hopper"
+    assert editor.model.to_level().physics.rules[0].move == (-1, 1)
+    letter(app, "j")
+    prompt = app.top
+    assert isinstance(prompt, TextPrompt)
+    prompt.text = '{"rules": [{"move": [0, 1]}]}'
+    press(app, pygame.K_RETURN)
+    assert editor.model.physics.name == "hopper"  # unchanged
+    assert "does not require free" in editor.message

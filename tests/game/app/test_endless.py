@@ -1,0 +1,141 @@
+"""Endless: levels made by the UI worker's child process, rising by measured rating, progress kept across launches."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ai.facade import SolveContext
+from game.core.endless_record import EndlessRecord, load_record, save_record
+from game.core.level import Level
+from game.app.app import App
+from game.app.scenes.endless import EndlessLevel, EndlessScene, difficulty, make_endless_level
+from game.app.scenes.menu import MenuScene
+from game.app.scenes.play import PlayScene, PlayState
+from tests.game.app.conftest import leave_level, press
+
+
+def gap_maker(step: int, seed: int, previous: float | None, ctx: SolveContext) -> EndlessLevel:
+    """A stand-in generator: runs in the worker's child process like the real one and says where."""
+    level = Level.from_rows(["> ..T", "XX.XX"], frames=9, budget=1).with_meta("title", f"Endless {step} \u00b7 Gap")
+    level = level.with_meta("maker-pid", str(os.getpid()))
+    return EndlessLevel(step, level, difficulty(step), 0.0, 4.0 + step)
+
+
+def wait_for_play(app: App, timeout: float = 20.0) -> PlayScene:
+    deadline = time.monotonic() + timeout
+    while not isinstance(app.top, PlayScene) and time.monotonic() < deadline:
+        app.run_frames(1)
+        time.sleep(0.005)
+    assert isinstance(app.top, PlayScene)
+    return app.top
+
+
+def win(app: App, play: PlayScene) -> None:
+    play.apply_bricks([(1, 2)])
+    press(app, pygame.K_SPACE, unicode=" ", frames=120)
+    assert play.state == PlayState.WON
+
+
+def test_endless_runs_in_the_worker_child_and_keeps_progress(app: App, tmp_path: Path) -> None:
+    record = tmp_path / "endless.json"
+    app.push(MenuScene(app))
+    endless = app.push(EndlessScene(app, seed=5, make_level=gap_maker, record_path=record))
+    assert isinstance(endless, EndlessScene)
+    play = wait_for_play(app)
+    assert play.level.meta_value("maker-pid") not in ("", str(os.getpid()))  # made in a child process
+    assert play.title == "Endless 1 \u00b7 Gap" and "Play-test" not in play.title
+    assert play.playlist and play.index == 0  # the title card reads "Level 1", not "Play-test"
+    win(app, play)
+    press(app, pygame.K_RETURN)
+    play = wait_for_play(app)
+    assert endless.solved == 1 and play.title == "Endless 2 \u00b7 Gap" and play.index == 1
+    win(app, play)
+    press(app, pygame.K_RETURN)
+    play = wait_for_play(app)
+    leave_level(app)  # give up level 3: the streak ends, Enter retries
+    assert app.top is endless and endless.record.streak == 0 and endless.record.best_streak == 2
+    saved = json.loads(record.read_text())
+    assert (saved["step"], saved["solved"], saved["best_streak"], saved["seed"]) == (3, 2, 2, 5)
+    press(app, pygame.K_RETURN)
+    assert isinstance(app.top, PlayScene) and app.top.title == "Endless 3 \u00b7 Gap"
+    leave_level(app)
+    press(app, pygame.K_ESCAPE)
+    assert isinstance(app.top, MenuScene)
+    # A relaunch continues at step 3 with the best streak kept.
+    again = app.push(EndlessScene(app, make_level=gap_maker, record_path=record))
+    assert isinstance(again, EndlessScene)
+    assert again.record.step == 3 and again.record.best_streak == 2 and again.record.seed == 5
+    play = wait_for_play(app)
+    assert play.title == "Endless 3 \u00b7 Gap"
+
+
+def test_a_corrupt_record_starts_afresh_and_is_kept_aside(tmp_path: Path) -> None:
+    path = tmp_path / "endless.json"
+    path.write_text("{not json")
+    record, problem = load_record(path)
+    assert record.step == 1 and "unreadable" in problem
+    (aside,) = tmp_path.glob("endless.json.corrupt-*")
+    assert aside.read_text() == "{not json" and not path.exists()
+    path.write_text(json.dumps({"seed": 1, "step": 0, "solved": 0, "streak": 0, "best_streak": 0}))
+    record, problem = load_record(path)
+    assert record.step == 1 and "step starts at 1" in problem
+
+
+def test_save_merges_the_best_streak_of_another_game(tmp_path: Path) -> None:
+    path = tmp_path / "endless.json"
+    save_record(EndlessRecord(seed=1, step=9, solved=8, streak=8, best_streak=8), path)
+    merged = save_record(EndlessRecord(seed=1, step=3, solved=2, streak=2, best_streak=2), path)
+    assert merged.best_streak == 8 and load_record(path)[0].best_streak == 8
+
+
+def test_real_endless_levels_are_titled_and_rated() -> None:
+    first = make_endless_level(1, 3, None)
+    assert first is not None and first.level.title.startswith("Endless 1 \u00b7 ")
+    assert first.score is not None and first.level.budget == difficulty(1).bricks
+    second = make_endless_level(2, 3, first.score)
+    assert second is not None and second.score is not None and second.score >= first.score
+
+
+@pytest.mark.parametrize("step", [1])
+def test_the_generator_error_is_shown_not_raised(app: App, tmp_path: Path, step: int) -> None:
+    def broken(step: int, seed: int, previous: float | None, ctx: SolveContext) -> EndlessLevel:
+        raise RuntimeError("boom")
+
+    endless = app.push(EndlessScene(app, seed=1, make_level=broken, record_path=tmp_path / "e.json"))
+    assert isinstance(endless, EndlessScene)
+    deadline = time.monotonic() + 20
+    while not endless.error and time.monotonic() < deadline:
+        app.run_frames(1)
+        time.sleep(0.005)
+    assert "boom" in endless.error
+    press(app, pygame.K_ESCAPE)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 10**6) | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["seed", "step", "solved", "streak", "best_streak", "last_score", "x"]), inner, max_size=7),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(JSON)
+def test_any_saved_json_loads_to_a_valid_record(tmp_path_factory: pytest.TempPathFactory, data: Any) -> None:
+    path = tmp_path_factory.mktemp("rec") / "endless.json"
+    path.write_text(json.dumps(data))
+    record, problem = load_record(path)
+    assert record.step >= 1 and record.best_streak >= record.streak >= 0 and record.solved >= 0
+    if problem:
+        assert not path.exists() and len(list(path.parent.glob("endless.json.corrupt-*"))) == 1
+    else:
+        assert record == EndlessRecord.from_json(data)

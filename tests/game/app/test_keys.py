@@ -1,0 +1,67 @@
+"""Key rebinding in Settings: saved in settings.json, validated on load, used by the game at once."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pygame
+
+from game.core.settings import Settings, SettingsStore, default_settings_path
+from game.app.app import App, FixedClock
+from game.app.compose import build_app
+from game.app.input import KEY_BINDINGS, Act, rebind
+from game.app.scenes.keys import KeysScene
+from game.app.scenes.settings import KEYS_ROW, SettingsScene
+from tests.game.app.conftest import press
+
+
+def test_rebind_hint_to_j_in_settings_and_it_is_saved(app: App) -> None:
+    settings = app.push(SettingsScene(app))
+    assert isinstance(settings, SettingsScene)
+    for _ in range(KEYS_ROW):
+        press(app, pygame.K_DOWN)
+    press(app, pygame.K_RETURN)
+    keys = app.top
+    assert isinstance(keys, KeysScene)
+    press(app, pygame.K_RETURN)  # rebind "Hint"
+    assert keys.waiting
+    press(app, pygame.K_j, unicode="j")
+    assert not keys.waiting and app.settings.key_map()["hint"] == "j"
+    assert KEY_BINDINGS[pygame.K_j] == Act.HINT and pygame.K_h not in KEY_BINDINGS
+    saved = json.loads(default_settings_path().read_text())
+    assert saved["keys"] == {"hint": "j"}
+    press(app, pygame.K_DOWN)  # "Solve" onto J: swaps, Hint gets S
+    press(app, pygame.K_RETURN)
+    press(app, pygame.K_j, unicode="j")
+    assert app.settings.key_map()["solve"] == "j" and app.settings.key_map()["hint"] == "s"
+    press(app, pygame.K_BACKSPACE)  # Solve back to its default S: Hint gets J... swapped back
+    assert app.settings.key_map()["solve"] == "s"
+    press(app, pygame.K_UP)
+    press(app, pygame.K_RETURN)
+    press(app, pygame.K_SPACE, unicode=" ")  # not allowed: stays waiting, says why
+    assert keys.waiting and "cannot be used" in keys.note
+    press(app, pygame.K_ESCAPE)
+    assert not keys.waiting
+    rebind({})
+
+
+def test_a_bad_key_map_in_the_file_falls_back_with_one_message(tmp_path: Path) -> None:
+    loaded = Settings.from_json({"keys": {"hint": "s"}})  # S is Solve's key
+    assert loaded.settings.keys == () and len(loaded.messages) == 1 and "both" in loaded.messages[0]
+    for bad in ({"jump": "j"}, {"hint": "space"}, {"hint": 5}, ["hint"]):
+        out = Settings.from_json({"keys": bad, "muted": True})
+        assert out.settings.keys == () and out.settings.muted and len(out.messages) == 1
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"keys": {"hint": "j", "undo": "u"}}))
+    store = SettingsStore.load(path)
+    assert dict(store.settings.keys) == {"hint": "j", "undo": "u"} and not store.messages
+
+
+def test_the_app_applies_saved_keys(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"keys": {"restart": "u"}}))
+    app = build_app(size=(800, 500), clock=FixedClock(), settings=SettingsStore.load(path))
+    assert KEY_BINDINGS[pygame.K_u] == Act.RESTART and pygame.K_r not in KEY_BINDINGS
+    assert app.settings.key_map()["restart"] == "u"
+    rebind({})

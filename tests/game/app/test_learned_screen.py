@@ -1,0 +1,142 @@
+"""The AI learns from the player's runs: releases are stored, the screen shows what was learned,
+and the learned solver is offered once the rules are exact (headless, posted events)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+import numpy as np
+import pygame
+import pytest
+
+from ai import facade
+from ai.kernel.base import SolveStatus
+from ai.learning.dataset import many_lemming_maps
+from ai.learning.player import load_runs, offered_solvers, runs_path
+from game.core.level import Level
+from game.core.storage import user_data_dir
+from game.app.app import App
+from game.app.assistant import assistant_of
+from game.app.assistant.controller import PLAYER_RULES_SOLVER
+from game.app.assistant.state import solver_label
+from game.app.scenes.learned import MENU_LABEL, LearnedScene
+from game.app.scenes.menu import MenuScene
+from game.app.scenes.play import PlayScene, PlayState
+from tests.conftest import ORIGINAL_PACK, ORIGINAL_SOLUTIONS
+from tests.game.app.conftest import leave_level, press
+
+
+def rich_level(seed: int = 1) -> Level:
+    """A 10x10 map with many targets in unusual places (as in the many-lemming regime)."""
+    walls, targets, _ = many_lemming_maps(np.random.default_rng(seed), 1)
+    rows = ["".join("X" if walls[0, r, c] else ("T" if targets[0, r, c] else " ") for c in range(10))
+            for r in range(10)]
+    r, c = next((r, c) for r in range(10) for c in range(10) if rows[r][c] == " ")
+    rows[r] = rows[r][:c] + ">" + rows[r][c + 1 :]
+    return Level.from_rows(rows, frames=20, budget=2)
+
+
+def release(app: App, level: Level, bricks: list[tuple[int, int]]) -> None:
+    scene = app.push(PlayScene(app, level))
+    assert isinstance(scene, PlayScene)
+    scene.apply_bricks(bricks)
+    app.run_frames(1)
+    press(app, pygame.K_SPACE, unicode=" ")
+    assert scene.state != PlayState.PLACING
+    app.run_frames(2)
+    leave_level(app)
+
+
+def open_screen(app: App) -> LearnedScene:
+    menu = app.top
+    assert isinstance(menu, MenuScene)
+    index = [label for label, _ in menu.items()].index(MENU_LABEL)
+    for _ in range((index - menu.cursor) % len(menu.items())):
+        press(app, pygame.K_DOWN)
+    press(app, pygame.K_RETURN)
+    screen = app.top
+    assert isinstance(screen, LearnedScene)
+    screen.wait()
+    app.run_frames(2)  # draws the result
+    return screen
+
+
+def test_learning_from_the_players_runs(app: App, data_home: Path) -> None:
+    app.push(MenuScene(app))
+    original = Level.load(ORIGINAL_PACK)
+    release(app, original, [(2, 1), (5, 4), (6, 6)])
+    release(app, original, [(2, 1), (5, 4), (6, 6)])  # the same run again: stored once
+    assert len(load_runs(user_data_dir())) == 1 and runs_path(user_data_dir()).exists()
+    screen = open_screen(app)
+    k = screen.knowledge
+    # the engine's run of the pack level (the player's lemmings and ghosts) already pins classic down
+    assert k is not None and k.runs == 1 and k.right <= k.configurations and k.physics is not None
+    assert k.pictures and all(len(p.cells) == 3 for p in k.pictures)
+    assert k.exact == k.physics.same_behaviour(original.physics) and (k.right == k.configurations) == k.exact
+    press(app, pygame.K_ESCAPE)
+    assert isinstance(app.top, MenuScene)
+    # a run on a map with targets in unusual places: the rules are (still) exact
+    release(app, rich_level(), [])
+    screen = open_screen(app)
+    k = screen.knowledge
+    assert k is not None and k.runs == 2 and k.exact and k.right == k.configurations
+    # a right-facing lemming's learned moves include falling, walking and turning
+    moves = {(p.move, p.new_direction) for p in k.pictures if p.direction == 1}
+    assert {((1, 0), 1), ((0, 1), 1), ((0, 0), -1)} <= moves
+    offers = offered_solvers(user_data_dir())
+    assert [label for label, _, _ in offers] == ["learned from your runs"]
+    _, name, options = offers[0]
+    result = facade.solve(original, solver=facade.get_solver(name, **options), mode="all")
+    assert result.status == SolveStatus.OPTIMAL and result.complete and set(result.solutions) == ORIGINAL_SOLUTIONS
+    # the assistant of the next level offers them in its Tab cycle, as the player sees them
+    press(app, pygame.K_ESCAPE)
+    scene = app.push(PlayScene(app, original))
+    assistant = assistant_of(scene)
+    assert assistant is not None and PLAYER_RULES_SOLVER in assistant.solver_names
+    assert solver_label(PLAYER_RULES_SOLVER) == "Learned from your runs"
+    mine = facade.solve(original, solver=assistant.custom_solvers[PLAYER_RULES_SOLVER], mode="all")
+    assert mine.complete and set(mine.solutions) == ORIGINAL_SOLUTIONS
+
+
+def test_damaged_runs_file_is_kept_aside(app: App, data_home: Path) -> None:
+    from ai.learning.player import record_run
+
+    path = runs_path(user_data_dir())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("{not json")
+    assert record_run(user_data_dir(), Level.load(ORIGINAL_PACK), []) == 1
+    app.push(MenuScene(app))
+    (aside,) = path.parent.glob(path.name + ".corrupt-*")
+    assert aside.read_text() == "{not json"
+    screen = open_screen(app)
+    assert screen.knowledge is not None and screen.knowledge.runs == 1, screen.error
+
+
+def test_the_hint_bar_offers_paging_only_when_there_are_pages(app: App, data_home: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.app import hud
+    from game.app.scenes import learned
+
+    shown: list[list[str]] = []
+    real = hud.hint_bar
+
+    def recording(surface: pygame.Surface, items: list[tuple[str, str]], **options: object) -> object:
+        shown.append([key for key, _ in items])
+        return real(surface, items, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hud, "hint_bar", recording)
+    app.push(MenuScene(app))
+    screen = open_screen(app)
+    assert screen.knowledge is not None and screen.knowledge.runs == 0
+    assert shown[-1] == ["Esc"]  # nothing to page through yet
+    press(app, pygame.K_ESCAPE)
+    release(app, Level.load(ORIGINAL_PACK), [(2, 1), (5, 4), (6, 6)])
+    screen = open_screen(app)
+    k = screen.knowledge
+    assert k is not None and k.runs == 1
+    assert len(k.pictures) == 3 and shown[-1] == ["Esc"]  # classic's three moves fit on one page
+    screen.knowledge = dataclasses.replace(k, pictures=k.pictures * 3)  # nine moves: two pages
+    app.run_frames(1)
+    assert shown[-1] == ["Esc", "Left/Right"]
+    press(app, pygame.K_RIGHT)
+    assert screen.page == 1

@@ -1,0 +1,249 @@
+"""Drive the real app headless: clicks and keys as pygame events, a bounded number of frames."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from game.core.level import Level
+from game.core.progress import ProgressStore, default_progress_path
+from game.app.app import App
+from game.core.catalog import pack_entries
+from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
+from tests.conftest import ORIGINAL_INDEX, ORIGINAL_KEY, ORIGINAL_SOLUTIONS
+from tests.game.app.conftest import click, leave_level, move, press
+
+SOLUTION = ((2, 1), (5, 4), (6, 6))
+
+
+def open_level(app: App, index: int = ORIGINAL_INDEX) -> PlayScene:
+    """Push the play scene of pack level ``index`` and step one frame."""
+    scene = PlayScene(app, playlist=pack_entries(), index=index)
+    app.push(scene)
+    app.run_frames(1)
+    return scene
+
+
+def click_cell(app: App, scene: PlayScene, cell: tuple[int, int]) -> None:
+    click(app, scene.layout().cell_center(*cell))
+
+
+def frames_to_finish(level: Level) -> int:
+    """Enough app frames (at 60 fps, 1x) to play the whole run."""
+    return int(level.frames / BASE_FPS * 60) + 10
+
+
+def test_original_solution_by_clicks_wins_and_is_saved(app: App) -> None:
+    scene = open_level(app)
+    assert scene.level.title == "The Original"
+    for cell in SOLUTION:
+        click_cell(app, scene, cell)
+    assert scene.bricks == SOLUTION
+    assert scene.state == PlayState.PLACING
+    press(app, pygame.K_SPACE, unicode=" ")
+    assert scene.state == PlayState.RUNNING
+    app.run_frames(frames_to_finish(scene.level))
+    assert scene.state == PlayState.WON
+    assert scene.frame == scene.level.frames - 1
+    stored = ProgressStore.load(default_progress_path())
+    st = stored.status(ORIGINAL_KEY, scene.level)
+    assert st.solved and st.best_bricks == 3 and not st.changed
+    assert stored.records[ORIGINAL_KEY].replays[0].bricks == SOLUTION
+
+
+def test_no_bricks_loses(app: App) -> None:
+    scene = open_level(app)
+    press(app, pygame.K_SPACE, unicode=" ")
+    app.run_frames(frames_to_finish(scene.level))
+    assert scene.state == PlayState.LOST
+    record = ProgressStore.load(default_progress_path()).records[ORIGINAL_KEY]
+    assert not record.solved and record.attempts == 1  # the release counted as an attempt
+
+
+def test_undo_redo_with_keys(app: App) -> None:
+    scene = open_level(app)
+    click_cell(app, scene, (2, 1))
+    click_cell(app, scene, (5, 4))
+    assert scene.bricks == ((2, 1), (5, 4))
+    press(app, pygame.K_z)
+    assert scene.bricks == ((2, 1),)
+    press(app, pygame.K_z, mod=pygame.KMOD_LCTRL)
+    assert scene.bricks == ()
+    press(app, pygame.K_z)
+    assert scene.bricks == ()
+    press(app, pygame.K_y)
+    assert scene.bricks == ((2, 1),)
+    press(app, pygame.K_y, mod=pygame.KMOD_LCTRL)
+    assert scene.bricks == ((2, 1), (5, 4))
+    # removing by clicking is an edit too
+    click_cell(app, scene, (2, 1))
+    assert scene.bricks == ((5, 4),)
+    press(app, pygame.K_z)
+    assert scene.bricks == ((2, 1), (5, 4))
+    # a new edit after undo drops the redo states
+    press(app, pygame.K_z)
+    click_cell(app, scene, (6, 6))
+    press(app, pygame.K_y)
+    assert scene.bricks == ((2, 1), (6, 6))
+
+
+def test_budget_is_enforced(app: App) -> None:
+    scene = open_level(app)
+    for cell in SOLUTION:
+        click_cell(app, scene, cell)
+    click_cell(app, scene, (3, 3))
+    assert scene.bricks == SOLUTION
+    assert scene.deny is not None and scene.deny[0] == (3, 3)
+    assert "budget" in scene.message
+
+
+@pytest.mark.parametrize("cell", [(0, 0), (1, 1), (8, 8), (5, 2)])  # wall, start, target, wall
+def test_clicking_fixed_cells_changes_nothing(app: App, cell: tuple[int, int]) -> None:
+    scene = open_level(app)
+    click_cell(app, scene, cell)
+    assert scene.bricks == ()
+    assert scene.deny is not None and scene.deny[0] == cell
+    assert not scene.session.history.can_undo
+    app.run_frames(60)
+    assert scene.deny is None  # the cue fades
+
+
+def test_click_outside_board_is_ignored(app: App) -> None:
+    scene = open_level(app)
+    click(app, (3, 3))
+    assert scene.bricks == () and scene.deny is None
+
+
+def test_restart_keeps_bricks(app: App) -> None:
+    scene = open_level(app)
+    click_cell(app, scene, (2, 1))
+    press(app, pygame.K_SPACE, unicode=" ", frames=40)
+    assert scene.state == PlayState.RUNNING and scene.t > 1
+    press(app, pygame.K_r, unicode="r")
+    assert scene.state == PlayState.PLACING and scene.t == 0
+    assert scene.bricks == ((2, 1),)
+
+
+def test_backspace_clears_and_is_undoable(app: App) -> None:
+    scene = open_level(app)
+    for cell in SOLUTION:
+        click_cell(app, scene, cell)
+    press(app, pygame.K_BACKSPACE)
+    assert scene.bricks == ()
+    press(app, pygame.K_z)
+    assert scene.bricks == SOLUTION
+
+
+def test_step_forward_and_back_is_exact(app: App) -> None:
+    scene = open_level(app)
+    for cell in SOLUTION:
+        click_cell(app, scene, cell)
+    run = scene.run
+    press(app, pygame.K_PERIOD)  # "." steps from the start (the arrows move the brick cursor while placing)
+    for _ in range(4):
+        press(app, pygame.K_RIGHT)  # once released, Right steps too
+    assert scene.state == PlayState.PAUSED and scene.frame == 5
+    press(app, pygame.K_LEFT)
+    press(app, pygame.K_LEFT)
+    assert scene.frame == 3 and scene.t == 3.0
+    assert run.states_at(scene.frame) == scene.run.states_at(3)
+    for _ in range(scene.level.frames + 3):
+        press(app, pygame.K_RIGHT)
+    assert scene.state == PlayState.WON and scene.frame == scene.level.frames - 1
+    press(app, pygame.K_LEFT)
+    assert scene.state == PlayState.PAUSED and scene.frame == scene.level.frames - 2
+
+
+def test_pause_resume_and_speed(app: App) -> None:
+    scene = open_level(app)
+    press(app, pygame.K_SPACE, unicode=" ", frames=12)
+    t1 = scene.t
+    assert t1 == pytest.approx(12 / 60 * BASE_FPS, abs=0.2)
+    press(app, pygame.K_SPACE, unicode=" ", frames=30)
+    assert scene.state == PlayState.PAUSED and scene.t == t1
+    for _ in range(5):
+        press(app, pygame.K_EQUALS, unicode="=")
+    assert scene.speed == 8
+    press(app, pygame.K_MINUS, unicode="-")
+    assert scene.speed == 4
+    press(app, pygame.K_SPACE, unicode=" ", frames=12)
+    assert scene.t == pytest.approx(t1 + 13 / 60 * BASE_FPS * 4, abs=0.6)
+
+
+def test_editing_during_a_run_returns_to_placing(app: App) -> None:
+    scene = open_level(app)
+    press(app, pygame.K_SPACE, unicode=" ", frames=20)
+    click_cell(app, scene, (2, 1))
+    assert scene.state == PlayState.PLACING and scene.t == 0 and scene.bricks == ((2, 1),)
+
+
+def test_preview_toggle_and_hover(app: App) -> None:
+    scene = open_level(app)
+    assert scene.preview  # on by default (settings)
+    press(app, pygame.K_p, unicode="p")
+    assert not scene.preview and not app.settings.preview
+    press(app, pygame.K_p, unicode="p")
+    assert scene.preview
+    move(app, scene.layout().cell_center(3, 3))
+    assert scene.hover == (3, 3)
+    assert scene.current_view().hover_ok
+    move(app, scene.layout().cell_center(0, 0))
+    assert scene.hover == (0, 0) and not scene.current_view().hover_ok
+    press(app, pygame.K_p, unicode="p")
+    assert not scene.preview
+
+
+def test_enter_after_win_opens_next_level_and_esc_goes_back(app: App) -> None:
+    from game.app.scenes.select import LevelSelectScene
+
+    select = app.push(LevelSelectScene(app))
+    scene = open_level(app)
+    scene.apply_bricks(SOLUTION)
+    press(app, pygame.K_SPACE, unicode=" ")
+    app.run_frames(frames_to_finish(scene.level))
+    assert scene.state == PlayState.WON
+    press(app, pygame.K_RETURN)
+    nxt = app.top
+    assert isinstance(nxt, PlayScene) and nxt.index == ORIGINAL_INDEX + 1
+    leave_level(app)
+    assert app.top is select
+    assert select.statuses[ORIGINAL_INDEX].solved
+
+
+def test_all_six_original_solutions_win(app: App) -> None:
+    scene = open_level(app)
+    for sol in ORIGINAL_SOLUTIONS:
+        scene.apply_bricks(sol)
+        assert scene.run.won
+
+
+def test_resize_keeps_board_inside_and_centred(app: App) -> None:
+    scene = open_level(app)
+    for size in [(640, 480), (1600, 900), (500, 900)]:
+        screen = pygame.Surface(size)
+        app.screen = screen
+        app.run_frames(1)
+        rect = scene.layout(size).rect
+        assert screen.get_rect().contains(rect)
+        area = scene.board_area(size)
+        assert abs(rect.centerx - area.centerx) <= 1 and abs(rect.centery - area.centery) <= 1
+
+
+def test_quit_event_stops_the_app(app: App) -> None:
+    open_level(app)
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    assert app.run_frames(10) == 1
+    assert not app.running
+
+
+def test_window_resize_event_refits_the_board(app: App) -> None:
+    scene = open_level(app)
+    before = scene.layout().cell
+    pygame.display.set_mode((640, 480), pygame.RESIZABLE)  # what SDL does when the user resizes
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, w=640, h=480, size=(640, 480)))
+    app.run_frames(1)
+    assert app.screen.get_size() == (640, 480)
+    lay = scene.layout()
+    assert lay.cell < before and app.screen.get_rect().contains(lay.rect)
+    click(app, lay.cell_center(2, 1))
+    assert scene.bricks == ((2, 1),)

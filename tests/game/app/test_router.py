@@ -1,0 +1,112 @@
+"""The registry: scenes open each other by name; every name used resolves; no scene module imports another;
+the title menu is the same whichever command built the app."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.app.app import App, Scene
+from game.app.compose import MENU_ENTRIES, PUZZLES, SCENES, default_registry
+from game.app.scenes.menu import MenuScene
+from game.cli.main import main
+from tests.game.app.conftest import press
+
+APP = Path(__file__).resolve().parents[3] / "game" / "app"
+#: Parts of one screen split over modules (drawing helpers, the editor's panels and dialogs).
+HELPERS = {"play_draw", "timeline", "editor_view", "editor_analysis", "dialogs"}
+#: The helpers each scene module may import.
+OWN_HELPERS = {"play": {"play_draw", "timeline"}, "editor": {"editor_view", "editor_analysis", "dialogs"},
+               "editor_view": {"editor_analysis"}}
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module ``path`` imports (``from a.b import c`` gives ``a.b`` and ``a.b.c``)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+    return found
+
+
+def test_no_scene_module_imports_another() -> None:
+    scenes = {p.stem for p in (APP / "scenes").glob("*.py") if p.stem != "__init__"}
+    assert {"menu", "play", "editor", "select"} <= scenes
+    for path in (APP / "scenes").glob("*.py"):
+        own = {path.stem} | OWN_HELPERS.get(path.stem, set())
+        others = {f"game.app.scenes.{s}" for s in scenes - own}
+        assert not imported_modules(path) & others, f"{path.name} imports {imported_modules(path) & others}"
+    puzzles = {f"game.app.puzzles.{p.stem}" for p in (APP / "puzzles").glob("*.py") if p.stem != "__init__"}
+    for path in (APP / "puzzles").glob("*.py"):
+        assert not imported_modules(path) & (puzzles - {f"game.app.puzzles.{path.stem}"}), path.name
+
+
+def test_every_registered_name_resolves_to_a_scene_class() -> None:
+    registry = default_registry()
+    for name in registry.scenes:
+        cls = registry.scene(name)
+        assert isinstance(cls, type) and issubclass(cls, Scene) and cls.__name__.endswith("Scene"), name
+    for entry in PUZZLES:
+        assert registry.scene(entry.key) is entry.scene and entry.title and entry.blurb
+    assert [entry.key for entry in registry.puzzles] == ["life", "pegs", "mines"]
+    for menu_entry in MENU_ENTRIES:
+        assert menu_entry.scene in registry.scenes, menu_entry
+    with pytest.raises(KeyError, match="no scene 'nowhere'"):
+        registry.scene("nowhere")
+
+
+def test_every_name_opened_in_the_app_is_registered() -> None:
+    """Every ``app.open("...")`` / ``app.make("...")`` / ``app.showing("...")`` in game/app names a scene."""
+    call = re.compile(r"""\.(?:open|make|showing)\(\s*["']([a-z_]+)["']""")
+    used = {name for path in APP.rglob("*.py") for name in call.findall(path.read_text())}
+    assert {"select", "play", "pause", "help", "menu", "settings"} <= used
+    assert used <= set(SCENES), used - set(SCENES)
+
+
+def test_app_opens_scenes_by_name_and_f1_opens_help_once(app: App) -> None:
+    menu = app.open("menu")
+    assert app.top is menu and app.showing("menu")
+    press(app, pygame.K_F1)
+    assert app.showing("help")
+    press(app, pygame.K_F1)  # F1 on the help screen closes it (never a second help screen)
+    assert app.top is menu
+
+
+def built_by(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> App:
+    """The app the command ``argv`` builds (its main loop not run)."""
+    built: list[App] = []
+
+    def start(self: App, **_: object) -> int:
+        built.append(self)
+        return 0
+
+    monkeypatch.setattr(App, "start", start)
+    assert main(argv) == 0
+    assert len(built) == 1
+    return built[0]
+
+
+def menu_labels(app: App) -> list[str]:
+    """The title menu's labels of ``app`` (its own title menu when the command opened one)."""
+    menus = [scene for scene in app.scenes if isinstance(scene, MenuScene)]
+    menu = menus[0] if menus else app.open("menu")
+    return [label for label, _ in menu.items()]
+
+
+def test_the_title_menu_is_the_same_whichever_command_built_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    play = menu_labels(built_by(["play", "--frames", "1"], monkeypatch))
+    level = menu_labels(built_by(["play", "2", "--frames", "1"], monkeypatch))
+    edit = menu_labels(built_by(["edit", "4", "--frames", "1"], monkeypatch))
+    pegs = menu_labels(built_by(["pegs", "play", "--frames", "1"], monkeypatch))
+    added = [entry.label for entry in MENU_ENTRIES]
+    assert "What the AI has learned" in added and "More puzzles" in added and "Play a code" in added
+    for labels in (play, level, edit, pegs):
+        assert [label for label in labels if label != "Continue"] == ["Levels", *added, "Settings", "Quit"]
+    assert play == level == edit == pegs

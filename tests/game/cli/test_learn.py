@@ -1,0 +1,112 @@
+"""``python main.py learn``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ai.learning.rules import LearnedRules
+from game.cli.main import main
+from tests.conftest import ORIGINAL_NUMBER
+
+
+def test_learn_tiny_json_reports_not_exact(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["learn", "--model", "tree", "--games", "1", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 1
+    assert data["exact"] is False and data["errors"] > 0
+
+
+def test_learn_saves_and_prints_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "rules.json"
+    code = main(["learn", "--model", "tree", "--games", "60", "--seed", "1", "--out", str(out)])
+    text = capsys.readouterr().out
+    assert code == 0
+    assert "exact: 0 wrong predictions" in text
+    assert "if " in text and " as CNF" in text
+    rules = LearnedRules.load(out)
+    assert rules.verified_exact and rules.meta["games"] == 60
+
+
+def test_learn_help_does_not_import_sklearn() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; from game.cli import main; p = main.build_parser(); "
+            "print('sklearn' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[3])
+    assert proc.stdout.strip() == "False", proc.stderr
+
+
+@pytest.fixture
+def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    return tmp_path / "xdg"
+
+
+def test_learn_one_many_lemming_game_is_exact(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["learn", "--regime", "many", "--games", "1", "--seed", "3", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["exact"] and data["meta"]["regime"] == "many" and data["meta"]["games"] == 1
+
+
+def test_positions_only_rules_drive_solve_and_hint(tmp_path: Path, data_home: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "positions.json"
+    assert main(["learn", "--positions-only", "--games", "1", "--seed", "0", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "checked against the engine: EXACT" in text
+    assert main(["solve", ORIGINAL_NUMBER, "--solver", "learned", "--rules", str(out), "--all", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["status"] == "optimal" and result["complete"] and len(result["solutions"]) == 6
+    assert main(["hint", ORIGINAL_NUMBER, "--rules", str(out), "--bricks", "3,3", "--json"]) == 0
+    hint = json.loads(capsys.readouterr().out)
+    assert hint["action"] == "remove" and hint["cell"] == [3, 3] and hint["min_bricks"] == 3
+
+
+def test_bad_rules_and_options_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{]")
+    assert main(["solve", ORIGINAL_NUMBER, "--solver", "learned", "--rules", str(bad)]) == 2
+    assert main(["hint", ORIGINAL_NUMBER, "--rules", str(tmp_path / "missing.json")]) == 2
+    assert main(["solve", "1", "--solver", "cpsat", "--rules", str(bad)]) == 2
+    assert main(["learn", "--positions-only", "--mirror"]) == 2
+    err = capsys.readouterr().err
+    assert "not valid JSON" in err and "missing.json: no such file" in err and "--solver learned only" in err
+
+
+def test_learning_curve_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "curve.png"
+    assert main(["learn", "--curve", str(out), "--seeds", "1", "--games", "1"]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    text = capsys.readouterr().out
+    for name in ("random", "many", "mirrored", "active", "logreg", "mlp"):
+        assert f"{name}:" in text
+
+
+def test_learn_time_limit_stops_the_physics_learner(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """The command's one limit reaches the learner: a learner that meets its deadline says so, exit 1."""
+    from ai import facade
+    from ai.kernel.context import SolveContext
+    from tests.stopping import expired
+
+    seen: list[SolveContext] = []
+    real = facade.learn_physics
+
+    def spy(games: object, **kw: object) -> object:
+        ctx = kw["ctx"]
+        assert isinstance(ctx, SolveContext)
+        seen.append(ctx)
+        return real(games, ctx=expired())  # type: ignore[arg-type]  # as if the limit came during the learning
+
+    monkeypatch.setattr(facade, "learn_physics", spy)
+    assert main(["learn", "--games", "1", "--time-limit", "30"]) == 1
+    remaining = seen[0].remaining()
+    assert remaining is not None and 0 < remaining <= 30
+    assert "learning stopped (timeout): nothing learned" in capsys.readouterr().err
+    assert main(["learn", "--model", "tree", "--time-limit", "5"]) == 2
+    assert "--time-limit go with the physics learner" in capsys.readouterr().err

@@ -1,0 +1,178 @@
+"""The solve, hint and bench commands."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+from game.cli.main import build_parser, main
+from tests.ai.solvers.exact_helpers import ORIGINAL, ORIGINAL_SOLUTIONS, UNREACHABLE, original
+from tests.conftest import ORIGINAL_NUMBER, REPO
+
+
+def test_solve_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", str(ORIGINAL), "--solver", "cpsat", "--all", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert list(data) == ["status", "solver", "mode", "min_bricks", "bricks", "solutions", "complete",
+                          "solution_count", "best_bound", "seconds", "message", "relaxed"]
+    assert data["mode"] == "all" and data["best_bound"] == 3 and data["relaxed"] is None
+    assert data["min_bricks"] == 3 and data["complete"] is True and data["solution_count"] == 6
+    assert sorted(tuple(map(tuple, s)) for s in data["solutions"]) == list(ORIGINAL_SOLUTIONS)
+
+
+@pytest.mark.parametrize("solver", ["auto", "search", "brute", "milp"])
+def test_solve_report(solver: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", ORIGINAL_NUMBER, "--solver", solver]) == 0
+    assert "optimal: 3 bricks" in capsys.readouterr().out
+
+
+def test_solve_with_the_research_solvers(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", ORIGINAL_NUMBER, "--solver", "gradient", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["solver"] == "gradient" and data["status"] == "feasible"  # never claims a proof
+    assert tuple(map(tuple, data["bricks"])) in ORIGINAL_SOLUTIONS
+    assert main(["solve", ORIGINAL_NUMBER, "--solver", "learned", "--all", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["solver"] == "learned" and data["min_bricks"] == 3 and data["complete"] is True
+    assert sorted(tuple(map(tuple, s)) for s in data["solutions"]) == list(ORIGINAL_SOLUTIONS)
+
+
+def test_solve_lp(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", ORIGINAL_NUMBER, "--solver", "milp", "--lp"]) == 0
+    assert "LP relaxation" in capsys.readouterr().out
+
+
+def test_solve_lp_json_carries_objective_and_densities(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", ORIGINAL_NUMBER, "--solver", "milp", "--lp", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["bricks"] is None and data["solutions"] == []  # a relaxation is no brick set
+    relaxed = data["relaxed"]
+    assert 0 < relaxed["objective"] <= 3  # a lower bound on the optimum (3 bricks)
+    densities = relaxed["densities"]
+    assert densities and all(0 < d["density"] <= 1 + 1e-6 for d in densities)
+    assert sum(d["density"] for d in densities) == pytest.approx(relaxed["objective"], abs=1e-3)
+    level = original()
+    assert all(tuple(d["cell"]) in level.brickable_cells for d in densities)
+
+
+def test_no_answer_prints_null_bricks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``[]`` is the 0-brick solution; no answer is ``null``."""
+    unreachable = tmp_path / "unreachable.txt"
+    unreachable.write_text(UNREACHABLE.to_text())
+    assert main(["solve", str(unreachable), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "infeasible" and data["bricks"] is None and data["best_bound"] is None
+    assert main(["solve", str(REPO / "bench/suites/large/004_large.txt"), "--solver", "cpsat", "--time-limit", "0.001", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] in ("timeout", "cancelled", "unknown") and data["bricks"] is None
+    won = tmp_path / "won.txt"
+    won.write_text("3\n0\n> T\nXXX\n")  # won with no brick
+    assert main(["solve", str(won), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "optimal" and data["bricks"] == [] and data["min_bricks"] == 0
+
+
+def test_hint(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", ORIGINAL_NUMBER, "--bricks", "2,1;6,4", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["action"] == "place" and data["cell"] == [6, 6] and data["steps"] == [["place", [6, 6]]]
+
+
+def test_hint_removes_a_useless_brick_first(capsys: pytest.CaptureFixture[str]) -> None:
+    """(22,19) is in no minimum solution: the hint removes it first (never calls 5 bricks solved)."""
+    assert main(["hint", str(REPO / "bench/suites/large/006_large.txt"), "--bricks", "22,19"]) == 0
+    out = capsys.readouterr().out
+    assert "remove the brick at (22,19)" in out and "the minimum is 4 bricks" in out
+
+
+def test_hint_without_time_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    """Like solve: exit code 1 when no answer came in the time allowed, and the output says so."""
+    assert main(["hint", str(REPO / "bench/suites/large/004_large.txt"), "--time-limit", "0.001", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["action"] == "unknown" and data["cell"] is None and data["solution"] is None
+    assert data["proved"] is False  # (a 1 ms limit may stop even the reachability analysis)
+
+
+def test_ai_never_imports_the_ui_or_pygame() -> None:
+    """``ai`` is a library of the core; the UI is its client (``solve --gif`` is wired by game.cli.play)."""
+    offenders = []
+    for path in sorted((REPO / "ai").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in (
+                    "import_module", "__import__") and node.args and isinstance(node.args[0], ast.Constant):
+                names = [str(node.args[0].value)]
+            for name in names:
+                if name in ("pygame", "game.app") or name.startswith(("pygame.", "game.app.")):
+                    offenders.append(f"{path.relative_to(REPO)}:{node.lineno}: {name}")
+    assert offenders == []
+
+
+def test_solve_gif_comes_from_the_export_command() -> None:
+    """``solve --gif`` is the export module's option, registered with ``solve``."""
+    import argparse
+
+    import game.cli.solve
+
+    parser = argparse.ArgumentParser()
+    game.cli.solve.register(parser.add_subparsers())
+    assert parser.parse_args(["solve", "1", "--gif", "x.gif"]).gif == "x.gif"
+    assert parser.parse_args(["solve", "1"]).gif is None
+    args = build_parser().parse_args(["solve", "1", "--gif", "y.gif", "--json"])
+    assert args.gif == "y.gif" and args.json
+
+
+def test_solve_gif_writes_the_answer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """With ``--json`` the report stays one JSON object on stdout; the GIF's line goes to stderr."""
+    gif = tmp_path / "answer.gif"
+    assert main(["solve", ORIGINAL_NUMBER, "--json", "--gif", str(gif)]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["min_bricks"] == 3
+    assert gif.read_bytes()[:6] == b"GIF89a" and str(gif) in captured.err
+
+
+def test_bench_writes_its_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    results = tmp_path / "results.md"
+    results.write_text("# Benchmark results\n\n## Other\n\nkeep me\n")
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    (suite / "a.txt").write_text(ORIGINAL.read_text())
+    assert main(["bench", "--suite", str(suite), "--solvers", "cpsat", "search", "--results", str(results)]) == 0
+    text = results.read_text()
+    assert "keep me" in text and "## Exact solvers" in text and "| cpsat | suite | 1/1 |" in text
+
+
+def test_solve_json_counts_the_optimal_sets_of_a_split_level(capsys: pytest.CaptureFixture[str]) -> None:
+    """A level of independent parts: the product of the parts' counts, listed only up to the cap."""
+    assert main(["solve", str(REPO / "bench/suites/compartments/008_compartments.txt"), "--all", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "optimal" and data["min_bricks"] == 18
+    assert data["solution_count"] == 4480 and len(data["solutions"]) == 1000 and not data["complete"]
+    assert main(["solve", ORIGINAL_NUMBER, "--all", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["complete"] and data["solution_count"] == len(data["solutions"]) == 6
+
+
+def test_solve_all_lists_as_many_of_a_split_levels_solutions_as_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    level = str(REPO / "bench/suites/compartments/008_compartments.txt")
+    assert main(["solve", level, "--all", "--list", "5000", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["solution_count"] == 4480 and len(data["solutions"]) == 4480 and data["complete"]
+    assert len({tuple(map(tuple, s)) for s in data["solutions"]}) == 4480
+    assert main(["solve", level, "--all", "--list", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["solution_count"] == 4480 and len(data["solutions"]) == 3 and not data["complete"]
+
+
+@pytest.mark.parametrize("argv", [["--list", "5"], ["--all", "--list", "5", "--solver", "cpsat"],
+                                  ["--all", "--list", "0"], ["--all", "--list", "x"]])
+def test_solve_list_is_checked_before_work(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", ORIGINAL_NUMBER, *argv]) == 2
+    assert "--list" in capsys.readouterr().err

@@ -1,0 +1,89 @@
+"""Hints that teach (game.core.teach): the reason and the idea are true for the level at hand."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given, settings
+
+from game.core.level import Level
+from game.core.pack import pack_level_paths
+from game.core.simulation import simulate
+from game.core.reads import solid_of, step_reads
+from game.core.teach import first_failure, the_idea, why_it_fails
+from tests.strategies import levels
+
+
+def winning_set(level: Level, max_size: int = 2) -> tuple[tuple[int, int], ...] | None:
+    cells = level.brickable_cells
+    for k in range(min(max_size, level.budget) + 1):
+        for combo in itertools.combinations(cells, k):
+            if simulate(level, combo).won:
+                return combo
+    return None
+
+
+def check_reason(level: Level, bricks: tuple[tuple[int, int], ...]) -> None:
+    run = simulate(level, bricks, enforce_budget=False)
+    lesson = why_it_fails(level, bricks)
+    if run.won:
+        assert lesson is None
+        return
+    assert lesson is not None
+    failure = first_failure(run)
+    assert failure is not None
+    frame = lesson.frame
+    path = run.tracks[failure.lemming].path
+    state = path[min(frame, len(path) - 1)]
+    if " reads " in lesson.text:  # the cell it names is one the level's physics reads there, with its true content
+        assert f"frame {frame}" in lesson.text
+        assert lesson.cell in step_reads(level.physics, solid_of(level, bricks), state)
+        assert f"row {lesson.cell[0]}, column {lesson.cell[1]}" in lesson.text
+        inside = 0 <= lesson.cell[0] < level.height and 0 <= lesson.cell[1] < level.width
+        solid = not inside or bool(level.obstacle_map(bricks)[lesson.cell])
+        words = "which is open" if not solid else ("which is a brick" if lesson.cell in bricks else "which is a wall")
+        assert f"column {lesson.cell[1]}), {words}" in lesson.text
+    else:
+        assert "needs a shorter way" in lesson.text and lesson.cell == path[-1][:2]
+    if len(level.lemmings) > 1:
+        assert f"emming {failure.lemming + 1}" in lesson.text
+    else:
+        assert lesson.text.startswith("The lemming")
+
+
+def test_reasons_for_every_pack_level_with_no_bricks_are_true() -> None:
+    for path in pack_level_paths():
+        check_reason(Level.load(path), ())
+
+
+@settings(max_examples=150, deadline=None)
+@given(levels(max_height=6, max_width=7, max_frames=20, max_budget=2))
+def test_reasons_and_ideas_are_true_for_any_level(level: Level) -> None:
+    check_reason(level, ())
+    solution = winning_set(level)
+    if solution is None or simulate(level).won:
+        return
+    idea = the_idea(level, (), solution)
+    assert idea is not None and idea.text.startswith("The idea:")
+    failure = first_failure(simulate(level))
+    assert failure is not None
+    if "needs a floor" in idea.text or "needs a brick" in idea.text:
+        assert idea.cell in solution  # the cell it names is a brick of the winning set
+        # and the failing lemming really reads that cell on its current path
+        path = simulate(level).tracks[failure.lemming].path
+        solid = solid_of(level, ())
+        reads = {cell for state in path for cell in step_reads(level.physics, solid, state)}
+        assert idea.cell in reads
+
+
+def test_the_original_teaches_in_words() -> None:
+    from pathlib import Path
+
+    level = Level.load(Path(__file__).resolve().parents[3] / "levels" / "007_the_original.txt")
+    reason = why_it_fails(level, ())
+    assert reason is not None and reason.text.startswith("The lemming drops into the pit at frame")
+    from tests.conftest import ORIGINAL_SOLUTIONS
+
+    for solution in ORIGINAL_SOLUTIONS:
+        idea = the_idea(level, (), solution)
+        assert idea is not None and idea.text.startswith("The idea: the lemming needs") and idea.cell in solution
