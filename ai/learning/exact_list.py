@@ -21,9 +21,11 @@ import numpy as np
 import numpy.typing as npt
 
 from ai.kernel.context import SolveContext
+from ai.kernel.cpsat_run import solve_under
 from ai.learning.hidden_directions import STAY_OUTCOME, direction_model, outcome_ids, outcome_of, targets_stop_seen
 from ai.learning.observations import Steps
 from game.core.physics import NEIGHBOURS, Physics, Rule
+from game.core.physics_views import views
 
 IntArray = npt.NDArray[np.int64]
 
@@ -43,7 +45,8 @@ def shortest_list(steps: Steps, *, name: str = "learned", targets_stop: bool | N
     >>> from game.core.physics_catalog import SHIPPED
     >>> from ai.learning.observations import random_game, steps_of
     >>> games = [random_game(np.random.default_rng(0), SHIPPED["climber"])]
-    >>> shortest_list(steps_of(games)).same_behaviour(SHIPPED["climber"])
+    >>> from game.core.physics_views import same_behaviour
+    >>> same_behaviour(shortest_list(steps_of(games)), SHIPPED["climber"])
     True
     """
     ctx = ctx or SolveContext.create()
@@ -159,7 +162,6 @@ class _ListModel:
         """``("infeasible", None)``, ``("found", rules)`` or ``("unknown", None)``."""
         from ortools.sat.python import cp_model
 
-        from ai.kernel.cpsat_run import solve_under
 
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1  # one worker and a work cap: the same answer on every machine
@@ -190,7 +192,7 @@ def _solve(steps: Steps, k: int, stop_on_targets: bool, work: float,
 
 def outcome_table(physics: Physics) -> IntArray:
     """Per configuration (seen from the lemming) the outcome number of ``physics``' move."""
-    table = physics.table
+    table = views(physics).table
     return outcome_ids(table[:, 0], table[:, 1], table[:, 2])
 
 

@@ -28,17 +28,20 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import numpy as np
 
 from ai.learning.observations import Game, observe
-from ai.learning.physics_learner import describe_config  # noqa: F401  (the screen's captions)
+from ai.learning.physics_learner import describe_config, learn_physics  # noqa: F401  (the screen's captions)
 from game.core.level import Brick, Level
-from game.core.physics import CLASSIC, CONFIGS, Physics
-from game.core.physics_catalog import level_line, resolve
+from game.core.pack import pack_worlds
+from game.core.physics import CLASSIC, CONFIGS, Physics, PhysicsError
+from game.core.physics_catalog import level_line, load_physics_file, resolve
+from game.core.physics_views import same_behaviour, views
+from game.core.storage import atomic_write_text, read_user_object, set_aside_reason
 
 #: File of the observed runs in the data folder.
 RUNS_FILE = "observed_runs.json"
@@ -112,8 +115,6 @@ def load_runs(data_dir: Path) -> list[ObservedRun]:
 def _read(path: Path) -> tuple[Any, str | None]:
     """The store through the bounded loader (:func:`game.core.storage.read_user_object`: regular files only,
     at most :data:`MAX_RUNS_BYTES`, bounded depth and numbers, an object): ``(data, problem)``, never raises."""
-    from game.core.storage import read_user_object
-
     return read_user_object(path, MAX_RUNS_BYTES)
 
 
@@ -133,8 +134,6 @@ def _merge_and_write(path: Path, new: Sequence[ObservedRun], problems: list[str]
     atomically; returns the number of runs.  The one read/merge/write of the store (the place for
     the storage lock).  A damaged file is moved aside (:func:`game.core.storage.set_aside`), never lost,
     and what was wrong is appended to ``problems``."""
-    from game.core.storage import atomic_write_text, set_aside_reason
-
     data, problem = _read(path)
     if problem is not None:
         reason = set_aside_reason(path, problem)
@@ -182,8 +181,8 @@ def observe_run(run: ObservedRun, rng: np.random.Generator | None = None) -> Gam
             grid[r][c] = ">" if direction > 0 else "<"
         for lem in level.lemmings:
             grid[lem.row][lem.col] = " "
-        ghost_level = Level(min(level.frames, MAX_FRAMES), len(run.bricks), tuple("".join(r) for r in grid),
-                            level.meta)
+        ghost_level = replace(level, frames=min(level.frames, MAX_FRAMES), budget=len(run.bricks),
+                              grid=tuple("".join(r) for r in grid))
         games.append(observe(ghost_level, run.bricks))
     positions = tuple(p for g in games for p in g.positions)
     directions = tuple(d for g in games for d in g.directions)
@@ -234,9 +233,9 @@ def rule_pictures(physics: Physics) -> list[RulePicture]:
 def physics_key(line: str) -> str:
     """A short file-safe key of a physics line (``classic`` for the classic game)."""
     physics = resolve(line)
-    if physics.is_classic:
+    if views(physics).is_classic:
         return "classic"
-    return hashlib.sha256(physics.behaviour_key().encode("ascii")).hexdigest()[:12]
+    return hashlib.sha256(views(physics).behaviour_key.encode("ascii")).hexdigest()[:12]
 
 
 def player_rules_path(data_dir: Path, key: str = "classic") -> Path:
@@ -248,12 +247,10 @@ def player_rules_path(data_dir: Path, key: str = "classic") -> Path:
 
 def world_names(data_dir: Path) -> dict[str, str]:
     """Physics key -> the name the screen gives it (the pack world that uses it, else "your levels")."""
-    from game.core.pack import pack_worlds
-
     names: dict[str, str] = {"classic": "The classic worlds"}
     try:
         for world in pack_worlds():
-            line = Level.load(world.levels[0]).meta_value("physics") or "classic"
+            line = level_line(Level.load(world.levels[0]).physics)
             names.setdefault(physics_key(line), world.title)
     except Exception:  # noqa: BLE001 - a damaged pack only loses the names
         pass
@@ -263,8 +260,6 @@ def world_names(data_dir: Path) -> dict[str, str]:
 def knowledge(data_dir: Path, key: str | None = None) -> Knowledge:
     """Learn the physics of one group of runs (``key``; default the group of the latest run), check it
     against the engine on every configuration, save it, and say what the screen shows."""
-    from ai.learning.physics_learner import learn_physics
-
     runs = load_runs(data_dir)
     if not runs:
         return Knowledge(0, 0, CONFIGS, 0, False)
@@ -282,10 +277,9 @@ def knowledge(data_dir: Path, key: str | None = None) -> Knowledge:
     engine = resolve(chosen[0].physics)
     games = [observe_run(run) for run in chosen]
     learned = learn_physics(games, name="learned from your runs")
-    right = int(np.count_nonzero((learned.physics.table == engine.table).all(axis=1)))
-    exact = learned.physics.same_behaviour(engine)
+    right = int(np.count_nonzero((views(learned.physics).table == views(engine).table).all(axis=1)))
+    exact = same_behaviour(learned.physics, engine)
     if exact:
-        from game.core.storage import atomic_write_text
 
         try:
             atomic_write_text(player_rules_path(data_dir, key), learned.physics.to_text() + "\n")
@@ -305,9 +299,6 @@ def offered_solvers(data_dir: Path, physics: Physics = CLASSIC) -> list[tuple[st
     """``[(label, solver name, options)]`` for the assistant's solver list: the learned solver with the
     physics learned from the player's runs of ``physics`` (saved by :func:`knowledge` once exact),
     when it still behaves like ``physics``; otherwise nothing.  Use as ``ai.get_solver(name, **options)``."""
-    from game.core.physics import PhysicsError
-    from game.core.physics_catalog import load_physics_file
-
     path = player_rules_path(data_dir, physics_key(level_line(physics)))
     if not path.exists():
         return []
@@ -315,6 +306,6 @@ def offered_solvers(data_dir: Path, physics: Physics = CLASSIC) -> list[tuple[st
         learned = load_physics_file(str(path))
     except PhysicsError:
         return []
-    if not learned.same_behaviour(physics):
+    if not same_behaviour(learned, physics):
         return []
     return [(SOLVER_LABEL, "learned", {"rules": learned})]

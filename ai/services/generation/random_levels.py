@@ -19,6 +19,8 @@ import random
 from game.core.batch import simulate_brick_sets
 from game.core.level import Level
 from game.core.physics import CLASSIC, Physics
+from game.core.physics_views import views
+from game.core.simulation import simulate
 
 
 def small_level(seed: int, *, max_side: int = 7, max_lemmings: int = 2, physics: Physics = CLASSIC) -> Level:
@@ -70,11 +72,9 @@ def _platform_map(rng: random.Random, height: int, width: int) -> list[list[str]
 def _plant_on_runs(rng: random.Random, level: Level, count: int) -> list[tuple[int, int]]:
     """Place ``count`` bricks one by one, each on a cell the current runs may read (the physics'
     read offsets around each state, lower cells first, then ahead before behind)."""
-    from game.core.simulation import simulate
-
     bricks: list[tuple[int, int]] = []
     free = set(level.brickable_cells)
-    offsets = sorted(level.physics.read_offsets, key=lambda o: (-o[0], -o[1]))
+    offsets = sorted(views(level.physics).read_offsets, key=lambda o: (-o[0], -o[1]))
     for _ in range(count):
         run = simulate(level, bricks, enforce_budget=False)
         reads = []
