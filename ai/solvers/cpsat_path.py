@@ -115,14 +115,15 @@ class PathModel(CpSatModel):
         visit, frame = self.visit[k], self.frame[k]
         incoming: dict[State, list[tuple[Literal, State]]] = {s: [] for s in visit}
         targets = self.level.target_map
-        merged = any(len(group.branches) > 1 for group in views(self.level.physics).effect_groups)
+        seen = views(self.level.physics)
+        branches, merged = seen.branches, any(len(group.branches) > 1 for group in seen.effect_groups)
         for i, ((r, c, d), v) in enumerate(visit.items()):
             if i % CHECK_EVERY == 0:
                 self.checkpoint()
             if targets[r, c]:
                 continue
             groups: dict[State, list[list[Literal]]] = {}
-            for branch in views(self.level.physics).branches:
+            for branch in branches:
                 cond, dest = conditions(branch, self.blocked, (r, c, d)), branch.apply((r, c, d))
                 if any(lit is False for lit in cond):
                     continue

@@ -282,6 +282,7 @@ def losing_reads(level: Level, bricks: tuple[Brick, ...]) -> list[list[Brick]]:
     """
     solid = level.obstacle_map(bricks)
     physics = level.physics
+    branches = views(physics).branches
 
     def blocked(cell: Brick) -> bool:
         return not level.in_bounds(*cell) or bool(solid[cell])
@@ -294,7 +295,7 @@ def losing_reads(level: Level, bricks: tuple[Brick, ...]) -> list[list[Brick]]:
         for r, c, d in track.path[:-1]:
             if physics.targets_stop and level.target_map[r, c]:
                 continue
-            for branch in views(physics).branches:
+            for branch in branches:
                 cells = branch.cells((r, c, d))
                 if all(blocked(cell) == want for cell, want in cells):
                     for cell, _ in cells:
