@@ -26,6 +26,7 @@ from ai.learning.physics_learner import learn_physics
 from game.core.level import Level
 from game.core.pack import pack_level_paths
 from game.core.physics import Physics
+from game.core.physics_views import views
 
 SUITES = {
     "pack": pack_level_paths(),
@@ -36,7 +37,7 @@ SUITES = {
 
 def learned_rules(truth: Physics, cache: dict[str, Physics]) -> Physics:
     """Rules learned from 3 fully observed random games of ``truth``."""
-    key = truth.behaviour_key()
+    key = views(truth).behaviour_key
     if key not in cache:
         rng = np.random.default_rng(0)
         cache[key] = learn_physics([random_game(rng, truth) for _ in range(3)]).physics

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -60,8 +61,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         level: Level = side_by_side([p for p, _ in parts], budget=total + 2,
                                     title=f"large suite {kept + 1}")
-        level = Level.from_rows([row + "X" * (WIDTH - len(row)) for row in level.grid], frames=level.frames,
-                                budget=level.budget, meta=level.meta)
+        level = replace(level, grid=tuple(row + "X" * (WIDTH - len(row)) for row in level.grid))
         result = solve(level, solver="search", mode="all", time_limit=60)
         if result.min_bricks is None or result.min_bricks < args.min_bricks or not result.complete:
             continue

@@ -122,7 +122,7 @@ def main() -> None:
             meta = [("title", title), ("author", "Lemming Bricks world maker (bench/make_worlds.py)"),
                     ("world", world), ("physics", level_line(physics)),
                     ("certified", f"minimum {k} bricks, {n_wins} winning sets (exhaustive)")]
-            lv = Level(level.frames, level.budget, level.grid, tuple(meta))
+            lv = Level.from_rows(level.grid, level.frames, level.budget, meta=meta)
             Path(args.out, f"{number:03d}_{slug}.txt").write_text(lv.to_text(), encoding="utf-8")
             number += 1
 

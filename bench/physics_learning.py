@@ -9,7 +9,7 @@ Regimes (see README, "Learning the rules"):
   observed and positions only.
 
 "Exact" = proved: every lemming's positions agree with the true physics' from any start on any map
-(``Physics.moves_alike``); otherwise the cell says how many of 1,800 lemmings on 3 unseen 48x64 maps
+(``physics_views.moves_alike``); otherwise the cell says how many of 1,800 lemmings on 3 unseen 48x64 maps
 (600 lemmings, 60 frames each) moved alike; "table" = the 256-configuration tables agree too.
 
 Run: ``python3 -m bench.physics_learning [--random 20] [--seeds 8]``.

@@ -37,6 +37,7 @@ from bench.results import update_section  # noqa: E402
 from game.core.level import Level  # noqa: E402
 from game.core.physics import Physics, random_physics  # noqa: E402
 from game.core.physics_catalog import SHIPPED  # noqa: E402
+from game.core.physics_views import views
 from game.core.simulation import simulate  # noqa: E402
 
 HEIGHT, WIDTH, FRAMES, LEMMINGS, PLANTED = 16, 24, 40, 3, 4
@@ -60,7 +61,7 @@ def read_cells(level: Level, bricks: list[tuple[int, int]]) -> list[tuple[int, i
     out: dict[tuple[int, int], None] = {}
     for track in simulate(level, bricks, enforce_budget=False).tracks:
         for r, c, d in track.path[:-1]:
-            for branch in physics.branches:
+            for branch in views(physics).branches:
                 cells = branch.cells((r, c, d))
                 if all((not level.in_bounds(*cell) or bool(solid[cell])) == want for cell, want in cells):
                     out.update((cell, None) for cell, _ in cells

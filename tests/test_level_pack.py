@@ -22,13 +22,14 @@ from ai.services.rating import Rating, rate_level
 from game.core.level import Level
 from game.core.physics_catalog import SHIPPED
 from game.core.pack import ORIGINAL_TITLE, PACK_DIR, UNLOCK_FRACTION, open_worlds, pack_level_paths, pack_worlds
+from game.core.physics_views import views
 from game.core.simulation import simulate
 from tests.pack_search import min_bricks, solutions_with
 
 PATHS = pack_level_paths()
 #: The classic worlds (the first 40 levels) and the mystery worlds (each with a physics of its own).
-CLASSIC_PATHS = [p for p in PATHS if Level.load(p).physics.is_classic]
-MYSTERY_PATHS = [p for p in PATHS if not Level.load(p).physics.is_classic]
+CLASSIC_PATHS = [p for p in PATHS if views(Level.load(p).physics).is_classic]
+MYSTERY_PATHS = [p for p in PATHS if not views(Level.load(p).physics).is_classic]
 #: The tutorials, in teaching order: the pack opens with them.
 TUTORIALS = ("Let Them Go", "Down the Stairs", "About Turn", "Mind the Gap", "Stop Right There", "Two at Once")
 
@@ -93,7 +94,7 @@ def test_mystery_worlds_each_with_a_physics_of_its_own() -> None:
     assert len(mystery) >= 4 and all(len(w.levels) >= 8 for w in mystery)
     seen = set()
     for world in mystery:
-        lines = {Level.load(p).meta_value("physics") for p in world.levels}
+        lines = {Level.load(p).physics.name for p in world.levels}
         assert len(lines) == 1, world.title
         (line,) = lines
         assert line in SHIPPED and line != "classic" and line not in seen

@@ -18,21 +18,34 @@ Everything here consults only the learned trees (never :mod:`game.core.rules`):
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
 from ai.kernel.context import SolveContext
-from ai.learning.features import LABELS, WINDOW
+from ai.learning.features import LABELS, WINDOW, all_configurations
 from ai.learning.models import TreeModel
 from game.core.level import Level
 
+Paths = list[list[tuple[list[tuple[int, int]], int]]]
+"""Per channel, the leaf rules of a tree: ``(literals, value)``."""
 
 
-_simplified_cache: dict[str, list[list[tuple[list[tuple[int, int]], int]]]] = {}
+@dataclass(frozen=True)
+class _Trees:
+    """A learned model as a cache key: equal exactly when the models' JSON forms are."""
+
+    text: str
+    model: TreeModel = field(compare=False, hash=False)
 
 
-def simplified_paths(model: TreeModel) -> list[list[tuple[list[tuple[int, int]], int]]]:
+def _trees(model: TreeModel) -> _Trees:
+    return _Trees(json.dumps(model.to_json(), sort_keys=True), model)
+
+
+def simplified_paths(model: TreeModel) -> Paths:
     """The tree's leaf rules with unnecessary tests dropped (Quinlan 1987), per channel.
 
     A test is dropped from a rule when, on every configuration that can occur and satisfies
@@ -40,15 +53,14 @@ def simplified_paths(model: TreeModel) -> list[list[tuple[list[tuple[int, int]],
     describes the same function as the tree on those configurations (each configuration
     still satisfies its own leaf's, now shorter, rule and every rule it satisfies agrees).
     Only the learned tree is consulted, never the reference rule.  Shorter clauses propagate
-    earlier in CP-SAT.
+    earlier in CP-SAT.  Kept per model (the views of one model are each worked out once).
     """
-    import json as _json
+    return _simplified(_trees(model))
 
-    from ai.learning.features import all_configurations
 
-    key = _json.dumps(model.to_json(), sort_keys=True)
-    if key in _simplified_cache:
-        return _simplified_cache[key]
+@lru_cache(maxsize=64)
+def _simplified(trees: _Trees) -> Paths:
+    model = trees.model
     rows = all_configurations().astype(bool)
     pred = model.predict(rows)
     out = []
@@ -65,7 +77,6 @@ def simplified_paths(model: TreeModel) -> list[list[tuple[list[tuple[int, int]],
                     kept = trial
             rules.append((kept, value))
         out.append(rules)
-    _simplified_cache[key] = out
     return out
 
 
@@ -111,10 +122,7 @@ def one_leaf_conditions(paths: list[list[tuple[list[tuple[int, int]], int]]]) ->
     return out
 
 
-_amo_cache: dict[str, bool] = {}
-
-
-def derived_at_most_one(model: TreeModel, paths: list[list[tuple[list[tuple[int, int]], int]]] | None = None) -> bool:
+def derived_at_most_one(model: TreeModel, simplified: bool = False) -> bool:
     """Whether the learned trees *prove* that one lemming stays in at most one state per frame.
 
     Checked on the trees alone, exhaustively and symbolically.  Put a single lemming at cell
@@ -129,14 +137,15 @@ def derived_at_most_one(model: TreeModel, paths: list[list[tuple[list[tuple[int,
     the single start state, at most one state per lemming and frame is true in every run of
     the learned rules.  The constraint is then implied by the clauses (redundant), and the
     solver adds it to strengthen CP-SAT's propagation.  No hand-written rule is involved.
+    ``simplified``: check the rules of :func:`simplified_paths` instead of the trees' own paths.
     """
-    import json as _json
+    return _at_most_one(_trees(model), simplified)
 
-    key = _json.dumps(model.to_json(), sort_keys=True) + str(paths is not None)
-    if key in _amo_cache:
-        return _amo_cache[key]
-    if paths is None:
-        paths = [model.paths(ch) for ch in range(len(LABELS))]
+
+@lru_cache(maxsize=64)
+def _at_most_one(trees: _Trees, simplified: bool) -> bool:
+    model = trees.model
+    paths = simplified_paths(model) if simplified else [model.paths(ch) for ch in range(len(LABELS))]
     ok = True
     for d in range(2):
         conds = one_leaf_conditions(paths)[d]
@@ -159,14 +168,7 @@ def derived_at_most_one(model: TreeModel, paths: list[list[tuple[list[tuple[int,
                     break
             if not ok:
                 break
-    _amo_cache[key] = ok
     return ok
-
-
-
-
-
-_path_cache: dict[str, Any] = {}
 
 
 def derived_transitions(model: TreeModel) -> list[list[tuple[tuple[int, int, int], Condition]]] | None:
@@ -181,11 +183,12 @@ def derived_transitions(model: TreeModel) -> list[list[tuple[tuple[int, int, int
     with "``p`` is a target" is the lemming's own state, and one of them requires nothing
     else, so it fires unconditionally.
     """
-    import json as _json
+    return _transitions(_trees(model))
 
-    key = _json.dumps(model.to_json(), sort_keys=True)
-    if key in _path_cache:
-        return _path_cache[key]  # type: ignore[no-any-return]
+
+@lru_cache(maxsize=64)
+def _transitions(trees: _Trees) -> list[list[tuple[tuple[int, int, int], Condition]]] | None:
+    model = trees.model
     paths = [model.paths(ch) for ch in range(len(LABELS))]
     lem0 = 2 * len(WINDOW)
     result: list[list[tuple[tuple[int, int, int], Condition]]] | None = one_leaf_conditions(paths)
@@ -201,7 +204,6 @@ def derived_transitions(model: TreeModel) -> list[list[tuple[tuple[int, int, int
                     set(c.items()) <= {((1, 0, 0), 1), ((0, 0, 0), 0)} for _, c in on_target):
                 result = None
                 break
-    _path_cache[key] = result
     return result
 
 

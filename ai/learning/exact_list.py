@@ -26,6 +26,7 @@ from ai.kernel.cpsat_run import solve_under
 from ai.learning.hidden_directions import STAY_OUTCOME, direction_model, outcome_ids, outcome_of, targets_stop_seen
 from ai.learning.observations import Steps
 from game.core.physics import NEIGHBOURS, Physics, Rule
+from game.core.physics_views import views
 
 IntArray = npt.NDArray[np.int64]
 
@@ -45,7 +46,8 @@ def shortest_list(steps: Steps, *, name: str = "learned", targets_stop: bool | N
     >>> from game.core.physics_catalog import SHIPPED
     >>> from ai.learning.observations import random_game, steps_of
     >>> games = [random_game(np.random.default_rng(0), SHIPPED["climber"])]
-    >>> shortest_list(steps_of(games)).same_behaviour(SHIPPED["climber"])
+    >>> from game.core.physics_views import same_behaviour
+    >>> same_behaviour(shortest_list(steps_of(games)), SHIPPED["climber"])
     True
     """
     ctx = ctx or SolveContext.create()
@@ -188,7 +190,7 @@ def _solve(steps: Steps, k: int, stop_on_targets: bool, work: float,
 
 def outcome_table(physics: Physics) -> IntArray:
     """Per configuration (seen from the lemming) the outcome number of ``physics``' move."""
-    table = physics.table
+    table = views(physics).table
     return outcome_ids(table[:, 0], table[:, 1], table[:, 2])
 
 

@@ -38,6 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from game.core.physics import CLASSIC, Physics
+from game.core.physics_views import step
 
 #: Offsets ``(dr, dc)`` of the 3x3 window, row-major.
 WINDOW: tuple[tuple[int, int], ...] = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1))
@@ -128,7 +129,7 @@ def reference_table(physics: Physics = CLASSIC) -> BoolArray:
     """``R[env, p, d, c]``: does one lemming at window cell ``p`` with direction ``d``
     (0 = left, 1 = right) land on the centre with direction channel ``c`` after one step?
 
-    Computed by the ground-truth rule ``physics`` (:meth:`game.core.physics.Physics.step`) on every
+    Computed by the ground-truth rule ``physics`` (:func:`game.core.physics_views.step`) on every
     environment.  Cells outside the window are tried both blocked and free, and the table is only
     built if both agree: this checks, from the rule itself, that the centre's next state depends on
     the 3x3 window only (a :class:`ValueError` says when a physics reads further than this learner's
@@ -153,7 +154,7 @@ def reference_table(physics: Physics = CLASSIC) -> BoolArray:
                         state = cells.get((r, c))
                         return ob if state is None else state == ENV_OBSTACLE
 
-                    r, c, nd = physics.step(blocked, on_target, (pr, pc, direction))
+                    r, c, nd = step(physics, blocked, on_target, (pr, pc, direction))
                     outcomes.append((r, c, nd) if (r, c) == (0, 0) else None)
                 if outcomes[0] != outcomes[1]:
                     raise ValueError(f"under physics {physics.name!r} the centre's next state depends on cells "

@@ -44,6 +44,7 @@ from ai.learning.features import ENV_OBSTACLE, ENV_TARGET, WINDOW, environments
 from ai.learning.models import Node, checked_tree, tree_lines, tree_nodes, tree_paths
 from ai.learning.verify import Verification
 from game.core.physics import CLASSIC, Physics
+from game.core.physics_views import step
 
 #: Seconds the hidden-state search may take when no solve context bounds it.
 INFER_SECONDS = 60.0
@@ -349,7 +350,7 @@ def _real_table(physics: Physics = CLASSIC) -> tuple[IntArray, IntArray, IntArra
     for i, e in enumerate(valid):
         cells = {WINDOW[k]: int(envs[e, k]) for k in range(len(WINDOW))}
         for d, direction in enumerate((-1, 1)):
-            r, c, nd = physics.step(lambda rr, cc: cells.get((rr, cc), ENV_OBSTACLE) == ENV_OBSTACLE,
+            r, c, nd = step(physics, lambda rr, cc: cells.get((rr, cc), ENV_OBSTACLE) == ENV_OBSTACLE,
                                     lambda rr, cc: cells.get((rr, cc)) == ENV_TARGET, (0, 0, direction))
             move[i, d] = WINDOW.index((r, c))
             nxt[i, d] = 0 if nd < 0 else 1

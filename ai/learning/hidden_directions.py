@@ -33,6 +33,7 @@ from ai.kernel.context import SolveContext
 from ai.kernel.cpsat_run import solve_under
 from ai.learning.observations import MIRROR, Steps
 from game.core.physics import NEIGHBOURS, Physics, Rule
+from game.core.physics_views import views
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -233,10 +234,10 @@ _MASKS = _condition_masks()
 
 def rules_table(rules: tuple[Rule, ...]) -> IntArray:
     """The ``(256, 3)`` move table of ``rules`` (the first rule that holds; none: stay), equal to
-    :attr:`Physics.table` and computed with arrays (the learner tries thousands of lists).
+    :attr:`~game.core.physics_views.PhysicsViews.table` and computed with arrays (the learner tries thousands of lists).
 
     >>> from game.core.physics_catalog import SHIPPED
-    >>> bool((rules_table(SHIPPED["climber"].rules) == SHIPPED["climber"].table).all())
+    >>> bool((rules_table(SHIPPED["climber"].rules) == views(SHIPPED["climber"]).table).all())
     True
     """
     table = np.zeros((256, 3), dtype=np.int64)

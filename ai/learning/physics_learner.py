@@ -22,7 +22,7 @@ learned from them is shortened while it still replays every observed position.
 >>> from ai.learning.observations import random_game
 >>> rng = np.random.default_rng(0)
 >>> result = learn_physics([random_game(rng, SHIPPED["climber"]) for _ in range(3)])
->>> result.physics.same_behaviour(SHIPPED["climber"]), result.unseen_count < 256
+>>> same_behaviour(result.physics, SHIPPED["climber"]), result.unseen_count < 256
 (True, True)
 """
 
@@ -50,6 +50,7 @@ from ai.learning.hidden_directions import (
 from ai.learning.observations import MIRROR, Game, Steps, observe, random_game, steps_of
 from game.core.level import Level
 from game.core.physics import CLASSIC, CONFIGS, NEIGHBOURS, Physics, Rule
+from game.core.physics_views import moves_alike, same_behaviour, views
 from game.core.simulation import simulate
 
 IntArray = npt.NDArray[np.int64]
@@ -266,7 +267,7 @@ def fit(ev: Evidence, *, name: str, positions_only: bool, example_count: int,
 def report(ev: Evidence, physics: Physics, *, positions_only: bool, example_count: int) -> LearnedPhysics:
     """What the learner can say of ``physics`` learned from ``ev``: unseen neighbourhoods, conflicts,
     whether some lemming on a target showed that targets stop lemmings."""
-    decided = ev.moved_on_target > 0 or bool((physics.table[ev.stayed_on_target] != 0).any())
+    decided = ev.moved_on_target > 0 or bool((views(physics).table[ev.stayed_on_target] != 0).any())
     notes = []
     if ev.conflicts:
         notes.append(f"{ev.conflicts} configurations were seen with two different moves: "
@@ -312,9 +313,9 @@ def _with_rival(result: LearnedPhysics, steps: Steps, ctx: SolveContext | None) 
     found = result.physics
     status, other = rival(steps, found, mirror=mirrored(found) if result.positions_only else None, ctx=ctx)
     result.unique = {"none": True, "found": False}.get(status)
-    if other is not None and not (found.moves_alike(other) or found.moves_alike(other, opposite=True)):
+    if other is not None and not (moves_alike(found, other) or moves_alike(found, other, opposite=True)):
         result.rival = other
-        differ = int(np.count_nonzero((found.table != other.table).any(axis=1)))
+        differ = int(np.count_nonzero((views(found).table != views(other).table).any(axis=1)))
         result.notes.append(f"another rule list as short explains every step too and moves otherwise in {differ} "
                             "neighbourhoods: the games cannot decide between them (the first one found is kept)")
     elif status == "none":
@@ -406,8 +407,8 @@ class Agreement:
     alike: int  #: lemmings whose positions agree at every frame
     flipped: bool  #: the learned directions are named the other way round (positions only)
     table_exact: bool  #: the tables agree on all 256 configurations and targets alike
-    #: positions agree from any start on any map (:meth:`Physics.moves_alike`; when ``flipped``, with every
-    #: start direction of the learned physics reversed: positions alone cannot name left and right)
+    #: positions agree from any start on any map (:func:`~game.core.physics_views.moves_alike`; when ``flipped``,
+    #: with every start direction of the learned physics reversed: positions alone cannot name left and right)
     proved: bool = False
 
     @property
@@ -431,8 +432,8 @@ def agreement(learned: Physics, truth: Physics, *, seed: int = 12345, maps: int 
             alike[flip] += _alike(truth_game, learned, flip)
     flipped = alike[True] > alike[False]
     best_alike = alike[flipped]
-    return Agreement(total, best_alike, flipped, learned.same_behaviour(truth),
-                     truth.moves_alike(learned, opposite=flipped))
+    return Agreement(total, best_alike, flipped, same_behaviour(learned, truth),
+                     moves_alike(truth, learned, opposite=flipped))
 
 
 def _alike(game: Game, physics: Physics, flip: bool) -> int:

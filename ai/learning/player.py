@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -41,6 +41,7 @@ from game.core.level import Brick, Level
 from game.core.pack import pack_worlds
 from game.core.physics import CLASSIC, CONFIGS, Physics, PhysicsError
 from game.core.physics_catalog import level_line, load_physics_file, resolve
+from game.core.physics_views import same_behaviour, views
 from game.core.storage import atomic_write_text, read_user_object, set_aside_reason
 
 #: File of the observed runs in the data folder.
@@ -181,8 +182,8 @@ def observe_run(run: ObservedRun, rng: np.random.Generator | None = None) -> Gam
             grid[r][c] = ">" if direction > 0 else "<"
         for lem in level.lemmings:
             grid[lem.row][lem.col] = " "
-        ghost_level = Level(min(level.frames, MAX_FRAMES), len(run.bricks), tuple("".join(r) for r in grid),
-                            level.meta)
+        ghost_level = replace(level, frames=min(level.frames, MAX_FRAMES), budget=len(run.bricks),
+                              grid=tuple("".join(r) for r in grid))
         games.append(observe(ghost_level, run.bricks))
     positions = tuple(p for g in games for p in g.positions)
     directions = tuple(d for g in games for d in g.directions)
@@ -233,9 +234,9 @@ def rule_pictures(physics: Physics) -> list[RulePicture]:
 def physics_key(line: str) -> str:
     """A short file-safe key of a physics line (``classic`` for the classic game)."""
     physics = resolve(line)
-    if physics.is_classic:
+    if views(physics).is_classic:
         return "classic"
-    return hashlib.sha256(physics.behaviour_key().encode("ascii")).hexdigest()[:12]
+    return hashlib.sha256(views(physics).behaviour_key.encode("ascii")).hexdigest()[:12]
 
 
 def player_rules_path(data_dir: Path, key: str = "classic") -> Path:
@@ -250,7 +251,7 @@ def world_names(data_dir: Path) -> dict[str, str]:
     names: dict[str, str] = {"classic": "The classic worlds"}
     try:
         for world in pack_worlds():
-            line = Level.load(world.levels[0]).meta_value("physics") or "classic"
+            line = level_line(Level.load(world.levels[0]).physics)
             names.setdefault(physics_key(line), world.title)
     except Exception:  # noqa: BLE001 - a damaged pack only loses the names
         pass
@@ -277,8 +278,8 @@ def knowledge(data_dir: Path, key: str | None = None) -> Knowledge:
     engine = resolve(chosen[0].physics)
     games = [observe_run(run) for run in chosen]
     learned = learn_physics(games, name="learned from your runs")
-    right = int(np.count_nonzero((learned.physics.table == engine.table).all(axis=1)))
-    exact = learned.physics.same_behaviour(engine)
+    right = int(np.count_nonzero((views(learned.physics).table == views(engine).table).all(axis=1)))
+    exact = same_behaviour(learned.physics, engine)
     if exact:
         try:
             atomic_write_text(player_rules_path(data_dir, key), learned.physics.to_text() + "\n")
@@ -305,6 +306,6 @@ def offered_solvers(data_dir: Path, physics: Physics = CLASSIC) -> list[tuple[st
         learned = load_physics_file(str(path))
     except PhysicsError:
         return []
-    if not learned.same_behaviour(physics):
+    if not same_behaviour(learned, physics):
         return []
     return [(SOLVER_LABEL, "learned", {"rules": learned})]

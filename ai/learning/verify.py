@@ -5,7 +5,7 @@ obstacle/target/empty assignment of the 3x3 window with no lemming or one lemmin
 non-obstacle cell facing left or right.  :func:`verify_model` evaluates the model on
 every one of them (for every model kind) and compares with the reference rule
 (:func:`ai.learning.features.reference_labels`, built from the ground-truth physics'
-:meth:`game.core.physics.Physics.step`, classic by default).
+:func:`game.core.physics_views.step`, classic by default).
 """
 
 from __future__ import annotations

@@ -33,10 +33,12 @@ import enum
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import ai
 from ai.kernel.base import BrickSet, SolveMode, SolveResult, SolveStatus
 from ai.kernel.context import SolveContext
 from ai.solvers import registry
 from game.core.level import Level
+from game.core.physics_views import views
 from game.core.simulation import simulate
 
 #: Default exact solver ("auto" without the race: no solver thread outlives a solve).
@@ -229,7 +231,7 @@ def frames_lower_bound(level: Level) -> int:
     >>> frames_lower_bound(Level.from_rows(["> ..T", "XX.XX"], frames=9, budget=0))
     5
     """
-    moves = [b.move for b in level.physics.branches if not b.stays]
+    moves = [b.move for b in views(level.physics).branches if not b.stays]
     down, up = any(dr > 0 for dr, _ in moves), any(dr < 0 for dr, _ in moves)
     sideways, diagonal = any(da for _, da in moves), any(dr and da for dr, da in moves)
     worst = 0
@@ -257,7 +259,7 @@ def _fewest_frames_search(level: Level, bricks: int, hi: int, solver: str, ctx: 
         for frames in range(lo, hi):
             if ctx.should_stop():
                 return hi, False
-            res = _solve(Level(frames, bricks, level.grid, level.meta), SolveMode.ANY, solver, ctx)
+            res = _solve(level.with_limits(frames=frames, budget=bricks), SolveMode.ANY, solver, ctx)
             if res.solved:
                 return frames, True
             if res.status != SolveStatus.INFEASIBLE:
@@ -267,7 +269,7 @@ def _fewest_frames_search(level: Level, bricks: int, hi: int, solver: str, ctx: 
         if ctx.should_stop():
             return hi, False
         mid = (lo + hi) // 2
-        probe = Level(mid, bricks, level.grid, level.meta)
+        probe = level.with_limits(frames=mid, budget=bricks)
         res = _solve(probe, SolveMode.ANY, solver, ctx)
         if res.solved:
             a = last_arrival_frame(level, res.bricks or ())

@@ -37,7 +37,7 @@ from __future__ import annotations
 import enum
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Sequence
 
 from ai.solvers import registry
@@ -233,7 +233,7 @@ def _with_walls(level: Level, cells: Iterable[Brick], budget: int) -> Level:
     rows = [list(row) for row in level.grid]
     for r, c in cells:
         rows[r][c] = "X"
-    return Level(level.frames, budget, tuple("".join(row) for row in rows), level.meta)
+    return replace(level, budget=budget, grid=tuple("".join(row) for row in rows))
 
 
 def extend_players_bricks(level: Level, player: Iterable[Brick], min_bricks: int, ctx: SolveContext,

@@ -25,7 +25,7 @@ encodings a brick assignment extends to exactly one full assignment, so the
 enumeration yields each brick set once.
 
 The transition clauses and path edges are built from the branches of the level's physics,
-:attr:`game.core.physics.Physics.branches` (:func:`conditions`, :func:`predecessor`), and which cells are brick variables comes from the
+:attr:`game.core.physics_views.PhysicsViews.branches` (:func:`conditions`, :func:`predecessor`), and which cells are brick variables comes from the
 gate map of :mod:`ai.solvers.gates`.  The solve context reaches the model building (checked
 every :data:`CHECK_EVERY` states) and CP-SAT itself (its time limit, and ``stop_search`` from the
 context's stop-watcher, :func:`run_solver`).
@@ -51,6 +51,7 @@ from ai.solvers.reach import analyse, reach_for
 from ai.solvers.reach_bounded import BoundedReach, Scope
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.climb import CLIMBS, BoundedScopes
+from ai.solvers.cpsat_min import minimise
 from ai.solvers.cpsat_model import LARGE_MODEL, CpSatModel
 from ai.solvers.cpsat_path import PathModel
 from game.core.level import Level

@@ -17,7 +17,7 @@ from ai.kernel.context import SolveContext
 from ai.solvers.reach_bounded import BoundedLemming, Scope
 from ai.solvers.gates import SOLID, gate_codes
 from game.core.level import Brick, Level
-from game.core.physics import Branch
+from game.core.physics_views import Branch, views
 
 
 Literal = Union[bool, Any]
@@ -162,7 +162,7 @@ class CpSatModel:
         cache = self._moves
         if state not in cache:
             out = []
-            for branch in self.level.physics.branches:
+            for branch in views(self.level.physics).branches:
                 negated = [negate(lit) for lit in conditions(branch, self.blocked, state)]
                 if not any(lit is True for lit in negated):  # else a needed cell never is as needed
                     out.append(([lit for lit in negated if lit is not False], branch.apply(state)))
@@ -188,7 +188,7 @@ class CpSatModel:
     def add_support(self, k: int) -> None:
         """Redundant: a state at frame t+1 needs an occupied predecessor at frame t."""
         targets = self.level.target_map if self.level.physics.targets_stop else np.zeros_like(self.level.target_map)
-        branches = self.level.physics.branches
+        branches = views(self.level.physics).branches
         before: dict[State, list[State]] = {}  # per state, the states it can come from (the same every frame)
         for i, ((t, r, c, d), y) in enumerate(self.occ[k].items()):
             if i % CHECK_EVERY == 0:

@@ -11,7 +11,7 @@ from ai.kernel.context import SolveContext
 from ai.solvers.reach import LemmingReach
 from ai.solvers.reach_bounded import BoundedLemming
 from ai.solvers.cpsat_model import CHECK_EVERY, CpSatModel, Literal, State, add_clause, conditions, negate
-from ai.solvers.gates import effect_groups
+from game.core.physics_views import views
 
 
 def live_frames(live: np.ndarray, ctx: SolveContext) -> dict[State, list[int]]:
@@ -115,14 +115,15 @@ class PathModel(CpSatModel):
         visit, frame = self.visit[k], self.frame[k]
         incoming: dict[State, list[tuple[Literal, State]]] = {s: [] for s in visit}
         targets = self.level.target_map
-        merged = any(len(group.branches) > 1 for group in effect_groups(self.level.physics))
+        seen = views(self.level.physics)
+        branches, merged = seen.branches, any(len(group.branches) > 1 for group in seen.effect_groups)
         for i, ((r, c, d), v) in enumerate(visit.items()):
             if i % CHECK_EVERY == 0:
                 self.checkpoint()
             if targets[r, c]:
                 continue
             groups: dict[State, list[list[Literal]]] = {}
-            for branch in self.level.physics.branches:
+            for branch in branches:
                 cond, dest = conditions(branch, self.blocked, (r, c, d)), branch.apply((r, c, d))
                 if any(lit is False for lit in cond):
                     continue

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
 import numpy as np
@@ -73,7 +73,7 @@ def sub_level(level: Level, keep: tuple[int, ...], box: tuple[int, int, int, int
     for k, lem in enumerate(level.lemmings):
         if k not in kept and r0 <= lem.row <= r1 and c0 <= lem.col <= c1:
             rows[lem.row - r0][lem.col - c0] = EMPTY
-    return Level(level.frames, level.budget, tuple("".join(row) for row in rows), level.meta)
+    return replace(level, grid=tuple("".join(row) for row in rows))
 
 
 def may_split(level: Level, ctx: SolveContext) -> bool:

@@ -53,7 +53,6 @@ from ai.solvers.base import Outcome, Partial, SolverBase, won_without_bricks
 from game.core.batch import simulate_brick_sets
 from game.core.level import Brick, Level
 from game.core.occupancy import (
-    flows,
     initial_occupancy,
     pad_cells,
     pad_obstacles,
@@ -63,6 +62,7 @@ from game.core.occupancy import (
     weight,
 )
 from game.core.physics import CLASSIC, Physics
+from game.core.physics_views import views
 from game.core.simulation import simulate
 
 FloatArray = npt.NDArray[np.float64]
@@ -86,7 +86,7 @@ def step_padded_adjoint(
     ``(..., H+2, W+2)``, ``targets`` broadcastable to ``obst``) and the gradient of a
     scalar with respect to the step's output, return its gradients with respect to
     ``occ`` and ``obst`` (same shapes as those inputs, ``obst`` broadcast to the batch).
-    Each flow (a leaf of the physics for one channel, :func:`game.core.occupancy.flows`) carries
+    Each flow (a leaf of the physics for one channel, :attr:`game.core.physics_views.PhysicsViews.flows`) carries
     ``moving * prod_k f_k`` with ``f_k`` a cell's density or its complement, so its gradient
     reaches the moving mass through the product and each cell through the product of the others.
     """
@@ -101,7 +101,7 @@ def step_padded_adjoint(
     else:
         moving = occ_i
     g_moving = np.zeros_like(moving)
-    for flow in flows(physics):
+    for flow in views(physics).flows:
         g_flow = shifted(grad_next[..., flow.dest], *flow.move)
         g_moving[..., flow.source] += g_flow * weight(flow, obst_b)
         for k, ((dr, dc), solid) in enumerate(flow.needs):

@@ -8,7 +8,7 @@ For every lemming we find, frame by frame, the states ``(row, col, direction)`` 
 
 A state is *live* at frame ``t`` when it is in both.  Every winning run stays inside the live states,
 so solver encodings only need variables for them, and only brickable cells that a live state reads
-(a cell some branch of the level's physics needs, :attr:`game.core.physics.Physics.branches`) can hold a useful brick.  A lemming with no live start proves the level
+(a cell some branch of the level's physics needs, :attr:`game.core.physics_views.PhysicsViews.branches`) can hold a useful brick.  A lemming with no live start proves the level
 infeasible.
 
 The analysis costs time and memory in proportion to the states a lemming can reach, not to
@@ -38,6 +38,7 @@ import numpy.typing as npt
 from ai.kernel.context import SolveContext
 from ai.solvers.reach_graph import Block, Grid
 from game.core.level import Brick, Level
+from game.core.physics_views import views
 from game.core.simulation import simulate
 
 BoolArray = npt.NDArray[np.bool_]
@@ -225,8 +226,8 @@ def reach_key(level: Level) -> str:
     """The key of ``level``'s analysis in :attr:`SolveContext.shared`: the map, N and the physics (the budget
     plays no part)."""
     body = "\n".join([str(level.frames), *level.grid])
-    if not level.physics.is_classic:
-        body += "\n" + level.physics.behaviour_key()
+    if not views(level.physics).is_classic:
+        body += "\n" + views(level.physics).behaviour_key
     return "reach:" + hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
 
 
@@ -281,6 +282,7 @@ def losing_reads(level: Level, bricks: tuple[Brick, ...]) -> list[list[Brick]]:
     """
     solid = level.obstacle_map(bricks)
     physics = level.physics
+    branches = views(physics).branches
 
     def blocked(cell: Brick) -> bool:
         return not level.in_bounds(*cell) or bool(solid[cell])
@@ -293,7 +295,7 @@ def losing_reads(level: Level, bricks: tuple[Brick, ...]) -> list[list[Brick]]:
         for r, c, d in track.path[:-1]:
             if physics.targets_stop and level.target_map[r, c]:
                 continue
-            for branch in physics.branches:
+            for branch in branches:
                 cells = branch.cells((r, c, d))
                 if all(blocked(cell) == want for cell, want in cells):
                     for cell, _ in cells:

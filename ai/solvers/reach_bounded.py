@@ -5,7 +5,7 @@ of at most ``k`` bricks win?" needs far fewer.  A brick enters a lemming's run o
 its cell (:mod:`game.core.reads`), so a run under a set of at most ``k`` bricks *meets* at most ``k`` of them.
 The pass here follows, frame by frame, every run that meets at most ``k`` bricks: an *entry* is a state
 and the set of bricks met so far, and a step walks the physics' decision tree
-(:func:`ai.solvers.gates.flat_tree`), branching where it reads an undecided brickable cell (no brick
+(:func:`game.core.physics_views.flat_tree`), branching where it reads an undecided brickable cell (no brick
 there, or a brick met now, while fewer than ``k`` are met).
 
 * An entry ``(state, S)`` is dropped when the same state is held at that frame with a subset of ``S``:
@@ -65,8 +65,9 @@ import numpy.typing as npt
 
 from ai.kernel.context import SolveContext
 from ai.solvers.reach import ReachInfo
-from ai.solvers.gates import FREE, SOLID, flat_tree, gate_codes
+from ai.solvers.gates import FREE, SOLID, gate_codes
 from game.core.level import Brick, Level
+from game.core.physics_views import flat_tree
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]

@@ -5,7 +5,7 @@ reachable at frame ``t``) and the backward pass (states that reach a target by t
 :class:`Timeline` of frame sets stored until the first repeat.  Two forms:
 
 * **sparse**: the nodes are the states reachable from the start that can still reach a target, with
-  move tables (from the branches of the level's physics, :attr:`game.core.physics.Physics.branches`) between them; sets are index arrays;
+  move tables (from the branches of the level's physics, :attr:`game.core.physics_views.PhysicsViews.branches`) between them; sets are index arrays;
 * **dense** (when those are a large share of a big map): every state id is a node, and a step is a few
   shifted masks.
 
@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from ai.kernel.context import SolveContext
 from game.core.level import Level
+from game.core.physics_views import views
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
@@ -62,7 +63,7 @@ class Grid:
             out.append((on_target, ids))  # a lemming on a target rests
             moving = ~on_target
         can: dict[tuple[tuple[int, int], bool], BoolArray] = {}  # per cell read and value: which ids may see it
-        for branch in self.physics.branches:
+        for branch in views(self.physics).branches:
             ok = moving.copy()
             for need in branch.needs:
                 seen = can.get(need)
@@ -80,7 +81,7 @@ class Grid:
         reachability needs.  A physics of many branches has few distinct moves (random physics 8007: 37
         branches, 4 moves), and the tables and steps of the analysis grow with their count."""
         keys = ([((0, 0), False)] if self.physics.targets_stop else []) + [
-            (branch.move, branch.turn) for branch in self.physics.branches]
+            (branch.move, branch.turn) for branch in views(self.physics).branches]
         merged: dict[tuple[tuple[int, int], bool], tuple[BoolArray, IntArray]] = {}
         for key, (ok, dst) in zip(keys, self.moves(ids)):
             held = merged.get(key)
@@ -105,7 +106,8 @@ class Grid:
         pos, ch = ids >> 1, ids & 1
         d = 2 * ch - 1
         reading: dict[tuple[int, int], BoolArray] = {}  # per cell offset: the ids a possible branch has read it
-        for (ok, _), branch in zip(self.moves(ids)[1 if self.physics.targets_stop else 0:], self.physics.branches):
+        branches = views(self.physics).branches
+        for (ok, _), branch in zip(self.moves(ids)[1 if self.physics.targets_stop else 0:], branches):
             for offset, _ in branch.needs:
                 held = reading.get(offset)
                 reading[offset] = ok if held is None else held | ok
@@ -318,7 +320,7 @@ class Block:
         firsts = np.searchsorted(nodes, np.arange(self.count, dtype=np.int64) * self.span)
         pos = (nodes % self.span) >> 1
         rows, cols = pos // grid.pw - 1, pos % grid.pw - 1
-        offsets = grid.physics.read_offsets
+        offsets = views(grid.physics).read_offsets
         up = max([0] + [-dr for dr, _ in offsets])
         down = max([0] + [dr for dr, _ in offsets])
         side = max([0] + [abs(da) for _, da in offsets])

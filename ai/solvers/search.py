@@ -2,7 +2,7 @@
 
 The search replays the lemmings one after another.  Whenever a lemming reads an
 undecided brickable cell (walking the decision tree of the level's physics,
-:func:`ai.solvers.gates.decision_tree`, from the cell it reads first) the search branches: *no brick there, ever* or *a brick there*.  A brick set
+:attr:`game.core.physics_views.PhysicsViews.tree`, from the cell it reads first) the search branches: *no brick there, ever* or *a brick there*.  A brick set
 therefore corresponds to exactly one leaf (its decisions are those the run reads, in
 the order it reads them), so each brick set is produced once.  Bricks never go on
 cells no run reads, which no minimum solution needs.
@@ -46,9 +46,10 @@ from ai.kernel.base import SolveMode, SolveStatus
 from ai.kernel.context import SolveContext
 from ai.solvers.reach import ReachInfo, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
-from ai.solvers.gates import SOLID, FlatTree, decision_tree, flat_tree, gate_codes, reads_above
+from ai.solvers.gates import SOLID, gate_codes
 from game.core.level import Brick, Level
 from game.core.physics import Physics
+from game.core.physics_views import FlatTree, flat_tree, views
 
 #: The search checks the solve context every this many nodes (a node costs microseconds).
 CHECK_EVERY = 256
@@ -93,7 +94,7 @@ class Board:
                    inner.ravel().tolist(),
                    _row_masks(cells, level.height), _col_prefix(cells, level.width),
                    _later_masks(level, info, cells, ctx), flat_tree(level.physics, pw),
-                   level.physics, level.physics.targets_stop, reads_above(level.physics))
+                   level.physics, level.physics.targets_stop, views(level.physics).reads_above)
 
 
 def _mask(bits: np.ndarray) -> int:
@@ -235,8 +236,8 @@ def compiled_run(board: Board) -> RunFunction:
             cell = code[pos + 6]
     """
     physics = board.physics
-    root, nodes = decision_tree(physics)
-    key = (physics.behaviour_key(), board.width)
+    root, nodes = views(physics).tree
+    key = (views(physics).behaviour_key, board.width)
     known = _COMPILED.get(key)
     if known is not None:
         return known
@@ -259,7 +260,7 @@ def compiled_run(board: Board) -> RunFunction:
 
     def emit(node: int, indent: str) -> None:
         if node < 0:
-            branch = physics.branches[~node]
+            branch = views(physics).branches[~node]
             (mdr, mda), turns = branch.move, branch.turn
             if (mdr, mda) != (0, 0):
                 lines.append(f"{indent}pos = {shift(mdr, mda)}")

@@ -22,7 +22,8 @@ import numpy as np
 import numpy.typing as npt
 
 from game.core.level import Brick, Level
-from game.core.physics import CLASSIC, NEIGHBOURS, Physics
+from game.core.physics import CLASSIC, Physics
+from game.core.physics_views import views
 from game.core.rules import check_bricks
 
 IntArray = npt.NDArray[np.int64]
@@ -106,8 +107,8 @@ def simulate_batch(
     cell = base + row * pw + col
     reached = np.where(tgt_flat[cell] & act, 0, -1)
     final_reached = reached.copy()
-    stops, table = physics.targets_stop, physics.table.astype(np.int64)
-    reads = [(dr, da, 1 << NEIGHBOURS.index((dr, da))) for dr, da in physics.read_offsets]
+    stops, table = physics.targets_stop, views(physics).table.astype(np.int64)
+    reads = views(physics).reads
     paths = np.empty((n_rows, max(horizon, 1), n_lem, 3), dtype=np.int64) if record_paths else None
     final = np.empty((n_rows, n_lem, 3), dtype=np.int64)
 
@@ -197,7 +198,7 @@ def simulate_levels(
     sets = list(brick_sets)
     groups: dict[str, list[int]] = {}
     for b, lv in enumerate(levels):
-        groups.setdefault(lv.physics.behaviour_key(), []).append(b)
+        groups.setdefault(views(lv.physics).behaviour_key, []).append(b)
     if len(groups) > 1:  # one batch per physics, merged back in the levels' order
         runs = [(rows, simulate_levels([levels[b] for b in rows], [sets[b] for b in rows],
                                        record_paths=record_paths)) for rows in groups.values()]

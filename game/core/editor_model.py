@@ -48,7 +48,7 @@ from game.core.level import (
 )
 from game.core.history import History
 from game.core.physics import CLASSIC, Physics, PhysicsError
-from game.core.physics_catalog import SHIPPED, level_line, resolve
+from game.core.physics_catalog import SHIPPED, resolve
 
 #: Smallest map side the editor allows.
 MIN_EDIT_SIDE = 2
@@ -74,13 +74,15 @@ class Tool(enum.IntEnum):
 
 @dataclass(frozen=True)
 class Draft:
-    """One editor state: map rows (canonical characters), N, B and the title."""
+    """One editor state: map rows (canonical characters), N, B, the title and the physics."""
 
     grid: tuple[str, ...]
     frames: int
     budget: int
     title: str = ""
     meta: tuple[tuple[str, str], ...] = ()  #: other metadata kept from an opened file
+    physics: Physics = CLASSIC
+    physics_at: int | None = None  #: where the physics line stands among ``meta`` (:attr:`Level.physics_at`)
 
     @property
     def height(self) -> int:
@@ -166,7 +168,10 @@ class EditorModel:
     def from_level(cls, level: Level, *, path: Path | None = None, source: str = "") -> EditorModel:
         """Edit ``level``; ``path`` None makes the first save a new file (a copy)."""
         meta = tuple((k, v) for k, v in level.meta if k != "title")
-        draft = Draft(level.grid, level.frames, level.budget, level.title, meta)
+        at = level.physics_at
+        if at is not None:
+            at -= sum(1 for k, _ in level.meta[:at] if k == "title")
+        draft = Draft(level.grid, level.frames, level.budget, level.title, meta, level.physics, at)
         return cls(draft, path=path, source=source)
 
     # ------------------------------------------------------------- state
@@ -299,23 +304,13 @@ class EditorModel:
     # ------------------------------------------------------------- physics
     @property
     def physics(self) -> Physics:
-        """The rules the draft's lemmings follow: its ``# physics:`` line, else classic (an unreadable
-        line, which :meth:`set_physics_text` never writes, reads as classic)."""
-        for key, value in self.draft.meta:
-            if key == "physics":
-                try:
-                    return resolve(value)
-                except PhysicsError:
-                    return CLASSIC
-        return CLASSIC
+        """The rules the draft's lemmings follow."""
+        return self.draft.physics
 
     def set_physics(self, physics: Physics) -> bool:
         """Make the draft's lemmings follow ``physics`` (undoable; classic drops the line)."""
         d = self.draft
-        meta = tuple(p for p in d.meta if p[0] != "physics")
-        if physics != CLASSIC:
-            meta += (("physics", level_line(physics)),)
-        return self.push(replace(d, meta=meta))
+        return self.push(replace(d, physics=physics, physics_at=None if physics == CLASSIC else d.physics_at))
 
     def cycle_physics(self, step: int = 1) -> Physics:
         """Switch to the next (``step`` 1) or previous shipped physics; returns the new one.
@@ -370,7 +365,8 @@ class EditorModel:
             raise ValueError("; ".join(problems))
         d = self.draft
         meta = ((("title", d.title),) if d.title else ()) + d.meta
-        return Level(d.frames, d.budget, d.grid, meta)
+        at = None if d.physics_at is None else d.physics_at + (1 if d.title else 0)
+        return Level(d.frames, d.budget, d.grid, meta, d.physics, at)
 
     # ------------------------------------------------------------- files
     def save_path(self, folder: Path, title: str | None = None) -> Path:

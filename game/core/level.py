@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -42,6 +42,8 @@ import numpy.typing as npt
 from game.core.errors import LevelFormatError
 from game.core.physics import CLASSIC, Physics, PhysicsError
 from game.core.physics_catalog import level_line, resolve
+from game.core.physics_views import views
+from game.core.storage import atomic_write_text, read_regular_bytes
 from game.core.text import terminal_safe
 
 #: Direction of a lemming facing left.
@@ -98,15 +100,27 @@ class Level:
     """An immutable puzzle: the map, the frame count N and the brick budget B.
 
     ``grid`` holds the map rows in canonical characters (``X``, space, ``T``,
-    ``<``, ``>``), all of the same width.  ``meta`` holds ``(key, value)``
+    ``<``, ``>``), all of the same width.  ``meta`` holds the other ``(key, value)``
     metadata pairs in file order; it does not take part in :attr:`puzzle_hash`.
+    ``physics`` is the rules the lemmings follow, read once from the ``# physics:`` line
+    (classic without one); the line is written back from the value when the level is
+    printed (:attr:`meta_lines`).  ``physics_at`` is where that line stands among the
+    ``meta`` lines (``None``: after them, and no line at all for classic).
     Build one with :meth:`from_text`, :meth:`load` or :meth:`from_rows`.
+
+    >>> level = Level.from_text("# physics: climber\\n# note: steps\\n5\\n1\\n>  T\\nXXXX\\n")
+    >>> level.physics.name, level.meta, level.physics_at
+    ('climber', (('note', 'steps'),), 0)
+    >>> level.to_text().splitlines()[:2]
+    ['# physics: climber', '# note: steps']
     """
 
     frames: int
     budget: int
     grid: tuple[str, ...]
     meta: tuple[tuple[str, str], ...] = field(default=())
+    physics: Physics = CLASSIC
+    physics_at: int | None = None
 
     def __post_init__(self) -> None:
         if not self.grid or not self.grid[0]:
@@ -126,7 +140,13 @@ class Level:
             raise ValueError("the map has no lemming")
         if not self.targets:
             raise ValueError("the map has no target")
-        self.physics  # noqa: B018 - a bad '# physics:' value fails here, once (PhysicsError)
+        if any(key == "physics" for key, _ in self.meta):
+            raise ValueError("the physics is the level's physics value, not a metadata pair")
+        if self.physics_at is not None:
+            if not 0 <= self.physics_at <= len(self.meta):
+                raise ValueError(f"physics_at must be in 0..{len(self.meta)}, got {self.physics_at}")
+            if self.physics_at == len(self.meta) and self.physics != CLASSIC:
+                object.__setattr__(self, "physics_at", None)  # one form for "the line comes last"
 
     # ------------------------------------------------------------------ build
     @classmethod
@@ -140,10 +160,13 @@ class Level:
         meta: Iterable[tuple[str, str]] = (),
         physics: Physics | None = None,
     ) -> Level:
-        """Build a level from map rows written in the file alphabet (``physics``: not classic).
+        """Build a level from map rows written in the file alphabet and metadata lines as a file holds
+        them (a ``physics`` line is read into the physics value; ``physics`` replaces it).
 
         >>> Level.from_rows(["R.T", "XXX"], frames=4, budget=0, title="Walk").grid
         ('> T', 'XXX')
+        >>> Level.from_rows(["R.T", "XXX"], 4, 0, meta=[("physics", "careful"), ("a", "b")]).physics_at
+        0
         """
         width = max((len(row) for row in rows), default=0)
         grid = tuple(
@@ -152,9 +175,15 @@ class Level:
         pairs = list(meta)
         if title is not None:
             pairs = [("title", title)] + [p for p in pairs if p[0] != "title"]
-        if physics is not None:
-            pairs = [p for p in pairs if p[0] != "physics"] + [("physics", level_line(physics))]
-        return cls(frames=frames, budget=budget, grid=grid, meta=tuple(pairs))
+        at = None
+        if physics is None:
+            lines = [i for i, (key, _) in enumerate(pairs) if key == "physics"]
+            if len(lines) > 1:
+                raise ValueError("more than one physics line")
+            if lines:
+                at, physics = lines[0], resolve(pairs[lines[0]][1])
+        rest = tuple(p for p in pairs if p[0] != "physics")
+        return cls(frames, budget, grid, rest, CLASSIC if physics is None else physics, at)
 
     @classmethod
     def from_text(cls, text: str, path: str = "<string>") -> Level:
@@ -184,8 +213,6 @@ class Level:
     def load(cls, path: str | Path) -> Level:
         """Read and parse a level file: only a regular file (never blocks on a FIFO or a device),
         never more than the size limit."""
-        from game.core.storage import read_regular_bytes
-
         p = Path(path)
         try:
             data = read_regular_bytes(p, MAX_FILE_BYTES)
@@ -201,16 +228,25 @@ class Level:
         return cls.from_bytes(data, str(p))
 
     # ------------------------------------------------------------- printing
+    @property
+    def meta_lines(self) -> tuple[tuple[str, str], ...]:
+        """The metadata lines as the file holds them: :attr:`meta` with the ``physics`` line in its place
+        (the physics' shipped name, else its JSON on one line)."""
+        at = self.physics_at
+        if at is None:
+            if self.physics == CLASSIC:
+                return self.meta
+            at = len(self.meta)
+        return self.meta[:at] + (("physics", level_line(self.physics)),) + self.meta[at:]
+
     def to_text(self) -> str:
         """The level file text; ``Level.from_text(level.to_text()) == level``."""
-        lines = [f"# {key}: {value}" for key, value in self.meta]
+        lines = [f"# {key}: {value}" for key, value in self.meta_lines]
         lines += [str(self.frames), str(self.budget), *self.grid]
         return "\n".join(lines) + "\n"
 
     def save(self, path: str | Path) -> None:
         """Write the level file atomically (the old file survives a failed write)."""
-        from game.core.storage import atomic_write_text
-
         atomic_write_text(Path(path), self.to_text())
 
     def __str__(self) -> str:
@@ -233,44 +269,37 @@ class Level:
         return self.meta_value("title")
 
     def meta_value(self, key: str, default: str = "") -> str:
-        """The first metadata value for ``key``."""
+        """The first metadata value for ``key`` (the physics is :attr:`physics`, not a metadata value)."""
         for k, v in self.meta:
             if k == key:
                 return v
         return default
 
     def with_meta(self, key: str, value: str) -> Level:
-        """A copy with metadata ``key`` set (replaced in place or appended)."""
+        """A copy with metadata ``key`` set (replaced in place or appended after every line, the
+        ``physics`` line included); the physics is set with :meth:`with_physics`."""
+        if key == "physics":
+            raise ValueError("the physics is set with with_physics, not as a metadata pair")
         pairs = list(self.meta)
+        at = self.physics_at
         for i, (k, _) in enumerate(pairs):
             if k == key:
                 pairs[i] = (key, value)
                 break
         else:
+            if at is None and self.physics != CLASSIC:
+                at = len(pairs)  # the physics line stays before the new one
             pairs.append((key, value))
-        return Level(self.frames, self.budget, self.grid, tuple(pairs))
-
-    @cached_property
-    def physics(self) -> Physics:
-        """The rules this level's lemmings follow: its ``# physics:`` line, else classic."""
-        value = self.meta_value("physics")
-        return resolve(value) if value else CLASSIC
+        return replace(self, meta=tuple(pairs), physics_at=at)
 
     def with_physics(self, physics: Physics) -> Level:
-        """A copy whose lemmings follow ``physics`` (the ``# physics:`` line is dropped for classic)."""
-        pairs = tuple(p for p in self.meta if p[0] != "physics")
-        if physics != CLASSIC:
-            pairs += (("physics", level_line(physics)),)
-        return Level(self.frames, self.budget, self.grid, pairs)
+        """A copy whose lemmings follow ``physics`` (its line stays in place; classic drops it)."""
+        return replace(self, physics=physics, physics_at=None if physics == CLASSIC else self.physics_at)
 
     def with_limits(self, *, frames: int | None = None, budget: int | None = None) -> Level:
         """A copy with another frame count and/or brick budget."""
-        return Level(
-            self.frames if frames is None else frames,
-            self.budget if budget is None else budget,
-            self.grid,
-            self.meta,
-        )
+        return replace(self, frames=self.frames if frames is None else frames,
+                       budget=self.budget if budget is None else budget)
 
     @cached_property
     def lemmings(self) -> tuple[Lemming, ...]:
@@ -343,8 +372,9 @@ class Level:
         True
         """
         body = "\n".join([str(self.frames), str(self.budget), *self.grid])
-        if not self.physics.is_classic:
-            body += "\n" + self.physics.behaviour_key()
+        seen = views(self.physics)
+        if not seen.is_classic:
+            body += "\n" + seen.behaviour_key
         return hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
 
     def summary(self) -> str:
@@ -403,15 +433,19 @@ def _parse(text: str, path: str) -> Level:
         raise LevelFormatError(path, 1, 1, "empty file: expected the number of frames N on line 1")
 
     meta: list[tuple[str, str]] = []
+    physics, physics_at = CLASSIC, None
     i = 0
     while i < len(lines) and lines[i].startswith("#"):
         match = _META_LINE.fullmatch(lines[i])
         if not match:
             raise LevelFormatError(path, i + 1, 1, "a metadata line must read '# key: value'")
-        meta.append((match.group(1), match.group(2).rstrip()))
-        if match.group(1) == "physics":
+        if match.group(1) != "physics":
+            meta.append((match.group(1), match.group(2).rstrip()))
+        elif physics_at is not None:
+            raise LevelFormatError(path, i + 1, 1, "a second '# physics:' line (a level has one physics)")
+        else:
             try:
-                resolve(match.group(2))
+                physics, physics_at = resolve(match.group(2)), len(meta)
             except PhysicsError as exc:
                 raise LevelFormatError(path, i + 1, 1, str(exc)) from None
         i += 1
@@ -455,4 +489,4 @@ def _parse(text: str, path: str) -> Level:
         raise LevelFormatError(path, first_map_line, 1, "the map has no lemming (<, >, L or R)")
     if not any(TARGET in r for r in grid):
         raise LevelFormatError(path, first_map_line, 1, "the map has no target (T)")
-    return Level(frames=frames, budget=budget, grid=grid, meta=tuple(meta))
+    return Level(frames, budget, grid, tuple(meta), physics, physics_at)

@@ -4,12 +4,12 @@ The state at frame t is an array ``occ[t, row, col, channel]`` where channel 0 h
 lemmings facing left and channel 1 lemmings facing right (:func:`game.core.rules.channel`).  With an
 obstacle map ``O`` (1 = wall or brick) and a target map ``T``, the mass that is free to move
 (``occ * (1 - T)`` when the physics' targets stop lemmings, else all of it) flows along every
-leaf of the physics' decision tree (:attr:`game.core.physics.Physics.branches`): a leaf whose needs are
-cells ``k`` solid or free carries the fraction ``prod_k (O_k if solid else 1 - O_k)`` of a state's
-mass to the state its move gives (:func:`flows`).  On 0/1 maps exactly one leaf has weight 1, so
-this equals the reference simulator.  The leaves are exclusive and exhaustive, so their weights
-sum to 1 for any densities in [0, 1] (the relaxation the gradient solver differentiates): mass
-is conserved and a lemming is split, as in the design notes.
+leaf of the physics' decision tree (:attr:`game.core.physics_views.PhysicsViews.branches`): a leaf whose
+needs are cells ``k`` solid or free carries the fraction ``prod_k (O_k if solid else 1 - O_k)`` of a
+state's mass to the state its move gives (:attr:`game.core.physics_views.PhysicsViews.flows`).  On 0/1
+maps exactly one leaf has weight 1, so this equals the reference simulator.  The leaves are exclusive and
+exhaustive, so their weights sum to 1 for any densities in [0, 1] (the relaxation the gradient solver
+differentiates): mass is conserved and a lemming is split, as in the design notes.
 
 The map is padded with a ring of wall (density 1), which makes "outside counts as
 wall" exact; :func:`step_padded` works on padded arrays so that the gradient
@@ -22,14 +22,10 @@ solver can mirror it in its adjoint.
 (4, 2, 4, 2)
 >>> float(occ[-1, 0, 3].sum())
 1.0
->>> [(f.source, f.dest, f.move) for f in flows(CLASSIC)][:2]   # the first leaf, both channels
-[(0, 0, (1, 0)), (1, 1, (1, 0))]
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Iterable, Union
 
 import numpy as np
@@ -37,36 +33,13 @@ import numpy.typing as npt
 
 from game.core.level import Brick, Level
 from game.core.physics import CLASSIC, Physics
+from game.core.physics_views import Flow, views
 from game.core.rules import LEFT, RIGHT, channel
 
 FloatArray = npt.NDArray[np.float64]
 
 #: Channel index of a direction (-1 → 0, +1 → 1): :func:`game.core.rules.channel`.
 channel_of = channel
-
-
-@dataclass(frozen=True)
-class Flow:
-    """One leaf of the physics for one channel, in map coordinates: mass in channel ``source``
-    moves by ``move`` (rows, columns) into channel ``dest``, weighted by the cells ``needs``
-    (``((dr, dc), solid)`` pairs relative to the lemming)."""
-
-    source: int
-    dest: int
-    move: tuple[int, int]
-    needs: tuple[tuple[tuple[int, int], bool], ...]
-
-
-@lru_cache(maxsize=64)
-def flows(physics: Physics) -> tuple[Flow, ...]:
-    """Every leaf of :attr:`~game.core.physics.Physics.branches` for each channel, leaf by leaf
-    (the order the mass is added in, which keeps sums bit-identical across runs)."""
-    out = []
-    for branch in physics.branches:
-        for d in (LEFT, RIGHT):
-            r, c, d_after = branch.apply((0, 0, d))
-            out.append(Flow(channel(d), channel(d_after), (r, c), branch.cells((0, 0, d))))
-    return tuple(out)
 
 
 def shifted(array: npt.NDArray[Any], dr: int, dc: int) -> npt.NDArray[Any]:
@@ -113,7 +86,7 @@ def step_padded(occ: FloatArray, obst: FloatArray, targets: FloatArray, physics:
         nxt[..., 1:-1, 1:-1, :] += occ_i * tgt_i[..., None]
     else:
         moving = occ_i
-    for flow in flows(physics):
+    for flow in views(physics).flows:
         mass = moving[..., flow.source]
         for (dr, dc), solid in flow.needs:
             view = shifted(obst, dr, dc)

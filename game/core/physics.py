@@ -5,13 +5,9 @@ from the lemming (``(dr, da)``: ``dr`` rows down, ``da`` cells ahead in its dire
 ``-1..1``), plus whether targets stop lemmings.  The first rule whose conditions all hold applies: the
 lemming moves by ``(dr, da * direction)`` and, when the rule says ``turn``, reverses its direction.
 When no rule holds it stays.  A cell is *solid* when it is a wall, a brick or outside the map, *free*
-otherwise (targets included).  Every simulator, encoding and learner derives from this value:
-
-* :meth:`Physics.step` is the reference step;
-* :attr:`Physics.table` is the same rule as a lookup over the 256 neighbourhood configurations
-  (vectorised simulators, learners, verification);
-* :attr:`Physics.branches` is the same rule as a decision tree whose leaves are exclusive and
-  exhaustive conjunctions of cell conditions (every exact encoding: one guarded transition a leaf).
+otherwise (targets included).  :meth:`Physics.decide` is the definition; every simulator, encoding and
+learner reads the views derived from it (the table, the decision tree, the read plans), which live in
+:mod:`game.core.physics_views` and are computed once per physics value.
 
 The JSON form is the exchange format::
 
@@ -20,14 +16,13 @@ The JSON form is the exchange format::
       {"when": {"0,1": "free"}, "move": [0, 1]},
       {"when": {}, "move": [0, 0], "turn": true}]}
 
->>> CLASSIC.step(lambda r, c: r >= 1, lambda r, c: False, (0, 0, 1))   # floor below: walk
-(0, 1, 1)
->>> CLASSIC.step(lambda r, c: r >= 1 or c >= 1, lambda r, c: False, (0, 0, 1))  # wall ahead: turn
-(0, 0, -1)
->>> CLASSIC.step(lambda r, c: False, lambda r, c: False, (0, 0, -1))   # nothing below: fall
-(1, 0, -1)
->>> [(b.needs, b.move, b.turn) for b in CLASSIC.branches]
-[((((1, 0), False),), (1, 0), False), ((((1, 0), True), ((0, 1), False)), (0, 1), False), ((((1, 0), True), ((0, 1), True)), (0, 0), True)]
+>>> floor = lambda off: off[0] >= 1                  # solid below the lemming's row
+>>> CLASSIC.decide(floor).move                       # floor below: walk
+(0, 1)
+>>> CLASSIC.decide(lambda off: off[0] >= 1 or off[1] >= 1).turn   # wall ahead: turn
+True
+>>> CLASSIC.decide(lambda off: False).move           # nothing below: fall
+(1, 0)
 >>> Physics.from_text(CLASSIC.to_text()) == CLASSIC
 True
 """
@@ -40,7 +35,6 @@ from functools import cached_property
 from typing import Any, Callable, Mapping
 
 import numpy as np
-import numpy.typing as npt
 
 from game.core.errors import GameError
 from game.core.json_bounds import loads_bounded
@@ -93,52 +87,26 @@ class Rule:
 
 
 @dataclass(frozen=True)
-class Branch:
-    """A leaf of the physics' decision tree: conditions that pin down which rule applies, and its effect.
-
-    The leaves of :attr:`Physics.branches` are exclusive and exhaustive: in any neighbourhood exactly
-    one leaf's ``needs`` all hold.  ``rule`` is the index of the rule that applies (``None``: no rule
-    holds, the lemming stays).
-    """
-
-    needs: tuple[tuple[Offset, bool], ...]
-    move: Offset
-    turn: bool
-    rule: int | None
-
-    def cells(self, state: State) -> tuple[tuple[tuple[int, int], bool], ...]:
-        """``needs`` as absolute cells for a lemming in ``state``: ``((row, col), solid)`` pairs.
-
-        >>> CLASSIC.branches[1].cells((4, 2, -1))
-        (((5, 2), True), ((4, 1), False))
-        """
-        r, c, d = state
-        return tuple(((r + dr, c + da * d), s) for (dr, da), s in self.needs)
-
-    def apply(self, state: State) -> State:
-        """The state after this branch's move from ``state``.
-
-        >>> CLASSIC.branches[1].apply((3, 4, -1))
-        (3, 3, -1)
-        """
-        r, c, d = state
-        return (r + self.move[0], c + self.move[1] * d, -d if self.turn else d)
-
-    @property
-    def stays(self) -> bool:
-        """True when the lemming keeps its cell (it may still turn)."""
-        return self.move == (0, 0)
-
-
-@dataclass(frozen=True)
 class Physics:
-    """A physics: ordered rules and whether targets stop lemmings.  Equal physics behave alike only when
-    their :attr:`table` and :attr:`targets_stop` are equal (:meth:`same_behaviour`); ``==`` compares the text.
+    """A physics: ordered rules and whether targets stop lemmings.  ``==`` compares the text; physics
+    that behave alike are told by :func:`game.core.physics_views.same_behaviour`.  A physics is a hashable
+    value (its hash is computed once): derived views are kept per physics value.
     """
 
     name: str
     targets_stop: bool
     rules: tuple[Rule, ...]
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash((self.name, self.targets_stop, self.rules))
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields alone (a text's hash differs between processes, so the kept hash is not copied)."""
+        return {"name": self.name, "targets_stop": self.targets_stop, "rules": self.rules}
 
     # ------------------------------------------------------------------ parse / print
     @classmethod
@@ -200,107 +168,6 @@ class Physics:
                 return rule
         return None
 
-    def step(
-        self,
-        blocked: Callable[[int, int], bool],
-        on_target: Callable[[int, int], bool],
-        state: State,
-    ) -> State:
-        """One step of one lemming (``blocked(r, c)``: solid, outside the map included): :attr:`table`
-        looked up from the cells this physics reads (equal to :meth:`decide`, which defines it)."""
-        r, c, d = state
-        if self.targets_stop and on_target(r, c):
-            return state
-        config = 0
-        for dr, da, bit in self._reads:
-            if blocked(r + dr, c + da * d):
-                config |= bit
-        mdr, mda, turn = self._moves[config]
-        return (r + mdr, c + mda * d, -d if turn else d)
-
-    @cached_property
-    def _reads(self) -> tuple[tuple[int, int, int], ...]:
-        return tuple((dr, da, 1 << NEIGHBOURS.index((dr, da))) for dr, da in self.read_offsets)
-
-    @cached_property
-    def _moves(self) -> tuple[tuple[int, int, bool], ...]:
-        return tuple((int(a), int(b), bool(t)) for a, b, t in self.table.tolist())
-
-    @cached_property
-    def table(self) -> npt.NDArray[np.int8]:
-        """``(256, 3)`` int8: for each configuration (bit ``i``: ``NEIGHBOURS[i]`` solid) the move
-        ``(dr, da, turn)`` (``turn`` 1 or 0)."""
-        out = np.zeros((CONFIGS, 3), dtype=np.int8)
-        for config in range(CONFIGS):
-            rule = self.decide(lambda off: config_solid(config, off))
-            if rule is not None:
-                out[config] = (rule.move[0], rule.move[1], int(rule.turn))
-        out.setflags(write=False)
-        return out
-
-    @cached_property
-    def branches(self) -> tuple[Branch, ...]:
-        """The rule as a decision tree's leaves: exclusive, exhaustive conjunctions of cell conditions."""
-        leaves: list[Branch] = []
-        _expand(self.rules, 0, {}, [], leaves)
-        return tuple(leaves)
-
-    @cached_property
-    def read_offsets(self) -> tuple[Offset, ...]:
-        """Every offset some branch reads (the cells that can change what a lemming does)."""
-        return tuple(sorted({off for b in self.branches for off, _ in b.needs} - {(0, 0)}))
-
-    def same_behaviour(self, other: Physics) -> bool:
-        """True when both physics move every lemming alike in every neighbourhood."""
-        return self.targets_stop == other.targets_stop and bool(np.array_equal(self.table, other.table))
-
-    def moves_alike(self, other: Physics, *, opposite: bool = False) -> bool:
-        """True when every lemming's positions are the same under both physics, from any start on any map
-        (a direction may be named the other way round; what counts is where lemmings go).  With
-        ``opposite`` every lemming of ``other`` starts facing the other way (the same physics with left
-        and right named the other way round, which positions alone cannot tell apart).
-
-        Exact on static maps: the states are "this physics' lemming sees configuration c, the other's faces
-        the same or the opposite way"; after a move the next configuration can be any, after staying put
-        it is the same neighbourhood (seen mirrored by a lemming that turned).  From "any configuration,
-        same way", both must move to the same cell in every state reached.
-
-        >>> CLASSIC.moves_alike(CLASSIC.renamed("copy")), CLASSIC.moves_alike(CLASSIC, opposite=True)
-        (True, False)
-        """
-        if self.targets_stop != other.targets_stop:
-            return False
-        ours, theirs = self.table.tolist(), other.table.tolist()
-        anywhere = -1
-        todo: list[tuple[int, bool]] = [(anywhere, opposite)]  # (config or anywhere, opposite)
-        done: set[tuple[int, bool]] = set()
-        while todo:
-            state = todo.pop()
-            if state in done:
-                continue
-            done.add(state)
-            where, opposite = state
-            for config in (range(CONFIGS) if where == anywhere else (where,)):
-                dr, da, turn = ours[config]
-                odr, oda, oturn = theirs[_mirror_config(config) if opposite else config]
-                if dr != odr or da != (-oda if opposite else oda):
-                    return False
-                relation = opposite != (turn != oturn)
-                if (dr, da) == (0, 0):
-                    todo.append((_mirror_config(config) if turn else config, relation))
-                else:
-                    todo.append((anywhere, relation))
-        return True
-
-    def behaviour_key(self) -> str:
-        """A short text that is equal exactly for physics that behave alike (cache keys, level hashes)."""
-        return ("S" if self.targets_stop else "W") + self.table.tobytes().hex()
-
-    @property
-    def is_classic(self) -> bool:
-        """True when this physics behaves like the classic game."""
-        return self.same_behaviour(CLASSIC)
-
     def describe(self) -> list[str]:
         """One line per rule, in words (for the CLI and the learned-rules screen)."""
         lines = []
@@ -327,11 +194,6 @@ def config_solid(config: int, offset: Offset) -> bool:
 MIRRORED: tuple[int, ...] = tuple(
     sum(1 << NEIGHBOURS.index((dr, -da)) for i, (dr, da) in enumerate(NEIGHBOURS) if config >> i & 1)
     for config in range(CONFIGS))
-
-
-def _mirror_config(config: int) -> int:
-    """The configuration seen by a lemming facing the other way in the same neighbourhood."""
-    return MIRRORED[config]
 
 
 def move_words(move: Offset, turn: bool) -> str:
@@ -408,30 +270,6 @@ def _read_offset(key: object, where: str) -> Offset:
     if not (-1 <= dr <= 1 and -1 <= da <= 1):
         raise PhysicsError(f'{where}: cell key "{key}" is outside the 3x3 neighbourhood (each of dr, da in -1..1)')
     return (dr, da)
-
-
-def _expand(rules: tuple[Rule, ...], start: int, known: dict[Offset, bool], path: list[tuple[Offset, bool]],
-            leaves: list[Branch]) -> None:
-    """Grow the decision tree from rule ``start`` under the conditions ``known`` (``path`` in order)."""
-    for index in range(start, len(rules)):
-        rule = rules[index]
-        if any(off == (0, 0) and s for off, s in rule.when):
-            continue
-        if any(known.get(off, s) != s for off, s in rule.when if off != (0, 0)):
-            continue  # contradicts what is known: this rule cannot apply here
-        open_cells = [(off, s) for off, s in rule.when if off != (0, 0) and off not in known]
-        if not open_cells:
-            leaves.append(Branch(tuple(path), rule.move, rule.turn, index))
-            return
-        off, want = open_cells[0]
-        for value in (want, not want):  # the branch where it holds first, then where it fails
-            known[off] = value
-            path.append((off, value))
-            _expand(rules, index, known, path, leaves)
-            path.pop()
-            del known[off]
-        return
-    leaves.append(Branch(tuple(path), (0, 0), False, None))
 
 
 CLASSIC = Physics.from_json({"name": "classic", "targets_stop": True, "rules": [

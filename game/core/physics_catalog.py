@@ -3,7 +3,7 @@
 A level's line is either a shipped name (``# physics: climber``) or one line of the JSON form
 (``# physics: {"rules": [...]}``); no line means :data:`game.core.physics.CLASSIC`.
 
->>> resolve("classic").is_classic, resolve("restless").targets_stop
+>>> resolve("classic") == CLASSIC, resolve("restless").targets_stop
 (True, False)
 >>> resolve('{"name": "stay", "rules": []}').name
 'stay'
@@ -15,9 +15,8 @@ game.core.physics.PhysicsError: unknown physics 'nosuch' (shipped: careful, clas
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from game.core.physics import CLASSIC, Physics, PhysicsError
+from game.core.storage import read_regular_bytes
 
 _CAREFUL = {"name": "careful", "targets_stop": True, "rules": [
     {"when": {"1,0": "free"}, "move": [1, 0]},
@@ -57,26 +56,15 @@ SHIPPED: dict[str, Physics] = {
 def resolve(value: str) -> Physics:
     """The physics a level's ``# physics:`` value names (a shipped name or one line of JSON).
 
-    The same JSON text gives the same (immutable) value, so what a physics derives once (its table, its
-    branches) serves every level that names it, the copies a solver makes of a level included.
-
-    >>> text = '{"name": "stay", "rules": []}'
-    >>> resolve(text) is resolve(text)
-    True
+    Equal texts give equal values, which share their derived views (:func:`game.core.physics_views.views`).
     """
     text = value.strip()
     if text.startswith("{"):
-        return _from_text(text)
+        return Physics.from_text(text)
     if text in SHIPPED:
         return SHIPPED[text]
     shown = text if len(text) <= 30 else text[:30] + "..."
     raise PhysicsError(f"unknown physics {shown!r} (shipped: {', '.join(sorted(SHIPPED))}; or one line of JSON)")
-
-
-@lru_cache(maxsize=256)
-def _from_text(text: str) -> Physics:
-    """:meth:`Physics.from_text`, kept for the last texts read (a bad text raises each time)."""
-    return Physics.from_text(text)
 
 
 def level_line(physics: Physics) -> str:
@@ -97,8 +85,6 @@ MAX_PHYSICS_FILE = 1_000_000
 
 def load_physics_file(path: str) -> Physics:
     """A physics from a JSON file (``learn --out``, ``--rules``), read through the bounded loader."""
-    from game.core.storage import read_regular_bytes
-
     try:
         data = read_regular_bytes(path, MAX_PHYSICS_FILE)
     except FileNotFoundError:

@@ -1,8 +1,8 @@
 """Which cells a step reads: the cells of the physics' branch the lemming takes.
 
-A physics' decision tree (:attr:`game.core.physics.Physics.branches`) has exclusive, exhaustive leaves, so
-in any neighbourhood exactly one leaf's conditions hold: the step *takes* that branch, and the cells
-it *reads* are that branch's cells (:meth:`~game.core.physics.Branch.cells`).  A brick on a read cell the
+A physics' decision tree (:attr:`game.core.physics_views.PhysicsViews.branches`) has exclusive, exhaustive
+leaves, so in any neighbourhood exactly one leaf's conditions hold: the step *takes* that branch, and the
+cells it *reads* are that branch's cells (:meth:`~game.core.physics_views.Branch.cells`).  A brick on a read cell the
 branch needs free changes the step; nothing else can.  This is the one meaning of "which cells a step
 reads" (hints, rating, the generator, the read-set search); a lemming that a target stops reads nothing.
 
@@ -18,41 +18,18 @@ reads" (hints, rating, the generator, the read-set search); a lemming that a tar
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Callable, Iterable, Iterator
 
 import numpy as np
 import numpy.typing as npt
 
 from game.core.level import Brick, Level
-from game.core.physics import CONFIGS, NEIGHBOURS, Branch, Offset, Physics, State, config_solid
+from game.core.physics import Physics, State
+from game.core.physics_views import Branch, views
 from game.core.simulation import simulate
 
 Solid = Callable[[int, int], bool]
 """``solid(row, col)``: a wall, a brick or outside the map."""
-
-
-_Plan = tuple[tuple[tuple[int, int, int], ...], tuple[int, ...], tuple[tuple[Offset, ...], ...],
-              tuple[tuple[Offset, ...], ...], tuple[tuple[int, int, bool], ...]]
-_PLANS: dict[int, tuple[Physics, _Plan]] = {}
-
-
-def _plan(physics: Physics) -> _Plan:
-    """What the scalar lookups need: the read offsets with their configuration bits, the branch of each
-    configuration, each branch's cells and free cells as offsets, and the table's moves.  Kept per physics
-    object (by identity: hashing a physics on every step would cost more than the step)."""
-    kept = _PLANS.get(id(physics))
-    if kept is not None and kept[0] is physics:
-        return kept[1]
-    reads = tuple((dr, da, 1 << NEIGHBOURS.index((dr, da))) for dr, da in physics.read_offsets)
-    every = tuple(tuple(off for off, _ in b.needs) for b in physics.branches)
-    free = tuple(tuple(off for off, want in b.needs if not want) for b in physics.branches)
-    moves = tuple((int(a), int(b), bool(t)) for a, b, t in physics.table.tolist())
-    plan = (reads, tuple(int(i) for i in _config_branch(physics).tolist()), every, free, moves)
-    if len(_PLANS) > 64:
-        _PLANS.clear()
-    _PLANS[id(physics)] = (physics, plan)
-    return plan
 
 
 def _config(reads: tuple[tuple[int, int, int], ...], solid: Solid, state: State) -> int:
@@ -65,55 +42,36 @@ def _config(reads: tuple[tuple[int, int, int], ...], solid: Solid, state: State)
 
 
 def branch_index(physics: Physics, solid: Solid, state: State) -> int:
-    """The index in ``physics.branches`` of the leaf whose conditions hold for a lemming in ``state``."""
-    plan = _plan(physics)
-    return plan[1][_config(plan[0], solid, state)]
+    """The index in the branches of ``physics`` of the leaf whose conditions hold for a lemming in ``state``."""
+    v = views(physics)
+    return v.branch_of[_config(v.reads, solid, state)]
 
 
 def branch_taken(physics: Physics, solid: Solid, state: State) -> Branch:
     """The leaf of ``physics`` whose conditions hold for a lemming in ``state``."""
-    return physics.branches[branch_index(physics, solid, state)]
+    return views(physics).branches[branch_index(physics, solid, state)]
 
 
 def step_reads(physics: Physics, solid: Solid, state: State) -> tuple[Brick, ...]:
     """Every cell the step of a lemming in ``state`` (not stopped on a target) reads."""
-    plan = _plan(physics)
+    v = views(physics)
     r, c, d = state
-    return tuple((r + dr, c + da * d) for dr, da in plan[2][plan[1][_config(plan[0], solid, state)]])
+    return tuple((r + dr, c + da * d) for dr, da in v.branch_reads[v.branch_of[_config(v.reads, solid, state)]])
 
 
 def free_reads(physics: Physics, solid: Solid, state: State) -> tuple[Brick, ...]:
     """The read cells the step needs free: a brick on one of them changes the step."""
-    plan = _plan(physics)
+    v = views(physics)
     r, c, d = state
-    return tuple((r + dr, c + da * d) for dr, da in plan[3][plan[1][_config(plan[0], solid, state)]])
-
-
-def stepper(physics: Physics, solid: Solid, on_target: Callable[[int, int], bool]) -> Callable[[State], State]:
-    """:meth:`~game.core.physics.Physics.step` on one map with the physics' reads and table bound once (for
-    hot loops such as the generator's planting; equal to ``physics.step(solid, on_target, state)``)."""
-    reads, _, _, _, moves = _plan(physics)
-    stops = physics.targets_stop
-
-    def step(state: State) -> State:
-        r, c, d = state
-        if stops and on_target(r, c):
-            return state
-        config = 0
-        for dr, da, bit in reads:
-            if solid(r + dr, c + da * d):
-                config |= bit
-        mdr, mda, turn = moves[config]
-        return (r + mdr, c + mda * d, -d if turn else d)
-
-    return step
+    return tuple((r + dr, c + da * d)
+                 for dr, da in v.branch_free_reads[v.branch_of[_config(v.reads, solid, state)]])
 
 
 def neighbourhood(physics: Physics, state: State) -> tuple[Brick, ...]:
-    """Every cell the physics may read from ``state`` (:attr:`~game.core.physics.Physics.read_offsets`,
+    """Every cell the physics may read from ``state`` (:attr:`~game.core.physics_views.PhysicsViews.read_offsets`,
     mirrored by the direction), whatever the map holds."""
     r, c, d = state
-    return tuple((r + dr, c + da * d) for dr, da in physics.read_offsets)
+    return tuple((r + dr, c + da * d) for dr, da in views(physics).read_offsets)
 
 
 def stopped(level: Level, state: State) -> bool:
@@ -145,25 +103,14 @@ def run_reads(level: Level, bricks: Iterable[Brick], *, free_only: bool = False
             yield k, t, reads(level.physics, solid, state)
 
 
-@lru_cache(maxsize=64)
-def _config_branch(physics: Physics) -> npt.NDArray[np.intp]:
-    out = np.zeros(CONFIGS, dtype=np.intp)
-    for config in range(CONFIGS):
-        for i, branch in enumerate(physics.branches):
-            if all(config_solid(config, off) == want for off, want in branch.needs):
-                out[config] = i
-                break
-    out.setflags(write=False)
-    return out
-
-
 def branch_indices(physics: Physics, blocked: npt.NDArray[np.bool_], rows: npt.NDArray[np.integer],
                    cols: npt.NDArray[np.integer], dirs: npt.NDArray[np.integer],
                    index: tuple[npt.NDArray[np.integer], ...] = ()) -> npt.NDArray[np.intp]:
-    """Vectorised :func:`branch_taken`: the index in ``physics.branches`` for lemmings at padded
+    """Vectorised :func:`branch_taken`: the index in the branches of ``physics`` for lemmings at padded
     ``(rows, cols)`` facing ``dirs`` on the padded ``blocked`` map (``index``: leading batch indices)."""
+    v = views(physics)
     config = np.zeros(np.shape(rows), dtype=np.intp)
-    for dr, da in physics.read_offsets:
-        config |= blocked[index + (rows + dr, cols + da * dirs)].astype(np.intp) << NEIGHBOURS.index((dr, da))
-    result: npt.NDArray[np.intp] = _config_branch(physics)[config]
+    for dr, da, bit in v.reads:
+        config |= blocked[index + (rows + dr, cols + da * dirs)].astype(np.intp) * bit
+    result: npt.NDArray[np.intp] = v.config_branch[config]
     return result

@@ -228,7 +228,7 @@ def encode(level: Level) -> str:
     for index, kind in specials:
         bits.write(index, width)
         bits.write(kind, 2)
-    meta = _meta_bytes(level.meta)
+    meta = _meta_bytes(level.meta_lines)
     packed = _deflate(meta) if meta else b""
     use_deflate = bool(meta) and len(packed) < len(meta)
     bits.write(int(use_deflate), 1)
@@ -294,7 +294,7 @@ def decode(code: str) -> Level:
         meta = _inflate(meta)
     pairs = tuple(_parse_meta(meta))
     try:
-        level = Level(frames, budget, tuple("".join(row) for row in grid), pairs)
+        level = Level.from_rows(["".join(row) for row in grid], frames, budget, meta=pairs)
         same = Level.from_text(level.to_text(), "<code>") == level  # what a level file can hold
     except (ValueError, GameError) as exc:
         raise LevelCodeError(f"the code does not hold a playable level: {exc}") from None

@@ -1,6 +1,6 @@
 """The reference simulator: the one definition of the rules every other form is tested against.
 
-The rule itself is the level's physics (:meth:`game.core.physics.Physics.step`).  Small runs apply it one lemming at a time
+The rule itself is the level's physics (:func:`game.core.physics_views.step`).  Small runs apply it one lemming at a time
 (:func:`simulate_stepwise`); large ones apply it to every lemming at once with numpy
 (:func:`simulate_vectorised`: the physics' table looked up for every lemming; a test checks both agree
 on random levels) and keep the tracks compactly: one byte per row, column and direction per
@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from game.core.level import Brick, Level
-from game.core.physics import NEIGHBOURS
+from game.core.physics_views import stepper, views
 from game.core.rules import State, check_bricks
 
 IntArray = npt.NDArray[np.integer[Any]]
@@ -159,7 +159,7 @@ def simulate(level: Level, bricks: Iterable[Brick] = (), *, enforce_budget: bool
 
     The brick set is checked first (:func:`game.core.rules.check_bricks`); an illegal set
     raises :class:`game.core.errors.IllegalBricksError`.  Small runs go one lemming and one
-    :meth:`~game.core.physics.Physics.step` at a time (:func:`simulate_stepwise`), larger ones all lemmings
+    :func:`~game.core.physics_views.step` at a time (:func:`simulate_stepwise`), larger ones all lemmings
     at once (:func:`simulate_vectorised`); both give the same run.  ``should_stop`` (asked
     every 256 frames) lets a background caller abandon a run no longer wanted
     (:class:`SimulationCancelled`).
@@ -194,8 +194,8 @@ def simulate_vectorised(level: Level, bricks: Iterable[Brick] = (), *, enforce_b
     c = np.array([lem.col + 1 for lem in lemmings], dtype=np.int32)
     d = np.array([lem.direction for lem in lemmings], dtype=np.int32)
     physics = level.physics
-    stops, table = physics.targets_stop, physics.table.astype(np.int32)
-    reads = [(dr, da, 1 << NEIGHBOURS.index((dr, da))) for dr, da in physics.read_offsets]
+    stops, table = physics.targets_stop, views(physics).table.astype(np.int32)
+    reads = views(physics).reads
     reached = np.full(count, -1, dtype=np.int64)
     home = target[r, c]
     reached[home] = 0
@@ -234,7 +234,7 @@ def simulate_vectorised(level: Level, bricks: Iterable[Brick] = (), *, enforce_b
 
 def simulate_stepwise(level: Level, bricks: Iterable[Brick] = (), *, enforce_budget: bool = True,
                       should_stop: Callable[[], bool] | None = None) -> Run:
-    """:func:`simulate` one lemming and one :meth:`~game.core.physics.Physics.step` at a time: the plain statement
+    """:func:`simulate` one lemming and one :func:`~game.core.physics_views.step` at a time: the plain statement
     of the rules (tests check :func:`simulate_vectorised` against it).  ``should_stop``: as in :func:`simulate`."""
     placed = check_bricks(level, bricks, enforce_budget=enforce_budget)
     width = level.width
@@ -253,7 +253,7 @@ def simulate_stepwise(level: Level, bricks: Iterable[Brick] = (), *, enforce_bud
     def on_target(r: int, c: int) -> bool:
         return (r, c) in target_set
 
-    step = level.physics.step
+    step = stepper(level.physics, blocked, on_target)
     tracks = []
     for lemming in level.lemmings:
         state: State = (lemming.row, lemming.col, lemming.direction)
@@ -262,7 +262,7 @@ def simulate_stepwise(level: Level, bricks: Iterable[Brick] = (), *, enforce_bud
         for frame in range(1, level.frames):
             if should_stop is not None and frame % 256 == 0 and should_stop():
                 raise SimulationCancelled(f"stopped at frame {frame}")
-            state = step(blocked, on_target, state)
+            state = step(state)
             path.append(state)
             if not on_target(state[0], state[1]):
                 reached_at = None

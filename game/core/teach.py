@@ -26,7 +26,8 @@ from typing import Sequence
 
 from game.core.level import Brick, Level
 from game.core.outcome import FailureKind, LemmingFailure, explain
-from game.core.physics import Branch, Offset, State, move_words, offset_words
+from game.core.physics import Offset, State, move_words, offset_words
+from game.core.physics_views import Branch
 from game.core.reads import branch_taken, solid_of
 from game.core.simulation import Run, simulate
 

@@ -35,7 +35,8 @@ import numpy.typing as npt
 
 from game.core.level import Brick, Level
 from game.core.physics import CLASSIC, Physics
-from game.core.reads import free_reads, stepper
+from game.core.physics_views import stepper
+from game.core.reads import free_reads
 from game.core.rules import State
 
 BoolArray = npt.NDArray[np.bool_]
@@ -60,7 +61,7 @@ def trajectories(
     walls: BoolArray, bricks: set[Brick], starts: list[State], frames: int, targets: frozenset[Brick] = frozenset(),
     physics: Physics = CLASSIC,
 ) -> list[list[State]]:
-    """Each lemming's states at frames 0..frames-1 (the reference rule, :meth:`game.core.physics.Physics.step`).
+    """Each lemming's states at frames 0..frames-1 (the reference rule, :func:`game.core.physics_views.step`).
 
     A lemming's next state depends on its state alone, so once a state repeats the
     run is periodic and the rest of the path is copied instead of stepped.

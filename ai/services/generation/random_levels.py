@@ -19,6 +19,7 @@ import random
 from game.core.batch import simulate_brick_sets
 from game.core.level import Level
 from game.core.physics import CLASSIC, Physics
+from game.core.physics_views import views
 from game.core.simulation import simulate
 
 
@@ -73,7 +74,7 @@ def _plant_on_runs(rng: random.Random, level: Level, count: int) -> list[tuple[i
     read offsets around each state, lower cells first, then ahead before behind)."""
     bricks: list[tuple[int, int]] = []
     free = set(level.brickable_cells)
-    offsets = sorted(level.physics.read_offsets, key=lambda o: (-o[0], -o[1]))
+    offsets = sorted(views(level.physics).read_offsets, key=lambda o: (-o[0], -o[1]))
     for _ in range(count):
         run = simulate(level, bricks, enforce_budget=False)
         reads = []

@@ -31,6 +31,7 @@ from ai.kernel.context import SolveContext
 from ai.solvers.base import Outcome, Partial, SolverBase
 from game.core.batch import simulate_brick_sets
 from game.core.level import Brick, Level
+from game.core.physics_views import views
 from game.core.reads import branch_indices
 
 
@@ -124,7 +125,7 @@ def runs_of(level: Level, sets: list[BrickSet], ctx: SolveContext | None = None
         taken = branch_indices(physics, pad, r, c, d, (b,))
         row_ids = np.broadcast_to(b, r.shape)
         keys = []
-        for i, branch in enumerate(physics.branches):
+        for i, branch in enumerate(views(physics).branches):
             on = moving & (taken == i)
             for (dr, da), solid in branch.needs:
                 if solid:

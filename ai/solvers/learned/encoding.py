@@ -116,7 +116,7 @@ def encode_sparse(level: Level, model: TreeModel, *, ctx: SolveContext | None = 
                       for ch in range(len(LABELS)) for lits, value in paths[ch])
     prune = prune and not spontaneous
     support = derived and not spontaneous
-    amo = support and derived_at_most_one(model, paths if simplify else None)
+    amo = support and derived_at_most_one(model, simplified=simplify)
     ph, pw = h + 2, w + 2
     size = ph * pw
     off = np.array([dr * pw + dc for dr, dc in WINDOW], dtype=np.int64)

@@ -4,7 +4,7 @@ The learned physics is a value of the same class as the game's own, so every exa
 it unchanged: the level is solved under the learned physics (by ``inner``, default ``auto``) and every
 answer is replayed by the reference simulator under the level's real physics before anyone sees it.
 The answer is claimed optimal, infeasible or complete only when the learned physics moves every lemming
-like the level's from any start on any map (:meth:`game.core.physics.Physics.moves_alike`, checked against
+like the level's from any start on any map (:func:`game.core.physics_views.moves_alike`, checked against
 the engine's table); otherwise the winners that
 replay are offered as ``feasible``.  Without rules, the solver first learns the level's physics by
 watching the engine (:func:`ai.learning.physics_learner.learn_by_asking`).
@@ -31,6 +31,7 @@ from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.base_registry import build_base_solver
 from game.core.level import Level
 from game.core.physics import Physics
+from game.core.physics_views import moves_alike, views
 from game.core.simulation import simulate
 
 #: Physics learned by watching the engine, by the engine physics' behaviour key (one process).
@@ -39,7 +40,7 @@ _LEARNED: dict[str, Physics] = {}
 
 def learned_by_watching(level: Level, ctx: SolveContext) -> Physics:
     """The physics the AI learns by watching ``level``'s engine (3 random games, then questions)."""
-    key = level.physics.behaviour_key()
+    key = views(level.physics).behaviour_key
     if key not in _LEARNED:
         rng = np.random.default_rng(0)
         games = [random_game(rng, level.physics) for _ in range(3)]
@@ -61,7 +62,7 @@ class PhysicsRulesSolver(SolverBase):
     def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
         """Solve under the learned physics, replay under the real one."""
         learned = self.physics if self.physics is not None else learned_by_watching(level, ctx)
-        verified = learned.moves_alike(level.physics)
+        verified = moves_alike(learned, level.physics)
         extra: dict[str, Any] = {"rules_verified": verified, "rules": learned.to_json(),
                                  "rules_learned_by_watching": self.physics is None}
         partial.extra = extra

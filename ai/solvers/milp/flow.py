@@ -3,8 +3,8 @@
 Per lemming, the live states ``(t, r, c, d)`` of :mod:`ai.solvers.reach` are the nodes of a
 time-expanded network; a node at frame ``t < N-1`` has continuous arc variables in
 ``[0, 1]`` to frame ``t+1``, one per effect of the level's physics (its branches grouped by move and
-turn, :func:`ai.solvers.gates.effect_groups`; classic: ``fall``, ``walk``, ``turn``; climber's two ways
-to turn are one arc), or ``stay`` on a target where targets stop lemmings.  Arcs that walls and free
+turn, :attr:`game.core.physics_views.PhysicsViews.effect_groups`; classic: ``fall``, ``walk``, ``turn``;
+climber's two ways to turn are one arc), or ``stay`` on a target where targets stop lemmings.  Arcs that walls and free
 cells rule out are dropped (classic: a wall below, no fall; a free cell below, fall only; likewise
 ahead), and so are arcs into states that are not live.
 Rows:
@@ -47,10 +47,11 @@ import scipy.sparse
 from ai.kernel.context import SolveContext
 from ai.solvers.reach import LemmingReach
 from ai.solvers.reach_bounded import BoundedLemming, BoundedReach, Scope
-from ai.solvers.gates import FREE, SOLID, EffectGroup, destination, effect_groups, possible
+from ai.solvers.gates import FREE, SOLID, destination, possible
 from ai.solvers.milp.model import IntArray, MilpModel, ModelBuilder
 from game.core.level import Level
 from game.core.physics import Offset, Physics
+from game.core.physics_views import EffectGroup, views
 
 BoolArray = npt.NDArray[np.bool_]
 
@@ -60,7 +61,7 @@ STAY = -1
 
 def read_order(physics: Physics) -> list[Offset]:
     """The offsets the branches need, in order of first need (classic: below, then ahead)."""
-    return list(dict.fromkeys(offset for branch in physics.branches for offset, _ in branch.needs))
+    return list(dict.fromkeys(offset for branch in views(physics).branches for offset, _ in branch.needs))
 
 
 def moves_of(reach: object) -> IntArray | None:
@@ -136,7 +137,7 @@ class FlowBuilder(ModelBuilder):
         moving = ~target
         arcs(target, node_of[safe_t, pr, pc, ch], STAY)
         for k, group in enumerate(self.groups):
-            dr, dc, dch = destination(physics.branches[group.branches[0]], pr, pc, ch)
+            dr, dc, dch = destination(views(physics).branches[group.branches[0]], pr, pc, ch)
             arcs(moving & self.possible(group, pr, pc, ch), node_of[safe_t, dr, dc, dch], k)
         self.ctx.check()
         a_src, a_dst, a_kind = np.concatenate(src), np.concatenate(dst), np.concatenate(kind)
@@ -184,12 +185,13 @@ class FlowBuilder(ModelBuilder):
 
     @property
     def groups(self) -> tuple[EffectGroup, ...]:
-        """The arc kinds: the physics' branches grouped by effect (:func:`ai.solvers.gates.effect_groups`)."""
-        return effect_groups(self.level.physics)
+        """The arc kinds: the physics' branches grouped by effect
+        (:attr:`game.core.physics_views.PhysicsViews.effect_groups`)."""
+        return views(self.level.physics).effect_groups
 
     def possible(self, group: EffectGroup, pr: IntArray, pc: IntArray, ch: IntArray) -> BoolArray:
         """Where some branch of ``group`` can apply."""
-        branches = self.level.physics.branches
+        branches = views(self.level.physics).branches
         mask: BoolArray = np.zeros(np.shape(pr), dtype=bool)
         for k in group.branches:
             mask |= possible(branches[k], self.code, pr, pc, ch)
@@ -308,7 +310,7 @@ class PathBuilder(FlowBuilder):
         nodes = np.arange(n_nodes)
         src, dst, kind = [], [], []
         for k, group in enumerate(self.groups):
-            dest = node_of[destination(physics.branches[group.branches[0]], pr, pc, ch)]
+            dest = node_of[destination(views(physics).branches[group.branches[0]], pr, pc, ch)]
             keep = ~target & self.possible(group, pr, pc, ch) & (dest >= 0)
             src.append(nodes[keep])
             dst.append(dest[keep])

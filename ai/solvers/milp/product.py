@@ -4,7 +4,7 @@ Variables (only for live states and read cells, see :mod:`ai.solvers.reach`):
 
 * ``b`` (binary): a brick on a read cell;
 * ``x`` (continuous in [0, 1], integral at any integer ``b``): lemming occupancy of a live state;
-* per inner node of the physics' decision tree (:func:`ai.solvers.gates.decision_tree`) whose cell
+* per inner node of the physics' decision tree (:attr:`game.core.physics_views.PhysicsViews.tree`) whose cell
   may or may not be a brick, the mass that reaches the node times that cell (classic:
   ``g = x·below``, grounded, and ``u = g·ahead``, turning).
 
@@ -31,8 +31,9 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from ai.solvers.gates import FREE, SOLID, decision_tree, destination
+from ai.solvers.gates import FREE, SOLID, destination
 from ai.solvers.milp.model import IntArray, MilpModel, ModelBuilder
+from game.core.physics_views import views
 
 Terms = list[tuple[IntArray, float]]
 """A signed sum of variables, per state: ``[(variable indices, sign), ...]`` (index -1: zero)."""
@@ -108,8 +109,8 @@ class ProductBuilder(ModelBuilder):
         self.tri.add(row_of[t[stay] + 1, pr[stay], pc[stay], ch[stay]], var[stay], -1.0)
         m = going & ~on_target
         t, pr, pc, ch, d, x = t[m], pr[m], pc[m], ch[m], d[m], var[m]
-        root, nodes = decision_tree(self.level.physics)
-        branches = self.level.physics.branches
+        root, nodes = views(self.level.physics).tree
+        branches = views(self.level.physics).branches
 
         def down(node: int, mass: Terms, whole: IntArray) -> None:
             """Send ``mass`` (equal to the variable ``whole``, -1: zero) down the tree from ``node``."""

@@ -20,7 +20,8 @@ from ai.services.rating import rate_level
 from game.core.level import Level
 from game.core.outcome import FailureKind, explain, move_of
 from game.core.physics import Physics, PhysicsError, move_words
-from game.core.reads import run_reads
+from game.core.physics_views import step, stepper
+from game.core.reads import branch_taken, free_reads, run_reads
 from game.core.simulation import simulate
 from tests.physics_helpers import PHYSICS, optimal_sets, tiny_solver
 
@@ -185,7 +186,7 @@ def test_generated_level_under_a_physics_is_won_by_its_certified_solution(name: 
     physics = physics_option(name)
     (made,) = list(generate_levels(7, 8, bricks=1, count=1, seed=3, solver="tiny", physics=physics,
                                    max_attempts=400))
-    assert made.level.physics == physics and made.level.meta_value("physics") == name
+    assert made.level.physics == physics and ("physics", name) in made.level.meta_lines
     for solution in made.solutions:
         assert simulate(made.level, solution).won
     assert len(optimal_sets(made.level)[0]) == 1
@@ -218,7 +219,7 @@ def test_generate_cli_with_a_physics(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert code == 0, capsys.readouterr()
     (path,) = sorted((tmp_path / "gen").glob("*.txt"))
     level = Level.load(path)
-    assert level.meta_value("physics") == "climber" and level.physics.name == "climber"
+    assert ("physics", "climber") in level.meta_lines and level.physics.name == "climber"
     assert len(optimal_sets(level)[0]) == 1
     rules = tmp_path / "rules.json"
     rules.write_text('{"name": "mine", "rules": [{"when": {"1,0": "free"}, "move": [1, 0]}]}', encoding="utf-8")
@@ -233,7 +234,6 @@ def test_generate_cli_with_a_physics(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 @pytest.mark.parametrize("physics", PHYSICS, ids=lambda p: p.name)
 def test_fast_lookups_equal_the_physics(physics: Physics) -> None:
-    from game.core.reads import branch_taken, free_reads, stepper
 
     rng = np.random.default_rng(0)
     for _ in range(20):
@@ -246,11 +246,11 @@ def test_fast_lookups_equal_the_physics(physics: Physics) -> None:
         def on_target(r: int, c: int) -> bool:
             return (r, c) in targets
 
-        step = stepper(physics, solid, on_target)
+        fast = stepper(physics, solid, on_target)
         for r, c in np.argwhere(~walls):
             for d in (-1, 1):
                 state = (int(r), int(c), d)
-                assert step(state) == physics.step(solid, on_target, state)
+                assert fast(state) == step(physics, solid, on_target, state)
                 branch = branch_taken(physics, solid, state)
                 assert all(solid(*cell) == want for cell, want in branch.cells(state))  # its needs hold
                 assert free_reads(physics, solid, state) == tuple(cell for cell, want in branch.cells(state)

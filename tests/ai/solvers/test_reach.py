@@ -18,8 +18,9 @@ from ai.kernel.context import SolveContext, SolveStopped
 from ai.services.generation.random_levels import small_level
 from ai.solvers.reach import analyse, losing_reads, reach_for
 from game.core.level import Level
-from game.core.physics import Branch, random_physics
+from game.core.physics import random_physics
 from game.core.physics_catalog import SHIPPED
+from game.core.physics_views import Branch, views
 from game.core.simulation import simulate
 from tests.level_builders import LARGE_FIRST, maze_256, tiled
 from tests.stopping import CancelOnPoll, expired
@@ -43,7 +44,7 @@ def possible_moves(level: Level, state: tuple[int, int, int]) -> list[tuple[Bran
     def block(y: int, x: int) -> bool:
         return wall(y, x) or bool(level.brickable_map[y, x])
 
-    return [(branch, branch.apply(state)) for branch in physics.branches
+    return [(branch, branch.apply(state)) for branch in views(physics).branches
             if all(block(*cell) if solid else not wall(*cell) for cell, solid in branch.cells(state))]
 
 
@@ -201,8 +202,8 @@ def test_the_analysis_steps_once_per_distinct_move_however_many_branches() -> No
     physics = random_physics(np.random.default_rng(8007), name="random8007")
     level = Level.from_rows([">     T", "X XX XX", "       ", "XXXXXXX"], frames=12, budget=2).with_physics(physics)
     grid = reach_graph.Grid(level)
-    moves = {(branch.move, branch.turn) for branch in physics.branches} | {((0, 0), False)}
-    assert len(physics.branches) == 37 and len(moves) <= 5
+    moves = {(branch.move, branch.turn) for branch in views(physics).branches} | {((0, 0), False)}
+    assert len(views(physics).branches) == 37 and len(moves) <= 5
     assert grid.successors.shape[1] == len(moves)
     ids = np.arange(grid.states, dtype=np.int64)[grid.can_free[np.arange(grid.states) >> 1]]
     merged = {int(i) * 1000 + int(j) for ok, dst in grid.steps(ids) for i, j in zip(ids[ok], dst[ok])}

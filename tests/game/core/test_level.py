@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from game.core.errors import LevelFormatError
 from game.core.level import LEFT, RIGHT, Lemming, Level
+from game.core.physics import CLASSIC
+from game.core.physics_catalog import SHIPPED
 from tests.conftest import ORIGINAL_PACK, ORIGINAL_SHARED
 from tests.strategies import levels
 
@@ -47,6 +49,33 @@ def test_metadata_lines() -> None:
     assert level.title == "Bridge"
     assert level.to_text() == text
     assert level.with_meta("title", "Gap").to_text().startswith("# title: Gap\n# author: Ada\n")
+
+
+def test_the_physics_is_a_value_read_once_and_written_back_in_its_place() -> None:
+    text = "# title: Steps\n# physics: climber\n# certified: minimum 1\n5\n1\n>  T\nXXXX\n"
+    level = Level.from_text(text)
+    assert level.physics is SHIPPED["climber"] and level.meta == (("title", "Steps"), ("certified", "minimum 1"))
+    assert level.to_text() == text
+    copies = [level.with_meta("hint", "up"), level.with_limits(budget=2), level.with_meta("title", "Stairs")]
+    assert all(copy.physics is level.physics for copy in copies)  # copied, never parsed again
+    assert level.with_meta("hint", "up").to_text().startswith("# title: Steps\n# physics: climber\n# certified")
+    assert level.with_physics(SHIPPED["drifter"]).to_text() == text.replace("climber", "drifter")
+    assert level.with_physics(CLASSIC).to_text() == "# title: Steps\n# certified: minimum 1\n5\n1\n>  T\nXXXX\n"
+    explicit = "# physics: classic\n5\n1\n>  T\nXXXX\n"
+    assert Level.from_text(explicit).to_text() == explicit and Level.from_text(explicit).physics == CLASSIC
+
+
+def test_a_level_is_built_with_the_physics_value_not_a_line() -> None:
+    plain = Level.from_text("5\n1\n>  T\nXXXX\n")
+    with pytest.raises(ValueError, match="physics value"):
+        Level(plain.frames, plain.budget, plain.grid, (("physics", "climber"),))
+    with pytest.raises(ValueError, match="with_physics"):
+        plain.with_meta("physics", "climber")
+    last = Level(plain.frames, plain.budget, plain.grid, (("a", "b"),), SHIPPED["careful"], physics_at=1)
+    assert last == plain.with_meta("a", "b").with_physics(SHIPPED["careful"]) and last.physics_at is None
+    assert Level.from_text(last.to_text()) == last and hash(Level.from_text(last.to_text())) == hash(last)
+    with pytest.raises(LevelFormatError, match="second '# physics:' line"):
+        Level.from_text("# physics: climber\n# physics: careful\n5\n1\n>  T\nXXXX\n")
 
 
 def test_crlf_and_missing_final_newline() -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from game.core.level import Level
 from game.core.physics import CLASSIC
+from game.core.physics_views import step, views
 from game.core.reads import step_reads
 from game.core.rules import Cell, cell_codes
 
@@ -32,17 +33,17 @@ def test_classic_falls_else_walks_else_turns(below: bool, ahead_: bool, directio
         want = (4, 4 + direction, direction)
     else:
         want = (4, 4, -direction)
-    assert CLASSIC.step(blocked, lambda r, c: False, state) == want
+    assert step(CLASSIC, blocked, lambda r, c: False, state) == want
     reads = step_reads(CLASSIC, blocked, state)
     assert reads == (((5, 4),) if not below else ((5, 4), (4, 4 + direction)))
 
 
 def test_the_classic_tree_has_one_leaf_per_reading() -> None:
     """Fall, walk, turn: three leaves, exclusive and exhaustive over the two cells read."""
-    assert [(b.move, b.turn) for b in CLASSIC.branches] == [((1, 0), False), ((0, 1), False), ((0, 0), True)]
+    assert [(b.move, b.turn) for b in views(CLASSIC).branches] == [((1, 0), False), ((0, 1), False), ((0, 0), True)]
     for below, ahead_ in itertools.product([False, True], repeat=2):
         cells = {(1, 0): below, (0, 1): ahead_}
-        matches = [b for b in CLASSIC.branches if all(cells[o] == s for o, s in b.needs)]
+        matches = [b for b in views(CLASSIC).branches if all(cells[o] == s for o, s in b.needs)]
         assert len(matches) == 1
 
 

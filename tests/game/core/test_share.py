@@ -35,9 +35,9 @@ def levels_with_meta(draw: st.DrawFn) -> Level:
         level = Level(level.frames, level.budget, tuple(rows))
     pairs = [p for p in draw(st.lists(st.tuples(META_KEYS, META_VALUES), max_size=5)) if p[0] != "physics"]
     physics = draw(st.sampled_from(["", "classic", "climber", SHIPPED["drifter"].renamed("mine").to_text()]))
-    if physics:
-        pairs.append(("physics", physics))
-    return Level(level.frames, level.budget, level.grid, tuple(pairs))
+    if physics:  # the physics line anywhere among the others
+        pairs.insert(draw(st.integers(0, len(pairs))), ("physics", physics))
+    return Level.from_rows(level.grid, level.frames, level.budget, meta=pairs)
 
 
 @pytest.mark.parametrize("path", pack_level_paths(), ids=lambda p: p.name)
