@@ -33,7 +33,7 @@ from ai.kernel.base import (
 )
 from ai.kernel.context import SolveContext, SolveStopped, StopReason
 from ai.kernel.process import JobCancelled, JobFailed, fork_available, run_in_child
-from ai.learning.curves import learning_curves, plot_curves
+from ai.learning.curves import MODEL_CURVES, REGIME_CURVES, Curves, learning_curves
 from ai.learning.learn import learn_positions, learn_rules
 from ai.learning.observations import load_observations, ordinary_games
 from ai.learning.physics_learner import agreement, engine_for, learn_by_asking, learn_physics
@@ -78,7 +78,7 @@ from ai.learning.physics_learner import LearnedPhysics
 from ai.services.generation.generator import GeneratedLevel
 
 __all__ = [
-    "COMPARTMENT_GRIDS", "GENERATION_MIN_SIDE", "SOLVERS",
+    "COMPARTMENT_GRIDS", "MODEL_CURVES", "REGIME_CURVES", "Curves", "GENERATION_MIN_SIDE", "SOLVERS",
     "Analysis", "AnalysisStatus", "Hint", "JobCancelled", "JobFailed", "Knowledge", "LifeReverseStatus",
     "MinesAnalysis", "MinesAnalysisStatus", "MinesMoveKind", "MinesWrongAnswerError", "PegsStatus", "Progress",
     "ProgressBar", "ProgressCallback", "Rating", "RelaxedSolution", "RulePicture", "RunSpec", "SolveContext",
@@ -89,7 +89,7 @@ __all__ = [
     "life_backbone", "life_disagreements", "life_learn_rule", "life_reverse", "load_observations",
     "mines_analyze", "mines_bench", "mines_check_against_board", "mines_check_against_view", "mines_next_moves",
     "offered_solvers", "ordinary_games", "pegs_hint", "pegs_learn", "pegs_parse_games", "pegs_random_games",
-    "pegs_solve", "pegs_verify", "pick_certifier", "player_label", "plot_curves", "rate_level", "rated_level",
+    "pegs_solve", "pegs_verify", "pick_certifier", "player_label", "rate_level", "rated_level",
     "read_rules", "record_run", "run_bench", "run_in_child", "solve",
     "Game", "GeneratedLevel", "LearnedPhysics",  # the command line's types
 ]

@@ -8,8 +8,7 @@
   ``active`` (one ``many`` game, then query levels: ``g - 1`` of them);
 * models on the random regime: ``tree``, ``logreg`` (pairwise logistic regression), ``mlp``.
 
-:func:`plot_curves` draws median and range over seeds on a log scale (matplotlib, Agg backend,
-imported inside the function: it takes over a second to import).
+The command line draws them (``learn --curve``: median and range over seeds, log scale).
 """
 
 from __future__ import annotations
@@ -105,43 +104,3 @@ def learning_curves(seeds: Sequence[int] = range(8), checkpoints: Sequence[int] 
                 raise ValueError(f"unknown curve {name!r}")
             curves.errors.setdefault(name, {})[seed] = points
     return curves
-
-
-def plot_curves(curves: Curves, out: str) -> None:
-    """Two panels (regimes with trees; models on random games), median line and min-max band,
-    log scale (0 drawn at 0.5, labelled "exact")."""
-    import matplotlib  # late: matplotlib takes over 1 s to import
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # late: as above, and after choosing Agg
-
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
-    panels = ((axes[0], REGIME_CURVES, "regimes (decision tree)"), (axes[1], MODEL_CURVES, "models (random games)"))
-    floor = 0.5
-    shift = {"many": 0.96, "mirrored": 1.0, "active": 1.04}  # keep overlapping curves visible
-    marker = {"many": "s", "mirrored": "^", "active": "D"}
-    for ax, names, title in panels:
-        for name in names:
-            rows = curves.median_range(name)
-            if not rows:
-                continue
-            g = [r[0] * shift.get(name, 1.0) for r in rows]
-            med = [max(r[1], floor) for r in rows]
-            lo = [max(r[2], floor) for r in rows]
-            hi = [max(r[3], floor) for r in rows]
-            label = {"active": "active (1 many-lemming game + queries)", "many": "many lemmings per map",
-                     "mirrored": "many + mirror prior", "random": "random games",
-                     "logreg": "logistic regression (pairs)", "mlp": "MLP (24 hidden)", "tree": "decision tree"}[name]
-            ax.plot(g, med, marker=marker.get(name, "o"), label=label)
-            ax.fill_between(g, lo, hi, alpha=0.15)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.axhline(floor, color="grey", lw=0.5, ls=":")
-        ax.set_xlabel("games (log scale)")
-        ax.set_title(title)
-        ax.legend(fontsize=8)
-    axes[0].set_ylabel(f"wrong configurations (of 2 x 255,879; {floor} = exact)")
-    fig.suptitle(f"Learning the rules: median and range over seeds {min(curves.seeds)}-{max(curves.seeds)}")
-    fig.tight_layout()
-    fig.savefig(out, dpi=110)
-    plt.close(fig)

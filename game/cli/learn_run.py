@@ -11,7 +11,11 @@ import json
 import sys
 from typing import Any
 
+import matplotlib
 import numpy as np
+
+matplotlib.use("Agg")  # no window: the curves go to a file
+import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 
 from ai import facade
 from game.cli.args import output_errors
@@ -28,7 +32,7 @@ def curve(args: argparse.Namespace) -> int:
     top = max(checkpoints)
     curves = facade.learning_curves(seeds, checkpoints, many_checkpoints=tuple(g for g in (1, 2, 3) if g <= top),
                                     active_checkpoints=tuple(g for g in (1, 2, 3, 4) if g <= top + 1))
-    facade.plot_curves(curves, args.curve)
+    plot_curves(curves, args.curve)
     for name in curves.errors:
         cells = ", ".join(f"{g}: {med:,.0f} [{lo:,}-{hi:,}]" for g, med, lo, hi in curves.median_range(name))
         print(f"{name:>8}: {cells}")
@@ -126,3 +130,38 @@ def tree(args: argparse.Namespace) -> int:
             print(f"rules saved to {args.out}")
     ver = report.rules.verification
     return 0 if ver is not None and ver.exact else 1
+
+
+def plot_curves(curves: facade.Curves, out: str) -> None:
+    """Two panels (regimes with trees; models on random games), median line and min-max band,
+    log scale (0 drawn at 0.5, labelled "exact")."""
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    panels = ((axes[0], facade.REGIME_CURVES, "regimes (decision tree)"), (axes[1], facade.MODEL_CURVES, "models (random games)"))
+    floor = 0.5
+    shift = {"many": 0.96, "mirrored": 1.0, "active": 1.04}  # keep overlapping curves visible
+    marker = {"many": "s", "mirrored": "^", "active": "D"}
+    for ax, names, title in panels:
+        for name in names:
+            rows = curves.median_range(name)
+            if not rows:
+                continue
+            g = [r[0] * shift.get(name, 1.0) for r in rows]
+            med = [max(r[1], floor) for r in rows]
+            lo = [max(r[2], floor) for r in rows]
+            hi = [max(r[3], floor) for r in rows]
+            label = {"active": "active (1 many-lemming game + queries)", "many": "many lemmings per map",
+                     "mirrored": "many + mirror prior", "random": "random games",
+                     "logreg": "logistic regression (pairs)", "mlp": "MLP (24 hidden)", "tree": "decision tree"}[name]
+            ax.plot(g, med, marker=marker.get(name, "o"), label=label)
+            ax.fill_between(g, lo, hi, alpha=0.15)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.axhline(floor, color="grey", lw=0.5, ls=":")
+        ax.set_xlabel("games (log scale)")
+        ax.set_title(title)
+        ax.legend(fontsize=8)
+    axes[0].set_ylabel(f"wrong configurations (of 2 x 255,879; {floor} = exact)")
+    fig.suptitle(f"Learning the rules: median and range over seeds {min(curves.seeds)}-{max(curves.seeds)}")
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
