@@ -384,8 +384,7 @@ class MlpModel:
 def fit_mlp(features: npt.ArrayLike, labels: npt.ArrayLike, *, hidden: Sequence[int] = (24,),
             random_state: int = 0) -> MlpModel:
     """Fit a small MLP per channel (scikit-learn ``MLPClassifier``, Adam)."""
-    from sklearn.exceptions import ConvergenceWarning  # late: sklearn takes over 1 s to import
-    from sklearn.neural_network import MLPClassifier  # late: sklearn takes over 1 s to import
+    import sklearn.neural_network  # late: sklearn takes over 1 s to import (its exceptions come with it)
 
     x = _as_rows(features)
     y = np.asarray(labels, dtype=bool).reshape(-1, len(LABELS))
@@ -396,10 +395,10 @@ def fit_mlp(features: npt.ArrayLike, labels: npt.ArrayLike, *, hidden: Sequence[
             weights.append([np.zeros((N_FEATURES, 1)).tolist()])
             biases.append([[const]])
             continue
-        clf = MLPClassifier(hidden_layer_sizes=tuple(hidden), max_iter=400, tol=1e-6,
+        clf = sklearn.neural_network.MLPClassifier(hidden_layer_sizes=tuple(hidden), max_iter=400, tol=1e-6,
                             random_state=random_state, alpha=1e-5)
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
+            warnings.simplefilter("ignore", sklearn.exceptions.ConvergenceWarning)
             clf.fit(x, y[:, c])
         weights.append([w.tolist() for w in clf.coefs_])
         biases.append([b.tolist() for b in clf.intercepts_])

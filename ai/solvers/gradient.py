@@ -45,7 +45,6 @@ from typing import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
-from scipy.optimize import minimize
 
 from ai.kernel.base import BrickSet, RelaxedSolution, SolveMode, SolveStatus
 from ai.kernel.context import SolveContext
@@ -296,6 +295,8 @@ class GradientSolver(SolverBase):
             return max(0.0, (i - iters / 3) / (2 * iters / 3))
 
         if self.optimizer == "lbfgs":
+            from scipy.optimize import minimize  # late: scipy.optimize takes about 1 s to import; only L-BFGS uses it
+
             out = np.empty_like(x)
             stages = 3
             for r in range(restarts):

@@ -38,7 +38,6 @@ import numpy.typing as npt
 import scipy.sparse
 from ortools.linear_solver import pywraplp  # type: ignore[attr-defined]  # (absent from OR-Tools' stubs)
 from ortools.linear_solver.python import model_builder as mb
-from scipy.optimize import Bounds, LinearConstraint, milp
 
 from ai.kernel.context import SolveContext, SolveStopped, StopReason
 from ai.solvers.milp.model import MilpModel
@@ -125,6 +124,8 @@ class HighsBackend(Backend):
             matrix = scipy.sparse.vstack([matrix, extra], format="csr")
             lower = np.concatenate([lower, [lo for _, lo, _ in live]])
             upper = np.concatenate([upper, [hi for _, _, hi in live]])
+        from scipy.optimize import Bounds, LinearConstraint, milp  # late: scipy.optimize takes about 1 s to import
+
         options: dict[str, Any] = {}
         remaining = ctx.remaining()
         if remaining is not None:
