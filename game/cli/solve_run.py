@@ -17,7 +17,7 @@ from game.cli import export
 from game.cli.args import Handler, terminal_safe
 from game.cli.context import command_context
 from game.cli.level import load_level
-from game.cli.solve import solver_options
+from game.cli.solve_options import solver_options
 from game.core.errors import GameError
 from game.core.level import Level
 from game.core.rules import format_bricks, parse_bricks

@@ -9,12 +9,10 @@ The AI's commands run in :mod:`game.cli.puzzles.life.run`, loaded only when one 
 from __future__ import annotations
 
 import argparse
-import json
-from typing import Any
 
-from game.cli.args import Subparsers, int_arg, path_arg, terminal_safe, time_limit_arg, usage_handler
-from game.core.errors import GameError
-from game.core.puzzles.life.board import BoardFile, board_rows, format_board, read_board_file
+from game.cli.args import Subparsers, int_arg, path_arg, time_limit_arg, usage_handler
+from game.cli.puzzles.life.boards import one_board, print_answer
+from game.core.puzzles.life.board import board_rows, format_board
 from game.core.puzzles.life.puzzle import MAX_STEPS, MIN_STEPS
 from game.core.puzzles.life.rules import Rule, RuleError, parse_rule, step
 
@@ -31,31 +29,6 @@ def rule_arg(text: str) -> Rule:
 
 
 rule_arg.__name__ = "rule"
-
-
-def one_board(args: argparse.Namespace) -> tuple[BoardFile, Rule, int]:
-    """The file's single board, the rule (argument, else header, else Life) and the steps."""
-    doc = read_board_file(args.file)
-    if len(doc.boards) != 1:
-        raise GameError(f"{terminal_safe(args.file)}: expected one board, found {len(doc.boards)}")
-    rule = args.rule
-    if rule is None:
-        try:
-            rule = parse_rule(doc.header.get("rule", "B3/S23"))
-        except RuleError as exc:
-            raise GameError(f"{terminal_safe(args.file)}: {exc}") from None
-    steps = args.steps
-    if steps is None:
-        raw = doc.header.get("steps", "")
-        if not (raw.isascii() and raw.isdigit() and MIN_STEPS <= int(raw) <= MAX_STEPS):
-            raise GameError(f"{terminal_safe(args.file)}: give --steps {MIN_STEPS}-{MAX_STEPS} "
-                            "(the file has no usable 'steps:' header)")
-        steps = int(raw)
-    return doc, rule, steps
-
-
-def print_answer(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
-    print(json.dumps(data) if args.json else text)
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -8,7 +8,7 @@ import argparse
 from ai import facade
 from game.cli.args import Handler
 from game.cli.context import command_context
-from game.cli.puzzles.life import one_board, print_answer
+from game.cli.puzzles.life.boards import one_board, print_answer
 from game.core.puzzles.life.board import format_board, read_board_file
 
 
