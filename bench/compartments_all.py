@@ -1,7 +1,7 @@
 """``auto --all`` on independent compartments with many lemmings, long N, spare budget.
 
 Levels: 3x3 compartments of 12x16 platform mazes with 6 lemmings each (54 lemmings), made from seeded
-:func:`ai.services.generation.random_levels.large_level` rooms glued with shared walls (:func:`bench.make_scale_suites.glue`),
+:func:`ai.services.generation.random_levels.large_level` rooms glued with shared walls (:func:`tests.level_builders.glue`),
 N = 60 or 1,500, budget = minimum + 3 (spare).  Each is solved by ``auto`` in mode ``all`` with a 20 s limit::
 
     python3 -m bench.compartments_all [--frames 60 1500] [--seed 3] [--time-limit 20]
@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai import facade  # noqa: E402
 from ai.services.generation.random_levels import large_level  # noqa: E402
-from bench.make_scale_suites import glue  # noqa: E402
+from tests.level_builders import glue  # noqa: E402
 from game.core.level import Level  # noqa: E402
 
 

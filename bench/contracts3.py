@@ -23,8 +23,7 @@ from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.hostile_limits import largest_level  # noqa: E402
-from bench.stress import LARGE_FIRST, maze_256, tiled  # noqa: E402
+from tests.level_builders import LARGE_FIRST, largest_level, maze_256, tiled  # noqa: E402
 from game.core.level import Level  # noqa: E402
 
 LEVELS: dict[str, Callable[[], Level]] = {

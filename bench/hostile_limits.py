@@ -12,21 +12,8 @@ import sys
 import time
 from pathlib import Path
 
-from game.core.level import MAX_FRAMES, MAX_SIDE, Level
-
-
-def largest_level() -> Level:
-    """256x256, N = 10,000, 16,128 lemmings: 63 rows of 256 lemmings (each on a floor), targets below."""
-    rows = []
-    for _ in range(63):
-        rows.append(">" * (MAX_SIDE // 2) + "<" * (MAX_SIDE // 2))
-        rows.append("X" * (MAX_SIDE // 2 - 1) + " " * 2 + "X" * (MAX_SIDE // 2 - 1))
-        rows.append(" " * MAX_SIDE)
-        rows.append(" " * MAX_SIDE)
-    while len(rows) < MAX_SIDE - 1:
-        rows.append(" " * MAX_SIDE)
-    rows.append("X" * (MAX_SIDE // 2 - 1) + "TT" + "X" * (MAX_SIDE // 2 - 1))
-    return Level.from_rows(rows, frames=MAX_FRAMES, budget=3, title="Largest valid level")
+from game.core.level import MAX_FRAMES, Level
+from tests.level_builders import largest_level
 
 
 def small_long_level() -> Level:

@@ -27,20 +27,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ai.facade import solve  # noqa: E402
 from ai.services.generation.random_levels import large_level  # noqa: E402
 from game.core.level import Level  # noqa: E402
+from tests.level_builders import glue  # noqa: E402
 
 SUITES = Path(__file__).resolve().parent / "suites"
 PART_H, PART_W, PART_FRAMES = 12, 16, 60
-
-
-def glue(parts: list[list[Level]], *, budget: int, title: str) -> Level:
-    """Compartments (rows of levels of equal size, walled borders) glued, sharing the border walls."""
-    rows: list[str] = []
-    for i, row_parts in enumerate(parts):
-        band = list(row_parts[0].grid)
-        for part in row_parts[1:]:
-            band = [left + right[1:] for left, right in zip(band, part.grid)]
-        rows += band if i == 0 else band[1:]
-    return Level.from_rows(rows, frames=parts[0][0].frames, budget=budget, title=title)
 
 
 def compartments(rng: random.Random) -> Iterator[tuple[Level, int, int]]:

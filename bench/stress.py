@@ -19,34 +19,8 @@ from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai.services.generation.random_levels import large_level  # noqa: E402
 from game.core.level import Level  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent
-LARGE_FIRST = ROOT / "bench" / "suites" / "large" / "001_large.txt"
-
-
-def tiled(level: Level, *, rows: int, cols: int, frames: int, size: tuple[int, int] | None = None) -> Level:
-    """``level`` repeated ``rows x cols`` times, with ``frames`` frames and ``budget x copies`` bricks.
-
-    ``size`` pads the result with walls (bottom and right) to ``(height, width)``.
-    """
-    grid = [row * cols for row in level.grid] * rows
-    if size is not None:
-        height, width = size
-        grid = [row + "X" * (width - len(row)) for row in grid] + ["X" * width] * (height - len(grid))
-    return Level.from_rows(grid, frames=frames, budget=level.budget * rows * cols,
-                           title=f"{level.title or 'level'} tiled {rows}x{cols}, N={frames}")
-
-
-def maze_256(seed: int = 1, frames: int = 10_000) -> Level:
-    """A 256x256 platform maze with 4 lemmings (the first seed from ``seed`` that generates)."""
-    while True:
-        level = large_level(seed, height=256, width=256, frames=400, lemmings=4, planted=8, budget=10)
-        if level is not None:
-            return level.with_limits(frames=frames)
-        seed += 1
-
+from tests.level_builders import LARGE_FIRST, maze_256, tiled  # noqa: E402
 
 STRESS: dict[str, Callable[[], Level]] = {
     "large001 tiled 4x4 (96x128, N=1000)": lambda: tiled(Level.load(LARGE_FIRST), rows=4, cols=4, frames=1000),
