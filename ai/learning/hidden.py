@@ -41,7 +41,7 @@ from ai.kernel.context import SolveContext
 from ai.learning.dataset import regime_games
 from ai.learning.derive import Condition
 from ai.learning.features import ENV_OBSTACLE, ENV_TARGET, WINDOW, environments
-from ai.learning.models import Node, checked_tree, tree_lines, tree_nodes, tree_paths
+from ai.learning.trees import Node, checked_tree, tree_lines, tree_nodes, tree_paths
 from ai.learning.verify import Verification
 from game.core.physics import CLASSIC, Physics
 from game.core.physics_views import step
