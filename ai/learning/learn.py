@@ -17,7 +17,8 @@ import numpy as np
 from ai.kernel.context import SolveContext
 from ai.learning.active import DEFAULT_TILES, active_learning
 from ai.learning.dataset import Dataset, mirrored, random_games_dataset, random_games_datasets, regime_datasets
-from ai.learning.hidden import learn_positions_model, verify_positions
+from ai.learning.hidden import learn_positions_model
+from ai.learning.positions_verify import verify_positions
 from ai.learning.models import MODEL_KINDS, fit_model, fit_occam_tree, fit_tree
 from ai.learning.rules import LearnedRules
 from ai.learning.verify import Verification, verify_model
