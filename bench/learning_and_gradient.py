@@ -193,7 +193,7 @@ def bench_one_game(seeds: int, curve_png: Path | None) -> str:
     """Exact-from-one-game per regime and seed, positions-only learning, learning curves."""
     from ai.learning.curves import learning_curves
     from game.cli.learn_run import plot_curves
-    from ai.learning.hidden import verify_positions
+    from ai.learning.positions_verify import verify_positions
     from ai.learning.learn import learn_positions, learn_rules
 
     rows = ["| seed | random, 1 game | many lemmings, 1 game | many + mirror, 1 game | "

@@ -16,7 +16,7 @@ lemming as a hidden-state machine over its 3x3 neighbourhood:
    data demands it).
 2. A decision tree for the move and one for the next state are fitted to the completed data
    (:class:`PositionsModel`): the tree generalises to neighbourhoods never observed.
-3. :func:`verify_positions` checks exhaustively that the model predicts the same positions as
+3. :func:`ai.learning.positions_verify.verify_positions` checks exhaustively that the model predicts the same positions as
    the real rule from every configuration, whatever the hidden state is called.
 
 The model plugs into the learned solver's path encoding (:meth:`PositionsModel.moves`).
@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -40,11 +39,8 @@ from ortools.sat.python import cp_model
 from ai.kernel.context import SolveContext
 from ai.learning.dataset import regime_games
 from ai.learning.derive import Condition
-from ai.learning.features import ENV_OBSTACLE, ENV_TARGET, WINDOW, environments
-from ai.learning.models import Node, checked_tree, tree_lines, tree_nodes, tree_paths
-from ai.learning.verify import Verification
-from game.core.physics import CLASSIC, Physics
-from game.core.physics_views import step
+from ai.learning.features import WINDOW
+from ai.learning.trees import Node, checked_tree, tree_lines, tree_nodes, tree_paths
 
 #: Seconds the hidden-state search may take when no solve context bounds it.
 INFER_SECONDS = 60.0
@@ -336,71 +332,3 @@ def learn_positions_model(*, games: int = 3, seed: int = 0, regime: str = "many"
     changes = int(sum((s[:, 1:] != s[:, :-1]).sum() for s in states))
     return PositionsResult(model, games, int(sum(len(o.markers) for o in obs)), len(x), changes,
                            {"observe": t1 - t0, "infer": t2 - t1, "fit": t3 - t2})
-
-
-# ------------------------------------------------------------------------- verification
-@lru_cache(maxsize=8)
-def _real_table(physics: Physics = CLASSIC) -> tuple[IntArray, IntArray, IntArray]:
-    """Valid environments (centre not an obstacle) and the ground-truth ``physics``' move and next
-    direction channel for each and each direction: ``(envs, move (n, 2), next (n, 2))``."""
-    envs = environments()
-    valid = np.flatnonzero(envs[:, STAY] != ENV_OBSTACLE)
-    move = np.zeros((len(valid), 2), dtype=np.int64)
-    nxt = np.zeros((len(valid), 2), dtype=np.int64)
-    for i, e in enumerate(valid):
-        cells = {WINDOW[k]: int(envs[e, k]) for k in range(len(WINDOW))}
-        for d, direction in enumerate((-1, 1)):
-            r, c, nd = step(physics, lambda rr, cc: cells.get((rr, cc), ENV_OBSTACLE) == ENV_OBSTACLE,
-                                    lambda rr, cc: cells.get((rr, cc)) == ENV_TARGET, (0, 0, direction))
-            move[i, d] = WINDOW.index((r, c))
-            nxt[i, d] = 0 if nd < 0 else 1
-    return valid, move, nxt
-
-
-def verify_positions(model: PositionsModel, *, max_counterexamples: int = 5,
-                     physics: Physics = CLASSIC) -> Verification:
-    """Does ``model`` predict the same positions as the real rule (the ground truth ``physics``) from
-    every configuration?
-
-    A closure over coupled states ``(model state h, real direction d, env)``: start with each start
-    marker's pair and any environment; in every environment the two must move the same way, and
-    their next states are coupled in turn, in *any* environment after a move (a sound
-    over-approximation: the next neighbourhood is really constrained by the last) and in the
-    *same* environment after staying put.  Exact (0 errors) means identical trajectories on every
-    map from every start, with the hidden state named however the learner chose.
-    ``configurations`` counts the (coupled state, environment) pairs checked.
-    """
-    valid, real_move, real_next = _real_table(physics)
-    envs = environments()[valid]
-    base = np.concatenate([envs == ENV_OBSTACLE, envs == ENV_TARGET], axis=1)
-    pred = [model.predict(np.concatenate([base, np.full((len(base), 1), h, dtype=bool)], axis=1))
-            for h in range(2)]
-    errors = 0
-    checked = 0
-    examples: list[tuple[int, ...]] = []
-    start = [(model.start_state[d], d, -1) for d in range(2)]
-    seen = set(start)
-    queue = list(start)
-    while queue:
-        h, d, pin = queue.pop()
-        idx = np.arange(len(valid)) if pin < 0 else np.array([pin])
-        mm, mn = pred[h][idx, 0], pred[h][idx, 1]
-        rm, rn = real_move[idx, d], real_next[idx, d]
-        bad = mm != rm
-        checked += len(idx)
-        errors += int(bad.sum())
-        for i in idx[bad][: max(0, max_counterexamples - len(examples))]:
-            examples.append(tuple(int(v) for v in base[i]) + (h, d))
-        good = ~bad
-        moved = good & (rm != STAY)
-        for key in set(zip(mn[moved].tolist(), rn[moved].tolist())):
-            state = (key[0], key[1], -1)
-            if state not in seen:
-                seen.add(state)
-                queue.append(state)
-        for i, a, b in zip(idx[good & ~moved].tolist(), mn[good & ~moved].tolist(), rn[good & ~moved].tolist()):
-            state = (a, b, i)
-            if state not in seen:
-                seen.add(state)
-                queue.append(state)
-    return Verification((errors,), checked, True, tuple(examples))

@@ -17,7 +17,8 @@ import numpy as np
 from ai.kernel.context import SolveContext
 from ai.learning.active import DEFAULT_TILES, active_learning
 from ai.learning.dataset import Dataset, mirrored, random_games_dataset, random_games_datasets, regime_datasets
-from ai.learning.hidden import learn_positions_model, verify_positions
+from ai.learning.hidden import learn_positions_model
+from ai.learning.positions_verify import verify_positions
 from ai.learning.models import MODEL_KINDS, fit_model, fit_occam_tree, fit_tree
 from ai.learning.rules import LearnedRules
 from ai.learning.verify import Verification, verify_model
@@ -118,6 +119,29 @@ def learn_rules(
     """
     ctx = context if context is not None else SolveContext.create(solver="learn")
     rng = np.random.default_rng(seed)
+    data, history = _gather(rng, games=games, active=active, tiles=tiles, regime=regime, mirror=mirror,
+                            queries=queries, ctx=ctx)
+    kinds = list(MODEL_KINDS) if model == "best" else [model]
+    if any(k not in MODEL_KINDS for k in kinds):
+        raise ValueError(f"unknown model {model!r}; choose from {', '.join(MODEL_KINDS)} or best")
+    fitted, ver, comparison = _fit_best(kinds, data, regime=regime, seed=seed, ctx=ctx)
+    meta = {
+        "games": data.games,
+        "seed": seed,
+        "active": active,
+        "regime": regime,
+        "mirror": mirror,
+        "queries": len(history),
+        "examples": len(data),
+        "model": fitted.kind,
+    }
+    rules = LearnedRules(fitted, meta, ver)
+    return LearnReport(rules, comparison if len(kinds) > 1 else [], history)
+
+
+def _gather(rng: np.random.Generator, *, games: int | None, active: bool, tiles: int, regime: str, mirror: bool,
+            queries: int | None, ctx: SolveContext) -> tuple[Dataset, list[dict[str, int]]]:
+    """The examples :func:`learn_rules` fits (its docstring) and the active learner's query history."""
     history: list[dict[str, int]] = []
     if regime == "many":
         n_games = 1 if games is None else games
@@ -142,9 +166,13 @@ def learn_rules(
         data = random_games_dataset(rng, DEFAULT_GAMES if games is None else games)
         if mirror:
             data = mirrored(data)
-    kinds = list(MODEL_KINDS) if model == "best" else [model]
-    if any(k not in MODEL_KINDS for k in kinds):
-        raise ValueError(f"unknown model {model!r}; choose from {', '.join(MODEL_KINDS)} or best")
+    return data, history
+
+
+def _fit_best(kinds: list[str], data: Dataset, *, regime: str, seed: int, ctx: SolveContext
+              ) -> tuple[Any, Verification, list[dict[str, Any]]]:
+    """Fit and verify each model kind; the one with the fewest errors (ties: the earlier kind), its
+    verification and every kind's figures."""
     best: tuple[int, int, Any, Verification] | None = None
     comparison = []
     for rank, kind in enumerate(kinds):
@@ -161,18 +189,7 @@ def learn_rules(
         if best is None or (ver.total_errors, rank) < (best[0], best[1]):
             best = (ver.total_errors, rank, fitted, ver)
     assert best is not None
-    meta = {
-        "games": data.games,
-        "seed": seed,
-        "active": active,
-        "regime": regime,
-        "mirror": mirror,
-        "queries": len(history),
-        "examples": len(data),
-        "model": best[2].kind,
-    }
-    rules = LearnedRules(best[2], meta, best[3])
-    return LearnReport(rules, comparison if len(kinds) > 1 else [], history)
+    return best[2], best[3], comparison
 
 
 def passive_curve(seed: int, checkpoints: Sequence[int]) -> list[tuple[int, int]]:

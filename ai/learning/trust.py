@@ -1,7 +1,7 @@
 """Learned rules are re-verified when loaded: a rules file's own ``verification`` field is never trusted.
 
 :func:`verdict` checks a rule set exhaustively against the real rule (:mod:`ai.learning.verify`
-for neighbourhood models, :func:`ai.learning.hidden.verify_positions` for positions-only models)
+for neighbourhood models, :func:`ai.learning.positions_verify.verify_positions` for positions-only models)
 and caches the verdict by the rules' *content hash* (the model only: editing the ``verification``
 or ``meta`` fields of a file changes nothing, editing the model re-verifies).  The cache lives in
 memory and in ``user_data_dir()/rules_verdicts.json`` (written atomically under the storage lock; a
@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from ai.kernel.context import SolveContext
-from ai.learning.hidden import PositionsModel, verify_positions
+from ai.learning.hidden import PositionsModel
+from ai.learning.positions_verify import verify_positions
 from ai.learning.rules import LearnedRules
 from ai.learning.verify import Verification, verify_model
 from game.core.storage import install_secret, locked_update, read_user_object, seal, sealed_ok, user_data_dir

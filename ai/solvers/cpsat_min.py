@@ -34,7 +34,7 @@ bounded model keeps its cap, which holds every set of the minimum's size).
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, NamedTuple, Protocol
 
 from ortools.sat.python import cp_model
 
@@ -76,6 +76,16 @@ def _undecided(ctx: SolveContext, status: Any) -> SolveStopped:
     return SolveStopped(ctx.stop_reason() or StopReason.TIMEOUT)
 
 
+class _Ascent(NamedTuple):
+    """Where the ascent stopped: the bound, the minimum when a cap was feasible, the models, the last solver."""
+
+    lb: int
+    found: BrickSet | None
+    m: CappedModel | None
+    full: CappedModel | None
+    solver: cp_model.CpSolver | None
+
+
 def minimise(level: Level, build: Callable[[BoundedReach | None], Any], run: Runner, ctx: SolveContext,
              partial: Partial, primal_seconds: float, scopes: BoundedScopes | None = None
              ) -> tuple[Outcome, Any, cp_model.CpSolver | None]:
@@ -98,14 +108,28 @@ def minimise(level: Level, build: Callable[[BoundedReach | None], Any], run: Run
             ctx.report("optimum proved", best_bricks=len(best), best_bound=len(best))
             return Outcome(SolveStatus.OPTIMAL, solutions=[best], best_bound=float(len(best)),
                            message=message), None, None
-    full: CappedModel | None = None
-    m: CappedModel | None = None
-    solver: cp_model.CpSolver | None = None
     if best is None:
         top = min(level.budget, lb + ASCEND_GAP)
     else:  # a small gap is closed by ascending; a large one gets one probe at the bound, then the descent
         top = len(best) - 1 if len(best) - lb <= ASCEND_GAP else lb
-    found: BrickSet | None = None
+    lb, found, m, full, solver = _ascend(build, run, ctx, partial, scopes, lb, top)
+    if found is not None:  # the first feasible cap of the ascent is the minimum
+        assert m is not None
+        if m is full:
+            m.set_cap(level.budget)  # (a bounded model keeps its cap: it holds the sets of at most that many)
+        partial.bound(float(len(found)))
+        ctx.report("optimum proved", best_bricks=len(found), best_bound=len(found))
+        return Outcome(SolveStatus.OPTIMAL, solutions=[found], best_bound=float(len(found))), m, solver
+    return _descend(level, full if full is not None else build(None), run, ctx, partial, lb, best, solver)
+
+
+def _ascend(build: Callable[[BoundedReach | None], Any], run: Runner, ctx: SolveContext, partial: Partial,
+            scopes: BoundedScopes | None, lb: int, top: int) -> _Ascent:
+    """Caps ``lb, lb + 1, ...`` up to ``top``: each infeasible one raises the bound, the first feasible one
+    is the minimum (a bounded scope's model while ``scopes`` gives one, then the full model)."""
+    full: CappedModel | None = None
+    m: CappedModel | None = None
+    solver: cp_model.CpSolver | None = None
     while lb <= top:
         scope = scopes.at(lb) if scopes is not None and full is None else None
         if scope is not None and not scope.feasible:
@@ -130,17 +154,16 @@ def minimise(level: Level, build: Callable[[BoundedReach | None], Any], run: Run
         candidate = m.bricks_of(solver)
         if scope is not None and scope.relaxed and scopes is not None and scopes.widen(candidate):
             continue  # it loses a lemming the scope did not cover: the same cap again, with that lemming
-        best = found = candidate
-        partial.found(best)
-        break
-    if found is not None:  # the first feasible cap of the ascent is the minimum
-        assert m is not None
-        if m is full:
-            m.set_cap(level.budget)  # (a bounded model keeps its cap: it holds the sets of at most that many)
-        partial.bound(float(len(found)))
-        ctx.report("optimum proved", best_bricks=len(found), best_bound=len(found))
-        return Outcome(SolveStatus.OPTIMAL, solutions=[found], best_bound=float(len(found))), m, solver
-    m = full if full is not None else build(None)
+        partial.found(candidate)
+        return _Ascent(lb, candidate, m, full, solver)
+    return _Ascent(lb, None, m, full, solver)
+
+
+def _descend(level: Level, m: CappedModel, run: Runner, ctx: SolveContext, partial: Partial, lb: int,
+             best: BrickSet | None, solver: cp_model.CpSolver | None
+             ) -> tuple[Outcome, Any, cp_model.CpSolver | None]:
+    """Caps ``|best| - 1, ...`` on the full model ``m`` down to ``lb`` (``best`` from a feasibility solve
+    with the whole budget when there is none), until infeasible."""
     if best is None:  # nothing up to lb + ASCEND_GAP: a feasibility solve with the whole budget
         m.set_cap(level.budget)
         if lb > level.budget:

@@ -163,50 +163,77 @@ def predecessor(board: Board, rule: Rule, ctx: SolveContext, *, workers: int = 1
     return status, start, soft_status == cp_model.OPTIMAL
 
 
+class _Best:
+    """The candidate start with the fewest wrong cells after ``steps`` generations: count, board, method."""
+
+    def __init__(self, target: Board, rule: Rule, steps: int) -> None:
+        self.target, self.rule, self.steps = target, rule, steps
+        dead = np.zeros_like(target)
+        self.wrong, self.start, self.method = wrong_cells(dead, target, rule, steps), dead.copy(), "all dead"
+
+    def consider(self, start: Board, method: str) -> None:
+        """Keep ``start`` (a copy) when it has fewer wrong cells than the best so far."""
+        wrong = wrong_cells(start, self.target, self.rule, self.steps)
+        if wrong < self.wrong:
+            self.wrong, self.start, self.method = wrong, start.copy(), method
+
+
 def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, workers: int = 1,
             exact_share: float = EXACT_SHARE) -> ReverseResult:
     """The best start for ``target`` after ``steps`` generations within ``ctx`` (see the module docstring)."""
     target = np.asarray(target, dtype=bool)
-    best: list[tuple[int, Board, str]] = []
-
-    def consider(start: Board, method: str) -> None:
-        wrong = wrong_cells(start, target, rule, steps)
-        if not best or wrong < best[0][0]:
-            best[:] = [(wrong, start.copy(), method)]
-
-    consider(np.zeros_like(target), "all dead")
-    consider(target, "target as start")
-    if best[0][0] == 0:
-        return _result(ReverseStatus.EXACT, best[0][1], target, rule, steps, best[0][2])
-    proved_none = optimal = False
-    current = target
+    best = _Best(target, rule, steps)
+    best.consider(target, "target as start")
+    if best.wrong == 0:
+        return _result(ReverseStatus.EXACT, best.start, target, rule, steps, best.method)
     remaining = ctx.remaining()
     stages = ctx.child(time_limit=None if remaining is None else remaining * (1 - POLISH_SHARE))
     remaining = stages.remaining()
     sat_ctx = stages.child(time_limit=None if remaining is None else remaining * SAT_SHARE)
     stages.report("SAT: generations back, depth first")
-    found = chain(target, rule, steps, sat_ctx, on_board=lambda level, board: consider(board, "sat step by step"))
+    found = chain(target, rule, steps, sat_ctx, on_board=lambda level, board: best.consider(board, "sat step by step"))
     if stages.cancelled():
         stages.check()  # raises SolveStopped (cancelled)
     if found.start is not None:
         return _result(ReverseStatus.EXACT, found.start, target, rule, steps, "sat step by step")
+    proved_none = False
     if found.garden_of_eden:  # proved: no start at all; the rest of the time looks for the fewest wrong cells
         proved_none = True
         exact_share = 0.0
+    if steps > 1 and target.size <= JOINT_MAX_CELLS and not proved_none:  # all k generations at once (small boards)
+        start, proved_none = _joint(target, rule, steps, stages, workers)
+        if start is not None:
+            return _result(ReverseStatus.EXACT, start, target, rule, steps, "cp-sat joint")
+    proved_none, optimal = _step_chain(best, stages, workers, exact_share, proved_none)
+    _polish_best(best, ctx)
+    if best.wrong == 0:
+        return _result(ReverseStatus.EXACT, best.start, target, rule, steps, best.method)
+    return _result(ReverseStatus.NONE if proved_none else ReverseStatus.APPROXIMATE, best.start, target, rule,
+                   steps, best.method, optimal)
+
+
+def _joint(target: Board, rule: Rule, steps: int, stages: SolveContext, workers: int) -> tuple[Board | None, bool]:
+    """Stage 3, the joint model of all ``steps`` generations: ``(exact start or None, proved that none exists)``."""
     try:
-        if steps > 1 and target.size <= JOINT_MAX_CELLS and not proved_none:  # all k generations at once (small boards)
-            remaining = stages.remaining()
-            joint_ctx = stages.child(time_limit=None if remaining is None else remaining * JOINT_SHARE)
-            stages.report(f"joint model of {steps} steps")
-            m = build_model(target, rule, steps, ctx=joint_ctx)
-            m.hint([np.zeros_like(target)] * steps)
-            status, solver = solve_model(m, joint_ctx, workers=workers, inprocessing=True)
-            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                return _result(ReverseStatus.EXACT, m.start_value(solver), target, rule, steps, "cp-sat joint")
-            proved_none = status == cp_model.INFEASIBLE
+        remaining = stages.remaining()
+        joint_ctx = stages.child(time_limit=None if remaining is None else remaining * JOINT_SHARE)
+        stages.report(f"joint model of {steps} steps")
+        m = build_model(target, rule, steps, ctx=joint_ctx)
+        m.hint([np.zeros_like(target)] * steps)
+        status, solver = solve_model(m, joint_ctx, workers=workers, inprocessing=True)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return m.start_value(solver), False
+        return None, status == cp_model.INFEASIBLE
     except SolveStopped:
         if stages.cancelled():
             raise
+    return None, False
+
+
+def _step_chain(best: _Best, stages: SolveContext, workers: int, exact_share: float,
+                proved_none: bool) -> tuple[bool, bool]:
+    """Stage 4, one generation back at a time with CP-SAT: ``(proved that none exists, the count is minimal)``."""
+    steps, current, optimal = best.steps, best.target, False
     try:
         level = 0
         retried = False
@@ -215,8 +242,8 @@ def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, 
             share = max(1.0 / (steps - level), LEVEL_SHARE)  # the first levels decide whether the chain goes on
             level_ctx = stages.child(time_limit=None if remaining is None or retried else remaining * share)
             stages.report(f"step back {level + 1} of {steps}")
-            status, pred, minimal = predecessor(current, rule, level_ctx, workers=workers, exact_share=exact_share,
-                                                sparse=SPARSE_CHAIN and level < steps - 1)
+            status, pred, minimal = predecessor(current, best.rule, level_ctx, workers=workers,
+                                                exact_share=exact_share, sparse=SPARSE_CHAIN and level < steps - 1)
             if level == 0 and (status == StepStatus.NONE or proved_none):
                 proved_none = True  # the target has no predecessor at all, so none k steps back either
                 optimal = steps == 1 and minimal
@@ -226,27 +253,28 @@ def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, 
                 retried = True  # once: this level again with all the time left
                 continue
             current = pred
-            consider(current, "cp-sat step by step" if status == StepStatus.EXACT else "cp-sat min wrong cells")
-            if best[0][0] == 0:
+            best.consider(current, "cp-sat step by step" if status == StepStatus.EXACT else "cp-sat min wrong cells")
+            if best.wrong == 0:
                 break
             level += 1
     except SolveStopped:
         if stages.cancelled():
             raise
-    seed, origin = 0, best[0][1]
-    while best[0][0] and not ctx.should_stop():  # no exact start: the rest of the time polishes the best one
+    return proved_none, optimal
+
+
+def _polish_best(best: _Best, ctx: SolveContext) -> None:
+    """Stage 5: with no exact start, the rest of the time polishes the best one (again, other choices, when
+    the local search gives up)."""
+    seed, origin = 0, best.start
+    while best.wrong and not ctx.should_stop():
         ctx.report("local search on the best start")
-        start, wrong = polish(origin, target, rule, steps, ctx, seed=seed)  # again, other choices, if it gives up
-        if wrong < best[0][0]:
-            best[:] = [(wrong, start, "local search")]
+        start, wrong = polish(origin, best.target, best.rule, best.steps, ctx, seed=seed)
+        if wrong < best.wrong:
+            best.wrong, best.start, best.method = wrong, start, "local search"
         seed += 1
         if ctx.remaining() is None:  # no deadline: one search, until it gives up
             break
-    wrong, start, method = best[0]
-    if wrong == 0:
-        return _result(ReverseStatus.EXACT, start, target, rule, steps, method)
-    return _result(ReverseStatus.NONE if proved_none else ReverseStatus.APPROXIMATE, start, target, rule, steps,
-                   method, optimal)
 
 
 @dataclass(frozen=True)

@@ -143,23 +143,40 @@ def _solver(name: str) -> str | Solver:
     return ReadSetSolver() if name == "readset" else name
 
 
+@dataclass(frozen=True)
+class _Ask:
+    """What every candidate of one :func:`generate_levels` run must be, and how it is checked."""
+
+    seed: int
+    height: int
+    width: int
+    bricks: int
+    frames: int
+    lemmings: int
+    unique: bool
+    certifier: str
+    time_limit: float | None
+    search_cap: int
+    physics: Physics
+
+
+def _check_sizes(height: int, width: int, bricks: int, lemmings: int, seed: int) -> None:
+    """Raise ``ValueError`` for a map, brick count, lemming count or seed no level can have."""
+    if height < MIN_SIDE or width < MIN_SIDE:
+        raise ValueError(f"maps must be at least {MIN_SIDE}x{MIN_SIDE}")
+    if bricks < 1:
+        raise ValueError("bricks must be at least 1")
+    if lemmings < 1:
+        raise ValueError("lemmings must be at least 1")
+    if seed < 0:
+        raise ValueError("seed must be >= 0")
+
+
 def generate_levels(
-    height: int,
-    width: int,
-    bricks: int,
-    frames: int | None = None,
-    lemmings: int = 1,
-    count: int = 1,
-    unique: bool = False,
-    seed: int = 0,
-    context: SolveContext | None = None,
-    progress: GenerationProgress | None = None,
-    *,
-    solver: str | None = None,
-    time_limit: float | None = 60.0,
-    max_attempts: int | None = None,
-    stats: GenerationStats | None = None,
-    search_cap: int = 2_000,
+    height: int, width: int, bricks: int, frames: int | None = None, lemmings: int = 1, count: int = 1,
+    unique: bool = False, seed: int = 0, context: SolveContext | None = None,
+    progress: GenerationProgress | None = None, *, solver: str | None = None, time_limit: float | None = 60.0,
+    max_attempts: int | None = None, stats: GenerationStats | None = None, search_cap: int = 2_000,
     physics: Physics = CLASSIC,
 ) -> Iterator[GeneratedLevel]:
     """Yield ``count`` levels whose minimum brick count is exactly ``bricks`` (certified).
@@ -174,17 +191,11 @@ def generate_levels(
     exact solver ``solver`` (default :func:`pick_certifier`).  The lemmings follow ``physics``, which
     every level carries (its ``# physics:`` line).
     """
-    if height < MIN_SIDE or width < MIN_SIDE:
-        raise ValueError(f"maps must be at least {MIN_SIDE}x{MIN_SIDE}")
-    if bricks < 1:
-        raise ValueError("bricks must be at least 1")
-    if lemmings < 1:
-        raise ValueError("lemmings must be at least 1")
-    if seed < 0:
-        raise ValueError("seed must be >= 0")
+    _check_sizes(height, width, bricks, lemmings, seed)
     ctx = context if context is not None else SolveContext.create(solver="generate")
     n_frames = frames if frames is not None else default_frames(height, width)
-    certifier = pick_certifier(solver)
+    ask = _Ask(seed, height, width, bricks, n_frames, lemmings, unique, pick_certifier(solver), time_limit,
+               search_cap, physics)
     st = stats if stats is not None else GenerationStats()
     seen: set[str] = set()
     started = last = time.perf_counter()
@@ -194,10 +205,7 @@ def generate_levels(
         attempt += 1
         if ctx.should_stop() or (max_attempts is not None and attempt >= max_attempts):
             return
-        result = _try_candidate(
-            seed, attempt, height, width, bricks, n_frames, lemmings, unique, certifier, time_limit, ctx, st,
-            search_cap, seen, physics,
-        )
+        result = _try_candidate(ask, attempt, ctx, st, seen)
         st.seconds = time.perf_counter() - started
         if result == "cancelled":
             return
@@ -217,29 +225,14 @@ def generate_levels(
         yield result
 
 
-def _try_candidate(
-    seed: int,
-    attempt: int,
-    height: int,
-    width: int,
-    bricks: int,
-    frames: int,
-    lemmings: int,
-    unique: bool,
-    certifier: str,
-    time_limit: float | None,
-    ctx: SolveContext,
-    st: GenerationStats,
-    search_cap: int,
-    seen: set[str],
-    physics: Physics = CLASSIC,
-) -> GeneratedLevel | str:
+def _try_candidate(ask: _Ask, attempt: int, ctx: SolveContext, st: GenerationStats,
+                   seen: set[str]) -> GeneratedLevel | str:
     """Build and check candidate ``attempt``; return the level or the rejection reason."""
-    rng = np.random.default_rng([seed, attempt])
+    rng = np.random.default_rng([ask.seed, attempt])
     clock = _StageClock(st)
-    walls = make_layout(rng, height, width)
-    cand = plant_candidate(rng, walls, bricks=bricks, lemmings=lemmings, frames=frames, bridges_only=unique,
-                           physics=physics, stop=ctx.should_stop)
+    walls = make_layout(rng, ask.height, ask.width)
+    cand = plant_candidate(rng, walls, bricks=ask.bricks, lemmings=ask.lemmings, frames=ask.frames,
+                           bridges_only=ask.unique, physics=ask.physics, stop=ctx.should_stop)
     clock.lap("planting")
     if ctx.should_stop():
         return "cancelled"
@@ -251,32 +244,46 @@ def _try_candidate(
     seen.add(level.puzzle_hash)
     if clustered(cand.planted):
         return "clustered"
-    reason = too_easy_by_sampling(level, bricks, rng, cand.planted)
+    reason = _cheap_rejection(ask, level, cand.planted, rng, clock, ctx)
+    if reason:
+        return reason
+    return _certify(ask, attempt, level, ctx, st, clock)
+
+
+def _cheap_rejection(ask: _Ask, level: Level, planted: BrickSet, rng: np.random.Generator, clock: _StageClock,
+                     ctx: SolveContext) -> str | None:
+    """The reason the sampling and read-set filters reject the candidate, if they do."""
+    bricks = ask.bricks
+    reason = too_easy_by_sampling(level, bricks, rng, planted)
     clock.lap("sampling")
     if ctx.should_stop():
         return "cancelled"
     if reason:
         return reason
-    if unique:
-        if has_alternative(level, cand.planted):
-            clock.lap("sampling")
-            return "not_unique_swap"
+    if not ask.unique:
+        reason = too_easy_by_search(level, bricks, cap=ask.search_cap, ctx=ctx)
+        clock.lap("search")
+        return reason
+    if has_alternative(level, planted):
         clock.lap("sampling")
-        sols = solutions_by_search(level, bricks, cap=search_cap, ctx=ctx)
-        clock.lap("search")
-        if sols is not None:
-            if not sols or len(sols[0]) < bricks:
-                return "too_easy_proved"
-            if len(sols) > 1:
-                return "not_unique_search"
-    else:
-        reason = too_easy_by_search(level, bricks, cap=search_cap, ctx=ctx)
-        clock.lap("search")
-        if reason:
-            return reason
-    # The exact solver, last.
+        return "not_unique_swap"
+    clock.lap("sampling")
+    sols = solutions_by_search(level, bricks, cap=ask.search_cap, ctx=ctx)
+    clock.lap("search")
+    if sols is not None:
+        if not sols or len(sols[0]) < bricks:
+            return "too_easy_proved"
+        if len(sols) > 1:
+            return "not_unique_search"
+    return None
+
+
+def _certify(ask: _Ask, attempt: int, level: Level, ctx: SolveContext, st: GenerationStats,
+             clock: _StageClock) -> GeneratedLevel | str:
+    """The exact solver, last: the certified, titled level or the rejection reason."""
+    bricks, unique = ask.bricks, ask.unique
     mode = SolveMode.ALL if unique else SolveMode.MIN
-    res = registry.solve(level, solver=_solver(certifier), mode=mode, ctx=ctx.child(time_limit=time_limit))
+    res = registry.solve(level, solver=_solver(ask.certifier), mode=mode, ctx=ctx.child(time_limit=ask.time_limit))
     st.exact_calls += 1
     st.exact_seconds += clock.lap("exact")
     if res.status == SolveStatus.CANCELLED or ctx.should_stop():
@@ -287,15 +294,15 @@ def _try_candidate(
         return "exact_rejected"
     if unique and not (res.complete and len(res.solutions) == 1):
         return "exact_rejected" if res.complete else "exact_gave_up"
-    title = level_title(np.random.default_rng([seed, attempt, 1]))
+    title = level_title(np.random.default_rng([ask.seed, attempt, 1]))
     level = Level(
         level.frames, bricks, level.grid,
         (
             ("title", title),
-            ("generator", f"seed={seed} attempt={attempt} size={height}x{width} bricks={bricks} "
-                          f"lemmings={lemmings} frames={frames} unique={'yes' if unique else 'no'} "
+            ("generator", f"seed={ask.seed} attempt={attempt} size={ask.height}x{ask.width} bricks={bricks} "
+                          f"lemmings={ask.lemmings} frames={ask.frames} unique={'yes' if unique else 'no'} "
                           f"solver={res.solver}"),
             ("min-bricks", str(bricks)),
         ) + ((("solutions", "1"),) if unique else ()),
-    ).with_physics(physics)
-    return GeneratedLevel(level, bricks, res.solutions or (res.bricks,), unique, seed, attempt, res.solver, 0.0)
+    ).with_physics(ask.physics)
+    return GeneratedLevel(level, bricks, res.solutions or (res.bricks,), unique, ask.seed, attempt, res.solver, 0.0)

@@ -121,6 +121,123 @@ def _finish(spec: RunSpec, index: int, rooms: list[Room], made: list[GeneratedLe
     return replace(g, seed=spec.seed, attempt=index, seconds=wall, cpu_seconds=cpu)
 
 
+Task = tuple[int, int, GeneratedLevel | None, GenerationStats, float]
+
+
+class _Run:
+    """The bookkeeping of one :func:`generate_run`: finished rooms, counters, levels emitted in order."""
+
+    def __init__(self, spec: RunSpec, count: int, ctx: SolveContext,
+                 progress: Callable[[RunProgress], None] | None) -> None:
+        self.spec, self.count, self.ctx, self.progress = spec, count, ctx, progress
+        self.rooms = spec.plan()
+        self.frames = spec.level_frames()
+        self.started = time.perf_counter()
+        self.state = {"accepted": 0, "rooms": 0, "candidates": 0, "off": 0}
+        self.results: dict[int, dict[int, tuple[GeneratedLevel | None, float]]] = {}
+        self.level_started: dict[int, float] = {}
+        self.max_levels = count * LEVELS_TRIED_PER_LEVEL
+        self.next_index = 0  # the next level index to schedule
+        self.emit = 0  # the next level index to emit
+
+    def tell(self) -> None:
+        """Report the progress."""
+        if self.progress is not None:
+            state = self.state
+            self.progress(RunProgress(state["accepted"], self.count, state["rooms"], state["candidates"],
+                                      time.perf_counter() - self.started, state["off"]))
+
+    def record(self, index: int, j: int, made: GeneratedLevel | None, stats: GenerationStats, cpu: float) -> None:
+        """Keep room ``j`` of level ``index``."""
+        self.results.setdefault(index, {})[j] = (made, cpu)
+        self.state["rooms"] += 1
+        self.state["candidates"] += stats.attempts
+
+    def ready_levels(self) -> Iterator[GeneratedLevel]:
+        """The next levels whose rooms are all done, stitched (and rated), skipping failed and off-band ones."""
+        spec, rooms, results = self.spec, self.rooms, self.results
+        while self.emit in results and len(results[self.emit]) == len(rooms):
+            parts = results.pop(self.emit)
+            index = self.emit
+            self.emit += 1
+            made = [parts[j][0] for j in range(len(rooms))]
+            if any(m is None for m in made):
+                continue
+            cpu = sum(parts[j][1] for j in range(len(rooms)))
+            wall = time.perf_counter() - self.level_started.pop(index, self.started)
+            level = _finish(spec, index, rooms, [m for m in made if m is not None], self.frames, cpu, wall)
+            if spec.difficulty is not None:
+                score = rate_level(level.level, self.ctx.child(time_limit=spec.time_limit)).score
+                level = replace(level, score=score)
+                if not spec.difficulty[0] <= score <= spec.difficulty[1]:
+                    self.state["off"] += 1
+                    continue
+            yield level
+
+    def serial(self) -> Iterator[GeneratedLevel]:
+        """The run in this process, room after room."""
+        state, ctx = self.state, self.ctx
+        while state["accepted"] < self.count and self.next_index < self.max_levels and not ctx.should_stop():
+            self.level_started[self.next_index] = time.perf_counter()
+            for j, room in enumerate(self.rooms):
+                _, _, made, stats, cpu = _room_task(self.spec, self.next_index, j, room, self.frames, ctx)
+                if ctx.should_stop():
+                    return
+                self.record(self.next_index, j, made, stats, cpu)
+                self.tell()
+                if made is None:
+                    break
+            for j in range(len(self.rooms)):  # a failed room ends its level
+                self.results[self.next_index].setdefault(j, (None, 0.0))
+            self.next_index += 1
+            for level in self.ready_levels():
+                state["accepted"] += 1
+                self.tell()
+                yield level
+                if state["accepted"] >= self.count:
+                    return
+
+    def pooled(self, jobs: int) -> Iterator[GeneratedLevel]:
+        """The run in a pool of ``jobs`` processes; rooms still being made are stopped at the end."""
+        state, count = self.state, self.count
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+        pending: set[Future[Task]] = set()
+        try:
+            while state["accepted"] < count and not self.ctx.should_stop():
+                # Keep the pool busy: schedule whole levels while fewer than 2 x jobs tasks wait.
+                while len(pending) < 2 * jobs and self.next_index < self.max_levels and \
+                        self.next_index - self.emit < max(1, count - state["accepted"]) + jobs:
+                    self.level_started[self.next_index] = time.perf_counter()
+                    for j, room in enumerate(self.rooms):
+                        pending.add(pool.submit(_room_task, self.spec, self.next_index, j, room, self.frames))
+                    self.next_index += 1
+                if not pending:
+                    break
+                done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    self.record(*fut.result())
+                self.tell()
+                for level in self.ready_levels():
+                    state["accepted"] += 1
+                    self.tell()
+                    yield level
+                    if state["accepted"] >= count:
+                        break
+        finally:
+            _stop_pool(pool, pending)
+
+
+def _stop_pool(pool: ProcessPoolExecutor, pending: set[Future[Task]]) -> None:
+    """Cancel the waiting tasks and end the pool's processes."""
+    for fut in pending:
+        fut.cancel()
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:  # rooms still being made are not needed any more
+        if proc.is_alive():
+            proc.terminate()
+
+
 def generate_run(
     spec: RunSpec,
     count: int,
@@ -131,103 +248,8 @@ def generate_run(
 ) -> Iterator[GeneratedLevel]:
     """Yield ``count`` certified levels of ``spec`` in order (fewer once ``context`` stops, or out of tries)."""
     ctx = context if context is not None else SolveContext.create(solver="generate")
-    rooms = spec.plan()
-    frames = spec.level_frames()
-    started = time.perf_counter()
-    state = {"accepted": 0, "rooms": 0, "candidates": 0, "off": 0}
-    results: dict[int, dict[int, tuple[GeneratedLevel | None, float]]] = {}
-    level_started: dict[int, float] = {}
-    max_levels = count * LEVELS_TRIED_PER_LEVEL
-    next_index = 0  # the next level index to schedule
-    emit = 0  # the next level index to emit
-
-    def tell() -> None:
-        if progress is not None:
-            progress(RunProgress(state["accepted"], count, state["rooms"], state["candidates"],
-                                 time.perf_counter() - started, state["off"]))
-
-    def record(index: int, j: int, made: GeneratedLevel | None, stats: GenerationStats, cpu: float) -> None:
-        results.setdefault(index, {})[j] = (made, cpu)
-        state["rooms"] += 1
-        state["candidates"] += stats.attempts
-
-    def ready_levels() -> Iterator[GeneratedLevel]:
-        nonlocal emit
-        while emit in results and len(results[emit]) == len(rooms):
-            parts = results.pop(emit)
-            index = emit
-            emit += 1
-            made = [parts[j][0] for j in range(len(rooms))]
-            if any(m is None for m in made):
-                continue
-            cpu = sum(parts[j][1] for j in range(len(rooms)))
-            wall = time.perf_counter() - level_started.pop(index, started)
-            level = _finish(spec, index, rooms, [m for m in made if m is not None], frames, cpu, wall)
-            if spec.difficulty is not None:
-                score = rate_level(level.level, ctx.child(time_limit=spec.time_limit)).score
-                level = replace(level, score=score)
-                if not spec.difficulty[0] <= score <= spec.difficulty[1]:
-                    state["off"] += 1
-                    continue
-            yield level
-
-    def stopped() -> bool:
-        return ctx.should_stop()
-
-    if jobs <= 1:
-        while state["accepted"] < count and next_index < max_levels and not stopped():
-            level_started[next_index] = time.perf_counter()
-            for j, room in enumerate(rooms):
-                _, _, made, stats, cpu = _room_task(spec, next_index, j, room, frames, ctx)
-                if stopped():
-                    return
-                record(next_index, j, made, stats, cpu)
-                tell()
-                if made is None:
-                    break
-            for j in range(len(rooms)):  # a failed room ends its level
-                results[next_index].setdefault(j, (None, 0.0))
-            next_index += 1
-            for level in ready_levels():
-                state["accepted"] += 1
-                tell()
-                yield level
-                if state["accepted"] >= count:
-                    return
-        return
-
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
-    pending: set[Future[tuple[int, int, GeneratedLevel | None, GenerationStats, float]]] = set()
-    try:
-        while state["accepted"] < count and not stopped():
-            # Keep the pool busy: schedule whole levels while fewer than 2 x jobs tasks wait.
-            while len(pending) < 2 * jobs and next_index < max_levels and \
-                    next_index - emit < max(1, count - state["accepted"]) + jobs:
-                level_started[next_index] = time.perf_counter()
-                for j, room in enumerate(rooms):
-                    pending.add(pool.submit(_room_task, spec, next_index, j, room, frames))
-                next_index += 1
-            if not pending:
-                break
-            done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            for fut in done:
-                index, j, made, stats, cpu = fut.result()
-                record(index, j, made, stats, cpu)
-            tell()
-            for level in ready_levels():
-                state["accepted"] += 1
-                tell()
-                yield level
-                if state["accepted"] >= count:
-                    break
-    finally:
-        for fut in pending:
-            fut.cancel()
-        procs = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for proc in procs:  # rooms still being made are not needed any more
-            if proc.is_alive():
-                proc.terminate()
+    run = _Run(spec, count, ctx, progress)
+    yield from (run.serial() if jobs <= 1 else run.pooled(jobs))
 
 
 def _ignore_interrupts() -> None:

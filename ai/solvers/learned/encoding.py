@@ -86,22 +86,9 @@ def _shifted(plane: npt.NDArray[Any], fill: Any) -> list[npt.NDArray[Any]]:
     padded = np.pad(plane, 1, constant_values=fill)
     return [padded[1 + dr : 1 + dr + h, 1 + dc : 1 + dc + w] for dr, dc in WINDOW]
 
-def encode_sparse(level: Level, model: TreeModel, *, ctx: SolveContext | None = None,
-                  simplify: bool = False, prune: bool = False, derived: bool = False) -> Encoding:
-    """Propagate the learned rules in three-valued logic and emit the clauses (module docstring).
-
-    Only cells whose window holds a possible lemming state at ``t - 1`` are evaluated, all tree
-    leaves at once; when some 1-leaf needs no lemming feature (rules that create a lemming from
-    nothing, never verified ones) every cell is evaluated at every frame.  With ``prune``, dead
-    states are fixed to 0 first: states from which no chain of learned 1-leaves reaches a target
-    at the last frame (sound for rules that keep one state per lemming and never create one,
-    i.e. verified rules; ignored for rules that create lemmings).  ``ctx.check()`` runs every frame.
-    """
-    h, w, n = level.height, level.width, level.frames
-    paths = simplified_paths(model) if simplify else [model.paths(ch) for ch in range(len(LABELS))]
+def _leaf_tables(paths: list[list[Any]]) -> tuple[list[npt.NDArray[np.int8]], list[npt.NDArray[np.bool_]]]:
+    """Per channel: the required value of each feature on each leaf's path (-1 = not tested), leaf values."""
     nf = 4 * len(WINDOW)
-    lem0 = 2 * len(WINDOW)
-    # leaf tables: required value per feature (-1 = not tested)
     req = []
     leaf_val = []
     for ch in range(len(LABELS)):
@@ -111,49 +98,67 @@ def encode_sparse(level: Level, model: TreeModel, *, ctx: SolveContext | None = 
                 table[j, f] = v
         req.append(table)
         leaf_val.append(np.array([bool(v) for _, v in paths[ch]]))
-    # does some 1-leaf fire without any lemming feature set?  Then every cell is a candidate.
-    spontaneous = any(value and all(not v for f, v in lits if f >= lem0)
-                      for ch in range(len(LABELS)) for lits, value in paths[ch])
-    prune = prune and not spontaneous
-    support = derived and not spontaneous
-    amo = support and derived_at_most_one(model, simplified=simplify)
-    ph, pw = h + 2, w + 2
-    size = ph * pw
-    off = np.array([dr * pw + dc for dr, dc in WINDOW], dtype=np.int64)
-    interior = np.zeros(size, dtype=bool)
-    interior.reshape(ph, pw)[1:-1, 1:-1] = True
-    all_cells = np.flatnonzero(interior)
-    brick_cells = list(level.brickable_cells)
-    brick_id: npt.NDArray[np.int64] = np.full((ph, pw), -1, dtype=np.int64)
-    for i, (r, c) in enumerate(brick_cells):
-        brick_id[r + 1, c + 1] = i
-    brick_id = brick_id.reshape(-1)
-    obst = np.pad(np.where(level.wall_map, 1, np.where(level.brickable_map, UNKNOWN, 0)).astype(np.int8), 1,
-                  constant_values=1).reshape(-1)
-    tgt = np.pad(level.target_map.astype(np.int8), 1, constant_values=0).reshape(-1)
-    target_flat = tgt.astype(bool)
-    enc = Encoding(level, [], brick_cells, 0)
-    used = np.zeros(len(brick_cells) + 1, dtype=bool)
-    next_id = len(brick_cells)
-    ones = [[(j, [f for f, v in lits if v and f >= lem0]) for j, (lits, value) in enumerate(paths[ch]) if value]
-            for ch in range(len(LABELS))]
-    # per channel: the 1-leaves and, for each, one lemming feature it requires (for support clauses)
-    one_leaf = [np.array([j for j, _ in ones[ch]], dtype=np.int64) for ch in range(len(LABELS))]
-    one_feat = [np.array([fs[0] if fs else 0 for _, fs in ones[ch]], dtype=np.int64) for ch in range(len(LABELS))]
+    return req, leaf_val
 
-    def run(k: int, dead: npt.NDArray[np.bool_] | None, emit: bool) -> tuple[
+
+class _Propagator:
+    """The padded, flattened tables of one level and the three-valued propagation of :func:`encode_sparse`.
+
+    Cells are indices into the ``(H + 2) * (W + 2)`` padded map; ``next_id`` is the next free
+    variable; clauses and support clauses go to ``enc``.
+    """
+
+    def __init__(self, level: Level, model: TreeModel, enc: Encoding, *, ctx: SolveContext | None,
+                 simplify: bool, prune: bool, derived: bool) -> None:
+        self.level, self.enc, self.ctx = level, enc, ctx
+        paths = simplified_paths(model) if simplify else [model.paths(ch) for ch in range(len(LABELS))]
+        self.lem0 = lem0 = 2 * len(WINDOW)
+        self.req, self.leaf_val = _leaf_tables(paths)
+        # does some 1-leaf fire without any lemming feature set?  Then every cell is a candidate.
+        self.spontaneous = any(value and all(not v for f, v in lits if f >= lem0)
+                               for ch in range(len(LABELS)) for lits, value in paths[ch])
+        self.prune = prune and not self.spontaneous
+        self.support = derived and not self.spontaneous
+        self.amo = self.support and derived_at_most_one(model, simplified=simplify)
+        h, w = level.height, level.width
+        self.ph, self.pw = ph, pw = h + 2, w + 2
+        self.size = ph * pw
+        self.off = np.array([dr * pw + dc for dr, dc in WINDOW], dtype=np.int64)
+        self.interior = np.zeros(self.size, dtype=bool)
+        self.interior.reshape(ph, pw)[1:-1, 1:-1] = True
+        self.all_cells = np.flatnonzero(self.interior)
+        brick_id: npt.NDArray[np.int64] = np.full((ph, pw), -1, dtype=np.int64)
+        for i, (r, c) in enumerate(enc.brick_cells):
+            brick_id[r + 1, c + 1] = i
+        self.brick_id = brick_id.reshape(-1)
+        self.obst = np.pad(np.where(level.wall_map, 1, np.where(level.brickable_map, UNKNOWN, 0)).astype(np.int8),
+                           1, constant_values=1).reshape(-1)
+        self.tgt = np.pad(level.target_map.astype(np.int8), 1, constant_values=0).reshape(-1)
+        self.target_flat = self.tgt.astype(bool)
+        self.used = np.zeros(len(enc.brick_cells) + 1, dtype=bool)
+        self.next_id = len(enc.brick_cells)
+        self.ones = [[(j, [f for f, v in lits if v and f >= lem0]) for j, (lits, value) in enumerate(paths[ch])
+                      if value] for ch in range(len(LABELS))]
+        # per channel: the 1-leaves and, for each, one lemming feature it requires (for support clauses)
+        self.one_leaf = [np.array([j for j, _ in self.ones[ch]], dtype=np.int64) for ch in range(len(LABELS))]
+        self.one_feat = [np.array([fs[0] if fs else 0 for _, fs in self.ones[ch]], dtype=np.int64)
+                         for ch in range(len(LABELS))]
+
+    def run(self, k: int, dead: npt.NDArray[np.bool_] | None, emit: bool) -> tuple[
             npt.NDArray[np.int8], npt.NDArray[np.int64], list[Any]]:
-        nonlocal next_id
-        lem = level.lemmings[k]
+        """Propagate lemming ``k`` frame by frame (``dead`` states fixed to 0); with ``emit``, add the clauses."""
+        n, size, pw, off, interior = self.level.frames, self.size, self.pw, self.off, self.interior
+        obst, tgt, brick_id, req, leaf_val = self.obst, self.tgt, self.brick_id, self.req, self.leaf_val
+        lem = self.level.lemmings[k]
         vals = np.zeros((n, size, 2), dtype=np.int8)
         ids = np.full((n, size, 2), -1, dtype=np.int64)
         vals[0, (lem.row + 1) * pw + lem.col + 1, 0 if lem.direction < 0 else 1] = 1
         record: list[Any] = [None]
         for t in range(1, n):
-            if ctx is not None:
-                ctx.check()
-            if spontaneous:
-                cand = all_cells
+            if self.ctx is not None:
+                self.ctx.check()
+            if self.spontaneous:
+                cand = self.all_cells
             else:
                 nz = np.flatnonzero((vals[t - 1] != 0).any(axis=1))
                 if len(nz) == 0:
@@ -182,49 +187,62 @@ def encode_sparse(level: Level, model: TreeModel, *, ctx: SolveContext | None = 
                 count = int(unknown.sum())
                 if not count or not emit:
                     continue
-                new_ids = np.arange(next_id, next_id + count)
+                new_ids = np.arange(self.next_id, self.next_id + count)
                 ids[t, cand[unknown], ch] = new_ids
-                next_id += count
+                self.next_id += count
                 y_all = np.full(len(cand), -1, dtype=np.int64)
                 y_all[unknown] = new_ids
-                # one clause per (unknown cell, possible leaf), all at once
-                ci, lj = np.nonzero(unknown[:, None] & possible)
-                r = table[lj]  # (m, 36) required values
-                open_ = (r != -1) & (feats[ci] == UNKNOWN)
-                fid = fids[ci]
-                lits = np.where(open_, np.where(r == 1, _neg(fid), _pos(fid)), _NONE)
-                bricks_read = np.where(open_[:, : len(WINDOW)], fid[:, : len(WINDOW)], len(brick_cells))
-                used[bricks_read.reshape(-1)] = True
-                y = y_all[ci]
-                ylit = np.where(leaf_val[ch][lj], _pos(y), _neg(y))
-                width = int(open_.sum(axis=1).max()) if len(ci) else 0
-                order = np.argsort(~open_, axis=1, kind="stable")[:, :width]
-                packed = np.take_along_axis(lits, order, axis=1)
-                enc.clauses.append(np.concatenate([packed, ylit[:, None]], axis=1))
-                if support:
-                    # derived support: y -> OR(lemming literal of each possible 1-leaf)
-                    ui = np.flatnonzero(unknown)
-                    js = one_leaf[ch]
-                    fl = one_feat[ch]
-                    pv = possible[ui][:, js]  # (n_u, n_ones)
-                    fv = feats[ui][:, fl]
-                    fi = fids[ui][:, fl]
-                    keep = ~(pv & (fv == 1)).any(axis=1)
-                    openl = pv & (fv == UNKNOWN)
-                    lits = np.where(openl, _pos(fi), _NONE)[keep]
-                    lits.sort(axis=1)
-                    dup = np.zeros_like(lits, dtype=bool)
-                    dup[:, 1:] = lits[:, 1:] == lits[:, :-1]
-                    lits[dup] = _NONE
-                    lits = np.sort(lits, axis=1)[:, ::-1]  # real literals first, padding (min int) last
-                    width = int((lits != _NONE).sum(axis=1).max()) if len(lits) else 0
-                    enc.support.append(np.concatenate([_neg(y_all[ui][keep])[:, None], lits[:, :width]], axis=1))
+                self._emit_clauses(ch, feats, fids, possible, unknown, y_all)
+                if self.support:
+                    self._emit_support(ch, feats, fids, possible, unknown, y_all)
             record.append((cand, per_ch))
         return vals, ids, record
 
-    def dead_states(vals: npt.NDArray[np.int8], record: list[Any]) -> npt.NDArray[np.bool_]:
+    def _emit_clauses(self, ch: int, feats: npt.NDArray[np.int8], fids: npt.NDArray[np.int64],
+                      possible: npt.NDArray[np.bool_], unknown: npt.NDArray[np.bool_],
+                      y_all: npt.NDArray[np.int64]) -> None:
+        """One clause per (unknown cell, possible leaf) of channel ``ch``, all at once."""
+        table, leaf_val = self.req[ch], self.leaf_val[ch]
+        ci, lj = np.nonzero(unknown[:, None] & possible)
+        r = table[lj]  # (m, 36) required values
+        open_ = (r != -1) & (feats[ci] == UNKNOWN)
+        fid = fids[ci]
+        lits = np.where(open_, np.where(r == 1, _neg(fid), _pos(fid)), _NONE)
+        bricks_read = np.where(open_[:, : len(WINDOW)], fid[:, : len(WINDOW)], len(self.enc.brick_cells))
+        self.used[bricks_read.reshape(-1)] = True
+        y = y_all[ci]
+        ylit = np.where(leaf_val[lj], _pos(y), _neg(y))
+        width = int(open_.sum(axis=1).max()) if len(ci) else 0
+        order = np.argsort(~open_, axis=1, kind="stable")[:, :width]
+        packed = np.take_along_axis(lits, order, axis=1)
+        self.enc.clauses.append(np.concatenate([packed, ylit[:, None]], axis=1))
+
+    def _emit_support(self, ch: int, feats: npt.NDArray[np.int8], fids: npt.NDArray[np.int64],
+                      possible: npt.NDArray[np.bool_], unknown: npt.NDArray[np.bool_],
+                      y_all: npt.NDArray[np.int64]) -> None:
+        """Derived support clauses: y -> OR(lemming literal of each possible 1-leaf)."""
+        ui = np.flatnonzero(unknown)
+        js = self.one_leaf[ch]
+        fl = self.one_feat[ch]
+        pv = possible[ui][:, js]  # (n_u, n_ones)
+        fv = feats[ui][:, fl]
+        fi = fids[ui][:, fl]
+        keep = ~(pv & (fv == 1)).any(axis=1)
+        openl = pv & (fv == UNKNOWN)
+        lits = np.where(openl, _pos(fi), _NONE)[keep]
+        lits.sort(axis=1)
+        dup = np.zeros_like(lits, dtype=bool)
+        dup[:, 1:] = lits[:, 1:] == lits[:, :-1]
+        lits[dup] = _NONE
+        lits = np.sort(lits, axis=1)[:, ::-1]  # real literals first, padding (min int) last
+        width = int((lits != _NONE).sum(axis=1).max()) if len(lits) else 0
+        self.enc.support.append(np.concatenate([_neg(y_all[ui][keep])[:, None], lits[:, :width]], axis=1))
+
+    def dead_states(self, vals: npt.NDArray[np.int8], record: list[Any]) -> npt.NDArray[np.bool_]:
+        """The possible states from which no chain of learned 1-leaves reaches a target at the last frame."""
+        n, size, off, lem0 = self.level.frames, self.size, self.off, self.lem0
         alive = np.zeros((n, size, 2), dtype=bool)
-        alive[n - 1] = (vals[n - 1] != 0) & target_flat[:, None]
+        alive[n - 1] = (vals[n - 1] != 0) & self.target_flat[:, None]
         for t in range(n - 1, 0, -1):
             src = np.zeros((size, 2), dtype=bool)
             if record[t] is not None:
@@ -233,7 +251,7 @@ def encode_sparse(level: Level, model: TreeModel, *, ctx: SolveContext | None = 
                     alive_c = alive[t, cand, ch]
                     if not alive_c.any():
                         continue
-                    for j, feats_j in ones[ch]:
+                    for j, feats_j in self.ones[ch]:
                         ys = cand[alive_c & per_ch[ch][:, j]]
                         for f in feats_j:
                             src[ys + off[f % len(WINDOW)], (f - lem0) // len(WINDOW)] = True
@@ -241,16 +259,11 @@ def encode_sparse(level: Level, model: TreeModel, *, ctx: SolveContext | None = 
         dead_mask: npt.NDArray[np.bool_] = (vals != 0) & ~alive
         return dead_mask
 
-    for k in range(len(level.lemmings)):
-        dead = None
-        if prune:
-            vals0, _, rec0 = run(k, None, False)
-            dead = dead_states(vals0, rec0)
-            if (dead & (vals0 == 1)).any():
-                enc.goal_impossible = True
-        vals, ids, _ = run(k, dead, True)
-        grid_vals = vals.reshape(n, ph, pw, 2)[:, 1:-1, 1:-1]
-        grid_ids = ids.reshape(n, ph, pw, 2)[:, 1:-1, 1:-1]
+    def add_lemming(self, vals: npt.NDArray[np.int8], ids: npt.NDArray[np.int64]) -> None:
+        """Record one lemming's values, goal literals and (with ``amo``) its at-most-one constraints."""
+        n, level, enc = self.level.frames, self.level, self.enc
+        grid_vals = vals.reshape(n, self.ph, self.pw, 2)[:, 1:-1, 1:-1]
+        grid_ids = ids.reshape(n, self.ph, self.pw, 2)[:, 1:-1, 1:-1]
         enc.values.append(np.ascontiguousarray(grid_vals))
         last_vals, last_ids = grid_vals[n - 1], grid_ids[n - 1]
         if (last_vals[level.target_map] == 1).any():
@@ -261,7 +274,7 @@ def encode_sparse(level: Level, model: TreeModel, *, ctx: SolveContext | None = 
             if not goal_lits:
                 enc.goal_impossible = True
             enc.goal.append(goal_lits)
-        if amo:
+        if self.amo:
             for t in range(1, n):
                 unknown_ids = ids[t][vals[t] == UNKNOWN]
                 if len(unknown_ids) == 0:
@@ -270,8 +283,32 @@ def encode_sparse(level: Level, model: TreeModel, *, ctx: SolveContext | None = 
                     enc.support.append(_neg(unknown_ids)[:, None])
                 elif len(unknown_ids) > 1:
                     enc.at_most_one.append(unknown_ids.tolist())
-    enc.n_vars = next_id
-    enc.used_bricks = set(np.flatnonzero(used[: len(brick_cells)]).tolist())
+
+
+def encode_sparse(level: Level, model: TreeModel, *, ctx: SolveContext | None = None,
+                  simplify: bool = False, prune: bool = False, derived: bool = False) -> Encoding:
+    """Propagate the learned rules in three-valued logic and emit the clauses (module docstring).
+
+    Only cells whose window holds a possible lemming state at ``t - 1`` are evaluated, all tree
+    leaves at once; when some 1-leaf needs no lemming feature (rules that create a lemming from
+    nothing, never verified ones) every cell is evaluated at every frame.  With ``prune``, dead
+    states are fixed to 0 first: states from which no chain of learned 1-leaves reaches a target
+    at the last frame (sound for rules that keep one state per lemming and never create one,
+    i.e. verified rules; ignored for rules that create lemmings).  ``ctx.check()`` runs every frame.
+    """
+    enc = Encoding(level, [], list(level.brickable_cells), 0)
+    prop = _Propagator(level, model, enc, ctx=ctx, simplify=simplify, prune=prune, derived=derived)
+    for k in range(len(level.lemmings)):
+        dead = None
+        if prop.prune:
+            vals0, _, rec0 = prop.run(k, None, False)
+            dead = prop.dead_states(vals0, rec0)
+            if (dead & (vals0 == 1)).any():
+                enc.goal_impossible = True
+        vals, ids, _ = prop.run(k, dead, True)
+        prop.add_lemming(vals, ids)
+    enc.n_vars = prop.next_id
+    enc.used_bricks = set(np.flatnonzero(prop.used[: len(enc.brick_cells)]).tolist())
     return enc
 
 

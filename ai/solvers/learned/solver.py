@@ -209,20 +209,10 @@ class LearnedRuleSolver(SolverBase):
             if simulate(level, ()).won:
                 return result(SolveStatus.OPTIMAL, (), ((),), complete=mode == SolveMode.ALL,
                               message="the learned rules say the lemmings win without bricks")
-        if moves is not None:
-            m = PathModel(level, moves, start_state=start_state, ctx=ctx)
-            extra["encoding"] = "path"
-            goal_impossible = m.goal_impossible
-            counts["cons"] = 0 if goal_impossible else m.n_constraints
-        elif not isinstance(self.rules.model, TreeModel):
+        if moves is None and not isinstance(self.rules.model, TreeModel):
             return result(SolveStatus.UNKNOWN, message="these positions-only rules give no usable moves "
                           "(a lemming on a target does not stay put)")
-        else:
-            enc = encode(level, self.rules.model, ctx=ctx, simplify=self.simplify,
-                         prune=self.prune and trusted, derived=self.derived)
-            extra["encoding"] = "time"
-            counts["cons"] = enc.n_clauses
-            goal_impossible = enc.goal_impossible
+        built, goal_impossible = self._encode(level, moves, start_state, ctx, trusted, extra, counts)
         extra["encode_seconds"] = round(ctx.elapsed(), 4)
         if goal_impossible:
             if trusted:
@@ -230,18 +220,9 @@ class LearnedRuleSolver(SolverBase):
                               message="the learned rules say no lemming path can reach a target")
             return result(SolveStatus.UNKNOWN, message="the (unverified) learned rules say no solution exists")
         ctx.check()
-        if moves is None:
-            m = ClauseModel(enc)
+        m = built if moves is not None else ClauseModel(built)
         counts["vars"] = m.n_vars
         ctx.report(f"{m.n_vars} variables, {counts['cons']} constraints")
-
-        def wrong(bricks: BrickSet) -> Outcome | None:
-            if simulate(level, bricks).won:
-                return None
-            return result(SolveStatus.UNKNOWN, message=(
-                f"the learned rules are wrong: they predict that bricks {list(bricks)} win, but the real game "
-                "disagrees (learn from more games)"), wrong_solution=[list(b) for b in bricks])
-
         if mode != SolveMode.ANY:
             m.model.Minimize(m.count)
         run = self._run(m, ctx)
@@ -254,7 +235,7 @@ class LearnedRuleSolver(SolverBase):
                                   message="proved with the learned rules: no brick set within the budget wins")
                 return result(SolveStatus.UNKNOWN, message="the (unverified) learned rules say no solution exists")
             return result(SolveStatus.UNKNOWN, message="CP-SAT gave up")
-        bad = wrong(run.bricks)
+        bad = _wrong(level, run.bricks, result)
         if bad:
             return bad
         first = run.bricks
@@ -265,15 +246,33 @@ class LearnedRuleSolver(SolverBase):
         ctx.report("minimum found", best_bricks=len(first), best_bound=float(len(first)), solutions_found=1)
         if mode == SolveMode.MIN:
             return result(SolveStatus.OPTIMAL, first, (first,), complete=False)
-        # mode ALL: every lemming state is a function of the bricks and unread bricks are fixed
-        # to 0, so each brick set is one assignment: enumerate them.
+        return self._enumerate(level, m, first, ctx, counts, result)
+
+    def _encode(self, level: Level, moves: Moves | None, start_state: dict[int, int] | None, ctx: SolveContext,
+                trusted: bool, extra: dict[str, Any], counts: dict[str, int]) -> tuple[Any, bool]:
+        """The path model (with ``moves``) or the time encoding, and whether no lemming path reaches a target."""
+        if moves is not None:
+            m = PathModel(level, moves, start_state=start_state, ctx=ctx)
+            extra["encoding"] = "path"
+            counts["cons"] = 0 if m.goal_impossible else m.n_constraints
+            return m, m.goal_impossible
+        enc = encode(level, self.rules.model, ctx=ctx, simplify=self.simplify,  # type: ignore[arg-type]
+                     prune=self.prune and trusted, derived=self.derived)
+        extra["encoding"] = "time"
+        counts["cons"] = enc.n_clauses
+        return enc, enc.goal_impossible
+
+    def _enumerate(self, level: Level, m: Any, first: BrickSet, ctx: SolveContext, counts: dict[str, int],
+                   result: Callable[..., Outcome]) -> Outcome:
+        """Mode ALL: every brick set of the minimum's size (each is one assignment: every lemming state is a
+        function of the bricks and unread bricks are fixed to 0)."""
         m.model.ClearObjective()
         m.model.Add(m.count == len(first))
         found: list[BrickSet] = []
         run = self._run(m, ctx, collect=found)
         counts["conflicts"] += run.conflicts
         for bricks in found:
-            bad = wrong(bricks)
+            bad = _wrong(level, bricks, result)
             if bad:
                 return bad
         solutions = tuple(sorted(set(found) | {first}))
@@ -282,3 +281,12 @@ class LearnedRuleSolver(SolverBase):
                 return result(SolveStatus.CANCELLED, message="cancelled")
             return result(SolveStatus.OPTIMAL, first, solutions, False, "time limit: maybe more solutions")
         return result(SolveStatus.OPTIMAL, first, solutions, complete=True)
+
+
+def _wrong(level: Level, bricks: BrickSet, result: Callable[..., Outcome]) -> Outcome | None:
+    """``None`` when ``bricks`` win in the real game, else the outcome saying the learned rules are wrong."""
+    if simulate(level, bricks).won:
+        return None
+    return result(SolveStatus.UNKNOWN, message=(
+        f"the learned rules are wrong: they predict that bricks {list(bricks)} win, but the real game "
+        "disagrees (learn from more games)"), wrong_solution=[list(b) for b in bricks])

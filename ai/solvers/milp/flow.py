@@ -103,6 +103,34 @@ class FlowBuilder(ModelBuilder):
                          ) -> tuple[IntArray, IntArray, IntArray, npt.NDArray[np.float64]]:
         """Arcs, conservation and gate rows of one lemming (only the ``moves`` made, rows ``(frame, from,
         to)`` of state columns, when given: a bounded scope); returns its occupancy map."""
+        n = live.shape[0]
+        coords, sid, a_src, a_dst, a_kind, cells = self._arcs(live, moves)
+        n_nodes = len(coords)
+        t = coords[:, 0]
+        inner = (t > 0) & (t < n - 1)
+        a_var, chain = self._arc_vars(inner, a_src, a_dst, n_nodes)
+        inner &= ~chain
+        # conservation: frames 1..N-2 in = out; frame 0 (the start) out = 1
+        row_of = np.full(n_nodes, -1, dtype=np.int64)
+        row_of[inner] = self.tri.new_rows(int(inner.sum()), 0.0, 0.0)
+        for end, sign in ((a_src, 1.0), (a_dst, -1.0)):
+            m = row_of[end] >= 0
+            self.tri.add(row_of[end][m], a_var[m], sign)
+        if n > 1:
+            start = self.tri.new_rows(1, 1.0, 1.0)[0]
+            first = t[a_src] == 0
+            self.tri.add(np.full(int(first.sum()), start), a_var[first], 1.0)
+        self.add_gates(a_src, sid[a_src], a_var, a_kind, cells)
+        # occupancy of a node: its outflow, or its inflow at the last frame (the start alone if N = 1)
+        last = t[a_dst] == n - 1
+        occ_rows = np.concatenate([a_src, a_dst[last]])
+        occ_cols = np.concatenate([a_var, a_var[last]])
+        return coords, occ_rows, occ_cols, np.ones(len(occ_rows))
+
+    def _arcs(self, live: BoolArray, moves: IntArray | None) -> tuple[
+            IntArray, IntArray, IntArray, IntArray, IntArray, dict[Offset, IntArray]]:
+        """The nodes (the live states' coordinates), their state ids for the gates, the arcs ``(source,
+        destination, kind)`` between them (only the ``moves`` made, when given) and the cells read."""
         n, h, w, _ = live.shape
         coords = np.argwhere(live)
         n_nodes = len(coords)
@@ -145,9 +173,12 @@ class FlowBuilder(ModelBuilder):
             state = (r * w + c) * 2 + ch
             keep = made(moves, t[a_src], state[a_src], state[a_dst], h * w * 2)
             a_src, a_dst, a_kind = a_src[keep], a_dst[keep], a_kind[keep]
-        # chains: a node with one arc in and one arc out passes its inflow on, so both arcs
-        # share one variable and the node needs no conservation row
-        inner = (t > 0) & going
+        return coords, sid, a_src, a_dst, a_kind, cells
+
+    def _arc_vars(self, inner: BoolArray, a_src: IntArray, a_dst: IntArray, n_nodes: int
+                  ) -> tuple[IntArray, BoolArray]:
+        """The variable of each arc, and the chain nodes: a node with one arc in and one arc out passes its
+        inflow on, so both arcs share one variable and the node needs no conservation row."""
         indeg = np.bincount(a_dst, minlength=n_nodes)
         outdeg = np.bincount(a_src, minlength=n_nodes)
         chain = inner & (indeg == 1) & (outdeg == 1)
@@ -164,24 +195,8 @@ class FlowBuilder(ModelBuilder):
             parent = nxt
             self.ctx.check()
         _, root = np.unique(parent, return_inverse=True)
-        a_var = self.new_vars(int(root.max()) + 1 if len(root) else 0)[root.reshape(-1)]
-        inner &= ~chain
-        # conservation: frames 1..N-2 in = out; frame 0 (the start) out = 1
-        row_of = np.full(n_nodes, -1, dtype=np.int64)
-        row_of[inner] = self.tri.new_rows(int(inner.sum()), 0.0, 0.0)
-        for end, sign in ((a_src, 1.0), (a_dst, -1.0)):
-            m = row_of[end] >= 0
-            self.tri.add(row_of[end][m], a_var[m], sign)
-        if n > 1:
-            start = self.tri.new_rows(1, 1.0, 1.0)[0]
-            first = t[a_src] == 0
-            self.tri.add(np.full(int(first.sum()), start), a_var[first], 1.0)
-        self.add_gates(a_src, sid[a_src], a_var, a_kind, cells)
-        # occupancy of a node: its outflow, or its inflow at the last frame (the start alone if N = 1)
-        last = t[a_dst] == n - 1
-        occ_rows = np.concatenate([a_src, a_dst[last]])
-        occ_cols = np.concatenate([a_var, a_var[last]])
-        return coords, occ_rows, occ_cols, np.ones(len(occ_rows))
+        a_var: IntArray = self.new_vars(int(root.max()) + 1 if len(root) else 0)[root.reshape(-1)]
+        return a_var, chain
 
     @property
     def groups(self) -> tuple[EffectGroup, ...]:

@@ -16,7 +16,8 @@ from ai.facade import solve
 from ai.kernel.base import SolveStatus
 from ai.learning.dataset import mirrored, random_games_dataset, regime_datasets
 from ai.learning.features import reference_labels
-from ai.learning.hidden import PositionsModel, STAY, verify_positions
+from ai.learning.hidden import PositionsModel, STAY
+from ai.learning.positions_verify import verify_positions
 from ai.learning.learn import learn_positions, learn_rules
 from ai.learning.models import fit_tree
 from ai.learning.rules import LearnedRules, RulesFileError
