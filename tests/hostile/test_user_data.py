@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from game.core import storage
 from game.core.errors import GameError
 from game.core.level import Level
-from game.core.progress import ProgressStore, parse_progress
+from game.core.progress import ProgressStore
+from game.core.progress_records import parse_progress
 
 LEVEL = Level.from_rows(["> ..T", "XX.XX", "XXXXX"], frames=6, budget=2, title="Tiny")
 REPO = Path(__file__).resolve().parents[2]
