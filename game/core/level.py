@@ -43,7 +43,8 @@ from game.core.errors import LevelFormatError
 from game.core.physics import CLASSIC, Physics, PhysicsError
 from game.core.physics_catalog import level_line, resolve
 from game.core.physics_views import views
-from game.core.storage import atomic_write_text, read_regular_bytes
+from game.core.storage import read_regular_bytes
+from game.core.writing import atomic_write_text
 from game.core.text import terminal_safe
 
 #: Direction of a lemming facing left.

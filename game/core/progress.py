@@ -41,9 +41,8 @@ from game.core.progress_records import (
     MAX_REPLAYS, LevelRecord, ProgressFormatError, Replay, merge_records, parse_progress,
 )
 from game.core.simulation import simulate
-from game.core.storage import (
-    file_lock, locked_update, read_user_json, set_aside, user_data_dir, user_levels_dir, write_target,
-)
+from game.core.storage import read_user_json, set_aside, user_data_dir, user_levels_dir
+from game.core.writing import file_lock, locked_update, write_target
 
 #: File format version written in the JSON.
 FORMAT_VERSION = 1
@@ -92,7 +91,7 @@ class LevelStatus:
 class ProgressStore:
     """The progress file in memory; every change is saved at once.
 
-    Saving locks the file (:func:`game.core.storage.locked_update`), re-reads it and merges this
+    Saving locks the file (:func:`game.core.writing.locked_update`), re-reads it and merges this
     process's changes into what is there (:func:`merge_records`), so two game, editor or CLI
     processes playing at the same time lose nothing.
     """
