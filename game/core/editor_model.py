@@ -35,17 +35,8 @@ import unicodedata
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from game.core.level import (
-    EMPTY,
-    LEMMING_LEFT,
-    LEMMING_RIGHT,
-    MAX_FRAMES,
-    MAX_SIDE,
-    TARGET,
-    WALL,
-    Brick,
-    Level,
-)
+from game.core.level import Brick, Level
+from game.core.level_text import EMPTY, LEMMING_LEFT, LEMMING_RIGHT, MAX_FRAMES, MAX_SIDE, TARGET, WALL
 from game.core.history import History
 from game.core.physics import CLASSIC, Physics, PhysicsError
 from game.core.physics_catalog import SHIPPED, resolve

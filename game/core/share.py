@@ -36,7 +36,8 @@ import zlib
 from typing import Iterator
 
 from game.core.errors import GameError
-from game.core.level import EMPTY, LEMMING_LEFT, LEMMING_RIGHT, MAX_FRAMES, MAX_SIDE, TARGET, WALL, Level
+from game.core.level import Level
+from game.core.level_text import EMPTY, LEMMING_LEFT, LEMMING_RIGHT, MAX_FRAMES, MAX_SIDE, TARGET, WALL
 
 #: Every code starts with these two letters.
 PREFIX = "LB"
