@@ -13,7 +13,8 @@ from typing import Callable, Protocol
 import pygame
 
 from ai.facade import Analysis, AnalysisStatus
-from game.core.editor_model import Draft, EditorModel, Tool
+from game.core.editor_draft import Draft
+from game.core.editor_model import EditorModel, Tool
 from game.core.level import Brick
 from game.core.level_text import LEMMING_LEFT, LEMMING_RIGHT, TARGET
 from game.app import hud
