@@ -12,7 +12,8 @@ import sys
 import time
 from pathlib import Path
 
-from game.core.level import MAX_FRAMES, Level
+from game.core.level import Level
+from game.core.level_text import MAX_FRAMES
 from tests.level_builders import largest_level
 
 

@@ -18,6 +18,6 @@ def update_section(title: str, body: str, path: Path = RESULTS) -> None:
         text = pattern.sub(lambda _: section + "\n", text, count=1).rstrip() + "\n"
     else:
         text = text.rstrip() + "\n\n" + section
-    from game.core.storage import atomic_write_text
+    from game.core.writing import atomic_write_text
 
     atomic_write_text(path, text)

@@ -196,7 +196,7 @@ def stress() -> list[str]:
 
 def write_section(lines: list[str]) -> None:
     """Replace (or append) ``## Scale`` in bench/results.md."""
-    from game.core.storage import atomic_write_text
+    from game.core.writing import atomic_write_text
 
     path = ROOT / "bench" / "results.md"
     body = [SECTION, "", f"`python bench/scale.py` on the shared 2-core machine ({os.cpu_count()} cores seen), "
@@ -218,7 +218,7 @@ STRESS_MARK = "Stress levels (made by `bench/stress.py`)"
 
 def write_stress(lines: list[str]) -> None:
     """Replace the stress part (from its first line to the end of the section) of ``## Scale``."""
-    from game.core.storage import atomic_write_text
+    from game.core.writing import atomic_write_text
 
     path = ROOT / "bench" / "results.md"
     old = path.read_text().splitlines()

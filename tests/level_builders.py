@@ -21,7 +21,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ai.services.generation.random_levels import large_level
-from game.core.level import MAX_FRAMES, MAX_SIDE, Level
+from game.core.level import Level
+from game.core.level_text import MAX_FRAMES, MAX_SIDE
 
 REPO = Path(__file__).resolve().parent.parent
 LARGE_SUITE = REPO / "bench" / "suites" / "large"

@@ -42,7 +42,8 @@ from game.core.pack import pack_worlds
 from game.core.physics import CLASSIC, CONFIGS, Physics, PhysicsError
 from game.core.physics_catalog import level_line, load_physics_file, resolve
 from game.core.physics_views import same_behaviour, views
-from game.core.storage import atomic_write_text, read_user_object, set_aside_reason
+from game.core.storage import read_user_object, set_aside_reason
+from game.core.writing import atomic_write_text
 
 #: File of the observed runs in the data folder.
 RUNS_FILE = "observed_runs.json"

@@ -18,7 +18,8 @@ from ai.learning.hidden import N_POS_FEATURES, PositionsModel, positions_feature
 from ai.learning.models import RuleModel, TreeModel, model_from_json
 from ai.learning.verify import Verification
 from game.core.errors import GameError
-from game.core.storage import UserFileError, atomic_write_text, load_json_file
+from game.core.storage import UserFileError, load_json_file
+from game.core.writing import atomic_write_text
 
 #: ``format`` field of a rules file.
 RULES_FORMAT = "lemming-bricks-rules"

@@ -32,7 +32,8 @@ from ai.learning.hidden import PositionsModel
 from ai.learning.positions_verify import verify_positions
 from ai.learning.rules import LearnedRules
 from ai.learning.verify import Verification, verify_model
-from game.core.storage import install_secret, locked_update, read_user_object, seal, sealed_ok, user_data_dir
+from game.core.storage import install_secret, read_user_object, seal, sealed_ok, user_data_dir
+from game.core.writing import locked_update
 
 #: Bump when the verifier changes, so cached verdicts of an older verifier are not reused.
 VERIFIER_VERSION = 2

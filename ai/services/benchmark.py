@@ -19,7 +19,7 @@ from typing import TextIO
 from ai.kernel.context import SolveContext
 from ai.solvers import registry
 from game.core.level import Level
-from game.core.storage import atomic_write_text
+from game.core.writing import atomic_write_text
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_SOLVERS = ["cpsat", "search", "milp", "auto"]

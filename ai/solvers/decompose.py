@@ -40,7 +40,8 @@ from ai.kernel.base import BrickSet, SolveMode, SolveResult, SolveStatus, Solver
 from ai.kernel.context import SolveContext
 from ai.solvers.reach import ReachInfo, analyse, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
-from game.core.level import EMPTY, Brick, Level
+from game.core.level import Brick, Level
+from game.core.level_text import EMPTY
 
 #: Statuses of a part that the combination can build on.
 FINAL = (SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE)

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 from PIL import GifImagePlugin, Image
 
-from game.core.storage import atomic_writer
+from game.core.writing import atomic_writer
 
 Frame = npt.NDArray[np.uint8]
 

@@ -20,7 +20,7 @@ from game.cli.args import Subparsers, int_arg, output_dir_arg, output_errors, ti
 from game.cli.context import command_context
 from game.cli.solve import EXACT_SOLVERS
 from game.core.errors import GameError
-from game.core.level import MAX_FRAMES, MAX_SIDE
+from game.core.level_text import MAX_FRAMES, MAX_SIDE
 from game.core.physics import CLASSIC, Physics, PhysicsError
 from game.core.physics_catalog import SHIPPED, load_physics_file, resolve
 

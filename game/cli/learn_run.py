@@ -22,7 +22,7 @@ from game.cli.args import output_errors
 from game.cli.context import command_context
 from game.core.physics import Physics
 from game.core.physics_catalog import load_physics_file, resolve
-from game.core.storage import atomic_write_text
+from game.core.writing import atomic_write_text
 
 
 def curve(args: argparse.Namespace) -> int:

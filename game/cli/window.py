@@ -18,7 +18,8 @@ from game.app.input import Act
 from game.cli.level import load_level, resolve_level_path
 from game.core import settings
 from game.core.catalog import LevelEntry, Section, all_entries
-from game.core.editor_model import EditorModel, parse_size
+from game.core.editor_draft import parse_size
+from game.core.editor_model import EditorModel
 from game.core.errors import GameError
 from game.core.progress import level_key
 from game.core.puzzles.pegs import BOARDS, load_board

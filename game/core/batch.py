@@ -81,8 +81,7 @@ def simulate_batch(
     ``frames``: one N or ``(B,)``.  Outside the map counts as wall.
     """
     obst = np.asarray(obstacles, dtype=bool)
-    n_rows, height, width = obst.shape
-    tgt = np.broadcast_to(np.asarray(targets, dtype=bool), obst.shape)
+    n_rows = obst.shape[0]
     st = np.asarray(starts, dtype=np.int64)
     if st.ndim == 2:
         st = np.broadcast_to(st, (n_rows,) + st.shape)
@@ -90,40 +89,19 @@ def simulate_batch(
     frame_counts = np.broadcast_to(np.asarray(frames, dtype=np.int64), (n_rows,)).copy()
     act = np.ones((n_rows, n_lem), dtype=bool) if active is None else np.asarray(active, dtype=bool)
     horizon = int(frame_counts.max()) if n_rows else 0
-
-    pw = width + 2
-    plane = (height + 2) * pw
-    blocked = np.ones((n_rows, height + 2, pw), dtype=bool)
-    blocked[:, 1:-1, 1:-1] = obst
-    on_tgt = np.zeros((n_rows, height + 2, pw), dtype=bool)
-    on_tgt[:, 1:-1, 1:-1] = tgt
-    blocked_flat = blocked.reshape(-1)
-    tgt_flat = on_tgt.reshape(-1)
-
+    blocked_flat, tgt_flat, pw, plane = _padded(obst, np.broadcast_to(np.asarray(targets, dtype=bool), obst.shape))
     base = (np.arange(n_rows, dtype=np.int64) * plane)[:, None]
-    row = st[..., 0] + 1
-    col = st[..., 1] + 1
     direction = st[..., 2].copy()
-    cell = base + row * pw + col
+    cell = base + (st[..., 0] + 1) * pw + (st[..., 1] + 1)
     reached = np.where(tgt_flat[cell] & act, 0, -1)
     final_reached = reached.copy()
     stops, table = physics.targets_stop, views(physics).table.astype(np.int64)
     reads = views(physics).reads
     paths = np.empty((n_rows, max(horizon, 1), n_lem, 3), dtype=np.int64) if record_paths else None
     final = np.empty((n_rows, n_lem, 3), dtype=np.int64)
-
-    def snapshot(out: IntArray) -> None:
-        out[..., 0] = cell % plane // pw - 1
-        out[..., 1] = cell % pw - 1
-        out[..., 2] = direction
-
     if paths is not None and horizon:
-        snapshot(paths[:, 0])
-    ends_now = frame_counts == 1
-    if ends_now.any():
-        tmp = np.empty((n_rows, n_lem, 3), dtype=np.int64)
-        snapshot(tmp)
-        final[ends_now] = tmp[ends_now]
+        _snapshot(paths[:, 0], cell, direction, plane, pw)
+    _keep_final(final, frame_counts == 1, cell, direction, plane, pw)
     for t in range(1, horizon):
         config = np.zeros(cell.shape, dtype=np.int64)
         for dr, da, bit in reads:  # the cells the physics reads, as table bits
@@ -139,15 +117,39 @@ def simulate_batch(
         else:
             reached = np.where(on, np.where(reached < 0, t, reached), -1)
         if paths is not None:
-            snapshot(paths[:, t])
+            _snapshot(paths[:, t], cell, direction, plane, pw)
         ends_now = frame_counts == t + 1
         final_reached[ends_now] = reached[ends_now]
-        if ends_now.any():
-            tmp = np.empty((n_rows, n_lem, 3), dtype=np.int64)
-            snapshot(tmp)
-            final[ends_now] = tmp[ends_now]
+        _keep_final(final, ends_now, cell, direction, plane, pw)
     reached = np.where(act, reached if stops else final_reached, -1)
     return BatchRun(reached, final, paths, act, frame_counts)
+
+
+def _padded(obst: BoolArray, tgt: BoolArray) -> tuple[BoolArray, BoolArray, int, int]:
+    """The worlds with a wall border, flattened: walls, targets, the padded width, the cells per world."""
+    n_rows, height, width = obst.shape
+    pw = width + 2
+    blocked = np.ones((n_rows, height + 2, pw), dtype=bool)
+    blocked[:, 1:-1, 1:-1] = obst
+    on_tgt = np.zeros((n_rows, height + 2, pw), dtype=bool)
+    on_tgt[:, 1:-1, 1:-1] = tgt
+    return blocked.reshape(-1), on_tgt.reshape(-1), pw, (height + 2) * pw
+
+
+def _snapshot(out: IntArray, cell: IntArray, direction: IntArray, plane: int, pw: int) -> None:
+    """Write the lemmings' ``(row, col, direction)`` (``cell``: flat padded index) into ``out``."""
+    out[..., 0] = cell % plane // pw - 1
+    out[..., 1] = cell % pw - 1
+    out[..., 2] = direction
+
+
+def _keep_final(final: IntArray, ends_now: BoolArray, cell: IntArray, direction: IntArray, plane: int,
+                pw: int) -> None:
+    """The worlds whose run ends now keep the lemmings' positions in ``final``."""
+    if ends_now.any():
+        tmp = np.empty(final.shape, dtype=np.int64)
+        _snapshot(tmp, cell, direction, plane, pw)
+        final[ends_now] = tmp[ends_now]
 
 
 def simulate_brick_sets(

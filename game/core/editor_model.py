@@ -30,30 +30,16 @@ XXXXXX
 from __future__ import annotations
 
 import enum
-import re
-import unicodedata
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
-from game.core.level import (
-    EMPTY,
-    LEMMING_LEFT,
-    LEMMING_RIGHT,
-    MAX_FRAMES,
-    MAX_SIDE,
-    TARGET,
-    WALL,
-    Brick,
-    Level,
-)
+from game.core.editor_draft import MAX_EDIT_SIDE, MIN_EDIT_SIDE, Draft, bordered_grid, default_frames, slugify
+from game.core.level import Brick, Level
+from game.core.level_text import EMPTY, LEMMING_LEFT, LEMMING_RIGHT, MAX_FRAMES, TARGET, WALL
 from game.core.history import History
 from game.core.physics import CLASSIC, Physics, PhysicsError
 from game.core.physics_catalog import SHIPPED, resolve
 
-#: Smallest map side the editor allows.
-MIN_EDIT_SIDE = 2
-#: Largest map side the editor allows (the file format allows up to 256; beyond ~64 cells get tiny).
-MAX_EDIT_SIDE = min(64, MAX_SIDE)
 #: Most undo states kept.
 MAX_HISTORY = 500
 
@@ -70,75 +56,6 @@ class Tool(enum.IntEnum):
     def label(self) -> str:
         """Name shown on the palette."""
         return {Tool.WALL: "Wall", Tool.ERASE: "Erase", Tool.LEMMING: "Lemming", Tool.TARGET: "Target"}[self]
-
-
-@dataclass(frozen=True)
-class Draft:
-    """One editor state: map rows (canonical characters), N, B, the title and the physics."""
-
-    grid: tuple[str, ...]
-    frames: int
-    budget: int
-    title: str = ""
-    meta: tuple[tuple[str, str], ...] = ()  #: other metadata kept from an opened file
-    physics: Physics = CLASSIC
-    physics_at: int | None = None  #: where the physics line stands among ``meta`` (:attr:`Level.physics_at`)
-
-    @property
-    def height(self) -> int:
-        """Rows."""
-        return len(self.grid)
-
-    @property
-    def width(self) -> int:
-        """Columns."""
-        return len(self.grid[0])
-
-    def char_at(self, cell: Brick) -> str:
-        """The character at ``cell``."""
-        return self.grid[cell[0]][cell[1]]
-
-    def with_char(self, cell: Brick, ch: str) -> Draft:
-        """A copy with one cell changed."""
-        r, c = cell
-        row = self.grid[r]
-        grid = self.grid[:r] + (row[:c] + ch + row[c + 1:],) + self.grid[r + 1:]
-        return replace(self, grid=grid)
-
-    def count(self, chars: str) -> int:
-        """How many cells hold one of ``chars``."""
-        return sum(row.count(ch) for row in self.grid for ch in chars)
-
-
-def bordered_grid(height: int, width: int) -> tuple[str, ...]:
-    """An empty map with a wall all round.
-
-    >>> bordered_grid(3, 4)
-    ('XXXX', 'X  X', 'XXXX')
-    """
-    rows = []
-    for r in range(height):
-        if r in (0, height - 1):
-            rows.append(WALL * width)
-        else:
-            rows.append(WALL + EMPTY * (width - 2) + WALL if width >= 2 else WALL * width)
-    return tuple(rows)
-
-
-def default_frames(height: int, width: int) -> int:
-    """A generous default N for a new map: twice its width plus height."""
-    return 2 * (height + width)
-
-
-def slugify(title: str) -> str:
-    """A file-name stem for a title.
-
-    >>> slugify("Mind the Gap!"), slugify("  "), slugify("Été 2")
-    ('mind_the_gap', 'untitled', 'ete_2')
-    """
-    ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
-    stem = re.sub(r"[^a-z0-9]+", "_", ascii_title.lower()).strip("_")
-    return stem[:48] or "untitled"
 
 
 class EditorModel:
@@ -412,18 +329,3 @@ def _fit(rows: list[str], height: int, width: int) -> list[str]:
 
 def _clamp(value: int, lo: int, hi: int) -> int:
     return max(lo, min(hi, int(value)))
-
-
-def parse_size(text: str) -> tuple[int, int] | None:
-    """``"HxW"`` (or ``"H W"``, ``"H,W"``) -> ``(H, W)`` within the editor's limits, else None.
-
-    >>> parse_size("10x14"), parse_size(" 8 * 9 "), parse_size("1x5"), parse_size("abc")
-    ((10, 14), (8, 9), None, None)
-    """
-    m = re.fullmatch(r"\s*(\d{1,3})\s*[xX*, ]\s*(\d{1,3})\s*", text)
-    if not m:
-        return None
-    h, w = int(m.group(1)), int(m.group(2))
-    if not (MIN_EDIT_SIDE <= h <= MAX_EDIT_SIDE and MIN_EDIT_SIDE <= w <= MAX_EDIT_SIDE):
-        return None
-    return h, w

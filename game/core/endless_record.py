@@ -5,7 +5,7 @@ solved, the current streak (levels solved in a row without giving one up) and th
 streak ever.  :func:`load_record` never fails and never blocks (regular files only, at most
 :data:`MAX_RECORD_BYTES`, :func:`game.core.storage.read_user_json`): a missing file is a fresh start
 and an unusable one is set aside as ``endless.json.corrupt-<time>`` (the game says so) before
-starting fresh.  :func:`save_record` merges under a lock (:func:`game.core.storage.locked_update`)
+starting fresh.  :func:`save_record` merges under a lock (:func:`game.core.writing.locked_update`)
 with what another running game saved meanwhile: the best streak is the larger of the two, the
 rest comes from the newer record (the one being saved), so the best streak never goes down.
 
@@ -22,7 +22,8 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from game.core.storage import locked_update, read_user_object, set_aside_reason, user_data_dir
+from game.core.storage import read_user_object, set_aside_reason, user_data_dir
+from game.core.writing import locked_update
 
 FILE_NAME = "endless.json"
 #: Largest Endless file read, in bytes (a real one is about 150 bytes).

@@ -22,7 +22,8 @@ import stat
 import time
 from pathlib import Path
 
-from game.core.storage import atomic_write_bytes, user_data_dir
+from game.core.storage import user_data_dir
+from game.core.writing import atomic_write_bytes
 
 #: The log's file name in the data folder.
 LOG_NAME = "errors.log"

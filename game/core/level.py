@@ -30,7 +30,6 @@ XXXX
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -40,10 +39,14 @@ import numpy as np
 import numpy.typing as npt
 
 from game.core.errors import LevelFormatError
-from game.core.physics import CLASSIC, Physics, PhysicsError
+from game.core.level_text import (
+    CANONICAL_CHAR, EMPTY, LEMMING_LEFT, LEMMING_RIGHT, MAX_FILE_BYTES, TARGET, WALL, decode_level, parse_level,
+)
+from game.core.physics import CLASSIC, Physics
 from game.core.physics_catalog import level_line, resolve
 from game.core.physics_views import views
-from game.core.storage import atomic_write_text, read_regular_bytes
+from game.core.storage import read_regular_bytes
+from game.core.writing import atomic_write_text
 from game.core.text import terminal_safe
 
 #: Direction of a lemming facing left.
@@ -51,35 +54,8 @@ LEFT = -1
 #: Direction of a lemming facing right.
 RIGHT = 1
 
-WALL = "X"
-EMPTY = " "
-TARGET = "T"
-LEMMING_LEFT = "<"
-LEMMING_RIGHT = ">"
-
-#: Every character a map row may hold, mapped to its canonical form.
-CANONICAL_CHAR: dict[str, str] = {
-    "X": WALL,
-    " ": EMPTY,
-    ".": EMPTY,
-    "T": TARGET,
-    "<": LEMMING_LEFT,
-    "L": LEMMING_LEFT,
-    ">": LEMMING_RIGHT,
-    "R": LEMMING_RIGHT,
-}
-
-#: Largest level file accepted, in bytes.
-MAX_FILE_BYTES = 1_000_000
-#: Largest map side accepted, in cells.
-MAX_SIDE = 256
-#: Largest number of frames accepted.
-MAX_FRAMES = 10_000
-
 Brick = tuple[int, int]
 """A brick position ``(row, col)``."""
-
-_META_LINE = re.compile(r"#\s*([A-Za-z][A-Za-z0-9_-]*)\s*:\s?(.*)$")
 
 
 @dataclass(frozen=True, order=True)
@@ -188,26 +164,12 @@ class Level:
     @classmethod
     def from_text(cls, text: str, path: str = "<string>") -> Level:
         """Parse level text; raise :class:`LevelFormatError` naming line and column."""
-        return _parse(text, path)
+        return cls(*parse_level(text, path))
 
     @classmethod
     def from_bytes(cls, data: bytes, path: str = "<bytes>") -> Level:
         """Decode UTF-8 bytes and parse them (errors name line and column)."""
-        if len(data) > MAX_FILE_BYTES:
-            raise LevelFormatError(
-                path, 1, 1,
-                f"file is too large ({len(data):,} bytes; the limit is {MAX_FILE_BYTES:,})",
-            )
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line, col = _line_col_of_byte(data, exc.start)
-            raise LevelFormatError(
-                path, line, col, f"not UTF-8 text (byte 0x{data[exc.start]:02x})"
-            ) from None
-        if text.startswith("\ufeff"):
-            text = text[1:]
-        return _parse(text, path)
+        return cls(*parse_level(decode_level(data, path), path))
 
     @classmethod
     def load(cls, path: str | Path) -> Level:
@@ -386,107 +348,3 @@ class Level:
             f"{'s' if len(self.lemmings) != 1 else ''}, {len(self.targets)} target"
             f"{'s' if len(self.targets) != 1 else ''}"
         )
-
-
-# ---------------------------------------------------------------- parsing
-def _line_col_of_byte(data: bytes, offset: int) -> tuple[int, int]:
-    """1-based line and column (in characters) of a byte offset."""
-    head = data[:offset]
-    line = head.count(b"\n") + 1
-    start = head.rfind(b"\n") + 1
-    col = len(head[start:].decode("utf-8", errors="replace")) + 1
-    return line, col
-
-
-def _parse_int(path: str, lineno: int, raw: str, what: str, minimum: int, maximum: int) -> int:
-    """A header number: ASCII digits only (no fullwidth or other scripts), at most 12 of them."""
-    stripped = raw.strip()
-    col = len(raw) - len(raw.lstrip()) + 1
-    if not stripped:
-        raise LevelFormatError(path, lineno, 1, f"expected {what}, found an empty line")
-    shown = stripped if len(stripped) <= 40 else stripped[:40] + "..."
-    if not _ASCII_INT.fullmatch(stripped):
-        raise LevelFormatError(path, lineno, col,
-                               f"expected {what} (a whole number in ASCII digits), found {shown!r}")
-    digits = stripped.lstrip("+-").lstrip("0")
-    if len(digits) > 12:
-        raise LevelFormatError(path, lineno, col, f"{what} must be at most {maximum}, got a {len(digits)}-digit number")
-    value = int(stripped)
-    if value < minimum:
-        raise LevelFormatError(path, lineno, col, f"{what} must be at least {minimum}, got {value}")
-    if value > maximum:
-        raise LevelFormatError(path, lineno, col, f"{what} must be at most {maximum}, got {value}")
-    return value
-
-
-_ASCII_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
-
-
-def _parse(text: str, path: str) -> Level:
-    if len(text) > MAX_FILE_BYTES:
-        raise LevelFormatError(path, 1, 1, f"file is too large (over {MAX_FILE_BYTES:,} characters)")
-    lines = text.split("\n")
-    lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
-    while lines and lines[-1] == "":
-        lines.pop()
-    if not lines:
-        raise LevelFormatError(path, 1, 1, "empty file: expected the number of frames N on line 1")
-
-    meta: list[tuple[str, str]] = []
-    physics, physics_at = CLASSIC, None
-    i = 0
-    while i < len(lines) and lines[i].startswith("#"):
-        match = _META_LINE.fullmatch(lines[i])
-        if not match:
-            raise LevelFormatError(path, i + 1, 1, "a metadata line must read '# key: value'")
-        if match.group(1) != "physics":
-            meta.append((match.group(1), match.group(2).rstrip()))
-        elif physics_at is not None:
-            raise LevelFormatError(path, i + 1, 1, "a second '# physics:' line (a level has one physics)")
-        else:
-            try:
-                physics, physics_at = resolve(match.group(2)), len(meta)
-            except PhysicsError as exc:
-                raise LevelFormatError(path, i + 1, 1, str(exc)) from None
-        i += 1
-
-    if i >= len(lines):
-        raise LevelFormatError(path, i + 1, 1, "missing header: expected the number of frames N")
-    frames = _parse_int(path, i + 1, lines[i], "the number of frames N", 1, MAX_FRAMES)
-    i += 1
-    if i >= len(lines):
-        raise LevelFormatError(path, i + 1, 1, "missing header: expected the brick budget B")
-    budget = _parse_int(path, i + 1, lines[i], "the brick budget B", 0, MAX_SIDE * MAX_SIDE)
-    i += 1
-
-    first_map_line = i + 1
-    raw_rows = lines[i:]
-    if not raw_rows:
-        raise LevelFormatError(path, first_map_line, 1, "the map is empty: expected map rows after N and B")
-    if len(raw_rows) > MAX_SIDE:
-        raise LevelFormatError(path, first_map_line + MAX_SIDE, 1, f"the map has more than {MAX_SIDE} rows")
-    rows: list[str] = []
-    for k, raw in enumerate(raw_rows):
-        lineno = first_map_line + k
-        if len(raw) > MAX_SIDE:
-            raise LevelFormatError(path, lineno, MAX_SIDE + 1, f"the row is longer than {MAX_SIDE} cells")
-        out = []
-        for col, ch in enumerate(raw):
-            canon = CANONICAL_CHAR.get(ch)
-            if canon is None:
-                shown = repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}"
-                raise LevelFormatError(
-                    path, lineno, col + 1,
-                    f"unknown map character {shown} (use X, space, ., <, >, L, R or T)",
-                )
-            out.append(canon)
-        rows.append("".join(out))
-    width = max(len(r) for r in rows)
-    if width == 0:
-        raise LevelFormatError(path, first_map_line, 1, "the map is empty: every map row is blank")
-    grid = tuple(r.ljust(width, EMPTY) for r in rows)
-    if not any(ch in (LEMMING_LEFT, LEMMING_RIGHT) for r in grid for ch in r):
-        raise LevelFormatError(path, first_map_line, 1, "the map has no lemming (<, >, L or R)")
-    if not any(TARGET in r for r in grid):
-        raise LevelFormatError(path, first_map_line, 1, "the map has no target (T)")
-    return Level(frames, budget, grid, tuple(meta), physics, physics_at)

@@ -5,7 +5,7 @@ open where the player left them.  Like the settings, the loader accepts any byte
 blocks (:func:`game.core.storage.read_user_json`: regular files only, at most :data:`MAX_RESUME_BYTES`):
 an unusable file is set aside as ``resume.json.corrupt-<time>`` with one message and replaced by
 an empty record; malformed entries are dropped one by one.  Saving merges under a lock
-(:func:`game.core.storage.locked_update`): the boards this process changed since its last save are
+(:func:`game.core.writing.locked_update`): the boards this process changed since its last save are
 the most recent writes of those levels and win, every other level keeps the file's board, so
 two running games lose nothing.  Bricks are stored with the level's puzzle hash: a level file
 that changed since does not get stale bricks.
@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from game.core.level import Brick
-from game.core.storage import locked_update, read_user_object, set_aside_reason, user_data_dir
+from game.core.storage import read_user_object, set_aside_reason, user_data_dir
+from game.core.writing import locked_update
 
 #: Most levels whose bricks are kept (the most recently played ones).
 MAX_LEVELS = 500

@@ -7,7 +7,7 @@ the defaults; an unusable one (not JSON, not an object, too large) gives the def
 message for the player and is set aside as ``settings.json.corrupt-<time>``; a field with a
 wrong type or value falls back to its default (one message naming the bad fields) while the
 valid fields are kept, and a copy of the original is kept as ``settings.json.corrupt-<time>``.
-Saving (:func:`game.core.storage.locked_update`) merges under a lock: the fields this process
+Saving (:func:`game.core.writing.locked_update`) merges under a lock: the fields this process
 changed win, every other field keeps the value on disk (another game may have changed it), so
 two running games lose nothing.
 
@@ -32,8 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from game.core.storage import (
-    file_lock, locked_update, parse_json_bytes, read_user_object, set_aside, set_aside_reason, user_config_dir,
+    parse_json_bytes, read_user_object, set_aside, set_aside_reason, user_config_dir,
 )
+from game.core.writing import file_lock, locked_update
 
 #: Largest settings file read, in bytes (a real one is well under 1 KiB).
 MAX_SETTINGS_BYTES = 64 * 1024

@@ -36,7 +36,8 @@ import zlib
 from typing import Iterator
 
 from game.core.errors import GameError
-from game.core.level import EMPTY, LEMMING_LEFT, LEMMING_RIGHT, MAX_FRAMES, MAX_SIDE, TARGET, WALL, Level
+from game.core.level import Level
+from game.core.level_text import EMPTY, LEMMING_LEFT, LEMMING_RIGHT, MAX_FRAMES, MAX_SIDE, TARGET, WALL
 
 #: Every code starts with these two letters.
 PREFIX = "LB"
@@ -239,6 +240,32 @@ def encode(level: Level) -> str:
 
 def decode(code: str) -> Level:
     """The level a code holds; :class:`LevelCodeError` (one message) for anything else."""
+    bits = _BitReader(_record(code))
+    version = bits.read(4)
+    if version != VERSION:
+        raise LevelCodeError(f"the code is of format version {version}; this game reads version {VERSION}")
+    h = bits.uint(MAX_SIDE - 1, "map height") + 1
+    w = bits.uint(MAX_SIDE - 1, "map width") + 1
+    frames = bits.uint(MAX_FRAMES - 1, "frame count") + 1
+    budget = bits.uint(MAX_SIDE * MAX_SIDE, "brick budget")
+    grid = _read_map(bits, h, w)
+    deflated = bits.read(1)
+    meta = bits.rest()
+    if deflated:
+        meta = _inflate(meta)
+    pairs = tuple(_parse_meta(meta))
+    try:
+        level = Level.from_rows(["".join(row) for row in grid], frames, budget, meta=pairs)
+        same = Level.from_text(level.to_text(), "<code>") == level  # what a level file can hold
+    except (ValueError, GameError) as exc:
+        raise LevelCodeError(f"the code does not hold a playable level: {exc}") from None
+    if not same:
+        raise LevelCodeError("the code's metadata cannot be written in a level file")
+    return level
+
+
+def _record(code: str) -> bytes:
+    """The bit-packed record of a code, its check byte verified and dropped."""
     text = "".join(code.split())  # spaces and line breaks from a chat are ignored
     shown = code if len(code) <= 40 else code[:37] + "..."
     if not text.startswith(PREFIX):
@@ -258,14 +285,11 @@ def decode(code: str) -> Level:
         raise LevelCodeError("not a level code: it does not decode") from None
     if len(record) < 3 or zlib.crc32(record[:-1]) & 0xFF != record[-1]:
         raise LevelCodeError("the code does not check out: a character is wrong or missing")
-    bits = _BitReader(record[:-1])
-    version = bits.read(4)
-    if version != VERSION:
-        raise LevelCodeError(f"the code is of format version {version}; this game reads version {VERSION}")
-    h = bits.uint(MAX_SIDE - 1, "map height") + 1
-    w = bits.uint(MAX_SIDE - 1, "map width") + 1
-    frames = bits.uint(MAX_FRAMES - 1, "frame count") + 1
-    budget = bits.uint(MAX_SIDE * MAX_SIDE, "brick budget")
+    return record[:-1]
+
+
+def _read_map(bits: _BitReader, h: int, w: int) -> list[list[str]]:
+    """The ``h`` x ``w`` map: the walled border flag, the walls, then the targets and lemmings."""
     walled = bool(bits.read(1))
     if walled and (h < 3 or w < 3):
         raise LevelCodeError("the code is damaged (a walled border on a map under 3x3)")
@@ -288,19 +312,7 @@ def decode(code: str) -> Level:
             raise LevelCodeError("the code is damaged (a target or lemming off the map)")
         r, c = open_cells[index]
         grid[r][c] = _KINDS[kind]
-    deflated = bits.read(1)
-    meta = bits.rest()
-    if deflated:
-        meta = _inflate(meta)
-    pairs = tuple(_parse_meta(meta))
-    try:
-        level = Level.from_rows(["".join(row) for row in grid], frames, budget, meta=pairs)
-        same = Level.from_text(level.to_text(), "<code>") == level  # what a level file can hold
-    except (ValueError, GameError) as exc:
-        raise LevelCodeError(f"the code does not hold a playable level: {exc}") from None
-    if not same:
-        raise LevelCodeError("the code's metadata cannot be written in a level file")
-    return level
+    return grid
 
 
 __all__ = ["DICTIONARY", "KNOWN_KEYS", "LevelCodeError", "MAX_CODE_CHARS", "PREFIX", "VERSION", "decode", "encode"]

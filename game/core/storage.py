@@ -1,29 +1,15 @@
-"""Where the user's files live, and how they are read and written safely.
+"""Where the user's files live, and how they are read safely.
 
 Reading (:func:`read_regular_bytes`, :func:`read_user_json`, :func:`load_json_file`): only regular
 files, never more than a size cap, never blocking (a FIFO or a device at the path is refused, not
 opened for a blocking read); JSON is bounded (:func:`parse_json_bytes`: depth checked before
 parsing, whole numbers of at most 64 digits, no NaN/Infinity/1e400, UTF-8 only).  A user file that cannot be used is moved aside (:func:`set_aside`) so the
-game goes on and nothing is destroyed.
-
-Writing (:func:`atomic_write_bytes`, :func:`atomic_writer`): the data goes to a temporary
-file in the same folder, is fsynced, renamed over the target, and the folder is fsynced.
-A symbolic link is written through (its target is replaced, the link stays), the file's mode
-is kept, a path that is not a regular file (a folder, a FIFO, a device) is refused, and
-temporary files left by killed writers are cleaned up.
-
-Merging (:func:`locked_update`): read-modify-write of a JSON file under an exclusive
-``fcntl.flock`` on a lock file next to it, so two processes that update the same file at
-the same time lose nothing.
+game goes on and nothing is destroyed.  Writing and merging are :mod:`game.core.writing`'s.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "settings.json"
 >>> read_user_json(path)
 (None, None)
->>> locked_update(path, lambda old: {"volume": 3, **(old or {})}).data
-{'volume': 3}
->>> locked_update(path, lambda old: {**old, "volume": old["volume"] + 1}).data
-{'volume': 4}
 >>> _ = path.write_bytes(b"{oops")
 >>> data, problem = read_user_json(path)
 >>> data, problem
@@ -34,19 +20,16 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import hashlib
 import hmac
 import json
 import os
-import re
 import stat
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, Iterator
+from typing import Any
 
 from game.core.errors import GameError
 from game.core.json_bounds import MAX_JSON_DEPTH as MAX_JSON_DEPTH
@@ -56,8 +39,6 @@ from game.core.json_bounds import parse_json_bytes as parse_json_bytes
 APP_DIR_NAME = "lemming-bricks"
 #: Default size cap of a user JSON file (progress, settings, state), in bytes.
 DEFAULT_MAX_BYTES = 16 * 1024 * 1024
-#: A temporary file of an atomic write older than this (seconds) is stale even if its writer lives.
-STALE_TEMP_SECONDS = 24 * 3600
 
 
 class UserFileError(GameError, OSError):
@@ -275,162 +256,6 @@ def set_aside(path: Path | str, *, now: float | None = None) -> Path | None:
     return target
 
 
-# ---------------------------------------------------------------- writing
-def write_target(path: Path | str) -> Path:
-    """Where a write to ``path`` lands: symbolic links followed; refuses folders, FIFOs and devices.
-
-    Raises :class:`UserFileError` for a path that is not (and cannot become) a regular file.
-    """
-    p = Path(path)
-    target = Path(os.path.realpath(p)) if os.path.islink(p) else p
-    try:
-        info = os.stat(target)
-    except FileNotFoundError:
-        return target
-    except OSError as exc:
-        raise UserFileError(f"cannot write {p}: {describe_os_error(exc)}") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise UserFileError(f"cannot write {p}: it is a folder")
-    if not stat.S_ISREG(info.st_mode):
-        raise UserFileError(f"cannot write {p}: it is not a regular file")
-    return target
-
-
-def _default_mode() -> int:
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
-
-
-def clean_stale_temps(target: Path, *, max_age: float = STALE_TEMP_SECONDS) -> int:
-    """Remove temporary files of earlier atomic writes to ``target`` whose writer is gone.
-
-    Temporary files are named ``.<name>.<pid>.<random>.tmp``; one is stale when its process no
-    longer runs or it is older than ``max_age`` seconds.  Returns how many were removed.
-    """
-    prefix = f".{target.name}."
-    removed = 0
-    try:
-        names = os.listdir(target.parent)
-    except OSError:
-        return 0
-    now = time.time()
-    for name in names:
-        if not (name.startswith(prefix) and name.endswith(".tmp")):
-            continue
-        middle = name[len(prefix):-4].split(".", 1)[0]
-        full = target.parent / name
-        try:
-            old = now - os.lstat(full).st_mtime > max_age
-            if old or (middle.isdigit() and middle.isascii() and not _pid_alive(int(middle))):
-                os.unlink(full)
-                removed += 1
-        except (OSError, ValueError):
-            continue
-    return removed
-
-
-_OUR_TEMP = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]{1,10})\.[A-Za-z0-9_]{8}\.tmp", re.ASCII)
-
-
-def clean_stale_temps_in(folder: Path, *, max_age: float = STALE_TEMP_SECONDS) -> int:
-    """Remove the temporary files of atomic writes (``.<name>.<pid>.<8 random>.tmp``, our pattern only)
-    left in ``folder`` by writers that were killed (process gone) or older than ``max_age`` seconds,
-    whatever file they were writing (a killed export of another name leaves no 175 MB behind).
-    Returns how many were removed."""
-    removed = 0
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return 0
-    now = time.time()
-    for name in names:
-        match = _OUR_TEMP.fullmatch(name)
-        if match is None:
-            continue
-        full = Path(folder) / name
-        try:
-            info = os.lstat(full)
-            if not stat.S_ISREG(info.st_mode):
-                continue
-            if now - info.st_mtime > max_age or not _pid_alive(int(match["pid"])):
-                os.unlink(full)
-                removed += 1
-        except (OSError, ValueError):
-            continue
-    return removed
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-@contextlib.contextmanager
-def atomic_writer(path: Path | str, *, mode: int | None = None, make_parents: bool = True) -> Iterator[BinaryIO]:
-    """Write a file atomically by streaming into the yielded binary handle.
-
-    Readers see the old file or the new one, never half.  ``path`` may be a symbolic link
-    (its target is replaced); an existing file keeps its mode (a new one gets ``0666 & ~umask``
-    unless ``mode`` is given); a folder, FIFO or device at ``path`` is refused with
-    :class:`UserFileError`.  If anything fails the temporary file is removed and the old
-    file is untouched.
-    """
-    target = write_target(path)
-    if make_parents:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    if mode is None:
-        try:
-            mode = stat.S_IMODE(os.stat(target).st_mode)
-        except OSError:
-            mode = _default_mode()
-    clean_stale_temps(target)
-    clean_stale_temps_in(target.parent)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            os.fchmod(handle.fileno(), mode)
-            yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
-        write_target(target)  # still not a folder or device (checked again just before the rename)
-        os.replace(tmp_name, target)
-        _fsync_dir(target.parent)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-        raise
-
-
-def atomic_write_bytes(path: Path | str, data: bytes, *, mode: int | None = None) -> None:
-    """Write ``data`` to ``path`` atomically (see :func:`atomic_writer`)."""
-    with atomic_writer(path, mode=mode) as handle:
-        handle.write(data)
-
-
-def atomic_write_text(path: Path | str, text: str) -> None:
-    """Write UTF-8 text atomically (see :func:`atomic_writer`)."""
-    atomic_write_bytes(path, text.encode("utf-8"))
-
-
 # ---------------------------------------------------------------- the install's secret (sealed caches)
 #: File of the per-install secret key in the data folder (mode 0600).
 SECRET_NAME = "install.key"
@@ -482,60 +307,3 @@ def seal(secret: bytes, payload: Any) -> str:
 def sealed_ok(secret: bytes | None, payload: Any, mac: Any) -> bool:
     """True when ``mac`` is :func:`seal` of ``payload`` (constant-time compare); never without a secret."""
     return secret is not None and isinstance(mac, str) and hmac.compare_digest(seal(secret, payload), mac)
-
-
-# ---------------------------------------------------------------- locking and merging
-def lock_path(path: Path | str) -> Path:
-    """The lock file guarding ``path`` (``.<name>.lock`` next to the real file)."""
-    target = write_target(path)
-    return target.with_name(f".{target.name}.lock")
-
-
-@contextlib.contextmanager
-def file_lock(path: Path | str) -> Iterator[None]:
-    """Hold an exclusive ``fcntl.flock`` on the lock file of ``path`` (blocks until free)."""
-    lock = lock_path(path)
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o666)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise UserFileError(f"lock file {lock} is not a regular file")
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
-
-
-@dataclass
-class UpdateResult:
-    """What :func:`locked_update` did: the data written and any problem with the old file."""
-
-    data: Any
-    problems: list[str] = field(default_factory=list)
-    set_aside_as: Path | None = None
-
-
-def locked_update(
-    path: Path | str,
-    update: Callable[[Any], Any],
-    *,
-    max_bytes: int = DEFAULT_MAX_BYTES,
-    indent: int | None = 1,
-) -> UpdateResult:
-    """Read-modify-write a JSON file under an exclusive lock: ``update(current) -> new``.
-
-    ``current`` is the parsed file as it is now on disk (``None`` when missing or unusable;
-    an unusable file is first moved aside with :func:`set_aside`), so changes made by other
-    processes since this one last read the file are merged, not overwritten.  The new data is
-    written with :func:`atomic_write_text`.  I/O errors raise :class:`OSError`.
-    """
-    p = Path(path)
-    result = UpdateResult(None)
-    with file_lock(p):
-        current, problem = read_user_json(p, max_bytes)
-        if problem is not None:
-            result.problems.append(problem)
-            result.set_aside_as = set_aside(p)
-        result.data = update(current)
-        atomic_write_text(p, json.dumps(result.data, indent=indent) + "\n")
-    return result

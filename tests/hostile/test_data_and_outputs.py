@@ -23,7 +23,7 @@ from ai.learning import trust
 from ai.learning.models import TreeModel
 from ai.learning.player import record_run, runs_path
 from ai.learning.rules import LearnedRules
-from game.core import storage
+from game.core import storage, writing
 from game.core.level import Level
 from tests.conftest import ORIGINAL_PACK, REPO
 from tests.hostile.data_and_output_cases import ARGV_CASES, DATA_FILE_VARIANTS, make_files
@@ -209,12 +209,12 @@ def test_killed_writers_temporary_files_are_cleaned_whatever_their_name(tmp_path
     stale.write_bytes(b"x" * 1000)
     old = tmp_path / f".other.gif.{os.getpid()}.cd34_xyz.tmp"  # a live pid, but a day and more old
     old.write_bytes(b"x")
-    os.utime(old, (time.time() - 2 * storage.STALE_TEMP_SECONDS,) * 2)
+    os.utime(old, (time.time() - 2 * writing.STALE_TEMP_SECONDS,) * 2)
     live = tmp_path / f".busy.gif.{os.getpid()}.ef56_xyz.tmp"  # being written now: kept
     live.write_bytes(b"x")
     mine = tmp_path / ".notes.txt.tmp"  # not our pattern: never touched
     mine.write_bytes(b"x")
-    storage.atomic_write_bytes(tmp_path / "new.gif", b"GIF89a")
+    writing.atomic_write_bytes(tmp_path / "new.gif", b"GIF89a")
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, mine.name, "new.gif"])
 
 

@@ -16,10 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.core import storage
+from game.core import storage, writing
 from game.core.errors import GameError
 from game.core.level import Level
-from game.core.progress import ProgressStore, parse_progress
+from game.core.progress import ProgressStore
+from game.core.progress_records import parse_progress
 
 LEVEL = Level.from_rows(["> ..T", "XX.XX", "XXXXX"], frames=6, budget=2, title="Tiny")
 REPO = Path(__file__).resolve().parents[2]
@@ -155,7 +156,7 @@ def test_write_through_symlink_keeps_link_and_mode(tmp_path: Path) -> None:
     os.chmod(real, 0o640)
     link = tmp_path / "link.json"
     link.symlink_to(real)
-    storage.atomic_write_text(link, "new")
+    writing.atomic_write_text(link, "new")
     assert link.is_symlink() and real.read_text() == "new"
     assert stat.S_IMODE(real.stat().st_mode) == 0o640
 
@@ -163,7 +164,7 @@ def test_write_through_symlink_keeps_link_and_mode(tmp_path: Path) -> None:
 def test_new_file_gets_umask_mode_not_0600(tmp_path: Path) -> None:
     old = os.umask(0o022)
     try:
-        storage.atomic_write_text(tmp_path / "f.txt", "x")
+        writing.atomic_write_text(tmp_path / "f.txt", "x")
     finally:
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "f.txt").stat().st_mode) == 0o644
@@ -177,7 +178,7 @@ def test_non_regular_targets_are_refused(kind: str, tmp_path: Path) -> None:
     if kind == "link-to-fifo":
         target.symlink_to(fifo)
     with pytest.raises(storage.UserFileError):
-        storage.atomic_write_bytes(target, b"data")
+        writing.atomic_write_bytes(target, b"data")
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
 
@@ -191,7 +192,7 @@ def test_stale_temp_files_are_cleaned(tmp_path: Path) -> None:
     mine.write_text("in progress")
     other = tmp_path / ".other.json.1.x.tmp"
     other.write_text("not ours")
-    storage.atomic_write_text(tmp_path / "progress.json", "{}")
+    writing.atomic_write_text(tmp_path / "progress.json", "{}")
     names = sorted(p.name for p in tmp_path.iterdir())
     assert stale.name not in names and mine.name in names and other.name in names
 
@@ -205,7 +206,7 @@ def test_folder_is_fsynced_after_rename(tmp_path: Path, monkeypatch: pytest.Monk
         real_fsync(fd)
 
     monkeypatch.setattr(storage.os, "fsync", spy)
-    storage.atomic_write_text(tmp_path / "f.txt", "x")
+    writing.atomic_write_text(tmp_path / "f.txt", "x")
     assert synced == [False, True]  # the file, then its folder
 
 

@@ -6,8 +6,11 @@
   (:mod:`game.app.jobs`, in a child process), job events become a new state; it is a
   :class:`~game.app.play_extension.PlayExtension` of the play scene (its marks and its overlay are read
   from the state when the scene draws).
-* :mod:`~game.app.assistant.overlay` — drawing from the state (never-useful cells, relaxed densities,
-  the solver badge); draw never mutates.
+* :mod:`~game.app.assistant.text` — every line the player reads, from the state;
+  :mod:`~game.app.assistant.answers` — answers and hints becoming a new state.
+* :mod:`~game.app.assistant.tasks` — the solvers Tab offers and the jobs the controller submits.
+* :mod:`~game.app.assistant.overlay` — the marks on the board and drawing from the state (never-useful
+  cells, relaxed densities, the solver badge); draw never mutates.
 * :mod:`~game.app.assistant.host` — :class:`AssistantHost`, the small protocol a scene offers.
 
 :func:`install` is a play-scene extension factory (registered by the composition root,
@@ -18,8 +21,9 @@ from __future__ import annotations
 
 from typing import Mapping, Protocol
 
-from game.app.assistant.controller import EXACT, SOLVER_CYCLE, Assistant, solver_choices
+from game.app.assistant.controller import Assistant
 from game.app.assistant.host import AssistantHost
+from game.app.assistant.tasks import EXACT, SOLVER_CYCLE, solver_choices
 
 #: The key of the assistant in ``scene.extensions``.
 EXTENSION_KEY = Assistant.name

@@ -21,95 +21,27 @@ the undo chain) and Space applies and plays it; Esc cancels, then hides.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import replace
 
 import pygame
 
 from ai import facade
-from ai.facade import Hint, SolveContext, SolveMode, SolveResult, SolveStatus, Solver
+from ai.facade import Hint, SolveContext, SolveMode, SolveResult, Solver
 from game.core.error_log import log_error
-from game.core.errors import GameError
 from game.core.level import Level
-from game.core.storage import user_data_dir
-from game.core.teach import the_idea, why_it_fails
-from game.app.assistant.host import AssistantHost
-from game.app.assistant.overlay import badge_right, draw_overlay
-from game.app.assistant.state import (
-    AssistantState,
-    BrickSet,
-    Deductions,
-    HintView,
-    Running,
-    SolutionView,
-    StepKind,
-    TaskKind,
-    deductions_from,
-    footer_hints,
-    hint_steps,
-    hint_text,
-    order_solutions,
-    result_text,
-    solver_label,
-    solver_title,
-    status_lines,
+from game.app.assistant.answers import (
+    cached_deductions, lesson_for, press_again, with_answer, with_deductions, with_hint,
 )
-from game.app.export import ExportResult, default_export_path, export_gif
-from game.app.export_draw import fit_scale
+from game.app.assistant.host import AssistantHost
+from game.app.assistant.overlay import board_marks, draw_overlay
+from game.app.assistant.state import AssistantState, BrickSet, Running, TaskKind, solver_label, solver_title
+from game.app.assistant.tasks import (
+    EXACT, HINT_TIME_LIMIT, PREFETCH_SOLVER, SOLVE_TIME_LIMIT, SwitchInterval, gif_job, hint_job,
+    player_rules_solvers, prefetch_job, solver_choices,
+)
 from game.app.input import Act, Action
-from game.app.play_extension import RGBA, BoardView, Marks
+from game.app.play_extension import BoardView, Marks
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
-
-#: The solver whose every-minimum-solution answer the assistant computes in the background for hints.
-PREFETCH_SOLVER = "auto"
-
-#: The solver name of the rules learned from the player's own runs, once they are exact.
-PLAYER_RULES_SOLVER = "learned:yours"
-
-#: The order Tab cycles through (only the solvers present in ``facade.available_solvers()``).
-SOLVER_CYCLE: tuple[str, ...] = ("auto", "cpsat", "milp", "search", "gradient", "learned")
-#: Solvers that prove optimality (used for the F deductions when the active one is not exact).
-EXACT = ("auto", "cpsat", "milp", "search", "brute")
-#: Default time limits, in seconds.
-SOLVE_TIME_LIMIT = 60.0
-HINT_TIME_LIMIT = 10.0
-#: GIL switch interval while a job runs in a thread (no ``fork``): the UI thread gets the
-#: interpreter back within 1 ms (Python's default is 5 ms).
-BUSY_SWITCH_INTERVAL = 0.001
-
-#: Overlay colours (RGBA).
-PLACE_COLOR: RGBA = (120, 255, 140, 255)
-REMOVE_COLOR: RGBA = (255, 90, 90, 255)
-FORCED_COLOR: RGBA = (255, 214, 90, 255)
-EXTRA_COLOR: RGBA = (255, 120, 120, 200)
-GHOST_COLOR: RGBA = (120, 200, 255, 220)
-REASON_COLOR: RGBA = (255, 170, 60, 255)  #: the cell a teaching hint talks about
-
-
-def solver_choices() -> list[str]:
-    """The Tab cycle: :data:`SOLVER_CYCLE` filtered by :func:`facade.available_solvers`."""
-    present = set(facade.available_solvers())
-    return [name for name in SOLVER_CYCLE if name in present] or ["auto"]
-
-
-class _SwitchInterval:
-    """Shortens the GIL switch interval while any in-thread job runs (process-wide, counted)."""
-
-    users = 0
-    saved = 0.005
-
-    @classmethod
-    def set(cls, on: bool, was: bool) -> bool:
-        if on and not was:
-            if cls.users == 0:
-                cls.saved = sys.getswitchinterval()
-                sys.setswitchinterval(min(cls.saved, BUSY_SWITCH_INTERVAL))
-            cls.users += 1
-        elif was and not on and cls.users > 0:
-            cls.users -= 1
-            if cls.users == 0:
-                sys.setswitchinterval(cls.saved)
-        return on
 
 
 class Assistant:
@@ -206,39 +138,25 @@ class Assistant:
     def add_solver(self, solver: Solver, *, select: bool = True) -> None:
         """Offer a solver object (not in the registry) in the Tab cycle, e.g. a test double."""
         self.custom_solvers[solver.name] = solver
-        names = self.state.solver_names
-        if solver.name not in names:
-            names = (*names, solver.name)
-        index = names.index(solver.name) if select else self.state.solver_index
-        self.state = replace(self.state, solver_names=names, solver_index=index)
+        self.state = self.state.with_solver(solver.name, select=select)
 
     def _offer_player_rules(self) -> None:
-        """Once the rules learned from the player's own runs re-verify as exact, offer them in the Tab cycle
-        (:func:`ai.facade.offered_solvers`; the verdict is cached by the rules' content hash)."""
-        try:
-            offers = facade.offered_solvers(user_data_dir(), self.level.physics)
-            for _label, name, options in offers:
-                solver = facade.get_solver(name, **options)
-                solver.name = PLAYER_RULES_SOLVER
-                self.add_solver(solver, select=False)
-        except Exception as exc:  # noqa: BLE001 - a broken rules file must never stop the level
-            log_error("offering the rules learned from your runs", str(exc), "")
+        """Offer the rules learned from the player's own runs in the Tab cycle once they are exact
+        (:func:`~game.app.assistant.tasks.player_rules_solvers`)."""
+        for solver in player_rules_solvers(self.level):
+            self.add_solver(solver, select=False)
 
     def _prefetch(self) -> None:
         """Start the background enumeration once; its proved answer goes into the state's cache."""
         if self._prefetch_handle is not None:
             return
-        level = self.level
-
-        def job(ctx: SolveContext) -> SolveResult:
-            return facade.solve(level, solver=PREFETCH_SOLVER, mode=SolveMode.ALL, ctx=ctx)
 
         def done(event: JobEvent) -> None:
             if isinstance(event.payload, SolveResult):
                 self.state = self.state.remember(event.payload)
 
-        self._prefetch_handle = self.jobs.submit(job, label="prefetch", owner=self.host, lane="prefetch",
-                                                 time_limit=self.hint_time_limit, on_done=done,
+        self._prefetch_handle = self.jobs.submit(prefetch_job(self.level), label="prefetch", owner=self.host,
+                                                 lane="prefetch", time_limit=self.hint_time_limit, on_done=done,
                                                  execution=self.execution)
 
     def select_solver(self, name: str) -> None:
@@ -258,7 +176,7 @@ class Assistant:
         cached = self.state.cached(self.solver, mode.value)
         if cached is not None:
             self.cancel(quiet=True)
-            self._show_result(cached)
+            self.state = with_answer(self.state, self.level, cached, self.host.bricks)
             return None
         kind = TaskKind.ALL if mode == SolveMode.ALL else TaskKind.SOLVE
         return self._submit(kind, self._solve_job(self.solver, mode), self.solver, self.solve_time_limit)
@@ -272,35 +190,17 @@ class Assistant:
         run = self.state.running
         if view is None and run is not None and run.kind == TaskKind.HINT:
             return None  # still thinking about this hint: the reason stays on screen
-        if view is not None and view.for_bricks == bricks and view.stage == 0 and view.reason:  # again after Esc
-            self.state = replace(self.state, hint=replace(view, stage=1, line=view.reason))
-            return None
-        if view is not None and view.for_bricks == bricks and view.stage == 1 and view.idea:
-            self.state = replace(self.state, hint=replace(view, stage=2, line=view.idea))
-            return None
         if view is not None and view.for_bricks == bricks:
-            view = replace(view, stage=3, focus=None)
-            if view.revealed < len(view.steps):
-                view = replace(view, revealed=view.revealed + 1)
+            view, counted = press_again(view)
+            if counted:
                 self._count_hint()
-                view = replace(view, line=hint_text(view))
-            else:
-                view = replace(view, line=hint_text(view, final=True))
             self.state = replace(self.state, hint=view)
             return None
-        level = self.level
         known = self.state.cached(PREFETCH_SOLVER, SolveMode.ALL.value)  # the minimum solutions, if enumerated
-
-        def job(ctx: SolveContext) -> tuple[BrickSet, Hint]:
-            return bricks, facade.compute_hint(level, bricks, ctx, known=known)
-
-        try:
-            lesson = why_it_fails(self.level, bricks)
-        except GameError:  # e.g. bricks that break the rules: the hint says what to remove
-            lesson = None
+        lesson = lesson_for(self.level, bricks)
         self.state = replace(self.state, hint=None, lesson=lesson.text if lesson else "")
         self._lesson_cell = lesson.cell if lesson else None
-        return self._submit(TaskKind.HINT, job, "cpsat", self.hint_time_limit)
+        return self._submit(TaskKind.HINT, hint_job(self.level, bricks, known), "cpsat", self.hint_time_limit)
 
     def toggle_forced(self) -> None:
         """F: show or hide the deductions (proved by enumerating every optimal solution)."""
@@ -309,12 +209,10 @@ class Assistant:
         if not show:
             self.say("deductions hidden")
             return
-        if self.state.deductions is not None:
+        known = self.state.deductions or cached_deductions(self.state, self.level)
+        if known is not None:
+            self.state = replace(self.state, deductions=known)
             return
-        for _, mode, result in self.state.cache:
-            if mode == "all" and result.complete:
-                self.state = replace(self.state, deductions=deductions_from(self.level, result))
-                return
         name = self.solver if self.solver in EXACT or self.solver in self.custom_solvers else "auto"
         self._submit(TaskKind.FORCED, self._solve_job(name, SolveMode.ALL), name, self.solve_time_limit)
 
@@ -378,21 +276,10 @@ class Assistant:
         """G: export the run on screen (the AI solution shown, else the player's bricks) as a GIF,
         in a child process (lane ``export``, finishes after the scene closed); None while another export
         is still being written."""
-        level, state = self.level, self.state
-        if state.exporting:
+        if self.state.exporting:
             self.say("still writing the last GIF...", 3.0)
             return None
-        relaxed = state.relaxed
-        bricks = tuple(state.shown if state.shown is not None else self.host.bricks)
-        subtitle = result_text(state.solution.result) if (
-            state.solution is not None and (state.shown is not None or relaxed is not None)) else ""
-        path = out or default_export_path(level, suffix="relaxed" if relaxed is not None else "")
-
-        def job(ctx: SolveContext) -> ExportResult:
-            return export_gif(level, bricks, path, relaxed=relaxed, subtitle=subtitle,
-                              scale=max(1, fit_scale(level)),  # large maps: smaller cells
-                              context=ctx)  # Esc stops it between frames
-
+        job = gif_job(self.level, self.state, tuple(self.host.bricks), out)
         self.state = replace(self.state, exporting=True).say("exporting GIF...", 30.0)
         self.export_handle = self.jobs.submit(job, label="gif", owner=self.host, lane="export",
                                               on_done=self._on_export_event, on_error=self._on_export_event,
@@ -413,7 +300,7 @@ class Assistant:
         self.jobs.cancel(self.host, "solve")
         self.jobs.cancel(self.host, "prefetch")
         self.state = replace(self.state, running=None)
-        self._fast_switch = _SwitchInterval.set(False, self._fast_switch)
+        self._fast_switch = SwitchInterval.set(False, self._fast_switch)
 
     # ================================================================ per frame
     def update(self, dt: float) -> None:
@@ -424,32 +311,12 @@ class Assistant:
         if self.state.running is not None and self.handle is not None:
             self.state = replace(self.state, running=replace(self.state.running, elapsed=self.handle.elapsed))
         in_thread = (self.busy or self.state.exporting) and not self.use_processes
-        self._fast_switch = _SwitchInterval.set(in_thread, self._fast_switch)
+        self._fast_switch = SwitchInterval.set(in_thread, self._fast_switch)
 
     # ================================================================ drawing (reads only)
     def marks(self) -> Marks:
-        """What the scene shows for the assistant now: the solution's ghost bricks, coloured cells (the
-        bricks it drops, deductions, the hint's cells), status lines and footer keys."""
-        state = self.state
-        bricks = tuple(self.host.bricks)
-        ghost: list[tuple[int, int]] = []
-        highlights: list[tuple[tuple[int, int], RGBA]] = []
-        shown = state.shown
-        if shown is not None:
-            ghost = [b for b in shown if b not in bricks]
-            highlights += [(b, GHOST_COLOR) for b in ghost]
-            highlights += [(b, EXTRA_COLOR) for b in sorted(bricks) if b not in shown]
-        if state.show_forced and state.deductions is not None:
-            highlights += [(b, FORCED_COLOR) for b in state.deductions.forced]
-        if state.hint is not None and state.hint.for_bricks == bricks:
-            if state.hint.stage == 1 and state.hint.focus is not None:
-                highlights.append((state.hint.focus, REASON_COLOR))
-            elif state.hint.stage == 2 and self._idea_cell is not None:
-                highlights.append((self._idea_cell, REASON_COLOR))
-            for step in state.hint.steps[: state.hint.revealed]:
-                highlights.append((step.cell, PLACE_COLOR if step.kind == StepKind.PLACE else REMOVE_COLOR))
-        return Marks(tuple(ghost), tuple(highlights), tuple(status_lines(state)), tuple(footer_hints(state)),
-                     claims_board=state.solution is not None, strip_left=badge_right(state))
+        """What the scene shows for the assistant now (:func:`~game.app.assistant.overlay.board_marks`)."""
+        return board_marks(self.state, tuple(self.host.bricks), self._idea_cell)
 
     def draw(self, surface: pygame.Surface, view: BoardView) -> None:
         """Never-useful cells, a relaxed answer's densities and the solver badge (reads the state only)."""
@@ -457,11 +324,7 @@ class Assistant:
 
     def on_edit(self) -> None:
         """The player changed the bricks: a shown hint no longer applies."""
-        view = self.state.hint
-        if view is not None and view.for_bricks != tuple(self.host.bricks):
-            self.state = replace(self.state, hint=replace(view, revealed=0, line="", stage=0))
-        if self.state.lesson and self.state.running is None:
-            self.state = replace(self.state, lesson="")
+        self.state = self.state.edited(tuple(self.host.bricks))
 
     # ================================================================ internals
     def _solve_job(self, name: str, mode: SolveMode) -> Job:
@@ -496,18 +359,14 @@ class Assistant:
             self.say(f"{solver_label(run.solver)}: cancelled")
             return
         if run.kind == TaskKind.HINT:
-            bricks, hint = event.payload
-            self._set_hint(bricks, hint)
+            self._set_hint(*event.payload)
             return
         result: SolveResult = event.payload
         self.state = self.state.remember(result)
         if run.kind == TaskKind.FORCED:
-            if result.status == SolveStatus.OPTIMAL and result.complete:
-                self.state = replace(self.state, deductions=deductions_from(self.level, result))
-            else:
-                self.say(f"deductions need every optimal solution: {result_text(result)}")
-            return
-        self._show_result(result, waited=event.elapsed)
+            self.state = with_deductions(self.state, self.level, result)
+        else:
+            self.state = with_answer(self.state, self.level, result, self.host.bricks, waited=event.elapsed)
 
     def _failed(self, what: str, event: JobEvent, line: str) -> None:
         """A friendly line on screen; the error and its traceback in the error log."""
@@ -522,34 +381,14 @@ class Assistant:
             path = str(event.payload.path)
             self.state = replace(self.state, export_path=path).say(f"GIF saved: {path}", 12.0)
 
-    def _show_result(self, result: SolveResult, waited: float | None = None) -> None:
-        solutions = order_solutions(result, self.host.bricks)
-        has_answer = bool(solutions) or result.relaxed is not None
-        state = replace(self.state, solution=SolutionView(result, solutions, waited=waited) if has_answer else None)
-        state = state.say("" if has_answer else result_text(result, waited))
-        if result.mode == SolveMode.ALL and result.complete and state.deductions is None:
-            state = replace(state, deductions=deductions_from(self.level, result))
-        self.state = state
-
     def _set_hint(self, bricks: BrickSet, hint: Hint) -> None:
-        if hint.proved and self.state.deductions is None:
-            self.state = replace(self.state, deductions=Deductions(tuple(hint.forced), tuple(hint.never_useful)))
-        view = HintView(hint, bricks, hint_steps(self.level, bricks, hint))
-        lesson, self.state = self.state.lesson, replace(self.state, lesson="")
-        if tuple(self.host.bricks) != bricks:
-            view = replace(view, line="your bricks changed: press H again")
-        elif lesson and view.steps and hint.solution is not None:  # teach first: the reason, then the idea
-            idea = the_idea(self.level, bricks, hint.solution)
-            view = replace(view, stage=1, reason=lesson, line=lesson, idea=idea.text if idea else "",
-                           focus=self._lesson_cell)
-            if idea is not None:
-                self._idea_cell = idea.cell
-        else:
-            if view.steps:
-                view = replace(view, revealed=1)
-                self._count_hint()
-            view = replace(view, line=hint_text(view))
-        self.state = replace(self.state, hint=view)
+        state, idea_cell, counted = with_hint(self.state, self.level, bricks, hint, tuple(self.host.bricks),
+                                              self._lesson_cell)
+        if idea_cell is not None:
+            self._idea_cell = idea_cell
+        if counted:
+            self._count_hint()
+        self.state = state
 
     def _count_hint(self) -> None:
         key = self.host.key
@@ -557,4 +396,4 @@ class Assistant:
             self.host.app.progress.add_hints(key)
 
 
-__all__ = ["Assistant", "EXACT", "SOLVER_CYCLE", "solver_choices"]
+__all__ = ["Assistant"]

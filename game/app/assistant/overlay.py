@@ -1,8 +1,9 @@
-"""The assistant's drawing: board overlays the frame view has no field for, and the solver badge.
+"""The assistant's drawing: its marks on the board, overlays the frame view has no field for, and the
+solver badge.
 
 Drawing only reads an :class:`~game.app.assistant.state.AssistantState`; it never changes anything.
-Ghost bricks and coloured highlights go through the scene's frame view instead (the assistant's
-:meth:`~game.app.assistant.controller.Assistant.marks`).
+Ghost bricks and coloured highlights go through the scene's frame view instead (:func:`board_marks`,
+read by :meth:`~game.app.assistant.controller.Assistant.marks`).
 """
 
 from __future__ import annotations
@@ -11,13 +12,47 @@ import numpy as np
 import pygame
 
 from game.app import hud
-from game.app.assistant.state import AssistantState, solver_detail, solver_label
+from game.core.level import Brick
+from game.app.assistant.state import AssistantState, BrickSet, StepKind, solver_detail, solver_label
+from game.app.assistant.text import footer_hints, status_lines
 from game.app.export_relaxed import draw_relaxed
+from game.app.play_extension import RGBA, Marks
 from game.app.render import BoardLayout, LevelRenderer
 
 #: Veil over never-useful cells (RGBA) and the line across them.
 NEVER_VEIL = (0, 0, 0, 120)
 NEVER_LINE = (110, 100, 140)
+#: Mark colours (RGBA).
+PLACE_COLOR: RGBA = (120, 255, 140, 255)
+REMOVE_COLOR: RGBA = (255, 90, 90, 255)
+FORCED_COLOR: RGBA = (255, 214, 90, 255)
+EXTRA_COLOR: RGBA = (255, 120, 120, 200)
+GHOST_COLOR: RGBA = (120, 200, 255, 220)
+REASON_COLOR: RGBA = (255, 170, 60, 255)  #: the cell a teaching hint talks about
+
+
+def board_marks(state: AssistantState, bricks: BrickSet, idea_cell: Brick | None) -> Marks:
+    """What the scene shows for the assistant: the solution's ghost bricks, coloured cells (the bricks it
+    drops, deductions, the hint's cells; ``idea_cell``: the one the hint's idea is about), status lines
+    and footer keys."""
+    ghost: list[tuple[int, int]] = []
+    highlights: list[tuple[tuple[int, int], RGBA]] = []
+    shown = state.shown
+    if shown is not None:
+        ghost = [b for b in shown if b not in bricks]
+        highlights += [(b, GHOST_COLOR) for b in ghost]
+        highlights += [(b, EXTRA_COLOR) for b in sorted(bricks) if b not in shown]
+    if state.show_forced and state.deductions is not None:
+        highlights += [(b, FORCED_COLOR) for b in state.deductions.forced]
+    if state.hint is not None and state.hint.for_bricks == bricks:
+        if state.hint.stage == 1 and state.hint.focus is not None:
+            highlights.append((state.hint.focus, REASON_COLOR))
+        elif state.hint.stage == 2 and idea_cell is not None:
+            highlights.append((idea_cell, REASON_COLOR))
+        for step in state.hint.steps[: state.hint.revealed]:
+            highlights.append((step.cell, PLACE_COLOR if step.kind == StepKind.PLACE else REMOVE_COLOR))
+    return Marks(tuple(ghost), tuple(highlights), tuple(status_lines(state)), tuple(footer_hints(state)),
+                 claims_board=state.solution is not None, strip_left=badge_right(state))
 
 
 def draw_overlay(surface: pygame.Surface, layout: BoardLayout, state: AssistantState,
@@ -70,4 +105,4 @@ def draw_badge(surface: pygame.Surface, state: AssistantState) -> pygame.Rect:
     return box
 
 
-__all__ = ["badge_right", "draw_badge", "draw_overlay"]
+__all__ = ["badge_right", "board_marks", "draw_badge", "draw_overlay"]

@@ -2,7 +2,7 @@
 
 :class:`AssistantState` is immutable: the controller (:mod:`game.app.assistant.controller`) replaces
 it on every action and job event, the overlay (:mod:`game.app.assistant.overlay`) only reads it.
-The text the player sees is a pure function of it: :func:`status_lines`, :func:`footer_hints`.
+The text the player sees is a pure function of it (:mod:`game.app.assistant.text`).
 Solvers are named for players (:func:`solver_label`): "Logic solver", with the technical name
 ("CP-SAT") as detail.
 
@@ -11,18 +11,18 @@ Solvers are named for players (:func:`solver_label`): "Logic solver", with the t
 ('auto', 'Auto', 'CP-SAT')
 >>> state.next_solver().solver
 'cpsat'
->>> status_lines(state.say("hello"))
-['hello']
+>>> state.say("hello").notice.text
+'hello'
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
-from ai.facade import Hint, Progress, RelaxedSolution, SolveMode, SolveResult, SolveStatus
-from game.core.level import Brick, Level
+from ai.facade import Hint, Progress, RelaxedSolution, SolveResult, SolveStatus
+from game.core.level import Brick
 
 BrickSet = tuple[Brick, ...]
 
@@ -226,6 +226,11 @@ class AssistantState:
         return replace(self.cleared(), solver_index=(self.solver_index + 1) % len(self.solver_names),
                        notice=None, error=None)
 
+    def with_solver(self, name: str, *, select: bool) -> AssistantState:
+        """``name`` in the Tab cycle (added at its end when new); the active solver with ``select``."""
+        names = self.solver_names if name in self.solver_names else (*self.solver_names, name)
+        return replace(self, solver_names=names, solver_index=names.index(name) if select else self.solver_index)
+
     def tick(self, dt: float) -> AssistantState:
         """Advance the animation clock and age the messages."""
         return replace(self, anim=self.anim + dt, notice=_age(self.notice, dt), error=_age(self.error, dt))
@@ -245,6 +250,15 @@ class AssistantState:
         n = len(self.solution.solutions)
         return replace(self, solution=replace(self.solution, browse=(self.solution.browse + delta) % n))
 
+    def edited(self, bricks: BrickSet) -> AssistantState:
+        """The player changed the bricks to ``bricks``: a hint for other bricks and a waiting lesson go."""
+        state = self
+        if self.hint is not None and self.hint.for_bricks != bricks:
+            state = replace(state, hint=replace(self.hint, revealed=0, line="", stage=0))
+        if state.lesson and state.running is None:
+            state = replace(state, lesson="")
+        return state
+
     def cleared(self) -> AssistantState:
         """Esc: hide the solution, the hint and the deductions."""
         hint = replace(self.hint, revealed=0, line="", stage=0) if self.hint is not None else None
@@ -258,152 +272,8 @@ def _age(message: Message | None, dt: float) -> Message | None:
     return replace(message, seconds=left) if left > 0 else None
 
 
-# ---------------------------------------------------------------- answers
-def order_solutions(result: SolveResult, mine: Sequence[Brick]) -> tuple[BrickSet, ...]:
-    """The answer's brick sets: the returned best first, then stably by how many of ``mine`` they keep."""
-    if result.bricks is None:
-        return ()
-    sols = [tuple(s) for s in result.solutions] or [tuple(result.bricks)]
-    best = tuple(result.bricks)
-    if best in sols:
-        sols.remove(best)
-        sols.insert(0, best)
-    keep = set(mine)
-    sols.sort(key=lambda sol: -len(keep.intersection(sol)))
-    return tuple(sols)
-
-
-def deductions_from(level: Level, result: SolveResult) -> Deductions:
-    """Forced and never-useful cells from a complete list of optimal solutions."""
-    if not result.solutions:
-        return Deductions((), tuple(level.brickable_cells))
-    sols = [set(s) for s in result.solutions]
-    used = set.union(*sols)
-    return Deductions(tuple(sorted(set.intersection(*sols))),
-                      tuple(c for c in level.brickable_cells if c not in used))
-
-
-def result_text(result: SolveResult, waited: float | None = None) -> str:
-    """One player-facing line for an answer, e.g. ``Auto: 3 bricks, the fewest possible (proved in 6.1 ms)``.
-
-    ``waited``: the seconds the player waited for it (the job's wall time, start-up included); shown
-    instead of the solver's own measure, which leaves out loading and learning."""
-    who = solver_label(result.solver)
-    secs = result.stats.seconds if waited is None else waited
-    took = f"{secs:.2f} s" if secs >= 0.01 else f"{secs * 1000:.1f} ms"
-    n = len(result.bricks) if result.bricks is not None else 0
-    bricks = f"{n} brick{'s' if n != 1 else ''}"
-    if result.status == SolveStatus.OPTIMAL and result.bricks is not None:
-        return f"{who}: {bricks}, the fewest possible (proved in {took})"
-    if result.status == SolveStatus.FEASIBLE and result.bricks is not None:
-        return f"{who}: a solution with {bricks}, maybe not the fewest ({took})"
-    if result.status == SolveStatus.INFEASIBLE:
-        return f"{who}: no brick set within the budget wins this level (proved in {took})"
-    if result.status == SolveStatus.TIMEOUT:
-        return f"{who}: no answer within the time limit ({took})"
-    if result.status == SolveStatus.CANCELLED:
-        return f"{who}: cancelled"
-    return f"{who}: {result.message or 'no solution found'} ({took})"
-
-
-# ---------------------------------------------------------------- hints
-def hint_steps(level: Level, bricks: BrickSet, hint: Hint) -> tuple[HintStep, ...]:
-    """The hint's whole way to its solution, as the hint service planned it (removals first, then the
-    missing bricks in the order the lemmings read them: :func:`ai.services.hints.read_order`)."""
-    return tuple(HintStep(StepKind(action.value), (int(cell[0]), int(cell[1]))) for action, cell in hint.steps
-                 if action.value in ("place", "remove"))
-
-
-def hint_text(view: HintView, *, final: bool = False) -> str:
-    """The hint line for the steps revealed so far."""
-    hint = view.hint
-    if hint.action == "solved":
-        return "Hint: your bricks already win  -  press Space"
-    if hint.action == "impossible":
-        return "Hint: no brick set within the budget wins this level"
-    if not view.steps or view.revealed < 1:
-        return "Hint: no hint found in the time allowed"
-    k = view.revealed
-    step = view.steps[k - 1]
-    where = f"({step.cell[0]},{step.cell[1]})"
-    n = hint.min_bricks or (len(hint.solution) if hint.solution else 0)
-    if step.kind == StepKind.PLACE:
-        why = ("this cell is a brick in every solution" if step.cell in hint.forced
-               else f"one of the {n}-brick solutions uses it")
-        text = f"Hint {k}/{len(view.steps)}: place a brick at {where}: {why}"
-    else:
-        why = ("this cell never helps in any optimal solution" if step.cell in hint.never_useful
-               else "the closest winning set does without it")
-        text = f"Hint {k}/{len(view.steps)}: remove the brick at {where}: {why}"
-    if final or k == len(view.steps):
-        text += "  (that is the whole solution)"
-    return text
-
-
-# ---------------------------------------------------------------- text on screen
-def spinner_text(state: AssistantState) -> str:
-    """``| Logic solver solving... 1.2 s, best 3, bound >= 2  (Esc cancels)`` while a job runs, else ''."""
-    run = state.running
-    if run is None:
-        return ""
-    spin = "|/-\\"[int(state.anim * 10) % 4]
-    text = f"{spin} {solver_label(run.solver)} {run.kind.doing}... {run.elapsed:.1f} s"
-    if run.progress is not None and run.progress.best_bricks is not None:
-        text += f", best {run.progress.best_bricks}"
-    if run.progress is not None and run.progress.best_bound is not None:
-        text += f", bound >= {run.progress.best_bound:.3g}"
-    return text + "  (Esc cancels)"
-
-
-def status_lines(state: AssistantState) -> list[str]:
-    """The assistant's lines under the top bar (spinner, answer, hint, deductions, notice, error)."""
-    lines = []
-    spin = spinner_text(state)
-    if spin:
-        lines.append(spin)
-    sol = state.solution
-    if sol is not None and sol.shown is not None:
-        head = result_text(sol.result, sol.waited)
-        if len(sol.solutions) > 1 or sol.result.mode == SolveMode.ALL:
-            head += f"  -  solution {sol.browse % len(sol.solutions) + 1} / {len(sol.solutions)}"
-            head += " (all found)" if sol.result.complete else " (maybe more)"
-        lines.append(head)
-    elif sol is not None and sol.relaxed is not None:
-        mass = float(sol.relaxed.obstacles.sum())
-        lines.append(f"{solver_label(sol.result.solver)}: relaxed answer, {mass:.2f} bricks in all (densities shown)")
-    if state.hint is not None and state.hint.line:
-        lines.append(state.hint.line)
-    elif state.lesson:
-        lines.append(state.lesson)
-    if state.show_forced and state.deductions is not None:
-        d = state.deductions
-        lines.append(f"deductions: {len(d.forced)} forced (gold), {len(d.never_useful)} never useful (dark)")
-    for message in (state.notice, state.error):
-        if message is not None:
-            lines.append(message.text)
-    return lines
-
-
-#: The assistant's keys in the footer while nothing of it is on screen.
-IDLE_HINTS: tuple[tuple[str, str], ...] = (("H", "hint"), ("S", "solve"), ("A", "all"), ("F", "deduce"),
-                                           ("G", "GIF"))
-
-
-def footer_hints(state: AssistantState) -> list[tuple[str, str]]:
-    """The assistant's keys in the footer; with a solution on screen they replace Enter/Space/Esc."""
-    if state.busy:
-        return [("Esc", "cancel")] + list(IDLE_HINTS)
-    if state.shown is not None:
-        hints = [("Enter", "apply"), ("Space", "apply + play")]
-        if state.solution is not None and len(state.solution.solutions) > 1:
-            hints.append(("[ ]", "browse"))
-        return hints + [("Esc", "hide"), ("G", "GIF")]
-    return list(IDLE_HINTS)
-
-
 __all__ = [
     "AssistantState", "Deductions", "HintStep", "HintView", "Message", "MessageKind", "NOTICE_SECONDS",
-    "Running", "SOLVER_NAMES", "SolutionView", "SolverName", "StepKind", "TaskKind", "deductions_from",
-    "footer_hints", "hint_steps", "hint_text", "order_solutions", "result_text",
-    "solver_detail", "solver_label", "solver_title", "spinner_text", "status_lines",
+    "Running", "SOLVER_NAMES", "SolutionView", "SolverName", "StepKind", "TaskKind",
+    "solver_detail", "solver_label", "solver_title",
 ]

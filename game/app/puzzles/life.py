@@ -148,25 +148,8 @@ class LifeScene(Scene):
         elif k in (Act.TOGGLE_RUN, Act.CONFIRM, Act.PLACE):
             m.toggle(r, c)
             self._changed()
-        elif k == Act.CLICK and action.pos is not None:
-            at = self.cell_at(action.pos)
-            if at is not None:
-                self.cursor = at
-                self.paint = not bool(m.start[at])
-                m.set_cell(*at, self.paint)
-                self._changed()
-        elif k == Act.RIGHT_CLICK and action.pos is not None:
-            at = self.cell_at(action.pos)
-            if at is not None:
-                m.set_cell(*at, False)
-                self._changed()
-        elif k == Act.HOVER and action.pos is not None and self.paint is not None:
-            at = self.cell_at(action.pos)
-            if not mouse_held(0):
-                self.paint = None
-            elif at is not None:
-                m.set_cell(*at, self.paint)
-                self._changed()
+        elif k in (Act.CLICK, Act.RIGHT_CLICK, Act.HOVER):
+            self._mouse(action, m)
         elif k == Act.UNDO:
             if m.undo():
                 self._changed()
@@ -191,6 +174,29 @@ class LifeScene(Scene):
         elif k == Act.SOLVE:
             self._submit(LifeTask.SOLVE, _life_job(LifeTask.SOLVE, m.puzzle.target, m.puzzle.steps,
                                                    m.puzzle.rule.name))
+
+    def _mouse(self, action: Action, m: LifeModel) -> None:
+        """Click paints a cell (a drag paints on), right click clears one."""
+        k = action.kind
+        if k == Act.CLICK and action.pos is not None:
+            at = self.cell_at(action.pos)
+            if at is not None:
+                self.cursor = at
+                self.paint = not bool(m.start[at])
+                m.set_cell(*at, self.paint)
+                self._changed()
+        elif k == Act.RIGHT_CLICK and action.pos is not None:
+            at = self.cell_at(action.pos)
+            if at is not None:
+                m.set_cell(*at, False)
+                self._changed()
+        elif k == Act.HOVER and action.pos is not None and self.paint is not None:
+            at = self.cell_at(action.pos)
+            if not mouse_held(0):
+                self.paint = None
+            elif at is not None:
+                m.set_cell(*at, self.paint)
+                self._changed()
 
     def _submit(self, kind: LifeTask, job: Job) -> None:
         self.job_kind = kind

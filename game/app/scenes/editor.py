@@ -29,7 +29,8 @@ from game.core.storage import user_levels_dir
 from game.app import hud
 from game.app.app import App, Scene
 from game.core.catalog import LevelEntry, Section
-from game.core.editor_model import Draft, EditorModel, Tool, parse_size
+from game.core.editor_draft import Draft, parse_size
+from game.core.editor_model import EditorModel, Tool
 from game.app.input import Act, Action, mouse_held
 from game.app.render import BoardLayout, LevelRenderer, fit_layout
 from game.app.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt

@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from ai.facade import (Analysis, AnalysisStatus, Progress, Rating, SolveContext, SolveStatus, analyse_level,
                        last_arrival_frame, rate_level)
-from game.core.editor_model import Draft
+from game.core.editor_draft import Draft
 from game.core.error_log import log_error
 from game.core.level import Level
 from game.app.jobs import Execution, JobEvent, JobEventKind, JobHandle, JobRunner

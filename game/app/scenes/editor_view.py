@@ -13,8 +13,10 @@ from typing import Callable, Protocol
 import pygame
 
 from ai.facade import Analysis, AnalysisStatus
-from game.core.editor_model import Draft, EditorModel, Tool
-from game.core.level import LEMMING_LEFT, LEMMING_RIGHT, TARGET, Brick
+from game.core.editor_draft import Draft
+from game.core.editor_model import EditorModel, Tool
+from game.core.level import Brick
+from game.core.level_text import LEMMING_LEFT, LEMMING_RIGHT, TARGET
 from game.app import hud
 from game.app.app import App
 from game.app.render import BoardLayout, LevelRenderer, fit_layout, paint_terrain

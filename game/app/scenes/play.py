@@ -69,6 +69,18 @@ BEAT_SOUNDS = {Beat.RELEASED: Sfx.RELEASE, Beat.EXIT: Sfx.EXIT, Beat.LAND: Sfx.L
                Beat.WON: Sfx.WIN, Beat.LOST: Sfx.LOSE}
 
 
+def _resumed_session(app: App, level: Level, key: str | None) -> PlaySession:
+    """The session of ``level`` with the bricks the player left on it (also across relaunches)."""
+    session = PlaySession(level)
+    if key is not None:
+        try:
+            session = PlaySession(level, app.resume.bricks_for(key, level.puzzle_hash))
+        except GameError:
+            pass
+        app.resume.remember(key, level.puzzle_hash, session.bricks)
+    return session
+
+
 class PlayScene(Scene):
     """Play one level.  ``playlist`` + ``index`` give the level and what Enter opens after a win.
 
@@ -97,13 +109,7 @@ class PlayScene(Scene):
         self.level: Level = level
         self.key = key
         self.title = title if title is not None else (level.title or "Untitled level")
-        self.session = PlaySession(level)
-        if key is not None:  # the bricks the player left on this level (also across relaunches)
-            try:
-                self.session = PlaySession(level, app.resume.bricks_for(key, level.puzzle_hash))
-            except GameError:
-                pass
-            app.resume.remember(key, level.puzzle_hash, self.session.bricks)
+        self.session = _resumed_session(app, level, key)
         self.renderer = renderer if renderer is not None else LevelRenderer()
         settings = app.settings
         #: The playhead over the run (the pure model: state, frame, speed).
@@ -125,7 +131,21 @@ class PlayScene(Scene):
         self.best_before: int | None = None
         #: what leaving this level unsolved ends (e.g. an Endless streak): the pause menu asks first
         self.leave_warning: Callable[[], str] = lambda: ""
-        self.bindings: dict[Act, Handler] = {
+        self.bindings: dict[Act, Handler] = self._key_bindings()
+        self._reported: list[str] = list(self.app.progress.messages)
+        if self.key is not None:
+            self.best_before = self.app.progress.status(self.key, level).best_bricks
+        #: The extensions by name, in the order they see actions and draw: the timeline, then the add-ons.
+        self.extensions: dict[str, PlayExtension] = {}
+        self.timeline = self.add_extension(TimelineBar(self))
+        for make in app.registry.play_extensions:
+            extension = make(self)
+            if extension is not None:
+                self.add_extension(extension)
+
+    def _key_bindings(self) -> dict[Act, Handler]:
+        """What each action does when no extension used it."""
+        return {
             Act.CLICK: self._on_click,
             Act.HOVER: self._on_hover,
             Act.TOGGLE_RUN: lambda a: self.toggle_run(),
@@ -150,16 +170,6 @@ class PlayScene(Scene):
             Act.FIRST_FRAME: lambda a: self.seek(0),
             Act.LAST_FRAME: lambda a: self.seek(self.last_frame),
         }
-        self._reported: list[str] = list(self.app.progress.messages)
-        if self.key is not None:
-            self.best_before = self.app.progress.status(self.key, level).best_bricks
-        #: The extensions by name, in the order they see actions and draw: the timeline, then the add-ons.
-        self.extensions: dict[str, PlayExtension] = {}
-        self.timeline = self.add_extension(TimelineBar(self))
-        for make in app.registry.play_extensions:
-            extension = make(self)
-            if extension is not None:
-                self.add_extension(extension)
 
     def add_extension(self, extension: PlayExtension) -> PlayExtension:
         """Register ``extension`` (once, by its name) and return it."""

@@ -1,4 +1,4 @@
-"""The replay browser: the winning runs saved for a level (:class:`game.core.progress.Replay`), to watch.
+"""The replay browser: the winning runs saved for a level (:class:`game.core.progress_records.Replay`), to watch.
 
 Opened from level select with W on a card.  Each row shows the bricks used and when the run was
 saved; Enter (or a click) plays it in a play scene that records nothing (``key=None``) and starts
@@ -14,7 +14,7 @@ from typing import Any
 import pygame
 
 from game.core.catalog import LevelEntry
-from game.core.progress import Replay
+from game.core.progress_records import Replay
 from game.app import hud
 from game.app.app import App, Scene
 from game.app.input import Act, Action

@@ -296,12 +296,12 @@ def test_after_a_win_the_assistant_owns_enter_and_the_board(app: App) -> None:
 
 def test_a_failed_export_shows_a_friendly_line_and_logs_the_error(app: App, monkeypatch: Any) -> None:
     from game.core.error_log import error_log_path
-    from game.app.assistant import controller
+    from game.app.assistant import tasks
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(controller, "export_gif", broken)  # the child is forked: it sees the patch
+    monkeypatch.setattr(tasks, "export_gif", broken)  # the child is forked: it sees the patch
     scene = open_original(app)
     press(app, pygame.K_g)
     wait_export(app, assistant_of(scene))
@@ -313,7 +313,7 @@ def test_a_failed_export_shows_a_friendly_line_and_logs_the_error(app: App, monk
 def test_the_minimum_solutions_are_enumerated_in_the_background_and_hints_reuse_them(app: App) -> None:
     """When a level opens the assistant lists every minimum solution in a child process; H then plans from
     that list (no second enumeration), and the hint is one of those solutions."""
-    from game.app.assistant.controller import PREFETCH_SOLVER
+    from game.app.assistant.tasks import PREFETCH_SOLVER
 
     scene = open_original(app)
     assistant = assistant_of(scene)

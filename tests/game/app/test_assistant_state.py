@@ -9,6 +9,7 @@ import pytest
 from ai.services.hints import compute_hint
 from ai.kernel.base import SolveMode, SolveResult, SolveStats, SolveStatus
 from game.core.level import Level
+from game.app.assistant.answers import hint_steps, order_solutions
 from game.app.assistant.state import (
     AssistantState,
     HintStep,
@@ -17,14 +18,9 @@ from game.app.assistant.state import (
     SolutionView,
     StepKind,
     TaskKind,
-    footer_hints,
-    hint_steps,
-    hint_text,
-    order_solutions,
-    result_text,
     solver_title,
-    status_lines,
 )
+from game.app.assistant.text import footer_hints, hint_text, result_text, status_lines
 from tests.conftest import ORIGINAL_SOLUTIONS, REPO
 
 ORIGINAL = Level.load(REPO / "levels" / "007_the_original.txt")

@@ -17,7 +17,7 @@ from game.core.level import Level
 from game.core.storage import user_data_dir
 from game.app.app import App
 from game.app.assistant import assistant_of
-from game.app.assistant.controller import PLAYER_RULES_SOLVER
+from game.app.assistant.tasks import PLAYER_RULES_SOLVER
 from game.app.assistant.state import solver_label
 from game.app.scenes.learned import MENU_LABEL, LearnedScene
 from game.app.scenes.menu import MenuScene

@@ -149,7 +149,8 @@ def test_cli_help_and_missing_files_read_plainly() -> None:
 
 def test_switching_solver_clears_the_old_answer_and_its_bubble() -> None:
     from ai.kernel.base import SolveMode, SolveResult, SolveStatus
-    from game.app.assistant.state import AssistantState, SolutionView, result_text, status_lines
+    from game.app.assistant.state import AssistantState, SolutionView
+    from game.app.assistant.text import result_text, status_lines
 
     result = SolveResult(SolveStatus.OPTIMAL, "cpsat", SolveMode.MIN, bricks=((1, 2),))
     state = AssistantState(solver_names=("cpsat", "milp"))

@@ -9,7 +9,8 @@ import pytest
 
 from game.core.level import Level
 from game.core.pack import pack_level_paths
-from game.core.editor_model import EditorModel, Tool, parse_size, slugify
+from game.core.editor_draft import parse_size, slugify
+from game.core.editor_model import EditorModel, Tool
 
 
 def playable() -> EditorModel:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from game.core import storage
+from game.core import storage, writing
 
 
 def test_user_data_dir_respects_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -17,21 +17,21 @@ def test_user_data_dir_respects_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: P
 
 def test_atomic_write_replaces_content(tmp_path: Path) -> None:
     path = tmp_path / "a" / "f.txt"
-    storage.atomic_write_text(path, "one")
-    storage.atomic_write_text(path, "two")
+    writing.atomic_write_text(path, "one")
+    writing.atomic_write_text(path, "two")
     assert path.read_text() == "two"
     assert sorted(p.name for p in path.parent.iterdir()) == ["f.txt"]
 
 
 def test_failed_write_keeps_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "f.txt"
-    storage.atomic_write_text(path, "old")
+    writing.atomic_write_text(path, "old")
 
     def broken_replace(src: str, dst: str) -> None:
         raise OSError("disk full")
 
     monkeypatch.setattr(storage.os, "replace", broken_replace)
     with pytest.raises(OSError, match="disk full"):
-        storage.atomic_write_text(path, "new")
+        writing.atomic_write_text(path, "new")
     assert path.read_text() == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.txt"]

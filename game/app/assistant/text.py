@@ -1,0 +1,126 @@
+"""The assistant's text: every line the player reads is a pure function of the
+:class:`~game.app.assistant.state.AssistantState` (or of an answer in it).
+
+>>> from game.app.assistant.state import AssistantState
+>>> status_lines(AssistantState().say("hello"))
+['hello']
+>>> footer_hints(AssistantState())[0]
+('H', 'hint')
+"""
+
+from __future__ import annotations
+
+from ai.facade import SolveMode, SolveResult, SolveStatus
+from game.app.assistant.state import AssistantState, HintView, StepKind, solver_label
+
+def result_text(result: SolveResult, waited: float | None = None) -> str:
+    """One player-facing line for an answer, e.g. ``Auto: 3 bricks, the fewest possible (proved in 6.1 ms)``.
+
+    ``waited``: the seconds the player waited for it (the job's wall time, start-up included); shown
+    instead of the solver's own measure, which leaves out loading and learning."""
+    who = solver_label(result.solver)
+    secs = result.stats.seconds if waited is None else waited
+    took = f"{secs:.2f} s" if secs >= 0.01 else f"{secs * 1000:.1f} ms"
+    n = len(result.bricks) if result.bricks is not None else 0
+    bricks = f"{n} brick{'s' if n != 1 else ''}"
+    if result.status == SolveStatus.OPTIMAL and result.bricks is not None:
+        return f"{who}: {bricks}, the fewest possible (proved in {took})"
+    if result.status == SolveStatus.FEASIBLE and result.bricks is not None:
+        return f"{who}: a solution with {bricks}, maybe not the fewest ({took})"
+    if result.status == SolveStatus.INFEASIBLE:
+        return f"{who}: no brick set within the budget wins this level (proved in {took})"
+    if result.status == SolveStatus.TIMEOUT:
+        return f"{who}: no answer within the time limit ({took})"
+    if result.status == SolveStatus.CANCELLED:
+        return f"{who}: cancelled"
+    return f"{who}: {result.message or 'no solution found'} ({took})"
+
+
+def hint_text(view: HintView, *, final: bool = False) -> str:
+    """The hint line for the steps revealed so far."""
+    hint = view.hint
+    if hint.action == "solved":
+        return "Hint: your bricks already win  -  press Space"
+    if hint.action == "impossible":
+        return "Hint: no brick set within the budget wins this level"
+    if not view.steps or view.revealed < 1:
+        return "Hint: no hint found in the time allowed"
+    k = view.revealed
+    step = view.steps[k - 1]
+    where = f"({step.cell[0]},{step.cell[1]})"
+    n = hint.min_bricks or (len(hint.solution) if hint.solution else 0)
+    if step.kind == StepKind.PLACE:
+        why = ("this cell is a brick in every solution" if step.cell in hint.forced
+               else f"one of the {n}-brick solutions uses it")
+        text = f"Hint {k}/{len(view.steps)}: place a brick at {where}: {why}"
+    else:
+        why = ("this cell never helps in any optimal solution" if step.cell in hint.never_useful
+               else "the closest winning set does without it")
+        text = f"Hint {k}/{len(view.steps)}: remove the brick at {where}: {why}"
+    if final or k == len(view.steps):
+        text += "  (that is the whole solution)"
+    return text
+
+
+# ---------------------------------------------------------------- text on screen
+def spinner_text(state: AssistantState) -> str:
+    """``| Logic solver solving... 1.2 s, best 3, bound >= 2  (Esc cancels)`` while a job runs, else ''."""
+    run = state.running
+    if run is None:
+        return ""
+    spin = "|/-\\"[int(state.anim * 10) % 4]
+    text = f"{spin} {solver_label(run.solver)} {run.kind.doing}... {run.elapsed:.1f} s"
+    if run.progress is not None and run.progress.best_bricks is not None:
+        text += f", best {run.progress.best_bricks}"
+    if run.progress is not None and run.progress.best_bound is not None:
+        text += f", bound >= {run.progress.best_bound:.3g}"
+    return text + "  (Esc cancels)"
+
+
+def status_lines(state: AssistantState) -> list[str]:
+    """The assistant's lines under the top bar (spinner, answer, hint, deductions, notice, error)."""
+    lines = []
+    spin = spinner_text(state)
+    if spin:
+        lines.append(spin)
+    sol = state.solution
+    if sol is not None and sol.shown is not None:
+        head = result_text(sol.result, sol.waited)
+        if len(sol.solutions) > 1 or sol.result.mode == SolveMode.ALL:
+            head += f"  -  solution {sol.browse % len(sol.solutions) + 1} / {len(sol.solutions)}"
+            head += " (all found)" if sol.result.complete else " (maybe more)"
+        lines.append(head)
+    elif sol is not None and sol.relaxed is not None:
+        mass = float(sol.relaxed.obstacles.sum())
+        lines.append(f"{solver_label(sol.result.solver)}: relaxed answer, {mass:.2f} bricks in all (densities shown)")
+    if state.hint is not None and state.hint.line:
+        lines.append(state.hint.line)
+    elif state.lesson:
+        lines.append(state.lesson)
+    if state.show_forced and state.deductions is not None:
+        d = state.deductions
+        lines.append(f"deductions: {len(d.forced)} forced (gold), {len(d.never_useful)} never useful (dark)")
+    for message in (state.notice, state.error):
+        if message is not None:
+            lines.append(message.text)
+    return lines
+
+
+#: The assistant's keys in the footer while nothing of it is on screen.
+IDLE_HINTS: tuple[tuple[str, str], ...] = (("H", "hint"), ("S", "solve"), ("A", "all"), ("F", "deduce"),
+                                           ("G", "GIF"))
+
+
+def footer_hints(state: AssistantState) -> list[tuple[str, str]]:
+    """The assistant's keys in the footer; with a solution on screen they replace Enter/Space/Esc."""
+    if state.busy:
+        return [("Esc", "cancel")] + list(IDLE_HINTS)
+    if state.shown is not None:
+        hints = [("Enter", "apply"), ("Space", "apply + play")]
+        if state.solution is not None and len(state.solution.solutions) > 1:
+            hints.append(("[ ]", "browse"))
+        return hints + [("Esc", "hide"), ("G", "GIF")]
+    return list(IDLE_HINTS)
+
+
+__all__ = ["IDLE_HINTS", "footer_hints", "hint_text", "result_text", "spinner_text", "status_lines"]
