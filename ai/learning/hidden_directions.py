@@ -33,7 +33,6 @@ from ai.kernel.context import SolveContext
 from ai.kernel.cpsat_run import solve_under
 from ai.learning.observations import MIRROR, Steps
 from game.core.physics import NEIGHBOURS, Physics, Rule
-from game.core.physics_views import views
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]

@@ -33,7 +33,6 @@ import enum
 from dataclasses import dataclass
 from typing import Any, Callable
 
-import ai
 from ai.kernel.base import BrickSet, SolveMode, SolveResult, SolveStatus
 from ai.kernel.context import SolveContext
 from ai.solvers import registry

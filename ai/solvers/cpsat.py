@@ -51,7 +51,6 @@ from ai.solvers.reach import analyse, reach_for
 from ai.solvers.reach_bounded import BoundedReach, Scope
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.climb import CLIMBS, BoundedScopes
-from ai.solvers.cpsat_min import minimise
 from ai.solvers.cpsat_model import LARGE_MODEL, CpSatModel
 from ai.solvers.cpsat_path import PathModel
 from game.core.level import Level

@@ -34,8 +34,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
 
-import numpy as np
-import numpy.typing as npt
 
 from ai.facade import RelaxedSolution, SolveContext, SolveStopped, StopReason
 from game.core.level import Brick, Level
@@ -44,7 +42,7 @@ from game.core.rules import check_bricks
 from game.core.simulation import Run, SimulationCancelled, simulate
 from game.core.storage import user_exports_dir
 from game.app import gif_writer, hud
-from game.app.export_draw import (DEFAULT_SCALE, TILE, Frame, _board_frame, _canvas, _footer, _pg, _title_card,
+from game.app.export_draw import (DEFAULT_SCALE, TILE, Frame, _board_frame, _footer, _pg, _title_card,
                                  _to_array, cell_size, check_frame_size, frame_shape, frame_size, margins)
 from game.app.export_relaxed import iter_relaxed_frames
 from game.app.render import LevelRenderer

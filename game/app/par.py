@@ -8,7 +8,6 @@ the progress file once proved.  It never blocks a frame; leaving the level cance
 
 from __future__ import annotations
 
-from typing import Callable
 
 from ai import facade
 from game.core.level import Level

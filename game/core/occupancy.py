@@ -34,7 +34,7 @@ import numpy.typing as npt
 from game.core.level import Brick, Level
 from game.core.physics import CLASSIC, Physics
 from game.core.physics_views import Flow, views
-from game.core.rules import LEFT, RIGHT, channel
+from game.core.rules import channel
 
 FloatArray = npt.NDArray[np.float64]
 

@@ -44,12 +44,10 @@ import numpy as np
 import numpy.typing as npt
 import scipy.sparse
 
-from ai.kernel.context import SolveContext
 from ai.solvers.reach import LemmingReach
-from ai.solvers.reach_bounded import BoundedLemming, BoundedReach, Scope
+from ai.solvers.reach_bounded import BoundedLemming, BoundedReach
 from ai.solvers.gates import FREE, SOLID, destination, possible
 from ai.solvers.milp.model import IntArray, MilpModel, ModelBuilder
-from game.core.level import Level
 from game.core.physics import Offset, Physics
 from game.core.physics_views import EffectGroup, views
 
