@@ -10,8 +10,8 @@ missing): the same functions as the game's child process, which adds only
 ``ai.kernel.process._child_main`` (a function of the same module) between ``run_in_child`` and the job.
 
 A *hop* is a call from a function of one module to a function of another one; the path's hops are
-the distinct (caller, callee) pairs of those stacks whose modules differ.  docs/ARCHITECTURE.md (UI)
-lists the chain; this test pins it.
+the distinct (caller, callee) pairs of those stacks whose modules differ.  docs/ARCHITECTURE.md, "Pressing
+S", lists the chain; this test pins it.
 """
 
 from __future__ import annotations
