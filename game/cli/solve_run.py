@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ai import facade
-from game.cli import export
+from game.cli import export_run
 from game.cli.args import Handler, terminal_safe
 from game.cli.context import command_context
 from game.cli.level import load_level
@@ -25,7 +25,7 @@ from game.core.rules import format_bricks, parse_bricks
 
 def solve(args: argparse.Namespace) -> int:
     level = load_level(args.level)
-    export.check_solve_gif(args, level)
+    export_run.check_solve_gif(args, level)
     mode = "all" if args.all else "min"
     options = solver_options(args)
 
@@ -38,7 +38,7 @@ def solve(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json()))
     else:
         _print_report(level, result)
-    export.write_solve_gif(args, level, result)
+    export_run.write_solve_gif(args, level, result)
     answered = result.status.value in ("optimal", "feasible", "infeasible") or result.relaxed is not None
     return 0 if answered else 1
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from game.app.export import DEFAULT_FPS, DEFAULT_SCALE
+from game.cli.export import HELP_FPS, HELP_SCALE
 from game.cli.main import main
 from tests.conftest import ORIGINAL_NUMBER, ORIGINAL_PACK, REPO
 
@@ -115,3 +117,7 @@ def test_ctrl_c_is_interrupted_exit_130(monkeypatch: pytest.MonkeyPatch, capsys:
     monkeypatch.setattr(game.cli.level, "load_level", interrupted)
     assert main(["check", ORIGINAL_NUMBER]) == 130
     assert capsys.readouterr().err == "interrupted\n"
+
+
+def test_the_export_help_shows_the_gif_writers_defaults() -> None:
+    assert (HELP_SCALE, HELP_FPS) == (DEFAULT_SCALE, DEFAULT_FPS)

@@ -1,0 +1,97 @@
+"""The work of ``export`` and of ``solve --gif`` (the parser is :mod:`game.cli.export`): the GIF writer and,
+for ``--relaxed`` or ``--time-limit``, the AI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Callable
+
+from ai import facade
+from game.app.export import DEFAULT_FPS, DEFAULT_SCALE, ExportResult, export_gif
+from game.app.export_draw import check_frame_size, fit_scale
+from game.cli.args import check_output_file, output_errors
+from game.cli.context import command_context
+from game.cli.level import load_level
+from game.core.errors import GameError
+from game.core.level import Level
+from game.core.rules import parse_bricks
+
+
+def export_solve_result(level: Level, result: facade.SolveResult, out: Path | str, *, scale: int = DEFAULT_SCALE,
+                        fps: float = DEFAULT_FPS) -> ExportResult:
+    """The GIF of a solve result: its bricks, or its relaxed densities."""
+    subtitle = f"{result.solver}: {result.describe().split(';')[0]}"
+    if result.bricks is not None:
+        return export_gif(level, result.bricks, out, scale=scale, fps=fps, subtitle=subtitle)
+    if result.relaxed is not None:
+        return export_gif(level, (), out, scale=scale, fps=fps, relaxed=result.relaxed, subtitle=subtitle)
+    raise GameError(f"nothing to export: {result.describe()}")
+
+
+def _limited_export(args: argparse.Namespace, level: Level, bricks: tuple[tuple[int, int], ...]) -> int:
+    """The export under the command's limit (``--time-limit``), with ``--relaxed`` solving for a fractional
+    answer first: ``lp`` (the MILP's LP relaxation) or ``gradient``."""
+    with command_context(args.time_limit, solver="export") as ctx:
+        try:
+            with output_errors(args.gif):
+                if args.relaxed:
+                    result = _solve_relaxed(facade.solve, level, args.relaxed, ctx)
+                    info = export_gif(level, (), args.gif, scale=args.scale, fps=args.fps, relaxed=result.relaxed,
+                                      subtitle=f"{result.solver}: {result.describe()}", context=ctx)
+                else:
+                    info = export_gif(level, bricks, args.gif, scale=args.scale, fps=args.fps, context=ctx)
+        except facade.SolveStopped as stop:
+            print(f"export stopped ({stop.reason.value}): no file written", file=sys.stderr)
+            return 1
+    print(info.describe())
+    return 0
+
+
+def _solve_relaxed(solve: Callable[..., facade.SolveResult], level: Level, source: str, ctx: facade.SolveContext) -> facade.SolveResult:
+    """The fractional answer of ``source`` (``lp`` or ``gradient``) by ``solve`` (:func:`ai.facade.solve`)
+    under ``ctx``."""
+    try:
+        if source == "lp":
+            result = solve(level, solver="milp", lp=True, ctx=ctx)
+        else:
+            result = solve(level, solver=source, ctx=ctx)
+    except ModuleNotFoundError as exc:
+        raise GameError(f"solver {source!r} is not available: {exc}") from None
+    if result.relaxed is None:
+        raise GameError(f"solver {source!r} gave no fractional solution: {result.describe()}")
+    return result
+
+
+def export(args: argparse.Namespace) -> int:
+    """``export``: the GIF of a run, or of a fractional solution with ``--relaxed``."""
+    scale = args.scale if args.scale is not None else DEFAULT_SCALE
+    fps = args.fps if args.fps is not None else DEFAULT_FPS
+    args.scale, args.fps = scale, fps
+    level = load_level(args.level)
+    bricks = parse_bricks(args.bricks or "")
+    check_frame_size(level, args.scale)
+    check_output_file(args.gif, what="--gif", kind="gif")  # again: the level may have taken a while to read
+    if args.relaxed or args.time_limit is not None:
+        return _limited_export(args, level, bricks)
+    with output_errors(args.gif):  # no solve and no limit: the GIF alone, without the AI
+        info = export_gif(level, bricks, args.gif, scale=args.scale, fps=args.fps)
+    print(info.describe())
+    return 0
+
+
+def check_solve_gif(args: argparse.Namespace, level: Level) -> None:
+    """``solve --gif``: the map must fit a GIF at some scale (checked before the solve)."""
+    if args.gif:
+        check_frame_size(level, 1)  # the smallest scale; the GIF is written at the largest that fits
+
+
+def write_solve_gif(args: argparse.Namespace, level: Level, result: facade.SolveResult) -> None:
+    """``solve --gif OUT.gif``: the solution (or, with ``--lp``, the densities) as an animated GIF."""
+    if not args.gif:
+        return
+    with output_errors(args.gif):
+        saved = export_solve_result(level, result, args.gif, scale=max(1, fit_scale(level)))  # big maps: small cells
+    print(saved.describe(), file=sys.stderr if args.json else sys.stdout)
