@@ -121,3 +121,10 @@ def test_ctrl_c_is_interrupted_exit_130(monkeypatch: pytest.MonkeyPatch, capsys:
 
 def test_the_export_help_shows_the_gif_writers_defaults() -> None:
     assert (HELP_SCALE, HELP_FPS) == (DEFAULT_SCALE, DEFAULT_FPS)
+
+
+def test_the_parser_loads_neither_the_ai_nor_pygame() -> None:
+    code = ("import sys; from game.cli.main import build_parser; build_parser(); "
+            "print(sorted(m for m in ('ai.facade', 'pygame', 'ortools') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
