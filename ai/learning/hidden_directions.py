@@ -236,6 +236,7 @@ def rules_table(rules: tuple[Rule, ...]) -> IntArray:
     :attr:`~game.core.physics_views.PhysicsViews.table` and computed with arrays (the learner tries thousands of lists).
 
     >>> from game.core.physics_catalog import SHIPPED
+    >>> from game.core.physics_views import views
     >>> bool((rules_table(SHIPPED["climber"].rules) == views(SHIPPED["climber"]).table).all())
     True
     """
