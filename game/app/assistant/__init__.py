@@ -11,7 +11,6 @@
 * :mod:`~game.app.assistant.tasks` — the solvers Tab offers and the jobs the controller submits.
 * :mod:`~game.app.assistant.overlay` — the marks on the board and drawing from the state (never-useful
   cells, relaxed densities, the solver badge); draw never mutates.
-* :mod:`~game.app.assistant.host` — :class:`AssistantHost`, the small protocol a scene offers.
 
 :func:`install` is a play-scene extension factory (registered by the composition root,
 :mod:`game.app.compose`); this package never imports the play scene.
@@ -22,14 +21,14 @@ from __future__ import annotations
 from typing import Mapping, Protocol
 
 from game.app.assistant.controller import Assistant
-from game.app.assistant.host import AssistantHost
 from game.app.assistant.tasks import EXACT, SOLVER_CYCLE, solver_choices
+from game.app.play_extension import PlayHost
 
 #: The key of the assistant in ``scene.extensions``.
 EXTENSION_KEY = Assistant.name
 
 
-def install(scene: AssistantHost) -> Assistant:
+def install(scene: PlayHost) -> Assistant:
     """The assistant of ``scene`` (the scene registers it as its extension ``"assistant"``)."""
     return Assistant(scene)
 
@@ -49,5 +48,5 @@ def assistant_of(scene: HasExtensions) -> Assistant:
     return found
 
 
-__all__ = ["Assistant", "AssistantHost", "EXACT", "EXTENSION_KEY", "SOLVER_CYCLE", "assistant_of", "install",
+__all__ = ["Assistant", "EXACT", "EXTENSION_KEY", "SOLVER_CYCLE", "assistant_of", "install",
            "solver_choices"]

@@ -32,7 +32,7 @@ from game.core.level import Level
 from game.app.assistant.answers import (
     cached_deductions, lesson_for, press_again, with_answer, with_deductions, with_hint,
 )
-from game.app.assistant.host import AssistantHost
+from game.app.play_extension import PlayHost
 from game.app.assistant.overlay import board_marks, draw_overlay
 from game.app.assistant.state import AssistantState, BrickSet, Running, TaskKind, solver_label, solver_title
 from game.app.assistant.tasks import (
@@ -50,7 +50,7 @@ class Assistant:
     #: Its name among the scene's extensions.
     name = "assistant"
 
-    def __init__(self, host: AssistantHost, *, solve_time_limit: float | None = SOLVE_TIME_LIMIT,
+    def __init__(self, host: PlayHost, *, solve_time_limit: float | None = SOLVE_TIME_LIMIT,
                  hint_time_limit: float = HINT_TIME_LIMIT) -> None:
         self.host = host
         self.level: Level = host.level
