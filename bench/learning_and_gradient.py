@@ -15,6 +15,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -26,7 +27,9 @@ from ai.solvers.gradient import GradientSolver  # noqa: E402
 from ai.solvers.learned import LearnedRuleSolver  # noqa: E402
 from ai.learning.active import active_learning  # noqa: E402
 from ai.learning.dataset import random_games_dataset  # noqa: E402
-from ai.learning.learn import DEFAULT_GAMES, games_until_exact  # noqa: E402
+from ai.learning.dataset import Dataset, random_games_datasets  # noqa: E402
+from ai.learning.learn import DEFAULT_GAMES  # noqa: E402
+from ai.learning.models import fit_tree  # noqa: E402
 from ai.learning.models import fit_model  # noqa: E402
 from ai.learning.verify import verify_model  # noqa: E402
 from game.core.level import Level  # noqa: E402
@@ -34,6 +37,62 @@ from game.core.pack import pack_level_paths  # noqa: E402
 
 BENCH = Path(__file__).resolve().parent
 SUITES = {"levels": pack_level_paths(), "large": sorted((BENCH / "suites" / "large").glob("*.txt"))}
+
+
+def passive_curve(seed: int, checkpoints: Sequence[int]) -> list[tuple[int, int]]:
+    """``(games, total errors)`` of tree rules learned from the first ``g`` random games of one
+    seed, for each ``g`` in ``checkpoints``."""
+    rng = np.random.default_rng(seed)
+    per_game = random_games_datasets(rng, max(checkpoints))
+    out = []
+    data = Dataset.empty()
+    for g, d in enumerate(per_game, start=1):
+        data = data.merge(d)
+        if g in checkpoints:
+            out.append((g, verify_model(fit_tree(data.features, data.labels)).total_errors))
+    return out
+
+
+def games_until_exact(seed: int, max_games: int = 200) -> int | None:
+    """Fewest random games (of one seed's sequence) after which the tree rules are exact and
+    stay exact at every later checkpoint tried (doubling), or ``None``."""
+    rng = np.random.default_rng(seed)
+    per_game = random_games_datasets(rng, max_games)
+    prefix: list[Dataset] = []
+    data = Dataset.empty()
+    for d in per_game:
+        data = data.merge(d)
+        prefix.append(data)
+    exact = {}
+
+    def is_exact(g: int) -> bool:
+        if g not in exact:
+            d = prefix[g - 1]
+            exact[g] = verify_model(fit_tree(d.features, d.labels)).exact
+        return exact[g]
+
+    first = None
+    for g in range(1, max_games + 1):
+        if is_exact(g):
+            first = g
+            break
+    if first is None:
+        return None
+    # check it stays exact at a few later points
+    g = first * 2
+    while g <= max_games:
+        if not is_exact(g):
+            return games_until_exact_from(prefix, g, is_exact)
+        g *= 2
+    return first
+
+
+def games_until_exact_from(prefix: list[Dataset], start: int, is_exact: Any) -> int | None:
+    """Helper of :func:`games_until_exact`: search again from ``start``."""
+    for g in range(start, len(prefix) + 1):
+        if is_exact(g):
+            return g
+    return None
 
 
 def _median(xs: list[float]) -> float:
@@ -125,7 +184,6 @@ def bench_learning(seeds: int) -> str:
         "",
     ]
     # -- curve
-    from ai.learning.learn import passive_curve
 
     checkpoints = [1, 2, 3, 5, 10, 15, 20, 30, 50, 100]
     curves = [passive_curve(s, checkpoints) for s in range(min(seeds, 5))]

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 from ai.kernel.context import SolveContext
 from ai.learning.active import DEFAULT_TILES, active_learning
-from ai.learning.dataset import Dataset, mirrored, random_games_dataset, random_games_datasets, regime_datasets
+from ai.learning.dataset import Dataset, mirrored, random_games_dataset, regime_datasets
 from ai.learning.hidden import learn_positions_model
 from ai.learning.positions_verify import verify_positions
-from ai.learning.models import MODEL_KINDS, fit_model, fit_occam_tree, fit_tree
+from ai.learning.models import MODEL_KINDS, fit_model, fit_occam_tree
 from ai.learning.rules import LearnedRules
 from ai.learning.verify import Verification, verify_model
 
@@ -190,62 +190,6 @@ def _fit_best(kinds: list[str], data: Dataset, *, regime: str, seed: int, ctx: S
             best = (ver.total_errors, rank, fitted, ver)
     assert best is not None
     return best[2], best[3], comparison
-
-
-def passive_curve(seed: int, checkpoints: Sequence[int]) -> list[tuple[int, int]]:
-    """``(games, total errors)`` of tree rules learned from the first ``g`` random games of one
-    seed, for each ``g`` in ``checkpoints``."""
-    rng = np.random.default_rng(seed)
-    per_game = random_games_datasets(rng, max(checkpoints))
-    out = []
-    data = Dataset.empty()
-    for g, d in enumerate(per_game, start=1):
-        data = data.merge(d)
-        if g in checkpoints:
-            out.append((g, verify_model(fit_tree(data.features, data.labels)).total_errors))
-    return out
-
-
-def games_until_exact(seed: int, max_games: int = 200) -> int | None:
-    """Fewest random games (of one seed's sequence) after which the tree rules are exact and
-    stay exact at every later checkpoint tried (doubling), or ``None``."""
-    rng = np.random.default_rng(seed)
-    per_game = random_games_datasets(rng, max_games)
-    prefix: list[Dataset] = []
-    data = Dataset.empty()
-    for d in per_game:
-        data = data.merge(d)
-        prefix.append(data)
-    exact = {}
-
-    def is_exact(g: int) -> bool:
-        if g not in exact:
-            d = prefix[g - 1]
-            exact[g] = verify_model(fit_tree(d.features, d.labels)).exact
-        return exact[g]
-
-    first = None
-    for g in range(1, max_games + 1):
-        if is_exact(g):
-            first = g
-            break
-    if first is None:
-        return None
-    # check it stays exact at a few later points
-    g = first * 2
-    while g <= max_games:
-        if not is_exact(g):
-            return games_until_exact_from(prefix, g, is_exact)
-        g *= 2
-    return first
-
-
-def games_until_exact_from(prefix: list[Dataset], start: int, is_exact: Any) -> int | None:
-    """Helper of :func:`games_until_exact`: search again from ``start``."""
-    for g in range(start, len(prefix) + 1):
-        if is_exact(g):
-            return g
-    return None
 
 
 def learn_positions(*, games: int | None = None, seed: int = DEFAULT_SEED, regime: str = "many") -> LearnReport:

@@ -205,17 +205,6 @@ class Relaxation:
         return mass, g_obst[:, self.rows, self.cols]
 
 
-def finite_difference_grad(relax: Relaxation, x: FloatArray, eps: float = 1e-6) -> FloatArray:
-    """Central finite differences of :meth:`Relaxation.mass` (for tests): ``(R, K)``."""
-    out = np.zeros_like(x)
-    for k in range(x.shape[1]):
-        xp, xm = x.copy(), x.copy()
-        xp[:, k] += eps
-        xm[:, k] -= eps
-        out[:, k] = (relax.mass(xp) - relax.mass(xm)) / (2 * eps)
-    return out
-
-
 # --------------------------------------------------------------------- the solver
 class GradientSolver(SolverBase):
     """Gradient-based heuristic solver (see the module docstring).

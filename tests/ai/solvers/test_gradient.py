@@ -11,7 +11,7 @@ import pytest
 from ai.facade import get_solver, solve
 from ai.kernel.base import SolveMode, SolveStatus
 from ai.kernel.context import ManualClock, SolveContext
-from ai.solvers.gradient import GradientSolver, Relaxation, finite_difference_grad, step_padded_adjoint
+from ai.solvers.gradient import FloatArray, GradientSolver, Relaxation, step_padded_adjoint
 from game.core.level import Level
 from game.core.occupancy import step_padded
 from game.core.physics import Physics, random_physics
@@ -23,6 +23,17 @@ from tests.stopping import CancelOnPoll
 
 
 PHYSICS = [*SHIPPED.values(), *(random_physics(np.random.default_rng(s)) for s in range(6))]
+
+
+def finite_difference_grad(relax: Relaxation, x: FloatArray, eps: float = 1e-6) -> FloatArray:
+    """Central finite differences of :meth:`Relaxation.mass`: ``(R, K)``."""
+    out = np.zeros_like(x)
+    for k in range(x.shape[1]):
+        xp, xm = x.copy(), x.copy()
+        xp[:, k] += eps
+        xm[:, k] -= eps
+        out[:, k] = (relax.mass(xp) - relax.mass(xm)) / (2 * eps)
+    return out
 
 
 @pytest.mark.parametrize("physics", PHYSICS, ids=lambda p: p.name)
