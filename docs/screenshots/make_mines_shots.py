@@ -1,4 +1,4 @@
-"""Take the README screenshots of issue 20 headless: `python docs/screenshots/make_mines_shots.py docs/screenshots`."""
+"""Take the README screenshots headless: `python docs/screenshots/make_mines_shots.py docs/screenshots`."""
 import os
 import sys
 import tempfile

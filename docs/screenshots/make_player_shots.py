@@ -1,4 +1,4 @@
-"""Take the README screenshots of issue 12 headless: `python docs/screenshots/make_player_shots.py docs/screenshots`."""
+"""Take the README screenshots headless: `python docs/screenshots/make_player_shots.py docs/screenshots`."""
 import os, sys
 os.environ["SDL_VIDEODRIVER"] = "dummy"; os.environ["SDL_AUDIODRIVER"] = "dummy"
 import tempfile
