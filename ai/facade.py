@@ -70,7 +70,7 @@ from ai.services.hints import Hint, compute_hint
 from ai.services.learned_hint import learned_hint
 from ai.services.rating import Rating, player_label, rate_level
 from ai.solvers.learned import read_rules
-from ai.solvers.registry import SOLVERS, available_solvers, get_solver, solve
+from ai.solvers.registry import SOLVERS, get_solver, solve
 
 # the command line's types
 from ai.learning.observations import Game
@@ -83,7 +83,7 @@ __all__ = [
     "MinesAnalysis", "MinesAnalysisStatus", "MinesMoveKind", "MinesWrongAnswerError", "PegsStatus", "Progress",
     "ProgressBar", "ProgressCallback", "Rating", "RelaxedSolution", "RulePicture", "RunSpec", "SolveContext",
     "SolveMode", "SolveResult", "SolveStatus", "SolveStopped", "Solver", "StopReason", "WrongSolutionError",
-    "agreement", "analyse_level", "available_solvers", "compute_hint", "default_jobs", "difficulty_spec",
+    "agreement", "analyse_level", "compute_hint", "default_jobs", "difficulty_spec",
     "engine_for", "fork_available", "generate_run", "get_solver", "knowledge", "last_arrival_frame",
     "learn_by_asking", "learn_physics", "learn_positions", "learn_rules", "learned_hint", "learning_curves",
     "life_backbone", "life_disagreements", "life_learn_rule", "life_reverse", "load_observations",

@@ -30,11 +30,11 @@ BASE_SOLVERS: Mapping[str, SolverFactory] = {
 }
 
 
-def build_base_solver(name: str, **options: object) -> Solver:
-    """The solver ``name`` of :data:`BASE_SOLVERS` (ValueError naming the choices if unknown)."""
-    if name not in BASE_SOLVERS:
-        raise ValueError(f"unknown solver {name!r}; choose from {', '.join(BASE_SOLVERS)}")
-    return BASE_SOLVERS[name](**options)
+def build_solver(solvers: Mapping[str, SolverFactory], name: str, **options: object) -> Solver:
+    """The solver ``name`` of ``solvers`` with its options (ValueError naming the choices if unknown)."""
+    if name not in solvers:
+        raise ValueError(f"unknown solver {name!r}; choose from {', '.join(solvers)}")
+    return solvers[name](**options)
 
 
-__all__ = ["BASE_SOLVERS", "SolverFactory", "build_base_solver"]
+__all__ = ["BASE_SOLVERS", "SolverFactory", "build_solver"]

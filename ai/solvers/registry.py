@@ -16,7 +16,7 @@ from typing import Mapping
 
 from ai.kernel.base import SolveMode, SolveResult, Solver, verify_result, with_seconds
 from ai.kernel.context import SolveContext
-from ai.solvers.base_registry import BASE_SOLVERS, SolverFactory
+from ai.solvers.base_registry import BASE_SOLVERS, SolverFactory, build_solver
 from ai.solvers.learned import learned_solver
 from game.core.level import Level
 
@@ -24,16 +24,9 @@ from game.core.level import Level
 SOLVERS: Mapping[str, SolverFactory] = {**BASE_SOLVERS, "learned": learned_solver}
 
 
-def available_solvers() -> list[str]:
-    """Names of the solvers, in menu order."""
-    return list(SOLVERS)
-
-
 def get_solver(name: str, **options: object) -> Solver:
     """Build the solver called ``name`` with its options (ValueError naming the choices if unknown)."""
-    if name not in SOLVERS:
-        raise ValueError(f"unknown solver {name!r}; choose from {', '.join(SOLVERS)}")
-    return SOLVERS[name](**options)
+    return build_solver(SOLVERS, name, **options)
 
 
 def solve(
@@ -63,4 +56,4 @@ def solve(
     return verify_result(level, result, own)
 
 
-__all__ = ["SOLVERS", "available_solvers", "get_solver", "solve"]
+__all__ = ["SOLVERS", "get_solver", "solve"]

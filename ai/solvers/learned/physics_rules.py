@@ -28,7 +28,7 @@ from ai.kernel.context import SolveContext
 from ai.learning.observations import random_game
 from ai.learning.physics_learner import engine_for, learn_by_asking
 from ai.solvers.base import Outcome, Partial, SolverBase
-from ai.solvers.base_registry import build_base_solver
+from ai.solvers.base_registry import BASE_SOLVERS, build_solver
 from game.core.level import Level
 from game.core.physics import Physics
 from game.core.physics_views import moves_alike, views
@@ -66,7 +66,7 @@ class PhysicsRulesSolver(SolverBase):
         extra: dict[str, Any] = {"rules_verified": verified, "rules": learned.to_json(),
                                  "rules_learned_by_watching": self.physics is None}
         partial.extra = extra
-        inner = build_base_solver(self.inner)
+        inner = build_solver(BASE_SOLVERS, self.inner)
         assert isinstance(inner, SolverBase)
         result = inner.solve_in(level.with_physics(learned), mode, ctx.child(share=False))
         winners = tuple(s for s in result.solutions if simulate(level, s).won)

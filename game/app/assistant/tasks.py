@@ -23,7 +23,7 @@ PREFETCH_SOLVER = "auto"
 #: The solver name of the rules learned from the player's own runs, once they are exact.
 PLAYER_RULES_SOLVER = "learned:yours"
 
-#: The order Tab cycles through (only the solvers present in ``facade.available_solvers()``).
+#: The order Tab cycles through.
 SOLVER_CYCLE: tuple[str, ...] = ("auto", "cpsat", "milp", "search", "gradient", "learned")
 #: Solvers that prove optimality (used for the F deductions when the active one is not exact).
 EXACT = ("auto", "cpsat", "milp", "search", "brute")
@@ -36,9 +36,8 @@ BUSY_SWITCH_INTERVAL = 0.001
 
 
 def solver_choices() -> list[str]:
-    """The Tab cycle: :data:`SOLVER_CYCLE` filtered by :func:`facade.available_solvers`."""
-    present = set(facade.available_solvers())
-    return [name for name in SOLVER_CYCLE if name in present] or ["auto"]
+    """The Tab cycle: :data:`SOLVER_CYCLE`."""
+    return list(SOLVER_CYCLE)
 
 
 def player_rules_solvers(level: Level) -> list[Solver]:
