@@ -40,7 +40,8 @@ def play(args: argparse.Namespace) -> int:
     bricks: tuple[tuple[int, int], ...] = ()
     if args.bricks and playlist is not None:
         bricks = check_bricks(playlist[index].level, parse_bricks(args.bricks))
-    app = build_app(size=_window_size(args), clock=FixedClock() if args.frames else None)
+    store = settings.SettingsStore.load()  # read once: the window size, then the app's settings
+    app = build_app(size=_window_size(args, store), clock=FixedClock() if args.frames else None, settings=store)
     app.open("menu")
     if playlist is not None:
         app.open("select", entries=entries)
@@ -89,9 +90,9 @@ def pegs(args: argparse.Namespace) -> int:
     return app.start(frames=args.frames, screenshot=args.screenshot)
 
 
-def _window_size(args: argparse.Namespace) -> tuple[int, int]:
-    """``--width``/``--height`` (checked), else the saved window size."""
-    saved = settings.SettingsStore.load().settings.window_size
+def _window_size(args: argparse.Namespace, store: settings.SettingsStore) -> tuple[int, int]:
+    """``--width``/``--height`` (checked), else the window size saved in ``store``."""
+    saved = store.settings.window_size
     size = (args.width or saved[0], args.height or saved[1])
     low, high = settings.MIN_WINDOW, settings.MAX_WINDOW
     if not all(lo <= v <= hi for v, lo, hi in zip(size, low, high)):
