@@ -106,21 +106,24 @@ def test_milp_with_a_cancel_event_also_works_at_top_level() -> None:
     assert result.status == SolveStatus.OPTIMAL and result.bricks in ORIGINAL_SOLUTIONS
 
 
+#: A script's body: a job runner starts a job that starts a child of its own, and prints both pids.
+START_JOB_AND_ITS_CHILD = (
+    "from game.app.jobs import JobRunner\n"
+    "from tests.ai.kernel.test_process import nested_sleeper\n"
+    "pids = []\n"
+    "w = JobRunner()\n"
+    "w.submit(lambda ctx: nested_sleeper(ctx.progress), label='x', on_progress=lambda e: pids.append(e.payload))\n"
+    "while len(pids) < 2:\n"
+    "    w.pump()\n"
+    "    time.sleep(0.01)\n"
+    "print(*pids, flush=True)\n"
+)
+
+
 def test_no_solver_process_outlives_the_program(tmp_path: Path) -> None:
     """A program that exits while a job (and the job's own child) runs leaves nothing behind."""
     script = tmp_path / "leave.py"
-    script.write_text(
-        "import sys, threading, time\n"
-        "from game.app.jobs import JobRunner\n"
-        "from tests.ai.kernel.test_process import nested_sleeper\n"
-        "pids = []\n"
-        "w = JobRunner()\n"
-        "w.submit(lambda ctx: nested_sleeper(ctx.progress), label='x', on_progress=lambda e: pids.append(e.payload))\n"
-        "while len(pids) < 2:\n"
-        "    w.pump()\n"
-        "    time.sleep(0.01)\n"
-        "print(*pids, flush=True)\n"
-    )
+    script.write_text("import sys, threading, time\n" + START_JOB_AND_ITS_CHILD)
     env = dict(os.environ, PYTHONPATH=str(REPO))
     proc = subprocess.run([sys.executable, str(script)], cwd=REPO, env=env, capture_output=True, text=True,
                           timeout=60)
@@ -134,19 +137,7 @@ def test_no_solver_process_outlives_the_program(tmp_path: Path) -> None:
 def test_no_solver_process_outlives_a_killed_program(tmp_path: Path) -> None:
     """Even SIGKILL (no atexit) takes the job and the job's own child down with the program."""
     script = tmp_path / "killed.py"
-    script.write_text(
-        "import time\n"
-        "from game.app.jobs import JobRunner\n"
-        "from tests.ai.kernel.test_process import nested_sleeper\n"
-        "pids = []\n"
-        "w = JobRunner()\n"
-        "w.submit(lambda ctx: nested_sleeper(ctx.progress), label='x', on_progress=lambda e: pids.append(e.payload))\n"
-        "while len(pids) < 2:\n"
-        "    w.pump()\n"
-        "    time.sleep(0.01)\n"
-        "print(*pids, flush=True)\n"
-        "time.sleep(60)\n"
-    )
+    script.write_text("import time\n" + START_JOB_AND_ITS_CHILD + "time.sleep(60)\n")
     env = dict(os.environ, PYTHONPATH=str(REPO))
     proc = subprocess.Popen([sys.executable, str(script)], cwd=REPO, env=env, stdout=subprocess.PIPE, text=True)
     try:
