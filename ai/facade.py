@@ -22,8 +22,6 @@ the one way a piece of AI work learns its deadline, its cancel request and where
 from __future__ import annotations
 
 from ai.kernel.base import (
-    Progress,
-    ProgressCallback,
     RelaxedSolution,
     SolveMode,
     SolveResult,
@@ -31,7 +29,7 @@ from ai.kernel.base import (
     Solver,
     WrongSolutionError,
 )
-from ai.kernel.context import SolveContext, SolveStopped, StopReason
+from ai.kernel.context import Progress, ProgressCallback, SolveContext, SolveStopped, StopReason
 from ai.kernel.process import JobCancelled, JobFailed, fork_available, run_in_child
 from ai.learning.curves import MODEL_CURVES, REGIME_CURVES, Curves, learning_curves
 from ai.learning.learn import learn_positions, learn_rules

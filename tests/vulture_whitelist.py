@@ -53,7 +53,7 @@ _.INTERMEDIATE  # game.core.puzzles.mines.Difficulty
 _.EXPERT  # game.core.puzzles.mines.Difficulty
 
 # Fields of result records, filled in for whoever reads the record (tests, benchmarks, the progress bar).
-_.solutions_found  # ai.kernel.base.Progress
+_.solutions_found  # ai.kernel.context.Progress
 _.example  # ai.puzzles.life.reverse.Backbone
 _.components  # ai.puzzles.mines.analysis.MinesAnalysis
 _.guesses  # ai.puzzles.mines.play.GameRecord (bench/mines.py)

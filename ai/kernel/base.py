@@ -22,7 +22,7 @@ from typing import Any, Callable, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from ai.kernel.context import Progress, ProgressCallback, SolveContext, StopReason
+from ai.kernel.context import SolveContext, StopReason
 from game.core.level import Brick, Level
 from game.core.rules import check_bricks
 from game.core.simulation import SimulationCancelled, simulate
@@ -302,6 +302,6 @@ def with_seconds(result: SolveResult, seconds: float) -> SolveResult:
 
 
 __all__ = [
-    "REPLAY_GRACE", "BrickSet", "Progress", "ProgressCallback", "RelaxedSolution", "SolveMode", "SolveResult",
+    "REPLAY_GRACE", "BrickSet", "RelaxedSolution", "SolveMode", "SolveResult",
     "SolveStats", "SolveStatus", "Solver", "WrongSolutionError", "verify_result", "with_seconds",
 ]

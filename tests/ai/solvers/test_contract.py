@@ -25,10 +25,10 @@ import numpy as np
 import pytest
 
 from ai.facade import get_solver
-from ai.kernel.base import Progress, SolveMode, SolveStatus
+from ai.kernel.base import SolveMode, SolveStatus
+from ai.kernel.context import Progress
 from ai.kernel.context import SolveContext
 from ai.solvers.reach import ReachInfo, reach_for
-from ai.solvers.base import SolverBase
 from ai.solvers.gradient import Relaxation
 from game.core.level import Level
 from game.core.simulation import simulate

@@ -57,7 +57,7 @@ def test_two_steps_and_a_non_totalistic_rule() -> None:
     target = batch_step(images[1234:1235], rule)[0]
     reports: list[object] = []
     result = reverse(target, 2, SolveContext.create(progress=reports.append), rule)
-    assert reports  # progress reaches the caller as ai.kernel.base.Progress
+    assert reports  # progress reaches the caller as ai.kernel.context.Progress
     assert result.status == ReverseStatus.EXACT
     assert np.array_equal(step(result.start, rule, 2), target)
 
