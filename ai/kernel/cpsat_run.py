@@ -18,11 +18,11 @@ True
 
 from __future__ import annotations
 
+import functools
 import threading
-from typing import Any
+from typing import Any, Callable
 
-from ortools.sat.python import cp_model
-
+from ai.kernel.libraries import cp_model
 from ai.kernel.context import SolveContext
 
 
@@ -51,4 +51,25 @@ def solve_under(solver: cp_model.CpSolver, model: cp_model.CpModel, ctx: SolveCo
             finished.set()
 
 
-__all__ = ["solve_under"]
+def solution_callback(on_solution: Callable[[cp_model.CpSolverSolutionCallback], None]
+                      ) -> cp_model.CpSolverSolutionCallback:
+    """A CP-SAT solution callback that calls ``on_solution(values)`` at each solution found."""
+    return _callback_class()(on_solution)  # type: ignore[no-any-return]
+
+
+@functools.cache
+def _callback_class() -> Any:
+    """The callback's class, made on first use (it subclasses OR-Tools', which loads only then)."""
+
+    class Callback(cp_model.CpSolverSolutionCallback):
+        def __init__(self, on_solution: Callable[[cp_model.CpSolverSolutionCallback], None]) -> None:
+            super().__init__()
+            self._on_solution = on_solution
+
+        def on_solution_callback(self) -> None:
+            self._on_solution(self)
+
+    return Callback
+
+
+__all__ = ["solution_callback", "solve_under"]

@@ -31,7 +31,6 @@ from __future__ import annotations
 import atexit
 import ctypes
 import gc
-import importlib
 import multiprocessing
 import multiprocessing.util  # noqa: F401 - registers its exit handler before ours (ours runs first)
 import os
@@ -41,6 +40,8 @@ import threading
 import time
 import traceback
 from typing import Any, Callable
+
+from ai.kernel.libraries import PRELOAD, load
 
 #: A job: called (in the child) with a progress-report function; returns a picklable result.
 Job = Callable[[Callable[[Any], None]], Any]
@@ -85,21 +86,17 @@ def in_child() -> bool:
 
 
 def run_in_child(job: Job, cancel: threading.Event, report: Report | None = None, *,
-                 nice: int | None = None, preload: tuple[str, ...] = ()) -> Any:
+                 nice: int | None = None) -> Any:
     """Run ``job(report)`` in a child process and return its result.
 
     Raises :class:`JobCancelled` as soon as ``cancel`` is set (the child and its own children are
-    killed), :class:`JobFailed` when the job raised or the child died.  ``preload`` names modules to
-    import here first, so that later children inherit them (OR-Tools takes ~0.5 s to import).
+    killed), :class:`JobFailed` when the job raised or the child died.  The heavy libraries every job
+    needs (:data:`ai.kernel.libraries.PRELOAD`) load here first, so that later children inherit them.
     ``nice`` defaults to :data:`CHILD_NICE` at top level and 0 inside a runner child.
     """
     if not fork_available():
         return job(report or _ignore)
-    for name in preload:
-        try:
-            importlib.import_module(name)
-        except Exception:  # noqa: BLE001 - the child meets (and reports) the same error
-            pass
+    load(*PRELOAD)
     if cancel.is_set():
         raise JobCancelled
     ctx = multiprocessing.get_context("fork")

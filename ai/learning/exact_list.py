@@ -19,8 +19,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from ortools.sat.python import cp_model
-
+from ai.kernel.libraries import cp_model
 from ai.kernel.context import SolveContext
 from ai.kernel.cpsat_run import solve_under
 from ai.learning.hidden_directions import STAY_OUTCOME, direction_model, outcome_ids, outcome_of, targets_stop_seen

@@ -34,8 +34,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from ortools.sat.python import cp_model
-
+from ai.kernel.libraries import cp_model, sklearn_tree
 from ai.kernel.context import SolveContext
 from ai.learning.dataset import regime_games
 from ai.learning.derive import Condition
@@ -296,11 +295,9 @@ def training_rows(observations: list[Observation], states: list[IntArray]) -> tu
 
 
 def _fit(x: npt.NDArray[np.bool_], y: IntArray, random_state: int) -> list[Node]:
-    from sklearn.tree import DecisionTreeClassifier  # late: sklearn takes over 1 s to import
-
     if len(set(y.tolist())) <= 1:
         return [{"value": int(y[0]) if len(y) else 0}]
-    clf = DecisionTreeClassifier(criterion="entropy", random_state=random_state)
+    clf = sklearn_tree.DecisionTreeClassifier(criterion="entropy", random_state=random_state)
     clf.fit(x.astype(np.float64), y)
     return tree_nodes(clf, int)
 

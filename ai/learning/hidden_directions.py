@@ -27,8 +27,7 @@ from typing import Any, Iterator
 
 import numpy as np
 import numpy.typing as npt
-from ortools.sat.python import cp_model
-
+from ai.kernel.libraries import cp_model
 from ai.kernel.context import SolveContext
 from ai.kernel.cpsat_run import solve_under
 from ai.learning.observations import MIRROR, Steps

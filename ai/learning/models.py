@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from ai.learning.features import LABELS, N_FEATURES, BoolArray, feature_name
 from ai.learning.trees import Literal, Node, checked_tree, tree_lines, tree_nodes, tree_paths
+from ai.kernel.libraries import sklearn_exceptions, sklearn_linear_model, sklearn_neural_network, sklearn_tree
 
 MODEL_KINDS = ("tree", "logreg", "mlp")
 
@@ -130,8 +131,6 @@ def fit_tree(features: npt.ArrayLike, labels: npt.ArrayLike, *, random_state: in
     Unpruned trees fit every (deterministic) example, so any ``splitter``/``random_state``
     gives a hypothesis consistent with the data; they differ only where data is missing.
     """
-    from sklearn.tree import DecisionTreeClassifier  # late: sklearn takes over 1 s to import
-
     x = _as_rows(features)
     y = np.asarray(labels, dtype=bool).reshape(-1, len(LABELS))
     trees = []
@@ -139,7 +138,7 @@ def fit_tree(features: npt.ArrayLike, labels: npt.ArrayLike, *, random_state: in
         if len(x) == 0 or y[:, c].all() or not y[:, c].any():
             trees.append([{"value": int(len(x) > 0 and bool(y[:, c].all()))}])
             continue
-        clf = DecisionTreeClassifier(criterion=criterion, splitter=splitter, random_state=random_state)
+        clf = sklearn_tree.DecisionTreeClassifier(criterion=criterion, splitter=splitter, random_state=random_state)
         clf.fit(x, y[:, c])
         nodes = tree_nodes(clf, lambda label: int(bool(label)))
         trees.append(nodes)
@@ -193,8 +192,6 @@ def pairwise_features(features: npt.ArrayLike) -> npt.NDArray[np.float64]:
 
 def fit_logreg(features: npt.ArrayLike, labels: npt.ArrayLike, *, c_value: float = 1e4) -> LogRegModel:
     """Fit the pairwise logistic regression (scikit-learn, nearly unregularised)."""
-    from sklearn.linear_model import LogisticRegression  # late: sklearn takes over 1 s to import
-
     x = pairwise_features(features)
     y = np.asarray(labels, dtype=bool).reshape(-1, len(LABELS))
     a, b = np.triu_indices(N_FEATURES, k=1)
@@ -206,7 +203,7 @@ def fit_logreg(features: npt.ArrayLike, labels: npt.ArrayLike, *, c_value: float
             linear.append([0.0] * N_FEATURES)
             pair.append(p.tolist())
             continue
-        clf = LogisticRegression(C=c_value, max_iter=3000)
+        clf = sklearn_linear_model.LogisticRegression(C=c_value, max_iter=3000)
         clf.fit(x, y[:, c])
         coef = clf.coef_[0]
         p[a, b] = coef[N_FEATURES:]
@@ -251,8 +248,6 @@ class MlpModel:
 def fit_mlp(features: npt.ArrayLike, labels: npt.ArrayLike, *, hidden: Sequence[int] = (24,),
             random_state: int = 0) -> MlpModel:
     """Fit a small MLP per channel (scikit-learn ``MLPClassifier``, Adam)."""
-    import sklearn.neural_network  # late: sklearn takes over 1 s to import (its exceptions come with it)
-
     x = _as_rows(features)
     y = np.asarray(labels, dtype=bool).reshape(-1, len(LABELS))
     weights, biases = [], []
@@ -262,10 +257,10 @@ def fit_mlp(features: npt.ArrayLike, labels: npt.ArrayLike, *, hidden: Sequence[
             weights.append([np.zeros((N_FEATURES, 1)).tolist()])
             biases.append([[const]])
             continue
-        clf = sklearn.neural_network.MLPClassifier(hidden_layer_sizes=tuple(hidden), max_iter=400, tol=1e-6,
+        clf = sklearn_neural_network.MLPClassifier(hidden_layer_sizes=tuple(hidden), max_iter=400, tol=1e-6,
                             random_state=random_state, alpha=1e-5)
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", sklearn.exceptions.ConvergenceWarning)
+            warnings.simplefilter("ignore", sklearn_exceptions.ConvergenceWarning)
             clf.fit(x, y[:, c])
         weights.append([w.tolist() for w in clf.coefs_])
         biases.append([b.tolist() for b in clf.intercepts_])

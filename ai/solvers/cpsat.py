@@ -41,11 +41,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ortools.sat.python import cp_model
-
+from ai.kernel.libraries import cp_model
 from ai.kernel.base import BrickSet, SolveMode, SolveStatus
 from ai.kernel.context import SolveContext, SolveStopped, StopReason
-from ai.kernel.cpsat_run import solve_under
+from ai.kernel.cpsat_run import solution_callback, solve_under
 from ai.solvers.cpsat_min import minimise
 from ai.solvers.reach import analyse, reach_for
 from ai.solvers.reach_bounded import BoundedReach, Scope
@@ -73,21 +72,6 @@ def build_model(level: Level, info: Scope | None = None, *, redundant: bool = Tr
     return m
 
 
-class _Collector(cp_model.CpSolverSolutionCallback):
-    """Collects the brick set of every solution and reports progress."""
-
-    def __init__(self, m: CpSatModel, on_solution: Callable[[list[BrickSet]], None] | None = None) -> None:
-        super().__init__()
-        self.m = m
-        self.found: list[BrickSet] = []
-        self.on_solution = on_solution
-
-    def on_solution_callback(self) -> None:
-        self.found.append(self.m.bricks_of(self))
-        if self.on_solution is not None:
-            self.on_solution(self.found)
-
-
 #: Below this many variables CP-SAT skips its probing and symmetry detection at the root: on the small
 #: models of a capped solve they took a third of the time (drifter's bounded models 24 -> 14 ms, classic's
 #: 4.9 -> 3.3 ms), while larger, harder models gain from them (pack level 040, 2,172 variables: 0.43 s with,
@@ -108,7 +92,7 @@ def run_solver(
     *,
     workers: int = 1,
     enumerate_all: bool = False,
-    collector: _Collector | None = None,
+    callback: cp_model.CpSolverSolutionCallback | None = None,
     presolve: bool = True,
 ) -> tuple[Any, cp_model.CpSolver]:
     """Solve ``m.model`` within ``ctx`` (its deadline and cancel events).
@@ -128,7 +112,7 @@ def run_solver(
     params.use_sat_inprocessing = INPROCESSING
     if enumerate_all:
         params.enumerate_all_solutions = True
-    return solve_under(solver, m.model, ctx, collector), solver
+    return solve_under(solver, m.model, ctx, callback), solver
 
 
 def stopped(ctx: SolveContext, status: Any) -> SolveStopped:
@@ -230,12 +214,15 @@ class CpSatSolver(SolverBase):
         m.model.clear_objective()  # type: ignore[no-untyped-call]  # (untyped in OR-Tools' stubs)
         m.add_exact_count(count)
 
-        def on_solution(found: list[BrickSet]) -> None:
+        found: list[BrickSet] = []
+
+        def on_solution(values: cp_model.CpSolverSolutionCallback) -> None:
+            found.append(m.bricks_of(values))
             partial.found(found[-1])
             ctx.report("solution found", best_bricks=count, best_bound=count, solutions_found=len(found))
 
-        collector = _Collector(m, on_solution)
-        status, solver = run_solver(m, ctx, enumerate_all=True, collector=collector, presolve=self.presolve)
+        status, solver = run_solver(m, ctx, enumerate_all=True, callback=solution_callback(on_solution),
+                                    presolve=self.presolve)
         complete = status == cp_model.OPTIMAL and not ctx.cancelled()
-        return self._outcome(SolveStatus.OPTIMAL, m, solver, solutions=[*collector.found, best],
+        return self._outcome(SolveStatus.OPTIMAL, m, solver, solutions=[*found, best],
                              complete=complete, best_bound=float(count))

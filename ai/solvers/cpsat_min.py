@@ -36,8 +36,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable, NamedTuple, Protocol
 
-from ortools.sat.python import cp_model
-
+from ai.kernel.libraries import cp_model
 from ai.kernel.base import BrickSet, SolveStatus
 from ai.kernel.context import SolveContext, SolveStopped, StopReason
 from ai.solvers.base import Outcome, Partial
@@ -66,7 +65,7 @@ class CappedModel(Protocol):
         """The brick set of the current solution."""
 
 
-Runner = Callable[[Any, SolveContext], tuple[Any, cp_model.CpSolver]]
+Runner = Callable[[Any, SolveContext], tuple[Any, "cp_model.CpSolver"]]
 """Solves a model under a context: ``(status, solver)``."""
 
 

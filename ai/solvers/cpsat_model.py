@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Union
 
 import numpy as np
-from ortools.sat.python import cp_model
-
+from ai.kernel.libraries import cp_model
 from ai.kernel.base import BrickSet
 from ai.kernel.context import SolveContext
 from ai.solvers.reach_bounded import BoundedLemming, Scope

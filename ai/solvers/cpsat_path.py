@@ -5,8 +5,7 @@ variable per lemming state instead of one literal per state and frame (see :mod:
 from __future__ import annotations
 
 import numpy as np
-from ortools.sat.python import cp_model
-
+from ai.kernel.libraries import cp_model
 from ai.kernel.context import SolveContext
 from ai.solvers.reach import LemmingReach
 from ai.solvers.reach_bounded import BoundedLemming

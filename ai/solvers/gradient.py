@@ -63,6 +63,7 @@ from game.core.occupancy import (
 from game.core.physics import CLASSIC, Physics
 from game.core.physics_views import views
 from game.core.simulation import simulate
+from ai.kernel.libraries import scipy_optimize
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -284,8 +285,6 @@ class GradientSolver(SolverBase):
             return max(0.0, (i - iters / 3) / (2 * iters / 3))
 
         if self.optimizer == "lbfgs":
-            from scipy.optimize import minimize  # late: scipy.optimize takes about 1 s to import; only L-BFGS uses it
-
             out = np.empty_like(x)
             stages = 3
             for r in range(restarts):
@@ -298,7 +297,7 @@ class GradientSolver(SolverBase):
                         loss, grad = self._objective(relax, z[None], self.binarize * a, noise[r : r + 1], check, a)
                         return float(loss[0]), grad[0]
 
-                    res = minimize(fun, xr, jac=True, method="L-BFGS-B", bounds=[(0.0, 1.0)] * k,
+                    res = scipy_optimize.minimize(fun, xr, jac=True, method="L-BFGS-B", bounds=[(0.0, 1.0)] * k,
                                    options={"maxiter": max(1, iters // stages)})
                     xr = np.clip(res.x, 0.0, 1.0)
                 out[r] = xr

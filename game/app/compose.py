@@ -19,6 +19,7 @@ from __future__ import annotations
 import pygame
 
 from game.core.progress import ProgressStore
+from game.core.puzzles import SIDE_PUZZLES
 from game.core.resume import ResumeStore
 from game.core.settings import SettingsStore
 from game.app import assistant
@@ -41,15 +42,12 @@ from game.app.scenes import (
     share,
 )
 
-#: The side puzzles of the "More puzzles" screen, in menu order (each key is its command's name and
-#: its scene's name).
-PUZZLES: tuple[PuzzleEntry, ...] = (
-    PuzzleEntry("life", "Reverse Life",
-                "Paint a start that becomes the board shown after 1 to 5 Game of Life steps.", life.LifeScene),
-    PuzzleEntry("pegs", "Peg solitaire", "Jump pegs over one another until a single peg is left.", pegs.PegsScene),
-    PuzzleEntry("mines", "Minesweeper", "Open every safe cell; the assistant shows the exact odds of each cell.",
-                mines.MinesScene),
-)
+#: Each side puzzle's scene, under its key in :data:`game.core.puzzles.SIDE_PUZZLES`.
+PUZZLE_SCENES: dict[str, type[Scene]] = {"life": life.LifeScene, "pegs": pegs.PegsScene, "mines": mines.MinesScene}
+
+#: The side puzzles of the "More puzzles" screen, in the catalogue's order.
+PUZZLES: tuple[PuzzleEntry, ...] = tuple(PuzzleEntry(p.key, p.title, p.blurb, PUZZLE_SCENES[p.key])
+                                         for p in SIDE_PUZZLES)
 
 #: Every scene by name (the puzzles' scenes too, under their keys).
 SCENES: dict[str, type[Scene]] = {

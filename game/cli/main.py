@@ -17,6 +17,7 @@ from game.cli import edit, export, generate, learn, level, play, rate, share, so
 from game.cli.args import Subparsers
 from game.cli.puzzles import life, mines, pegs
 from game.core.errors import GameError, LevelFormatError
+from game.core.puzzles import SIDE_PUZZLES, SidePuzzle
 
 #: Each command module's ``register(subparsers)``, in the order of ``--help``.
 COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
@@ -29,10 +30,13 @@ COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     learn.register,
     generate.register,
     rate.register,
-    mines.register,
-    life.register,
-    pegs.register,  # pegs solve, hint, learn, play
 )
+
+#: Each side puzzle's ``register(subparsers, puzzle)``, under its key in :data:`~game.core.puzzles.SIDE_PUZZLES`
+#: (their commands follow the others in ``--help``, in the catalogue's order).
+PUZZLE_COMMANDS: dict[str, Callable[[Subparsers, SidePuzzle], None]] = {
+    "life": life.register, "pegs": pegs.register, "mines": mines.register,
+}
 
 #: The command run when none is given: the game's title menu.
 DEFAULT_COMMAND = "play"
@@ -48,6 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for register in COMMANDS:
         register(sub)
+    for puzzle in SIDE_PUZZLES:
+        PUZZLE_COMMANDS[puzzle.key](sub, puzzle)
     return parser
 
 

@@ -24,8 +24,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from ortools.sat.python import cp_model
-
+from ai.kernel.libraries import cp_model
 from ai.kernel.cpsat_run import solve_under
 from ai.kernel.context import SolveContext
 from game.core.puzzles.life.rules import OFFSETS, Board, Rule

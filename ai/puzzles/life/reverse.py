@@ -35,8 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from ortools.sat.python import cp_model
-
+from ai.kernel.libraries import cp_model
 from ai.kernel.context import SolveContext, SolveStopped
 from ai.puzzles.life.model import build_model, solve_model
 from ai.puzzles.life.polish import polish, wrong_cells

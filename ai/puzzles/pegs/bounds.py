@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import math
 
-from ortools.linear_solver import pywraplp  # type: ignore[attr-defined, unused-ignore]  # (stubs vary)
-from ortools.sat.python import cp_model
-
+from ai.kernel.libraries import cp_model, pywraplp
 from ai.kernel.context import SolveContext
 from game.core.puzzles.pegs import Board
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from ortools.linear_solver import pywraplp  # type: ignore[attr-defined, unused-ignore]  # (stubs vary)
+from ai.kernel.libraries import pywraplp
 
 from game.core.puzzles.pegs import Board
 

@@ -22,8 +22,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from ortools.sat.python import cp_model
-
+from ai.kernel.libraries import cp_model
 from ai.kernel.base import BrickSet
 from ai.kernel.context import SolveContext
 from ai.learning.derive import derived_at_most_one, simplified_paths

@@ -14,7 +14,7 @@ caller can cancel.
 >>> import scipy.sparse
 >>> from ai.solvers.milp.model import MilpModel
 >>> model = MilpModel(np.zeros(2), np.ones(2), np.ones(2), np.array([1.0]), np.array([np.inf]),
-...                   scipy.sparse.csr_matrix(np.ones((1, 2))), [(0, 0), (0, 1)], [])   # min b0 + b1, b0 + b1 >= 1
+...                   scipy_sparse.csr_matrix(np.ones((1, 2))), [(0, 0), (0, 1)], [])   # min b0 + b1, b0 + b1 >= 1
 >>> for name in ("highs", "cbc"):
 ...     backend = load_backend(model, name, integer=True)
 ...     first = backend.solve(SolveContext.create())
@@ -35,10 +35,7 @@ from typing import Any, Iterable
 
 import numpy as np
 import numpy.typing as npt
-import scipy.sparse
-from ortools.linear_solver import pywraplp  # type: ignore[attr-defined]  # (absent from OR-Tools' stubs)
-from ortools.linear_solver.python import model_builder as mb
-
+from ai.kernel.libraries import model_builder as mb, pywraplp, scipy_optimize, scipy_sparse
 from ai.kernel.context import SolveContext, SolveStopped, StopReason
 from ai.solvers.milp.model import MilpModel
 
@@ -116,23 +113,21 @@ class HighsBackend(Backend):
         lower, upper = m.row_lower, m.row_upper
         live = [(cols, lo, hi) for cols, lo, hi in self.rows if lo > -math.inf or hi < math.inf]
         if live:
-            extra = scipy.sparse.csr_matrix(
+            extra = scipy_sparse.csr_matrix(
                 (np.ones(sum(len(cols) for cols, _, _ in live)),
                  (np.repeat(np.arange(len(live)), [len(cols) for cols, _, _ in live]),
                   np.concatenate([np.asarray(cols, dtype=np.int64) for cols, _, _ in live]))),
                 shape=(len(live), len(m.objective)))
-            matrix = scipy.sparse.vstack([matrix, extra], format="csr")
+            matrix = scipy_sparse.vstack([matrix, extra], format="csr")
             lower = np.concatenate([lower, [lo for _, lo, _ in live]])
             upper = np.concatenate([upper, [hi for _, _, hi in live]])
-        from scipy.optimize import Bounds, LinearConstraint, milp  # late: scipy.optimize takes about 1 s to import
-
         options: dict[str, Any] = {}
         remaining = ctx.remaining()
         if remaining is not None:
             options["time_limit"] = max(remaining, 0.001)
-        constraints = LinearConstraint(matrix, lower, upper) if matrix.shape[0] else None
+        constraints = scipy_optimize.LinearConstraint(matrix, lower, upper) if matrix.shape[0] else None
         objective = np.zeros_like(m.objective) if feasibility else m.objective
-        res = milp(objective, integrality=self.integrality, bounds=Bounds(m.lower, m.upper),
+        res = scipy_optimize.milp(objective, integrality=self.integrality, bounds=scipy_optimize.Bounds(m.lower, m.upper),
                    constraints=constraints, options=options)
         if res.status == 0:
             return BackendOutcome(BackendStatus.OPTIMAL, np.asarray(res.x, dtype=np.float64))

@@ -42,7 +42,7 @@ import math
 
 import numpy as np
 import numpy.typing as npt
-import scipy.sparse
+from ai.kernel.libraries import scipy_sparse
 
 from ai.solvers.reach import LemmingReach
 from ai.solvers.reach_bounded import BoundedLemming, BoundedReach
@@ -92,7 +92,7 @@ class FlowBuilder(ModelBuilder):
         lower = np.zeros(self.n_vars)
         upper = np.ones(self.n_vars)
         occ: list[tuple[IntArray, object]] = [
-            (coords, scipy.sparse.csr_matrix((vals, (rows, cols)), shape=(len(coords), self.n_vars)))
+            (coords, scipy_sparse.csr_matrix((vals, (rows, cols)), shape=(len(coords), self.n_vars)))
             for coords, rows, cols, vals in occupancy
         ]
         return self.assemble(lower, upper, [], occ)

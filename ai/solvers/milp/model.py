@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-import scipy.sparse  # imported here, not inside a solve: the first import takes ~0.5 s
+from ai.kernel.libraries import scipy_sparse
 
 from ai.kernel.context import SolveContext
 from ai.solvers.reach import analyse, losing_reads
@@ -76,7 +76,7 @@ class MilpModel:
     objective: FloatArray
     row_lower: FloatArray
     row_upper: FloatArray
-    matrix: object  #: scipy.sparse.csr_matrix
+    matrix: object  #: scipy_sparse.csr_matrix
     brick_cells: list[tuple[int, int]]  #: cell of brick variable i (variables 0..len-1)
     states: list[tuple[IntArray, IntArray]]  #: per lemming: (state coords (n, 4) t,r,c,ch; var indices)
     #: per lemming: (state coords, sparse map from the variables to each state's occupancy), when
@@ -122,7 +122,7 @@ class ModelBuilder:
         objective[: len(self.brick_cells)] = 1.0
         tri = self.tri
         empty = np.zeros(0)
-        matrix = scipy.sparse.csr_matrix(
+        matrix = scipy_sparse.csr_matrix(
             (np.concatenate([empty, *tri.vals]),
              (np.concatenate([empty.astype(np.int64), *tri.rows]), np.concatenate([empty.astype(np.int64), *tri.cols]))),
             shape=(tri.count, self.n_vars),

@@ -11,9 +11,10 @@ import pygame
 import pytest
 
 from game.app.app import App, Scene
-from game.app.compose import MENU_ENTRIES, PUZZLES, SCENES, default_registry
+from game.app.compose import MENU_ENTRIES, PUZZLE_SCENES, PUZZLES, SCENES, default_registry
 from game.app.scenes.menu import MenuScene
-from game.cli.main import main
+from game.cli.main import PUZZLE_COMMANDS, build_parser, main
+from game.core.puzzles import SIDE_PUZZLES
 from tests.game.app.conftest import press
 
 APP = Path(__file__).resolve().parents[3] / "game" / "app"
@@ -60,6 +61,17 @@ def test_every_registered_name_resolves_to_a_scene_class() -> None:
         assert menu_entry.scene in registry.scenes, menu_entry
     with pytest.raises(KeyError, match="no scene 'nowhere'"):
         registry.scene("nowhere")
+
+
+def test_every_side_puzzle_has_one_scene_and_one_command_under_its_key() -> None:
+    keys = [puzzle.key for puzzle in SIDE_PUZZLES]
+    assert len(set(keys)) == len(keys) == 3
+    assert sorted(PUZZLE_SCENES) == sorted(PUZZLE_COMMANDS) == sorted(keys)
+    assert [(e.key, e.title, e.blurb) for e in PUZZLES] == [(p.key, p.title, p.blurb) for p in SIDE_PUZZLES]
+    help_text = build_parser().format_help()
+    for puzzle in SIDE_PUZZLES:
+        assert f"{puzzle.title}: " in help_text
+        assert build_parser().parse_args([puzzle.key]).command == puzzle.key
 
 
 def test_every_name_opened_in_the_app_is_registered() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 
 from game.cli.args import Subparsers, int_arg, path_arg, time_limit_arg, usage_handler
+from game.core.puzzles import SidePuzzle
 from game.cli.puzzles.life.boards import one_board, print_answer
 from game.core.puzzles.life.board import board_rows, format_board
 from game.core.puzzles.life.puzzle import MAX_STEPS, MIN_STEPS
@@ -45,9 +46,9 @@ def _cmd_step(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: Subparsers) -> None:
+def register(sub: Subparsers, puzzle: SidePuzzle) -> None:
     """Add ``life`` with its actions ``reverse``, ``hint``, ``learn`` and ``step``."""
-    p = sub.add_parser("life", help="Reverse Life: find a start for a target picture, hints, learn a rule")
+    p = sub.add_parser(puzzle.key, help=f"{puzzle.title}: find a start for a target picture, hints, learn a rule")
     actions = p.add_subparsers(dest="life_action", metavar="ACTION")
     p.set_defaults(handler=usage_handler(p))
 

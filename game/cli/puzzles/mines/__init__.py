@@ -12,6 +12,7 @@ import argparse
 import re
 
 from game.cli.args import Subparsers, int_arg, path_arg, time_limit_arg, usage_handler
+from game.core.puzzles import SidePuzzle
 from game.core.puzzles.mines import MAX_SIDE
 
 _SIZE = re.compile(r"([0-9]{1,3})[xX]([0-9]{1,3})", re.ASCII)
@@ -39,9 +40,9 @@ def _run(args: argparse.Namespace) -> int:
     return mines_run.COMMANDS[args.mines_command](args)
 
 
-def register(sub: Subparsers) -> None:
+def register(sub: Subparsers, puzzle: SidePuzzle) -> None:
     """Add ``mines bench`` and ``mines solve``."""
-    p = sub.add_parser("mines", help="Minesweeper: the assistant's bench and exact probabilities")
+    p = sub.add_parser(puzzle.key, help=f"{puzzle.title}: the assistant's bench and exact probabilities")
     msub = p.add_subparsers(dest="mines_command", metavar="MINES_COMMAND")
     p.set_defaults(handler=usage_handler(p))
     b = msub.add_parser("bench", help="play games with the assistant and count the wins")

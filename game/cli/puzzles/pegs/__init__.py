@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 
 from game.cli.args import Subparsers, int_arg, output_file_arg, path_arg, time_limit_arg, usage_handler
+from game.core.puzzles import SidePuzzle
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -28,9 +29,9 @@ def _play(args: argparse.Namespace) -> int:
     return window.pegs(args)
 
 
-def register(sub: Subparsers) -> None:
+def register(sub: Subparsers, puzzle: SidePuzzle) -> None:
     """Add ``pegs`` with its ``solve``, ``hint``, ``learn`` and ``play`` subcommands."""
-    pegs = sub.add_parser("pegs", help="peg solitaire: solve, hint, learn the move rule")
+    pegs = sub.add_parser(puzzle.key, help=f"{puzzle.title}: solve, hint, learn the move rule")
     psub = pegs.add_subparsers(dest="pegs_command", metavar="PEGS_COMMAND")
     pegs.set_defaults(handler=usage_handler(pegs))
     for name, what in (("solve", "solve a board or prove it impossible"),
