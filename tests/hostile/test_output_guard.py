@@ -152,7 +152,10 @@ def test_generate_never_writes_over_its_physics(how: str, tmp_path: Path, capsys
     out = work / "gen"
     out.mkdir()
     target = out / GENERATED
-    os.link(files["physics"], target) if how == "hard link" else target.symlink_to(files["physics"])
+    if how == "hard link":
+        os.link(files["physics"], target)
+    else:
+        target.symlink_to(files["physics"])
     code, err = _run(_generate(out, "--physics", str(files["physics"]), "--force"), capsys)
     _refused(code, err, "is the same file as the input --physics")
     assert files["physics"].read_bytes() == PHYSICS
