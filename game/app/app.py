@@ -16,6 +16,7 @@ Tests drive the app without a window (``SDL_VIDEODRIVER=dummy``)::
 
 from __future__ import annotations
 
+import io
 import os
 import time
 import warnings
@@ -30,6 +31,7 @@ from game.core.progress import ProgressStore
 from game.core.resume import ResumeStore
 from game.core.settings import MIN_WINDOW, Settings, SettingsStore
 from game.core.storage import user_data_dir
+from game.core.writing import atomic_write_bytes
 from game.app.hud import draw_toasts
 from game.app.input import Act, Action, rebind, translate
 from game.app.jobs import JobRunner
@@ -430,8 +432,9 @@ class App:
     def save_screenshot(self, path: Path, *, quiet: bool = False) -> Path:
         """Save the current screen as a PNG and return its path (``quiet``: no toast)."""
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        pygame.image.save(self.screen, str(path))
+        image = io.BytesIO()
+        pygame.image.save(self.screen, image, "screenshot.png")
+        atomic_write_bytes(path, image.getvalue())  # never half a file; an I/O error is one message
         if not quiet:  # a flash, a click and where the file went
             self.flash = 0.25
             self.sound.play(Sfx.CLICK)

@@ -140,34 +140,6 @@ def bricks_arg(text: str) -> str:
 bricks_arg.__name__ = "bricks"
 
 
-#: What an existing file must start with to be replaced by an output of this kind (anything else,
-#: a level file given by mistake for instance, is refused: an output never replaces an input).
-OUTPUT_KINDS: dict[str, tuple[str, tuple[bytes, ...]]] = {
-    "gif": ("a GIF", (b"GIF87a", b"GIF89a")),
-    "png": ("a PNG image", (b"\x89PNG\r\n\x1a\n",)),
-    "rules": ("a JSON rules file", (b"{",)),  # learned rules or a physics (learn --out): a JSON object
-}
-
-
-def _check_replaceable(path: Path, text: str, what: str, kind: str) -> None:
-    """Refuse to replace an existing non-empty file that is not of ``kind`` (see :data:`OUTPUT_KINDS`)."""
-    label, magics = OUTPUT_KINDS[kind]
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError as exc:
-        raise GameError(f"{what} {_shown(text)}: {exc.strerror or exc}") from None
-    try:
-        head = os.read(fd, 64)
-    except OSError as exc:
-        raise GameError(f"{what} {_shown(text)}: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
-    head = head.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")
-    if head and not head.startswith(magics):
-        raise GameError(f"{what} {_shown(text)} exists and is not {label}: refusing to replace it "
-                        "(remove it first or choose another name)")
-
-
 def _probe_folder(parent: Path, text: str, what: str) -> None:
     """Create and remove a temporary file in ``parent``: the one sure test that a new file can be made
     there (``os.access`` says yes to root in ``/proc`` or on a read-only mount)."""
@@ -181,14 +153,14 @@ def _probe_folder(parent: Path, text: str, what: str) -> None:
         os.unlink(name)
 
 
-def check_output_file(text: str, *, what: str = "output file", kind: str | None = None) -> Path:
+def check_output_file(text: str, *, what: str = "output file") -> Path:
     """``text`` as a path a new file can be written to, or :class:`GameError` naming the problem.
 
     Refused: an empty or over-long path, ``-`` (it would be a file named ``-``, not the standard
     output), a folder, anything that is not a regular file (FIFO, device, socket), a missing parent
-    folder, a parent that is a file, a folder where no file can be created (checked by creating
-    one), and, with ``kind``, an existing file that is not of that kind (an input level given as
-    the output).  A symbolic link to a regular file is fine (it is written through).
+    folder, a parent that is a file, and a folder where no file can be created (checked by creating
+    one).  A symbolic link to a regular file is fine (it is written through).  What the file may
+    replace (never an input, never a file of another kind) is :func:`game.cli.outputs.guard_output`'s.
 
     >>> check_output_file("-")
     Traceback (most recent call last):
@@ -230,8 +202,6 @@ def check_output_file(text: str, *, what: str = "output file", kind: str | None 
     if not os.access(parent, os.W_OK | os.X_OK):
         raise GameError(f"{what} {_shown(text)}: the folder {_shown(str(parent))} is not writable")
     _probe_folder(parent, text, what)
-    if info is not None and kind is not None:
-        _check_replaceable(target, text, what, kind)
     return path
 
 
@@ -280,23 +250,6 @@ def output_file_arg(text: str) -> str:
 
 
 output_file_arg.__name__ = "output file"
-
-
-def output_kind_arg(kind: str) -> Callable[[str], str]:
-    """An argparse type like :func:`output_file_arg` that also refuses to replace an existing file
-    that is not of ``kind`` (``gif``, ``png``, ``rules``: see :data:`OUTPUT_KINDS`)."""
-
-    def parse(text: str) -> str:
-        if text == "":
-            return text
-        try:
-            check_output_file(text, kind=kind)
-        except GameError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-        return text
-
-    parse.__name__ = "output file"
-    return parse
 
 
 def names_arg(allowed: Sequence[str], what: str = "solver") -> Callable[[str], list[str]]:

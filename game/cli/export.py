@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from game.cli.args import (Subparsers, bricks_arg, float_arg, int_arg, output_kind_arg, time_limit_arg)
+from game.cli.args import Subparsers, bricks_arg, float_arg, int_arg, output_file_arg, time_limit_arg
 
 #: The GIF's defaults (the export's own, :mod:`game.app.export`), shown in the help.
 HELP_SCALE, HELP_FPS = 2, 6.0
@@ -22,9 +22,10 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def add_gif_option(parser: argparse.ArgumentParser) -> None:
-    """``solve --gif OUT.gif``: also export the answer as an animated GIF."""
-    parser.add_argument("--gif", default=None, type=output_kind_arg("gif"), metavar="OUT.gif",
+    """``solve --gif OUT.gif [--force]``: also export the answer as an animated GIF."""
+    parser.add_argument("--gif", default=None, type=output_file_arg, metavar="OUT.gif",
                         help="also export the solution (or, with --lp, the densities) as an animated GIF")
+    parser.add_argument("--force", action="store_true", help="let --gif replace an existing GIF")
 
 
 def register(sub: Subparsers) -> None:
@@ -32,7 +33,8 @@ def register(sub: Subparsers) -> None:
     p = sub.add_parser("export", help="export a run (or a relaxed solution) as an animated GIF")
     p.add_argument("level", help="level file (or pack level number)")
     p.add_argument("--bricks", default="", type=bricks_arg, help='the bricks, "r,c;r,c;..."')
-    p.add_argument("--gif", required=True, type=output_kind_arg("gif"), metavar="OUT.gif", help="the GIF file to write")
+    p.add_argument("--gif", required=True, type=output_file_arg, metavar="OUT.gif", help="the GIF file to write")
+    p.add_argument("--force", action="store_true", help="let --gif replace an existing GIF")
     p.add_argument("--scale", type=int_arg(1, 8), default=None, metavar="K",
                    help=f"pixel scale: cells are 16*K pixels, K from 1 to 8 (default {HELP_SCALE})")
     p.add_argument("--fps", type=float_arg(0.5, 60.0), default=None, metavar="F",

@@ -12,9 +12,10 @@ from typing import Callable
 from ai import facade
 from game.app.export import DEFAULT_FPS, DEFAULT_SCALE, ExportResult, export_gif
 from game.app.export_draw import check_frame_size, fit_scale
-from game.cli.args import check_output_file, output_errors
+from game.cli.args import output_errors
 from game.cli.context import command_context
-from game.cli.level import load_level
+from game.cli.level import load_level, resolve_level_path
+from game.cli.outputs import FileKind, Input, guard_output
 from game.core.errors import GameError
 from game.core.level import Level
 from game.core.rules import parse_bricks
@@ -65,15 +66,24 @@ def _solve_relaxed(solve: Callable[..., facade.SolveResult], level: Level, sourc
     return result
 
 
+def guard_gif(args: argparse.Namespace, *inputs: Input) -> None:
+    """``--gif``: never the level read (nor any of ``inputs``), never a file of another kind, and an
+    existing GIF only with ``--force`` (:func:`game.cli.outputs.guard_output`); ``--gif ""`` is refused."""
+    if args.gif is not None:
+        guard_output(args.gif, FileKind.GIF, what="--gif", inputs=[("level", resolve_level_path(args.level)), *inputs],
+                     force=args.force)
+
+
 def export(args: argparse.Namespace) -> int:
     """``export``: the GIF of a run, or of a fractional solution with ``--relaxed``."""
+    guard_gif(args)
     scale = args.scale if args.scale is not None else DEFAULT_SCALE
     fps = args.fps if args.fps is not None else DEFAULT_FPS
     args.scale, args.fps = scale, fps
     level = load_level(args.level)
     bricks = parse_bricks(args.bricks or "")
     check_frame_size(level, args.scale)
-    check_output_file(args.gif, what="--gif", kind="gif")  # again: the level may have taken a while to read
+    guard_gif(args)  # again: the level may have taken a while to read
     if args.relaxed or args.time_limit is not None:
         return _limited_export(args, level, bricks)
     with output_errors(args.gif):  # no solve and no limit: the GIF alone, without the AI
@@ -83,8 +93,10 @@ def export(args: argparse.Namespace) -> int:
 
 
 def check_solve_gif(args: argparse.Namespace, level: Level) -> None:
-    """``solve --gif``: the map must fit a GIF at some scale (checked before the solve)."""
-    if args.gif:
+    """``solve --gif``: a path the GIF may be written to (:func:`guard_gif`), and a map that fits a GIF at
+    some scale (checked before the solve)."""
+    if args.gif is not None:
+        guard_gif(args, ("--rules", args.rules))
         check_frame_size(level, 1)  # the smallest scale; the GIF is written at the largest that fits
 
 
@@ -92,6 +104,7 @@ def write_solve_gif(args: argparse.Namespace, level: Level, result: facade.Solve
     """``solve --gif OUT.gif``: the solution (or, with ``--lp``, the densities) as an animated GIF."""
     if not args.gif:
         return
+    guard_gif(args, ("--rules", args.rules))  # again: the solve may have taken a while
     with output_errors(args.gif):
         saved = export_solve_result(level, result, args.gif, scale=max(1, fit_scale(level)))  # big maps: small cells
     print(saved.describe(), file=sys.stderr if args.json else sys.stdout)

@@ -10,6 +10,7 @@ a progress bar with the rate and ETA goes to stderr.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import time
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from game.cli.args import Subparsers, int_arg, output_dir_arg, output_errors, time_limit_arg
 from game.cli.context import command_context
+from game.cli.outputs import FileKind, Input, guard_output
 from game.cli.solve import EXACT_SOLVERS
 from game.core.errors import GameError
 from game.core.level_text import MAX_FRAMES, MAX_SIDE
@@ -118,6 +120,24 @@ def _check_numbers(args: argparse.Namespace, height: int, width: int, min_side: 
         raise GameError("--max-attempts must be at least 1")
 
 
+def _inputs(args: argparse.Namespace) -> list[Input]:
+    """The files ``generate`` reads: a ``--physics`` file."""
+    text = (args.physics or "").strip()
+    return [("--physics", text)] if text and text not in SHIPPED and not text.startswith("{") else []
+
+
+def guard_level_files(args: argparse.Namespace, size: tuple[int, int]) -> None:
+    """Before generating: no level file the run will write may replace an input, a file of another kind,
+    or (without ``--force``) an existing level (:func:`game.cli.outputs.guard_output`)."""
+    out = Path(args.out)
+    if not out.is_dir():
+        return
+    for index in range(1, args.count + 1):
+        path = out / level_file_name(*size, args.bricks, args.seed, index)
+        if os.path.lexists(path):
+            guard_output(str(path), FileKind.LEVEL, what="--out", inputs=_inputs(args), force=args.force)
+
+
 def _write_levels(args: argparse.Namespace, levels: Iterable[GeneratedLevel], size: tuple[int, int],
                   bar: ProgressBar | None) -> tuple[int, float]:
     """Save each generated level into ``--out`` as it comes; the number written and their CPU seconds."""
@@ -130,7 +150,8 @@ def _write_levels(args: argparse.Namespace, levels: Iterable[GeneratedLevel], si
             path = out / level_file_name(*size, args.bricks, args.seed, written)
             with output_errors(path):
                 out.mkdir(exist_ok=True)
-                generated.level.save(path)
+            guard_output(str(path), FileKind.LEVEL, what="--out", inputs=_inputs(args), force=args.force)
+            generated.level.save(path)
             if bar is not None and bar.tty:
                 bar.close()
             score = f", difficulty {generated.score:.1f}" if generated.score is not None else ""
@@ -149,6 +170,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     from ai import facade  # late: the generator and its certifying solvers (OR-Tools) load only when it runs
 
     _check_numbers(args, height, width, facade.GENERATION_MIN_SIDE, facade.COMPARTMENT_GRIDS)
+    guard_level_files(args, (height, width))
     jobs = args.jobs if args.jobs is not None else facade.default_jobs()
     spec = facade.RunSpec(
         height, width, args.bricks, args.frames, args.lemmings, args.unique, args.seed,
@@ -185,6 +207,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--unique", action="store_true", help="only levels with exactly one optimal solution")
     p.add_argument("--seed", type=int_arg(0, 2**32 - 1), default=0, help="random seed; the same seed gives the same levels")
     p.add_argument("--out", required=True, type=output_dir_arg, help="folder to write the level files into")
+    p.add_argument("--force", action="store_true", help="let the run replace level files already in --out")
     p.add_argument("--solver", default=None, choices=CERTIFIERS,
                    help="exact solver that certifies each level (default: search, else auto, cpsat, ...)")
     p.add_argument("--time-limit", type=time_limit_arg, default=None, metavar="S",

@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from game.cli.args import Subparsers, int_arg, output_kind_arg, path_arg, time_limit_arg
+from game.cli.args import Subparsers, int_arg, output_file_arg, path_arg, time_limit_arg
+from game.cli.outputs import FileKind, Input, guard_output
 
 #: Most games ``learn --games`` accepts (each is a small level run; more only costs memory).
 MAX_GAMES = 10_000
@@ -50,12 +51,30 @@ def _tree_learner_problem(args: argparse.Namespace) -> str:
     return ""
 
 
+def _inputs(args: argparse.Namespace) -> list[Input]:
+    """The files ``learn`` reads: the observed games and the engine's physics file."""
+    physics = args.physics if args.physics and args.physics.endswith(".json") else None
+    return [("--observations", args.observations), ("--physics", physics)]
+
+
+def guard_outputs(args: argparse.Namespace) -> None:
+    """Refuse (:class:`~game.core.errors.GameError`) an ``--out`` or ``--curve`` that is an input, a file of
+    another kind, or an existing file of the same kind without ``--force`` (:func:`guard_output`); called
+    before learning and again just before writing."""
+    if args.out is not None:  # --out "" too: refused as an empty path
+        kind = FileKind.RULES if _uses_tree_learner(args) else FileKind.PHYSICS
+        guard_output(args.out, kind, what="--out", inputs=_inputs(args), force=args.force)
+    if args.curve is not None:
+        guard_output(args.curve, FileKind.PNG, what="--curve", inputs=_inputs(args), force=args.force)
+
+
 def _cmd_learn(args: argparse.Namespace) -> int:
     tree = _uses_tree_learner(args)
     problem = _tree_learner_problem(args) if tree else _physics_learner_problem(args)
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
+    guard_outputs(args)
     from game.cli import learn_run  # late: the learners (scikit-learn, matplotlib, OR-Tools) load only to learn
 
     if not tree:
@@ -101,9 +120,11 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--model", choices=["tree", "logreg", "mlp", "best"], default=None,
                    help="model: decision tree (default), logistic regression with pairwise products, small MLP, "
                         "or best (fit all three, keep the one with the fewest errors)")
-    p.add_argument("--out", default=None, type=output_kind_arg("rules"), help="save the rules to this JSON file")
+    p.add_argument("--out", default=None, type=output_file_arg,
+                   help="save the rules to this JSON file (a physics; learned rules with the tree learner)")
+    p.add_argument("--force", action="store_true", help="let --out and --curve replace an existing file of their kind")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the rules")
-    p.add_argument("--curve", default=None, type=output_kind_arg("png"), metavar="OUT.png",
+    p.add_argument("--curve", default=None, type=output_file_arg, metavar="OUT.png",
                    help="plot wrong configurations against games (regimes and models, median and range over "
                         "seeds) to OUT.png instead of learning one rule set")
     p.add_argument("--seeds", type=int_arg(1, 1000), default=8, help="with --curve: seeds 0..N-1 (default 8)")

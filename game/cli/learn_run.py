@@ -7,6 +7,7 @@ classic rule and :func:`curve` plots its learning curves.  Each prints its repor
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from typing import Any
@@ -20,9 +21,10 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 from ai import facade
 from game.cli.args import output_errors
 from game.cli.context import command_context
+from game.cli.learn import guard_outputs
 from game.core.physics import Physics
 from game.core.physics_catalog import load_physics_file, resolve
-from game.core.writing import atomic_write_text
+from game.core.writing import atomic_write_bytes, atomic_write_text
 
 
 def curve(args: argparse.Namespace) -> int:
@@ -32,6 +34,7 @@ def curve(args: argparse.Namespace) -> int:
     top = max(checkpoints)
     curves = facade.learning_curves(seeds, checkpoints, many_checkpoints=tuple(g for g in (1, 2, 3) if g <= top),
                                     active_checkpoints=tuple(g for g in (1, 2, 3, 4) if g <= top + 1))
+    guard_outputs(args)  # again: the curves may have taken a while
     plot_curves(curves, args.curve)
     for name in curves.errors:
         cells = ", ".join(f"{g}: {med:,.0f} [{lo:,}-{hi:,}]" for g, med, lo, hi in curves.median_range(name))
@@ -65,6 +68,7 @@ def physics(args: argparse.Namespace) -> int:
             print(f"learning stopped ({stop.reason.value}): nothing learned", file=sys.stderr)
             return 1
     if args.out:
+        guard_outputs(args)  # again: the learning may have taken a while
         atomic_write_text(args.out, json.dumps(result.physics.to_json(), indent=1) + "\n")
     data = result.to_json()
     exact = None
@@ -115,6 +119,7 @@ def tree(args: argparse.Namespace) -> int:
         report = facade.learn_rules(games=args.games, seed=args.seed, model=model, active=args.active,
                                     regime=args.regime or "random", mirror=args.mirror, queries=args.queries)
     if args.out:
+        guard_outputs(args)  # again: the learning may have taken a while
         with output_errors(args.out):
             report.rules.save(args.out)
     if args.json:
@@ -163,5 +168,7 @@ def plot_curves(curves: facade.Curves, out: str) -> None:
     axes[0].set_ylabel(f"wrong configurations (of 2 x 255,879; {floor} = exact)")
     fig.suptitle(f"Learning the rules: median and range over seeds {min(curves.seeds)}-{max(curves.seeds)}")
     fig.tight_layout()
-    fig.savefig(out, dpi=110)
+    image = io.BytesIO()
+    fig.savefig(image, format="png", dpi=110)
     plt.close(fig)
+    atomic_write_bytes(out, image.getvalue())  # never half a file: a temporary file renamed into place

@@ -14,10 +14,11 @@ import sys
 from typing import Callable, Sequence
 
 from game.cli import edit, export, generate, learn, level, play, rate, share, solve
-from game.cli.args import Subparsers
+from game.cli.args import Subparsers, terminal_safe
 from game.cli.puzzles import life, mines, pegs
 from game.core.errors import GameError, LevelFormatError
 from game.core.puzzles import SIDE_PUZZLES, SidePuzzle
+from game.core.storage import describe_os_error
 
 #: Each command module's ``register(subparsers)``, in the order of ``--help``.
 COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
@@ -84,6 +85,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except OSError as exc:  # an I/O error no layer named (the writers and readers name theirs): one line
+        where = f" ({terminal_safe(str(exc.filename))})" if exc.filename else ""
+        print(f"error: {describe_os_error(exc)}{where}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """``share``: a level's code (``share LEVEL``), or the level a code holds (``share CODE [--out FILE]``).
 
 Codes are made and read by :mod:`game.core.share`.  The code (or the level text) goes to stdout;
-``--json`` prints one object; messages go to stderr.  ``--out`` writes the level atomically,
-never over an existing file unless ``--force``, and never over the level read.
+``--json`` prints one object; messages go to stderr.  ``--out`` writes the level atomically, never over
+the level read nor a file of another kind, and over an existing level only with ``--force``
+(:func:`game.cli.outputs.guard_output`).
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ import json
 import os
 import sys
 
-from game.cli.args import Subparsers, check_output_file, output_file_arg
+from game.cli.args import Subparsers, output_file_arg
 from game.cli.level import load_level, resolve_level_path
-from game.core.errors import GameError
+from game.cli.outputs import FileKind, guard_output
 from game.core.share import PREFIX, decode, encode
 
 
@@ -37,11 +38,7 @@ def _cmd_share(args: argparse.Namespace) -> int:
         level = load_level(spec)
     code = encode(level)
     if args.out:
-        out = check_output_file(args.out, what="--out")
-        if source is not None and os.path.lexists(out) and os.path.samefile(out, source):
-            raise GameError(f"--out {args.out} is the level being read; give another file name")
-        if os.path.lexists(out) and not args.force:
-            raise GameError(f"--out {args.out} already exists; use --force to replace it")
+        out = guard_output(args.out, FileKind.LEVEL, what="--out", inputs=[("level", source)], force=args.force)
         level.save(out)
         print(f"{out}: wrote {level.title or 'the level'} ({level.height}x{level.width}, "
               f"{level.budget} brick{'s' if level.budget != 1 else ''})", file=sys.stderr)
@@ -60,7 +57,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("level", help="level file, pack level number, or a code starting LB")
     p.add_argument("--out", default="", type=output_file_arg, metavar="FILE",
                    help="write the level (from a code or a file) to FILE")
-    p.add_argument("--force", action="store_true", help="let --out replace an existing file")
+    p.add_argument("--force", action="store_true", help="let --out replace an existing level file")
     p.add_argument("--json", action="store_true", help="print one JSON object (code, title, level text)")
     p.set_defaults(handler=_cmd_share)
 

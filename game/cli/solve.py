@@ -63,5 +63,6 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--solvers", nargs="+", default=None, type=names_arg(EXACT_SOLVERS + HEURISTIC_SOLVERS),
                    help="solver names, separated by spaces or commas (default: every exact solver)")
     p.add_argument("--time-limit", type=time_limit_arg, default=20.0, metavar="S", help="per solve (default 20)")
-    p.add_argument("--results", default="bench/results.md", type=output_file_arg, help="markdown file to update")
+    p.add_argument("--results", default=None, type=output_file_arg, metavar="FILE.md",
+                   help="Markdown file whose solver section is updated (default: the project's bench/results.md)")
     p.set_defaults(handler=_run)

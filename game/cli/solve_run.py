@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -17,6 +19,7 @@ from game.cli import export_run
 from game.cli.args import Handler, terminal_safe
 from game.cli.context import command_context
 from game.cli.level import load_level
+from game.cli.outputs import FileKind, guard_output
 from game.cli.solve_options import solver_options
 from game.core.errors import GameError
 from game.core.level import Level
@@ -61,9 +64,15 @@ def hint(args: argparse.Namespace) -> int:
 
 
 def bench(args: argparse.Namespace) -> int:
+    """``bench``: the table on stdout, and its section updated in ``--results`` (a Markdown file: never a file
+    of another kind; updated in place, so the rest of the file stays)."""
     solvers = [s for part in (args.solvers or []) for s in part]
+    where: dict[str, Any] = {}
+    if args.results:
+        guard_output(args.results, FileKind.TEXT, what="--results", merge=True)
+        where["results"] = os.path.abspath(args.results)  # relative to the current folder, as given
     return facade.run_bench(args.suite, solvers or None, time_limit=args.time_limit,  # a limit per solve
-                            results=args.results, out=sys.stdout)
+                            out=sys.stdout, **where)
 
 
 def _print_report(level: Level, result: facade.SolveResult) -> None:

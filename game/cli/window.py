@@ -16,6 +16,7 @@ from game.app.app import FixedClock
 from game.app.compose import build_app
 from game.app.input import Act
 from game.cli.level import load_level, resolve_level_path
+from game.cli.outputs import FileKind, guard_output
 from game.core import settings
 from game.core.catalog import LevelEntry, Section, all_entries
 from game.core.editor_draft import parse_size
@@ -37,6 +38,7 @@ def play(args: argparse.Namespace) -> int:
         if playlist is None:
             path = resolve_level_path(args.level)
             playlist, index = [LevelEntry(level_key(path), path, load_level(args.level), Section.FILE)], 0
+    _guard_screenshot(args, playlist[index].path if playlist is not None else None)
     bricks: tuple[tuple[int, int], ...] = ()
     if args.bricks and playlist is not None:
         bricks = check_bricks(playlist[index].level, parse_bricks(args.bricks))
@@ -71,6 +73,7 @@ def edit(args: argparse.Namespace) -> int:
         model = EditorModel.from_level(level, path=path if in_user_folder else None, source=path.name)
     else:
         model = None
+    _guard_screenshot(args, resolve_level_path(args.level) if args.level else None)
     app = build_app(size=(args.width, args.height), clock=FixedClock() if args.frames else None)
     app.open("menu")  # Esc in the editor comes back to the title menu
     editor = app.open("editor", model)
@@ -82,12 +85,21 @@ def edit(args: argparse.Namespace) -> int:
 def pegs(args: argparse.Namespace) -> int:
     """``pegs play [english|french|FILE]``: the peg-solitaire screen."""
     board, start = load_board(args.board)
+    _guard_screenshot(args, None if args.board in BOARDS else args.board)
     app = build_app(clock=FixedClock() if args.frames else None)
     if args.board in BOARDS:
         app.open("pegs", args.board)
     else:
         app.open("pegs", extra=(Path(args.board).name, board, start))
     return app.start(frames=args.frames, screenshot=args.screenshot)
+
+
+def _guard_screenshot(args: argparse.Namespace, source: Path | str | None) -> None:
+    """``--screenshot``: never the level or board read (``source``), never a file of another kind, and an
+    existing PNG only with ``--force`` (:func:`game.cli.outputs.guard_output`)."""
+    if args.screenshot:
+        guard_output(args.screenshot, FileKind.PNG, what="--screenshot", inputs=[("level", source)],
+                     force=args.force)
 
 
 def _window_size(args: argparse.Namespace, store: settings.SettingsStore) -> tuple[int, int]:

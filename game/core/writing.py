@@ -155,19 +155,26 @@ def atomic_writer(path: Path | str, *, mode: int | None = None, make_parents: bo
     (its target is replaced); an existing file keeps its mode (a new one gets ``0666 & ~umask``
     unless ``mode`` is given); a folder, FIFO or device at ``path`` is refused with
     :class:`UserFileError`.  If anything fails the temporary file is removed and the old
-    file is untouched.
+    file is untouched; an I/O error (disk full, no permission, read-only disk, a folder in the
+    way...) becomes one :class:`UserFileError` naming ``path`` and the reason (a
+    :class:`~game.core.errors.GameError`, and still an :class:`OSError` for callers that catch those).
     """
-    target = write_target(path)
-    if make_parents:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    if mode is None:
-        try:
-            mode = stat.S_IMODE(os.stat(target).st_mode)
-        except OSError:
-            mode = _default_mode()
-    clean_stale_temps(target)
-    clean_stale_temps_in(target.parent)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
+    try:
+        target = write_target(path)
+        if make_parents:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        if mode is None:
+            try:
+                mode = stat.S_IMODE(os.stat(target).st_mode)
+            except OSError:
+                mode = _default_mode()
+        clean_stale_temps(target)
+        clean_stale_temps_in(target.parent)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
+    except UserFileError:
+        raise
+    except OSError as exc:
+        raise UserFileError(f"cannot write {path}: {describe_os_error(exc)}") from None
     try:
         with os.fdopen(fd, "wb") as handle:
             os.fchmod(handle.fileno(), mode)
@@ -177,9 +184,11 @@ def atomic_writer(path: Path | str, *, mode: int | None = None, make_parents: bo
         write_target(target)  # still not a folder or device (checked again just before the rename)
         os.replace(tmp_name, target)
         _fsync_dir(target.parent)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp_name)
+        if isinstance(exc, OSError) and not isinstance(exc, UserFileError):
+            raise UserFileError(f"cannot write {path}: {describe_os_error(exc)}") from None
         raise
 
 

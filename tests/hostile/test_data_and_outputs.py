@@ -229,16 +229,3 @@ def test_no_home_settings_go_to_the_same_private_folder(tmp_path: Path, monkeypa
     assert default_settings_path() == folder / "settings.json" and storage.user_data_dir() == folder
     monkeypatch.setenv("XDG_CONFIG_HOME", "relative")
     assert default_settings_path() == folder / "settings.json"
-
-
-@pytest.mark.parametrize(("kind", "content"), [
-    ("gif", b"GIF89a..."), ("gif", b"GIF87a..."), ("gif", b""), ("png", b"\x89PNG\r\n\x1a\n..."),
-    ("rules", b'{"format": "lemming-bricks-rules"}'), ("rules", b'\xef\xbb\xbf\n {"name": "classic"}'),
-])
-def test_an_output_of_the_same_kind_is_replaced(kind: str, content: bytes, tmp_path: Path) -> None:
-    from game.cli.args import check_output_file
-
-    path = tmp_path / "out"
-    path.write_bytes(content)
-    assert check_output_file(str(path), kind=kind) == path
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # the probe file is gone

@@ -111,7 +111,7 @@ def test_share_command_prints_the_code_and_writes_the_level_back(tmp_path: Path)
     again = run_main("share", code, "--out", str(out))
     assert again.returncode == 2 and "already exists" in again.stderr and "Traceback" not in again.stderr
     same = run_main("share", str(out), "--out", str(out), "--force")
-    assert same.returncode == 2 and "the level being read" in same.stderr
+    assert same.returncode == 2 and "is also the input level" in same.stderr
     bad = run_main("share", "LBabc")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
     data = json.loads(run_main("share", "7", "--json").stdout)

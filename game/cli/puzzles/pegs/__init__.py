@@ -59,6 +59,7 @@ def register(sub: Subparsers, puzzle: SidePuzzle) -> None:
     p.add_argument("--frames", type=int_arg(0, 10_000_000), default=0,
                    help="run this many frames with a fixed 60 fps clock, then exit (for scripts)")
     p.add_argument("--screenshot", default="", type=output_file_arg, help="save a PNG screenshot after 30 frames")
+    p.add_argument("--force", action="store_true", help="let --screenshot replace an existing PNG")
     p.set_defaults(handler=_play)
 
 
