@@ -146,13 +146,10 @@ def solve(board: Board, start: int, goal: int | None | str = "default", *, ctx: 
                 moves = search.solve(start, ctx)
         else:
             moves = search.solve(start, ctx)
-    except SolveStopped as stop:
+    except (SolveStopped, TableFull) as stop:
         result = done(PegsStatus.STOPPED, Proof.NONE, nodes=search.nodes, bounds=bounds)
-        result.stop_reason = stop.reason
-        return result
-    except TableFull as full:
-        result = done(PegsStatus.STOPPED, Proof.NONE, nodes=search.nodes, bounds=bounds)
-        result.table_full = full.positions
+        result.stop_reason = stop.reason if isinstance(stop, SolveStopped) else None
+        result.table_full = stop.positions if isinstance(stop, TableFull) else 0
         return result
     nodes = search.nodes
     if moves is None:
