@@ -89,14 +89,21 @@ def forbidding_clauses(rule: Rule, alive: bool) -> tuple[tuple[int, ...], ...]:
 
 
 def _cover(primes: list[tuple[int, int]], minterms: list[int]) -> list[tuple[int, int]]:
-    """A greedy cover of ``minterms`` by prime cubes (largest first)."""
-    left = set(minterms)
+    """A greedy cover of ``minterms`` by prime cubes: each time the first prime (in the given order) that
+    covers the most minterms still left, the larger cube on a tie."""
+    if not minterms:
+        return []
+    values = np.array([p[0] for p in primes], dtype=np.int64)[:, None]
+    masks = np.array([p[1] for p in primes], dtype=np.int64)[:, None]
+    terms = np.array(minterms, dtype=np.int64)[None, :]
+    members = (terms & ~masks) == values  # prime x minterm
+    size = np.array([bin(p[1]).count("1") for p in primes], dtype=np.int64)  # at most 9: below the factor
+    left = np.ones(len(minterms), dtype=bool)
     chosen = []
-    members = {p: {m for m in left if (m & ~p[1]) == p[0]} for p in primes}
-    while left:
-        best = max(primes, key=lambda p: (len(members[p] & left), bin(p[1]).count("1")))
-        chosen.append(best)
-        left -= members[best]
+    while left.any():
+        best = int(np.argmax(members[:, left].sum(axis=1) * 16 + size))
+        chosen.append(primes[best])
+        left &= ~members[best]
     return chosen
 
 

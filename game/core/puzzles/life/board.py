@@ -52,7 +52,8 @@ def format_board(board: Board) -> str:
 
 def board_rows(board: Board) -> list[str]:
     """The rows of ``board`` as ``#``/``.`` strings."""
-    return ["".join("#" if v else "." for v in row) for row in np.asarray(board, dtype=bool)]
+    cells = np.where(np.asarray(board, dtype=bool), np.uint8(ord("#")), np.uint8(ord(".")))
+    return [row.tobytes().decode("ascii") for row in cells]
 
 
 def parse_rows(rows: list[str]) -> Board:
