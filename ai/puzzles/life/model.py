@@ -12,6 +12,10 @@ Each cell of layer ``t + 1`` is the rule applied to its 3x3 neighbourhood in lay
 
 :func:`solve_model` runs CP-SAT within a :class:`ai.kernel.context.SolveContext`: its deadline becomes CP-SAT's
 time limit and a cancel reaches ``stop_search`` through the context's one stop-watcher (``ctx.watch``).
+
+A model's size is known before it is built (:func:`model_clauses`): :func:`build_model` refuses one that
+would not fit :data:`MODEL_BUDGET_BYTES` with the solver's workers (:func:`max_model_clauses`) with
+:class:`ModelTooLarge`, so memory is bounded by design, whatever the board.
 """
 
 from __future__ import annotations
@@ -31,6 +35,25 @@ from game.core.puzzles.life.rules import OFFSETS, Board, Rule
 
 #: A cell's value in the model: a Boolean variable or a constant.
 Cell = Any
+
+#: Memory one model may take (its proto and CP-SAT's copy of it), in bytes.
+MODEL_BUDGET_BYTES = 600 * 2**20
+#: Bytes per clause of the model's proto (measured: about 220 on a 40x40 board).
+PROTO_BYTES_PER_CLAUSE = 250
+#: Bytes per clause and CP-SAT worker while it solves (measured: about 420 with one worker, 380 each with four).
+WORKER_BYTES_PER_CLAUSE = 500
+#: Output rows of one block of clauses between two checks of the context.
+CHECK_ROWS = 4096
+
+
+class ModelTooLarge(Exception):
+    """The model would need more memory than :data:`MODEL_BUDGET_BYTES` (raised before it is built)."""
+
+    def __init__(self, clauses: int, cap: int) -> None:
+        super().__init__(f"the model would have {clauses:,} clauses, more than the {cap:,} its memory budget "
+                         f"({MODEL_BUDGET_BYTES // 2**20} MB) allows")
+        self.clauses = clauses
+        self.cap = cap
 
 
 @dataclass
@@ -162,29 +185,62 @@ def _add_layer(model: cp_model.CpModel, rule: Rule, src: npt.NDArray[np.int64], 
         const = (out == TRUE_LIT) | (out == FALSE_LIT)
         keep = ~const | (out == (TRUE_LIT if value else FALSE_LIT))  # constant outputs of the other value: none
         guard = np.where(const, FALSE_LIT, -out - 1 if value else out)[keep]  # holds when out == value
-        for n, (c, alive, dead) in enumerate(rule_clauses(rule, value)):
-            if ctx is not None and n % 16 == 0:
-                ctx.check()
+        for c, alive, dead in rule_clauses(rule, value):
             cols = [guard] + [-ring[i][keep] - 1 for i in alive] + [ring[i][keep] for i in dead]
             if c is not None:
                 cols.append(-mid[keep] - 1 if c else mid[keep])
             block = np.stack(cols, axis=1)
             block = block[~(block == TRUE_LIT).any(axis=1)]
-            has_false = (block == FALSE_LIT).any(axis=1)
-            for row in block[~has_false].tolist():
-                constraints.add().bool_or.literals.extend(row)
-            for row in block[has_false].tolist():
-                constraints.add().bool_or.literals.extend([x for x in row if x != FALSE_LIT])
+            for at in range(0, len(block), CHECK_ROWS):
+                if ctx is not None:
+                    ctx.check()
+                _add_clauses(constraints, block[at:at + CHECK_ROWS])
+
+
+def _add_clauses(constraints: Any, block: npt.NDArray[np.int64]) -> None:
+    """One ``bool_or`` constraint per row of ``block`` (false constants dropped)."""
+    has_false = (block == FALSE_LIT).any(axis=1)
+    for row in block[~has_false].tolist():
+        constraints.add().bool_or.literals.extend(row)
+    for row in block[has_false].tolist():
+        constraints.add().bool_or.literals.extend([x for x in row if x != FALSE_LIT])
+
+
+def model_clauses(target: Board, rule: Rule, steps: int, *, soft: bool = False) -> int:
+    """The clauses :func:`build_model` makes for these arguments, at most (none are dropped or merged).
+
+    >>> from game.core.puzzles.life.rules import LIFE
+    >>> board = np.zeros((4, 4), dtype=bool); board[1, 1:4] = True
+    >>> built = build_model(board, LIFE, 2)
+    >>> len(built.model.proto.constraints) <= model_clauses(board, LIFE, 2) == 16 * 190 + 13 * 84 + 3 * 106
+    True
+    """
+    cells = int(np.asarray(target).size)
+    alive = int(np.count_nonzero(target))
+    dead_out, alive_out = len(rule_clauses(rule, False)), len(rule_clauses(rule, True))
+    free_layers = steps if soft else steps - 1  # layers whose cells are variables, after the start
+    last = 0 if soft else alive * alive_out + (cells - alive) * dead_out
+    return free_layers * cells * (dead_out + alive_out) + last
+
+
+def max_model_clauses(workers: int = 1) -> int:
+    """The most clauses a model solved by ``workers`` CP-SAT workers may have (:data:`MODEL_BUDGET_BYTES`)."""
+    return MODEL_BUDGET_BYTES // (PROTO_BYTES_PER_CLAUSE + WORKER_BYTES_PER_CLAUSE * max(1, workers))
 
 
 def build_model(target: Board, rule: Rule, steps: int, *, soft: bool = False,
-                ctx: SolveContext | None = None, dead: Board | None = None) -> ReverseModel:
+                ctx: SolveContext | None = None, dead: Board | None = None, workers: int = 1) -> ReverseModel:
     """The model of ``steps``-step predecessors of ``target`` (see the module docstring).
 
     ``dead``: start cells fixed dead (constants), a restriction that makes the model smaller and
     faster; a start it finds is a start, but its ``INFEASIBLE`` proves nothing.
-    ``ctx`` (when given) is checked while the clauses are made (about 60,000 per 25x25 generation).
+    ``ctx`` (when given) is checked every :data:`CHECK_ROWS` clauses while they are made (about 120,000
+    per 25x25 generation).  Raises :class:`ModelTooLarge`, before building anything, when the model solved
+    by ``workers`` CP-SAT workers would not fit its memory budget.
     """
+    clauses, cap = model_clauses(target, rule, steps, soft=soft), max_model_clauses(workers)
+    if clauses > cap:
+        raise ModelTooLarge(clauses, cap)
     rows, cols = target.shape
     model = cp_model.CpModel()
     layers: list[list[list[Cell]]] = []
@@ -225,4 +281,5 @@ def solve_model(m: ReverseModel, ctx: SolveContext, *, workers: int = 1, seed: i
     return solve_under(solver, m.model, ctx), solver
 
 
-__all__ = ["ReverseModel", "build_model", "solve_model"]
+__all__ = ["MODEL_BUDGET_BYTES", "ModelTooLarge", "ReverseModel", "build_model", "max_model_clauses", "model_clauses",
+           "solve_model"]

@@ -90,6 +90,12 @@ def block_errors(board: Board, top: int, left: int, target: Board, rule: Rule, s
         band, inner = np.arange(height), slice(None)
         block_rows = block_at
     sub, goal = board[band], target[band][inner]
+    inner_cols = slice(None)
+    if not packs(rule, width) and side_c + 4 * steps < width:  # wide boards: the band of columns too
+        near_cols = np.arange(left - 2 * steps, left + side_c + 2 * steps) % width
+        inner_cols = slice(steps, side_c + 3 * steps)
+        sub, goal = sub[:, near_cols], goal[:, near_cols][:, inner_cols]
+        cols = [2 * steps + j for j in range(side_c)]
     if packs(rule, width):
         rows = np.repeat(pack(sub)[None], len(fills), axis=0)
         keep = ~np.uint64(sum(1 << c for c in cols))
@@ -103,7 +109,7 @@ def block_errors(board: Board, top: int, left: int, target: Board, rule: Rule, s
         boards = np.repeat(sub[None], len(fills), axis=0)
         for i, r in enumerate(block_rows):
             boards[:, r, cols] = fills[:, i * side_c:(i + 1) * side_c]
-        inner_wrong = np.count_nonzero(step(boards, rule, steps)[:, inner] != goal, axis=(1, 2))
+        inner_wrong = np.count_nonzero(step(boards, rule, steps)[:, inner, inner_cols] != goal, axis=(1, 2))
     if wrong is None:
         wrong = wrong_cells(board, target, rule, steps)
     errors: npt.NDArray[np.int64] = inner_wrong - inner_wrong[current] + wrong

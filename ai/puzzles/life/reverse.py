@@ -24,6 +24,11 @@
 for a start that differs from the first on at least one still-common cell, drop the cells that
 differ, until no such start exists (then the remaining cells are proved) or the time ends.
 
+Memory is bounded by design: a stage whose model would not fit its budget is skipped (the SAT chain,
+:func:`ai.puzzles.life.sat.chain_fits`; the CP-SAT models, :class:`ai.puzzles.life.model.ModelTooLarge`) and the
+answer says so in its ``note``; on the largest boards only the local search is left.  An answer that is only
+one of the free answers of stage 1 is marked as a ``fallback``.
+
 Every start returned is replayed with :func:`game.core.puzzles.life.rules.step`: its wrong cells are counted by the
 model, never taken from the solver, and ``exact`` is said only when the replay matches.
 """
@@ -37,9 +42,9 @@ from typing import Any
 import numpy as np
 from ai.kernel.libraries import cp_model
 from ai.kernel.context import SolveContext, SolveStopped
-from ai.puzzles.life.model import build_model, solve_model
+from ai.puzzles.life.model import ModelTooLarge, build_model, max_model_clauses, model_clauses, solve_model
 from ai.puzzles.life.polish import polish, wrong_cells
-from ai.puzzles.life.sat import chain
+from ai.puzzles.life.sat import chain, chain_clauses, chain_fits
 from game.core.puzzles.life.board import board_rows
 from game.core.puzzles.life.rules import LIFE, Board, Rule, near_cells, trajectory
 
@@ -59,6 +64,8 @@ SPARSE_CHAIN = True
 POLISH_SHARE = 0.7
 #: Least share of the time left that one level of the step-by-step chain gets.
 LEVEL_SHARE = 0.5
+#: The free answers of stage 1: an answer found this way (and not exact) is a fallback, not a search result.
+FALLBACK_METHODS = ("all dead", "target as start")
 
 
 class ReverseStatus(str, enum.Enum):
@@ -80,6 +87,12 @@ class ReverseResult:
     rule: Rule
     method: str = ""
     optimal: bool = False  #: the wrong-cell count is proved minimal
+    note: str = ""  #: why some stages did not run (their models did not fit the memory budget), when any
+
+    @property
+    def fallback(self) -> bool:
+        """True when the answer is only a free answer (all dead, the target itself): no search found better."""
+        return self.status != ReverseStatus.EXACT and self.method in FALLBACK_METHODS
 
     @property
     def cells(self) -> int:
@@ -95,18 +108,18 @@ class ReverseResult:
         """The CLI's JSON object."""
         return {"status": self.status.value, "start": board_rows(self.start), "error": self.error,
                 "wrong_cells": self.wrong_cells, "steps": self.steps, "rule": self.rule.name,
-                "method": self.method, "optimal": self.optimal}
+                "method": self.method, "optimal": self.optimal, "fallback": self.fallback, "note": self.note}
 
 
 def _result(status: ReverseStatus, start: Board, target: Board, rule: Rule, steps: int, method: str,
-            optimal: bool = False) -> ReverseResult:
+            optimal: bool = False, note: str = "") -> ReverseResult:
     """Replay ``start``; an ``exact`` claim that the replay contradicts is an error in the solver."""
     wrong = wrong_cells(start, target, rule, steps)
     if status == ReverseStatus.EXACT and wrong:
         raise AssertionError(f"{method}: an exact start replays with {wrong} wrong cells")
     if status == ReverseStatus.APPROXIMATE and wrong == 0:
         status = ReverseStatus.EXACT
-    return ReverseResult(status, start.copy(), wrong, steps, rule, method, optimal or wrong == 0)
+    return ReverseResult(status, start.copy(), wrong, steps, rule, method, optimal or wrong == 0, note)
 
 
 class StepStatus(str, enum.Enum):
@@ -136,10 +149,11 @@ def predecessor(board: Board, rule: Rule, ctx: SolveContext, *, workers: int = 1
     life, :func:`far_from_life`, fixed dead: a smaller model), hinted with ``board`` itself, minimises
     wrong cells.  (Fixing those cells in the exact model too was tried: on the random 25x25 boards of
     the benchmark it was no faster.)
-    Raises :class:`SolveStopped` when the time ends while the exact model is being built.
+    Raises :class:`SolveStopped` when the time ends while the exact model is being built, and
+    :class:`ModelTooLarge` when it would not fit its memory budget.
     """
     quiet = far_from_life(board)
-    m = build_model(board, rule, 1, ctx=ctx)
+    m = build_model(board, rule, 1, ctx=ctx, workers=workers)
     if sparse:  # fewest live cells: sparse boards more often have predecessors themselves
         m.model.minimize(sum(v for row in m.start_vars() for v in row if not isinstance(v, bool)))
     remaining = ctx.remaining()
@@ -148,11 +162,12 @@ def predecessor(board: Board, rule: Rule, ctx: SolveContext, *, workers: int = 1
     status, solver = solve_model(m, exact_ctx, workers=workers)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return StepStatus.EXACT, m.start_value(solver), True
+    del m, solver  # the soft model's budget is the exact model's too
     proved_none = status == cp_model.INFEASIBLE
     status = StepStatus.NONE if proved_none else StepStatus.APPROXIMATE
     try:
-        soft = build_model(board, rule, 1, soft=True, ctx=ctx, dead=quiet)
-    except SolveStopped:
+        soft = build_model(board, rule, 1, soft=True, ctx=ctx, dead=quiet, workers=workers)
+    except (SolveStopped, ModelTooLarge):
         if ctx.cancelled():
             raise
         return status, None, False
@@ -187,28 +202,43 @@ def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, 
         return _result(ReverseStatus.EXACT, best.start, target, rule, steps, best.method)
     remaining = ctx.remaining()
     stages = ctx.child(time_limit=None if remaining is None else remaining * (1 - POLISH_SHARE))
-    remaining = stages.remaining()
-    sat_ctx = stages.child(time_limit=None if remaining is None else remaining * SAT_SHARE)
-    stages.report("SAT: generations back, depth first")
-    found = chain(target, rule, steps, sat_ctx, on_board=lambda level, board: best.consider(board, "sat step by step"))
-    if stages.cancelled():
-        stages.check()  # raises SolveStopped (cancelled)
-    if found.start is not None:
-        return _result(ReverseStatus.EXACT, found.start, target, rule, steps, "sat step by step")
-    proved_none = False
-    if found.garden_of_eden:  # proved: no start at all; the rest of the time looks for the fewest wrong cells
-        proved_none = True
-        exact_share = 0.0
+    skipped = _skipped(target, rule, steps, workers)
+    proved_none = optimal = False
+    if chain_fits(target, rule, steps):
+        remaining = stages.remaining()
+        sat_ctx = stages.child(time_limit=None if remaining is None else remaining * SAT_SHARE)
+        stages.report("SAT: generations back, depth first")
+        found = chain(target, rule, steps, sat_ctx,
+                      on_board=lambda level, board: best.consider(board, "sat step by step"))
+        if stages.cancelled():
+            stages.check()  # raises SolveStopped (cancelled)
+        if found.start is not None:
+            return _result(ReverseStatus.EXACT, found.start, target, rule, steps, "sat step by step")
+        if found.garden_of_eden:  # proved: no start at all; the rest of the time looks for the fewest wrong cells
+            proved_none = True
+            exact_share = 0.0
     if steps > 1 and target.size <= JOINT_MAX_CELLS and not proved_none:  # all k generations at once (small boards)
         start, proved_none = _joint(target, rule, steps, stages, workers)
         if start is not None:
             return _result(ReverseStatus.EXACT, start, target, rule, steps, "cp-sat joint")
-    proved_none, optimal = _step_chain(best, stages, workers, exact_share, proved_none)
+    if model_clauses(target, rule, 1, soft=True) <= max_model_clauses(workers):
+        proved_none, optimal = _step_chain(best, stages, workers, exact_share, proved_none)
     _polish_best(best, ctx)
     if best.wrong == 0:
         return _result(ReverseStatus.EXACT, best.start, target, rule, steps, best.method)
     return _result(ReverseStatus.NONE if proved_none else ReverseStatus.APPROXIMATE, best.start, target, rule,
-                   steps, best.method, optimal)
+                   steps, best.method, optimal, skipped)
+
+
+def _skipped(target: Board, rule: Rule, steps: int, workers: int) -> str:
+    """What :func:`reverse` leaves out on this board because its models would not fit their memory budgets."""
+    out = []
+    if not chain_fits(target, rule, steps):
+        out.append(f"the SAT chain ({chain_clauses(target, rule, steps):,} clauses)")
+    clauses, cap = model_clauses(target, rule, 1, soft=True), max_model_clauses(workers)
+    if clauses > cap:
+        out.append(f"the CP-SAT models ({clauses:,} clauses, at most {cap:,})")
+    return f"skipped for the memory cap: {' and '.join(out)}" if out else ""
 
 
 def _joint(target: Board, rule: Rule, steps: int, stages: SolveContext, workers: int) -> tuple[Board | None, bool]:
@@ -217,12 +247,14 @@ def _joint(target: Board, rule: Rule, steps: int, stages: SolveContext, workers:
         remaining = stages.remaining()
         joint_ctx = stages.child(time_limit=None if remaining is None else remaining * JOINT_SHARE)
         stages.report(f"joint model of {steps} steps")
-        m = build_model(target, rule, steps, ctx=joint_ctx)
+        m = build_model(target, rule, steps, ctx=joint_ctx, workers=workers)
         m.hint([np.zeros_like(target)] * steps)
         status, solver = solve_model(m, joint_ctx, workers=workers, inprocessing=True)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return m.start_value(solver), False
         return None, status == cp_model.INFEASIBLE
+    except ModelTooLarge:
+        pass
     except SolveStopped:
         if stages.cancelled():
             raise
@@ -256,6 +288,8 @@ def _step_chain(best: _Best, stages: SolveContext, workers: int, exact_share: fl
             if best.wrong == 0:
                 break
             level += 1
+    except ModelTooLarge:
+        pass
     except SolveStopped:
         if stages.cancelled():
             raise
@@ -287,6 +321,7 @@ class Backbone:
     proved: bool
     example: Board | None = None  #: one exact start (replayed)
     starts_seen: int = 0
+    note: str = ""  #: why nothing was tried (the model did not fit its memory budget), when so
 
     @property
     def count(self) -> int:
@@ -300,7 +335,9 @@ def backbone(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *,
     target = np.asarray(target, dtype=bool)
     empty = np.zeros_like(target)
     try:
-        m = build_model(target, rule, steps, ctx=ctx)
+        m = build_model(target, rule, steps, ctx=ctx, workers=workers)
+    except ModelTooLarge as exc:
+        return Backbone(True, empty, empty.copy(), False, note=f"no hints for this board: {exc}")
     except SolveStopped:
         if ctx.cancelled():
             raise

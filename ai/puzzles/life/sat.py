@@ -13,19 +13,24 @@ kept by replayed wrong cells whatever happens, so the chain returns what it has 
 
 Every SAT call runs under the :class:`~ai.kernel.context.SolveContext`: the solver works in slices of a few
 thousand conflicts and the context is checked between two slices, so a deadline or a cancel is seen within
-tens of milliseconds.
+tens of milliseconds.  The clauses are made with numpy and given to the solver a few thousand at a time,
+the context checked in between (:class:`StepBack`).
+
+Memory is bounded by design: the chain holds one solver per level, so it runs only when
+:func:`chain_clauses` fits :data:`SAT_BUDGET_BYTES` (:func:`chain_fits`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, Iterator
 
 import numpy as np
+import numpy.typing as npt
 from pysat.solvers import Solver
 
-from ai.kernel.context import SolveContext
+from ai.kernel.context import SolveContext, SolveStopped
 from game.core.puzzles.life.rules import OFFSETS, Board, Rule, near_cells
 
 #: The SAT solver python-sat runs (CaDiCaL 1.9.5: the fastest of CaDiCaL, Glucose 4.2, MiniSat 2.2,
@@ -37,6 +42,12 @@ CONFLICT_SLICE = 3000
 BRANCHING = 4
 #: Radius of "far from life": cells with no live cell within it are assumed dead first.
 QUIET_RADIUS = 2
+#: Memory the chain's solvers may take together, in bytes.
+SAT_BUDGET_BYTES = 600 * 2**20
+#: Bytes per clause of a CaDiCaL solver, learned clauses included (measured: about 190 on a 128x128 board).
+SAT_BYTES_PER_CLAUSE = 250
+#: Board rows whose clauses are given to the solver between two checks of the context.
+CHECK_ROWS = 8
 
 
 @lru_cache(maxsize=64)
@@ -78,14 +89,21 @@ def forbidding_clauses(rule: Rule, alive: bool) -> tuple[tuple[int, ...], ...]:
 
 
 def _cover(primes: list[tuple[int, int]], minterms: list[int]) -> list[tuple[int, int]]:
-    """A greedy cover of ``minterms`` by prime cubes (largest first)."""
-    left = set(minterms)
+    """A greedy cover of ``minterms`` by prime cubes: each time the first prime (in the given order) that
+    covers the most minterms still left, the larger cube on a tie."""
+    if not minterms:
+        return []
+    values = np.array([p[0] for p in primes], dtype=np.int64)[:, None]
+    masks = np.array([p[1] for p in primes], dtype=np.int64)[:, None]
+    terms = np.array(minterms, dtype=np.int64)[None, :]
+    members = (terms & ~masks) == values  # prime x minterm
+    size = np.array([bin(p[1]).count("1") for p in primes], dtype=np.int64)  # at most 9: below the factor
+    left = np.ones(len(minterms), dtype=bool)
     chosen = []
-    members = {p: {m for m in left if (m & ~p[1]) == p[0]} for p in primes}
-    while left:
-        best = max(primes, key=lambda p: (len(members[p] & left), bin(p[1]).count("1")))
-        chosen.append(best)
-        left -= members[best]
+    while left.any():
+        best = int(np.argmax(members[:, left].sum(axis=1) * 16 + size))
+        chosen.append(primes[best])
+        left &= ~members[best]
     return chosen
 
 
@@ -94,16 +112,55 @@ def _var(r: int, c: int, width: int) -> int:
     return int(r * width + c + 1)
 
 
+def _templates(rule: Rule, alive: bool, width: int) -> npt.NDArray[np.int64]:
+    """:func:`forbidding_clauses` as rows of ``width`` signed neighbourhood numbers (1-based), padded with 0."""
+    clauses = forbidding_clauses(rule, alive)
+    out = np.zeros((len(clauses), width), dtype=np.int64)
+    for i, clause in enumerate(clauses):
+        out[i, :len(clause)] = clause
+    return out
+
+
+def step_back_blocks(board: Board, rule: Rule, rows: int = CHECK_ROWS) -> Iterator[list[list[int]]]:
+    """The clauses of :func:`step_back_cnf` (the same, in the same order), ``rows`` board rows at a time."""
+    board = np.asarray(board, dtype=bool)
+    height, width = board.shape
+    var = np.arange(1, board.size + 1, dtype=np.int64).reshape(board.shape)
+    near = np.stack([np.roll(var, (-dr, -dc), axis=(0, 1)) for dr, dc in OFFSETS], axis=-1)  # cell -> its 9 vars
+    longest = max([len(c) for alive in (False, True) for c in forbidding_clauses(rule, alive)] + [1])
+    per_value = [_templates(rule, alive, longest) for alive in (False, True)]
+    most = max(len(t) for t in per_value)
+    # every cell gets `most` clause rows (its value's clauses, then padding rows), cell after cell
+    table = np.zeros((2, most, longest), dtype=np.int64)
+    real = np.zeros((2, most), dtype=bool)  # an empty clause is real: it forbids everything
+    for alive, templates in enumerate(per_value):
+        table[alive, :len(templates)] = templates
+        real[alive, :len(templates)] = True
+    for top in range(0, height, rows):
+        cells = near[top:top + rows].reshape(-1, 9)
+        value = board[top:top + rows].ravel().astype(np.int64)
+        lits = table[value]  # (cells, most, longest)
+        picked = cells[np.arange(len(cells))[:, None, None], np.maximum(np.abs(lits) - 1, 0)]
+        signed = np.where(lits > 0, picked, -picked) * (lits != 0)
+        flat = signed.reshape(-1, longest)[real[value].ravel()]
+        yield [[x for x in row if x] for row in flat.tolist()]
+
+
 def step_back_cnf(board: Board, rule: Rule) -> list[list[int]]:
     """The CNF whose models are the predecessors of ``board`` (one generation, torus)."""
-    height, width = board.shape
-    clauses: list[list[int]] = []
-    for r in range(height):
-        for c in range(width):
-            cells = [_var((r + dr) % height, (c + dc) % width, width) for dr, dc in OFFSETS]
-            for clause in forbidding_clauses(rule, bool(board[r, c])):
-                clauses.append([cells[abs(lit) - 1] if lit > 0 else -cells[abs(lit) - 1] for lit in clause])
-    return clauses
+    return [clause for block in step_back_blocks(board, rule) for clause in block]
+
+
+def chain_clauses(board: Board, rule: Rule, steps: int) -> int:
+    """The most clauses :func:`chain`'s solvers hold at once: one solver per level, each as large as the
+    largest one-step CNF of a board of this size."""
+    most = max(len(forbidding_clauses(rule, alive)) for alive in (False, True))
+    return steps * int(np.asarray(board).size) * most
+
+
+def chain_fits(board: Board, rule: Rule, steps: int) -> bool:
+    """True when :func:`chain` on ``board`` fits :data:`SAT_BUDGET_BYTES`."""
+    return chain_clauses(board, rule, steps) * SAT_BYTES_PER_CLAUSE <= SAT_BUDGET_BYTES
 
 
 #: Boards of at most this many cells (the game's puzzles) try dead cells first: the start the player is
@@ -119,10 +176,21 @@ SPARSE_INNER = True
 class StepBack:
     """The predecessors of one board, asked for one after another (each different from those before)."""
 
-    def __init__(self, board: Board, rule: Rule, *, sparse: bool | None = None) -> None:
+    def __init__(self, board: Board, rule: Rule, *, sparse: bool | None = None,
+                 ctx: SolveContext | None = None) -> None:
+        """Give the solver the board's clauses; ``ctx`` is checked every :data:`CHECK_ROWS` board rows (a
+        stop raises :class:`SolveStopped`, the solver freed)."""
         self.board = np.asarray(board, dtype=bool)
         self.shape = self.board.shape
-        self.solver = Solver(name=SOLVER, bootstrap_with=step_back_cnf(self.board, rule))
+        self.solver = Solver(name=SOLVER)
+        try:
+            for block in step_back_blocks(self.board, rule):
+                if ctx is not None:
+                    ctx.check()
+                self.solver.append_formula(block)
+        except SolveStopped:
+            self.solver.delete()
+            raise
         if sparse is None:
             sparse = self.board.size <= SPARSE_FIRST_CELLS
         if sparse:  # decide cells dead first: a sparse start reads better
@@ -187,9 +255,14 @@ class ChainResult:
 
 def chain(target: Board, rule: Rule, steps: int, ctx: SolveContext, *,
           on_board: Callable[[int, Board], None] | None = None) -> ChainResult:
-    """Depth-first search for a start ``steps`` generations before ``target`` (see the module docstring)."""
+    """Depth-first search for a start ``steps`` generations before ``target`` (see the module docstring).
+
+    The caller makes sure it fits its memory budget (:func:`chain_fits`)."""
     ancestors: list[tuple[int, Board]] = []
-    root = StepBack(target, rule, sparse=True if steps > 1 and SPARSE_INNER else None)
+    try:
+        root = StepBack(target, rule, sparse=True if steps > 1 and SPARSE_INNER else None, ctx=ctx)
+    except SolveStopped:
+        return ChainResult(None, False, ancestors)
     stack: list[tuple[int, StepBack]] = [(1, root)]
     try:
         while stack and not ctx.should_stop():
@@ -212,7 +285,10 @@ def chain(target: Board, rule: Rule, steps: int, ctx: SolveContext, *,
                 on_board(level, pred)
             if level == steps:
                 return ChainResult(pred, False, ancestors)
-            stack.append((level + 1, StepBack(pred, rule, sparse=True if level + 1 < steps and SPARSE_INNER else None)))
+            stack.append((level + 1, StepBack(pred, rule, sparse=True if level + 1 < steps and SPARSE_INNER else None,
+                                              ctx=ctx)))
+        return ChainResult(None, False, ancestors)
+    except SolveStopped:  # while a level's clauses were given to its solver
         return ChainResult(None, False, ancestors)
     finally:
         for _, node in stack:
@@ -220,4 +296,5 @@ def chain(target: Board, rule: Rule, steps: int, ctx: SolveContext, *,
         root.close()
 
 
-__all__ = ["BRANCHING", "ChainResult", "StepBack", "chain", "forbidding_clauses", "step_back_cnf"]
+__all__ = ["BRANCHING", "ChainResult", "SAT_BUDGET_BYTES", "StepBack", "chain", "chain_clauses", "chain_fits",
+           "forbidding_clauses", "step_back_blocks", "step_back_cnf"]

@@ -5,6 +5,8 @@ depth-first search with a transposition table of dead positions under symmetry, 
 search has not finished within :data:`SEARCH_BUDGET` nodes — the Kiyomi–Matsui integer program
 (:mod:`ai.puzzles.pegs.bounds`: no game exists, or a bound on each jump's use) and the search again with
 those bounds and with pagoda cuts learned from its dead positions (:mod:`ai.puzzles.pegs.pagoda`).  Every solution is replayed by :class:`game.core.puzzles.pegs.Board` before it is returned.
+Memory is bounded with or without a time limit: a search whose table of dead positions reaches its cap
+(:data:`ai.puzzles.pegs.search.MAX_DEAD`) stops, and the answer says so (``stopped``, with ``message``).
 
 >>> from game.core.puzzles.pegs import english, french
 >>> board, start = french()
@@ -26,7 +28,7 @@ from dataclasses import dataclass, field
 from ai.kernel.context import SolveContext, SolveStopped, StopReason
 from ai.puzzles.pegs.bounds import jump_bounds
 from ai.puzzles.pegs.pagoda import PagodaCuts
-from ai.puzzles.pegs.search import NodeLimit, Search
+from ai.puzzles.pegs.search import NodeLimit, Search, TableFull
 from ai.puzzles.pegs.table import WinTable, complement
 from game.core.puzzles.pegs import Board, Jump
 
@@ -40,7 +42,7 @@ class PegsStatus(str, enum.Enum):
 
     SOLVED = "solved"  #: ``moves`` lead to the goal (replayed)
     IMPOSSIBLE = "impossible"  #: proved: no sequence of jumps reaches the goal
-    STOPPED = "stopped"  #: the deadline passed or the caller cancelled first
+    STOPPED = "stopped"  #: the deadline passed, the caller cancelled or the search reached its memory cap first
 
 
 class Proof(str, enum.Enum):
@@ -74,6 +76,12 @@ class PegsResult:
     elapsed: float = 0.0
     stop_reason: StopReason | None = None
     bounds: list[int] | None = None  #: the jump bounds, when the integer program ran
+    table_full: int = 0  #: the positions of the table of dead positions when its memory cap stopped the search
+
+    @property
+    def message(self) -> str:
+        """Why the search stopped when its memory cap stopped it (else empty)."""
+        return str(TableFull(self.table_full)) if self.table_full else ""
 
     def to_json(self) -> dict[str, object]:
         """The CLI's JSON object."""
@@ -81,6 +89,8 @@ class PegsResult:
                                   "proof": self.proof.value, "nodes": self.nodes}
         if self.stop_reason is not None:
             out["stop_reason"] = self.stop_reason.value
+        if self.table_full:
+            out["stop_reason"], out["message"] = "memory cap", self.message
         return out
 
 
@@ -136,9 +146,10 @@ def solve(board: Board, start: int, goal: int | None | str = "default", *, ctx: 
                 moves = search.solve(start, ctx)
         else:
             moves = search.solve(start, ctx)
-    except SolveStopped as stop:
+    except (SolveStopped, TableFull) as stop:
         result = done(PegsStatus.STOPPED, Proof.NONE, nodes=search.nodes, bounds=bounds)
-        result.stop_reason = stop.reason
+        result.stop_reason = stop.reason if isinstance(stop, SolveStopped) else None
+        result.table_full = stop.positions if isinstance(stop, TableFull) else 0
         return result
     nodes = search.nodes
     if moves is None:
@@ -160,14 +171,19 @@ def _from_table(board: Board, start: int, goal: int,
         prefix, edge = table.walk(board, start)
         rest = solve(board, edge, goal, ctx=ctx, ip=IpUse.NEVER, table=False)
         if rest.status == PegsStatus.STOPPED:
-            raise SolveStopped(rest.stop_reason or StopReason.TIMEOUT)
+            raise _stopped(rest)
         if rest.status != PegsStatus.SOLVED:
             raise AssertionError("the table's winnable position did not finish: the table is broken")
         return PegsStatus.SOLVED, prefix, rest
     arises = solve(board, complement(board, start), goal, ctx=ctx, table=False)  # the duality: ~start finishes?
     if arises.status == PegsStatus.STOPPED:
-        raise SolveStopped(arises.stop_reason or StopReason.TIMEOUT)
+        raise _stopped(arises)
     return (PegsStatus.IMPOSSIBLE, [], None) if arises.status == PegsStatus.SOLVED else None
+
+
+def _stopped(result: PegsResult) -> Exception:
+    """The exception that stopped the inner solve that gave ``result``, to raise again."""
+    return TableFull(result.table_full) if result.table_full else SolveStopped(result.stop_reason or StopReason.TIMEOUT)
 
 
 def _budgeted(search: Search, start: int, ctx: SolveContext, budget: int) -> tuple[list[Jump] | None, bool]:
@@ -221,6 +237,8 @@ def hint(board: Board, position: int, goal: int | None | str = "default", *,
     if result.status == PegsStatus.IMPOSSIBLE:
         why = "the table of winnable positions" if result.proof == Proof.TABLE else result.proof.value
         return PegsHint(None, result.status, f"no jump can still finish ({why})")
+    if result.table_full:
+        return PegsHint(None, result.status, f"{result.message}: no answer (this position may be lost)")
     return PegsHint(None, result.status, "no answer in time (this position may be lost)")
 
 

@@ -24,6 +24,7 @@ import itertools
 import random
 from dataclasses import dataclass, field
 
+from ai.kernel.context import SolveContext
 from game.core.puzzles.pegs import Board, parse_board
 from game.core.errors import GameError
 
@@ -72,10 +73,13 @@ def pattern_of(board: Board, before: int, after: int) -> Pattern:
                  for r, c in changed)
 
 
-def learn(board: Board, games: list[list[int]]) -> LearnedRule:
-    """The rule behind the consecutive positions of ``games``."""
+def learn(board: Board, games: list[list[int]], ctx: SolveContext | None = None) -> LearnedRule:
+    """The rule behind the consecutive positions of ``games`` (``ctx`` checked after every game: a stop
+    raises :class:`ai.kernel.context.SolveStopped`)."""
     rule = LearnedRule()
     for game in games:
+        if ctx is not None:
+            ctx.check()
         for before, after in zip(game, game[1:]):
             p = pattern_of(board, before, after)
             rule.patterns[p] = rule.patterns.get(p, 0) + 1
@@ -108,13 +112,16 @@ def _reference(board: Board, filled: dict[tuple[int, int], int], cells: list[tup
     return out
 
 
-def verify(board: Board, rule: LearnedRule) -> Verification:
-    """Compare ``rule`` with the reference rule on every local pattern (see the module text)."""
+def verify(board: Board, rule: LearnedRule, ctx: SolveContext | None = None) -> Verification:
+    """Compare ``rule`` with the reference rule on every local pattern (see the module text); ``ctx`` is
+    checked at every placement of a window (a stop raises :class:`ai.kernel.context.SolveStopped`)."""
     checked = 0
     mismatches: list[str] = []
     shapes = {tuple((dr, dc) for dr, dc, _, _ in p) for p in rule.patterns}
     for shape in sorted(shapes):
         for r, c in sorted(board.cells):
+            if ctx is not None:
+                ctx.check()
             cells = [(r + dr, c + dc) for dr, dc in shape]
             if not all(board.on_board(x) for x in cells):
                 continue
@@ -133,11 +140,15 @@ def verify(board: Board, rule: LearnedRule) -> Verification:
     return Verification(not mismatches and missing == 0, checked, mismatches, missing)
 
 
-def random_games(board: Board, start: int, *, games: int, seed: int) -> list[list[int]]:
-    """``games`` random games from ``start`` played by the reference rule until no jump is left."""
+def random_games(board: Board, start: int, *, games: int, seed: int,
+                 ctx: SolveContext | None = None) -> list[list[int]]:
+    """``games`` random games from ``start`` played by the reference rule until no jump is left (``ctx``
+    checked before every game: a stop raises :class:`ai.kernel.context.SolveStopped`)."""
     rng = random.Random(seed)
     out = []
     for _ in range(games):
+        if ctx is not None:
+            ctx.check()
         position, game = start, [start]
         while True:
             legal = board.legal_jumps(position)

@@ -27,6 +27,9 @@ from game.core.puzzles.pegs import Board
 
 #: Tolerance on pagoda values (the LP's weights are floating point).
 EPS = 1e-7
+#: Most pagoda functions kept: each takes a column of 2**width values per board row (36 KB on a 9x9 board),
+#: so memory stays bounded (and each check at a node stays fast) however long the search runs.
+MAX_CUTS = 1000
 
 
 class PagodaCuts:
@@ -61,7 +64,10 @@ class PagodaCuts:
         return bool((values < self.thresholds - EPS).any())
 
     def learn(self, position: int) -> bool:
-        """Solve the pagoda LP for ``position``; True (and the pagoda kept) when one proves it dead."""
+        """Solve the pagoda LP for ``position``; True (and the pagoda kept) when one proves it dead.  With
+        :data:`MAX_CUTS` pagodas kept, nothing more is learned (False)."""
+        if len(self) >= MAX_CUTS:
+            return False
         for i, var in self.w.items():
             self.objective.SetCoefficient(var, float((position >> i & 1) - (self.goal >> i & 1)))
         if self.solver.Solve() != 0 or self.objective.Value() > -1e-6:  # 0: OPTIMAL
@@ -75,4 +81,4 @@ class PagodaCuts:
         return True
 
 
-__all__ = ["PagodaCuts"]
+__all__ = ["MAX_CUTS", "PagodaCuts"]

@@ -9,6 +9,10 @@ branch that meets any of them backs off at once.  The jump bounds keep both fact
 bound 0 is in no solution from the root, and a jump used as often as its bound cannot appear again
 in any solution through the current path (see docs/ARCHITECTURE.md, "Peg solitaire").
 
+The table's memory is bounded by design: it holds at most :data:`MAX_DEAD` positions (derived from
+:data:`TABLE_BUDGET_BYTES`); a search that would need more stops with :class:`TableFull`, an incomplete
+answer like a timeout.
+
 >>> from game.core.puzzles.pegs import english
 >>> board, start = english()
 >>> search = Search(board, board.goal_position())
@@ -25,8 +29,15 @@ from ai.kernel.context import SolveContext
 from ai.puzzles.pegs.pagoda import PagodaCuts
 from game.core.puzzles.pegs import Board, Jump
 
-#: Nodes between two :meth:`SolveContext.check` calls.
-CHECK_EVERY = 2048
+#: Nodes between two :meth:`SolveContext.check` calls (a few milliseconds of search).
+CHECK_EVERY = 128
+#: Memory the table of dead positions may take, in bytes.
+TABLE_BUDGET_BYTES = 600 * 2**20
+#: Bytes per position of the table: the ``int`` (48 on a 9x9 board) and its share of the set's slots, at
+#: most four 16-byte slots per position while the set doubles (measured: about 120 per position in all).
+BYTES_PER_DEAD = 150
+#: Most positions the table of dead positions holds.
+MAX_DEAD = TABLE_BUDGET_BYTES // BYTES_PER_DEAD
 #: A dead position teaches a pagoda when it has at most this many jumps to go ...
 LEARN_LEFT = 12
 #: ... and its refutation took at least this many nodes.
@@ -35,6 +46,14 @@ LEARN_SUBTREE = 50
 
 class NodeLimit(Exception):
     """Raised by :meth:`Search.solve` when its ``node_limit`` is reached before an answer."""
+
+
+class TableFull(Exception):
+    """Raised by :meth:`Search.solve` when the table of dead positions reaches its cap (:data:`MAX_DEAD`)."""
+
+    def __init__(self, positions: int) -> None:
+        super().__init__(f"search stopped: {positions:,} positions (memory cap)")
+        self.positions = positions
 
 
 class Search:
@@ -63,6 +82,8 @@ class Search:
         self._row_mask = (1 << board.width) - 1
         self._row_shifts = [r * board.width for r in range(board.height)]
         self.dead: set[int] = set()
+        #: Most positions :attr:`dead` may hold (:data:`MAX_DEAD`).
+        self.max_dead = MAX_DEAD
         self.nodes = 0
         self.node_limit: int | None = None
         # try first the jumps that bring pegs nearest the centre of the frame (sum of squared distances);
@@ -126,7 +147,8 @@ class Search:
         """A list of jumps from ``start`` to the goal, or ``None`` when there is none.
 
         Raises :class:`ai.kernel.context.SolveStopped` when ``ctx`` says stop, :class:`NodeLimit` once
-        :attr:`nodes` reaches ``node_limit`` (the dead positions found so far stay valid).
+        :attr:`nodes` reaches ``node_limit`` (the dead positions found so far stay valid), :class:`TableFull`
+        once the table of dead positions holds :attr:`max_dead` positions.
         """
         self.node_limit = node_limit
         left = self.board.count(start) - self.goal_count
@@ -148,6 +170,8 @@ class Search:
             ctx.check()
             if self.node_limit is not None and self.nodes >= self.node_limit:
                 raise NodeLimit
+            if len(self.dead) >= self.max_dead:
+                raise TableFull(len(self.dead))
             if self.nodes % (16 * CHECK_EVERY) == 0:
                 ctx.report(f"{self.nodes:,} positions searched, {len(self.dead):,} known dead")
         cuts = self.cuts
@@ -182,4 +206,4 @@ class Search:
         return False
 
 
-__all__ = ["CHECK_EVERY", "NodeLimit", "Search"]
+__all__ = ["CHECK_EVERY", "MAX_DEAD", "NodeLimit", "Search", "TableFull"]

@@ -239,13 +239,11 @@ class Board:
         for perm in self.symmetries if perms is None else perms:
             rows = []
             for r in range(self.height):
-                table = []
-                for bits in range(1 << w):
-                    image = 0
-                    for c in range(w):
-                        if bits >> c & 1 and self.on_board((r, c)):
-                            image |= 1 << perm[r * w + c]
-                    table.append(image)
+                single = [1 << perm[r * w + c] if self.on_board((r, c)) else 0 for c in range(w)]
+                table = [0] * (1 << w)
+                for bits in range(1, 1 << w):  # a pattern's image: its lowest bit's, OR the rest's (already made)
+                    low = bits & -bits
+                    table[bits] = table[bits ^ low] | single[low.bit_length() - 1]
                 rows.append(table)
             out.append(rows)
         return out

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ai import facade
 from game.cli.args import Handler
@@ -13,31 +14,44 @@ from game.core.puzzles.life.board import format_board, read_board_file
 
 
 def reverse(args: argparse.Namespace) -> int:
-    """``life reverse``: a start that becomes the board after the steps (exact, approximate, or none)."""
-    doc, rule, steps = one_board(args)
+    """``life reverse``: a start that becomes the board after the steps (exact, approximate, or none).
+
+    The time limit counts from before the board file is read.  An answer that is only a fallback (no search
+    found a better start) says so, and a stage left out for the memory cap is named on stderr."""
     with command_context(args.time_limit, solver="life") as ctx:
+        doc, rule, steps = one_board(args)
         result = facade.life_reverse(doc.boards[0], steps, ctx, rule, workers=args.workers)
+    how = f"fallback: {result.method}; no search found a better start in the time" if result.fallback else result.method
     text = (f"{result.status.value}: {result.wrong_cells} wrong cells of {result.cells} after {steps} steps "
-            f"of {rule.name} ({result.method})\n{format_board(result.start)}")
+            f"of {rule.name} ({how})\n{format_board(result.start)}")
+    if result.note:
+        print(result.note, file=sys.stderr)
     print_answer(args, result.to_json(), text)
     return 0
 
 
 def hint(args: argparse.Namespace) -> int:
-    """``life hint``: the cells alive (or dead) in every start."""
-    doc, rule, steps = one_board(args)
+    """``life hint``: the cells alive (or dead) in every start (exit 1 when the board's model is too large
+    for the memory cap, with the reason on stderr)."""
     with command_context(args.time_limit, solver="life") as ctx:
+        doc, rule, steps = one_board(args)
         bb = facade.life_backbone(doc.boards[0], steps, ctx, rule, workers=args.workers)
+    if bb.note:
+        print(bb.note, file=sys.stderr)
     rows = ["".join("#" if a else "." if d else "?" for a, d in zip(ra, rd)) for ra, rd in zip(bb.alive, bb.dead)]
     data = {"exists": bb.exists, "proved": bb.proved, "forced": bb.count, "starts_seen": bb.starts_seen,
-            "cells": rows}
-    if not bb.exists:
+            "cells": rows, "note": bb.note}
+    if bb.note:
+        text = "no hints: the board's model is too large for the memory cap"
+    elif not bb.exists:
         text = "no start exists: the target has no predecessor" if bb.proved else "no start found in the time"
+    elif not bb.starts_seen:
+        text = "no start found in the time, so no hints"
     else:
         text = (f"{bb.count} cells are the same in every start{'' if bb.proved else ' found (not proved)'} "
                 f"('#' alive, '.' dead, '?' free)\n" + "\n".join(rows))
     print_answer(args, data, text)
-    return 0
+    return 1 if bb.note else 0
 
 
 def learn(args: argparse.Namespace) -> int:

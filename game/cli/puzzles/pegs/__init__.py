@@ -53,6 +53,8 @@ def register(sub: Subparsers, puzzle: SidePuzzle) -> None:
     p.add_argument("--board", type=path_arg, default="english", help="board of the random games")
     p.add_argument("--games", type=int_arg(1, 10_000), default=20, help="random games (default 20)")
     p.add_argument("--seed", type=int_arg(0, 2**31), default=0, help="seed of the random games")
+    p.add_argument("--time-limit", type=time_limit_arg, default=None, metavar="S",
+                   help="give up after S seconds (default: none)")
     p.set_defaults(handler=_run)
     p = psub.add_parser("play", help="play peg solitaire (drag pegs; H hint, S solve)")
     p.add_argument("board", nargs="?", type=path_arg, default="english", help="english, french or a board file")

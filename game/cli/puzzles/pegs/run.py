@@ -26,10 +26,13 @@ def _goal(board: Board, which: str) -> int | None:
 
 
 def solve(args: argparse.Namespace) -> int:
-    """``pegs solve``: a solution, or the proof that there is none."""
-    board, start = load_board(args.board)
+    """``pegs solve``: a solution, or the proof that there is none (exit 1 when the time or the search's memory
+    cap ended it first; the time limit counts from before the board is read)."""
     with command_context(args.time_limit, solver="pegs") as ctx:
+        board, start = load_board(args.board)
         result = facade.pegs_solve(board, start, _goal(board, args.goal), ctx=ctx, ip=args.ip)
+    if result.message:
+        print(result.message, file=sys.stderr)
     if args.json:
         print(json.dumps(result.to_json()))
     else:
@@ -40,9 +43,10 @@ def solve(args: argparse.Namespace) -> int:
 
 
 def hint(args: argparse.Namespace) -> int:
-    """``pegs hint``: a jump that keeps the board solvable."""
-    board, start = load_board(args.board)
+    """``pegs hint``: a jump that keeps the board solvable (exit 1 when no answer came in the time or within
+    the search's memory cap)."""
     with command_context(args.time_limit, solver="pegs") as ctx:
+        board, start = load_board(args.board)
         answer = facade.pegs_hint(board, start, _goal(board, args.goal), ctx=ctx)
     if args.json:
         print(json.dumps({"status": answer.status.value, "jump": answer.jump.as_list() if answer.jump else None,
@@ -53,7 +57,24 @@ def hint(args: argparse.Namespace) -> int:
 
 
 def learn(args: argparse.Namespace) -> int:
-    """``pegs learn``: the move rule learned from games, checked against the reference rule."""
+    """``pegs learn``: the move rule learned from games, checked against the reference rule (exit 1 when the
+    time limit ends it first)."""
+    with command_context(args.time_limit, solver="pegs") as ctx:
+        try:
+            data, agrees = _learn_and_verify(args, ctx)
+        except facade.SolveStopped:
+            print(f"stopped: the time limit ({args.time_limit:g} s) ended before the rule was learned and checked",
+                  file=sys.stderr)
+            return 1
+    print(json.dumps(data))
+    if not agrees:
+        print("the learned rule differs from the reference rule (see verification)", file=sys.stderr)
+    return 0 if agrees else 1
+
+
+def _learn_and_verify(args: argparse.Namespace, ctx: facade.SolveContext) -> tuple[dict[str, object], bool]:
+    """The games (read from the file, or played at random), the rule learned from them and its check: the
+    answer's JSON object, and whether the learned rule agrees with the reference rule."""
     if args.games_file:
         try:
             raw = read_regular_bytes(args.games_file, MAX_FILE_BYTES * 64)
@@ -66,13 +87,10 @@ def learn(args: argparse.Namespace) -> int:
         board, games = facade.pegs_parse_games(text, path=args.games_file)
     else:
         board, start = load_board(args.board)
-        games = facade.pegs_random_games(board, start, games=args.games, seed=args.seed)
-    rule = facade.pegs_learn(board, games)
-    report = facade.pegs_verify(board, rule)
-    print(json.dumps({"rule": rule.to_json(), "verification": report.to_json()}))
-    if not report.agrees:
-        print("the learned rule differs from the reference rule (see verification)", file=sys.stderr)
-    return 0 if report.agrees else 1
+        games = facade.pegs_random_games(board, start, games=args.games, seed=args.seed, ctx=ctx)
+    rule = facade.pegs_learn(board, games, ctx)
+    report = facade.pegs_verify(board, rule, ctx)
+    return {"rule": rule.to_json(), "verification": report.to_json()}, report.agrees
 
 
 #: The handler of each ``pegs`` command that asks the AI, by name.

@@ -34,6 +34,7 @@ MAX_BOARDS = 200
 MAX_FILE_BYTES = 4 * 1024 * 1024
 
 _HEADER = re.compile(r"([A-Za-z_][A-Za-z0-9_-]{0,30})\s*:\s*(.*)")
+_NOT_A_CELL = re.compile(r"[^#.]")
 
 
 @dataclass(frozen=True)
@@ -51,12 +52,19 @@ def format_board(board: Board) -> str:
 
 def board_rows(board: Board) -> list[str]:
     """The rows of ``board`` as ``#``/``.`` strings."""
-    return ["".join("#" if v else "." for v in row) for row in np.asarray(board, dtype=bool)]
+    cells = np.where(np.asarray(board, dtype=bool), np.uint8(ord("#")), np.uint8(ord(".")))
+    return [row.tobytes().decode("ascii") for row in cells]
 
 
 def parse_rows(rows: list[str]) -> Board:
     """A board from ``#``/``.`` rows (no checks beyond the characters; see :func:`parse_board_text`)."""
-    return np.array([[ch == "#" for ch in row] for row in rows], dtype=bool).reshape(len(rows), -1)
+    if not rows:
+        return np.zeros((0, 0), dtype=bool)
+    data = np.frombuffer("".join(rows).encode("utf-8", "replace"), dtype=np.uint8)
+    if data.size != sum(len(row) for row in rows):  # a character of more than one byte: cell by cell
+        return np.array([[ch == "#" for ch in row] for row in rows], dtype=bool).reshape(len(rows), -1)
+    board: Board = (data == ord("#")).reshape(len(rows), -1)
+    return board
 
 
 def parse_board_text(text: str, path: str = "<text>") -> BoardFile:
@@ -91,11 +99,12 @@ def parse_board_text(text: str, path: str = "<text>") -> BoardFile:
                 continue
         if not rows:
             first_line, width = n, len(line)
-        for col, ch in enumerate(line, start=1):
-            if ch not in "#.":
-                shown = repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}"
-                raise LevelFormatError(path, n, col, f"unexpected character {shown} (a board has only '#' alive "
-                                       "and '.' dead)")
+        bad = _NOT_A_CELL.search(line)
+        if bad:
+            ch = bad.group()
+            shown = repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}"
+            raise LevelFormatError(path, n, bad.start() + 1, f"unexpected character {shown} (a board has only '#' "
+                                   "alive and '.' dead)")
         if len(line) != width:
             raise LevelFormatError(path, n, min(len(line), width) + 1,
                                    f"row has {len(line)} cells but the board's first row has {width}")

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ai.kernel.context import SolveContext, SolveStopped
-from ai.puzzles.life.polish import polish
+from ai.puzzles.life.polish import block_errors, fillings, polish
 from game.core.puzzles.life.random_boards import random_case
 from game.core.puzzles.life.rules import LIFE, parse_rule, step
 from tests.stopping import cancelled
@@ -95,3 +95,20 @@ def test_block_errors_are_the_replays_of_every_filling(seed: int, height: int, w
             b[(top + m // side_c) % height, (left + m % side_c) % width] = alive
         expected.append(wrong(b, target, k, rule))
     assert errors.tolist() == expected
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 3), st.sampled_from(["B3/S23", "T" + "3" * 128]),
+       st.integers(0, 69), st.integers(0, 89))
+def test_block_errors_on_a_wide_board_count_every_filling_as_a_replay_would(seed: int, k: int, rule_text: str,
+                                                                           top: int, left: int) -> None:
+    """Wider than packed rows allow: only the band of rows and columns a filling can reach is stepped."""
+    rng = np.random.default_rng(seed)
+    rule = parse_rule(rule_text)
+    board, target = rng.random((70, 90)) < 0.4, rng.random((70, 90)) < 0.4
+    errors = block_errors(board, top, left, target, rule, k)
+    for index in rng.choice(512, size=12, replace=False):
+        trial = board.copy()
+        for m, alive in enumerate(fillings(9)[index]):
+            trial[(top + m // 3) % 70, (left + m % 3) % 90] = alive
+        assert errors[index] == wrong(trial, target, k, rule)

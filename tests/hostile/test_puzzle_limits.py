@@ -1,0 +1,133 @@
+"""The side puzzles' long commands on their largest inputs: the time limit holds (reading included) and
+memory stays under 1 GB by design, with or without a limit; what a cap leaves out is said, never hidden."""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ai.kernel.context import SolveContext, SolveStopped
+from ai.puzzles.life.model import ModelTooLarge, build_model, max_model_clauses, model_clauses
+from ai.puzzles.life.reverse import backbone, reverse
+from ai.puzzles.life.sat import StepBack, chain, chain_fits
+from ai.puzzles.pegs import PegsStatus, solve
+from ai.puzzles.pegs import search as pegs_search
+from game.core.puzzles.life.board import MAX_SIDE, format_board
+from game.core.puzzles.life.rules import LIFE
+from game.core.puzzles.pegs import parse_board
+from tests.conftest import REPO
+
+#: Seconds of slack for a loaded machine (start-up is measured apart): generous, where the limits failed
+#: by 10 s and more.
+SLACK = 5.0
+
+
+def _largest_board(seed: int = 1) -> np.ndarray:
+    return np.random.default_rng(seed).random((MAX_SIDE, MAX_SIDE)) < 0.5
+
+
+def _run(*args: str) -> tuple[subprocess.CompletedProcess[str], float, float]:
+    """``main.py ARGS`` in a child: the process, its wall time, and the peak memory of the children in MB."""
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "main.py", *args], cwd=REPO, capture_output=True, text=True,
+                          timeout=300)
+    wall = time.perf_counter() - start
+    return proc, wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
+def test_reverse_of_the_largest_board_keeps_its_limit_and_says_what_the_cap_left_out(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.txt"  # the same start-up, reading and parsing, then an instant answer
+    empty.write_text(format_board(np.zeros((MAX_SIDE, MAX_SIDE), dtype=bool)) + "\n")
+    path = tmp_path / "big.txt"
+    path.write_text(format_board(_largest_board()) + "\n")
+    baseline, start_up, _ = _run("life", "reverse", str(empty), "--steps", "3", "--time-limit", "0.5")
+    assert baseline.returncode == 0 and baseline.stdout.startswith("exact"), baseline.stderr
+    proc, wall, peak_mb = _run("life", "reverse", str(path), "--steps", "3", "--time-limit", "0.5", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert wall - start_up < 0.5 + SLACK
+    assert peak_mb < 1024
+    data = json.loads(proc.stdout)
+    assert data["status"] == "approximate" and "memory cap" in data["note"] and "memory cap" in proc.stderr
+    assert data["fallback"] == (data["method"] == "all dead")
+
+
+def test_hint_on_the_largest_board_is_refused_at_once_with_the_reason(tmp_path: Path) -> None:
+    path = tmp_path / "big.txt"
+    path.write_text(format_board(_largest_board()) + "\n")
+    proc, wall, _ = _run("life", "hint", str(path), "--steps", "1", "--time-limit", "30")
+    assert proc.returncode == 1
+    assert "memory budget" in proc.stderr and "no hints" in proc.stdout
+    assert wall < 30  # refused before anything is built: no need to wait for the 30 s
+
+
+def test_no_life_model_over_its_budget_is_built() -> None:
+    board = _largest_board()
+    assert model_clauses(board, LIFE, 1) > max_model_clauses(1)
+    with pytest.raises(ModelTooLarge, match="memory budget"):
+        build_model(board, LIFE, 1)
+    assert not chain_fits(board, LIFE, 1)
+    small = board[:25, :25]
+    assert chain_fits(small, LIFE, 5) and model_clauses(small, LIFE, 2) <= max_model_clauses(1)
+    assert max_model_clauses(16) < max_model_clauses(1)  # every worker copies the clauses
+
+
+def test_a_bigger_model_stops_being_built_when_the_context_stops() -> None:
+    board = _largest_board()[:60, :60]
+    with pytest.raises(SolveStopped):
+        build_model(board, LIFE, 1, ctx=SolveContext.create(time_limit=0.0))
+    with pytest.raises(SolveStopped):
+        StepBack(board, LIFE, ctx=SolveContext.create(time_limit=0.0))
+    found = chain(board, LIFE, 2, SolveContext.create(time_limit=0.0))
+    assert found.start is None and not found.garden_of_eden
+
+
+def test_a_board_too_large_for_every_model_gets_the_local_search_or_an_honest_fallback() -> None:
+    board = _largest_board()
+    result = reverse(board, 3, SolveContext.create(time_limit=0.0), LIFE)
+    assert result.fallback and result.method == "all dead"
+    assert "SAT chain" in result.note and "CP-SAT" in result.note
+    assert result.to_json()["fallback"] is True
+    hints = backbone(board, 1, SolveContext.create(time_limit=60.0), LIFE)
+    assert hints.note and hints.count == 0 and not hints.proved
+
+
+def _nine_by_nine() -> tuple[object, int]:
+    rows = ["ooooooooo"] * 9
+    rows[4] = "oooo.oooo"
+    return parse_board("\n".join(rows))
+
+
+def test_the_peg_search_stops_at_its_memory_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pegs_search, "MAX_DEAD", 5_000)
+    board, start = _nine_by_nine()
+    result = solve(board, start, None)  # no time limit: only the cap ends it
+    assert result.status == PegsStatus.STOPPED and result.table_full >= 5_000
+    assert result.message.startswith("search stopped: ") and result.message.endswith(" positions (memory cap)")
+    assert result.to_json()["stop_reason"] == "memory cap"
+
+
+def test_pegs_solve_without_a_limit_exits_1_at_the_cap(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from game.cli.main import main
+
+    monkeypatch.setattr(pegs_search, "MAX_DEAD", 5_000)
+    path = tmp_path / "nine.txt"
+    path.write_text("\n".join(["ooooooooo"] * 4 + ["oooo.oooo"] + ["ooooooooo"] * 4) + "\n")
+    assert main(["pegs", "solve", str(path), "--goal", "any"]) == 1
+    captured = capsys.readouterr()
+    assert "positions (memory cap)" in captured.err and captured.out.startswith("stopped")
+
+
+def test_pegs_learn_keeps_its_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    from game.cli.main import main
+
+    assert main(["pegs", "learn", "--games", "10000", "--time-limit", "0.001"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith("stopped: the time limit")
