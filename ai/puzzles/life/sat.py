@@ -13,7 +13,8 @@ kept by replayed wrong cells whatever happens, so the chain returns what it has 
 
 Every SAT call runs under the :class:`~ai.kernel.context.SolveContext`: the solver works in slices of a few
 thousand conflicts and the context is checked between two slices, so a deadline or a cancel is seen within
-tens of milliseconds.
+tens of milliseconds.  Ctrl-C during a SAT call (which python-sat catches itself) is a
+:class:`KeyboardInterrupt`, as anywhere else.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from functools import lru_cache
 from typing import Callable
 
 import numpy as np
+import pysolvers
 from pysat.solvers import Solver
 
 from ai.kernel.context import SolveContext
@@ -142,7 +144,13 @@ class StepBack:
         """One SAT question under ``ctx``, in slices of :data:`CONFLICT_SLICE` conflicts (None: stopped)."""
         while not ctx.should_stop():
             self.solver.conf_budget(CONFLICT_SLICE)
-            answer = self.solver.solve_limited(assumptions=assumptions)
+            try:
+                answer = self.solver.solve_limited(assumptions=assumptions)
+            except pysolvers.error as exc:
+                # python-sat catches Ctrl-C itself during a call and raises its own error: the interruption
+                if "interrupt" in str(exc).lower():
+                    raise KeyboardInterrupt from None
+                raise
             if answer is not None:
                 return bool(answer)
         return None
