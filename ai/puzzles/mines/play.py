@@ -19,13 +19,18 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ai.kernel.context import SolveContext
+from ai.kernel.context import SolveContext, SolveStopped, StopReason
+from ai.kernel.process import leave_signals_to_parent
 from ai.puzzles.mines.analysis import analyze
 from ai.puzzles.mines.policy import MoveKind, check_against_board, next_moves
 from game.core.puzzles.mines import MinesBoard, MinesStatus
 
 #: Most worker processes the bench uses (the machine has 2 cores).
 MAX_WORKERS = 2
+#: How often the bench checks its context while worker processes play, in seconds.
+POLL = 0.05
+#: Games a worker plays per task.
+CHUNK = 4
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -74,31 +79,71 @@ def play_game(width: int, height: int, mines: int, *, seed: int, ctx: SolveConte
     return record
 
 
-def _play_one(args: tuple[int, int, int, int]) -> GameRecord:
-    width, height, mines, seed = args
-    return play_game(width, height, mines, seed=seed)
+def _play_chunk(jobs: list[tuple[int, int, int, int]]) -> list[GameRecord]:
+    """A worker's share: a few games, played in order."""
+    return [play_game(width, height, mines, seed=seed) for width, height, mines, seed in jobs]
 
 
 def play_games(width: int, height: int, mines: int, *, games: int, seed: int, workers: int = 1,
                ctx: SolveContext | None = None) -> list[GameRecord]:
-    """Play ``games`` games (in up to :data:`MAX_WORKERS` processes); records in game order."""
+    """Play ``games`` games (in up to :data:`MAX_WORKERS` processes); records in game order.
+
+    Once ``ctx`` stops (its deadline, a cancel), the games finished so far (the ones being played are
+    dropped; the worker processes are terminated and joined at once)."""
     ctx = ctx or SolveContext.create()
     jobs = [(width, height, mines, game_seed(seed, i)) for i in range(games)]
     workers = max(1, min(workers, MAX_WORKERS, games))
     if workers == 1 or "fork" not in multiprocessing.get_all_start_methods():
-        out = []
-        for job in jobs:
+        return _play_here(jobs, ctx)
+    return _play_pooled(jobs, workers, ctx)
+
+
+def _play_here(jobs: list[tuple[int, int, int, int]], ctx: SolveContext) -> list[GameRecord]:
+    """The games in this process, until ``ctx`` stops."""
+    out: list[GameRecord] = []
+    try:
+        for width, height, mines, seed in jobs:
             ctx.check()
-            out.append(_play_one(job))
+            out.append(play_game(width, height, mines, seed=seed, ctx=ctx))
+    except SolveStopped:
+        pass
+    return out
+
+
+def _play_pooled(jobs: list[tuple[int, int, int, int]], workers: int, ctx: SolveContext) -> list[GameRecord]:
+    """The games in a pool of ``workers`` processes, until ``ctx`` stops (checked every :data:`POLL` s)."""
+    pool = multiprocessing.get_context("fork").Pool(workers, initializer=leave_signals_to_parent)
+    out: list[GameRecord] = []
+    try:
+        chunks = [jobs[i:i + CHUNK] for i in range(0, len(jobs), CHUNK)]
+        results = pool.imap(_play_chunk, chunks)  # chunks of one item: an iterator that waits with a timeout
+        while len(out) < len(jobs) and not ctx.should_stop():
+            try:
+                out.extend(results.next(timeout=POLL))
+            except multiprocessing.TimeoutError:
+                pass
         return out
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        return list(pool.imap(_play_one, jobs, chunksize=4))
+    finally:  # also on Ctrl-C or SIGTERM: no worker outlives the bench
+        pool.terminate()
+        pool.join()
 
 
-def bench(width: int, height: int, mines: int, *, games: int, seed: int, workers: int = 1) -> dict[str, Any]:
-    """``{"games": G, "wins": W}`` over ``games`` games (see :func:`play_games`)."""
-    records = play_games(width, height, mines, games=games, seed=seed, workers=workers)
-    return {"games": len(records), "wins": sum(1 for r in records if r.won)}
+def bench(width: int, height: int, mines: int, *, games: int, seed: int, workers: int = 1,
+          ctx: SolveContext | None = None) -> dict[str, Any]:
+    """``{"games": G, "wins": W}`` over ``games`` games (see :func:`play_games`); when ``ctx`` stopped it
+    first, ``G`` counts the games finished and ``"stopped"`` says why (``"time limit"`` or ``"cancelled"``).
+
+    >>> from ai.kernel.context import ManualClock
+    >>> bench(9, 9, 10, games=50, seed=5, ctx=SolveContext.create(time_limit=0.0, clock=ManualClock()))
+    {'games': 0, 'wins': 0, 'stopped': 'time limit'}
+    """
+    ctx = ctx or SolveContext.create()
+    records = play_games(width, height, mines, games=games, seed=seed, workers=workers, ctx=ctx)
+    out: dict[str, Any] = {"games": len(records), "wins": sum(1 for r in records if r.won)}
+    reason = ctx.stop_reason()
+    if len(records) < games and reason is not None:
+        out["stopped"] = "time limit" if reason == StopReason.TIMEOUT else reason.value
+    return out
 
 
 __all__ = ["GameRecord", "MAX_WORKERS", "bench", "game_seed", "play_game", "play_games"]
