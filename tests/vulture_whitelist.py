@@ -27,6 +27,7 @@ _.symmetry_level  # CpSolver.parameters
 _.use_sat_inprocessing  # CpSolver.parameters
 _.random_seed  # CpSolver.parameters
 _.enumerate_all_solutions  # CpSolver.parameters
+_.catch_sigint_signal  # CpSolver.parameters
 _.on_solution_callback  # CpSolverSolutionCallback hook, called by the solver
 
 # numpy and pygame attributes: setting them is the effect.

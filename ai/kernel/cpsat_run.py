@@ -1,5 +1,5 @@
 """Running OR-Tools CP-SAT under a solve context: the one place that turns a context into CP-SAT's time limit
-and stops a running search within milliseconds.
+and stops a running search within milliseconds (also on Ctrl-C: :func:`leave_ctrl_c_to_python`).
 
 Every CP-SAT model of the project (the lemming encodings, reverse Life, hidden directions, peg bounds) is
 solved through :func:`solve_under`.
@@ -26,6 +26,13 @@ from ai.kernel.libraries import cp_model
 from ai.kernel.context import SolveContext
 
 
+def leave_ctrl_c_to_python(solver: cp_model.CpSolver) -> None:
+    """CP-SAT would catch Ctrl-C itself, end the search and return as if its time were up (the command then
+    went on with its next stage): leave it to Python, whose handler cancels the context (which stops the
+    search within milliseconds) and then raises :class:`KeyboardInterrupt`."""
+    solver.parameters.catch_sigint_signal = False
+
+
 def solve_under(solver: cp_model.CpSolver, model: cp_model.CpModel, ctx: SolveContext,
                 callback: cp_model.CpSolverSolutionCallback | None = None) -> Any:
     """Solve ``model`` with ``solver`` (its other parameters already set) within ``ctx``: the time left
@@ -34,6 +41,7 @@ def solve_under(solver: cp_model.CpSolver, model: cp_model.CpModel, ctx: SolveCo
     remaining = ctx.remaining()
     if remaining is not None:
         solver.parameters.max_time_in_seconds = max(remaining, 0.001)
+    leave_ctrl_c_to_python(solver)
     if ctx.should_stop():
         return cp_model.UNKNOWN
     finished = threading.Event()
@@ -72,4 +80,4 @@ def _callback_class() -> Any:
     return Callback
 
 
-__all__ = ["solution_callback", "solve_under"]
+__all__ = ["leave_ctrl_c_to_python", "solution_callback", "solve_under"]

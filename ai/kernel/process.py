@@ -9,6 +9,7 @@ MILP solve itself runs inside such a child.  The child:
   cancelling kills the job *and everything it started* (``killpg``) at once;
 * dies with its parent on Linux (``PR_SET_PDEATHSIG``), and every live child is killed when the
   parent's interpreter exits (``atexit``), so no solver keeps running after the game closed;
+* leaves Ctrl-C and SIGTERM to its parent (:func:`leave_signals_to_parent`): no traceback from it on a stop;
 * runs at a lower CPU priority (``nice``) and sends its progress reports (throttled) and its result
   back through a pipe.  A job that raises becomes :class:`JobFailed` with the traceback as detail;
 * never garbage-collects what it inherits (``gc.freeze`` across the fork): a finalizer run there could
@@ -174,6 +175,19 @@ def kill_all() -> None:
         _stop(pid, own_group)
 
 
+def leave_signals_to_parent() -> None:
+    """In a worker or child process: ignore Ctrl-C (the terminal sends it to the whole process group) and
+    die quietly on SIGTERM (how the parent ends its workers), so a stop prints no traceback from a worker;
+    the parent stops, terminates and joins its workers.  Also detaches from the parent's signal wake-up
+    pipe, so a signal here never reaches the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        signal.set_wakeup_fd(-1)
+    except ValueError:  # not the main thread: nothing was inherited there
+        pass
+
+
 def _ignore(payload: Any) -> None:
     """A report function that drops everything."""
 
@@ -195,6 +209,7 @@ def _child_main(job: Job, sender: Any, nice: int, own_group: bool, parent: int) 
     global _in_child, _live, _live_lock
     _in_child = True
     _live, _live_lock = {}, threading.Lock()  # the parent's children are not ours; its lock may be held
+    leave_signals_to_parent()  # the parent kills this process (and its group) when it stops
     if own_group:
         try:
             os.setpgid(0, 0)
@@ -237,4 +252,4 @@ def _child_main(job: Job, sender: Any, nice: int, own_group: bool, parent: int) 
 atexit.register(kill_all)
 
 __all__ = ["CHILD_NICE", "Job", "JobCancelled", "JobFailed", "fork_available", "in_child", "kill_all",
-           "run_in_child"]
+           "leave_signals_to_parent", "run_in_child"]

@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 from ai.kernel.libraries import cp_model, sklearn_tree
 from ai.kernel.context import SolveContext
+from ai.kernel.cpsat_run import leave_ctrl_c_to_python
 from ai.learning.dataset import regime_games
 from ai.learning.derive import Condition
 from ai.learning.features import WINDOW
@@ -268,6 +269,7 @@ def infer_hidden_states(observations: list[Observation], ctx: SolveContext | Non
     if remaining is not None:
         solver.parameters.max_time_in_seconds = max(0.001, remaining)
     solver.parameters.num_search_workers = 1
+    leave_ctrl_c_to_python(solver)
     with ctx.watch(solver.stop_search):
         code = solver.solve(model)
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

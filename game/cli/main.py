@@ -15,6 +15,7 @@ from typing import Callable, Sequence
 
 from game.cli import edit, export, generate, learn, level, play, rate, share, solve
 from game.cli.args import Subparsers, terminal_safe
+from game.cli.context import STOP_MESSAGES, Terminated, stop_exit_code, stop_signals
 from game.cli.puzzles import life, mines, pegs
 from game.core.errors import GameError, LevelFormatError
 from game.core.puzzles import SIDE_PUZZLES, SidePuzzle
@@ -59,7 +60,31 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run a subcommand (default: ``play``) and return its exit code."""
+    """Run a subcommand (default: ``play``) and return its exit code.
+
+    Ctrl-C prints ``interrupted`` (exit 130) and SIGTERM ``terminated`` (exit 143), never a traceback: both
+    cancel the command's context and unwind it (:func:`game.cli.context.stop_signals`).
+    """
+    with stop_signals() as received:
+        try:
+            return _run(argv)
+        except (KeyboardInterrupt, Terminated) as exc:
+            return _stopped(received, exc)
+        except Exception as exc:
+            if not received:
+                raise
+            return _stopped(received, exc)  # a library's error raised while the signal unwound it
+
+
+def _stopped(received: list[int], exc: BaseException) -> int:
+    """Print what stopped the command and return its exit code."""
+    code = stop_exit_code(received, exc) or 130
+    print(STOP_MESSAGES[code], file=sys.stderr)
+    return code
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    """Parse ``argv`` and run its handler: bad input is one message and exit 2."""
     parser = build_parser()
     args_list = list(sys.argv[1:] if argv is None else argv) or [DEFAULT_COMMAND]
     try:
@@ -78,9 +103,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GameError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:  # e.g. `main.py solve 1 --all | head`: the reader left, stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

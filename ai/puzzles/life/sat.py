@@ -18,6 +18,7 @@ the context checked in between (:class:`StepBack`).
 
 Memory is bounded by design: the chain holds one solver per level, so it runs only when
 :func:`chain_clauses` fits :data:`SAT_BUDGET_BYTES` (:func:`chain_fits`).
+Ctrl-C during a SAT call (which python-sat catches itself) is a :class:`KeyboardInterrupt`, as anywhere else.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 import numpy.typing as npt
+import pysolvers
 from pysat.solvers import Solver
 
 from ai.kernel.context import SolveContext, SolveStopped
@@ -210,7 +212,13 @@ class StepBack:
         """One SAT question under ``ctx``, in slices of :data:`CONFLICT_SLICE` conflicts (None: stopped)."""
         while not ctx.should_stop():
             self.solver.conf_budget(CONFLICT_SLICE)
-            answer = self.solver.solve_limited(assumptions=assumptions)
+            try:
+                answer = self.solver.solve_limited(assumptions=assumptions)
+            except pysolvers.error as exc:
+                # python-sat catches Ctrl-C itself during a call and raises its own error: the interruption
+                if "interrupt" in str(exc).lower():
+                    raise KeyboardInterrupt from None
+                raise
             if answer is not None:
                 return bool(answer)
         return None

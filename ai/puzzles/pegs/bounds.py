@@ -11,6 +11,7 @@ infeasible exactly when some pagoda function proves the goal unreachable.
 
 >>> from game.core.puzzles.pegs import english
 >>> from ai.kernel.context import SolveContext
+from ai.kernel.cpsat_run import leave_ctrl_c_to_python
 >>> board, start = english()
 >>> bounds = jump_bounds(board, start, board.goal_position(), SolveContext.create())
 >>> bounds is not None and len(bounds) == len(board.jumps) and max(bounds) <= 31
@@ -23,6 +24,7 @@ import math
 
 from ai.kernel.libraries import cp_model, pywraplp
 from ai.kernel.context import SolveContext
+from ai.kernel.cpsat_run import leave_ctrl_c_to_python
 from game.core.puzzles.pegs import Board
 
 #: Seconds the CP-SAT feasibility check may take before it counts as "not refuted".
@@ -53,6 +55,7 @@ def ip_feasible(board: Board, start: int, goal: int, ctx: SolveContext,
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_time_in_seconds = time_limit
+    leave_ctrl_c_to_python(solver)
     ctx.check()
     with ctx.watch(solver.stop_search):
         status = solver.solve(model)

@@ -16,7 +16,6 @@ this process.  With a ``difficulty`` band each stitched level is rated
 from __future__ import annotations
 
 import os
-import signal
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -26,6 +25,7 @@ from typing import Callable, Iterator, TextIO
 import numpy as np
 
 from ai.kernel.context import SolveContext
+from ai.kernel.process import leave_signals_to_parent
 from ai.services.generation.compartments import Room, make_room, plan_rooms, room_seed, stitch
 from ai.services.generation.generator import GeneratedLevel, GenerationStats, default_frames
 from ai.services.generation.names import level_title
@@ -200,7 +200,7 @@ class _Run:
     def pooled(self, jobs: int) -> Iterator[GeneratedLevel]:
         """The run in a pool of ``jobs`` processes; rooms still being made are stopped at the end."""
         state, count = self.state, self.count
-        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=leave_signals_to_parent)
         pending: set[Future[Task]] = set()
         try:
             while state["accepted"] < count and not self.ctx.should_stop():
@@ -228,7 +228,7 @@ class _Run:
 
 
 def _stop_pool(pool: ProcessPoolExecutor, pending: set[Future[Task]]) -> None:
-    """Cancel the waiting tasks and end the pool's processes."""
+    """Cancel the waiting tasks and end the pool's processes (terminated, then joined: none outlives the run)."""
     for fut in pending:
         fut.cancel()
     procs = list((getattr(pool, "_processes", None) or {}).values())
@@ -236,6 +236,11 @@ def _stop_pool(pool: ProcessPoolExecutor, pending: set[Future[Task]]) -> None:
     for proc in procs:  # rooms still being made are not needed any more
         if proc.is_alive():
             proc.terminate()
+    for proc in procs:
+        proc.join(5.0)
+        if proc.is_alive():  # SIGTERM not honoured in time
+            proc.kill()
+            proc.join()
 
 
 def generate_run(
@@ -250,11 +255,6 @@ def generate_run(
     ctx = context if context is not None else SolveContext.create(solver="generate")
     run = _Run(spec, count, ctx, progress)
     yield from (run.serial() if jobs <= 1 else run.pooled(jobs))
-
-
-def _ignore_interrupts() -> None:
-    """Pool processes leave Ctrl+C to the parent, which stops them (no traceback from every child)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def default_jobs() -> int:

@@ -34,6 +34,7 @@ from typing import Any, Callable
 
 from ai.kernel.base import BrickSet, SolveMode, SolveStatus
 from ai.kernel.context import SolveContext
+from ai.kernel.cpsat_run import leave_ctrl_c_to_python
 from ai.learning.derive import derived_transitions, learned_run_wins
 from ai.learning.hidden import PositionsModel
 from ai.learning.learn import learn_rules
@@ -157,6 +158,7 @@ class LearnedRuleSolver(SolverBase):
         solver = cp.CpSolver()
         solver.parameters.num_search_workers = self.workers
         solver.parameters.cp_model_presolve = self.presolve
+        leave_ctrl_c_to_python(solver)
         callback = None
         if collect is not None:
             solver.parameters.enumerate_all_solutions = True

@@ -1,6 +1,8 @@
 """Minesweeper subcommands: ``mines bench`` (games won by the assistant) and ``mines solve`` (probabilities).
 
-``mines bench --size 9x9 --mines 10 --games 1000 --seed 1 --json`` prints ``{"games": G, "wins": W}``;
+``mines bench --size 9x9 --mines 10 --games 1000 --seed 1 --json`` prints ``{"games": G, "wins": W}`` (with
+``--time-limit S`` it stops after S seconds: ``G`` counts the games finished and ``"stopped": "time limit"``
+marks the early stop);
 ``mines solve BOARDFILE --json`` prints the proved cells and every unknown cell's exact probability
 for a board in the text form of :func:`game.core.puzzles.mines.parse_view`.  Bad arguments exit with code 2 and
 one message.  The work is done in :mod:`game.cli.puzzles.mines.run`, loaded only when a command runs.
@@ -51,7 +53,10 @@ def register(sub: Subparsers, puzzle: SidePuzzle) -> None:
     b.add_argument("--games", type=int_arg(1, 1_000_000), default=100, help="games to play (default 100)")
     b.add_argument("--seed", type=int_arg(0, 2**31 - 1), default=0, help="seed of the boards (default 0)")
     b.add_argument("--workers", type=int_arg(1, 2), default=1, help="processes (1 or 2; default 1)")
-    b.add_argument("--json", action="store_true", help='print {"games": G, "wins": W}')
+    b.add_argument("--time-limit", type=time_limit_arg, default=None,
+                   help="stop after S seconds and report the games finished (default: no limit)")
+    b.add_argument("--json", action="store_true",
+                   help='print {"games": G, "wins": W} (with "stopped": "time limit" when it stopped early)')
     b.set_defaults(handler=_run)
     s = msub.add_parser("solve", help="proved cells and exact mine probabilities of a board file")
     s.add_argument("board", type=path_arg, help="board text: 'mines N', then rows of . F 0-8")

@@ -15,14 +15,19 @@ from game.core.storage import read_regular_bytes
 
 
 def bench(args: argparse.Namespace) -> int:
-    """``mines bench``: games played by the assistant, and its wins."""
+    """``mines bench``: games played by the assistant, and its wins (those finished in the time limit)."""
     width, height = args.size
     check_size(width, height, args.mines)  # GameError: one message, exit 2
-    result = facade.mines_bench(width, height, args.mines, games=args.games, seed=args.seed, workers=args.workers)
+    with command_context(args.time_limit, solver="mines") as ctx:
+        result = facade.mines_bench(width, height, args.mines, games=args.games, seed=args.seed,
+                                    workers=args.workers, ctx=ctx)
     if args.json:
         print(json.dumps(result))
     else:
         print(f"{result['wins']} wins out of {result['games']} games ({width}x{height}, {args.mines} mines)")
+    if "stopped" in result:
+        print(f"stopped early ({result['stopped']}): {result['games']} of {args.games} games played",
+              file=sys.stderr)
     return 0
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
+import pysolvers
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -122,3 +124,24 @@ def test_small_boards_get_a_sparse_start() -> None:
     finally:
         found.close()
     assert pred is not None and (step(pred, LIFE) == board).all() and int(pred.sum()) == 3
+
+
+def test_ctrl_c_inside_a_sat_call_is_a_keyboard_interrupt() -> None:
+    """python-sat catches Ctrl-C during a call and raises its own error: it reaches the caller as the
+    interruption (``interrupted``, exit 130), not as a crash."""
+    node = StepBack(np.zeros((4, 4), dtype=bool), LIFE)
+
+    class Interrupted:
+        def conf_budget(self, budget: int) -> None:
+            pass
+
+        def solve_limited(self, assumptions: list[int]) -> bool | None:
+            raise pysolvers.error("Caught keyboard interrupt")
+
+    real, node.solver = node.solver, Interrupted()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            node.next(SolveContext.create())
+    finally:
+        node.solver = real
+        node.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -55,3 +56,15 @@ def test_solve_bad_files(tmp_path: Path, content: str | bytes | None, words: str
 def test_solve_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["mines", "solve", str(tmp_path)]) == 2
     assert "folder" in capsys.readouterr().err
+
+
+def test_mines_bench_stops_at_its_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    for workers in ("1", "2"):
+        started = time.perf_counter()
+        assert main(["mines", "bench", "--games", "1000000", "--time-limit", "0.5", "--workers", workers,
+                     "--json"]) == 0
+        assert time.perf_counter() - started < 0.5 + 5.0
+        captured = capsys.readouterr()
+        out = json.loads(captured.out)
+        assert out["stopped"] == "time limit" and 0 <= out["wins"] <= out["games"] < 1_000_000
+        assert f"stopped early (time limit): {out['games']} of 1000000 games played" in captured.err
