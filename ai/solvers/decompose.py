@@ -40,7 +40,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from ai.kernel.base import BrickSet, SolveMode, SolveResult, SolveStatus, Solver
-from ai.kernel.context import SolveContext
+from ai.kernel.context import SolveContext, StopReason
 from ai.solvers.reach import ReachInfo, analyse, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
 from game.core.level import Brick, Level
@@ -203,8 +203,7 @@ class DecomposeSolver(SolverBase):
         if not missing:  # every cell some optimal set uses (what a capped listing may not show)
             extra["optimal_cells"] = sorted({b for sets in sets_per_part for s in sets for b in s})
         if missing:
-            message = (f"count incomplete: at least {count} optimal solutions, {len(combined)} listed; "
-                       + "; ".join(missing))
+            message = (f"count incomplete: at least {_sets(count)}, {len(combined)} listed; " + "; ".join(missing))
         else:
             message = "" if count <= self.max_solutions else f"{count} optimal solutions; {self.max_solutions} listed"
         return Outcome(SolveStatus.OPTIMAL, solutions=combined, best_bound=bound,
@@ -254,7 +253,7 @@ class DecomposeSolver(SolverBase):
         """
         out: list[list[BrickSet]] = []
         missing: list[str] = []
-        listed: dict[tuple[int, tuple[str, ...]], tuple[list[BrickSet], bool]] = {}  # by the part's map
+        listed: dict[tuple[int, tuple[str, ...]], tuple[list[BrickSet], int, bool]] = {}  # by map: sets, part, done
         for index, (part, minimum) in enumerate(zip(parts, minima)):
             key = (part.level.frames, part.level.grid)
             name = f"part {index + 1} of {len(parts)}"
@@ -262,10 +261,10 @@ class DecomposeSolver(SolverBase):
             if not minimum:  # won with no brick: the empty set is its only minimum set
                 sets, done, why = [()], True, ""
             elif key in listed:  # the same map elsewhere: its sets, moved
-                own, done = listed[key]
-                sets, why = [_shift(s, part.box) for s in own], "" if done else "identical part stopped"
+                own, first, done = listed[key]
+                sets, why = [_shift(s, part.box) for s in own], f"the same map as part {first + 1}"
             elif ctx.should_stop():
-                sets, done, why = [minimum], False, "the limit came before its listing began (1 set)"
+                sets, done, why = [minimum], False, f"{_stopped(ctx, 'stopped')} before its listing began (its minimum set only)"
             else:
                 ctx.report(f"{name} ({len(part.lemmings)} lemmings): optimal sets")
                 result = self.inner().solve_in(part.level.with_limits(budget=len(minimum)), SolveMode.ALL,
@@ -273,12 +272,25 @@ class DecomposeSolver(SolverBase):
                 found = {_own(part, s) for s in result.solutions if len(s) == len(minimum)}
                 sets = sorted(found | {minimum})
                 done = result.status == SolveStatus.OPTIMAL and result.complete
-                why = "" if done else f"its listing stopped ({result.status.value}) after {len(sets)} sets"
-                listed[key] = ([_shift(s, part.box, -1) for s in sets], done)
+                why = f"{_stopped(ctx, f'unfinished ({result.status.value})')} after {_sets(len(sets))}"
+                listed[key] = ([_shift(s, part.box, -1) for s in sets], index, done)
             out.append(sets)
             if not done:
                 missing.append(f"{name}: {why}")
         return out, missing
+
+
+def _sets(count: int) -> str:
+    """``count`` optimal sets, in words (``1 optimal set``, ``2 optimal sets``)."""
+    return f"{count} optimal set{'' if count == 1 else 's'}"
+
+
+def _stopped(ctx: SolveContext, otherwise: str) -> str:
+    """Why a part's listing ended early: the time limit, a cancel, or ``otherwise`` (the inner solver's own)."""
+    reason = ctx.stop_reason()
+    if reason is StopReason.TIMEOUT:
+        return "stopped at the time limit"
+    return "cancelled" if reason is StopReason.CANCELLED else otherwise
 
 
 def _own(part: Part, bricks: Iterable[Brick]) -> BrickSet:
