@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+from typing import Callable
 from unittest import mock
 
 import pytest
@@ -77,7 +78,7 @@ def test_a_level_the_search_declines_is_rated_by_the_machinery_of_solve() -> Non
     cancel = threading.Event()
     ctx = SolveContext.create(cancel=cancel)
     # the later figures (a thousand frames for each of 80 bricks) are not this test's subject: stop before them
-    with mock.patch("ai.services.rating._frame_slack", side_effect=lambda *a: (cancel.set(), ctx.check())):
+    with mock.patch("ai.services.rating._frame_slack", side_effect=stop_with(cancel, ctx)):
         r = rate_level(level, ctx)
     assert r.min_bricks == 80 and r.proved and r.label == "Not fully rated (cancelled)"
     assert r.solutions_complete and r.solutions == 6 ** 16  # counted, not listed: 16 tiles of 6 optimal sets each
@@ -101,12 +102,20 @@ def test_a_solver_that_gives_up_leaves_the_level_unknown() -> None:
 def test_a_rating_stopped_after_the_minimum_keeps_it_and_says_so() -> None:
     cancel = threading.Event()
     ctx = SolveContext.create(cancel=cancel)
-    with mock.patch("ai.services.rating._decoys", side_effect=lambda *a: (cancel.set(), ctx.check())):
+    with mock.patch("ai.services.rating._decoys", side_effect=stop_with(cancel, ctx)):
         r = rate_level(Level.load(ORIGINAL_PACK), ctx)
     assert (r.min_bricks, r.status, r.proved, r.complete) == (3, SolveStatus.CANCELLED, True, False)
     assert r.label == "Not fully rated (cancelled)" and r.to_json()["difficulty"] is None
     assert r.lines()[0].startswith("not fully rated (cancelled): the minimum is proved")
     assert r.lines()[1] == "fewest bricks: 3, in 6 different ways"
+
+
+def stop_with(cancel: threading.Event, ctx: SolveContext) -> Callable[..., None]:
+    """A stand-in for a figure's measure: the user cancels the rating while it runs."""
+    def stop(*_: object) -> None:
+        cancel.set()
+        ctx.check()
+    return stop
 
 
 class GivesUp(SolverBase):
