@@ -78,7 +78,7 @@ def test_a_level_the_search_declines_is_rated_by_the_machinery_of_solve() -> Non
     cancel = threading.Event()
     ctx = SolveContext.create(cancel=cancel)
     # the later figures (a thousand frames for each of 80 bricks) are not this test's subject: stop before them
-    with mock.patch("ai.services.rating._frame_slack", side_effect=stop_with(cancel, ctx)):
+    with mock.patch("ai.services.rating_figures.frame_slack", side_effect=stop_with(cancel, ctx)):
         r = rate_level(level, ctx)
     assert r.min_bricks == 80 and r.proved and r.label == "Not fully rated (cancelled)"
     assert r.solutions_complete and r.solutions == 6 ** 16  # counted, not listed: 16 tiles of 6 optimal sets each
@@ -102,7 +102,7 @@ def test_a_solver_that_gives_up_leaves_the_level_unknown() -> None:
 def test_a_rating_stopped_after_the_minimum_keeps_it_and_says_so() -> None:
     cancel = threading.Event()
     ctx = SolveContext.create(cancel=cancel)
-    with mock.patch("ai.services.rating._decoys", side_effect=stop_with(cancel, ctx)):
+    with mock.patch("ai.services.rating_figures.decoys", side_effect=stop_with(cancel, ctx)):
         r = rate_level(Level.load(ORIGINAL_PACK), ctx)
     assert (r.min_bricks, r.status, r.proved, r.complete) == (3, SolveStatus.CANCELLED, True, False)
     assert r.label == "Not fully rated (cancelled)" and r.to_json()["difficulty"] is None
