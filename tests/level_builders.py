@@ -4,6 +4,7 @@
 * :func:`large`: level ``number`` of the large suite;
 * :func:`tiled`: a level repeated ``rows x cols`` times, frames raised, budget scaled, optionally padded;
 * :func:`glue`: compartments (levels with walled borders) glued, sharing the border walls;
+* :func:`stress_level`: the large suite's first level tiled 4x4 (96x128), N = 1,000, B = its minimum 80;
 * :func:`maze_256`: a 256x256 platform maze of the level generator;
 * :func:`largest_level`: the largest valid level (256x256, N = 10,000, 16,128 lemmings).
 
@@ -56,6 +57,14 @@ def glue(parts: list[list[Level]], *, budget: int, title: str) -> Level:
             band = [left + right[1:] for left, right in zip(band, part.grid)]
         rows += band if i == 0 else band[1:]
     return Level.from_rows(rows, frames=parts[0][0].frames, budget=budget, title=title)
+
+
+def stress_level() -> Level:
+    """The large suite's first level tiled 4x4: 96x128, N = 1,000, 48 lemmings, B = 80 (its minimum).
+
+    Too large for the search's frame table; its 48 independent parts make it easy for ``auto``.
+    """
+    return tiled(Level.load(LARGE_FIRST), rows=4, cols=4, frames=1000).with_limits(budget=80)
 
 
 def maze_256(seed: int = 1, frames: int = 10_000) -> Level:

@@ -33,23 +33,20 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
-from ai.solvers import registry
-from ai.kernel.base import BrickSet, SolveMode, SolveStatus
+from ai.kernel.base import BrickSet, SolveMode, SolveResult, SolveStatus, Solver
 from ai.kernel.context import SolveContext, SolveStopped
-from game.core.level import Brick, Level
-from game.core.reads import neighbourhood
-from game.core.simulation import simulate
+from ai.services import rating_figures as figures
+from ai.solvers import registry
+from game.core.level import Level
 
 #: Optimal solutions examined for brick sharing (the rest are only counted).
 SHARING_SAMPLE = 24
 #: Seconds at most spent listing the optimal solutions (big levels can have tens of thousands:
 #: past this the count is a lower bound, shown with a "+").
 ALL_SOLUTIONS_SECONDS = 10.0
-#: Chebyshev distance from the run within which an unused cell counts as a decoy.
-DECOY_RADIUS = 2
+#: Optimal sets ``auto`` lists at most for the figures on a level of independent parts (their count and the
+#: cells they use are exact without the list; each listed set is replayed, which costs on big levels).
+LISTED = 100
 #: The player's scale: a score's step 1..10 is 1 + how many of these it reaches.  They are the
 #: deciles of the shipped pack's 40 scores (rated 2026-11-23), so "4 / 10" means "harder than
 #: about a third of the pack's levels"; a one-gap level reads 1 / 10.
@@ -94,12 +91,25 @@ class Rating:
     lemmings: int
     budget: int
     frames: int
-    status: SolveStatus = SolveStatus.OPTIMAL  #: how the minimum search ended (OPTIMAL: every figure is proved)
+    #: OPTIMAL: the minimum proved and every figure measured; INFEASIBLE: proved impossible; TIMEOUT,
+    #: CANCELLED or UNKNOWN: stopped (with ``min_bricks`` None the minimum itself is not proved)
+    status: SolveStatus = SolveStatus.OPTIMAL
+    message: str = ""  #: why the rating is not complete ('' when it is)
 
     @property
     def solvable(self) -> bool:
         """True when a solution within B and N exists (and was proved)."""
         return self.min_bricks is not None
+
+    @property
+    def proved(self) -> bool:
+        """True when the verdict has a proof: the minimum is proved, or no solution exists."""
+        return self.min_bricks is not None or self.status == SolveStatus.INFEASIBLE
+
+    @property
+    def complete(self) -> bool:
+        """True when the rating is final: every figure measured, or the level proved impossible."""
+        return self.status in (SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE)
 
     @property
     def unique(self) -> bool:
@@ -113,8 +123,13 @@ class Rating:
 
     @property
     def label(self) -> str:
-        """The player-facing difficulty, e.g. ``Difficulty 4 / 10: easy`` (see :func:`player_label`)."""
-        return player_label(self.score) if self.solvable else "No solution"
+        """The player-facing difficulty, e.g. ``Difficulty 4 / 10: easy`` (see :func:`player_label`);
+        ``No solution`` only when proved, ``Not rated (timed out)`` or ``Not fully rated (...)`` otherwise."""
+        if self.status == SolveStatus.INFEASIBLE:
+            return "No solution"
+        if not self.solvable:
+            return f"Not rated ({_VERDICT[self.status]})"
+        return player_label(self.score) if self.complete else f"Not fully rated ({_VERDICT[self.status]})"
 
     def lines(self) -> list[str]:
         """Short display lines in a player's words (the editor's Analyse panel, ``rate`` output).
@@ -122,18 +137,26 @@ class Rating:
         >>> r = Rating(3, 6, True, 180, 0.01, 12, 5.5, 2, 0, False, 1, 3, 20)
         >>> r.lines()[:3]
         ['Difficulty 4 / 10: easy (score 9.4)', 'fewest bricks: 3, in 6 different ways', '12 tempting cells near the path that no best solution uses']
+        >>> Rating(None, 0, False, 0, 0.5, 0, 0.0, None, 0, False, 1, 3, 20, SolveStatus.TIMEOUT).lines()
+        ['not rated (timed out): neither a minimum nor the impossibility was proved within B=3, N=20']
         """
         if self.min_bricks is None:
-            return [f"no solution within B={self.budget}, N={self.frames} ({self.status.value})"]
+            return [self._unrated_line()]
         ways = (f"in {self.solutions} different way{'s' if self.solutions != 1 else ''}" if self.solutions_complete
                 else f"in {self.solutions}+ different ways")
         if self.solutions == 1 and self.solutions_complete:
             ways = "in exactly one way"
+        fewest = f"fewest bricks: {self.min_bricks}, {ways}" if self.min_bricks else "no bricks needed"
+        proof = f"the AI proved it in {self.nodes} search steps, {_secs(self.seconds)}"
+        if not self.complete:  # the minimum stands; the other figures were not all measured
+            why = f" ({self.message})" if self.message else ""
+            return [f"not fully rated ({_VERDICT[self.status]}): the minimum is proved, "
+                    f"the other figures were not all measured{why}", fewest, proof]
         lines = [
             f"{self.label} (score {self.score:.1f})",
-            f"fewest bricks: {self.min_bricks}, {ways}" if self.min_bricks else "no bricks needed",
+            fewest,
             f"{self.decoys} tempting cell{'s' if self.decoys != 1 else ''} near the path that no best solution uses",
-            f"the AI proved it in {self.nodes} search steps, {_secs(self.seconds)}",
+            proof,
         ]
         if self.frame_slack is not None:
             lines.append(f"timing: {self.frame_slack} spare frame{'s' if self.frame_slack != 1 else ''}"
@@ -144,17 +167,37 @@ class Rating:
                      else "the preview alone does not give the answer")
         return lines
 
+    def _unrated_line(self) -> str:
+        """The one line of a level without a proved minimum: proved impossible, timed out or unknown."""
+        limits = f"B={self.budget}, N={self.frames}"
+        if self.status == SolveStatus.INFEASIBLE:
+            return f"no solution within {limits} (proved impossible)"
+        why = f" ({self.message})" if self.message else ""
+        return f"not rated ({_VERDICT[self.status]}): neither a minimum nor the impossibility was proved within {limits}{why}"
+
     def to_json(self) -> dict[str, Any]:
-        """A JSON object (``rate --json``): every field plus ``score`` and ``unique``."""
+        """A JSON object (``rate --json``): every field plus ``score``, ``unique``, ``proved`` (the minimum or the
+        impossibility is proved), ``complete`` (every figure measured, or proved impossible), ``difficulty`` (the
+        player's step, null unless complete) and ``label``; ``status`` says how it ended (``infeasible`` is the
+        only "No solution"; ``timeout``, ``cancelled``, ``unknown``: not rated, or not fully)."""
         out = asdict(self)
         out["score"] = round(self.score, 2)
         out["unique"] = self.unique
         out["seconds"] = round(self.seconds, 4)
         out["decoy_weight"] = round(self.decoy_weight, 2)
         out["status"] = self.status.value
-        out["difficulty"] = player_step(self.score) if self.solvable else None  #: the player's 1..10 step
+        out["proved"] = self.proved
+        out["complete"] = self.complete
+        out["difficulty"] = player_step(self.score) if self.solvable and self.complete else None  #: 1..10
         out["label"] = self.label
         return out
+
+
+#: The rating's status in a player's words.
+_VERDICT: dict[SolveStatus, str] = {
+    SolveStatus.OPTIMAL: "proved", SolveStatus.INFEASIBLE: "proved impossible", SolveStatus.TIMEOUT: "timed out",
+    SolveStatus.CANCELLED: "cancelled", SolveStatus.UNKNOWN: "unknown", SolveStatus.FEASIBLE: "unknown",
+}
 
 
 def _secs(seconds: float) -> str:
@@ -189,182 +232,64 @@ def rate_level(
     level: Level,
     context: SolveContext | None = None,
     *,
-    solver: str = "search",
+    solver: str | Solver = "auto",
     max_solutions: int = 10_000,
 ) -> Rating:
-    """Measure ``level`` (see the module docstring); ``solver`` must be exact.
+    """Measure ``level`` (see the module docstring); ``solver`` must be exact (default: ``auto``, the
+    machinery of ``solve``, so a level ``solve`` proves is rated and only a proof says "No solution").
 
     The minimum and the nodes come from one ``min`` solve, the optimal solutions from one
-    ``all`` solve, the slack from a search on N (:func:`_frame_slack`).  ``context`` (default: no limit)
-    bounds the whole rating: once it stops, the rating returns at once with what it has, its ``status``
-    saying why it is partial.
+    ``all`` solve (at most ``max_solutions`` of them examined for the decoys, the sharing and the preview),
+    the slack from a search on N (:func:`ai.services.rating_figures.frame_slack`).  ``context`` (default: no limit) bounds the whole
+    rating: once it stops, the rating returns at once with what it has, its ``status`` saying why it is
+    partial (``infeasible`` only with a proof).
     """
     ctx = context if context is not None else SolveContext.create(solver="rate")
     res = registry.solve(level, solver=solver, mode=SolveMode.MIN, ctx=ctx)
     seconds = res.stats.seconds
     lem, budget, frames = len(level.lemmings), level.budget, level.frames
     if res.status != SolveStatus.OPTIMAL or res.bricks is None:
-        return Rating(None, 0, res.status == SolveStatus.INFEASIBLE, res.stats.nodes, seconds, 0, 0.0, None, 0,
-                      False, lem, budget, frames, SolveStatus(res.status))
+        status, why = _unproved(res, ctx)
+        return Rating(None, 0, status == SolveStatus.INFEASIBLE, res.stats.nodes, seconds, 0, 0.0, None, 0,
+                      False, lem, budget, frames, status, why)
     k = len(res.bricks)
-    every = registry.solve(level.with_limits(budget=k), solver=solver, mode=SolveMode.ALL,
-                     ctx=ctx.child(time_limit=ALL_SOLUTIONS_SECONDS))
-    sols: tuple[BrickSet, ...] = every.solutions if every.solutions else (res.bricks,)
-    complete = every.status == SolveStatus.OPTIMAL and every.complete and len(sols) <= max_solutions
-    status = SolveStatus.OPTIMAL if complete else SolveStatus(every.status)
+    lister = registry.get_solver("auto", max_listed=LISTED) if solver == "auto" else solver
+    every = registry.solve(level.with_limits(budget=k), solver=lister, mode=SolveMode.ALL,
+                           ctx=ctx.child(time_limit=ALL_SOLUTIONS_SECONDS))
+    # within B = k every set listed is optimal; a decomposed level counts its sets without listing them all
+    sols: tuple[BrickSet, ...] = every.solutions[:max_solutions] or (res.bricks,)
+    count = every.solution_count if every.solutions else None
+    complete = count is not None
+    found = count if count is not None else len(sols)
     try:
-        decoys, weight = _decoys(level, sols, ctx)
-        slack = _frame_slack(level, ctx, solver)
-        sharing = min((_sharing(level, s, ctx) for s in sols[:SHARING_SAMPLE]), default=0)
-        preview = _preview_solves(level, sols, ctx)
-    except SolveStopped as stop:  # the minimum and the solutions stand; the rest is not measured
-        return Rating(k, len(sols), complete, res.stats.nodes, seconds, 0, 0.0, None, 0, False,
+        ctx.check()  # stopped while listing: the minimum stands, the rest is not measured
+        cells = every.stats.extra.get("optimal_cells") if complete else None  # counted, not all listed
+        used = {(int(r), int(c)) for r, c in cells} if cells is not None else {b for s in sols for b in s}
+        decoys, weight = figures.decoys(level, used, ctx)
+        slack = figures.frame_slack(level, ctx, solver)
+        sharing = min((figures.sharing(level, s, ctx) for s in sols[:SHARING_SAMPLE]), default=0)
+        preview = figures.preview_solves(level, sols, ctx)
+    except SolveStopped as stop:
+        return Rating(k, found, complete, res.stats.nodes, seconds, 0, 0.0, None, 0, False,
                       lem, budget, frames, SolveStatus(stop.reason.value))
-    return Rating(k, len(sols), complete, res.stats.nodes, seconds, decoys, weight, slack, sharing, preview,
-                  lem, budget, frames, status)
+    return Rating(k, found, complete, res.stats.nodes, seconds, decoys, weight, slack, sharing, preview,
+                  lem, budget, frames)
 
 
-def _decoys(level: Level, solutions: tuple[BrickSet, ...], ctx: SolveContext) -> tuple[int, float]:
-    """Brickable cells within :data:`DECOY_RADIUS` of the brick-free run in no optimal solution."""
-    ctx.check()
-    near = np.zeros((level.height, level.width), dtype=np.int64)  # Chebyshev distance to the run, capped
-    on_run = np.zeros((level.height, level.width), dtype=bool)
-    for t in simulate(level).tracks:
-        ctx.check()
-        if t.path:
-            cells = np.asarray([(r, c) for r, c, _ in t.path], dtype=np.int64)
-            on_run[cells[:, 0], cells[:, 1]] = True
-    near[:] = DECOY_RADIUS + 1
-    for d in range(DECOY_RADIUS, -1, -1):  # dilate the run by d: cells within d of it
-        ctx.check()
-        grown = on_run.copy()
-        for dr in range(-d, d + 1):
-            for dc in range(-d, d + 1):
-                grown |= _shifted(on_run, dr, dc)
-        near[grown] = d
-    useful = {b for s in solutions for b in s}
-    count, weight = 0, 0.0
-    for cell in set(level.brickable_cells) - useful:
-        d = int(near[cell])
-        if d <= DECOY_RADIUS:
-            count += 1
-            weight += 1.0 / (1 + d)
-    return count, round(weight, 2)
-
-
-def _shifted(plane: npt.NDArray[np.bool_], dr: int, dc: int) -> npt.NDArray[np.bool_]:
-    """``plane`` moved by ``(dr, dc)`` (cells moved in from outside are False)."""
-    out = np.zeros_like(plane)
-    h, w = plane.shape
-    out[max(0, dr):h + min(0, dr), max(0, dc):w + min(0, dc)] = \
-        plane[max(0, -dr):h + min(0, -dr), max(0, -dc):w + min(0, -dc)]
-    return out
-
-
-def _frame_slack(level: Level, ctx: SolveContext, solver: str) -> int | None:
-    """N minus the fewest frames that still win within B.
-
-    Where targets stop lemmings a won run stays won, so a binary search finds it; otherwise a lemming
-    may walk off a target, so frame counts are tried from 1 up.
-    """
-    def wins(frames: int) -> bool | None:
-        res = registry.solve(level.with_limits(frames=frames), solver=solver, mode=SolveMode.ANY, ctx=ctx)
-        if res.status in (SolveStatus.FEASIBLE, SolveStatus.OPTIMAL):
-            return True
-        if res.status == SolveStatus.INFEASIBLE:
-            return False
-        ctx.check()  # stopped: the rating is partial
-        return None
-
-    if not level.physics.targets_stop:
-        for frames in range(1, level.frames):
-            won = wins(frames)
-            if won is None:
-                return None
-            if won:
-                return level.frames - frames
-        return 0
-    lo, hi = 1, level.frames  # hi wins
-    while lo < hi:
-        mid = (lo + hi) // 2
-        won = wins(mid)
-        if won is None:
-            return None
-        if won:
-            hi = mid
-        else:
-            lo = mid + 1
-    return level.frames - hi
-
-
-def _users(level: Level, bricks: BrickSet, ctx: SolveContext) -> list[set[int]]:
-    """For each brick, the lemmings whose run changes when it is taken away."""
-    full = simulate(level, bricks).tracks
-    out = []
-    for b in bricks:
-        ctx.check()
-        less = simulate(level, tuple(x for x in bricks if x != b)).tracks
-        out.append({i for i, (a, c) in enumerate(zip(full, less)) if a.path != c.path})
-    return out
-
-
-def _sharing(level: Level, bricks: BrickSet, ctx: SolveContext) -> int:
-    """How many lemmings use a brick that another lemming uses too."""
-    shared: set[int] = set()
-    for users in _users(level, bricks, ctx):
-        if len(users) >= 2:
-            shared |= users
-    return len(shared)
-
-
-def _read_cells(level: Level, bricks: set[Brick]) -> set[Brick]:
-    """Free brickable cells the current run may read: around every state of the preview, the cells
-    the level's physics can read (:func:`game.core.reads.neighbourhood`)."""
-    brickable = set(level.brickable_cells)
-    run = simulate(level, tuple(sorted(bricks)), enforce_budget=False)
-    out: set[Brick] = set()
-    for track in run.tracks:
-        for state in track.path:
-            for cell in neighbourhood(level.physics, state):
-                if cell in brickable and cell not in bricks:
-                    out.add(cell)
-    return out
-
-
-def _progress_of(level: Level, bricks: frozenset[Brick]) -> tuple[int, int]:
-    """(lemmings home, minus the total distance from each run to its nearest target)."""
-    run = simulate(level, tuple(sorted(bricks)), enforce_budget=False)
-    targets = level.targets
-    home = sum(1 for t in run.tracks if t.reached_at is not None)
-    dist = 0
-    for t in run.tracks:
-        dist += min((abs(r - tr) + abs(c - tc) for r, c, _ in t.path for tr, tc in targets), default=0)
-    return home, -dist
-
-
-def _preview_solves(level: Level, optimal: tuple[BrickSet, ...], ctx: SolveContext) -> bool:
-    """Some optimal solution can be built one brick at a time where each brick lies on a cell
-    the current preview reads and visibly helps (more lemmings home, or runs closer to a target)."""
-    for solution in optimal[:SHARING_SAMPLE]:
-        memo: dict[frozenset[Brick], tuple[int, int]] = {}
-
-        def progress(bricks: frozenset[Brick]) -> tuple[int, int]:
-            if bricks not in memo:
-                memo[bricks] = _progress_of(level, bricks)
-            return memo[bricks]
-
-        frontier = {frozenset[Brick]()}
-        for _ in solution:
-            nxt: set[frozenset[Brick]] = set()
-            for placed in frontier:
-                ctx.check()
-                reads = _read_cells(level, set(placed))
-                for cell in solution:
-                    if cell not in placed and cell in reads and progress(placed | {cell}) > progress(placed):
-                        nxt.add(placed | {cell})
-            frontier = nxt
-            if not frontier:
-                break
-        if frontier:
-            return True
-    return False
+def _unproved(res: SolveResult, ctx: SolveContext) -> tuple[SolveStatus, str]:
+    """The rating's status and what was found when the minimum search ended without a proved minimum."""
+    if res.status == SolveStatus.INFEASIBLE:
+        return SolveStatus.INFEASIBLE, ""
+    stopped = ctx.stop_reason()
+    status: SolveStatus
+    if res.status in (SolveStatus.TIMEOUT, SolveStatus.CANCELLED):
+        status = res.status
+    elif stopped is not None:  # a winning set in hand, or the solver gave up, when the limit came
+        status = SolveStatus(stopped.value)
+    else:
+        status = SolveStatus.UNKNOWN
+    bound = res.stats.best_bound
+    notes = [f"a solution with {len(res.bricks)} bricks found, not proved minimal"] if res.bricks is not None else []
+    notes += [f"at least {bound:.0f} bricks needed"] if bound is not None and 0 < bound < math.inf else []
+    notes += [res.message] if res.message and res.bricks is None else []
+    return status, "; ".join(notes)

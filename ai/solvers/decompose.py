@@ -14,8 +14,11 @@ parts' answers combine exactly:
 
 Parts are solved one after the other by an inner solver (``auto`` without decomposition by default), each
 within the budget the earlier parts left.  In mode ``all`` the number of optimal sets is counted without
-listing the product (``stats.extra["solution_count"]``); at most ``max_solutions`` are listed, and the
-result is ``complete`` only when the whole product was listed.
+listing the product (``stats.extra["solution_count"]``, with ``stats.extra["optimal_cells"]`` the cells some
+optimal set uses); at most ``max_solutions`` are listed, and the result is ``complete`` only when the whole
+product was listed.  Every part's minimum is proved first, in every mode: mode ``all`` then lists each part's
+optimal sets within that minimum, so it proves whatever mode ``min`` proves, and a listing stopped by the
+limit leaves the proved minimum, the sets found and a message saying which parts' counts are incomplete.
 
 >>> from game.core.level import Level
 >>> from ai.solvers.search import SearchSolver
@@ -37,7 +40,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from ai.kernel.base import BrickSet, SolveMode, SolveResult, SolveStatus, Solver
-from ai.kernel.context import SolveContext
+from ai.kernel.context import SolveContext, StopReason
 from ai.solvers.reach import ReachInfo, analyse, reach_for
 from ai.solvers.base import Outcome, Partial, SolverBase
 from game.core.level import Brick, Level
@@ -178,21 +181,50 @@ class DecomposeSolver(SolverBase):
 
     def combine(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial,
                 parts: list[Part]) -> Outcome:
-        """Solve ``parts`` in order within the budget left, and combine their answers."""
-        part_mode = SolveMode.ALL if mode == SolveMode.ALL else SolveMode.MIN
-        spent, sets_per_part, complete = 0, [], True
-        bound = 0.0
+        """Prove each part's minimum within the budget left; in mode ``all`` then list each part's optimal sets.
+
+        The minima come first in every mode, so mode ``all`` proves whatever mode ``min`` proves; a part whose
+        listing is stopped keeps the optimal sets it found and the count is marked incomplete.
+        """
+        minima = self._minima(level, ctx, partial, parts)
+        if isinstance(minima, Outcome):
+            return minima
+        bound = float(sum(len(m) for m in minima))
+        extra: dict[str, object] = {"parts": len(parts), "part_optima": [len(m) for m in minima]}
+        if mode != SolveMode.ALL:
+            return Outcome(SolveStatus.OPTIMAL, solutions=[tuple(sorted(b for m in minima for b in m))],
+                           best_bound=bound, complete=True, extra=extra)
+        sets_per_part, missing = self._optimal_sets(ctx, parts, minima)
+        count = math.prod(len(s) for s in sets_per_part)
+        combined = [tuple(sorted(b for s in choice for b in s))
+                    for choice in itertools.islice(itertools.product(*sets_per_part), self.max_solutions)]
+        extra["solution_count"] = count
+        extra["solution_count_exact"] = not missing
+        if not missing:  # every cell some optimal set uses (what a capped listing may not show)
+            extra["optimal_cells"] = sorted({b for sets in sets_per_part for s in sets for b in s})
+        if missing:
+            message = (f"count incomplete: at least {_sets(count)}, {len(combined)} listed; " + "; ".join(missing))
+        else:
+            message = "" if count <= self.max_solutions else f"{count} optimal solutions; {self.max_solutions} listed"
+        return Outcome(SolveStatus.OPTIMAL, solutions=combined, best_bound=bound,
+                       complete=not missing and count <= self.max_solutions, extra=extra, message=message)
+
+    def _minima(self, level: Level, ctx: SolveContext, partial: Partial,
+                parts: list[Part]) -> list[BrickSet] | Outcome:
+        """One minimum set per part (level coordinates), each part within the budget the earlier ones left;
+        or the outcome when a part is infeasible or not proved."""
+        spent, minima = 0, []
         solved: dict[tuple[int, tuple[str, ...]], SolveResult] = {}  # identical parts are solved once
         for index, part in enumerate(parts):
-            ctx.report(f"part {index + 1} of {len(parts)} ({len(part.lemmings)} lemmings)")
+            ctx.report(f"part {index + 1} of {len(parts)} ({len(part.lemmings)} lemmings): minimum")
             budget = level.budget - spent
             known = solved.get((part.level.frames, part.level.grid))
             if known is not None and known.bricks is not None and len(known.bricks) <= budget:
                 result = known  # optimal within any budget that holds its optimum
             elif known is not None:
-                result = SolveResult(SolveStatus.INFEASIBLE, self.name, part_mode)
+                result = SolveResult(SolveStatus.INFEASIBLE, self.name, SolveMode.MIN)
             else:
-                result = self.inner().solve_in(part.level.with_limits(budget=budget), part_mode, ctx.child())
+                result = self.inner().solve_in(part.level.with_limits(budget=budget), SolveMode.MIN, ctx.child())
                 if result.status == SolveStatus.OPTIMAL:
                     solved[(part.level.frames, part.level.grid)] = result
             if result.status == SolveStatus.INFEASIBLE:
@@ -202,31 +234,73 @@ class DecomposeSolver(SolverBase):
                                extra={"parts": len(parts)})
             if result.status != SolveStatus.OPTIMAL or result.bricks is None:
                 found = result.stats.best_bound
-                partial.bound(bound + (found if found is not None else 0.0))
+                partial.bound(spent + (found if found is not None else 0.0))
                 ctx.check()  # stopped: the base answers with the bound
                 return Outcome(SolveStatus.UNKNOWN, best_bound=partial.best_bound,
                                message=f"part {index + 1} of {len(parts)}: {result.describe()}",
                                extra={"parts": len(parts), "parts_solved": index})
-            optimum = len(result.bricks)
-            spent += optimum
-            bound += optimum
-            partial.bound(bound)
-            # in the level's coordinates, only the part's own read cells (a minimum set has no other brick)
-            sets = sorted({tuple(b for b in part.to_level(s) if b in part.read_cells)
-                           for s in result.solutions or [result.bricks]})
-            sets_per_part.append(sets)
-            complete &= result.complete or mode != SolveMode.ALL
-        count = math.prod(len(s) for s in sets_per_part)
-        cap = self.max_solutions if mode == SolveMode.ALL else 1
-        combined = [tuple(sorted(b for s in choice for b in s))
-                    for choice in itertools.islice(itertools.product(*sets_per_part), cap)]
-        extra = {"parts": len(parts), "part_optima": [len(s[0]) for s in sets_per_part]}
-        if mode == SolveMode.ALL:
-            extra["solution_count"] = count
-            extra["solution_count_exact"] = complete
-        return Outcome(SolveStatus.OPTIMAL, solutions=combined, best_bound=bound,
-                       complete=complete and count <= cap, extra=extra,
-                       message="" if count <= cap else f"{count} optimal solutions; {cap} listed")
+            spent += len(result.bricks)
+            partial.bound(spent)
+            minima.append(_own(part, result.bricks))
+        return minima
+
+    def _optimal_sets(self, ctx: SolveContext, parts: list[Part],
+                      minima: list[BrickSet]) -> tuple[list[list[BrickSet]], list[str]]:
+        """Each part's optimal sets (level coordinates), listed within the part's own minimum, and what is
+        missing: one note per part whose listing did not finish (it keeps the sets it found).
+
+        Never raises on a stop: the minima are proved, so a stopped listing still gives an answer.
+        """
+        out: list[list[BrickSet]] = []
+        missing: list[str] = []
+        listed: dict[tuple[int, tuple[str, ...]], tuple[list[BrickSet], int, bool]] = {}  # by map: sets, part, done
+        for index, (part, minimum) in enumerate(zip(parts, minima)):
+            key = (part.level.frames, part.level.grid)
+            name = f"part {index + 1} of {len(parts)}"
+            sets: list[BrickSet]
+            if not minimum:  # won with no brick: the empty set is its only minimum set
+                sets, done, why = [()], True, ""
+            elif key in listed:  # the same map elsewhere: its sets, moved
+                own, first, done = listed[key]
+                sets, why = [_shift(s, part.box) for s in own], f"the same map as part {first + 1}"
+            elif ctx.should_stop():
+                sets, done, why = [minimum], False, f"{_stopped(ctx, 'stopped')} before its listing began (its minimum set only)"
+            else:
+                ctx.report(f"{name} ({len(part.lemmings)} lemmings): optimal sets")
+                result = self.inner().solve_in(part.level.with_limits(budget=len(minimum)), SolveMode.ALL,
+                                               ctx.child())
+                found = {_own(part, s) for s in result.solutions if len(s) == len(minimum)}
+                sets = sorted(found | {minimum})
+                done = result.status == SolveStatus.OPTIMAL and result.complete
+                why = f"{_stopped(ctx, f'unfinished ({result.status.value})')} after {_sets(len(sets))}"
+                listed[key] = ([_shift(s, part.box, -1) for s in sets], index, done)
+            out.append(sets)
+            if not done:
+                missing.append(f"{name}: {why}")
+        return out, missing
+
+
+def _sets(count: int) -> str:
+    """``count`` optimal sets, in words (``1 optimal set``, ``2 optimal sets``)."""
+    return f"{count} optimal set{'' if count == 1 else 's'}"
+
+
+def _stopped(ctx: SolveContext, otherwise: str) -> str:
+    """Why a part's listing ended early: the time limit, a cancel, or ``otherwise`` (the inner solver's own)."""
+    reason = ctx.stop_reason()
+    if reason is StopReason.TIMEOUT:
+        return "stopped at the time limit"
+    return "cancelled" if reason is StopReason.CANCELLED else otherwise
+
+
+def _own(part: Part, bricks: Iterable[Brick]) -> BrickSet:
+    """A part's set in the level's coordinates, on the part's own read cells (a minimum set has no other brick)."""
+    return tuple(b for b in part.to_level(bricks) if b in part.read_cells)
+
+
+def _shift(bricks: BrickSet, box: tuple[int, int, int, int], sign: int = 1) -> BrickSet:
+    """``bricks`` moved by the top-left corner of ``box`` (``sign`` -1: into the box's own coordinates)."""
+    return tuple(sorted((r + sign * box[0], c + sign * box[2]) for r, c in bricks))
 
 
 def _outcome_of(result: SolveResult, **extra: object) -> Outcome:

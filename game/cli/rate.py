@@ -1,6 +1,9 @@
 """The ``rate`` subcommand: the measured difficulty of levels (see :func:`ai.facade.rate_level`).
 
 ``python main.py rate 1 levels/005_*.txt --json``
+
+Exit code (as ``solve`` and ``hint``): 0 when every level is rated completely (its minimum proved and
+every figure measured) or proved impossible; 1 when any is not (timed out, cancelled or unknown).
 """
 
 from __future__ import annotations
@@ -27,8 +30,9 @@ MARKDOWN_HEADER = (
 def markdown_row(number: str, level: Level, rating: Rating) -> str:
     """One row of the ratings table in ``docs/levels.md``."""
     sols = f"{rating.solutions}{'' if rating.solutions_complete else '+'}"
+    score = f"{rating.score:.1f}" if rating.complete else rating.label
     return (f"| {number} | {level.title} | {level.height}x{level.width} | {len(level.lemmings)} | {level.frames} | "
-            f"{level.budget} | {rating.score:.1f} | {rating.min_bricks} | {sols} | {rating.nodes} | "
+            f"{level.budget} | {score} | {rating.min_bricks} | {sols} | {rating.nodes} | "
             f"{rating.decoys} ({rating.decoy_weight:.0f}) | {rating.frame_slack} | {rating.sharing_lemmings} | "
             f"{'gives it' if rating.preview_solves else 'no'} |")
 
@@ -37,10 +41,12 @@ def _cmd_rate(args: argparse.Namespace) -> int:
     from ai import facade  # late: the solvers (OR-Tools) load only when levels are rated
 
     rows = []
+    complete = True
     for spec in args.levels:
         level = load_level(spec)
         with command_context(args.time_limit, solver="rate") as ctx:  # the limit is per level
             rating = facade.rate_level(level, ctx)
+        complete &= rating.complete
         if args.json:
             rows.append({"level": spec, "title": level.title, **rating.to_json()})
         elif args.markdown:
@@ -54,7 +60,7 @@ def _cmd_rate(args: argparse.Namespace) -> int:
                 print(f"  {line}")
     if args.json:
         print(json.dumps(rows if len(rows) != 1 else rows[0], indent=2))
-    return 0
+    return 0 if complete else 1  # like solve: 1 when a level has no complete answer in the time allowed
 
 
 def register(sub: Subparsers) -> None:
@@ -64,5 +70,6 @@ def register(sub: Subparsers) -> None:
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print JSON (one object, or a list for several levels)")
     out.add_argument("--markdown", action="store_true", help="print a Markdown table (as in docs/levels.md)")
-    p.add_argument("--time-limit", type=time_limit_arg, default=60.0, help="seconds per exact solve (default 60)")
+    p.add_argument("--time-limit", type=time_limit_arg, default=60.0,
+                   help="seconds per level (default 60); exit 1 when a level is not rated completely in time")
     p.set_defaults(handler=_cmd_rate)

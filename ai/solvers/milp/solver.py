@@ -328,4 +328,7 @@ class MipRun:
             found.append(self.current())
             self.partial.found(found[-1])
             self.ctx.report("solution found", best_bricks=k, solutions_found=len(found))
-        return Outcome(SolveStatus.OPTIMAL, solutions=found, complete=complete, best_bound=float(k), **self.size())
+        message = "" if complete else (f"stopped at the time limit after {len(found)} optimal solution"
+                                       f"{'' if len(found) == 1 else 's'}; the count is incomplete")
+        return Outcome(SolveStatus.OPTIMAL, solutions=found, complete=complete, best_bound=float(k),
+                       message=message, **self.size())

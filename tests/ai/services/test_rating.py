@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import json
+import threading
+from typing import Callable
+from unittest import mock
 
 import pytest
 
 from ai import facade
+from ai.kernel.base import SolveMode, SolveStatus
+from ai.kernel.context import SolveContext
 from ai.services.rating import Rating, difficulty_score, rate_level
+from ai.solvers.base import Outcome, Partial, SolverBase
+from ai.solvers.search import search_fits
 from game.core.level import Level
 from game.cli.main import main
 from tests.conftest import ORIGINAL_NUMBER, ORIGINAL_PACK
+from tests.level_builders import stress_level
 
 #: One lemming, one pit, the target beyond: one brick fills the gap (the preview shows where).
 GAP = Level.from_rows(["      ", ">   T ", "XX XXX"], frames=8, budget=1)
@@ -57,7 +65,67 @@ def test_another_exact_solver_gives_the_same_figures() -> None:
 def test_unsolvable_level() -> None:
     r = rate_level(GAP.with_limits(budget=0))
     assert r.min_bricks is None and not r.solvable and r.score == 0.0
-    assert r.lines() == ["no solution within B=0, N=8 (infeasible)"]
+    assert r.lines() == ["no solution within B=0, N=8 (proved impossible)"]
+    assert r.label == "No solution" and r.proved and r.complete and r.to_json()["status"] == "infeasible"
+
+
+def test_a_level_the_search_declines_is_rated_by_the_machinery_of_solve() -> None:
+    # 96x128, N = 1,000, 48 lemmings, B = 80: too large for the search, which gives up ("unknown");
+    # auto splits it into independent parts and proves the minimum, so the rating must not say "No solution"
+    level = stress_level()
+    assert not search_fits(level)
+    assert facade.solve(level, solver="search", time_limit=60).status == SolveStatus.UNKNOWN
+    cancel = threading.Event()
+    ctx = SolveContext.create(cancel=cancel)
+    # the later figures (a thousand frames for each of 80 bricks) are not this test's subject: stop before them
+    with mock.patch("ai.services.rating_figures.frame_slack", side_effect=stop_with(cancel, ctx)):
+        r = rate_level(level, ctx)
+    assert r.min_bricks == 80 and r.proved and r.label == "Not fully rated (cancelled)"
+    assert r.solutions_complete and r.solutions == 6 ** 16  # counted, not listed: 16 tiles of 6 optimal sets each
+
+
+def test_a_rating_stopped_before_any_proof_says_timed_out_not_no_solution() -> None:
+    r = rate_level(Level.load(ORIGINAL_PACK), SolveContext.create(time_limit=0.0))
+    assert r.min_bricks is None and r.status == SolveStatus.TIMEOUT and not r.proved and not r.complete
+    assert r.label == "Not rated (timed out)"
+    assert r.lines()[0].startswith("not rated (timed out): neither a minimum nor the impossibility was proved")
+    data = r.to_json()
+    assert (data["status"], data["proved"], data["complete"], data["difficulty"]) == ("timeout", False, False, None)
+
+
+def test_a_solver_that_gives_up_leaves_the_level_unknown() -> None:
+    r = rate_level(Level.load(ORIGINAL_PACK), solver=GivesUp())
+    assert r.status == SolveStatus.UNKNOWN and r.label == "Not rated (unknown)" and not r.proved
+    assert "gave up" in r.lines()[0] and "no solution" not in r.lines()[0]
+
+
+def test_a_rating_stopped_after_the_minimum_keeps_it_and_says_so() -> None:
+    cancel = threading.Event()
+    ctx = SolveContext.create(cancel=cancel)
+    with mock.patch("ai.services.rating_figures.decoys", side_effect=stop_with(cancel, ctx)):
+        r = rate_level(Level.load(ORIGINAL_PACK), ctx)
+    assert (r.min_bricks, r.status, r.proved, r.complete) == (3, SolveStatus.CANCELLED, True, False)
+    assert r.label == "Not fully rated (cancelled)" and r.to_json()["difficulty"] is None
+    assert r.lines()[0].startswith("not fully rated (cancelled): the minimum is proved")
+    assert r.lines()[1] == "fewest bricks: 3, in 6 different ways"
+
+
+def stop_with(cancel: threading.Event, ctx: SolveContext) -> Callable[..., None]:
+    """A stand-in for a figure's measure: the user cancels the rating while it runs."""
+    def stop(*_: object) -> None:
+        cancel.set()
+        ctx.check()
+    return stop
+
+
+class GivesUp(SolverBase):
+    """An exact solver that never decides (a stand-in for one declining a level)."""
+
+    name, exact = "gives-up", True
+    shortcuts = False
+
+    def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
+        return Outcome(SolveStatus.UNKNOWN, message="gave up")
 
 
 def test_lines_and_json() -> None:

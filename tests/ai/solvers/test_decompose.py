@@ -9,8 +9,9 @@ import time
 import pytest
 
 from ai.facade import solve
-from ai.kernel.base import SolveStatus
+from ai.kernel.base import SolveMode, SolveStatus
 from ai.kernel.context import SolveContext
+from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.reach import analyse
 from ai.services.generation.random_levels import small_level
 from ai.solvers.brute import BruteForceSolver
@@ -123,3 +124,87 @@ def test_random_shared_levels_match_brute_force() -> None:
         assert (result.status, result.solutions) == (reference.status, reference.solutions), seed
         checked += 1
     assert checked > 50
+
+
+#: Seeds of :func:`multi_compartment` that ``auto`` decomposes (solvable with 1 to 4 bricks, or infeasible).
+DECOMPOSED = [43, 46, 49, 60, 70, 75, 79, 86, 90, 91, 102, 110, 179, 185]
+
+
+@pytest.mark.parametrize("seed", DECOMPOSED)
+def test_auto_in_mode_all_matches_brute_force_part_by_part(seed: int) -> None:
+    level = multi_compartment(seed)
+    reference = solve(level, solver=BruteForceSolver(), mode="all", time_limit=60)
+    assert reference.complete
+    result = solve(level, solver=PortfolioSolver(split_probe=0.0), mode="all", time_limit=60)
+    assert result.stats.extra["used"] == "decompose"
+    assert (result.status, result.min_bricks, result.solutions) == (reference.status, reference.min_bricks,
+                                                                    reference.solutions)
+    if result.status == SolveStatus.OPTIMAL:
+        assert result.complete and result.solution_count == len(reference.solutions)
+        cells = {tuple(b) for b in result.stats.extra["optimal_cells"]}
+        assert cells == {b for s in reference.solutions for b in s}
+
+
+class ListsOneThenStops(SolverBase):
+    """Exact in mode ``min`` (the search); in mode ``all`` it finds one optimal set, then the user stops the
+    solve (``cancel`` is set), as a limit would: a part whose listing cannot finish."""
+
+    name, exact = "lists-one", True
+
+    def __init__(self, cancel: threading.Event) -> None:
+        self.cancel = cancel
+
+    def core(self, level: Level, mode: SolveMode, ctx: SolveContext, partial: Partial) -> Outcome:
+        best = SearchSolver().solve_in(level, SolveMode.MIN, ctx.child())
+        if mode != SolveMode.ALL:
+            return Outcome(best.status, solutions=[best.bricks] if best.bricks is not None else [], complete=True,
+                           best_bound=best.stats.best_bound)
+        assert best.bricks is not None
+        partial.found(best.bricks)
+        self.cancel.set()
+        ctx.check()  # stopped: the base answers with the one set found
+        raise AssertionError("unreachable")
+
+
+def test_a_listing_stopped_keeps_the_proved_minimum_and_says_the_count_is_incomplete() -> None:
+    original = Level.from_rows(list(Level.load("levels/007_the_original.txt").grid), frames=20, budget=3)
+    level = glue([[original] * 3], budget=11, title="three originals, 2 spare bricks")
+    reference = solve(level, solver=DecomposeSolver(inner=SearchSolver), mode="all", time_limit=60)
+    assert reference.min_bricks == 9 and reference.solution_count == 6 ** 3
+    cancel = threading.Event()
+    ctx = SolveContext.create(cancel=cancel)
+    result = solve(level, solver=DecomposeSolver(inner=lambda: ListsOneThenStops(cancel)), mode="all", ctx=ctx)
+    assert cancel.is_set()
+    assert result.status == SolveStatus.OPTIMAL and result.min_bricks == 9  # what mode min proves, never less
+    assert not result.complete and result.solution_count is None
+    assert result.stats.extra["solution_count_exact"] is False and "optimal_cells" not in result.stats.extra
+    assert set(result.solutions) <= set(reference.solutions) and result.solutions  # replayed, each optimal
+    assert result.message == ("count incomplete: at least 1 optimal set, 1 listed; part 1 of 3: cancelled after "
+                              "1 optimal set; part 2 of 3: the same map as part 1; part 3 of 3: the same map as part 1")
+    assert result.describe().endswith("1 optimal solution (maybe more)")
+
+
+def test_mode_all_on_parts_proves_the_minimum_before_listing() -> None:
+    # a cancelled listing still returns the minimum that mode min returns, with its bound
+    original = Level.load("levels/007_the_original.txt")
+    level = glue([[original, original]], budget=7, title="two originals, 1 spare brick")
+    minimum = solve(level, solver=DecomposeSolver(inner=SearchSolver), mode="min")
+    cancel = threading.Event()
+    every = solve(level, solver=DecomposeSolver(inner=lambda: ListsOneThenStops(cancel)), mode="all",
+                  ctx=SolveContext.create(cancel=cancel))
+    assert every.min_bricks == minimum.min_bricks == 6 and every.stats.best_bound == minimum.stats.best_bound == 6
+
+
+def test_parts_after_a_stopped_listing_keep_their_minimum_set() -> None:
+    original = Level.from_rows(list(Level.load("levels/007_the_original.txt").grid), frames=20, budget=3)
+    mirrored = Level.from_rows([row[::-1].translate(str.maketrans("<>", "><")) for row in original.grid],
+                               frames=20, budget=3)
+    level = glue([[original, mirrored]], budget=6, title="the original and its mirror")
+    reference = solve(level, solver=DecomposeSolver(inner=SearchSolver), mode="all", time_limit=60)
+    assert reference.complete
+    cancel = threading.Event()
+    result = solve(level, solver=DecomposeSolver(inner=lambda: ListsOneThenStops(cancel)), mode="all",
+                   ctx=SolveContext.create(cancel=cancel))
+    assert result.min_bricks == reference.min_bricks == 6 and len(result.solutions) == 1
+    assert result.solutions[0] in reference.solutions and len(reference.solutions) == 36
+    assert result.message.endswith("part 2 of 2: cancelled before its listing began (its minimum set only)")

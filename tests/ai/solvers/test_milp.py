@@ -6,8 +6,11 @@ import numpy as np
 import pytest
 
 from ai.facade import solve
-from ai.kernel.base import SolveStatus
-from ai.solvers.milp.solver import MilpSolver, build_milp
+from ai.kernel.base import BrickSet, SolveStatus
+from ai.kernel.context import SolveStopped, StopReason
+from ai.solvers.base import Outcome
+from ai.solvers.milp.backends import BackendStatus
+from ai.solvers.milp.solver import MilpSolver, MipRun, build_milp
 from tests.ai.solvers.exact_helpers import ORIGINAL_SOLUTIONS, TINY, UNREACHABLE, original
 
 
@@ -21,6 +24,24 @@ def test_original_min(backend: str) -> None:
 def test_original_all_highs(formulation: str) -> None:
     result = solve(original(), solver="milp", mode="all", backend="highs", formulation=formulation)
     assert result.solutions == ORIGINAL_SOLUTIONS and result.complete
+
+
+def test_an_enumeration_stopped_by_the_limit_says_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the limit comes right after the optimum is proved: the minimum stands, the list has one set
+    real = MipRun.enumerate
+
+    def stopped(self: MipRun, best: BrickSet) -> Outcome:
+        def limit(*, feasibility: bool = False) -> BackendStatus:
+            raise SolveStopped(StopReason.TIMEOUT)
+        monkeypatch.setattr(self, "solve_once", limit)
+        return real(self, best)
+
+    monkeypatch.setattr(MipRun, "enumerate", stopped)
+    result = solve(original(), solver="milp", mode="all", backend="highs")
+    assert result.status == SolveStatus.OPTIMAL and result.min_bricks == 3 and not result.complete
+    assert result.solutions[0] in ORIGINAL_SOLUTIONS and len(result.solutions) == 1
+    assert result.message == "stopped at the time limit after 1 optimal solution; the count is incomplete"
+    assert result.describe().endswith("1 optimal solution (maybe more)")
 
 
 @pytest.mark.parametrize("formulation", ["path", "flow"])
