@@ -48,19 +48,20 @@ def distinct_steps(steps: Steps) -> Steps:
                  (present >> 15 & 3) - 1, np.arange(present.size, dtype=np.int64))
 
 
-def sample_steps(steps: Steps, most: int = MODEL_STEPS) -> tuple[Steps, str | None]:
-    """``steps`` when their lemmings x frames grid holds at most ``most`` cells, else the first
-    ``most // lemmings`` steps of every lemming (the first ``most`` lemmings when there are more), with a
-    note saying so.  Steps of one lemming are consecutive in ``steps``."""
+def sample_steps(steps: Steps, most: int | None = None) -> tuple[Steps, str | None]:
+    """``steps`` when their lemmings x frames grid holds at most ``most`` cells (default
+    :data:`MODEL_STEPS`), else the first ``most // lemmings`` steps of every lemming (the first ``most``
+    lemmings when there are more), with a note saying so.  Steps of one lemming are consecutive in ``steps``."""
+    most = MODEL_STEPS if most is None else most
     if not steps.count:
         return steps, None
-    _, starts, counts = np.unique(steps.lemming, return_index=True, return_counts=True)
+    starts = np.flatnonzero(np.r_[True, steps.lemming[1:] != steps.lemming[:-1]])  # linear: no sort
+    counts = np.diff(np.r_[starts, steps.count])
     if counts.size * int(counts.max()) <= most:
         return steps, None
     lemmings = counts.size
     keep = max(1, most // lemmings)
-    order = np.argsort(starts, kind="stable")[:most]
-    starts, counts = starts[order], np.minimum(counts[order], keep)
+    starts, counts = starts[:most], np.minimum(counts[:most], keep)
     rows = (np.repeat(starts, counts) + np.arange(int(counts.sum()))
             - np.repeat(np.cumsum(counts) - counts, counts)).astype(np.int64)
     sample = Steps(steps.config[rows], steps.on_target[rows], steps.moves[rows], steps.direction[rows],
