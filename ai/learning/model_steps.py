@@ -33,7 +33,7 @@ from ai.learning.observations import Steps
 IntArray = npt.NDArray[np.int64]
 
 #: Most steps (lemmings x frames) the hidden-direction models and replays take.
-MODEL_STEPS = 20_000
+MODEL_STEPS = 10_000
 
 
 def distinct_steps(steps: Steps) -> Steps:
