@@ -33,7 +33,8 @@ from ai.kernel.context import Progress, ProgressCallback, SolveContext, SolveSto
 from ai.kernel.process import JobCancelled, JobFailed, fork_available, run_in_child
 from ai.learning.curves import MODEL_CURVES, REGIME_CURVES, Curves, learning_curves
 from ai.learning.learn import learn_positions, learn_rules
-from ai.learning.observations import load_observations, ordinary_games
+from ai.learning.observations import ordinary_games
+from ai.learning.observations_file import load_observations
 from ai.learning.physics_learner import agreement, engine_for, learn_by_asking, learn_physics
 from ai.learning.player import Knowledge, RulePicture, knowledge, offered_solvers, record_run
 from ai.puzzles.life.learn import disagreements as life_disagreements

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from ai.kernel.context import SolveContext
 from ai.learning.features import (
     CHANNELS,
     FEATURE_INDEX,
@@ -39,6 +40,8 @@ from game.core.occupancy import simulate_occupancy
 MAX_LEMMINGS = 4
 #: Default size of a random game.
 GAME_HEIGHT, GAME_WIDTH, GAME_FRAMES = 10, 10, 20
+#: Games simulated at once per regime (the dense occupancy of a many-lemming game is a few MB).
+BATCH = {"random": 32, "many": 1}
 
 
 @dataclass(frozen=True)
@@ -141,13 +144,19 @@ def random_games_dataset(
     height: int = GAME_HEIGHT,
     width: int = GAME_WIDTH,
     frames: int = GAME_FRAMES,
+    ctx: SolveContext | None = None,
 ) -> Dataset:
-    """Run ``games`` random games (all at once with :func:`game.core.occupancy.simulate_occupancy`)."""
-    if games <= 0:
-        return Dataset.empty()
-    walls, targets, init = random_maps(rng, games, height, width)
-    occ = simulate_occupancy(walls.astype(float)[:, None], targets.astype(float)[:, None], init, frames)
-    return transitions_dataset(walls, targets, occ, games)
+    """Run ``games`` random games (:data:`BATCH` at a time with :func:`game.core.occupancy.simulate_occupancy`:
+    the same games as all at once, the maps are drawn one after another) into one data set; ``ctx`` is
+    checked before each batch."""
+    data = Dataset.empty()
+    for first in range(0, max(0, games), BATCH["random"]):
+        if ctx is not None:
+            ctx.check()
+        walls, targets, init = random_maps(rng, min(BATCH["random"], games - first), height, width)
+        occ = simulate_occupancy(walls.astype(float)[:, None], targets.astype(float)[:, None], init, frames)
+        data = data.merge(transitions_dataset(walls, targets, occ, len(walls)))
+    return data
 
 
 def random_games_datasets(
@@ -212,6 +221,20 @@ def regime_datasets(rng: np.random.Generator, games: int, regime: str = "random"
         return []
     walls, targets, occ = regime_games(rng, games, regime)
     return [transitions_dataset(walls[g : g + 1], targets[g : g + 1], occ[g : g + 1], 1) for g in range(games)]
+
+
+def regime_dataset(rng: np.random.Generator, games: int, regime: str = "random",
+                   ctx: SolveContext | None = None) -> Dataset:
+    """Every example of ``games`` games of ``regime`` in one data set, simulated :data:`BATCH` games at a
+    time (the same games as :func:`regime_datasets`, in memory that does not grow with ``games``);
+    ``ctx`` is checked before each batch."""
+    data = Dataset.empty()
+    for first in range(0, max(0, games), BATCH[regime]):
+        if ctx is not None:
+            ctx.check()
+        walls, targets, occ = regime_games(rng, min(BATCH[regime], games - first), regime)
+        data = data.merge(transitions_dataset(walls, targets, occ, len(walls)))
+    return data
 
 
 def _mirror_permutation() -> IntArray:

@@ -117,7 +117,7 @@ def direction_model(steps: Steps, stop_on_targets: bool, ctx: SolveContext) -> D
 
     befores, turns = [], []
     for s in range(n):
-        if s % 512 == 0:
+        if s % 64 == 0:
             ctx.check()
         before, after = right[int(positions[s])], right[int(positions[s]) + 1]
         for known, var in ((steps.direction[s], before), (steps.next_direction[s], after)):

@@ -16,7 +16,7 @@ import numpy as np
 
 from ai.kernel.context import SolveContext
 from ai.learning.active import DEFAULT_TILES, active_learning
-from ai.learning.dataset import Dataset, mirrored, random_games_dataset, regime_datasets
+from ai.learning.dataset import Dataset, mirrored, random_games_dataset, regime_dataset
 from ai.learning.hidden import learn_positions_model
 from ai.learning.positions_verify import verify_positions
 from ai.learning.models import MODEL_KINDS, fit_model, fit_occam_tree
@@ -145,10 +145,7 @@ def _gather(rng: np.random.Generator, *, games: int | None, active: bool, tiles:
     history: list[dict[str, int]] = []
     if regime == "many":
         n_games = 1 if games is None else games
-        data = Dataset.empty()
-        for d in regime_datasets(rng, n_games, "many"):
-            ctx.check()
-            data = data.merge(d)
+        data = regime_dataset(rng, n_games, "many", ctx)
         if mirror:
             data = mirrored(data)
         if active:
@@ -163,7 +160,7 @@ def _gather(rng: np.random.Generator, *, games: int | None, active: bool, tiles:
         data = result.data
         history = result.history
     else:
-        data = random_games_dataset(rng, DEFAULT_GAMES if games is None else games)
+        data = random_games_dataset(rng, DEFAULT_GAMES if games is None else games, ctx=ctx)
         if mirror:
             data = mirrored(data)
     return data, history

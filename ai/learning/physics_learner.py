@@ -47,6 +47,7 @@ from ai.learning.hidden_directions import (
     outcome_of,
     simplify,
 )
+from ai.learning.model_steps import distinct_steps, sample_steps
 from ai.learning.observations import MIRROR, Game, Steps, observe, random_game, steps_of
 from game.core.level import Level
 from game.core.physics import CLASSIC, CONFIGS, NEIGHBOURS, Physics, Rule
@@ -59,6 +60,7 @@ BoolArray = npt.NDArray[np.bool_]
 #: The most cell conditions one learned rule may hold.
 MAX_CONDITIONS = 4
 STAY = -1  #: marker for "no example" in outcome tables
+OUTCOMES = 18  #: outcome numbers 0..17 (:func:`~ai.learning.hidden_directions.outcome_ids`)
 
 
 @dataclass(frozen=True)
@@ -176,22 +178,17 @@ class Evidence:
 
 
 def evidence(config: IntArray, outcome: IntArray, on_target: BoolArray) -> Evidence:
-    """Collect examples (configurations seen from the lemming) into :class:`Evidence`."""
+    """Collect examples (configurations seen from the lemming) into :class:`Evidence` (counted, in linear
+    time and fixed memory whatever the number of examples: a configuration x outcome table)."""
     moved = int(np.count_nonzero(on_target & (outcome != STAY_OUTCOME)))
     use = ~on_target if moved == 0 else np.ones_like(on_target)
-    table = np.full(CONFIGS, -1, dtype=np.int64)
-    counts = np.zeros(CONFIGS, dtype=np.int64)
-    conflicts = 0
-    if use.any():
-        pairs = np.unique(np.stack([config[use], outcome[use]], axis=1), axis=0, return_counts=True)
-        for (cfg, out), n in zip(pairs[0].tolist(), pairs[1].tolist()):
-            if table[cfg] >= 0:
-                conflicts += 1
-                if n <= counts[cfg]:
-                    continue
-            table[cfg], counts[cfg] = out, n
-    stayed = np.unique(config[on_target & (outcome == STAY_OUTCOME)]) if moved == 0 else np.zeros(0, np.int64)
-    return Evidence(table, counts, conflicts, moved, stayed)
+    seen = np.bincount(config[use] * OUTCOMES + outcome[use], minlength=CONFIGS * OUTCOMES).reshape(CONFIGS, OUTCOMES)
+    counts = seen.max(axis=1).astype(np.int64)
+    table = np.where(counts > 0, seen.argmax(axis=1), -1).astype(np.int64)  # the majority; ties: the lowest outcome
+    conflicts = int(np.maximum(np.count_nonzero(seen, axis=1) - 1, 0).sum())
+    stayed = (np.flatnonzero(np.bincount(config[on_target & (outcome == STAY_OUTCOME)], minlength=CONFIGS))
+              if moved == 0 else np.zeros(0, np.int64))
+    return Evidence(table, counts, conflicts, moved, stayed.astype(np.int64))
 
 
 def examples(steps: Steps, directions: IntArray, next_directions: IntArray) -> tuple[IntArray, IntArray]:
@@ -285,26 +282,41 @@ def learn_physics(games: Sequence[Game], *, name: str = "learned", ctx: SolveCon
     """Learn a physics from ``games``: the shortest rule list that explains every step
     (:func:`ai.learning.exact_list.shortest_list`, directions inferred at the same time when they were not
     observed); when CP-SAT does not settle it in its work cap, the beam over the table of the observed
-    (or inferred, :func:`infer_directions`) directions, shortened by :func:`simplify`."""
-    steps = steps_of(games)
+    (or inferred, :func:`infer_directions`) directions, shortened by :func:`simplify`.  The models see
+    bounded steps (:mod:`ai.learning.model_steps`): each distinct step once when fully observed, the
+    first steps of every lemming beyond :data:`~ai.learning.model_steps.MODEL_STEPS` with positions only."""
+    steps = steps_of(games, ctx)
     positions_only = bool(steps.count) and bool((steps.direction == 0).any())
     if not positions_only:
         config, outcome = examples(steps, steps.direction, steps.next_direction)
+        _check(ctx)
         ev = evidence(config, outcome, steps.on_target)
+        _check(ctx)
+        model = distinct_steps(steps)
         if not ev.conflicts:
-            shortest = shortest_list(steps, name=name, targets_stop=ev.moved_on_target == 0, ctx=ctx)
+            shortest = shortest_list(model, name=name, targets_stop=ev.moved_on_target == 0, ctx=ctx)
             if shortest is not None:
-                return _with_rival(report(ev, shortest, positions_only=False, example_count=steps.count), steps, ctx)
+                return _with_rival(report(ev, shortest, positions_only=False, example_count=steps.count), model, ctx)
         result = fit(ev, name=name, positions_only=False, example_count=steps.count, ctx=ctx, width=HIDDEN_BEAM)
         if not ev.conflicts:  # the beam's list, shortened while it replays every observed step
-            result.physics = simplify(result.physics, steps, ctx=ctx)
+            result.physics = simplify(result.physics, model, ctx=ctx)
         return result
-    shortest = shortest_list(steps, name=name, ctx=ctx)
-    explained = _explained_by(shortest, steps) if shortest is not None else None
-    best = _with_rival(explained, steps, ctx) if explained is not None else _learn_hidden(steps, name, ctx)
+    sample, sampled = sample_steps(steps)
+    _check(ctx)
+    shortest = shortest_list(sample, name=name, ctx=ctx)
+    explained = _explained_by(shortest, sample) if shortest is not None else None
+    best = _with_rival(explained, sample, ctx) if explained is not None else _learn_hidden(sample, name, ctx)
     best.notes.append("positions cannot tell left from right: directions are named after the way "
                       "lemmings mostly go")
+    if sampled:
+        best.notes.append(sampled)
     return best
+
+
+def _check(ctx: SolveContext | None) -> None:
+    """Stop here if ``ctx`` says so (between the learner's passes over every step)."""
+    if ctx is not None:
+        ctx.check()
 
 
 def _with_rival(result: LearnedPhysics, steps: Steps, ctx: SolveContext | None) -> LearnedPhysics:

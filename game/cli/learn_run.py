@@ -43,23 +43,24 @@ def curve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _games(args: argparse.Namespace) -> tuple[list[facade.Game], Physics | None]:
-    """The games to learn from, and the physics that played them (``None`` for a file of observations)."""
+def _games(args: argparse.Namespace, ctx: facade.SolveContext) -> tuple[list[facade.Game], Physics | None]:
+    """The games to learn from, and the physics that played them (``None`` for a file of observations);
+    read or played under the command's context (its limit counts from the first byte read)."""
     if args.observations:
-        return facade.load_observations(args.observations), None
+        return facade.load_observations(args.observations, ctx), None
     spec = args.physics or "classic"
     truth = load_physics_file(spec) if spec.endswith(".json") else resolve(spec)
     count = 1 if args.games is None else args.games
-    return facade.ordinary_games(np.random.default_rng(args.seed), truth, count), truth
+    return facade.ordinary_games(np.random.default_rng(args.seed), truth, count, ctx), truth
 
 
 def physics(args: argparse.Namespace) -> int:
     """Learn a physics of the class from observed games (a file, or games played by an engine)."""
-    games, truth = _games(args)
-    if args.positions_only:
-        games = [g.without_directions() for g in games]
     with command_context(args.time_limit, solver="learn") as ctx:
         try:
+            games, truth = _games(args, ctx)
+            if args.positions_only:
+                games = [g.without_directions() for g in games]
             if args.active and truth is not None:
                 result = facade.learn_by_asking(facade.engine_for(truth), games, seed=args.seed, ctx=ctx)
             else:

@@ -8,12 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ai.learning.observations import (
-    ObservationError,
-    ordinary_games,
-    random_game,
-    read_observations,
-)
+from ai.learning.observations import ordinary_games, random_game
+from ai.learning.observations_file import ObservationError, read_observations
 from ai.learning.physics_learner import agreement, engine_for, learn_by_asking, learn_physics
 from game.core.physics import random_physics
 from game.core.physics_catalog import SHIPPED
