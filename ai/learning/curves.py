@@ -18,6 +18,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ai.kernel.context import SolveContext
 from ai.learning.active import choose_queries, run_query
 from ai.learning.dataset import Dataset, mirrored, regime_datasets
 from ai.learning.models import fit_model, fit_occam_tree
@@ -68,14 +69,17 @@ def _prefixes(per_game: list[Dataset], checkpoints: Sequence[int]) -> list[tuple
 
 def learning_curves(seeds: Sequence[int] = range(8), checkpoints: Sequence[int] = DEFAULT_CHECKPOINTS,
                     *, names: Sequence[str] = REGIME_CURVES + MODEL_CURVES,
-                    many_checkpoints: Sequence[int] = (1, 2, 3), active_checkpoints: Sequence[int] = (1, 2, 3, 4)
-                    ) -> Curves:
-    """Measure the curves (see the module docstring); random-regime curves at ``checkpoints``."""
+                    many_checkpoints: Sequence[int] = (1, 2, 3), active_checkpoints: Sequence[int] = (1, 2, 3, 4),
+                    ctx: SolveContext | None = None) -> Curves:
+    """Measure the curves (see the module docstring); random-regime curves at ``checkpoints``.  ``ctx``
+    (default: no limit) is checked between curves and inside each verification."""
+    ctx = ctx if ctx is not None else SolveContext.create(solver="learn")
     curves = Curves(tuple(checkpoints), tuple(seeds))
     for seed in seeds:
         random_games = regime_datasets(np.random.default_rng(seed), max(checkpoints), "random")
         rand = _prefixes(random_games, checkpoints)
         for name in names:
+            ctx.check()
             points: list[tuple[int, int]] = []
             if name == "random" or name in MODEL_CURVES:
                 kind = "tree" if name == "random" else name
@@ -83,13 +87,13 @@ def learning_curves(seeds: Sequence[int] = range(8), checkpoints: Sequence[int] 
                     curves.errors.setdefault(name, {})[seed] = curves.errors["random"][seed]
                     continue
                 for g, d in rand:
-                    points.append((g, verify_model(fit_model(kind, d.features, d.labels, random_state=seed)).total_errors))
+                    points.append((g, verify_model(fit_model(kind, d.features, d.labels, random_state=seed), ctx=ctx).total_errors))
             elif name in ("many", "mirrored"):
                 many = regime_datasets(np.random.default_rng(seed), max(many_checkpoints), "many")
                 for g, d in _prefixes(many, many_checkpoints):
                     if name == "mirrored":
                         d = mirrored(d)
-                    points.append((g, verify_model(fit_occam_tree(d.features, d.labels)).total_errors))
+                    points.append((g, verify_model(fit_occam_tree(d.features, d.labels), ctx=ctx).total_errors))
             elif name == "active":
                 rng = np.random.default_rng(seed)
                 data = regime_datasets(rng, 1, "many")[0]
@@ -99,7 +103,7 @@ def learning_curves(seeds: Sequence[int] = range(8), checkpoints: Sequence[int] 
                         if len(queries):
                             data = data.merge(run_query(queries))
                     if g in active_checkpoints:
-                        points.append((g, verify_model(fit_occam_tree(data.features, data.labels)).total_errors))
+                        points.append((g, verify_model(fit_occam_tree(data.features, data.labels), ctx=ctx).total_errors))
             else:
                 raise ValueError(f"unknown curve {name!r}")
             curves.errors.setdefault(name, {})[seed] = points

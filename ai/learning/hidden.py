@@ -322,9 +322,13 @@ def learn_positions_model(*, games: int = 3, seed: int = 0, regime: str = "many"
     rng = np.random.default_rng(seed)
     t0 = time.perf_counter()
     obs = observe_games(rng, games, regime)
+    if context is not None:
+        context.check()
     t1 = time.perf_counter()
     states = infer_hidden_states(obs, context)
     t2 = time.perf_counter()
+    if context is not None:
+        context.check()
     x, y = training_rows(obs, states)
     model = PositionsModel(_fit(x, y[:, 0], seed), _fit(x, y[:, 1], seed), {0: 0, 1: 1})
     t3 = time.perf_counter()

@@ -189,9 +189,13 @@ def _fit_best(kinds: list[str], data: Dataset, *, regime: str, seed: int, ctx: S
     return best[2], best[3], comparison
 
 
-def learn_positions(*, games: int | None = None, seed: int = DEFAULT_SEED, regime: str = "many") -> LearnReport:
-    """Positions-only learning (:mod:`ai.learning.hidden`): the direction is never observed."""
-    result = learn_positions_model(games=3 if games is None else games, seed=seed, regime=regime)
+def learn_positions(*, games: int | None = None, seed: int = DEFAULT_SEED, regime: str = "many",
+                    ctx: SolveContext | None = None) -> LearnReport:
+    """Positions-only learning (:mod:`ai.learning.hidden`): the direction is never observed.  ``ctx`` (default:
+    no limit) is checked between the stages (:class:`ai.kernel.context.SolveStopped`)."""
+    ctx = ctx if ctx is not None else SolveContext.create(solver="learn")
+    result = learn_positions_model(games=3 if games is None else games, seed=seed, regime=regime, context=ctx)
+    ctx.check()
     ver = verify_positions(result.model)
     meta = {
         "games": result.games,

@@ -34,9 +34,9 @@ def _physics_learner_problem(args: argparse.Namespace) -> str:
 
 def _tree_learner_problem(args: argparse.Namespace) -> str:
     """What is wrong with the decision-tree learner's arguments ("" when nothing)."""
-    if args.observations or args.physics or args.time_limit is not None:
-        return ("--observations, --physics and --time-limit go with the physics learner (no --model, "
-                "--regime, --mirror, --queries or --curve)")
+    if args.observations or args.physics:
+        return ("--observations and --physics go with the physics learner (no --model, --regime, --mirror, "
+                "--queries or --curve)")
     if args.games is not None and args.games < 0:
         return "--games must be >= 0"
     if args.queries is not None and args.queries < 0:
@@ -129,5 +129,5 @@ def register(sub: Subparsers) -> None:
                         "seeds) to OUT.png instead of learning one rule set")
     p.add_argument("--seeds", type=int_arg(1, 1000), default=8, help="with --curve: seeds 0..N-1 (default 8)")
     p.add_argument("--time-limit", type=time_limit_arg, default=None, metavar="S",
-                   help="physics learner: stop after S seconds with nothing learned (exit 1; default: no limit)")
+                   help="stop after S seconds with nothing learned or plotted (exit 1; default: no limit)")
     p.set_defaults(handler=_cmd_learn)

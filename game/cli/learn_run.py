@@ -32,8 +32,15 @@ def curve(args: argparse.Namespace) -> int:
     seeds = range(args.seeds)
     checkpoints = tuple(g for g in (1, 2, 3, 5, 8, 13, 20, 30) if g <= max(1, args.games or 20))
     top = max(checkpoints)
-    curves = facade.learning_curves(seeds, checkpoints, many_checkpoints=tuple(g for g in (1, 2, 3) if g <= top),
-                                    active_checkpoints=tuple(g for g in (1, 2, 3, 4) if g <= top + 1))
+    with command_context(args.time_limit, solver="learn") as ctx:
+        try:
+            curves = facade.learning_curves(seeds, checkpoints,
+                                            many_checkpoints=tuple(g for g in (1, 2, 3) if g <= top),
+                                            active_checkpoints=tuple(g for g in (1, 2, 3, 4) if g <= top + 1),
+                                            ctx=ctx)
+        except facade.SolveStopped as stop:
+            print(f"learning curves stopped ({stop.reason.value}): nothing plotted", file=sys.stderr)
+            return 1
     guard_outputs(args)  # again: the curves may have taken a while
     plot_curves(curves, args.curve)
     for name in curves.errors:
@@ -114,11 +121,18 @@ def _print_physics(args: argparse.Namespace, result: facade.LearnedPhysics, data
 def tree(args: argparse.Namespace) -> int:
     """The decision-tree learner of the classic rule: learn, verify, print and save the rules."""
     model = args.model or "tree"
-    if args.positions_only:
-        report = facade.learn_positions(games=args.games, seed=args.seed, regime=args.regime or "many")
-    else:
-        report = facade.learn_rules(games=args.games, seed=args.seed, model=model, active=args.active,
-                                    regime=args.regime or "random", mirror=args.mirror, queries=args.queries)
+    with command_context(args.time_limit, solver="learn") as ctx:
+        try:
+            if args.positions_only:
+                report = facade.learn_positions(games=args.games, seed=args.seed, regime=args.regime or "many",
+                                                ctx=ctx)
+            else:
+                report = facade.learn_rules(games=args.games, seed=args.seed, model=model, active=args.active,
+                                            regime=args.regime or "random", mirror=args.mirror,
+                                            queries=args.queries, context=ctx)
+        except facade.SolveStopped as stop:
+            print(f"learning stopped ({stop.reason.value}): nothing learned", file=sys.stderr)
+            return 1
     if args.out:
         guard_outputs(args)  # again: the learning may have taken a while
         with output_errors(args.out):

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from ai.kernel.context import ManualClock, SolveContext
 from ai.learning.rules import LearnedRules
 from game.cli.main import main
 from tests.conftest import ORIGINAL_NUMBER
@@ -108,5 +109,24 @@ def test_learn_time_limit_stops_the_physics_learner(monkeypatch: pytest.MonkeyPa
     remaining = seen[0].remaining()
     assert remaining is not None and 0 < remaining <= 30
     assert "learning stopped (timeout): nothing learned" in capsys.readouterr().err
-    assert main(["learn", "--model", "tree", "--time-limit", "5"]) == 2
-    assert "--time-limit go with the physics learner" in capsys.readouterr().err
+    assert main(["learn", "--model", "tree", "--physics", "classic"]) == 2
+    assert "--physics go with the physics learner" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["--model", "tree", "--games", "3"], ["--positions-only", "--games", "1"],
+                                  ["--curve", "curve.png", "--seeds", "1", "--games", "2"]])
+def test_the_tree_learner_and_the_curves_keep_a_time_limit_already_spent(
+        argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    real_create = SolveContext.create
+
+    def create_expired(**kw: object) -> SolveContext:
+        clock = ManualClock(100.0)
+        ctx = real_create(time_limit=1.0, clock=clock, solver="learn")
+        clock.advance(2.0)
+        return ctx
+
+    monkeypatch.setattr(SolveContext, "create", staticmethod(create_expired))
+    assert main(["learn", *argv, "--time-limit", "5"]) == 1
+    assert "stopped (timeout)" in capsys.readouterr().err
+    assert not (tmp_path / "curve.png").exists()
