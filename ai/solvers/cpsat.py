@@ -39,7 +39,7 @@ context's stop-watcher, :func:`run_solver`).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 from ai.kernel.libraries import cp_model
 from ai.kernel.base import BrickSet, SolveMode, SolveStatus

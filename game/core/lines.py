@@ -19,13 +19,11 @@ game.core.lines.LineTooLong: ...games.jsonl:4: a line longer than 4 bytes
 
 from __future__ import annotations
 
-import errno
 import os
-import stat
 from pathlib import Path
 from typing import Callable, Iterator
 
-from game.core.storage import UserFileError, describe_os_error
+from game.core.storage import UserFileError, describe_os_error, open_regular
 
 #: Most bytes read at once.
 CHUNK = 1 << 20
@@ -40,30 +38,6 @@ class LineTooLong(UserFileError):
         self.limit = limit
 
 
-def _open_regular(path: Path, max_bytes: int) -> int:
-    """A read-only descriptor of the regular file at ``path`` (never blocks on a FIFO or a device)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0))
-    except FileNotFoundError:
-        raise
-    except OSError as exc:
-        if exc.errno == errno.ENOTDIR:
-            raise FileNotFoundError(errno.ENOENT, "a part of the path is a file", str(path)) from None
-        raise UserFileError(f"cannot read {path}: {describe_os_error(exc)}") from None
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise UserFileError(f"{path} is a folder, not a file")
-        if not stat.S_ISREG(info.st_mode):
-            raise UserFileError(f"{path} is not a regular file")
-        if info.st_size > max_bytes:
-            raise UserFileError(f"{path} is too large ({info.st_size:,} bytes; the limit is {max_bytes:,})")
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
-
-
 def read_lines(path: Path | str, *, max_line: int, max_bytes: int,
                check: Callable[[], None] | None = None) -> Iterator[tuple[int, bytes]]:
     """Each line of the file at ``path`` as ``(line number, bytes without the newline)``.
@@ -74,7 +48,7 @@ def read_lines(path: Path | str, *, max_line: int, max_bytes: int,
     cannot be read.  ``check`` (e.g. a context's ``check``) runs before every chunk read.
     """
     p = Path(path)
-    fd = _open_regular(p, max_bytes)
+    fd = open_regular(p, max_bytes)
     try:
         lineno, total, pending = 0, 0, bytearray()
         while True:

@@ -124,12 +124,12 @@ def describe_os_error(exc: OSError) -> str:
 
 
 # ---------------------------------------------------------------- reading
-def read_regular_bytes(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
-    """The content of a regular file, at most ``max_bytes`` long.
+def open_regular(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> int:
+    """A read-only descriptor of the regular file at ``path``, at most ``max_bytes`` long (never blocks on a
+    FIFO or a device).
 
-    Raises :class:`FileNotFoundError` when nothing is at ``path`` and :class:`UserFileError`
-    when it is not a regular file (folder, FIFO, device: never blocks), is too large, or
-    cannot be read.
+    Raises :class:`FileNotFoundError` when nothing is at ``path`` and :class:`UserFileError` when it is
+    not a regular file, is too large, or cannot be opened.
     """
     p = Path(path)
     try:
@@ -148,6 +148,17 @@ def read_regular_bytes(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> 
             raise UserFileError(f"{p} is not a regular file")
         if info.st_size > max_bytes:
             raise UserFileError(f"{p} is too large ({info.st_size:,} bytes; the limit is {max_bytes:,})")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_regular_bytes(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
+    """The content of a regular file, at most ``max_bytes`` long (errors as :func:`open_regular`'s)."""
+    p = Path(path)
+    fd = open_regular(p, max_bytes)
+    try:
         chunks: list[bytes] = []
         total = 0
         while total <= max_bytes:

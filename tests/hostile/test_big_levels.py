@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 
 from game.core.level import Level
-from game.core.simulation import simulate, simulate_stepwise, simulate_vectorised
+from game.core.simulation import simulate_stepwise, simulate_vectorised
 from game.app.gif_writer import write_gif_stream
 from tests.conftest import REPO
 from tests.level_builders import largest_level

@@ -7,7 +7,6 @@ only uses the sparse version).
 
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt

@@ -116,7 +116,6 @@ def test_damaged_runs_file_is_kept_aside(app: App, data_home: Path) -> None:
 def test_the_hint_bar_offers_paging_only_when_there_are_pages(app: App, data_home: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     from game.app import hud
-    from game.app.scenes import learned
 
     shown: list[list[str]] = []
     real = hud.hint_bar
