@@ -11,7 +11,6 @@ infeasible exactly when some pagoda function proves the goal unreachable.
 
 >>> from game.core.puzzles.pegs import english
 >>> from ai.kernel.context import SolveContext
-from ai.kernel.cpsat_run import leave_ctrl_c_to_python
 >>> board, start = english()
 >>> bounds = jump_bounds(board, start, board.goal_position(), SolveContext.create())
 >>> bounds is not None and len(bounds) == len(board.jumps) and max(bounds) <= 31
