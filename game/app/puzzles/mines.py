@@ -36,7 +36,7 @@ from game.app.app import App, Scene
 from game.app.input import Act, Action
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
 from game.app.puzzles.mines_view import (
-    ODDS_LEGEND, RULE, MinesLayout, band_lines, compute_layout, draw_band, draw_board, draw_header, percent,
+    ODDS_LEGEND, RULE, BoardPainter, MinesLayout, band_lines, compute_layout, draw_band, draw_header, percent,
 )
 
 #: Seconds between two assistant steps when it plays by itself.
@@ -109,6 +109,7 @@ class MinesScene(Scene):
         self.started_at: float | None = None  #: app time of the first click
         self.finished_at: float | None = None  #: app time of the win or loss
         self.assisted = False  #: the assistant opened a cell or showed its odds during this game
+        self.painter = BoardPainter()
         self.board = self._new_board()
 
     # ---- the board ----------------------------------------------------------------------------------
@@ -370,11 +371,11 @@ class MinesScene(Scene):
         lay = self.layout((w, h))
         view = self.board.view()
         odds = best = None
-        if self.show_assistant and self.analysis is not None and self.analysed_view == view:
+        if self.show_assistant and self._playing() and self.analysis is not None and self.analysed_view == view:
             odds = self.analysis.probability
             moves = mines_next_moves(view, self.analysis)
             best = moves.cells[0] if moves.kind == MoveKind.GUESS else None
-        draw_board(surface, lay, self.board, odds, best)
+        self.painter.draw(surface, lay, self.board, odds, best)
         cr, cc = self.cursor
         pygame.draw.rect(surface, hud.WHITE, lay.cell_rect(cr, cc), 2)
         draw_band(surface, lay, self.band(w))

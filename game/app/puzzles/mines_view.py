@@ -10,7 +10,7 @@ the largest that fits), so a 30x16 board stays readable in an 800x500 window.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import pygame
@@ -124,6 +124,25 @@ def draw_band(surface: pygame.Surface, layout: MinesLayout, lines: list[tuple[st
         hud.blit_text(surface, line, (x, layout.band_top + i * layout.line_height), BAND_SIZE, colour, anchor="midtop")
 
 
+class BoardPainter:
+    """Draws the board, and keeps the picture until the board, the odds or the layout change (a full
+    expert board with its odds is hundreds of texts: redrawn only when something changed)."""
+
+    def __init__(self) -> None:
+        self._key: tuple[object, ...] | None = None
+        self._picture: pygame.Surface | None = None
+
+    def draw(self, surface: pygame.Surface, layout: MinesLayout, board: MinesBoard,
+             odds: dict[Pos, Fraction] | None, best: Pos | None) -> None:
+        """Blit the board (drawn again only when needed) at its place in ``layout``."""
+        key = (id(board), board.view(), board.status, layout, id(odds) if odds is not None else None, best)
+        if self._picture is None or key != self._key:
+            self._picture = pygame.Surface((layout.cell * board.width, layout.cell * board.height))
+            draw_board(self._picture, replace(layout, left=0, top=0), board, odds, best)
+            self._key = key
+        surface.blit(self._picture, (layout.left, layout.top))
+
+
 def draw_board(surface: pygame.Surface, layout: MinesLayout, board: MinesBoard, odds: dict[Pos, Fraction] | None,
                best: Pos | None) -> None:
     """Every cell: numbers, flags, mines once the game is over, and the assistant's odds when given."""
@@ -172,6 +191,6 @@ def draw_odds(surface: pygame.Surface, rect: pygame.Rect, chance: Fraction, best
         pygame.draw.rect(surface, hud.GOLD, rect.inflate(-2, -2), 2)
 
 
-__all__ = ["BAND_LINES", "BAND_SIZE", "MinesLayout", "NUMBER_COLOURS", "ODDS_LEGEND", "RULE", "band_lines",
+__all__ = ["BAND_LINES", "BAND_SIZE", "BoardPainter", "MinesLayout", "NUMBER_COLOURS", "ODDS_LEGEND", "RULE", "band_lines",
            "compute_layout", "draw_band", "draw_board", "draw_header", "draw_odds", "number_size", "odds_size",
            "percent"]
