@@ -2,14 +2,25 @@
 
 Left click (or Enter/Space on the cursor) reveals, right click (or F/B) flags; arrows move the cursor.
 1/2/3 start a beginner, intermediate or expert board, 4 a custom one (+/- its size, [ ] its mines),
-R a new board.  H shows the assistant: proved-safe cells (green), proved mines (red) and every
-unknown cell's mine probability; S plays one assistant step (every proved-safe cell, or the least
-risky guess); A lets the assistant play on by itself.  The analysis runs in a child
-process (a job of the app's runner, :class:`game.app.jobs.JobRunner`), so the game never waits for it, and each
-answer is checked against the board before it is shown (:func:`ai.facade.mines_check_against_board`).
+R a new board.  The first click always opens an area (no mine in or next to the clicked cell).
+A timer runs on the app's clock from the first click to the win or loss; each board size keeps its
+wins, losses and best time in the player's data folder
+(:class:`game.core.puzzles.mines_records.MinesRecords`; games the assistant helped in count as wins or
+losses, not for the best time).
+
+H shows the assistant: proved-safe cells (green), proved mines (red) and every unknown cell's mine
+probability; S plays one assistant step (every proved-safe cell, or the least risky guess, and a
+guess that hits a mine is explained in plain words); A lets the assistant play on by itself.  The
+analysis runs in a child process (a job of the app's runner, :class:`game.app.jobs.JobRunner`), so the
+game never waits for it, and each answer is checked against the board before it is shown
+(:func:`ai.facade.mines_check_against_board`).  Layout and drawing: :mod:`game.app.puzzles.mines_view`.
 """
 
+
 from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
 
 import pygame
 
@@ -18,19 +29,24 @@ from ai.facade import MinesMoveKind as MoveKind
 from ai.facade import MinesWrongAnswerError as WrongAnswerError
 from ai.facade import mines_analyze, mines_check_against_board, mines_next_moves
 from game.core.error_log import log_error
-from game.core.puzzles.mines import MAX_SIDE, Difficulty, MinesBoard, MinesStatus, MinesView
+from game.core.puzzles.mines import MAX_SIDE, Difficulty, FirstClick, MinesBoard, MinesStatus, MinesView, Pos
+from game.core.puzzles.mines_records import MinesRecords, format_time
 from game.app import hud
 from game.app.app import App, Scene
 from game.app.input import Act, Action
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
+from game.app.puzzles.mines_view import (
+    ODDS_LEGEND, RULE, BoardPainter, MinesLayout, band_lines, compute_layout, draw_band, draw_header, percent,
+)
 
-#: Colours of the numbers 1-8.
-NUMBER_COLOURS = {1: (120, 180, 255), 2: (120, 230, 120), 3: (255, 110, 110), 4: (190, 140, 255),
-                  5: (255, 170, 80), 6: (90, 220, 220), 7: (240, 240, 240), 8: (170, 170, 170)}
 #: Seconds between two assistant steps when it plays by itself.
 AUTO_STEP = 0.25
 #: The custom board a new scene starts with (width, height, mines).
 DEFAULT_CUSTOM = (12, 10, 20)
+#: Smallest side of a custom board (room for the first click's area and some mines).
+MIN_CUSTOM_SIDE = 4
+#: Cells a custom board keeps free of mines: the first click's area.
+AREA_CELLS = 9
 
 
 def analyse_job(view: MinesView) -> Job:
@@ -42,18 +58,44 @@ def analyse_job(view: MinesView) -> Job:
     return job
 
 
+def where(p: Pos) -> str:
+    """A cell for the player: row and column counted from 1 at the top left.
+
+    >>> where((0, 4))
+    '(row 1, column 5)'
+    """
+    return f"(row {p[0] + 1}, column {p[1] + 1})"
+
+
+def guess_text(who: str, p: Pos, chance: Fraction, mine: bool) -> str:
+    """What happened when the assistant (``who``: "Auto-play" or "The assistant") had to guess.
+
+    >>> guess_text("Auto-play", (2, 3), Fraction(3, 13), True)
+    'Auto-play had to guess: no safe cell was proved; it opened (row 3, column 4), the safest at 23% mine chance, and it was a mine.'
+    """
+    if mine:
+        return (f"{who} had to guess: no safe cell was proved; it opened {where(p)}, the safest at "
+                f"{percent(chance)} mine chance, and it was a mine.")
+    return f"{who} had to guess: it opened {where(p)} at {percent(chance)} mine chance, and it was safe."
+
+
 class MinesScene(Scene):
-    """One Minesweeper board at a time, with the assistant (see the module docstring)."""
+    """One Minesweeper board at a time, with the assistant, a timer and records (see the module docstring)."""
 
     def __init__(self, app: App, difficulty: Difficulty | None = Difficulty.BEGINNER, *,
                  custom: tuple[int, int, int] = DEFAULT_CUSTOM, seed: int | None = None,
-                 execution: Execution | None = None) -> None:
+                 execution: Execution | None = None, records_path: Path | None = None) -> None:
         super().__init__(app)
         self.difficulty = difficulty  #: None: the custom board
         self.custom = custom
         self.seed = seed
         #: Where the analysis runs (None: the runner's default, a child process where ``fork`` exists).
         self.execution = execution
+        #: Wins, losses and best times per board size (the data folder's unless ``records_path``).
+        self.records = MinesRecords.load(records_path)
+        for problem in self.records.messages:
+            app.toast(problem, 6.0)
+        self.records.messages.clear()
         self.show_assistant = False
         self.auto_play = False
         self.step_pending = False  #: play one assistant step once the analysis is there
@@ -64,6 +106,10 @@ class MinesScene(Scene):
         self._auto_wait = 0.0
         self.message = ""
         self.cursor = (0, 0)
+        self.started_at: float | None = None  #: app time of the first click
+        self.finished_at: float | None = None  #: app time of the win or loss
+        self.assisted = False  #: the assistant opened a cell or showed its odds during this game
+        self.painter = BoardPainter()
         self.board = self._new_board()
 
     # ---- the board ----------------------------------------------------------------------------------
@@ -72,15 +118,11 @@ class MinesScene(Scene):
 
     def _new_board(self) -> MinesBoard:
         width, height, mines = self._size()
-        return MinesBoard(width, height, mines, seed=self.seed)
+        return MinesBoard(width, height, mines, seed=self.seed, first_click=FirstClick.AREA)
 
-    def new_game(self, difficulty: Difficulty | None = None, *, keep: bool = False) -> None:
-        """Start a new board (``keep``: the same difficulty; ``None`` with keep=False: the custom one)."""
-        if not keep:
-            self.difficulty = difficulty
-        if self.seed is not None:
-            self.seed += 1
-        self.board = self._new_board()
+    def set_board(self, board: MinesBoard) -> None:
+        """Play ``board`` from now on (a new game: timer, assistant and message reset)."""
+        self.board = board
         self.cursor = (0, 0)
         self.auto_play = self.step_pending = False
         self.analysis = self.analysed_view = None
@@ -88,16 +130,56 @@ class MinesScene(Scene):
             self._job.cancel()
         self._job = self._job_view = None
         self.message = ""
+        self.started_at = self.finished_at = None
+        self.assisted = False
+
+    def new_game(self, difficulty: Difficulty | None = None, *, keep: bool = False) -> None:
+        """Start a new board (``keep``: the same difficulty; ``None`` with keep=False: the custom one)."""
+        if not keep:
+            self.difficulty = difficulty
+        if self.seed is not None:
+            self.seed += 1
+        self.set_board(self._new_board())
+
+    def elapsed(self) -> float:
+        """Seconds on the timer: from the first click to now, or to the win or loss."""
+        if self.started_at is None:
+            return 0.0
+        end = self.finished_at if self.finished_at is not None else self.app.time
+        return max(0.0, end - self.started_at)
 
     def reveal(self, r: int, c: int) -> None:
-        """Reveal a cell (the first click is never a mine)."""
+        """Reveal a cell (the first click opens an area); the first click starts the timer, a win or a
+        loss stops it and is recorded."""
+        if not self._playing() and self.board.status != MinesStatus.READY:
+            return
         self.board.reveal(r, c)
-        if self.board.status == MinesStatus.LOST:
-            self.message = "Boom! R for a new board."
-            self.auto_play = False
-        elif self.board.status == MinesStatus.WON:
-            self.message = "Cleared! R for a new board."
-            self.auto_play = False
+        if self.started_at is None and (self.board.revealed or self.board.status != MinesStatus.READY):
+            self.started_at = self.app.time
+        if self.board.status in (MinesStatus.WON, MinesStatus.LOST):
+            self._finish(self.board.status == MinesStatus.WON)
+
+    def _finish(self, won: bool) -> None:
+        """Stop the timer, save the game in the records and say how it went."""
+        self.finished_at = self.app.time
+        self.auto_play = False
+        seconds = self.elapsed()
+        w, h, m = self.board.width, self.board.height, self.board.mines
+        before = self.records.get(w, h, m).best_seconds
+        after = self.records.record(w, h, m, won=won, seconds=None if self.assisted else seconds)
+        for problem in self.records.messages:
+            self.app.toast(problem, 5.0)
+        self.records.messages.clear()
+        took = format_time(seconds)
+        if not won:
+            self.message = f"You opened a mine after {took}. R starts a new board."
+        elif self.assisted:
+            self.message = (f"Cleared in {took} with the assistant's help (best times count only games "
+                            "without it). R starts a new board.")
+        elif after.best_seconds is not None and (before is None or after.best_seconds < before):
+            self.message = f"Cleared in {took}: a new best time! R starts a new board."
+        else:
+            self.message = f"Cleared in {took}. R starts a new board."
 
     def flag(self, r: int, c: int) -> None:
         """Flag or unflag a cell."""
@@ -105,9 +187,9 @@ class MinesScene(Scene):
 
     def _adjust_custom(self, dsize: int, dmines: int) -> None:
         w, h, m = self.custom
-        w = max(2, min(MAX_SIDE // 2, w + dsize))
-        h = max(2, min(MAX_SIDE // 2, h + dsize))
-        m = max(1, min(w * h - 1, m + dmines))
+        w = max(MIN_CUSTOM_SIDE, min(MAX_SIDE // 2, w + dsize))
+        h = max(MIN_CUSTOM_SIDE, min(MAX_SIDE // 2, h + dsize))
+        m = max(1, min(w * h - AREA_CELLS, m + dmines))
         self.custom = (w, h, m)
         self.new_game(None)
 
@@ -137,7 +219,7 @@ class MinesScene(Scene):
             self._take(event.payload, view)
         elif event.kind == JobEventKind.ERROR:
             log_error("minesweeper assistant", event.message, event.detail)
-            self.message = "the assistant failed (details in errors.log)"
+            self.message = "The assistant failed (details in errors.log)."
             self.auto_play = self.step_pending = False
 
     def _take(self, analysis: MinesAnalysis, view: MinesView) -> None:
@@ -147,7 +229,7 @@ class MinesScene(Scene):
             mines_check_against_board(self.board, analysis)
         except WrongAnswerError as exc:
             log_error("minesweeper assistant", str(exc), "")
-            self.message = "the assistant gave a wrong answer (details in errors.log)"
+            self.message = "The assistant gave a wrong answer (details in errors.log)."
             self.auto_play = self.step_pending = False
             return
         self.analysis, self.analysed_view = analysis, view
@@ -156,7 +238,8 @@ class MinesScene(Scene):
         """Play one assistant step now if the analysis is current, else once it arrives."""
         if not self._playing():
             if self.board.status == MinesStatus.READY:
-                self.reveal(0, 0)  # the first click: a corner (never a mine)
+                self.assisted = True
+                self.reveal(0, 0)  # the first click: a corner (it opens an area)
             return
         view = self.board.view()
         if self.analysis is None or self.analysed_view != view:
@@ -166,12 +249,17 @@ class MinesScene(Scene):
         moves = mines_next_moves(view, self.analysis)
         if moves.kind == MoveKind.NONE:
             return
+        self.assisted = True
+        who = "Auto-play" if self.auto_play else "The assistant"
         for r, c in moves.cells:
             if (r, c) in self.board.flags:
                 self.board.toggle_flag(r, c)
             self.reveal(r, c)
         if moves.kind == MoveKind.GUESS:
-            self.message = f"guessed ({moves.cells[0][0]}, {moves.cells[0][1]}): {float(moves.risk):.1%} risk"
+            hit = self.board.status == MinesStatus.LOST
+            self.message = guess_text(who, moves.cells[0], moves.risk, hit)
+            if hit:
+                self.message += f" The game lasted {format_time(self.elapsed())}. R starts a new board."
 
     def wait(self, timeout: float = 30.0) -> None:
         """Ask for the analysis the scene needs, block until it is done (tests, screenshots), then take it."""
@@ -211,7 +299,7 @@ class MinesScene(Scene):
         elif k == Act.ALL_SOLUTIONS:
             self.auto_play = not self.auto_play
             if self.auto_play and self.board.status == MinesStatus.READY:
-                self.reveal(0, 0)
+                self.assistant_step()
         elif k == Act.RESTART:
             self.new_game(keep=True)
         elif k == Act.TOOL and action.value in (1, 2, 3, 4):
@@ -224,6 +312,8 @@ class MinesScene(Scene):
     def update(self, dt: float) -> None:
         """Ask for a new analysis when needed, let the assistant play on (the analysis comes through
         the runner's callbacks)."""
+        if self.show_assistant and self._playing():
+            self.assisted = True
         if self._want_analysis():
             self._request_analysis()
         if self.step_pending and self.analysed_view == self.board.view():
@@ -235,92 +325,59 @@ class MinesScene(Scene):
                 self.assistant_step()
 
     # ---- drawing ------------------------------------------------------------------------------------
-    def layout(self, size: tuple[int, int]) -> tuple[int, int, int]:
-        """``(left, top, cell)`` of the board in a window of ``size``."""
-        w, h = size
-        avail_w, avail_h = w - 40, h - hud.TOP_BAR - hud.BOTTOM_BAR - 60
-        cell = max(8, min(48, avail_w // self.board.width, avail_h // self.board.height))
-        left = (w - cell * self.board.width) // 2
-        top = hud.TOP_BAR + 40 + (avail_h - cell * self.board.height) // 2
-        return left, top, cell
+    def layout(self, size: tuple[int, int]) -> MinesLayout:
+        """Where the board and its text go in a window of ``size``."""
+        return compute_layout(size, self.board.width, self.board.height)
 
     def cell_at(self, pos: tuple[int, int]) -> tuple[int, int] | None:
         """The cell under a window position, if any."""
-        left, top, cell = self.layout(self.app.screen.get_size())
-        c, r = (pos[0] - left) // cell, (pos[1] - top) // cell
+        lay = self.layout(self.app.screen.get_size())
+        c, r = (pos[0] - lay.left) // lay.cell, (pos[1] - lay.top) // lay.cell
         if 0 <= r < self.board.height and 0 <= c < self.board.width:
             return r, c
         return None
 
-    def _title(self) -> str:
-        w, h, m = self._size()
+    def title(self) -> str:
+        """The top bar's title: the board and the mines not flagged yet."""
+        w, h, m = self.board.width, self.board.height, self.board.mines
         name = self.difficulty.value.capitalize() if self.difficulty is not None else "Custom"
-        left = m - len(self.board.flags)
-        return f"Minesweeper: {name} {w}x{h}, {m} mines ({left} unflagged)"
+        return f"Minesweeper: {name} {w}x{h}, {m} mines ({m - len(self.board.flags)} unflagged)"
+
+    def records_line(self) -> str:
+        """The board size's records, for the top bar."""
+        record = self.records.get(self.board.width, self.board.height, self.board.mines)
+        best = f"best time {format_time(record.best_seconds)}" if record.best_seconds is not None else "no best time yet"
+        return f"This board: {best}, {record.wins} won, {record.losses} lost"
+
+    def legend(self) -> str:
+        """What the band under the board explains: the odds when they are shown, else the first-click rule."""
+        shown = self.show_assistant and self._playing() and self.analysed_view == self.board.view()
+        return ODDS_LEGEND if shown else RULE
+
+    def status(self) -> str:
+        """The message of the band under the board."""
+        return self.message or ("The assistant is thinking..." if self._job is not None and self._want_analysis()
+                                else "")
+
+    def band(self, width: int) -> list[tuple[str, tuple[int, int, int]]]:
+        """The lines of the band under the board in a window ``width`` wide."""
+        return band_lines(self.status(), self.legend(), width)
 
     def draw(self, surface: pygame.Surface) -> None:
-        """The board, the assistant's overlay, the status line and the key hints."""
+        """The top bar, the board with the assistant's odds, the message and legend, the key hints."""
         surface.fill((24, 20, 40))
         w, h = surface.get_size()
-        hud.top_bar(surface)
-        hud.blit_text(surface, hud.fit_text(self._title(), 28, w - 40), (20, hud.TOP_BAR // 2), 28, hud.GOLD,
-                      anchor="midleft")
-        left, top, cell = self.layout((w, h))
-        board = self.board
-        view = board.view()
-        overlay = self.analysis if self.show_assistant and self.analysed_view == view else None
-        best = None
-        if overlay is not None:
-            moves = mines_next_moves(view, overlay)
+        draw_header(surface, self.title(), f"Time {format_time(self.elapsed())}", self.records_line())
+        lay = self.layout((w, h))
+        view = self.board.view()
+        odds = best = None
+        if self.show_assistant and self._playing() and self.analysis is not None and self.analysed_view == view:
+            odds = self.analysis.probability
+            moves = mines_next_moves(view, self.analysis)
             best = moves.cells[0] if moves.kind == MoveKind.GUESS else None
-        over = board.status in (MinesStatus.WON, MinesStatus.LOST)
-        for r in range(board.height):
-            for c in range(board.width):
-                rect = pygame.Rect(left + c * cell, top + r * cell, cell, cell)
-                v = view.at(r, c)
-                if v >= 0:
-                    pygame.draw.rect(surface, (44, 38, 70), rect)
-                    if v:
-                        hud.blit_text(surface, str(v), rect.center, max(10, cell - 10), NUMBER_COLOURS[v],
-                                      anchor="center", )
-                else:
-                    pygame.draw.rect(surface, (96, 88, 130), rect)
-                    if over and (r, c) in board.mine_set:
-                        colour = hud.RED if (r, c) == board.exploded else (20, 20, 20)
-                        pygame.draw.circle(surface, colour, rect.center, max(3, cell // 3))
-                    elif (r, c) in board.flags:
-                        pygame.draw.polygon(surface, hud.RED, [(rect.x + cell // 3, rect.y + cell // 5),
-                                                               (rect.right - cell // 4, rect.y + cell * 2 // 5),
-                                                               (rect.x + cell // 3, rect.y + cell * 3 // 5)])
-                    if overlay is not None and (r, c) in overlay.probability:
-                        self._draw_odds(surface, rect, overlay, (r, c), best == (r, c))
-                pygame.draw.rect(surface, (30, 26, 50), rect, 1)
-        if overlay is not None:
-            legend = "assistant: numbers are each hidden cell's mine chance in %; green proved safe, red proved mine, gold the best guess"
-            hud.blit_text(surface, hud.fit_text(legend, 20, w - 40), (w // 2, top + cell * board.height + 8), 20,
-                          hud.MUTED, anchor="midtop")
+        self.painter.draw(surface, lay, self.board, odds, best)
         cr, cc = self.cursor
-        pygame.draw.rect(surface, hud.WHITE, (left + cc * cell, top + cr * cell, cell, cell), 2)
-        status = self.message or ("thinking..." if self._job is not None and self._want_analysis() else "")
-        if status:
-            hud.blit_text(surface, hud.fit_text(status, 24, w - 40), (w // 2, hud.TOP_BAR + 8), 24, hud.WHITE,
-                          anchor="midtop")
+        pygame.draw.rect(surface, hud.WHITE, lay.cell_rect(cr, cc), 2)
+        draw_band(surface, lay, self.band(w))
         hud.hint_bar(surface, [("Click/Enter", "reveal"), ("Right/F", "flag"), ("H", "assistant"),
                                ("S", "step"), ("A", "auto"), ("1-4", "board"), ("R", "new"), ("Esc", "back")])
-
-    @staticmethod
-    def _draw_odds(surface: pygame.Surface, rect: pygame.Rect, analysis: MinesAnalysis, p: tuple[int, int],
-                   best: bool) -> None:
-        prob = analysis.probability[p]
-        cell = rect.width
-        if prob == 0:
-            pygame.draw.rect(surface, hud.GREEN, rect.inflate(-4, -4), 3)
-        elif prob == 1:
-            pygame.draw.rect(surface, hud.RED, rect.inflate(-4, -4), 3)
-        elif cell >= 22:
-            pct = float(prob) * 100
-            label = f"{pct:.0f}" if pct >= 1 else "<1"
-            hud.blit_text(surface, label, rect.center, max(10, cell // 2 - 2), hud.GOLD if best else hud.WHITE,
-                          anchor="center")
-        if best:
-            pygame.draw.rect(surface, hud.GOLD, rect.inflate(-2, -2), 2)

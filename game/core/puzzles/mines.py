@@ -1,7 +1,9 @@
 """Minesweeper: the board, the player's view of it, and the text form of a view.
 
-The board places its mines (seeded) at the first reveal, never on the first clicked cell; only that
-cell is kept free, not its neighbourhood (see docs/ARCHITECTURE.md, "Minesweeper").  Revealing a
+The board places its mines (seeded) at the first reveal, never on the first clicked cell.  Its
+:class:`FirstClick` rule says how much is kept free: only that cell (:attr:`FirstClick.CELL`, the
+default and the assistant's bench), or that cell and its neighbours (:attr:`FirstClick.AREA`, the game
+on screen), so the first click opens an area.  Revealing a
 cell with no mine around opens its neighbours (flood fill); revealing a mine loses; opening every
 safe cell wins.  Flags are the player's notes: they stop a reveal but change nothing else.
 
@@ -69,6 +71,13 @@ class Difficulty(str, enum.Enum):
         return {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (30, 16, 99)}[self.value]
 
 
+class FirstClick(str, enum.Enum):
+    """Which cells the mines avoid when they are placed at the first reveal."""
+
+    CELL = "cell"  #: only the clicked cell
+    AREA = "area"  #: the clicked cell and its neighbours (only the cell when the board has no room for that)
+
+
 class MinesFormatError(GameError):
     """A board text or size that cannot be used (the message names what is wrong)."""
 
@@ -123,10 +132,12 @@ class MinesBoard:
     is cached until they change).
     """
 
-    def __init__(self, width: int, height: int, mines: int, *, seed: int | None = None) -> None:
+    def __init__(self, width: int, height: int, mines: int, *, seed: int | None = None,
+                 first_click: FirstClick = FirstClick.CELL) -> None:
         check_size(width, height, mines)
         self.width, self.height, self.mines = width, height, mines
         self.seed = seed
+        self.first_click = first_click
         self.mine_set: frozenset[Pos] = frozenset()
         self.revealed: set[Pos] = set()
         self.flags: set[Pos] = set()
@@ -145,9 +156,23 @@ class MinesBoard:
         return board
 
     # ---- rules ---------------------------------------------------------------------------------------
+    def kept_free(self, first: Pos) -> frozenset[Pos]:
+        """The cells no mine may take when the first reveal is ``first`` (see :class:`FirstClick`).
+
+        >>> sorted(MinesBoard(9, 9, 10, first_click=FirstClick.AREA).kept_free((0, 0)))
+        [(0, 0), (0, 1), (1, 0), (1, 1)]
+        >>> sorted(MinesBoard(3, 3, 8, first_click=FirstClick.AREA).kept_free((1, 1)))  # no room
+        [(1, 1)]
+        """
+        area = frozenset({first, *neighbours(self.width, self.height, *first)})
+        if self.first_click == FirstClick.AREA and self.width * self.height - len(area) >= self.mines:
+            return area
+        return frozenset({first})
+
     def place_mines(self, first: Pos) -> None:
-        """Place the mines at random (from :attr:`seed`) anywhere but ``first``."""
-        cells = [(r, c) for r in range(self.height) for c in range(self.width) if (r, c) != first]
+        """Place the mines at random (from :attr:`seed`) anywhere but :meth:`kept_free` ``(first)``."""
+        free = self.kept_free(first)
+        cells = [(r, c) for r in range(self.height) for c in range(self.width) if (r, c) not in free]
         self.mine_set = frozenset(random.Random(self.seed).sample(cells, self.mines))
         self.status = MinesStatus.PLAYING
 
@@ -268,5 +293,5 @@ def parse_view(text: str) -> MinesView:
     return view
 
 
-__all__ = ["FLAG", "HIDDEN", "Difficulty", "MinesBoard", "MinesFormatError", "MinesStatus", "MinesView",
+__all__ = ["FLAG", "HIDDEN", "Difficulty", "FirstClick", "MinesBoard", "MinesFormatError", "MinesStatus", "MinesView",
            "check_size", "format_view", "neighbours", "parse_view"]

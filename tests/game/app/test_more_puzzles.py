@@ -65,12 +65,12 @@ def scene_on(app: App, **kwargs: object) -> MinesScene:
 
 def test_click_reveals_right_click_flags(app: App) -> None:
     scene = scene_on(app)
-    left, top, cell = scene.layout(app.screen.get_size())
-    click(app, (left + 8 * cell + cell // 2, top + 8 * cell + cell // 2))
+    lay = scene.layout(app.screen.get_size())
+    click(app, lay.cell_rect(8, 8).center)
     assert scene.board.status in (MinesStatus.PLAYING, MinesStatus.WON)
     assert (8, 8) in scene.board.revealed and (8, 8) not in scene.board.mine_set
     hidden = next((r, c) for r in range(9) for c in range(9) if (r, c) not in scene.board.revealed)
-    click(app, (left + hidden[1] * cell + 2, top + hidden[0] * cell + 2), button=3)
+    click(app, (lay.cell_rect(*hidden).x + 2, lay.cell_rect(*hidden).y + 2), button=3)
     assert hidden in scene.board.flags
 
 

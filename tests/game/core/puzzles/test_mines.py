@@ -1,12 +1,14 @@
-"""The Minesweeper model: first click safe, flood fill, flags, win/loss, the text form of a view."""
+"""The Minesweeper model: first click safe (the cell, or the area around it), flood fill, flags, win/loss, the text form of a view."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.core.puzzles.mines import (FLAG, HIDDEN, Difficulty, MinesBoard, MinesFormatError, MinesStatus, format_view,
+from game.core.puzzles.mines import (FLAG, HIDDEN, Difficulty, FirstClick, MinesBoard, MinesFormatError, MinesStatus, format_view,
                         neighbours, parse_view)
 
 
@@ -93,3 +95,31 @@ def test_parse_view_errors_name_the_problem(text: str, words: str) -> None:
 
 def test_neighbours_of_a_corner() -> None:
     assert sorted(neighbours(30, 16, 15, 29)) == [(14, 28), (14, 29), (15, 28)]
+
+
+@pytest.mark.parametrize("difficulty", list(Difficulty))
+def test_first_click_area_rule_keeps_the_clicked_cell_and_its_neighbours_free(difficulty: Difficulty) -> None:
+    width, height, mines = difficulty.size
+    for seed in range(60):
+        first = (seed * 7 % height, seed * 11 % width)
+        board = MinesBoard(width, height, mines, seed=seed, first_click=FirstClick.AREA)
+        opened = set(board.reveal(*first))
+        area = {first, *neighbours(width, height, *first)}
+        assert area <= opened, "the first click opens the cell and every neighbour"
+        assert area.isdisjoint(board.mine_set) and len(board.mine_set) == mines
+        assert board.view().at(*first) == 0
+
+
+def test_area_rule_falls_back_to_the_cell_when_the_board_has_no_room() -> None:
+    board = MinesBoard(3, 3, 7, seed=1, first_click=FirstClick.AREA)
+    board.reveal(1, 1)
+    assert (1, 1) not in board.mine_set and len(board.mine_set) == 7
+
+
+def test_the_cell_rule_is_the_default_and_places_mines_as_it_always_did() -> None:
+    for seed in range(30):
+        board = MinesBoard(16, 16, 40, seed=seed)
+        assert board.first_click == FirstClick.CELL
+        board.reveal(5, 5)
+        cells = [(r, c) for r in range(16) for c in range(16) if (r, c) != (5, 5)]
+        assert board.mine_set == frozenset(random.Random(seed).sample(cells, 40))

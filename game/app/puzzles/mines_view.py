@@ -1,0 +1,196 @@
+"""How the Minesweeper scene is laid out and drawn, at any window size.
+
+The window is split, top to bottom, into the top bar (the title and the timer on its first line, the
+board's records on its second), the board, a band of text under it (the latest message, then the
+legend: the first-click rule, or what the assistant's colours and percentages mean) and the hint bar.
+The cell size follows the window, and the sizes of the numbers and percentages follow the cell (each
+the largest that fits), so a 30x16 board stays readable in an 800x500 window.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+import pygame
+
+from game.app import hud
+from game.core.puzzles.mines import MinesBoard, MinesStatus, MinesView, Pos
+
+#: Colours of the numbers 1-8.
+NUMBER_COLOURS = {1: (120, 180, 255), 2: (120, 230, 120), 3: (255, 110, 110), 4: (190, 140, 255),
+                  5: (255, 170, 80), 6: (90, 220, 220), 7: (240, 240, 240), 8: (170, 170, 170)}
+#: Text size of the band under the board and of the records line.
+BAND_SIZE = 20
+#: Lines of the band under the board.
+BAND_LINES = 3
+#: Largest cell, in pixels.
+MAX_CELL = 56
+#: Smallest text size the percentages are drawn at (below it the cells show only the colours).
+MIN_ODDS_SIZE = 16
+#: Text size the percentages reach before they grow with the cell (kept smaller than the numbers).
+READABLE_ODDS_SIZE = 20
+#: The rule of the first click, stated under the board.
+RULE = "Your first click always opens an area: no mine is in it or next to it."
+#: What the assistant's overlay means.
+ODDS_LEGEND = "Small numbers: each hidden cell's mine chance in %. Green: safe. Red: mine. Gold: safest guess."
+
+
+@dataclass(frozen=True)
+class MinesLayout:
+    """Where everything goes in a window: the board's top-left corner and cell, and the text band."""
+
+    left: int
+    top: int
+    cell: int
+    band_top: int  #: top of the text band under the board
+    band_lines: int
+    line_height: int
+
+    def cell_rect(self, r: int, c: int) -> pygame.Rect:
+        """The rectangle of cell ``(r, c)``."""
+        return pygame.Rect(self.left + c * self.cell, self.top + r * self.cell, self.cell, self.cell)
+
+
+def compute_layout(size: tuple[int, int], columns: int, rows: int) -> MinesLayout:
+    """The layout of a ``columns`` x ``rows`` board in a window of ``size``."""
+    w, h = size
+    line = hud.font(BAND_SIZE).get_linesize() + 1
+    band = BAND_LINES * line + 4
+    avail_w = w - 24
+    avail_h = h - hud.TOP_BAR - hud.BOTTOM_BAR - band - 8
+    cell = max(8, min(MAX_CELL, avail_w // columns, avail_h // rows))
+    left = (w - cell * columns) // 2
+    top = hud.TOP_BAR + 4 + max(0, (avail_h - cell * rows) // 2)
+    return MinesLayout(left, top, cell, top + cell * rows + 4, BAND_LINES, line)
+
+
+@functools.lru_cache(maxsize=64)
+def number_size(cell: int) -> int:
+    """The largest text size whose digit fits a cell with a margin (the revealed numbers)."""
+    size = 10
+    while size < 80 and hud.font(size + 2).size("8")[1] <= cell * 0.8:
+        size += 2
+    return size
+
+
+@functools.lru_cache(maxsize=64)
+def odds_size(cell: int) -> int:
+    """The text size of the percentages: the largest that fits the cell with a margin, at most
+    :data:`READABLE_ODDS_SIZE` or a little over half the cell (0: no readable size fits)."""
+    size = 0
+    for candidate in range(10, max(READABLE_ODDS_SIZE, int(cell * 0.55)) + 1, 2):
+        width, height = hud.font(candidate).size("88")
+        if width <= cell - 5 and height <= cell * 0.75:
+            size = candidate
+    return size if size >= MIN_ODDS_SIZE else 0
+
+
+def percent(chance: Fraction) -> str:
+    """A mine chance as the overlay shows it: whole percents, ``<1%`` below one.
+
+    >>> percent(Fraction(3, 13)), percent(Fraction(1, 400))
+    ('23%', '<1%')
+    """
+    pct = float(chance) * 100
+    return f"{pct:.0f}%" if pct >= 1 else "<1%"
+
+
+def band_lines(message: str, legend: str, width: int) -> list[tuple[str, tuple[int, int, int]]]:
+    """The lines of the band: the message (white), then the legend (muted) when it fits whole."""
+    room = width - 40
+    lines = [(line, hud.WHITE) for line in hud.wrap_text(message, BAND_SIZE, room, BAND_LINES)] if message else []
+    legend_lines = hud.wrap_text(legend, BAND_SIZE, room, BAND_LINES) if legend else []
+    if len(lines) + len(legend_lines) <= BAND_LINES and not any(line.endswith("\u2026") for line in legend_lines):
+        lines += [(line, hud.MUTED) for line in legend_lines]
+    return lines
+
+
+def draw_header(surface: pygame.Surface, title: str, clock: str, records: str) -> None:
+    """The top bar: the title and the timer, then the board's records."""
+    w = surface.get_width()
+    hud.top_bar(surface)
+    timer = hud.blit_text(surface, clock, (w - 16, 17), 28, hud.WHITE, anchor="midright")
+    hud.blit_text(surface, hud.fit_text(title, 24, timer.left - 40), (16, 17), 24, hud.GOLD, anchor="midleft")
+    hud.blit_text(surface, hud.fit_text(records, BAND_SIZE, w - 32), (16, 42), BAND_SIZE, hud.MUTED,
+                  anchor="midleft")
+
+
+def draw_band(surface: pygame.Surface, layout: MinesLayout, lines: list[tuple[str, tuple[int, int, int]]]) -> None:
+    """The text band under the board."""
+    x = surface.get_width() // 2
+    for i, (line, colour) in enumerate(lines):
+        hud.blit_text(surface, line, (x, layout.band_top + i * layout.line_height), BAND_SIZE, colour, anchor="midtop")
+
+
+class BoardPainter:
+    """Draws the board, and keeps the picture until the board, the odds or the layout change (a full
+    expert board with its odds is hundreds of texts: redrawn only when something changed)."""
+
+    def __init__(self) -> None:
+        self._key: tuple[object, ...] | None = None
+        self._picture: pygame.Surface | None = None
+
+    def draw(self, surface: pygame.Surface, layout: MinesLayout, board: MinesBoard,
+             odds: dict[Pos, Fraction] | None, best: Pos | None) -> None:
+        """Blit the board (drawn again only when needed) at its place in ``layout``."""
+        key = (id(board), board.view(), board.status, layout, id(odds) if odds is not None else None, best)
+        if self._picture is None or key != self._key:
+            self._picture = pygame.Surface((layout.cell * board.width, layout.cell * board.height))
+            draw_board(self._picture, replace(layout, left=0, top=0), board, odds, best)
+            self._key = key
+        surface.blit(self._picture, (layout.left, layout.top))
+
+
+def draw_board(surface: pygame.Surface, layout: MinesLayout, board: MinesBoard, odds: dict[Pos, Fraction] | None,
+               best: Pos | None) -> None:
+    """Every cell: numbers, flags, mines once the game is over, and the assistant's odds when given."""
+    view = board.view()
+    over = board.status in (MinesStatus.WON, MinesStatus.LOST)
+    for r in range(board.height):
+        for c in range(board.width):
+            rect = layout.cell_rect(r, c)
+            _draw_cell(surface, rect, board, view, (r, c), over)
+            if odds is not None and (r, c) in odds and view.at(r, c) < 0:
+                draw_odds(surface, rect, odds[(r, c)], best == (r, c))
+            pygame.draw.rect(surface, (30, 26, 50), rect, 1)
+
+
+def _draw_cell(surface: pygame.Surface, rect: pygame.Rect, board: MinesBoard, view: MinesView, p: Pos,
+               over: bool) -> None:
+    v = view.at(*p)
+    cell = rect.width
+    if v >= 0:
+        pygame.draw.rect(surface, (44, 38, 70), rect)
+        if v:
+            hud.blit_text(surface, str(v), rect.center, number_size(cell), NUMBER_COLOURS[v], anchor="center")
+        return
+    pygame.draw.rect(surface, (96, 88, 130), rect)
+    if over and p in board.mine_set:
+        colour = hud.RED if p == board.exploded else (20, 20, 20)
+        pygame.draw.circle(surface, colour, rect.center, max(3, cell // 3))
+    elif p in board.flags:
+        pygame.draw.polygon(surface, hud.RED, [(rect.x + cell // 3, rect.y + cell // 5),
+                                               (rect.right - cell // 4, rect.y + cell * 2 // 5),
+                                               (rect.x + cell // 3, rect.y + cell * 3 // 5)])
+
+
+def draw_odds(surface: pygame.Surface, rect: pygame.Rect, chance: Fraction, best: bool) -> None:
+    """One hidden cell's mine chance: a green or red border when proved, else the percentage."""
+    if chance == 0:
+        pygame.draw.rect(surface, hud.GREEN, rect.inflate(-4, -4), 3)
+    elif chance == 1:
+        pygame.draw.rect(surface, hud.RED, rect.inflate(-4, -4), 3)
+    else:
+        size = odds_size(rect.width)
+        if size:
+            hud.blit_text(surface, percent(chance)[:-1], rect.center, size, hud.GOLD if best else hud.WHITE,
+                          anchor="center")
+    if best:
+        pygame.draw.rect(surface, hud.GOLD, rect.inflate(-2, -2), 2)
+
+
+__all__ = ["BAND_LINES", "BAND_SIZE", "BoardPainter", "MinesLayout", "NUMBER_COLOURS", "ODDS_LEGEND", "RULE", "band_lines",
+           "compute_layout", "draw_band", "draw_board", "draw_header", "draw_odds", "number_size", "odds_size",
+           "percent"]

@@ -1,0 +1,209 @@
+"""The Minesweeper screen, driven headless by posted events: the timer on the app's clock, the records
+saved across launches, the assistant's guesses explained, the first click's area and the layout at
+800x500."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import pygame
+import pytest
+
+from game.app import hud
+from game.app.app import App, FixedClock
+from game.app.compose import build_app
+from game.app.jobs import Execution
+from game.app.puzzles.mines import MinesScene
+from game.app.puzzles.mines_view import (
+    BAND_LINES, BAND_SIZE, ODDS_LEGEND, RULE, compute_layout, number_size, odds_size,
+)
+from game.core.puzzles.mines import Difficulty, MinesBoard, MinesStatus, neighbours
+from game.core.puzzles.mines_records import BoardRecord
+from tests.game.app.conftest import click, press
+
+#: Seconds of one frame of the test clock.
+FRAME = 1 / 60
+
+
+def on(app: App, difficulty: Difficulty = Difficulty.BEGINNER, seed: int = 11) -> MinesScene:
+    scene = app.push(MinesScene(app, difficulty, seed=seed, execution=Execution.THREAD))
+    assert isinstance(scene, MinesScene)
+    app.run_frames(1)
+    return scene
+
+
+def click_cell(scene: MinesScene, cell: tuple[int, int], button: int = 1) -> None:
+    click(scene.app, scene.layout(scene.app.screen.get_size()).cell_rect(*cell).center, button=button)
+
+
+def corner_board() -> MinesBoard:
+    """5x5 with one mine in the bottom-right corner: (3, 3) shows a 1, (0, 0) opens every safe cell."""
+    return MinesBoard.with_mines(5, 5, {(4, 4)})
+
+
+@pytest.fixture
+def small_app(data_home: object) -> Iterator[App]:
+    application = build_app(size=(800, 500), clock=FixedClock(), sound=False)
+    pygame.event.clear()
+    yield application
+    application.jobs.shutdown()
+    pygame.event.clear()
+
+
+# ---- the timer ------------------------------------------------------------------------------------
+def test_the_timer_starts_at_the_first_click_and_stops_at_the_win(app: App) -> None:
+    scene = on(app)
+    scene.set_board(corner_board())
+    app.run_frames(30)
+    assert scene.elapsed() == 0.0, "no click yet: the timer waits"
+    click_cell(scene, (3, 3))  # a 1: the game goes on
+    assert scene.board.status == MinesStatus.PLAYING and scene.board.revealed == {(3, 3)}
+    app.run_frames(89)
+    assert scene.elapsed() == pytest.approx(90 * FRAME)
+    click_cell(scene, (0, 0))  # opens every safe cell
+    assert len(scene.board.revealed) == 24 and scene.finished_at is not None
+    took = scene.elapsed()
+    assert took == pytest.approx(90 * FRAME), "a click counts at the start of its frame"
+    app.run_frames(120)
+    assert scene.elapsed() == took, "the timer stopped at the win"
+    assert scene.message == "Cleared in 1.5 s: a new best time! R starts a new board."
+
+
+def test_a_new_board_resets_the_timer(app: App) -> None:
+    scene = on(app)
+    click_cell(scene, (4, 4))
+    app.run_frames(60)
+    assert scene.elapsed() > 0.9
+    press(app, pygame.K_r, unicode="r")
+    assert scene.elapsed() == 0.0 and scene.board.status == MinesStatus.READY
+
+
+# ---- the records ----------------------------------------------------------------------------------
+def test_wins_losses_and_the_best_time_are_saved_and_read_by_a_new_app(app: App) -> None:
+    scene = on(app)
+    scene.set_board(corner_board())
+    click_cell(scene, (3, 3))
+    app.run_frames(59)
+    click_cell(scene, (0, 0))  # won in a second
+    scene.set_board(corner_board())
+    click_cell(scene, (3, 3))
+    app.run_frames(119)
+    click_cell(scene, (0, 0))  # won in two seconds: not a best time
+    assert scene.message == "Cleared in 2.0 s. R starts a new board."
+    scene.set_board(corner_board())
+    click_cell(scene, (4, 4))  # the mine
+    assert scene.board.status == MinesStatus.LOST
+    assert scene.message.startswith("You opened a mine after ")
+    app.jobs.shutdown()
+
+    later = build_app(size=(1280, 800), clock=FixedClock(), sound=False)
+    try:
+        again = later.push(MinesScene(later, Difficulty.BEGINNER, seed=1, execution=Execution.THREAD))
+        assert isinstance(again, MinesScene)
+        record = again.records.get(5, 5, 1)
+        assert (record.wins, record.losses) == (2, 1)
+        assert record.best_seconds == pytest.approx(1.0)
+        again.set_board(corner_board())
+        assert again.records_line() == "This board: best time 1.0 s, 2 won, 1 lost"
+        assert again.records.get(9, 9, 10) == BoardRecord()
+    finally:
+        later.jobs.shutdown()
+
+
+def test_a_win_with_the_assistant_counts_but_is_not_a_best_time(app: App) -> None:
+    scene = on(app)
+    scene.set_board(corner_board())
+    click_cell(scene, (3, 3))
+    press(app, pygame.K_s, unicode="s")
+    scene.wait()
+    app.run_frames(1)
+    assert scene.board.status == MinesStatus.WON and scene.assisted
+    assert "with the assistant's help" in scene.message
+    assert scene.records.get(5, 5, 1) == BoardRecord(wins=1, losses=0, best_seconds=None)
+
+
+# ---- the assistant's guesses ----------------------------------------------------------------------
+def guess_board() -> MinesBoard:
+    """3x2 with one mine at the top right: after (1, 0) the last two cells are a 50/50, and the assistant's
+    pick (the first of the equal cells) is the mine."""
+    return MinesBoard.with_mines(3, 2, {(0, 2)})
+
+
+def test_auto_play_losing_on_a_guess_says_what_happened(small_app: App) -> None:
+    scene = on(small_app)
+    scene.set_board(guess_board())
+    click_cell(scene, (1, 0))
+    press(small_app, pygame.K_a, unicode="a")
+    for _ in range(20):
+        scene.wait()
+        small_app.run_frames(20)
+        if scene.board.status != MinesStatus.PLAYING:
+            break
+    assert scene.board.status == MinesStatus.LOST and scene.board.exploded == (0, 2)
+    assert scene.message.startswith(
+        "Auto-play had to guess: no safe cell was proved; it opened (row 1, column 3), the safest at 50% "
+        "mine chance, and it was a mine.")
+    assert scene.records.get(3, 2, 1).losses == 1
+    band = scene.band(800)
+    assert len(band) <= BAND_LINES and not any(line.endswith("\u2026") for line, _ in band)
+    assert " ".join(line for line, colour in band if colour == hud.WHITE) == scene.message
+
+
+def test_one_step_that_guesses_wrong_names_the_assistant(app: App) -> None:
+    scene = on(app)
+    scene.set_board(guess_board())
+    click_cell(scene, (1, 0))
+    press(app, pygame.K_s, unicode="s")
+    scene.wait()
+    app.run_frames(1)
+    assert scene.board.status == MinesStatus.LOST
+    assert scene.message.startswith("The assistant had to guess: no safe cell was proved; it opened (row 1, column 3)")
+
+
+# ---- the first click ------------------------------------------------------------------------------
+def test_the_first_click_always_opens_an_area(app: App) -> None:
+    scene = on(app, Difficulty.INTERMEDIATE, seed=100)
+    width, height, _ = Difficulty.INTERMEDIATE.size
+    for game in range(40):
+        first = (game * 5 % height, game * 7 % width)
+        click_cell(scene, first)
+        area = {first, *neighbours(width, height, *first)}
+        assert area <= scene.board.revealed and area.isdisjoint(scene.board.mine_set)
+        assert scene.board.status in (MinesStatus.PLAYING, MinesStatus.WON)
+        press(app, pygame.K_r, unicode="r")  # a new board (the next seed)
+
+
+def test_the_rule_is_stated_under_the_board_and_the_legend_follows_the_overlay(app: App) -> None:
+    scene = on(app)
+    assert [line for line, _ in scene.band(1280)] == [RULE]
+    assert "first click always opens an area" in RULE
+    click_cell(scene, (4, 4))
+    press(app, pygame.K_h, unicode="h")
+    scene.wait()
+    app.run_frames(1)
+    assert scene.board.status == MinesStatus.PLAYING
+    assert [line for line, _ in scene.band(1280)] == [ODDS_LEGEND]
+
+
+# ---- the layout -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("difficulty", list(Difficulty))
+@pytest.mark.parametrize("size", [(800, 500), (1280, 800)])
+def test_every_board_fits_and_its_text_is_readable(difficulty: Difficulty, size: tuple[int, int]) -> None:
+    width, height, _ = difficulty.size
+    lay = compute_layout(size, width, height)
+    w, h = size
+    assert lay.left >= 0 and lay.left + lay.cell * width <= w
+    assert lay.top >= hud.TOP_BAR and lay.band_top + BAND_LINES * lay.line_height <= h - hud.BOTTOM_BAR
+    assert odds_size(lay.cell) >= 16, "the percentages are drawn, at a readable size"
+    assert hud.font(number_size(lay.cell)).size("8")[1] >= 12
+    for text in (RULE, ODDS_LEGEND):
+        assert hud.text(text, BAND_SIZE).get_width() <= w - 40, "the legend takes one line, uncut"
+
+
+@pytest.mark.parametrize("difficulty", list(Difficulty))
+def test_the_top_bar_fits_at_800x500(small_app: App, difficulty: Difficulty) -> None:
+    scene = on(small_app, difficulty)
+    timer = hud.text("Time 59:59.9", 28).get_width()
+    assert hud.text(scene.title(), 24).get_width() <= 800 - 16 - 16 - timer - 40
+    assert hud.text(scene.records_line().replace("no best time yet", "best time 59:59.9") + ", 999 won, 999 lost",
+                    BAND_SIZE).get_width() <= 800 - 32
