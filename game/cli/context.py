@@ -42,6 +42,7 @@ class _State:
     """The process's signal handling while :func:`stop_signals` is entered (main thread only)."""
 
     depth = 0  #: nesting of :func:`stop_signals` (handlers are installed by the outermost one)
+    owner = 0  #: the process that installed the handlers (a forked child inherits them until it resets them)
     received: list[int] = []  #: the stop signals received, in order
     cancels: list[threading.Event] = []  #: the cancel events of the open command contexts
 
@@ -53,7 +54,13 @@ def _cancel_all() -> None:
 
 
 def _on_stop_signal(signum: int, frame: FrameType | None) -> None:
-    """The handler of SIGINT and SIGTERM: cancel every open context, then unwind the main thread."""
+    """The handler of SIGINT and SIGTERM: cancel every open context, then unwind the main thread.  In a
+    child forked before it set its own handlers (a pool worker starting), Ctrl-C is ignored and SIGTERM
+    ends the child at once: an exception there could be swallowed and leave it running."""
+    if os.getpid() != _State.owner:
+        if signum == signal.SIGTERM:
+            os._exit(128 + signum)
+        return
     _State.received.append(signum)
     _cancel_all()
     if signum == signal.SIGINT:
@@ -130,7 +137,7 @@ def stop_signals() -> Iterator[list[int]]:
     previous = {signal.SIGINT: signal.getsignal(signal.SIGINT), signal.SIGTERM: signal.getsignal(signal.SIGTERM)}
     defaults = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
     taken = [sig for sig, handler in previous.items() if _ours_or(handler, defaults[sig])]
-    _State.depth, _State.received = 1, []
+    _State.depth, _State.received, _State.owner = 1, [], os.getpid()
     try:
         with _wakeup_watcher():
             for sig in taken:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import threading
 import time
@@ -105,3 +106,22 @@ def test_a_forked_process_leaves_the_signals_to_its_parent() -> None:
         child.join()
     assert answer == [True, True, -1]
 
+
+
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 7)])
+def test_a_child_forked_before_setting_its_handlers_dies_on_sigterm_and_ignores_ctrl_c(signum: int,
+                                                                                       status: int) -> None:
+    """A pool worker that gets SIGTERM while starting (the signal pending before its fork hooks reset the
+    handlers) must die, not swallow the parent's exception and wait forever for work that never comes."""
+    with stop_signals():
+        handler = signal.getsignal(signum)
+        assert callable(handler)
+        pid = os.fork()
+        if pid == 0:  # the child runs the parent's handler, as a signal pending at the fork does
+            try:
+                handler(signum, None)
+            except BaseException:  # noqa: BLE001 - the bug: the parent's exception, then the child runs on
+                os._exit(1)
+            os._exit(7)
+        _, wait_status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(wait_status) == status
