@@ -11,15 +11,10 @@ import argparse
 import sys
 
 from game.cli.args import Subparsers, int_arg, output_file_arg, path_arg, time_limit_arg
-from game.cli.outputs import FileKind, Input, guard_output
+from game.cli.learn_outputs import guard_outputs, uses_tree_learner
 
 #: Most games ``learn --games`` accepts (each is a small level run; more only costs memory).
 MAX_GAMES = 10_000
-
-
-def _uses_tree_learner(args: argparse.Namespace) -> bool:
-    """The decision-tree learner runs when one of its own options is given."""
-    return bool(args.model or args.regime or args.mirror or args.curve or args.queries is not None)
 
 
 def _physics_learner_problem(args: argparse.Namespace) -> str:
@@ -51,25 +46,8 @@ def _tree_learner_problem(args: argparse.Namespace) -> str:
     return ""
 
 
-def _inputs(args: argparse.Namespace) -> list[Input]:
-    """The files ``learn`` reads: the observed games and the engine's physics file."""
-    physics = args.physics if args.physics and args.physics.endswith(".json") else None
-    return [("--observations", args.observations), ("--physics", physics)]
-
-
-def guard_outputs(args: argparse.Namespace) -> None:
-    """Refuse (:class:`~game.core.errors.GameError`) an ``--out`` or ``--curve`` that is an input, a file of
-    another kind, or an existing file of the same kind without ``--force`` (:func:`guard_output`); called
-    before learning and again just before writing."""
-    if args.out is not None:  # --out "" too: refused as an empty path
-        kind = FileKind.RULES if _uses_tree_learner(args) else FileKind.PHYSICS
-        guard_output(args.out, kind, what="--out", inputs=_inputs(args), force=args.force)
-    if args.curve is not None:
-        guard_output(args.curve, FileKind.PNG, what="--curve", inputs=_inputs(args), force=args.force)
-
-
 def _cmd_learn(args: argparse.Namespace) -> int:
-    tree = _uses_tree_learner(args)
+    tree = uses_tree_learner(args)
     problem = _tree_learner_problem(args) if tree else _physics_learner_problem(args)
     if problem:
         print(f"error: {problem}", file=sys.stderr)

@@ -1,0 +1,36 @@
+"""The outputs of ``learn`` (``--out``, ``--curve``) and the checks that keep them off its inputs.
+
+Shared by the parser module (:mod:`game.cli.learn`, which checks before learning) and the learning run
+(:mod:`game.cli.learn_run`, which checks again just before writing).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from game.cli.outputs import FileKind, Input, guard_output
+
+
+def uses_tree_learner(args: argparse.Namespace) -> bool:
+    """The decision-tree learner runs when one of its own options is given."""
+    return bool(args.model or args.regime or args.mirror or args.curve or args.queries is not None)
+
+
+def _inputs(args: argparse.Namespace) -> list[Input]:
+    """The files ``learn`` reads: the observed games and the engine's physics file."""
+    physics = args.physics if args.physics and args.physics.endswith(".json") else None
+    return [("--observations", args.observations), ("--physics", physics)]
+
+
+def guard_outputs(args: argparse.Namespace) -> None:
+    """Refuse (:class:`~game.core.errors.GameError`) an ``--out`` or ``--curve`` that is an input, a file of
+    another kind, or an existing file of the same kind without ``--force`` (:func:`guard_output`); called
+    before learning and again just before writing."""
+    if args.out is not None:  # --out "" too: refused as an empty path
+        kind = FileKind.RULES if uses_tree_learner(args) else FileKind.PHYSICS
+        guard_output(args.out, kind, what="--out", inputs=_inputs(args), force=args.force)
+    if args.curve is not None:
+        guard_output(args.curve, FileKind.PNG, what="--curve", inputs=_inputs(args), force=args.force)
+
+
+__all__ = ["guard_outputs", "uses_tree_learner"]
