@@ -9,9 +9,9 @@ The player's live cells are the cells they painted.  :func:`hint` answers, withi
   assumptions); the hint is a cell alive in that start and dead in theirs: one proved alive in *every*
   such start when a check of the best :data:`FORCED_CHECKS` candidates proves one in time, else the
   candidate whose flip leaves the fewest wrong cells.  Following ADD hints one by one ends on an exact start;
-* :attr:`HintKind.REMOVE`: no start keeps all their live cells (infeasible with a non-empty core); the hint
+* :attr:`HintKind.REMOVE`: no start keeps all their live cells, but one exists without them; the hint
   is the live cell whose flip leaves the fewest wrong cells (a cell of the core at equal counts);
-* :attr:`HintKind.NO_START`: no start makes the target at all (infeasible with an empty core); the hint
+* :attr:`HintKind.NO_START`: no start makes the target at all (proved); the hint
   is the cell whose flip leaves the fewest wrong cells;
 * :attr:`HintKind.CLOSER`: the search found nothing in time, or its model does not fit its memory
   budget; the hint is the cell whose flip leaves the fewest wrong cells.
@@ -165,8 +165,8 @@ def hint(painted: Board, target: Board, steps: int, ctx: SolveContext, rule: Rul
         if answer is None:
             return _flip_hint(HintKind.CLOSER, painted, errors, wrong)
         if not answer:
-            core = set(sat.core())
-            if not core:
+            core = set(sat.core())  # not always minimal: a non-empty core can still hide "no start at all"
+            if not core or sat.solve([], ctx) is False:
                 return _flip_hint(HintKind.NO_START, painted, errors, wrong)
             in_core = {(r, c) for r, c in live if sat.var(r, c) in core}
             return _flip_hint(HintKind.REMOVE, painted, errors, wrong, live, in_core)

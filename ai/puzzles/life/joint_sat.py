@@ -7,7 +7,8 @@ literal added (for the target, only the clauses of its value).  On the shipped p
 at most a few seconds where the joint CP-SAT model of :mod:`ai.puzzles.life.model` often does not in ten.
 
 :class:`JointSat` asks whether a start keeps some cells alive (or dead): a model is such a start; UNSAT comes
-with the assumptions that were used (its *core*); an empty core proves that no start exists at all.
+with assumptions that were used (its *core*, not always minimal); an empty core proves that no start
+exists at all.
 """
 
 from __future__ import annotations
