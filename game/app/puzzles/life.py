@@ -115,6 +115,7 @@ class LifeScene(Scene):
         self.shown: Board | None = None
         self.was_solved = False  #: the start was solved at the last change ("Solved!" is said once per solve)
         self.assisted = False  #: the start holds the AI's answer (not counted as the player's progress)
+        self._last_start: Board | None = None  #: the start at the last change
         self._refresh()
 
     # ------------------------------------------------------------------ model
@@ -136,23 +137,25 @@ class LifeScene(Scene):
         self.view_step = self.model.puzzle.steps
         self.cursor, self.hint_cell, self.message, self.last_hint = (0, 0), None, "", None
         self.was_solved = self.assisted = False
+        self._last_start = None
         self._refresh()
 
     def _changed(self) -> None:
         """After every change of the start: the view, the progress, and "Solved!" when it has just become solved."""
+        m = self.model
+        if m is None or (self._last_start is not None and np.array_equal(self._last_start, m.start)):
+            return  # nothing changed (a cell set to the state it had)
+        self._last_start = m.start.copy()
         self.hint_cell = None
         self._refresh()
-        m = self.model
-        if m is None:
-            return
         solved = m.solved
         if not self.assisted and m.start.any():
             self.app.progress.record_puzzle(m.puzzle.progress_key, m.puzzle.puzzle_hash, m.wrong_cells,
                                             save=solved)
         if solved and not self.was_solved:
             self.message = "Solved! The start becomes the target. ] for the next puzzle."
-        elif not solved and self.message.startswith("Solved!"):
-            self.message = ""
+        elif not solved:
+            self.message = ""  # what was said was about the start before
         self.was_solved = solved
 
     def save_progress(self) -> None:

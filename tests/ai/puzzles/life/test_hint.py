@@ -6,24 +6,26 @@ import itertools
 import threading
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from ai.kernel.context import SolveContext, SolveStopped
 from ai.puzzles.life.hint import HintKind, flip_errors, hint
-from game.core.puzzles.life.rules import LIFE, Board, parse_rule, step
+from game.core.puzzles.life.rules import LIFE, Board, Rule, parse_rule, step
 
 SHAPE = (4, 4)
 #: Every start of a 4x4 board, as a stack.
 ALL = ((np.arange(1 << 16)[:, None] >> np.arange(16)) & 1).astype(bool).reshape(-1, *SHAPE)
 
 
-def predecessors(target: Board, steps: int, rule: object = LIFE) -> Board:
+def predecessors(target: Board, steps: int, rule: Rule = LIFE) -> Board:
     """Every start of the 4x4 torus that becomes ``target`` after ``steps`` generations (brute force)."""
-    ends = step(ALL, rule, steps)  # type: ignore[arg-type]
-    return ALL[(ends == target).all(axis=(1, 2))]
+    ends = step(ALL, rule, steps)
+    found: Board = ALL[(ends == target).all(axis=(1, 2))]
+    return found
 
 
-def brute_flip_errors(start: Board, target: Board, steps: int) -> Board:
+def brute_flip_errors(start: Board, target: Board, steps: int) -> npt.NDArray[np.int64]:
     out = np.zeros(start.shape, dtype=np.int64)
     for r, c in itertools.product(range(start.shape[0]), range(start.shape[1])):
         b = start.copy()
@@ -87,7 +89,7 @@ def test_a_forced_cell_is_preferred() -> None:
     for _ in range(200):
         target = step(rng.random(SHAPE) < 0.4, LIFE, 1)
         preds = predecessors(target, 1)
-        forced = preds.all(axis=0)
+        forced: Board = np.all(preds, axis=0)
         if forced.any() and not (target == 0).all():
             break
     h = hint(np.zeros(SHAPE, dtype=bool), target, 1, SolveContext.create(), LIFE)
