@@ -31,7 +31,7 @@ import numpy.typing as npt
 from ai.kernel.context import SolveContext
 from ai.puzzles.life.joint_sat import JointSat, joint_fits
 from ai.puzzles.life.polish import wrong_cells
-from game.core.puzzles.life.rules import LIFE, Board, Rule, step
+from game.core.puzzles.life.rules import LIFE, Board, Rule, near_cells, step
 
 #: Candidate cells of an ADD hint checked for being alive in every start that keeps the player's cells.
 FORCED_CHECKS = 6
@@ -129,6 +129,20 @@ def _window_errors(start: Board, target: Board, rule: Rule, steps: int) -> npt.N
     return out.reshape(start.shape)
 
 
+def closeness(board: Board, most: int = 8) -> npt.NDArray[np.int64]:
+    """Each cell's distance (3x3 rings, on the torus) to the nearest live cell of ``board``, at most ``most``
+    (hints at equal wrong cells name a cell near what is on the board, not one in a far corner).
+
+    >>> b = np.zeros((5, 7), dtype=bool); b[0, 0] = True
+    >>> closeness(b)[0].tolist()
+    [0, 1, 2, 3, 3, 2, 1]
+    """
+    out = np.full(board.shape, most, dtype=np.int64)
+    for radius in range(most - 1, -1, -1):
+        out[near_cells(board, radius)] = radius
+    return out
+
+
 def _best(errors: npt.NDArray[np.int64], cells: list[Cell], prefer: set[Cell] | None = None) -> Cell:
     """The cell of ``cells`` whose flip leaves the fewest wrong cells (then one of ``prefer``, then the first)."""
     prefer = prefer or set()
@@ -173,8 +187,9 @@ def hint(painted: Board, target: Board, steps: int, ctx: SolveContext, rule: Rul
         start = sat.start()
         if wrong_cells(start, target, rule, steps) or (painted & ~start).any():
             raise AssertionError("life hint: a start replays with wrong cells or drops a live cell of the player")
+        near = closeness(painted | target)
         missing = sorted(((int(r), int(c)) for r, c in np.argwhere(start & ~painted)),
-                         key=lambda rc: (int(errors[rc]), rc))
+                         key=lambda rc: (int(errors[rc]), int(near[rc]), rc))
         cell, forced = _forced_cell(sat, keep, missing[:forced_checks], ctx)
         cell = cell or missing[0]
         return LifeHint(HintKind.ADD, cell, True, wrong, int(errors[cell]), forced, start)
@@ -198,4 +213,4 @@ def _forced_cell(sat: JointSat, keep: list[int], candidates: list[Cell],
     return None, False
 
 
-__all__ = ["FORCED_CHECKS", "HintKind", "LifeHint", "flip_errors", "hint"]
+__all__ = ["FORCED_CHECKS", "HintKind", "LifeHint", "closeness", "flip_errors", "hint"]

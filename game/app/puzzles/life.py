@@ -70,7 +70,7 @@ def hint_message(h: LifeHint) -> str:
     if h.kind == LifeHintKind.SOLVED:
         return "Already solved: your start becomes the target."
     do = "Make the marked cell alive" if h.alive else "Clear the marked cell"
-    counts = f"wrong cells {h.wrong_now} now, {h.wrong_after} after"
+    counts = f"wrong cells: {h.wrong_now} now, {h.wrong_after} after"
     if h.kind == LifeHintKind.ADD:
         why = ("every start that keeps your live cells has it" if h.forced
                else "a start that keeps all your live cells has it")
@@ -169,7 +169,7 @@ class LifeScene(Scene):
             return ""
         if rec.solved:
             return "solved"
-        return "" if rec.best is None else f"best: {hud.plural(rec.best, 'wrong cell')}"
+        return "" if rec.best is None else f"best: {rec.best} wrong"
 
     def solved_count(self) -> int:
         """Puzzles of the list solved (in their current version)."""
@@ -345,11 +345,10 @@ class LifeScene(Scene):
         p = m.puzzle
         label = self.progress_label(p)
         title = f"Reverse Life {self.index + 1}/{len(self.puzzles)}: {p.title}" + (f" ({label})" if label else "")
-        hud.blit_text(surface, hud.fit_text(title, 32, surface.get_width() // 2), (16, bar.centery), 32, hud.GOLD,
-                      anchor="midleft")
-        hud.blit_text(surface, f"{hud.plural(p.steps, 'step')} of {p.rule.name}, "
-                      f"{self.solved_count()}/{len(self.puzzles)} solved", (surface.get_width() - 16,
-                      bar.centery), 26, hud.WHITE, anchor="midright")
+        right = f"{hud.plural(p.steps, 'step')} of {p.rule.name}, {self.solved_count()}/{len(self.puzzles)} solved"
+        room = surface.get_width() - hud.text(right, 26).get_width() - 48
+        hud.blit_text(surface, hud.fit_text(title, 28, room), (16, bar.centery), 28, hud.GOLD, anchor="midleft")
+        hud.blit_text(surface, right, (surface.get_width() - 16, bar.centery), 26, hud.WHITE, anchor="midright")
         cell, rects = self._boards(surface.get_size())
         shown = self.shown if self.shown is not None else m.start
         final = self.view_step == p.steps

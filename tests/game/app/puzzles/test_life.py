@@ -155,7 +155,7 @@ def test_progress_is_kept_across_a_new_app(app: App) -> None:
     again.push(fresh)
     again.run_frames(1)
     assert fresh.progress_label(BLINKER) == "solved" and fresh.solved_count() == 1
-    assert fresh.progress_label(GLIDER) == f"best: {wrong} wrong cells"
+    assert fresh.progress_label(GLIDER) == f"best: {wrong} wrong"
     changed = LifePuzzle.from_text("title: Blinker\nsteps: 2\n" + "\n".join(
         "".join("#" if v else "." for v in row) for row in BLINKER.target) + "\n")
     assert fresh.progress_label(changed) == ""  # another puzzle under the same title starts afresh
