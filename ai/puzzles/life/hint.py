@@ -143,17 +143,19 @@ def closeness(board: Board, most: int = 8) -> npt.NDArray[np.int64]:
     return out
 
 
-def _best(errors: npt.NDArray[np.int64], cells: list[Cell], prefer: set[Cell] | None = None) -> Cell:
-    """The cell of ``cells`` whose flip leaves the fewest wrong cells (then one of ``prefer``, then the first)."""
+def _best(errors: npt.NDArray[np.int64], cells: list[Cell], near: npt.NDArray[np.int64],
+          prefer: set[Cell] | None = None) -> Cell:
+    """The cell of ``cells`` whose flip leaves the fewest wrong cells (then one of ``prefer``, then the
+    nearest to life by ``near``, then the first)."""
     prefer = prefer or set()
-    return min(cells, key=lambda rc: (int(errors[rc]), rc not in prefer))
+    return min(cells, key=lambda rc: (int(errors[rc]), rc not in prefer, int(near[rc])))
 
 
-def _flip_hint(kind: HintKind, painted: Board, errors: npt.NDArray[np.int64], wrong: int,
+def _flip_hint(kind: HintKind, painted: Board, target: Board, errors: npt.NDArray[np.int64], wrong: int,
                cells: list[Cell] | None = None, prefer: set[Cell] | None = None, note: str = "") -> LifeHint:
     """A hint that flips the cell (of ``cells``, default all) leaving the fewest wrong cells."""
     every = cells if cells else [(int(r), int(c)) for r, c in np.ndindex(*painted.shape)]
-    cell = _best(errors, every, prefer)
+    cell = _best(errors, every, closeness(painted | target), prefer)
     return LifeHint(kind, cell, not bool(painted[cell]), wrong, int(errors[cell]), note=note)
 
 
@@ -170,20 +172,20 @@ def hint(painted: Board, target: Board, steps: int, ctx: SolveContext, rule: Rul
         return LifeHint(HintKind.SOLVED, None, False, 0, 0)
     errors = flip_errors(painted, target, rule, steps)
     if not joint_fits(target, rule, steps):
-        return _flip_hint(HintKind.CLOSER, painted, errors, wrong, note="no search on a board this large")
+        return _flip_hint(HintKind.CLOSER, painted, target, errors, wrong, note="no search on a board this large")
     live = [(int(r), int(c)) for r, c in np.argwhere(painted)]
     sat = JointSat(target, rule, steps)
     try:
         keep = [sat.var(r, c) for r, c in live]
         answer = sat.solve(keep, ctx)
         if answer is None:
-            return _flip_hint(HintKind.CLOSER, painted, errors, wrong)
+            return _flip_hint(HintKind.CLOSER, painted, target, errors, wrong)
         if not answer:
             core = set(sat.core())  # not always minimal: a non-empty core can still hide "no start at all"
             if not core or sat.solve([], ctx) is False:
-                return _flip_hint(HintKind.NO_START, painted, errors, wrong)
+                return _flip_hint(HintKind.NO_START, painted, target, errors, wrong)
             in_core = {(r, c) for r, c in live if sat.var(r, c) in core}
-            return _flip_hint(HintKind.REMOVE, painted, errors, wrong, live, in_core)
+            return _flip_hint(HintKind.REMOVE, painted, target, errors, wrong, live, in_core)
         start = sat.start()
         if wrong_cells(start, target, rule, steps) or (painted & ~start).any():
             raise AssertionError("life hint: a start replays with wrong cells or drops a live cell of the player")
