@@ -8,7 +8,7 @@ the one way a piece of AI work learns its deadline, its cancel request and where
 * **The lemming game**: :func:`solve` (any registered solver; every answer replayed by the reference
   simulator), :func:`compute_hint`, :func:`analyse_level`, :func:`rate_level`, :func:`generate_run`, the
   learning entries (:func:`learn_physics`, :func:`learn_rules`, the player's :func:`knowledge`).
-* **Reverse Life**: :func:`life_reverse`, :func:`life_backbone`, :func:`life_learn_rule`.
+* **Reverse Life**: :func:`life_reverse`, :func:`life_hint`, :func:`life_backbone`, :func:`life_learn_rule`.
 * **Peg solitaire**: :func:`pegs_solve`, :func:`pegs_hint`, :func:`pegs_learn`, :func:`pegs_table`.
 * **Minesweeper**: :func:`mines_analyze`, :func:`mines_next_moves`, :func:`mines_bench`.
 * **Running work in a child process**: :func:`run_in_child` (the app's job runner uses it).
@@ -37,6 +37,9 @@ from ai.learning.observations import ordinary_games
 from ai.learning.observations_file import load_observations
 from ai.learning.physics_learner import agreement, engine_for, learn_by_asking, learn_physics
 from ai.learning.player import Knowledge, RulePicture, knowledge, offered_solvers, record_run
+from ai.puzzles.life.hint import HintKind as LifeHintKind
+from ai.puzzles.life.hint import LifeHint
+from ai.puzzles.life.hint import hint as life_hint
 from ai.puzzles.life.learn import disagreements as life_disagreements
 from ai.puzzles.life.learn import learn_rule as life_learn_rule
 from ai.puzzles.life.reverse import ReverseStatus as LifeReverseStatus
@@ -78,14 +81,15 @@ from ai.services.generation.generator import GeneratedLevel
 
 __all__ = [
     "COMPARTMENT_GRIDS", "MODEL_CURVES", "REGIME_CURVES", "Curves", "GENERATION_MIN_SIDE", "SOLVERS",
-    "Analysis", "AnalysisStatus", "Hint", "JobCancelled", "JobFailed", "Knowledge", "LifeReverseStatus",
+    "Analysis", "AnalysisStatus", "Hint", "JobCancelled", "JobFailed", "Knowledge", "LifeHint", "LifeHintKind",
+    "LifeReverseStatus",
     "MinesAnalysis", "MinesAnalysisStatus", "MinesMoveKind", "MinesWrongAnswerError", "PegsStatus", "Progress",
     "ProgressBar", "ProgressCallback", "Rating", "RelaxedSolution", "RulePicture", "RunSpec", "SolveContext",
     "SolveMode", "SolveResult", "SolveStatus", "SolveStopped", "Solver", "StopReason", "WrongSolutionError",
     "agreement", "analyse_level", "compute_hint", "default_jobs", "difficulty_spec",
     "engine_for", "fork_available", "generate_run", "get_solver", "knowledge", "last_arrival_frame",
     "learn_by_asking", "learn_physics", "learn_positions", "learn_rules", "learned_hint", "learning_curves",
-    "life_backbone", "life_disagreements", "life_learn_rule", "life_reverse", "load_observations",
+    "life_backbone", "life_disagreements", "life_hint", "life_learn_rule", "life_reverse", "load_observations",
     "mines_analyze", "mines_bench", "mines_check_against_board", "mines_check_against_view", "mines_next_moves",
     "offered_solvers", "ordinary_games", "pegs_hint", "pegs_learn", "pegs_parse_games", "pegs_random_games",
     "pegs_solve", "pegs_verify", "pick_certifier", "player_label", "rate_level", "rated_level",

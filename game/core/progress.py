@@ -38,7 +38,8 @@ from typing import Any, Iterable
 from game.core.errors import IllegalBricksError
 from game.core.level import Brick, Level
 from game.core.progress_records import (
-    MAX_REPLAYS, LevelRecord, ProgressFormatError, Replay, merge_records, parse_progress,
+    MAX_REPLAYS, LevelRecord, ProgressFormatError, PuzzleRecord, Replay, merge_puzzle, merge_records, parse_progress,
+    parse_puzzles,
 )
 from game.core.simulation import simulate
 from game.core.storage import read_user_json, set_aside, user_data_dir, user_levels_dir
@@ -46,6 +47,8 @@ from game.core.writing import file_lock, locked_update, write_target
 
 #: File format version written in the JSON.
 FORMAT_VERSION = 1
+#: Top-level fields of the file the store reads itself (the others are kept as they are).
+_OWN_FIELDS = ("version", "levels", "puzzles")
 #: Largest progress file read, in bytes (a bigger one is set aside as unusable).
 MAX_PROGRESS_BYTES = 32 * 1024 * 1024
 
@@ -99,6 +102,8 @@ class ProgressStore:
     def __init__(self, path: Path | None, records: dict[str, LevelRecord] | None = None) -> None:
         self.path = path
         self.records: dict[str, LevelRecord] = records or {}
+        #: Side-puzzle progress (``"life/<file name>"``, ...), saved under ``puzzles`` in the same file.
+        self.puzzles: dict[str, PuzzleRecord] = {}
         #: Problems met while loading or saving, to show the player.
         self.messages: list[str] = []
         #: The records as last read from (or written to) the file: the base of the merge.
@@ -131,7 +136,8 @@ class ProgressStore:
         if problem is None and data is not None:
             try:
                 store.records, bad = parse_progress(data)
-                store.extra = {k: v for k, v in data.items() if k not in ("version", "levels")}
+                store.puzzles = parse_puzzles(data.get("puzzles"))
+                store.extra = {k: v for k, v in data.items() if k not in _OWN_FIELDS}
             except ProgressFormatError as exc:
                 problem = str(exc)
         if problem is None and not bad:
@@ -175,7 +181,8 @@ class ProgressStore:
     def to_json(self) -> dict[str, Any]:
         """The JSON document."""
         return {**self.extra, "version": FORMAT_VERSION,
-                "levels": {k: r.to_json() for k, r in sorted(self.records.items())}}
+                "levels": {k: r.to_json() for k, r in sorted(self.records.items())},
+                "puzzles": {k: r.to_json() for k, r in sorted(self.puzzles.items())}}
 
     def save(self) -> None:
         """Merge this process's changes into the file under a lock; errors are reported, not raised."""
@@ -196,8 +203,10 @@ class ProgressStore:
                       for key in set(disk) | set(self.records)}
             self.records = merged
             if isinstance(on_disk, dict):
-                self.extra = {**{k: v for k, v in on_disk.items() if k not in ("version", "levels")},
-                              **self.extra}
+                disk_puzzles = parse_puzzles(on_disk.get("puzzles"))
+                self.puzzles = {key: merge_puzzle(disk_puzzles.get(key), self.puzzles.get(key))
+                                for key in set(disk_puzzles) | set(self.puzzles)}
+                self.extra = {**{k: v for k, v in on_disk.items() if k not in _OWN_FIELDS}, **self.extra}
             return self.to_json()
 
         try:
@@ -282,6 +291,22 @@ class ProgressStore:
         if save:
             self.save()
         return improved
+
+    def puzzle(self, key: str, puzzle_hash: str) -> PuzzleRecord | None:
+        """The progress on side puzzle ``key`` in its version ``puzzle_hash`` (``None``: none yet)."""
+        rec = self.puzzles.get(key)
+        return rec if rec is not None and rec.puzzle_hash == puzzle_hash else None
+
+    def record_puzzle(self, key: str, puzzle_hash: str, wrong: int, *, save: bool = True) -> bool:
+        """Remember ``wrong`` cells (0: solved) reached on side puzzle ``key``; True (and saved) when it is a new
+        best for this version."""
+        rec = self.puzzle(key, puzzle_hash)
+        if rec is not None and rec.best is not None and rec.best <= wrong:
+            return False
+        self.puzzles[key] = PuzzleRecord(wrong == 0 or (rec is not None and rec.solved), int(wrong), puzzle_hash)
+        if save:
+            self.save()
+        return True
 
     def record_attempt(self, key: str, *, save: bool = True) -> None:
         """Count one released run."""

@@ -245,3 +245,60 @@ def merge_records(disk: LevelRecord | None, mine: LevelRecord | None, base: Leve
 
 
 _MISSING = object()
+
+
+@dataclass
+class PuzzleRecord:
+    """Progress on one side puzzle (a Reverse Life target, ...): solved, and the best result reached.
+
+    ``best`` is the fewest wrong cells reached (0 once solved); ``puzzle_hash`` names the puzzle's version
+    (a puzzle whose file changed starts afresh).
+    """
+
+    solved: bool = False
+    best: int | None = None
+    puzzle_hash: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"solved": self.solved, "best": self.best, "hash": self.puzzle_hash}
+
+    @classmethod
+    def from_json(cls, data: Any) -> PuzzleRecord:
+        """Parse the JSON form; raises :class:`ProgressFormatError` on anything malformed."""
+        if not isinstance(data, dict):
+            raise ProgressFormatError("a puzzle record must be an object")
+        return cls(_flag(data.get("solved", False), "solved"), _optional_count(data.get("best"), "best"),
+                   _text(data.get("hash", ""), "hash"))
+
+
+def parse_puzzles(data: Any) -> dict[str, PuzzleRecord]:
+    """The side-puzzle records of a progress document's ``puzzles`` object (malformed ones dropped).
+
+    >>> sorted(parse_puzzles({"life/a.txt": {"solved": True, "best": 0}, "life/b.txt": {"best": -2}}))
+    ['life/a.txt']
+    """
+    if not isinstance(data, dict):
+        return {}
+    out: dict[str, PuzzleRecord] = {}
+    for key, value in data.items():
+        try:
+            out[_text(key, "a puzzle key")] = PuzzleRecord.from_json(value)
+        except ProgressFormatError:
+            continue
+    return out
+
+
+def merge_puzzle(disk: PuzzleRecord | None, mine: PuzzleRecord | None) -> PuzzleRecord:
+    """One side puzzle's progress from two processes: for the same version, solved by either and the
+    smaller best; for different versions, this process's record.
+
+    >>> merge_puzzle(PuzzleRecord(True, 0, "h"), PuzzleRecord(False, 3, "h"))
+    PuzzleRecord(solved=True, best=0, puzzle_hash='h')
+    """
+    if mine is None or disk is None:
+        return copy.deepcopy(mine if mine is not None else disk or PuzzleRecord())
+    if disk.puzzle_hash != mine.puzzle_hash:
+        return copy.deepcopy(mine)
+    bests = [b for b in (disk.best, mine.best) if b is not None]
+    return PuzzleRecord(disk.solved or mine.solved, min(bests) if bests else None, mine.puzzle_hash)

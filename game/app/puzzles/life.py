@@ -3,8 +3,11 @@
 Three boards side by side: the player's start (painted with the mouse or the keyboard), the start
 after the puzzle's steps (or after any step, with , and .), wrong cells outlined, and the target.
 The AI runs in a child process (a job of the app's runner, :class:`game.app.jobs.JobRunner`), so the
-game never freezes: H shows one cell that is the same in every start (:func:`ai.facade.life_backbone`)
-and that the player has wrong, S fills in the AI's start (:func:`ai.facade.life_reverse`), undoable.
+game never freezes: H marks one cell to flip next (:func:`ai.facade.life_hint`: a cell of a start that keeps
+every live cell painted, or the painted cell to clear, or the flip that leaves the fewest wrong cells),
+S fills in the AI's start (:func:`ai.facade.life_reverse`), undoable.  Progress (solved, fewest wrong
+cells) is kept per puzzle in the app's progress store and shown in the title; a puzzle solved with the
+AI's start is not counted.
 
 Keys: arrows move the cursor, Space/Enter/B flip the cursor cell, click flips a cell (drag paints),
 right-click clears one, Z/Y undo/redo, Backspace clears the board, , and . show another step,
@@ -19,7 +22,7 @@ from typing import Any
 import numpy as np
 import pygame
 
-from ai.facade import LifeReverseStatus, SolveContext, SolveStopped, life_backbone, life_reverse
+from ai.facade import LifeHint, LifeHintKind, LifeReverseStatus, SolveContext, SolveStopped, life_hint, life_reverse
 from game.core.error_log import log_error
 from game.core.errors import GameError
 from game.core.puzzles.life.puzzle import LifeModel, LifePuzzle, load_pack
@@ -30,8 +33,12 @@ from game.app.input import Act, Action, mouse_held
 from game.app.jobs import Execution, Job, JobEvent, JobHandle
 from game.app.render import LevelRenderer
 
-#: Seconds the AI may spend on a solve or a hint.
+#: Seconds the AI may spend on a solve.
 AI_TIME_LIMIT = 10.0
+#: Seconds a hint may take (its search; the flip that leaves the fewest wrong cells is its answer after that).
+HINT_TIME_LIMIT = 5.0
+#: Text size of the message under the boards (two lines at most).
+MESSAGE_SIZE = 24
 #: Colours of live and dead cells, the cursor and wrong cells.
 ALIVE, DEAD, GRID = (250, 214, 90), (34, 28, 56), (60, 52, 92)
 
@@ -39,19 +46,42 @@ ALIVE, DEAD, GRID = (250, 214, 90), (34, 28, 56), (60, 52, 92)
 class LifeTask(enum.Enum):
     """What the AI is asked."""
 
-    HINT = "hint"  #: :func:`ai.facade.life_backbone`
+    HINT = "hint"  #: :func:`ai.facade.life_hint`
     SOLVE = "solve"  #: :func:`ai.facade.life_reverse`
 
 
-def _life_job(kind: LifeTask, target: Board, steps: int, rule_name: str) -> Job:
-    """A job of the runner: :attr:`LifeTask.SOLVE` or :attr:`LifeTask.HINT`."""
+def _life_job(kind: LifeTask, target: Board, steps: int, rule_name: str, start: Board | None = None) -> Job:
+    """A job of the runner: :attr:`LifeTask.SOLVE`, or :attr:`LifeTask.HINT` for the player's ``start``."""
+    painted = None if start is None else start.copy()
+
     def job(ctx: SolveContext) -> Any:
+        rule = parse_rule(rule_name)
         try:
-            return (life_reverse if kind == LifeTask.SOLVE else life_backbone)(target, steps, ctx,
-                                                                               parse_rule(rule_name))
+            if kind == LifeTask.HINT and painted is not None:
+                return life_hint(painted, target, steps, ctx, rule)
+            return life_reverse(target, steps, ctx, rule)
         except SolveStopped:  # cancelled (only in a thread; a child process is killed instead)
             return None
     return job
+
+
+def hint_message(h: LifeHint) -> str:
+    """What the player is told about a hint (plain words; the cell is marked on the board)."""
+    if h.kind == LifeHintKind.SOLVED:
+        return "Already solved: your start becomes the target."
+    do = "Make the marked cell alive" if h.alive else "Clear the marked cell"
+    counts = f"wrong cells: {h.wrong_now} now, {h.wrong_after} after"
+    if h.kind == LifeHintKind.ADD:
+        why = ("every start that keeps your live cells has it" if h.forced
+               else "a start that keeps all your live cells has it")
+        return f"Hint: {do.lower()}: {why} ({counts})."
+    if h.kind == LifeHintKind.REMOVE:
+        return f"Hint: {do.lower()}. No start keeps all your live cells; this change helps most ({counts})."
+    lead = "No start can make this target exactly." if h.kind == LifeHintKind.NO_START else (
+        "The AI found no start in time.")
+    if h.wrong_after < h.wrong_now:
+        return f"{lead} {do}: no other single change leaves fewer wrong cells ({counts})."
+    return f"{lead} {do}: no single change lowers the wrong cells; this one keeps them lowest ({counts})."
 
 
 class LifeScene(Scene):
@@ -75,6 +105,7 @@ class LifeScene(Scene):
         self.view_step = self.model.puzzle.steps if self.model else 0
         self.message = ""
         self.hint_cell: tuple[int, int] | None = None
+        self.last_hint: LifeHint | None = None  #: the AI's last hint for this puzzle
         self.paint: bool | None = None  #: the value a mouse drag paints
         #: Where the AI's jobs run (None: the runner's default, a child process where ``fork`` exists).
         self.execution: Execution | None = None if use_processes is None else (
@@ -82,6 +113,9 @@ class LifeScene(Scene):
         self.job: JobHandle | None = None
         self.job_kind = LifeTask.HINT
         self.shown: Board | None = None
+        self.was_solved = False  #: the start was solved at the last change ("Solved!" is said once per solve)
+        self.assisted = False  #: the start holds the AI's answer (not counted as the player's progress)
+        self._last_start: Board | None = None  #: the start at the last change
         self._refresh()
 
     # ------------------------------------------------------------------ model
@@ -97,24 +131,57 @@ class LifeScene(Scene):
         if self.job is not None:
             self.job.cancel()
         self.job = None
+        self.save_progress()
         self.index = index % len(self.puzzles)
         self.model = LifeModel(self.puzzles[self.index])
         self.view_step = self.model.puzzle.steps
-        self.cursor, self.hint_cell, self.message = (0, 0), None, ""
+        self.cursor, self.hint_cell, self.message, self.last_hint = (0, 0), None, "", None
+        self.was_solved = self.assisted = False
+        self._last_start = None
         self._refresh()
 
     def _changed(self) -> None:
+        """After every change of the start: the view, the progress, and "Solved!" when it has just become solved."""
+        m = self.model
+        if m is None or (self._last_start is not None and np.array_equal(self._last_start, m.start)):
+            return  # nothing changed (a cell set to the state it had)
+        self._last_start = m.start.copy()
         self.hint_cell = None
         self._refresh()
-        if self.model is not None and self.model.solved:
+        solved = m.solved
+        if not self.assisted and m.start.any():
+            self.app.progress.record_puzzle(m.puzzle.progress_key, m.puzzle.puzzle_hash, m.wrong_cells,
+                                            save=solved)
+        if solved and not self.was_solved:
             self.message = "Solved! The start becomes the target. ] for the next puzzle."
+        elif not solved:
+            self.message = ""  # what was said was about the start before
+        self.was_solved = solved
+
+    def save_progress(self) -> None:
+        """Write the progress store (bests are kept in memory while painting, written here and on a solve)."""
+        self.app.progress.save()
+
+    def progress_label(self, puzzle: LifePuzzle) -> str:
+        """``solved``, ``best: N wrong`` or nothing, for ``puzzle``."""
+        rec = self.app.progress.puzzle(puzzle.progress_key, puzzle.puzzle_hash)
+        if rec is None:
+            return ""
+        if rec.solved:
+            return "solved"
+        return "" if rec.best is None else f"best: {rec.best} wrong"
+
+    def solved_count(self) -> int:
+        """Puzzles of the list solved (in their current version)."""
+        return sum(1 for p in self.puzzles if (r := self.app.progress.puzzle(p.progress_key, p.puzzle_hash))
+                   is not None and r.solved)
 
     # ------------------------------------------------------------------ layout
     def _boards(self, size: tuple[int, int]) -> tuple[int, list[pygame.Rect]]:
         """Cell size and the three board rectangles (start, result, target)."""
         w, h = size
         rows, cols = self.model.puzzle.shape if self.model else (1, 1)
-        top, bottom = hud.TOP_BAR + 60, h - hud.BOTTOM_BAR - 60
+        top, bottom = hud.TOP_BAR + 40, h - hud.BOTTOM_BAR - 40 - 2 * MESSAGE_SIZE
         cell = max(4, min((w - 80) // (3 * cols), (bottom - top) // rows))
         bw, bh = cell * cols, cell * rows
         gap = (w - 3 * bw) // 4
@@ -134,6 +201,7 @@ class LifeScene(Scene):
         """Painting, undo, stepping the view, the AI, switching puzzles (see the module docstring)."""
         k = action.kind
         if k == Act.BACK:
+            self.save_progress()
             self.app.pop()  # the app cancels this scene's job
             return
         m = self.model
@@ -158,6 +226,7 @@ class LifeScene(Scene):
                 self._changed()
         elif k in (Act.CLEAR, Act.RESTART):
             m.clear()
+            self.assisted = False
             self._changed()
         elif k == Act.STEP_BACK:
             self.view_step = max(0, self.view_step - 1)
@@ -170,7 +239,8 @@ class LifeScene(Scene):
         elif k == Act.NEXT_ITEM:
             self.load(self.index + 1)
         elif k == Act.HINT:
-            self._submit(LifeTask.HINT, _life_job(LifeTask.HINT, m.puzzle.target, m.puzzle.steps, m.puzzle.rule.name))
+            self._submit(LifeTask.HINT, _life_job(LifeTask.HINT, m.puzzle.target, m.puzzle.steps, m.puzzle.rule.name,
+                                                  m.start))
         elif k == Act.SOLVE:
             self._submit(LifeTask.SOLVE, _life_job(LifeTask.SOLVE, m.puzzle.target, m.puzzle.steps,
                                                    m.puzzle.rule.name))
@@ -201,8 +271,11 @@ class LifeScene(Scene):
     def _submit(self, kind: LifeTask, job: Job) -> None:
         self.job_kind = kind
         self.message = "The AI is looking for a hint..." if kind == LifeTask.HINT else "The AI is solving..."
+        limit = self.ai_time_limit
+        if kind == LifeTask.HINT and limit is not None:
+            limit = min(limit, HINT_TIME_LIMIT)
         self.job = self.app.jobs.submit(job, label=f"life-{kind.value}", owner=self, lane="ai",
-                                        time_limit=self.ai_time_limit, on_done=self._on_done,
+                                        time_limit=limit, on_done=self._on_done,
                                         on_error=self._on_error, on_cancelled=self._on_cancelled,
                                         execution=self.execution)
 
@@ -240,6 +313,7 @@ class LifeScene(Scene):
 
     def _take_solution(self, result: Any) -> None:
         assert self.model is not None
+        self.assisted = True
         self.model.set_start(result.start)
         self._changed()
         if result.status == LifeReverseStatus.EXACT:
@@ -249,21 +323,12 @@ class LifeScene(Scene):
         else:
             self.message = f"No exact start found in time; best has {result.wrong_cells} wrong cells."
 
-    def _take_hint(self, bb: Any) -> None:
-        assert self.model is not None
-        if not bb.exists:
-            self.message = "No start can make this target." if bb.proved else "The AI found no start in time."
-            return
-        start = self.model.start
-        wrong = np.argwhere((bb.alive & ~start) | (bb.dead & start))
-        if wrong.size:
-            r, c = (int(v) for v in wrong[0])
-            self.hint_cell = self.cursor = (r, c)
-            alive = bool(bb.alive[r, c])
-            self.message = (f"Hint: the marked cell is {'alive' if alive else 'dead'} in every start"
-                            f"{'' if bb.proved else ' the AI found'}.")
-        else:
-            self.message = f"Every one of the {bb.count} forced cells is right; the others are free."
+    def _take_hint(self, h: LifeHint) -> None:
+        """Mark the hint's cell (the cursor goes there) and say what to do with it."""
+        self.hint_cell, self.last_hint = h.cell, h
+        if h.cell is not None:
+            self.cursor = h.cell
+        self.message = hint_message(h)
 
     # ------------------------------------------------------------------ drawing
     def draw(self, surface: pygame.Surface) -> None:
@@ -278,11 +343,12 @@ class LifeScene(Scene):
             hud.blit_text(surface, self.error, (20, hud.TOP_BAR + 20), 26, hud.RED)
             return
         p = m.puzzle
-        title = f"Reverse Life {self.index + 1}/{len(self.puzzles)}: {p.title}"
-        hud.blit_text(surface, hud.fit_text(title, 32, surface.get_width() // 2), (16, bar.centery), 32, hud.GOLD,
-                      anchor="midleft")
-        hud.blit_text(surface, f"{hud.plural(p.steps, 'step')} of {p.rule.name}", (surface.get_width() - 16,
-                      bar.centery), 26, hud.WHITE, anchor="midright")
+        label = self.progress_label(p)
+        title = f"Reverse Life {self.index + 1}/{len(self.puzzles)}: {p.title}" + (f" ({label})" if label else "")
+        right = f"{hud.plural(p.steps, 'step')} of {p.rule.name}, {self.solved_count()}/{len(self.puzzles)} solved"
+        room = surface.get_width() - hud.text(right, 26).get_width() - 48
+        hud.blit_text(surface, hud.fit_text(title, 28, room), (16, bar.centery), 28, hud.GOLD, anchor="midleft")
+        hud.blit_text(surface, right, (surface.get_width() - 16, bar.centery), 26, hud.WHITE, anchor="midright")
         cell, rects = self._boards(surface.get_size())
         shown = self.shown if self.shown is not None else m.start
         final = self.view_step == p.steps
@@ -305,8 +371,9 @@ class LifeScene(Scene):
         hud.blit_text(surface, status, (rects[1].centerx, rects[1].bottom + 8), 28,
                       hud.GREEN if m.solved else hud.WHITE, anchor="midtop")
         if self.message:
-            hud.blit_text(surface, hud.fit_text(self.message, 26, surface.get_width() - 40),
-                          (surface.get_width() // 2, rects[0].bottom + 40), 26, hud.GOLD, anchor="midtop")
+            for i, line in enumerate(hud.wrap_text(self.message, MESSAGE_SIZE, surface.get_width() - 40, 2)):
+                hud.blit_text(surface, line, (surface.get_width() // 2, rects[0].bottom + 38 + i * MESSAGE_SIZE),
+                              MESSAGE_SIZE, hud.GOLD, anchor="midtop")
 
     @staticmethod
     def _draw_board(surface: pygame.Surface, rect: pygame.Rect, cell: int, board: Board) -> None:

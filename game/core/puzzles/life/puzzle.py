@@ -16,13 +16,14 @@ pattern whose ``k``-th generation on the torus is the target.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from game.core.errors import GameError, LevelFormatError
-from game.core.puzzles.life.board import BoardFile, parse_board_text, read_board_file
+from game.core.puzzles.life.board import BoardFile, format_board, parse_board_text, read_board_file
 from game.core.puzzles.life.rules import LIFE, Board, Rule, RuleError, parse_rule, step
 
 #: Steps a puzzle may ask for.
@@ -65,6 +66,17 @@ class LifePuzzle:
     def load(cls, path: Path | str) -> LifePuzzle:
         """Read a puzzle file (bounded loader)."""
         return cls.from_file(read_board_file(path), str(path))
+
+    @property
+    def puzzle_hash(self) -> str:
+        """A short hash of the target, the steps and the rule (progress is kept per version of a puzzle)."""
+        text = f"{self.rule.name}\n{self.steps}\n{format_board(self.target)}"
+        return hashlib.sha256(text.encode("ascii")).hexdigest()[:16]
+
+    @property
+    def progress_key(self) -> str:
+        """The key of this puzzle in the progress file: ``life/<file name>`` (``life/<title>`` without a file)."""
+        return f"life/{Path(self.path).name if self.path and self.path != '<text>' else self.title}"
 
     @property
     def shape(self) -> tuple[int, int]:

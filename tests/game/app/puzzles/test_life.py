@@ -6,7 +6,10 @@ import numpy as np
 import pygame
 
 from game.core.puzzles.life.puzzle import LifePuzzle
-from game.app.app import App
+from game.core.puzzles.life.rules import step
+from ai.facade import LifeHintKind
+from game.app.app import App, FixedClock
+from game.app.compose import build_app
 from game.app.puzzles.life import LifeScene
 from tests.game.app.conftest import click, press
 
@@ -15,6 +18,8 @@ BLINKER = LifePuzzle.from_text("title: Blinker\nsteps: 1\n.......\n.......\n....
 #: A 6x6 target whose predecessors share 12 live cells (found by the backbone and brute force).
 FORCED = LifePuzzle.from_text("steps: 1\n..#..#\n...#..\n##...#\n######\n#..#..\n.##.##\n")
 FORCED_ALIVE = {(0, 5), (1, 3), (1, 5), (2, 0), (2, 4), (2, 5), (3, 1), (3, 2), (3, 3), (4, 2), (5, 1), (5, 5)}
+#: Live cells on the blinker puzzle that no start keeps all of (while starts exist).
+PAINTED_NO_START_KEEPS = ((0, 3), (2, 2), (2, 3), (3, 1), (3, 3), (3, 4), (4, 0), (4, 2), (4, 3), (5, 2))
 GLIDER = LifePuzzle.from_text("title: Glider\nsteps: 2\n........\n..#.....\n...#....\n.###....\n........\n"
                               "........\n........\n........\n")
 
@@ -53,7 +58,7 @@ def test_solve_and_hint_through_the_job_runner(app: App) -> None:
     app.run_frames(1)
     press(app, pygame.K_h, unicode="h")
     scene.wait()
-    assert scene.hint_cell in FORCED_ALIVE and "alive in every start" in scene.message, scene.message
+    assert scene.hint_cell in FORCED_ALIVE and "every start that keeps your live cells" in scene.message, scene.message
     press(app, pygame.K_RIGHTBRACKET, unicode="]")
     press(app, pygame.K_s, unicode="s")
     scene.wait()
@@ -82,3 +87,99 @@ def test_an_answer_for_a_puzzle_left_behind_is_dropped(app: App) -> None:
     job.wait(120.0)
     app.run_frames(2)
     assert scene.model is not None and scene.model.puzzle is BLINKER and scene.model.start.sum() == 0
+
+
+def _take_hint(app: App, scene: LifeScene) -> None:
+    press(app, pygame.K_h, unicode="h")
+    scene.wait()
+
+
+def _flip_at_cursor(app: App) -> None:
+    press(app, pygame.K_SPACE, unicode=" ")
+
+
+def test_hint_on_a_wrap_around_board_names_a_cell_and_following_them_solves(app: App) -> None:
+    scene = LifeScene(app, [GLIDER], ai_time_limit=None)
+    app.push(scene)
+    app.run_frames(1)
+    assert scene.model is not None
+    for _ in range(64):
+        _take_hint(app, scene)
+        h = scene.last_hint
+        assert h is not None and "forced cells" not in scene.message, scene.message
+        assert scene.hint_cell == h.cell == scene.cursor and h.kind == LifeHintKind.ADD, scene.message
+        assert scene.message.startswith("Hint: make the marked cell alive"), scene.message
+        assert h.start is not None and np.array_equal(step(h.start, GLIDER.rule, 2), GLIDER.target)
+        assert not scene.model.start[h.cell] and h.start[h.cell]
+        _flip_at_cursor(app)
+        if scene.model.solved:
+            break
+    assert scene.model.solved and "Solved!" in scene.message
+
+
+def test_a_hint_for_painted_cells_no_start_keeps_reduces_the_error(app: App) -> None:
+    scene = LifeScene(app, [BLINKER], ai_time_limit=None)
+    app.push(scene)
+    app.run_frames(1)
+    assert scene.model is not None
+    for r, c in PAINTED_NO_START_KEEPS:
+        scene.model.set_cell(r, c, True)
+    scene._changed()
+    before = scene.model.wrong_cells
+    _take_hint(app, scene)
+    h = scene.last_hint
+    assert h is not None and h.kind == LifeHintKind.REMOVE and scene.model.start[h.cell], scene.message
+    assert "Clear the marked cell" in scene.message or "clear the marked cell" in scene.message
+    _flip_at_cursor(app)
+    assert scene.model.wrong_cells == h.wrong_after < before
+
+
+def test_progress_is_kept_across_a_new_app(app: App) -> None:
+    pack = [BLINKER, GLIDER]
+    scene = LifeScene(app, pack)
+    app.push(scene)
+    app.run_frames(1)
+    assert scene.progress_label(BLINKER) == "" and scene.solved_count() == 0
+    assert scene.model is not None
+    for r in (2, 3, 4):
+        scene.cursor = (r, 3)
+        _flip_at_cursor(app)
+    assert scene.model.solved
+    press(app, pygame.K_RIGHTBRACKET, unicode="]")
+    scene.cursor = (0, 0)
+    _flip_at_cursor(app)  # one stray cell on the glider: its best so far
+    wrong = scene.model.wrong_cells
+    press(app, pygame.K_ESCAPE)
+    again = build_app(size=(800, 500), clock=FixedClock())
+    fresh = LifeScene(again, pack)
+    again.push(fresh)
+    again.run_frames(1)
+    assert fresh.progress_label(BLINKER) == "solved" and fresh.solved_count() == 1
+    assert fresh.progress_label(GLIDER) == f"best: {wrong} wrong"
+    changed = LifePuzzle.from_text("title: Blinker\nsteps: 2\n" + "\n".join(
+        "".join("#" if v else "." for v in row) for row in BLINKER.target) + "\n")
+    assert fresh.progress_label(changed) == ""  # another puzzle under the same title starts afresh
+
+
+def test_solved_is_said_once_per_solve(app: App) -> None:
+    scene = LifeScene(app, [BLINKER], ai_time_limit=None)
+    app.push(scene)
+    app.run_frames(1)
+    assert scene.model is not None
+    for r in (2, 3, 4):
+        scene.cursor = (r, 3)
+        _flip_at_cursor(app)
+    assert scene.model.solved and scene.message.startswith("Solved!")
+    _take_hint(app, scene)
+    assert scene.message == "Already solved: your start becomes the target." and scene.hint_cell is None
+    cell, rects = scene._boards(app.screen.get_size())
+    click(app, (rects[0].x + cell // 2, rects[0].y + cell // 2), button=3)  # clears a dead cell: no change
+    press(app, pygame.K_LEFT)
+    press(app, pygame.K_COMMA, unicode=",")
+    press(app, pygame.K_PERIOD, unicode=".")
+    app.run_frames(5)
+    assert scene.message.startswith("Already solved"), scene.message  # not announced again
+    press(app, pygame.K_z, unicode="z")
+    assert not scene.model.solved and scene.message == ""
+    press(app, pygame.K_y, unicode="y")
+    assert scene.message.startswith("Solved!")  # a new solve is announced
