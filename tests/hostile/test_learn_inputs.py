@@ -7,32 +7,20 @@ command's own (not the memory of the test process that started it).
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 
 from ai.learning.observations import random_game
 from game.core.physics_catalog import SHIPPED
-from tests.conftest import REPO
+from tests.child_peak import run_main
 
 GIB_KB = 1024 * 1024
 
-#: Runs the command in its argv in a child, then prints its exit code and the child's peak memory in kB.
-_GO_BETWEEN = ("import resource, subprocess, sys; "
-               "p = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
-               "sys.stderr.write(p.stderr); sys.stdout.write(p.stdout); "
-               "print('PEAK', p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-
-
 def _learn(*args: str) -> tuple[int, int, str, str]:
     """``main.py learn ARGS`` in a child: exit code, peak memory (kB), stdout, stderr."""
-    proc = subprocess.run([sys.executable, "-c", _GO_BETWEEN, sys.executable, "main.py", "learn", *args],
-                          cwd=REPO, capture_output=True, text=True, timeout=1200)
-    out, _, peak_line = proc.stdout.rstrip("\n").rpartition("\n")
-    _, code, peak = peak_line.split()
-    return int(code), int(peak), out, proc.stderr
+    proc, _, peak_mb = run_main("learn", *args)
+    return proc.returncode, int(peak_mb * 1024), proc.stdout, proc.stderr
 
 
 def write_many_lemmings(path: Path, lemmings: int = 500, frames: int = 2_000) -> Path:

@@ -4,13 +4,8 @@ memory stays under 1 GB by design, with or without a limit; what a cap leaves ou
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
-import threading
-import time
 from pathlib import Path
-from typing import IO
 
 import numpy as np
 import pytest
@@ -24,7 +19,7 @@ from ai.puzzles.pegs import search as pegs_search
 from game.core.puzzles.life.board import MAX_SIDE, format_board
 from game.core.puzzles.life.rules import LIFE
 from game.core.puzzles.pegs import parse_board
-from tests.conftest import REPO
+from tests.child_peak import run_main
 
 #: Seconds of slack for a loaded machine (start-up is measured apart): generous, where the limits failed
 #: by 10 s and more.
@@ -36,27 +31,8 @@ def _largest_board(seed: int = 1) -> np.ndarray:
 
 
 def _run(*args: str) -> tuple[subprocess.CompletedProcess[str], float, float]:
-    """``main.py ARGS`` in a child: the process, its wall time, and its own peak memory in MB (from
-    :func:`os.wait4`, not the peak of every child this test process ever had)."""
-    start = time.perf_counter()
-    with subprocess.Popen([sys.executable, "main.py", *args], cwd=REPO, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True) as child:
-        texts: dict[str, str] = {}
-
-        def read(name: str, stream: IO[str]) -> None:
-            texts[name] = stream.read()
-
-        readers = [threading.Thread(target=read, args=(name, stream))
-                   for name, stream in (("out", child.stdout), ("err", child.stderr)) if stream is not None]
-        for reader in readers:
-            reader.start()
-        _, status, usage = os.wait4(child.pid, 0)
-        child.returncode = os.waitstatus_to_exitcode(status)
-        for reader in readers:
-            reader.join()
-    wall = time.perf_counter() - start
-    proc = subprocess.CompletedProcess(child.args, child.returncode, texts["out"], texts["err"])
-    return proc, wall, usage.ru_maxrss / 1024
+    """``main.py ARGS`` in a child: the process, its wall time, and its own peak memory in MB."""
+    return run_main(*args, timeout=300)
 
 
 def test_reverse_of_the_largest_board_keeps_its_limit_and_says_what_the_cap_left_out(tmp_path: Path) -> None:

@@ -310,9 +310,7 @@ def test_unique_24x32_in_rooms_rechecked_by_cpsat() -> None:
     """24x32, K = 6, unique: two rooms certified by the search; CP-SAT re-proves the whole level unique."""
     from ai.services.generation.parallel import RunSpec, generate_run
 
-    start = time.perf_counter()
     (g,) = list(generate_run(RunSpec(24, 32, bricks=6, lemmings=2, unique=True, seed=11), 1, jobs=2))
-    assert time.perf_counter() - start < 120  # ~14 CPU s; the target is under 20 s a level on an idle machine
     assert g.unique and len(g.solutions) == 1 and g.cpu_seconds > 0
     res = facade.solve(g.level, solver="cpsat", mode="all", time_limit=120)
     assert res.min_bricks == 6 and res.complete and res.solutions == g.solutions
