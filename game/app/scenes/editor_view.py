@@ -423,8 +423,11 @@ class EditorView:
         if not self.scene.analysis_current():
             out.append(("changed since analysis:", 22, hud.GOLD))
             out.append(("press A", 22, hud.GOLD))
-            return out + [(text, size, STALE) for text, size, _ in self.result_lines(a, a.level, width, stale=True)]
-        return out + self.result_lines(a, self.scene.draft, width)
+            out += [(text, size, STALE) for text, size, _ in self.result_lines(a, a.level, width, stale=True)]
+        else:
+            out += self.result_lines(a, self.scene.draft, width)
+        return [(part, size, color) for text, size, color in out
+                for part in hud.wrap_text(text, size, width, max_lines=3)]
 
     def result_lines(self, a: Analysis, d: Draft | Level, width: int,
                      stale: bool = False) -> list[tuple[str, int, tuple[int, int, int]]]:
@@ -442,7 +445,7 @@ class EditorView:
             out.append(("UNSOLVABLE", 30, hud.RED))
             out.append((f"in N = {d.frames} frames, any budget", 22, hud.RED))
             for reason in a.reasons[:3]:
-                out += [(part, 20, hud.WHITE) for part in hud.wrap_text("\u2022 " + reason, 20, width, max_lines=3)]
+                out.append(("\u2022 " + reason, 20, hud.WHITE))
         else:
             out.append((a.headline(), 24, hud.GOLD))
         if a.min_bricks is not None:
