@@ -142,8 +142,8 @@ class ConfirmPrompt(Scene):
         box = self._box(surface.get_size())
         hud.panel(surface, box, edge=hud.GOLD)
         hud.blit_text(surface, self.title, (box.centerx, box.top + 18), 40, hud.GOLD, anchor="midtop")
-        for k, line in enumerate(self._question_lines(surface.get_size())):
-            hud.blit_text(surface, line, (box.centerx, box.top + 70 + 30 * k), 24, hud.WHITE, anchor="midtop")
+        for row, line in enumerate(self._question_lines(surface.get_size())):
+            hud.blit_text(surface, line, (box.centerx, box.top + 70 + 30 * row), 24, hud.WHITE, anchor="midtop")
         for rect, (key, text, _) in zip(self._choice_rects(surface.get_size()), self.choices):
             pygame.draw.rect(surface, (38, 30, 62), rect, border_radius=8)
             pygame.draw.rect(surface, hud.PANEL_EDGE, rect, 2, border_radius=8)
