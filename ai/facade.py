@@ -6,7 +6,8 @@ The app (:mod:`game.app`) and the command line (:mod:`game.cli`) import the AI o
 the one way a piece of AI work learns its deadline, its cancel request and where to report.
 
 * **The lemming game**: :func:`solve` (any registered solver; every answer replayed by the reference
-  simulator), :func:`compute_hint`, :func:`analyse_level`, :func:`rate_level`, :func:`generate_run`, the
+  simulator), :func:`compute_hint`, :func:`analyse_level` (and why a level has no solution:
+  :func:`unsolvable_reasons`, :func:`stuck_lemmings`), :func:`rate_level`, :func:`generate_run`, the
   learning entries (:func:`learn_physics`, :func:`learn_rules`, the player's :func:`knowledge`).
 * **Reverse Life**: :func:`life_reverse`, :func:`life_hint`, :func:`life_backbone`, :func:`life_learn_rule`.
 * **Peg solitaire**: :func:`pegs_solve`, :func:`pegs_hint`, :func:`pegs_learn`, :func:`pegs_table`.
@@ -63,6 +64,7 @@ from ai.puzzles.pegs.learn import random_games as pegs_random_games
 from ai.puzzles.pegs.learn import verify as pegs_verify
 from ai.services.analysis import Analysis, AnalysisStatus, analyse_level, last_arrival_frame
 from ai.services.benchmark import run_bench
+from ai.services.unsolvable import stuck_lemmings, unsolvable_reasons
 from ai.services.generation.compartments import GRIDS as COMPARTMENT_GRIDS
 from ai.services.generation.endless import difficulty_spec, rated_level
 from ai.services.generation.generator import pick_certifier
@@ -93,6 +95,6 @@ __all__ = [
     "mines_analyze", "mines_bench", "mines_check_against_board", "mines_check_against_view", "mines_next_moves",
     "offered_solvers", "ordinary_games", "pegs_hint", "pegs_learn", "pegs_parse_games", "pegs_random_games",
     "pegs_solve", "pegs_verify", "pick_certifier", "player_label", "rate_level", "rated_level",
-    "read_rules", "record_run", "run_bench", "run_in_child", "solve",
+    "read_rules", "record_run", "run_bench", "run_in_child", "solve", "stuck_lemmings", "unsolvable_reasons",
     "Game", "GeneratedLevel", "LearnedPhysics",  # the command line's types
 ]

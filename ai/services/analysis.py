@@ -36,6 +36,7 @@ from typing import Any, Callable
 from ai.kernel.base import BrickSet, SolveMode, SolveResult, SolveStatus
 from ai.kernel.context import SolveContext
 from ai.solvers import registry
+from ai.services.unsolvable import unsolvable_reasons
 from game.core.level import Level
 from game.core.physics_views import views
 from game.core.simulation import simulate
@@ -82,6 +83,7 @@ class Analysis:
     seconds: float = 0.0
     solver: str = ""
     message: str = ""
+    reasons: tuple[str, ...] = ()  #: why no brick set wins (status ``unsolvable``), one line each
 
     @property
     def solvable(self) -> bool:
@@ -135,8 +137,7 @@ class Analysis:
                 bound = "" if self.frames_proved else "at most "
                 out.append(f"fewest frames: {bound}{self.fewest_frames} (N = {self.level.frames})")
         elif self.status == AnalysisStatus.UNSOLVABLE:
-            out.append("no brick set wins: more frames,")
-            out.append("fewer walls or a closer target?")
+            out += list(self.reasons) or ["no brick set wins: more frames, fewer walls or a closer target?"]
         elif self.message:
             out.append(self.message)
         out.append(f"{self.seconds:.2f} s ({self.solver})" if self.solver else f"{self.seconds:.2f} s")
@@ -196,7 +197,8 @@ def analyse_level(
     if res.status == SolveStatus.CANCELLED or ctx.cancelled():
         return done(AnalysisStatus.CANCELLED)
     if res.status == SolveStatus.INFEASIBLE:
-        return done(AnalysisStatus.UNSOLVABLE)
+        say("why there is no solution")
+        return done(AnalysisStatus.UNSOLVABLE, reasons=unsolvable_reasons(level, ctx))
     if res.bricks is None:
         return done(AnalysisStatus.TIMEOUT, message=res.message or "no solution found in the time limit")
     if res.status != SolveStatus.OPTIMAL:

@@ -1,4 +1,5 @@
-"""Core subcommands: ``check`` and ``simulate`` (headless, no pygame, no solvers)."""
+"""Core subcommands: ``check``, ``simulate`` and ``verify`` (headless, no pygame; the solvers load only for
+``check --solve``, through :mod:`game.cli.check_run`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import os
 import sys
 from pathlib import Path
 
-from game.cli.args import MAX_PATH_CHARS, Subparsers, bricks_arg, terminal_safe
+from game.cli.args import MAX_PATH_CHARS, Subparsers, bricks_arg, terminal_safe, time_limit_arg
 from game.core.errors import GameError, LevelFormatError
 from game.core.level import Level
 from game.core.pack import pack_level_paths
@@ -49,7 +50,11 @@ def _cmd_check(args: argparse.Namespace) -> int:
         print(str(exc), file=sys.stderr)
         return 2
     print(f"{terminal_safe(args.level, limit=400)}: ok: {level.summary()}")
-    return 0
+    if not args.solve:
+        return 0
+    from game.cli.check_run import check_solve  # late: the solvers load only when asked to solve
+
+    return check_solve(level, args.level, args.time_limit)
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -120,8 +125,14 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 def register(sub: Subparsers) -> None:
     """Add ``check``, ``simulate`` and ``verify``."""
-    p = sub.add_parser("check", help="validate a level file and print a one-line summary")
+    p = sub.add_parser("check", help="validate a level file and print a one-line summary "
+                                     "(--solve: and whether it has a solution)")
     p.add_argument("level", help="level file (or pack level number)")
+    p.add_argument("--solve", action="store_true",
+                   help="also run the solver: print its verdict (why, when the level has no solution); "
+                        "exit 1 when it has none, 3 when undecided in the time limit")
+    p.add_argument("--time-limit", type=time_limit_arg, default=60.0,
+                   help="seconds for --solve (default 60)")
     p.set_defaults(handler=_cmd_check)
 
     p = sub.add_parser("simulate", help="run a level with a brick set and report the outcome")

@@ -1,21 +1,63 @@
 """One state of the level editor (:class:`Draft`: it may not be a valid level yet) and the editor's
-helpers for maps, sizes and file names (:mod:`game.core.editor_model` edits drafts).
+helpers for maps, sizes, edges and file names (:mod:`game.core.editor_model` edits drafts).
+
+A draft's :attr:`Draft.fingerprint` covers everything an analysis of it depends on (the map with its
+lemmings and targets, N, B and the physics), and agrees with :func:`level_fingerprint` of the level it
+makes, so an analysis can tell whether it is still about the draft on screen.
 """
 
 from __future__ import annotations
 
+import enum
+import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, replace
 
-from game.core.level import Brick
-from game.core.level_text import EMPTY, MAX_SIDE, WALL
+from game.core.level import Brick, Level
+from game.core.level_text import EMPTY, LEMMING_LEFT, LEMMING_RIGHT, MAX_SIDE, TARGET, WALL
 from game.core.physics import CLASSIC, Physics
+from game.core.physics_catalog import level_line
 
 #: Smallest map side the editor allows.
 MIN_EDIT_SIDE = 2
-#: Largest map side the editor allows (the file format allows up to 256; beyond ~64 cells get tiny).
-MAX_EDIT_SIDE = min(64, MAX_SIDE)
+#: Largest map side the editor allows: every size the game accepts.
+MAX_EDIT_SIDE = MAX_SIDE
+
+
+def fingerprint(grid: tuple[str, ...], frames: int, budget: int, physics: Physics) -> str:
+    """A short hash of what an analysis depends on: physics, N, B and the map (lemmings and targets included).
+
+    >>> a = fingerprint(("> T", "XXX"), 3, 0, CLASSIC)
+    >>> a == fingerprint(("> T", "XXX"), 3, 1, CLASSIC), len(a)
+    (False, 16)
+    """
+    body = "\n".join([level_line(physics), str(frames), str(budget), *grid])
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
+
+
+def level_fingerprint(level: Level) -> str:
+    """:func:`fingerprint` of ``level`` (its title and other metadata play no part)."""
+    return fingerprint(level.grid, level.frames, level.budget, level.physics)
+
+
+class Edge(str, enum.Enum):
+    """A side of the map, where rows or columns are added or removed."""
+
+    TOP = "top"
+    BOTTOM = "bottom"
+    LEFT = "left"
+    RIGHT = "right"
+
+    @property
+    def is_row(self) -> bool:
+        """True for the top and bottom edges (they add or remove rows)."""
+        return self in (Edge.TOP, Edge.BOTTOM)
+
+    @property
+    def line(self) -> str:
+        """``"top row"``, ``"left column"``..."""
+        return f"{self.value} {'row' if self.is_row else 'column'}"
 
 
 @dataclass(frozen=True)
@@ -54,6 +96,89 @@ class Draft:
     def count(self, chars: str) -> int:
         """How many cells hold one of ``chars``."""
         return sum(row.count(ch) for row in self.grid for ch in chars)
+
+    @property
+    def fingerprint(self) -> str:
+        """What an analysis of this draft depends on, hashed (see :func:`fingerprint`)."""
+        return fingerprint(self.grid, self.frames, self.budget, self.physics)
+
+    @property
+    def bordered(self) -> bool:
+        """True when the map has a wall all round (and an inside)."""
+        if self.height < 3 or self.width < 3:
+            return False
+        return (set(self.grid[0]) == {WALL} and set(self.grid[-1]) == {WALL}
+                and all(r[0] == WALL and r[-1] == WALL for r in self.grid))
+
+    def lemming_number(self, cell: Brick) -> int:
+        """The 1-based number of the lemming at ``cell`` (lemmings count in reading order, as in a level)."""
+        r, c = cell
+        before = sum(row.count(LEMMING_LEFT) + row.count(LEMMING_RIGHT) for row in self.grid[:r])
+        head = self.grid[r][:c]
+        return before + head.count(LEMMING_LEFT) + head.count(LEMMING_RIGHT) + 1
+
+
+def edge_index(d: Draft, edge: Edge) -> int:
+    """The row (top/bottom) or column (left/right) that adding or removing at ``edge`` works on: the edge
+    itself, or the line just inside a wall border (the border stays)."""
+    inset = 1 if d.bordered else 0
+    size = d.height if edge.is_row else d.width
+    return inset if edge in (Edge.TOP, Edge.LEFT) else size - 1 - inset
+
+
+def line_cells(d: Draft, edge: Edge) -> list[Brick]:
+    """The cells removing a line at ``edge`` deletes (inside the border of a bordered map)."""
+    k = edge_index(d, edge)
+    inset = 1 if d.bordered else 0
+    if edge.is_row:
+        return [(k, c) for c in range(inset, d.width - inset)]
+    return [(r, k) for r in range(inset, d.height - inset)]
+
+
+def removal_loss(d: Draft, edge: Edge) -> tuple[list[str], int]:
+    """What removing a line at ``edge`` would delete: the lemmings and targets named, and the walls counted.
+
+    >>> lost, walls = removal_loss(Draft(("XXXX", "X>TX", "XX X", "XXXX"), 9, 0), Edge.TOP)
+    >>> lost, walls
+    (['lemming 1 (row 1, column 1)', 'the target at row 1, column 2'], 0)
+    >>> removal_loss(Draft(("XXXX", "X>TX", "XX X", "XXXX"), 9, 0), Edge.BOTTOM)
+    ([], 1)
+    """
+    lost: list[str] = []
+    walls = 0
+    for cell in line_cells(d, edge):
+        ch = d.char_at(cell)
+        if ch in (LEMMING_LEFT, LEMMING_RIGHT):
+            lost.append(f"lemming {d.lemming_number(cell)} (row {cell[0]}, column {cell[1]})")
+        elif ch == TARGET:
+            lost.append(f"the target at row {cell[0]}, column {cell[1]}")
+        elif ch == WALL:
+            walls += 1
+    return lost, walls
+
+
+def grown(d: Draft, edge: Edge) -> Draft | None:
+    """``d`` with an empty line added at ``edge`` (inside a wall border), None at the largest size."""
+    if (d.height if edge.is_row else d.width) >= MAX_EDIT_SIDE:
+        return None
+    border = d.bordered
+    k = edge_index(d, edge) + (0 if edge in (Edge.TOP, Edge.LEFT) else 1)
+    if edge.is_row:
+        row = WALL + EMPTY * (d.width - 2) + WALL if border else EMPTY * d.width
+        return replace(d, grid=d.grid[:k] + (row,) + d.grid[k:])
+    last = d.height - 1
+    rows = tuple(r[:k] + (WALL if border and i in (0, last) else EMPTY) + r[k:] for i, r in enumerate(d.grid))
+    return replace(d, grid=rows)
+
+
+def shrunk(d: Draft, edge: Edge) -> Draft | None:
+    """``d`` without its line at ``edge`` (inside a wall border), None at the smallest size."""
+    if (d.height if edge.is_row else d.width) <= MIN_EDIT_SIDE:
+        return None
+    k = edge_index(d, edge)
+    if edge.is_row:
+        return replace(d, grid=d.grid[:k] + d.grid[k + 1:])
+    return replace(d, grid=tuple(r[:k] + r[k + 1:] for r in d.grid))
 
 
 def bordered_grid(height: int, width: int) -> tuple[str, ...]:

@@ -33,7 +33,8 @@ import enum
 from dataclasses import replace
 from pathlib import Path
 
-from game.core.editor_draft import MAX_EDIT_SIDE, MIN_EDIT_SIDE, Draft, bordered_grid, default_frames, slugify
+from game.core.editor_draft import (MAX_EDIT_SIDE, MIN_EDIT_SIDE, Draft, Edge, bordered_grid, default_frames, grown,
+                                    removal_loss, shrunk, slugify)
 from game.core.level import Brick, Level
 from game.core.level_text import EMPTY, LEMMING_LEFT, LEMMING_RIGHT, MAX_FRAMES, TARGET, WALL
 from game.core.history import History
@@ -180,24 +181,48 @@ class EditorModel:
         """Right click: empty the cell."""
         return self.apply(Tool.ERASE, cell, stroke=stroke)
 
-    def resize(self, height: int, width: int) -> bool:
-        """Change the map size, keeping the top-left part; new cells are empty.
+    def grow(self, edge: Edge) -> bool:
+        """Add an empty row or column at ``edge`` (inside a wall border); False at the largest size."""
+        d = grown(self.draft, edge)
+        return d is not None and self.push(d)
 
-        A map with a wall all round keeps its wall border: the inside is cropped or
-        padded and the border is rebuilt at the new edges.
+    def removal_loss(self, edge: Edge) -> tuple[list[str], int]:
+        """What :meth:`shrink` at ``edge`` would delete (see :func:`game.core.editor_draft.removal_loss`)."""
+        return removal_loss(self.draft, edge)
+
+    def shrink(self, edge: Edge, *, force: bool = False) -> bool:
+        """Remove the row or column at ``edge`` (inside a wall border).
+
+        Refuses (False) at the smallest size, when the line holds a lemming or a target (erase them
+        first), and when it holds walls unless ``force``: nothing is deleted that the caller has not
+        been told about.
         """
-        d = self.draft
+        lost, walls = self.removal_loss(edge)
+        if lost or (walls and not force):
+            return False
+        d = shrunk(self.draft, edge)
+        return d is not None and self.push(d)
+
+    def resize(self, height: int, width: int) -> bool:
+        """Grow or shrink at the bottom and right edges towards ``height`` x ``width`` (clamped to the
+        editor's limits), one undo step; stops before a line holding content (see :meth:`shrink`).
+
+        Returns True when the size changed.
+        """
+        start = self.draft
         height = _clamp(height, MIN_EDIT_SIDE, MAX_EDIT_SIDE)
         width = _clamp(width, MIN_EDIT_SIDE, MAX_EDIT_SIDE)
-        if (height, width) == (d.height, d.width):
-            return False
-        if _bordered(d) and height >= 3 and width >= 3:
-            inner = _fit([row[1:-1] for row in d.grid[1:-1]], height - 2, width - 2)
-            grid = bordered_grid(height, width)
-            grid = (grid[0],) + tuple(WALL + row + WALL for row in inner) + (grid[-1],)
-        else:
-            grid = tuple(_fit(list(d.grid), height, width))
-        return self.push(replace(d, grid=grid))
+        d = start
+        for edge, want in ((Edge.BOTTOM, height), (Edge.RIGHT, width)):
+            while (d.height if edge.is_row else d.width) != want:
+                growing = (d.height if edge.is_row else d.width) < want
+                if not growing and any(removal_loss(d, edge)):
+                    break
+                step = grown(d, edge) if growing else shrunk(d, edge)
+                if step is None:
+                    break
+                d = step
+        return d != start and self.push(d)
 
     def set_frames(self, frames: int) -> bool:
         """Set N (clamped to 1..MAX_FRAMES)."""
@@ -310,21 +335,6 @@ class EditorModel:
         self.path = path
         self.saved = self.draft
         return path
-
-
-def _bordered(d: Draft) -> bool:
-    """True when the map has a wall all round (and an inside)."""
-    if d.height < 3 or d.width < 3:
-        return False
-    return (set(d.grid[0]) == {WALL} and set(d.grid[-1]) == {WALL}
-            and all(r[0] == WALL and r[-1] == WALL for r in d.grid))
-
-
-def _fit(rows: list[str], height: int, width: int) -> list[str]:
-    """Crop or pad ``rows`` with empty cells to ``height`` x ``width``."""
-    out = [r[:width].ljust(width, EMPTY) for r in rows[:height]]
-    out += [EMPTY * width] * (height - len(out))
-    return out
 
 
 def _clamp(value: int, lo: int, hi: int) -> int:

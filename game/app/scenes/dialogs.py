@@ -120,8 +120,13 @@ class ConfirmPrompt(Scene):
                     self.choose(i)
                     return
 
+    def _question_lines(self, size: tuple[int, int]) -> list[str]:
+        """The question wrapped to the box (at most four lines)."""
+        return hud.wrap_text(self.question, 24, min(600, size[0] - 40) - 40, max_lines=4)
+
     def _box(self, size: tuple[int, int]) -> pygame.Rect:
-        box = pygame.Rect(0, 0, min(600, size[0] - 40), 210)
+        extra = 30 * (len(self._question_lines(size)) - 1)
+        box = pygame.Rect(0, 0, min(600, size[0] - 40), min(210 + extra, size[1] - 20))
         box.center = (size[0] // 2, size[1] // 2)
         return box
 
@@ -137,7 +142,8 @@ class ConfirmPrompt(Scene):
         box = self._box(surface.get_size())
         hud.panel(surface, box, edge=hud.GOLD)
         hud.blit_text(surface, self.title, (box.centerx, box.top + 18), 40, hud.GOLD, anchor="midtop")
-        hud.blit_text(surface, self.question, (box.centerx, box.top + 70), 26, hud.WHITE, anchor="midtop")
+        for row, line in enumerate(self._question_lines(surface.get_size())):
+            hud.blit_text(surface, line, (box.centerx, box.top + 70 + 30 * row), 24, hud.WHITE, anchor="midtop")
         for rect, (key, text, _) in zip(self._choice_rects(surface.get_size()), self.choices):
             pygame.draw.rect(surface, (38, 30, 62), rect, border_radius=8)
             pygame.draw.rect(surface, hud.PANEL_EDGE, rect, 2, border_radius=8)

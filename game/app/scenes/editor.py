@@ -6,9 +6,14 @@ analysis and handles files; :mod:`game.app.scenes.editor_view` draws it (the dra
 left, the analysis on the right) and :mod:`game.app.scenes.dialogs` asks the questions.
 
 Keys: 1-4 pick the tool (wall, erase, lemming, target); click paints (drag paints a stroke,
-one undo step); right click erases; Z/Y undo/redo; arrows resize (Up/Down rows, Left/Right
-columns); +/- frames N; [ / ] budget B; G grid; Space or P play-test; A analyse (again:
+one undo step); right click erases; Z/Y undo/redo; arrows resize at the bottom and right edges
+(Up/Down remove/add a row, Left/Right a column), Ctrl+arrows at the top and left edges (a line
+holding a lemming or a target is never removed; one holding walls asks first); +/- frames N; [ / ] budget B; G grid; Space or P play-test; A analyse (again:
 cancel); T tighten; V show an optimal solution; Ctrl+S save; Ctrl+O open; N new; Esc exit.
+
+An analysis is about one exact level (its fingerprint: map, lemmings, targets, N, B, physics): after
+any change it is shown greyed as stale, and V and T never act on it.  Saving a level known to have no
+solution asks first.
 
 Analysis runs in a child process (:class:`~game.app.scenes.editor_analysis.EditorAnalysis`); the editor
 polls it once per frame and never waits for it.
@@ -21,7 +26,7 @@ from typing import Callable
 
 import pygame
 
-from ai.facade import Analysis, AnalysisStatus
+from ai.facade import Analysis, AnalysisStatus, SolveContext, stuck_lemmings
 from game.core.level import Brick, Level
 from game.core.physics import PhysicsError
 from game.core.physics_catalog import level_line, resolve
@@ -29,7 +34,7 @@ from game.core.storage import user_levels_dir
 from game.app import hud
 from game.app.app import App, Scene
 from game.core.catalog import LevelEntry, Section
-from game.core.editor_draft import Draft, parse_size
+from game.core.editor_draft import MAX_EDIT_SIDE, MIN_EDIT_SIDE, Draft, Edge, parse_size
 from game.core.editor_model import EditorModel, Tool
 from game.app.input import Act, Action, mouse_held
 from game.app.render import BoardLayout, LevelRenderer, fit_layout
@@ -39,6 +44,9 @@ from game.app.scenes.editor_view import Button, EditorView, palette_buttons, pan
 
 #: Size of a new level when none is chosen.
 DEFAULT_NEW_SIZE = (10, 14)
+#: Seconds the quick "has it any chance" check before saving an unanalysed level may take.
+SAVE_CHECK_SECONDS = 1.0
+
 class EditorScene(Scene):
     """Edit one level.  ``model`` defaults to a new bordered map of :data:`DEFAULT_NEW_SIZE`."""
 
@@ -102,8 +110,12 @@ class EditorScene(Scene):
         return self.analyser.error
 
     def analysis_current(self) -> bool:
-        """True when the shown analysis is about the current map and N."""
+        """True when the shown analysis is about the current draft (map, lemmings, targets, N, B, physics)."""
         return self.analyser.is_current(self.draft)
+
+    def analysis_stale(self) -> bool:
+        """True when there is an analysis, but of the draft as it was before a change."""
+        return self.analyser.is_stale(self.draft)
 
     def status_now(self) -> AnalysisStatus | None:
         """The analysis verdict for the current budget ("ok", "over_budget", ...), or None."""
@@ -143,14 +155,42 @@ class EditorScene(Scene):
         else:
             self.say("nothing to redo", 1.5, hud.MUTED)
 
-    def resize(self, d_rows: int, d_cols: int) -> None:
-        """Grow or shrink the map by whole rows / columns."""
+    def resize(self, edge: Edge, delta: int) -> None:
+        """Add (``delta`` 1) or remove (-1) a row or column at ``edge``.
+
+        A line holding a lemming or a target is not removed (the message names them); one holding
+        walls is removed after asking.
+        """
+        if delta > 0:
+            if self.model.grow(edge):
+                self._resized()
+            else:
+                self.say(f"the map can't be larger than {MAX_EDIT_SIDE} x {MAX_EDIT_SIDE}", 2.5, hud.MUTED)
+            return
         d = self.draft
-        if self.model.resize(d.height + d_rows, d.width + d_cols):
-            self._edited()
-            self.say(f"size {self.draft.height} x {self.draft.width}", 1.5)
-        else:
-            self.say("the map can't be resized further", 2.0, hud.MUTED)
+        if (d.height if edge.is_row else d.width) <= MIN_EDIT_SIDE:
+            self.say(f"the map can't be smaller than {MIN_EDIT_SIDE} x {MIN_EDIT_SIDE}", 2.5, hud.MUTED)
+            return
+        lost, walls = self.model.removal_loss(edge)
+        if lost:
+            self.say(f"can't remove the {edge.line}: it holds {' and '.join(lost)}; erase or move "
+                     f"{'it' if len(lost) == 1 else 'them'} first", 6.0, hud.RED)
+            return
+        if walls:
+            def remove() -> None:
+                if self.model.shrink(edge, force=True):
+                    self._resized()
+            self.app.push(ConfirmPrompt(
+                self.app, f"Remove the {edge.line}?",
+                f"It holds {walls} wall{'s' if walls != 1 else ''}, which will be deleted (Z undoes it).",
+                [("Enter", "remove", remove), ("Esc", "keep it", None)]))
+            return
+        if self.model.shrink(edge):
+            self._resized()
+
+    def _resized(self) -> None:
+        self._edited()
+        self.say(f"size {self.draft.height} x {self.draft.width}", 1.5)
 
     def change_frames(self, delta: int) -> None:
         """N += delta."""
@@ -229,10 +269,12 @@ class EditorScene(Scene):
         if self._refuse_invalid("tighten"):
             return
         if not self.analysis_current() or self.analysing:
+            stale = self.analysis_stale()
             self._tighten_when_done = True
             if not self.analysing:
                 self.analyse()
-            self.say("analysing first, then tightening\u2026", 2.5)
+            self.say(("the level changed since the analysis: " if stale else "") +
+                     "analysing first, then tightening\u2026", 3.5)
             return
         a = self.analysis
         assert a is not None
@@ -251,6 +293,10 @@ class EditorScene(Scene):
 
     def toggle_solution(self) -> None:
         """Show/hide an optimal solution from the analysis as ghost bricks."""
+        if self.analysis_stale():
+            self.show_solution = False
+            self.say("the level changed since the analysis: press A to analyse it again", 3.5, hud.GOLD)
+            return
         if not self.analysis_current() or self.analysis is None or not self.analysis.solutions:
             self.say("analyse first (A) to see a solution", 2.5, hud.MUTED)
             return
@@ -271,6 +317,32 @@ class EditorScene(Scene):
         """Ask for a title, then save to the user's levels folder (``then`` runs after a good save)."""
         if self._refuse_invalid("save"):
             return
+        problem = self.no_solution_reason()
+        if problem is None:
+            self._ask_title(then)
+            return
+        self.app.push(ConfirmPrompt(
+            self.app, "No solution",
+            f"This level has no solution: {problem}. Save anyway?",
+            [("N", "keep editing", None), ("Y", "save anyway", lambda: self._ask_title(then)),
+             ("Esc", "cancel", None)]))
+
+    def no_solution_reason(self) -> str | None:
+        """Why the draft is known to have no solution (its analysis, or a quick check when it has none
+        for the draft as it is), or None when none is known."""
+        d = self.draft
+        a = self.analysis
+        if a is not None and self.analysis_current():
+            if a.status == AnalysisStatus.UNSOLVABLE:
+                return a.reasons[0] if a.reasons else f"no brick set wins within {d.frames} frames"
+            if a.min_bricks is not None and a.min_bricks > d.budget:
+                return f"it needs {a.min_bricks} bricks but the budget B is {d.budget}"
+            return None
+        stuck = stuck_lemmings(self.model.to_level(), SolveContext.create(time_limit=SAVE_CHECK_SECONDS))
+        return stuck[0] if stuck else None
+
+    def _ask_title(self, then: Callable[[], None] | None) -> None:
+        """The save's title prompt (``then`` runs after a good save)."""
 
         def done(title: str) -> None:
             if not title.strip():
@@ -364,7 +436,7 @@ class EditorScene(Scene):
         def made(text: str) -> None:
             size = parse_size(text)
             if size is None:
-                self.say("size must read like 10x14 (rows x columns, 2 to 64)", 3.5, hud.RED)
+                self.say(f"size must read like 10x14 (rows x columns, {MIN_EDIT_SIDE} to {MAX_EDIT_SIDE})", 3.5, hud.RED)
                 return
             self.model = EditorModel.new(*size)
             self._reset_analysis()
@@ -400,8 +472,10 @@ class EditorScene(Scene):
             Act.CLICK: lambda a: self._click(a.pos), Act.RIGHT_CLICK: self._right_click,
             Act.HOVER: lambda a: self._hover(a.pos), Act.TOOL: self._pick_tool,
             Act.UNDO: lambda a: self.undo(), Act.REDO: lambda a: self.redo(),
-            Act.UP: lambda a: self.resize(-1, 0), Act.DOWN: lambda a: self.resize(1, 0),
-            Act.LEFT: lambda a: self.resize(0, -1), Act.RIGHT: lambda a: self.resize(0, 1),
+            Act.UP: lambda a: self.resize(Edge.TOP if _ctrl(a) else Edge.BOTTOM, -1),
+            Act.DOWN: lambda a: self.resize(Edge.TOP if _ctrl(a) else Edge.BOTTOM, 1),
+            Act.LEFT: lambda a: self.resize(Edge.LEFT if _ctrl(a) else Edge.RIGHT, -1),
+            Act.RIGHT: lambda a: self.resize(Edge.LEFT if _ctrl(a) else Edge.RIGHT, 1),
             Act.SPEED_UP: lambda a: self.change_frames(1), Act.SPEED_DOWN: lambda a: self.change_frames(-1),
             Act.NEXT_ITEM: lambda a: self.change_budget(1), Act.PREV_ITEM: lambda a: self.change_budget(-1),
             Act.TOGGLE_RUN: lambda a: self.play_test(), Act.SAVE: lambda a: self.save(),
@@ -496,3 +570,8 @@ class EditorScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         """Backdrop, board, palette, analysis panel, top bar, hints (see :class:`EditorView`)."""
         self.view.draw(surface)
+
+
+def _ctrl(action: Action) -> bool:
+    """True when Ctrl was held (arrows then work on the top and left edges)."""
+    return bool(action.mod & pygame.KMOD_CTRL)

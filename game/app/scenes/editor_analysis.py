@@ -2,7 +2,8 @@
 
 :class:`EditorAnalysis` runs :func:`ai.facade.analyse_level` as a job of the app's runner
 (:class:`game.app.jobs.JobRunner`: a child process; a thread where ``fork`` is missing), remembers the
-map and N it analysed (a result is *current* only for those), and turns the job's events into an
+fingerprint of what it analysed (:func:`game.core.editor_draft.level_fingerprint`: the map with its lemmings and
+targets, N, B and the physics; a result is *current* only for a draft with that fingerprint), and turns the job's events into an
 :class:`Outcome` the editor reacts to.  A failure is written to the error log.
 
 When the level is solvable within its budget, the same child job then rates it
@@ -18,7 +19,7 @@ from dataclasses import replace
 
 from ai.facade import (Analysis, AnalysisStatus, Progress, Rating, SolveContext, SolveStatus, analyse_level,
                        last_arrival_frame, rate_level)
-from game.core.editor_draft import Draft
+from game.core.editor_draft import Draft, level_fingerprint
 from game.core.error_log import log_error
 from game.core.level import Level
 from game.app.jobs import Execution, JobEvent, JobEventKind, JobHandle, JobRunner
@@ -76,14 +77,18 @@ class EditorAnalysis:
         self.rating_note = ""  #: why there is no rating ('' when there is one or none was tried)
         self.error = ""  #: the last failure's message ('' after a new start)
         self.running = False
-        self._about: tuple[tuple[str, ...], int] | None = None  #: (grid, N) the result is about
+        self.about: str | None = None  #: the fingerprint of the level the result is about
         self._job: JobHandle | None = None
         self._outcome: Outcome | None = None  #: how the last job ended, until :meth:`poll` reads it
         self._stage = ""  #: what the running analysis is doing now (its own last report)
 
     def is_current(self, draft: Draft) -> bool:
-        """True when the result is about ``draft``'s map and N."""
-        return self.result is not None and self._about == (draft.grid, draft.frames)
+        """True when the result is about ``draft``: its map, lemmings, targets, N, B and physics."""
+        return self.result is not None and self.about == draft.fingerprint
+
+    def is_stale(self, draft: Draft) -> bool:
+        """True when there is a result, but about a level other than ``draft`` (something changed since)."""
+        return self.result is not None and not self.running and self.about != draft.fingerprint
 
     def verdict(self, draft: Draft) -> AnalysisStatus | None:
         """The verdict for ``draft``'s budget (``ok``, ``over_budget``, ...), None without a current result."""
@@ -111,7 +116,7 @@ class EditorAnalysis:
         def job(ctx: SolveContext) -> tuple[Analysis, Rating | None, str]:
             return analyse_and_rate(level, solver, ctx)
 
-        self._about = (level.grid, level.frames)
+        self.about = level_fingerprint(level)
         self.result, self.error, self.running, self._stage = None, "", True, ""
         self.rating, self.rating_note = None, ""
         self._job = self.jobs.submit(job, label=LABEL, owner=self.owner, lane="analysis",
@@ -127,7 +132,7 @@ class EditorAnalysis:
     def reset(self) -> None:
         """Forget everything (a new map): cancel a running analysis, drop the result."""
         self.cancel()
-        self.running, self.result, self._about = False, None, None
+        self.running, self.result, self.about = False, None, None
         self.rating, self.rating_note = None, ""
 
     def retarget(self, level: Level) -> None:
@@ -142,7 +147,7 @@ class EditorAnalysis:
         self.result = replace(a, level=level, status=AnalysisStatus.OK, solutions=sols,
                               solution_count=max(1, len(sols)))
         self.rating, self.rating_note = None, "rating: press A to rate the tightened level"
-        self._about = (level.grid, level.frames)
+        self.about = level_fingerprint(level)
 
     def poll(self) -> Outcome | None:
         """How the analysis ended, if it did since the last call (never blocks)."""
@@ -165,7 +170,7 @@ class EditorAnalysis:
             log_error("editor analysis", ev.message, ev.detail)
             self.running, self.error, self._outcome = False, ev.message, Outcome.FAILED
         elif ev.kind == JobEventKind.CANCELLED:
-            self.running, self.result, self._about, self._outcome = False, None, None, Outcome.CANCELLED
+            self.running, self.result, self.about, self._outcome = False, None, None, Outcome.CANCELLED
             self.rating, self.rating_note = None, ""
 
     def shutdown(self) -> None:

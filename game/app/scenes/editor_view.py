@@ -13,9 +13,9 @@ from typing import Callable, Protocol
 import pygame
 
 from ai.facade import Analysis, AnalysisStatus
-from game.core.editor_draft import Draft
+from game.core.editor_draft import Draft, Edge
 from game.core.editor_model import EditorModel, Tool
-from game.core.level import Brick
+from game.core.level import Brick, Level
 from game.core.level_text import LEMMING_LEFT, LEMMING_RIGHT, TARGET
 from game.app import hud
 from game.app.app import App
@@ -58,6 +58,7 @@ class EditorSceneView(Protocol):
     @property
     def analysis_error(self) -> str: ...
     def analysis_current(self) -> bool: ...
+    def analysis_stale(self) -> bool: ...
     def status_now(self) -> AnalysisStatus | None: ...
     def board_area(self, size: tuple[int, int]) -> pygame.Rect: ...
     def analyse(self) -> None: ...
@@ -67,7 +68,7 @@ class EditorSceneView(Protocol):
     def new_level(self) -> None: ...
     def open_picker(self) -> None: ...
     def play_test(self) -> None: ...
-    def resize(self, d_rows: int, d_cols: int) -> None: ...
+    def resize(self, edge: Edge, delta: int) -> None: ...
     def save(self, then: Callable[[], None] | None = None) -> None: ...
     def set_tool(self, tool: Tool) -> None: ...
     def tighten(self) -> None: ...
@@ -77,6 +78,8 @@ class EditorSceneView(Protocol):
 LEFT_W, RIGHT_W = 232, 290
 #: Text size of the rating lines in the analysis panel.
 RATING_SIZE = 18
+#: The colour of an analysis of the level as it was before a change.
+STALE = (120, 112, 140)
 
 TOOL_COLORS: dict[Tool, tuple[int, int, int]] = {
     Tool.WALL: (190, 170, 230),
@@ -87,7 +90,7 @@ TOOL_COLORS: dict[Tool, tuple[int, int, int]] = {
 
 #: The editor's footer keys.
 EDITOR_KEYS = [("1-4", "tool"), ("Click", "paint"), ("R-click", "erase"), ("Z/Y", "undo/redo"),
-               ("Space", "play-test"), ("A", "analyse"), ("K/J", "physics"), ("T", "tighten"), ("G", "grid"),
+               ("Arrows", "size"), ("Ctrl+arrows", "top/left"), ("Space", "play-test"), ("A", "analyse"), ("K/J", "physics"), ("T", "tighten"), ("G", "grid"),
                ("Ctrl+S", "save"),
                ("Esc", "exit")]
 
@@ -142,8 +145,10 @@ def palette_buttons(scene: EditorSceneView, size: tuple[int, int]) -> list[Butto
         y += 36
 
     d = scene.draft
-    pair(f"rows {d.height}", lambda: scene.resize(-1, 0), lambda: scene.resize(1, 0), ("Up", "Down"))
-    pair(f"cols {d.width}", lambda: scene.resize(0, -1), lambda: scene.resize(0, 1), ("Left", "Right"))
+    pair(f"rows {d.height}", lambda: scene.resize(Edge.BOTTOM, -1), lambda: scene.resize(Edge.BOTTOM, 1),
+         ("Up", "Down"))
+    pair(f"cols {d.width}", lambda: scene.resize(Edge.RIGHT, -1), lambda: scene.resize(Edge.RIGHT, 1),
+         ("Left", "Right"))
     pair(f"frames {d.frames}", lambda: scene.change_frames(-1), lambda: scene.change_frames(1), ("-", "+"))
     pair(f"budget {d.budget}", lambda: scene.change_budget(-1), lambda: scene.change_budget(1), ("[", "]"))
     out.append(Button(pygame.Rect(x, y, w, 30), f"physics: {scene.model.physics.name}"[:22], scene.cycle_physics,
@@ -336,7 +341,7 @@ class EditorView:
             if self.scene.analysis is None and not self.scene.analysing and not self.scene.analysis_error and self.scene.model.valid:
                 return
             rect = pygame.Rect(w - 250, h - hud.BOTTOM_BAR - 150, 240, 140)
-            lines = self.analysis_lines()
+            lines = self.analysis_lines(240)
         else:
             rect = pygame.Rect(w - right - 8, hud.TOP_BAR + 8, right, 0)
             lines = self.side_lines(right)
@@ -355,7 +360,7 @@ class EditorView:
         """The right panel's lines (for a panel ``panel_width`` wide): the analysis, the rating, then the file."""
         rating = self.rating_lines(panel_width)
         gap: list[tuple[str, int, tuple[int, int, int]]] = [("", 4, hud.MUTED)]
-        return self.analysis_lines() + (gap + rating if rating else []) + gap + self.file_lines()
+        return self.analysis_lines(panel_width) + (gap + rating if rating else []) + gap + self.file_lines()
 
     def rating_lines(self, panel_width: int = RIGHT_W) -> list[tuple[str, int, tuple[int, int, int]]]:
         """The rating of the analysed level (:meth:`ai.facade.Rating.lines`), wrapped to the panel."""
@@ -386,7 +391,9 @@ class EditorView:
             out.append(("in your levels folder", 21, hud.MUTED))
         return out
 
-    def analysis_lines(self) -> list[tuple[str, int, tuple[int, int, int]]]:
+    def analysis_lines(self, panel_width: int = RIGHT_W) -> list[tuple[str, int, tuple[int, int, int]]]:
+        """The analysis part of the right panel: progress, the verdict and its figures, why a level has no
+        solution; an analysis of the level as it was before a change is greyed under a note."""
         out: list[tuple[str, int, tuple[int, int, int]]] = [("ANALYSIS", 20, hud.MUTED)]
         problems = self.scene.model.problems()
         if problems:
@@ -407,23 +414,38 @@ class EditorView:
             out.append(("details in errors.log", 20, hud.MUTED))
             return out
         a = self.scene.analysis
-        if a is None or not self.scene.analysis_current():
+        if a is None:
             out.append(("press A to analyse", 24, hud.WHITE))
             out.append(("min bricks, solutions,", 21, hud.MUTED))
             out.append(("fewest frames", 21, hud.MUTED))
-            if a is not None:
-                out.append(("(map or N changed since)", 20, hud.MUTED))
             return out
-        status = self.scene.status_now()
+        width = max(120, panel_width - 28)
+        if not self.scene.analysis_current():
+            out.append(("changed since analysis:", 22, hud.GOLD))
+            out.append(("press A", 22, hud.GOLD))
+            out += [(text, size, STALE) for text, size, _ in self.result_lines(a, a.level, width, stale=True)]
+        else:
+            out += self.result_lines(a, self.scene.draft, width)
+        return [(part, size, color) for text, size, color in out
+                for part in hud.wrap_text(text, size, width, max_lines=3)]
+
+    def result_lines(self, a: Analysis, d: Draft | Level, width: int,
+                     stale: bool = False) -> list[tuple[str, int, tuple[int, int, int]]]:
+        """The verdict and figures of ``a`` for the level ``d`` (N, B) it is about, wrapped to ``width``."""
+        out: list[tuple[str, int, tuple[int, int, int]]] = []
+        status = a.status if a.min_bricks is None else (
+            AnalysisStatus.OK if a.min_bricks <= d.budget else AnalysisStatus.OVER_BUDGET)
         if status == AnalysisStatus.OK:
             out.append(("SOLVABLE", 30, hud.GREEN))
-            out.append((f"within budget B = {self.scene.draft.budget}", 22, hud.WHITE))
+            out.append((f"within budget B = {d.budget}", 22, hud.WHITE))
         elif status == AnalysisStatus.OVER_BUDGET:
             out.append(("UNSOLVABLE", 30, hud.RED))
-            out.append((f"within budget B = {self.scene.draft.budget}", 22, hud.RED))
+            out.append((f"within budget B = {d.budget}", 22, hud.RED))
         elif status == AnalysisStatus.UNSOLVABLE:
             out.append(("UNSOLVABLE", 30, hud.RED))
-            out.append((f"in N = {self.scene.draft.frames} frames, any budget", 22, hud.RED))
+            out.append((f"in N = {d.frames} frames, any budget", 22, hud.RED))
+            for reason in a.reasons[:3]:
+                out.append(("\u2022 " + reason, 20, hud.WHITE))
         else:
             out.append((a.headline(), 24, hud.GOLD))
         if a.min_bricks is not None:
@@ -437,10 +459,12 @@ class EditorView:
             ff = "?" if a.fewest_frames is None else str(a.fewest_frames)
             bound = "" if a.frames_proved else "\u2264 "
             out.append((f"fewest frames: {bound}{ff}", 24, hud.WHITE))
-            tight = a.fewest_frames == self.scene.draft.frames and a.min_bricks == self.scene.draft.budget
-            out.append(("tight" if tight else "T: tighten to N=%s, B=%d" % (ff, a.min_bricks), 21,
-                        hud.GREEN if tight else hud.GOLD))
-            out.append(("V: show a solution" if not self.scene.show_solution else "V: hide the solution", 21, hud.MUTED))
+            if not stale:
+                tight = a.fewest_frames == d.frames and a.min_bricks == d.budget
+                out.append(("tight" if tight else "T: tighten to N=%s, B=%d" % (ff, a.min_bricks), 21,
+                            hud.GREEN if tight else hud.GOLD))
+                out.append(("V: show a solution" if not self.scene.show_solution else "V: hide the solution", 21,
+                            hud.MUTED))
         out.append((f"{a.seconds:.2f} s", 20, hud.MUTED))
         return out
 
@@ -448,9 +472,8 @@ class EditorView:
         w = surface.get_width()
         bar = hud.top_bar(surface)
         d = self.scene.draft
-        valid = self.scene.model.valid
-        badge = hud.badge(surface, "READY" if valid else "DRAFT", (w - 14, bar.centery),
-                          hud.GREEN if valid else hud.GOLD, anchor="midright", size=24)
+        label, color = self.badge()
+        badge = hud.badge(surface, label, (w - 14, bar.centery), color, anchor="midright", size=24)
         stats = [(f"{d.height} x {d.width}", hud.MUTED), (f"N {d.frames}", hud.WHITE), (f"B {d.budget}", hud.GOLD),
                  (f"{d.count(LEMMING_LEFT + LEMMING_RIGHT)} lem \u00b7 {d.count(TARGET)} exit", hud.GREEN)]
         rx = badge.left - 18
@@ -468,11 +491,29 @@ class EditorView:
             title = title[:-3] + "\u2026"
         hud.blit_text(surface, title, (x, bar.centery), 34, hud.WHITE, anchor="midleft")
         if self.scene.message:
-            t = hud.text(self.scene.message, 24, self.scene.message_color)
             area = self.scene.board_area(surface.get_size())
-            rect = t.get_rect(midtop=(area.centerx, hud.TOP_BAR + 6))
+            parts = hud.wrap_text(self.scene.message, 24, max(160, area.width - 10), max_lines=3)
+            texts = [hud.text(part, 24, self.scene.message_color) for part in parts]
+            rect = pygame.Rect(0, 0, max(t.get_width() for t in texts), sum(t.get_height() for t in texts))
+            rect.midtop = (area.centerx, hud.TOP_BAR + 6)
             hud.panel(surface, rect.inflate(20, 8), alpha=235)
-            surface.blit(t, rect)
+            y = rect.top
+            for t in texts:
+                surface.blit(t, t.get_rect(midtop=(rect.centerx, y)))
+                y += t.get_height()
+
+    def badge(self) -> tuple[str, tuple[int, int, int]]:
+        """The top bar's badge: DRAFT (not playable yet), UNSOLVABLE (known to have no solution within its
+        limits), READY (analysed and solvable within them), else UNCHECKED."""
+        scene = self.scene
+        if not scene.model.valid:
+            return "DRAFT", hud.GOLD
+        status = scene.status_now()
+        if status in (AnalysisStatus.UNSOLVABLE, AnalysisStatus.OVER_BUDGET):
+            return "UNSOLVABLE", hud.RED
+        if status == AnalysisStatus.OK:
+            return "READY", hud.GREEN
+        return "UNCHECKED", hud.GOLD
 
 
 __all__ = ["Button", "EDITOR_KEYS", "EditorView", "TOOL_COLORS", "palette_buttons", "panel_widths"]

@@ -365,12 +365,16 @@ def test_analyse_and_tighten_in_the_worker(app: App) -> None:
     letter(app, "t")
     wait_for_analysis(app, editor)
     assert (editor.draft.frames, editor.draft.budget) == (16, 3)
-    # over budget is shown as unsolvable within budget, without a new analysis
+    # a smaller budget makes the analysis stale; analysed again, it is unsolvable within budget
     for _ in range(2):
         press(app, pygame.K_LEFTBRACKET, unicode="[")
+    assert editor.status_now() is None and editor.analysis_stale()
+    letter(app, "a")
+    wait_for_analysis(app, editor)
     assert editor.status_now() == "over_budget"
     lines = [t for t, _, _ in editor.view.side_lines()]
     assert "UNSOLVABLE" in lines and any("within budget" in t for t in lines)
+    assert editor.view.badge()[0] == "UNSOLVABLE"
 
 
 def test_analysis_in_a_thread_where_fork_is_missing(app: App) -> None:
@@ -541,3 +545,85 @@ def test_write_a_physics_as_json_and_bad_json_is_refused(app: App, monkeypatch: 
     press(app, pygame.K_RETURN)
     assert editor.model.physics.name == "hopper"  # unchanged
     assert "does not require free" in editor.message
+
+
+# ---------------------------------------------------------------- stale analyses, sizes, no solution
+UP_THERE = ["XXXXXXXXXX", "X      T X", "X        X", "X>       X", "XXXXXXXXXX"]
+
+
+def test_a_physics_change_makes_the_analysis_stale_and_v_t_refuse(app: App) -> None:
+    editor = open_editor(app, EditorModel.from_level(Level.load(ORIGINAL_PACK).with_limits(frames=16, budget=3)))
+    letter(app, "a")
+    wait_for_analysis(app, editor)
+    assert editor.status_now() == "ok" and editor.view.badge()[0] == "READY"
+    letter(app, "k")
+    assert editor.model.physics.name == "careful"
+    assert editor.analysis_stale() and not editor.analysis_current() and editor.status_now() is None
+    lines = [t for t, _, _ in editor.view.side_lines()]
+    assert "changed since analysis:" in lines and "press A" in lines
+    assert "tight" not in lines and not any(t.startswith("V:") for t in lines)
+    assert editor.view.badge()[0] == "UNCHECKED"
+    letter(app, "v")
+    assert not editor.show_solution and "changed since the analysis" in editor.message
+    letter(app, "t")
+    assert "changed since the analysis" in editor.message and "already tight" not in editor.message
+    assert editor.analysing  # T analyses the level as it is now before it tightens anything
+
+
+def test_removing_a_line_with_a_lemming_is_refused_by_name(app: App) -> None:
+    editor = open_editor(app, EditorModel.from_level(Level.from_rows(UP_THERE, frames=20, budget=2)))
+    before = editor.draft
+    press(app, pygame.K_UP)  # the bottom line inside the border holds the lemming
+    assert editor.draft == before and "can't remove the bottom row" in editor.message
+    assert "lemming 1 (row 3, column 1)" in editor.message
+    press(app, pygame.K_UP, mod=CTRL)  # the top line holds the target
+    assert editor.draft == before and "the target at row 1, column 7" in editor.message
+    press(app, pygame.K_DOWN, mod=CTRL)  # a new empty row at the top
+    assert editor.draft.height == 6 and editor.draft.grid[1] == "X        X"
+    press(app, pygame.K_UP, mod=CTRL)  # an empty line goes at once
+    assert editor.draft == before
+    press(app, pygame.K_DOWN)
+    editor.paint((4, 4), Tool.WALL)
+    press(app, pygame.K_UP)  # a line holding walls: asked first
+    prompt = app.top
+    assert isinstance(prompt, ConfirmPrompt) and "1 wall" in prompt.question
+    press(app, pygame.K_ESCAPE)
+    assert editor.draft.height == 6 and editor.draft.char_at((4, 4)) == "X"
+    press(app, pygame.K_UP)
+    press(app, pygame.K_RETURN)
+    assert editor.draft.grid == before.grid
+
+
+def test_a_big_level_is_edited_at_its_size(app: App) -> None:
+    rows = ["X" * 90] + ["X" + " " * 88 + "X" for _ in range(78)] + ["X" * 90]
+    rows[78] = "X>" + " " * 86 + "TX"
+    editor = open_editor(app, EditorModel.from_level(Level.from_rows(rows, frames=200, budget=0)))
+    press(app, pygame.K_DOWN)
+    assert (editor.draft.height, editor.draft.width) == (81, 90)
+    level = editor.model.to_level()
+    assert len(level.lemmings) == 1 and level.targets == ((78, 88),)
+
+
+def test_saving_a_level_with_no_solution_asks_first(app: App) -> None:
+    editor = open_editor(app, EditorModel.from_level(Level.from_rows(UP_THERE, frames=20, budget=2, title="Up")))
+    # never analysed: the quick check finds the lemming that cannot get home
+    press(app, pygame.K_s, mod=CTRL)
+    prompt = app.top
+    assert isinstance(prompt, ConfirmPrompt) and "lemming 1 cannot reach any target" in prompt.question
+    type_text(app, "n")
+    assert app.top is editor
+    letter(app, "a")
+    wait_for_analysis(app, editor)
+    assert editor.status_now() == "unsolvable" and editor.view.badge() == ("UNSOLVABLE", hud.RED)
+    lines = [t for t, _, _ in editor.view.side_lines()]
+    assert any("lemming 1 cannot reach" in t for t in lines)
+    press(app, pygame.K_s, mod=CTRL)
+    prompt = app.top
+    assert isinstance(prompt, ConfirmPrompt)
+    assert prompt.question.startswith("This level has no solution: lemming 1 cannot reach any target")
+    assert prompt.question.endswith("Save anyway?")
+    type_text(app, "y")
+    assert isinstance(app.top, TextPrompt)  # then the title, as for any save
+    press(app, pygame.K_RETURN)
+    assert app.top is editor and not editor.model.dirty
+    assert [p.name for p in user_levels_dir().iterdir()] == ["up.txt"]

@@ -27,6 +27,18 @@ def test_check_ok(capsys: pytest.CaptureFixture[str]) -> None:
     assert "10x10 map, N=20 frames, B=3 bricks, 1 lemming, 1 target" in out
 
 
+def test_check_solve_says_why_a_level_has_no_solution(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    level = tmp_path / "up.txt"
+    level.write_text("20\n2\nXXXXXXXXXX\nX      T X\nX        X\nX>       X\nXXXXXXXXXX\n", encoding="utf-8")
+    code, out, _ = run(capsys, "check", str(level))
+    assert code == 0 and ": ok:" in out  # the format alone
+    code, out, _ = run(capsys, "check", "--solve", str(level))
+    assert code == 1 and "UNSOLVABLE" in out
+    assert "lemming 1 cannot reach any target" in out and "never climb" in out
+    code, out, _ = run(capsys, "check", "--solve", "--time-limit", "30", str(ORIGINAL_PACK))
+    assert code == 0 and "SOLVABLE" in out and "minimum bricks: 3" in out
+
+
 def test_check_by_pack_number(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "check", ORIGINAL_NUMBER)
     assert code == 0 and "The Original" in out

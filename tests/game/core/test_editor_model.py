@@ -9,7 +9,8 @@ import pytest
 
 from game.core.level import Level
 from game.core.pack import pack_level_paths
-from game.core.editor_draft import parse_size, slugify
+from game.core.editor_draft import MAX_EDIT_SIDE, Edge, level_fingerprint, parse_size, slugify
+from game.core.level_text import MAX_SIDE
 from game.core.editor_model import EditorModel, Tool
 
 
@@ -134,3 +135,69 @@ def test_failed_save_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.Monk
 def test_helpers() -> None:
     assert parse_size("12x20") == (12, 20) and parse_size("0x5") is None
     assert slugify("The Original") == "the_original"
+
+
+# ---------------------------------------------------------------- what an analysis depends on
+def test_the_fingerprint_changes_with_every_dependency() -> None:
+    m = playable()
+    base = m.draft.fingerprint
+    assert level_fingerprint(m.to_level()) == base
+    m.set_title("Another name")
+    assert m.draft.fingerprint == base  # the title is not analysed
+    edits = {
+        "physics": lambda: m.cycle_physics(),
+        "budget": lambda: m.set_budget(m.draft.budget + 1),
+        "frames": lambda: m.set_frames(m.draft.frames + 1),
+        "lemming": lambda: m.apply(Tool.LEMMING, (3, 1)),  # turns it round
+        "target": lambda: m.apply(Tool.TARGET, (3, 4)),
+        "map": lambda: m.apply(Tool.WALL, (1, 3)),
+    }
+    for name, edit in edits.items():
+        before = m.draft.fingerprint
+        edit()
+        assert m.draft.fingerprint != before, name
+        assert level_fingerprint(m.to_level()) == m.draft.fingerprint, name
+        m.undo()
+        assert m.draft.fingerprint == before, name
+
+
+# ---------------------------------------------------------------- sizes and edges
+def test_every_size_the_game_accepts_and_no_crop_on_load() -> None:
+    rows = ["X" * 90] + ["X" + " " * 88 + "X" for _ in range(78)] + ["X" * 90]
+    rows[78] = "X>" + " " * 86 + "TX"
+    level = Level.from_rows(rows, frames=200, budget=0)
+    m = EditorModel.from_level(level)
+    assert (m.draft.height, m.draft.width) == (80, 90)
+    assert m.grow(Edge.BOTTOM) and (m.draft.height, m.draft.width) == (81, 90)
+    assert m.to_level().lemmings and m.to_level().targets == ((78, 88),)
+    assert EditorModel.new(256, 256).draft.height == 256 and MAX_EDIT_SIDE == MAX_SIDE
+    assert parse_size("200x256") == (200, 256) and parse_size("257x10") is None
+    big = EditorModel.new(256, 10)
+    assert not big.grow(Edge.TOP) and big.draft.height == 256
+
+
+def test_lines_are_added_and_removed_at_each_edge_inside_the_border() -> None:
+    m = EditorModel.new(4, 4)
+    m.apply(Tool.LEMMING, (1, 1))
+    m.apply(Tool.TARGET, (2, 2))
+    assert m.grow(Edge.TOP) and m.draft.grid == ("XXXX", "X  X", "X> X", "X TX", "XXXX")
+    assert m.grow(Edge.LEFT) and m.draft.grid == ("XXXXX", "X   X", "X > X", "X  TX", "XXXXX")
+    assert m.grow(Edge.RIGHT) and m.grow(Edge.BOTTOM)
+    assert m.draft.grid == ("XXXXXX", "X    X", "X >  X", "X  T X", "X    X", "XXXXXX")
+    for edge in Edge:
+        assert m.shrink(edge)
+    assert m.draft.grid == ("XXXX", "X> X", "X TX", "XXXX")
+    # a line holding a lemming or a target is never removed; one holding walls only when forced
+    assert m.removal_loss(Edge.TOP) == (["lemming 1 (row 1, column 1)"], 0)
+    assert not m.shrink(Edge.TOP) and not m.shrink(Edge.TOP, force=True) and m.draft.height == 4
+    assert m.removal_loss(Edge.RIGHT) == (["the target at row 2, column 2"], 0)
+    m.apply(Tool.WALL, (1, 2))
+    m.erase((1, 1))
+    m.apply(Tool.LEMMING, (2, 1))
+    assert m.removal_loss(Edge.TOP) == ([], 1)
+    assert not m.shrink(Edge.TOP) and m.draft.height == 4
+    assert m.shrink(Edge.TOP, force=True) and m.draft.grid == ("XXXX", "X>TX", "XXXX")
+    # an open map (no border) works on the edge lines themselves
+    o = EditorModel.from_level(Level.from_rows(["> T", "XXX"], frames=5, budget=0))
+    assert o.grow(Edge.TOP) and o.draft.grid == ("   ", "> T", "XXX")
+    assert o.removal_loss(Edge.BOTTOM) == ([], 3)

@@ -1,0 +1,117 @@
+"""Why a level has no solution, in words a designer can act on.
+
+:func:`unsolvable_reasons` reads the reachability analysis the exact solvers already compute
+(:mod:`ai.solvers.reach`: the states a lemming can occupy on some run, with each brickable cell free or
+bricked): a lemming with no live start cannot reach any target within N frames whatever the bricks; run
+again with many more frames, the same analysis says whether more frames would help.  A target no lemming
+can reach is named too.  When every lemming can get home on its own, the lemmings need bricks that
+get in each other's way.
+
+>>> from game.core.level import Level
+>>> unsolvable_reasons(Level.from_rows(["> X T", "XXXXX"], frames=9, budget=3))
+('lemming 1 cannot reach any target, whatever the bricks, even in 40 frames', 'no lemming can reach the target at row 0, column 4 within 9 frames')
+>>> unsolvable_reasons(Level.from_rows(["> ..T", "XX.XX"], frames=3, budget=1))[0]
+'lemming 1 cannot reach any target within 3 frames (it needs more frames)'
+"""
+
+from __future__ import annotations
+
+from ai.kernel.context import SolveContext, SolveStopped
+from ai.solvers.reach import analyse
+from game.core.level import Level
+from game.core.level_text import EMPTY, MAX_FRAMES, TARGET
+from game.core.physics_views import views
+
+#: Most targets checked one by one for "no lemming can reach it" (each is one more reachability pass).
+MAX_TARGETS_CHECKED = 12
+#: Fewest frames of the "would more frames help" pass.
+MIN_LONG_FRAMES = 40
+
+
+def long_frames(level: Level) -> int:
+    """The frame count of the "more frames" pass: enough to cross the map several times.
+
+    >>> long_frames(Level.from_rows(["> ..T", "XX.XX"], frames=3, budget=1))
+    40
+    """
+    return min(MAX_FRAMES, max(MIN_LONG_FRAMES, 4 * level.frames, 4 * level.height * level.width))
+
+
+def unsolvable_reasons(level: Level, ctx: SolveContext | None = None) -> tuple[str, ...]:
+    """Why no brick set wins ``level`` in N frames: one line per lemming that cannot get home, then the
+    targets no lemming can reach (empty when the analysis was stopped or too large)."""
+    try:
+        return _reasons(level, ctx)
+    except (SolveStopped, MemoryError):
+        return ()
+
+
+def stuck_lemmings(level: Level, ctx: SolveContext | None = None) -> tuple[str, ...]:
+    """The quick part of :func:`unsolvable_reasons`: one line per lemming that cannot reach any target within
+    N frames whatever the bricks (empty when every lemming can, or the analysis was stopped).
+
+    A non-empty answer proves the level has no solution; an empty one proves nothing.
+
+    >>> stuck_lemmings(Level.from_rows(["> ..T", "XX.XX"], frames=9, budget=1))
+    ()
+    """
+    try:
+        info = analyse(level, ctx)
+    except (SolveStopped, MemoryError):
+        return ()
+    return tuple(f"lemming {k + 1} cannot reach any target within {level.frames} frames, whatever the bricks"
+                 for k, lem in enumerate(info.lemmings) if not lem.feasible)
+
+
+def _reasons(level: Level, ctx: SolveContext | None) -> tuple[str, ...]:
+    info = analyse(level, ctx)
+    stuck = [k for k, lem in enumerate(info.lemmings) if not lem.feasible]
+    out: list[str] = []
+    if stuck:
+        more = long_frames(level)
+        longer = analyse(level.with_limits(frames=more), ctx) if more > level.frames else info
+        for k in stuck:
+            if longer.lemmings[k].feasible:
+                out.append(f"lemming {k + 1} cannot reach any target within {level.frames} frames "
+                           "(it needs more frames)")
+            else:
+                out.append(f"lemming {k + 1} cannot reach any target, whatever the bricks, even in {more} frames"
+                           + _why_never(level, k))
+    else:
+        out.append(f"each lemming can get home on its own, but no one set of bricks brings them all home "
+                   f"within {level.frames} frames")
+    out += _unreachable_targets(level, ctx)
+    return tuple(out)
+
+
+def _why_never(level: Level, k: int) -> str:
+    """A plain cause for lemming ``k`` never getting home, when one is obvious ('' otherwise)."""
+    moves = [b.move for b in views(level.physics).branches if not b.stays]
+    lem = level.lemmings[k]
+    if not any(dr < 0 for dr, _ in moves) and all(r < lem.row for r, _ in level.targets):
+        return " (every target is higher up, and lemmings never climb)"
+    return ""
+
+
+def _unreachable_targets(level: Level, ctx: SolveContext | None) -> list[str]:
+    """The targets (up to :data:`MAX_TARGETS_CHECKED`) that no lemming can reach, each checked alone."""
+    targets = level.targets
+    if len(targets) < 2 or len(targets) > MAX_TARGETS_CHECKED:
+        return [f"no lemming can reach the target at row {r}, column {c} within {level.frames} frames"
+                for r, c in targets if len(targets) == 1 and not _any_feasible(level, ctx)]
+    out = []
+    for r, c in targets:
+        alone = tuple(row.replace(TARGET, EMPTY) if i != r else
+                      row[:c].replace(TARGET, EMPTY) + TARGET + row[c + 1:].replace(TARGET, EMPTY)
+                      for i, row in enumerate(level.grid))
+        probe = Level(level.frames, level.budget, alone, (), level.physics)
+        if not _any_feasible(probe, ctx):
+            out.append(f"no lemming can reach the target at row {r}, column {c} within {level.frames} frames")
+    return out
+
+
+def _any_feasible(level: Level, ctx: SolveContext | None) -> bool:
+    return any(lem.feasible for lem in analyse(level, ctx).lemmings)
+
+
+__all__ = ["long_frames", "stuck_lemmings", "unsolvable_reasons"]
