@@ -51,11 +51,13 @@ class PegsAsk(enum.Enum):
     SOLVE = "solve"
 
 
-def _solve_job(board: Board, position: int, what: PegsAsk) -> Job:
-    """A job of the runner: a hint or a solution of ``position`` (runs in the child process)."""
+def _solve_job(board: Board, position: int, goal: int | None, what: PegsAsk) -> Job:
+    """A job of the runner: a hint or a solution of ``position`` towards ``goal`` (runs in the child process)."""
 
     def job(ctx: SolveContext) -> Any:
-        return pegs_hint(board, position, ctx=ctx) if what == PegsAsk.HINT else pegs_solve(board, position, ctx=ctx)
+        if what == PegsAsk.HINT:
+            return pegs_hint(board, position, goal, ctx=ctx)
+        return pegs_solve(board, position, goal, ctx=ctx)
 
     return job
 
@@ -184,7 +186,7 @@ class PegsScene(Scene):
         self.pending = what
         self.asked_position = self.position
         self.job = self.app.jobs.submit(
-            _solve_job(self.board, self.position, what), label=f"pegs {what.value}", owner=self, lane="ai",
+            _solve_job(self.board, self.position, self.goal, what), label=f"pegs {what.value}", owner=self, lane="ai",
             time_limit=HINT_LIMIT if what == PegsAsk.HINT else SOLVE_LIMIT,
             on_done=self._on_event, on_error=self._on_event, on_cancelled=self._on_event, execution=self.execution)
         self.message = "Thinking..." if what == PegsAsk.HINT else "Solving..."
@@ -339,7 +341,7 @@ class PegsScene(Scene):
         self.renderer.draw_background(surface)
         w, _h = surface.get_size()
         bar = hud.top_bar(surface)
-        title = hud.fit_text(f"Peg solitaire - {self.board_name.capitalize()}", 34, max(100, w - 200))
+        title = hud.fit_text(f"Peg solitaire - {self.opening.title}", 34, max(100, w - 200))
         hud.blit_text(surface, title, (16, bar.centery), 34, hud.WHITE, anchor="midleft")
         hud.blit_text(surface, hud.plural(self.pegs_left, "peg"), (w - 16, bar.centery), 26, hud.GOLD,
                       anchor="midright")

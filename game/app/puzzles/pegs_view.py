@@ -90,6 +90,13 @@ def explanation_lines(width: int) -> list[str]:
     return hud.wrap_text(CLASS_EXPLANATION, PANEL_SIZE, width - 24, PANEL_LINES)
 
 
+def panel_height(width: int, with_goal: bool) -> int:
+    """The height the panel's title, explanation and rows of counts take in a panel ``width`` wide."""
+    step = hud.text("Ag", PANEL_SIZE).get_height() + 1
+    rows = 2 if with_goal else 1
+    return 10 + hud.text("Ag", 24).get_height() + 6 + len(explanation_lines(width)) * step + 8 + rows * (step + 3) + 10
+
+
 def draw_tints(surface: pygame.Surface, layout: BoardLayout, direction: int) -> None:
     """Tint every hole's square with its colour of the rule."""
     for cell in layout.board.cells:
@@ -99,7 +106,9 @@ def draw_tints(surface: pygame.Surface, layout: BoardLayout, direction: int) -> 
 
 def draw_panel(surface: pygame.Surface, rect: pygame.Rect, board: Board, position: int, goal: int | None,
                direction: int) -> int:
-    """The explanation, then each colour's peg count now and in the goal; returns the bottom of the text."""
+    """The explanation, then each colour's peg count now and in the goal, in a panel no taller than they
+    need (at most ``rect``); returns the bottom of the text."""
+    rect = pygame.Rect(rect.left, rect.top, rect.width, min(rect.height, panel_height(rect.width, goal is not None)))
     hud.panel(surface, rect, alpha=220)
     x, y = rect.left + 12, rect.top + 10
     hud.blit_text(surface, hud.fit_text(PANEL_TITLE, 24, rect.width - 24), (x, y), 24, hud.GOLD)

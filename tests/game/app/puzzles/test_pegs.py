@@ -216,6 +216,18 @@ def test_french_centre_solve_says_impossible_in_a_players_words(scene: PegsScene
     assert "position class" not in scene.message
 
 
+@pytest.mark.slow
+def test_the_french_hint_aims_at_the_ringed_hole(scene: PegsScene) -> None:
+    scene.execution = Execution.THREAD
+    _key(scene, pygame.K_TAB)
+    for jump in (Jump((3, 3), (2, 3), (1, 3)), Jump((5, 3), (4, 3), (3, 3))):
+        assert scene.jump(jump)
+    _key(scene, pygame.K_h)  # towards the centre this position is lost by the colours; towards the ring it is not
+    assert scene.job is not None and scene.job.wait(timeout=300)
+    scene.app.run_frames(1)
+    assert CLASS_SHORT not in scene.message
+
+
 def test_escape_goes_back(scene: PegsScene) -> None:
     app = scene.app
     _key(scene, pygame.K_ESCAPE)
@@ -272,7 +284,7 @@ def test_escape_stops_the_thinking_and_a_move_cancels_it(scene: PegsScene, monke
 
     started = threading.Event()
 
-    def blocking_job(board: Any, position: int, what: PegsAsk) -> Callable[[Any], Any]:
+    def blocking_job(board: Any, position: int, goal: int | None, what: PegsAsk) -> Callable[[Any], Any]:
         def job(ctx: Any) -> Any:
             started.set()
             ctx.cancel_events[0].wait(60)  # a test double: blocks until cancelled
