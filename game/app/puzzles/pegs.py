@@ -1,9 +1,11 @@
 """The peg-solitaire screen: drag a peg over a neighbour onto a hole, undo, ask for a hint or a solution.
 
-Mouse: press on a peg and drag it onto a hole two cells away (or click the peg, then the hole).
-Keys: arrows move the cursor, Enter/Space picks up the peg under it and drops it; Z undo, Y redo,
-R restart, Tab the other board (English, French), H hint, S solve (the solution plays itself),
-Esc cancels the thinking, drops the peg, or goes back.  Hints and solutions are computed by
+Mouse: press on a peg and drag it onto a hole two cells away (or click the peg, then the hole); a move
+that cannot be played says why.  Keys: arrows move the cursor, Enter/Space picks up the peg under it and
+drops it; Z undo, Y redo, R restart, Tab the next game (English, French, French with the centre hole),
+N a winnable game, H hint, S solve (the solution plays itself), Esc cancels the thinking, drops the peg,
+or goes back.  A start the three-colour rule proves lost says so on opening, and explains the rule beside
+the board (:mod:`game.app.puzzles.pegs_view`).  Hints and solutions are computed by
 :func:`ai.facade.pegs_hint` and :func:`ai.facade.pegs_solve` in a child process (a job of the app's runner, :class:`game.app.jobs.JobRunner`), so
 the screen never waits.
 """
@@ -11,17 +13,19 @@ the screen never waits.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from typing import Any, Callable
 
 import pygame
 
 from ai.facade import PegsStatus, SolveContext, pegs_hint, pegs_solve
-from game.core.puzzles.pegs import BOARDS, Board, Cell, Jump
+from game.core.puzzles.pegs import Board, Cell, Jump, Refusal
+from game.core.puzzles.pegs_openings import CLASS_SHORT, OPENINGS, Opening
 from game.app import hud
 from game.app.app import App, Scene
 from game.app.input import Act, Action, mouse_held
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
+from game.app.puzzles.pegs_view import (MESSAGE_SIZE, BoardLayout, board_layout, draw_panel, draw_tints,
+                                        message_lines, message_top)
 from game.app.render import LevelRenderer
 from game.app.sound import Sfx
 
@@ -30,33 +34,14 @@ HINT_LIMIT = 20.0
 SOLVE_LIMIT = 60.0
 #: Seconds between two jumps of a solution being played.
 PLAY_STEP = 0.35
+#: The AI's proofs that a position is lost, in a player's words.
+PROOF_WORDS = {"peg count": "too few pegs are left", "integer program": "no count of jumps can balance the pegs",
+               "table": "the table of winnable positions says so", "search": "every sequence of jumps was tried"}
 
 HOLE = (40, 32, 64)
 HOLE_EDGE = (120, 104, 170)
 PEG = (230, 170, 60)
 PEG_EDGE = (120, 70, 20)
-
-
-@dataclass(frozen=True)
-class BoardLayout:
-    """Where the board's cells are on screen."""
-
-    left: int
-    top: int
-    cell: int
-    board: Board
-
-    def rect(self, cell: Cell) -> pygame.Rect:
-        """The square of ``cell``."""
-        return pygame.Rect(self.left + cell[1] * self.cell, self.top + cell[0] * self.cell, self.cell, self.cell)
-
-    def cell_at(self, pos: tuple[int, int] | None) -> Cell | None:
-        """The board cell under ``pos``, or ``None``."""
-        if pos is None:
-            return None
-        c = (pos[0] - self.left) // self.cell
-        r = (pos[1] - self.top) // self.cell
-        return (r, c) if self.board.on_board((r, c)) else None
 
 
 class PegsAsk(enum.Enum):
@@ -66,17 +51,19 @@ class PegsAsk(enum.Enum):
     SOLVE = "solve"
 
 
-def _solve_job(board: Board, position: int, what: PegsAsk) -> Job:
-    """A job of the runner: a hint or a solution of ``position`` (runs in the child process)."""
+def _solve_job(board: Board, position: int, goal: int | None, what: PegsAsk) -> Job:
+    """A job of the runner: a hint or a solution of ``position`` towards ``goal`` (runs in the child process)."""
 
     def job(ctx: SolveContext) -> Any:
-        return pegs_hint(board, position, ctx=ctx) if what == PegsAsk.HINT else pegs_solve(board, position, ctx=ctx)
+        if what == PegsAsk.HINT:
+            return pegs_hint(board, position, goal, ctx=ctx)
+        return pegs_solve(board, position, goal, ctx=ctx)
 
     return job
 
 
 class PegsScene(Scene):
-    """Play peg solitaire on the English or French board."""
+    """Play peg solitaire on the English or French board (or a board of the player's own)."""
 
     def __init__(self, app: App, board_name: str = "english", *,
                  extra: tuple[str, Board, int] | None = None) -> None:
@@ -86,20 +73,21 @@ class PegsScene(Scene):
         #: Where the AI's jobs run (None: the runner's default, a child process where ``fork`` exists).
         self.execution: Execution | None = None
         self.job: JobHandle | None = None  #: the latest hint or solve job
-        self.boards: dict[str, Callable[[], tuple[Board, int]]] = dict(BOARDS)
+        self.openings: dict[str, Callable[[], Opening]] = dict(OPENINGS)
         if extra is not None:
             name, board, start = extra
-            self.boards = {name: lambda: (board, start), **self.boards}
+            own = Opening(name, name, board, start, board.goal_position())
+            self.openings = {name: lambda: own, **self.openings}
             board_name = name
-        self.board_names = list(self.boards)
+        self.board_names = list(self.openings)
         self.load(board_name)
 
     # ---------------------------------------------------------------- state
     def load(self, name: str) -> None:
-        """Start a new game on the built-in board ``name``."""
+        """Start a new game: the opening ``name``."""
         self.board_name = name
-        self.board, self.start = self.boards[name]()
-        self.goal = self.board.goal_position()
+        self.opening = self.openings[name]()
+        self.board, self.start, self.goal = self.opening.board, self.opening.start, self.opening.goal
         self.position = self.start
         self.history: list[Jump] = []
         self.redo_stack: list[Jump] = []
@@ -108,13 +96,37 @@ class PegsScene(Scene):
         self.dragging = False
         self.drag_pos: tuple[int, int] | None = None
         self.hint_jump: Jump | None = None
-        self.message = "Drag a peg over a neighbour onto a hole."
+        self.message = self._opening_message()
         self.playing: list[Jump] = []
         self.play_timer = 0.0
         self.pending: PegsAsk | None = None  #: what the AI is thinking about
         self.asked_position = self.position
         if self.job is not None:
             self.job.cancel()
+
+    @property
+    def explain(self) -> bool:
+        """True when the three-colour rule proves this game lost (the panel beside the board says why)."""
+        return not self.opening.winnable_by_class
+
+    def _opening_message(self) -> str:
+        if self.explain:
+            return f"This start cannot be won: {CLASS_SHORT} (see the right). Press N for a winnable start."
+        if self.goal is None:
+            return "Jump pegs over neighbours until one peg is left."
+        where = "in the centre" if self.goal == self.board.goal_position() else "on the ringed hole"
+        return f"Jump pegs over neighbours until one peg is left, {where}."
+
+    def winnable_opening(self) -> None:
+        """Open the next game the three-colour rule does not rule out (nothing when this one is such a game)."""
+        if not self.explain:
+            return
+        i = self.board_names.index(self.board_name)
+        for k in range(1, len(self.board_names) + 1):
+            name = self.board_names[(i + k) % len(self.board_names)]
+            if self.openings[name]().winnable_by_class:
+                self.load(name)
+                return
 
     @property
     def pegs_left(self) -> int:
@@ -160,7 +172,8 @@ class PegsScene(Scene):
 
     def _describe(self) -> None:
         if self.board.is_goal(self.position, self.goal):
-            self.message = "Solved: one peg, in the centre!" if self.goal is not None else "Solved: one peg left!"
+            self.message = ("Solved: one peg left!" if self.goal is None else "Solved: one peg, in the centre!"
+                            if self.goal == self.board.goal_position() else "Solved: one peg, on the ringed hole!")
         elif not self.board.legal_jumps(self.position):
             self.message = f"No jump left: {hud.plural(self.pegs_left, 'peg')} remain. Z undoes, R restarts."
         else:
@@ -173,7 +186,7 @@ class PegsScene(Scene):
         self.pending = what
         self.asked_position = self.position
         self.job = self.app.jobs.submit(
-            _solve_job(self.board, self.position, what), label=f"pegs {what.value}", owner=self, lane="ai",
+            _solve_job(self.board, self.position, self.goal, what), label=f"pegs {what.value}", owner=self, lane="ai",
             time_limit=HINT_LIMIT if what == PegsAsk.HINT else SOLVE_LIMIT,
             on_done=self._on_event, on_error=self._on_event, on_cancelled=self._on_event, execution=self.execution)
         self.message = "Thinking..." if what == PegsAsk.HINT else "Solving..."
@@ -198,7 +211,8 @@ class PegsScene(Scene):
         elif what == PegsAsk.HINT:
             answer = event.payload
             self.hint_jump = answer.jump
-            self.message = f"Hint: {answer.message}" if answer.jump is not None else answer.message.capitalize() + "."
+            self.message = (f"Hint: {answer.message}" if answer.jump is not None else self._lost_message()
+                            if answer.status == PegsStatus.IMPOSSIBLE else answer.message.capitalize() + ".")
         else:
             result = event.payload
             if result.status == PegsStatus.SOLVED:
@@ -206,19 +220,20 @@ class PegsScene(Scene):
                 self.play_timer = 0.0
                 self.message = f"Solution: {hud.plural(len(result.moves), 'jump')} (Z undoes them)."
             elif result.status == PegsStatus.IMPOSSIBLE:
-                self.message = f"No jump can still finish ({result.proof.value})."
+                self.message = self._lost_message(PROOF_WORDS.get(result.proof.value, result.proof.value))
             else:
                 self.message = "No answer in time."
 
+    def _lost_message(self, why: str = "every sequence of jumps was tried") -> str:
+        """The AI's proof that the position is lost, in a player's words."""
+        if not self.board.class_allows(self.position, self.goal):
+            return f"No jump can still finish: {CLASS_SHORT} (see the right)."
+        return f"No jump can still finish: {why}."
+
     # ---------------------------------------------------------------- input
     def layout(self) -> BoardLayout:
-        """The board's place in the current window."""
-        w, h = self.app.screen.get_size()
-        top, bottom = hud.TOP_BAR + 50, h - hud.BOTTOM_BAR - 16
-        cell = max(8, min(84, (w - 40) // self.board.width, (bottom - top) // self.board.height))
-        left = (w - cell * self.board.width) // 2
-        top += (bottom - top - cell * self.board.height) // 2
-        return BoardLayout(left, top, cell, self.board)
+        """The board's place in the current window (beside the explanation, when one is shown)."""
+        return board_layout(self.app.screen.get_size(), self.board, self.explain)
 
     def handle_event(self, action: Action) -> None:
         """Mouse drags and clicks, arrows, Enter/Space, Z/Y, R, Tab, H, S, Esc."""
@@ -254,6 +269,8 @@ class PegsScene(Scene):
             step = -1 if k == Act.PREV_ITEM else 1
             i = self.board_names.index(self.board_name)
             self.load(self.board_names[(i + step) % len(self.board_names)])
+        elif k == Act.RULER:
+            self.winnable_opening()
         elif k == Act.HINT:
             self.ask(PegsAsk.HINT)
         elif k == Act.SOLVE:
@@ -262,11 +279,14 @@ class PegsScene(Scene):
     def _press(self, cell: Cell | None, pos: tuple[int, int] | None) -> None:
         """A click (or Enter) on ``cell``: pick up a peg, or drop the held peg there."""
         if cell is None:
-            self.selected = None
+            if self.selected is not None:
+                self._refuse(Refusal.OFF_BOARD)
             return
         self.cursor = cell
         if self.selected is not None and not self.board.has_peg(self.position, cell):
             self._drop(cell)
+        elif self.selected is None and not self.board.has_peg(self.position, cell):
+            self._refuse(Refusal.NO_PEG)
         elif self.board.has_peg(self.position, cell):
             if self.selected == cell and pos is None:
                 self.selected = None
@@ -279,13 +299,20 @@ class PegsScene(Scene):
         """Drop the held peg on ``cell`` (a jump when legal; on its own cell it stays picked up)."""
         start = self.selected
         self.dragging = False
-        if start is None or cell is None or cell == start:
+        if start is None or cell == start:
             return
-        jump = Jump.between(start, cell)
-        if jump is None or not self.jump(jump):
-            self.message = "A peg jumps over a neighbouring peg onto the empty hole just behind it."
-            self.app.sound.play(Sfx.CLICK)
-            self.selected = None
+        refusal = Refusal.OFF_BOARD if cell is None else self.board.refusal(self.position, start, cell)
+        jump = None if cell is None else Jump.between(start, cell)
+        if refusal is not None or jump is None:
+            self._refuse(refusal or Refusal.NOT_IN_LINE)
+        else:
+            self.jump(jump)
+
+    def _refuse(self, refusal: Refusal) -> None:
+        """Say why the move cannot be played, and put the held peg back."""
+        self.message = f"Cannot jump: {refusal.value}. A peg jumps over a neighbour onto the empty hole behind it."
+        self.app.sound.play(Sfx.CLICK)
+        self.selected, self.dragging = None, False
 
     def _move_cursor(self, step: Cell) -> None:
         r, c = self.cursor
@@ -314,21 +341,28 @@ class PegsScene(Scene):
         self.renderer.draw_background(surface)
         w, _h = surface.get_size()
         bar = hud.top_bar(surface)
-        title = hud.fit_text(f"Peg solitaire - {self.board_name.capitalize()}", 34, max(100, w - 200))
+        title = hud.fit_text(f"Peg solitaire - {self.opening.title}", 34, max(100, w - 200))
         hud.blit_text(surface, title, (16, bar.centery), 34, hud.WHITE, anchor="midleft")
         hud.blit_text(surface, hud.plural(self.pegs_left, "peg"), (w - 16, bar.centery), 26, hud.GOLD,
                       anchor="midright")
         job = self.job if self.pending is not None else None
         progress = str(getattr(job.last_progress, "message", "") or "") if job is not None else ""
         message = f"{self.message} {progress}" if progress else self.message
-        hud.blit_text(surface, hud.fit_text(message, 24, w - 40), (w // 2, hud.TOP_BAR + 26), 24, hud.WHITE,
-                      anchor="center")
+        y = message_top()
+        for line in message_lines(message, w):
+            y = hud.blit_text(surface, line, (w // 2, y), MESSAGE_SIZE, hud.WHITE, anchor="midtop").bottom + 2
         layout = self.layout()
         radius = max(3, layout.cell * 3 // 10)
+        if layout.panel is not None:
+            draw_tints(surface, layout, self.opening.conflict)
+            draw_panel(surface, layout.panel, self.board, self.position, self.goal, self.opening.conflict)
+        goal_cell = self.opening.goal_cell
         for cell in sorted(self.board.cells):
             rect = layout.rect(cell)
             pygame.draw.circle(surface, HOLE, rect.center, radius)
             pygame.draw.circle(surface, HOLE_EDGE, rect.center, radius, 2)
+            if cell == goal_cell:
+                pygame.draw.circle(surface, hud.GREEN, rect.center, radius + 7, 2)
             if cell == self.cursor:
                 pygame.draw.rect(surface, hud.BLUE, rect.inflate(-4, -4), 2, border_radius=6)
             held = cell == self.selected and self.dragging and self.drag_pos is not None
@@ -342,7 +376,8 @@ class PegsScene(Scene):
             self._peg(surface, self.drag_pos, radius + 6, True)
         busy = f"  ({job.elapsed:.1f} s, Esc stops)" if job is not None else ""
         hud.hint_bar(surface, [("drag", "jump"), ("Z", "undo"), ("H", "hint" + busy), ("S", "solve"),
-                               ("Tab", "board"), ("R", "restart"), ("Esc", "back")])
+                               ("Tab", "board"), *([("N", "winnable")] if self.explain else []), ("R", "restart"),
+                               ("Esc", "back")])
 
     @staticmethod
     def _peg(surface: pygame.Surface, centre: tuple[int, int], radius: int, lifted: bool) -> None:
@@ -352,4 +387,4 @@ class PegsScene(Scene):
                            max(2, radius // 4))
 
 
-__all__ = ["BoardLayout", "PegsScene"]
+__all__ = ["PROOF_WORDS", "BoardLayout", "PegsAsk", "PegsScene"]

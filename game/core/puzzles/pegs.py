@@ -22,6 +22,7 @@ False
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Iterable, Iterator, Sequence
@@ -61,6 +62,17 @@ FRENCH_TEXT = "\n".join([
     "  ooo",
 ])
 """The French board (37 holes), centre empty."""
+
+
+class Refusal(str, enum.Enum):
+    """Why a jump from one cell to another cannot be played (the value is the player's sentence)."""
+
+    OFF_BOARD = "off the board"
+    NO_PEG = "no peg there"
+    NOT_IN_LINE = "that hole is not two cells away in a straight line"
+    OVER_OFF_BOARD = "the cell jumped over is off the board"
+    LANDING_FULL = "the landing hole is not empty"
+    NOTHING_OVER = "the cell jumped over has no peg"
 
 
 class BoardFormatError(LevelFormatError):
@@ -171,14 +183,35 @@ class Board:
             out.append((fo, self.bit(j.end), fo | self.bit(j.end)))
         return tuple(out)
 
+    def refusal(self, position: int, start: Cell, end: Cell) -> Refusal | None:
+        """Why the peg on ``start`` cannot jump to ``end`` in ``position`` (``None``: it can).
+
+        >>> board, pos = english()
+        >>> board.refusal(pos, (3, 1), (3, 3)) is None, board.refusal(pos, (3, 3), (3, 5)).value
+        (True, 'no peg there')
+        >>> board.refusal(pos, (0, 2), (3, 3)).value
+        'that hole is not two cells away in a straight line'
+        """
+        if not self.on_board(start):
+            return Refusal.OFF_BOARD
+        if not self.has_peg(position, start):
+            return Refusal.NO_PEG
+        if not self.on_board(end):
+            return Refusal.OFF_BOARD
+        jump = Jump.between(start, end)
+        if jump is None:
+            return Refusal.NOT_IN_LINE
+        if not self.on_board(jump.over):
+            return Refusal.OVER_OFF_BOARD
+        if self.has_peg(position, end):
+            return Refusal.LANDING_FULL
+        if not self.has_peg(position, jump.over):
+            return Refusal.NOTHING_OVER
+        return None
+
     def is_legal(self, position: int, jump: Jump) -> bool:
         """True when ``jump`` can be played in ``position``."""
-        if not all(self.on_board(c) for c in (jump.start, jump.over, jump.end)):
-            return False
-        if Jump.between(jump.start, jump.end) != jump:
-            return False
-        return (self.has_peg(position, jump.start) and self.has_peg(position, jump.over)
-                and not self.has_peg(position, jump.end))
+        return Jump.between(jump.start, jump.end) == jump and self.refusal(position, jump.start, jump.end) is None
 
     def legal_jumps(self, position: int) -> list[Jump]:
         """The jumps playable in ``position``, in the order of :attr:`jumps`."""
@@ -410,5 +443,5 @@ def load_board(spec: str) -> tuple[Board, int]:
     return parse_board(text, path=spec, name=spec)
 
 
-__all__ = ["BOARDS", "Board", "BoardFormatError", "Cell", "Jump", "english", "french", "load_board",
+__all__ = ["BOARDS", "Board", "BoardFormatError", "Cell", "Jump", "Refusal", "english", "french", "load_board",
            "parse_board"]

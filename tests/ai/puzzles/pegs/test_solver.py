@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from ai.kernel.context import SolveContext, StopReason
 from ai.puzzles.pegs import IpUse, PegsStatus, Proof, hint, solve
 from ai.puzzles.pegs.bounds import jump_bounds
 from game.core.puzzles.pegs import english, french, parse_board
+from game.core.puzzles.pegs_openings import OPENINGS
 
 
 def test_english_central_game_is_solved_and_replays() -> None:
@@ -25,6 +28,14 @@ def test_french_central_game_is_impossible_by_position_class() -> None:
     result = solve(board, start)
     assert (result.status, result.proof, result.nodes, result.moves) == (PegsStatus.IMPOSSIBLE,
                                                                           Proof.POSITION_CLASS, 0, [])
+
+
+@pytest.mark.slow
+def test_the_french_game_the_screen_opens_is_won_by_the_ai() -> None:
+    game = OPENINGS["french"]()
+    result = solve(game.board, game.start, game.goal)
+    assert result.status == PegsStatus.SOLVED and len(result.moves) == 35
+    assert game.board.replay(game.start, result.moves) == game.goal
 
 
 def test_integer_program_proves_what_the_classes_allow() -> None:

@@ -13,11 +13,13 @@ from typing import Iterator  # noqa: E402
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from game.core.puzzles.pegs import Jump  # noqa: E402
+from game.core.puzzles.pegs import Jump, Refusal  # noqa: E402
+from game.core.puzzles.pegs_openings import CLASS_EXPLANATION, CLASS_SHORT, FRENCH_GOAL, FRENCH_HOLE  # noqa: E402
 from game.app.app import FixedClock  # noqa: E402
 from game.app.compose import build_app  # noqa: E402
 from game.app.jobs import Execution  # noqa: E402
 from game.app.puzzles.pegs import PegsAsk, PegsScene  # noqa: E402
+from game.app.puzzles.pegs_view import draw_panel, explanation_lines, message_lines  # noqa: E402
 
 
 @pytest.fixture
@@ -71,10 +73,57 @@ def test_drag_a_peg_onto_a_hole(scene: PegsScene) -> None:
     assert scene.history == [Jump((3, 1), (3, 2), (3, 3))] and not scene.dragging
 
 
+def _drag(scene: PegsScene, start: tuple[int, int], end: tuple[int, int] | None) -> None:
+    """Press on ``start``, move to ``end`` (``None``: just outside the board's frame) and let go."""
+    to = _centre(scene, end) if end is not None else (scene.layout().left - scene.layout().cell, 200)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=_centre(scene, start)))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=to, rel=(0, 0), buttons=(1, 0, 0)))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=to))
+    scene.app.run_frames(1)
+
+
 def test_illegal_drop_is_refused_with_a_message(scene: PegsScene) -> None:
     _click(scene, (0, 2))
     _click(scene, (3, 3))
     assert scene.pegs_left == 32 and "jumps over" in scene.message and scene.selected is None
+    assert Refusal.NOT_IN_LINE.value in scene.message
+
+
+@pytest.mark.parametrize(("start", "end", "refusal"), [
+    ((0, 2), (3, 3), Refusal.NOT_IN_LINE),
+    ((0, 2), (2, 2), Refusal.LANDING_FULL),
+    ((6, 3), (4, 3), Refusal.NOTHING_OVER),
+    ((3, 1), None, Refusal.OFF_BOARD),
+    ((0, 0), None, Refusal.OFF_BOARD),  # a corner of the frame: no hole there, so nothing is picked up
+])
+def test_each_illegal_drag_says_why(scene: PegsScene, start: tuple[int, int], end: tuple[int, int] | None,
+                                    refusal: Refusal) -> None:
+    scene.jump(Jump((5, 3), (4, 3), (3, 3)))  # (5, 3) and (4, 3) empty now
+    before = scene.position
+    if start == (0, 0):
+        _click(scene, (3, 1))
+        pos = _centre(scene, (0, 0))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=pos))
+        scene.app.run_frames(1)
+    else:
+        _drag(scene, start, end)
+    assert scene.position == before and scene.selected is None and not scene.dragging
+    assert scene.message.startswith(f"Cannot jump: {refusal.value}.")
+
+
+def test_clicking_an_empty_hole_says_there_is_no_peg(scene: PegsScene) -> None:
+    _click(scene, (3, 3))
+    assert scene.message.startswith(f"Cannot jump: {Refusal.NO_PEG.value}.") and scene.selected is None
+    _drag(scene, (3, 3), (3, 1))
+    assert scene.message.startswith(f"Cannot jump: {Refusal.NO_PEG.value}.") and scene.pegs_left == 32
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (800, 500)])
+def test_every_refusal_fits_the_message_band(scene: PegsScene, size: tuple[int, int]) -> None:
+    for refusal in Refusal:
+        scene._refuse(refusal)
+        assert " ".join(message_lines(scene.message, size[0])) == scene.message
 
 
 def test_keyboard_jump(scene: PegsScene) -> None:
@@ -83,11 +132,58 @@ def test_keyboard_jump(scene: PegsScene) -> None:
     assert scene.history == [Jump((5, 3), (4, 3), (3, 3))]
 
 
-def test_tab_switches_to_the_french_board_and_back(scene: PegsScene) -> None:
+def test_tab_switches_to_the_french_boards_and_back(scene: PegsScene) -> None:
     _key(scene, pygame.K_TAB)
     assert scene.board_name == "french" and scene.pegs_left == 36
     _key(scene, pygame.K_TAB)
+    assert scene.board_name == "french-centre" and scene.pegs_left == 36
+    _key(scene, pygame.K_TAB)
     assert scene.board_name == "english"
+
+
+def test_french_opens_on_a_start_the_colours_allow(scene: PegsScene) -> None:
+    _key(scene, pygame.K_TAB)
+    assert scene.board_name == "french" and not scene.explain and scene.layout().panel is None
+    assert not scene.board.has_peg(scene.position, FRENCH_HOLE) and scene.opening.goal_cell == FRENCH_GOAL
+    assert scene.board.class_allows(scene.position, scene.goal)
+    assert "cannot be won" not in scene.message and "ringed hole" in scene.message
+
+
+def _open_classic(scene: PegsScene) -> None:
+    _key(scene, pygame.K_TAB)
+    _key(scene, pygame.K_TAB)
+    assert scene.board_name == "french-centre"
+
+
+def test_the_centre_french_start_says_it_cannot_be_won_and_n_opens_a_winnable_one(scene: PegsScene) -> None:
+    _open_classic(scene)
+    assert scene.explain and scene.message.startswith(f"This start cannot be won: {CLASS_SHORT}")
+    assert "Press N" in scene.message
+    _key(scene, pygame.K_n)
+    assert scene.board_name == "english" and not scene.explain
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (800, 500)])
+def test_the_explanation_shows_and_fits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        size: tuple[int, int]) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    app = build_app(size=size, clock=FixedClock(), sound=False)
+    pegs = PegsScene(app, "french-centre")
+    app.push(pegs)
+    app.run_frames(1)
+    layout = pegs.layout()
+    panel = layout.panel
+    assert panel is not None and panel.right <= size[0] and panel.bottom <= size[1]
+    board_right = layout.left + layout.cell * pegs.board.width
+    assert layout.left >= 0 and board_right <= panel.left and layout.cell >= 30
+    lines = explanation_lines(panel.width)
+    assert " ".join(lines) == CLASS_EXPLANATION  # nothing cut
+    bottom = draw_panel(app.screen, panel, pegs.board, pegs.position, pegs.goal, pegs.opening.conflict)
+    assert bottom <= panel.bottom  # the title, the whole explanation and the two rows of counts
+    assert " ".join(message_lines(pegs.message, size[0])) == pegs.message
+    assert app.screen.get_at(panel.center) != app.screen.get_at((2, size[1] // 2))
+    app.jobs.shutdown()
 
 
 def test_hint_through_the_job_runner(scene: PegsScene) -> None:
@@ -110,13 +206,26 @@ def test_solve_plays_the_solution(scene: PegsScene) -> None:
     assert scene.position == scene.goal and scene.message.startswith("Solved")
 
 
-def test_french_solve_says_impossible(scene: PegsScene) -> None:
+def test_french_centre_solve_says_impossible_in_a_players_words(scene: PegsScene) -> None:
     scene.execution = Execution.THREAD
-    _key(scene, pygame.K_TAB)
+    _open_classic(scene)
     _key(scene, pygame.K_s)
     assert scene.job is not None and scene.job.wait(timeout=120)
     scene.app.run_frames(1)
-    assert scene.message == "No jump can still finish (position class)."
+    assert scene.message == f"No jump can still finish: {CLASS_SHORT} (see the right)."
+    assert "position class" not in scene.message
+
+
+@pytest.mark.slow
+def test_the_french_hint_aims_at_the_ringed_hole(scene: PegsScene) -> None:
+    scene.execution = Execution.THREAD
+    _key(scene, pygame.K_TAB)
+    for jump in (Jump((3, 3), (2, 3), (1, 3)), Jump((5, 3), (4, 3), (3, 3))):
+        assert scene.jump(jump)
+    _key(scene, pygame.K_h)  # towards the centre this position is lost by the colours; towards the ring it is not
+    assert scene.job is not None and scene.job.wait(timeout=300)
+    scene.app.run_frames(1)
+    assert CLASS_SHORT not in scene.message
 
 
 def test_escape_goes_back(scene: PegsScene) -> None:
@@ -175,7 +284,7 @@ def test_escape_stops_the_thinking_and_a_move_cancels_it(scene: PegsScene, monke
 
     started = threading.Event()
 
-    def blocking_job(board: Any, position: int, what: PegsAsk) -> Callable[[Any], Any]:
+    def blocking_job(board: Any, position: int, goal: int | None, what: PegsAsk) -> Callable[[Any], Any]:
         def job(ctx: Any) -> Any:
             started.set()
             ctx.cancel_events[0].wait(60)  # a test double: blocks until cancelled

@@ -1,4 +1,5 @@
-"""The peg-solitaire core model: text round trip, jumps and undo, symmetry, position classes."""
+"""The peg-solitaire core model: text round trip, jumps and undo, why a jump is refused, symmetry, position
+classes, the games of the screen."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.core.puzzles.pegs import (ENGLISH_TEXT, MAX_SIDE, Board, BoardFormatError, Jump, english, french, load_board,
-                       parse_board)
+from game.core.puzzles.pegs import (ENGLISH_TEXT, MAX_SIDE, Board, BoardFormatError, Jump, Refusal, english, french,
+                                    load_board, parse_board)
+from game.core.puzzles.pegs_openings import FRENCH_GOAL, FRENCH_HOLE, OPENINGS, alike, colour, colour_counts
 
 CELL_CHARS = st.sampled_from(" o.")
 
@@ -123,3 +125,59 @@ def test_load_board_by_name_and_file(tmp_path: object) -> None:
     board, position = load_board(str(path))
     assert isinstance(board, Board) and board.count(position) == 5 and board.centre == (1, 1)
     assert load_board("french")[0].name == "french"
+
+
+# ---- why a jump cannot be played ------------------------------------------------------------------
+@pytest.mark.parametrize(("pegs_done", "start", "end", "refusal"), [
+    ([], (3, 3), (3, 5), Refusal.NO_PEG),
+    ([], (0, 0), (0, 2), Refusal.OFF_BOARD),
+    ([], (0, 2), (0, 0), Refusal.OFF_BOARD),
+    ([], (0, 2), (3, 3), Refusal.NOT_IN_LINE),
+    ([], (3, 1), (3, 4), Refusal.NOT_IN_LINE),
+    ([], (0, 2), (2, 2), Refusal.LANDING_FULL),
+    ([Jump((5, 3), (4, 3), (3, 3))], (6, 3), (4, 3), Refusal.NOTHING_OVER),
+    ([], (3, 1), (3, 3), None),
+])
+def test_refusal_names_each_reason(pegs_done: list[Jump], start: tuple[int, int], end: tuple[int, int],
+                                   refusal: Refusal | None) -> None:
+    board, pos = english()
+    pos = board.replay(pos, pegs_done)
+    assert board.refusal(pos, start, end) == refusal
+
+
+def test_refusal_when_the_jumped_cell_is_off_the_board() -> None:
+    board, pos = parse_board("o .")
+    assert board.refusal(pos, (0, 0), (0, 2)) == Refusal.OVER_OFF_BOARD
+
+
+@given(board_texts(), st.data())
+@settings(max_examples=60)
+def test_refusal_is_none_exactly_for_the_legal_jumps(text: str, data: st.DataObject) -> None:
+    board, pos = parse_board(text)
+    legal = {(j.start, j.end) for j in board.legal_jumps(pos)}
+    frame = st.tuples(st.integers(-1, board.height), st.integers(-1, board.width))
+    start, end = data.draw(frame), data.draw(frame)
+    assert (board.refusal(pos, start, end) is None) == ((start, end) in legal)
+    for j in board.legal_jumps(pos):
+        assert board.refusal(pos, j.start, j.end) is None and board.is_legal(pos, j)
+
+
+# ---- the games of the screen ----------------------------------------------------------------------
+def test_french_opening_is_allowed_by_the_classes_and_the_centre_one_is_not() -> None:
+    french_game, classic = OPENINGS["french"](), OPENINGS["french-centre"]()
+    assert french_game.board.count(french_game.start) == 36 and french_game.winnable_by_class
+    assert french_game.board.pegs(french_game.board.full ^ french_game.start) == [FRENCH_HOLE]
+    assert french_game.goal_cell == FRENCH_GOAL
+    assert not classic.winnable_by_class and classic.start == french()[1]
+    assert OPENINGS["english"]().winnable_by_class
+
+
+def test_colour_counts_show_why_the_centre_french_game_is_lost() -> None:
+    classic = OPENINGS["french-centre"]()
+    board, d = classic.board, classic.conflict
+    now, goal = colour_counts(board, classic.start, d), colour_counts(board, classic.goal, d)
+    assert sum(now) == 36 and sum(goal) == 1
+    assert alike(now) == "all even" and alike(goal) != alike(now)
+    for j in board.jumps:  # three holes in a row: one of each colour
+        assert {colour(c, 0) for c in (j.start, j.over, j.end)} == {0, 1, 2}
+        assert {colour(c, 1) for c in (j.start, j.over, j.end)} == {0, 1, 2}

@@ -1,0 +1,159 @@
+"""How the peg-solitaire scene is laid out, and its panel explaining why a start cannot be won.
+
+The window is split, top to bottom, into the top bar, a band of :data:`MESSAGE_LINES` message lines,
+the board and the hint bar.  When the three-colour rule proves the goal unreachable, the board moves to
+the left and the right of the window shows the rule in a player's words, with the holes tinted in the
+three colours and each colour's peg count now and in the goal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from game.app import hud
+from game.core.puzzles.pegs import Board, Cell
+from game.core.puzzles.pegs_openings import (
+    CLASS_EXPLANATION,
+    alike,
+    colour,
+    colour_counts,
+)
+
+#: Text size and lines of the message band under the top bar.
+MESSAGE_SIZE = 22
+MESSAGE_LINES = 2
+#: Text size of the explanation panel.
+PANEL_SIZE = 20
+#: Most lines the explanation may take.
+PANEL_LINES = 14
+#: Largest cell, in pixels.
+MAX_CELL = 84
+#: The three colours of the rule, as hole tints.
+TINTS = ((150, 60, 60), (50, 120, 70), (60, 80, 160))
+#: The title of the explanation panel.
+PANEL_TITLE = "Why this start cannot be won"
+
+
+@dataclass(frozen=True)
+class BoardLayout:
+    """Where the board's cells are on screen (and the explanation panel, when one is shown)."""
+
+    left: int
+    top: int
+    cell: int
+    board: Board
+    panel: pygame.Rect | None = None
+
+    def rect(self, cell: Cell) -> pygame.Rect:
+        """The square of ``cell``."""
+        return pygame.Rect(self.left + cell[1] * self.cell, self.top + cell[0] * self.cell, self.cell, self.cell)
+
+    def cell_at(self, pos: tuple[int, int] | None) -> Cell | None:
+        """The board cell under ``pos``, or ``None``."""
+        if pos is None:
+            return None
+        c = (pos[0] - self.left) // self.cell
+        r = (pos[1] - self.top) // self.cell
+        return (r, c) if self.board.on_board((r, c)) else None
+
+
+def message_top() -> int:
+    """The top of the message band."""
+    return hud.TOP_BAR + 6
+
+
+def board_layout(size: tuple[int, int], board: Board, explain: bool) -> BoardLayout:
+    """The board's place in a window of ``size`` (on the left, beside the panel, when ``explain``)."""
+    w, h = size
+    line = hud.text("Ag", MESSAGE_SIZE).get_height()
+    top, bottom = message_top() + MESSAGE_LINES * line + 12, h - hud.BOTTOM_BAR - 12
+    room = (w - 40) * 9 // 20 if explain else w - 40
+    cell = max(8, min(MAX_CELL, room // board.width, (bottom - top) // board.height))
+    top += (bottom - top - cell * board.height) // 2
+    if not explain:
+        return BoardLayout((w - cell * board.width) // 2, top, cell, board)
+    left = 20 + (room - cell * board.width) // 2
+    panel = pygame.Rect(left + cell * board.width + 20, top, 0, cell * board.height)
+    panel.width = w - 20 - panel.left
+    return BoardLayout(left, top, cell, board, panel)
+
+
+def message_lines(message: str, width: int) -> list[str]:
+    """The lines of the message band in a window ``width`` wide."""
+    return hud.wrap_text(message, MESSAGE_SIZE, width - 40, MESSAGE_LINES)
+
+
+def explanation_lines(width: int) -> list[str]:
+    """The explanation wrapped to a panel ``width`` wide."""
+    return hud.wrap_text(CLASS_EXPLANATION, PANEL_SIZE, width - 24, PANEL_LINES)
+
+
+def panel_height(width: int, with_goal: bool) -> int:
+    """The height the panel's title, explanation and rows of counts take in a panel ``width`` wide."""
+    step = hud.text("Ag", PANEL_SIZE).get_height() + 1
+    rows = 2 if with_goal else 1
+    return 10 + hud.text("Ag", 24).get_height() + 6 + len(explanation_lines(width)) * step + 8 + rows * (step + 3) + 10
+
+
+def draw_tints(surface: pygame.Surface, layout: BoardLayout, direction: int) -> None:
+    """Tint every hole's square with its colour of the rule."""
+    for cell in layout.board.cells:
+        pygame.draw.rect(surface, TINTS[colour(cell, direction)], layout.rect(cell).inflate(-2, -2),
+                         border_radius=6)
+
+
+def draw_panel(surface: pygame.Surface, rect: pygame.Rect, board: Board, position: int, goal: int | None,
+               direction: int) -> int:
+    """The explanation, then each colour's peg count now and in the goal, in a panel no taller than they
+    need (at most ``rect``); returns the bottom of the text."""
+    rect = pygame.Rect(rect.left, rect.top, rect.width, min(rect.height, panel_height(rect.width, goal is not None)))
+    hud.panel(surface, rect, alpha=220)
+    x, y = rect.left + 12, rect.top + 10
+    hud.blit_text(surface, hud.fit_text(PANEL_TITLE, 24, rect.width - 24), (x, y), 24, hud.GOLD)
+    y += hud.text("Ag", 24).get_height() + 6
+    step = hud.text("Ag", PANEL_SIZE).get_height() + 1
+    for line in explanation_lines(rect.width):
+        hud.blit_text(surface, line, (x, y), PANEL_SIZE, hud.WHITE)
+        y += step
+    y += 8
+    rows = [("Now", colour_counts(board, position, direction))]
+    if goal is not None:
+        rows.append(("Goal", colour_counts(board, goal, direction)))
+    for label, counts in rows:
+        y = _count_row(surface, (x, y), rect.right - 12, label, counts) + 4
+    return y
+
+
+def _count_row(surface: pygame.Surface, at: tuple[int, int], right: int, label: str,
+               counts: tuple[int, int, int]) -> int:
+    """``label: [swatch] n  [swatch] n  [swatch] n (pattern)``; returns the y under it."""
+    x, y = at
+    hud.blit_text(surface, f"{label}:", (x, y), PANEL_SIZE, hud.WHITE)
+    x += hud.text("Goal: ", PANEL_SIZE).get_width()
+    size = hud.text("Ag", PANEL_SIZE).get_height()
+    for tint, n in zip(TINTS, counts):
+        pygame.draw.rect(surface, tint, pygame.Rect(x, y + 3, size - 6, size - 6), border_radius=3)
+        x += size - 2
+        shown = f"{n}"
+        hud.blit_text(surface, shown, (x, y), PANEL_SIZE, hud.WHITE)
+        x += hud.text(shown + "  ", PANEL_SIZE).get_width()
+    pattern = hud.fit_text(f"({alike(counts)})", PANEL_SIZE, max(10, right - x))
+    hud.blit_text(surface, pattern, (x, y), PANEL_SIZE, hud.GOLD)
+    return y + size
+
+
+__all__ = [
+    "MESSAGE_LINES",
+    "MESSAGE_SIZE",
+    "PANEL_TITLE",
+    "TINTS",
+    "BoardLayout",
+    "board_layout",
+    "draw_panel",
+    "draw_tints",
+    "explanation_lines",
+    "message_lines",
+    "message_top",
+]
