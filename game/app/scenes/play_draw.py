@@ -70,7 +70,8 @@ def draw_hud(scene: PlayView, surface: pygame.Surface) -> None:
 
 
 def draw_status_lines(scene: PlayView, surface: pygame.Surface) -> list[pygame.Rect]:
-    """The status lines, inside the strip (never over the board nor an extension's badge); their panels."""
+    """The status lines in one bubble inside the strip (never over the board nor an extension's badge);
+    returns the bubble's rect (none without lines)."""
     w = surface.get_width()
     y = hud.TOP_BAR + 7
     lines = scene.status_strip_lines()
@@ -82,15 +83,16 @@ def draw_status_lines(scene: PlayView, surface: pygame.Surface) -> list[pygame.R
     room = max(room, 120)
     if len(lines) == 1 and hud.text(lines[0], size).get_width() > room:
         lines = hud.wrap_text(lines[0], size, room, max_lines=2)  # one long line wraps onto the strip's second line
-    panels = []
-    for line in lines:
-        t = hud.text(hud.fit_text(line, size, room), size)
-        rect = t.get_rect(midtop=(centre, y + 3))
-        panels.append(rect.inflate(20, 6))
-        hud.panel(surface, panels[-1], alpha=225)
-        surface.blit(t, rect)
-        y += size + 5
-    return panels
+    if not lines:
+        return []
+    texts = [hud.text(hud.fit_text(line, size, room), size) for line in lines]
+    step = size + 5
+    bubble = pygame.Rect(0, 0, max(t.get_width() for t in texts) + 20, step * len(texts) + 1)
+    bubble.midtop = (centre, y)
+    hud.panel(surface, bubble, alpha=225)
+    for k, t in enumerate(texts):
+        surface.blit(t, t.get_rect(midtop=(centre, y + 3 + k * step)))
+    return [bubble]
 
 
 def draw_ruler(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -> None:

@@ -11,6 +11,7 @@ from game.core.progress import ProgressStore, default_progress_path
 from game.app.app import App
 from game.core.catalog import pack_entries
 from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
+from game.app.scenes.play_draw import draw_status_lines
 from tests.conftest import ORIGINAL_INDEX, ORIGINAL_KEY, ORIGINAL_SOLUTIONS
 from tests.game.app.conftest import click, leave_level, move, press
 
@@ -287,3 +288,14 @@ def test_where_targets_do_not_stop_lemmings_the_run_plays_to_the_end(app: App) -
     assert scene.state == PlayState.RUNNING
     app.run_frames(frames_to_finish(scene.level))
     assert scene.frame == scene.last_frame
+
+
+def test_the_status_lines_share_one_bubble(app: App) -> None:
+    scene = open_level(app)
+    press(app, pygame.K_TAB)  # the assistant names the new solver ...
+    press(app, pygame.K_p, unicode="p")  # ... and the scene says the preview changed
+    lines = scene.status_strip_lines()
+    assert len(lines) == 2
+    surface = pygame.Surface(app.screen.get_size())
+    bubbles = draw_status_lines(scene, surface)
+    assert len(bubbles) == 1 and bubbles[0].height >= 2 * 22  # both lines inside one panel
