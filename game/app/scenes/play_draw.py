@@ -64,9 +64,7 @@ def draw_hud(scene: PlayView, surface: pygame.Surface) -> None:
     pygame.draw.rect(surface, hud.STATE_COLORS[scene.state.value], (0, hud.TOP_BAR, int(w * frac), 4))
     draw_status_lines(scene, surface)
     hints = scene._hints()
-    # on a narrow window the assistant stays discoverable: "H hint  S solve  F1 keys" never drop out
-    keep = [hint for hint in hints if hint[0] in ("H", "S", "F1")]
-    hud.hint_bar(surface, hints, keep=keep)
+    hud.hint_bar(surface, hints, keep=footer_keep(hints, w))
 
 
 def draw_status_lines(scene: PlayView, surface: pygame.Surface) -> list[pygame.Rect]:
@@ -233,6 +231,20 @@ def draw_intro(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) ->
     hud.blit_text(card, sub, (card.get_width() // 2, 106), 24, hud.WHITE, anchor="midtop")
     card.set_alpha(int(255 * fade))
     surface.blit(card, card.get_rect(center=layout.rect.center))
+
+
+#: The footer keys that stay on a narrow window: the assistant's, Tab and F1 (the help lists the rest) ...
+KEPT_KEYS = ("H", "S", "A", "F", "G", "Tab", "F1")
+#: ... and, where they fit too, the scene's main keys.
+MAIN_KEYS = ("Space", "Esc", "Enter", "Enter/R")
+
+
+def footer_keep(hints: list[tuple[str, str]], width: int) -> list[tuple[str, str]]:
+    """The footer hints that stay however narrow the window (:data:`KEPT_KEYS`, then :data:`MAIN_KEYS`
+    when they fit beside them at the footer's small size), in the order given."""
+    kept = [hint for hint in hints if hint[0] in KEPT_KEYS]
+    main = [hint for hint in hints if hint[0] in KEPT_KEYS + MAIN_KEYS]
+    return main if hud.hints_width(main, hud.SMALL_HINT_SIZE) <= width - 20 else kept
 
 
 def _without_keys(hints: list[tuple[str, str]], claimed: set[str]) -> list[tuple[str, str]]:

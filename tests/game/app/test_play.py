@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pygame
 import pytest
 
 from game.core.level import Level
 from game.core.physics_catalog import resolve
 from game.core.progress import ProgressStore, default_progress_path
-from game.app.app import App
+from game.app import hud
+from game.app.app import App, FixedClock
+from game.app.compose import build_app
 from game.core.catalog import pack_entries
 from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
-from game.app.scenes.play_draw import draw_status_lines
+from game.app.scenes.play_draw import draw_status_lines, footer_keep
 from tests.conftest import ORIGINAL_INDEX, ORIGINAL_KEY, ORIGINAL_SOLUTIONS
 from tests.game.app.conftest import click, leave_level, move, press
 
@@ -299,3 +303,18 @@ def test_the_status_lines_share_one_bubble(app: App) -> None:
     surface = pygame.Surface(app.screen.get_size())
     bubbles = draw_status_lines(scene, surface)
     assert len(bubbles) == 1 and bubbles[0].height >= 2 * 22  # both lines inside one panel
+
+
+@pytest.mark.parametrize("width", [800, 640])
+def test_a_narrow_footer_keeps_the_assistant_keys_tab_and_help(data_home: Path, width: int) -> None:
+    small = build_app(size=(width, 500), clock=FixedClock())
+    scene = open_level(small)
+    shown, _ = hud.fit_hints(scene._hints(), width, keep=footer_keep(scene._hints(), width))
+    keys = [key for key, _ in shown]
+    assert {"H", "S", "A", "F", "G", "Tab", "F1"} <= set(keys)
+    assert hud.hints_width(shown, hud.SMALL_HINT_SIZE) <= width - 20
+    if width == 800:
+        assert {"Space", "Esc"} <= set(keys)  # the main keys fit beside them
+    press(small, pygame.K_SPACE, unicode=" ")
+    shown, _ = hud.fit_hints(scene._hints(), width, keep=footer_keep(scene._hints(), width))
+    assert {"A", "F", "G", "Tab"} <= {key for key, _ in shown}
