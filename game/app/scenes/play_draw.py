@@ -128,7 +128,28 @@ def draw_failure_marks(scene: PlayView, surface: pygame.Surface, layout: BoardLa
                       anchor="center", size=max(14, min(22, cell // 2)))
 
 
+def draw_watched_result(scene: PlayView, surface: pygame.Surface) -> None:
+    """The end of a replay: a small panel at the bottom (no "Level complete!", no confetti)."""
+    w, h = surface.get_size()
+    won = scene.state == PlayState.WON
+    who = "an AI solution" if scene.assisted else "your run"
+    line = f"{hud.plural(len(scene.bricks), 'brick')}, {who}" + ("" if won else ": it no longer wins")
+    more = f"Enter: back to the {scene.back_label}   Space: watch again"
+    box = pygame.Rect(0, 0, min(560, w - 40), 112 if h >= 600 else 96)
+    box.midbottom = (w // 2, h - hud.BOTTOM_BAR - 8)
+    hud.panel(surface, box, edge=hud.PANEL_EDGE if won else hud.RED)
+    size = 32 if h >= 600 else 26
+    hud.blit_text(surface, "End of the replay", (box.centerx, box.top + 8), size, hud.WHITE, anchor="midtop")
+    hud.blit_text(surface, hud.fit_text(line, 22, box.width - 24), (box.centerx, box.top + size + 16), 22,
+                  hud.MUTED if won else hud.RED, anchor="midtop")
+    hud.blit_text(surface, hud.fit_text(more, 20, box.width - 24), (box.centerx, box.bottom - 8), 20, hud.MUTED,
+                  anchor="midbottom")
+
+
 def draw_result(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -> None:
+    if scene.watching:
+        draw_watched_result(scene, surface)
+        return
     won = scene.state == PlayState.WON
     w, h = surface.get_size()
     n = len(scene.level.lemmings)
@@ -264,6 +285,8 @@ def _without_keys(hints: list[tuple[str, str]], claimed: set[str]) -> list[tuple
 def footer_hints(self: PlayView) -> list[tuple[str, str]]:
     """The footer's keys for the state of ``self`` (a play scene); an add-on's keys replace the scene's own."""
     s = self.state
+    if self.watching:
+        return watch_hints(s, self.back_label)
     if s == PlayState.PLACING:
         hints = [("Click", "brick"), ("Arrows+Enter", "brick"), ("Space", "release"), ("P", "preview"),
                  ("Z/Y", "undo/redo"), (".", "step"), ("Esc", "menu")]
@@ -276,6 +299,18 @@ def footer_hints(self: PlayView) -> list[tuple[str, str]]:
     else:
         hints = [("Enter/R", "try again"), ("Left", "step back"), ("P", "preview"), ("Esc", "menu")]
     return _without_keys(hints, {key for key, _ in self.extra_hints}) + list(self.extra_hints) + [("F1", "keys")]
+
+
+def watch_hints(state: PlayState, back_label: str) -> list[tuple[str, str]]:
+    """The footer's keys while watching a replay (no editing, no hints)."""
+    if state == PlayState.PLACING:
+        hints = [("Space", "watch"), ("Esc", "menu")]
+    elif state in (PlayState.RUNNING, PlayState.PAUSED):
+        hints = [("Space", "pause" if state == PlayState.RUNNING else "resume"), ("Left/Right", "step"),
+                 ("+/-", "speed"), ("Home/End", "first/last"), ("Esc", "menu")]
+    else:
+        hints = [("Enter", back_label), ("Space", "watch again"), ("Left", "step back"), ("Esc", "menu")]
+    return hints + [("F1", "keys")]
 
 
 def status_strip_lines(self: PlayView) -> list[str]:
