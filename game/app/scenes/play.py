@@ -134,6 +134,10 @@ class PlayScene(Scene):
         self.best_before: int | None = None
         #: what leaving this level unsolved ends (e.g. an Endless streak): the pause menu asks first
         self.leave_warning: Callable[[], str] = lambda: ""
+        #: a short note among the top bar's counters (e.g. an Endless streak), kept on narrow windows
+        self.note = ""
+        #: left for the title menu without giving the level up (like closing the window): see :meth:`suspend`
+        self.suspended = False
         self.bindings: dict[Act, Handler] = self._key_bindings()
         self._reported: list[str] = list(self.app.progress.messages)
         if self.key is not None:
@@ -397,6 +401,11 @@ class PlayScene(Scene):
     def back(self) -> None:
         """Leave the level (back to the scene below: level select or editor)."""
         self.app.pop()
+
+    def suspend(self) -> None:
+        """Quitting to the title menu: the level is put aside, not given up (what leaving it would end,
+        e.g. an Endless streak, is kept, as when the window is closed)."""
+        self.suspended = True
 
     # ------------------------------------------------------------------ keyboard cursor
     def _arrow(self, drow: int, dcol: int, action: Action) -> None:

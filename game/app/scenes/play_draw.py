@@ -46,6 +46,8 @@ def draw_hud(scene: PlayView, surface: pygame.Surface) -> None:
     else:
         stats = [(f"bricks {used} / {scene.level.budget}", hud.GOLD, 0), (f"home {home} / {n}", hud.GREEN, 2),
                  (frame_label(scene.frame, scene.level.frames), hud.WHITE, 1), (f"{scene.speed}x", hud.MUTED, 3)]
+    if scene.note:
+        stats.insert(0, (scene.note, hud.BLUE, 0))
     size = 22 if narrow else 26
     gap = 12 if narrow else 22
     room = state_rect.left - 12 - (x + (70 if narrow else 120))
