@@ -16,7 +16,7 @@ import pygame
 from game.core.level import Level
 from game.app import hud
 from game.app.app import App, Scene
-from game.app.input import Act, Action
+from game.app.input import Act, Action, display_key
 from game.app.play_state import PlayState
 from game.app.sound import Sfx
 
@@ -265,7 +265,7 @@ HELP_SECTIONS: list[tuple[str, list[tuple[str, str]]]] = [
 
 
 class HelpScene(Scene):
-    """Every key, in columns; any key closes it."""
+    """Every key (as the player bound it, :func:`game.app.input.display_key`), in columns; any key closes it."""
 
     transparent = True
 
@@ -282,7 +282,7 @@ class HelpScene(Scene):
         line = size + 4
         columns = 2 if w >= 600 else 1
         col_w = (w - 40) // columns
-        widest = max(hud.text(key, size).get_width() for _, keys in HELP_SECTIONS for key, _ in keys)
+        widest = max(hud.text(display_key(key), size).get_width() for _, keys in HELP_SECTIONS for key, _ in keys)
         key_w = min(widest + 26, col_w // 2)
         hud.blit_text(surface, "Keys", (w // 2, 10), 40, hud.GOLD, anchor="midtop")
         top = 52
@@ -299,7 +299,7 @@ class HelpScene(Scene):
             hud.blit_text(surface, section, (x, y), size + 2, hud.GOLD)
             y += line + 2
             for key, what in keys:
-                hud.blit_text(surface, key, (x + 10, y), size, hud.WHITE)
+                hud.blit_text(surface, display_key(key), (x + 10, y), size, hud.WHITE)  # as the player bound it
                 hud.blit_text(surface, hud.fit_text(what, size, col_w - key_w - 20), (x + key_w, y), size, hud.MUTED)
                 y += line
             y += 8
