@@ -16,6 +16,7 @@ from game.core.outcome import LemmingFailure, frame_label
 from game.app import hud
 from game.app.play_state import PlayState, PlayView
 from game.app.render import BoardLayout
+from game.app.scenes.timeline import timeline_rect
 
 
 #: Height of the strip between the top bar and the board (status messages: two lines fit).
@@ -138,7 +139,7 @@ def draw_watched_result(scene: PlayView, surface: pygame.Surface) -> None:
     line = f"{hud.plural(len(scene.bricks), 'brick')}, {who}" + ("" if won else ": it no longer wins")
     more = f"Enter: back to the {scene.back_label}   Space: watch again"
     box = pygame.Rect(0, 0, min(560, w - 40), 112 if h >= 600 else 96)
-    box.midbottom = (w // 2, h - hud.BOTTOM_BAR - 8)
+    box.midbottom = (w // 2, timeline_rect((w, h)).top - 6)  # the timeline stays in view to scrub
     hud.panel(surface, box, edge=hud.PANEL_EDGE if won else hud.RED)
     size = 32 if h >= 600 else 26
     hud.blit_text(surface, "End of the replay", (box.centerx, box.top + 8), size, hud.WHITE, anchor="midtop")
