@@ -131,9 +131,31 @@ def top_bar(surface: pygame.Surface) -> pygame.Rect:
 HELP_HINT = ("F1", "all keys")
 
 
-def _hints_width(hints: Sequence[tuple[str, str]], size: int) -> int:
+#: The footer's font size when its keys do not fit at the normal size.
+SMALL_HINT_SIZE = 17
+
+
+def hints_width(hints: Sequence[tuple[str, str]], size: int) -> int:
+    """How wide the footer's ``hints`` are at font ``size``, in pixels."""
     return sum(text(k, size, (16, 12, 24), shadow=False).get_width() + 10 + 4
                + text(d, size, MUTED, shadow=False).get_width() + 16 for k, d in hints)
+
+
+def fit_hints(hints: Sequence[tuple[str, str]], width: int, *,
+              keep: Sequence[tuple[str, str]] = ()) -> tuple[list[tuple[str, str]], int]:
+    """The footer hints shown on a window ``width`` wide and their font size (see :func:`hint_bar`)."""
+    size = 20
+    shown = [hint for hint in hints if hint not in keep]
+    tail = list(keep)
+    if hints_width(shown + tail, size) > width - 20:
+        size = SMALL_HINT_SIZE
+    if hints_width(shown + tail, size) <= width - 20:  # everything fits: in the order given
+        return list(hints), size
+    if not any(key == "F1" for key, _ in tail):
+        tail.append(HELP_HINT)
+    while shown and hints_width(shown + tail, size) > width - 20:
+        shown.pop()
+    return shown + tail, size
 
 
 def hint_bar(surface: pygame.Surface, hints: Sequence[tuple[str, str]], *,
@@ -142,24 +164,12 @@ def hint_bar(surface: pygame.Surface, hints: Sequence[tuple[str, str]], *,
 
     On a narrow window the font shrinks; hints that still do not fit are dropped from the
     end and replaced by "F1 all keys" (the help screen lists every key).  ``keep``: hints that
-    stay on any width (e.g. the assistant's H and S, and F1), shown after the others.
+    stay on any width (e.g. the assistant's keys, and F1), shown after the others.
     """
     w, h = surface.get_size()
     rect = pygame.Rect(0, h - BOTTOM_BAR, w, BOTTOM_BAR)
     surface.blit(_bar(rect.width, rect.height), rect)
-    size = 20
-    shown = [hint for hint in hints if hint not in keep]
-    tail = list(keep)
-    if _hints_width(shown + tail, size) > w - 20:
-        size = 17
-    if _hints_width(shown + tail, size) <= w - 20:  # everything fits: in the order given
-        shown, tail = list(hints), []
-    else:
-        if not any(key == "F1" for key, _ in tail):
-            tail.append(HELP_HINT)
-        while shown and _hints_width(shown + tail, size) > w - 20:
-            shown.pop()
-    shown += tail
+    shown, size = fit_hints(hints, w, keep=keep)
     x = 12
     cy = rect.centery
     for key, what in shown:

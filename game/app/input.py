@@ -17,6 +17,7 @@ scene ``scene.bindings[Act.HINT] = my_handler``.  Unknown acts are ignored by sc
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 
 import pygame
@@ -156,6 +157,8 @@ def rebind(keys: dict[str, str]) -> None:
 
     >>> rebind({"hint": "j"}); KEY_BINDINGS[pygame.K_j], pygame.K_h in KEY_BINDINGS, display_key("H/S")
     (<Act.HINT: 'hint'>, False, 'J/S')
+    >>> display_key("H / S"), display_key("Enter or H"), display_key("Shift+H")
+    ('J / S', 'Enter or J', 'Shift+H')
     >>> rebind({}); KEY_BINDINGS[pygame.K_h]
     <Act.HINT: 'hint'>
     """
@@ -177,11 +180,17 @@ def rebind(keys: dict[str, str]) -> None:
     KEY_BINDINGS.update(moved)
 
 
+#: What separates the keys of one label: ``Z/Y``, ``Z / Y``, ``Enter or B``, ``, and .``, ``[ ]``.
+_KEY_SEPARATORS = re.compile(r"(\s*/\s*|\s+or\s+|\s+and\s+|\s+)")
+
+
 def display_key(label: str) -> str:
-    """A footer key label with the player's rebindings applied (``"Z/Y"`` -> ``"U/Y"`` if Z moved to U)."""
+    """A key label (the footer's, the help's) with the player's rebindings applied (``"Z/Y"`` -> ``"U/Y"``
+    if Z moved to U; ``"Enter or B"`` -> ``"Enter or K"`` if B moved to K)."""
     if not KEY_LABELS:
         return label
-    return "/".join(KEY_LABELS.get(part, part) for part in label.split("/"))
+    parts = _KEY_SEPARATORS.split(label)
+    return "".join(part if i % 2 else KEY_LABELS.get(part, part) for i, part in enumerate(parts))
 
 
 #: Ctrl+key -> act (checked first when Ctrl is held).

@@ -38,10 +38,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Collection, Sequence
 
+import numpy as np
+
 from game.core.level import Brick
 from game.core.physics import move_words
 from game.core.rules import State
-from game.core.simulation import LemmingTrack, Run
+from game.core.simulation import IntArray, LemmingTrack, Run, TrackPath, state_codes
 
 
 class FailureKind(str, enum.Enum):
@@ -203,6 +205,65 @@ def explain(run: Run) -> list[LemmingFailure]:
         if failure is not None:
             out.append(failure)
     return out
+
+
+def _path_codes(path: Sequence[State], width: int) -> IntArray:
+    """The path's states as integers (:func:`game.core.simulation.state_codes`)."""
+    if isinstance(path, TrackPath):
+        return path.codes(width)
+    states = np.asarray(tuple(path), dtype=np.int64).reshape(-1, 3)
+    return state_codes(states[:, 0], states[:, 1], states[:, 2] > 0, width)
+
+
+def track_settled_at(track: LemmingTrack, level_width: int, targets: Collection[Brick]) -> int | None:
+    """The frame from which this lemming's part of the outcome cannot change, or None (it may still).
+
+    The rules are deterministic, so once a lemming's state repeats it goes round that loop for ever: it
+    is home for good when every cell of the loop is a target (a target that stops it is a loop of one
+    state), and lost for good when none is.  A loop that crosses a target it does not stop on, or a
+    lemming that is not in a loop yet, is not settled.  A lost lemming is settled once it has gone round
+    its loop once (the player sees it repeat); a home one when it arrives.
+    """
+    codes = _path_codes(track.path, level_width)
+    if codes.size == 0:
+        return None
+    repeat = int(np.argmax(codes == codes[-1]))
+    if repeat == codes.size - 1 and codes.size > 1:
+        return None
+    loop = np.unique(codes[repeat:])
+    on_target = [(int(code) // 2 // level_width, int(code) // 2 % level_width) in targets for code in loop]
+    if any(on_target) and not all(on_target):
+        return None
+    start = int(np.argmax(np.isin(codes, loop)))
+    return start if all(on_target) else min(codes.size - 1, start + loop.size)
+
+
+def settled_at(run: Run) -> int:
+    """The first frame from which the run's outcome cannot change: every lemming is home for good (on a
+    target that stops it) or lost for good (in a loop with no target), see :func:`track_settled_at`.
+    The last frame when some lemming may still change it.
+
+    >>> from game.core.level import Level
+    >>> from game.core.simulation import simulate
+    >>> settled_at(simulate(Level.from_rows([">  T.....", "XXXXXXXXX"], frames=20, budget=0)))
+    3
+    >>> settled_at(simulate(Level.from_rows(["X>X  T", "XXXXXX"], frames=9, budget=0)))
+    2
+    >>> settled_at(simulate(Level.from_rows([">      T", "XXXXXXXX"], frames=4, budget=0)))
+    3
+    """
+    last = max(0, run.frames - 1)
+    targets = set(run.level.targets)
+    latest = 0
+    for track in run.tracks:
+        if run.level.physics.targets_stop and track.reached_at is not None:
+            frame: int | None = track.reached_at
+        else:
+            frame = track_settled_at(track, run.level.width, targets)
+        if frame is None:
+            return last
+        latest = max(latest, frame)
+    return min(latest, last)
 
 
 def shared_cells(run: Run, frame: int) -> dict[Brick, int]:

@@ -3,7 +3,8 @@
 The run for the current bricks is computed by the reference simulator (:func:`game.core.simulation.simulate`,
 through :class:`~game.core.session.PlaySession`); :class:`Playback` only moves a playhead ``t`` (in frames)
 over it, so stepping back is exact.  States: ``placing`` (lemmings waiting) -> ``running`` <->
-``paused`` -> ``won`` / ``lost`` (at the last frame).  Every method that moves the playhead returns
+``paused`` -> ``won`` / ``lost`` (at :attr:`Playback.end_frame`: the last frame, or earlier once the
+outcome cannot change, :func:`game.core.outcome.settled_at`; the later frames can still be scrubbed).  Every method that moves the playhead returns
 the :class:`Beat` s it passed (the lemmings left their hatches, the run ended, a lemming landed, turned
 or got home), which the scene turns into sounds and records; the model has no pygame, no sound, no
 progress file.
@@ -14,11 +15,13 @@ progress file.
 >>> playback = Playback(PlaySession(level, [(1, 2)]))
 >>> playback.state.value, playback.toggle()
 ('placing', [<Beat.RELEASED: 'released'>])
->>> beats = playback.advance(10.0)             # ten seconds at 1x: past the last frame
+>>> beats = playback.advance(10.0)             # ten seconds at 1x: the lemming is home at frame 4
 >>> playback.state.value, playback.frame, Beat.WON in beats
-('won', 8, True)
+('won', 4, True)
 >>> playback.step(-3), playback.state.value, playback.frame
-([], 'paused', 5)
+([], 'paused', 1)
+>>> playback.seek(8), playback.state.value, playback.frame   # the frames after it can still be scrubbed
+([<Beat.WON: 'won'>], 'won', 8)
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 import enum
 import math
 
+from game.core.outcome import settled_at
 from game.core.session import PlaySession
 from game.core.settings import SPEEDS
 from game.core.simulation import Run
@@ -68,6 +72,7 @@ class Playback:
         self.t = 0.0  #: the playhead, in frames (fractional while running)
         self.speed_index = max(0, min(len(SPEEDS) - 1, speed_index))
         self._cue_frame = 0  #: the last frame whose sounds were given
+        self._settled: tuple[Run, int] | None = None  #: the run last asked about and its end frame
 
     # ------------------------------------------------------------------ queries
     @property
@@ -84,6 +89,15 @@ class Playback:
     def last_frame(self) -> int:
         """N-1."""
         return self.frames - 1
+
+    @property
+    def end_frame(self) -> int:
+        """Where playing stops with the result: the first frame from which the outcome cannot change
+        (every lemming home on a target that stops it, or lost in a loop), else the last frame."""
+        run = self.run
+        if self._settled is None or self._settled[0] is not run:
+            self._settled = (run, settled_at(run))
+        return self._settled[1]
 
     @property
     def frame(self) -> int:
@@ -111,14 +125,14 @@ class Playback:
         if self.state == PlayState.PLACING:
             beats = self._release()
             self.state, self.t = PlayState.RUNNING, 0.0
-            if self.frames == 1:
+            if self.end_frame == 0:
                 beats += self._finish()
             return beats
         if self.state == PlayState.RUNNING:
             self.state = PlayState.PAUSED
             return []
         if self.state == PlayState.PAUSED:
-            if self.t >= self.last_frame:
+            if self.t >= self.end_frame:
                 return self._finish()
             self.state = PlayState.RUNNING
             return []
@@ -133,7 +147,7 @@ class Playback:
         else:
             target = max(math.ceil(self.t - 1e-9) + delta, 0)
         self.t, self._cue_frame, self.state = float(target), target, PlayState.PAUSED
-        if delta > 0 and self.t >= self.last_frame:
+        if delta > 0 and self.t >= self.end_frame:
             beats += self._finish()
         return beats
 
@@ -142,7 +156,7 @@ class Playback:
         beats = self._release() if self.state == PlayState.PLACING else []
         self.t = float(max(0, min(self.last_frame, frame)))
         self._cue_frame, self.state = self.frame, PlayState.PAUSED
-        if self.frame >= self.last_frame:
+        if self.frame >= self.end_frame:
             beats += self._finish()
         return beats
 
@@ -165,7 +179,7 @@ class Playback:
         if self.state != PlayState.RUNNING:
             return []
         self.t += dt * BASE_FPS * self.speed
-        if self.t >= self.last_frame:
+        if self.t >= self.end_frame:
             return self._finish()
         return self._cues(self.frame)
 
@@ -175,8 +189,10 @@ class Playback:
         return [Beat.RELEASED]
 
     def _finish(self) -> list[Beat]:
-        self.t = float(self.last_frame)
-        beats = self._cues(self.last_frame)
+        """The result: at the end frame when playing reached it, where the playhead is when it was
+        moved past it."""
+        self.t = float(max(self.end_frame, self.frame if self.state == PlayState.PAUSED else 0))
+        beats = self._cues(self.frame)
         self.state = PlayState.WON if self.run.won else PlayState.LOST
         return beats + [Beat.WON if self.run.won else Beat.LOST]
 

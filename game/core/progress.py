@@ -283,7 +283,7 @@ class ProgressStore:
         rec.level_hash = new_hash
         if improved:
             rec.best_bricks = len(placed)
-        replay = Replay(new_hash, placed, time.time())
+        replay = Replay(new_hash, placed, time.time(), assisted)
         rec.replays = [r for r in rec.replays if (r.level_hash, r.bricks) != (new_hash, placed)]
         rec.replays.insert(0, replay)
         rec.replays.sort(key=lambda r: (r.level_hash != new_hash, len(r.bricks), -r.saved_at))

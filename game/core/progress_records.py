@@ -67,15 +67,20 @@ def _time(value: Any) -> float:
 
 @dataclass(frozen=True)
 class Replay:
-    """A winning brick set, saved with the hash of the level it won on."""
+    """A winning brick set, saved with the hash of the level it won on (``assisted``: an AI solution)."""
 
     level_hash: str
     bricks: tuple[Brick, ...]
     saved_at: float = 0.0
+    assisted: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"hash": self.level_hash, "bricks": [list(b) for b in self.bricks], "saved_at": self.saved_at}
+        """JSON form (``assisted`` only when true)."""
+        data: dict[str, Any] = {"hash": self.level_hash, "bricks": [list(b) for b in self.bricks],
+                                "saved_at": self.saved_at}
+        if self.assisted:
+            data["assisted"] = True
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> Replay:
@@ -91,8 +96,11 @@ class Replay:
                 raise ProgressFormatError("a brick must be a [row, col] pair")
             bricks.append((_count(b[0], "a brick row", maximum=MAX_COORD),
                            _count(b[1], "a brick column", maximum=MAX_COORD)))
+        assisted = data.get("assisted", False)
+        if not isinstance(assisted, bool):
+            raise ProgressFormatError("a replay's 'assisted' must be true or false")
         return cls(_text(data.get("hash"), "a replay's hash"), tuple(sorted(bricks)),
-                   _time(data.get("saved_at", 0.0)))
+                   _time(data.get("saved_at", 0.0)), assisted)
 
 
 @dataclass

@@ -1,7 +1,8 @@
 """Level codes: a whole level (N, B, map, lemmings, targets and every ``# key: value`` line) as one
 line of text starting ``LB``, to paste in a chat; :func:`decode` gives the same level back.
 
-The code is ``LB`` + base64url (no padding) of a small bit-packed record:
+The code is ``LB`` + the base-32 text (:data:`ALPHABET`: digits and capitals without the look-alikes
+0, O, 1 and I, read in either case) of a small bit-packed record:
 
 * a version (4 bits), the map's height and width, N and B (4-bit groups with a "more" bit);
 * one flag: the map's border is all wall (then only the inside cells follow);
@@ -14,7 +15,8 @@ The code is ``LB`` + base64url (no padding) of a small bit-packed record:
 * one check byte (CRC-32 of the record, low 8 bits), so most typos are caught.
 
 The dictionary belongs to the format version: changing it makes a new version (codes never
-change meaning).
+change meaning).  Codes written in base64url (the first text form, which starts ``LBE`` to ``LBH``)
+still decode; a new code starts ``LB4`` or ``LB5``.
 
 >>> from game.core.level import Level
 >>> level = Level.from_rows(["XXXXX", "X> TX", "XXXXX"], frames=5, budget=1, title="Tiny")
@@ -22,10 +24,10 @@ change meaning).
 >>> code.startswith("LB"), decode(code) == level
 (True, True)
 >>> try:
-...     decode("LBnot-a-code!")
+...     decode("LB4O0I1")
 ... except LevelCodeError as exc:
 ...     print(exc)
-not a level code: 'LBnot-a-code!' has characters a code never holds ('!')
+not a level code: 'LB4O0I1' has characters a code never holds ('01IO')
 """
 
 from __future__ import annotations
@@ -57,12 +59,53 @@ DICTIONARY = (
     "Lemming Bricks research notes The "
 ).encode("utf-8")
 
+#: The 32 characters of a code after ``LB``: no 0 / O, no 1 / I / l to mistake for one another.
+ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 _KINDS = (TARGET, LEMMING_LEFT, LEMMING_RIGHT)
-_ALPHABET = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+_BASE32 = {ch: value for value, ch in enumerate(ALPHABET)}
+#: The characters of the first text form (base64url) and how its codes start after ``LB``.
+_OLD_ALPHABET = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+_OLD_FIRST = "EFGH"
 
 
 class LevelCodeError(GameError):
     """A text that is not a valid level code (one message saying what is wrong)."""
+
+
+def to_text(record: bytes) -> str:
+    """``record`` in :data:`ALPHABET`, five bits a character (the last one padded with zero bits).
+
+    >>> to_text(b"\\xff"), from_text("ZW"), from_text("zw")
+    ('ZW', b'\\xff', b'\\xff')
+    """
+    value, bits, out = 0, 0, []
+    for byte in record:
+        value, bits = (value << 8) | byte, bits + 8
+        while bits >= 5:
+            bits -= 5
+            out.append(ALPHABET[(value >> bits) & 31])
+    if bits:
+        out.append(ALPHABET[(value << (5 - bits)) & 31])
+    return "".join(out)
+
+
+def from_text(body: str) -> bytes:
+    """The record :func:`to_text` wrote as ``body`` (either case); :class:`LevelCodeError` otherwise."""
+    body = body.upper()
+    bad = sorted(set(body) - set(ALPHABET))
+    if bad:
+        raise LevelCodeError(f"not a level code: it has characters a code never holds ({''.join(bad)!r})")
+    if len(body) * 5 % 8 >= 5:
+        raise LevelCodeError("not a level code: its length is wrong (a character is missing or extra)")
+    value, bits, out = 0, 0, bytearray()
+    for ch in body:
+        value, bits = (value << 5) | _BASE32[ch], bits + 5
+        if bits >= 8:
+            bits -= 8
+            out.append((value >> bits) & 0xFF)
+    if value & ((1 << bits) - 1):
+        raise LevelCodeError("the code does not check out: a character is wrong or missing")
+    return bytes(out)
 
 
 # ---------------------------------------------------------------- bits
@@ -235,7 +278,7 @@ def encode(level: Level) -> str:
     bits.write(int(use_deflate), 1)
     record = bits.to_bytes() + (packed if use_deflate else meta)
     record += bytes([zlib.crc32(record) & 0xFF])
-    return PREFIX + base64.urlsafe_b64encode(record).decode("ascii").rstrip("=")
+    return PREFIX + to_text(record)
 
 
 def decode(code: str) -> Level:
@@ -273,19 +316,25 @@ def _record(code: str) -> bytes:
     if len(text) > MAX_CODE_CHARS:
         raise LevelCodeError(f"not a level code: {len(text):,} characters is longer than any level's code")
     body = text[len(PREFIX):]
-    bad = sorted(set(body) - _ALPHABET)
+    old = body[:1] in _OLD_FIRST
+    bad = sorted(set(body) - (_OLD_ALPHABET if old else set(ALPHABET + ALPHABET.lower())))
     if bad:
         raise LevelCodeError(f"not a level code: {shown!r} has characters a code never holds "
                              f"({''.join(bad)!r})")
-    if len(body) % 4 == 1:
-        raise LevelCodeError("not a level code: its length is wrong (a character is missing or extra)")
-    try:
-        record = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
-    except (binascii.Error, ValueError):
-        raise LevelCodeError("not a level code: it does not decode") from None
+    record = _old_record(body) if old else from_text(body)
     if len(record) < 3 or zlib.crc32(record[:-1]) & 0xFF != record[-1]:
         raise LevelCodeError("the code does not check out: a character is wrong or missing")
     return record[:-1]
+
+
+def _old_record(body: str) -> bytes:
+    """The record of a code in the first text form (base64url, no padding)."""
+    if len(body) % 4 == 1:
+        raise LevelCodeError("not a level code: its length is wrong (a character is missing or extra)")
+    try:
+        return base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+    except (binascii.Error, ValueError):
+        raise LevelCodeError("not a level code: it does not decode") from None
 
 
 def _read_map(bits: _BitReader, h: int, w: int) -> list[list[str]]:
@@ -315,4 +364,4 @@ def _read_map(bits: _BitReader, h: int, w: int) -> list[list[str]]:
     return grid
 
 
-__all__ = ["DICTIONARY", "KNOWN_KEYS", "LevelCodeError", "MAX_CODE_CHARS", "PREFIX", "VERSION", "decode", "encode"]
+__all__ = ["ALPHABET", "DICTIONARY", "KNOWN_KEYS", "LevelCodeError", "MAX_CODE_CHARS", "PREFIX", "VERSION", "decode", "encode", "from_text", "to_text"]

@@ -76,6 +76,16 @@ class TrackPath(Sequence[State]):
     def __repr__(self) -> str:
         return f"TrackPath({len(self)} frames)"
 
+    def codes(self, width: int) -> IntArray:
+        """One integer per frame for the state ``(row, col, direction)`` on a board ``width`` wide (equal
+        states, equal codes)."""
+        return state_codes(self._rows, self._cols, self._right, width)
+
+
+def state_codes(rows: IntArray, cols: IntArray, right: npt.NDArray[np.bool_], width: int) -> IntArray:
+    """The states ``(row, col, right)`` as one integer each (see :meth:`TrackPath.codes`)."""
+    return (rows.astype(np.int64) * width + cols.astype(np.int64)) * 2 + right.astype(np.int64)
+
 
 @dataclass(frozen=True, eq=False)
 class LemmingTrack:

@@ -108,7 +108,7 @@ def status_lines(state: AssistantState) -> list[str]:
 
 #: The assistant's keys in the footer while nothing of it is on screen.
 IDLE_HINTS: tuple[tuple[str, str], ...] = (("H", "hint"), ("S", "solve"), ("A", "all"), ("F", "deduce"),
-                                           ("G", "GIF"))
+                                           ("G", "GIF"), ("Tab", "solver"))
 
 
 def footer_hints(state: AssistantState) -> list[tuple[str, str]]:

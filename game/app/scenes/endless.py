@@ -9,8 +9,11 @@ target score, not easier than the level before); up to :data:`LOOKAHEAD` levels 
 ahead.  Where the player is (step, solved, streak, best streak) is kept in
 ``endless.json`` (:mod:`game.core.endless_record`), so a relaunch continues the ladder.
 
-Winning (then Enter or Esc) moves on to the next step; leaving a level unsolved ends the
-streak and comes back here, where Enter retries it and Esc returns to the menu.
+Winning (then Enter or Esc) moves on to the next step; leaving a level unsolved ("Back to endless",
+which asks first) ends the streak and comes back here, where Enter retries it and Esc returns to the
+menu.  Quitting to the menu keeps the streak, as closing the window does: the next visit opens the
+same level.  The streak shows in the play scene's top bar; the speed chosen there carries to the next
+level.
 """
 
 from __future__ import annotations
@@ -123,6 +126,7 @@ class EndlessScene(Scene):
         self.waited = 0.0
         self.anim = 0.0
         self.auto_next = True  #: push the next level as soon as it is ready
+        self.speed_index: int | None = None  #: the speed of the last level played (None: the saved default)
         self.renderer = LevelRenderer()
 
     # ---------------------------------------------------------------- state
@@ -185,10 +189,14 @@ class EndlessScene(Scene):
         if self.play is not None:
             play = self.play
             self.play = None
+            self.speed_index = getattr(play, "speed_index", self.speed_index)
             if getattr(play, "state", None) == PlayState.WON and self.current is not None:
                 self.record = self.record.won(self.current.score)
                 self.current = None
                 self.auto_next = True
+            elif getattr(play, "suspended", False):  # quit to the menu: put aside, as closing the window
+                self.auto_next = False
+                return
             else:
                 self.record = self.record.gave_up()
                 self.auto_next = False
@@ -208,9 +216,13 @@ class EndlessScene(Scene):
         # A playlist ending at this level: the title card reads "Level <step>" and Enter after
         # a win comes back here.  key=None: Endless wins are kept in endless.json, not progress.json.
         entry = LevelEntry(f"endless:{lvl.step}", None, lvl.level, Section.ENDLESS)
-        self.play = self.app.open("play", lvl.level, playlist=[entry] * lvl.step, index=lvl.step - 1,
-                                  key=None, title=lvl.level.title, back_label="endless")
-        self.play.leave_warning = self._streak_warning  # type: ignore[union-attr]
+        play = self.app.open("play", lvl.level, playlist=[entry] * lvl.step, index=lvl.step - 1,
+                             key=None, title=lvl.level.title, back_label="endless")
+        play.leave_warning = self._streak_warning
+        play.note = f"streak {self.record.streak}"
+        if self.speed_index is not None:
+            play.speed_index = self.speed_index
+        self.play = play
 
     def _streak_warning(self) -> str:
         """What leaving the current level unsolved costs (the pause menu asks before)."""

@@ -2,7 +2,7 @@
 
 Up/Down choose an action; Enter waits for the new key (Esc cancels); Backspace puts the
 action's default key back.  A key already used by another action swaps with it, so no key
-ever does two things.  Saved at once in ``settings.json`` (``"keys"``, validated on load by
+ever does two things; the note under the list says so.  Saved at once in ``settings.json`` (``"keys"``, validated on load by
 :mod:`game.core.settings`) and applied through :func:`game.app.input.rebind`.
 """
 
@@ -58,14 +58,20 @@ class KeysScene(Scene):
         """The current full key map."""
         return self.app.settings.key_map()
 
-    def assign(self, act: str, key: str) -> bool:
-        """Put ``act`` on ``key`` (swapping with the action that had it); False for a key not allowed."""
+    def assign(self, act: str, key: str, shown: str = "") -> bool:
+        """Put ``act`` on ``key`` (swapping with the action that had it, which the note says); False for a
+        key not allowed (``shown``: how the refused key is named)."""
         if key not in KEY_NAMES:
-            self.note = f"{key_label(key) if key else 'that key'} cannot be used: letters, , . / ; ' [ ] ` or Tab"
+            self.note = (f"{shown or (key_label(key) if key else 'That key')} cannot be chosen. "
+                         "Choose a letter, Tab, or one of , . / ; ' [ ] `")
             return False
-        full = rebound(self.keys(), act, key)
+        before = self.keys()
+        full = rebound(before, act, key)
         self.app.change_settings(keys={a: k for a, k in full.items() if k != DEFAULT_KEYS[a]})
         self.note = f"{ACTION_NAMES[act]}: {key_label(key)}"
+        swapped = [other for other, k in before.items() if k == key and other != act]
+        if swapped:  # the swap is said, never silent
+            self.note += f"  \u00b7  {ACTION_NAMES.get(swapped[0], swapped[0])} moved to {key_label(before[act])}"
         self.app.sound.play(Sfx.CLICK)
         return True
 
@@ -76,7 +82,8 @@ class KeysScene(Scene):
             if k == Act.BACK:
                 self.waiting, self.note = False, ""
             elif action.key:  # the first action of the key press (a bound key also sends TEXT after it)
-                self.waiting = not self.assign(self.acts[self.cursor], KEY_NAMES_OF.get(action.key, ""))
+                shown = pygame.key.name(action.key).capitalize()
+                self.waiting = not self.assign(self.acts[self.cursor], KEY_NAMES_OF.get(action.key, ""), shown)
             return
         if k == Act.BACK:
             self.app.pop()

@@ -3,7 +3,7 @@
 The pause menu is drawn over the play scene: Resume, Restart, Levels (or "Back to editor"
 for a play-test), Share level code, Settings, Quit to menu.  Quit asks to confirm (Enter / Y: yes, Esc / N: no);
 so does leaving an unsolved level that ends something (``play.leave_warning``, e.g. an Endless
-streak).  Esc in the pause menu resumes.
+streak).  Quitting to the menu puts the level aside without ending anything, as closing the window does.  Esc in the pause menu resumes.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pygame
 from game.core.level import Level
 from game.app import hud
 from game.app.app import App, Scene
-from game.app.input import Act, Action
+from game.app.input import Act, Action, display_key
 from game.app.play_state import PlayState
 from game.app.sound import Sfx
 
@@ -48,6 +48,9 @@ class PausedPlay(Protocol):
 
     def back(self) -> None:
         """Leave the level."""
+
+    def suspend(self) -> None:
+        """Put the level aside for the title menu (not given up)."""
 
 
 class PauseChoice(str, enum.Enum):
@@ -146,7 +149,9 @@ class PauseScene(Scene):
         return self.play.leave_warning()
 
     def quit_to_menu(self) -> None:
-        """Leave the level for the title menu (the bricks stay remembered)."""
+        """Leave the level for the title menu (the bricks stay remembered; the level is put aside, not
+        given up, as when the window is closed)."""
+        self.play.suspend()
         self.app.pop()  # this menu
         while self.app.scenes and not self.app.showing("menu"):
             self.app.pop()
@@ -211,9 +216,10 @@ class PauseScene(Scene):
             hud.panel(surface, ask, alpha=250, edge=hud.RED)
             question = "Quit to the menu?" if quitting else "Leave this level?"
             hud.blit_text(surface, question, (ask.centerx, ask.top + 14), 36, hud.WHITE, anchor="midtop")
-            note = self.warning() or "your bricks on this level are kept"
+            warning = "" if quitting else self.warning()  # quitting puts the level aside: nothing ends
+            note = warning or "your bricks on this level are kept"
             hud.blit_text(surface, hud.fit_text(note, 22, ask.width - 20), (ask.centerx, ask.top + 52), 22,
-                          hud.RED if self.warning() else hud.MUTED, anchor="midtop")
+                          hud.RED if warning else hud.MUTED, anchor="midtop")
             verb = "quit" if quitting else "leave"
             hud.blit_text(surface, f"Enter / Y: {verb}     Esc / N: stay", (ask.centerx, ask.top + 84), 22, hud.GOLD,
                           anchor="midtop")
@@ -259,7 +265,7 @@ HELP_SECTIONS: list[tuple[str, list[tuple[str, str]]]] = [
 
 
 class HelpScene(Scene):
-    """Every key, in columns; any key closes it."""
+    """Every key (as the player bound it, :func:`game.app.input.display_key`), in columns; any key closes it."""
 
     transparent = True
 
@@ -276,7 +282,7 @@ class HelpScene(Scene):
         line = size + 4
         columns = 2 if w >= 600 else 1
         col_w = (w - 40) // columns
-        widest = max(hud.text(key, size).get_width() for _, keys in HELP_SECTIONS for key, _ in keys)
+        widest = max(hud.text(display_key(key), size).get_width() for _, keys in HELP_SECTIONS for key, _ in keys)
         key_w = min(widest + 26, col_w // 2)
         hud.blit_text(surface, "Keys", (w // 2, 10), 40, hud.GOLD, anchor="midtop")
         top = 52
@@ -293,7 +299,7 @@ class HelpScene(Scene):
             hud.blit_text(surface, section, (x, y), size + 2, hud.GOLD)
             y += line + 2
             for key, what in keys:
-                hud.blit_text(surface, key, (x + 10, y), size, hud.WHITE)
+                hud.blit_text(surface, display_key(key), (x + 10, y), size, hud.WHITE)  # as the player bound it
                 hud.blit_text(surface, hud.fit_text(what, size, col_w - key_w - 20), (x + key_w, y), size, hud.MUTED)
                 y += line
             y += 8

@@ -98,9 +98,12 @@ class PlayScene(Scene):
         title: str | None = None,
         renderer: LevelRenderer | None = None,
         back_label: str = "levels",
+        watching: bool = False,
     ) -> None:
         super().__init__(app)
         self.back_label = back_label  #: where Esc goes, for the hint bar ("levels", "editor")
+        #: only watching a saved run (a replay): no editing, no add-ons (hints), no "Level complete!"
+        self.watching = watching
         self.playlist = list(playlist)
         self.index = index
         if level is None:
@@ -131,6 +134,10 @@ class PlayScene(Scene):
         self.best_before: int | None = None
         #: what leaving this level unsolved ends (e.g. an Endless streak): the pause menu asks first
         self.leave_warning: Callable[[], str] = lambda: ""
+        #: a short note among the top bar's counters (e.g. an Endless streak), kept on narrow windows
+        self.note = ""
+        #: left for the title menu without giving the level up (like closing the window): see :meth:`suspend`
+        self.suspended = False
         self.bindings: dict[Act, Handler] = self._key_bindings()
         self._reported: list[str] = list(self.app.progress.messages)
         if self.key is not None:
@@ -138,13 +145,15 @@ class PlayScene(Scene):
         #: The extensions by name, in the order they see actions and draw: the timeline, then the add-ons.
         self.extensions: dict[str, PlayExtension] = {}
         self.timeline = self.add_extension(TimelineBar(self))
-        for make in app.registry.play_extensions:
+        for make in () if watching else app.registry.play_extensions:
             extension = make(self)
             if extension is not None:
                 self.add_extension(extension)
 
     def _key_bindings(self) -> dict[Act, Handler]:
-        """What each action does when no extension used it."""
+        """What each action does when no extension used it (watching a replay: no editing)."""
+        if self.watching:
+            return self._watch_bindings()
         return {
             Act.CLICK: self._on_click,
             Act.HOVER: self._on_hover,
@@ -167,6 +176,25 @@ class PlayScene(Scene):
             Act.PREVIEW: lambda a: self.toggle_preview(),
             Act.BACK: lambda a: self.escape(),
             Act.CONFIRM: lambda a: self.confirm(),
+            Act.FIRST_FRAME: lambda a: self.seek(0),
+            Act.LAST_FRAME: lambda a: self.seek(self.last_frame),
+        }
+
+    def _watch_bindings(self) -> dict[Act, Handler]:
+        """The keys while watching a replay: play, step, speed, seek; nothing edits the bricks."""
+        return {
+            Act.TOGGLE_RUN: lambda a: self.toggle_run(),
+            Act.RIGHT: lambda a: self.step_frames(1),
+            Act.LEFT: lambda a: self.step_frames(-1),
+            Act.STEP_FORWARD: lambda a: self.step_frames(1),
+            Act.STEP_BACK: lambda a: self.step_frames(-1),
+            Act.RULER: lambda a: self.toggle_ruler(),
+            Act.SPEED_UP: lambda a: self.change_speed(1),
+            Act.SPEED_DOWN: lambda a: self.change_speed(-1),
+            Act.RESTART: lambda a: self.restart(),
+            Act.PREVIEW: lambda a: self.toggle_preview(),
+            Act.BACK: lambda a: self.escape(),
+            Act.CONFIRM: lambda a: self.back() if self.playback.ended else None,
             Act.FIRST_FRAME: lambda a: self.seek(0),
             Act.LAST_FRAME: lambda a: self.seek(self.last_frame),
         }
@@ -373,6 +401,11 @@ class PlayScene(Scene):
     def back(self) -> None:
         """Leave the level (back to the scene below: level select or editor)."""
         self.app.pop()
+
+    def suspend(self) -> None:
+        """Quitting to the title menu: the level is put aside, not given up (what leaving it would end,
+        e.g. an Endless streak, is kept, as when the window is closed)."""
+        self.suspended = True
 
     # ------------------------------------------------------------------ keyboard cursor
     def _arrow(self, drow: int, dcol: int, action: Action) -> None:

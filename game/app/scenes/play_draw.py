@@ -16,6 +16,7 @@ from game.core.outcome import LemmingFailure, frame_label
 from game.app import hud
 from game.app.play_state import PlayState, PlayView
 from game.app.render import BoardLayout
+from game.app.scenes.timeline import timeline_rect
 
 
 #: Height of the strip between the top bar and the board (status messages: two lines fit).
@@ -46,6 +47,8 @@ def draw_hud(scene: PlayView, surface: pygame.Surface) -> None:
     else:
         stats = [(f"bricks {used} / {scene.level.budget}", hud.GOLD, 0), (f"home {home} / {n}", hud.GREEN, 2),
                  (frame_label(scene.frame, scene.level.frames), hud.WHITE, 1), (f"{scene.speed}x", hud.MUTED, 3)]
+    if scene.note:
+        stats.insert(0, (scene.note, hud.BLUE, 0))
     size = 22 if narrow else 26
     gap = 12 if narrow else 22
     room = state_rect.left - 12 - (x + (70 if narrow else 120))
@@ -64,13 +67,12 @@ def draw_hud(scene: PlayView, surface: pygame.Surface) -> None:
     pygame.draw.rect(surface, hud.STATE_COLORS[scene.state.value], (0, hud.TOP_BAR, int(w * frac), 4))
     draw_status_lines(scene, surface)
     hints = scene._hints()
-    # on a narrow window the assistant stays discoverable: "H hint  S solve  F1 keys" never drop out
-    keep = [hint for hint in hints if hint[0] in ("H", "S", "F1")]
-    hud.hint_bar(surface, hints, keep=keep)
+    hud.hint_bar(surface, hints, keep=footer_keep(hints, w))
 
 
 def draw_status_lines(scene: PlayView, surface: pygame.Surface) -> list[pygame.Rect]:
-    """The status lines, inside the strip (never over the board nor an extension's badge); their panels."""
+    """The status lines in one bubble inside the strip (never over the board nor an extension's badge);
+    returns the bubble's rect (none without lines)."""
     w = surface.get_width()
     y = hud.TOP_BAR + 7
     lines = scene.status_strip_lines()
@@ -82,15 +84,16 @@ def draw_status_lines(scene: PlayView, surface: pygame.Surface) -> list[pygame.R
     room = max(room, 120)
     if len(lines) == 1 and hud.text(lines[0], size).get_width() > room:
         lines = hud.wrap_text(lines[0], size, room, max_lines=2)  # one long line wraps onto the strip's second line
-    panels = []
-    for line in lines:
-        t = hud.text(hud.fit_text(line, size, room), size)
-        rect = t.get_rect(midtop=(centre, y + 3))
-        panels.append(rect.inflate(20, 6))
-        hud.panel(surface, panels[-1], alpha=225)
-        surface.blit(t, rect)
-        y += size + 5
-    return panels
+    if not lines:
+        return []
+    texts = [hud.text(hud.fit_text(line, size, room), size) for line in lines]
+    step = size + 5
+    bubble = pygame.Rect(0, 0, max(t.get_width() for t in texts) + 20, step * len(texts) + 1)
+    bubble.midtop = (centre, y)
+    hud.panel(surface, bubble, alpha=225)
+    for k, t in enumerate(texts):
+        surface.blit(t, t.get_rect(midtop=(centre, y + 3 + k * step)))
+    return [bubble]
 
 
 def draw_ruler(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -> None:
@@ -128,7 +131,28 @@ def draw_failure_marks(scene: PlayView, surface: pygame.Surface, layout: BoardLa
                       anchor="center", size=max(14, min(22, cell // 2)))
 
 
+def draw_watched_result(scene: PlayView, surface: pygame.Surface) -> None:
+    """The end of a replay: a small panel at the bottom (no "Level complete!", no confetti)."""
+    w, h = surface.get_size()
+    won = scene.state == PlayState.WON
+    who = "an AI solution" if scene.assisted else "your run"
+    line = f"{hud.plural(len(scene.bricks), 'brick')}, {who}" + ("" if won else ": it no longer wins")
+    more = f"Enter: back to the {scene.back_label}   Space: watch again"
+    box = pygame.Rect(0, 0, min(560, w - 40), 112 if h >= 600 else 96)
+    box.midbottom = (w // 2, timeline_rect((w, h)).top - 6)  # the timeline stays in view to scrub
+    hud.panel(surface, box, edge=hud.PANEL_EDGE if won else hud.RED)
+    size = 32 if h >= 600 else 26
+    hud.blit_text(surface, "End of the replay", (box.centerx, box.top + 8), size, hud.WHITE, anchor="midtop")
+    hud.blit_text(surface, hud.fit_text(line, 22, box.width - 24), (box.centerx, box.top + size + 16), 22,
+                  hud.MUTED if won else hud.RED, anchor="midtop")
+    hud.blit_text(surface, hud.fit_text(more, 20, box.width - 24), (box.centerx, box.bottom - 8), 20, hud.MUTED,
+                  anchor="midbottom")
+
+
 def draw_result(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -> None:
+    if scene.watching:
+        draw_watched_result(scene, surface)
+        return
     won = scene.state == PlayState.WON
     w, h = surface.get_size()
     n = len(scene.level.lemmings)
@@ -233,6 +257,20 @@ def draw_intro(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) ->
     surface.blit(card, card.get_rect(center=layout.rect.center))
 
 
+#: The footer keys that stay on a narrow window: the assistant's, Tab and F1 (the help lists the rest) ...
+KEPT_KEYS = ("H", "S", "A", "F", "G", "Tab", "F1")
+#: ... and, where they fit too, the scene's main keys.
+MAIN_KEYS = ("Space", "Esc", "Enter", "Enter/R")
+
+
+def footer_keep(hints: list[tuple[str, str]], width: int) -> list[tuple[str, str]]:
+    """The footer hints that stay however narrow the window (:data:`KEPT_KEYS`, then :data:`MAIN_KEYS`
+    when they fit beside them at the footer's small size), in the order given."""
+    kept = [hint for hint in hints if hint[0] in KEPT_KEYS]
+    main = [hint for hint in hints if hint[0] in KEPT_KEYS + MAIN_KEYS]
+    return main if hud.hints_width(main, hud.SMALL_HINT_SIZE) <= width - 20 else kept
+
+
 def _without_keys(hints: list[tuple[str, str]], claimed: set[str]) -> list[tuple[str, str]]:
     """The footer ``hints`` without the keys an add-on claims (``Enter/R`` loses ``Enter``).
 
@@ -250,6 +288,8 @@ def _without_keys(hints: list[tuple[str, str]], claimed: set[str]) -> list[tuple
 def footer_hints(self: PlayView) -> list[tuple[str, str]]:
     """The footer's keys for the state of ``self`` (a play scene); an add-on's keys replace the scene's own."""
     s = self.state
+    if self.watching:
+        return watch_hints(s, self.back_label)
     if s == PlayState.PLACING:
         hints = [("Click", "brick"), ("Arrows+Enter", "brick"), ("Space", "release"), ("P", "preview"),
                  ("Z/Y", "undo/redo"), (".", "step"), ("Esc", "menu")]
@@ -262,6 +302,18 @@ def footer_hints(self: PlayView) -> list[tuple[str, str]]:
     else:
         hints = [("Enter/R", "try again"), ("Left", "step back"), ("P", "preview"), ("Esc", "menu")]
     return _without_keys(hints, {key for key, _ in self.extra_hints}) + list(self.extra_hints) + [("F1", "keys")]
+
+
+def watch_hints(state: PlayState, back_label: str) -> list[tuple[str, str]]:
+    """The footer's keys while watching a replay (no editing, no hints)."""
+    if state == PlayState.PLACING:
+        hints = [("Space", "watch"), ("Esc", "menu")]
+    elif state in (PlayState.RUNNING, PlayState.PAUSED):
+        hints = [("Space", "pause" if state == PlayState.RUNNING else "resume"), ("Left/Right", "step"),
+                 ("+/-", "speed"), ("Home/End", "first/last"), ("Esc", "menu")]
+    else:
+        hints = [("Enter", back_label), ("Space", "watch again"), ("Left", "step back"), ("Esc", "menu")]
+    return hints + [("F1", "keys")]
 
 
 def status_strip_lines(self: PlayView) -> list[str]:

@@ -1,8 +1,9 @@
 """The replay browser: the winning runs saved for a level (:class:`game.core.progress_records.Replay`), to watch.
 
-Opened from level select with W on a card.  Each row shows the bricks used and when the run was
-saved; Enter (or a click) plays it in a play scene that records nothing (``key=None``) and starts
-at once, so the timeline can be dragged through it.  Replays saved on an older version of the
+Opened from level select with W on a card.  Each row shows the bricks used, whose run it was (yours
+or an AI solution) and when it was saved; Enter (or a click) plays it in a play scene that only
+watches (``watching=True``: it records nothing, offers no editing nor hints) and starts at once, so
+the timeline can be dragged through it.  Replays saved on an older version of the
 level file are listed greyed out: their bricks may not win any more.
 """
 
@@ -20,14 +21,22 @@ from game.app.app import App, Scene
 from game.app.input import Act, Action
 
 
-def replay_label(replay: Replay, current: bool) -> str:
-    """One row: ``3 bricks  ·  saved 2026-11-23 21:05`` (``older version`` when it no longer matches).
+def replay_who(replay: Replay) -> str:
+    """Whose run it was: ``"AI solution"`` or ``"your run"``."""
+    return "AI solution" if replay.assisted else "your run"
 
-    >>> replay_label(Replay("h", ((1, 2), (3, 4)), 0.0), True)[:8]
-    '2 bricks'
+
+def replay_label(replay: Replay, current: bool) -> str:
+    """One row: ``3 bricks  ·  your run  ·  saved 2026-11-23 21:05`` (``older version`` when it no longer
+    matches).
+
+    >>> replay_label(Replay("h", ((1, 2), (3, 4)), 0.0), True)
+    '2 bricks  ·  your run  ·  saved earlier'
+    >>> replay_label(Replay("h", ((1, 2),), 0.0, assisted=True), True)
+    '1 brick  ·  AI solution  ·  saved earlier'
     """
     saved = time.strftime("%Y-%m-%d %H:%M", time.localtime(replay.saved_at)) if replay.saved_at else "earlier"
-    text = f"{hud.plural(len(replay.bricks), 'brick')}  \u00b7  saved {saved}"
+    text = f"{hud.plural(len(replay.bricks), 'brick')}  \u00b7  {replay_who(replay)}  \u00b7  saved {saved}"
     return text if current else text + "  (older version of the level)"
 
 
@@ -50,9 +59,9 @@ class ReplayScene(Scene):
         if not 0 <= i < len(self.replays) or not self.current(self.replays[i]):
             return None
         replay = self.replays[i]
-        title = f"Replay \u00b7 {self.entry.title}"
-        scene = self.app.open("play", self.entry.level, key=None, title=title, back_label="replays")
-        scene.apply_bricks(replay.bricks, assisted=False)
+        title = f"Replay ({replay_who(replay)}) \u00b7 {self.entry.title}"
+        scene = self.app.open("play", self.entry.level, key=None, title=title, back_label="replays", watching=True)
+        scene.apply_bricks(replay.bricks, assisted=replay.assisted)
         scene.toggle_run()
         return scene
 
@@ -90,7 +99,7 @@ class ReplayScene(Scene):
             hud.blit_text(surface, "No saved winning runs yet: win this level and it is kept here.",
                           (w // 2, h // 2), 26, hud.MUTED, anchor="center")
         else:
-            hud.blit_text(surface, "your winning runs, fewest bricks first", (w // 2, hud.TOP_BAR + 24), 24,
+            hud.blit_text(surface, "winning runs (yours and AI solutions), fewest bricks first", (w // 2, hud.TOP_BAR + 24), 24,
                           hud.MUTED, anchor="midtop")
             rects = self._rects((w, h))
             for i, (rect, replay) in enumerate(zip(rects, self.replays)):
@@ -103,4 +112,4 @@ class ReplayScene(Scene):
         hud.hint_bar(surface, [("Up/Down", "choose"), ("Enter", "watch"), ("Esc", "levels")])
 
 
-__all__ = ["ReplayScene", "replay_label"]
+__all__ = ["ReplayScene", "replay_label", "replay_who"]

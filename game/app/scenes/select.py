@@ -96,6 +96,7 @@ class LevelSelectScene(Scene):
         self.refresh()
         self.cursor = self.next_unsolved()
         self._follow = True  #: keep the cursor's card in view (off while the wheel scrolls)
+        self._played = False  #: a level was opened from here (coming back focuses the one played last)
 
     def next_unsolved(self) -> int:
         """Where the cursor opens: the level played last while unsolved, else the next unsolved one
@@ -148,8 +149,13 @@ class LevelSelectScene(Scene):
                 f"of {self.world_label(group - 1)}")
 
     def on_enter(self) -> None:
-        """Coming back from a level: refresh the marks."""
+        """Coming back from a level: refresh the marks and focus the level played last (the playlist
+        may have moved on to later levels since this screen opened one)."""
         self.refresh()
+        if self._played:
+            keys = [e.key for e in self.entries]
+            if self.app.resume.last_key in keys:
+                self.cursor, self._follow = keys.index(self.app.resume.last_key), True
 
     # ----------------------------------------------------------------- layout
     def _columns(self, width: int) -> int:
@@ -208,6 +214,7 @@ class LevelSelectScene(Scene):
                 self.app.toast(self.lock_message(self.group_of[i]), 3.0)
                 return
             playable = [e for e, locked in zip(self.entries, self.locked) if not locked]
+            self._played = True
             self.app.open("play", playlist=playable, index=playable.index(self.entries[i]))
 
     def handle_event(self, action: Action) -> None:

@@ -139,3 +139,34 @@ def test_any_saved_json_loads_to_a_valid_record(tmp_path_factory: pytest.TempPat
         assert not path.exists() and len(list(path.parent.glob("endless.json.corrupt-*"))) == 1
     else:
         assert record == EndlessRecord.from_json(data)
+
+
+def test_streak_shows_speed_carries_and_quitting_to_the_menu_keeps_the_streak(app: App, tmp_path: Path) -> None:
+    from game.app.scenes.pause import PauseChoice, PauseScene
+
+    record = tmp_path / "endless.json"
+    app.push(MenuScene(app))
+    endless = app.push(EndlessScene(app, seed=5, make_level=gap_maker, record_path=record))
+    assert isinstance(endless, EndlessScene)
+    play = wait_for_play(app)
+    assert play.note == "streak 0"
+    press(app, pygame.K_PLUS, unicode="+")
+    assert play.speed == 2
+    win(app, play)
+    press(app, pygame.K_RETURN)
+    play = wait_for_play(app)
+    assert play.note == "streak 1" and play.speed == 2  # the streak in the top bar; the speed kept
+    play.draw(pygame.Surface((800, 500)))  # the note fits the narrow top bar
+    press(app, pygame.K_ESCAPE)
+    pause = app.top
+    assert isinstance(pause, PauseScene)
+    for _ in range(pause.choices.index(PauseChoice.QUIT)):
+        press(app, pygame.K_DOWN)
+    press(app, pygame.K_RETURN)
+    assert pause.asking == PauseChoice.QUIT
+    press(app, pygame.K_RETURN)
+    assert isinstance(app.top, MenuScene)
+    # quitting to the menu puts the level aside, as closing the window does: the streak is kept
+    assert load_record(record)[0].streak == 1
+    again = app.push(EndlessScene(app, make_level=gap_maker, record_path=record))
+    assert isinstance(again, EndlessScene) and again.record.streak == 1 and again.record.step == 2

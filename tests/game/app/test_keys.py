@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pygame
+import pytest
 
 from game.core.settings import Settings, SettingsStore, default_settings_path
 from game.app.app import App, FixedClock
@@ -35,12 +36,13 @@ def test_rebind_hint_to_j_in_settings_and_it_is_saved(app: App) -> None:
     press(app, pygame.K_RETURN)
     press(app, pygame.K_j, unicode="j")
     assert app.settings.key_map()["solve"] == "j" and app.settings.key_map()["hint"] == "s"
+    assert keys.note == "Solve: J  \u00b7  Hint moved to S"  # the swap is said
     press(app, pygame.K_BACKSPACE)  # Solve back to its default S: Hint gets J... swapped back
     assert app.settings.key_map()["solve"] == "s"
     press(app, pygame.K_UP)
     press(app, pygame.K_RETURN)
     press(app, pygame.K_SPACE, unicode=" ")  # not allowed: stays waiting, says why
-    assert keys.waiting and "cannot be used" in keys.note
+    assert keys.waiting and keys.note.startswith("Space cannot be chosen. Choose a letter, Tab")
     press(app, pygame.K_ESCAPE)
     assert not keys.waiting
     rebind({})
@@ -65,3 +67,23 @@ def test_the_app_applies_saved_keys(tmp_path: Path) -> None:
     assert KEY_BINDINGS[pygame.K_u] == Act.RESTART and pygame.K_r not in KEY_BINDINGS
     assert app.settings.key_map()["restart"] == "u"
     rebind({})
+
+
+def test_the_help_lists_the_keys_as_bound(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.app.scenes import pause
+
+    app.change_settings(keys={"hint": "j", "undo": "u", "place": "k"})
+    drawn: list[str] = []
+    real = pause.hud.blit_text
+
+    def spy(surface: pygame.Surface, text: str, *args: object, **kwargs: object) -> pygame.Rect:
+        drawn.append(text)
+        return real(surface, text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pause.hud, "blit_text", spy)
+    press(app, pygame.K_F1)
+    assert isinstance(app.top, pause.HelpScene)
+    app.run_frames(1)
+    assert "J" in drawn and "H" not in drawn  # Hint on J
+    assert "U / Y" in drawn and "Enter or K" in drawn
+    app.change_settings(keys={})

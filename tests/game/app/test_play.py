@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pygame
 import pytest
 
 from game.core.level import Level
+from game.core.physics_catalog import resolve
 from game.core.progress import ProgressStore, default_progress_path
-from game.app.app import App
+from game.app import hud
+from game.app.app import App, FixedClock
+from game.app.compose import build_app
 from game.core.catalog import pack_entries
 from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
+from game.app.scenes.play_draw import draw_status_lines, footer_keep
 from tests.conftest import ORIGINAL_INDEX, ORIGINAL_KEY, ORIGINAL_SOLUTIONS
 from tests.game.app.conftest import click, leave_level, move, press
 
@@ -44,7 +50,7 @@ def test_original_solution_by_clicks_wins_and_is_saved(app: App) -> None:
     assert scene.state == PlayState.RUNNING
     app.run_frames(frames_to_finish(scene.level))
     assert scene.state == PlayState.WON
-    assert scene.frame == scene.level.frames - 1
+    assert scene.frame == max(t.reached_at or 0 for t in scene.run.tracks)  # ends when the last one is home
     stored = ProgressStore.load(default_progress_path())
     st = stored.status(ORIGINAL_KEY, scene.level)
     assert st.solved and st.best_bricks == 3 and not st.changed
@@ -247,3 +253,68 @@ def test_window_resize_event_refits_the_board(app: App) -> None:
     assert lay.cell < before and app.screen.get_rect().contains(lay.rect)
     click(app, lay.cell_center(2, 1))
     assert scene.bricks == ((2, 1),)
+
+
+def _play_scene(app: App, rows: list[str], frames: int, physics: str = "classic") -> PlayScene:
+    """A play scene of a small level under ``physics`` (no progress key)."""
+    level = Level.from_rows(rows, frames=frames, budget=0, physics=resolve(physics))
+    scene = PlayScene(app, level)
+    app.push(scene)
+    app.run_frames(1)
+    return scene
+
+
+def test_the_result_shows_once_every_lemming_is_home_and_the_rest_can_be_scrubbed(app: App) -> None:
+    scene = _play_scene(app, [">  T", "XXXX"], frames=60)
+    press(app, pygame.K_SPACE, unicode=" ")
+    app.run_frames(int(4 / BASE_FPS * 60) + 5)  # about one second at 1x, not the twelve of the whole run
+    assert scene.state == PlayState.WON and scene.frame == 3
+    press(app, pygame.K_END)
+    assert scene.state == PlayState.WON and scene.frame == 59  # the frames after it are still there
+    press(app, pygame.K_LEFT)
+    assert scene.state == PlayState.PAUSED and scene.frame == 58
+    press(app, pygame.K_SPACE, unicode=" ")
+    assert scene.state == PlayState.WON  # resuming past the settled frame shows the result again
+
+
+def test_the_result_shows_once_every_lemming_is_lost_for_good(app: App) -> None:
+    scene = _play_scene(app, ["X>X  T", "XXXXXX"], frames=60)
+    press(app, pygame.K_SPACE, unicode=" ")
+    app.run_frames(int(3 / BASE_FPS * 60) + 5)
+    assert scene.state == PlayState.LOST and scene.frame == 2  # it turned on the spot and back again
+    assert scene.failures
+
+
+def test_where_targets_do_not_stop_lemmings_the_run_plays_to_the_end(app: App) -> None:
+    scene = _play_scene(app, [">  T", "XXXX"], frames=30, physics="restless")
+    press(app, pygame.K_SPACE, unicode=" ")
+    app.run_frames(int(4 / BASE_FPS * 60) + 5)
+    assert scene.state == PlayState.RUNNING
+    app.run_frames(frames_to_finish(scene.level))
+    assert scene.frame == scene.last_frame
+
+
+def test_the_status_lines_share_one_bubble(app: App) -> None:
+    scene = open_level(app)
+    press(app, pygame.K_TAB)  # the assistant names the new solver ...
+    press(app, pygame.K_p, unicode="p")  # ... and the scene says the preview changed
+    lines = scene.status_strip_lines()
+    assert len(lines) == 2
+    surface = pygame.Surface(app.screen.get_size())
+    bubbles = draw_status_lines(scene, surface)
+    assert len(bubbles) == 1 and bubbles[0].height >= 2 * 22  # both lines inside one panel
+
+
+@pytest.mark.parametrize("width", [800, 640])
+def test_a_narrow_footer_keeps_the_assistant_keys_tab_and_help(data_home: Path, width: int) -> None:
+    small = build_app(size=(width, 500), clock=FixedClock())
+    scene = open_level(small)
+    shown, _ = hud.fit_hints(scene._hints(), width, keep=footer_keep(scene._hints(), width))
+    keys = [key for key, _ in shown]
+    assert {"H", "S", "A", "F", "G", "Tab", "F1"} <= set(keys)
+    assert hud.hints_width(shown, hud.SMALL_HINT_SIZE) <= width - 20
+    if width == 800:
+        assert {"Space", "Esc"} <= set(keys)  # the main keys fit beside them
+    press(small, pygame.K_SPACE, unicode=" ")
+    shown, _ = hud.fit_hints(scene._hints(), width, keep=footer_keep(scene._hints(), width))
+    assert {"A", "F", "G", "Tab"} <= {key for key, _ in shown}

@@ -310,8 +310,9 @@ def test_keyboard_only_solves_the_original(app: App) -> None:
     assert scene.bricks == SOLUTION
     play_to_end(app, scene)
     assert scene.state == PlayState.WON
+    ended = scene.frame  # the result shows once the last lemming is home
     press(app, pygame.K_COMMA)  # , steps back
-    assert scene.state == PlayState.PAUSED and scene.frame == scene.level.frames - 2
+    assert scene.state == PlayState.PAUSED and scene.frame == ended - 1
     press(app, pygame.K_PERIOD)
     assert scene.state == PlayState.WON
     press(app, pygame.K_RETURN)
@@ -448,7 +449,7 @@ def test_hud_keeps_counters_and_hints_at_640x400(app: App) -> None:
     gold = sum(1 for x in range(bar.left, bar.right, 2) for y in range(bar.top, bar.bottom, 2)
                if screen.get_at((x, y))[:3] == hud.GOLD)
     assert gold > 20
-    assert hud._hints_width(scene._hints(), 17) > 640  # too many hints: the bar ends with the help key
+    assert hud.hints_width(scene._hints(), 17) > 640  # too many hints: the bar ends with the help key
     foot = pygame.Rect(0, 400 - hud.BOTTOM_BAR, 640, hud.BOTTOM_BAR)
     keys = sum(1 for x in range(foot.left, foot.right, 2) for y in range(foot.top, foot.bottom, 2)
                if screen.get_at((x, y))[:3] == (210, 200, 240))

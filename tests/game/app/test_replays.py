@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import pygame
+import pytest
 
 from game.core.catalog import pack_entries
+from game.core.progress import ProgressStore, default_progress_path
 from game.app.app import App
 from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
-from game.app.scenes.replays import ReplayScene
+from game.app.scenes import play_draw
+from game.app.scenes.replays import ReplayScene, replay_label
 from game.app.scenes.select import LevelSelectScene
 from tests.conftest import ORIGINAL_INDEX, ORIGINAL_KEY, ORIGINAL_SOLUTIONS
-from tests.game.app.conftest import press
+from tests.game.app.conftest import click, press
 
 
 def test_watch_a_saved_winning_run_from_level_select(app: App) -> None:
@@ -44,3 +47,40 @@ def test_a_level_without_replays_says_so(app: App) -> None:
     app.run_frames(1)
     press(app, pygame.K_RETURN)
     assert app.top is browser
+
+
+def test_the_list_says_whose_run_it_was_and_watching_only_watches(app: App,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    entries = pack_entries()
+    original = entries[ORIGINAL_INDEX]
+    mine, ai = sorted(ORIGINAL_SOLUTIONS)[:2]
+    app.progress.record_win(ORIGINAL_KEY, original.level, mine)
+    app.progress.record_win(ORIGINAL_KEY, original.level, ai, assisted=True)
+    saved = ProgressStore.load(default_progress_path()).records[ORIGINAL_KEY].replays
+    assert {r.bricks: r.assisted for r in saved} == {tuple(sorted(mine)): False, tuple(sorted(ai)): True}
+    browser = app.push(ReplayScene(app, original))
+    assert isinstance(browser, ReplayScene)
+    app.run_frames(1)
+    labels = [replay_label(r, True) for r in browser.replays]
+    assert sorted("AI solution" in label for label in labels) == [False, True]
+    assert sum("your run" in label for label in labels) == 1
+    browser.cursor = next(i for i, r in enumerate(browser.replays) if r.assisted)
+    press(app, pygame.K_RETURN)
+    play = app.top
+    assert isinstance(play, PlayScene) and play.watching and "AI solution" in play.title
+    assert list(play.extensions) == ["timeline"]  # no hints nor solver
+    keys = {key for key, _ in play._hints()}
+    assert not keys & {"Click", "H", "S", "A", "Tab", "Z/Y"}
+    bricks = play.bricks
+    click(app, play.layout().cell_center(1, 1))
+    press(app, pygame.K_c, unicode="c")
+    press(app, pygame.K_z, unicode="z")
+    assert play.bricks == bricks and play.state == PlayState.RUNNING  # nothing edits a replay
+    drawn: list[str] = []
+    monkeypatch.setattr(play_draw, "draw_confetti", lambda *a: drawn.append("confetti"))
+    monkeypatch.setattr(play_draw, "won_lines", lambda *a: drawn.append("Level complete!") or [])
+    app.run_frames(int(play.level.frames / BASE_FPS * 60) + 10)
+    assert play.state == PlayState.WON and drawn == []
+    assert {key for key, _ in play._hints()} >= {"Enter", "Space"}
+    press(app, pygame.K_RETURN)
+    assert app.top is browser  # Enter at the end goes back to the list

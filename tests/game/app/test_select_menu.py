@@ -143,3 +143,19 @@ def test_cursor_card_scrolls_into_view(app: App) -> None:
     assert 0 <= rect.top and rect.bottom <= app.screen.get_height()
     pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
     app.run_frames(1)
+
+
+def test_back_from_a_later_level_of_the_visit_focuses_that_level(app: App) -> None:
+    entries = pack_entries()
+    select = app.push(LevelSelectScene(app))
+    app.run_frames(1)
+    assert select.cursor == 0
+    press(app, pygame.K_RETURN)  # the first tutorial: no bricks needed
+    play = app.top
+    assert isinstance(play, PlayScene) and play.key == entries[0].key
+    press(app, pygame.K_SPACE, unicode=" ", frames=int(play.level.frames / 5 * 60) + 10)
+    press(app, pygame.K_RETURN)  # won: Enter opens the next level
+    nxt = app.top
+    assert isinstance(nxt, PlayScene) and nxt.key == entries[1].key
+    leave_level(app)  # Esc, Level select
+    assert app.top is select and select.cursor == 1

@@ -97,6 +97,26 @@ def test_bad_codes_get_one_message() -> None:
     assert decode(f"  {code[:20]}\n{code[20:]} ") == original  # spaces and breaks from a chat are ignored
 
 
+#: The Original's code in the first text form (base64url), as players shared it before the current alphabet.
+OLD_ORIGINAL_CODE = "LBFKYjHA0AAAmAKjIoQDiQY-QBkf5FmemZeYk5TLJ4dTBzIzkSAB8"
+
+
+def test_a_code_in_the_first_text_form_still_opens_its_level() -> None:
+    original = Level.load(REPO / "levels" / "007_the_original.txt")
+    assert decode(OLD_ORIGINAL_CODE) == original
+    assert encode(original) != OLD_ORIGINAL_CODE
+    with pytest.raises(LevelCodeError, match="check"):
+        decode(OLD_ORIGINAL_CODE[:10] + "Q" + OLD_ORIGINAL_CODE[11:])
+
+
+@pytest.mark.parametrize("path", pack_level_paths()[:12], ids=lambda p: p.name)
+def test_codes_hold_no_look_alike_characters_and_read_in_either_case(path: Path) -> None:
+    level = Level.load(path)
+    code = encode(level)
+    assert not set(code[2:]) & set("0O1Il") and code[2:] == code[2:].upper()
+    assert decode("LB" + code[2:].lower()) == level
+
+
 def run_main(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "main.py", *args], cwd=REPO, capture_output=True, text=True, timeout=120)
 
