@@ -127,22 +127,28 @@ def palette_buttons(scene: EditorSceneView, size: tuple[int, int]) -> list[Butto
     left, _ = panel_widths(size[0])
     x, w = 14, left - 8
     compact = size[1] < 700
+    tight = size[1] < 640  # (800x500, 1024x600: tools two by two, every row a little lower, so all fits above the footer)
     y = hud.TOP_BAR + 38
     out: list[Button] = []
-    tool_h = 36 if compact else 40
-    for tool in Tool:
-        out.append(Button(pygame.Rect(x, y, w, tool_h - 4), tool.label, functools.partial(scene.set_tool, tool),
-                          key=str(tool.value), active=scene.tool == tool, color=TOOL_COLORS[tool],
-                          icon=tool.name))
-        y += tool_h
-    y += 28
+    tool_h = 34 if tight else 36 if compact else 40
+    tool_w = (w - 6) // 2 if tight else w
+    for k, tool in enumerate(Tool):
+        col = k % 2 if tight else 0
+        out.append(Button(pygame.Rect(x + col * (tool_w + 6), y, tool_w, tool_h - 4), tool.label,
+                          functools.partial(scene.set_tool, tool), key=str(tool.value), active=scene.tool == tool,
+                          color=TOOL_COLORS[tool], icon=tool.name))
+        if not tight or col == 1:
+            y += tool_h
+    y += 24 if tight else 28
     bw = 34
+    row_h = 31 if tight else 36
 
     def pair(value: str, minus: Callable[[], None], plus: Callable[[], None], keys: tuple[str, str]) -> None:
         nonlocal y
-        out.append(Button(pygame.Rect(x + w - 2 * bw - 6, y, bw, 30), "\u2212", minus, key=keys[0], icon=value))
-        out.append(Button(pygame.Rect(x + w - bw, y, bw, 30), "+", plus, key=keys[1]))
-        y += 36
+        out.append(Button(pygame.Rect(x + w - 2 * bw - 6, y, bw, row_h - 4), "\u2212", minus, key=keys[0],
+                          icon=value))
+        out.append(Button(pygame.Rect(x + w - bw, y, bw, row_h - 4), "+", plus, key=keys[1]))
+        y += row_h
 
     d = scene.draft
     pair(f"rows {d.height}", lambda: scene.resize(Edge.BOTTOM, -1), lambda: scene.resize(Edge.BOTTOM, 1),
@@ -151,10 +157,9 @@ def palette_buttons(scene: EditorSceneView, size: tuple[int, int]) -> list[Butto
          ("Left", "Right"))
     pair(f"frames {d.frames}", lambda: scene.change_frames(-1), lambda: scene.change_frames(1), ("-", "+"))
     pair(f"budget {d.budget}", lambda: scene.change_budget(-1), lambda: scene.change_budget(1), ("[", "]"))
-    out.append(Button(pygame.Rect(x, y, w, 30), f"physics: {scene.model.physics.name}"[:22], scene.cycle_physics,
-                      key="K"))
-    y += 36
-    y += 10
+    out.append(Button(pygame.Rect(x, y, w, row_h - 4), f"physics: {scene.model.physics.name}"[:22],
+                      scene.cycle_physics, key="K"))
+    y += row_h + (4 if tight else 10)
     valid = scene.model.valid
     actions: list[tuple[str, str, Callable[[], None], bool]] = [
         ("Play-test", "Space", scene.play_test, valid),
@@ -169,7 +174,7 @@ def palette_buttons(scene: EditorSceneView, size: tuple[int, int]) -> list[Butto
         half = (w - 6) // 2
         for k, (label, key, run, enabled) in enumerate(actions):
             col, row = k % 2, k // 2
-            out.append(Button(pygame.Rect(x + col * (half + 6), y + row * 36, half, 31), label, run,
+            out.append(Button(pygame.Rect(x + col * (half + 6), y + row * row_h, half, row_h - 5), label, run,
                               enabled=enabled))
     else:
         for label, key, run, enabled in actions:
@@ -314,9 +319,12 @@ class EditorView:
             surface.blit(self.sprites.get("bg_0", icon_size), icon_rect)
             pygame.draw.line(surface, hud.RED, icon_rect.topleft, icon_rect.bottomright, 3)
             pygame.draw.line(surface, hud.RED, icon_rect.bottomleft, icon_rect.topright, 3)
-        hud.blit_text(surface, b.label, (icon_rect.right + 10, b.rect.centery), 26,
+        narrow = b.rect.width < 120  # (two tools a row: no key badge; the footer says "1-4 tool")
+        hud.blit_text(surface, b.label, (icon_rect.right + (6 if narrow else 10), b.rect.centery), 20 if narrow else 26,
                       hud.WHITE if b.active else hud.MUTED, anchor="midleft")
-        hud.badge(surface, b.key, (b.rect.right - 8, b.rect.centery), (210, 200, 240), anchor="midright", size=18)
+        if not narrow:
+            hud.badge(surface, b.key, (b.rect.right - 8, b.rect.centery), (210, 200, 240), anchor="midright",
+                      size=18)
 
     def _draw_plain_button(self, surface: pygame.Surface, b: Button) -> None:
         hovered = self.scene.app.mouse_pos is not None and b.rect.collidepoint(self.scene.app.mouse_pos)

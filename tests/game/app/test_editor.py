@@ -20,6 +20,7 @@ from game.core.catalog import user_entries
 from game.core.editor_model import EditorModel, Tool
 from game.app.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt
 from game.app.scenes.editor import EditorScene
+from game.app.scenes.editor_view import palette_buttons
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.play import PlayScene
 from tests.game.app.conftest import click, move, press, leave_level
@@ -627,3 +628,17 @@ def test_saving_a_level_with_no_solution_asks_first(app: App) -> None:
     press(app, pygame.K_RETURN)
     assert app.top is editor and not editor.model.dirty
     assert [p.name for p in user_levels_dir().iterdir()] == ["up.txt"]
+
+
+@pytest.mark.parametrize("size", [(800, 500), (1024, 600), (1280, 800)])
+def test_every_palette_button_sits_above_the_footer_and_clicks(app: App, size: tuple[int, int]) -> None:
+    editor = open_editor(app)
+    buttons = palette_buttons(editor, size)
+    assert len(buttons) == 4 + 8 + 1 + 7
+    for b in buttons:
+        assert b.rect.bottom <= size[1] - hud.BOTTOM_BAR and b.rect.right <= size[0], (b.label, b.rect)
+    for a, b in zip(buttons, buttons[1:]):
+        assert not a.rect.colliderect(b.rect), (a.label, b.label)
+    lemming = next(b for b in buttons if b.icon == Tool.LEMMING.name)
+    lemming.run()
+    assert editor.tool == Tool.LEMMING
