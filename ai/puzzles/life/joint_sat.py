@@ -14,11 +14,10 @@ exists at all.
 from __future__ import annotations
 
 import numpy as np
-import pysolvers
 from pysat.solvers import Solver
 
 from ai.kernel.context import SolveContext, SolveStopped, StopReason
-from ai.puzzles.life.sat import CONFLICT_SLICE, SOLVER, chain_fits, forbidding_clauses
+from ai.puzzles.life.sat import SOLVER, chain_fits, forbidding_clauses, solve_in_slices
 from game.core.puzzles.life.rules import OFFSETS, Board, Rule
 
 
@@ -77,17 +76,10 @@ class JointSat:
 
     def solve(self, assumptions: list[int], ctx: SolveContext) -> bool | None:
         """Is there a start with these literals true?  ``None`` when ``ctx`` stopped first (a cancel raises
-        :class:`SolveStopped`).  The solver works in slices of :data:`CONFLICT_SLICE` conflicts."""
-        while not ctx.should_stop():
-            self.solver.conf_budget(CONFLICT_SLICE)
-            try:
-                answer = self.solver.solve_limited(assumptions=assumptions)
-            except pysolvers.error as exc:
-                if "interrupt" in str(exc).lower():
-                    raise KeyboardInterrupt from None
-                raise
-            if answer is not None:
-                return bool(answer)
+        :class:`SolveStopped`); asked in slices (:func:`~ai.puzzles.life.sat.solve_in_slices`)."""
+        answer = solve_in_slices(self.solver, assumptions, ctx)
+        if answer is not None:
+            return answer
         if ctx.cancelled():
             raise SolveStopped(StopReason.CANCELLED)
         return None

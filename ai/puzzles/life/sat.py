@@ -175,6 +175,23 @@ SPARSE_FIRST_CELLS = 400
 SPARSE_INNER = True
 
 
+def solve_in_slices(solver: Solver, assumptions: list[int], ctx: SolveContext) -> bool | None:
+    """Is the formula satisfiable with ``assumptions`` true?  Asked in slices of :data:`CONFLICT_SLICE`
+    conflicts, ``ctx`` checked between two (``None``: it stopped first)."""
+    while not ctx.should_stop():
+        solver.conf_budget(CONFLICT_SLICE)
+        try:
+            answer = solver.solve_limited(assumptions=assumptions)
+        except pysolvers.error as exc:
+            # python-sat catches Ctrl-C itself during a call and raises its own error: the interruption
+            if "interrupt" in str(exc).lower():
+                raise KeyboardInterrupt from None
+            raise
+        if answer is not None:
+            return bool(answer)
+    return None
+
+
 class StepBack:
     """The predecessors of one board, asked for one after another (each different from those before)."""
 
@@ -209,19 +226,8 @@ class StepBack:
         self.solver.delete()
 
     def _solve(self, assumptions: list[int], ctx: SolveContext) -> bool | None:
-        """One SAT question under ``ctx``, in slices of :data:`CONFLICT_SLICE` conflicts (None: stopped)."""
-        while not ctx.should_stop():
-            self.solver.conf_budget(CONFLICT_SLICE)
-            try:
-                answer = self.solver.solve_limited(assumptions=assumptions)
-            except pysolvers.error as exc:
-                # python-sat catches Ctrl-C itself during a call and raises its own error: the interruption
-                if "interrupt" in str(exc).lower():
-                    raise KeyboardInterrupt from None
-                raise
-            if answer is not None:
-                return bool(answer)
-        return None
+        """One SAT question under ``ctx`` (:func:`solve_in_slices`)."""
+        return solve_in_slices(self.solver, assumptions, ctx)
 
     def next(self, ctx: SolveContext) -> Board | None:
         """Another predecessor, or None (``exhausted`` when proved that none is left)."""
