@@ -156,7 +156,7 @@ class LearnedScene(Scene):
         hud.panel(surface, box)
         for i, (line, color) in enumerate(rows):
             hud.blit_text(surface, line, (box.x + 16, box.y + 10 + pitch * i), size, color)
-        if self.progress and self.knowledge is None and not self.error:
+        if self.knowledge is None and not self.error:
             self._draw_progress(surface, pygame.Rect(box.x + 16, box.bottom + 16, box.width - 32, 18))
         if self.knowledge is not None and self.knowledge.runs and self.knowledge.pictures:
             top = box.bottom + 10
@@ -170,7 +170,7 @@ class LearnedScene(Scene):
         if k is None:
             dots = "." * (1 + int(self.anim * 3) % 3)
             seconds = f" ({int(self._job.elapsed)} s)" if self._job.elapsed >= 1 else ""
-            return [(f"Learning from your runs{dots}", hud.WHITE), (f"{self.progress or 'Starting'}{seconds}", hud.MUTED)]
+            return [(f"Learning from your runs{dots}", hud.WHITE), (f"{self.progress or 'Reading your runs'}{seconds}", hud.MUTED)]
         if k.runs == 0:
             return [("No runs yet: every time you release the lemmings, the AI watches and learns.", hud.WHITE)]
         lines = [
