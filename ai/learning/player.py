@@ -34,6 +34,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from ai.kernel.context import SolveContext
 from ai.learning.observations import Game, observe
 from ai.learning.physics_learner import describe_config  # noqa: F401  (the screen's captions)
 from ai.learning.physics_learner import learn_physics
@@ -42,6 +43,7 @@ from game.core.pack import pack_worlds
 from game.core.physics import CLASSIC, CONFIGS, Physics, PhysicsError
 from game.core.physics_catalog import level_line, load_physics_file, resolve
 from game.core.physics_views import same_behaviour, views
+from game.core.rule_words import rule_sentence
 from game.core.storage import read_user_object, set_aside_reason
 from game.core.writing import atomic_write_text
 
@@ -196,12 +198,14 @@ def observe_run(run: ObservedRun, rng: np.random.Generator | None = None) -> Gam
 class RulePicture:
     """One learned rule as a picture: ``cells[dr+1][da+1]`` is ``X`` (must be solid), ``.`` (must be free)
     or ``?`` (anything), for a lemming at the centre facing right (``direction`` 1); it goes to
-    ``move`` = (dr, da) facing ``new_direction``."""
+    ``move`` = (dr, da) facing ``new_direction``; ``words``: the rule as a sentence
+    (:func:`game.core.rule_words.rule_sentence`)."""
 
     cells: list[list[str]]
     direction: int
     move: tuple[int, int]
     new_direction: int
+    words: str = ""
 
 
 @dataclass
@@ -223,12 +227,12 @@ class Knowledge:
 def rule_pictures(physics: Physics) -> list[RulePicture]:
     """The learned rules as pictures, in order."""
     out = []
-    for rule in physics.rules:
+    for i, rule in enumerate(physics.rules):
         cells = [["?"] * 3 for _ in range(3)]
         cells[1][1] = "."
         for (dr, da), solid in rule.when:
             cells[dr + 1][da + 1] = "X" if solid else "."
-        out.append(RulePicture(cells, 1, rule.move, -1 if rule.turn else 1))
+        out.append(RulePicture(cells, 1, rule.move, -1 if rule.turn else 1, rule_sentence(rule, i == 0)))
     return out
 
 
@@ -259,9 +263,10 @@ def world_names(data_dir: Path) -> dict[str, str]:
     return names
 
 
-def knowledge(data_dir: Path, key: str | None = None) -> Knowledge:
+def knowledge(data_dir: Path, key: str | None = None, ctx: SolveContext | None = None) -> Knowledge:
     """Learn the physics of one group of runs (``key``; default the group of the latest run), check it
-    against the engine on every configuration, save it, and say what the screen shows."""
+    against the engine on every configuration, save it, and say what the screen shows.  ``ctx`` gets a
+    progress report at each step (:func:`progress_words`: each run watched, then learning, then checking)."""
     runs = load_runs(data_dir)
     if not runs:
         return Knowledge(0, 0, CONFIGS, 0, False)
@@ -277,8 +282,13 @@ def knowledge(data_dir: Path, key: str | None = None) -> Knowledge:
         key = physics_key(max(runs, key=lambda r: r.when).physics)
     chosen = groups[key]
     engine = resolve(chosen[0].physics)
-    games = [observe_run(run) for run in chosen]
+    games, last = [], [0.0]
+    for i, run in enumerate(chosen):
+        _report(ctx, progress_words("watch", i + 1, len(chosen)), last)
+        games.append(observe_run(run))
+    _report(ctx, progress_words("learn", len(chosen), len(chosen)), last, keep=True)
     learned = learn_physics(games, name="learned from your runs")
+    _report(ctx, progress_words("check", len(chosen), len(chosen)), last, keep=True)
     right = int(np.count_nonzero((views(learned.physics).table == views(engine).table).all(axis=1)))
     exact = same_behaviour(learned.physics, engine)
     if exact:
@@ -290,6 +300,38 @@ def knowledge(data_dir: Path, key: str | None = None) -> Knowledge:
     return Knowledge(len(chosen), CONFIGS - learned.unseen_count, CONFIGS, right, exact,
                      rule_pictures(learned.physics), learned.physics, learned.sure,
                      names.get(key, "your levels"), [names.get(k, "your levels") for k in groups if k != key])
+
+
+def progress_words(step: str, done: int, total: int) -> str:
+    """The progress report of :func:`knowledge` at ``step`` (``watch``, ``learn`` or ``check``) in words.
+
+    >>> progress_words("watch", 3, 12)
+    'Watching your run 3 of 12'
+    >>> progress_words("learn", 12, 12)
+    'Finding the fewest rules that explain all 12 runs'
+    """
+    if step == "watch":
+        return f"Watching your run {done} of {total}"
+    if step == "learn":
+        return f"Finding the fewest rules that explain {'your run' if total == 1 else f'all {total} runs'}"
+    return "Checking the rules against the game"
+
+
+#: Seconds kept between a step's report and the one before it (a child process's progress pipe drops
+#: reports sent closer together than 1/20 s; the step the learner stays in longest must get through).
+REPORT_GAP = 0.06
+
+
+def _report(ctx: SolveContext | None, message: str, last: list[float], *, keep: bool = False) -> None:
+    """Report ``message``; ``keep``: wait out :data:`REPORT_GAP` first so that it is not dropped."""
+    if ctx is None:
+        return
+    if keep:
+        wait = REPORT_GAP - (time.monotonic() - last[0])
+        if wait > 0:
+            time.sleep(wait)
+    ctx.report(message)
+    last[0] = time.monotonic()
 
 
 #: Label of the assistant's solver entry once the rules from the player's runs are exact.

@@ -6,8 +6,9 @@ play-scene extension :func:`observe_releases`: each time the player releases the
 rules from every stored run in the job runner's child process (:func:`ai.facade.knowledge`), then shows
 how many runs it has seen,
 how many neighbourhood configurations it has seen and gets right, whether the rules are exact,
-and each learned move as two small 3x3 pictures: the neighbourhood with the lemming, and where
-the lemming is one frame later.  Once exact, the assistant can offer the learned solver with these
+and each learned rule as a sentence (:mod:`game.core.rule_words`) beside two 3x3 pictures: the
+neighbourhood with the lemming, and where the lemming is one frame later.  While it learns, the
+screen shows the step the learning job last reported.  Once exact, the assistant can offer the learned solver with these
 rules (:func:`ai.facade.offered_solvers`).
 """
 
@@ -17,7 +18,7 @@ import pygame
 
 from ai.facade import Knowledge, RulePicture, SolveContext, knowledge, record_run
 from game.core.error_log import log_error
-from game.core.physics import move_words
+from game.core.rule_words import physics_sentences
 from game.core.storage import user_data_dir
 from game.app import hud
 from game.app.app import App, Scene
@@ -29,8 +30,11 @@ from game.app.render import LevelRenderer
 
 #: The menu label.
 MENU_LABEL = "What the AI has learned"
-#: Pictures per page.
-PAGE = 8
+#: Smallest and largest side of a cell of a rule picture, in pixels.
+MIN_CELL = 28
+MAX_CELL = 40
+#: Pixels between two rows of rule pictures.
+ROW_GAP = 12
 
 
 class ReleaseObserver(ExtensionBase):
@@ -62,14 +66,22 @@ def observe_releases(scene: PlayHost) -> ReleaseObserver:
     return ReleaseObserver(scene)
 
 
-def _caption(pic: RulePicture) -> str:
-    """The move in words (``fall``, ``walk ahead``, ``turn around``, ``climb ahead``...)."""
-    return move_words(pic.move, pic.new_direction != pic.direction)
-
-
 def _learn_from_runs(ctx: SolveContext) -> Knowledge:
-    """The job: learn from the runs stored in the data folder (:func:`ai.facade.knowledge`)."""
-    return knowledge(user_data_dir())
+    """The job: learn from the runs stored in the data folder (:func:`ai.facade.knowledge`), reporting
+    each step to ``ctx``."""
+    return knowledge(user_data_dir(), ctx=ctx)
+
+
+def picture_layout(area: pygame.Rect) -> tuple[int, int, int]:
+    """``(columns, rows, cell)``: how many rule pictures fit in ``area`` (a page) and the side of one of
+    their cells in pixels: as many rows as keep cells at least :data:`MIN_CELL` (at most :data:`MAX_CELL`),
+    two columns on a wide window."""
+    cols = 2 if area.width >= 1100 else 1
+    for rows in (4, 3, 2):
+        cell = (area.height // rows - ROW_GAP) // 3
+        if cell >= MIN_CELL:
+            return cols, rows, min(MAX_CELL, cell)
+    return cols, 1, max(MIN_CELL // 2, min(MAX_CELL, (area.height - ROW_GAP) // 3))
 
 
 class LearnedScene(Scene):
@@ -81,10 +93,12 @@ class LearnedScene(Scene):
         self.knowledge: Knowledge | None = None
         self.error = ""
         self.page = 0
+        self.per_page = 4  #: pictures per page, set by the layout of the last drawing
+        self.progress = ""  #: the learning job's latest step, in words
         self.anim = 0.0
         # the learning runs in a child process, like every AI job of the UI (the app's job runner)
         self._job = app.jobs.submit(_learn_from_runs, label="learn-from-runs", owner=self, lane="learn",
-                                    on_done=self._learned, on_error=self._failed)
+                                    on_done=self._learned, on_error=self._failed, on_progress=self._progressed)
 
     @property
     def ready(self) -> bool:
@@ -107,11 +121,14 @@ class LearnedScene(Scene):
             self.page = (self.page - 1) % pages
 
     def _pages(self) -> int:
-        return 0 if self.knowledge is None else max(1, -(-len(self.knowledge.pictures) // PAGE))
+        return 0 if self.knowledge is None else max(1, -(-len(self.knowledge.pictures) // self.per_page))
 
     def update(self, dt: float) -> None:
         """Animate (the background result comes through the runner's callbacks)."""
         self.anim += dt
+
+    def _progressed(self, event: JobEvent) -> None:
+        self.progress = str(getattr(event.payload, "message", "") or "")
 
     def _learned(self, event: JobEvent) -> None:
         if event.payload is not None:
@@ -124,65 +141,93 @@ class LearnedScene(Scene):
 
     # ------------------------------------------------------------------ drawing
     def draw(self, surface: pygame.Surface) -> None:
-        """Summary on top, the rule pictures below."""
+        """Summary on top, the rules (sentences and pictures) below."""
         self.renderer.draw_background(surface)
         w, h = surface.get_size()
         hud.top_bar(surface)
-        hud.blit_text(surface, MENU_LABEL, (20, hud.TOP_BAR // 2), 36, hud.GOLD, anchor="midleft")
+        hud.blit_text(surface, MENU_LABEL, (20, hud.TOP_BAR // 2), 36 if w >= 1000 else 30, hud.GOLD,
+                      anchor="midleft")
         hud.hint_bar(surface, [("Esc", "back")] + ([("Left/Right", "more rules")] if self._pages() > 1 else []))
-        box = pygame.Rect(20, hud.TOP_BAR + 14, w - 40, 150)
+        size = 26 if w >= 1000 else 20  # on a narrow window each line wraps (never cut)
+        box = pygame.Rect(20, hud.TOP_BAR + 12, w - 40, 0)
+        rows = [(part, color) for line, color in self._summary() for part in hud.wrap_text(line, size, box.width - 32, 3)]
+        pitch = size + 6
+        box.height = 20 + pitch * len(rows)
         hud.panel(surface, box)
+        for i, (line, color) in enumerate(rows):
+            hud.blit_text(surface, line, (box.x + 16, box.y + 10 + pitch * i), size, color)
+        if self.knowledge is None and not self.error:
+            self._draw_progress(surface, pygame.Rect(box.x + 16, box.bottom + 16, box.width - 32, 18))
+        if self.knowledge is not None and self.knowledge.runs and self.knowledge.pictures:
+            top = box.bottom + 10
+            self._draw_pictures(surface, pygame.Rect(20, top, w - 40, h - top - hud.BOTTOM_BAR - 6))
+
+    def _summary(self) -> list[tuple[str, tuple[int, int, int]]]:
+        """The summary's lines and colours (what was learned, or what the learning is doing)."""
         k = self.knowledge
         if self.error:
-            hud.blit_text(surface, self.error, (box.x + 16, box.y + 16), 26, hud.RED)
-            return
+            return [(self.error, hud.RED)]
         if k is None:
             dots = "." * (1 + int(self.anim * 3) % 3)
-            hud.blit_text(surface, f"Learning from your runs{dots}", (box.x + 16, box.y + 16), 30, hud.WHITE)
-            return
+            seconds = f" ({int(self._job.elapsed)} s)" if self._job.elapsed >= 1 else ""
+            return [(f"Learning from your runs{dots}", hud.WHITE), (f"{self.progress or 'Reading your runs'}{seconds}", hud.MUTED)]
         if k.runs == 0:
-            hud.blit_text(surface, "No runs yet: every time you release the lemmings, the AI watches and learns.",
-                          (box.x + 16, box.y + 16), 28, hud.WHITE)
-            return
+            return [("No runs yet: every time you release the lemmings, the AI watches and learns.", hud.WHITE)]
         lines = [
-            (f"{k.world}: {hud.plural(k.runs, 'run')} watched, {k.examples:,} of {k.configurations:,} neighbourhoods seen",
-             hud.WHITE),
-            (f"Its rules move a lemming right in {k.right:,} of {k.configurations:,} neighbourhoods"
-             + (" (sure: it saw every one)" if k.sure else ""), hud.WHITE),
-            (("Exact, checked against the game's engine: the assistant can solve with "
-              "\"learned from your runs\".", hud.GREEN) if k.exact else
+            (f"{k.world}: {hud.plural(k.runs, 'run')} watched. It has seen {k.examples:,} of the {k.configurations:,} "
+             "situations a lemming can be in.", hud.WHITE),
+            (f"Its rules predict the next move correctly in {k.right:,} of {k.configurations:,} situations"
+             + (" (it saw every one)." if k.sure else "."), hud.WHITE),
+            (("Exact, checked against the game: the assistant can solve with \"learned from your runs\"."
+              , hud.GREEN) if k.exact else
              ("Not exact yet: watch the lemmings on more levels of this world (release them without bricks).",
               hud.GOLD)),
         ]
-        if k.physics is not None:  # the learned physics in its JSON form, the exchange format
-            lines.append((k.physics.to_text(), hud.MUTED))
-        size = 28 if w >= 1000 else 22  # on a narrow window each line wraps (never cut)
-        rows = [(part, color) for line, color in lines for part in hud.wrap_text(line, size, box.width - 32, 3)]
-        pitch = size + 8
-        box.height = max(box.height, 16 + pitch * len(rows))
-        hud.panel(surface, box)
-        for i, (line, color) in enumerate(rows):
-            hud.blit_text(surface, line, (box.x + 16, box.y + 12 + pitch * i), size, color)
-        self._draw_pictures(surface, pygame.Rect(20, box.bottom + 14, w - 40, h - box.bottom - 14 - hud.BOTTOM_BAR - 10))
+        if k.physics is not None:  # what an exit does (the last sentence; the rules are the pictures)
+            lines.append((physics_sentences(k.physics)[-1], hud.MUTED))
+        return lines
+
+    def _draw_progress(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        """A bar sweeping while the learning runs (its step is the summary's second line)."""
+        pygame.draw.rect(surface, (44, 38, 70), rect, border_radius=6)
+        span = max(40, rect.width // 5)
+        x = rect.x + int((self.anim * 0.5 % 1.0) * (rect.width - span))
+        pygame.draw.rect(surface, hud.GOLD, pygame.Rect(x, rect.y, span, rect.height), border_radius=6)
+        pygame.draw.rect(surface, hud.PANEL_EDGE, rect, 1, border_radius=6)
 
     def _draw_pictures(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        """The rules of the page: number, the two pictures, the sentence."""
         k = self.knowledge
         assert k is not None
-        pics = k.pictures[self.page * PAGE : (self.page + 1) * PAGE]
-        hud.blit_text(surface, f"How a lemming moves, as the AI learned it ({len(k.pictures)} moves, "
-                      f"page {self.page + 1}/{self._pages()})", (area.x, area.y), 24, hud.MUTED)
-        hud.blit_text(surface, "?  any cell      dark  free      wall  obstacle      door  target      "
-                      "red corner  not a target", (area.x, area.bottom - 22), 22, hud.MUTED)
-        cols = 4
-        cw = area.width // cols
-        ch = (area.height - 60) // 2
-        cell = max(10, min(cw // 8, ch // 4))
+        narrow = area.width < 1000
+        size = 22 if narrow else 24
+        legend = ("In each picture the lemming faces ahead (to the right). ?: any cell; dark: empty; "
+                  "wall: a wall or brick.")
+        legend_rows = hud.wrap_text(legend, 18 if narrow else 20, area.width, 2)
+        title_h, legend_h = size + 8, (20 if narrow else 22) * len(legend_rows)
+        grid = pygame.Rect(area.x, area.y + title_h, area.width, area.height - title_h - legend_h)
+        cols, rows, cell = picture_layout(grid)
+        self.per_page = cols * rows
+        self.page = min(self.page, self._pages() - 1)
+        first = self.page * self.per_page
+        pics = k.pictures[first : first + self.per_page]
+        hud.blit_text(surface, f"How a lemming moves, as the AI learned it: {hud.plural(len(k.pictures), 'rule')}, "
+                      f"tried in order (page {self.page + 1} of {self._pages()})", (area.x, area.y), size, hud.MUTED)
+        for i, row in enumerate(legend_rows):
+            hud.blit_text(surface, row, (area.x, grid.bottom + 2 + i * (legend_h // len(legend_rows))),
+                          18 if narrow else 20, hud.MUTED)
+        cw, ch = grid.width // cols, grid.height // rows
         for i, pic in enumerate(pics):
-            x = area.x + (i % cols) * cw
-            y = area.y + 30 + (i // cols) * ch
-            self._draw_picture(surface, pic, x + 6, y + 6, cell)
+            x, y = grid.x + (i // rows) * cw, grid.y + (i % rows) * ch
+            hud.blit_text(surface, f"{first + i + 1}.", (x, y + 4), size, hud.GOLD)
+            px = x + 36
+            self._draw_picture(surface, pic, px, y, cell)
+            tx = px + 7 * cell + 4 + 18
+            for j, line in enumerate(hud.wrap_text(pic.words, size, x + cw - tx - 16, max(1, (3 * cell) // (size + 4)))):
+                hud.blit_text(surface, line, (tx, y + 4 + j * (size + 4)), size, hud.WHITE)
 
     def _draw_picture(self, surface: pygame.Surface, pic: RulePicture, x: int, y: int, cell: int) -> None:
+        """The neighbourhood before, an arrow, and where the lemming is one frame later."""
         sp = self.renderer.sprites
         for side in (0, 1):
             ox = x + side * (3 * cell + cell + 4)
@@ -197,7 +242,7 @@ class LearnedScene(Scene):
                         if v == "T":
                             surface.blit(sp.get("target_0", cell), rect)
                         elif v == "?":
-                            hud.blit_text(surface, "?", rect.center, max(12, cell - 4), hud.MUTED, anchor="center")
+                            hud.blit_text(surface, "?", rect.center, max(12, cell - 6), hud.MUTED, anchor="center")
                         elif v == "t":  # not a target: a small red slash in the corner
                             q = max(4, cell // 4)
                             pygame.draw.line(surface, hud.RED, (rect.right - q - 2, rect.top + 2),
@@ -209,9 +254,6 @@ class LearnedScene(Scene):
                 lr, lc, d = 1 + pic.move[0], 1 + pic.move[1], pic.new_direction
             name = "lem_fall_0" if side == 1 and pic.move[0] > 0 else f"lem_walk_{'r' if d > 0 else 'l'}_0"
             surface.blit(sp.get(name, cell), (ox + lc * cell, y + lr * cell))
-            if side == 1:
-                hud.blit_text(surface, _caption(pic), (ox + 3 * cell // 2, y + 3 * cell + 4), 22, hud.WHITE,
-                              anchor="midtop")
             if side == 0:
                 ax = ox + 3 * cell + 4
                 pygame.draw.polygon(surface, hud.GOLD, [(ax, y + cell + cell // 3), (ax + cell - 8, y + 3 * cell // 2),

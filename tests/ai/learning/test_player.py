@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ai.learning.trust as trust
+from ai.kernel.context import Progress, SolveContext
 from ai.learning.player import (
     ObservedRun,
     knowledge,
@@ -115,3 +116,21 @@ def test_pictures_show_each_rule_of_a_physics() -> None:
     assert [(p.move, p.new_direction) for p in pics] == [((1, 0), 1), ((0, 1), 1), ((0, 0), -1)]
     assert pics[0].cells[2][1] == "."  # falls: nothing below
     assert pics[1].cells[1][2] == "." and pics[2].cells == [["?"] * 3, ["?", ".", "?"], ["?"] * 3]  # walks, else turns
+
+
+def test_pictures_carry_their_rule_in_words() -> None:
+    words = [pic.words for pic in rule_pictures(CLASSIC)]
+    assert words == ["When nothing is below it, a lemming falls.",
+                     "Otherwise, when the cell ahead is empty, it walks ahead.", "Otherwise it turns around."]
+
+
+def test_learning_reports_each_step(tmp_path: Path) -> None:
+    level = Level.load(ORIGINAL_PACK)
+    record_run(tmp_path, level, [(2, 1), (5, 4), (6, 6)])
+    record_run(tmp_path, level, [])
+    reports: list[Progress] = []
+    k = knowledge(tmp_path, ctx=SolveContext.create(progress=reports.append))
+    assert k.runs == 2
+    assert [p.message for p in reports] == ["Watching your run 1 of 2", "Watching your run 2 of 2",
+                                            "Finding the fewest rules that explain all 2 runs",
+                                            "Checking the rules against the game"]

@@ -4,6 +4,8 @@ and the learned solver is offered once the rules are exact (headless, posted eve
 from __future__ import annotations
 
 import dataclasses
+import threading
+import time
 from pathlib import Path
 import numpy as np
 import pygame
@@ -12,14 +14,18 @@ import pytest
 from ai import facade
 from ai.kernel.base import SolveStatus
 from ai.learning.dataset import many_lemming_maps
-from ai.learning.player import load_runs, offered_solvers, runs_path
+from ai.learning.player import RulePicture, load_runs, offered_solvers, record_run, runs_path
 from game.core.level import Level
 from game.core.storage import user_data_dir
-from game.app.app import App
+from game.app import hud
+from game.app.app import App, FixedClock
+from game.app.compose import build_app
+from game.app.jobs import Execution
+from game.app.scenes import learned
 from game.app.assistant import assistant_of
 from game.app.assistant.tasks import PLAYER_RULES_SOLVER
 from game.app.assistant.state import solver_label
-from game.app.scenes.learned import MENU_LABEL, LearnedScene
+from game.app.scenes.learned import MENU_LABEL, MIN_CELL, LearnedScene
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.play import PlayScene, PlayState
 from game.core.physics_views import same_behaviour
@@ -140,3 +146,85 @@ def test_the_hint_bar_offers_paging_only_when_there_are_pages(app: App, data_hom
     assert shown[-1] == ["Esc", "Left/Right"]
     press(app, pygame.K_RIGHT)
     assert screen.page == 1
+
+
+def drawn_texts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every text the screen draws from now on (hud.blit_text recorded)."""
+    from game.app import hud
+
+    texts: list[str] = []
+    real = hud.blit_text
+
+    def recording(surface: pygame.Surface, s: str, *args: object, **options: object) -> pygame.Rect:
+        texts.append(s)
+        return real(surface, s, *args, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hud, "blit_text", recording)
+    return texts
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (800, 500)])
+def test_the_rules_are_sentences_and_the_pictures_readable(data_home: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           size: tuple[int, int]) -> None:
+    record_run(user_data_dir(), Level.load(ORIGINAL_PACK), [(2, 1), (5, 4), (6, 6)])
+    cells: list[int] = []
+    real_picture = LearnedScene._draw_picture
+
+    def picture(self: LearnedScene, surface: pygame.Surface, pic: RulePicture, x: int, y: int, cell: int) -> None:
+        cells.append(cell)
+        assert 0 <= x and x + 7 * cell + 4 <= surface.get_width() and 0 <= y
+        assert y + 3 * cell <= surface.get_height() - hud.BOTTOM_BAR
+        real_picture(self, surface, pic, x, y, cell)
+
+    monkeypatch.setattr(LearnedScene, "_draw_picture", picture)
+    app = build_app(size=size, clock=FixedClock())
+    app.push(MenuScene(app))
+    texts = drawn_texts(monkeypatch)
+    screen = open_screen(app)
+    assert screen.knowledge is not None and screen.knowledge.exact
+    shown = " ".join(texts)
+    assert "{" not in shown and "}" not in shown and '"rules"' not in shown and "targets_stop" not in shown
+    assert " right in " not in shown  # no "move a lemming right" (the words are ahead and behind)
+    assert cells and min(cells) >= MIN_CELL
+    for _ in range(screen._pages()):  # every rule is shown on some page, as a sentence (lines in a row)
+        press(app, pygame.K_RIGHT)
+    shown = " ".join(texts)
+    assert "{" not in shown and "}" not in shown
+    for words in ("When nothing is below it, a lemming falls.",
+                  "Otherwise, when the cell ahead is empty, it walks ahead.", "Otherwise it turns around."):
+        assert words in shown
+
+
+def test_the_learning_shows_its_progress(app: App, data_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    release_learner = threading.Event()
+
+    def blocking_learner(ctx: facade.SolveContext) -> facade.Knowledge:
+        ctx.report("Watching your run 3 of 12")
+        assert release_learner.wait(30)
+        return facade.knowledge(user_data_dir(), ctx=ctx)
+
+    monkeypatch.setattr(learned, "_learn_from_runs", blocking_learner)
+    app.jobs.execution = Execution.THREAD  # the test double's event is shared with a thread, not a child
+    app.push(MenuScene(app))
+    texts = drawn_texts(monkeypatch)
+    menu = app.top
+    assert isinstance(menu, MenuScene)
+    index = [label for label, _ in menu.items()].index(MENU_LABEL)
+    for _ in range((index - menu.cursor) % len(menu.items())):
+        press(app, pygame.K_DOWN)
+    press(app, pygame.K_RETURN)
+    screen = app.top
+    assert isinstance(screen, LearnedScene)
+    for _ in range(600):
+        app.run_frames(1)
+        if any(t.startswith("Watching your run 3 of 12") for t in texts):
+            break
+        time.sleep(0.005)
+    assert any(t.startswith("Watching your run 3 of 12") for t in texts)
+    assert screen.knowledge is None and screen.progress == "Watching your run 3 of 12"
+    release_learner.set()
+    screen.wait()
+    texts.clear()
+    app.run_frames(1)
+    assert screen.knowledge is not None and screen.knowledge.runs == 0
+    assert not any(t.startswith(("Learning from your runs", "Watching")) for t in texts)
