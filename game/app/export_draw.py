@@ -172,7 +172,7 @@ def _title_card(level: Level, scale: int, renderer: LevelRenderer, lines: Sequen
     canvas.blit(veil, (0, 0))
     cell = cell_size(scale)
     title = _fit_text(level.title or "Untitled level", w - 2 * margins(cell)[0], max(18, w // 12), hud.GOLD)
-    texts = [_fit_text(line, w - 2 * margins(cell)[0], max(12, w // 26), hud.WHITE) for line in lines]
+    texts = [_fit_text(line, w - 2 * margins(cell)[0], max(16, w // 22), hud.WHITE) for line in lines]
     gap = max(2, title.get_height() // 6)
     y = (h - footer_height(w, cell) - title.get_height() - sum(t.get_height() + gap for t in texts)) // 2
     canvas.blit(title, title.get_rect(midtop=(w // 2, y)))
