@@ -1,11 +1,12 @@
 """Animated GIF export of a run, drawn by the same renderer as the window.
 
 Frames come from the recorded simulation (:func:`game.core.simulation.simulate`): a title card,
-then one frame per simulation frame ``0..N-1`` (drawn by :func:`game.app.render.render_frame`
-with the window's :class:`~game.app.render.LevelRenderer` and sprites), then an outcome
-frame.  Every frame has a footer strip (frame counter and progress bar; the outcome on the
-last frame), so no two consecutive frames are identical and the GIF keeps exactly
-``N + 2`` frames.
+then one frame per simulation frame ``0..S`` (drawn by :func:`game.app.render.render_frame`
+with the window's :class:`~game.app.render.LevelRenderer` and sprites), where ``S`` is the frame from
+which the outcome cannot change (:func:`game.core.outcome.settled_at`: everyone home where targets stop
+them, or lost for good), then an outcome frame held for :data:`OUTCOME_SECONDS`.  Every frame has a
+footer strip (frame counter and progress bar; the outcome on the last frame), so no two consecutive frames
+are identical and the GIF keeps exactly ``S + 3`` frames.  The captions are in a player's words.
 
 A fractional answer (:class:`ai.facade.RelaxedSolution`: the gradient solver's densities or
 the MILP's LP relaxation) is drawn with translucent bricks and translucent lemming mass
@@ -21,9 +22,11 @@ Related modules: :mod:`game.app.export_relaxed` (fractional solutions),
 
 >>> from game.core.level import Level
 >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
->>> frames = gif_frames(level, [(1, 2)], scale=1)
+>>> frames = gif_frames(level, [(1, 2)], scale=1)  # the lemming is home at frame 3
 >>> len(frames), frames[0].shape == frame_shape(level, scale=1) + (3,)
-(7, True)
+(6, True)
+>>> bricks_line(3, fewest=True), home_text(1, 1)
+('3 bricks, the fewest possible', '1 of 1 lemming home')
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from typing import Iterator, Sequence
 
 from ai.facade import RelaxedSolution, SolveContext, SolveStopped, StopReason
 from game.core.level import Brick, Level
-from game.core.outcome import frame_label
+from game.core.outcome import frame_label, settled_at
 from game.core.rules import check_bricks
 from game.core.simulation import Run, SimulationCancelled, simulate
 from game.core.storage import user_exports_dir
@@ -49,9 +52,9 @@ from game.app.render import LevelRenderer
 
 #: Default frame rate (simulation frames per second).
 DEFAULT_FPS = 6.0
-#: How long the title card and the outcome frame stay, in seconds.
+#: How long the title card and the outcome frame (the hold on the last frame) stay, in seconds.
 TITLE_SECONDS = 1.5
-OUTCOME_SECONDS = 2.5
+OUTCOME_SECONDS = 1.5
 
 
 @dataclass(frozen=True)
@@ -59,7 +62,7 @@ class ExportResult:
     """What an export wrote."""
 
     path: Path
-    frames: int  #: frames in the GIF (title + N simulation frames + outcome)
+    frames: int  #: frames in the GIF (title + the simulation frames until the outcome is settled + outcome)
     size: tuple[int, int]  #: (width, height) in pixels
     bytes: int
     won: bool | None  #: outcome of the run (None for a relaxed solution)
@@ -71,6 +74,29 @@ class ExportResult:
         return f"GIF saved: {self.path} ({self.frames} frames, {self.size[0]}x{self.size[1]}, {kb:.0f} KB)"
 
 
+# ---------------------------------------------------------------- words
+def bricks_phrase(count: int) -> str:
+    """``no bricks``, ``1 brick``, ``3 bricks``."""
+    return "no bricks" if count == 0 else f"{count} brick{'s' if count != 1 else ''}"
+
+
+def bricks_line(count: int, *, fewest: bool = False) -> str:
+    """The title card's line: ``3 bricks``, and ``, the fewest possible`` when that is proved."""
+    phrase = bricks_phrase(count)
+    return phrase[0].upper() + phrase[1:] + (", the fewest possible" if fewest else "")
+
+
+def home_text(home: int, lemmings: int) -> str:
+    """``2 of 3 lemmings home`` (whole lemmings)."""
+    return f"{home} of {lemmings} lemming{'s' if lemmings != 1 else ''} home"
+
+
+def outcome_text(won: bool, bricks: int, home: int, lemmings: int) -> str:
+    """The outcome frame's caption: ``Won with 3 bricks: 1 of 1 lemming home`` or ``Lost: 0 of 2 lemmings home``."""
+    return f"Won with {bricks_phrase(bricks)}: {home_text(home, lemmings)}" if won else \
+        f"Lost: {home_text(home, lemmings)}"
+
+
 # ---------------------------------------------------------------- frames
 def gif_frames(
     level: Level,
@@ -80,10 +106,11 @@ def gif_frames(
     subtitle: str = "",
     renderer: LevelRenderer | None = None,
     run: Run | None = None,
+    fewest: bool = False,
 ) -> list[Frame]:
-    """Title card, one frame per simulation frame, outcome frame: ``N + 2`` RGB arrays (a list;
-    :func:`iter_gif_frames` yields them one at a time)."""
-    return list(iter_gif_frames(level, bricks, scale=scale, subtitle=subtitle, renderer=renderer, run=run))
+    """Every frame of :func:`iter_gif_frames`, as a list."""
+    return list(iter_gif_frames(level, bricks, scale=scale, subtitle=subtitle, renderer=renderer, run=run,
+                                fewest=fewest))
 
 
 def iter_gif_frames(
@@ -94,10 +121,13 @@ def iter_gif_frames(
     subtitle: str = "",
     renderer: LevelRenderer | None = None,
     run: Run | None = None,
+    fewest: bool = False,
 ) -> Iterator[Frame]:
-    """Yield the title card, one frame per simulation frame, and the outcome frame (``N + 2``).
+    """Yield the title card, one frame per simulation frame until the outcome is settled
+    (:func:`game.core.outcome.settled_at`), and the outcome frame.
 
-    ``run`` (the recorded simulation) is computed with the reference simulator when not given.
+    ``run`` (the recorded simulation) is computed with the reference simulator when not given; ``fewest``:
+    the bricks are proved the fewest possible (said on the title card), ``subtitle``: one more line there.
     Frames are drawn on demand: memory does not grow with N.
     """
     _pg()
@@ -107,24 +137,18 @@ def iter_gif_frames(
     rend = renderer if renderer is not None else LevelRenderer()
     cell = cell_size(scale)
     n = level.frames
-    nb = len(placed)
-    brick_text = f"{nb} brick{'s' if nb != 1 else ''}" + (
-        ": " + " ".join(f"({r},{c})" for r, c in placed) if placed else "")
-    lines = [brick_text] + ([subtitle] if subtitle else [])
+    end = settled_at(run)
+    lines = [bricks_line(len(placed), fewest=fewest)] + ([subtitle] if subtitle else [])
     yield _to_array(_title_card(level, scale, rend, lines, placed))
     lemmings = len(level.lemmings)
-    for t in range(n):
+    for t in range(end + 1):
         canvas = _board_frame(level, placed, run, float(t), scale, rend)
-        home = run.arrived_by(t)
         _footer(canvas, level, cell, t / max(1, n - 1), frame_label(t, n), hud.WHITE,
-                right=f"home {home}/{lemmings}")
+                right=home_text(run.arrived_by(t), lemmings))
         yield _to_array(canvas)
-    canvas = _board_frame(level, placed, run, float(n - 1), scale, rend)
-    if run.won:
-        text, color = f"WON with {nb} brick{'s' if nb != 1 else ''}", hud.GOLD
-    else:
-        text, color = f"LOST: {run.arrived_by(n - 1)} of {lemmings} home", hud.RED
-    _footer(canvas, level, cell, 1.0, text, color, right=f"{n} frames")
+    canvas = _board_frame(level, placed, run, float(end), scale, rend)
+    text = outcome_text(run.won, len(placed), run.arrived_by(n - 1), lemmings)
+    _footer(canvas, level, cell, end / max(1, n - 1), text, hud.GOLD if run.won else hud.RED)
     yield _to_array(canvas)
 
 
@@ -138,9 +162,11 @@ def export_gif(
     relaxed: RelaxedSolution | None = None,
     subtitle: str = "",
     context: SolveContext | None = None,
+    fewest: bool = False,
 ) -> ExportResult:
     """Render and write the GIF of ``bricks`` (or of a ``relaxed`` solution); ``out`` defaults to
-    :func:`default_export_path`.
+    :func:`default_export_path`.  ``fewest``: the bricks are proved the fewest possible (the title card
+    says so); ``subtitle``: one more line on the title card, in a player's words.
 
     ``context`` (default: no limit) is checked every frame; once it stops, :class:`ai.facade.SolveStopped`
     is raised and no file is left behind (the writer is atomic)."""
@@ -158,7 +184,7 @@ def export_gif(
         except SimulationCancelled:
             assert context is not None
             raise SolveStopped(context.stop_reason() or StopReason.TIMEOUT) from None
-        frames = iter_gif_frames(level, placed, scale=scale, subtitle=subtitle, run=run)
+        frames = iter_gif_frames(level, placed, scale=scale, subtitle=subtitle, run=run, fewest=fewest)
         won = run.won
     if context is not None:
         frames = _checked(frames, context)
@@ -210,6 +236,12 @@ __all__ = [
     "DEFAULT_FPS",
     "DEFAULT_SCALE",
     "ExportResult",
+    "OUTCOME_SECONDS",
+    "TITLE_SECONDS",
+    "bricks_line",
+    "bricks_phrase",
+    "home_text",
+    "outcome_text",
     "Frame",
     "TILE",
     "cell_size",

@@ -36,8 +36,18 @@ def cell_size(scale: int) -> int:
 
 
 def margins(cell: int) -> tuple[int, int]:
-    """(margin around the board, footer height) for a cell size."""
+    """(margin around the board, smallest footer height) for a cell size."""
     return max(8, cell // 2), max(18, cell)
+
+
+def footer_height(width: int, cell: int) -> int:
+    """The footer strip's height in a frame ``width`` pixels wide: at least :func:`margins`' and a 24th of the
+    width, so its caption stays readable when a large map's GIF is shown small.
+
+    >>> footer_height(416, 32), footer_height(2080, 32)
+    (32, 86)
+    """
+    return max(margins(cell)[1], width // 24)
 
 
 def frame_size(level: Level, *, scale: int = DEFAULT_SCALE) -> tuple[int, int]:
@@ -48,11 +58,12 @@ def frame_size(level: Level, *, scale: int = DEFAULT_SCALE) -> tuple[int, int]:
     (160, 128)
     """
     cell = cell_size(scale)
-    margin, footer = margins(cell)
-    return level.width * cell + 2 * margin, level.height * cell + 2 * margin + footer
+    margin, _ = margins(cell)
+    width = level.width * cell + 2 * margin
+    return width, level.height * cell + 2 * margin + footer_height(width, cell)
 
 
-#: Most pixels of one GIF frame: a 256x256 map fits at scale 1 (4,112 x 4,130); larger frames take over
+#: Most pixels of one GIF frame: a 256x256 map fits at scale 1 (4,112 x 4,283); larger frames take over
 #: a gigabyte to draw and encode.
 MAX_FRAME_PIXELS = 18_000_000
 
@@ -107,6 +118,9 @@ def _to_array(surface: pygame.Surface) -> Frame:
 
 
 def _fit_text(s: str, width: int, size: int, color: tuple[int, int, int]) -> pygame.Surface:
+    wide = hud.text(s, size, color).get_width()
+    if wide > width:  # shrink in proportion first, then step down
+        size = max(10, int(size * width / wide))
     while size > 10 and hud.text(s, size, color).get_width() > width:
         size -= 2
     return hud.text(s, size, color)
@@ -115,18 +129,20 @@ def _fit_text(s: str, width: int, size: int, color: tuple[int, int, int]) -> pyg
 def _footer(surface: pygame.Surface, level: Level, cell: int, frac: float, label: str,
             color: tuple[int, int, int], right: str = "") -> None:
     """The strip under the board: a progress bar and a caption."""
-    margin, footer = margins(cell)
+    margin, _ = margins(cell)
     w, h = surface.get_size()
+    footer = footer_height(w, cell)
     top = h - footer
     pygame.draw.rect(surface, (14, 10, 28), (0, top, w, footer))
-    pygame.draw.rect(surface, (44, 36, 70), (0, top, w, 3))
-    pygame.draw.rect(surface, color, (0, top, int(round(w * max(0.0, min(1.0, frac)))), 3))
+    bar = max(3, footer // 12)
+    pygame.draw.rect(surface, (44, 36, 70), (0, top, w, bar))
+    pygame.draw.rect(surface, color, (0, top, int(round(w * max(0.0, min(1.0, frac)))), bar))
     size = max(12, int(footer * 0.62))
     text = _fit_text(label, w - 2 * margin - (w // 3 if right else 0), size, color)
-    surface.blit(text, text.get_rect(midleft=(margin, top + 3 + (footer - 3) // 2)))
+    surface.blit(text, text.get_rect(midleft=(margin, top + bar + (footer - bar) // 2)))
     if right:
         rtext = _fit_text(right, w // 3, size, hud.MUTED)
-        surface.blit(rtext, rtext.get_rect(midright=(w - margin, top + 3 + (footer - 3) // 2)))
+        surface.blit(rtext, rtext.get_rect(midright=(w - margin, top + bar + (footer - bar) // 2)))
 
 
 def _canvas(level: Level, scale: int) -> pygame.Surface:
@@ -155,13 +171,14 @@ def _title_card(level: Level, scale: int, renderer: LevelRenderer, lines: Sequen
     veil.fill((6, 4, 16, 170))
     canvas.blit(veil, (0, 0))
     cell = cell_size(scale)
-    title = _fit_text(level.title or "Untitled level", w - 16, max(18, int(cell * 1.3)), hud.GOLD)
-    y = h // 2 - title.get_height() - 4 * len(lines)
+    title = _fit_text(level.title or "Untitled level", w - 2 * margins(cell)[0], max(18, w // 12), hud.GOLD)
+    texts = [_fit_text(line, w - 2 * margins(cell)[0], max(16, w // 22), hud.WHITE) for line in lines]
+    gap = max(2, title.get_height() // 6)
+    y = (h - footer_height(w, cell) - title.get_height() - sum(t.get_height() + gap for t in texts)) // 2
     canvas.blit(title, title.get_rect(midtop=(w // 2, y)))
-    y += title.get_height() + 6
-    for line in lines:
-        t = _fit_text(line, w - 16, max(12, int(cell * 0.7)), hud.WHITE)
+    y += title.get_height() + gap
+    for t in texts:
         canvas.blit(t, t.get_rect(midtop=(w // 2, y)))
-        y += t.get_height() + 2
+        y += t.get_height() + gap
     _footer(canvas, level, cell, 0.0, "Lemming Bricks", hud.MUTED)
     return canvas

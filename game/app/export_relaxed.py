@@ -1,6 +1,7 @@
 """GIF frames of a fractional solution (:class:`ai.facade.RelaxedSolution`: the gradient solver's
 densities or the MILP's LP relaxation): translucent bricks (opacity = density) and translucent
-lemming mass, drawn on the window's board by the same renderer.
+lemming mass, drawn on the window's board by the same renderer.  The frames stop once the mass stops
+moving; the captions say "a blend of brick choices" and the share of lemmings home, never solver numbers.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import pygame
 from ai.facade import RelaxedSolution
 from game.core.level import Level
 from game.core.occupancy import simulate_level
+from game.core.outcome import frame_label
 from game.core.simulation import Run
 from game.app import hud
 from game.app.export_draw import DEFAULT_SCALE, Frame, _canvas, _footer, _pg, _title_card, _to_array, cell_size, margins
@@ -54,26 +56,47 @@ def iter_relaxed_frames(
     if occ.ndim != 4 or occ.shape[0] == 0:
         occ = simulate_level(level, obst * level.brickable_map)
     n = occ.shape[0]
+    end = still_from(occ)
     empty = Run(level, (), ())  # a run without lemmings: the renderer draws none
-    total = float(obst.sum())  # brick mass (the LP's objective; the gradient's objective is its loss)
-    lines = [f"relaxed solution: {total:.2f} bricks in all"] + ([subtitle] if subtitle else [])
+    lines = ["A blend of brick choices", "faint bricks are only partly placed"] + ([subtitle] if subtitle else [])
     yield _to_array(_title_card(level, scale, rend, lines))
     brick = rend.sprites.get("brick", cell)
-    target_mass = [float((occ[t].sum(axis=-1) * level.target_map).sum()) for t in range(n)]
-    for t in range(n + 1):
-        tt = min(t, n - 1)
+    lemmings = max(1, len(level.lemmings))
+    share = [float((occ[t].sum(axis=-1) * level.target_map).sum()) / lemmings for t in range(n)]
+    for t in range(end + 2):
+        tt = min(t, end)
         canvas = _canvas(level, scale)
         rend.draw_background(canvas)
         area = pygame.Rect(margin, margin, level.width * cell, level.height * cell)
         layout = rend.draw(canvas, FrameView(level=level, run=empty, t=float(tt), anim=tt / 4.0), area)
-        draw_relaxed(canvas, layout, obst, occ[tt], rend, brick=brick)
-        if t < n:
-            _footer(canvas, level, cell, tt / max(1, n - 1), f"frame {tt} / {n - 1}", hud.WHITE,
-                    right=f"mass home {target_mass[tt]:.2f}")
+        draw_relaxed(canvas, layout, obst, occ[tt], rend, brick=brick, labels=False)  # opacity says it
+        if t <= end:
+            _footer(canvas, level, cell, tt / max(1, n - 1), frame_label(tt, n), hud.WHITE,
+                    right=f"{_percent(share[tt])} home")
         else:
-            _footer(canvas, level, cell, 1.0, f"relaxed: {total:.2f} bricks, "
-                    f"{target_mass[-1]:.2f} of {len(level.lemmings)} lemmings home", hud.BLUE)
+            _footer(canvas, level, cell, tt / max(1, n - 1),
+                    f"A blend of brick choices: {_percent(share[-1])} of the lemmings home", hud.BLUE)
         yield _to_array(canvas)
+
+
+def still_from(occupancy: npt.NDArray[np.float64]) -> int:
+    """The first frame from which the lemming mass ``(N, H, W, 2)`` no longer moves (the last frame when it
+    always does).
+
+    >>> import numpy as np
+    >>> still_from(np.array([[0.0], [1.0], [1.0], [1.0]]).reshape(4, 1, 1, 1))
+    1
+    """
+    n = occupancy.shape[0]
+    moves = np.abs(np.diff(occupancy.reshape(n, -1), axis=0)).max(axis=1, initial=0.0) > 1e-9
+    changed = np.flatnonzero(moves)
+    return int(changed[-1]) + 1 if changed.size else 0
+
+
+def _percent(share: float) -> str:
+    """A share of the lemmings as a whole percentage (``100%`` only when all of it is home)."""
+    pct = max(0.0, min(1.0, share)) * 100
+    return f"{int(pct) if pct < 100 - 1e-6 else 100}%"
 
 
 def draw_relaxed(surface: pygame.Surface, layout: Any, obstacles: npt.NDArray[np.float64],

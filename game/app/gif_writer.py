@@ -1,8 +1,9 @@
 """Streaming animated-GIF writer: frames go to the file one at a time, so memory does not grow with N.
 
 Each frame is quantised to its own palette (Pillow's fast octree: exact for pixel art), only the rectangle that
-changed since the previous frame is encoded (drawn over it: disposal "do not dispose"),
-and the bytes are written at once.  At most two frames are held: the previous one (for the
+changed since the previous frame is encoded (drawn over it: disposal "do not dispose"), and inside that
+rectangle the pixels that did not change are transparent (long runs of one index, which LZW packs to almost
+nothing), and the bytes are written at once.  At most two frames are held: the previous one (for the
 changed rectangle) and the one waiting for its duration (the last frame's duration differs).
 
 >>> import io, numpy as np
@@ -29,6 +30,21 @@ from game.core.writing import atomic_writer
 Frame = npt.NDArray[np.uint8]
 
 
+#: The palette index of "keep the pixel underneath" in every frame after the first.
+TRANSPARENT = 255
+
+
+def _with_transparent(patch: Frame, same: npt.NDArray[np.bool_]) -> Image.Image:
+    """``patch`` quantised to 255 colours, its ``same`` pixels set to :data:`TRANSPARENT`."""
+    quantized = Image.fromarray(patch, "RGB").quantize(colors=TRANSPARENT, method=Image.Quantize.FASTOCTREE)
+    indices = np.asarray(quantized, dtype=np.uint8).copy()
+    indices[same] = TRANSPARENT
+    palette = (quantized.getpalette() or [])[:3 * TRANSPARENT]
+    image = Image.fromarray(indices, "P")
+    image.putpalette(palette + [0] * (768 - len(palette)))
+    return image
+
+
 class GifStreamWriter:
     """Write an animated GIF frame by frame to an open binary file."""
 
@@ -49,7 +65,7 @@ class GifStreamWriter:
             raise ValueError(f"frame is {w}x{h}, the GIF is {self.size[0]}x{self.size[1]}")
         x0, y0, x1, y1 = 0, 0, w, h
         if self._previous is not None:
-            changed = frame != self._previous
+            changed = frame[..., :3] != self._previous[..., :3]
             rows = np.flatnonzero(changed.reshape(h, -1).any(axis=1))
             cols = np.flatnonzero(changed.any(axis=0).any(axis=1))
             if cols.size:
@@ -57,9 +73,15 @@ class GifStreamWriter:
             else:  # nothing changed: a 1x1 patch keeps the frame (and its duration)
                 x0, y0, x1, y1 = 0, 0, 1, 1
         patch = np.ascontiguousarray(frame[y0:y1, x0:x1, :3])
-        image = Image.fromarray(patch, "RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE)
+        if self._previous is None:
+            image = Image.fromarray(patch, "RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE)
+            params: dict[str, object] = {}
+        else:
+            same = ~changed[y0:y1, x0:x1].any(axis=-1)
+            image = _with_transparent(patch, same)
+            params = {"transparency": TRANSPARENT}
         chunks = GifImagePlugin.getdata(image, (x0, y0), duration=max(20, int(round(duration_ms))),
-                                        disposal=1, include_color_table=True)
+                                        disposal=1, include_color_table=True, **params)
         for chunk in chunks:
             self.handle.write(chunk)
         self._previous = frame

@@ -21,9 +21,30 @@ def _run(args: argparse.Namespace) -> int:
     return export_run.export(args)
 
 
+def gif_file_arg(text: str) -> str:
+    """An argparse type: an output file (:func:`game.cli.args.output_file_arg`) whose name ends in ``.gif``
+    (the file is GIF data, whatever its name says).
+
+    >>> gif_file_arg("run.GIF")
+    'run.GIF'
+    >>> gif_file_arg("run.png")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: 'run.png' does not end in .gif: the export writes a GIF image (name it run.gif)
+    """
+    if text and not text.lower().endswith(".gif"):
+        stem = text.rsplit(".", 1)[0] if "." in text.rsplit("/", 1)[-1] else text
+        raise argparse.ArgumentTypeError(f"{text!r} does not end in .gif: the export writes a GIF image "
+                                         f"(name it {stem}.gif)")
+    return output_file_arg(text)
+
+
+gif_file_arg.__name__ = "GIF file"
+
+
 def add_gif_option(parser: argparse.ArgumentParser) -> None:
     """``solve --gif OUT.gif [--force]``: also export the answer as an animated GIF."""
-    parser.add_argument("--gif", default=None, type=output_file_arg, metavar="OUT.gif",
+    parser.add_argument("--gif", default=None, type=gif_file_arg, metavar="OUT.gif",
                         help="also export the solution (or, with --lp, the densities) as an animated GIF")
     parser.add_argument("--force", action="store_true", help="let --gif replace an existing GIF")
 
@@ -33,7 +54,7 @@ def register(sub: Subparsers) -> None:
     p = sub.add_parser("export", help="export a run (or a relaxed solution) as an animated GIF")
     p.add_argument("level", help="level file (or pack level number)")
     p.add_argument("--bricks", default="", type=bricks_arg, help='the bricks, "r,c;r,c;..."')
-    p.add_argument("--gif", required=True, type=output_file_arg, metavar="OUT.gif", help="the GIF file to write")
+    p.add_argument("--gif", required=True, type=gif_file_arg, metavar="OUT.gif", help="the GIF file to write")
     p.add_argument("--force", action="store_true", help="let --gif replace an existing GIF")
     p.add_argument("--scale", type=int_arg(1, 8), default=None, metavar="K",
                    help=f"pixel scale: cells are 16*K pixels, K from 1 to 8 (default {HELP_SCALE})")

@@ -5,6 +5,7 @@ for ``--relaxed`` or ``--time-limit``, the AI.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 from typing import Callable
@@ -23,12 +24,14 @@ from game.core.rules import parse_bricks
 
 def export_solve_result(level: Level, result: facade.SolveResult, out: Path | str, *, scale: int = DEFAULT_SCALE,
                         fps: float = DEFAULT_FPS) -> ExportResult:
-    """The GIF of a solve result: its bricks, or its relaxed densities."""
-    subtitle = f"{result.solver}: {result.describe().split(';')[0]}"
+    """The GIF of a solve result: its bricks (the title card says when they are proved the fewest), or its
+    relaxed densities."""
     if result.bricks is not None:
-        return export_gif(level, result.bricks, out, scale=scale, fps=fps, subtitle=subtitle)
+        return export_gif(level, result.bricks, out, scale=scale, fps=fps,
+                          fewest=result.status == facade.SolveStatus.OPTIMAL)
     if result.relaxed is not None:
-        return export_gif(level, (), out, scale=scale, fps=fps, relaxed=result.relaxed, subtitle=subtitle)
+        return export_gif(level, (), out, scale=scale, fps=fps, relaxed=result.relaxed,
+                          subtitle=relaxed_subtitle(result))
     raise GameError(f"nothing to export: {result.describe()}")
 
 
@@ -41,7 +44,7 @@ def _limited_export(args: argparse.Namespace, level: Level, bricks: tuple[tuple[
                 if args.relaxed:
                     result = _solve_relaxed(facade.solve, level, args.relaxed, ctx)
                     info = export_gif(level, (), args.gif, scale=args.scale, fps=args.fps, relaxed=result.relaxed,
-                                      subtitle=f"{result.solver}: {result.describe()}", context=ctx)
+                                      subtitle=relaxed_subtitle(result), context=ctx)
                 else:
                     info = export_gif(level, bricks, args.gif, scale=args.scale, fps=args.fps, context=ctx)
         except facade.SolveStopped as stop:
@@ -49,6 +52,22 @@ def _limited_export(args: argparse.Namespace, level: Level, bricks: tuple[tuple[
             return 1
     print(info.describe())
     return 0
+
+
+def relaxed_subtitle(result: facade.SolveResult) -> str:
+    """The title card's line for a fractional answer: the LP relaxation's lower bound as whole bricks
+    (``Any win needs at least 2 bricks``); nothing for the gradient's densities (their sum bounds nothing).
+
+    >>> import numpy as np
+    >>> lp = facade.SolveResult(solver="milp", mode=facade.SolveMode.MIN, status=facade.SolveStatus.TIMEOUT,
+    ...     relaxed=facade.RelaxedSolution(np.zeros((1, 1)), np.zeros((0,)), 1.667))
+    >>> relaxed_subtitle(lp)
+    'Any win needs at least 2 bricks'
+    """
+    if result.solver != "milp" or result.relaxed is None:
+        return ""
+    need = max(0, math.ceil(result.relaxed.objective - 1e-6))
+    return f"Any win needs at least {need} brick{'s' if need != 1 else ''}"
 
 
 def _solve_relaxed(solve: Callable[..., facade.SolveResult], level: Level, source: str, ctx: facade.SolveContext) -> facade.SolveResult:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pygame
 
 from game.core.catalog import pack_entries
-from game.core.outcome import frame_label
+from game.core.outcome import frame_label, settled_at
+from game.core.simulation import simulate
 from game.app.app import App
 from game.app.scenes.play import PlayScene, PlayState
 from game.app.scenes.timeline import frame_x, timeline_rect, track_rect
@@ -65,5 +66,6 @@ def test_one_numbering_in_the_hud_the_timeline_and_the_gif(app: App) -> None:
     n = scene.level.frames
     assert frame_label(scene.frame, n) == f"frame {n - 1} / {n - 1}"  # the HUD and timeline text
     frames = gif_frames(scene.level, (), scale=1)
-    assert len(frames) == n + 2  # title, frames 0..N-1, outcome: GIF frame k+1 shows frame k
+    assert len(frames) == settled_at(simulate(scene.level)) + 3  # title, frames 0..settled, outcome
+    # GIF frame k+1 shows frame k
     assert not np.array_equal(frames[1], frames[2])

@@ -1,0 +1,75 @@
+"""GIFs worth sharing: they stop once the outcome is settled, stay small, speak a player's words, and are
+only written to a file named .gif."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import imageio.v3 as iio
+import pytest
+
+from game.core.catalog import pack_entries
+from game.core.level import Level
+from game.core.outcome import settled_at
+from game.core.simulation import simulate
+from game.app.export import bricks_line, export_gif, home_text, outcome_text
+from game.app.export_draw import footer_height
+from game.cli.main import main
+from tests.conftest import ORIGINAL_PACK
+
+#: A corridor: the lemming walks 5 cells and is home at frame 5; the level runs 60 frames.
+CORRIDOR = Level.from_rows([">    T", "XXXXXX"], frames=60, budget=0, title="Corridor")
+
+
+def test_the_gif_stops_once_everyone_is_home(tmp_path: Path) -> None:
+    run = simulate(CORRIDOR)
+    home = run.tracks[0].reached_at
+    assert home is not None and settled_at(run) == home < CORRIDOR.frames - 1
+    info = export_gif(CORRIDOR, (), tmp_path / "corridor.gif", scale=1)
+    frames = iio.imread(tmp_path / "corridor.gif", index=None)
+    assert info.frames == frames.shape[0] == 1 + (home + 1) + 1  # title, frames 0..home, the held outcome
+    assert info.won
+
+
+def test_the_last_frame_is_held(tmp_path: Path) -> None:
+    out = tmp_path / "held.gif"
+    export_gif(CORRIDOR, (), out, scale=1, fps=10)
+    durations = [iio.immeta(out, index=k)["duration"] for k in range(iio.improps(out, index=None).shape[0])]
+    assert durations[1] == 100 and durations[-1] >= 1000, durations
+
+
+@pytest.mark.parametrize("number", [1, 7, 20, 48, 72])
+def test_pack_gifs_are_small(tmp_path: Path, number: int) -> None:
+    """A handful of pack levels with no bricks (the lemmings go round until they are lost for good), at the
+    default settings."""
+    entry = pack_entries()[number - 1]
+    level = Level.load(entry.path)
+    info = export_gif(level, (), tmp_path / "pack.gif")
+    assert info.bytes < 500_000
+
+
+def test_the_original_gif_is_small(tmp_path: Path) -> None:
+    info = export_gif(Level.load(ORIGINAL_PACK), ((2, 1), (5, 4), (6, 6)), tmp_path / "o.gif")
+    assert info.won and info.bytes < 200_000
+
+
+def test_words_on_the_cards() -> None:
+    assert bricks_line(3, fewest=True) == "3 bricks, the fewest possible"
+    assert bricks_line(1) == "1 brick" and bricks_line(0) == "No bricks"
+    assert home_text(2, 3) == "2 of 3 lemmings home" and home_text(1, 1) == "1 of 1 lemming home"
+    assert outcome_text(True, 3, 1, 1) == "Won with 3 bricks: 1 of 1 lemming home"
+    assert outcome_text(False, 0, 0, 2) == "Lost: 0 of 2 lemmings home"
+
+
+def test_the_footer_grows_with_the_image() -> None:
+    assert footer_height(416, 32) == 32  # a pack level: unchanged
+    assert footer_height(4112, 16) > 5 * footer_height(416, 16)
+
+
+@pytest.mark.parametrize("command", [["export", "1"], ["solve", "1"]])
+def test_a_gif_file_must_be_named_gif(tmp_path: Path, command: list[str],
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run.png"
+    assert main([*command, "--gif", str(out)]) == 2 and not out.exists()
+    err = capsys.readouterr().err
+    assert err.count("does not end in .gif") == 1 and "run.gif" in err
