@@ -7,12 +7,11 @@ from __future__ import annotations
 import sys
 
 from ai import facade
-from ai.facade import Hint, SolveContext, SolveMode, SolveResult, Solver
+from ai.facade import Hint, SolveContext, SolveMode, SolveResult, SolveStatus, Solver
 from game.core.error_log import log_error
 from game.core.level import Level
 from game.core.storage import user_data_dir
 from game.app.assistant.state import AssistantState, BrickSet
-from game.app.assistant.text import result_text
 from game.app.export import ExportResult, default_export_path, export_gif
 from game.app.export_draw import fit_scale
 from game.app.jobs import Job
@@ -98,12 +97,12 @@ def gif_job(level: Level, state: AssistantState, board: BrickSet, out: str | Non
     """The GIF of the run on screen: the AI solution shown, else the bricks on the ``board``."""
     relaxed = state.relaxed
     bricks = tuple(state.shown if state.shown is not None else board)
-    subtitle = result_text(state.solution.result) if (
-        state.solution is not None and (state.shown is not None or relaxed is not None)) else ""
+    shows_ai = state.solution is not None and (state.shown is not None or relaxed is not None)
+    fewest = shows_ai and state.solution is not None and state.solution.result.status == SolveStatus.OPTIMAL
     path = out or default_export_path(level, suffix="relaxed" if relaxed is not None else "")
 
     def job(ctx: SolveContext) -> ExportResult:
-        return export_gif(level, bricks, path, relaxed=relaxed, subtitle=subtitle,
+        return export_gif(level, bricks, path, relaxed=relaxed, fewest=fewest,  # the card says it in words
                           scale=max(1, fit_scale(level)),  # large maps: smaller cells
                           context=ctx)  # Esc stops it between frames
 
