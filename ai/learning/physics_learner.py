@@ -430,17 +430,22 @@ class Agreement:
 
 
 def agreement(learned: Physics, truth: Physics, *, seed: int = 12345, maps: int = 3, height: int = 48,
-              width: int = 64, lemmings: int = 600, frames: int = 60) -> Agreement:
+              width: int = 64, lemmings: int = 600, frames: int = 60, ctx: SolveContext | None = None) -> Agreement:
     """Release ``lemmings`` on ``maps`` large random maps under both physics and compare positions
     frame by frame; with positions only the learner may name the directions the other way round, so
-    the learned physics is also tried with every start direction reversed."""
+    the learned physics is also tried with every start direction reversed.  ``ctx`` (default: no limit) is
+    checked between the runs (:class:`ai.kernel.context.SolveStopped`)."""
     rng = np.random.default_rng(seed)
     total = best_alike = 0
     alike = {False: 0, True: 0}
     for _ in range(maps):
+        if ctx is not None:
+            ctx.check()
         truth_game = random_game(rng, truth, height=height, width=width, lemmings=lemmings, frames=frames)
         total += len(truth_game.positions)
         for flip in (False, True):
+            if ctx is not None:
+                ctx.check()
             alike[flip] += _alike(truth_game, learned, flip)
     flipped = alike[True] > alike[False]
     best_alike = alike[flipped]

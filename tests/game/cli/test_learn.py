@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from ai import facade
 from ai.kernel.context import ManualClock, SolveContext
 from ai.learning.rules import LearnedRules
 from game.cli.main import main
@@ -130,3 +131,23 @@ def test_the_tree_learner_and_the_curves_keep_a_time_limit_already_spent(
     assert main(["learn", *argv, "--time-limit", "5"]) == 1
     assert "stopped (timeout)" in capsys.readouterr().err
     assert not (tmp_path / "curve.png").exists()
+
+
+def test_the_check_against_the_engine_runs_within_the_limit(monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """Learning ends inside the limit, then the limit passes: the check stops, the rules are reported
+    unchecked, exit 1."""
+    real_learn = facade.learn_physics
+
+    def learn_then_expire(games: object, **kw: object) -> object:
+        result = real_learn(games, **kw)  # type: ignore[arg-type]
+        ctx = kw["ctx"]
+        assert isinstance(ctx, SolveContext)
+        ctx.cancel_events[0].set()  # as Ctrl-C or the limit would, just after the learning
+        return result
+
+    monkeypatch.setattr(facade, "learn_physics", learn_then_expire)
+    assert main(["learn", "--games", "1", "--time-limit", "30", "--json"]) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["verification"] == {"engine": "classic", "stopped": "cancelled"}
+    assert "the rules are learned but not checked" in captured.err
