@@ -22,20 +22,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def gif_file_arg(text: str) -> str:
-    """An argparse type: an output file (:func:`game.cli.args.output_file_arg`) whose name ends in ``.gif``
-    (the file is GIF data, whatever its name says).
-
-    >>> gif_file_arg("run.GIF")
-    'run.GIF'
-    >>> gif_file_arg("run.png")
-    Traceback (most recent call last):
-    ...
-    argparse.ArgumentTypeError: 'run.png' does not end in .gif: the export writes a GIF image (name it run.gif)
-    """
-    if text and not text.lower().endswith(".gif"):
-        stem = text.rsplit(".", 1)[0] if "." in text.rsplit("/", 1)[-1] else text
-        raise argparse.ArgumentTypeError(f"{text!r} does not end in .gif: the export writes a GIF image "
-                                         f"(name it {stem}.gif)")
+    """An argparse type: an output file (:func:`game.cli.args.output_file_arg`); that its name ends in
+    ``.gif`` is checked with the other output checks (:func:`game.cli.export_run.guard_gif`)."""
     return output_file_arg(text)
 
 

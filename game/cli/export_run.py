@@ -86,11 +86,17 @@ def _solve_relaxed(solve: Callable[..., facade.SolveResult], level: Level, sourc
 
 
 def guard_gif(args: argparse.Namespace, *inputs: Input) -> None:
-    """``--gif``: never the level read (nor any of ``inputs``), never a file of another kind, and an
-    existing GIF only with ``--force`` (:func:`game.cli.outputs.guard_output`); ``--gif ""`` is refused."""
+    """``--gif``: never the level read (nor any of ``inputs``), never a file of another kind, an existing GIF
+    only with ``--force`` (:func:`game.cli.outputs.guard_output`), and a name ending in ``.gif``; ``--gif ""``
+    is refused."""
     if args.gif is not None:
         guard_output(args.gif, FileKind.GIF, what="--gif", inputs=[("level", resolve_level_path(args.level)), *inputs],
                      force=args.force)
+        if not args.gif.lower().endswith(".gif"):  # the file is GIF data, whatever its name would say
+            name = args.gif.rsplit("/", 1)[-1]
+            stem = name.rsplit(".", 1)[0] if "." in name else name
+            raise GameError(f"--gif {args.gif!r} does not end in .gif: the export writes a GIF image "
+                            f"(name it {stem}.gif)")
 
 
 def export(args: argparse.Namespace) -> int:

@@ -56,6 +56,11 @@ class Family:
     other_kind: bytes
     kind_label: str
 
+    @property
+    def output_name(self) -> str:
+        """The name of the existing output file the tests make (a GIF's name must end in .gif)."""
+        return "existing.gif" if self.kind_label == "a GIF image" else "existing.out"
+
 
 FAMILIES = [
     Family("share", lambda f, out: ["share", str(f["level"]), "--out", str(out)], "level",

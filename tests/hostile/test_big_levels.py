@@ -16,7 +16,9 @@ import pytest
 from hypothesis import given, settings
 
 from game.core.level import Level
-from game.core.simulation import simulate_stepwise, simulate_vectorised
+from game.core.outcome import settled_at
+from game.core.physics_catalog import SHIPPED
+from game.core.simulation import simulate, simulate_stepwise, simulate_vectorised
 from game.app.gif_writer import write_gif_stream
 from tests.conftest import REPO
 from tests.level_builders import largest_level
@@ -49,8 +51,10 @@ PEAK_KB = "[int(line.split()[1]) for line in open('/proc/self/status') if line.s
 
 
 def _long_level(frames: int) -> Level:
-    rows = ["X" * 10, "X>       X", *(["XXXXXXXXXX"] * 7), "XT       X"]
-    return Level.from_rows(rows, frames=frames, budget=2, title="Long walk")
+    """One lemming walking back and forth over a target that does not stop it (the restless physics), so
+    the outcome is never settled before the last frame and the GIF keeps every frame."""
+    rows = ["X" * 10, "X>   T  X", *(["XXXXXXXXXX"] * 8)]
+    return Level.from_rows(rows, frames=frames, budget=2, title="Long walk", physics=SHIPPED["restless"])
 
 
 def _peak_rss_of_export(frames: int, out: Path) -> float:
@@ -104,7 +108,8 @@ def test_export_runs_in_a_child_process(tmp_path: Path) -> None:
     proc.start()
     proc.join(120)
     assert proc.exitcode == 0
-    assert len(iio.imread(tmp_path / "child.gif", index=None)) == 8
+    # the title card, frames 0 to the settled one, the held outcome
+    assert len(iio.imread(tmp_path / "child.gif", index=None)) == settled_at(simulate(level, ((1, 2),))) + 3
 
 
 def test_full_disk_during_export_is_one_message_and_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -97,7 +97,7 @@ def test_a_file_of_another_kind_is_never_replaced(family: Family, tmp_path: Path
 def test_a_file_of_the_same_kind_needs_force(family: Family, tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     work, files = _work(tmp_path)
-    out = work / "existing.out"
+    out = work / family.output_name
     out.write_bytes(family.same_kind)
     before = _bytes_of(work)
     code, err = _run(family.argv(files, out), capsys)
@@ -107,9 +107,8 @@ def test_a_file_of_the_same_kind_needs_force(family: Family, tmp_path: Path,
     assert code in (0, 1), err  # 1: learned, but not exact (the tree learner's stub)
     after = _bytes_of(work)
     kind = identify(out)
-    assert after["existing.out"] != family.same_kind and kind is not None and kind.value == family.kind_label
-    assert {k: v for k, v in after.items() if k != "existing.out"} == {k: v for k, v in before.items()
-                                                                       if k != "existing.out"}
+    assert after[out.name] != family.same_kind and kind is not None and kind.value == family.kind_label
+    assert {k: v for k, v in after.items() if k != out.name} == {k: v for k, v in before.items() if k != out.name}
     assert not [p for p in work.iterdir() if p.name.endswith(".tmp")]
 
 
@@ -275,12 +274,12 @@ def test_a_full_disk_is_one_message_and_the_old_file_stays(family: Family, where
                                                            monkeypatch: pytest.MonkeyPatch,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     work, files = _work(tmp_path)
-    out = work / "existing.out"
+    out = work / family.output_name
     out.write_bytes(family.same_kind)
     before = _bytes_of(work)
     _full_disk(monkeypatch, work, where)
     code, err = _run(family.argv(files, out) + ["--force"], capsys)
-    _refused(code, err, FULL, "existing.out")
+    _refused(code, err, FULL, out.name)
     assert _bytes_of(work) == before
     _no_temp_left(work)
 
