@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import imageio.v3 as iio
 import numpy as np
 import pygame
+import pytest
 
 from ai.kernel.base import RelaxedSolution, SolveMode, SolveResult, SolveStatus
 from ai.kernel.context import SolveContext
@@ -20,7 +21,8 @@ from game.core.progress import ProgressStore, default_progress_path
 from game.core.storage import user_exports_dir
 from game.app.app import App, FixedClock
 from game.app.compose import build_app
-from game.app.assistant import SOLVER_CYCLE, Assistant, assistant_of
+from game.app.jobs import Job
+from game.app.assistant import SOLVER_CYCLE, Assistant, assistant_of, controller, tasks
 from game.app.assistant.state import solver_title
 from game.core.catalog import pack_entries
 from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
@@ -200,7 +202,29 @@ def test_forced_overlay_shows_the_deductions(app: App) -> None:
     assert not any(rgba[:3] == (255, 214, 90) for _, rgba in scene.highlights)
 
 
-def test_g_exports_the_run_on_screen_without_stalling(app: App) -> None:
+def gated_gif_jobs(gate: Path) -> Callable[..., Job]:
+    """The assistant's GIF jobs, each waiting (in its child process) until ``gate`` exists: the test, not
+    the machine's speed, decides when the GIF is written."""
+    real = tasks.gif_job
+
+    def make(*args: Any, **kwargs: Any) -> Job:
+        export = real(*args, **kwargs)
+
+        def wait_then_export(ctx: SolveContext) -> Any:
+            while not gate.exists():
+                ctx.check()
+                time.sleep(0.005)
+            return export(ctx)
+
+        return wait_then_export
+
+    return make
+
+
+def test_g_exports_the_run_on_screen_without_stalling(app: App, monkeypatch: pytest.MonkeyPatch,
+                                                      tmp_path: Path) -> None:
+    gate = tmp_path / "write-the-gif"
+    monkeypatch.setattr(controller, "gif_job", gated_gif_jobs(gate))
     scene = open_original(app)
     press(app, pygame.K_s)
     wait_idle(app, assistant_of(scene))
@@ -210,6 +234,7 @@ def test_g_exports_the_run_on_screen_without_stalling(app: App) -> None:
     assert assistant_of(scene).state.exporting and assistant_of(scene).use_processes  # in a child
     press(app, pygame.K_g)  # a second G never cuts the GIF being written
     assert "still writing the last GIF..." in scene.status_lines
+    gate.touch()
     wait_export(app, assistant_of(scene))
     assert app.frame_count - before >= 2  # the game kept stepping while the GIF was written
     path = Path(assistant_of(scene).state.export_path)
