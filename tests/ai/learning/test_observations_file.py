@@ -20,6 +20,7 @@ from ai.learning.observations_file import (
 )
 from game.core.physics_catalog import SHIPPED
 from tests.stopping import CancelOnPoll, expired
+from tests.counted_read import CountedRead
 
 #: A lemming walking to and fro on a floor 8 cells wide (its directions are not checked against its moves).
 LEMMING = {"positions": [[0, c % 8 if c % 16 < 8 else 7 - c % 8] for c in range(200)], "directions": [1] * 200}
@@ -30,17 +31,6 @@ def write_game_line(path: Path, lemmings: int, *, lines_of_games: int = 1) -> Pa
     text = json.dumps({"map": [" " * 8, "X" * 8], "frames": 200, "lemmings": [LEMMING] * lemmings})
     path.write_text((text + "\n") * lines_of_games, encoding="utf-8")
     return path
-
-
-class _Counted:
-    def __init__(self) -> None:
-        self.total = 0
-        self.real = os.read
-
-    def __call__(self, fd: int, size: int) -> bytes:
-        data = self.real(fd, size)
-        self.total += len(data)
-        return data
 
 
 def test_a_file_written_by_the_game_reads_back(tmp_path: Path) -> None:
@@ -99,7 +89,7 @@ def test_a_line_beyond_the_cap_is_refused_after_reading_at_most_the_cap(tmp_path
         f.write(b'{"map": ["        ", "XXXXXXXX"], "frames": 200, "lemmings": [')
         f.write(b", ".join([lemming] * (MAX_LINE_BYTES // len(lemming) + 2000)))  # a few MB over the cap
         f.write(b"]}\n")
-    counted = _Counted()
+    counted = CountedRead()
     monkeypatch.setattr(os, "read", counted)  # what the line reader reads with
     with pytest.raises(ObservationError) as info:
         load_observations(str(path))
@@ -110,7 +100,7 @@ def test_a_line_beyond_the_cap_is_refused_after_reading_at_most_the_cap(tmp_path
 def test_a_passed_deadline_stops_the_reading_before_the_first_byte(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     path = write_game_line(tmp_path / "g.jsonl", 10)
-    counted = _Counted()
+    counted = CountedRead()
     monkeypatch.setattr(os, "read", counted)  # what the line reader reads with
     with pytest.raises(SolveStopped):
         load_observations(str(path), expired())
@@ -120,7 +110,7 @@ def test_a_passed_deadline_stops_the_reading_before_the_first_byte(tmp_path: Pat
 def test_a_cancel_stops_the_reading_between_chunks_and_the_decoding_between_lemmings(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     big = write_game_line(tmp_path / "big.jsonl", 2_000)  # about 7 MB: several chunks
-    counted = _Counted()
+    counted = CountedRead()
     monkeypatch.setattr(os, "read", counted)  # what the line reader reads with
     with pytest.raises(SolveStopped):
         load_observations(str(big), SolveContext.create(cancel=CancelOnPoll(3)))

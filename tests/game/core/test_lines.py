@@ -9,19 +9,7 @@ import pytest
 
 from game.core.lines import CHUNK, LineTooLong, read_lines
 from game.core.storage import UserFileError
-
-
-class _Counted:
-    """``os.read`` that counts the bytes it returns."""
-
-    def __init__(self) -> None:
-        self.total = 0
-        self.real = os.read
-
-    def __call__(self, fd: int, size: int) -> bytes:
-        data = self.real(fd, size)
-        self.total += len(data)
-        return data
+from tests.counted_read import CountedRead
 
 
 def test_lines_come_one_at_a_time_with_their_numbers(tmp_path: Path) -> None:
@@ -39,7 +27,7 @@ def test_an_overlong_line_is_refused_after_reading_at_most_the_cap(tmp_path: Pat
         f.write(b"short\n")
         for _ in range(40):
             f.write(b"x" * CHUNK)  # one line of 40 MiB
-    counted = _Counted()
+    counted = CountedRead()
     monkeypatch.setattr(os, "read", counted)  # what the line reader reads with
     with pytest.raises(LineTooLong) as info:
         list(read_lines(path, max_line=3 * CHUNK, max_bytes=1 << 30))
