@@ -54,7 +54,8 @@ def release(app: App, level: Level, bricks: list[tuple[int, int]]) -> None:
     leave_level(app)
 
 
-def open_screen(app: App) -> LearnedScene:
+def choose_learned_screen(app: App) -> LearnedScene:
+    """Move the title menu's cursor to "What the AI has learned" and press Enter: the screen, learning."""
     menu = app.top
     assert isinstance(menu, MenuScene)
     index = [label for label, _ in menu.items()].index(MENU_LABEL)
@@ -63,6 +64,11 @@ def open_screen(app: App) -> LearnedScene:
     press(app, pygame.K_RETURN)
     screen = app.top
     assert isinstance(screen, LearnedScene)
+    return screen
+
+
+def open_screen(app: App) -> LearnedScene:
+    screen = choose_learned_screen(app)
     screen.wait()
     app.run_frames(2)  # draws the result
     return screen
@@ -207,14 +213,7 @@ def test_the_learning_shows_its_progress(app: App, data_home: Path, monkeypatch:
     app.jobs.execution = Execution.THREAD  # the test double's event is shared with a thread, not a child
     app.push(MenuScene(app))
     texts = drawn_texts(monkeypatch)
-    menu = app.top
-    assert isinstance(menu, MenuScene)
-    index = [label for label, _ in menu.items()].index(MENU_LABEL)
-    for _ in range((index - menu.cursor) % len(menu.items())):
-        press(app, pygame.K_DOWN)
-    press(app, pygame.K_RETURN)
-    screen = app.top
-    assert isinstance(screen, LearnedScene)
+    screen = choose_learned_screen(app)
     for _ in range(600):
         app.run_frames(1)
         if any(t.startswith("Watching your run 3 of 12") for t in texts):
