@@ -21,18 +21,9 @@ def _run(args: argparse.Namespace) -> int:
     return export_run.export(args)
 
 
-def gif_file_arg(text: str) -> str:
-    """An argparse type: an output file (:func:`game.cli.args.output_file_arg`); that its name ends in
-    ``.gif`` is checked with the other output checks (:func:`game.cli.export_run.guard_gif`)."""
-    return output_file_arg(text)
-
-
-gif_file_arg.__name__ = "GIF file"
-
-
 def add_gif_option(parser: argparse.ArgumentParser) -> None:
     """``solve --gif OUT.gif [--force]``: also export the answer as an animated GIF."""
-    parser.add_argument("--gif", default=None, type=gif_file_arg, metavar="OUT.gif",
+    parser.add_argument("--gif", default=None, type=output_file_arg, metavar="OUT.gif",
                         help="also export the solution (or, with --lp, the densities) as an animated GIF")
     parser.add_argument("--force", action="store_true", help="let --gif replace an existing GIF")
 
@@ -42,7 +33,7 @@ def register(sub: Subparsers) -> None:
     p = sub.add_parser("export", help="export a run (or a relaxed solution) as an animated GIF")
     p.add_argument("level", help="level file (or pack level number)")
     p.add_argument("--bricks", default="", type=bricks_arg, help='the bricks, "r,c;r,c;..."')
-    p.add_argument("--gif", required=True, type=gif_file_arg, metavar="OUT.gif", help="the GIF file to write")
+    p.add_argument("--gif", required=True, type=output_file_arg, metavar="OUT.gif", help="the GIF file to write")
     p.add_argument("--force", action="store_true", help="let --gif replace an existing GIF")
     p.add_argument("--scale", type=int_arg(1, 8), default=None, metavar="K",
                    help=f"pixel scale: cells are 16*K pixels, K from 1 to 8 (default {HELP_SCALE})")
