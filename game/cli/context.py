@@ -82,8 +82,10 @@ def _watch_wakeup(read_fd: int, done: threading.Event) -> None:
             return
         if not data:
             return
-        if any(byte in EXIT_CODES for byte in data):
+        signums = [byte for byte in data if byte in EXIT_CODES]
+        if signums:
             _cancel_all()
+            _State.received.extend(signums)  # the command may end on the cancel before the handler runs
 
 
 @contextlib.contextmanager
@@ -188,7 +190,7 @@ def command_context(time_limit: float | None, *, solver: str = "") -> Iterator[S
             _State.cancels.remove(cancel)
 
 
-def stop_exit_code(received: list[int], exc: BaseException) -> int | None:
+def stop_exit_code(received: list[int], exc: BaseException | None) -> int | None:
     """The exit code of a command that raised ``exc``: 130 or 143 when a stop signal is behind it (also for
     an error a library raised while a signal unwound it, e.g. an import cut short), else ``None``."""
     if isinstance(exc, Terminated):

@@ -67,7 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     with stop_signals() as received:
         try:
-            return _run(argv)
+            code = _run(argv)
+            if received:  # the command took the signal's cancel as its own stop: the signal still decides
+                return _stopped(received, None)
+            return code
         except (KeyboardInterrupt, Terminated) as exc:
             return _stopped(received, exc)
         except Exception as exc:
@@ -76,7 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _stopped(received, exc)  # a library's error raised while the signal unwound it
 
 
-def _stopped(received: list[int], exc: BaseException) -> int:
+def _stopped(received: list[int], exc: BaseException | None) -> int:
     """Print what stopped the command and return its exit code."""
     code = stop_exit_code(received, exc) or 130
     print(STOP_MESSAGES[code], file=sys.stderr)

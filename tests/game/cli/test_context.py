@@ -89,6 +89,22 @@ def test_an_error_raised_while_a_signal_unwinds_is_the_interruption(monkeypatch:
     assert capsys.readouterr().err == "interrupted\n"
 
 
+def test_a_command_that_ends_on_the_signals_cancel_still_exits_as_interrupted(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A command whose code takes the interrupt as a cancel and returns its own "stopped" exit code: the
+    signal still decides the exit code and the message."""
+    def cancelled_quietly(spec: str) -> object:
+        try:
+            signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt:
+            pass
+        raise game.cli.level.LevelFormatError("stopped (cancelled)")
+
+    monkeypatch.setattr(game.cli.level, "load_level", cancelled_quietly)
+    assert main(["check", ORIGINAL_NUMBER]) == 130
+    assert capsys.readouterr().err.splitlines()[-1] == "interrupted"
+
+
 def _report_handlers(pipe: multiprocessing.connection.Connection) -> None:
     pipe.send([signal.getsignal(signal.SIGINT) is signal.SIG_IGN, signal.getsignal(signal.SIGTERM) is signal.SIG_DFL,
                signal.set_wakeup_fd(-1)])
