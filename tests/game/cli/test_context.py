@@ -98,7 +98,7 @@ def test_a_command_that_ends_on_the_signals_cancel_still_exits_as_interrupted(
             signal.raise_signal(signal.SIGINT)
         except KeyboardInterrupt:
             pass
-        raise game.cli.level.LevelFormatError("stopped (cancelled)")
+        raise game.cli.level.GameError("stopped (cancelled)")
 
     monkeypatch.setattr(game.cli.level, "load_level", cancelled_quietly)
     assert main(["check", ORIGINAL_NUMBER]) == 130
