@@ -66,6 +66,19 @@ class FixedClock:
         return self.dt * 1000.0
 
 
+@dataclass(frozen=True)
+class HelpPage:
+    """What F1 shows over a scene: a title and sections of ``(key, what it does)`` rows.
+
+    ``as_bound``: the keys are the game's default labels, shown as the player bound them
+    (:func:`game.app.input.display_key`); False when the labels are already the keys to press.
+    """
+
+    title: str
+    sections: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
+    as_bound: bool = True
+
+
 class Scene:
     """Base class of every screen.  Override the three hooks; keep ``draw`` free of state changes."""
 
@@ -91,6 +104,10 @@ class Scene:
 
     def on_exit(self) -> None:
         """Called when the scene is popped or replaced."""
+
+    def help_page(self) -> HelpPage | None:
+        """What F1 shows over this scene (None: every key of the game)."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -317,7 +334,7 @@ class App:
             self.toggle_mute()
             return
         if action.kind == Act.HELP and not self.showing("help"):
-            self.open("help")
+            self.open("help", self.top.help_page() if self.top is not None else None)
             return
         if action.kind == Act.QUIT:
             self.quit()

@@ -32,7 +32,7 @@ from game.core.physics import PhysicsError
 from game.core.physics_catalog import level_line, resolve
 from game.core.storage import user_levels_dir
 from game.app import hud
-from game.app.app import App, Scene
+from game.app.app import App, HelpPage, Scene
 from game.core.catalog import LevelEntry, Section
 from game.core.editor_draft import MAX_EDIT_SIDE, MIN_EDIT_SIDE, Draft, Edge, parse_size
 from game.core.editor_model import EditorModel, Tool
@@ -40,6 +40,7 @@ from game.app.input import Act, Action, mouse_held
 from game.app.render import BoardLayout, LevelRenderer, fit_layout
 from game.app.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt
 from game.app.scenes.editor_analysis import EditorAnalysis, Outcome
+from game.app.scenes.editor_help import editor_help_page, footer_height
 from game.app.scenes.editor_view import Button, EditorView, palette_buttons, panel_widths
 
 #: Size of a new level when none is chosen.
@@ -87,7 +88,7 @@ class EditorScene(Scene):
         left, right = panel_widths(w)
         top = hud.TOP_BAR + 22
         x0 = left + 28
-        return pygame.Rect(x0, top, max(1, w - x0 - right - 28), max(1, h - top - hud.BOTTOM_BAR - 18))
+        return pygame.Rect(x0, top, max(1, w - x0 - right - 28), max(1, h - top - footer_height(w) - 18))
 
     def layout(self, size: tuple[int, int] | None = None) -> BoardLayout:
         """Where the draft's board is drawn on the app's screen (or a screen of ``size``)."""
@@ -513,14 +514,21 @@ class EditorScene(Scene):
             return True
         return False
 
-    def _letter(self, ch: str) -> None:
-        commands: dict[str, Callable[[], None]] = {
+    def letter_commands(self) -> dict[str, Callable[[], None]]:
+        """What each typed letter does (the help page lists every one)."""
+        return {
             "a": self.analyse, "t": self.tighten, "g": self.toggle_grid, "n": self.new_level,
             "p": self.play_test, "v": self.toggle_solution, "k": self.cycle_physics, "j": self.write_physics,
         }
-        command = commands.get(ch)
+
+    def _letter(self, ch: str) -> None:
+        command = self.letter_commands().get(ch)
         if command is not None:
             command()
+
+    def help_page(self) -> HelpPage:
+        """F1: the editor's own keys."""
+        return editor_help_page()
 
     def _click(self, pos: tuple[int, int] | None) -> None:
         if pos is None:

@@ -21,6 +21,7 @@ from game.app import hud
 from game.app.app import App
 from game.app.render import BoardLayout, LevelRenderer, fit_layout, paint_terrain
 from game.app.scenes.editor_analysis import EditorAnalysis
+from game.app.scenes.editor_help import draw_footer, footer_height
 
 
 class EditorSceneView(Protocol):
@@ -78,6 +79,8 @@ class EditorSceneView(Protocol):
 LEFT_W, RIGHT_W = 232, 290
 #: Text size of the rating lines in the analysis panel.
 RATING_SIZE = 18
+#: Rows of action buttons on a short window (seven actions, two a row).
+COMPACT_ACTION_ROWS = 4
 #: The colour of an analysis of the level as it was before a change.
 STALE = (120, 112, 140)
 
@@ -87,13 +90,6 @@ TOOL_COLORS: dict[Tool, tuple[int, int, int]] = {
     Tool.LEMMING: (120, 230, 120),
     Tool.TARGET: (255, 214, 90),
 }
-
-#: The editor's footer keys.
-EDITOR_KEYS = [("1-4", "tool"), ("Click", "paint"), ("R-click", "erase"), ("Z/Y", "undo/redo"),
-               ("Arrows", "size"), ("Ctrl+arrows", "top/left"), ("Space", "play-test"), ("A", "analyse"), ("K/J", "physics"), ("T", "tighten"), ("G", "grid"),
-               ("Ctrl+S", "save"),
-               ("Esc", "exit")]
-
 
 def panel_widths(width: int) -> tuple[int, int]:
     """The palette's and the right panel's widths for a window ``width`` wide (0: no right panel)."""
@@ -142,6 +138,9 @@ def palette_buttons(scene: EditorSceneView, size: tuple[int, int]) -> list[Butto
     y += 24 if tight else 28
     bw = 34
     row_h = 31 if tight else 36
+    if compact:  # every row above the footer: 4 pairs, physics, then the actions two by two
+        rows = 5 + COMPACT_ACTION_ROWS
+        row_h = max(24, min(row_h, (size[1] - footer_height(size[0]) - 8 - y - (4 if tight else 10)) // rows))
 
     def pair(value: str, minus: Callable[[], None], plus: Callable[[], None], keys: tuple[str, str]) -> None:
         nonlocal y
@@ -202,7 +201,7 @@ class EditorView:
         self._draw_palette(surface)
         self._draw_side(surface)
         self._draw_top(surface)
-        hud.hint_bar(surface, EDITOR_KEYS)
+        draw_footer(surface)
 
     def _terrain_surface(self, d: Draft, cell: int) -> pygame.Surface:
         key = (d.grid, cell)
@@ -348,13 +347,13 @@ class EditorView:
             # narrow window: an overlay, only when there is something to say
             if self.scene.analysis is None and not self.scene.analysing and not self.scene.analysis_error and self.scene.model.valid:
                 return
-            rect = pygame.Rect(w - 250, h - hud.BOTTOM_BAR - 150, 240, 140)
+            rect = pygame.Rect(w - 250, h - footer_height(w) - 150, 240, 140)
             lines = self.analysis_lines(240)
         else:
             rect = pygame.Rect(w - right - 8, hud.TOP_BAR + 8, right, 0)
             lines = self.side_lines(right)
         if right:
-            rect.height = min(20 + sum(size + 10 for _, size, _ in lines), h - hud.TOP_BAR - hud.BOTTOM_BAR - 16)
+            rect.height = min(20 + sum(size + 10 for _, size, _ in lines), h - hud.TOP_BAR - footer_height(w) - 16)
         hud.panel(surface, rect, alpha=215)
         y = rect.top + 12
         for text, size, color in lines:
@@ -524,4 +523,4 @@ class EditorView:
         return "UNCHECKED", hud.GOLD
 
 
-__all__ = ["Button", "EDITOR_KEYS", "EditorView", "TOOL_COLORS", "palette_buttons", "panel_widths"]
+__all__ = ["Button", "EditorView", "TOOL_COLORS", "palette_buttons", "panel_widths"]

@@ -15,7 +15,7 @@ import pygame
 
 from game.core.level import Level
 from game.app import hud
-from game.app.app import App, Scene
+from game.app.app import App, HelpPage, Scene
 from game.app.input import Act, Action, display_key
 from game.app.play_state import PlayState
 from game.app.sound import Sfx
@@ -264,10 +264,75 @@ HELP_SECTIONS: list[tuple[str, list[tuple[str, str]]]] = [
 ]
 
 
+#: The game's own help page (F1 anywhere but where a scene has its own, e.g. the editor).
+GAME_HELP = HelpPage("Keys", tuple((section, tuple(keys)) for section, keys in HELP_SECTIONS))
+#: The help's font sizes, largest first: the largest at which the page fits is used.
+HELP_SIZES = (22, 20, 18, 17, 16, 15, 14)
+#: Where the help's sections start (under the title).
+HELP_TOP = 52
+
+
+def help_layout(page: HelpPage, size: tuple[int, int]) -> tuple[int, int, list[int]]:
+    """``(font size, columns, column of each section)`` for ``page`` on a window of ``size``: the largest
+    size at which every row fits above the footer and every row's text fits its column."""
+    w, h = size
+    rows = [len(keys) + 1 for _, keys in page.sections]
+    for columns in ((2, 1) if w >= 600 else (1,)):
+        col_w = (w - 40) // columns
+        for font_size in HELP_SIZES:
+            placed = _columns_of(rows, columns, font_size, h)
+            if placed is not None and _widths_fit(page, font_size, col_w):
+                return font_size, columns, placed
+    columns = 2 if w >= 600 else 1
+    return HELP_SIZES[-1], columns, _balanced(rows, columns)
+
+
+def _balanced(rows: list[int], columns: int) -> list[int]:
+    """Sections over ``columns`` columns in order, each column about as tall as the others."""
+    per_column = -(-sum(rows) // columns)
+    out: list[int] = []
+    col = used = 0
+    for n in rows:
+        if used and used + n // 2 > per_column and col + 1 < columns:
+            col, used = col + 1, 0
+        used += n
+        out.append(col)
+    return out
+
+
+def _columns_of(rows: list[int], columns: int, font_size: int, height: int) -> list[int] | None:
+    """The balanced columns of the sections when every column fits above the footer, else None."""
+    placed = _balanced(rows, columns)
+    line = font_size + 4
+    for col in range(columns):
+        used = [n for n, c in zip(rows, placed) if c == col]
+        if HELP_TOP + sum(n * line + 10 for n in used) > height - hud.BOTTOM_BAR - 4:
+            return None
+    return placed
+
+
+def _widths_fit(page: HelpPage, font_size: int, col_w: int) -> bool:
+    key_w = _key_width(page, font_size, col_w)
+    return all(hud.text(what, font_size).get_width() <= col_w - key_w - 20
+               for _, keys in page.sections for _, what in keys)
+
+
+def _key_width(page: HelpPage, font_size: int, col_w: int) -> int:
+    """The width of the keys' column (the widest key, at most half the column)."""
+    shown = display_key if page.as_bound else str
+    widest = max(hud.text(shown(key), font_size).get_width() for _, keys in page.sections for key, _ in keys)
+    return min(widest + 26, col_w // 2)
+
+
 class HelpScene(Scene):
-    """Every key (as the player bound it, :func:`game.app.input.display_key`), in columns; any key closes it."""
+    """A help page of keys (default: every key of the game, as the player bound it,
+    :func:`game.app.input.display_key`), in columns; any key closes it."""
 
     transparent = True
+
+    def __init__(self, app: App, page: HelpPage | None = None) -> None:
+        super().__init__(app)
+        self.page = page if page is not None else GAME_HELP
 
     def handle_event(self, action: Action) -> None:
         """Esc, Enter, F1, click or Space closes."""
@@ -275,32 +340,24 @@ class HelpScene(Scene):
             self.app.pop()
 
     def draw(self, surface: pygame.Surface) -> None:
-        """The key table, in two columns on windows wide enough."""
+        """The key table, in two columns on windows wide enough, at the largest size that fits."""
         _veil(surface, 245)
         w, h = surface.get_size()
-        size = 22 if h >= 700 and w >= 1100 else (18 if w >= 760 else 16)
+        page = self.page
+        size, columns, placed = help_layout(page, (w, h))
         line = size + 4
-        columns = 2 if w >= 600 else 1
         col_w = (w - 40) // columns
-        widest = max(hud.text(display_key(key), size).get_width() for _, keys in HELP_SECTIONS for key, _ in keys)
-        key_w = min(widest + 26, col_w // 2)
-        hud.blit_text(surface, "Keys", (w // 2, 10), 40, hud.GOLD, anchor="midtop")
-        top = 52
-        x0, y = 20, top
-        col = 0
-        total = sum(len(keys) + 1 for _, keys in HELP_SECTIONS)
-        per_column = -(-total // columns)
-        used = 0
-        for section, keys in HELP_SECTIONS:
-            if used and used + (len(keys) + 1) // 2 > per_column and col + 1 < columns:
-                col, y, used = col + 1, top, 0  # balance the sections over the columns
-            used += len(keys) + 1
-            x = x0 + col * col_w
+        key_w = _key_width(page, size, col_w)
+        shown = display_key if page.as_bound else str
+        hud.blit_text(surface, page.title, (w // 2, 10), 40, hud.GOLD, anchor="midtop")
+        tops = [HELP_TOP] * columns
+        for (section, keys), col in zip(page.sections, placed):
+            x, y = 20 + col * col_w, tops[col]
             hud.blit_text(surface, section, (x, y), size + 2, hud.GOLD)
             y += line + 2
             for key, what in keys:
-                hud.blit_text(surface, display_key(key), (x + 10, y), size, hud.WHITE)  # as the player bound it
+                hud.blit_text(surface, shown(key), (x + 10, y), size, hud.WHITE)  # as the player bound it
                 hud.blit_text(surface, hud.fit_text(what, size, col_w - key_w - 20), (x + key_w, y), size, hud.MUTED)
                 y += line
-            y += 8
+            tops[col] = y + 8
         hud.hint_bar(surface, [("Esc", "close")])

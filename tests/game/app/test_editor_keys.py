@@ -1,0 +1,167 @@
+"""The editor's keys are findable: its own help page (F1), a footer that holds the main keys at every
+window size, each lemming's direction on the board, and hints for the wheel and for turning a lemming."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+import pygame
+import pytest
+
+from game.app import hud
+from game.app.app import App, FixedClock
+from game.app.compose import build_app
+from game.app.input import Act
+from game.app.scenes import editor_help, pause
+from game.app.scenes.editor import EditorScene
+from game.app.scenes.editor_view import palette_buttons
+from game.app.scenes.menu import MenuScene
+from game.app.scenes.pause import HelpScene
+from game.app.scenes.play import PlayScene
+from game.core.editor_model import EditorModel, Tool
+from tests.game.app.conftest import press
+
+#: How the help names each action the editor binds (None: not a key, e.g. pointer motion, typed letters).
+ACT_KEYS: dict[Act, str | None] = {
+    Act.CLICK: "click", Act.RIGHT_CLICK: "right-click", Act.HOVER: None, Act.TOOL: "1", Act.UNDO: "z",
+    Act.REDO: "y", Act.UP: "up", Act.DOWN: "down", Act.LEFT: "left", Act.RIGHT: "right", Act.SPEED_UP: "+",
+    Act.SPEED_DOWN: "-", Act.NEXT_ITEM: "]", Act.PREV_ITEM: "[", Act.TOGGLE_RUN: "space", Act.SAVE: "ctrl+s",
+    Act.OPEN: "ctrl+o", Act.BACK: "esc", Act.SCROLL: "wheel", Act.TEXT: None,
+}
+SIZES = [(1280, 800), (800, 500), (1024, 600)]
+
+
+@pytest.fixture
+def sized_app(request: pytest.FixtureRequest, data_home: object) -> Iterator[App]:
+    """An app of the size the test is parametrised with."""
+    application = build_app(size=request.param, clock=FixedClock())
+    pygame.event.clear()
+    yield application
+    while application.scenes:
+        application.pop()
+    pygame.event.clear()
+
+
+def open_editor(app: App) -> EditorScene:
+    app.push(MenuScene(app))
+    editor = app.push(EditorScene(app, EditorModel.new(6, 8)))
+    assert isinstance(editor, EditorScene)
+    app.run_frames(1)
+    return editor
+
+
+def tokens(label: str) -> set[str]:
+    return {t.lower() for t in re.split(r"\s*/\s*|\s+or\s+|\s+|,", label) if t}
+
+
+class Spy:
+    """Records every text the help draws, with where it went."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, module: object) -> None:
+        self.drawn: list[tuple[str, pygame.Rect]] = []
+        real = hud.blit_text
+
+        def spy(surface: pygame.Surface, text: str, *args: object, **kwargs: object) -> pygame.Rect:
+            rect = real(surface, text, *args, **kwargs)  # type: ignore[arg-type]
+            self.drawn.append((text, rect))
+            return rect
+
+        monkeypatch.setattr(getattr(module, "hud"), "blit_text", spy)
+
+    def texts(self) -> list[str]:
+        return [text for text, _ in self.drawn]
+
+
+def test_f1_in_the_editor_shows_the_editor_keys(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    editor = open_editor(app)
+    spy = Spy(monkeypatch, pause)
+    press(app, pygame.K_F1)
+    assert isinstance(app.top, HelpScene)
+    app.run_frames(1)
+    drawn = spy.texts()
+    assert "Editor keys" in drawn and "Keys" not in drawn
+    assert "remove / add a row at the bottom" in drawn and "budget B down / up" in drawn
+    assert "release / pause / resume" not in drawn  # no play keys
+    press(app, pygame.K_ESCAPE)
+    assert app.top is editor
+
+
+def test_every_key_the_editor_handles_is_on_its_help_page(app: App) -> None:
+    editor = open_editor(app)
+    page = editor.help_page()
+    listed = set().union(*(tokens(key) for _, keys in page.sections for key, _ in keys))
+    for act in editor._bindings():
+        assert act in ACT_KEYS, f"{act} has no help label in this test: add it here and on the help page"
+        key = ACT_KEYS[act]
+        assert key is None or key in listed, f"{act} ({key}) is not on the editor's help page"
+    for letter in editor.letter_commands():
+        assert letter in listed, f"the letter {letter!r} is not on the editor's help page"
+    assert {"shift+arrows", "ctrl+arrows", "b", "f1"} <= listed  # keyboard painting, the other edges
+
+
+def test_f1_in_play_still_shows_the_game_keys(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.core.catalog import pack_entries
+
+    app.push(MenuScene(app))
+    app.push(PlayScene(app, playlist=pack_entries(), index=0))
+    spy = Spy(monkeypatch, pause)
+    press(app, pygame.K_F1)
+    app.run_frames(1)
+    assert "Keys" in spy.texts() and "release / pause / resume" in spy.texts()
+
+
+@pytest.mark.parametrize("sized_app", SIZES, indirect=True)
+@pytest.mark.parametrize("in_editor", [True, False])
+def test_the_help_pages_fit_the_window(sized_app: App, in_editor: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = sized_app
+    if in_editor:
+        open_editor(app)
+    else:
+        app.push(MenuScene(app))
+    spy = Spy(monkeypatch, pause)
+    press(app, pygame.K_F1)
+    app.run_frames(1)
+    w, h = app.screen.get_size()
+    assert len(spy.drawn) > 30
+    for text, rect in spy.drawn:
+        assert not text.endswith("\u2026"), f"cut off: {text!r}"
+        assert 0 <= rect.left and rect.right <= w and rect.bottom <= h - hud.BOTTOM_BAR, (text, rect)
+
+
+@pytest.mark.parametrize("width", [800, 1024, 1280, 1920])
+def test_the_footer_holds_the_main_keys_in_at_most_two_lines(width: int) -> None:
+    pygame.font.init()
+    lines, size = editor_help.footer_lines(width)
+    keys = [key for line in lines for key, _ in line]
+    assert 1 <= len(lines) <= 2 and size >= 16
+    for needed in ("+/-", "[ ]", "V", "Arrows", "Space/P", "Shift+arrows, B", "Z/Y", "A", "T", "F1"):
+        assert needed in keys, f"{needed} missing from the footer at width {width}"
+    for line in lines:
+        assert sum(editor_help._hint_width(k, d, size) for k, d in line) <= width - 12
+
+
+@pytest.mark.parametrize("sized_app", SIZES, indirect=True)
+def test_the_palette_and_board_stay_above_the_footer(sized_app: App) -> None:
+    editor = open_editor(sized_app)
+    w, h = sized_app.screen.get_size()
+    top = h - editor_help.footer_height(w)
+    assert max(b.rect.bottom for b in palette_buttons(editor, (w, h))) <= top
+    assert editor.board_area((w, h)).bottom <= top
+    assert editor_help.footer_height(w) == editor_help.draw_footer(sized_app.screen).height
+
+
+def test_the_footer_follows_the_players_bindings(app: App) -> None:
+    app.change_settings(keys={"undo": "u", "place": "k"})
+    try:
+        assert editor_help.shown_key("Z/Y") == "U/Y" and editor_help.shown_key("Shift+arrows, B") == "Shift+arrows, K"
+        assert editor_help.shown_key("A") == "A"  # the editor's own letters never move
+        page = editor_help.editor_help_page()
+        assert ("U / Y", "undo / redo (Ctrl+Z, Ctrl+Y too)") in page.sections[0][1]
+    finally:
+        app.change_settings(keys={})
+
+
+def test_tool_names_stay_in_the_help() -> None:
+    first = editor_help.EDITOR_HELP_SECTIONS[0][1][0][1]
+    assert all(tool.label.lower() in first for tool in Tool)
