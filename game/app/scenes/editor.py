@@ -130,7 +130,10 @@ class EditorScene(Scene):
     def set_tool(self, tool: Tool) -> None:
         """Pick a tool."""
         self.tool = tool
-        self.say(f"tool: {tool.label}", 1.5)
+        if tool == Tool.LEMMING:
+            self.say("tool: Lemming (click a lemming to turn it round)", 3.0)
+        else:
+            self.say(f"tool: {tool.label}", 1.5)
 
     def paint(self, cell: Brick, tool: Tool | None = None, *, stroke: bool = False) -> bool:
         """Use ``tool`` (default: the current one) on ``cell``."""

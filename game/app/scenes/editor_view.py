@@ -182,6 +182,23 @@ def palette_buttons(scene: EditorSceneView, size: tuple[int, int]) -> list[Butto
     return out
 
 
+def direction_arrow(rect: pygame.Rect, right: bool) -> list[tuple[int, int]]:
+    """The corners of the arrow drawn on a lemming in ``rect``: a triangle at the top of the cell on the
+    side it walks to, pointing that way."""
+    size = max(5, rect.width // 3)
+    tip_x = rect.right - 2 if right else rect.left + 2
+    base_x = tip_x - size if right else tip_x + size
+    cy = rect.top + size // 2 + 2
+    return [(tip_x, cy), (base_x, cy - size // 2), (base_x, cy + size // 2)]
+
+
+def draw_direction(surface: pygame.Surface, rect: pygame.Rect, *, right: bool) -> None:
+    """The arrow of :func:`direction_arrow`, gold with a dark edge."""
+    points = direction_arrow(rect, right)
+    pygame.draw.polygon(surface, hud.GOLD, points)
+    pygame.draw.polygon(surface, (16, 12, 24), points, 1)
+
+
 class EditorView:
     """Draws one editor scene (see the module docstring)."""
 
@@ -198,6 +215,7 @@ class EditorView:
         size = surface.get_size()
         layout = fit_layout(scene.draft.height, scene.draft.width, scene.board_area(size), max_cell=64)
         self._draw_board(surface, layout)
+        self._draw_directions(surface, layout)
         self._draw_palette(surface)
         self._draw_side(surface)
         self._draw_top(surface)
@@ -259,6 +277,24 @@ class EditorView:
         if self.scene.hover is not None and self.scene.model.in_bounds(self.scene.hover):
             self._draw_hover(surface, layout, self.scene.hover)
 
+    def _draw_directions(self, surface: pygame.Surface, layout: BoardLayout) -> None:
+        """An arrow on each lemming, the way it walks; over a lemming the Lemming tool turns round, a
+        note says so."""
+        d = self.scene.draft
+        for r, row in enumerate(d.grid):
+            for c, ch in enumerate(row):
+                if ch in (LEMMING_LEFT, LEMMING_RIGHT):
+                    draw_direction(surface, layout.cell_rect(r, c), right=ch == LEMMING_RIGHT)
+        hover = self.scene.hover
+        if (hover is not None and self.scene.tool == Tool.LEMMING and self.scene.model.in_bounds(hover)
+                and d.char_at(hover) in (LEMMING_LEFT, LEMMING_RIGHT)):
+            rect = layout.cell_rect(*hover)
+            tip = hud.text("click: turn round", 20, hud.WHITE)
+            box = tip.get_rect(midbottom=(rect.centerx, rect.top - 6)).inflate(12, 6)
+            box.clamp_ip(surface.get_rect())
+            hud.panel(surface, box, alpha=235)
+            surface.blit(tip, tip.get_rect(center=box.center))
+
     def _draw_hover(self, surface: pygame.Surface, layout: BoardLayout, cell: Brick) -> None:
         rect = layout.cell_rect(*cell)
         color = TOOL_COLORS[self.scene.tool]
@@ -289,6 +325,7 @@ class EditorView:
         panel_rect = pygame.Rect(6, hud.TOP_BAR + 8, left + 4, buttons[-1].rect.bottom - hud.TOP_BAR + 4)
         hud.panel(surface, panel_rect, alpha=215)
         hud.blit_text(surface, "TOOLS", (18, hud.TOP_BAR + 15), 20, hud.MUTED)
+        hud.blit_text(surface, "wheel: next tool", (left + 2, hud.TOP_BAR + 16), 17, hud.MUTED, anchor="topright")
         first_pair = True
         for b in buttons:
             if b.icon in Tool.__members__:
@@ -523,4 +560,4 @@ class EditorView:
         return "UNCHECKED", hud.GOLD
 
 
-__all__ = ["Button", "EditorView", "TOOL_COLORS", "palette_buttons", "panel_widths"]
+__all__ = ["Button", "direction_arrow", "draw_direction", "EditorView", "TOOL_COLORS", "palette_buttons", "panel_widths"]

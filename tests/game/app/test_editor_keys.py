@@ -13,14 +13,14 @@ from game.app import hud
 from game.app.app import App, FixedClock
 from game.app.compose import build_app
 from game.app.input import Act
-from game.app.scenes import editor_help, pause
+from game.app.scenes import editor_help, editor_view, pause
 from game.app.scenes.editor import EditorScene
-from game.app.scenes.editor_view import palette_buttons
+from game.app.scenes.editor_view import direction_arrow, palette_buttons
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.pause import HelpScene
 from game.app.scenes.play import PlayScene
 from game.core.editor_model import EditorModel, Tool
-from tests.game.app.conftest import press
+from tests.game.app.conftest import click, move, press
 
 #: How the help names each action the editor binds (None: not a key, e.g. pointer motion, typed letters).
 ACT_KEYS: dict[Act, str | None] = {
@@ -84,7 +84,7 @@ def test_f1_in_the_editor_shows_the_editor_keys(app: App, monkeypatch: pytest.Mo
     assert "remove / add a row at the bottom" in drawn and "budget B down / up" in drawn
     assert "release / pause / resume" not in drawn  # no play keys
     press(app, pygame.K_ESCAPE)
-    assert app.top is editor
+    assert app.scenes[-1] is editor
 
 
 def test_every_key_the_editor_handles_is_on_its_help_page(app: App) -> None:
@@ -165,3 +165,67 @@ def test_the_footer_follows_the_players_bindings(app: App) -> None:
 def test_tool_names_stay_in_the_help() -> None:
     first = editor_help.EDITOR_HELP_SECTIONS[0][1][0][1]
     assert all(tool.label.lower() in first for tool in Tool)
+
+
+def cell_pos(editor: EditorScene, r: int, c: int) -> tuple[int, int]:
+    return editor.layout().cell_center(r, c)
+
+
+def arrow_color(app: App, editor: EditorScene, cell: tuple[int, int], right: bool) -> tuple[int, int, int]:
+    """The colour in the middle of where the arrow of a lemming at ``cell`` facing that way is drawn."""
+    app.run_frames(1)
+    points = direction_arrow(editor.layout().cell_rect(*cell), right)
+    x = sum(p[0] for p in points) // 3
+    y = sum(p[1] for p in points) // 3
+    return tuple(app.screen.get_at((x, y)))[:3]  # type: ignore[return-value]
+
+
+def test_each_lemming_shows_its_direction_and_a_click_turns_it(app: App) -> None:
+    editor = open_editor(app)
+    press(app, pygame.K_3, unicode="3")
+    assert "turn it round" in editor.message
+    click(app, cell_pos(editor, 4, 2))
+    assert editor.draft.char_at((4, 2)) == ">"
+    assert arrow_color(app, editor, (4, 2), right=True) == hud.GOLD
+    assert arrow_color(app, editor, (4, 2), right=False) != hud.GOLD
+    click(app, cell_pos(editor, 4, 2))  # the Lemming tool on a lemming: it turns round
+    assert editor.draft.char_at((4, 2)) == "<"
+    assert arrow_color(app, editor, (4, 2), right=False) == hud.GOLD
+    assert arrow_color(app, editor, (4, 2), right=True) != hud.GOLD
+
+
+def test_hovering_a_lemming_with_the_lemming_tool_says_a_click_turns_it(
+        app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    editor = open_editor(app)
+    press(app, pygame.K_3, unicode="3")
+    click(app, cell_pos(editor, 4, 2))
+    rendered: list[str] = []
+    real = hud.text
+
+    def spy(s: str, *args: object, **kwargs: object) -> pygame.Surface:
+        rendered.append(s)
+        return real(s, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hud, "text", spy)
+    move(app, cell_pos(editor, 4, 4))  # an empty cell: no note
+    assert "click: turn round" not in rendered
+    move(app, cell_pos(editor, 4, 2))
+    assert "click: turn round" in rendered
+    rendered.clear()
+    press(app, pygame.K_1, unicode="1")  # the wall tool paints over it: no note
+    assert "click: turn round" not in rendered
+
+
+def test_the_wheel_cycles_the_tools_and_the_palette_says_so(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    editor = open_editor(app)
+    spy = Spy(monkeypatch, editor_view)
+    seen = []
+    for _ in range(len(Tool)):
+        pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1))
+        app.run_frames(1)
+        seen.append(editor.tool)
+    assert seen == [Tool.ERASE, Tool.LEMMING, Tool.TARGET, Tool.WALL]
+    pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1))
+    app.run_frames(1)
+    assert editor.tool == Tool.TARGET
+    assert "wheel: next tool" in spy.texts()
