@@ -6,11 +6,12 @@ itself.  Used by the level editor (save, new, unsaved changes, open) and free fo
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable
 
 import pygame
 
-from game.core.catalog import Section, all_entries
+from game.core.catalog import LevelEntry, Section, all_entries
 from game.app import hud
 from game.app.app import App, Scene
 from game.app.input import Act, Action
@@ -151,43 +152,76 @@ class ConfirmPrompt(Scene):
             hud.blit_text(surface, text, (k.right + 8, rect.centery), 24, hud.WHITE, anchor="midleft")
 
 
+def matches(entry: LevelEntry, query: str) -> bool:
+    r"""True when every word of ``query`` is in the level's title or file name (any case).
+
+    >>> from game.core.level import Level
+    >>> e = LevelEntry("k", Path("007_drop.txt"), Level.from_text("# title: The Drop\n9\n0\nXXX\nX<T\nXXX\n"))
+    >>> matches(e, "drop"), matches(e, "the 007"), matches(e, "stairs")
+    (True, True, False)
+    """
+    haystack = f"{entry.title} {entry.path.name if entry.path is not None else ''}".lower()
+    return all(word in haystack for word in query.lower().split())
+
+
 class OpenPrompt(Scene):
-    """Pick a level to edit: the pack's and the user's, as a scrolling list."""
+    """Pick a level to edit: the player's levels first, then the pack's, as a scrolling list; typing
+    filters it (Backspace deletes, Esc clears the search, then cancels)."""
 
     transparent = True
+    text_entry = True  # typed letters search (M does not mute)
     ROW = 34
+    #: Where the rows start under the box's top (under the title and the search line).
+    ROWS_TOP = 100
 
     def __init__(self, app: App, on_pick: Callable[[Any], None]) -> None:
         super().__init__(app)
-        self.entries = all_entries()
+        #: every level, the player's own first
+        self.all_entries = sorted(all_entries(), key=lambda e: e.section != Section.USER)
+        self.query = ""
+        self.entries = self.all_entries  #: the levels the search keeps
         self.cursor = 0
         self.on_pick = on_pick
         self.top_index = 0
 
+    def search(self, query: str) -> None:
+        """Keep the levels matching ``query`` (the cursor goes to the first)."""
+        self.query = query
+        self.entries = [e for e in self.all_entries if matches(e, query)]
+        self.cursor = self.top_index = 0
+
     def _box(self, size: tuple[int, int]) -> pygame.Rect:
-        box = pygame.Rect(0, 0, min(640, size[0] - 40), min(560, size[1] - 120))
+        box = pygame.Rect(0, 0, min(640, size[0] - 40), min(560, size[1] - 80))
         box.center = (size[0] // 2, size[1] // 2)
         return box
 
     def _visible(self, size: tuple[int, int]) -> int:
-        return max(1, (self._box(size).height - 110) // self.ROW)
+        return max(1, (self._box(size).height - self.ROWS_TOP - 60) // self.ROW)
 
     def _row_rect(self, i: int, size: tuple[int, int]) -> pygame.Rect:
         box = self._box(size)
-        return pygame.Rect(box.left + 16, box.top + 70 + (i - self.top_index) * self.ROW, box.width - 32, self.ROW - 4)
+        return pygame.Rect(box.left + 16, box.top + self.ROWS_TOP + (i - self.top_index) * self.ROW, box.width - 32,
+                           self.ROW - 4)
 
     def pick(self, i: int) -> None:
-        """Close the list and open entry ``i``."""
+        """Close the list and open entry ``i`` (of the levels the search keeps)."""
         if 0 <= i < len(self.entries):
             self.app.pop()
             self.on_pick(self.entries[i])
 
     def handle_event(self, action: Action) -> None:
-        """Up/Down, wheel, Enter, click, Esc."""
+        """Typing (search), Backspace, Up/Down, wheel, Enter, click, Esc."""
         k = action.kind
         n = len(self.entries)
         if k == Act.BACK:
-            self.app.pop()
+            if self.query:
+                self.search("")
+            else:
+                self.app.pop()
+        elif k == Act.TEXT and action.text.isprintable() and len(self.query) < 40:
+            self.search(self.query + action.text)
+        elif k == Act.CLEAR:
+            self.search(self.query[:-1])
         elif k == Act.CONFIRM:
             self.pick(self.cursor)
         elif k == Act.UP and n:
@@ -214,29 +248,45 @@ class OpenPrompt(Scene):
             self.top_index = self.cursor - vis + 1
 
     def draw(self, surface: pygame.Surface) -> None:
-        """The list of levels."""
+        """The search line and the list of levels."""
         _dim(surface)
         size = surface.get_size()
         box = self._box(size)
         hud.panel(surface, box, edge=hud.GOLD)
-        hud.blit_text(surface, "Open a level", (box.centerx, box.top + 16), 40, hud.GOLD, anchor="midtop")
+        hud.blit_text(surface, "Open a level", (box.centerx, box.top + 14), 40, hud.GOLD, anchor="midtop")
+        field = pygame.Rect(box.left + 16, box.top + 56, box.width - 32, 32)
+        pygame.draw.rect(surface, (10, 8, 20), field, border_radius=6)
+        pygame.draw.rect(surface, hud.PANEL_EDGE, field, 1, border_radius=6)
+        if self.query:
+            hud.blit_text(surface, hud.fit_text(f"search: {self.query}|", 24, field.width - 20),
+                          (field.left + 10, field.centery), 24, hud.WHITE, anchor="midleft")
+        else:
+            hud.blit_text(surface, "type to search", (field.left + 10, field.centery), 22, hud.MUTED,
+                          anchor="midleft")
         if not self.entries:
-            hud.blit_text(surface, "no levels found", box.center, 28, hud.MUTED, anchor="center")
+            hud.blit_text(surface, "no level matches" if self.query else "no levels found",
+                          (box.centerx, box.top + self.ROWS_TOP + 40), 28, hud.MUTED, anchor="center")
         for i in range(self.top_index, min(len(self.entries), self.top_index + self._visible(size))):
-            e = self.entries[i]
-            rect = self._row_rect(i, size)
-            if i == self.cursor:
-                pygame.draw.rect(surface, (60, 50, 96), rect, border_radius=6)
-                pygame.draw.rect(surface, hud.GOLD, rect, 1, border_radius=6)
-            pack = e.section == Section.PACK
-            b = hud.badge(surface, "pack" if pack else "yours", (rect.left + 6, rect.centery), hud.GOLD if pack else hud.BLUE,
-                          anchor="midleft", size=18)
-            hud.blit_text(surface, e.title, (b.right + 10, rect.centery), 26, hud.WHITE, anchor="midleft")
-            lv = e.level
-            hud.blit_text(surface, f"{lv.height}x{lv.width}  N {lv.frames}  B {lv.budget}",
-                          (rect.right - 8, rect.centery), 20, hud.MUTED, anchor="midright")
-        hud.blit_text(surface, "Up/Down: choose   Enter: open   Esc: cancel   (pack levels are saved as a copy)",
-                      (box.centerx, box.bottom - 30), 20, hud.MUTED, anchor="midtop")
+            self._draw_row(surface, i, self._row_rect(i, size))
+        foot = "Up/Down: choose   Enter: open   Esc: " + ("clear the search" if self.query else "cancel")
+        hud.blit_text(surface, hud.fit_text(foot, 20, box.width - 20), (box.centerx, box.bottom - 52), 20,
+                      hud.MUTED, anchor="midtop")
+        hud.blit_text(surface, "a pack level is saved as a copy in your levels", (box.centerx, box.bottom - 28),
+                      20, hud.MUTED, anchor="midtop")
+
+    def _draw_row(self, surface: pygame.Surface, i: int, rect: pygame.Rect) -> None:
+        e = self.entries[i]
+        if i == self.cursor:
+            pygame.draw.rect(surface, (60, 50, 96), rect, border_radius=6)
+            pygame.draw.rect(surface, hud.GOLD, rect, 1, border_radius=6)
+        pack = e.section == Section.PACK
+        b = hud.badge(surface, "pack" if pack else "yours" if e.section == Section.USER else e.section.value,
+                      (rect.left + 6, rect.centery), hud.GOLD if pack else hud.BLUE, anchor="midleft", size=18)
+        lv = e.level
+        info = hud.blit_text(surface, f"{lv.height}x{lv.width}  N {lv.frames}  B {lv.budget}",
+                             (rect.right - 8, rect.centery), 20, hud.MUTED, anchor="midright")
+        hud.blit_text(surface, hud.fit_text(e.title, 26, info.left - b.right - 24), (b.right + 10, rect.centery), 26,
+                      hud.WHITE, anchor="midleft")
 
 
 def _dim(surface: pygame.Surface) -> None:
@@ -245,4 +295,4 @@ def _dim(surface: pygame.Surface) -> None:
     surface.blit(veil, (0, 0))
 
 
-__all__ = ["ConfirmPrompt", "OpenPrompt", "TextPrompt"]
+__all__ = ["ConfirmPrompt", "OpenPrompt", "TextPrompt", "matches"]

@@ -3,7 +3,8 @@
 The entries after "Levels" (e.g. "Editor", "Endless") are ``app.registry.menu_entries``, filled by the
 composition root (:mod:`game.app.compose`); each opens a scene by name.  "Continue"
 opens the level the player was on (remembered across relaunches, with its bricks), or the
-next unsolved one; it goes through the level select, so leaving the level lands there.
+next unsolved one; it goes through the level select, so leaving the level lands there.  U opens the
+level select at the player's own levels.
 """
 
 from __future__ import annotations
@@ -132,6 +133,9 @@ class MenuScene(Scene):
             self.activate(self.cursor)
         elif k == Act.BACK:
             self.confirming = True
+        elif k == Act.TEXT and action.text.lower() == "u":
+            self.app.sound.play(Sfx.CLICK)
+            self.app.open("select").show_user_levels()
         elif k in (Act.CLICK, Act.HOVER) and action.pos is not None:
             for i, rect in enumerate(self._item_rects(self.app.screen.get_size())):
                 if rect.collidepoint(action.pos):
@@ -191,5 +195,6 @@ class MenuScene(Scene):
                           anchor="midtop")
             hud.hint_bar(surface, [("Enter/Y", "quit"), ("Esc/N", "stay")])
             return
-        hud.hint_bar(surface, [("Up/Down", "choose"), ("Enter", "select"), ("M", "sound"), ("Esc", "quit")])
+        hud.hint_bar(surface, [("Up/Down", "choose"), ("Enter", "select"), ("U", "your levels"), ("M", "sound"),
+                               ("Esc", "quit")])
 

@@ -1,7 +1,8 @@
 """The pause menu (Esc while playing) and the help screen listing every key (F1).
 
 The pause menu is drawn over the play scene: Resume, Restart, Levels (or "Back to editor"
-for a play-test), Share level code, Settings, Quit to menu.  Quit asks to confirm (Enter / Y: yes, Esc / N: no);
+for a play-test), Edit level (the editor over the level; not in a play-test), Share level code, Settings,
+Quit to menu.  Quit asks to confirm (Enter / Y: yes, Esc / N: no);
 so does leaving an unsolved level that ends something (``play.leave_warning``, e.g. an Endless
 streak).  Quitting to the menu puts the level aside without ending anything, as closing the window does.  Esc in the pause menu resumes.
 """
@@ -13,6 +14,7 @@ from typing import Callable, Protocol
 
 import pygame
 
+from game.core.catalog import LevelEntry
 from game.core.level import Level
 from game.app import hud
 from game.app.app import App, HelpPage, Scene
@@ -37,6 +39,10 @@ class PausedPlay(Protocol):
         """Where "Levels" goes ("levels", "editor", ...)."""
 
     @property
+    def entry(self) -> LevelEntry | None:
+        """The level's catalog entry (None when it has none, e.g. a code)."""
+
+    @property
     def leave_warning(self) -> Callable[[], str]:
         """What leaving the level unsolved ends ('' when nothing)."""
 
@@ -59,6 +65,7 @@ class PauseChoice(str, enum.Enum):
     RESUME = "Resume"
     RESTART = "Restart"
     LEVELS = "Levels"
+    EDIT = "Edit level"
     SHARE = "Share level code"
     SETTINGS = "Settings"
     QUIT = "Quit to menu"
@@ -94,7 +101,8 @@ class PauseScene(Scene):
         self.cursor = 0
         #: the entry whose question is shown ("Quit to the menu?", "Leave this level?"), or None
         self.asking: PauseChoice | None = None
-        self.choices = list(PauseChoice)
+        #: every entry ("Edit level" only for a level that is not already a play-test of the editor)
+        self.choices = [c for c in PauseChoice if c != PauseChoice.EDIT or play.back_label != "editor"]
         self._below: pygame.Surface | None = None
 
     def on_enter(self) -> None:
@@ -130,12 +138,25 @@ class PauseScene(Scene):
             self.asking = None
             self.app.pop()
             self.play.back()
+        elif choice == PauseChoice.EDIT:
+            self.edit()
         elif choice == PauseChoice.SHARE:
             self.app.open("share_code", self.play.level)
         elif choice == PauseChoice.SETTINGS:
             self.app.open("settings")
         elif choice == PauseChoice.QUIT:
             self.asking = PauseChoice.QUIT
+
+    def edit(self) -> None:
+        """Open the editor on the level (over it: leaving the editor comes back here); a level that is
+        not one of the player's own is saved as a copy in their levels."""
+        self.app.pop()  # this menu
+        editor = self.app.open("editor")
+        entry = self.play.entry
+        if entry is not None:
+            editor.load_entry(entry)
+        else:
+            editor.load(self.play.level, source="the level you played")
 
     @property
     def confirming(self) -> bool:
@@ -254,6 +275,7 @@ HELP_SECTIONS: list[tuple[str, list[tuple[str, str]]]] = [
     ]),
     ("Level select", [
         ("W", "watch your winning runs"), ("C", "the level's code"),
+        ("E", "edit the level"), ("U", "your levels (title menu too)"),
     ]),
     ("Anywhere", [
         ("Esc", "close a message / pause menu"),

@@ -582,6 +582,13 @@ class PlayScene(Scene):
             veil.set_alpha(int(255 * (1.0 - self.anim / FADE_IN_SECONDS)))
             surface.blit(veil, (0, 0))
 
+    @property
+    def entry(self) -> LevelEntry | None:
+        """The playlist's entry of the level played (None: a play-test, a code, a replay)."""
+        if self.playlist and self.playlist[self.index].level == self.level and not self.watching:
+            return self.playlist[self.index]
+        return None
+
     def badge_label(self) -> str:
         """The level's short label in the top bar: the same as on its level select card."""
         return entry_badge(self.playlist, self.index) if self.playlist else ""

@@ -6,7 +6,9 @@ one for the player's own levels.  A world opens once most of the previous one is
 padlock, and opening one says what is left to do.  Each card shows the level number,
 title, a thumbnail of the map, a solved mark, the best brick count and a "changed" mark
 when the level file no longer matches the one solved.  The cursor starts on the first
-unsolved level of an open world, so Enter opens it.
+unsolved level of an open world, so Enter opens it.  E opens the editor on the chosen level (a pack
+level is saved as a copy among the player's levels; the list is read again when the editor closes),
+and U moves the cursor to the player's own levels.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from game.core.progress import LevelStatus
 from game.core.resume import continue_index
 from game.app import hud
 from game.app.app import App, Scene
-from game.core.catalog import LevelEntry, all_entries, entry_badge
+from game.core.catalog import LevelEntry, Section, all_entries, entry_badge
 from game.app.input import Act, Action
 from game.app.render import LevelRenderer
 
@@ -77,7 +79,8 @@ class LevelSelectScene(Scene):
     def __init__(self, app: App, entries: list[LevelEntry] | None = None,
                  entries_source: Callable[[], list[LevelEntry]] = all_entries) -> None:
         super().__init__(app)
-        self.entries: list[LevelEntry] = entries if entries is not None else entries_source()
+        #: where the list is read again after the editor (None: a fixed list was given)
+        self._source = entries_source if entries is None else None
         self.statuses: list[LevelStatus] = []
         self.cursor = 0
         self.scroll = 0.0
@@ -89,14 +92,21 @@ class LevelSelectScene(Scene):
                 self.app.progress.save()
             except OSError:
                 pass
+        self.set_entries(entries if entries is not None else entries_source())
+        self.cursor = self.next_unsolved()
+        self._follow = True  #: keep the cursor's card in view (off while the wheel scrolls)
+        self._played = False  #: a level was opened from here (coming back focuses the one played last)
+        self._edited: str | None = None  #: the key of the level opened in the editor from here
+
+    def set_entries(self, entries: list[LevelEntry]) -> None:
+        """Show ``entries`` (grouped into worlds, then the player's levels)."""
+        self.entries = entries
         self.groups = entry_groups(self.entries)
         self.group_of = [g for g, (_, first, count) in enumerate(self.groups) for _ in range(count)]
         self.locked: list[bool] = [False] * len(self.entries)
         self.group_open: list[bool] = [True] * len(self.groups)
+        self._thumbs.clear()
         self.refresh()
-        self.cursor = self.next_unsolved()
-        self._follow = True  #: keep the cursor's card in view (off while the wheel scrolls)
-        self._played = False  #: a level was opened from here (coming back focuses the one played last)
 
     def next_unsolved(self) -> int:
         """Where the cursor opens: the level played last while unsolved, else the next unsolved one
@@ -151,6 +161,8 @@ class LevelSelectScene(Scene):
     def on_enter(self) -> None:
         """Coming back from a level: refresh the marks and focus the level played last (the playlist
         may have moved on to later levels since this screen opened one)."""
+        if self._edited is not None:  # back from the editor: a level may have been saved
+            self._reload(self._edited)
         self.refresh()
         if self._played:
             keys = [e.key for e in self.entries]
@@ -217,8 +229,35 @@ class LevelSelectScene(Scene):
             self._played = True
             self.app.open("play", playlist=playable, index=playable.index(self.entries[i]))
 
+    def edit(self, i: int) -> None:
+        """E: open the editor on level ``i`` (a pack level is saved as a copy in the player's levels)."""
+        if 0 <= i < len(self.entries):
+            self._edited = self.entries[i].key
+            editor = self.app.open("editor")
+            editor.load_entry(self.entries[i])
+
+    def _reload(self, key: str) -> None:
+        """Read the list again, the cursor on ``key`` (or on the player's newest level when one was added)."""
+        self._edited = None
+        if self._source is None:
+            return
+        before = {e.key for e in self.entries}
+        self.set_entries(self._source())
+        keys = [e.key for e in self.entries]
+        added = [i for i, k in enumerate(keys) if k not in before]
+        self.cursor = added[-1] if added else keys.index(key) if key in keys else min(self.cursor, len(keys) - 1)
+        self.cursor, self._follow = max(0, self.cursor), True
+
+    def show_user_levels(self) -> None:
+        """U: the cursor on the first of the player's own levels (a note when there are none yet)."""
+        mine = [i for i, e in enumerate(self.entries) if e.section == Section.USER]
+        if not mine:
+            self.app.toast("No levels of your own yet: press E to edit this one, or open the Editor", 4.0)
+            return
+        self.cursor, self._follow = mine[0], True
+
     def handle_event(self, action: Action) -> None:
-        """Arrows, Enter, click, wheel, Esc."""
+        """Arrows, Enter, click, wheel, E (edit), U (your levels), Esc."""
         n = len(self.entries)
         cols = self._columns(self.app.screen.get_width())
         k = action.kind
@@ -248,6 +287,10 @@ class LevelSelectScene(Scene):
             self.app.open("share_code", self.entries[self.cursor].level)
         elif k == Act.TEXT and action.text.lower() == "w" and n:
             self.app.open("replays", self.entries[self.cursor])
+        elif k == Act.TEXT and action.text.lower() == "e" and n:
+            self.edit(self.cursor)
+        elif k == Act.TEXT and action.text.lower() == "u":
+            self.show_user_levels()
         elif k == Act.SCROLL:
             self._follow = False  # the wheel scrolls every world; the cursor may leave the view
             limit = self.max_scroll(self.app.screen.get_size())
@@ -291,8 +334,8 @@ class LevelSelectScene(Scene):
         solved = sum(1 for s in self.statuses if s.solved and not s.changed)
         hud.blit_text(surface, f"{solved} / {len(self.entries)} solved", (size[0] - 16, bar.centery), 28,
                       hud.GOLD, anchor="midright")
-        hud.hint_bar(surface, [("Arrows", "choose"), ("Enter", "play"), ("W", "replays"), ("C", "level code"),
-                               ("Esc", "menu")])
+        hud.hint_bar(surface, [("Arrows", "choose"), ("Enter", "play"), ("E", "edit"), ("U", "your levels"),
+                               ("W", "replays"), ("C", "level code"), ("Esc", "menu")])
         legend = "check: solved   AI: solved with AI help   P: par (fewest bricks)"
         if size[0] >= 1000:
             hud.blit_text(surface, legend, (size[0] - 12, size[1] - hud.BOTTOM_BAR // 2), 18, hud.MUTED,

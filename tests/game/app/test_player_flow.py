@@ -133,7 +133,7 @@ def test_pause_menu_resume_restart_levels_settings_quit(app: App) -> None:
     t = scene.t
     app.run_frames(30)
     assert scene.t == t  # frozen under the menu
-    assert [pause.label(c) for c in pause.choices] == ["Resume", "Restart", "Level select",
+    assert [pause.label(c) for c in pause.choices] == ["Resume", "Restart", "Level select", "Edit level",
                                                        "Share level code", "Settings", "Quit to menu"]
     press(app, pygame.K_ESCAPE)  # Esc resumes
     assert app.top is scene
@@ -142,7 +142,7 @@ def test_pause_menu_resume_restart_levels_settings_quit(app: App) -> None:
     press(app, pygame.K_RETURN)  # Restart
     assert app.top is scene and scene.state == PlayState.PLACING and scene.t == 0 and scene.bricks == SOLUTION
     press(app, pygame.K_ESCAPE)
-    for _ in range(4):
+    for _ in range(5):
         press(app, pygame.K_DOWN)
     press(app, pygame.K_RETURN)  # Settings
     assert isinstance(app.top, SettingsScene)
