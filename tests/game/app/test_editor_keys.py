@@ -4,6 +4,7 @@ window size, each lemming's direction on the board, and hints for the wheel and 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Iterator
 
 import pygame
@@ -229,3 +230,14 @@ def test_the_wheel_cycles_the_tools_and_the_palette_says_so(app: App, monkeypatc
     app.run_frames(1)
     assert editor.tool == Tool.TARGET
     assert "wheel: next tool" in spy.texts()
+
+
+def test_the_readme_names_every_editor_letter_and_where_levels_go(app: App) -> None:
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text()
+    section = readme.split("## The level editor", 1)[1].split("\n## ", 1)[0]
+    editor = open_editor(app)
+    for ch in editor.letter_commands():
+        assert f"**{ch.upper()}**" in section, f"the README's editor section does not name {ch.upper()}"
+    for key in ("**F1**", "**Ctrl+S**", "**Ctrl+O**", "**E**", "**U**", "**Edit level**", "lemming-bricks/levels/"):
+        assert key in section
+    assert len(readme.splitlines()) <= 150
