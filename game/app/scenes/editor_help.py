@@ -66,8 +66,8 @@ EDITOR_HELP_SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
 EDITOR_FOOTER: tuple[tuple[str, str], ...] = (
     ("1-4", "tool"), ("Click", "paint"), ("R-click", "erase"), ("Shift+arrows, B", "paint by keys"),
     ("Z/Y", "undo/redo"), ("Arrows", "rows/cols"), ("+/-", "frames N"), ("[ ]", "budget B"),
-    ("Space/P", "play-test"), ("A", "analyse"), ("V", "solution"), ("T", "tighten"), ("K/J", "physics"),
-    ("Ctrl+S", "save"), ("Esc", "exit"), ("Wheel", "tool"), ("Ctrl+arrows", "top/left"), ("G", "grid"),
+    ("Space/P", "play-test"), ("A", "analyse"), ("V", "solution"), ("T", "tighten"), ("Esc", "exit"),
+    ("Ctrl+S", "save"), ("K/J", "physics"), ("Wheel", "tool"), ("Ctrl+arrows", "top/left"), ("G", "grid"),
     ("Ctrl+O", "open"), ("N", "new"),
 )
 #: Always shown, last.

@@ -291,7 +291,7 @@ class EditorView:
             rect = layout.cell_rect(*hover)
             tip = hud.text("click: turn round", 20, hud.WHITE)
             box = tip.get_rect(midbottom=(rect.centerx, rect.top - 6)).inflate(12, 6)
-            box.clamp_ip(surface.get_rect())
+            box.clamp_ip(self.scene.board_area(surface.get_size()).inflate(24, 40))  # clear of the panels
             hud.panel(surface, box, alpha=235)
             surface.blit(tip, tip.get_rect(center=box.center))
 
