@@ -287,6 +287,13 @@ class App:
         """Build the scene registered as ``name`` and push it (e.g. ``app.open("select")``); returns it."""
         return self.push(self.make(name, *args, **kwargs))
 
+    def help_page(self) -> HelpPage | None:
+        """What F1 shows: the page of the screen in view (under a dialog, the scene the dialog is over)."""
+        for scene in reversed(self.scenes):
+            if not scene.transparent:
+                return scene.help_page()
+        return None
+
     def showing(self, name: str) -> bool:
         """True when the top scene is the one registered as ``name``."""
         return self.top is not None and isinstance(self.top, self.registry.scene(name))
@@ -334,7 +341,7 @@ class App:
             self.toggle_mute()
             return
         if action.kind == Act.HELP and not self.showing("help"):
-            self.open("help", self.top.help_page() if self.top is not None else None)
+            self.open("help", self.help_page())
             return
         if action.kind == Act.QUIT:
             self.quit()

@@ -15,6 +15,7 @@ from game.app.app import App, FixedClock
 from game.app.compose import build_app
 from game.app.input import Act
 from game.app.scenes import editor_help, editor_view, pause
+from game.app.scenes.dialogs import TextPrompt
 from game.app.scenes.editor import EditorScene
 from game.app.scenes.editor_view import direction_arrow, palette_buttons
 from game.app.scenes.menu import MenuScene
@@ -241,3 +242,15 @@ def test_the_readme_names_every_editor_letter_and_where_levels_go(app: App) -> N
     for key in ("**F1**", "**Ctrl+S**", "**Ctrl+O**", "**E**", "**U**", "**Edit level**", "lemming-bricks/levels/"):
         assert key in section
     assert len(readme.splitlines()) <= 150
+
+
+def test_f1_over_an_editor_dialog_shows_the_editor_keys(app: App) -> None:
+    editor = open_editor(app)
+    press(app, pygame.K_j, unicode="j")  # the physics prompt
+    prompt = app.top
+    assert isinstance(prompt, TextPrompt)
+    press(app, pygame.K_F1)
+    help_scene = app.top
+    assert isinstance(help_scene, HelpScene) and help_scene.page.title == "Editor keys"
+    press(app, pygame.K_ESCAPE)
+    assert app.scenes[-1] is prompt and app.scenes[-2] is editor
