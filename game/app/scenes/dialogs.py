@@ -177,9 +177,9 @@ class OpenPrompt(Scene):
     def __init__(self, app: App, on_pick: Callable[[Any], None]) -> None:
         super().__init__(app)
         #: every level, the player's own first
-        self.all_entries = sorted(all_entries(), key=lambda e: e.section != Section.USER)
+        self.every_level = sorted(all_entries(), key=lambda e: e.section != Section.USER)
         self.query = ""
-        self.entries = self.all_entries  #: the levels the search keeps
+        self.entries = self.every_level  #: the levels the search keeps
         self.cursor = 0
         self.on_pick = on_pick
         self.top_index = 0
@@ -187,7 +187,7 @@ class OpenPrompt(Scene):
     def search(self, query: str) -> None:
         """Keep the levels matching ``query`` (the cursor goes to the first)."""
         self.query = query
-        self.entries = [e for e in self.all_entries if matches(e, query)]
+        self.entries = [e for e in self.every_level if matches(e, query)]
         self.cursor = self.top_index = 0
 
     def _box(self, size: tuple[int, int]) -> pygame.Rect:

@@ -181,7 +181,7 @@ def test_the_open_list_shows_your_levels_first_and_types_to_search(app: App) -> 
     type_text(app, "qqqq")
     assert prompt.entries == []
     press(app, pygame.K_ESCAPE)  # clears the search ...
-    assert app.top is prompt and prompt.query == "" and len(prompt.entries) == len(prompt.all_entries)
+    assert app.top is prompt and prompt.query == "" and len(prompt.entries) == len(prompt.every_level)
     type_text(app, wanted.title)
     press(app, pygame.K_RETURN)  # ... and Enter opens the first level it keeps
     assert app.top is editor and editor.model.to_level().grid == wanted.level.grid
