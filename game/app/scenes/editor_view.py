@@ -114,6 +114,13 @@ class Button:
     icon: str = ""
 
 
+def _compact_row_height(size: tuple[int, int], top: int, tight: bool) -> int:
+    """The palette's row height on a short window, so that every row under ``top`` (the four -/+ pairs,
+    physics, the actions two by two) ends above the footer."""
+    room = size[1] - footer_height(size[0]) - 8 - top - (4 if tight else 10)
+    return max(24, min(31 if tight else 36, room // (5 + COMPACT_ACTION_ROWS)))
+
+
 def palette_buttons(scene: EditorSceneView, size: tuple[int, int]) -> list[Button]:
     """The palette's buttons for a window of ``size`` (rebuilt per call; cheap).
 
@@ -137,10 +144,7 @@ def palette_buttons(scene: EditorSceneView, size: tuple[int, int]) -> list[Butto
             y += tool_h
     y += 24 if tight else 28
     bw = 34
-    row_h = 31 if tight else 36
-    if compact:  # every row above the footer: 4 pairs, physics, then the actions two by two
-        rows = 5 + COMPACT_ACTION_ROWS
-        row_h = max(24, min(row_h, (size[1] - footer_height(size[0]) - 8 - y - (4 if tight else 10)) // rows))
+    row_h = _compact_row_height(size, y, tight) if compact else 36
 
     def pair(value: str, minus: Callable[[], None], plus: Callable[[], None], keys: tuple[str, str]) -> None:
         nonlocal y
