@@ -45,6 +45,15 @@ def sized_app(request: pytest.FixtureRequest, data_home: object) -> Iterator[App
     pygame.event.clear()
 
 
+@pytest.fixture(autouse=True)
+def close_scenes(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Pop every scene a test left on the app (the editor's analysis stops)."""
+    application = request.getfixturevalue("app") if "app" in request.fixturenames else None
+    yield
+    while application is not None and application.scenes:
+        application.pop()
+
+
 def open_editor(app: App) -> EditorScene:
     app.push(MenuScene(app))
     editor = app.push(EditorScene(app, EditorModel.new(6, 8)))
