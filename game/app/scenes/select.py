@@ -103,10 +103,8 @@ class LevelSelectScene(Scene):
         self.entries = entries
         self.groups = entry_groups(self.entries)
         self.group_of = [g for g, (_, first, count) in enumerate(self.groups) for _ in range(count)]
-        self.locked: list[bool] = [False] * len(self.entries)
-        self.group_open: list[bool] = [True] * len(self.groups)
         self._thumbs.clear()
-        self.refresh()
+        self.refresh()  # (sets which worlds are open and which cards locked)
 
     def next_unsolved(self) -> int:
         """Where the cursor opens: the level played last while unsolved, else the next unsolved one
@@ -127,13 +125,13 @@ class LevelSelectScene(Scene):
     def refresh(self) -> None:
         """Re-read the progress marks and which worlds are open."""
         self.statuses = [self.app.progress.status(e.key, e.level) for e in self.entries]
+        self.group_open: list[bool] = [True] * len(self.groups)
         pack = [g for g, (name, first, _) in enumerate(self.groups) if self.entries[first].section == "pack"]
         sizes = [self.groups[g][2] for g in pack]
         solved = [self.solved_in(g) for g in pack]
-        self.group_open = [True] * len(self.groups)
         for g, is_open in zip(pack, open_worlds_by_counts(sizes, solved)):
             self.group_open[g] = is_open
-        self.locked = [not self.group_open[g] for g in self.group_of]
+        self.locked: list[bool] = [not self.group_open[g] for g in self.group_of]
 
     def solved_in(self, group: int) -> int:
         """Levels of ``group`` solved (and not changed since)."""
