@@ -37,7 +37,7 @@ from __future__ import annotations
 import enum
 import itertools
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from ai.solvers import registry
@@ -46,7 +46,8 @@ import ai.solvers.portfolio  # noqa: F401  - the default solver: the game's work
 from ai.kernel.base import BrickSet, SolveMode, SolveResult, SolveStatus, WrongSolutionError
 from ai.kernel.context import SolveContext, SolveStopped
 from ai.solvers.reach import reach_for
-from game.core.level import Brick, Level
+from ai.services.extension import extension_target, with_walls
+from game.core.level import Brick, Level, cell_words
 from game.core.reads import run_reads
 from game.core.rules import check_bricks, format_bricks
 from game.core.simulation import simulate
@@ -228,14 +229,6 @@ def deduce(level: Level, context: SolveContext | None = None, *, solver: str = D
     return _as_deductions(level, result, ctx)
 
 
-def _with_walls(level: Level, cells: Iterable[Brick], budget: int) -> Level:
-    """``level`` with ``cells`` turned into walls (a brick and a wall block alike) and budget ``budget``."""
-    rows = [list(row) for row in level.grid]
-    for r, c in cells:
-        rows[r][c] = "X"
-    return replace(level, budget=budget, grid=tuple("".join(row) for row in rows))
-
-
 def extend_players_bricks(level: Level, player: Iterable[Brick], min_bricks: int, ctx: SolveContext,
                           solver: str = DEFAULT_SOLVER) -> BrickSet | None:
     """A minimum solution keeping as many of the player's bricks as possible, without the full list.
@@ -259,7 +252,7 @@ def extend_players_bricks(level: Level, player: Iterable[Brick], min_bricks: int
 def _extend(level: Level, keep: Sequence[Brick], min_bricks: int, ctx: SolveContext, solver: str
             ) -> BrickSet | None:
     """A minimum solution containing ``keep``, or ``None`` (no such solution, or no answer in time)."""
-    fixed = _with_walls(level, keep, min_bricks - len(keep))
+    fixed = with_walls(level, keep, min_bricks - len(keep))
     result = registry.solve(fixed, solver=solver, mode=SolveMode.MIN, ctx=ctx)
     if result.status != SolveStatus.OPTIMAL or result.bricks is None:
         return None
@@ -282,7 +275,7 @@ def closest_solution(player: Iterable[Brick], candidates: Sequence[BrickSet]) ->
 
 
 def compute_hint(level: Level, bricks: Iterable[Brick], context: SolveContext | None = None, *,
-                 solver: str = DEFAULT_SOLVER, known: SolveResult | None = None) -> Hint:
+                 solver: str = DEFAULT_SOLVER, known: SolveResult | None = None, extend: bool = False) -> Hint:
     """The hint for a player who has placed ``bricks`` (legal cells; may exceed the budget).
 
     ``context`` (default: no limit) bounds the whole hint; a stopped hint says so (``unknown``).
@@ -290,6 +283,10 @@ def compute_hint(level: Level, bricks: Iterable[Brick], context: SolveContext | 
     ``known``: an earlier ``all``-mode answer of ``registry.solve`` for this level (already replayed), e.g. the
     one the game's assistant enumerates in the background when a level opens; the hint then reuses its
     minimum solutions instead of enumerating them again.
+
+    ``extend``: when no minimum solution keeps all the player's bricks, lead to the fewest-brick winning set
+    within the budget that does (:func:`ai.services.extension.extension_target`), else to one that drops a
+    single brick of theirs, before falling back on the closest minimum solution.
     """
     ctx = context if context is not None else SolveContext.create(solver="hint")
     player = check_bricks(level, bricks, enforce_budget=False)
@@ -316,6 +313,10 @@ def compute_hint(level: Level, bricks: Iterable[Brick], context: SolveContext | 
         if extended is not None:
             candidates.append(extended)
     target = closest_solution(player, candidates)
+    extended_note = ""
+    if extend and not set(player) <= set(target) and len(player) <= level.budget:
+        found, extended_note = _extension(level, player, facts.never_useful, minimum, ctx, solver)
+        target = found if found is not None else target
     if len(target) > level.budget or not simulate(level, target).won:  # replay before showing it
         raise WrongSolutionError(f"hint: brick set {format_bricks(target)} does not win within the budget")
     wins = len(player) <= level.budget and simulate(level, player).won
@@ -331,11 +332,30 @@ def compute_hint(level: Level, bricks: Iterable[Brick], context: SolveContext | 
                 "than needed)")
     elif len(player) > level.budget:
         note = f"your {_bricks(len(player))} exceed the budget of {level.budget}"
+    elif extended_note:
+        note = extended_note
     elif action == REMOVE and cell in set(facts.never_useful):
         note = f"the brick at ({cell[0]},{cell[1]}) is in no minimum solution"
     elif action == REMOVE:
         note = f"no minimum solution uses all your bricks: the closest one does without ({cell[0]},{cell[1]})"
     return Hint(action, cell, target, steps=steps, note=note, **extra)
+
+
+def _extension(level: Level, player: Sequence[Brick], never_useful: Sequence[Brick], minimum: int | None,
+               ctx: SolveContext, solver: str) -> tuple[BrickSet | None, str]:
+    """:func:`ai.services.extension.extension_target` with the note it earns; ``(None, "")`` when stopped."""
+    try:
+        found, dropped = extension_target(level, player, never_useful, ctx, solver)
+    except SolveStopped:
+        return None, ""
+    if found is None:
+        return None, ""
+    if dropped is not None:
+        return found, (f"no winning set within the budget keeps all your bricks; without the one at "
+                       f"{cell_words(dropped)}, {len(found)} bricks win")
+    if minimum is not None and len(found) > minimum:
+        return found, f"your bricks can win with {len(found)} in all (the fewest possible is {minimum})"
+    return found, ""
 
 
 def _bricks(count: int) -> str:

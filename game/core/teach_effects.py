@@ -32,6 +32,7 @@ class BrickEffect:
     frame: int | None
     without: LemmingFailure | None  #: why that lemming misses without the brick (None: it gets home)
     text: str
+    doing: str = ""  #: what it makes the lemming do, as a verb phrase ("turns the lemming back at frame 8")
 
 
 def _failure_of(run: Run, lemming: int) -> LemmingFailure | None:
@@ -70,7 +71,7 @@ def brick_effect(level: Level, bricks: Sequence[Brick], cell: Brick) -> BrickEff
     then = fate(missed, name, fall_column(b, missed), since=t)
     if missed is None and _failure_of(with_it, k) is None:
         then = f"{name} still gets home, by another way"
-    return BrickEffect(cell, k, t, missed, f"It {doing}; without it, {then}.")
+    return BrickEffect(cell, k, t, missed, f"It {doing}; without it, {then}.", doing)
 
 
 __all__ = ["BrickEffect", "brick_effect", "first_difference"]

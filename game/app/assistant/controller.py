@@ -14,6 +14,9 @@ overlay in the same draw pass (:meth:`Assistant.draw`); nothing is written into 
 A job that fails never shows a Python error: the player reads a friendly line, the details go to
 ``errors.log`` in the data folder (:func:`game.core.error_log.log_error`).
 
+H and S share one plan per brick set (:func:`ai.facade.player_plan`, kept in the state): with the default
+solver the solution S shows is the one whose bricks H reveals one by one.
+
 Keys: H hint (again: reveal more), S solve, A all optimal solutions (browse with ``[`` ``]``), Tab
 the solver, F deductions, G GIF of the run on screen; with a solution on screen Enter applies it (on
 the undo chain) and Space applies and plays it; Esc cancels, then hides.
@@ -29,8 +32,9 @@ from ai import facade
 from ai.facade import Hint, SolveContext, SolveMode, SolveResult, Solver
 from game.core.error_log import log_error
 from game.core.level import Level
+from game.core.teach import Lesson
 from game.app.assistant.answers import (
-    cached_deductions, lesson_for, press_again, with_answer, with_deductions, with_hint,
+    cached_deductions, lesson_for, press_again, with_answer, with_deductions, with_hint, with_plan_answer,
 )
 from game.app.play_extension import PlayHost
 from game.app.assistant.overlay import board_marks, draw_overlay
@@ -68,8 +72,7 @@ class Assistant:
         #: Solver objects by name that are not in the registry (e.g. injected by tests).
         self.custom_solvers: dict[str, Solver] = {}
         self._fast_switch = False
-        self._lesson_cell: tuple[int, int] | None = None  #: the cell the first hint press talks about
-        self._idea_cell: tuple[int, int] | None = None  #: the cell the second press talks about
+        self._lesson: Lesson | None = None  #: where and why the run fails, said by the first hint press
         self._offer_player_rules()
 
     # ================================================================ queries
@@ -173,6 +176,8 @@ class Assistant:
         """S (``min``) / A (``all``): solve the level with the active solver (cached when proved)."""
         mode = SolveMode(mode)
         self.state = replace(self.state, hint=None)  # a solution replaces the hint on screen
+        if mode == SolveMode.MIN and self.solver == PREFETCH_SOLVER:  # the default solver shows H's plan
+            return self._request_plan()
         cached = self.state.cached(self.solver, mode.value)
         if cached is not None:
             self.cancel(quiet=True)
@@ -180,6 +185,18 @@ class Assistant:
             return None
         kind = TaskKind.ALL if mode == SolveMode.ALL else TaskKind.SOLVE
         return self._submit(kind, self._solve_job(self.solver, mode), self.solver, self.solve_time_limit)
+
+    def _request_plan(self) -> int | None:
+        """S with the default solver: the solution of the plan H shares for the bricks on the board."""
+        bricks = tuple(self.host.bricks)
+        plan = self.state.plan_for(bricks)
+        if plan is not None:
+            self.cancel(quiet=True)
+            self.state = with_plan_answer(self.state, self.level, bricks, plan, bricks)
+            return None
+        known = self.state.cached(PREFETCH_SOLVER, SolveMode.ALL.value)
+        return self._submit(TaskKind.PLAN, hint_job(self.level, bricks, known), PREFETCH_SOLVER,
+                            self.solve_time_limit)
 
     def request_hint(self) -> int | None:
         """H teaches in steps: the first press says where and why the current run fails, the second
@@ -197,10 +214,15 @@ class Assistant:
             self.state = replace(self.state, hint=view)
             return None
         known = self.state.cached(PREFETCH_SOLVER, SolveMode.ALL.value)  # the minimum solutions, if enumerated
-        lesson = lesson_for(self.level, bricks)
-        self.state = replace(self.state, hint=None, lesson=lesson.text if lesson else "")
-        self._lesson_cell = lesson.cell if lesson else None
-        return self._submit(TaskKind.HINT, hint_job(self.level, bricks, known), "cpsat", self.hint_time_limit)
+        self._lesson = lesson_for(self.level, bricks)
+        self.state = replace(self.state, hint=None, lesson=self._lesson.text if self._lesson else "")
+        plan = self.state.plan_for(bricks)  # S (or an earlier H) planned for these bricks: the same plan
+        if plan is not None:
+            self.cancel(quiet=True)
+            self._set_hint(bricks, plan)
+            return None
+        return self._submit(TaskKind.HINT, hint_job(self.level, bricks, known), PREFETCH_SOLVER,
+                            self.hint_time_limit)
 
     def toggle_forced(self) -> None:
         """F: show or hide the deductions (proved by enumerating every optimal solution)."""
@@ -316,7 +338,7 @@ class Assistant:
     # ================================================================ drawing (reads only)
     def marks(self) -> Marks:
         """What the scene shows for the assistant now (:func:`~game.app.assistant.overlay.board_marks`)."""
-        return board_marks(self.state, tuple(self.host.bricks), self._idea_cell)
+        return board_marks(self.state, tuple(self.host.bricks))
 
     def draw(self, surface: pygame.Surface, view: BoardView) -> None:
         """Never-useful cells, a relaxed answer's densities and the solver badge (reads the state only)."""
@@ -361,6 +383,11 @@ class Assistant:
         if run.kind == TaskKind.HINT:
             self._set_hint(*event.payload)
             return
+        if run.kind == TaskKind.PLAN:
+            bricks, plan = event.payload
+            self.state = with_plan_answer(self.state, self.level, bricks, plan, tuple(self.host.bricks),
+                                          waited=event.elapsed)
+            return
         result: SolveResult = event.payload
         self.state = self.state.remember(result)
         if run.kind == TaskKind.FORCED:
@@ -382,10 +409,7 @@ class Assistant:
             self.state = replace(self.state, export_path=path).say(f"GIF saved: {path}", 12.0)
 
     def _set_hint(self, bricks: BrickSet, hint: Hint) -> None:
-        state, idea_cell, counted = with_hint(self.state, self.level, bricks, hint, tuple(self.host.bricks),
-                                              self._lesson_cell)
-        if idea_cell is not None:
-            self._idea_cell = idea_cell
+        state, counted = with_hint(self.state, self.level, bricks, hint, tuple(self.host.bricks), self._lesson)
         if counted:
             self._count_hint()
         self.state = state

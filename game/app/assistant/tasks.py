@@ -85,10 +85,11 @@ def prefetch_job(level: Level) -> Job:
 
 
 def hint_job(level: Level, bricks: BrickSet, known: SolveResult | None) -> Job:
-    """The hint for ``bricks`` (planned from ``known``, the minimum solutions, when enumerated)."""
+    """The plan H and S share for ``bricks`` (:func:`ai.facade.player_plan`; from ``known``, the minimum
+    solutions, when enumerated)."""
 
     def job(ctx: SolveContext) -> tuple[BrickSet, Hint]:
-        return bricks, facade.compute_hint(level, bricks, ctx, known=known)
+        return bricks, facade.player_plan(level, bricks, ctx, known=known)
 
     return job
 

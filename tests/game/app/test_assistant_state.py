@@ -8,7 +8,7 @@ import pytest
 
 from ai.services.hints import compute_hint
 from ai.kernel.base import SolveMode, SolveResult, SolveStats, SolveStatus
-from game.core.level import Level
+from game.core.level import Level, cell_words
 from game.app.assistant.answers import hint_steps, order_solutions
 from game.app.assistant.state import (
     AssistantState,
@@ -84,8 +84,12 @@ def test_hint_steps_remove_first_then_place_in_the_order_the_lemmings_meet_them(
     assert hint.solution in SOLS
     target = hint.solution
     steps = hint_steps(ORIGINAL, bricks, hint)
-    assert steps[0] == HintStep(StepKind.REMOVE, useless)
+    assert steps[0][:2] == (StepKind.REMOVE, useless)
+    assert steps[0].why == "No lemming ever reaches it, so it only uses up a brick."
     assert [s.kind for s in steps[1:]] == [StepKind.PLACE] * 3 and {s.cell for s in steps[1:]} == set(target)
     view = HintView(hint, bricks, steps, revealed=1)
-    assert hint_text(view).startswith("Hint 1/4: remove the brick at") and "never helps" in hint_text(view)
-    assert hint_text(replace(view, revealed=4)).endswith("(that is the whole solution)")
+    assert hint_text(view) == (f"Hint 1/4: remove the brick at {cell_words(useless)}. No lemming ever reaches it, "
+                               "so it only uses up a brick.")
+    last = hint_text(replace(view, revealed=4))
+    assert last.startswith(f"Hint 4/4 (the last): place a brick at {cell_words(steps[3].cell)}. It ")
+    assert "solutions uses" not in last and "frame" in last
