@@ -322,6 +322,8 @@ def compute_hint(level: Level, bricks: Iterable[Brick], context: SolveContext | 
     wins = len(player) <= level.budget and simulate(level, player).won
     if wins and len(player) <= len(target):
         note = "" if minimum is not None else "(the fewest bricks were not proved in the time allowed)"
+        if minimum is not None and len(player) > minimum:
+            note = f"your {_bricks(len(player))} win, but {minimum} {'is' if minimum == 1 else 'are'} enough"
         return Hint(SOLVED, None, player, note=note, **extra)
     steps = plan(level, player, target, facts.never_useful)
     action, cell = steps[0]

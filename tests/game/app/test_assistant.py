@@ -16,7 +16,7 @@ from ai.kernel.base import RelaxedSolution, SolveMode, SolveResult, SolveStatus
 from ai.kernel.context import SolveContext
 from game.core.outcome import settled_at
 from game.core.simulation import simulate
-from game.core.level import Level
+from game.core.level import Level, cell_words
 from game.core.progress import ProgressStore, default_progress_path
 from game.core.storage import user_exports_dir
 from game.app.app import App, FixedClock
@@ -80,14 +80,14 @@ def test_hint_highlights_a_cell_of_an_optimal_solution_and_is_counted(app: App) 
     cells = hint_cells(scene)
     assert len(cells) == 1 and cells[0] in SOLUTION_CELLS
     line = next(line for line in scene.status_lines if line.startswith("Hint"))
-    assert f"place a brick at ({cells[0][0]},{cells[0][1]})" in line
+    assert f"place a brick at {cell_words(cells[0])}. It " in line and "frame" in line
     assert ProgressStore.load(default_progress_path()).records[ORIGINAL_KEY].hints_used == 1
     # repeated presses reveal more, up to a whole optimal solution
     press(app, pygame.K_h)
     press(app, pygame.K_h)
     revealed = hint_cells(scene)
     assert len(revealed) == 3 and tuple(sorted(revealed)) in ORIGINAL_SOLUTIONS
-    assert any("whole solution" in line for line in scene.status_lines)
+    assert any(line.startswith("Hint 3/3 (the last): ") for line in scene.status_lines)
     press(app, pygame.K_h)  # nothing more to reveal: not counted
     assert ProgressStore.load(default_progress_path()).records[ORIGINAL_KEY].hints_used == 3
     # following the hint: place the revealed bricks and win
@@ -108,7 +108,7 @@ def test_hint_says_which_brick_to_remove(app: App) -> None:
         press(app, pygame.K_h)
         wait_idle(app, assistant_of(scene))
     assert [(c, rgba[:3]) for c, rgba in scene.highlights] == [((1, 3), (255, 90, 90))]
-    assert any("remove the brick at (1,3)" in line for line in scene.status_lines)
+    assert any(f"remove the brick at {cell_words((1, 3))}." in line for line in scene.status_lines)
 
 
 def test_solve_enter_space_wins_and_undo_restores_the_players_bricks(app: App) -> None:
