@@ -14,7 +14,7 @@ Cells are written as :func:`game.core.level.cell_words` writes them (counted fro
 >>> from game.core.level import Level
 >>> level = Level.from_rows([">  . T", "XX.XXX", "XXXXXX"], frames=9, budget=1)
 >>> why_it_fails(level, ()).text
-'The lemming drops into a one-cell pit at frame 3: at frame 2 it stands at row 0, column 2 and the cell below it (row 1, column 2) is open, so it falls.'
+'The lemming drops into a one-cell pit at frame 3: at frame 2, the cell below it (row 1, column 2) is open, so it falls.'
 >>> the_idea(level, (), ((1, 2),)).text
 'The idea: the lemming must not drop into the pit at column 2 (frame 3).'
 """
@@ -95,16 +95,14 @@ def why_it_fails(level: Level, bricks: Sequence[Brick]) -> Lesson | None:
     branch, reads = _reading(level, bricks, state)
     r, c, _ = state
     move = move_words(branch.move, branch.turn)
-    if not reads:
-        return Lesson(f"{name} is {failure.sentence()}: at frame {t}, at {_cell(r, c)}, whatever is around it, "
-                      f"it {does(move)}.", (r, c), t)
-    key = next((x for x in reads if x[1] == branch.move), reads[-1])  # the cell it moves into, else the last read
-    said = " and ".join(_read_words(cell, off, sol, bricks) for cell, off, sol in reads)
-    lead = f"{name} {failure.sentence()}"
+    lead = fate(failure, name, fall_column(path, failure))
     if failure.kind == FailureKind.FELL_INTO_PIT:
         pit = "a one-cell pit" if failure.turning else "the pit"
         lead = f"{name} drops into {pit} at frame {failure.frame}"
-    return Lesson(f"{lead}: at frame {t} it stands at {_cell(r, c)} and {said}, so it {does(move)}.", key[0], t)
+    if not reads:
+        return Lesson(f"{lead}: at frame {t}, at {_cell(r, c)}, whatever is around it, it {does(move)}.", (r, c), t)
+    cell, off, solid = next((x for x in reads if x[1] == branch.move), reads[-1])  # where it moves, else the last read
+    return Lesson(f"{lead}: at frame {t}, {_read_words(cell, off, solid, bricks)}, so it {does(move)}.", cell, t)
 
 
 def the_idea(level: Level, bricks: Sequence[Brick], solution: Sequence[Brick]) -> Lesson | None:

@@ -52,23 +52,33 @@ def first_difference(a: Run, b: Run) -> tuple[int, int] | None:
     return found
 
 
+def _saved(with_it: Run, without: Run) -> tuple[int, int] | None:
+    """``(frame, lemming)`` of the first difference among the lemmings the brick brings home (home with it,
+    not without it), or None when it brings none home."""
+    home = [k for k, (a, b) in enumerate(zip(with_it.tracks, without.tracks))
+            if a.reached_at is not None and b.reached_at is None]
+    diffs = [(next(t for t, (x, y) in enumerate(zip(with_it.tracks[k].path, without.tracks[k].path)) if x != y), k)
+             for k in home]
+    return min(diffs) if diffs else None
+
+
 def brick_effect(level: Level, bricks: Sequence[Brick], cell: Brick) -> BrickEffect:
     """What the brick at ``cell`` does to the run of ``level`` with ``bricks`` (which hold ``cell``):
-    compared with the run without it."""
+    compared with the run without it, for the first lemming it brings home (else the first it changes)."""
     placed = tuple(bricks)
     with_it = simulate(level, placed, enforce_budget=False)
     without = simulate(level, tuple(b for b in placed if b != cell), enforce_budget=False)
     diff = first_difference(with_it, without)
     if diff is None:
         return BrickEffect(cell, None, None, None, "No lemming ever reaches it, so it changes nothing.")
-    t, k = diff
+    t, k = _saved(with_it, without) or diff
     name = who(k, len(level.lemmings))
     a, b = with_it.tracks[k].path, without.tracks[k].path
     falling = t >= 2 and a[t - 1][0] > a[t - 2][0]  # it was falling already: the brick ends the fall
     doing = change(move_of(a[t - 1], a[t]), move_of(b[t - 1], b[t]), name, t,
                    falling_at=a[t][0] if falling else None)
     missed = _failure_of(without, k)
-    then = fate(missed, name, fall_column(b, missed), since=t)
+    then = fate(missed, name, fall_column(b, missed), since=t, falling=falling)
     if missed is None and _failure_of(with_it, k) is None:
         then = f"{name} still gets home, by another way"
     return BrickEffect(cell, k, t, missed, f"It {doing}; without it, {then}.", doing)

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from game.core.outcome import FailureKind, LemmingFailure
-from game.core.physics import Offset, State, offset_words
+from game.core.outcome import FailureKind, LemmingFailure, gerund
+from game.core.physics import Offset, State, move_words, offset_words
 
 
 def who(index: int, total: int) -> str:
@@ -52,17 +52,19 @@ def fall_column(path: Sequence[State], failure: LemmingFailure | None) -> int | 
     return path[min(failure.frame, len(path) - 1)][1]
 
 
-def fate(failure: LemmingFailure | None, name: str, pit: int | None = None, since: int = 0) -> str:
+def fate(failure: LemmingFailure | None, name: str, pit: int | None = None, since: int = 0,
+         falling: bool = False) -> str:
     """What becomes of a lemming, as a clause: ``the lemming falls into the pit at column 5 at frame 9``
-    (``pit``: the column it drops into, :func:`fall_column`; a fall that began before frame ``since``
-    goes on: ``keeps falling into the pit``); ``failure`` None: it gets home."""
+    (``pit``: the column it drops into, :func:`fall_column`); said from frame ``since`` on, a fall that
+    began before goes on (``falling``: ``keeps falling into the pit``) or is over (``stays in the pit``);
+    ``failure`` None: it gets home."""
     if failure is None:
         return f"{name} gets home"
     f = failure.frame
     if failure.kind == FailureKind.FELL_INTO_PIT:
         column = failure.cell[1] if pit is None else pit
         if f is not None and f < since:
-            return f"{name} keeps falling into the pit at column {column}"
+            return f"{name} {'keeps falling into' if falling else 'stays in'} the pit at column {column}"
         return f"{name} falls into the pit at column {column} at frame {f}"
     if failure.kind == FailureKind.STUCK_TURNING:
         return f"{name} gets stuck turning on the spot from frame {f}"
@@ -83,18 +85,23 @@ def change(now: tuple[Offset, bool], then: tuple[Offset, bool], name: str, frame
 
     >>> change(((0, 0), True), ((0, 1), False), "the lemming", 8)
     'turns the lemming back at frame 8'
+    >>> change(((0, 0), True), ((1, 0), False), "the lemming", 1)
+    'keeps the lemming from falling at frame 1 (it turns back instead)'
     >>> change(((0, 1), False), ((1, 0), False), "lemming 2", 4)
     'keeps lemming 2 from falling at frame 4'
+    >>> change(((1, 0), False), ((1, 1), False), "lemming 1", 4)
+    'makes lemming 1 fall instead of falling ahead at frame 4'
     >>> change(((0, 1), False), ((1, 0), False), "the lemming", 9, falling_at=6)
     "stops the lemming's fall at row 6, frame 9"
     """
     (move, turn), (old, old_turn) = now, then
+    if old[0] > 0 and move[0] <= 0:
+        back = " (it turns back instead)" if turn and not old_turn else ""
+        if falling_at is not None:
+            return f"stops {name}'s fall at row {falling_at}, frame {frame}{back}"
+        return f"keeps {name} from falling at frame {frame}{back}"
     if turn and not old_turn:
         return f"turns {name} back at frame {frame}"
-    if old[0] > 0 and move[0] <= 0:
-        if falling_at is not None:
-            return f"stops {name}'s fall at row {falling_at}, frame {frame}"
-        return f"keeps {name} from falling at frame {frame}"
     if move[0] < 0 <= old[0]:
         return f"lets {name} climb at frame {frame}"
     if move == (0, 0) and not turn:
@@ -103,7 +110,7 @@ def change(now: tuple[Offset, bool], then: tuple[Offset, bool], name: str, frame
         return f"makes {name} fall at frame {frame}"
     if old_turn and not turn:
         return f"lets {name} go on without turning at frame {frame}"
-    return f"makes {name} go another way at frame {frame}"
+    return f"makes {name} {move_words(move, turn)} instead of {gerund(move_words(old, old_turn))} at frame {frame}"
 
 
 __all__ = ["cell_seen", "change", "does", "fall_column", "fate", "who"]

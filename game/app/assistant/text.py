@@ -48,7 +48,7 @@ def hint_text(view: HintView, *, final: bool = False) -> str:
     >>> hint = Hint(HintAction.PLACE, (1, 2), ((1, 2),), 1)
     >>> step = HintStep(StepKind.PLACE, (1, 2), "It keeps the lemming from falling at frame 3.")
     >>> hint_text(HintView(hint, (), (step,), revealed=1))
-    'Hint 1/1 (the last): place a brick at row 1, column 2. It keeps the lemming from falling at frame 3.'
+    'Hint 1/1: place a brick at row 1, column 2. It keeps the lemming from falling at frame 3.'
     """
     hint = view.hint
     if hint.action == "solved":
@@ -62,7 +62,7 @@ def hint_text(view: HintView, *, final: bool = False) -> str:
     k = view.revealed
     step = view.steps[k - 1]
     where = cell_words(step.cell)
-    last = " (the last)" if final or k == len(view.steps) else ""
+    last = " (the last)" if final else ""
     what = f"place a brick at {where}" if step.kind == StepKind.PLACE else f"remove the brick at {where}"
     return f"Hint {k}/{len(view.steps)}{last}: {what}." + (f" {step.why}" if step.why else "")
 

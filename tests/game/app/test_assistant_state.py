@@ -91,5 +91,5 @@ def test_hint_steps_remove_first_then_place_in_the_order_the_lemmings_meet_them(
     assert hint_text(view) == (f"Hint 1/4: remove the brick at {cell_words(useless)}. No lemming ever reaches it, "
                                "so it only uses up a brick.")
     last = hint_text(replace(view, revealed=4))
-    assert last.startswith(f"Hint 4/4 (the last): place a brick at {cell_words(steps[3].cell)}. It ")
+    assert last.startswith(f"Hint 4/4: place a brick at {cell_words(steps[3].cell)}. It ")
     assert "solutions uses" not in last and "frame" in last

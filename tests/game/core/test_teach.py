@@ -35,7 +35,7 @@ def check_reason(level: Level, bricks: tuple[tuple[int, int], ...]) -> None:
     frame = lesson.frame
     path = run.tracks[failure.lemming].path
     state = path[min(frame, len(path) - 1)]
-    if " stands at " in lesson.text:  # the cell it names is one the level's physics reads there, with its true content
+    if ", so it " in lesson.text and "whatever is around it" not in lesson.text:  # the cell it names is one the level's physics reads there, with its true content
         assert f"frame {frame}" in lesson.text
         assert lesson.cell in step_reads(level.physics, solid_of(level, bricks), state)
         assert f"({cell_words(lesson.cell)}) is " in lesson.text
@@ -44,6 +44,8 @@ def check_reason(level: Level, bricks: tuple[tuple[int, int], ...]) -> None:
         words = "is open" if not solid else ("is a brick" if lesson.cell in bricks else "is a wall")
         assert f"({cell_words(lesson.cell)}) {words}" in lesson.text
         assert "does:" not in lesson.text and ", so it " in lesson.text
+    elif "whatever is around it" in lesson.text:
+        assert lesson.cell == state[:2] and f"frame {frame}" in lesson.text
     else:
         assert "needs a shorter way" in lesson.text and lesson.cell == path[-1][:2]
     if len(level.lemmings) > 1:
