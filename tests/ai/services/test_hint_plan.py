@@ -12,7 +12,7 @@ from game.core.level import Level, cell_words
 from game.core.pack import pack_level_paths
 from game.core.simulation import simulate
 from game.core.teach import why_it_fails
-from tests.conftest import ORIGINAL_PACK
+from tests.conftest import ORIGINAL_PACK, ORIGINAL_SOLUTIONS
 from tests.game.core.test_teach import check_idea
 from tests.game.core.test_teach_effects import check_effect
 
@@ -59,8 +59,6 @@ def test_the_plan_keeps_the_players_bricks_when_a_winning_set_within_the_budget_
 
 
 def test_partial_solutions_of_the_original_are_extended() -> None:
-    from tests.conftest import ORIGINAL_SOLUTIONS
-
     level = Level.load(ORIGINAL_PACK)
     for solution in ORIGINAL_SOLUTIONS:
         for keep in (solution[:1], solution[1:]):
@@ -88,3 +86,4 @@ def test_a_winning_set_with_spare_bricks_is_the_players_own() -> None:
     assert plan.note == "your 2 bricks win, but 1 is enough"
     line = hint_text(HintView(plan, ((0, 1), (2, 2)), ()))
     assert line == "Hint: your bricks already win  -  press Space (1 would be enough)"
+
