@@ -337,9 +337,9 @@ def compute_hint(level: Level, bricks: Iterable[Brick], context: SolveContext | 
     elif extended_note:
         note = extended_note
     elif action == REMOVE and cell in set(facts.never_useful):
-        note = f"the brick at ({cell[0]},{cell[1]}) is in no minimum solution"
+        note = f"the brick at {cell_words(cell)} is in no minimum solution"
     elif action == REMOVE:
-        note = f"no minimum solution uses all your bricks: the closest one does without ({cell[0]},{cell[1]})"
+        note = f"no minimum solution uses all your bricks: the closest one does without {cell_words(cell)}"
     return Hint(action, cell, target, steps=steps, note=note, **extra)
 
 

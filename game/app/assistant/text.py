@@ -19,14 +19,15 @@ def result_text(result: SolveResult, waited: float | None = None) -> str:
     """One player-facing line for an answer, e.g. ``Auto: 3 bricks, the fewest possible (proved in 6.1 ms)``.
 
     ``waited``: the seconds the player waited for it (the job's wall time, start-up included); shown
-    instead of the solver's own measure, which leaves out loading and learning."""
+    instead of the solver's own measure, which leaves out loading and learning.  An answer worked out
+    before (the plan a hint made) shows no time."""
     who = solver_label(result.solver)
     secs = result.stats.seconds if waited is None else waited
     took = f"{secs:.2f} s" if secs >= 0.01 else f"{secs * 1000:.1f} ms"
     n = len(result.bricks) if result.bricks is not None else 0
     bricks = f"{n} brick{'s' if n != 1 else ''}"
     if result.status == SolveStatus.OPTIMAL and result.bricks is not None:
-        return f"{who}: {bricks}, the fewest possible (proved in {took})"
+        return f"{who}: {bricks}, the fewest possible ({'proved in ' + took if secs > 0 else 'proved'})"
     if result.status == SolveStatus.FEASIBLE and result.bricks is not None and result.message:
         return f"{who}: {bricks}, {result.message} ({took})"
     if result.status == SolveStatus.FEASIBLE and result.bricks is not None:
