@@ -12,10 +12,8 @@ The runner delivers the events to the assistant's callbacks once per frame.  The
 overlay in the same draw pass (:meth:`Assistant.draw`); nothing is written into the scene.
 
 A job that fails never shows a Python error: the player reads a friendly line, the details go to
-``errors.log`` in the data folder (:func:`game.core.error_log.log_error`).
-
-H and S share one plan per brick set (:func:`ai.facade.player_plan`, kept in the state): with the default
-solver the solution S shows is the one whose bricks H reveals one by one.
+``errors.log`` in the data folder (:func:`game.core.error_log.log_error`).  H and S (default solver)
+share one plan per brick set (:func:`ai.facade.player_plan`): S shows the bricks H reveals.
 
 Keys: H hint (again: reveal more), S solve, A all optimal solutions (browse with ``[`` ``]``), Tab
 the solver, F deductions, G GIF of the run on screen; with a solution on screen Enter applies it (on
@@ -188,15 +186,26 @@ class Assistant:
 
     def _request_plan(self) -> int | None:
         """S with the default solver: the solution of the plan H shares for the bricks on the board."""
-        bricks = tuple(self.host.bricks)
-        plan = self.state.plan_for(bricks)
-        if plan is not None:
-            self.cancel(quiet=True)
-            self.state = with_plan_answer(self.state, self.level, bricks, plan, bricks)
-            return None
-        known = self.state.cached(PREFETCH_SOLVER, SolveMode.ALL.value)
-        return self._submit(TaskKind.PLAN, hint_job(self.level, bricks, known), PREFETCH_SOLVER,
-                            self.solve_time_limit)
+        return self._plan(TaskKind.PLAN, tuple(self.host.bricks), self.solve_time_limit)
+
+    def _plan(self, kind: TaskKind, bricks: BrickSet, time_limit: float | None) -> int | None:
+        """Show the plan for ``bricks`` at once when it is known (a running job stops), else submit the job
+        that makes it (its id)."""
+        if self.state.plan_for(bricks) is None:
+            known = self.state.cached(PREFETCH_SOLVER, SolveMode.ALL.value)  # the minimum solutions, if listed
+            return self._submit(kind, hint_job(self.level, bricks, known), PREFETCH_SOLVER, time_limit)
+        self.cancel(quiet=True)
+        self._planned(kind, bricks, self.state.plan_for(bricks), None)
+        return None
+
+    def _planned(self, kind: TaskKind, bricks: BrickSet, plan: Hint | None, waited: float | None) -> None:
+        """The plan for ``bricks`` arrived (or was known): H teaches from it, S shows its solution."""
+        if plan is None:
+            return
+        if kind == TaskKind.HINT:
+            self._set_hint(bricks, plan)
+        else:
+            self.state = with_plan_answer(self.state, self.level, bricks, plan, tuple(self.host.bricks), waited)
 
     def request_hint(self) -> int | None:
         """H teaches in steps: the first press says where and why the current run fails, the second
@@ -213,16 +222,9 @@ class Assistant:
                 self._count_hint()
             self.state = replace(self.state, hint=view)
             return None
-        known = self.state.cached(PREFETCH_SOLVER, SolveMode.ALL.value)  # the minimum solutions, if enumerated
         self._lesson = lesson_for(self.level, bricks)
         self.state = replace(self.state, hint=None, lesson=self._lesson.text if self._lesson else "")
-        plan = self.state.plan_for(bricks)  # S (or an earlier H) planned for these bricks: the same plan
-        if plan is not None:
-            self.cancel(quiet=True)
-            self._set_hint(bricks, plan)
-            return None
-        return self._submit(TaskKind.HINT, hint_job(self.level, bricks, known), PREFETCH_SOLVER,
-                            self.hint_time_limit)
+        return self._plan(TaskKind.HINT, bricks, self.hint_time_limit)  # S's plan, when it made one
 
     def toggle_forced(self) -> None:
         """F: show or hide the deductions (proved by enumerating every optimal solution)."""
@@ -380,13 +382,9 @@ class Assistant:
         if event.kind == JobEventKind.CANCELLED:
             self.say(f"{solver_label(run.solver)}: cancelled")
             return
-        if run.kind == TaskKind.HINT:
-            self._set_hint(*event.payload)
-            return
-        if run.kind == TaskKind.PLAN:
+        if run.kind in (TaskKind.HINT, TaskKind.PLAN):
             bricks, plan = event.payload
-            self.state = with_plan_answer(self.state, self.level, bricks, plan, tuple(self.host.bricks),
-                                          waited=event.elapsed)
+            self._planned(run.kind, bricks, plan, event.elapsed)
             return
         result: SolveResult = event.payload
         self.state = self.state.remember(result)
