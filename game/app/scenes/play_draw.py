@@ -7,6 +7,7 @@ game state).
 
 from __future__ import annotations
 
+import functools
 import math
 
 import pygame
@@ -84,7 +85,19 @@ def status_strip_text(width: int, left: int) -> tuple[int, int, int]:
 
 def status_layout(lines: list[str], width: int, left: int) -> tuple[int, int, list[str]]:
     """``(text size, line step, lines)`` the strip shows ``lines`` as: wrapped onto its two lines when they
-    fit there, else onto three lines of :data:`STRIP_SMALL` text (a long hint), else one line each (cut)."""
+    fit there, else onto three lines of :data:`STRIP_SMALL` text (a long hint), else one line each (cut).
+    Worked out once per lines and window (the strip is drawn every frame)."""
+    size, step, shown = _status_layout(tuple(lines), width, left)
+    return size, step, list(shown)
+
+
+@functools.lru_cache(maxsize=64)
+def _status_layout(lines: tuple[str, ...], width: int, left: int) -> tuple[int, int, tuple[str, ...]]:
+    size, step, shown = _wrap_status(list(lines), width, left)
+    return size, step, tuple(shown)
+
+
+def _wrap_status(lines: list[str], width: int, left: int) -> tuple[int, int, list[str]]:
     size, _, room = status_strip_text(width, left)
     wrapped = [part for line in lines for part in hud.wrap_text(line, size, room, max_lines=9)]
     if len(wrapped) <= 2:
