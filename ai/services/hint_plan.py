@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ai.kernel.base import SolveMode, SolveResult, SolveStats, SolveStatus
+from ai.kernel.base import BrickSet, SolveMode, SolveResult, SolveStats, SolveStatus
 from ai.kernel.context import SolveContext
 from ai.services.hints import IMPOSSIBLE, UNKNOWN, Hint, compute_hint
 from game.core.level import Brick, Level
@@ -29,12 +29,13 @@ PLAN_SOLVER = "auto"
 
 
 def player_plan(level: Level, bricks: Iterable[Brick], context: SolveContext | None = None, *,
-                known: SolveResult | None = None) -> Hint:
+                known: SolveResult | None = None, prefer: BrickSet | None = None) -> Hint:
     """The plan for a player who placed ``bricks``: the hint, its steps and the solution it leads to.
 
     ``known``: the level's minimum solutions already enumerated (mode ``all``), reused as
-    :func:`~ai.services.hints.compute_hint` does."""
-    return compute_hint(level, bricks, context, known=known, extend=True)
+    :func:`~ai.services.hints.compute_hint` does; ``prefer``: the solution of an earlier plan, kept while it
+    holds all of ``bricks`` (a player following the hints keeps the same solution)."""
+    return compute_hint(level, bricks, context, known=known, extend=True, prefer=prefer)
 
 
 def plan_result(plan: Hint, seconds: float) -> SolveResult:

@@ -275,7 +275,8 @@ def closest_solution(player: Iterable[Brick], candidates: Sequence[BrickSet]) ->
 
 
 def compute_hint(level: Level, bricks: Iterable[Brick], context: SolveContext | None = None, *,
-                 solver: str = DEFAULT_SOLVER, known: SolveResult | None = None, extend: bool = False) -> Hint:
+                 solver: str = DEFAULT_SOLVER, known: SolveResult | None = None, extend: bool = False,
+                 prefer: BrickSet | None = None) -> Hint:
     """The hint for a player who has placed ``bricks`` (legal cells; may exceed the budget).
 
     ``context`` (default: no limit) bounds the whole hint; a stopped hint says so (``unknown``).
@@ -286,7 +287,8 @@ def compute_hint(level: Level, bricks: Iterable[Brick], context: SolveContext | 
 
     ``extend``: when no minimum solution keeps all the player's bricks, lead to the fewest-brick winning set
     within the budget that does (:func:`ai.services.extension.extension_target`), else to one that drops a
-    single brick of theirs, before falling back on the closest minimum solution.
+    single brick of theirs, before falling back on the closest minimum solution.  ``prefer``: a winning set
+    led to before (e.g. the one an earlier hint revealed), kept while it holds all the player's bricks.
     """
     ctx = context if context is not None else SolveContext.create(solver="hint")
     player = check_bricks(level, bricks, enforce_budget=False)
@@ -312,11 +314,7 @@ def compute_hint(level: Level, bricks: Iterable[Brick], context: SolveContext | 
             extended = None
         if extended is not None:
             candidates.append(extended)
-    target = closest_solution(player, candidates)
-    extended_note = ""
-    if extend and not set(player) <= set(target) and len(player) <= level.budget:
-        found, extended_note = _extension(level, player, facts.never_useful, minimum, ctx, solver)
-        target = found if found is not None else target
+    target, extended_note = _target(level, player, candidates, facts, ctx, solver, extend, prefer)
     if len(target) > level.budget or not simulate(level, target).won:  # replay before showing it
         raise WrongSolutionError(f"hint: brick set {format_bricks(target)} does not win within the budget")
     wins = len(player) <= level.budget and simulate(level, player).won
@@ -341,6 +339,22 @@ def compute_hint(level: Level, bricks: Iterable[Brick], context: SolveContext | 
     elif action == REMOVE:
         note = f"no minimum solution uses all your bricks: the closest one does without {cell_words(cell)}"
     return Hint(action, cell, target, steps=steps, note=note, **extra)
+
+
+def _target(level: Level, player: Sequence[Brick], candidates: Sequence[BrickSet], facts: Deductions,
+            ctx: SolveContext, solver: str, extend: bool, prefer: BrickSet | None) -> tuple[BrickSet, str]:
+    """The solution the hint leads to, and the note it earns: ``prefer`` when it keeps the player's bricks
+    and wins as a minimum solution or (``extend``) within the budget; else the minimum solution closest to
+    the player's bricks, or (``extend``) a winning set that keeps them (:func:`_extension`)."""
+    target = closest_solution(player, candidates)
+    if prefer is not None and set(player) <= set(prefer) and len(prefer) <= level.budget and (
+            tuple(prefer) in set(candidates) or extend) and simulate(level, prefer).won:
+        return tuple(sorted(prefer)), ""
+    if extend and not set(player) <= set(target) and len(player) <= level.budget:
+        found, note = _extension(level, player, facts.never_useful, facts.min_bricks, ctx, solver)
+        if found is not None:
+            return found, note
+    return target, ""
 
 
 def _extension(level: Level, player: Sequence[Brick], never_useful: Sequence[Brick], minimum: int | None,

@@ -193,7 +193,8 @@ class Assistant:
         that makes it (its id)."""
         if self.state.plan_for(bricks) is None:
             known = self.state.cached(PREFETCH_SOLVER, SolveMode.ALL.value)  # the minimum solutions, if listed
-            return self._submit(kind, hint_job(self.level, bricks, known), PREFETCH_SOLVER, time_limit)
+            job = hint_job(self.level, bricks, known, self.state.plan_holding(bricks))  # keep its solution
+            return self._submit(kind, job, PREFETCH_SOLVER, time_limit)
         self.cancel(quiet=True)
         self._planned(kind, bricks, self.state.plan_for(bricks), None)
         return None

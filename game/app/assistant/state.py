@@ -223,6 +223,12 @@ class AssistantState:
         """The plan computed for ``bricks``, or None."""
         return next((plan for mine, plan in self.plans if mine == bricks), None)
 
+    def plan_holding(self, bricks: BrickSet) -> BrickSet | None:
+        """The solution of the newest plan that holds all of ``bricks`` (a player following the hints), or None."""
+        mine = set(bricks)
+        return next((tuple(plan.solution) for _, plan in reversed(self.plans)
+                     if plan.solution is not None and mine <= set(plan.solution)), None)
+
     def with_plan(self, bricks: BrickSet, plan: Hint) -> AssistantState:
         """Keep the plan for ``bricks`` (the :data:`PLANS_KEPT` newest brick sets); one it did not finish
         (no solution) is not kept, so the next press tries again."""

@@ -87,3 +87,18 @@ def test_a_winning_set_with_spare_bricks_is_the_players_own() -> None:
     line = hint_text(HintView(plan, ((0, 1), (2, 2)), ()))
     assert line == "Hint: your bricks already win  -  press Space (1 would be enough)"
 
+
+
+def test_an_earlier_plans_solution_is_kept_while_it_holds_the_players_bricks() -> None:
+    level = Level.load(ORIGINAL_PACK)
+    for solution in ORIGINAL_SOLUTIONS:  # following any of them brick by brick leads to it, not another
+        for k in range(len(solution)):
+            plan = player_plan(level, solution[:k], prefer=solution)
+            assert plan.solution == solution and [c for _, c in plan.steps] == [
+                c for c in (cell for _, cell in player_plan(level, (), prefer=solution).steps) if c not in solution[:k]]
+    other = sorted(ORIGINAL_SOLUTIONS)[-1]
+    mine = next(c for c in sorted(ORIGINAL_SOLUTIONS)[0] if c not in other)
+    assert player_plan(level, (mine,), prefer=other).solution != other  # it no longer holds the bricks
+    assert not simulate(ROOMY, ((0, 3), (1, 2))).won
+    kept = player_plan(ROOMY, [(0, 3)], prefer=((0, 3), (1, 2)))
+    assert kept.solution == ((0, 3), (2, 2))  # an earlier set is kept only when it wins
