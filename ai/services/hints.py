@@ -325,20 +325,28 @@ def compute_hint(level: Level, bricks: Iterable[Brick], context: SolveContext | 
         return Hint(SOLVED, None, player, note=note, **extra)
     steps = plan(level, player, target, facts.never_useful)
     action, cell = steps[0]
-    note = ""
+    note = _note(level, player, target, wins, steps[0], facts.never_useful, extended_note)
+    return Hint(action, cell, target, steps=steps, note=note, **extra)
+
+
+def _note(level: Level, player: Sequence[Brick], target: BrickSet, wins: bool, first: Step,
+          never_useful: Sequence[Brick], extended: str) -> str:
+    """The note of a hint whose first step is ``first``: spare bricks, bricks over the budget, the note of
+    an extension of the player's bricks (``extended``), or why a brick goes ('' when none of these)."""
+    action, cell = first
     if wins:
-        note = (f"your {_bricks(len(player))} win{'s' if len(player) == 1 else ''}, but {len(target)} "
+        return (f"your {_bricks(len(player))} win{'s' if len(player) == 1 else ''}, but {len(target)} "
                 f"{'is' if len(target) == 1 else 'are'} enough ({_bricks(len(player) - len(target))} more "
                 "than needed)")
-    elif len(player) > level.budget:
-        note = f"your {_bricks(len(player))} exceed the budget of {level.budget}"
-    elif extended_note:
-        note = extended_note
-    elif action == REMOVE and cell in set(facts.never_useful):
-        note = f"the brick at {cell_words(cell)} is in no minimum solution"
-    elif action == REMOVE:
-        note = f"no minimum solution uses all your bricks: the closest one does without {cell_words(cell)}"
-    return Hint(action, cell, target, steps=steps, note=note, **extra)
+    if len(player) > level.budget:
+        return f"your {_bricks(len(player))} exceed the budget of {level.budget}"
+    if extended:
+        return extended
+    if action == REMOVE and cell in set(never_useful):
+        return f"the brick at {cell_words(cell)} is in no minimum solution"
+    if action == REMOVE:
+        return f"no minimum solution uses all your bricks: the closest one does without {cell_words(cell)}"
+    return ""
 
 
 def _target(level: Level, player: Sequence[Brick], candidates: Sequence[BrickSet], facts: Deductions,
