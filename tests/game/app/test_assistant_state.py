@@ -9,7 +9,7 @@ import pytest
 from ai.services.hints import compute_hint
 from ai.kernel.base import SolveMode, SolveResult, SolveStats, SolveStatus
 from game.core.level import Level, cell_words
-from game.app.assistant.answers import hint_steps, order_solutions
+from game.app.assistant.answers import hint_steps, order_solutions, with_answer
 from game.app.assistant.state import (
     AssistantState,
     HintStep,
@@ -54,6 +54,17 @@ def test_solutions_closest_to_the_players_bricks_come_first() -> None:
     mine = SOLS[3][:2]
     ordered = order_solutions(result, mine)
     assert set(ordered) == set(SOLS) and ordered[0] == SOLS[3]
+
+
+def test_the_plan_h_shares_comes_first_among_all_the_solutions() -> None:
+    result = answer(SolveStatus.OPTIMAL, mode=SolveMode.ALL, bricks=SOLS[-1], solutions=SOLS, complete=True)
+    plan = compute_hint(ORIGINAL, (), known=result)
+    assert plan.solution is not None and plan.solution != SOLS[-1]  # not the answer's own best
+    state = AssistantState().with_plan((), plan)
+    ordered = with_answer(state, ORIGINAL, result, ()).solution
+    assert ordered is not None and ordered.solutions[0] == plan.solution and set(ordered.solutions) == set(SOLS)
+    assert state.plan_for(()) is plan and state.plan_for(((1, 1),)) is None
+    assert state.plan_holding(plan.solution[:1]) == plan.solution
 
 
 def test_footer_keys_follow_what_is_on_screen() -> None:
