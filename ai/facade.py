@@ -6,7 +6,8 @@ The app (:mod:`game.app`) and the command line (:mod:`game.cli`) import the AI o
 the one way a piece of AI work learns its deadline, its cancel request and where to report.
 
 * **The lemming game**: :func:`solve` (any registered solver; every answer replayed by the reference
-  simulator), :func:`compute_hint`, :func:`analyse_level` (and why a level has no solution:
+  simulator), :func:`compute_hint`, the plan the game's hint and solution share (:func:`player_plan`,
+  :func:`plan_result`), :func:`analyse_level` (and why a level has no solution:
   :func:`unsolvable_reasons`, :func:`stuck_lemmings`), :func:`rate_level`, :func:`generate_run`, the
   learning entries (:func:`learn_physics`, :func:`learn_rules`, the player's :func:`knowledge`).
 * **Reverse Life**: :func:`life_reverse`, :func:`life_hint`, :func:`life_backbone`, :func:`life_learn_rule`.
@@ -70,7 +71,8 @@ from ai.services.generation.endless import difficulty_spec, rated_level
 from ai.services.generation.generator import pick_certifier
 from ai.services.generation.layout import MIN_SIDE as GENERATION_MIN_SIDE
 from ai.services.generation.parallel import ProgressBar, RunSpec, default_jobs, generate_run
-from ai.services.hints import Hint, compute_hint
+from ai.services.hint_plan import plan_result, player_plan
+from ai.services.hints import Hint, HintAction, compute_hint
 from ai.services.learned_hint import learned_hint
 from ai.services.rating import Rating, player_label, rate_level
 from ai.solvers.learned import read_rules
@@ -83,7 +85,7 @@ from ai.services.generation.generator import GeneratedLevel
 
 __all__ = [
     "COMPARTMENT_GRIDS", "MODEL_CURVES", "REGIME_CURVES", "Curves", "GENERATION_MIN_SIDE", "SOLVERS",
-    "Analysis", "AnalysisStatus", "Hint", "JobCancelled", "JobFailed", "Knowledge", "LifeHint", "LifeHintKind",
+    "Analysis", "AnalysisStatus", "Hint", "HintAction", "JobCancelled", "JobFailed", "Knowledge", "LifeHint", "LifeHintKind",
     "LifeReverseStatus",
     "MinesAnalysis", "MinesAnalysisStatus", "MinesMoveKind", "MinesWrongAnswerError", "PegsStatus", "Progress",
     "ProgressBar", "ProgressCallback", "Rating", "RelaxedSolution", "RulePicture", "RunSpec", "SolveContext",
@@ -94,7 +96,8 @@ __all__ = [
     "life_backbone", "life_disagreements", "life_hint", "life_learn_rule", "life_reverse", "load_observations",
     "mines_analyze", "mines_bench", "mines_check_against_board", "mines_check_against_view", "mines_next_moves",
     "offered_solvers", "ordinary_games", "pegs_hint", "pegs_learn", "pegs_parse_games", "pegs_random_games",
-    "pegs_solve", "pegs_verify", "pick_certifier", "player_label", "rate_level", "rated_level",
+    "pegs_solve", "pegs_verify", "pick_certifier", "plan_result", "player_label", "player_plan", "rate_level",
+    "rated_level",
     "read_rules", "record_run", "run_bench", "run_in_child", "solve", "stuck_lemmings", "unsolvable_reasons",
     "Game", "GeneratedLevel", "LearnedPhysics",  # the command line's types
 ]

@@ -10,7 +10,8 @@ Usage: ``python bench/ui_frame_time.py [--frames 600] [--update]`` (``--update``
 instead (effects and the music loop playing through SDL's dummy audio driver, the failure marks of
 a lost run, the pause menu) and ``--update`` then rewrites "Play scene frame time with sound".  ``--timeline`` runs the timeline scenarios (the timeline under
 the map drawn every frame, and dragged through the run) and ``--update`` rewrites "Play scene frame
-time with the timeline".
+time with the timeline".  Two scenarios keep a long hint line (three lines of the status strip) on
+screen while placing, at 1280x800 and at 800x500.
 """
 
 from __future__ import annotations
@@ -54,11 +55,17 @@ def bench_level() -> Level:
     raise SystemExit("no 24x32 level in the pack")
 
 
+#: A hint line as long as the longest the pack's hints show (three lines of the status strip at 800x500).
+LONG_HINT = ("Hint 2/2: place a brick at row 3, column 0. It keeps the lemming from falling at frame 10 (it turns "
+             "back instead); without it, the lemming falls into the pit at column 0 at frame 10.")
+
+
 def measure(level: Level, frames: int, *, speed_presses: int, preview: bool, release: bool,
             music: bool = False, lose: bool = False, pause: bool = False, sound: bool = True,
-            scrub: bool = False) -> list[float]:
-    """Milliseconds per App.step for ``frames`` frames of one scenario."""
-    app = build_app(size=(1280, 800), clock=FixedClock(), progress=ProgressStore.in_memory(),
+            scrub: bool = False, hint: bool = False, size: tuple[int, int] = (1280, 800)) -> list[float]:
+    """Milliseconds per App.step for ``frames`` frames of one scenario (``hint``: a long hint line stays
+    in the status strip)."""
+    app = build_app(size=size, clock=FixedClock(), progress=ProgressStore.in_memory(),
               settings=SettingsStore.in_memory(), resume=ResumeStore.in_memory(), sound=sound)
     if music:
         app.sound.start_music()
@@ -77,6 +84,8 @@ def measure(level: Level, frames: int, *, speed_presses: int, preview: bool, rel
     scene.preview = preview
     for _ in range(speed_presses):
         scene.change_speed(1)
+    if hint:
+        scene.say(LONG_HINT, seconds=1e9)
     return _timed(app, scene, level, frames, release=release, replay=True, pause=pause, scrub=scrub)
 
 
@@ -140,6 +149,9 @@ def main() -> int:
         ("run playing, 1x", dict(speed_presses=0, preview=False, release=True)),
         ("run playing, 8x, trajectory preview on", dict(speed_presses=3, preview=True, release=True)),
         ("placing, mouse hovering", dict(speed_presses=0, preview=False, release=False)),
+        ("placing, a long hint in the strip", dict(speed_presses=0, preview=False, release=False, hint=True)),
+        ("placing, a long hint in the strip, 800x500",
+         dict(speed_presses=0, preview=False, release=False, hint=True, size=(800, 500))),
     ]
     rows = []
     for name, opts in scenarios:

@@ -37,7 +37,7 @@ from __future__ import annotations
 import enum
 import itertools
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from ai.solvers import registry
@@ -46,7 +46,8 @@ import ai.solvers.portfolio  # noqa: F401  - the default solver: the game's work
 from ai.kernel.base import BrickSet, SolveMode, SolveResult, SolveStatus, WrongSolutionError
 from ai.kernel.context import SolveContext, SolveStopped
 from ai.solvers.reach import reach_for
-from game.core.level import Brick, Level
+from ai.services.extension import extension_target, with_walls
+from game.core.level import Brick, Level, cell_words
 from game.core.reads import run_reads
 from game.core.rules import check_bricks, format_bricks
 from game.core.simulation import simulate
@@ -228,14 +229,6 @@ def deduce(level: Level, context: SolveContext | None = None, *, solver: str = D
     return _as_deductions(level, result, ctx)
 
 
-def _with_walls(level: Level, cells: Iterable[Brick], budget: int) -> Level:
-    """``level`` with ``cells`` turned into walls (a brick and a wall block alike) and budget ``budget``."""
-    rows = [list(row) for row in level.grid]
-    for r, c in cells:
-        rows[r][c] = "X"
-    return replace(level, budget=budget, grid=tuple("".join(row) for row in rows))
-
-
 def extend_players_bricks(level: Level, player: Iterable[Brick], min_bricks: int, ctx: SolveContext,
                           solver: str = DEFAULT_SOLVER) -> BrickSet | None:
     """A minimum solution keeping as many of the player's bricks as possible, without the full list.
@@ -259,7 +252,7 @@ def extend_players_bricks(level: Level, player: Iterable[Brick], min_bricks: int
 def _extend(level: Level, keep: Sequence[Brick], min_bricks: int, ctx: SolveContext, solver: str
             ) -> BrickSet | None:
     """A minimum solution containing ``keep``, or ``None`` (no such solution, or no answer in time)."""
-    fixed = _with_walls(level, keep, min_bricks - len(keep))
+    fixed = with_walls(level, keep, min_bricks - len(keep))
     result = registry.solve(fixed, solver=solver, mode=SolveMode.MIN, ctx=ctx)
     if result.status != SolveStatus.OPTIMAL or result.bricks is None:
         return None
@@ -282,7 +275,8 @@ def closest_solution(player: Iterable[Brick], candidates: Sequence[BrickSet]) ->
 
 
 def compute_hint(level: Level, bricks: Iterable[Brick], context: SolveContext | None = None, *,
-                 solver: str = DEFAULT_SOLVER, known: SolveResult | None = None) -> Hint:
+                 solver: str = DEFAULT_SOLVER, known: SolveResult | None = None, extend: bool = False,
+                 prefer: BrickSet | None = None) -> Hint:
     """The hint for a player who has placed ``bricks`` (legal cells; may exceed the budget).
 
     ``context`` (default: no limit) bounds the whole hint; a stopped hint says so (``unknown``).
@@ -290,6 +284,11 @@ def compute_hint(level: Level, bricks: Iterable[Brick], context: SolveContext | 
     ``known``: an earlier ``all``-mode answer of ``registry.solve`` for this level (already replayed), e.g. the
     one the game's assistant enumerates in the background when a level opens; the hint then reuses its
     minimum solutions instead of enumerating them again.
+
+    ``extend``: when no minimum solution keeps all the player's bricks, lead to the fewest-brick winning set
+    within the budget that does (:func:`ai.services.extension.extension_target`), else to one that drops a
+    single brick of theirs, before falling back on the closest minimum solution.  ``prefer``: a winning set
+    led to before (e.g. the one an earlier hint revealed), kept while it holds all the player's bricks.
     """
     ctx = context if context is not None else SolveContext.create(solver="hint")
     player = check_bricks(level, bricks, enforce_budget=False)
@@ -315,27 +314,72 @@ def compute_hint(level: Level, bricks: Iterable[Brick], context: SolveContext | 
             extended = None
         if extended is not None:
             candidates.append(extended)
-    target = closest_solution(player, candidates)
+    target, extended_note = _target(level, player, candidates, facts, ctx, solver, extend, prefer)
     if len(target) > level.budget or not simulate(level, target).won:  # replay before showing it
         raise WrongSolutionError(f"hint: brick set {format_bricks(target)} does not win within the budget")
     wins = len(player) <= level.budget and simulate(level, player).won
     if wins and len(player) <= len(target):
         note = "" if minimum is not None else "(the fewest bricks were not proved in the time allowed)"
+        if minimum is not None and len(player) > minimum:
+            note = f"your {_bricks(len(player))} win, but {minimum} {'is' if minimum == 1 else 'are'} enough"
         return Hint(SOLVED, None, player, note=note, **extra)
     steps = plan(level, player, target, facts.never_useful)
     action, cell = steps[0]
-    note = ""
+    note = _note(level, player, target, wins, steps[0], facts.never_useful, extended_note)
+    return Hint(action, cell, target, steps=steps, note=note, **extra)
+
+
+def _note(level: Level, player: Sequence[Brick], target: BrickSet, wins: bool, first: Step,
+          never_useful: Sequence[Brick], extended: str) -> str:
+    """The note of a hint whose first step is ``first``: spare bricks, bricks over the budget, the note of
+    an extension of the player's bricks (``extended``), or why a brick goes ('' when none of these)."""
+    action, cell = first
     if wins:
-        note = (f"your {_bricks(len(player))} win{'s' if len(player) == 1 else ''}, but {len(target)} "
+        return (f"your {_bricks(len(player))} win{'s' if len(player) == 1 else ''}, but {len(target)} "
                 f"{'is' if len(target) == 1 else 'are'} enough ({_bricks(len(player) - len(target))} more "
                 "than needed)")
-    elif len(player) > level.budget:
-        note = f"your {_bricks(len(player))} exceed the budget of {level.budget}"
-    elif action == REMOVE and cell in set(facts.never_useful):
-        note = f"the brick at ({cell[0]},{cell[1]}) is in no minimum solution"
-    elif action == REMOVE:
-        note = f"no minimum solution uses all your bricks: the closest one does without ({cell[0]},{cell[1]})"
-    return Hint(action, cell, target, steps=steps, note=note, **extra)
+    if len(player) > level.budget:
+        return f"your {_bricks(len(player))} exceed the budget of {level.budget}"
+    if extended:
+        return extended
+    if action == REMOVE and cell in set(never_useful):
+        return f"the brick at {cell_words(cell)} is in no minimum solution"
+    if action == REMOVE:
+        return f"no minimum solution uses all your bricks: the closest one does without {cell_words(cell)}"
+    return ""
+
+
+def _target(level: Level, player: Sequence[Brick], candidates: Sequence[BrickSet], facts: Deductions,
+            ctx: SolveContext, solver: str, extend: bool, prefer: BrickSet | None) -> tuple[BrickSet, str]:
+    """The solution the hint leads to, and the note it earns: ``prefer`` when it keeps the player's bricks
+    and wins as a minimum solution or (``extend``) within the budget; else the minimum solution closest to
+    the player's bricks, or (``extend``) a winning set that keeps them (:func:`_extension`)."""
+    target = closest_solution(player, candidates)
+    if prefer is not None and set(player) <= set(prefer) and len(prefer) <= level.budget and (
+            tuple(prefer) in set(candidates) or extend) and simulate(level, prefer).won:
+        return tuple(sorted(prefer)), ""
+    if extend and not set(player) <= set(target) and len(player) <= level.budget:
+        found, note = _extension(level, player, facts.never_useful, facts.min_bricks, ctx, solver)
+        if found is not None:
+            return found, note
+    return target, ""
+
+
+def _extension(level: Level, player: Sequence[Brick], never_useful: Sequence[Brick], minimum: int | None,
+               ctx: SolveContext, solver: str) -> tuple[BrickSet | None, str]:
+    """:func:`ai.services.extension.extension_target` with the note it earns; ``(None, "")`` when stopped."""
+    try:
+        found, dropped = extension_target(level, player, never_useful, ctx, solver)
+    except SolveStopped:
+        return None, ""
+    if found is None:
+        return None, ""
+    if dropped is not None:
+        return found, (f"no winning set within the budget keeps all your bricks; without the one at "
+                       f"{cell_words(dropped)}, {len(found)} bricks win")
+    if minimum is not None and len(found) > minimum:
+        return found, f"your bricks can win with {len(found)} in all (the fewest possible is {minimum})"
+    return found, ""
 
 
 def _bricks(count: int) -> str:

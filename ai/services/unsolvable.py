@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ai.kernel.context import SolveContext, SolveStopped
 from ai.solvers.reach import analyse
-from game.core.level import Level
+from game.core.level import Level, cell_words
 from game.core.level_text import EMPTY, MAX_FRAMES, TARGET
 from game.core.physics_views import views
 
@@ -97,7 +97,7 @@ def _unreachable_targets(level: Level, ctx: SolveContext | None) -> list[str]:
     """The targets (up to :data:`MAX_TARGETS_CHECKED`) that no lemming can reach, each checked alone."""
     targets = level.targets
     if len(targets) < 2 or len(targets) > MAX_TARGETS_CHECKED:
-        return [f"no lemming can reach the target at row {r}, column {c} within {level.frames} frames"
+        return [f"no lemming can reach the target at {cell_words((r, c))} within {level.frames} frames"
                 for r, c in targets if len(targets) == 1 and not _any_feasible(level, ctx)]
     out = []
     for r, c in targets:
@@ -106,7 +106,7 @@ def _unreachable_targets(level: Level, ctx: SolveContext | None) -> list[str]:
                       for i, row in enumerate(level.grid))
         probe = Level(level.frames, level.budget, alone, (), level.physics)
         if not _any_feasible(probe, ctx):
-            out.append(f"no lemming can reach the target at row {r}, column {c} within {level.frames} frames")
+            out.append(f"no lemming can reach the target at {cell_words((r, c))} within {level.frames} frames")
     return out
 
 

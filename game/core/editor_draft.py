@@ -14,7 +14,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, replace
 
-from game.core.level import Brick, Level
+from game.core.level import Brick, Level, cell_words
 from game.core.level_text import EMPTY, LEMMING_LEFT, LEMMING_RIGHT, MAX_SIDE, TARGET, WALL
 from game.core.physics import CLASSIC, Physics
 from game.core.physics_catalog import level_line
@@ -149,9 +149,9 @@ def removal_loss(d: Draft, edge: Edge) -> tuple[list[str], int]:
     for cell in line_cells(d, edge):
         ch = d.char_at(cell)
         if ch in (LEMMING_LEFT, LEMMING_RIGHT):
-            lost.append(f"lemming {d.lemming_number(cell)} (row {cell[0]}, column {cell[1]})")
+            lost.append(f"lemming {d.lemming_number(cell)} ({cell_words(cell)})")
         elif ch == TARGET:
-            lost.append(f"the target at row {cell[0]}, column {cell[1]}")
+            lost.append(f"the target at {cell_words(cell)}")
         elif ch == WALL:
             walls += 1
     return lost, walls

@@ -58,6 +58,15 @@ Brick = tuple[int, int]
 """A brick position ``(row, col)``."""
 
 
+def cell_words(cell: Brick) -> str:
+    """A cell the way every player-facing text writes it, counted from 0 as the ruler (N) shows.
+
+    >>> cell_words((3, 5))
+    'row 3, column 5'
+    """
+    return f"row {cell[0]}, column {cell[1]}"
+
+
 @dataclass(frozen=True, order=True)
 class Lemming:
     """A lemming's start: cell and direction (``-1`` left, ``+1`` right).

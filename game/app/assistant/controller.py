@@ -12,7 +12,8 @@ The runner delivers the events to the assistant's callbacks once per frame.  The
 overlay in the same draw pass (:meth:`Assistant.draw`); nothing is written into the scene.
 
 A job that fails never shows a Python error: the player reads a friendly line, the details go to
-``errors.log`` in the data folder (:func:`game.core.error_log.log_error`).
+``errors.log`` in the data folder (:func:`game.core.error_log.log_error`).  H and S (default solver)
+share one plan per brick set (:func:`ai.facade.player_plan`): S shows the bricks H reveals.
 
 Keys: H hint (again: reveal more), S solve, A all optimal solutions (browse with ``[`` ``]``), Tab
 the solver, F deductions, G GIF of the run on screen; with a solution on screen Enter applies it (on
@@ -29,8 +30,9 @@ from ai import facade
 from ai.facade import Hint, SolveContext, SolveMode, SolveResult, Solver
 from game.core.error_log import log_error
 from game.core.level import Level
+from game.core.teach import Lesson
 from game.app.assistant.answers import (
-    cached_deductions, lesson_for, press_again, with_answer, with_deductions, with_hint,
+    cached_deductions, lesson_for, press_again, with_answer, with_deductions, with_hint, with_plan_answer,
 )
 from game.app.play_extension import PlayHost
 from game.app.assistant.overlay import board_marks, draw_overlay
@@ -68,8 +70,7 @@ class Assistant:
         #: Solver objects by name that are not in the registry (e.g. injected by tests).
         self.custom_solvers: dict[str, Solver] = {}
         self._fast_switch = False
-        self._lesson_cell: tuple[int, int] | None = None  #: the cell the first hint press talks about
-        self._idea_cell: tuple[int, int] | None = None  #: the cell the second press talks about
+        self._lesson: Lesson | None = None  #: where and why the run fails, said by the first hint press
         self._offer_player_rules()
 
     # ================================================================ queries
@@ -173,6 +174,8 @@ class Assistant:
         """S (``min``) / A (``all``): solve the level with the active solver (cached when proved)."""
         mode = SolveMode(mode)
         self.state = replace(self.state, hint=None)  # a solution replaces the hint on screen
+        if mode == SolveMode.MIN and self.solver == PREFETCH_SOLVER:  # the default solver shows H's plan
+            return self._request_plan()
         cached = self.state.cached(self.solver, mode.value)
         if cached is not None:
             self.cancel(quiet=True)
@@ -180,6 +183,30 @@ class Assistant:
             return None
         kind = TaskKind.ALL if mode == SolveMode.ALL else TaskKind.SOLVE
         return self._submit(kind, self._solve_job(self.solver, mode), self.solver, self.solve_time_limit)
+
+    def _request_plan(self) -> int | None:
+        """S with the default solver: the solution of the plan H shares for the bricks on the board."""
+        return self._plan(TaskKind.PLAN, tuple(self.host.bricks), self.solve_time_limit)
+
+    def _plan(self, kind: TaskKind, bricks: BrickSet, time_limit: float | None) -> int | None:
+        """Show the plan for ``bricks`` at once when it is known (a running job stops), else submit the job
+        that makes it (its id)."""
+        if self.state.plan_for(bricks) is None:
+            known = self.state.cached(PREFETCH_SOLVER, SolveMode.ALL.value)  # the minimum solutions, if listed
+            job = hint_job(self.level, bricks, known, self.state.plan_holding(bricks))  # keep its solution
+            return self._submit(kind, job, PREFETCH_SOLVER, time_limit)
+        self.cancel(quiet=True)
+        self._planned(kind, bricks, self.state.plan_for(bricks), None)
+        return None
+
+    def _planned(self, kind: TaskKind, bricks: BrickSet, plan: Hint | None, waited: float | None) -> None:
+        """The plan for ``bricks`` arrived (or was known): H teaches from it, S shows its solution."""
+        if plan is None:
+            return
+        if kind == TaskKind.HINT:
+            self._set_hint(bricks, plan)
+        else:
+            self.state = with_plan_answer(self.state, self.level, bricks, plan, tuple(self.host.bricks), waited)
 
     def request_hint(self) -> int | None:
         """H teaches in steps: the first press says where and why the current run fails, the second
@@ -196,11 +223,9 @@ class Assistant:
                 self._count_hint()
             self.state = replace(self.state, hint=view)
             return None
-        known = self.state.cached(PREFETCH_SOLVER, SolveMode.ALL.value)  # the minimum solutions, if enumerated
-        lesson = lesson_for(self.level, bricks)
-        self.state = replace(self.state, hint=None, lesson=lesson.text if lesson else "")
-        self._lesson_cell = lesson.cell if lesson else None
-        return self._submit(TaskKind.HINT, hint_job(self.level, bricks, known), "cpsat", self.hint_time_limit)
+        self._lesson = lesson_for(self.level, bricks)
+        self.state = replace(self.state, hint=None, lesson=self._lesson.text if self._lesson else "")
+        return self._plan(TaskKind.HINT, bricks, self.hint_time_limit)  # S's plan, when it made one
 
     def toggle_forced(self) -> None:
         """F: show or hide the deductions (proved by enumerating every optimal solution)."""
@@ -316,7 +341,7 @@ class Assistant:
     # ================================================================ drawing (reads only)
     def marks(self) -> Marks:
         """What the scene shows for the assistant now (:func:`~game.app.assistant.overlay.board_marks`)."""
-        return board_marks(self.state, tuple(self.host.bricks), self._idea_cell)
+        return board_marks(self.state, tuple(self.host.bricks))
 
     def draw(self, surface: pygame.Surface, view: BoardView) -> None:
         """Never-useful cells, a relaxed answer's densities and the solver badge (reads the state only)."""
@@ -358,8 +383,9 @@ class Assistant:
         if event.kind == JobEventKind.CANCELLED:
             self.say(f"{solver_label(run.solver)}: cancelled")
             return
-        if run.kind == TaskKind.HINT:
-            self._set_hint(*event.payload)
+        if run.kind in (TaskKind.HINT, TaskKind.PLAN):
+            bricks, plan = event.payload
+            self._planned(run.kind, bricks, plan, event.elapsed)
             return
         result: SolveResult = event.payload
         self.state = self.state.remember(result)
@@ -382,10 +408,7 @@ class Assistant:
             self.state = replace(self.state, export_path=path).say(f"GIF saved: {path}", 12.0)
 
     def _set_hint(self, bricks: BrickSet, hint: Hint) -> None:
-        state, idea_cell, counted = with_hint(self.state, self.level, bricks, hint, tuple(self.host.bricks),
-                                              self._lesson_cell)
-        if idea_cell is not None:
-            self._idea_cell = idea_cell
+        state, counted = with_hint(self.state, self.level, bricks, hint, tuple(self.host.bricks), self._lesson)
         if counted:
             self._count_hint()
         self.state = state

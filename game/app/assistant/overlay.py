@@ -12,7 +12,6 @@ import numpy as np
 import pygame
 
 from game.app import hud
-from game.core.level import Brick
 from game.app.assistant.state import AssistantState, BrickSet, StepKind, solver_detail, solver_label
 from game.app.assistant.text import footer_hints, status_lines
 from game.app.export_relaxed import draw_relaxed
@@ -31,10 +30,10 @@ GHOST_COLOR: RGBA = (120, 200, 255, 220)
 REASON_COLOR: RGBA = (255, 170, 60, 255)  #: the cell a teaching hint talks about
 
 
-def board_marks(state: AssistantState, bricks: BrickSet, idea_cell: Brick | None) -> Marks:
+def board_marks(state: AssistantState, bricks: BrickSet) -> Marks:
     """What the scene shows for the assistant: the solution's ghost bricks, coloured cells (the bricks it
-    drops, deductions, the hint's cells; ``idea_cell``: the one the hint's idea is about), status lines
-    and footer keys."""
+    drops, deductions, the hint's cells, the cell the lesson on screen is about), status lines and
+    footer keys."""
     ghost: list[tuple[int, int]] = []
     highlights: list[tuple[tuple[int, int], RGBA]] = []
     shown = state.shown
@@ -45,10 +44,8 @@ def board_marks(state: AssistantState, bricks: BrickSet, idea_cell: Brick | None
     if state.show_forced and state.deductions is not None:
         highlights += [(b, FORCED_COLOR) for b in state.deductions.forced]
     if state.hint is not None and state.hint.for_bricks == bricks:
-        if state.hint.stage == 1 and state.hint.focus is not None:
+        if state.hint.focus is not None:
             highlights.append((state.hint.focus, REASON_COLOR))
-        elif state.hint.stage == 2 and idea_cell is not None:
-            highlights.append((idea_cell, REASON_COLOR))
         for step in state.hint.steps[: state.hint.revealed]:
             highlights.append((step.cell, PLACE_COLOR if step.kind == StepKind.PLACE else REMOVE_COLOR))
     return Marks(tuple(ghost), tuple(highlights), tuple(status_lines(state)), tuple(footer_hints(state)),

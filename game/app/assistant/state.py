@@ -23,9 +23,12 @@ from typing import NamedTuple
 
 from ai.facade import Hint, Progress, RelaxedSolution, SolveResult, SolveStatus
 from game.core.level import Brick
+from game.core.teach import Lesson
 
 BrickSet = tuple[Brick, ...]
 
+#: How many brick sets' plans the assistant keeps.
+PLANS_KEPT = 16
 #: How long notices and error messages stay on screen, in seconds.
 NOTICE_SECONDS = 6.0
 
@@ -73,12 +76,13 @@ class TaskKind(str, enum.Enum):
     ALL = "all"  #: A: every optimal solution
     HINT = "hint"  #: H: the next step
     FORCED = "forced"  #: F: the deductions (needs every optimal solution)
+    PLAN = "plan"  #: S with the default solver: the plan H shares (its solution)
 
     @property
     def doing(self) -> str:
         """The spinner's verb, e.g. ``solving``."""
         return {"solve": "solving", "all": "finding all optimal solutions", "hint": "thinking of a hint",
-                "forced": "proving deductions"}[self.value]
+                "forced": "proving deductions", "plan": "solving"}[self.value]
 
 
 class StepKind(str, enum.Enum):
@@ -89,10 +93,11 @@ class StepKind(str, enum.Enum):
 
 
 class HintStep(NamedTuple):
-    """Place or remove a brick at ``cell``."""
+    """Place or remove a brick at ``cell``; ``why``: what it does to the run, in words."""
 
     kind: StepKind
     cell: Brick
+    why: str = ""
 
 
 class MessageKind(str, enum.Enum):
@@ -151,11 +156,15 @@ class HintView:
     steps: tuple[HintStep, ...]
     revealed: int = 0
     line: str = ""
-    #: the teaching presses: 1 says where and why the run fails, 2 names the idea, then the bricks
+    #: the teaching lines shown before any brick, in order (where and why the run fails, then the idea)
+    lessons: tuple[Lesson, ...] = ()
+    #: how many presses went to the lessons: ``1..len(lessons)`` shows that lesson, more: the bricks
     stage: int = 0
-    reason: str = ""  #: where and why the current run fails (game.core.teach.why_it_fails)
-    idea: str = ""  #: what the hint's solution does about it (game.core.teach.the_idea)
-    focus: Brick | None = None  #: the cell the reason or idea is about (highlighted)
+
+    @property
+    def focus(self) -> Brick | None:
+        """The cell the lesson on screen is about (highlighted), or None."""
+        return self.lessons[self.stage - 1].cell if 0 < self.stage <= len(self.lessons) else None
 
 
 @dataclass(frozen=True)
@@ -178,6 +187,8 @@ class AssistantState:
     show_forced: bool = False
     deductions: Deductions | None = None
     lesson: str = ""  #: the first hint press's reason, shown while the hint is being computed
+    #: the plan H and S share for each brick set seen (newest last): the hint with its solution
+    plans: tuple[tuple[BrickSet, Hint], ...] = field(default=(), repr=False)
     notice: Message | None = None
     error: Message | None = None
     exporting: bool = False
@@ -207,6 +218,24 @@ class AssistantState:
         if self.solution is None or self.solution.shown is not None:
             return None
         return self.solution.relaxed
+
+    def plan_for(self, bricks: BrickSet) -> Hint | None:
+        """The plan computed for ``bricks``, or None."""
+        return next((plan for mine, plan in self.plans if mine == bricks), None)
+
+    def plan_holding(self, bricks: BrickSet) -> BrickSet | None:
+        """The solution of the newest plan that holds all of ``bricks`` (a player following the hints), or None."""
+        mine = set(bricks)
+        return next((tuple(plan.solution) for _, plan in reversed(self.plans)
+                     if plan.solution is not None and mine <= set(plan.solution)), None)
+
+    def with_plan(self, bricks: BrickSet, plan: Hint) -> AssistantState:
+        """Keep the plan for ``bricks`` (the :data:`PLANS_KEPT` newest brick sets); one it did not finish
+        (no solution) is not kept, so the next press tries again."""
+        if plan.solution is None and plan.action.value != "impossible":
+            return self
+        rest = tuple(entry for entry in self.plans if entry[0] != bricks)[-(PLANS_KEPT - 1):]
+        return replace(self, plans=rest + ((bricks, plan),))
 
     def cached(self, solver: str, mode: str) -> SolveResult | None:
         """A proved answer of ``solver`` in ``mode`` computed earlier, or None."""
@@ -273,7 +302,7 @@ def _age(message: Message | None, dt: float) -> Message | None:
 
 
 __all__ = [
-    "AssistantState", "Deductions", "HintStep", "HintView", "Message", "MessageKind", "NOTICE_SECONDS",
+    "AssistantState", "Deductions", "HintStep", "HintView", "Message", "MessageKind", "NOTICE_SECONDS", "PLANS_KEPT",
     "Running", "SOLVER_NAMES", "SolutionView", "SolverName", "StepKind", "TaskKind",
     "solver_detail", "solver_label", "solver_title",
 ]

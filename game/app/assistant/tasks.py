@@ -84,11 +84,12 @@ def prefetch_job(level: Level) -> Job:
     return job
 
 
-def hint_job(level: Level, bricks: BrickSet, known: SolveResult | None) -> Job:
-    """The hint for ``bricks`` (planned from ``known``, the minimum solutions, when enumerated)."""
+def hint_job(level: Level, bricks: BrickSet, known: SolveResult | None, prefer: BrickSet | None = None) -> Job:
+    """The plan H and S share for ``bricks`` (:func:`ai.facade.player_plan`; from ``known``, the minimum
+    solutions, when enumerated; towards ``prefer``, an earlier plan's solution, while it holds ``bricks``)."""
 
     def job(ctx: SolveContext) -> tuple[BrickSet, Hint]:
-        return bricks, facade.compute_hint(level, bricks, ctx, known=known)
+        return bricks, facade.player_plan(level, bricks, ctx, known=known, prefer=prefer)
 
     return job
 

@@ -11,20 +11,25 @@
 from __future__ import annotations
 
 from ai.facade import SolveMode, SolveResult, SolveStatus
+from game.core.level import cell_words
 from game.app.assistant.state import AssistantState, HintView, StepKind, solver_label
+
 
 def result_text(result: SolveResult, waited: float | None = None) -> str:
     """One player-facing line for an answer, e.g. ``Auto: 3 bricks, the fewest possible (proved in 6.1 ms)``.
 
     ``waited``: the seconds the player waited for it (the job's wall time, start-up included); shown
-    instead of the solver's own measure, which leaves out loading and learning."""
+    instead of the solver's own measure, which leaves out loading and learning.  An answer worked out
+    before (the plan a hint made) shows no time."""
     who = solver_label(result.solver)
     secs = result.stats.seconds if waited is None else waited
     took = f"{secs:.2f} s" if secs >= 0.01 else f"{secs * 1000:.1f} ms"
     n = len(result.bricks) if result.bricks is not None else 0
     bricks = f"{n} brick{'s' if n != 1 else ''}"
     if result.status == SolveStatus.OPTIMAL and result.bricks is not None:
-        return f"{who}: {bricks}, the fewest possible (proved in {took})"
+        return f"{who}: {bricks}, the fewest possible ({'proved in ' + took if secs > 0 else 'proved'})"
+    if result.status == SolveStatus.FEASIBLE and result.bricks is not None and result.message:
+        return f"{who}: {bricks}, {result.message} ({took})"
     if result.status == SolveStatus.FEASIBLE and result.bricks is not None:
         return f"{who}: a solution with {bricks}, maybe not the fewest ({took})"
     if result.status == SolveStatus.INFEASIBLE:
@@ -37,29 +42,30 @@ def result_text(result: SolveResult, waited: float | None = None) -> str:
 
 
 def hint_text(view: HintView, *, final: bool = False) -> str:
-    """The hint line for the steps revealed so far."""
+    """The hint line for the steps revealed so far: the last brick revealed, and what it does to the run.
+
+    >>> from ai.facade import Hint, HintAction
+    >>> from game.app.assistant.state import HintStep
+    >>> hint = Hint(HintAction.PLACE, (1, 2), ((1, 2),), 1)
+    >>> step = HintStep(StepKind.PLACE, (1, 2), "It keeps the lemming from falling at frame 3.")
+    >>> hint_text(HintView(hint, (), (step,), revealed=1))
+    'Hint 1/1: place a brick at row 1, column 2. It keeps the lemming from falling at frame 3.'
+    """
     hint = view.hint
     if hint.action == "solved":
-        return "Hint: your bricks already win  -  press Space"
+        enough = hint.min_bricks is not None and len(view.for_bricks) > hint.min_bricks
+        return "Hint: your bricks already win  -  press Space" + (
+            f" ({hint.min_bricks} would be enough)" if enough else "")
     if hint.action == "impossible":
         return "Hint: no brick set within the budget wins this level"
     if not view.steps or view.revealed < 1:
         return "Hint: no hint found in the time allowed"
     k = view.revealed
     step = view.steps[k - 1]
-    where = f"({step.cell[0]},{step.cell[1]})"
-    n = hint.min_bricks or (len(hint.solution) if hint.solution else 0)
-    if step.kind == StepKind.PLACE:
-        why = ("this cell is a brick in every solution" if step.cell in hint.forced
-               else f"one of the {n}-brick solutions uses it")
-        text = f"Hint {k}/{len(view.steps)}: place a brick at {where}: {why}"
-    else:
-        why = ("this cell never helps in any optimal solution" if step.cell in hint.never_useful
-               else "the closest winning set does without it")
-        text = f"Hint {k}/{len(view.steps)}: remove the brick at {where}: {why}"
-    if final or k == len(view.steps):
-        text += "  (that is the whole solution)"
-    return text
+    where = cell_words(step.cell)
+    last = " (the last)" if final else ""
+    what = f"place a brick at {where}" if step.kind == StepKind.PLACE else f"remove the brick at {where}"
+    return f"Hint {k}/{len(view.steps)}{last}: {what}." + (f" {step.why}" if step.why else "")
 
 
 # ---------------------------------------------------------------- text on screen

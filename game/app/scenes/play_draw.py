@@ -7,6 +7,7 @@ game state).
 
 from __future__ import annotations
 
+import functools
 import math
 
 import pygame
@@ -21,6 +22,8 @@ from game.app.scenes.timeline import timeline_rect
 
 #: Height of the strip between the top bar and the board (status messages: two lines fit).
 STATUS_STRIP = 62
+#: Text size of the strip when a long line needs three lines of it.
+STRIP_SMALL = 16
 #: How long the level's title card shows when it opens, in seconds.
 INTRO_SECONDS = 1.8
 
@@ -70,6 +73,43 @@ def draw_hud(scene: PlayView, surface: pygame.Surface) -> None:
     hud.hint_bar(surface, hints, keep=footer_keep(hints, w))
 
 
+def status_strip_text(width: int, left: int) -> tuple[int, int, int]:
+    """``(text size, centre x, room in pixels)`` of the status strip in a window ``width`` wide whose strip
+    starts at ``left`` (right of an extension's badge); a long single line wraps onto two lines of it."""
+    if width >= 1000:  # centred on the window, as wide as leaves the badge clear on both sides
+        size, centre, room = 22, width // 2, width - 2 * max(left + 16, 30)
+    else:  # centred in what the badge leaves, a smaller font
+        size, centre, room = 19, (left + 14 + width - 10) // 2, width - left - 34
+    return size, centre, max(room, 120)
+
+
+def status_layout(lines: list[str], width: int, left: int) -> tuple[int, int, list[str]]:
+    """``(text size, line step, lines)`` the strip shows ``lines`` as: wrapped onto its two lines when they
+    fit there, else onto three lines of :data:`STRIP_SMALL` text (a long hint), else one line each (cut).
+    Worked out once per lines and window (the strip is drawn every frame)."""
+    size, step, shown = _status_layout(tuple(lines), width, left)
+    return size, step, list(shown)
+
+
+@functools.lru_cache(maxsize=64)
+def _status_layout(lines: tuple[str, ...], width: int, left: int) -> tuple[int, int, tuple[str, ...]]:
+    size, step, shown = _wrap_status(list(lines), width, left)
+    return size, step, tuple(shown)
+
+
+def _wrap_status(lines: list[str], width: int, left: int) -> tuple[int, int, list[str]]:
+    size, _, room = status_strip_text(width, left)
+    wrapped = [part for line in lines for part in hud.wrap_text(line, size, room, max_lines=9)]
+    if len(wrapped) <= 2:
+        return size, size + 5, wrapped
+    small = [part for line in lines for part in hud.wrap_text(line, STRIP_SMALL, room, max_lines=9)]
+    if len(small) <= 3:
+        return STRIP_SMALL, STRIP_SMALL + 3, small
+    if len(lines) == 1:
+        return size, size + 5, hud.wrap_text(lines[0], size, room, max_lines=2)
+    return size, size + 5, lines
+
+
 def draw_status_lines(scene: PlayView, surface: pygame.Surface) -> list[pygame.Rect]:
     """The status lines in one bubble inside the strip (never over the board nor an extension's badge);
     returns the bubble's rect (none without lines)."""
@@ -77,17 +117,13 @@ def draw_status_lines(scene: PlayView, surface: pygame.Surface) -> list[pygame.R
     y = hud.TOP_BAR + 7
     lines = scene.status_strip_lines()
     left = scene.strip_left  # an extension's badge at the left of the strip (the assistant's)
-    if w >= 1000:  # centred on the window, as wide as leaves the badge clear on both sides
-        size, centre, room = 22, w // 2, w - 2 * max(left + 16, 30)
-    else:  # centred in what the badge leaves, a smaller font
-        size, centre, room = 19, (left + 14 + w - 10) // 2, w - left - 34
-    room = max(room, 120)
-    if len(lines) == 1 and hud.text(lines[0], size).get_width() > room:
-        lines = hud.wrap_text(lines[0], size, room, max_lines=2)  # one long line wraps onto the strip's second line
+    _, centre, room = status_strip_text(w, left)
+    size, step, lines = status_layout(lines, w, left)
     if not lines:
         return []
+    if len(lines) > 2:  # three small lines fill the strip from its top
+        y = hud.TOP_BAR + 3
     texts = [hud.text(hud.fit_text(line, size, room), size) for line in lines]
-    step = size + 5
     bubble = pygame.Rect(0, 0, max(t.get_width() for t in texts) + 20, step * len(texts) + 1)
     bubble.midtop = (centre, y)
     hud.panel(surface, bubble, alpha=225)

@@ -16,7 +16,7 @@ from ai.kernel.base import RelaxedSolution, SolveMode, SolveResult, SolveStatus
 from ai.kernel.context import SolveContext
 from game.core.outcome import settled_at
 from game.core.simulation import simulate
-from game.core.level import Level
+from game.core.level import Level, cell_words
 from game.core.progress import ProgressStore, default_progress_path
 from game.core.storage import user_exports_dir
 from game.app.app import App, FixedClock
@@ -80,15 +80,16 @@ def test_hint_highlights_a_cell_of_an_optimal_solution_and_is_counted(app: App) 
     cells = hint_cells(scene)
     assert len(cells) == 1 and cells[0] in SOLUTION_CELLS
     line = next(line for line in scene.status_lines if line.startswith("Hint"))
-    assert f"place a brick at ({cells[0][0]},{cells[0][1]})" in line
+    assert f"place a brick at {cell_words(cells[0])}. It " in line and "frame" in line
     assert ProgressStore.load(default_progress_path()).records[ORIGINAL_KEY].hints_used == 1
     # repeated presses reveal more, up to a whole optimal solution
     press(app, pygame.K_h)
     press(app, pygame.K_h)
     revealed = hint_cells(scene)
     assert len(revealed) == 3 and tuple(sorted(revealed)) in ORIGINAL_SOLUTIONS
-    assert any("whole solution" in line for line in scene.status_lines)
+    assert any(line.startswith("Hint 3/3: ") for line in scene.status_lines)
     press(app, pygame.K_h)  # nothing more to reveal: not counted
+    assert any(line.startswith("Hint 3/3 (the last): ") for line in scene.status_lines)
     assert ProgressStore.load(default_progress_path()).records[ORIGINAL_KEY].hints_used == 3
     # following the hint: place the revealed bricks and win
     for cell in revealed:
@@ -108,7 +109,7 @@ def test_hint_says_which_brick_to_remove(app: App) -> None:
         press(app, pygame.K_h)
         wait_idle(app, assistant_of(scene))
     assert [(c, rgba[:3]) for c, rgba in scene.highlights] == [((1, 3), (255, 90, 90))]
-    assert any("remove the brick at (1,3)" in line for line in scene.status_lines)
+    assert any(f"remove the brick at {cell_words((1, 3))}." in line for line in scene.status_lines)
 
 
 def test_solve_enter_space_wins_and_undo_restores_the_players_bricks(app: App) -> None:
@@ -372,3 +373,40 @@ def test_the_status_strip_keeps_clear_of_the_solver_badge_on_narrow_and_wide_win
         panels = draw_status_lines(scene, pygame.Surface(size))
         assert panels and all(p.left > right and p.right <= size[0] for p in panels)
         assert "drops into the pit" in " ".join(scene.status_lines)
+
+
+def reveal_all(app: App, scene: PlayScene) -> list[tuple[int, int]]:
+    """H until it reveals nothing more (the lessons first, then one brick per press): the bricks revealed."""
+    assistant = assistant_of(scene)
+    press(app, pygame.K_h, unicode="h")
+    wait_idle(app, assistant)
+    seen: list[tuple[int, int]] = []
+    for _ in range(12):
+        press(app, pygame.K_h, unicode="h")
+        now = hint_cells(scene)
+        if now == seen and now:
+            break
+        seen = now
+    return seen
+
+
+def test_h_then_s_show_the_same_bricks_and_both_keep_the_players_brick(app: App) -> None:
+    scene = open_original(app)
+    assistant = assistant_of(scene)
+    revealed = reveal_all(app, scene)
+    press(app, pygame.K_s, unicode="s")
+    wait_idle(app, assistant)
+    assert len(revealed) == 3 and assistant.shown == tuple(sorted(revealed))  # S shows H's bricks
+    assert scene.status_lines[0].startswith("Auto: 3 bricks, the fewest possible")
+    press(app, pygame.K_ESCAPE)
+    # a brick of the player's: S first, then H; both keep it, and H reveals the rest of S's solution
+    mine = next(cell for sol in sorted(ORIGINAL_SOLUTIONS) for cell in sol if cell not in revealed)
+    click(app, scene.layout().cell_center(*mine))
+    assert scene.bricks == (mine,)
+    press(app, pygame.K_s, unicode="s")
+    wait_idle(app, assistant)
+    shown = assistant.shown
+    assert shown is not None and mine in shown and shown in ORIGINAL_SOLUTIONS
+    more = reveal_all(app, scene)
+    assert sorted(more + [mine]) == sorted(shown) and assistant.state.hint is not None
+    assert all(step.kind.value == "place" for step in assistant.state.hint.steps)

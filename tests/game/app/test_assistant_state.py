@@ -8,8 +8,8 @@ import pytest
 
 from ai.services.hints import compute_hint
 from ai.kernel.base import SolveMode, SolveResult, SolveStats, SolveStatus
-from game.core.level import Level
-from game.app.assistant.answers import hint_steps, order_solutions
+from game.core.level import Level, cell_words
+from game.app.assistant.answers import hint_steps, order_solutions, with_answer
 from game.app.assistant.state import (
     AssistantState,
     HintStep,
@@ -56,6 +56,17 @@ def test_solutions_closest_to_the_players_bricks_come_first() -> None:
     assert set(ordered) == set(SOLS) and ordered[0] == SOLS[3]
 
 
+def test_the_plan_h_shares_comes_first_among_all_the_solutions() -> None:
+    result = answer(SolveStatus.OPTIMAL, mode=SolveMode.ALL, bricks=SOLS[-1], solutions=SOLS, complete=True)
+    plan = compute_hint(ORIGINAL, (), known=result)
+    assert plan.solution is not None and plan.solution != SOLS[-1]  # not the answer's own best
+    state = AssistantState().with_plan((), plan)
+    ordered = with_answer(state, ORIGINAL, result, ()).solution
+    assert ordered is not None and ordered.solutions[0] == plan.solution and set(ordered.solutions) == set(SOLS)
+    assert state.plan_for(()) is plan and state.plan_for(((1, 1),)) is None
+    assert state.plan_holding(plan.solution[:1]) == plan.solution
+
+
 def test_footer_keys_follow_what_is_on_screen() -> None:
     idle = AssistantState(solver_names=("auto",))
     assert ("Enter", "apply") not in footer_hints(idle) and ("H", "hint") in footer_hints(idle)
@@ -84,8 +95,12 @@ def test_hint_steps_remove_first_then_place_in_the_order_the_lemmings_meet_them(
     assert hint.solution in SOLS
     target = hint.solution
     steps = hint_steps(ORIGINAL, bricks, hint)
-    assert steps[0] == HintStep(StepKind.REMOVE, useless)
+    assert steps[0][:2] == (StepKind.REMOVE, useless)
+    assert steps[0].why == "No lemming ever reaches it, so it only uses up a brick."
     assert [s.kind for s in steps[1:]] == [StepKind.PLACE] * 3 and {s.cell for s in steps[1:]} == set(target)
     view = HintView(hint, bricks, steps, revealed=1)
-    assert hint_text(view).startswith("Hint 1/4: remove the brick at") and "never helps" in hint_text(view)
-    assert hint_text(replace(view, revealed=4)).endswith("(that is the whole solution)")
+    assert hint_text(view) == (f"Hint 1/4: remove the brick at {cell_words(useless)}. No lemming ever reaches it, "
+                               "so it only uses up a brick.")
+    last = hint_text(replace(view, revealed=4))
+    assert last.startswith(f"Hint 4/4: place a brick at {cell_words(steps[3].cell)}. It ")
+    assert "solutions uses" not in last and "frame" in last

@@ -6,7 +6,7 @@ import itertools
 
 from hypothesis import given, settings
 
-from game.core.level import Level
+from game.core.level import Level, cell_words
 from game.core.pack import pack_level_paths
 from game.core.simulation import simulate
 from game.core.reads import solid_of, step_reads
@@ -35,14 +35,17 @@ def check_reason(level: Level, bricks: tuple[tuple[int, int], ...]) -> None:
     frame = lesson.frame
     path = run.tracks[failure.lemming].path
     state = path[min(frame, len(path) - 1)]
-    if " reads " in lesson.text:  # the cell it names is one the level's physics reads there, with its true content
+    if ", so it " in lesson.text and "whatever is around it" not in lesson.text:  # the cell it names is one the level's physics reads there, with its true content
         assert f"frame {frame}" in lesson.text
         assert lesson.cell in step_reads(level.physics, solid_of(level, bricks), state)
-        assert f"row {lesson.cell[0]}, column {lesson.cell[1]}" in lesson.text
+        assert f"({cell_words(lesson.cell)}) is " in lesson.text
         inside = 0 <= lesson.cell[0] < level.height and 0 <= lesson.cell[1] < level.width
         solid = not inside or bool(level.obstacle_map(bricks)[lesson.cell])
-        words = "which is open" if not solid else ("which is a brick" if lesson.cell in bricks else "which is a wall")
-        assert f"column {lesson.cell[1]}), {words}" in lesson.text
+        words = "is open" if not solid else ("is a brick" if lesson.cell in bricks else "is a wall")
+        assert f"({cell_words(lesson.cell)}) {words}" in lesson.text
+        assert "does:" not in lesson.text and ", so it " in lesson.text
+    elif "whatever is around it" in lesson.text:
+        assert lesson.cell == state[:2] and f"frame {frame}" in lesson.text
     else:
         assert "needs a shorter way" in lesson.text and lesson.cell == path[-1][:2]
     if len(level.lemmings) > 1:
@@ -63,17 +66,24 @@ def test_reasons_and_ideas_are_true_for_any_level(level: Level) -> None:
     solution = winning_set(level)
     if solution is None or simulate(level).won:
         return
-    idea = the_idea(level, (), solution)
+    check_idea(level, (), solution)
+
+
+def check_idea(level: Level, bricks: tuple[tuple[int, int], ...], solution: tuple[tuple[int, int], ...]) -> None:
+    """The idea says what must happen, where the failing lemming's path first changes, and names no brick."""
+    idea = the_idea(level, bricks, solution)
     assert idea is not None and idea.text.startswith("The idea:")
-    failure = first_failure(simulate(level))
+    for cell in set(solution) | set(bricks):
+        assert cell_words(cell) not in idea.text  # an idea, not the next brick
+    failure = first_failure(simulate(level, bricks, enforce_budget=False))
     assert failure is not None
-    if "needs a floor" in idea.text or "needs a brick" in idea.text:
-        assert idea.cell in solution  # the cell it names is a brick of the winning set
-        # and the failing lemming really reads that cell on its current path
-        path = simulate(level).tracks[failure.lemming].path
-        solid = solid_of(level, ())
-        reads = {cell for state in path for cell in step_reads(level.physics, solid, state)}
-        assert idea.cell in reads
+    now = simulate(level, bricks, enforce_budget=False).tracks[failure.lemming].path
+    then = simulate(level, solution).tracks[failure.lemming].path
+    if "must" in idea.text:  # the frame it names is where the path first changes, at the cell it highlights
+        t = idea.frame
+        assert now[:t] == then[:t] and now[t] != then[t]
+        assert idea.cell == now[t - 1][:2]
+        assert f"(frame {t})" in idea.text or f"before frame {failure.frame}" in idea.text
 
 
 def test_the_original_teaches_in_words() -> None:
@@ -86,4 +96,5 @@ def test_the_original_teaches_in_words() -> None:
 
     for solution in ORIGINAL_SOLUTIONS:
         idea = the_idea(level, (), solution)
-        assert idea is not None and idea.text.startswith("The idea: the lemming needs") and idea.cell in solution
+        assert idea is not None and idea.text.startswith("The idea: the lemming must not drop at column 1")
+        check_idea(level, (), solution)
