@@ -108,7 +108,7 @@ def value(weights: dict[int, int], position: int) -> int:
 
 
 def is_pagoda(board: Board, weights: dict[int, int]) -> bool:
-    """True when no jump can raise the value: ``w(start) + w(over) >= w(end)`` for every jump."""
+    """True when no jump can raise the value: ``w(from) + w(over) >= w(to)`` for every jump."""
     index = dict(board.indices())
     return all(weights[index[j.start]] + weights[index[j.over]] >= weights[index[j.end]] for j in board.jumps)
 

@@ -104,7 +104,7 @@ def pagoda_proof(board: Board, start: int, goal: int | None) -> str | None:
         found.append((target, pagoda))
     parts = [f"one peg on {board.pegs(target)[0]}: weights {p.grid(board)}; value of the start {p.start_value} "
              f"< value of the goal {p.goal_value}" for target, p in found]
-    return ("pagoda function (w(start) + w(over) >= w(end) for every jump, so the sum of the weights under the "
+    return ("pagoda function (w(from) + w(over) >= w(to) for every jump, so the sum of the weights under the "
             "pegs never grows): " + "; ".join(parts))
 
 
