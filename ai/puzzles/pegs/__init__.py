@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass, field
 
 from ai.kernel.context import SolveContext, SolveStopped, StopReason
-from ai.puzzles.pegs.beam import widening_search
+from ai.puzzles.pegs.beam import WIDTHS, widening_search
 from ai.puzzles.pegs.bounds import jump_bounds
 from ai.puzzles.pegs.pagoda import PagodaCuts
 from ai.puzzles.pegs.search import NodeLimit, Search, TableFull
@@ -39,7 +39,7 @@ from game.core.puzzles.pegs import Board, Jump
 
 #: Positions with at most this many pegs that the beam search did not finish go to the exhaustive search by
 #: levels (:mod:`ai.puzzles.pegs.sweep`) before the depth-first search.
-SWEEP_PEGS = 23
+SWEEP_PEGS = 26
 #: Search nodes tried before the integer program is brought in (``ip="auto"``); the English
 #: central game needs about 28,000.
 SEARCH_BUDGET = 50_000
@@ -177,11 +177,12 @@ def _beam_or_sweep(board: Board, start: int, goal: int | None, ctx: SolveContext
                    sweep_pegs: int) -> tuple[PegsStatus, Proof, list[Jump], int] | None:
     """The beam search's game, else (at most ``sweep_pegs`` pegs) the exhaustive sweep's answer:
     ``(status, proof, moves, positions)``, or ``None`` when neither settled it."""
-    found = widening_search(board, start, goal, ctx)[0] if beam else None
+    few = board.count(start) <= sweep_pegs
+    found = widening_search(board, start, goal, ctx, WIDTHS[:1] if few else WIDTHS)[0] if beam else None
     if found is not None:
         check_replay(board, start, goal, found)
         return PegsStatus.SOLVED, Proof.BEAM, found, 0
-    swept = sweep(board, start, goal, ctx) if board.count(start) <= sweep_pegs else None
+    swept = sweep(board, start, goal, ctx) if few else None
     if swept is None:
         return None
     if not swept.winnable:

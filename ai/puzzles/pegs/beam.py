@@ -121,14 +121,26 @@ def _path(board: Board, levels: list[tuple[U64, npt.NDArray[np.int64]]], index: 
     return jumps[::-1]
 
 
+def aims(board: Board, start: int, goal: int | None) -> list[int | None]:
+    """What the beams aim at: ``goal``; for one peg anywhere, the centre of the frame and then each cell whose
+    single peg the position class allows (a game ending there is a game ending with one peg)."""
+    if goal is not None:
+        return [goal]
+    mine = board.position_class(start)
+    cells = [board.bit(c) for c in sorted(board.cells) if board.position_class(board.bit(c)) == mine]
+    return [None, *cells]
+
+
 def widening_search(board: Board, start: int, goal: int | None, ctx: SolveContext,
                     widths: tuple[int, ...] = WIDTHS) -> tuple[list[Jump] | None, int]:
-    """:func:`beam_search` at each of ``widths`` until one finds a game: ``(jumps or None, the last width)``."""
+    """:func:`beam_search` at each of ``widths`` and each of :func:`aims` until one finds a game:
+    ``(jumps or None, the last width)``."""
     for width in widths:
-        moves = beam_search(board, start, goal, width, ctx)
-        if moves is not None:
-            return moves, width
+        for aim in aims(board, start, goal):
+            moves = beam_search(board, start, aim, width, ctx)
+            if moves is not None:
+                return moves, width
     return None, widths[-1] if widths else 0
 
 
-__all__ = ["NOISE", "WIDTHS", "beam_search", "widening_search"]
+__all__ = ["NOISE", "WIDTHS", "aims", "beam_search", "widening_search"]

@@ -30,7 +30,9 @@ from game.core.puzzles.pegs import Board, Jump
 U64 = npt.NDArray[np.uint64]
 
 #: Most classes one level may hold; a sweep that would make more gives up (memory stays bounded).
-MAX_LEVEL = 1_500_000
+MAX_LEVEL = 2_000_000
+#: Positions reduced to their least images at once.
+CHUNK = 1 << 19
 
 @dataclass(frozen=True)
 class Swept:
@@ -53,11 +55,12 @@ def _next_level(masks: U64, level: U64, board: Board, tables: U64) -> U64:
     found = []
     for ready, end, bits in masks:
         legal = ((level & ready) == ready) & ((level & end) == 0)
-        if legal.any():
-            found.append(level[legal] ^ bits)
+        kids = level[legal] ^ bits
+        for at in range(0, len(kids), CHUNK):  # least_images takes 56 bytes a position: bounded by chunks
+            found.append(least_images(board, kids[at:at + CHUNK], tables))
     if not found:
         return level[:0]
-    return sorted_unique(least_images(board, np.concatenate(found), tables))
+    return sorted_unique(np.concatenate(found))
 
 
 def _winnable_above(masks: U64, level: U64, below: U64, board: Board, tables: U64) -> U64:
@@ -121,4 +124,4 @@ def _walk(board: Board, position: int, winnable: list[U64], tables: U64) -> list
     return moves
 
 
-__all__ = ["MAX_LEVEL", "Swept", "sweep"]
+__all__ = ["CHUNK", "MAX_LEVEL", "Swept", "sweep"]
