@@ -5,12 +5,14 @@ from __future__ import annotations
 import functools
 import random
 
+import numpy as np
 import pytest
 
 from ai.kernel.context import SolveContext, SolveStopped
 from ai.puzzles.pegs import PegsStatus, Proof, hint, solve
 from ai.puzzles.pegs.beam import beam_search
-from ai.puzzles.pegs.sweep import sweep
+from ai.puzzles.pegs.sweep import Canon, sweep
+from ai.puzzles.pegs.table import least_images
 from game.core.puzzles.pegs import Board, english, french, parse_board
 
 
@@ -80,3 +82,15 @@ def test_a_hint_on_the_french_board_keeps_a_finish_possible() -> None:
     assert answer.jump is not None
     after = board.apply(start, answer.jump)
     assert solve(board, after, None).status == PegsStatus.SOLVED
+
+
+@pytest.mark.parametrize("text", ["ooooooooo\nooooooooo\nooooooooo", " ooo\nooooo\nooooo\n ooo"])
+def test_the_two_row_least_images_equal_the_tables_one_row_images(text: str) -> None:
+    for board in (english()[0], french()[0], parse_board(text)[0]):
+        rng = np.random.default_rng(0)
+        positions = rng.integers(0, 2**63 - 1, 2000, dtype=np.uint64) & np.uint64(board.full)
+        assert (Canon(board, None).least(positions) == least_images(board, positions)).all()
+        goal = board.bit(sorted(board.cells)[0])
+        perms = tuple(p for p in board.symmetries if board.transform(goal, p) == goal)
+        own = np.array(board.row_images(perms), dtype=np.uint64)
+        assert (Canon(board, goal).least(positions) == least_images(board, positions, own)).all()
