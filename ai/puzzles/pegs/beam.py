@@ -35,6 +35,12 @@ WIDTHS = (2000, 16000)
 NOISE = 0.5
 
 
+def fits(board: Board) -> bool:
+    """True when the board's positions fit the ``uint64`` arrays of the level searches (at most 64 frame cells;
+    a 9x9 board does not)."""
+    return board.height * board.width <= 64
+
+
 def _row_scores(board: Board, goal: int | None) -> list[F64]:
     """Per board row, the score of every bit pattern of that row: the squared distances of its pegs from the
     goal cell (one peg anywhere: the centre of the frame)."""
@@ -82,9 +88,10 @@ def beam_search(board: Board, start: int, goal: int | None, width: int, ctx: Sol
                 seed: int = 0) -> list[Jump] | None:
     """The jumps of a game from ``start`` to ``goal`` (``None``: one peg anywhere) found keeping at most
     ``width`` positions per level, or ``None`` when the beam found none (which proves nothing).
+    Nothing either on a board too big for ``uint64`` (:func:`fits`).
     Raises :class:`ai.kernel.context.SolveStopped` when ``ctx`` says stop."""
     target = 1 if goal is None else board.count(goal)
-    if board.count(start) < target:
+    if board.count(start) < target or not fits(board):
         return None
     rows = _row_scores(board, goal)
     masks = np.array(board.jump_masks, dtype=np.uint64)
@@ -143,4 +150,4 @@ def widening_search(board: Board, start: int, goal: int | None, ctx: SolveContex
     return None, widths[-1] if widths else 0
 
 
-__all__ = ["NOISE", "WIDTHS", "aims", "beam_search", "widening_search"]
+__all__ = ["NOISE", "WIDTHS", "aims", "beam_search", "fits", "widening_search"]

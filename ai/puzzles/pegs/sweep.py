@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ai.kernel.context import SolveContext
+from ai.puzzles.pegs.beam import fits
 from ai.puzzles.pegs.table import sorted_unique
 from game.core.puzzles.pegs import Board, Jump
 
@@ -100,11 +101,13 @@ def _winnable_above(masks: U64, level: U64, below: U64, canon: Canon) -> U64:
 def sweep(board: Board, position: int, goal: int | None, ctx: SolveContext,
           max_level: int = MAX_LEVEL) -> Swept | None:
     """Decide exactly whether ``position`` can reach ``goal`` (``None``: one peg anywhere); ``None`` when a
-    level would hold more than ``max_level`` classes.  Raises :class:`ai.kernel.context.SolveStopped` when
+    level would hold more than ``max_level`` classes, or on a board too big for ``uint64`` (9x9).  Raises :class:`ai.kernel.context.SolveStopped` when
     ``ctx`` says stop."""
     target = 1 if goal is None else board.count(goal)
     if board.is_goal(position, goal):
         return Swept(True, [], 1)
+    if not fits(board):
+        return None
     canon = Canon(board, goal)
     masks = np.array(board.jump_masks, dtype=np.uint64)
     levels = [canon.least(np.array([position], dtype=np.uint64))]

@@ -94,3 +94,12 @@ def test_the_two_row_least_images_equal_the_tables_one_row_images(text: str) -> 
         perms = tuple(p for p in board.symmetries if board.transform(goal, p) == goal)
         own = np.array(board.row_images(perms), dtype=np.uint64)
         assert (Canon(board, goal).least(positions) == least_images(board, positions, own)).all()
+
+
+def test_boards_too_big_for_the_level_searches_are_left_to_the_depth_first_search() -> None:
+    board, start = parse_board("\n".join(["ooooooooo"] * 4 + ["oooo.oooo"] + ["ooooooooo"] * 4))
+    assert beam_search(board, start, None, 100, SolveContext.create()) is None
+    assert sweep(board, board.position_of([(0, 0), (0, 1)]), None, SolveContext.create()) is None
+    small = board.position_of([(8, 6), (8, 7)])  # bits above 64: the depth-first search still answers
+    moves = solve(board, small, None).moves
+    assert len(moves) == 1 and board.count(board.replay(small, moves)) == 1
