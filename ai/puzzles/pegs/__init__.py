@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from ai.kernel.context import SolveContext, SolveStopped, StopReason
 from ai.puzzles.pegs.beam import WIDTHS, widening_search
 from ai.puzzles.pegs.bounds import jump_bounds
-from ai.puzzles.pegs.pagoda import PagodaCuts
+from ai.puzzles.pegs.pagoda import PagodaCuts, refutes
 from ai.puzzles.pegs.search import NodeLimit, Search, TableFull
 from ai.puzzles.pegs.sweep import sweep
 from ai.puzzles.pegs.table import WinTable, complement
@@ -63,6 +63,7 @@ class Proof(str, enum.Enum):
     INTEGER_PROGRAM = "integer program"  #: A x = start - goal has no non-negative integer solution
     TABLE = "table"  #: the English central game's table of winnable positions (:mod:`ai.puzzles.pegs.table`)
     BEAM = "beam search"  #: the beam search found moves (:mod:`ai.puzzles.pegs.beam`)
+    PAGODA = "pagoda function"  #: checked pagoda functions rule out the goal (:func:`ai.puzzles.pegs.pagoda.refutes`)
     SEARCH = "search"  #: the search found moves, or tried every jump sequence
 
 
@@ -175,13 +176,16 @@ def solve(board: Board, start: int, goal: int | None | str = "default", *, ctx: 
 
 def _beam_or_sweep(board: Board, start: int, goal: int | None, ctx: SolveContext, beam: bool,
                    sweep_pegs: int) -> tuple[PegsStatus, Proof, list[Jump], int] | None:
-    """The beam search's game, else (at most ``sweep_pegs`` pegs) the exhaustive sweep's answer:
-    ``(status, proof, moves, positions)``, or ``None`` when neither settled it."""
+    """The beam search's game, else a pagoda refutation, else (at most ``sweep_pegs`` pegs) the exhaustive
+    sweep's answer: ``(status, proof, moves, positions)``, or ``None`` when none settled it."""
     few = board.count(start) <= sweep_pegs
     found = widening_search(board, start, goal, ctx, WIDTHS[:1] if few else WIDTHS)[0] if beam else None
     if found is not None:
         check_replay(board, start, goal, found)
         return PegsStatus.SOLVED, Proof.BEAM, found, 0
+    ctx.check()
+    if refutes(board, start, goal):
+        return PegsStatus.IMPOSSIBLE, Proof.PAGODA, [], 0
     swept = sweep(board, start, goal, ctx) if few else None
     if swept is None:
         return None
@@ -258,8 +262,8 @@ def hint(board: Board, position: int, goal: int | None | str = "default", *,
          ctx: SolveContext | None = None, ip: IpUse | str = IpUse.AUTO) -> PegsHint:
     """The first jump of a solution from ``position`` (``jump`` None: solved, impossible or stopped).
 
-    The beam search finds most games at once; most lost positions met in play have few enough pegs for the
-    exhaustive sweep (:data:`SWEEP_PEGS`), which proves them lost in a second or a few.
+    The beam search finds most games at once; pagoda functions refute some lost positions at once, and most
+    others met in play have few enough pegs for the exhaustive sweep (:data:`SWEEP_PEGS`).
     """
     result = solve(board, position, goal, ctx=ctx, ip=ip)
     if result.status == PegsStatus.SOLVED:

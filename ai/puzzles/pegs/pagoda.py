@@ -126,4 +126,13 @@ def certificate(board: Board, start: int, goal: int) -> Pagoda | None:
     return found if is_pagoda(board, weights) and found.start_value < found.goal_value else None
 
 
-__all__ = ["MAX_CUTS", "Pagoda", "PagodaCuts", "certificate", "is_pagoda", "value"]
+def refutes(board: Board, start: int, goal: int | None) -> bool:
+    """True when checked pagoda functions (:func:`certificate`) rule out ``goal``; for one peg anywhere
+    (``None``), every cell whose single peg the position class allows."""
+    mine = board.position_class(start)
+    targets = [goal] if goal is not None else [board.bit(c) for c in sorted(board.cells)
+                                               if board.position_class(board.bit(c)) == mine]
+    return bool(targets) and all(certificate(board, start, target) is not None for target in targets)
+
+
+__all__ = ["MAX_CUTS", "Pagoda", "PagodaCuts", "certificate", "is_pagoda", "refutes", "value"]

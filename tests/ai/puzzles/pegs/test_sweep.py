@@ -66,7 +66,7 @@ def test_a_lost_position_with_many_pegs_is_proved_lost_by_the_sweep() -> None:
         position = board.full ^ board.bit(rng.choice(sorted(board.cells)))
         for _ in range(rng.randint(8, 16)):
             position = board.apply(position, rng.choice(board.legal_jumps(position)))
-        if board.class_allows(position, None) and solve(board, position, None).status == PegsStatus.IMPOSSIBLE:
+        if board.class_allows(position, None) and solve(board, position, None).proof == Proof.SEARCH:
             break
     result = solve(board, position, None)
     assert (result.status, result.proof) == (PegsStatus.IMPOSSIBLE, Proof.SEARCH) and result.nodes > 1
@@ -103,3 +103,22 @@ def test_boards_too_big_for_the_level_searches_are_left_to_the_depth_first_searc
     small = board.position_of([(8, 6), (8, 7)])  # bits above 64: the depth-first search still answers
     moves = solve(board, small, None).moves
     assert len(moves) == 1 and board.count(board.replay(small, moves)) == 1
+
+
+def test_a_lost_position_that_a_pagoda_function_rules_out_is_answered_without_the_sweep() -> None:
+    board, _ = french()
+    rng = random.Random(5)
+    found = []
+    while not found:  # random play from random vacancies until pagoda functions refute a position
+        p = board.full ^ board.bit(rng.choice(sorted(board.cells)))
+        for _ in range(rng.randint(8, 14)):
+            legal = board.legal_jumps(p)
+            if not legal:
+                break
+            p = board.apply(p, rng.choice(legal))
+        if board.class_allows(p, None) and solve(board, p, None, sweep_pegs=0).proof == Proof.PAGODA:
+            found.append(p)
+    result = solve(board, found[0], None)
+    assert (result.status, result.proof) == (PegsStatus.IMPOSSIBLE, Proof.PAGODA)
+    assert sweep(board, found[0], None, SolveContext.create()).winnable is False  # the sweep agrees
+    assert hint(board, found[0], None).message == "no jump can still finish (pagoda function)"
