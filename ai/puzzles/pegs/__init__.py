@@ -256,6 +256,7 @@ class PegsHint:
     jump: Jump | None
     status: PegsStatus
     message: str
+    proof: str = ""  #: what proved the position lost (a :class:`Proof` value), when it is
 
 
 def hint(board: Board, position: int, goal: int | None | str = "default", *,
@@ -275,7 +276,7 @@ def hint(board: Board, position: int, goal: int | None | str = "default", *,
         why = ("the table of winnable positions" if result.proof == Proof.TABLE else
                f"search: all {result.nodes:,} positions it can reach tried" if result.proof == Proof.SEARCH else
                result.proof.value)
-        return PegsHint(None, result.status, f"no jump can still finish ({why})")
+        return PegsHint(None, result.status, f"no jump can still finish ({why})", result.proof.value)
     if result.table_full:
         return PegsHint(None, result.status, f"{result.message}: no answer (this position may be lost)")
     return PegsHint(None, result.status, "no answer in time (this position may be lost)")

@@ -212,7 +212,8 @@ class PegsScene(Scene):
         elif what == PegsAsk.HINT:
             answer = event.payload
             self.hint_jump = answer.jump
-            self.message = (f"Hint: {answer.message}" if answer.jump is not None else self._lost_message()
+            lost = self._lost_message(PROOF_WORDS.get(answer.proof, "every sequence of jumps was tried"))
+            self.message = (f"Hint: {answer.message}" if answer.jump is not None else lost
                             if answer.status == PegsStatus.IMPOSSIBLE else answer.message.capitalize() + ".")
         else:
             result = event.payload
