@@ -63,6 +63,7 @@ from ai.puzzles.pegs.learn import learn as pegs_learn
 from ai.puzzles.pegs.learn import parse_games as pegs_parse_games
 from ai.puzzles.pegs.learn import random_games as pegs_random_games
 from ai.puzzles.pegs.learn import verify as pegs_verify
+from ai.puzzles.pegs.vacancies import table as pegs_table
 from ai.services.analysis import Analysis, AnalysisStatus, analyse_level, last_arrival_frame
 from ai.services.benchmark import run_bench
 from ai.services.unsolvable import stuck_lemmings, unsolvable_reasons
@@ -96,8 +97,8 @@ __all__ = [
     "life_backbone", "life_disagreements", "life_hint", "life_learn_rule", "life_reverse", "load_observations",
     "mines_analyze", "mines_bench", "mines_check_against_board", "mines_check_against_view", "mines_next_moves",
     "offered_solvers", "ordinary_games", "pegs_hint", "pegs_learn", "pegs_parse_games", "pegs_random_games",
-    "pegs_solve", "pegs_verify", "pick_certifier", "plan_result", "player_label", "player_plan", "rate_level",
-    "rated_level",
+    "pegs_solve", "pegs_table", "pegs_verify", "pick_certifier", "plan_result", "player_label", "player_plan",
+    "rate_level", "rated_level",
     "read_rules", "record_run", "run_bench", "run_in_child", "solve", "stuck_lemmings", "unsolvable_reasons",
     "Game", "GeneratedLevel", "LearnedPhysics",  # the command line's types
 ]

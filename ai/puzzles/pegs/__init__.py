@@ -1,10 +1,13 @@
 """The peg-solitaire AI: solve or prove impossible, hint, learn the move rule.
 
-:func:`solve` tries, in order: the position-class invariant (the rule of three, instant), a
-depth-first search with a transposition table of dead positions under symmetry, then — when that
-search has not finished within :data:`SEARCH_BUDGET` nodes — the Kiyomi–Matsui integer program
-(:mod:`ai.puzzles.pegs.bounds`: no game exists, or a bound on each jump's use) and the search again with
-those bounds and with pagoda cuts learned from its dead positions (:mod:`ai.puzzles.pegs.pagoda`).  Every solution is replayed by :class:`game.core.puzzles.pegs.Board` before it is returned.
+:func:`solve` tries, in order: the position-class invariant (the rule of three, instant), the English central
+game's table, a beam search (:mod:`ai.puzzles.pegs.beam`: most games are found in a fraction of a second),
+an exhaustive search by levels for positions with at most :data:`SWEEP_PEGS` pegs
+(:mod:`ai.puzzles.pegs.sweep`), then a depth-first search with a transposition table of dead positions under
+symmetry, then — when that search has not finished within :data:`SEARCH_BUDGET` nodes — the Kiyomi–Matsui
+integer program (:mod:`ai.puzzles.pegs.bounds`: no game exists, or a bound on each jump's use) and the search
+again with those bounds and with pagoda cuts learned from its dead positions (:mod:`ai.puzzles.pegs.pagoda`).
+Every solution is replayed by :class:`game.core.puzzles.pegs.Board` before it is returned.
 Memory is bounded with or without a time limit: a search whose table of dead positions reaches its cap
 (:data:`ai.puzzles.pegs.search.MAX_DEAD`) stops, and the answer says so (``stopped``, with ``message``).
 
@@ -26,12 +29,17 @@ import time
 from dataclasses import dataclass, field
 
 from ai.kernel.context import SolveContext, SolveStopped, StopReason
+from ai.puzzles.pegs.beam import WIDTHS, widening_search
 from ai.puzzles.pegs.bounds import jump_bounds
-from ai.puzzles.pegs.pagoda import PagodaCuts
+from ai.puzzles.pegs.pagoda import PagodaCuts, refutes
 from ai.puzzles.pegs.search import NodeLimit, Search, TableFull
+from ai.puzzles.pegs.sweep import sweep
 from ai.puzzles.pegs.table import WinTable, complement
 from game.core.puzzles.pegs import Board, Jump
 
+#: Positions with at most this many pegs that the beam search did not finish go to the exhaustive search by
+#: levels (:mod:`ai.puzzles.pegs.sweep`) before the depth-first search.
+SWEEP_PEGS = 26
 #: Search nodes tried before the integer program is brought in (``ip="auto"``); the English
 #: central game needs about 28,000.
 SEARCH_BUDGET = 50_000
@@ -54,6 +62,8 @@ class Proof(str, enum.Enum):
     PEG_COUNT = "peg count"  #: fewer pegs than the goal
     INTEGER_PROGRAM = "integer program"  #: A x = start - goal has no non-negative integer solution
     TABLE = "table"  #: the English central game's table of winnable positions (:mod:`ai.puzzles.pegs.table`)
+    BEAM = "beam search"  #: the beam search found moves (:mod:`ai.puzzles.pegs.beam`)
+    PAGODA = "pagoda function"  #: checked pagoda functions rule out the goal (:func:`ai.puzzles.pegs.pagoda.refutes`)
     SEARCH = "search"  #: the search found moves, or tried every jump sequence
 
 
@@ -99,9 +109,12 @@ class ReplayError(RuntimeError):
 
 
 def solve(board: Board, start: int, goal: int | None | str = "default", *, ctx: SolveContext | None = None,
-          ip: IpUse | str = IpUse.AUTO, budget: int = SEARCH_BUDGET, table: bool = True) -> PegsResult:
+          ip: IpUse | str = IpUse.AUTO, budget: int = SEARCH_BUDGET, table: bool = True,
+          beam: bool = True, sweep_pegs: int = SWEEP_PEGS) -> PegsResult:
     """Solve ``start`` towards ``goal`` (``"default"``: the board's own goal; ``None``: one peg anywhere);
-    ``table``: ask the English central game's table first when it applies (:mod:`ai.puzzles.pegs.table`)."""
+    ``table``: ask the English central game's table first when it applies (:mod:`ai.puzzles.pegs.table`);
+    ``beam``: then try the beam search (:mod:`ai.puzzles.pegs.beam`), which finds most games fast; then, with
+    at most ``sweep_pegs`` pegs, the exhaustive search by levels (:mod:`ai.puzzles.pegs.sweep`)."""
     ctx = ctx if ctx is not None else SolveContext.create()
     ip = IpUse(ip)
     target: int | None = board.goal_position() if goal == "default" else goal  # type: ignore[assignment]
@@ -133,6 +146,9 @@ def solve(board: Board, start: int, goal: int | None | str = "default", *, ctx: 
             if bounds is None:
                 return done(PegsStatus.IMPOSSIBLE, Proof.INTEGER_PROGRAM)
             search = Search(board, target, bounds, _cuts(board, target))
+        quick = _beam_or_sweep(board, start, target, ctx, beam, sweep_pegs)
+        if quick is not None:
+            return done(quick[0], quick[1], quick[2], quick[3], bounds)
         if ip == IpUse.AUTO and target is not None:
             moves, finished = _budgeted(search, start, ctx, budget)
             if not finished:
@@ -156,6 +172,27 @@ def solve(board: Board, start: int, goal: int | None | str = "default", *, ctx: 
         return done(PegsStatus.IMPOSSIBLE, Proof.SEARCH, nodes=nodes, bounds=bounds)
     check_replay(board, start, target, moves)
     return done(PegsStatus.SOLVED, Proof.SEARCH, moves, nodes, bounds)
+
+
+def _beam_or_sweep(board: Board, start: int, goal: int | None, ctx: SolveContext, beam: bool,
+                   sweep_pegs: int) -> tuple[PegsStatus, Proof, list[Jump], int] | None:
+    """The beam search's game, else a pagoda refutation, else (at most ``sweep_pegs`` pegs) the exhaustive
+    sweep's answer: ``(status, proof, moves, positions)``, or ``None`` when none settled it."""
+    few = board.count(start) <= sweep_pegs
+    found = widening_search(board, start, goal, ctx, WIDTHS[:1] if few else WIDTHS)[0] if beam else None
+    if found is not None:
+        check_replay(board, start, goal, found)
+        return PegsStatus.SOLVED, Proof.BEAM, found, 0
+    ctx.check()
+    if refutes(board, start, goal):
+        return PegsStatus.IMPOSSIBLE, Proof.PAGODA, [], 0
+    swept = sweep(board, start, goal, ctx) if few else None
+    if swept is None:
+        return None
+    if not swept.winnable:
+        return PegsStatus.IMPOSSIBLE, Proof.SEARCH, [], swept.closed
+    check_replay(board, start, goal, swept.moves)
+    return PegsStatus.SOLVED, Proof.SEARCH, swept.moves, swept.closed
 
 
 def _from_table(board: Board, start: int, goal: int,
@@ -219,14 +256,15 @@ class PegsHint:
     jump: Jump | None
     status: PegsStatus
     message: str
+    proof: str = ""  #: what proved the position lost (a :class:`Proof` value), when it is
 
 
 def hint(board: Board, position: int, goal: int | None | str = "default", *,
-         ctx: SolveContext | None = None, ip: IpUse | str = IpUse.ALWAYS) -> PegsHint:
+         ctx: SolveContext | None = None, ip: IpUse | str = IpUse.AUTO) -> PegsHint:
     """The first jump of a solution from ``position`` (``jump`` None: solved, impossible or stopped).
 
-    The integer program runs first by default: most positions met in play are dead, and it refutes
-    many of them at once.
+    The beam search finds most games at once; pagoda functions refute some lost positions at once, and most
+    others met in play have few enough pegs for the exhaustive sweep (:data:`SWEEP_PEGS`).
     """
     result = solve(board, position, goal, ctx=ctx, ip=ip)
     if result.status == PegsStatus.SOLVED:
@@ -235,12 +273,14 @@ def hint(board: Board, position: int, goal: int | None | str = "default", *,
         j = result.moves[0]
         return PegsHint(j, result.status, f"jump ({j.start[0]},{j.start[1]}) to ({j.end[0]},{j.end[1]})")
     if result.status == PegsStatus.IMPOSSIBLE:
-        why = "the table of winnable positions" if result.proof == Proof.TABLE else result.proof.value
-        return PegsHint(None, result.status, f"no jump can still finish ({why})")
+        why = ("the table of winnable positions" if result.proof == Proof.TABLE else
+               f"search: all {result.nodes:,} positions it can reach tried" if result.proof == Proof.SEARCH else
+               result.proof.value)
+        return PegsHint(None, result.status, f"no jump can still finish ({why})", result.proof.value)
     if result.table_full:
         return PegsHint(None, result.status, f"{result.message}: no answer (this position may be lost)")
     return PegsHint(None, result.status, "no answer in time (this position may be lost)")
 
 
-__all__ = ["IpUse", "PegsHint", "PegsResult", "PegsStatus", "Proof", "ReplayError", "SEARCH_BUDGET",
+__all__ = ["IpUse", "PegsHint", "PegsResult", "PegsStatus", "Proof", "ReplayError", "SEARCH_BUDGET", "SWEEP_PEGS",
            "check_replay", "hint", "solve"]

@@ -19,6 +19,10 @@ row of values per board row and row pattern.
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
 import numpy as np
 import numpy.typing as npt
 from ai.kernel.libraries import pywraplp
@@ -81,4 +85,54 @@ class PagodaCuts:
         return True
 
 
-__all__ = ["MAX_CUTS", "PagodaCuts"]
+@dataclass(frozen=True)
+class Pagoda:
+    """A pagoda function with whole-number weights that proves ``goal`` unreachable from ``start``."""
+
+    weights: dict[int, int]  #: bit index -> weight
+    start_value: int
+    goal_value: int
+
+    def grid(self, board: Board) -> str:
+        """The weights row by row (``.`` off the board), rows separated by ``/``."""
+        rows = []
+        for r in range(board.height):
+            rows.append(" ".join(str(self.weights[r * board.width + c]) if board.on_board((r, c)) else "."
+                                 for c in range(board.width)))
+        return " / ".join(rows)
+
+
+def value(weights: dict[int, int], position: int) -> int:
+    """The pagoda value of ``position``: the sum of the weights under its pegs."""
+    return sum(w for i, w in weights.items() if position >> i & 1)
+
+
+def is_pagoda(board: Board, weights: dict[int, int]) -> bool:
+    """True when no jump can raise the value: ``w(from) + w(over) >= w(to)`` for every jump."""
+    index = dict(board.indices())
+    return all(weights[index[j.start]] + weights[index[j.over]] >= weights[index[j.end]] for j in board.jumps)
+
+
+def certificate(board: Board, start: int, goal: int) -> Pagoda | None:
+    """A pagoda function with ``value(start) < value(goal)`` (so no game leads from ``start`` to ``goal``),
+    checked in exact arithmetic, or ``None`` when the LP finds none (or its weights do not check)."""
+    cuts = PagodaCuts(board, goal)
+    if not cuts.learn(start):
+        return None
+    fractions = {i: Fraction(var.solution_value()).limit_denominator(1000) for i, var in cuts.w.items()}
+    scale = math.lcm(*(f.denominator for f in fractions.values()))
+    weights = {i: int(f * scale) for i, f in fractions.items()}
+    found = Pagoda(weights, value(weights, start), value(weights, goal))
+    return found if is_pagoda(board, weights) and found.start_value < found.goal_value else None
+
+
+def refutes(board: Board, start: int, goal: int | None) -> bool:
+    """True when checked pagoda functions (:func:`certificate`) rule out ``goal``; for one peg anywhere
+    (``None``), every cell whose single peg the position class allows."""
+    mine = board.position_class(start)
+    targets = [goal] if goal is not None else [board.bit(c) for c in sorted(board.cells)
+                                               if board.position_class(board.bit(c)) == mine]
+    return bool(targets) and all(certificate(board, start, target) is not None for target in targets)
+
+
+__all__ = ["MAX_CUTS", "Pagoda", "PagodaCuts", "certificate", "is_pagoda", "refutes", "value"]

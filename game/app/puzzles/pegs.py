@@ -36,7 +36,8 @@ SOLVE_LIMIT = 60.0
 PLAY_STEP = 0.35
 #: The AI's proofs that a position is lost, in a player's words.
 PROOF_WORDS = {"peg count": "too few pegs are left", "integer program": "no count of jumps can balance the pegs",
-               "table": "the table of winnable positions says so", "search": "every sequence of jumps was tried"}
+               "table": "the table of winnable positions says so", "search": "every sequence of jumps was tried",
+               "pagoda function": "a weighting of the holes that no jump can raise puts the goal out of reach"}
 
 HOLE = (40, 32, 64)
 HOLE_EDGE = (120, 104, 170)
@@ -211,7 +212,8 @@ class PegsScene(Scene):
         elif what == PegsAsk.HINT:
             answer = event.payload
             self.hint_jump = answer.jump
-            self.message = (f"Hint: {answer.message}" if answer.jump is not None else self._lost_message()
+            lost = self._lost_message(PROOF_WORDS.get(answer.proof, "every sequence of jumps was tried"))
+            self.message = (f"Hint: {answer.message}" if answer.jump is not None else lost
                             if answer.status == PegsStatus.IMPOSSIBLE else answer.message.capitalize() + ".")
         else:
             result = event.payload

@@ -1,4 +1,4 @@
-"""Peg-solitaire subcommands: ``pegs solve``, ``pegs hint``, ``pegs learn`` and ``pegs play``.
+"""Peg-solitaire subcommands: ``pegs solve``, ``pegs hint``, ``pegs table``, ``pegs learn`` and ``pegs play``.
 
 ``BOARD`` is ``english``, ``french`` or a board file (rows of ``o`` peg, ``.`` hole, space off the
 board).  By default the goal is one peg in the centre; ``--goal any`` accepts one peg anywhere.
@@ -16,7 +16,7 @@ from game.core.puzzles import SidePuzzle
 
 
 def _run(args: argparse.Namespace) -> int:
-    """Run ``pegs solve``, ``hint`` or ``learn`` (:mod:`game.cli.puzzles.pegs.run`)."""
+    """Run ``pegs solve``, ``hint``, ``table`` or ``learn`` (:mod:`game.cli.puzzles.pegs.run`)."""
     from game.cli.puzzles.pegs import run as pegs_run  # late: the solver (OR-Tools bounds) loads only when a pegs command runs
 
     return pegs_run.COMMANDS[args.pegs_command](args)
@@ -30,7 +30,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def register(sub: Subparsers, puzzle: SidePuzzle) -> None:
-    """Add ``pegs`` with its ``solve``, ``hint``, ``learn`` and ``play`` subcommands."""
+    """Add ``pegs`` with its ``solve``, ``hint``, ``table``, ``learn`` and ``play`` subcommands."""
     pegs = sub.add_parser(puzzle.key, help=f"{puzzle.title}: solve, hint, learn the move rule")
     psub = pegs.add_subparsers(dest="pegs_command", metavar="PEGS_COMMAND")
     pegs.set_defaults(handler=usage_handler(pegs))
@@ -47,6 +47,12 @@ def register(sub: Subparsers, puzzle: SidePuzzle) -> None:
             p.add_argument("--ip", choices=("auto", "always", "never"), default="auto",
                            help="when to use the integer-program jump bounds (default: auto)")
         p.set_defaults(handler=_run)
+    p = psub.add_parser("table", help="every single-vacancy start of a board, two goals each: solved or proved impossible")
+    p.add_argument("board", type=path_arg, help="english, french or a board file (its pegs are ignored)")
+    p.add_argument("--time-limit", type=time_limit_arg, default=None, metavar="S",
+                   help="give up on one problem after S seconds (default: none)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(handler=_run)
     p = psub.add_parser("learn", help="learn the move rule from example games and verify it")
     p.add_argument("games_file", nargs="?", type=path_arg, default=None,
                    help="boards separated by blank lines, games by ---; default: random games")

@@ -1,4 +1,4 @@
-"""The work of ``pegs solve``, ``pegs hint`` and ``pegs learn`` (their parser is in
+"""The work of ``pegs solve``, ``pegs hint``, ``pegs table`` and ``pegs learn`` (their parser is in
 :mod:`game.cli.puzzles.pegs`)."""
 
 from __future__ import annotations
@@ -56,6 +56,23 @@ def hint(args: argparse.Namespace) -> int:
     return 1 if answer.status == facade.PegsStatus.STOPPED else 0
 
 
+def table(args: argparse.Namespace) -> int:
+    """``pegs table``: every single-vacancy problem of the board, goals one peg anywhere and one peg on the
+    vacancy, each solved (moves replayed) or proved impossible (exit 1 when a problem ran out of time)."""
+    with command_context(None, solver="pegs") as ctx:
+        board, _ = load_board(args.board)
+        answers = facade.pegs_table(board, ctx, args.time_limit)
+    if args.json:
+        print(json.dumps({"problems": [a.to_json() for a in answers]}))
+    else:
+        for a in answers:
+            where = f"({a.vacancy[0]},{a.vacancy[1]})"
+            print(f"{where} {a.goal:<7} {a.status.value:<10} {a.kind:<14} {len(a.moves):>2} jumps {a.seconds:6.2f} s")
+        solved = sum(a.status == facade.PegsStatus.SOLVED for a in answers)
+        print(f"{len(answers)} problems: {solved} solved, {len(answers) - solved} not")
+    return 1 if any(a.status == facade.PegsStatus.STOPPED for a in answers) else 0
+
+
 def learn(args: argparse.Namespace) -> int:
     """``pegs learn``: the move rule learned from games, checked against the reference rule (exit 1 when the
     time limit ends it first)."""
@@ -94,4 +111,4 @@ def _learn_and_verify(args: argparse.Namespace, ctx: facade.SolveContext) -> tup
 
 
 #: The handler of each ``pegs`` command that asks the AI, by name.
-COMMANDS: dict[str, Handler] = {"solve": solve, "hint": hint, "learn": learn}
+COMMANDS: dict[str, Handler] = {"solve": solve, "hint": hint, "table": table, "learn": learn}

@@ -305,3 +305,14 @@ def test_escape_stops_the_thinking_and_a_move_cancels_it(scene: PegsScene, monke
     _click(scene, (3, 3))  # a move: the answer would be about another position
     assert scene.pending is None and scene.pegs_left == 31
     assert scene.job is not None and scene.job.wait(timeout=10)
+
+
+def test_a_hint_on_a_position_a_pagoda_function_rules_out_says_so_in_a_players_words(scene: PegsScene) -> None:
+    scene.execution = Execution.THREAD
+    scene.position = scene.board.position_of([(2, 4), (4, 1), (4, 4), (4, 6), (5, 2), (6, 2), (6, 3), (6, 4)])
+    _key(scene, pygame.K_h)
+    assert scene.job is not None and scene.job.wait(timeout=120)
+    scene.app.run_frames(1)
+    assert scene.hint_jump is None
+    assert scene.message == ("No jump can still finish: a weighting of the holes that no jump can raise puts the "
+                             "goal out of reach.")

@@ -32,9 +32,21 @@ def test_solve_board_file_and_hint(tmp_path: Path, capsys: pytest.CaptureFixture
     path.write_text("oo.\n", encoding="utf-8")
     assert main(["pegs", "solve", str(path), "--goal", "any", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"status": "solved", "moves": [[0, 0, 0, 2]],
-                                                   "proof": "search", "nodes": 1}
+                                                   "proof": "beam search", "nodes": 0}
     assert main(["pegs", "hint", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["jump"] is None  # the centre cannot be reached
+
+
+def test_table_of_a_board_file_in_json_and_as_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "square.txt"
+    path.write_text("ooo\no.o\nooo\n", encoding="utf-8")  # its own pegs do not matter: every vacancy is tried
+    assert main(["pegs", "table", str(path), "--json"]) == 0
+    problems = json.loads(capsys.readouterr().out)["problems"]
+    assert [(p["vacancy"], p["goal"]) for p in problems[:3]] == [([0, 0], "any"), ([0, 0], "vacancy"), ([0, 1], "any")]
+    assert len(problems) == 18 and {p["status"] for p in problems} == {"impossible"}
+    assert {p["proof_kind"] for p in problems} == {"pagoda"} and all("weights" in p["proof"] for p in problems)
+    assert main(["pegs", "table", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "18 problems: 0 solved, 18 not"
 
 
 def test_learn_random_games(capsys: pytest.CaptureFixture[str]) -> None:
@@ -54,6 +66,8 @@ def test_learn_random_games(capsys: pytest.CaptureFixture[str]) -> None:
     (["pegs", "solve", "CENTRELESS"], "no centre"),
     (["pegs"], "PEGS_COMMAND"),
     (["pegs", "solve", "EMPTY"], "the board is empty"),
+    (["pegs", "table", "EMPTY"], "the board is empty"),
+    (["pegs", "table", "english", "--time-limit", "-1"], "time-limit"),
     (["pegs", "hint", "BINARY"], "is not UTF-8 text"),
 ])
 def test_bad_input_gets_exit_2_and_a_message(argv: list[str], needle: str, tmp_path: Path,
