@@ -34,7 +34,7 @@ from game.core.storage import user_levels_dir
 from game.app import hud
 from game.app.app import App, Scene
 from game.core.catalog import LevelEntry, Section
-from game.core.editor_draft import MAX_EDIT_SIDE, MIN_EDIT_SIDE, Draft, Edge, parse_size
+from game.core.editor_draft import MAX_EDIT_SIDE, MIN_EDIT_SIDE, Draft, Edge, cells_between, parse_size
 from game.core.editor_model import EditorModel, Tool
 from game.app.input import Act, Action, mouse_held
 from game.app.render import BoardLayout, LevelRenderer, fit_layout
@@ -66,6 +66,7 @@ class EditorScene(Scene):
         self.message_time = 0.0
         self.renderer = LevelRenderer()
         self._stroke: tuple[Tool, int] | None = None  #: (tool, mouse button index) of a drag
+        self._stroke_at: Brick | None = None  #: the cell the drag last painted (the next one paints the line from it)
         self.analyser = EditorAnalysis(app.jobs, self, analysis_solver, in_process=analysis_in_process)
         self._tighten_when_done = False
         self.view = EditorView(self)
@@ -489,7 +490,7 @@ class EditorScene(Scene):
         if cell is not None:
             self.model.end_stroke()
             self.paint(cell, Tool.ERASE)
-            self._stroke = (Tool.ERASE, 2)
+            self._stroke, self._stroke_at = (Tool.ERASE, 2), cell
 
     def _pick_tool(self, action: Action) -> None:
         if action.value in {t.value for t in Tool}:
@@ -534,6 +535,7 @@ class EditorScene(Scene):
             self.model.end_stroke()
             self.paint(cell)
             self._stroke = (self.tool, 0) if self.tool != Tool.LEMMING else None
+            self._stroke_at = cell
 
     def _hover(self, pos: tuple[int, int] | None) -> None:
         self.hover = self.layout().cell_at(pos)
@@ -543,8 +545,13 @@ class EditorScene(Scene):
         if not mouse_held(button):
             self._stroke = None
             self.model.end_stroke()
-        elif self.hover is not None:
-            self.paint(self.hover, tool, stroke=True)
+        elif self.hover is None:
+            self._stroke_at = None  # off the board: the stroke goes on from where the pointer comes back
+        else:
+            start = self._stroke_at if self._stroke_at is not None else self.hover
+            for cell in cells_between(start, self.hover):  # every cell the pointer crossed since the last motion
+                self.paint(cell, tool, stroke=True)
+            self._stroke_at = self.hover
 
     # ================================================================ palette
     def buttons(self, size: tuple[int, int]) -> list[Button]:

@@ -1,0 +1,104 @@
+"""The level editor as a designer uses it, driven by posted pygame events: strokes without gaps, "unsaved"
+only when the level differs from its file, the physics prompt, browsing the optimal solutions, Save As and
+the level's author, description and hint."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import pygame
+import pytest
+
+from game.app.app import App
+from game.app.scenes.editor import EditorScene
+from game.app.scenes.menu import MenuScene
+from game.core.editor_model import EditorModel
+from game.core.level import Level
+from tests.game.app.conftest import click, move, press
+
+
+def open_editor(app: App, model: EditorModel | None = None) -> EditorScene:
+    app.push(MenuScene(app))
+    editor = app.push(EditorScene(app, model if model is not None else EditorModel.new(12, 16)))
+    assert isinstance(editor, EditorScene)
+    app.run_frames(1)
+    return editor
+
+
+def letter(app: App, ch: str, mod: int = 0) -> None:
+    press(app, getattr(pygame, f"K_{ch}"), mod=mod, unicode=ch)
+
+
+@pytest.fixture(autouse=True)
+def close_scenes(app: App) -> Iterator[None]:
+    """Pop every scene after a test, so analysis workers stop."""
+    yield
+    while app.scenes:
+        app.pop()
+
+
+@pytest.fixture
+def left_held(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """The mouse buttons as held (set an item to press or release one)."""
+    held = [True, False, False]
+    monkeypatch.setattr(pygame.mouse, "get_pressed", lambda num_buttons=3: tuple(held))
+    return held
+
+
+# ---------------------------------------------------------------- strokes
+def test_a_fast_diagonal_drag_paints_every_crossed_cell_in_one_undo_step(app: App, left_held: list[bool]) -> None:
+    editor = open_editor(app)
+    start = editor.draft
+    click(app, editor.layout().cell_center(2, 2))
+    move(app, editor.layout().cell_center(6, 12))  # one motion event jumps ten columns
+    move(app, editor.layout().cell_center(9, 12))
+    left_held[0] = False
+    move(app, editor.layout().cell_center(10, 3))
+    walls = {(r, c) for r in range(1, 11) for c in range(1, 15) if editor.draft.char_at((r, c)) == "X"}
+    assert len(walls) == 11 + 3  # (2,2)..(6,12) crosses 11 cells, then three more down column 12
+    assert {(2, 2), (4, 7), (6, 12), (7, 12), (9, 12)} <= walls and (10, 3) not in walls
+    columns = sorted(c for r, c in walls if r <= 6)
+    assert columns == list(range(2, 13))  # no column skipped
+    press(app, pygame.K_z, unicode="z")
+    assert editor.draft == start
+
+
+def test_a_drag_that_leaves_the_board_does_not_paint_across_it(app: App, left_held: list[bool]) -> None:
+    editor = open_editor(app)
+    click(app, editor.layout().cell_center(2, 2))
+    move(app, (5, 5))  # off the board, past the palette's edge
+    move(app, editor.layout().cell_center(2, 12))
+    walls = [c for c in range(1, 15) if editor.draft.char_at((2, c)) == "X"]
+    assert walls == [2, 12]
+
+
+# ---------------------------------------------------------------- unsaved changes
+def saved_level(tmp_path: Path) -> EditorModel:
+    """A playable level saved in ``tmp_path`` and opened from there."""
+    rows = ["XXXXXXXXXXXXXXXX"] + ["X              X"] * 10 + ["XXXXXXXXXXXXXXXX"]
+    rows[10] = "X>            TX"
+    path = tmp_path / "mine.txt"
+    Level.from_rows(rows, frames=40, budget=0, title="Mine").save(path)
+    return EditorModel.from_level(Level.load(path), path=path)
+
+
+def file_state(editor: EditorScene) -> str:
+    return [text for text, _, _ in editor.view.file_lines()][-1]
+
+
+def test_unsaved_only_while_the_level_differs_from_its_file(app: App, tmp_path: Path) -> None:
+    editor = open_editor(app, saved_level(tmp_path))
+    assert file_state(editor) == "saved"
+    click(app, editor.layout().cell_center(3, 3))
+    assert editor.model.dirty and file_state(editor) == "unsaved changes"
+    press(app, pygame.K_z, unicode="z")  # back to the level as it is in the file
+    assert not editor.model.dirty and file_state(editor) == "saved"
+    click(app, editor.layout().cell_center(3, 3))
+    click(app, editor.layout().cell_center(3, 3), button=3)  # painted, then erased: the file's level again
+    assert not editor.model.dirty and file_state(editor) == "saved"
+    press(app, pygame.K_RIGHTBRACKET, unicode="]")
+    press(app, pygame.K_LEFTBRACKET, unicode="[")  # B up and down again
+    assert not editor.model.dirty
+    press(app, pygame.K_ESCAPE)  # nothing to save: leaves at once
+    assert isinstance(app.top, MenuScene)
