@@ -29,7 +29,7 @@ import pygame
 from ai.facade import Analysis, AnalysisStatus, SolveContext, stuck_lemmings
 from game.core.level import Brick, Level
 from game.core.physics import PhysicsError
-from game.core.physics_catalog import level_line, resolve
+from game.core.physics_catalog import SHIPPED, resolve
 from game.core.storage import user_levels_dir
 from game.app import hud
 from game.app.app import App, Scene
@@ -210,27 +210,33 @@ class EditorScene(Scene):
         self.say(f"physics: {physics.name}" + ("" if physics.targets_stop else " (targets do not stop lemmings)"), 2.5)
 
     def write_physics(self) -> None:
-        """Ask for a physics: a shipped name or the JSON form on one line (typed or pasted with Ctrl+V)."""
+        """Edit the physics: the prompt opens with the current one's JSON form (a shipped name works too;
+        Ctrl+V pastes); a physics the game refuses keeps the prompt open with the reason."""
         def done(text: str) -> None:
+            if self.model.set_physics_text(text) is None:
+                self._edited()
+                self.say(f"physics: {self.model.physics.name}", 2.5)
+
+        def check(text: str) -> str | None:
             if not text.strip():
-                return
-            problem = self.model.set_physics_text(text)
-            if problem:
-                self.say(problem[:160], 6.0, hud.RED)
-                return
-            self._edited()
-            self.say(f"physics: {self.model.physics.name}", 2.5)
+                return "type a shipped name (" + ", ".join(SHIPPED) + ") or the JSON form"
+            try:
+                resolve(" ".join(text.split()))
+            except PhysicsError as exc:
+                return str(exc)
+            return None
 
         def describe(text: str) -> str:
             try:
                 physics = resolve(" ".join(text.split())) if text.strip() else self.model.physics
             except PhysicsError as exc:
-                return str(exc)[:90]
-            return f"{physics.name}: {len(physics.rules)} rule{'s' if len(physics.rules) != 1 else ''}, " \
+                return str(exc)
+            return f"{physics.name}: {hud.plural(len(physics.rules), 'rule')}, " \
                    f"targets {'stop' if physics.targets_stop else 'do not stop'} lemmings"
 
-        self.app.push(TextPrompt(self.app, "Physics", "A shipped name or the JSON form (Ctrl+V pastes):",
-                                 level_line(self.model.physics), done, max_len=20_000, preview=describe))
+        self.app.push(TextPrompt(self.app, "Physics", "The rules as JSON, or a shipped name (Ctrl+V pastes):",
+                                 self.model.physics.to_text(), done, max_len=20_000, preview=describe,
+                                 lines=5, check=check))
 
     def toggle_grid(self) -> None:
         """Show or hide the grid overlay."""

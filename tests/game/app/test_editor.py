@@ -530,7 +530,7 @@ def test_write_a_physics_as_json_and_bad_json_is_refused(app: App, monkeypatch: 
     make_playable(app, editor)
     letter(app, "j")
     prompt = app.top
-    assert isinstance(prompt, TextPrompt) and prompt.text == "classic"
+    assert isinstance(prompt, TextPrompt) and prompt.text == editor.model.physics.to_text()
     prompt.text = ""
     text = '{"name": "hopper", "rules": [{"when": {"-1,1": "free"}, "move": [-1, 1]}]}'
     monkeypatch.setattr("game.app.scenes.dialogs.clipboard_text", lambda: text)
@@ -543,9 +543,10 @@ def test_write_a_physics_as_json_and_bad_json_is_refused(app: App, monkeypatch: 
     prompt = app.top
     assert isinstance(prompt, TextPrompt)
     prompt.text = '{"rules": [{"move": [0, 1]}]}'
-    press(app, pygame.K_RETURN)
+    press(app, pygame.K_RETURN)  # refused: the prompt stays open with the reason
+    assert app.top is prompt and "does not require free" in prompt.error
+    press(app, pygame.K_ESCAPE)
     assert editor.model.physics.name == "hopper"  # unchanged
-    assert "does not require free" in editor.message
 
 
 # ---------------------------------------------------------------- stale analyses, sizes, no solution

@@ -4,17 +4,23 @@ the level's author, description and hint."""
 
 from __future__ import annotations
 
+import json
+import random
 from pathlib import Path
 from typing import Iterator
 
 import pygame
 import pytest
 
+from game.app import hud
 from game.app.app import App
+from game.app.scenes.dialogs import TextPrompt
 from game.app.scenes.editor import EditorScene
+from game.app.scenes.share import ShareCodeScene
 from game.app.scenes.menu import MenuScene
 from game.core.editor_model import EditorModel
 from game.core.level import Level
+from game.core.physics_catalog import SHIPPED
 from tests.game.app.conftest import click, move, press
 
 
@@ -24,6 +30,13 @@ def open_editor(app: App, model: EditorModel | None = None) -> EditorScene:
     assert isinstance(editor, EditorScene)
     app.run_frames(1)
     return editor
+
+
+def type_text(app: App, text: str) -> None:
+    for ch in text:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=ord(ch.lower()) if ch.isalnum() else 0, mod=0,
+                                             unicode=ch, scancode=0))
+    app.run_frames(1)
 
 
 def letter(app: App, ch: str, mod: int = 0) -> None:
@@ -102,3 +115,74 @@ def test_unsaved_only_while_the_level_differs_from_its_file(app: App, tmp_path: 
     assert not editor.model.dirty
     press(app, pygame.K_ESCAPE)  # nothing to save: leaves at once
     assert isinstance(app.top, MenuScene)
+
+
+# ---------------------------------------------------------------- the physics prompt
+def test_the_physics_prompt_edits_the_current_json_at_a_moving_cursor(app: App) -> None:
+    editor = open_editor(app)
+    letter(app, "k")  # careful
+    letter(app, "j")
+    prompt = app.top
+    assert isinstance(prompt, TextPrompt)
+    assert json.loads(prompt.text) == json.loads(SHIPPED["careful"].to_text())
+    assert prompt.field.cursor == len(prompt.text)
+    press(app, pygame.K_HOME)
+    assert prompt.field.cursor == 0
+    for _ in range(len('{"name": "')):
+        press(app, pygame.K_RIGHT)
+    for _ in range(len("careful")):
+        press(app, pygame.K_DELETE)
+    type_text(app, "wary")
+    press(app, pygame.K_LEFT)
+    press(app, pygame.K_BACKSPACE)  # "wary" -> "way"
+    assert prompt.text.startswith('{"name": "way", ')
+    press(app, pygame.K_END)
+    assert prompt.field.cursor == len(prompt.text)
+    press(app, pygame.K_RETURN)
+    assert app.top is editor and editor.model.physics.name == "way"
+    assert editor.model.physics.rules == SHIPPED["careful"].rules
+
+
+def test_a_refused_physics_keeps_the_prompt_and_its_reason_fits_the_box(app: App) -> None:
+    editor = open_editor(app)
+    letter(app, "j")
+    prompt = app.top
+    assert isinstance(prompt, TextPrompt)
+    press(app, pygame.K_HOME)
+    type_text(app, "oops")  # no longer JSON
+    press(app, pygame.K_RETURN)
+    assert app.top is prompt and prompt.error and editor.model.physics.name == "classic"
+    for size in ((1280, 800), (800, 500)):
+        box = prompt.box(size)
+        lines = prompt.preview_lines(box.width - 48)
+        assert lines and " ".join(lines).rstrip("\u2026") in prompt.error.replace("\n", " ")
+        assert all(hud.text(line, 20).get_width() <= box.width - 48 for line in lines)
+        assert box.height <= size[1] - 20
+    press(app, pygame.K_DELETE)  # editing clears the reason
+    assert prompt.error == ""
+    press(app, pygame.K_ESCAPE)
+    assert isinstance(app.top, EditorScene) and editor.model.physics.name == "classic"
+
+
+# ---------------------------------------------------------------- a long level code
+def test_a_long_level_code_scrolls_to_its_last_line(app: App) -> None:
+    rng = random.Random(5)
+    rows = ["".join(rng.choice("X  ") for _ in range(200)) for _ in range(120)]
+    rows[0] = ">" + rows[0][1:]
+    rows[-1] = rows[-1][:-1] + "T"
+    level = Level.from_rows(rows, frames=90, budget=2, title="Noisy")
+    box = app.push(ShareCodeScene(app, level))
+    assert isinstance(box, ShareCodeScene)
+    for size in ((1280, 800), (800, 500)):
+        every, _, shown = box.code_view(size)
+        assert "".join(every) == box.code and shown < len(every)
+    every, _, shown = box.code_view(app.screen.get_size())
+    for _ in range(len(every)):
+        press(app, pygame.K_DOWN)
+    assert box.first == len(every) - shown  # the last line is in view, nothing is cut off
+    pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1))
+    app.run_frames(1)
+    assert box.first == len(every) - shown - 1
+    for _ in range(len(every)):
+        press(app, pygame.K_UP)
+    assert box.first == 0
