@@ -9,7 +9,7 @@ Keys: 1-4 pick the tool (wall, erase, lemming, target); click paints (drag paint
 one undo step); right click erases; Z/Y undo/redo; arrows resize at the bottom and right edges
 (Up/Down remove/add a row, Left/Right a column), Ctrl+arrows at the top and left edges (a line
 holding a lemming or a target is never removed; one holding walls asks first); +/- frames N; [ / ] budget B; G grid; Space or P play-test; A analyse (again:
-cancel); T tighten; V show an optimal solution; Ctrl+S save; Ctrl+O open; N new; Esc exit.
+cancel); T tighten; V show an optimal solution (, and . show the others); Ctrl+S save; Ctrl+O open; N new; Esc exit.
 
 An analysis is about one exact level (its fingerprint: map, lemmings, targets, N, B, physics): after
 any change it is shown greyed as stale, and V and T never act on it.  Saving a level known to have no
@@ -59,6 +59,7 @@ class EditorScene(Scene):
         self.tool = Tool.WALL
         self.grid_on = True
         self.show_solution = False
+        self.solution_index = 0  #: which of the analysis's optimal solutions V shows (, and . browse them)
         self.anim = 0.0
         self.hover: Brick | None = None
         self.message = ""
@@ -268,7 +269,7 @@ class EditorScene(Scene):
             return
         if self._refuse_invalid("analyse"):
             return
-        self.show_solution = False
+        self.show_solution, self.solution_index = False, 0
         self.analyser.start(self.model.to_level())
 
     def tighten(self) -> None:
@@ -299,15 +300,50 @@ class EditorScene(Scene):
             self.say("already tight", 2.0, hud.GREEN)
 
     def toggle_solution(self) -> None:
-        """Show/hide an optimal solution from the analysis as ghost bricks."""
+        """Show/hide an optimal solution from the analysis as ghost bricks (the one last browsed)."""
+        if self._solutions_refused():
+            return
+        self.show_solution = not self.show_solution
+        if self.show_solution:
+            self.say(self.solution_label(), 2.5)
+
+    def step_solution(self, step: int) -> None:
+        """Show the next (``step`` 1) or previous (-1) optimal solution the analysis found, in a loop."""
+        if self._solutions_refused():
+            return
+        a = self.analysis
+        assert a is not None
+        if self.show_solution:
+            self.solution_index = (self.solution_index + step) % len(a.solutions)
+        self.show_solution = True
+        self.say(self.solution_label(), 2.5)
+
+    def shown_solution(self) -> tuple[Brick, ...]:
+        """The bricks of the solution on the board (none when no current solution is shown)."""
+        a = self.analysis
+        if not self.show_solution or a is None or not a.solutions or not self.analysis_current():
+            return ()
+        return tuple(a.solutions[self.solution_index % len(a.solutions)])
+
+    def solution_label(self) -> str:
+        """``solution 3 of 8`` (``of 8 found`` when the analysis did not count them all)."""
+        a = self.analysis
+        if a is None or not a.solutions:
+            return ""
+        found = len(a.solutions)
+        label = f"solution {self.solution_index % found + 1} of {found}" + ("" if a.complete else " found")
+        return label + ("  (, and . browse)" if found > 1 else "")
+
+    def _solutions_refused(self) -> bool:
+        """Say why no solution can be shown (True), or False when the analysis has some for this draft."""
         if self.analysis_stale():
             self.show_solution = False
             self.say("the level changed since the analysis: press A to analyse it again", 3.5, hud.GOLD)
-            return
+            return True
         if not self.analysis_current() or self.analysis is None or not self.analysis.solutions:
             self.say("analyse first (A) to see a solution", 2.5, hud.MUTED)
-            return
-        self.show_solution = not self.show_solution
+            return True
+        return False
 
     def _poll_analysis(self) -> None:
         outcome = self.analyser.poll()
@@ -489,6 +525,7 @@ class EditorScene(Scene):
             Act.OPEN: lambda a: self.open_picker(), Act.BACK: lambda a: self.exit(),
             Act.SCROLL: lambda a: self.set_tool(Tool((self.tool.value - 1 - a.value) % len(Tool) + 1)),
             Act.TEXT: lambda a: self._letter(a.text.lower()),
+            Act.STEP_FORWARD: lambda a: self.step_solution(1), Act.STEP_BACK: lambda a: self.step_solution(-1),
         }
 
     def _right_click(self, action: Action) -> None:

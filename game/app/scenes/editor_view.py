@@ -45,6 +45,8 @@ class EditorSceneView(Protocol):
     def grid_on(self) -> bool: ...
     @property
     def show_solution(self) -> bool: ...
+    def shown_solution(self) -> tuple[Brick, ...]: ...
+    def solution_label(self) -> str: ...
     @property
     def anim(self) -> float: ...
     @property
@@ -240,10 +242,11 @@ class EditorView:
                 elif ch in (LEMMING_LEFT, LEMMING_RIGHT):
                     name = f"lem_walk_{'r' if ch == LEMMING_RIGHT else 'l'}_{bob}"
                     surface.blit(self.sprites.get(name, cell), layout.cell_rect(r, c))
-        if self.scene.show_solution and self.scene.analysis is not None and self.scene.analysis.solutions and self.scene.analysis_current():
+        shown = self.scene.shown_solution()
+        if shown:
             ghost = self.sprites.get("brick", cell).copy()
             ghost.set_alpha(150)
-            for r, c in self.scene.analysis.solutions[0]:
+            for r, c in shown:
                 surface.blit(ghost, layout.cell_rect(r, c))
         if self.scene.grid_on and cell >= 6:
             surface.blit(self._grid_surface(d.height, d.width, cell), layout.origin)
@@ -471,8 +474,11 @@ class EditorView:
                 tight = a.fewest_frames == d.frames and a.min_bricks == d.budget
                 out.append(("tight" if tight else "T: tighten to N=%s, B=%d" % (ff, a.min_bricks), 21,
                             hud.GREEN if tight else hud.GOLD))
-                out.append(("V: show a solution" if not self.scene.show_solution else "V: hide the solution", 21,
-                            hud.MUTED))
+                if self.scene.show_solution:
+                    out.append((self.scene.solution_label() + ", V hides it", 21, hud.BLUE))
+                else:
+                    out.append(("V: show a solution" + (", then , and . browse" if len(a.solutions) > 1 else ""),
+                                21, hud.MUTED))
         out.append((f"{a.seconds:.2f} s", 20, hud.MUTED))
         return out
 

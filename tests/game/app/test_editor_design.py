@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
 from typing import Iterator
 
@@ -186,3 +187,49 @@ def test_a_long_level_code_scrolls_to_its_last_line(app: App) -> None:
     for _ in range(len(every)):
         press(app, pygame.K_UP)
     assert box.first == 0
+
+
+# ---------------------------------------------------------------- browsing the optimal solutions
+TURN_BACK = ["XXXXXXXXX", "XT>     X", "XXXXXX  X", "X       X", "XXXXXXXXX"]  # a brick at (1,3)..(1,6) wins
+
+
+def wait_for_analysis(app: App, editor: EditorScene, timeout: float = 60.0) -> None:
+    end = time.monotonic() + timeout
+    while editor.analysing and time.monotonic() < end:
+        app.run_frames(1)
+        time.sleep(0.01)
+    app.run_frames(1)
+    assert not editor.analysing, "analysis did not finish"
+
+
+def panel_text(editor: EditorScene) -> str:
+    return " ".join(text for text, _, _ in editor.view.analysis_lines(400))
+
+
+def test_every_optimal_solution_can_be_browsed(app: App) -> None:
+    editor = open_editor(app, EditorModel.from_level(Level.from_rows(TURN_BACK, frames=20, budget=1, title="Turn")))
+    press(app, pygame.K_PERIOD, unicode=".")
+    assert editor.shown_solution() == () and "analyse first" in editor.message
+    letter(app, "a")
+    wait_for_analysis(app, editor)
+    assert editor.analysis is not None and editor.analysis.solution_count == 4 and editor.analysis.complete
+    letter(app, "v")
+    assert editor.shown_solution() in [((1, c),) for c in (3, 4, 5, 6)] and "solution 1 of 4" in panel_text(editor)
+    seen = [editor.shown_solution()]
+    for _ in range(3):
+        press(app, pygame.K_PERIOD, unicode=".")
+        seen.append(editor.shown_solution())
+    assert sorted(seen) == [((1, c),) for c in (3, 4, 5, 6)]  # four different sets, each once
+    assert "solution 4 of 4" in panel_text(editor) and "solution 4 of 4" in editor.message
+    press(app, pygame.K_PERIOD, unicode=".")  # after the last, the first again
+    assert editor.shown_solution() == seen[0]
+    press(app, pygame.K_COMMA, unicode=",")
+    assert editor.shown_solution() == seen[3]
+    letter(app, "v")  # V hides it; V again shows the one browsed to
+    assert editor.shown_solution() == ()
+    letter(app, "v")
+    assert editor.shown_solution() == seen[3]
+    click(app, editor.layout().cell_center(3, 2))  # any change: the solutions are of another level
+    assert editor.shown_solution() == ()
+    press(app, pygame.K_PERIOD, unicode=".")
+    assert editor.shown_solution() == () and "changed since the analysis" in editor.message
