@@ -60,6 +60,7 @@ class EditorScene(Scene):
         self.grid_on = True
         self.show_solution = False
         self.solution_index = 0  #: which of the analysis's optimal solutions V shows (, and . browse them)
+        self.panel_scroll = 0  #: the first line the right panel shows (the wheel over it scrolls)
         self.anim = 0.0
         self.hover: Brick | None = None
         self.message = ""
@@ -523,10 +524,23 @@ class EditorScene(Scene):
             Act.NEXT_ITEM: lambda a: self.change_budget(1), Act.PREV_ITEM: lambda a: self.change_budget(-1),
             Act.TOGGLE_RUN: lambda a: self.play_test(), Act.SAVE: lambda a: self.save(),
             Act.OPEN: lambda a: self.open_picker(), Act.BACK: lambda a: self.exit(),
-            Act.SCROLL: lambda a: self.set_tool(Tool((self.tool.value - 1 - a.value) % len(Tool) + 1)),
+            Act.SCROLL: self._wheel,
             Act.TEXT: lambda a: self._letter(a.text.lower()),
             Act.STEP_FORWARD: lambda a: self.step_solution(1), Act.STEP_BACK: lambda a: self.step_solution(-1),
         }
+
+    def _wheel(self, action: Action) -> None:
+        """The wheel scrolls the right panel under the pointer when it holds more than it shows; elsewhere it
+        cycles the tools."""
+        size = self.app.screen.get_size()
+        rect, _ = self.view.side_panel(size)
+        _, above, below = self.view.visible_side_lines(size)
+        pointer = self.app.mouse_pos
+        if pointer is not None and rect.collidepoint(pointer) and (above or below):
+            if (action.value < 0 and below) or (action.value > 0 and above):
+                self.panel_scroll = max(0, self.panel_scroll - 2 * action.value)
+            return
+        self.set_tool(Tool((self.tool.value - 1 - action.value) % len(Tool) + 1))
 
     def _right_click(self, action: Action) -> None:
         cell = self.layout().cell_at(action.pos)

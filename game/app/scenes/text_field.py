@@ -112,9 +112,9 @@ def draw_field(surface: pygame.Surface, field: TextField, rect: pygame.Rect, siz
             x = rect.left + 12 + hud.text(text[starts[k]:at], size, shadow=False).get_width()
             pygame.draw.line(surface, CARET, (x, y + 2), (x, y + size), 2)
     if first > 0:
-        hud.blit_text(surface, "\u25b2 more", (rect.right - 8, rect.top + 2), 16, hud.MUTED, anchor="topright")
+        hud.blit_text(surface, "more above", (rect.right - 8, rect.top + 2), 16, hud.MUTED, anchor="topright")
     if first + lines < len(starts):
-        hud.blit_text(surface, "\u25bc more", (rect.right - 8, rect.bottom - 2), 16, hud.MUTED, anchor="bottomright")
+        hud.blit_text(surface, "more below", (rect.right - 8, rect.bottom - 2), 16, hud.MUTED, anchor="bottomright")
 
 
 __all__ = ["TextField", "draw_field", "wrap_chars"]

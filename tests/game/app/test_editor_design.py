@@ -14,14 +14,16 @@ import pygame
 import pytest
 
 from game.app import hud
-from game.app.app import App
+from game.app.app import App, FixedClock
+from game.app.compose import build_app
 from game.app.scenes.dialogs import TextPrompt
 from game.app.scenes.editor import EditorScene
 from game.app.scenes.share import ShareCodeScene
 from game.app.scenes.menu import MenuScene
-from game.core.editor_model import EditorModel
+from game.core.editor_model import EditorModel, Tool
 from game.core.level import Level
 from game.core.physics_catalog import SHIPPED
+from tests.conftest import ORIGINAL_PACK
 from tests.game.app.conftest import click, move, press
 
 
@@ -233,3 +235,33 @@ def test_every_optimal_solution_can_be_browsed(app: App) -> None:
     assert editor.shown_solution() == ()
     press(app, pygame.K_PERIOD, unicode=".")
     assert editor.shown_solution() == () and "changed since the analysis" in editor.message
+
+
+# ---------------------------------------------------------------- the rating in the panel
+def test_the_whole_panel_can_be_read_at_800x500(data_home: Path) -> None:
+    app = build_app(size=(800, 500), clock=FixedClock())
+    editor = open_editor(app, EditorModel.from_level(Level.load(ORIGINAL_PACK)))
+    letter(app, "a")
+    wait_for_analysis(app, editor)
+    assert editor.analyser.rating is not None and app.screen.get_size() == (800, 500)
+    rect, lines = editor.view.side_panel((800, 500))
+    assert rect.bottom <= 500 - hud.BOTTOM_BAR
+    assert all(hud.text(text, size).get_width() <= rect.width - 14 for text, size, _ in lines)
+    seen = [line for line in editor.view.visible_side_lines((800, 500))[0]]
+    assert editor.view.visible_side_lines((800, 500))[2]  # more below: the rating does not fit at once
+    move(app, rect.center)
+    for _ in range(len(lines)):
+        pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1))
+        app.run_frames(1)
+        seen += editor.view.visible_side_lines((800, 500))[0]
+    assert editor.tool == Tool.WALL  # the wheel over the panel scrolled it, it picked no tool
+    assert not editor.view.visible_side_lines((800, 500))[2]
+    texts = {text for text, _, _ in seen}
+    assert {text for text, _, _ in lines} <= texts  # every line was shown at some point
+    assert editor.analyser.rating.label in texts
+    move(app, editor.layout().cell_center(1, 1))  # elsewhere the wheel picks the tools as before
+    pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1))
+    app.run_frames(1)
+    assert editor.tool == Tool.ERASE
+    while app.scenes:
+        app.pop()
