@@ -262,6 +262,6 @@ def test_the_whole_panel_can_be_read_at_800x500(data_home: Path) -> None:
     move(app, editor.layout().cell_center(1, 1))  # elsewhere the wheel picks the tools as before
     pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1))
     app.run_frames(1)
-    assert editor.tool == Tool.ERASE
+    assert editor.tool.label == "Erase"
     while app.scenes:
         app.pop()
