@@ -9,7 +9,8 @@ Keys: 1-4 pick the tool (wall, erase, lemming, target); click paints (drag paint
 one undo step); right click erases; Z/Y undo/redo; arrows resize at the bottom and right edges
 (Up/Down remove/add a row, Left/Right a column), Ctrl+arrows at the top and left edges (a line
 holding a lemming or a target is never removed; one holding walls asks first); +/- frames N; [ / ] budget B; G grid; Space or P play-test; A analyse (again:
-cancel); T tighten; V show an optimal solution (, and . show the others); Ctrl+S save; Ctrl+O open; N new; Esc exit.
+cancel); T tighten; V show an optimal solution (, and . show the others); I level info (title, author, description,
+hint); Ctrl+S save (a new level asks for its title first); Ctrl+Shift+S save a copy; Ctrl+O open; N new; Esc exit.
 
 An analysis is about one exact level (its fingerprint: map, lemmings, targets, N, B, physics): after
 any change it is shown greyed as stale, and V and T never act on it.  Saving a level known to have no
@@ -35,11 +36,12 @@ from game.app import hud
 from game.app.app import App, Scene
 from game.core.catalog import LevelEntry, Section
 from game.core.editor_draft import MAX_EDIT_SIDE, MIN_EDIT_SIDE, Draft, Edge, cells_between, parse_size
-from game.core.editor_model import EditorModel, Tool
+from game.core.editor_model import UNTITLED, EditorModel, Tool
 from game.app.input import Act, Action, mouse_held
 from game.app.render import BoardLayout, LevelRenderer, fit_layout
 from game.app.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt
 from game.app.scenes.editor_analysis import EditorAnalysis, Outcome
+from game.app.scenes.editor_info import ask_level_info
 from game.app.scenes.editor_view import Button, EditorView, palette_buttons, panel_widths
 
 #: Size of a new level when none is chosen.
@@ -358,18 +360,62 @@ class EditorScene(Scene):
 
     # ---------------------------------------------------------------- files
     def save(self, then: Callable[[], None] | None = None) -> None:
-        """Ask for a title, then save to the user's levels folder (``then`` runs after a good save)."""
+        """Save to the user's levels folder (``then`` runs after a good save): at once, or first asking for a
+        title when the level is new and still untitled."""
         if self._refuse_invalid("save"):
             return
+        untitled = self.model.path is None and self.draft.title in ("", UNTITLED)
+        self._check_solution(lambda: self._ask_title(then) if untitled else self._save_then(then))
+
+    def save_as(self) -> None:
+        """Ctrl+Shift+S: save a copy under a new title, as a new file; the editor then edits the copy."""
+        if self._refuse_invalid("save"):
+            return
+
+        def done(title: str) -> None:
+            if not title.strip():
+                self.say("a copy needs a title", 3.0, hud.RED)
+                return
+            try:
+                path = self.model.save_as(self.folder(), title)
+            except (OSError, ValueError) as exc:
+                self._edited()
+                self.say(f"save failed: {_reason(exc)}", 5.0, hud.RED)
+                return
+            self._edited()
+            self.say(f"saved a copy: {path.name} (you are editing the copy now)", 4.0, hud.GREEN)
+
+        def file_for(title: str) -> str:
+            return f"new file: {self.model.save_path_for_copy(self.folder(), title).name} in {self._shown_folder()}"
+
+        def ask() -> None:
+            self.app.push(TextPrompt(self.app, "Save a copy", "Title of the copy:",
+                                     f"{self.draft.title or UNTITLED} (copy)", done, max_len=80, preview=file_for))
+
+        self._check_solution(ask)
+
+    def level_info(self) -> None:
+        """I: the level's title, author, description and hint, one after another."""
+        ask_level_info(self)
+
+    def edited(self) -> None:
+        """Note an edit made from outside (a dialog): a current solution shown of an older draft is hidden."""
+        self._edited()
+
+    def _save_then(self, then: Callable[[], None] | None) -> None:
+        if self.save_now() and then is not None:
+            then()
+
+    def _check_solution(self, go_on: Callable[[], None]) -> None:
+        """Run ``go_on``, or first ask when the level is known to have no solution."""
         problem = self.no_solution_reason()
         if problem is None:
-            self._ask_title(then)
+            go_on()
             return
         self.app.push(ConfirmPrompt(
             self.app, "No solution",
             f"This level has no solution: {problem}. Save anyway?",
-            [("N", "keep editing", None), ("Y", "save anyway", lambda: self._ask_title(then)),
-             ("Esc", "cancel", None)]))
+            [("N", "keep editing", None), ("Y", "save anyway", go_on), ("Esc", "cancel", None)]))
 
     def no_solution_reason(self) -> str | None:
         """Why the draft is known to have no solution (its analysis, or a quick check when it has none
@@ -412,8 +458,7 @@ class EditorScene(Scene):
         try:
             path = self.model.save(self.folder())
         except (OSError, ValueError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            self.say(f"save failed: {reason} (the previous file is unchanged)", 5.0, hud.RED)
+            self.say(f"save failed: {_reason(exc)} (the previous file is unchanged)", 5.0, hud.RED)
             return False
         self.say(f"saved: {path.name}", 3.0, hud.GREEN)
         return True
@@ -522,7 +567,8 @@ class EditorScene(Scene):
             Act.RIGHT: lambda a: self.resize(Edge.LEFT if _ctrl(a) else Edge.RIGHT, 1),
             Act.SPEED_UP: lambda a: self.change_frames(1), Act.SPEED_DOWN: lambda a: self.change_frames(-1),
             Act.NEXT_ITEM: lambda a: self.change_budget(1), Act.PREV_ITEM: lambda a: self.change_budget(-1),
-            Act.TOGGLE_RUN: lambda a: self.play_test(), Act.SAVE: lambda a: self.save(),
+            Act.TOGGLE_RUN: lambda a: self.play_test(),
+            Act.SAVE: lambda a: self.save_as() if a.mod & pygame.KMOD_SHIFT else self.save(),
             Act.OPEN: lambda a: self.open_picker(), Act.BACK: lambda a: self.exit(),
             Act.SCROLL: self._wheel,
             Act.TEXT: lambda a: self._letter(a.text.lower()),
@@ -575,6 +621,7 @@ class EditorScene(Scene):
         commands: dict[str, Callable[[], None]] = {
             "a": self.analyse, "t": self.tighten, "g": self.toggle_grid, "n": self.new_level,
             "p": self.play_test, "v": self.toggle_solution, "k": self.cycle_physics, "j": self.write_physics,
+            "i": self.level_info,
         }
         command = commands.get(ch)
         if command is not None:
@@ -634,6 +681,11 @@ class EditorScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         """Backdrop, board, palette, analysis panel, top bar, hints (see :class:`EditorView`)."""
         self.view.draw(surface)
+
+
+def _reason(exc: OSError | ValueError) -> str:
+    """Why a save failed, in a line."""
+    return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
 
 
 def _ctrl(action: Action) -> bool:

@@ -23,6 +23,7 @@ from game.app.scenes.menu import MenuScene
 from game.core.editor_model import EditorModel, Tool
 from game.core.level import Level
 from game.core.physics_catalog import SHIPPED
+from game.core.storage import user_levels_dir
 from tests.conftest import ORIGINAL_PACK
 from tests.game.app.conftest import click, move, press
 
@@ -33,6 +34,9 @@ def open_editor(app: App, model: EditorModel | None = None) -> EditorScene:
     assert isinstance(editor, EditorScene)
     app.run_frames(1)
     return editor
+
+
+CTRL = pygame.KMOD_CTRL
 
 
 def type_text(app: App, text: str) -> None:
@@ -265,3 +269,75 @@ def test_the_whole_panel_can_be_read_at_800x500(data_home: Path) -> None:
     assert editor.tool.label == "Erase"
     while app.scenes:
         app.pop()
+
+
+# ---------------------------------------------------------------- saving, a copy, the level's info
+def test_saving_asks_for_a_title_only_for_a_new_untitled_level(app: App, tmp_path: Path) -> None:
+    editor = open_editor(app, saved_level(tmp_path))
+    press(app, pygame.K_RIGHTBRACKET, unicode="]")
+    press(app, pygame.K_s, mod=CTRL)  # a titled level is saved at once
+    assert app.top is editor and not editor.model.dirty and Level.load(tmp_path / "mine.txt").budget == 1
+    fresh = app.push(EditorScene(app, EditorModel.new(6, 8)))
+    assert isinstance(fresh, EditorScene)
+    click(app, fresh.layout().cell_center(4, 1))
+    press(app, pygame.K_3, unicode="3")
+    click(app, fresh.layout().cell_center(4, 2))
+    press(app, pygame.K_4, unicode="4")
+    click(app, fresh.layout().cell_center(4, 6))
+    press(app, pygame.K_s, mod=CTRL)
+    prompt = app.top
+    assert isinstance(prompt, TextPrompt) and prompt.title == "Save level"  # untitled and new: asked once
+    prompt.text = "Fresh"
+    press(app, pygame.K_RETURN)
+    assert app.top is fresh and (user_levels_dir() / "fresh.txt").is_file()
+    letter(app, "g")
+    press(app, pygame.K_1, unicode="1")
+    click(app, fresh.layout().cell_center(2, 2))
+    press(app, pygame.K_s, mod=CTRL)
+    assert app.top is fresh and not fresh.model.dirty  # the second save asks nothing
+    assert Level.load(user_levels_dir() / "fresh.txt").grid[2][2] == "X"
+
+
+def test_save_a_copy_under_a_new_name_and_edit_the_copy(app: App, tmp_path: Path) -> None:
+    editor = open_editor(app, saved_level(tmp_path))
+    original = (tmp_path / "mine.txt").read_text()
+    click(app, editor.layout().cell_center(3, 3))
+    press(app, pygame.K_s, mod=CTRL | pygame.KMOD_SHIFT)
+    prompt = app.top
+    assert isinstance(prompt, TextPrompt) and prompt.text == "Mine (copy)"
+    assert "new file: mine_copy.txt" in prompt.preview_lines(500)[0]
+    prompt.text = "Mine Too"
+    press(app, pygame.K_RETURN)
+    copy = user_levels_dir() / "mine_too.txt"
+    assert app.top is editor and editor.model.path == copy and not editor.model.dirty
+    assert Level.load(copy).title == "Mine Too" and Level.load(copy).grid[3][3] == "X"
+    assert (tmp_path / "mine.txt").read_text() == original  # the first file is untouched
+    press(app, pygame.K_RIGHTBRACKET, unicode="]")
+    press(app, pygame.K_s, mod=CTRL)  # later saves go to the copy
+    assert Level.load(copy).budget == 1 and (tmp_path / "mine.txt").read_text() == original
+
+
+def test_level_info_fields_are_asked_in_turn_and_saved(app: App, tmp_path: Path) -> None:
+    editor = open_editor(app, saved_level(tmp_path))
+    letter(app, "i")
+    for value in ("Mine, Renamed", "Ada", "A walk to the right", "Just press Space"):
+        prompt = app.top
+        assert isinstance(prompt, TextPrompt) and prompt.title.startswith("Level info")
+        prompt.text = value
+        press(app, pygame.K_RETURN)
+    assert app.top is editor and editor.model.dirty
+    press(app, pygame.K_s, mod=CTRL)
+    text = (tmp_path / "mine.txt").read_text()
+    assert text.startswith("# title: Mine, Renamed\n# author: Ada\n# description: A walk to the right\n"
+                           "# hint: Just press Space\n")
+    letter(app, "i")
+    press(app, pygame.K_RETURN)  # the title as it is
+    prompt = app.top
+    assert isinstance(prompt, TextPrompt) and prompt.text == "Ada"
+    prompt.text = ""  # empty: the author line goes
+    press(app, pygame.K_RETURN)
+    press(app, pygame.K_ESCAPE)  # stop before the description: it stays
+    assert app.top is editor and editor.model.meta_value("author") == ""
+    assert editor.model.meta_value("description") == "A walk to the right"
+    press(app, pygame.K_z, unicode="z")  # one undo brings the author back
+    assert editor.model.meta_value("author") == "Ada" and not editor.model.dirty
