@@ -44,6 +44,8 @@ from game.app.scenes.editor_analysis import EditorAnalysis, Outcome
 from game.app.scenes.editor_info import ask_level_info
 from game.app.scenes.editor_view import Button, EditorView, palette_buttons, panel_widths
 
+#: How to see the other optimal solutions (said with the one shown).
+BROWSE_NOTE = "the , and . keys show the others"
 #: Size of a new level when none is chosen.
 DEFAULT_NEW_SIZE = (10, 14)
 #: Seconds the quick "has it any chance" check before saving an unanalysed level may take.
@@ -308,7 +310,7 @@ class EditorScene(Scene):
             return
         self.show_solution = not self.show_solution
         if self.show_solution:
-            self.say(self.solution_label(), 2.5)
+            self.say(self._browse_message(), 2.5)
 
     def step_solution(self, step: int) -> None:
         """Show the next (``step`` 1) or previous (-1) optimal solution the analysis found, in a loop."""
@@ -319,7 +321,7 @@ class EditorScene(Scene):
         if self.show_solution:
             self.solution_index = (self.solution_index + step) % len(a.solutions)
         self.show_solution = True
-        self.say(self.solution_label(), 2.5)
+        self.say(self._browse_message(), 2.5)
 
     def shown_solution(self) -> tuple[Brick, ...]:
         """The bricks of the solution on the board (none when no current solution is shown)."""
@@ -329,13 +331,18 @@ class EditorScene(Scene):
         return tuple(a.solutions[self.solution_index % len(a.solutions)])
 
     def solution_label(self) -> str:
-        """``solution 3 of 8`` (``of 8 found`` when the analysis did not count them all)."""
+        """``solution 3 of 8`` (``of 8 found`` when the analysis did not count them all).
+
+        (The message said with it names the keys that browse them: :data:`BROWSE_NOTE`.)"""
         a = self.analysis
         if a is None or not a.solutions:
             return ""
         found = len(a.solutions)
-        label = f"solution {self.solution_index % found + 1} of {found}" + ("" if a.complete else " found")
-        return label + ("  (, and . browse)" if found > 1 else "")
+        return f"solution {self.solution_index % found + 1} of {found}" + ("" if a.complete else " found")
+
+    def _browse_message(self) -> str:
+        a = self.analysis
+        return self.solution_label() + (f"  ({BROWSE_NOTE})" if a is not None and len(a.solutions) > 1 else "")
 
     def _solutions_refused(self) -> bool:
         """Say why no solution can be shown (True), or False when the analysis has some for this draft."""

@@ -511,11 +511,13 @@ class EditorView:
                 tight = a.fewest_frames == d.frames and a.min_bricks == d.budget
                 out.append(("tight" if tight else "T: tighten to N=%s, B=%d" % (ff, a.min_bricks), 21,
                             hud.GREEN if tight else hud.GOLD))
+                several = len(a.solutions) > 1
                 if self.scene.show_solution:
                     out.append((self.scene.solution_label() + ", V hides it", 21, hud.BLUE))
+                    out += [("the , and . keys show the others", 20, hud.MUTED)] if several else []
                 else:
-                    out.append(("V: show a solution" + (", then , and . browse" if len(a.solutions) > 1 else ""),
-                                21, hud.MUTED))
+                    out.append(("V: show a solution" + (" (then , and . the others)" if several else ""), 21,
+                                hud.MUTED))
         out.append((f"{a.seconds:.2f} s", 20, hud.MUTED))
         return out
 
