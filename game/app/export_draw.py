@@ -32,6 +32,8 @@ Frame = npt.NDArray[np.uint8]
 # ---------------------------------------------------------------- geometry
 #: Smallest cell, in pixels, a GIF is drawn with.
 MIN_CELL = 2
+#: Cells smaller than this (pixels) get a ring round each lemming, which the sprite alone does not make visible.
+MARK_BELOW = 8
 #: Longest side, in pixels, of the board in a GIF made at the default settings: a larger map gets smaller
 #: cells (:func:`default_scale`), so the GIF of any map stays a few megabytes and takes seconds to make.
 DEFAULT_MAX_SIDE = 1024
@@ -181,7 +183,22 @@ def _board_frame(level: Level, bricks: Sequence[Brick], run: Run | None, t: floa
     board = render_frame(level, bricks, run, t, cell=cell, margin=margin, renderer=renderer,
                          ghost_bricks=ghost)
     canvas.blit(board, (0, 0))
+    if cell < MARK_BELOW:
+        _mark_lemmings(canvas, level, run, t, cell, margin)
     return canvas
+
+
+def _mark_lemmings(canvas: pygame.Surface, level: Level, run: Run | None, t: float, cell: int, margin: int) -> None:
+    """A ring round each lemming (green once home), so lemmings a few pixels wide stay visible on a big map."""
+    if run is None:
+        spots = [(lem.row, lem.col, False) for lem in level.lemmings]
+    else:
+        i = min(max(0, int(t)), run.frames - 1)
+        spots = [(*track.path[i][:2], track.reached_at is not None and track.reached_at <= i) for track in run.tracks]
+    radius, width = max(5, 2 * cell), max(1, cell // 2)
+    for r, c, home in spots:
+        center = (margin + c * cell + cell // 2, margin + r * cell + cell // 2)
+        pygame.draw.circle(canvas, hud.GREEN if home else hud.GOLD, center, radius, width)
 
 
 def _title_card(level: Level, scale: float, renderer: LevelRenderer, lines: Sequence[str],

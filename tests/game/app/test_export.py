@@ -15,6 +15,7 @@ from game.core.level import Level
 from game.core.outcome import settled_at
 from game.core.simulation import simulate
 from game.core.storage import user_exports_dir
+from game.app import hud
 from game.app.export import DEFAULT_SCALE, default_export_path, export_gif, frame_size, gif_frames, margins
 from game.app.export_draw import DEFAULT_MAX_SIDE, cell_size, default_scale
 from game.cli.main import main
@@ -198,6 +199,12 @@ def test_a_big_map_at_the_default_settings_gets_small_cells(tmp_path: Path, caps
     out = tmp_path / "big.gif"
     assert main(["export", str(path), "--gif", str(out)]) == 0
     assert "GIF saved" in capsys.readouterr().out
-    frames, height, width = iio.imread(out, index=None).shape[:3]
+    gif = iio.imread(out, index=None)
+    frames, height, width = gif.shape[:3]
     assert cell_size(default_scale(big)) == 4 and width <= DEFAULT_MAX_SIDE + 16 and frames <= 6
+    # a 4-pixel lemming gets a ring round it: gold pixels within a few cells of it on the first board frame
+    margin = margins(4)[0]
+    y, x = margin + 254 * 4 + 2, margin + 2
+    around = gif[1, y - 12:y + 13, max(0, x - 12):x + 13, :3].reshape(-1, 3)
+    assert any(tuple(int(v) for v in px) == hud.GOLD for px in around)
     assert default_scale(Level.load(ORIGINAL_PACK)) == DEFAULT_SCALE
