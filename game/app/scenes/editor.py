@@ -36,12 +36,13 @@ from game.app import hud
 from game.app.app import App, Scene
 from game.core.catalog import LevelEntry, Section
 from game.core.editor_draft import MAX_EDIT_SIDE, MIN_EDIT_SIDE, Draft, Edge, cells_between, parse_size
-from game.core.editor_model import UNTITLED, EditorModel, Tool
+from game.core.editor_model import EditorModel, Tool
 from game.app.input import Act, Action, mouse_held
 from game.app.render import BoardLayout, LevelRenderer, fit_layout
 from game.app.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt
 from game.app.scenes.editor_analysis import EditorAnalysis, Outcome
 from game.app.scenes.editor_info import ask_level_info
+from game.app.scenes.editor_saving import LevelSaving
 from game.app.scenes.editor_view import Button, EditorView, palette_buttons, panel_widths
 
 #: How to see the other optimal solutions (said with the one shown).
@@ -76,6 +77,7 @@ class EditorScene(Scene):
         self.analyser = EditorAnalysis(app.jobs, self, analysis_solver, in_process=analysis_in_process)
         self._tighten_when_done = False
         self.view = EditorView(self)
+        self.saving = LevelSaving(self)
         self.app.action_filters.append(self._quit_filter)
 
     # ================================================================ queries
@@ -249,7 +251,8 @@ class EditorScene(Scene):
         self.grid_on = not self.grid_on
         self.say("grid on" if self.grid_on else "grid off", 1.2)
 
-    def _refuse_invalid(self, what: str) -> bool:
+    def refuse_invalid(self, what: str) -> bool:
+        """Say why the draft cannot be ``what`` (played, saved...) yet and return True, or return False."""
         problems = self.model.problems()
         if problems:
             self.say(f"can't {what} yet: " + " and ".join(problems), 4.0, hud.RED)
@@ -258,7 +261,7 @@ class EditorScene(Scene):
 
     def play_test(self) -> None:
         """Play the current draft at once (no save); Esc comes back to this editor state."""
-        if self._refuse_invalid("play-test"):
+        if self.refuse_invalid("play-test"):
             return
         level = self.model.to_level()
         title = f"Play-test: {level.title or 'untitled'}"
@@ -272,14 +275,14 @@ class EditorScene(Scene):
             self._tighten_when_done = False
             self.say("analysis cancelled", 2.0, hud.MUTED)
             return
-        if self._refuse_invalid("analyse"):
+        if self.refuse_invalid("analyse"):
             return
         self.show_solution, self.solution_index = False, 0
         self.analyser.start(self.model.to_level())
 
     def tighten(self) -> None:
         """Set B to the minimum bricks and N to the fewest frames (analysing first if needed)."""
-        if self._refuse_invalid("tighten"):
+        if self.refuse_invalid("tighten"):
             return
         if not self.analysis_current() or self.analysing:
             stale = self.analysis_stale()
@@ -368,38 +371,16 @@ class EditorScene(Scene):
     # ---------------------------------------------------------------- files
     def save(self, then: Callable[[], None] | None = None) -> None:
         """Save to the user's levels folder (``then`` runs after a good save): at once, or first asking for a
-        title when the level is new and still untitled."""
-        if self._refuse_invalid("save"):
-            return
-        untitled = self.model.path is None and self.draft.title in ("", UNTITLED)
-        self._check_solution(lambda: self._ask_title(then) if untitled else self._save_then(then))
+        title when the level is new and still untitled (:class:`~game.app.scenes.editor_saving.LevelSaving`)."""
+        self.saving.save(then)
 
     def save_as(self) -> None:
         """Ctrl+Shift+S: save a copy under a new title, as a new file; the editor then edits the copy."""
-        if self._refuse_invalid("save"):
-            return
+        self.saving.save_as()
 
-        def done(title: str) -> None:
-            if not title.strip():
-                self.say("a copy needs a title", 3.0, hud.RED)
-                return
-            try:
-                path = self.model.save_as(self.folder(), title)
-            except (OSError, ValueError) as exc:
-                self._edited()
-                self.say(f"save failed: {_reason(exc)}", 5.0, hud.RED)
-                return
-            self._edited()
-            self.say(f"saved a copy: {path.name} (you are editing the copy now)", 4.0, hud.GREEN)
-
-        def file_for(title: str) -> str:
-            return f"new file: {self.model.save_path_for_copy(self.folder(), title).name} in {self._shown_folder()}"
-
-        def ask() -> None:
-            self.app.push(TextPrompt(self.app, "Save a copy", "Title of the copy:",
-                                     f"{self.draft.title or UNTITLED} (copy)", done, max_len=80, preview=file_for))
-
-        self._check_solution(ask)
+    def save_now(self) -> bool:
+        """Save under the current title; a failure keeps the old file and says why."""
+        return self.saving.save_now()
 
     def level_info(self) -> None:
         """I: the level's title, author, description and hint, one after another."""
@@ -408,21 +389,6 @@ class EditorScene(Scene):
     def edited(self) -> None:
         """Note an edit made from outside (a dialog): a current solution shown of an older draft is hidden."""
         self._edited()
-
-    def _save_then(self, then: Callable[[], None] | None) -> None:
-        if self.save_now() and then is not None:
-            then()
-
-    def _check_solution(self, go_on: Callable[[], None]) -> None:
-        """Run ``go_on``, or first ask when the level is known to have no solution."""
-        problem = self.no_solution_reason()
-        if problem is None:
-            go_on()
-            return
-        self.app.push(ConfirmPrompt(
-            self.app, "No solution",
-            f"This level has no solution: {problem}. Save anyway?",
-            [("N", "keep editing", None), ("Y", "save anyway", go_on), ("Esc", "cancel", None)]))
 
     def no_solution_reason(self) -> str | None:
         """Why the draft is known to have no solution (its analysis, or a quick check when it has none
@@ -437,43 +403,6 @@ class EditorScene(Scene):
             return None
         stuck = stuck_lemmings(self.model.to_level(), SolveContext.create(time_limit=SAVE_CHECK_SECONDS))
         return stuck[0] if stuck else None
-
-    def _ask_title(self, then: Callable[[], None] | None) -> None:
-        """The save's title prompt (``then`` runs after a good save)."""
-
-        def done(title: str) -> None:
-            if not title.strip():
-                self.say("a level needs a title", 3.0, hud.RED)
-                return
-            if title != self.draft.title:
-                self.model.set_title(title)
-                self._edited()
-            if self.save_now() and then is not None:
-                then()
-
-        def file_for(title: str) -> str:
-            if self.model.path is not None:
-                return f"file: {self.model.path.name} in {self._shown_folder()}"
-            return f"new file: {self.model.save_path(self.folder(), title).name} in {self._shown_folder()}"
-
-        self.app.push(TextPrompt(self.app, "Save level", "Title:", self.draft.title or "", done, preview=file_for))
-
-    def save_now(self) -> bool:
-        """Save under the current title; a failure keeps the old file and says why."""
-        if self._refuse_invalid("save"):
-            return False
-        try:
-            path = self.model.save(self.folder())
-        except (OSError, ValueError) as exc:
-            self.say(f"save failed: {_reason(exc)} (the previous file is unchanged)", 5.0, hud.RED)
-            return False
-        self.say(f"saved: {path.name}", 3.0, hud.GREEN)
-        return True
-
-    def _shown_folder(self) -> str:
-        text = str(self.folder())
-        home = str(Path.home())
-        return "~" + text[len(home):] if text.startswith(home) else text
 
     def guard_unsaved(self, then: Callable[[], None]) -> None:
         """Run ``then`` now, or after asking what to do with unsaved changes."""
@@ -688,11 +617,6 @@ class EditorScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         """Backdrop, board, palette, analysis panel, top bar, hints (see :class:`EditorView`)."""
         self.view.draw(surface)
-
-
-def _reason(exc: OSError | ValueError) -> str:
-    """Why a save failed, in a line."""
-    return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
 
 
 def _ctrl(action: Action) -> bool:
