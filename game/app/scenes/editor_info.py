@@ -17,8 +17,8 @@ from game.core.editor_model import INFO_FIELDS, MAX_META_LEN, EditorModel
 FIELD_NOTES: dict[str, str] = {
     "title": "the name in the level lists and on the level's first screen",
     "author": "who made the level",
-    "description": "a line about the level for the level lists",
-    "hint": "what a player reads when stuck (shown in the level)",
+    "description": "a sentence about the level, kept in its file for whoever opens it",
+    "hint": "what a player reads at the start of the level, before placing a brick",
 }
 
 
