@@ -51,6 +51,9 @@ LISTED = 100
 #: deciles of the shipped pack's 40 scores (rated 2026-11-23), so "4 / 10" means "harder than
 #: about a third of the pack's levels"; a one-gap level reads 1 / 10.
 PACK_DECILES: tuple[float, ...] = (4.3, 7.2, 9.0, 9.7, 10.3, 12.0, 12.7, 13.2, 15.0)
+#: Decoy weights from which the cells near the path are "some", then "many" (the score's decoy term is 0.15 a
+#: unit, at most 3: these are a tenth and a half of that cap).
+DECOY_WORDS: tuple[float, float] = (2.0, 10.0)
 #: Words for the steps of the scale (1-2, 3-4, 5-6, 7-8, 9-10).
 SCALE_WORDS: tuple[str, ...] = ("very easy", "easy", "medium", "hard", "very hard")
 
@@ -132,11 +135,17 @@ class Rating:
         return player_label(self.score) if self.complete else f"Not fully rated ({_VERDICT[self.status]})"
 
     def lines(self) -> list[str]:
-        """Short display lines in a player's words (the editor's Analyse panel, ``rate`` output).
+        """Short display lines in a designer's words (the editor's Analyse panel, ``rate`` output): one difficulty
+        number, then only the figures that say something about this level.
 
         >>> r = Rating(3, 6, True, 180, 0.01, 12, 5.5, 2, 0, False, 1, 3, 20)
-        >>> r.lines()[:3]
-        ['Difficulty 4 / 10: easy (score 9.4)', 'fewest bricks: 3, in 6 different ways', '12 tempting cells near the path that no best solution uses']
+        >>> r.lines()  # doctest: +NORMALIZE_WHITESPACE
+        ['Difficulty 4 / 10: easy', 'fewest bricks: 3, in 6 different ways',
+         'some cells near the path look useful but are in no best solution', 'timing: 2 spare frames',
+         'the preview alone does not lead there: some brick helps only together with another',
+         'proved by the AI in 180 search steps, 0.01 s']
+        >>> Rating(1, 1, True, 3, 0.0, 88, 40.0, 0, 0, True, 1, 1, 20).lines()[2:4]
+        ['many cells near the path look useful but are in no best solution', 'timing: tight (no spare frame)']
         >>> Rating(None, 0, False, 0, 0.5, 0, 0.0, None, 0, False, 1, 3, 20, SolveStatus.TIMEOUT).lines()
         ['not rated (timed out): neither a minimum nor the impossibility was proved within B=3, N=20']
         """
@@ -147,25 +156,32 @@ class Rating:
         if self.solutions == 1 and self.solutions_complete:
             ways = "in exactly one way"
         fewest = f"fewest bricks: {self.min_bricks}, {ways}" if self.min_bricks else "no bricks needed"
-        proof = f"the AI proved it in {self.nodes} search steps, {_secs(self.seconds)}"
+        proof = f"proved by the AI in {self.nodes} search step{'s' if self.nodes != 1 else ''}, {_secs(self.seconds)}"
         if not self.complete:  # the minimum stands; the other figures were not all measured
             why = f" ({self.message})" if self.message else ""
             return [f"not fully rated ({_VERDICT[self.status]}): the minimum is proved, "
                     f"the other figures were not all measured{why}", fewest, proof]
-        lines = [
-            f"{self.label} (score {self.score:.1f})",
-            fewest,
-            f"{self.decoys} tempting cell{'s' if self.decoys != 1 else ''} near the path that no best solution uses",
-            proof,
-        ]
+        lines = [self.label, fewest]
+        if self.min_bricks:  # with no brick to place, no cell misleads and the preview has nothing to find
+            lines.append(self._decoy_line())
         if self.frame_slack is not None:
-            lines.append(f"timing: {self.frame_slack} spare frame{'s' if self.frame_slack != 1 else ''}"
-                         + (" (tight)" if self.frame_slack == 0 else ""))
+            lines.append("timing: tight (no spare frame)" if self.frame_slack == 0 else
+                         f"timing: {self.frame_slack} spare frame{'s' if self.frame_slack != 1 else ''}")
         if self.lemmings > 1:
             lines.append(f"shared bricks: {self.sharing_lemmings} of {self.lemmings} lemmings must share")
-        lines.append("the preview alone gives the answer" if self.preview_solves
-                     else "the preview alone does not give the answer")
-        return lines
+        if self.min_bricks:
+            lines.append("the preview alone leads there: each brick of a best solution visibly helps as it is placed"
+                         if self.preview_solves else
+                         "the preview alone does not lead there: some brick helps only together with another")
+        return lines + [proof]
+
+    def _decoy_line(self) -> str:
+        """How much the cells near the path mislead, in words (the weighted count the score uses)."""
+        if self.decoys == 0:
+            return "no cell near the path misleads: every one a player may try is in a best solution"
+        amount = "a few" if self.decoy_weight < DECOY_WORDS[0] else "some" if self.decoy_weight < DECOY_WORDS[1] \
+            else "many"
+        return f"{amount} cells near the path look useful but are in no best solution"
 
     def _unrated_line(self) -> str:
         """The one line of a level without a proved minimum: proved impossible, timed out or unknown."""

@@ -30,9 +30,33 @@ Frame = npt.NDArray[np.uint8]
 
 
 # ---------------------------------------------------------------- geometry
-def cell_size(scale: int) -> int:
-    """Pixels per cell for ``scale`` (>= 1)."""
-    return TILE * max(1, int(scale))
+#: Smallest cell, in pixels, a GIF is drawn with.
+MIN_CELL = 2
+#: Cells smaller than this (pixels) get a ring round each lemming, which the sprite alone does not make visible.
+MARK_BELOW = 8
+#: Longest side, in pixels, of the board in a GIF made at the default settings: a larger map gets smaller
+#: cells (:func:`default_scale`), so the GIF of any map stays a few megabytes and takes seconds to make.
+DEFAULT_MAX_SIDE = 1024
+
+
+def cell_size(scale: float) -> int:
+    """Pixels per cell for ``scale`` (``16 * scale``, at least :data:`MIN_CELL`; a fraction gives cells smaller than
+    the 16 px sprites)."""
+    return max(MIN_CELL, int(round(TILE * scale)))
+
+
+def default_scale(level: Level) -> float:
+    """The scale of a GIF made at the default settings: :data:`DEFAULT_SCALE`, or, for a map whose board would be
+    more than :data:`DEFAULT_MAX_SIDE` pixels long, whole-pixel cells small enough for it to fit.
+
+    >>> from game.core.level import Level
+    >>> [default_scale(Level.from_rows([">" + " " * (n - 2) + "T"], frames=4, budget=0)) for n in (30, 64, 256)]
+    [2, 1.0, 0.25]
+    """
+    side = max(level.height, level.width)
+    if side * cell_size(DEFAULT_SCALE) <= DEFAULT_MAX_SIDE:
+        return DEFAULT_SCALE
+    return max(MIN_CELL, DEFAULT_MAX_SIDE // side) / TILE
 
 
 def margins(cell: int) -> tuple[int, int]:
@@ -50,7 +74,7 @@ def footer_height(width: int, cell: int) -> int:
     return max(margins(cell)[1], width // 24)
 
 
-def frame_size(level: Level, *, scale: int = DEFAULT_SCALE) -> tuple[int, int]:
+def frame_size(level: Level, *, scale: float = DEFAULT_SCALE) -> tuple[int, int]:
     """(width, height) of every GIF frame.
 
     >>> from game.core.level import Level
@@ -82,19 +106,19 @@ def fit_scale(level: Level, scale: int = DEFAULT_SCALE) -> int:
     return 0
 
 
-def check_frame_size(level: Level, scale: int) -> None:
+def check_frame_size(level: Level, scale: float) -> None:
     """Raise :class:`game.core.errors.GameError` when ``level``'s GIF frames at ``scale`` would be too large."""
     w, h = frame_size(level, scale=scale)
     if w * h <= MAX_FRAME_PIXELS:
         return
 
-    fit = fit_scale(level, scale)
-    hint = f"use --scale {fit}" if fit else "the map is too large for a GIF"
+    fit = fit_scale(level, int(scale))
+    hint = f"use --scale {fit}" if fit else "leave --scale out: the default draws a large map with small cells"
     raise GameError(f"GIF frames of a {level.height}x{level.width} map at scale {scale} would be {w}x{h} pixels, "
                     f"more than {MAX_FRAME_PIXELS // 1_000_000} million: {hint}")
 
 
-def frame_shape(level: Level, *, scale: int = DEFAULT_SCALE) -> tuple[int, int]:
+def frame_shape(level: Level, *, scale: float = DEFAULT_SCALE) -> tuple[int, int]:
     """(height, width) of every frame as an array."""
     w, h = frame_size(level, scale=scale)
     return h, w
@@ -145,12 +169,12 @@ def _footer(surface: pygame.Surface, level: Level, cell: int, frac: float, label
         surface.blit(rtext, rtext.get_rect(midright=(w - margin, top + bar + (footer - bar) // 2)))
 
 
-def _canvas(level: Level, scale: int) -> pygame.Surface:
+def _canvas(level: Level, scale: float) -> pygame.Surface:
     _pg()
     return pygame.Surface(frame_size(level, scale=scale))
 
 
-def _board_frame(level: Level, bricks: Sequence[Brick], run: Run | None, t: float, scale: int,
+def _board_frame(level: Level, bricks: Sequence[Brick], run: Run | None, t: float, scale: float,
                  renderer: LevelRenderer, *, ghost: Sequence[Brick] = ()) -> pygame.Surface:
     """The window's board drawing of frame ``t`` (via render_frame) on a canvas with a footer."""
     cell = cell_size(scale)
@@ -159,10 +183,25 @@ def _board_frame(level: Level, bricks: Sequence[Brick], run: Run | None, t: floa
     board = render_frame(level, bricks, run, t, cell=cell, margin=margin, renderer=renderer,
                          ghost_bricks=ghost)
     canvas.blit(board, (0, 0))
+    if cell < MARK_BELOW:
+        _mark_lemmings(canvas, level, run, t, cell, margin)
     return canvas
 
 
-def _title_card(level: Level, scale: int, renderer: LevelRenderer, lines: Sequence[str],
+def _mark_lemmings(canvas: pygame.Surface, level: Level, run: Run | None, t: float, cell: int, margin: int) -> None:
+    """A ring round each lemming (green once home), so lemmings a few pixels wide stay visible on a big map."""
+    if run is None:
+        spots = [(lem.row, lem.col, False) for lem in level.lemmings]
+    else:
+        i = min(max(0, int(t)), run.frames - 1)
+        spots = [(*track.path[i][:2], track.reached_at is not None and track.reached_at <= i) for track in run.tracks]
+    radius, width = max(5, 2 * cell), max(1, cell // 2)
+    for r, c, home in spots:
+        center = (margin + c * cell + cell // 2, margin + r * cell + cell // 2)
+        pygame.draw.circle(canvas, hud.GREEN if home else hud.GOLD, center, radius, width)
+
+
+def _title_card(level: Level, scale: float, renderer: LevelRenderer, lines: Sequence[str],
                 bricks: Sequence[Brick] = ()) -> pygame.Surface:
     """The board with the lemmings waiting, darkened, with the title and a few lines on it."""
     canvas = _board_frame(level, bricks, None, 0.0, scale, renderer)

@@ -26,7 +26,7 @@ def relaxed_frames(
     level: Level,
     relaxed: RelaxedSolution,
     *,
-    scale: int = DEFAULT_SCALE,
+    scale: float = DEFAULT_SCALE,
     subtitle: str = "",
     renderer: LevelRenderer | None = None,
 ) -> list[Frame]:
@@ -38,7 +38,7 @@ def iter_relaxed_frames(
     level: Level,
     relaxed: RelaxedSolution,
     *,
-    scale: int = DEFAULT_SCALE,
+    scale: float = DEFAULT_SCALE,
     subtitle: str = "",
     renderer: LevelRenderer | None = None,
 ) -> Iterator[Frame]:

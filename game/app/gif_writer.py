@@ -1,6 +1,7 @@
 """Streaming animated-GIF writer: frames go to the file one at a time, so memory does not grow with N.
 
-Each frame is quantised to its own palette (Pillow's fast octree: exact for pixel art), only the rectangle that
+The first frame is quantised to its own palette (Pillow's fast octree: exact for pixel art); every later one
+gets the exact palette of the pixels that changed (quantised only past 255 colours).  Only the rectangle that
 changed since the previous frame is encoded (drawn over it: disposal "do not dispose"), and inside that
 rectangle the pixels that did not change are transparent (long runs of one index, which LZW packs to almost
 nothing), and the bytes are written at once.  At most two frames are held: the previous one (for the
@@ -34,6 +35,26 @@ Frame = npt.NDArray[np.uint8]
 TRANSPARENT = 255
 
 
+def _changed_pixels(patch: Frame, same: npt.NDArray[np.bool_]) -> Image.Image:
+    """``patch`` as palette indices, its ``same`` pixels set to :data:`TRANSPARENT`.
+
+    The palette is exact: the colours of the changed pixels alone (pixel art has few); only when there are
+    more than 255 of them is the patch quantised (:func:`_with_transparent`).
+    """
+    changed = ~same
+    pixels = patch[changed].astype(np.uint32)
+    packed = (pixels[:, 0] << 16) | (pixels[:, 1] << 8) | pixels[:, 2]
+    colours, inverse = np.unique(packed, return_inverse=True)
+    if len(colours) > TRANSPARENT:
+        return _with_transparent(patch, same)
+    indices = np.full(same.shape, TRANSPARENT, dtype=np.uint8)
+    indices[changed] = inverse.reshape(-1).astype(np.uint8)
+    palette = np.stack([(colours >> 16) & 255, (colours >> 8) & 255, colours & 255], axis=1).reshape(-1)
+    image = Image.fromarray(indices, "P")
+    image.putpalette([int(v) for v in palette] + [0] * (768 - len(palette)))
+    return image
+
+
 def _with_transparent(patch: Frame, same: npt.NDArray[np.bool_]) -> Image.Image:
     """``patch`` quantised to 255 colours, its ``same`` pixels set to :data:`TRANSPARENT`."""
     quantized = Image.fromarray(patch, "RGB").quantize(colors=TRANSPARENT, method=Image.Quantize.FASTOCTREE)
@@ -65,9 +86,9 @@ class GifStreamWriter:
             raise ValueError(f"frame is {w}x{h}, the GIF is {self.size[0]}x{self.size[1]}")
         x0, y0, x1, y1 = 0, 0, w, h
         if self._previous is not None:
-            changed = frame[..., :3] != self._previous[..., :3]
-            rows = np.flatnonzero(changed.reshape(h, -1).any(axis=1))
-            cols = np.flatnonzero(changed.any(axis=0).any(axis=1))
+            changed = (frame[..., :3] != self._previous[..., :3]).any(axis=2)  # one flag a pixel
+            rows = np.flatnonzero(changed.any(axis=1))
+            cols = np.flatnonzero(changed.any(axis=0))
             if cols.size:
                 x0, x1, y0, y1 = int(cols[0]), int(cols[-1]) + 1, int(rows[0]), int(rows[-1]) + 1
             else:  # nothing changed: a 1x1 patch keeps the frame (and its duration)
@@ -77,8 +98,8 @@ class GifStreamWriter:
             image = Image.fromarray(patch, "RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE)
             params: dict[str, object] = {}
         else:
-            same = ~changed[y0:y1, x0:x1].any(axis=-1)
-            image = _with_transparent(patch, same)
+            same = ~changed[y0:y1, x0:x1]
+            image = _changed_pixels(patch, same)
             params = {"transparency": TRANSPARENT}
         chunks = GifImagePlugin.getdata(image, (x0, y0), duration=max(20, int(round(duration_ms))),
                                         disposal=1, include_color_table=True, **params)

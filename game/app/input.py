@@ -38,6 +38,7 @@ class Act(str, enum.Enum):
     SPEED_DOWN = "speed_down"      #: -
     RESTART = "restart"            #: R
     CLEAR = "clear"                #: Backspace
+    DELETE = "delete"              #: Delete (text entry: the character after the cursor)
     UNDO = "undo"                  #: Z, Ctrl+Z
     REDO = "redo"                  #: Y, Ctrl+Y, Ctrl+Shift+Z
     PREVIEW = "preview"            #: P
@@ -107,6 +108,7 @@ KEY_BINDINGS: dict[int, Act] = {
     pygame.K_KP_MINUS: Act.SPEED_DOWN,
     pygame.K_r: Act.RESTART,
     pygame.K_BACKSPACE: Act.CLEAR,
+    pygame.K_DELETE: Act.DELETE,
     pygame.K_z: Act.UNDO,
     pygame.K_y: Act.REDO,
     pygame.K_p: Act.PREVIEW,

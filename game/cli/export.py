@@ -12,6 +12,8 @@ from game.cli.args import Subparsers, bricks_arg, float_arg, int_arg, output_fil
 
 #: The GIF's defaults (the export's own, :mod:`game.app.export`), shown in the help.
 HELP_SCALE, HELP_FPS = 2, 6.0
+#: The longest board a GIF gets at the default scale (:data:`game.app.export_draw.DEFAULT_MAX_SIDE`), in pixels.
+HELP_MAX_SIDE = 1024
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -36,7 +38,9 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--gif", required=True, type=output_file_arg, metavar="OUT.gif", help="the GIF file to write")
     p.add_argument("--force", action="store_true", help="let --gif replace an existing GIF")
     p.add_argument("--scale", type=int_arg(1, 8), default=None, metavar="K",
-                   help=f"pixel scale: cells are 16*K pixels, K from 1 to 8 (default {HELP_SCALE})")
+                   help=f"pixel scale: cells are 16*K pixels, K from 1 to 8 (default {HELP_SCALE}; a map over "
+                        f"{HELP_MAX_SIDE // (16 * HELP_SCALE)} cells long gets smaller cells, so the board is at "
+                        f"most {HELP_MAX_SIDE} pixels long)")
     p.add_argument("--fps", type=float_arg(0.5, 60.0), default=None, metavar="F",
                    help=f"simulation frames per second (default {HELP_FPS:g})")
     p.add_argument("--relaxed", choices=("lp", "gradient"), default=None,

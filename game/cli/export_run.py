@@ -12,7 +12,7 @@ from typing import Callable
 
 from ai import facade
 from game.app.export import DEFAULT_FPS, DEFAULT_SCALE, ExportResult, export_gif
-from game.app.export_draw import check_frame_size, fit_scale
+from game.app.export_draw import check_frame_size, default_scale
 from game.cli.args import output_errors
 from game.cli.context import command_context
 from game.cli.level import load_level, resolve_level_path
@@ -22,7 +22,7 @@ from game.core.level import Level
 from game.core.rules import parse_bricks
 
 
-def export_solve_result(level: Level, result: facade.SolveResult, out: Path | str, *, scale: int = DEFAULT_SCALE,
+def export_solve_result(level: Level, result: facade.SolveResult, out: Path | str, *, scale: float = DEFAULT_SCALE,
                         fps: float = DEFAULT_FPS) -> ExportResult:
     """The GIF of a solve result: its bricks (the title card says when they are proved the fewest), or its
     relaxed densities."""
@@ -102,10 +102,9 @@ def guard_gif(args: argparse.Namespace, *inputs: Input) -> None:
 def export(args: argparse.Namespace) -> int:
     """``export``: the GIF of a run, or of a fractional solution with ``--relaxed``."""
     guard_gif(args)
-    scale = args.scale if args.scale is not None else DEFAULT_SCALE
-    fps = args.fps if args.fps is not None else DEFAULT_FPS
-    args.scale, args.fps = scale, fps
     level = load_level(args.level)
+    args.scale = args.scale if args.scale is not None else default_scale(level)  # big maps: small cells
+    args.fps = args.fps if args.fps is not None else DEFAULT_FPS
     bricks = parse_bricks(args.bricks or "")
     check_frame_size(level, args.scale)
     guard_gif(args)  # again: the level may have taken a while to read
@@ -122,7 +121,7 @@ def check_solve_gif(args: argparse.Namespace, level: Level) -> None:
     some scale (checked before the solve)."""
     if args.gif is not None:
         guard_gif(args, ("--rules", args.rules))
-        check_frame_size(level, 1)  # the smallest scale; the GIF is written at the largest that fits
+        check_frame_size(level, default_scale(level))  # the scale the GIF is written at
 
 
 def write_solve_gif(args: argparse.Namespace, level: Level, result: facade.SolveResult) -> None:
@@ -131,5 +130,5 @@ def write_solve_gif(args: argparse.Namespace, level: Level, result: facade.Solve
         return
     guard_gif(args, ("--rules", args.rules))  # again: the solve may have taken a while
     with output_errors(args.gif):
-        saved = export_solve_result(level, result, args.gif, scale=max(1, fit_scale(level)))  # big maps: small cells
+        saved = export_solve_result(level, result, args.gif, scale=default_scale(level))  # big maps: small cells
     print(saved.describe(), file=sys.stderr if args.json else sys.stdout)

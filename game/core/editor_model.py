@@ -43,6 +43,12 @@ from game.core.physics_catalog import SHIPPED, resolve
 
 #: Most undo states kept.
 MAX_HISTORY = 500
+#: The title of a new level until one is given.
+UNTITLED = "Untitled"
+#: Longest metadata value (author, description, hint) the editor writes.
+MAX_META_LEN = 300
+#: The metadata a designer fills in, in the order the level info dialog offers them.
+INFO_FIELDS: tuple[str, ...] = ("title", "author", "description", "hint")
 
 
 class Tool(enum.IntEnum):
@@ -75,7 +81,7 @@ class EditorModel:
 
     # ------------------------------------------------------------- build
     @classmethod
-    def new(cls, height: int, width: int, *, title: str = "Untitled") -> EditorModel:
+    def new(cls, height: int, width: int, *, title: str = UNTITLED) -> EditorModel:
         """A new map of ``height`` x ``width`` with a wall all round."""
         height = _clamp(height, MIN_EDIT_SIDE, MAX_EDIT_SIDE)
         width = _clamp(width, MIN_EDIT_SIDE, MAX_EDIT_SIDE)
@@ -243,6 +249,38 @@ class EditorModel:
         """Set the title (one line, trimmed)."""
         return self.push(replace(self.draft, title=" ".join(title.split())[:80]))
 
+    def meta_value(self, key: str) -> str:
+        """The draft's ``key`` metadata (``title``, ``author``, ``description``, ``hint``...), or ''."""
+        if key == "title":
+            return self.draft.title
+        return next((v for k, v in self.draft.meta if k == key), "")
+
+    def set_meta(self, key: str, value: str) -> bool:
+        """Set the ``key`` metadata line (one line, trimmed, at most :data:`MAX_META_LEN` characters; empty removes
+        it); undoable like any edit.  Returns False when nothing changed.
+
+        >>> m = EditorModel.new(4, 6)
+        >>> m.set_meta("author", "  Ada   Lovelace "), m.meta_value("author"), m.set_meta("author", "")
+        (True, 'Ada Lovelace', True)
+        >>> m.draft.meta
+        ()
+        """
+        text = " ".join(value.split())[:MAX_META_LEN]
+        if key == "title":
+            return self.set_title(text)
+        d = self.draft
+        pairs = list(d.meta)
+        physics_at = d.physics_at  # where the physics line stands among the pairs: it keeps its place
+        at = next((i for i, (k, _) in enumerate(pairs) if k == key), None)
+        if at is None:
+            pairs += [(key, text)] if text else []
+        elif text:
+            pairs[at] = (key, text)
+        else:
+            del pairs[at]
+            physics_at = physics_at - 1 if physics_at is not None and physics_at > at else physics_at
+        return self.push(replace(d, meta=tuple(pairs), physics_at=physics_at))
+
     # ------------------------------------------------------------- physics
     @property
     def physics(self) -> Physics:
@@ -316,13 +354,28 @@ class EditorModel:
         (``title``, default the draft's) that no file has yet."""
         if self.path is not None:
             return self.path
-        stem = slugify(self.draft.title if title is None else title)
+        return self.save_path_for_copy(folder, self.draft.title if title is None else title)
+
+    def save_path_for_copy(self, folder: Path, title: str) -> Path:
+        """The new file :meth:`save_as` would write for ``title``."""
+        stem = slugify(title)
         candidate = folder / f"{stem}.txt"
         k = 2
         while candidate.exists():
             candidate = folder / f"{stem}_{k}.txt"
             k += 1
         return candidate
+
+    def save_as(self, folder: Path, title: str) -> Path:
+        """Save a copy under ``title``, as a new file in ``folder``; from then on the copy is the file edited.
+        On failure the file edited stays the old one (the title is set either way; Z undoes it)."""
+        self.set_title(title)
+        previous, self.path = self.path, None
+        try:
+            return self.save(folder)
+        except (OSError, ValueError):
+            self.path = previous
+            raise
 
     def save(self, folder: Path) -> Path:
         """Write the draft (atomically) and return the path; raises ValueError / OSError.

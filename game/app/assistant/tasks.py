@@ -13,7 +13,7 @@ from game.core.level import Level
 from game.core.storage import user_data_dir
 from game.app.assistant.state import AssistantState, BrickSet
 from game.app.export import ExportResult, default_export_path, export_gif
-from game.app.export_draw import fit_scale
+from game.app.export_draw import default_scale
 from game.app.jobs import Job
 
 #: The solver whose every-minimum-solution answer the assistant computes in the background for hints.
@@ -104,7 +104,7 @@ def gif_job(level: Level, state: AssistantState, board: BrickSet, out: str | Non
 
     def job(ctx: SolveContext) -> ExportResult:
         return export_gif(level, bricks, path, relaxed=relaxed, fewest=fewest,  # the card says it in words
-                          scale=max(1, fit_scale(level)),  # large maps: smaller cells
+                          scale=default_scale(level),  # large maps: smaller cells
                           context=ctx)  # Esc stops it between frames
 
     return job

@@ -15,6 +15,11 @@ from game.core.catalog import LevelEntry, Section, all_entries
 from game.app import hud
 from game.app.app import App, Scene
 from game.app.input import Act, Action
+from game.app.scenes.text_field import TextField, draw_field
+
+#: Text size and most lines of a text prompt's preview (e.g. why a physics is refused).
+PREVIEW_SIZE = 20
+PREVIEW_LINES = 4
 
 def clipboard_text() -> str:
     """The text on the system clipboard ("" when there is none or no clipboard is available)."""
@@ -27,60 +32,105 @@ def clipboard_text() -> str:
 
 
 class TextPrompt(Scene):
-    """A one-line text entry over the scene below: Enter accepts, Esc cancels."""
+    """A text entry over the scene below: Enter accepts, Esc cancels.
+
+    The text has a cursor (Left/Right, Home/End; typing and Ctrl+V insert there, Backspace and Delete
+    delete around it: :class:`~game.app.scenes.text_field.TextField`).  ``lines`` > 1 shows a field that
+    many lines high, the text wrapped in it (for long entries such as a physics' JSON).  ``preview`` gives
+    a line shown under the field, computed from the text, wrapped to the box (up to :data:`PREVIEW_LINES`).
+    ``check`` (optional) judges the text on Enter: a message keeps the prompt open and is shown in red
+    under the field (until the text changes); None accepts.
+    """
 
     transparent = True
     text_entry = True  # typed letters are text, not commands (e.g. M does not mute)
 
     def __init__(self, app: App, title: str, label: str, initial: str, on_done: Callable[[str], None], *,
-                 note: str = "", max_len: int = 60, preview: Callable[[str], str] | None = None) -> None:
+                 note: str = "", max_len: int = 60, preview: Callable[[str], str] | None = None,
+                 lines: int = 1, check: Callable[[str], str | None] | None = None) -> None:
         super().__init__(app)
-        self.title, self.label, self.text = title, label, initial
+        self.title, self.label = title, label
+        self.field = TextField(initial, max_len=max_len)
         self.on_done, self.note, self.max_len = on_done, note, max_len
         self.preview = preview  #: a line shown under the field, computed from the text
+        self.lines = max(1, lines)
+        self.check = check
+        self.error = ""  #: why Enter did not accept the text ('' once it changes)
         self.anim = 0.0
 
+    @property
+    def text(self) -> str:
+        """The text typed so far."""
+        return self.field.text
+
+    @text.setter
+    def text(self, value: str) -> None:
+        self.field.text = value[: self.max_len]
+        self.field.cursor = len(self.field.text)
+
     def handle_event(self, action: Action) -> None:
-        """Typed characters, Backspace, Enter, Esc."""
+        """Typed characters, the cursor keys, Backspace, Delete, Ctrl+V, Enter, Esc."""
         k = action.kind
-        if k == Act.TEXT and len(self.text) < self.max_len:
-            self.text += action.text
+        before = self.text
+        if k == Act.TEXT:
+            self.field.insert(action.text)
         elif k == Act.PASTE:
-            pasted = " ".join(clipboard_text().split())  # one line: newlines and tabs become spaces
-            self.text = (self.text + pasted)[: self.max_len]
-        elif k == Act.CLEAR:
-            self.text = self.text[:-1]
+            self.field.insert(" ".join(clipboard_text().split()))  # one line: newlines and tabs become spaces
         elif k == Act.CONFIRM:
-            self.app.pop()
-            self.on_done(self.text)
+            self.error = (self.check(self.text) or "") if self.check is not None else ""
+            if not self.error:
+                self.app.pop()
+                self.on_done(self.text)
         elif k == Act.BACK:
             self.app.pop()
+        else:
+            self.field.handle(k)
+        if self.text != before:
+            self.error = ""
 
     def update(self, dt: float) -> None:
         """Blink the caret."""
         self.anim += dt
 
+    def preview_lines(self, width: int) -> list[str]:
+        """The error of the last Enter, else the preview, wrapped to ``width`` pixels."""
+        shown = self.error or (self.preview(self.text) if self.preview is not None else "")
+        return hud.wrap_text(shown, PREVIEW_SIZE, width, max_lines=PREVIEW_LINES) if shown else []
+
+    def box(self, size: tuple[int, int]) -> pygame.Rect:
+        """The dialog's rectangle in a window of ``size``."""
+        w, h = size
+        width = min(640 if self.lines > 1 else 600, w - 40)
+        preview = len(self.preview_lines(width - 48))
+        height = 176 + self._field_height() + preview * (PREVIEW_SIZE + 4)
+        box = pygame.Rect(0, 0, width, min(height, h - 20))
+        box.center = (w // 2, h // 2)
+        return box
+
+    def _field_size(self) -> int:
+        return 30 if self.lines == 1 else 22
+
+    def _field_height(self) -> int:
+        return 40 if self.lines == 1 else self.lines * (self._field_size() + 6) + 12
+
     def draw(self, surface: pygame.Surface) -> None:
         """A dimmed backdrop and the entry box."""
         _dim(surface)
-        w, h = surface.get_size()
-        box = pygame.Rect(0, 0, min(600, w - 40), 214)
-        box.center = (w // 2, h // 2)
+        box = self.box(surface.get_size())
         hud.panel(surface, box, edge=hud.GOLD)
-        hud.blit_text(surface, self.title, (box.centerx, box.top + 18), 40, hud.GOLD, anchor="midtop")
-        hud.blit_text(surface, self.label, (box.left + 24, box.top + 70), 24, hud.MUTED)
-        field = pygame.Rect(box.left + 24, box.top + 96, box.width - 48, 40)
-        pygame.draw.rect(surface, (10, 8, 20), field, border_radius=6)
-        pygame.draw.rect(surface, hud.PANEL_EDGE, field, 2, border_radius=6)
-        caret = "|" if int(self.anim * 2) % 2 == 0 else " "
-        shown = self.text
-        while len(shown) > 1 and hud.text(shown + caret, 30).get_width() > field.width - 20:
-            shown = shown[1:]
-        hud.blit_text(surface, shown + caret, (field.left + 10, field.centery), 30, hud.WHITE, anchor="midleft")
-        if self.preview is not None:
-            hud.blit_text(surface, self.preview(self.text), (field.left + 2, field.bottom + 8), 20, hud.BLUE)
-        foot = "Enter: OK    Esc: cancel" + (f"    ({self.note})" if self.note else "")
-        hud.blit_text(surface, foot, (box.centerx, box.bottom - 28), 20, hud.MUTED, anchor="midtop")
+        hud.blit_text(surface, self.title, (box.centerx, box.top + 14), 40, hud.GOLD, anchor="midtop")
+        hud.blit_text(surface, hud.fit_text(self.label, 24, box.width - 48), (box.left + 24, box.top + 62), 24,
+                      hud.MUTED)
+        field = pygame.Rect(box.left + 24, box.top + 92, box.width - 48, self._field_height())
+        draw_field(surface, self.field, field, self._field_size(), lines=self.lines,
+                   caret_on=int(self.anim * 2) % 2 == 0)
+        for row, line in enumerate(self.preview_lines(box.width - 48)):
+            hud.blit_text(surface, line, (field.left + 2, field.bottom + 8 + row * (PREVIEW_SIZE + 4)),
+                          PREVIEW_SIZE, hud.RED if self.error else hud.BLUE)
+        foot = "Enter: OK    Esc: cancel" + ("    Left/Right, Home/End: move" if self.lines > 1 else "") + \
+            (f"    ({self.note})" if self.note else "")
+        hud.blit_text(surface, hud.fit_text(foot, 20, box.width - 30), (box.centerx, box.bottom - 28), 20,
+                      hud.MUTED, anchor="midtop")
 
 
 class ConfirmPrompt(Scene):

@@ -9,7 +9,8 @@ Keys: 1-4 pick the tool (wall, erase, lemming, target); click paints (drag paint
 one undo step); right click erases; Z/Y undo/redo; arrows resize at the bottom and right edges
 (Up/Down remove/add a row, Left/Right a column), Ctrl+arrows at the top and left edges (a line
 holding a lemming or a target is never removed; one holding walls asks first); +/- frames N; [ / ] budget B; G grid; Space or P play-test; A analyse (again:
-cancel); T tighten; V show an optimal solution; Ctrl+S save; Ctrl+O open; N new; Esc exit.
+cancel); T tighten; V show an optimal solution (, and . show the others); I level info (title, author, description,
+hint); Ctrl+S save (a new level asks for its title first); Ctrl+Shift+S save a copy; Ctrl+O open; N new; Esc exit.
 
 An analysis is about one exact level (its fingerprint: map, lemmings, targets, N, B, physics): after
 any change it is shown greyed as stale, and V and T never act on it.  Saving a level known to have no
@@ -29,20 +30,24 @@ import pygame
 from ai.facade import Analysis, AnalysisStatus, SolveContext, stuck_lemmings
 from game.core.level import Brick, Level
 from game.core.physics import PhysicsError
-from game.core.physics_catalog import level_line, resolve
+from game.core.physics_catalog import SHIPPED, resolve
 from game.core.storage import user_levels_dir
 from game.app import hud
 from game.app.app import App, HelpPage, Scene
 from game.core.catalog import LevelEntry, Section
-from game.core.editor_draft import MAX_EDIT_SIDE, MIN_EDIT_SIDE, Draft, Edge, parse_size
+from game.core.editor_draft import MAX_EDIT_SIDE, MIN_EDIT_SIDE, Draft, Edge, cells_between, parse_size
 from game.core.editor_model import EditorModel, Tool
 from game.app.input import Act, Action, mouse_held
 from game.app.render import BoardLayout, LevelRenderer, fit_layout
 from game.app.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt
 from game.app.scenes.editor_analysis import EditorAnalysis, Outcome
 from game.app.scenes.editor_help import editor_help_page, footer_height
+from game.app.scenes.editor_info import ask_level_info
+from game.app.scenes.editor_saving import LevelSaving
 from game.app.scenes.editor_view import Button, EditorView, palette_buttons, panel_widths
 
+#: How to see the other optimal solutions (said with the one shown).
+BROWSE_NOTE = "the , and . keys show the others"
 #: Size of a new level when none is chosen.
 DEFAULT_NEW_SIZE = (10, 14)
 #: Seconds the quick "has it any chance" check before saving an unanalysed level may take.
@@ -60,6 +65,8 @@ class EditorScene(Scene):
         self.tool = Tool.WALL
         self.grid_on = True
         self.show_solution = False
+        self.solution_index = 0  #: which of the analysis's optimal solutions V shows (, and . browse them)
+        self.panel_scroll = 0  #: the first line the right panel shows (the wheel over it scrolls)
         self.anim = 0.0
         self.hover: Brick | None = None
         self.message = ""
@@ -67,9 +74,11 @@ class EditorScene(Scene):
         self.message_time = 0.0
         self.renderer = LevelRenderer()
         self._stroke: tuple[Tool, int] | None = None  #: (tool, mouse button index) of a drag
+        self._stroke_at: Brick | None = None  #: the cell the drag last painted (the next one paints the line from it)
         self.analyser = EditorAnalysis(app.jobs, self, analysis_solver, in_process=analysis_in_process)
         self._tighten_when_done = False
         self.view = EditorView(self)
+        self.saving = LevelSaving(self)
         self.app.action_filters.append(self._quit_filter)
 
     # ================================================================ queries
@@ -213,34 +222,41 @@ class EditorScene(Scene):
         self.say(f"physics: {physics.name}" + ("" if physics.targets_stop else " (targets do not stop lemmings)"), 2.5)
 
     def write_physics(self) -> None:
-        """Ask for a physics: a shipped name or the JSON form on one line (typed or pasted with Ctrl+V)."""
+        """Edit the physics: the prompt opens with the current one's JSON form (a shipped name works too;
+        Ctrl+V pastes); a physics the game refuses keeps the prompt open with the reason."""
         def done(text: str) -> None:
+            if self.model.set_physics_text(text) is None:
+                self._edited()
+                self.say(f"physics: {self.model.physics.name}", 2.5)
+
+        def check(text: str) -> str | None:
             if not text.strip():
-                return
-            problem = self.model.set_physics_text(text)
-            if problem:
-                self.say(problem[:160], 6.0, hud.RED)
-                return
-            self._edited()
-            self.say(f"physics: {self.model.physics.name}", 2.5)
+                return "type a shipped name (" + ", ".join(SHIPPED) + ") or the JSON form"
+            try:
+                resolve(" ".join(text.split()))
+            except PhysicsError as exc:
+                return str(exc)
+            return None
 
         def describe(text: str) -> str:
             try:
                 physics = resolve(" ".join(text.split())) if text.strip() else self.model.physics
             except PhysicsError as exc:
-                return str(exc)[:90]
-            return f"{physics.name}: {len(physics.rules)} rule{'s' if len(physics.rules) != 1 else ''}, " \
+                return str(exc)
+            return f"{physics.name}: {hud.plural(len(physics.rules), 'rule')}, " \
                    f"targets {'stop' if physics.targets_stop else 'do not stop'} lemmings"
 
-        self.app.push(TextPrompt(self.app, "Physics", "A shipped name or the JSON form (Ctrl+V pastes):",
-                                 level_line(self.model.physics), done, max_len=20_000, preview=describe))
+        self.app.push(TextPrompt(self.app, "Physics", "The rules as JSON, or a shipped name (Ctrl+V pastes):",
+                                 self.model.physics.to_text(), done, max_len=20_000, preview=describe,
+                                 lines=5, check=check))
 
     def toggle_grid(self) -> None:
         """Show or hide the grid overlay."""
         self.grid_on = not self.grid_on
         self.say("grid on" if self.grid_on else "grid off", 1.2)
 
-    def _refuse_invalid(self, what: str) -> bool:
+    def refuse_invalid(self, what: str) -> bool:
+        """Say why the draft cannot be ``what`` (played, saved...) yet and return True, or return False."""
         problems = self.model.problems()
         if problems:
             self.say(f"can't {what} yet: " + " and ".join(problems), 4.0, hud.RED)
@@ -249,7 +265,7 @@ class EditorScene(Scene):
 
     def play_test(self) -> None:
         """Play the current draft at once (no save); Esc comes back to this editor state."""
-        if self._refuse_invalid("play-test"):
+        if self.refuse_invalid("play-test"):
             return
         level = self.model.to_level()
         title = f"Play-test: {level.title or 'untitled'}"
@@ -263,14 +279,14 @@ class EditorScene(Scene):
             self._tighten_when_done = False
             self.say("analysis cancelled", 2.0, hud.MUTED)
             return
-        if self._refuse_invalid("analyse"):
+        if self.refuse_invalid("analyse"):
             return
-        self.show_solution = False
+        self.show_solution, self.solution_index = False, 0
         self.analyser.start(self.model.to_level())
 
     def tighten(self) -> None:
         """Set B to the minimum bricks and N to the fewest frames (analysing first if needed)."""
-        if self._refuse_invalid("tighten"):
+        if self.refuse_invalid("tighten"):
             return
         if not self.analysis_current() or self.analysing:
             stale = self.analysis_stale()
@@ -296,15 +312,55 @@ class EditorScene(Scene):
             self.say("already tight", 2.0, hud.GREEN)
 
     def toggle_solution(self) -> None:
-        """Show/hide an optimal solution from the analysis as ghost bricks."""
+        """Show/hide an optimal solution from the analysis as ghost bricks (the one last browsed)."""
+        if self._solutions_refused():
+            return
+        self.show_solution = not self.show_solution
+        if self.show_solution:
+            self.say(self._browse_message(), 2.5)
+
+    def step_solution(self, step: int) -> None:
+        """Show the next (``step`` 1) or previous (-1) optimal solution the analysis found, in a loop."""
+        if self._solutions_refused():
+            return
+        a = self.analysis
+        assert a is not None
+        if self.show_solution:
+            self.solution_index = (self.solution_index + step) % len(a.solutions)
+        self.show_solution = True
+        self.say(self._browse_message(), 2.5)
+
+    def shown_solution(self) -> tuple[Brick, ...]:
+        """The bricks of the solution on the board (none when no current solution is shown)."""
+        a = self.analysis
+        if not self.show_solution or a is None or not a.solutions or not self.analysis_current():
+            return ()
+        return tuple(a.solutions[self.solution_index % len(a.solutions)])
+
+    def solution_label(self) -> str:
+        """``solution 3 of 8`` (``of 8 found`` when the analysis did not count them all).
+
+        (The message said with it names the keys that browse them: :data:`BROWSE_NOTE`.)"""
+        a = self.analysis
+        if a is None or not a.solutions:
+            return ""
+        found = len(a.solutions)
+        return f"solution {self.solution_index % found + 1} of {found}" + ("" if a.complete else " found")
+
+    def _browse_message(self) -> str:
+        a = self.analysis
+        return self.solution_label() + (f"  ({BROWSE_NOTE})" if a is not None and len(a.solutions) > 1 else "")
+
+    def _solutions_refused(self) -> bool:
+        """Say why no solution can be shown (True), or False when the analysis has some for this draft."""
         if self.analysis_stale():
             self.show_solution = False
             self.say("the level changed since the analysis: press A to analyse it again", 3.5, hud.GOLD)
-            return
+            return True
         if not self.analysis_current() or self.analysis is None or not self.analysis.solutions:
             self.say("analyse first (A) to see a solution", 2.5, hud.MUTED)
-            return
-        self.show_solution = not self.show_solution
+            return True
+        return False
 
     def _poll_analysis(self) -> None:
         outcome = self.analyser.poll()
@@ -318,18 +374,25 @@ class EditorScene(Scene):
 
     # ---------------------------------------------------------------- files
     def save(self, then: Callable[[], None] | None = None) -> None:
-        """Ask for a title, then save to the user's levels folder (``then`` runs after a good save)."""
-        if self._refuse_invalid("save"):
-            return
-        problem = self.no_solution_reason()
-        if problem is None:
-            self._ask_title(then)
-            return
-        self.app.push(ConfirmPrompt(
-            self.app, "No solution",
-            f"This level has no solution: {problem}. Save anyway?",
-            [("N", "keep editing", None), ("Y", "save anyway", lambda: self._ask_title(then)),
-             ("Esc", "cancel", None)]))
+        """Save to the user's levels folder (``then`` runs after a good save): at once, or first asking for a
+        title when the level is new and still untitled (:class:`~game.app.scenes.editor_saving.LevelSaving`)."""
+        self.saving.save(then)
+
+    def save_as(self) -> None:
+        """Ctrl+Shift+S: save a copy under a new title, as a new file; the editor then edits the copy."""
+        self.saving.save_as()
+
+    def save_now(self) -> bool:
+        """Save under the current title; a failure keeps the old file and says why."""
+        return self.saving.save_now()
+
+    def level_info(self) -> None:
+        """I: the level's title, author, description and hint, one after another."""
+        ask_level_info(self)
+
+    def edited(self) -> None:
+        """Note an edit made from outside (a dialog): a current solution shown of an older draft is hidden."""
+        self._edited()
 
     def no_solution_reason(self) -> str | None:
         """Why the draft is known to have no solution (its analysis, or a quick check when it has none
@@ -344,44 +407,6 @@ class EditorScene(Scene):
             return None
         stuck = stuck_lemmings(self.model.to_level(), SolveContext.create(time_limit=SAVE_CHECK_SECONDS))
         return stuck[0] if stuck else None
-
-    def _ask_title(self, then: Callable[[], None] | None) -> None:
-        """The save's title prompt (``then`` runs after a good save)."""
-
-        def done(title: str) -> None:
-            if not title.strip():
-                self.say("a level needs a title", 3.0, hud.RED)
-                return
-            if title != self.draft.title:
-                self.model.set_title(title)
-                self._edited()
-            if self.save_now() and then is not None:
-                then()
-
-        def file_for(title: str) -> str:
-            if self.model.path is not None:
-                return f"file: {self.model.path.name} in {self._shown_folder()}"
-            return f"new file: {self.model.save_path(self.folder(), title).name} in {self._shown_folder()}"
-
-        self.app.push(TextPrompt(self.app, "Save level", "Title:", self.draft.title or "", done, preview=file_for))
-
-    def save_now(self) -> bool:
-        """Save under the current title; a failure keeps the old file and says why."""
-        if self._refuse_invalid("save"):
-            return False
-        try:
-            path = self.model.save(self.folder())
-        except (OSError, ValueError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            self.say(f"save failed: {reason} (the previous file is unchanged)", 5.0, hud.RED)
-            return False
-        self.say(f"saved: {path.name}", 3.0, hud.GREEN)
-        return True
-
-    def _shown_folder(self) -> str:
-        text = str(self.folder())
-        home = str(Path.home())
-        return "~" + text[len(home):] if text.startswith(home) else text
 
     def guard_unsaved(self, then: Callable[[], None]) -> None:
         """Run ``then`` now, or after asking what to do with unsaved changes."""
@@ -482,18 +507,33 @@ class EditorScene(Scene):
             Act.RIGHT: lambda a: self.resize(Edge.LEFT if _ctrl(a) else Edge.RIGHT, 1),
             Act.SPEED_UP: lambda a: self.change_frames(1), Act.SPEED_DOWN: lambda a: self.change_frames(-1),
             Act.NEXT_ITEM: lambda a: self.change_budget(1), Act.PREV_ITEM: lambda a: self.change_budget(-1),
-            Act.TOGGLE_RUN: lambda a: self.play_test(), Act.SAVE: lambda a: self.save(),
+            Act.TOGGLE_RUN: lambda a: self.play_test(),
+            Act.SAVE: lambda a: self.save_as() if a.mod & pygame.KMOD_SHIFT else self.save(),
             Act.OPEN: lambda a: self.open_picker(), Act.BACK: lambda a: self.exit(),
-            Act.SCROLL: lambda a: self.set_tool(Tool((self.tool.value - 1 - a.value) % len(Tool) + 1)),
+            Act.SCROLL: self._wheel,
             Act.TEXT: lambda a: self._letter(a.text.lower()),
+            Act.STEP_FORWARD: lambda a: self.step_solution(1), Act.STEP_BACK: lambda a: self.step_solution(-1),
         }
+
+    def _wheel(self, action: Action) -> None:
+        """The wheel scrolls the right panel under the pointer when it holds more than it shows; elsewhere it
+        cycles the tools."""
+        size = self.app.screen.get_size()
+        rect, _ = self.view.side_panel(size)
+        _, above, below = self.view.visible_side_lines(size)
+        pointer = self.app.mouse_pos
+        if pointer is not None and rect.collidepoint(pointer) and (above or below):
+            if (action.value < 0 and below) or (action.value > 0 and above):
+                self.panel_scroll = max(0, self.panel_scroll - 2 * action.value)
+            return
+        self.set_tool(Tool((self.tool.value - 1 - action.value) % len(Tool) + 1))
 
     def _right_click(self, action: Action) -> None:
         cell = self.layout().cell_at(action.pos)
         if cell is not None:
             self.model.end_stroke()
             self.paint(cell, Tool.ERASE)
-            self._stroke = (Tool.ERASE, 2)
+            self._stroke, self._stroke_at = (Tool.ERASE, 2), cell
 
     def _pick_tool(self, action: Action) -> None:
         if action.value in {t.value for t in Tool}:
@@ -522,6 +562,7 @@ class EditorScene(Scene):
         return {
             "a": self.analyse, "t": self.tighten, "g": self.toggle_grid, "n": self.new_level,
             "p": self.play_test, "v": self.toggle_solution, "k": self.cycle_physics, "j": self.write_physics,
+            "i": self.level_info,
         }
 
     def _letter(self, ch: str) -> None:
@@ -545,6 +586,7 @@ class EditorScene(Scene):
             self.model.end_stroke()
             self.paint(cell)
             self._stroke = (self.tool, 0) if self.tool != Tool.LEMMING else None
+            self._stroke_at = cell
 
     def _hover(self, pos: tuple[int, int] | None) -> None:
         self.hover = self.layout().cell_at(pos)
@@ -554,8 +596,13 @@ class EditorScene(Scene):
         if not mouse_held(button):
             self._stroke = None
             self.model.end_stroke()
-        elif self.hover is not None:
-            self.paint(self.hover, tool, stroke=True)
+        elif self.hover is None:
+            self._stroke_at = None  # off the board: the stroke goes on from where the pointer comes back
+        else:
+            start = self._stroke_at if self._stroke_at is not None else self.hover
+            for cell in cells_between(start, self.hover):  # every cell the pointer crossed since the last motion
+                self.paint(cell, tool, stroke=True)
+            self._stroke_at = self.hover
 
     # ================================================================ palette
     def buttons(self, size: tuple[int, int]) -> list[Button]:

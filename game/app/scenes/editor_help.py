@@ -22,7 +22,7 @@ REBINDABLE = frozenset({"Z/Y", "Z / Y", "[ ]", "[ / ]", "B", "Shift+arrows, B"})
 EDITOR_HELP_SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("Painting", (
         ("1 2 3 4", "tool: wall, erase, lemming, target"),
-        ("Mouse wheel", "next / previous tool"),
+        ("Mouse wheel", "next / previous tool (over the panel: scroll it)"),
         ("Click or drag", "paint with the tool"),
         ("Right-click or drag", "erase"),
         ("Click a lemming", "turn it round (Lemming tool)"),
@@ -46,10 +46,13 @@ EDITOR_HELP_SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("Space or P", "play-test (Esc comes back)"),
         ("A", "analyse (again: cancel)"),
         ("V", "show / hide an optimal solution"),
+        ("Comma / Period", "the previous / next optimal solution"),
         ("T", "tighten N and B to the minimum"),
     )),
     ("Files", (
         ("Ctrl+S", "save to your levels"),
+        ("Ctrl+Shift+S", "save a copy under a new title"),
+        ("I", "title, author, description, hint"),
         ("Ctrl+O", "open a level"),
         ("N", "new level"),
         ("Esc", "leave the editor"),

@@ -47,6 +47,10 @@ class EditorSceneView(Protocol):
     @property
     def show_solution(self) -> bool: ...
     @property
+    def panel_scroll(self) -> int: ...
+    def shown_solution(self) -> tuple[Brick, ...]: ...
+    def solution_label(self) -> str: ...
+    @property
     def anim(self) -> float: ...
     @property
     def message(self) -> str: ...
@@ -98,6 +102,14 @@ def panel_widths(width: int) -> tuple[int, int]:
     if width >= 800:
         return 200, 230
     return 168, 0
+
+
+Line = tuple[str, int, tuple[int, int, int]]
+
+
+def line_advance(size: int) -> int:
+    """Pixels from one line of the right panel to the next for text of ``size``."""
+    return size + 8
 
 
 @dataclass
@@ -261,10 +273,11 @@ class EditorView:
                 elif ch in (LEMMING_LEFT, LEMMING_RIGHT):
                     name = f"lem_walk_{'r' if ch == LEMMING_RIGHT else 'l'}_{bob}"
                     surface.blit(self.sprites.get(name, cell), layout.cell_rect(r, c))
-        if self.scene.show_solution and self.scene.analysis is not None and self.scene.analysis.solutions and self.scene.analysis_current():
+        shown = self.scene.shown_solution()
+        if shown:
             ghost = self.sprites.get("brick", cell).copy()
             ghost.set_alpha(150)
-            for r, c in self.scene.analysis.solutions[0]:
+            for r, c in shown:
                 surface.blit(ghost, layout.cell_rect(r, c))
         if self.scene.grid_on and cell >= 6:
             surface.blit(self._grid_surface(d.height, d.width, cell), layout.origin)
@@ -381,28 +394,56 @@ class EditorView:
             t = hud.text(b.key, 18, hud.MUTED if b.enabled else (100, 90, 120), shadow=False)
             surface.blit(t, t.get_rect(midright=(b.rect.right - 8, b.rect.centery)))
 
+    def side_panel(self, size: tuple[int, int]) -> tuple[pygame.Rect, list[Line]]:
+        """The right panel's rectangle and every line it holds, in a window of ``size``."""
+        w, h = size
+        _, right = panel_widths(w)
+        if right == 0:  # narrow window: an overlay with the analysis alone
+            return pygame.Rect(w - 250, h - footer_height(w) - 150, 240, 140), self.analysis_lines(240)
+        lines = self.side_lines(right)
+        rect = pygame.Rect(w - right - 8, hud.TOP_BAR + 8, right, 0)
+        rect.height = min(24 + sum(line_advance(size) for _, size, _ in lines),
+                          h - hud.TOP_BAR - footer_height(w) - 16)
+        return rect, lines
+
+    def visible_side_lines(self, size: tuple[int, int]) -> tuple[list[Line], bool, bool]:
+        """The panel's lines shown from the scene's ``panel_scroll`` on: (lines, more above, more below)."""
+        rect, lines = self.side_panel(size)
+        room = rect.height - 24
+        last_start = len(lines)  # the first line from which the rest fits: scrolling stops there
+        while last_start > 0 and sum(line_advance(z) for _, z, _ in lines[last_start - 1:]) <= room - 18:
+            last_start -= 1
+        first = max(0, min(self.scene.panel_scroll, last_start))
+        shown: list[Line] = []
+        used = 0
+        for line in lines[first:]:
+            if used + line_advance(line[1]) > room - (18 if first else 0):
+                break
+            shown.append(line)
+            used += line_advance(line[1])
+        return shown, first > 0, first + len(shown) < len(lines)
+
     def _draw_side(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         _, right = panel_widths(w)
-        if right == 0:
-            # narrow window: an overlay, only when there is something to say
-            if self.scene.analysis is None and not self.scene.analysing and not self.scene.analysis_error and self.scene.model.valid:
-                return
-            rect = pygame.Rect(w - 250, h - footer_height(w) - 150, 240, 140)
-            lines = self.analysis_lines(240)
-        else:
-            rect = pygame.Rect(w - right - 8, hud.TOP_BAR + 8, right, 0)
-            lines = self.side_lines(right)
-        if right:
-            rect.height = min(20 + sum(size + 10 for _, size, _ in lines), h - hud.TOP_BAR - footer_height(w) - 16)
+        if right == 0 and self.scene.analysis is None and not self.scene.analysing and not self.scene.analysis_error \
+                and self.scene.model.valid:
+            return  # narrow window: the overlay only when there is something to say
+        rect, _ = self.side_panel((w, h))
+        shown, above, below = self.visible_side_lines((w, h))
         hud.panel(surface, rect, alpha=215)
         y = rect.top + 12
-        for text, size, color in lines:
+        if above:
+            hud.blit_text(surface, "more above (wheel)", (rect.right - 10, rect.top + 4), 16, hud.MUTED,
+                          anchor="topright")
+            y += 18
+        for text, size, color in shown:
             if text:
                 hud.blit_text(surface, text, (rect.left + 14, y), size, color)
-            y += size + 8
-            if y > rect.bottom - 16:
-                break
+            y += line_advance(size)
+        if below:
+            hud.blit_text(surface, "more below: scroll here", (rect.right - 10, rect.bottom - 4), 16, hud.GOLD,
+                          anchor="bottomright")
 
     def side_lines(self, panel_width: int = RIGHT_W) -> list[tuple[str, int, tuple[int, int, int]]]:
         """The right panel's lines (for a panel ``panel_width`` wide): the analysis, the rating, then the file."""
@@ -421,7 +462,7 @@ class EditorView:
         out: list[tuple[str, int, tuple[int, int, int]]] = [("RATING", 20, hud.MUTED)]
         for k, line in enumerate(analyser.rating.lines()):
             color = hud.GOLD if k == 0 else hud.WHITE
-            out += [(part, RATING_SIZE, color) for part in hud.wrap_text(line, RATING_SIZE, width, max_lines=2)]
+            out += [(part, RATING_SIZE, color) for part in hud.wrap_text(line, RATING_SIZE, width, max_lines=3)]
         return out
 
     def file_lines(self) -> list[tuple[str, int, tuple[int, int, int]]]:
@@ -511,8 +552,13 @@ class EditorView:
                 tight = a.fewest_frames == d.frames and a.min_bricks == d.budget
                 out.append(("tight" if tight else "T: tighten to N=%s, B=%d" % (ff, a.min_bricks), 21,
                             hud.GREEN if tight else hud.GOLD))
-                out.append(("V: show a solution" if not self.scene.show_solution else "V: hide the solution", 21,
-                            hud.MUTED))
+                several = len(a.solutions) > 1
+                if self.scene.show_solution:
+                    out.append((self.scene.solution_label() + ", V hides it", 21, hud.BLUE))
+                    out += [("the , and . keys show the others", 20, hud.MUTED)] if several else []
+                else:
+                    out.append(("V: show a solution" + (" (then , and . the others)" if several else ""), 21,
+                                hud.MUTED))
         out.append((f"{a.seconds:.2f} s", 20, hud.MUTED))
         return out
 

@@ -20,12 +20,15 @@ from game.core.share import decode, encode
 from game.app import hud
 from game.app.app import App, Scene
 from game.app.input import Act, Action
+from game.app.scenes.text_field import wrap_chars
 from game.app.sound import Sfx
 
 #: The title menu entry of :class:`PasteCodeScene`.
 MENU_LABEL = "Play a code"
 #: Longest text the paste box keeps (far above any pack level's code).
 MAX_TYPED = 4000
+#: Most lines of a code the share box shows at once (a longer code scrolls).
+MAX_CODE_LINES = 8
 
 
 def copy_to_clipboard(text: str) -> bool:
@@ -59,13 +62,10 @@ def _box(surface: pygame.Surface, height: int) -> pygame.Rect:
 
 def _code_lines(code: str, size: int, width: int) -> list[str]:
     """The code cut into lines that fit ``width`` (a code has no spaces to break at)."""
-    lines, line = [], ""
-    for ch in code:
-        if line and hud.text(line + ch, size, shadow=False).get_width() > width:
-            lines.append(line)
-            line = ""
-        line += ch
-    return lines + ([line] if line else [])
+    if not code:
+        return []
+    starts = wrap_chars(code, size, width)
+    return [code[a:b] for a, b in zip(starts, starts[1:] + [len(code)])]
 
 
 class ShareCodeScene(Scene):
@@ -78,11 +78,34 @@ class ShareCodeScene(Scene):
         self.level = level
         self.code = encode(level)
         self.copied = copy_to_clipboard(self.code)
+        self.first = 0  #: the first line of the code shown (a long code scrolls)
+        self._lines_for: tuple[int, int] = (0, 0)
+        self._lines: list[str] = []
+
+    def code_view(self, size: tuple[int, int]) -> tuple[list[str], int, int]:
+        """(every line of the code, the text size, how many lines the box shows) in a window of ``size``."""
+        w, h = size
+        text_size = 26 if w >= 900 else 20
+        width = min(760, w - 30) - 60
+        if self._lines_for != (text_size, width):  # the code does not change: wrap it once per window size
+            self._lines_for, self._lines = (text_size, width), _code_lines(self.code, text_size, width)
+        lines = self._lines
+        room = (h - hud.TOP_BAR - hud.BOTTOM_BAR - 200) // (text_size + 6)
+        return lines, text_size, max(2, min(MAX_CODE_LINES, room, len(lines)))
+
+    def scroll(self, lines: int) -> None:
+        """Move the shown part of the code ``lines`` lines down (negative: up), within the code."""
+        every, _, shown = self.code_view(self.app.screen.get_size())
+        self.first = max(0, min(len(every) - shown, self.first + lines))
 
     def handle_event(self, action: Action) -> None:
-        """C copies again; Esc, Enter or a click closes."""
+        """C copies again; Up/Down and the wheel scroll a long code; Esc, Enter or a click closes."""
         if action.kind in (Act.BACK, Act.CONFIRM, Act.CLICK, Act.TOGGLE_RUN):
             self.app.pop()
+        elif action.kind in (Act.UP, Act.DOWN):
+            self.scroll(-1 if action.kind == Act.UP else 1)
+        elif action.kind == Act.SCROLL:
+            self.scroll(-action.value)
         elif action.kind == Act.COPY or (action.kind == Act.TEXT and action.text.lower() == "c"):
             self.copied = copy_to_clipboard(self.code)
             self.app.sound.play(Sfx.CLICK)
@@ -95,9 +118,9 @@ class ShareCodeScene(Scene):
         surface.blit(veil, (0, 0))
         w, h = surface.get_size()
         surface.fill((10, 7, 20), pygame.Rect(0, h - hud.BOTTOM_BAR, w, hud.BOTTOM_BAR))  # only this footer
-        size = 26 if surface.get_width() >= 900 else 20
-        inner = min(760, surface.get_width() - 30) - 40
-        lines = _code_lines(self.code, size, inner - 20)[:8]
+        every, size, shown = self.code_view(surface.get_size())
+        self.first = max(0, min(len(every) - shown, self.first))
+        lines = every[self.first:self.first + shown]
         box = _box(surface, 170 + len(lines) * (size + 6))
         hud.panel(surface, box, alpha=250, edge=hud.GOLD)
         hud.blit_text(surface, "Level code", (box.centerx, box.top + 12), 40, hud.GOLD, anchor="midtop")
@@ -112,9 +135,12 @@ class ShareCodeScene(Scene):
             hud.blit_text(surface, line, (field.left + 10, field.top + 7 + i * (size + 6)), size, hud.WHITE)
         note = ("copied to the clipboard: paste it anywhere" if self.copied
                 else "no clipboard here: copy the code from this box")
-        hud.blit_text(surface, note, (box.centerx, field.bottom + 12), 22, hud.GREEN if self.copied else hud.MUTED,
-                      anchor="midtop")
-        hud.hint_bar(surface, [("C", "copy again"), ("Esc", "close")])
+        if shown < len(every):
+            note = f"lines {self.first + 1}-{self.first + shown} of {len(every)}  \u00b7  {note}"
+        hud.blit_text(surface, hud.fit_text(note, 22, box.width - 30), (box.centerx, field.bottom + 12), 22,
+                      hud.GREEN if self.copied else hud.MUTED, anchor="midtop")
+        scrolls = [("Up/Down", "scroll")] if shown < len(every) else []
+        hud.hint_bar(surface, [("C", "copy again"), *scrolls, ("Esc", "close")])
 
 
 class PasteCodeScene(Scene):

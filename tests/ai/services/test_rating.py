@@ -131,7 +131,7 @@ class GivesUp(SolverBase):
 def test_lines_and_json() -> None:
     r = rate_level(SHARED)
     lines = r.lines()
-    assert lines[0] == f"{r.label} (score {r.score:.1f})" and r.label.startswith("Difficulty ")
+    assert lines[0] == r.label and r.label.startswith("Difficulty ")  # one difficulty number
     assert " / 10: " in r.label and lines[1] == "fewest bricks: 1, in exactly one way"
     assert not any("weight" in line for line in lines)  # words a player reads
     assert any("2 of 2 lemmings must share" in line for line in lines)
@@ -139,6 +139,20 @@ def test_lines_and_json() -> None:
     assert data["unique"] is True and data["score"] == round(r.score, 2) and data["sharing_lemmings"] == 2
     assert data["label"] == r.label and 1 <= data["difficulty"] <= 10 and data["status"] == "optimal"
     assert "decoy_weight" in data  # the designer's fields stay
+
+
+def test_rating_lines_show_only_figures_that_mean_something() -> None:
+    one_brick = Rating(1, 1, True, 3, 0.0, 88, 40.0, 0, 0, True, 1, 1, 20)
+    lines = one_brick.lines()
+    assert lines[0] == one_brick.label and not any("score" in line or "88" in line for line in lines)
+    assert "many cells near the path look useful but are in no best solution" in lines
+    assert any(line.startswith("the preview alone leads there: each brick") for line in lines)
+    hidden = Rating(3, 2, True, 50, 0.0, 4, 1.5, 1, 0, False, 1, 3, 20).lines()
+    assert "the preview alone does not lead there: some brick helps only together with another" in hidden
+    assert "a few cells near the path look useful but are in no best solution" in hidden
+    nothing_to_place = Rating(0, 1, True, 1, 0.0, 5, 2.0, 3, 0, True, 1, 0, 12).lines()
+    assert not any("preview" in line or "near the path" in line for line in nothing_to_place)
+    assert "no bricks needed" in nothing_to_place
 
 
 def test_the_player_scale_is_stated_and_ordered() -> None:

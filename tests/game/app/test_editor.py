@@ -530,7 +530,7 @@ def test_write_a_physics_as_json_and_bad_json_is_refused(app: App, monkeypatch: 
     make_playable(app, editor)
     letter(app, "j")
     prompt = app.top
-    assert isinstance(prompt, TextPrompt) and prompt.text == "classic"
+    assert isinstance(prompt, TextPrompt) and prompt.text == editor.model.physics.to_text()
     prompt.text = ""
     text = '{"name": "hopper", "rules": [{"when": {"-1,1": "free"}, "move": [-1, 1]}]}'
     monkeypatch.setattr("game.app.scenes.dialogs.clipboard_text", lambda: text)
@@ -543,9 +543,10 @@ def test_write_a_physics_as_json_and_bad_json_is_refused(app: App, monkeypatch: 
     prompt = app.top
     assert isinstance(prompt, TextPrompt)
     prompt.text = '{"rules": [{"move": [0, 1]}]}'
-    press(app, pygame.K_RETURN)
+    press(app, pygame.K_RETURN)  # refused: the prompt stays open with the reason
+    assert app.top is prompt and "does not require free" in prompt.error
+    press(app, pygame.K_ESCAPE)
     assert editor.model.physics.name == "hopper"  # unchanged
-    assert "does not require free" in editor.message
 
 
 # ---------------------------------------------------------------- stale analyses, sizes, no solution
@@ -623,9 +624,7 @@ def test_saving_a_level_with_no_solution_asks_first(app: App) -> None:
     assert isinstance(prompt, ConfirmPrompt)
     assert prompt.question.startswith("This level has no solution: lemming 1 cannot reach any target")
     assert prompt.question.endswith("Save anyway?")
-    type_text(app, "y")
-    assert isinstance(app.top, TextPrompt)  # then the title, as for any save
-    press(app, pygame.K_RETURN)
+    type_text(app, "y")  # saved at once: the level has a title
     assert app.top is editor and not editor.model.dirty
     assert [p.name for p in user_levels_dir().iterdir()] == ["up.txt"]
 

@@ -29,7 +29,8 @@ ACT_KEYS: dict[Act, str | None] = {
     Act.CLICK: "click", Act.RIGHT_CLICK: "right-click", Act.HOVER: None, Act.TOOL: "1", Act.UNDO: "z",
     Act.REDO: "y", Act.UP: "up", Act.DOWN: "down", Act.LEFT: "left", Act.RIGHT: "right", Act.SPEED_UP: "+",
     Act.SPEED_DOWN: "-", Act.NEXT_ITEM: "]", Act.PREV_ITEM: "[", Act.TOGGLE_RUN: "space", Act.SAVE: "ctrl+s",
-    Act.OPEN: "ctrl+o", Act.BACK: "esc", Act.SCROLL: "wheel", Act.TEXT: None,
+    Act.OPEN: "ctrl+o", Act.BACK: "esc", Act.SCROLL: "wheel", Act.TEXT: None, Act.STEP_FORWARD: "period",
+    Act.STEP_BACK: "comma",
 }
 SIZES = [(1280, 800), (800, 500), (1024, 600)]
 

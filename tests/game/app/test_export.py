@@ -15,7 +15,10 @@ from game.core.level import Level
 from game.core.outcome import settled_at
 from game.core.simulation import simulate
 from game.core.storage import user_exports_dir
-from game.app.export import default_export_path, export_gif, frame_size, gif_frames, margins
+from game.app import hud
+from game.app.export import DEFAULT_SCALE, default_export_path, export_gif, frame_size, gif_frames, margins
+from game.app.export_draw import DEFAULT_MAX_SIDE, cell_size, default_scale
+from game.cli.main import main
 from game.app.export_relaxed import relaxed_frames
 from game.app.render import LevelRenderer, render_frame
 from tests.conftest import ORIGINAL_NUMBER, ORIGINAL_PACK, REPO
@@ -168,7 +171,7 @@ def test_cli_export_relaxed_lp(tmp_path: Path, original: Level) -> None:
 
 
 def test_frames_too_large_are_refused_before_any_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A 256x256 map at scale 2 would draw 68-million-pixel frames (over 1 GB): refused, scale 1 suggested."""
+    """A 256x256 map at --scale 2 would draw 68-million-pixel frames (over 1 GB): refused, scale 1 suggested."""
     from game.app.export_draw import MAX_FRAME_PIXELS, fit_scale, frame_size
     from game.cli.main import main
 
@@ -179,8 +182,29 @@ def test_frames_too_large_are_refused_before_any_work(tmp_path: Path, capsys: py
     w, h = frame_size(big, scale=1)
     assert w * h <= MAX_FRAME_PIXELS < (lambda s: s[0] * s[1])(frame_size(big, scale=2))
     out = tmp_path / "big.gif"
-    assert main(["export", str(path), "--gif", str(out)]) == 2
+    assert main(["export", str(path), "--gif", str(out), "--scale", "2"]) == 2
     err = capsys.readouterr().err
     assert "8224x8566 pixels" in err and "use --scale 1" in err and not out.exists()
     small = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
     assert fit_scale(small, 8) == 8
+
+
+def test_a_big_map_at_the_default_settings_gets_small_cells(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --scale, a 256x256 map's board is at most 1024 pixels long (4-pixel cells); a pack-sized map keeps
+    the default scale."""
+    rows = ["X" * 256] * 254 + [">T" + " " * 254, "X" * 256]  # the lemming is home at once: a short GIF
+    big = Level.from_rows(rows, frames=20, budget=0, title="Big")
+    path = tmp_path / "big.txt"
+    big.save(path)
+    out = tmp_path / "big.gif"
+    assert main(["export", str(path), "--gif", str(out)]) == 0
+    assert "GIF saved" in capsys.readouterr().out
+    gif = iio.imread(out, index=None)
+    frames, height, width = gif.shape[:3]
+    assert cell_size(default_scale(big)) == 4 and width <= DEFAULT_MAX_SIDE + 16 and frames <= 6
+    # a 4-pixel lemming gets a ring round it: gold pixels within a few cells of it on the first board frame
+    margin = margins(4)[0]
+    y, x = margin + 254 * 4 + 2, margin + 2
+    around = gif[1, y - 12:y + 13, max(0, x - 12):x + 13, :3].reshape(-1, 3)
+    assert any(tuple(int(v) for v in px) == hud.GOLD for px in around)
+    assert default_scale(Level.load(ORIGINAL_PACK)) == DEFAULT_SCALE

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from game.app.export import DEFAULT_FPS, DEFAULT_SCALE
-from game.cli.export import HELP_FPS, HELP_SCALE
+from game.app.export_draw import DEFAULT_MAX_SIDE
+from game.cli.export import HELP_FPS, HELP_MAX_SIDE, HELP_SCALE
 from game.cli.main import main
 from tests.conftest import ORIGINAL_NUMBER, ORIGINAL_PACK, REPO
 
@@ -132,7 +133,7 @@ def test_ctrl_c_is_interrupted_exit_130(monkeypatch: pytest.MonkeyPatch, capsys:
 
 
 def test_the_export_help_shows_the_gif_writers_defaults() -> None:
-    assert (HELP_SCALE, HELP_FPS) == (DEFAULT_SCALE, DEFAULT_FPS)
+    assert (HELP_SCALE, HELP_FPS, HELP_MAX_SIDE) == (DEFAULT_SCALE, DEFAULT_FPS, DEFAULT_MAX_SIDE)
 
 
 def test_the_parser_loads_neither_the_ai_nor_pygame() -> None:

@@ -1,0 +1,136 @@
+"""The editor's saving: Ctrl+S (at once; a new untitled level asks for its title first), Ctrl+Shift+S (a copy
+under a new title, which the editor then edits), and the question before saving a level known to have no
+solution.  Files go to the user's levels folder (:meth:`game.core.editor_model.EditorModel.save`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Protocol
+
+from game.app import hud
+from game.app.app import App
+from game.app.scenes.dialogs import ConfirmPrompt, TextPrompt
+from game.core.editor_draft import Draft
+from game.core.editor_model import UNTITLED, EditorModel
+
+
+class SavingHost(Protocol):
+    """What saving needs of the editor."""
+
+    @property
+    def app(self) -> App: ...
+    @property
+    def model(self) -> EditorModel: ...
+    @property
+    def draft(self) -> Draft: ...
+    def folder(self) -> Path: ...
+    def edited(self) -> None: ...
+    def refuse_invalid(self, what: str) -> bool: ...
+    def no_solution_reason(self) -> str | None: ...
+    def say(self, text: str, seconds: float = 3.0, color: tuple[int, int, int] = ...) -> None: ...
+
+
+class LevelSaving:
+    """The save flows of one editor (``host``)."""
+
+    def __init__(self, host: SavingHost) -> None:
+        self.host = host
+
+    def save(self, then: Callable[[], None] | None = None) -> None:
+        """Save to the user's levels folder (``then`` runs after a good save): at once, or first asking for a
+        title when the level is new and still untitled."""
+        if self.host.refuse_invalid("save"):
+            return
+        untitled = self.host.model.path is None and self.host.draft.title in ("", UNTITLED)
+        self._check_solution(lambda: self._ask_title(then) if untitled else self._save_then(then))
+
+    def save_as(self) -> None:
+        """Ctrl+Shift+S: save a copy under a new title, as a new file; the editor then edits the copy."""
+        if self.host.refuse_invalid("save"):
+            return
+
+        def done(title: str) -> None:
+            if not title.strip():
+                self.host.say("a copy needs a title", 3.0, hud.RED)
+                return
+            try:
+                path = self.host.model.save_as(self.host.folder(), title)
+            except (OSError, ValueError) as exc:
+                self.host.edited()
+                self.host.say(f"save failed: {_reason(exc)}", 5.0, hud.RED)
+                return
+            self.host.edited()
+            self.host.say(f"saved a copy: {path.name} (you are editing the copy now)", 4.0, hud.GREEN)
+
+        def file_for(title: str) -> str:
+            name = self.host.model.save_path_for_copy(self.host.folder(), title).name
+            return f"new file: {name} in {self._shown_folder()}"
+
+        def ask() -> None:
+            self.host.app.push(TextPrompt(self.host.app, "Save a copy", "Title of the copy:",
+                                          f"{self.host.draft.title or UNTITLED} (copy)", done, max_len=80,
+                                          preview=file_for))
+
+        self._check_solution(ask)
+
+    def _save_then(self, then: Callable[[], None] | None) -> None:
+        if self.save_now() and then is not None:
+            then()
+
+    def _check_solution(self, go_on: Callable[[], None]) -> None:
+        """Run ``go_on``, or first ask when the level is known to have no solution."""
+        problem = self.host.no_solution_reason()
+        if problem is None:
+            go_on()
+            return
+        self.host.app.push(ConfirmPrompt(
+            self.host.app, "No solution",
+            f"This level has no solution: {problem}. Save anyway?",
+            [("N", "keep editing", None), ("Y", "save anyway", go_on), ("Esc", "cancel", None)]))
+
+    def _ask_title(self, then: Callable[[], None] | None) -> None:
+        """The save's title prompt (``then`` runs after a good save)."""
+
+        def done(title: str) -> None:
+            if not title.strip():
+                self.host.say("a level needs a title", 3.0, hud.RED)
+                return
+            if title != self.host.draft.title:
+                self.host.model.set_title(title)
+                self.host.edited()
+            if self.save_now() and then is not None:
+                then()
+
+        def file_for(title: str) -> str:
+            model = self.host.model
+            if model.path is not None:
+                return f"file: {model.path.name} in {self._shown_folder()}"
+            return f"new file: {model.save_path(self.host.folder(), title).name} in {self._shown_folder()}"
+
+        self.host.app.push(TextPrompt(self.host.app, "Save level", "Title:", self.host.draft.title or "", done,
+                                      preview=file_for))
+
+    def save_now(self) -> bool:
+        """Save under the current title; a failure keeps the old file and says why."""
+        if self.host.refuse_invalid("save"):
+            return False
+        try:
+            path = self.host.model.save(self.host.folder())
+        except (OSError, ValueError) as exc:
+            self.host.say(f"save failed: {_reason(exc)} (the previous file is unchanged)", 5.0, hud.RED)
+            return False
+        self.host.say(f"saved: {path.name}", 3.0, hud.GREEN)
+        return True
+
+    def _shown_folder(self) -> str:
+        text = str(self.host.folder())
+        home = str(Path.home())
+        return "~" + text[len(home):] if text.startswith(home) else text
+
+
+def _reason(exc: OSError | ValueError) -> str:
+    """Why a save failed, in a line."""
+    return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+
+
+__all__ = ["LevelSaving", "SavingHost"]

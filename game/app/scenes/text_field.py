@@ -1,0 +1,120 @@
+"""An editable line of text with a cursor, and its drawing over one or several wrapped lines.
+
+:class:`TextField` holds the text and the cursor (Left/Right, Home/End, typing and pasting insert at the
+cursor, Backspace deletes before it, Delete after it); :func:`wrap_chars` breaks a text that may have no
+spaces (JSON, a level code) into lines that fit a width, and :func:`draw_field` draws the lines that hold
+the cursor, with the caret where it is.
+
+>>> f = TextField("classc", max_len=20)
+>>> f.handle(Act.LEFT), f.insert("i"), f.text, f.cursor
+(True, None, 'classic', 6)
+>>> f.handle(Act.FIRST_FRAME), f.handle(Act.DELETE), f.text, f.cursor
+(True, True, 'lassic', 0)
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from game.app import hud
+from game.app.input import Act
+
+#: Field background and caret colours.
+FIELD_FILL = (10, 8, 20)
+CARET = (250, 210, 90)
+
+
+class TextField:
+    """``text`` with a ``cursor`` (an index from 0 to ``len(text)``), at most ``max_len`` characters."""
+
+    def __init__(self, text: str, *, max_len: int = 60) -> None:
+        self.max_len = max_len
+        self.text = text[:max_len]
+        self.cursor = len(self.text)
+
+    def at(self) -> int:
+        """The cursor, kept within the text (the text may have been set directly)."""
+        self.cursor = max(0, min(len(self.text), self.cursor))
+        return self.cursor
+
+    def insert(self, s: str) -> None:
+        """Insert ``s`` at the cursor (what fits under ``max_len``) and move the cursor after it."""
+        at = self.at()
+        s = s[: max(0, self.max_len - len(self.text))]
+        self.text = self.text[:at] + s + self.text[at:]
+        self.cursor = at + len(s)
+
+    def handle(self, kind: Act) -> bool:
+        """Move the cursor or delete a character for ``kind``; False when ``kind`` is no editing key."""
+        at = self.at()
+        if kind == Act.LEFT:
+            self.cursor = max(0, at - 1)
+        elif kind == Act.RIGHT:
+            self.cursor = min(len(self.text), at + 1)
+        elif kind == Act.FIRST_FRAME:  # Home
+            self.cursor = 0
+        elif kind == Act.LAST_FRAME:  # End
+            self.cursor = len(self.text)
+        elif kind == Act.CLEAR:  # Backspace
+            if at:
+                self.text, self.cursor = self.text[:at - 1] + self.text[at:], at - 1
+        elif kind == Act.DELETE:
+            self.text = self.text[:at] + self.text[at + 1:]
+        else:
+            return False
+        return True
+
+
+def wrap_chars(text: str, size: int, width: int) -> list[int]:
+    """Where each line starts when ``text`` is broken (anywhere, after a space when one is near) into lines
+    at most ``width`` pixels wide at text size ``size``; always at least one line.
+
+    >>> import pygame; _ = pygame.font.init()
+    >>> wrap_chars("", 20, 100), wrap_chars("abc", 20, 1000)
+    ([0], [0])
+    >>> starts = wrap_chars("x" * 200, 20, 100)
+    >>> len(starts) > 5 and all(hud.text("x" * (b - a), 20, shadow=False).get_width() <= 100
+    ...                         for a, b in zip(starts, starts[1:]))
+    True
+    """
+    f = hud.font(size)
+    starts = [0]
+    while True:
+        start = starts[-1]
+        lo, hi = start + 1, len(text)  # the longest line from ``start`` that fits: text[start:lo] fits
+        if f.size(text[start:hi])[0] <= width:
+            return starts
+        while lo < hi - 1:
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if f.size(text[start:mid])[0] <= width else (lo, mid)
+        space = text.rfind(" ", start, lo)
+        starts.append(space + 1 if space >= 0 and lo - space < 24 and space + 1 > start else lo)
+
+
+def draw_field(surface: pygame.Surface, field: TextField, rect: pygame.Rect, size: int, *, lines: int,
+               caret_on: bool) -> None:
+    """``field`` in ``rect``: its text wrapped to the rect, the ``lines`` lines around the cursor shown, a
+    caret at the cursor (when ``caret_on``), and "more above/below" marks when some lines are hidden."""
+    pygame.draw.rect(surface, FIELD_FILL, rect, border_radius=6)
+    pygame.draw.rect(surface, hud.PANEL_EDGE, rect, 2, border_radius=6)
+    inner = rect.width - 24
+    text, at = field.text, field.at()
+    starts = wrap_chars(text, size, inner)
+    row = max(k for k, s in enumerate(starts) if s <= at)
+    first = max(0, min(row - lines // 2, len(starts) - lines))
+    line_h = size + 6
+    top = rect.top + (rect.height - min(lines, len(starts)) * line_h) // 2
+    for k in range(first, min(len(starts), first + lines)):
+        end = starts[k + 1] if k + 1 < len(starts) else len(text)
+        y = top + (k - first) * line_h
+        hud.blit_text(surface, text[starts[k]:end], (rect.left + 12, y), size, hud.WHITE)
+        if k == row and caret_on:
+            x = rect.left + 12 + hud.text(text[starts[k]:at], size, shadow=False).get_width()
+            pygame.draw.line(surface, CARET, (x, y + 2), (x, y + size), 2)
+    if first > 0:
+        hud.blit_text(surface, "more above", (rect.right - 8, rect.top + 2), 16, hud.MUTED, anchor="topright")
+    if first + lines < len(starts):
+        hud.blit_text(surface, "more below", (rect.right - 8, rect.bottom - 2), 16, hud.MUTED, anchor="bottomright")
+
+
+__all__ = ["TextField", "draw_field", "wrap_chars"]
