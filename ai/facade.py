@@ -7,7 +7,8 @@ the one way a piece of AI work learns its deadline, its cancel request and where
 
 * **The lemming game**: :func:`solve` (any registered solver; every answer replayed by the reference
   simulator), :func:`compute_hint`, :func:`analyse_level` (and why a level has no solution:
-  :func:`unsolvable_reasons`, :func:`stuck_lemmings`), :func:`rate_level`, :func:`generate_run`, the
+  :func:`unsolvable_reasons`, :func:`stuck_lemmings`), the rule difference a mystery level turns on
+  (:func:`rule_difference`), :func:`rate_level`, :func:`generate_run`, the
   learning entries (:func:`learn_physics`, :func:`learn_rules`, the player's :func:`knowledge`).
 * **Reverse Life**: :func:`life_reverse`, :func:`life_hint`, :func:`life_backbone`, :func:`life_learn_rule`.
 * **Peg solitaire**: :func:`pegs_solve`, :func:`pegs_hint`, :func:`pegs_learn`, :func:`pegs_table`.
@@ -73,6 +74,7 @@ from ai.services.generation.parallel import ProgressBar, RunSpec, default_jobs, 
 from ai.services.hints import Hint, compute_hint
 from ai.services.learned_hint import learned_hint
 from ai.services.rating import Rating, player_label, rate_level
+from ai.services.rule_difference import rule_difference
 from ai.solvers.learned import read_rules
 from ai.solvers.registry import SOLVERS, get_solver, solve
 
@@ -95,6 +97,6 @@ __all__ = [
     "mines_analyze", "mines_bench", "mines_check_against_board", "mines_check_against_view", "mines_next_moves",
     "offered_solvers", "ordinary_games", "pegs_hint", "pegs_learn", "pegs_parse_games", "pegs_random_games",
     "pegs_solve", "pegs_verify", "pick_certifier", "player_label", "rate_level", "rated_level",
-    "read_rules", "record_run", "run_bench", "run_in_child", "solve", "stuck_lemmings", "unsolvable_reasons",
+    "read_rules", "record_run", "rule_difference", "run_bench", "run_in_child", "solve", "stuck_lemmings", "unsolvable_reasons",
     "Game", "GeneratedLevel", "LearnedPhysics",  # the command line's types
 ]
