@@ -38,7 +38,7 @@ from ai.learning.learn import learn_positions, learn_rules
 from ai.learning.observations import ordinary_games
 from ai.learning.observations_file import load_observations
 from ai.learning.physics_learner import agreement, engine_for, learn_by_asking, learn_physics
-from ai.learning.player import Knowledge, RulePicture, knowledge, offered_solvers, record_run
+from ai.learning.player import Knowledge, RulePicture, knowledge, offered_solvers, physics_key, record_run
 from ai.puzzles.life.hint import HintKind as LifeHintKind
 from ai.puzzles.life.hint import LifeHint
 from ai.puzzles.life.hint import hint as life_hint
@@ -96,7 +96,7 @@ __all__ = [
     "life_backbone", "life_disagreements", "life_hint", "life_learn_rule", "life_reverse", "load_observations",
     "mines_analyze", "mines_bench", "mines_check_against_board", "mines_check_against_view", "mines_next_moves",
     "offered_solvers", "ordinary_games", "pegs_hint", "pegs_learn", "pegs_parse_games", "pegs_random_games",
-    "pegs_solve", "pegs_verify", "pick_certifier", "player_label", "rate_level", "rated_level",
+    "pegs_solve", "pegs_verify", "physics_key", "pick_certifier", "player_label", "rate_level", "rated_level",
     "read_rules", "record_run", "rule_difference", "run_bench", "run_in_child", "solve", "stuck_lemmings", "unsolvable_reasons",
     "Game", "GeneratedLevel", "LearnedPhysics",  # the command line's types
 ]

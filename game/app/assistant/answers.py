@@ -12,6 +12,7 @@ from game.core.errors import GameError
 from game.core.level import Brick, Level
 from game.core.teach import Lesson, the_idea, why_it_fails
 from game.app.assistant.state import AssistantState, BrickSet, Deductions, HintStep, HintView, SolutionView, StepKind
+from game.app.assistant.rule_first import rule_first
 from game.app.assistant.text import hint_text, result_text
 
 
@@ -116,6 +117,7 @@ def with_hint(state: AssistantState, level: Level, bricks: BrickSet, hint: Hint,
         if view.steps:
             view, counted = replace(view, revealed=1), True
         view = replace(view, line=hint_text(view))
+    view = rule_first(view, level, hint)
     return replace(state, hint=view), idea_cell, counted
 
 
