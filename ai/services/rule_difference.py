@@ -49,7 +49,7 @@ def _sentence(level: Level, bricks: frozenset[Brick], state: State, now: State, 
     r, c, d = state
     moved = (now[0] - r, (now[1] - c) * d)
     expected = (classic[0] - r, (classic[1] - c) * d)
-    if level.target_map[r, c] and expected == (0, 0) and moved != (0, 0):
+    if level.target_map[r, c] and classic == state and now != state:
         return (f"Here an exit does not stop a lemming: at {_where(r, c)} it walks on, and it must stand on an "
                 "exit at the last frame.")
     if moved[0] == -1:
@@ -63,7 +63,7 @@ def _sentence(level: Level, bricks: frozenset[Brick], state: State, now: State, 
         return (f"Here lemmings glide as they fall: from {_where(r, c)} they move one cell ahead at each step "
                 "down instead of falling straight.")
     return (f"Here lemmings follow other rules: at {_where(r, c)} a lemming of the first worlds "
-            f"{action_words(expected, classic[2] != d)}, but these {action_words(moved, now[2] != d)}.")
+            f"{action_words(expected, classic[2] != d)}, but a lemming here {action_words(moved, now[2] != d)}.")
 
 
 def _first_difference(level: Level, bricks: tuple[Brick, ...]) -> str:
