@@ -168,8 +168,9 @@ class MysteryGuide(ExtensionBase):
     def draw(self, surface: pygame.Surface, view: BoardView) -> None:
         """The learned panel over the board while it is open."""
         if self.panel_open:
-            area = pygame.Rect(view.layout.rect).clip(surface.get_rect())
-            area = area.inflate(max(0, 560 - area.width), max(0, 320 - area.height)).clamp(surface.get_rect())
+            board = pygame.Rect(view.layout.rect).clip(surface.get_rect())
+            area = pygame.Rect(20, board.top, surface.get_width() - 40, board.height)
+            area = area.inflate(0, max(0, 320 - area.height)).clamp(surface.get_rect())
             draw_learned_panel(surface, area, panel_text(self.knowledge, self.progress, self.error, self.world))
 
     def on_edit(self) -> None:
