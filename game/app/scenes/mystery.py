@@ -51,14 +51,17 @@ ENDED = (PlayState.WON, PlayState.LOST)
 
 
 class WorldCardScene(Scene):
-    """The first-visit card of a mystery world, over the level (Enter, Space, Esc or a click closes it)."""
+    """The first-visit card of a mystery world over the level (Enter, Space, Esc or a click closes it).
 
-    transparent = True
+    The level does not move under the card, so the level, the veil and the card are drawn once into a
+    cached picture (per window size) and reused every frame."""
 
     def __init__(self, app: App, card: WorldCard, on_close: Callable[[], None] | None = None) -> None:
         super().__init__(app)
         self.card = card
         self.on_close = on_close
+        self.below = app.top  #: the level under the card
+        self._picture: pygame.Surface | None = None
 
     def handle_event(self, action: Action) -> None:
         """Close on Enter, Space, Esc or a click."""
@@ -68,8 +71,15 @@ class WorldCardScene(Scene):
                 self.on_close()
 
     def draw(self, surface: pygame.Surface) -> None:
-        """The card over the darkened level."""
-        draw_world_card(surface, self.card)
+        """The card over the darkened level (cached)."""
+        size = surface.get_size()
+        if self._picture is None or self._picture.get_size() != size:
+            picture = pygame.Surface(size)
+            if self.below is not None:
+                self.below.draw(picture)
+            draw_world_card(picture, self.card)
+            self._picture = picture
+        surface.blit(self._picture, (0, 0))
 
 
 def learn_job(key: str) -> Job:
@@ -102,6 +112,8 @@ class MysteryGuide(ExtensionBase):
         self.progress = ""
         self.error = ""
         self.job: JobHandle | None = None
+        self._panel: tuple[tuple[object, ...], pygame.Surface] | None = None  #: the drawn panel and its key
+        self._panel_at = (0, 0)
 
     # ------------------------------------------------------------------ queries
     def preview_allowed(self) -> bool:
@@ -166,12 +178,19 @@ class MysteryGuide(ExtensionBase):
         return Marks(status_lines=lines, footer_hints=hints, claims_board=self.panel_open, hide_preview=hide)
 
     def draw(self, surface: pygame.Surface, view: BoardView) -> None:
-        """The learned panel over the board while it is open."""
-        if self.panel_open:
-            board = pygame.Rect(view.layout.rect).clip(surface.get_rect())
-            area = pygame.Rect(20, board.top, surface.get_width() - 40, board.height)
-            area = area.inflate(0, max(0, 320 - area.height)).clamp(surface.get_rect())
-            draw_learned_panel(surface, area, panel_text(self.knowledge, self.progress, self.error, self.world))
+        """The learned panel over the board while it is open (drawn once per content and window size)."""
+        if not self.panel_open:
+            return
+        board = pygame.Rect(view.layout.rect).clip(surface.get_rect())
+        area = pygame.Rect(20, board.top, surface.get_width() - 40, board.height)
+        area = area.inflate(0, max(0, 320 - area.height)).clamp(surface.get_rect())
+        key = (id(self.knowledge), self.progress, self.error, surface.get_size(), tuple(area))
+        if self._panel is None or self._panel[0] != key:
+            layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+            box = draw_learned_panel(layer, area, panel_text(self.knowledge, self.progress, self.error, self.world))
+            self._panel = (key, layer.subsurface(box.clip(layer.get_rect())).copy())
+            self._panel_at = box.topleft
+        surface.blit(self._panel[1], self._panel_at)
 
     def on_edit(self) -> None:
         """New bricks: the panel closes."""
