@@ -19,10 +19,11 @@ from tests.game.app.conftest import press
 
 APP = Path(__file__).resolve().parents[3] / "game" / "app"
 #: Parts of one screen split over modules (drawing helpers, the editor's panels and dialogs).
-HELPERS = {"play_draw", "timeline", "editor_view", "editor_analysis", "dialogs"}
+HELPERS = {"play_draw", "timeline", "editor_view", "editor_analysis", "dialogs", "mystery_draw"}
 #: The helpers each scene module may import.
 OWN_HELPERS = {"play": {"play_draw", "timeline"}, "play_draw": {"timeline"},
-               "editor": {"editor_view", "editor_analysis", "dialogs"}, "editor_view": {"editor_analysis"}}
+               "editor": {"editor_view", "editor_analysis", "dialogs"}, "editor_view": {"editor_analysis"},
+               "mystery": {"mystery_draw"}}
 
 
 def imported_modules(path: Path) -> set[str]:
