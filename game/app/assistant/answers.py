@@ -117,7 +117,7 @@ def with_hint(state: AssistantState, level: Level, bricks: BrickSet, hint: Hint,
         if view.steps:
             view, counted = replace(view, revealed=1), True
         view = replace(view, line=hint_text(view))
-    view = rule_first(view, level, hint)
+    view = rule_first(view, level)
     return replace(state, hint=view), idea_cell, counted
 
 

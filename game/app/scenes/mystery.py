@@ -7,7 +7,8 @@ level of a mystery world (:func:`game.core.mystery.is_mystery`, a level with a p
 
 * opens the world's card (:class:`WorldCardScene`) on the first visit to the world, once (remembered in
   the progress file), and says the first-visit message when it closes;
-* keeps the trajectory preview off until the lemmings were released once on the level (attempts are
+* keeps the trajectory preview off until the lemmings were released once on the level (said when the level
+  opens; attempts are
   counted in the progress file, so this holds across visits), or always when the settings say so
   (``mystery_preview``); P then says why;
 * after each run learns from the player's stored runs of this world's physics in the job runner's child
@@ -41,7 +42,7 @@ from game.app.scenes.mystery_draw import draw_learned_panel, draw_world_card, pa
 CARD_SCENE = "world_card"
 #: Seconds the first-visit message stays under the top bar.
 MESSAGE_SECONDS = 8.0
-#: The status line on a mystery level before its first release.
+#: Said when a mystery level opens before its first release (the world's card says more on the first visit).
 WATCH_FIRST = "Other rules here: release the lemmings and watch them (no preview yet)"
 #: Seconds after the level opens before the card shows (the level has faded in under it).
 CARD_DELAY = 0.4
@@ -124,6 +125,8 @@ class MysteryGuide(ExtensionBase):
     # ------------------------------------------------------------------ hooks
     def update(self, dt: float) -> None:
         """The card on the first visit; a release unlocks the preview; a run's end starts the learning."""
+        if self.age == 0.0 and not self.card_due and not self.released and not self.preview_allowed():
+            self.scene.say(WATCH_FIRST, MESSAGE_SECONDS)
         self.age += dt
         if self.card_due and self.age >= CARD_DELAY:
             self.card_due = False
@@ -168,14 +171,12 @@ class MysteryGuide(ExtensionBase):
         return False
 
     def marks(self) -> Marks:
-        """The preview off while it may not show, the status line before the first release, and the
-        panel's claim on the board while it is open."""
+        """The preview off while it may not show, and the panel's claim on the board while it is open."""
         hide = not self.preview_allowed()
         if not hide and not self.panel_open:
             return NO_MARKS
-        lines = (WATCH_FIRST,) if hide and not self.released and self.scene.state == PlayState.PLACING else ()
         hints = (("Enter", "close"),) if self.panel_open else ()
-        return Marks(status_lines=lines, footer_hints=hints, claims_board=self.panel_open, hide_preview=hide)
+        return Marks(footer_hints=hints, claims_board=self.panel_open, hide_preview=hide)
 
     def draw(self, surface: pygame.Surface, view: BoardView) -> None:
         """The learned panel over the board while it is open (drawn once per content and window size)."""
