@@ -2,7 +2,8 @@
 
 A mystery world's lemmings follow another physics than the classic worlds.  The sentence names the
 first place where a lemming of this level does something a classic lemming would not: the run with
-the given bricks (the hint's winning set) is replayed under the level's physics, and at every frame
+the given bricks (the hint gives the player's own, so no brick of the answer is named) is replayed under the
+level's physics, and at every frame
 the classic rules are asked what they would do in the same spot; the first disagreement is described
 ("Here lemmings climb one-cell steps: the brick at row 2, column 4 is not a wall to them").  Cells are
 written ``row r, column c`` (0-based, as the ruler shows).
@@ -89,8 +90,8 @@ def _first_difference(level: Level, bricks: tuple[Brick, ...]) -> str:
 
 def rule_difference(level: Level, bricks: Iterable[Brick] = ()) -> str:
     """The rule difference that matters on ``level`` ("" for a level of the classic rules): the first place
-    where the run with ``bricks`` (e.g. the hint's winning set) differs from what classic lemmings would do,
-    else the first on the run without bricks, else :data:`GENERAL`."""
+    where the run with ``bricks`` (e.g. the player's) differs from what classic lemmings would do, else the
+    first on the run without bricks, else the physics' difference at a usual spot (:func:`general_difference`)."""
     if views(level.physics).is_classic:
         return ""
     placed = tuple(sorted((int(r), int(c)) for r, c in bricks))
