@@ -339,10 +339,8 @@ class ProgressStore:
 
 def parse_worlds_seen(data: Any) -> set[str]:
     """The ``worlds_seen`` list of a progress file (anything else is none; at most :data:`MAX_WORLDS_SEEN`).
-
     >>> sorted(parse_worlds_seen(["The Steps", 3, "The Steps"])), parse_worlds_seen({"a": 1})
-    (['The Steps'], set())
-    """
+    (['The Steps'], set())"""
     if not isinstance(data, list):
         return set()
     return {name for name in data[:MAX_WORLDS_SEEN] if isinstance(name, str) and len(name) <= MAX_WORLD_NAME}
