@@ -8,7 +8,8 @@ the one way a piece of AI work learns its deadline, its cancel request and where
 * **The lemming game**: :func:`solve` (any registered solver; every answer replayed by the reference
   simulator), :func:`compute_hint`, the plan the game's hint and solution share (:func:`player_plan`,
   :func:`plan_result`), :func:`analyse_level` (and why a level has no solution:
-  :func:`unsolvable_reasons`, :func:`stuck_lemmings`), :func:`rate_level`, :func:`generate_run`, the
+  :func:`unsolvable_reasons`, :func:`stuck_lemmings`), the rule difference a mystery level turns on
+  (:func:`rule_difference`), :func:`rate_level`, :func:`generate_run`, the
   learning entries (:func:`learn_physics`, :func:`learn_rules`, the player's :func:`knowledge`).
 * **Reverse Life**: :func:`life_reverse`, :func:`life_hint`, :func:`life_backbone`, :func:`life_learn_rule`.
 * **Peg solitaire**: :func:`pegs_solve`, :func:`pegs_hint`, :func:`pegs_learn`, :func:`pegs_table`.
@@ -38,7 +39,7 @@ from ai.learning.learn import learn_positions, learn_rules
 from ai.learning.observations import ordinary_games
 from ai.learning.observations_file import load_observations
 from ai.learning.physics_learner import agreement, engine_for, learn_by_asking, learn_physics
-from ai.learning.player import Knowledge, RulePicture, knowledge, offered_solvers, record_run
+from ai.learning.player import Knowledge, RulePicture, knowledge, offered_solvers, physics_key, record_run
 from ai.puzzles.life.hint import HintKind as LifeHintKind
 from ai.puzzles.life.hint import LifeHint
 from ai.puzzles.life.hint import hint as life_hint
@@ -76,6 +77,7 @@ from ai.services.hint_plan import plan_result, player_plan
 from ai.services.hints import Hint, HintAction, compute_hint
 from ai.services.learned_hint import learned_hint
 from ai.services.rating import Rating, player_label, rate_level
+from ai.services.rule_difference import rule_difference
 from ai.solvers.learned import read_rules
 from ai.solvers.registry import SOLVERS, get_solver, solve
 
@@ -97,8 +99,8 @@ __all__ = [
     "life_backbone", "life_disagreements", "life_hint", "life_learn_rule", "life_reverse", "load_observations",
     "mines_analyze", "mines_bench", "mines_check_against_board", "mines_check_against_view", "mines_next_moves",
     "offered_solvers", "ordinary_games", "pegs_hint", "pegs_learn", "pegs_parse_games", "pegs_random_games",
-    "pegs_solve", "pegs_table", "pegs_verify", "pick_certifier", "plan_result", "player_label", "player_plan",
-    "rate_level", "rated_level",
-    "read_rules", "record_run", "run_bench", "run_in_child", "solve", "stuck_lemmings", "unsolvable_reasons",
+    "pegs_solve", "pegs_table", "pegs_verify", "physics_key", "pick_certifier", "plan_result", "player_label",
+    "player_plan", "rate_level", "rated_level", "read_rules", "record_run", "rule_difference", "run_bench",
+    "run_in_child", "solve", "stuck_lemmings", "unsolvable_reasons",
     "Game", "GeneratedLevel", "LearnedPhysics",  # the command line's types
 ]

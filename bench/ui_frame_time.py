@@ -11,7 +11,9 @@ instead (effects and the music loop playing through SDL's dummy audio driver, th
 a lost run, the pause menu) and ``--update`` then rewrites "Play scene frame time with sound".  ``--timeline`` runs the timeline scenarios (the timeline under
 the map drawn every frame, and dragged through the run) and ``--update`` rewrites "Play scene frame
 time with the timeline".  Two scenarios keep a long hint line (three lines of the status strip) on
-screen while placing, at 1280x800 and at 800x500.
+screen while placing, at 1280x800 and at 800x500.  ``--mystery`` runs the mystery-world scenarios (the world
+card over the level, the preview kept off before the first release, the after-run panel of what the AI
+learned) and only prints them.
 """
 
 from __future__ import annotations
@@ -139,8 +141,11 @@ def main() -> int:
     parser.add_argument("--update", action="store_true")
     parser.add_argument("--sound", action="store_true", help="the sound scenarios (sound, failures, pause)")
     parser.add_argument("--timeline", action="store_true", help="the timeline scenarios")
+    parser.add_argument("--mystery", action="store_true", help="the mystery-world scenarios (printed only)")
     args = parser.parse_args()
     level = bench_level()
+    if args.mystery:
+        return mystery_scenarios(level, args.frames)
     if args.timeline:
         return timeline_scenarios(level, args.frames, args.update)
     if args.sound:
@@ -273,6 +278,49 @@ def timeline_scenarios(level: Level, frames: int, update: bool) -> int:
         from bench.results import update_section
 
         update_section("Play scene frame time with the timeline", body)
+    return 0
+
+
+def mystery_scenarios(level: Level, frames: int) -> int:
+    """Frame times on the 24x32 map under the climbers' physics in a mystery world: the world card shown,
+    placing with the preview kept off (mouse hovering), and the after-run panel of what the AI learned open;
+    first the classic level placing, for comparison.  Printed as markdown rows: mean, p99, max (ms) and the
+    process CPU ms per frame."""
+    import tempfile
+
+    from ai.learning.player import knowledge, record_run
+    from game.core.physics_catalog import SHIPPED
+    from game.app.scenes.mystery import MysteryGuide, WorldCardScene
+
+    mystery = Level.from_rows(list(level.grid), level.frames, level.budget, meta=[("world", "Bench World")],
+                              physics=SHIPPED["climber"])
+    folder = Path(tempfile.mkdtemp())
+    small = Level.load(next(p for p in pack_level_paths() if p.name.startswith("049_")))
+    record_run(folder, small, [(2, 4)])
+    known = knowledge(folder)
+
+    def timed(case: str) -> list[float]:
+        app = build_app(size=(1280, 800), clock=FixedClock(), progress=ProgressStore.in_memory(),
+                        settings=SettingsStore.in_memory(), resume=ResumeStore.in_memory(), sound=False)
+        if case != "card":
+            app.progress.mark_world_seen("Bench World", save=False)
+        scene = app.push(PlayScene(app, level if case == "classic" else mystery, key="bench-mystery"))
+        assert isinstance(scene, PlayScene)
+        app.run_frames(40)  # the card shows after the fade-in
+        assert isinstance(app.top, WorldCardScene) == (case == "card")
+        if case == "panel":
+            guide = scene.extensions["mystery"]
+            assert isinstance(guide, MysteryGuide)
+            guide.panel_open, guide.knowledge = True, known
+        return _timed(app, scene, mystery, frames, release=False, replay=False, pause=False)
+
+    for name, case in (("classic level placing, hovering (for comparison)", "classic"),
+                       ("world card over the level", "card"), ("placing, preview kept off, hovering", "placing"),
+                       ("after-run learned panel open, hovering", "panel")):
+        t = timed(case)
+        mean, q99, worst, cpu = statistics.mean(t), p99(t), max(t), CPU_MS_PER_FRAME[-1]
+        print(f"| {name} | {mean:.2f} | {q99:.2f} | {worst:.2f} | {cpu:.2f} |")
+    print(f"load average {os.getloadavg()[0]:.1f}, {os.cpu_count()} cores")
     return 0
 
 

@@ -21,7 +21,9 @@ from ai.kernel.context import SolveContext
 from ai.services.rating import Rating, rate_level
 from game.core.level import Level
 from game.core.physics_catalog import SHIPPED
-from game.core.pack import ORIGINAL_TITLE, PACK_DIR, UNLOCK_FRACTION, open_worlds, pack_level_paths, pack_worlds
+from game.core.pack import (
+    ORIGINAL_TITLE, PACK_DIR, UNLOCK_FRACTION, World, open_worlds, pack_level_paths, pack_worlds,
+)
 from game.core.physics_views import views
 from game.core.simulation import simulate
 from tests.pack_search import min_bricks, solutions_with
@@ -113,6 +115,28 @@ def test_mystery_levels_need_their_physics(path: Path) -> None:
     assert result.min_bricks == level.budget and result.complete
     classic = facade.solve(level.with_physics(SHIPPED["classic"]), solver="brute", mode="all", time_limit=120)
     assert classic.min_bricks != level.budget or set(classic.solutions) != set(result.solutions)
+
+
+def _classic_answer_loses(path: Path) -> bool:
+    """True when solving the level under the classic rules gives brick sets (every minimum one, proved by the
+    exact search) and none of them wins under the level's own physics."""
+    level = Level.load(path)
+    classic = facade.solve(level.with_physics(SHIPPED["classic"]), solver="search", mode="all", time_limit=60)
+    if classic.min_bricks is None or not classic.complete or not classic.solutions:
+        return False
+    return not any(simulate(level, bricks).won for bricks in classic.solutions)
+
+
+@pytest.mark.parametrize("world", pack_worlds()[4:], ids=lambda w: w.title)
+def test_mystery_world_opens_where_the_classic_answer_loses(world: World) -> None:
+    """The first level of each mystery world is one where the classic expectation visibly fails (every
+    classic answer loses under the world's physics), and a later level of the world needs the new rule the
+    same way; each such level is solvable under its own physics."""
+    assert _classic_answer_loses(world.levels[0]), f"{world.levels[0].name}: a classic answer wins"
+    later = [p for p in world.levels[1:] if _classic_answer_loses(p)]
+    assert later, f"{world.title}: no later level where the classic answer loses"
+    for path in (world.levels[0], later[0]):
+        assert facade.solve(Level.load(path), solver="search", time_limit=60).solved
 
 
 @pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])

@@ -38,9 +38,10 @@ from ai.kernel.context import SolveContext
 from ai.learning.observations import Game, observe
 from ai.learning.physics_learner import describe_config  # noqa: F401  (the screen's captions)
 from ai.learning.physics_learner import learn_physics
+from ai.learning.situations import unseen_situations
 from game.core.level import Brick, Level
 from game.core.pack import pack_worlds
-from game.core.physics import CLASSIC, CONFIGS, Physics, PhysicsError
+from game.core.physics import CLASSIC, CONFIGS, Physics, PhysicsError, config_solid
 from game.core.physics_catalog import level_line, load_physics_file, resolve
 from game.core.physics_views import same_behaviour, views
 from game.core.rule_words import rule_sentence
@@ -206,6 +207,7 @@ class RulePicture:
     move: tuple[int, int]
     new_direction: int
     words: str = ""
+    sure: bool = True  #: some situation the runs showed is decided by this rule (else it is a guess)
 
 
 @dataclass
@@ -222,18 +224,42 @@ class Knowledge:
     sure: bool = False  #: every configuration seen (no guess left)
     world: str = ""  #: the world (physics) this is about
     others: list[str] = field(default_factory=list)  #: the other worlds with runs
+    exits_sure: bool = True  #: the runs showed whether an exit stops a lemming
+    #: situations the runs never showed (:func:`ai.learning.situations.unseen_situations`): the rules guess there
+    unsure: list[str] = field(default_factory=list)
 
 
-def rule_pictures(physics: Physics) -> list[RulePicture]:
-    """The learned rules as pictures, in order."""
+def rule_pictures(physics: Physics, unseen: Iterable[int] = ()) -> list[RulePicture]:
+    """The learned rules as pictures, in order; a rule that decides none of the situations seen (every
+    configuration but ``unseen``) is marked not sure."""
+    used = exercised_rules(physics, unseen)
     out = []
     for i, rule in enumerate(physics.rules):
         cells = [["?"] * 3 for _ in range(3)]
         cells[1][1] = "."
         for (dr, da), solid in rule.when:
             cells[dr + 1][da + 1] = "X" if solid else "."
-        out.append(RulePicture(cells, 1, rule.move, -1 if rule.turn else 1, rule_sentence(rule, i == 0)))
+        out.append(RulePicture(cells, 1, rule.move, -1 if rule.turn else 1, rule_sentence(rule, i == 0),
+                               i in used))
     return out
+
+
+def exercised_rules(physics: Physics, unseen: Iterable[int] = ()) -> set[int]:
+    """Indices of the rules of ``physics`` that decide at least one configuration not in ``unseen``.
+
+    >>> from game.core.physics import CLASSIC
+    >>> sorted(exercised_rules(CLASSIC)), sorted(exercised_rules(CLASSIC, range(1, CONFIGS)))
+    ([0, 1, 2], [0])
+    """
+    skip = set(int(c) for c in unseen)
+    used: set[int] = set()
+    for config in range(CONFIGS):
+        if config in skip:
+            continue
+        rule = physics.decide(lambda offset: config_solid(config, offset))
+        if rule is not None:
+            used.add(physics.rules.index(rule))
+    return used
 
 
 def physics_key(line: str) -> str:
@@ -298,8 +324,9 @@ def knowledge(data_dir: Path, key: str | None = None, ctx: SolveContext | None =
             pass
     names = world_names(data_dir)
     return Knowledge(len(chosen), CONFIGS - learned.unseen_count, CONFIGS, right, exact,
-                     rule_pictures(learned.physics), learned.physics, learned.sure,
-                     names.get(key, "your levels"), [names.get(k, "your levels") for k in groups if k != key])
+                     rule_pictures(learned.physics, learned.unseen.tolist()), learned.physics, learned.sure,
+                     names.get(key, "your levels"), [names.get(k, "your levels") for k in groups if k != key],
+                     learned.targets_decided, unseen_situations(learned.unseen.tolist()))
 
 
 def progress_words(step: str, done: int, total: int) -> str:

@@ -34,6 +34,7 @@ from game.app.scenes import (
     learned,
     menu,
     more_puzzles,
+    mystery,
     pause,
     play,
     replays,
@@ -65,6 +66,7 @@ SCENES: dict[str, type[Scene]] = {
     "editor": editor.EditorScene,
     "learned": learned.LearnedScene,
     "more_puzzles": more_puzzles.MorePuzzlesScene,
+    mystery.CARD_SCENE: mystery.WorldCardScene,
     **{entry.key: entry.scene for entry in PUZZLES},
 }
 
@@ -77,9 +79,11 @@ MENU_ENTRIES: tuple[MenuEntry, ...] = (
     MenuEntry(share.MENU_LABEL, "paste_code"),
 )
 
-#: Made once with every new play scene: the AI assistant, then the release observer of "What the AI
-#: has learned" (every release is stored for the AI to learn from).
-PLAY_EXTENSIONS: tuple[PlayExtensionFactory, ...] = (assistant.install, learned.observe_releases)
+#: Made once with every new play scene: the AI assistant, the release observer of "What the AI
+#: has learned" (every release is stored for the AI to learn from), then the mystery worlds' guide (their
+#: card, the preview kept off until the first release, what the AI learned after each run).
+PLAY_EXTENSIONS: tuple[PlayExtensionFactory, ...] = (assistant.install, learned.observe_releases,
+                                                     mystery.guide_mystery)
 
 
 def default_registry() -> Registry:

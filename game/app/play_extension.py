@@ -22,13 +22,14 @@ then, calls them:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 
 import pygame
 
 from game.core.level import Brick, Level
 from game.core.playback import PlayState
 from game.core.progress import ProgressStore
+from game.core.settings import Settings
 from game.app.input import Action
 from game.app.jobs import JobRunner
 from game.app.render import BoardLayout, FrameView, LevelRenderer
@@ -46,6 +47,7 @@ class Marks:
     footer_hints: tuple[tuple[str, str], ...] = ()  #: (key, what) pairs; they replace the scene's own for a key
     claims_board: bool = False  #: the win/lose panel and the lost run's marks step aside
     strip_left: int = 0  #: the strip under the top bar is the extension's up to this x (e.g. a badge)
+    hide_preview: bool = False  #: the trajectory preview stays off (e.g. before the first release in a mystery world)
 
 
 #: No marks.
@@ -112,8 +114,8 @@ class ExtensionBase:
 
 
 class HostApp(Protocol):
-    """The part of the app an extension uses: the progress store (hints are counted there) and the
-    job runner (every AI job goes through it)."""
+    """The part of the app an extension uses: the progress store (hints are counted there), the
+    job runner (every AI job goes through it), the settings and opening a scene by name."""
 
     @property
     def progress(self) -> ProgressStore:
@@ -122,6 +124,13 @@ class HostApp(Protocol):
     @property
     def jobs(self) -> JobRunner:
         """The app's job runner."""
+
+    @property
+    def settings(self) -> Settings:
+        """The player's settings."""
+
+    def open(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        """Build the scene registered as ``name`` and show it on top."""
 
 
 class PlayHost(Protocol):
@@ -170,14 +179,14 @@ def merge_marks(marks: list[Marks]) -> Marks:
     """The marks of several extensions together (in registration order).
 
     >>> merge_marks([Marks(status_lines=("a",)), Marks(ghost_bricks=((1, 2),), claims_board=True)])
-    Marks(ghost_bricks=((1, 2),), highlights=(), status_lines=('a',), footer_hints=(), claims_board=True, strip_left=0)
+    Marks(ghost_bricks=((1, 2),), highlights=(), status_lines=('a',), footer_hints=(), claims_board=True, strip_left=0, hide_preview=False)
     """
     if len(marks) == 1:
         return marks[0]
     return Marks(tuple(b for m in marks for b in m.ghost_bricks), tuple(h for m in marks for h in m.highlights),
                  tuple(line for m in marks for line in m.status_lines),
                  tuple(hint for m in marks for hint in m.footer_hints), any(m.claims_board for m in marks),
-                 max(m.strip_left for m in marks))
+                 max(m.strip_left for m in marks), any(m.hide_preview for m in marks))
 
 
 __all__ = ["BoardView", "ExtensionBase", "HostApp", "Marks", "NO_MARKS", "PlayExtension", "PlayExtensionFactory",

@@ -48,7 +48,9 @@ from game.core.writing import file_lock, locked_update, write_target
 #: File format version written in the JSON.
 FORMAT_VERSION = 1
 #: Top-level fields of the file the store reads itself (the others are kept as they are).
-_OWN_FIELDS = ("version", "levels", "puzzles")
+_OWN_FIELDS = ("version", "levels", "puzzles", "worlds_seen")
+#: Most world names kept in ``worlds_seen`` (and longest name), bounds against a hostile file.
+MAX_WORLDS_SEEN, MAX_WORLD_NAME = 200, 200
 #: Largest progress file read, in bytes (a bigger one is set aside as unusable).
 MAX_PROGRESS_BYTES = 32 * 1024 * 1024
 
@@ -104,6 +106,8 @@ class ProgressStore:
         self.records: dict[str, LevelRecord] = records or {}
         #: Side-puzzle progress (``"life/<file name>"``, ...), saved under ``puzzles`` in the same file.
         self.puzzles: dict[str, PuzzleRecord] = {}
+        #: Worlds whose first-visit card the player has seen (by world name), saved under ``worlds_seen``.
+        self.worlds_seen: set[str] = set()
         #: Problems met while loading or saving, to show the player.
         self.messages: list[str] = []
         #: The records as last read from (or written to) the file: the base of the merge.
@@ -137,6 +141,7 @@ class ProgressStore:
             try:
                 store.records, bad = parse_progress(data)
                 store.puzzles = parse_puzzles(data.get("puzzles"))
+                store.worlds_seen = parse_worlds_seen(data.get("worlds_seen"))
                 store.extra = {k: v for k, v in data.items() if k not in _OWN_FIELDS}
             except ProgressFormatError as exc:
                 problem = str(exc)
@@ -182,7 +187,8 @@ class ProgressStore:
         """The JSON document."""
         return {**self.extra, "version": FORMAT_VERSION,
                 "levels": {k: r.to_json() for k, r in sorted(self.records.items())},
-                "puzzles": {k: r.to_json() for k, r in sorted(self.puzzles.items())}}
+                "puzzles": {k: r.to_json() for k, r in sorted(self.puzzles.items())},
+                "worlds_seen": sorted(self.worlds_seen)}
 
     def save(self) -> None:
         """Merge this process's changes into the file under a lock; errors are reported, not raised."""
@@ -207,6 +213,7 @@ class ProgressStore:
                 self.puzzles = {key: merge_puzzle(disk_puzzles.get(key), self.puzzles.get(key))
                                 for key in set(disk_puzzles) | set(self.puzzles)}
                 self.extra = {**{k: v for k, v in on_disk.items() if k not in _OWN_FIELDS}, **self.extra}
+                self.worlds_seen |= parse_worlds_seen(on_disk.get("worlds_seen"))
             return self.to_json()
 
         try:
@@ -314,11 +321,29 @@ class ProgressStore:
         if save:
             self.save()
 
+    def mark_world_seen(self, world: str, *, save: bool = True) -> bool:
+        """Remember that the player has seen ``world``'s first-visit card; True when it is the first time."""
+        if world in self.worlds_seen:
+            return False
+        self.worlds_seen.add(world)
+        if save:
+            self.save()
+        return True
+
     def add_hints(self, key: str, count: int = 1, *, save: bool = True) -> None:
         """Count hints used on a level (for the assistant)."""
         self.record(key).hints_used += count
         if save:
             self.save()
+
+
+def parse_worlds_seen(data: Any) -> set[str]:
+    """The ``worlds_seen`` list of a progress file (anything else is none; at most :data:`MAX_WORLDS_SEEN`).
+    >>> sorted(parse_worlds_seen(["The Steps", 3, "The Steps"])), parse_worlds_seen({"a": 1})
+    (['The Steps'], set())"""
+    if not isinstance(data, list):
+        return set()
+    return {name for name in data[:MAX_WORLDS_SEEN] if isinstance(name, str) and len(name) <= MAX_WORLD_NAME}
 
 
 def _keep_copy(path: Path, *, move: bool) -> Path | None:

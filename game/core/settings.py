@@ -94,6 +94,9 @@ class Settings:
     palette: Palette = Palette.STANDARD
     reduced_motion: bool = False
     ruler: bool = False
+    #: in a mystery world the preview stays off until the lemmings were released once on the level;
+    #: False keeps it off there always
+    mystery_preview: bool = True
     #: rebound keys: (action name, key name) pairs that differ from :data:`DEFAULT_KEYS`, sorted
     keys: tuple[tuple[str, str], ...] = ()
 
@@ -214,6 +217,7 @@ _VALIDATORS: dict[str, Any] = {
     "palette": _palette,
     "reduced_motion": _boolean,
     "ruler": _boolean,
+    "mystery_preview": _boolean,
     "keys": _keys,
 }
 

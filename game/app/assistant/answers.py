@@ -15,6 +15,7 @@ from game.core.simulation import simulate
 from game.core.teach import Lesson, the_idea, why_it_fails
 from game.core.teach_effects import brick_effect
 from game.app.assistant.state import AssistantState, BrickSet, Deductions, HintStep, HintView, SolutionView, StepKind
+from game.app.assistant.rule_first import rule_lesson
 from game.app.assistant.text import hint_text, result_text
 
 
@@ -156,6 +157,9 @@ def with_hint(state: AssistantState, level: Level, bricks: BrickSet, hint: Hint,
     state = replace(state, lesson="")
     counted = False
     lessons = teaching(level, bricks, hint, reason) if view.steps else ()
+    rule = rule_lesson(level, bricks) if view.steps else None
+    if rule is not None:  # a mystery level: first the rule that differs here
+        lessons = (rule, *lessons)
     if now != bricks:
         view = replace(view, line="your bricks changed: press H again")
     elif lessons:

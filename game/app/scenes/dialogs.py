@@ -15,7 +15,7 @@ from game.core.catalog import LevelEntry, Section, all_entries
 from game.app import hud
 from game.app.app import App, Scene
 from game.app.input import Act, Action
-from game.app.scenes.text_field import TextField, draw_field
+from game.app.text_field import TextField, draw_field
 
 #: Text size and most lines of a text prompt's preview (e.g. why a physics is refused).
 PREVIEW_SIZE = 20
@@ -35,7 +35,7 @@ class TextPrompt(Scene):
     """A text entry over the scene below: Enter accepts, Esc cancels.
 
     The text has a cursor (Left/Right, Home/End; typing and Ctrl+V insert there, Backspace and Delete
-    delete around it: :class:`~game.app.scenes.text_field.TextField`).  ``lines`` > 1 shows a field that
+    delete around it: :class:`~game.app.text_field.TextField`).  ``lines`` > 1 shows a field that
     many lines high, the text wrapped in it (for long entries such as a physics' JSON).  ``preview`` gives
     a line shown under the field, computed from the text, wrapped to the box (up to :data:`PREVIEW_LINES`).
     ``check`` (optional) judges the text on Enter: a message keeps the prompt open and is shown in red

@@ -185,6 +185,9 @@ class LearnedScene(Scene):
         ]
         if k.physics is not None:  # what an exit does (the last sentence; the rules are the pictures)
             lines.append((physics_sentences(k.physics)[-1], hud.MUTED))
+        if k.unsure:  # what the runs never showed
+            where = k.unsure[0] if len(k.unsure) == 1 else ", ".join(k.unsure[:-1]) + " or " + k.unsure[-1]
+            lines.append((f"Not sure yet what a lemming does {where}: your runs never showed it.", hud.GOLD))
         return lines
 
     def _draw_progress(self, surface: pygame.Surface, rect: pygame.Rect) -> None:

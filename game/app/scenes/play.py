@@ -309,6 +309,7 @@ class PlayScene(Scene):
         released = self.state != PlayState.PLACING
         hover_ok = self.hover is not None and self.session.cell_problem(self.hover) is None
         lost = self.state == PlayState.LOST
+        preview = self.preview and not marks.hide_preview
         return FrameView(
             level=self.level,
             bricks=self.bricks,
@@ -321,10 +322,10 @@ class PlayScene(Scene):
             deny=(self.deny[0], self.deny[1] / DENY_SECONDS) if self.deny else None,
             ghost_bricks=marks.ghost_bricks,
             highlights=marks.highlights,
-            preview=self.preview or lost,
+            preview=preview or lost,
             dim=0.0 if marks.claims_board else (0.6 if self.state == PlayState.WON else (0.25 if lost else 0.0)),
             path_colors=self.path_colors(),
-            tags=(self.preview or lost) and len(self.level.lemmings) > 1,
+            tags=(preview or lost) and len(self.level.lemmings) > 1,
             cursor=self.cursor,
         )
 

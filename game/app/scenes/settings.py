@@ -61,6 +61,8 @@ ROWS: list[SettingRow] = [
     SettingRow("Window size", lambda s: f"{s.window_size[0]} x {s.window_size[1]}",
                _cycle(list(WINDOW_SIZES), "window_size")),
     SettingRow("Trajectory preview at start", lambda s: _on(s.preview), _flag("preview")),
+    SettingRow("Preview in mystery worlds", lambda s: "after the first release" if s.mystery_preview else "always off",
+               _flag("mystery_preview")),
     SettingRow("Default speed", lambda s: f"{s.speed}x", _cycle(list(SPEEDS), "speed")),
     SettingRow("Colours", lambda s: "colour-blind safe" if s.palette == Palette.COLOURBLIND else "standard",
                _cycle(list(Palette), "palette")),

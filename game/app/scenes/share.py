@@ -20,7 +20,7 @@ from game.core.share import decode, encode
 from game.app import hud
 from game.app.app import App, Scene
 from game.app.input import Act, Action
-from game.app.scenes.text_field import wrap_chars
+from game.app.text_field import wrap_chars
 from game.app.sound import Sfx
 
 #: The title menu entry of :class:`PasteCodeScene`.

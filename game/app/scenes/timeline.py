@@ -3,6 +3,8 @@ scrubber), numbered the way the GIF and the HUD number them (:func:`game.core.ou
 
 The strip shows the run's length, a tick per frame when they fit, green marks where lemmings
 reach an exit and red marks where one is lost (:func:`game.core.outcome.explain`), and the playhead.
+While the trajectory preview is off the marks show only up to the furthest frame the player has watched of
+this run (the timeline replays what was seen, it does not tell the outcome).
 Dragging with the left button held moves the playhead; Home / End jump to the first / last frame.
 :class:`TimelineBar` is the play scene's built-in extension (:mod:`game.app.play_extension`): it takes
 the clicks and drags on the strip (the scene does the seeking) and draws it in the scene's draw pass.
@@ -65,15 +67,15 @@ class TimelineArt:
         self._key: tuple[object, ...] | None = None
         self._art: pygame.Surface | None = None
 
-    def surface(self, run: Run, frames: int, size: tuple[int, int]) -> pygame.Surface:
-        """The cached picture of the strip for ``run``."""
-        key = (id(run), frames, size)
+    def surface(self, run: Run, frames: int, size: tuple[int, int], upto: int | None = None) -> pygame.Surface:
+        """The cached picture of the strip for ``run`` (``upto``: marks only up to this frame)."""
+        key = (id(run), frames, size, upto)
         if self._art is None or self._key != key:
-            self._key, self._art = key, self._draw(run, frames, size)
+            self._key, self._art = key, self._draw(run, frames, size, upto)
         return self._art
 
     @staticmethod
-    def _draw(run: Run, frames: int, size: tuple[int, int]) -> pygame.Surface:
+    def _draw(run: Run, frames: int, size: tuple[int, int], upto: int | None = None) -> pygame.Surface:
         strip = timeline_rect(size)
         art = pygame.Surface(strip.size, pygame.SRCALPHA)
         hud.panel(art, art.get_rect(), alpha=210)
@@ -85,23 +87,25 @@ class TimelineArt:
                 tall = f % 5 == 0
                 pygame.draw.line(art, (90, 80, 130), (x, track.bottom - (track.height if tall else 4)),
                                  (x, track.bottom - 1))
+        last = frames if upto is None else upto
         for track_ in run.tracks:  # arrivals in green
-            if track_.reached_at is not None:
+            if track_.reached_at is not None and track_.reached_at <= last:
                 x = frame_x(track, frames, track_.reached_at)
                 pygame.draw.line(art, hud.GREEN, (x, track.top - 3), (x, track.bottom + 2), 2)
         for failure in explain(run):  # where a lemming is lost, in red
-            if failure.frame is not None:
+            if failure.frame is not None and failure.frame <= last:
                 x = frame_x(track, frames, failure.frame)
                 pygame.draw.line(art, hud.RED, (x, track.top - 3), (x, track.bottom + 2), 2)
         return art
 
 
 def draw_timeline(surface: pygame.Surface, art: TimelineArt, run: Run, frames: int, t: float,
-                  color: tuple[int, int, int], released: bool) -> pygame.Rect:
-    """The strip with the playhead at frame ``t`` and its label; returns the strip's rect."""
+                  color: tuple[int, int, int], released: bool, upto: int | None = None) -> pygame.Rect:
+    """The strip with the playhead at frame ``t`` and its label (``upto``: the outcome marks only up to this
+    frame, None: all); returns the strip's rect."""
     size = surface.get_size()
     strip = timeline_rect(size)
-    surface.blit(art.surface(run, frames, size), strip.topleft)
+    surface.blit(art.surface(run, frames, size, upto), strip.topleft)
     track = track_rect(size)
     x = frame_x(track, frames, t if released else 0.0)
     if released:
@@ -140,6 +144,7 @@ class TimelineBar(ExtensionBase):
         self.host = host
         self.art = TimelineArt()  #: the strip's still parts, drawn once per run
         self.scrubbing = False  #: the left button went down on the strip and is held
+        self.seen = -1  #: the furthest frame watched of the run of the current bricks (-1: none yet)
 
     def handle_event(self, action: Action) -> bool:
         """A click on the strip seeks (and starts a drag); moves while held keep seeking; the button's
@@ -162,10 +167,22 @@ class TimelineBar(ExtensionBase):
         self.host.seek(frame_at(size, self.host.playback.frames, action.pos[0]))
         return True
 
-    def draw(self, surface: pygame.Surface, view: BoardView) -> None:
-        """The strip with the playhead."""
+    def update(self, dt: float) -> None:
+        """Remember how far the run was watched."""
         pb = self.host.playback
-        draw_timeline(surface, self.art, pb.run, pb.frames, pb.t, hud.STATE_COLORS[pb.state.value], pb.released)
+        if pb.released:
+            self.seen = max(self.seen, pb.frame)
+
+    def on_edit(self) -> None:
+        """New bricks: a new run, nothing of it seen yet."""
+        self.seen = -1
+
+    def draw(self, surface: pygame.Surface, view: BoardView) -> None:
+        """The strip with the playhead (with the preview off, the marks of what was seen only)."""
+        pb = self.host.playback
+        upto = None if view.frame.preview else max(self.seen, pb.frame if pb.released else -1)
+        draw_timeline(surface, self.art, pb.run, pb.frames, pb.t, hud.STATE_COLORS[pb.state.value], pb.released,
+                      upto)
 
 
 __all__ = ["LABEL_W", "TIMELINE_H", "TimelineArt", "TimelineBar", "TimelineHost", "draw_timeline", "frame_at",

@@ -149,3 +149,16 @@ def test_level_key() -> None:
 
     assert level_key("levels/005_x.txt") == "005_x.txt"
     assert level_key(user_levels_dir() / "mine.txt") == "user/mine.txt"
+
+
+def test_worlds_seen_are_saved_merged_and_bounded(tmp_path: Path) -> None:
+    """Two games mark different worlds seen: the file keeps both; a hostile list is read safely."""
+    path = tmp_path / "progress.json"
+    one, two = ProgressStore.load(path), ProgressStore.load(path)
+    assert one.mark_world_seen("The Steps") and not one.mark_world_seen("The Steps")
+    assert two.mark_world_seen("Windy Heights")
+    assert ProgressStore.load(path).worlds_seen == {"The Steps", "Windy Heights"}
+    data = json.loads(path.read_text())
+    data["worlds_seen"] = ["ok", 7, None, "x" * 10_000, {"a": 1}]
+    path.write_text(json.dumps(data))
+    assert ProgressStore.load(path).worlds_seen == {"ok"}
