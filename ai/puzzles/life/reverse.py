@@ -45,6 +45,7 @@ from ai.kernel.context import SolveContext, SolveStopped
 from ai.puzzles.life.model import ModelTooLarge, build_model, max_model_clauses, model_clauses, solve_model
 from ai.puzzles.life.polish import polish, wrong_cells
 from ai.puzzles.life.sat import chain, chain_clauses, chain_fits
+from ai.puzzles.life.two_cores import ChainChild, can_fork
 from game.core.puzzles.life.board import board_rows
 from game.core.puzzles.life.rules import LIFE, Board, Rule, near_cells, trajectory
 
@@ -64,6 +65,13 @@ SPARSE_CHAIN = True
 POLISH_SHARE = 0.7
 #: Least share of the time left that one level of the step-by-step chain gets.
 LEVEL_SHARE = 0.5
+#: Run the SAT chain in a child process beside the local search (:mod:`ai.puzzles.life.two_cores`) on boards of
+#: at least :data:`TWO_CORES_MIN_CELLS` cells, k >= 2 and a deadline: each gets the whole time instead of a share.
+TWO_CORES = True
+TWO_CORES_MIN_CELLS = 400
+#: Seconds before the deadline the child's chain stops, and how long after the local search it may take to answer.
+CHILD_MARGIN = 0.1
+CHILD_GRACE = 0.1
 #: The free answers of stage 1: an answer found this way (and not exact) is a fallback, not a search result.
 FALLBACK_METHODS = ("all dead", "target as start")
 
@@ -200,6 +208,8 @@ def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, 
     best.consider(target, "target as start")
     if best.wrong == 0:
         return _result(ReverseStatus.EXACT, best.start, target, rule, steps, best.method)
+    if _two_cores(target, rule, steps, ctx):
+        return _reverse_on_two_cores(best, ctx)
     remaining = ctx.remaining()
     stages = ctx.child(time_limit=None if remaining is None else remaining * (1 - POLISH_SHARE))
     skipped = _skipped(target, rule, steps, workers)
@@ -228,6 +238,39 @@ def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, 
         return _result(ReverseStatus.EXACT, best.start, target, rule, steps, best.method)
     return _result(ReverseStatus.NONE if proved_none else ReverseStatus.APPROXIMATE, best.start, target, rule,
                    steps, best.method, optimal, skipped)
+
+
+def _two_cores(target: Board, rule: Rule, steps: int, ctx: SolveContext) -> bool:
+    """Does :func:`reverse` run the SAT chain in a child process beside the local search (see the module docstring)?"""
+    return (TWO_CORES and steps >= 2 and target.size >= TWO_CORES_MIN_CELLS and ctx.deadline is not None
+            and chain_fits(target, rule, steps) and can_fork())
+
+
+def _reverse_on_two_cores(best: _Best, ctx: SolveContext) -> ReverseResult:
+    """The SAT chain in a child process until just before the deadline, the local search here meanwhile;
+    the first exact start ends both."""
+    target, rule, steps = best.target, best.rule, best.steps
+    assert ctx.deadline is not None
+    ctx.report("SAT chain in a second process, local search here")
+    child = ChainChild(target, rule, steps, ctx.deadline - CHILD_MARGIN)
+    try:
+        try:
+            _polish_best(best, ctx.child(cancel=child.exact))
+        except SolveStopped:
+            if ctx.cancelled():
+                raise
+        answer = child.wait(0.0 if best.wrong == 0 or ctx.cancelled() else CHILD_MARGIN + CHILD_GRACE)
+    finally:
+        child.stop()
+    if answer is not None and answer.start is not None:
+        return _result(ReverseStatus.EXACT, answer.start, target, rule, steps, "sat step by step")
+    if answer is not None and answer.best is not None:
+        best.consider(answer.best, "sat step by step")
+    if best.wrong == 0:
+        return _result(ReverseStatus.EXACT, best.start, target, rule, steps, best.method)
+    proved_none = answer is not None and answer.garden_of_eden
+    return _result(ReverseStatus.NONE if proved_none else ReverseStatus.APPROXIMATE, best.start, target, rule,
+                   steps, best.method)
 
 
 def _skipped(target: Board, rule: Rule, steps: int, workers: int) -> str:
