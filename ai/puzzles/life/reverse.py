@@ -70,9 +70,10 @@ LEVEL_SHARE = 0.5
 #: at least :data:`TWO_CORES_MIN_CELLS` cells, k >= 2 and a deadline: each gets the whole time instead of a share.
 TWO_CORES = True
 TWO_CORES_MIN_CELLS = 400
-#: Seconds before the deadline the child's chain stops, and how long after the local search it may take to answer.
+#: Seconds before the deadline the child's chain stops, and how long after the local search ends (at the
+#: deadline) the child's answer is still waited for.
 CHILD_MARGIN = 0.1
-CHILD_GRACE = 0.1
+CHILD_GRACE = 0.05
 #: The free answers of stage 1: an answer found this way (and not exact) is a fallback, not a search result.
 FALLBACK_METHODS = ("all dead", "target as start")
 
@@ -268,7 +269,7 @@ def _reverse_on_two_cores(best: _Best, ctx: SolveContext, workers: int) -> Rever
                 raise
         if ctx.cancelled():
             ctx.check()  # raises SolveStopped (cancelled)
-        answer = child.wait(0.0 if best.wrong == 0 or ctx.cancelled() else CHILD_MARGIN + CHILD_GRACE)
+        answer = child.wait(0.0 if best.wrong == 0 else CHILD_GRACE)
     finally:
         child.stop()
     if answer is not None and answer.start is not None:
