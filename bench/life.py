@@ -7,8 +7,8 @@ its start is replayed; the figures compare its wrong cells with the trivial answ
 and the all-dead board.  Learning: one 25x25 trajectory of 10 generations from a random 50 % board, per
 rule and seed; the learned table is compared with the true rule on all 512 neighbourhoods.
 
-Usage: ``python bench/life.py [--boards 8] [--time-limit 10] [--update]`` (``--update`` rewrites the
-"Reverse Life" section of bench/results.md).
+Usage: ``python bench/life.py [--boards 8] [--time-limit 10] [--steps 1 2 3 4 5] [--update]`` (``--update``
+rewrites the "Reverse Life" section of bench/results.md).
 """
 
 from __future__ import annotations
