@@ -46,7 +46,7 @@ from ai.puzzles.life.hint import hint as life_hint
 from ai.puzzles.life.learn import disagreements as life_disagreements
 from ai.puzzles.life.learn import learn_rule as life_learn_rule
 from ai.puzzles.life.reverse import ReverseStatus as LifeReverseStatus
-from ai.puzzles.life.reverse import backbone as life_backbone
+from ai.puzzles.life.backbone import backbone as life_backbone
 from ai.puzzles.life.reverse import reverse as life_reverse
 from ai.puzzles.mines.analysis import AnalysisStatus as MinesAnalysisStatus
 from ai.puzzles.mines.analysis import MinesAnalysis

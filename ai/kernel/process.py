@@ -192,7 +192,7 @@ def _ignore(payload: Any) -> None:
     """A report function that drops everything."""
 
 
-def _die_with_parent(parent: int) -> None:
+def die_with_parent(parent: int) -> None:
     """Linux: SIGKILL this process when the thread that forked it ends; exit if that already happened."""
     if sys.platform.startswith("linux"):
         try:
@@ -215,7 +215,7 @@ def _child_main(job: Job, sender: Any, nice: int, own_group: bool, parent: int) 
             os.setpgid(0, 0)
         except OSError:
             pass
-    _die_with_parent(parent)
+    die_with_parent(parent)
     if nice:
         try:
             os.nice(nice)
@@ -252,4 +252,4 @@ def _child_main(job: Job, sender: Any, nice: int, own_group: bool, parent: int) 
 atexit.register(kill_all)
 
 __all__ = ["CHILD_NICE", "Job", "JobCancelled", "JobFailed", "fork_available", "in_child", "kill_all",
-           "leave_signals_to_parent", "run_in_child"]
+           "die_with_parent", "leave_signals_to_parent", "run_in_child"]

@@ -12,7 +12,8 @@ import pytest
 
 from ai.kernel.context import SolveContext, SolveStopped
 from ai.puzzles.life.model import ModelTooLarge, build_model, max_model_clauses, model_clauses
-from ai.puzzles.life.reverse import backbone, reverse
+from ai.puzzles.life.backbone import backbone
+from ai.puzzles.life.reverse import reverse
 from ai.puzzles.life.sat import StepBack, chain, chain_fits
 from ai.puzzles.pegs import PegsStatus, solve
 from ai.puzzles.pegs import search as pegs_search

@@ -4,9 +4,9 @@ The player's live cells are the cells they painted.  :func:`hint` answers, withi
 :class:`ai.kernel.context.SolveContext`:
 
 * :attr:`HintKind.SOLVED`: the start already becomes the target;
-* :attr:`HintKind.ADD`: a start exists that keeps every live cell of the player's (the joint CNF of
-  :mod:`ai.puzzles.life.joint_sat`, their cells as
-  assumptions); the hint is a cell alive in that start and dead in theirs: one proved alive in *every*
+* :attr:`HintKind.ADD`: a start exists that keeps every live cell of the player's (found with a time limit
+  first by the chain of one-step solvers of :mod:`ai.puzzles.life.sat`, their cells kept alive in the start,
+  then by the joint CNF of :mod:`ai.puzzles.life.joint_sat`, their cells as assumptions); the hint is a cell alive in that start and dead in theirs: one proved alive in *every*
   such start when a check of the best :data:`FORCED_CHECKS` candidates proves one in time, else the
   candidate whose flip leaves the fewest wrong cells.  Following ADD hints one by one ends on an exact start;
 * :attr:`HintKind.REMOVE`: no start keeps all their live cells, but one exists without them; the hint
@@ -28,9 +28,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ai.kernel.context import SolveContext
+from ai.kernel.context import SolveContext, SolveStopped, StopReason
 from ai.puzzles.life.joint_sat import JointSat, joint_fits
 from ai.puzzles.life.polish import wrong_cells
+from ai.puzzles.life.sat import chain
 from game.core.puzzles.life.rules import LIFE, Board, Rule, near_cells, step
 
 #: Candidate cells of an ADD hint checked for being alive in every start that keeps the player's cells.
@@ -38,6 +39,10 @@ FORCED_CHECKS = 6
 #: Share of the time left that the checks of :data:`FORCED_CHECKS` may take together, and at most this many seconds.
 FORCED_SHARE = 0.5
 FORCED_SECONDS = 1.0
+#: Seconds that must be left for the checks when the joint CNF is not built yet (building it takes a while).
+FORCED_BUILD_SECONDS = 2.0
+#: Share of a hint's time the chain of one-step solvers gets before the joint CNF (with a deadline).
+CHAIN_SHARE = 0.5
 #: Most boards (of the whole size) stepped at once by :func:`flip_errors` (bounds its memory).
 STACK_CELLS = 1 << 22
 #: Boards of more cells than this use windows around each flip in :func:`flip_errors`, when they fit.
@@ -174,29 +179,91 @@ def hint(painted: Board, target: Board, steps: int, ctx: SolveContext, rule: Rul
     if not joint_fits(target, rule, steps):
         return _flip_hint(HintKind.CLOSER, painted, target, errors, wrong, note="no search on a board this large")
     live = [(int(r), int(c)) for r, c in np.argwhere(painted)]
-    sat = JointSat(target, rule, steps)
+    joint = _Joint(target, rule, steps)
     try:
-        keep = [sat.var(r, c) for r, c in live]
-        answer = sat.solve(keep, ctx)
-        if answer is None:
-            return _flip_hint(HintKind.CLOSER, painted, target, errors, wrong)
-        if not answer:
-            core = set(sat.core())  # not always minimal: a non-empty core can still hide "no start at all"
-            if not core or sat.solve([], ctx) is False:
-                return _flip_hint(HintKind.NO_START, painted, target, errors, wrong)
-            in_core = {(r, c) for r, c in live if sat.var(r, c) in core}
-            return _flip_hint(HintKind.REMOVE, painted, target, errors, wrong, live, in_core)
-        start = sat.start()
+        answer, start = _search(joint, painted, target, rule, steps, ctx)
+        if start is None:
+            if answer is None:
+                return _flip_hint(HintKind.CLOSER, painted, target, errors, wrong)
+            if not answer:
+                core = set(joint.sat().core())  # not always minimal: a non-empty core can hide "no start at all"
+                if not core or joint.sat().solve([], ctx) is False:
+                    return _flip_hint(HintKind.NO_START, painted, target, errors, wrong)
+                in_core = {(r, c) for r, c in live if joint.var(r, c) in core}
+                return _flip_hint(HintKind.REMOVE, painted, target, errors, wrong, live, in_core)
+            start = joint.sat().start()
         if wrong_cells(start, target, rule, steps) or (painted & ~start).any():
             raise AssertionError("life hint: a start replays with wrong cells or drops a live cell of the player")
         near = closeness(painted | target)
         missing = sorted(((int(r), int(c)) for r, c in np.argwhere(start & ~painted)),
                          key=lambda rc: (int(errors[rc]), int(near[rc]), rc))
-        cell, forced = _forced_cell(sat, keep, missing[:forced_checks], ctx)
+        cell, forced = None, False
+        remaining = ctx.remaining()
+        if joint.built or remaining is None or remaining >= FORCED_BUILD_SECONDS:
+            cell, forced = _forced_cell(joint.sat(), joint.keep(painted), missing[:forced_checks], ctx)
         cell = cell or missing[0]
         return LifeHint(HintKind.ADD, cell, True, wrong, int(errors[cell]), forced, start)
     finally:
-        sat.close()
+        joint.close()
+
+
+class _Joint:
+    """The joint CNF's solver (:class:`ai.puzzles.life.joint_sat.JointSat`), built on first use: on k >= 3
+    building it takes longer than the chain often needs to find a start."""
+
+    def __init__(self, target: Board, rule: Rule, steps: int) -> None:
+        self.target, self.rule, self.steps = target, rule, steps
+        self._sat: JointSat | None = None
+
+    @property
+    def built(self) -> bool:
+        """True once the solver exists."""
+        return self._sat is not None
+
+    def sat(self) -> JointSat:
+        """The solver (built now, the first time)."""
+        if self._sat is None:
+            self._sat = JointSat(self.target, self.rule, self.steps)
+        return self._sat
+
+    def var(self, r: int, c: int) -> int:
+        """The variable of start cell ``(r, c)``."""
+        return int(r * self.target.shape[1] + c + 1)
+
+    def keep(self, painted: Board) -> list[int]:
+        """The literals "alive" of the live cells of ``painted``."""
+        return [self.var(int(r), int(c)) for r, c in np.argwhere(painted)]
+
+    def close(self) -> None:
+        """Free the solver, when built."""
+        if self._sat is not None:
+            self._sat.close()
+
+
+def _share(ctx: SolveContext, share: float) -> SolveContext:
+    """A child of ``ctx`` with ``share`` of its time left (all of it without a deadline)."""
+    remaining = ctx.remaining()
+    return ctx.child(time_limit=None if remaining is None else remaining * share)
+
+
+def _search(joint: _Joint, painted: Board, target: Board, rule: Rule, steps: int,
+            ctx: SolveContext) -> tuple[bool | None, Board | None]:
+    """Is there a start that keeps the player's live cells: ``(the joint CNF's answer, a start found by the
+    chain)``.  With a deadline, the chain of one-step solvers (:func:`ai.puzzles.life.sat.chain`, much faster
+    than the joint CNF on some k >= 3 puzzles) looks for such a start with :data:`CHAIN_SHARE` of the time,
+    then the joint CNF (which can also prove that no such start exists) has the rest."""
+    if ctx.remaining() is None:
+        return joint.sat().solve(joint.keep(painted), ctx), None
+    found = chain(target, rule, steps, _share(ctx, CHAIN_SHARE), keep=painted)
+    if ctx.cancelled():
+        raise SolveStopped(StopReason.CANCELLED)
+    if found.start is not None:
+        return True, found.start
+    if found.garden_of_eden:  # the target has no predecessor: False with no core (the joint CNF was not asked)
+        return False, None
+    if ctx.should_stop():
+        return None, None
+    return joint.sat().solve(joint.keep(painted), ctx), None
 
 
 def _forced_cell(sat: JointSat, keep: list[int], candidates: list[Cell],

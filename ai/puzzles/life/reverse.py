@@ -20,9 +20,10 @@
 5. when none is exact, the local search of :mod:`ai.puzzles.life.polish` improves the best one with the rest of
    the time (when it gives up early, it starts again from the same board with other random choices).
 
-:func:`backbone` finds the cells that have the same value in every start (the hints): solve, then ask
-for a start that differs from the first on at least one still-common cell, drop the cells that
-differ, until no such start exists (then the remaining cells are proved) or the time ends.
+On boards of at least :data:`TWO_CORES_MIN_CELLS` cells with k >= 2 and a deadline, stages 2-5 are instead
+run on two cores (:mod:`ai.puzzles.life.two_cores`): the SAT chain in a child process for the whole time,
+and here stage 4 then the local search (stage 5) as above; the first exact start ends both.  (Sharing one core, the chain had a fifth
+of the time on the benchmark's boards, where a 48-cell target three steps back needed 3.4 s of the chain.)
 
 Memory is bounded by design: a stage whose model would not fit its budget is skipped (the SAT chain,
 :func:`ai.puzzles.life.sat.chain_fits`; the CP-SAT models, :class:`ai.puzzles.life.model.ModelTooLarge`) and the
@@ -45,6 +46,7 @@ from ai.kernel.context import SolveContext, SolveStopped
 from ai.puzzles.life.model import ModelTooLarge, build_model, max_model_clauses, model_clauses, solve_model
 from ai.puzzles.life.polish import polish, wrong_cells
 from ai.puzzles.life.sat import chain, chain_clauses, chain_fits
+from ai.puzzles.life.two_cores import ChainChild, can_fork
 from game.core.puzzles.life.board import board_rows
 from game.core.puzzles.life.rules import LIFE, Board, Rule, near_cells, trajectory
 
@@ -64,6 +66,14 @@ SPARSE_CHAIN = True
 POLISH_SHARE = 0.7
 #: Least share of the time left that one level of the step-by-step chain gets.
 LEVEL_SHARE = 0.5
+#: Run the SAT chain in a child process beside the local search (:mod:`ai.puzzles.life.two_cores`) on boards of
+#: at least :data:`TWO_CORES_MIN_CELLS` cells, k >= 2 and a deadline: each gets the whole time instead of a share.
+TWO_CORES = True
+TWO_CORES_MIN_CELLS = 400
+#: Seconds before the deadline the child's chain stops, and how long after the local search ends (at the
+#: deadline) the child's answer is still waited for.
+CHILD_MARGIN = 0.1
+CHILD_GRACE = 0.05
 #: The free answers of stage 1: an answer found this way (and not exact) is a fallback, not a search result.
 FALLBACK_METHODS = ("all dead", "target as start")
 
@@ -200,6 +210,8 @@ def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, 
     best.consider(target, "target as start")
     if best.wrong == 0:
         return _result(ReverseStatus.EXACT, best.start, target, rule, steps, best.method)
+    if _two_cores(target, rule, steps, ctx):
+        return _reverse_on_two_cores(best, ctx, workers)
     remaining = ctx.remaining()
     stages = ctx.child(time_limit=None if remaining is None else remaining * (1 - POLISH_SHARE))
     skipped = _skipped(target, rule, steps, workers)
@@ -228,6 +240,47 @@ def reverse(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, 
         return _result(ReverseStatus.EXACT, best.start, target, rule, steps, best.method)
     return _result(ReverseStatus.NONE if proved_none else ReverseStatus.APPROXIMATE, best.start, target, rule,
                    steps, best.method, optimal, skipped)
+
+
+def _two_cores(target: Board, rule: Rule, steps: int, ctx: SolveContext) -> bool:
+    """Does :func:`reverse` run the SAT chain in a child process beside the local search (see the module docstring)?"""
+    return (TWO_CORES and steps >= 2 and target.size >= TWO_CORES_MIN_CELLS and ctx.deadline is not None
+            and chain_fits(target, rule, steps) and can_fork())
+
+
+def _reverse_on_two_cores(best: _Best, ctx: SolveContext, workers: int) -> ReverseResult:
+    """The SAT chain in a child process until just before the deadline; here meanwhile the CP-SAT step by
+    step chain (stage 4) with the first ``1 - POLISH_SHARE`` of the time, then the local search; the first
+    exact start ends both."""
+    target, rule, steps = best.target, best.rule, best.steps
+    assert ctx.deadline is not None
+    ctx.report("SAT chain in a second process, CP-SAT and the local search here")
+    child = ChainChild(target, rule, steps, ctx.deadline - CHILD_MARGIN)
+    try:
+        try:
+            here = ctx.child(cancel=child.exact)
+            remaining = here.remaining()
+            stages = here.child(time_limit=None if remaining is None else remaining * (1 - POLISH_SHARE))
+            if model_clauses(target, rule, 1, soft=True) <= max_model_clauses(workers):
+                _step_chain(best, stages, workers, EXACT_SHARE, False)
+            _polish_best(best, here)
+        except SolveStopped:
+            if ctx.cancelled():
+                raise
+        if ctx.cancelled():
+            ctx.check()  # raises SolveStopped (cancelled)
+        answer = child.wait(0.0 if best.wrong == 0 else CHILD_GRACE)
+    finally:
+        child.stop()
+    if answer is not None and answer.start is not None:
+        return _result(ReverseStatus.EXACT, answer.start, target, rule, steps, "sat step by step")
+    if answer is not None and answer.best is not None:
+        best.consider(answer.best, "sat step by step")
+    if best.wrong == 0:
+        return _result(ReverseStatus.EXACT, best.start, target, rule, steps, best.method)
+    proved_none = answer is not None and answer.garden_of_eden
+    return _result(ReverseStatus.NONE if proved_none else ReverseStatus.APPROXIMATE, best.start, target, rule,
+                   steps, best.method)
 
 
 def _skipped(target: Board, rule: Rule, steps: int, workers: int) -> str:
@@ -310,69 +363,4 @@ def _polish_best(best: _Best, ctx: SolveContext) -> None:
             break
 
 
-@dataclass(frozen=True)
-class Backbone:
-    """Cells equal in every start found: ``alive``/``dead`` masks; ``proved`` when no other start exists
-    that differs on them (else they are only candidates); ``exists`` is False when no start exists."""
-
-    exists: bool
-    alive: Board
-    dead: Board
-    proved: bool
-    example: Board | None = None  #: one exact start (replayed)
-    starts_seen: int = 0
-    note: str = ""  #: why nothing was tried (the model did not fit its memory budget), when so
-
-    @property
-    def count(self) -> int:
-        """Forced cells (alive or dead)."""
-        return int(self.alive.sum() + self.dead.sum())
-
-
-def backbone(target: Board, steps: int, ctx: SolveContext, rule: Rule = LIFE, *, workers: int = 1,
-             max_rounds: int = 200) -> Backbone:
-    """The cells alive (or dead) in every ``steps``-step predecessor of ``target`` (see the module docstring)."""
-    target = np.asarray(target, dtype=bool)
-    empty = np.zeros_like(target)
-    try:
-        m = build_model(target, rule, steps, ctx=ctx, workers=workers)
-    except ModelTooLarge as exc:
-        return Backbone(True, empty, empty.copy(), False, note=f"no hints for this board: {exc}")
-    except SolveStopped:
-        if ctx.cancelled():
-            raise
-        return Backbone(True, empty, empty.copy(), False)
-    status, solver = solve_model(m, ctx, workers=workers)
-    if status == cp_model.INFEASIBLE:
-        return Backbone(False, empty, empty.copy(), True)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Backbone(True, empty, empty.copy(), False)
-    first = m.start_value(solver)
-    if wrong_cells(first, target, rule, steps):
-        raise AssertionError("cp-sat backbone: a start replays with wrong cells")
-    common = np.ones_like(target)
-    seen = 1
-    variables = m.start_vars()
-    proved = False
-    for _ in range(max_rounds):
-        cells = list(zip(*np.nonzero(common)))
-        if not cells:
-            proved = True
-            break
-        m.model.add_bool_or([variables[r][c].Not() if first[r, c] else variables[r][c] for r, c in cells])
-        status, solver = solve_model(m, ctx, workers=workers)
-        if status == cp_model.INFEASIBLE:
-            proved = True
-            break
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            break
-        other = m.start_value(solver)
-        if wrong_cells(other, target, rule, steps):
-            raise AssertionError("cp-sat backbone: a start replays with wrong cells")
-        seen += 1
-        common &= other == first
-        ctx.report(f"backbone: {int(common.sum())} candidate cells", solutions_found=seen)
-    return Backbone(True, common & first, common & ~first, proved, first, seen)
-
-
-__all__ = ["Backbone", "ReverseResult", "ReverseStatus", "backbone", "reverse", "wrong_cells"]
+__all__ = ["ReverseResult", "ReverseStatus", "reverse", "wrong_cells"]

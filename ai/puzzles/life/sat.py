@@ -40,6 +40,8 @@ from game.core.puzzles.life.rules import OFFSETS, Board, Rule, near_cells
 SOLVER = "cd19"
 #: Conflicts per SAT call between two checks of the context (a few to a few tens of milliseconds).
 CONFLICT_SLICE = 3000
+#: Fewest conflicts of a slice cut short by the deadline.
+MIN_SLICE = 50
 #: Most predecessors tried per level of the chain before it backtracks.
 BRANCHING = 4
 #: Radius of "far from life": cells with no live cell within it are assumed dead first.
@@ -176,10 +178,13 @@ SPARSE_INNER = True
 
 
 def solve_in_slices(solver: Solver, assumptions: list[int], ctx: SolveContext) -> bool | None:
-    """Is the formula satisfiable with ``assumptions`` true?  Asked in slices of :data:`CONFLICT_SLICE`
-    conflicts, ``ctx`` checked between two (``None``: it stopped first)."""
+    """Is the formula satisfiable with ``assumptions`` true?  Asked in slices of at most :data:`CONFLICT_SLICE`
+    conflicts, ``ctx`` checked between two (``None``: it stopped first); near the deadline a slice is cut to
+    the conflicts the last one did per second times the time left, so a busy machine does not overrun it."""
+    budget = CONFLICT_SLICE
     while not ctx.should_stop():
-        solver.conf_budget(CONFLICT_SLICE)
+        solver.conf_budget(budget)
+        began = ctx.clock()
         try:
             answer = solver.solve_limited(assumptions=assumptions)
         except pysolvers.error as exc:
@@ -189,6 +194,9 @@ def solve_in_slices(solver: Solver, assumptions: list[int], ctx: SolveContext) -
             raise
         if answer is not None:
             return bool(answer)
+        took, left = ctx.clock() - began, ctx.remaining()
+        if left is not None and took > 0:
+            budget = int(min(CONFLICT_SLICE, max(MIN_SLICE, budget * left / took)))
     return None
 
 
@@ -229,19 +237,23 @@ class StepBack:
         """One SAT question under ``ctx`` (:func:`solve_in_slices`)."""
         return solve_in_slices(self.solver, assumptions, ctx)
 
-    def next(self, ctx: SolveContext) -> Board | None:
-        """Another predecessor, or None (``exhausted`` when proved that none is left)."""
+    def next(self, ctx: SolveContext, keep: Board | None = None) -> Board | None:
+        """Another predecessor (alive on every live cell of ``keep``, when given), or None (``exhausted``
+        when proved that none is left)."""
         if self.exhausted or ctx.should_stop():
             return None
-        answer = self._solve(self.quiet, ctx) if self.quiet else None
-        if answer is False or not self.quiet:
-            answer = self._solve([], ctx)
+        width = self.shape[1]
+        alive = [] if keep is None else [_var(r, c, width) for r, c in zip(*np.nonzero(keep))]
+        kept = set(alive)
+        quiet = [lit for lit in self.quiet if -lit not in kept]
+        answer = self._solve(quiet + alive, ctx) if quiet else None
+        if answer is False or not quiet:
+            answer = self._solve(alive, ctx)
             if answer is False:
                 self.exhausted = True
         if not answer:
             return None
         model = self.solver.get_model()
-        width = self.shape[1]
         start = np.zeros(self.shape, dtype=bool)
         for r in range(self.shape[0]):
             for c in range(width):
@@ -268,10 +280,12 @@ class ChainResult:
 
 
 def chain(target: Board, rule: Rule, steps: int, ctx: SolveContext, *,
-          on_board: Callable[[int, Board], None] | None = None) -> ChainResult:
-    """Depth-first search for a start ``steps`` generations before ``target`` (see the module docstring).
+          on_board: Callable[[int, Board], None] | None = None, keep: Board | None = None) -> ChainResult:
+    """Depth-first search for a start ``steps`` generations before ``target`` (see the module docstring);
+    with ``keep``, only starts alive on its live cells count (the levels above look for any predecessor).
 
     The caller makes sure it fits its memory budget (:func:`chain_fits`)."""
+    keeping = keep is not None and bool(np.any(keep))
     ancestors: list[tuple[int, Board]] = []
     try:
         root = StepBack(target, rule, sparse=True if steps > 1 and SPARSE_INNER else None, ctx=ctx)
@@ -285,9 +299,9 @@ def chain(target: Board, rule: Rule, steps: int, ctx: SolveContext, *,
                 node.close()
                 stack.pop()
                 continue
-            pred = node.next(ctx)
+            pred = node.next(ctx, keep if level == steps else None)
             if pred is None:
-                if node.exhausted and level == 1:
+                if node.exhausted and level == 1 and not (keeping and steps == 1):
                     return ChainResult(None, True, ancestors)
                 if level > 1 or node.exhausted:
                     stack.pop()

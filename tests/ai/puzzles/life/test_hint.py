@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -11,7 +12,10 @@ import pytest
 
 from ai.kernel.context import SolveContext, SolveStopped
 from ai.puzzles.life.hint import HintKind, flip_errors, hint
+from game.core.puzzles.life.puzzle import LifePuzzle
 from game.core.puzzles.life.rules import LIFE, Board, Rule, parse_rule, step
+
+LEVELS = Path(__file__).resolve().parents[4] / "levels" / "life"
 
 SHAPE = (4, 4)
 #: Every start of a 4x4 board, as a stack.
@@ -138,3 +142,17 @@ def test_other_rules() -> None:
             continue
         assert (h.kind == HintKind.ADD) == bool(len(keeping)) and h.cell is not None
         assert (h.kind == HintKind.REMOVE) == bool(len(preds) and not len(keeping))
+
+
+def test_a_four_step_puzzle_gets_a_cell_of_a_start_within_the_limit() -> None:
+    """The game's "Four steps" puzzle, nothing painted: no single cell helps, so the hint must come from a start."""
+    puzzle = LifePuzzle.from_text((LEVELS / "12_four_steps.txt").read_text())
+    painted = np.zeros_like(puzzle.target)
+    assert flip_errors(painted, puzzle.target, puzzle.rule, puzzle.steps).min() == puzzle.target.sum()
+    h = hint(painted, puzzle.target, puzzle.steps, SolveContext.create(time_limit=120.0), puzzle.rule)
+    assert h.kind == HintKind.ADD and h.cell is not None and h.start is not None and h.start[h.cell]
+    assert np.array_equal(step(h.start, puzzle.rule, puzzle.steps), puzzle.target)
+    painted[h.cell] = True  # the next hint keeps that cell
+    h = hint(painted, puzzle.target, puzzle.steps, SolveContext.create(time_limit=120.0), puzzle.rule)
+    assert h.kind == HintKind.ADD and h.start is not None and h.start[painted].all()
+    assert np.array_equal(step(h.start, puzzle.rule, puzzle.steps), puzzle.target)

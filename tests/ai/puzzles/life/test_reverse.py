@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from ai.kernel.context import SolveContext, SolveStopped
-from ai.puzzles.life.reverse import ReverseStatus, backbone, reverse, wrong_cells
+from ai.puzzles.life.backbone import backbone
+from ai.puzzles.life.reverse import ReverseStatus, reverse, wrong_cells
 from game.core.puzzles.life.rules import LIFE, OFFSETS, Rule, parse_rule, step
 
 SHAPE = (4, 4)

@@ -145,3 +145,24 @@ def test_ctrl_c_inside_a_sat_call_is_a_keyboard_interrupt() -> None:
     finally:
         node.solver = real
         node.close()
+
+
+@pytest.mark.parametrize("steps", [1, 2, 3])
+def test_the_chain_keeps_the_given_cells_alive_in_its_start(steps: int) -> None:
+    rng = np.random.default_rng(4)
+    target = step(rng.random((8, 8)) < 0.35, LIFE, steps)
+    first = chain(target, LIFE, steps, SolveContext.create()).start
+    assert first is not None
+    keep = first & (rng.random((8, 8)) < 0.5)
+    assert keep.any()
+    result = chain(target, LIFE, steps, SolveContext.create(), keep=keep)
+    assert result.start is not None and (step(result.start, LIFE, steps) == target).all()
+    assert not (keep & ~result.start).any()
+
+
+def test_cells_no_start_keeps_are_no_proof_that_no_start_exists() -> None:
+    target = np.zeros((6, 6), dtype=bool)
+    target[2, 1:4] = True  # a blinker; a full board dies at once, so no start keeps every cell
+    keep = np.ones_like(target)
+    result = chain(target, LIFE, 1, SolveContext.create(), keep=keep)
+    assert result.start is None and not result.garden_of_eden

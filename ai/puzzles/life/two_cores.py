@@ -1,0 +1,129 @@
+"""Reverse Life on two cores: the SAT chain in a forked child process while the caller runs the local search.
+
+python-sat holds the interpreter lock while CaDiCaL searches, so a second thread cannot search beside it;
+a child process can.  :class:`ChainChild` forks (from the calling thread, before any other work starts) a
+child that runs :func:`ai.puzzles.life.sat.chain` until a deadline and sends back what it found
+(:class:`ChainAnswer`); a watcher thread in the parent receives it and sets :attr:`ChainChild.exact` when
+the answer is an exact start, so the local search beside it can stop at once.  :meth:`ChainChild.stop`
+kills the child when it is still running (a cancel, or the local search found an exact start first).
+
+The child ignores Ctrl-C (the parent stops it), dies with its parent on Linux, stays in the parent's
+process group (a job runner that kills the group kills it too) and never runs past its deadline.
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import os
+import threading
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+
+import numpy as np
+
+from ai.kernel.context import SolveContext
+from ai.kernel.process import die_with_parent, fork_available, leave_signals_to_parent
+from ai.puzzles.life.polish import wrong_cells
+from ai.puzzles.life.sat import chain
+from game.core.puzzles.life.rules import Board, Rule
+
+#: How often the watcher thread looks at the pipe, in seconds.
+POLL = 0.005
+
+
+@dataclass(frozen=True)
+class ChainAnswer:
+    """What the child's chain found: an exact start (or None), whether the target has no predecessor at all
+    (proved), and the board it met with the fewest wrong cells as a start (or None)."""
+
+    start: Board | None
+    garden_of_eden: bool
+    best: Board | None
+
+
+def can_fork() -> bool:
+    """True where :class:`ChainChild` can run (a ``fork`` start method)."""
+    return fork_available()
+
+
+def _child_main(sender: Connection, target: Board, rule: Rule, steps: int, deadline: float, parent: int) -> None:
+    """The child: the chain until ``deadline`` (a :func:`time.perf_counter` value), its answer sent back."""
+    leave_signals_to_parent()
+    die_with_parent(parent)
+    answer = ChainAnswer(None, False, None)
+    try:
+        ctx = SolveContext.create(time_limit=max(0.0, deadline - time.perf_counter()))
+        fewest = [wrong_cells(np.zeros_like(target), target, rule, steps)]
+        best: list[Board] = []
+
+        def consider(level: int, board: Board) -> None:
+            wrong = wrong_cells(board, target, rule, steps)
+            if wrong < fewest[0]:
+                fewest[0] = wrong
+                best[:] = [board.copy()]
+
+        found = chain(target, rule, steps, ctx, on_board=consider)
+        answer = ChainAnswer(found.start, found.garden_of_eden, best[0] if best else None)
+    finally:
+        try:
+            sender.send(answer)
+        except (OSError, ValueError):  # the parent stopped listening
+            pass
+        sender.close()
+
+
+class ChainChild:
+    """The SAT chain for ``target`` in a child process until ``deadline`` (a :func:`time.perf_counter` value)."""
+
+    def __init__(self, target: Board, rule: Rule, steps: int, deadline: float) -> None:
+        context = multiprocessing.get_context("fork")
+        self._receiver, sender = context.Pipe(duplex=False)
+        self.exact = threading.Event()  #: set when the child's answer is an exact start
+        self.answered = threading.Event()  #: set when the child's answer (any) arrived
+        self.answer: ChainAnswer | None = None
+        self._process = context.Process(target=_child_main, name="life-sat-chain", daemon=True,
+                                        args=(sender, target, rule, steps, deadline, os.getpid()))
+        gc.freeze()  # the child never collects what it inherits (a finalizer there could wait on a lock)
+        try:
+            self._process.start()
+        finally:
+            gc.unfreeze()
+        sender.close()
+        self._stopped = threading.Event()
+        self._watcher = threading.Thread(target=self._watch, name="life-sat-chain-watcher", daemon=True)
+        self._watcher.start()
+
+    def _watch(self) -> None:
+        """Receive the answer (or notice that the child is gone)."""
+        while not self._stopped.is_set():
+            try:
+                if not self._receiver.poll(POLL):
+                    continue
+                answer = self._receiver.recv()
+            except (EOFError, OSError):
+                break
+            if isinstance(answer, ChainAnswer):
+                self.answer = answer
+                if answer.start is not None:
+                    self.exact.set()
+            break
+        self.answered.set()
+
+    def wait(self, timeout: float) -> ChainAnswer | None:
+        """The answer, waiting at most ``timeout`` seconds for it."""
+        self.answered.wait(max(0.0, timeout))
+        return self.answer
+
+    def stop(self) -> None:
+        """Kill the child when it is still running; free the pipe and the watcher."""
+        self._stopped.set()
+        if self._process.is_alive():
+            self._process.kill()
+        self._process.join()
+        self._watcher.join()
+        self._receiver.close()
+
+
+__all__ = ["ChainAnswer", "ChainChild", "can_fork"]
