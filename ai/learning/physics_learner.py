@@ -431,6 +431,8 @@ class Agreement:
     #: positions agree from any start on any map (:func:`~game.core.physics_views.moves_alike`; when ``flipped``,
     #: with every start direction of the learned physics reversed: positions alone cannot name left and right)
     proved: bool = False
+    #: positions agree from any start on any map with the directions named as the true physics names them
+    same_names: bool = False
 
     @property
     def exact(self) -> bool:
@@ -458,8 +460,9 @@ def agreement(learned: Physics, truth: Physics, *, seed: int = 12345, maps: int 
             alike[flip] += _alike(truth_game, learned, flip)
     flipped = alike[True] > alike[False]
     best_alike = alike[flipped]
+    same_names = moves_alike(truth, learned)
     return Agreement(total, best_alike, flipped, same_behaviour(learned, truth),
-                     moves_alike(truth, learned, opposite=flipped))
+                     same_names or moves_alike(truth, learned, opposite=flipped), same_names)
 
 
 def _alike(game: Game, physics: Physics, flip: bool) -> int:
