@@ -11,7 +11,8 @@ Sets: ``--random N`` random physics (``random_physics`` with seed SEED_BASE + k)
 the issue's setting (16x24, walls ~30 %, targets ~8 %, 30 lemmings, 40 frames, data seed 7); the hand-made
 physics below (never seen by the learner's authors' tests), each from 3 fresh games per seed 0..S-1.
 
-Run: ``python3 -m bench.physics_naming [--random 40] [--seed-base 1000] [--hand-seeds 10] [--starts]``.
+Run: ``python3 -m bench.physics_naming [--random 40] [--seed-base 1000] [--hand-seeds 10] [--names a,b]
+[--starts]``.
 """
 
 from __future__ import annotations
@@ -98,7 +99,8 @@ def hand_set(args: argparse.Namespace) -> None:
     """One row per hand-made physics: over fresh game seeds, how often each naming came out."""
     print("| physics | seeds | decided | right naming | with start markers: truth's names |")
     print("|---|---|---|---|---|")
-    for name, truth in HAND_MADE.items():
+    for name in args.names.split(","):
+        truth = HAND_MADE[name]
         seeds = args.bouncer_seeds if name == "bouncer" else args.hand_seeds
         decided = right = starts = 0
         for seed in range(seeds):
@@ -119,6 +121,7 @@ def main() -> None:
     parser.add_argument("--hand-seeds", type=int, default=10)
     parser.add_argument("--bouncer-seeds", type=int, default=20)
     parser.add_argument("--only", choices=["all", "random", "hand"], default="all")
+    parser.add_argument("--names", default=",".join(HAND_MADE), help="hand-made physics, separated by commas")
     parser.add_argument("--starts", action="store_true", help="also learn with each lemming's start marker")
     args = parser.parse_args()
     if args.only in ("all", "random"):
