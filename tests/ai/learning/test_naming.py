@@ -58,7 +58,7 @@ def test_a_physics_walking_back_on_open_floor_is_named_the_other_way_round() -> 
     assert named_ahead(back).rules[1].move == (0, 1)
 
 
-@pytest.mark.parametrize("seed", [2, 3, 4])
+@pytest.mark.parametrize("seed", [2, 3])
 def test_the_bouncer_is_learned_with_the_right_names_although_it_mostly_steps_back(seed: int) -> None:
     rng = np.random.default_rng(seed)
     games = [random_game(rng, BOUNCER) for _ in range(3)]
