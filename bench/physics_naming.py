@@ -8,8 +8,8 @@ lemming like ``named_ahead(truth)`` from any start on any map (``moves_alike``, 
 cannot show for a physics that walks back on open flat floor; with the start markers they can).
 
 Sets: ``--random N`` random physics (``random_physics`` with seed SEED_BASE + k), learned from 3 games of
-the issue's setting (16x24, walls ~30 %, targets ~8 %, 30 lemmings, 40 frames, data seed 7); the hand-made
-physics below (never seen by the learner's authors' tests), each from 3 fresh games per seed 0..S-1.
+the usual setting (16x24, walls ~30 %, targets ~8 %, 30 lemmings, 40 frames, data seed 7); the hand-made
+physics below (not drawn by ``random_physics``), each from 3 fresh games per seed 0..S-1.
 
 Run: ``python3 -m bench.physics_naming [--random 40] [--seed-base 1000] [--hand-seeds 10] [--names a,b]
 [--starts]``.
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 import numpy as np
 
@@ -29,13 +30,14 @@ from game.core.physics import Physics, random_physics
 from game.core.physics_views import moves_alike
 
 
-def _physics(name: str, rules: list[dict[str, object]]) -> Physics:
+def _physics(name: str, rules: list[Any]) -> Physics:
+    """A physics of the JSON form's ``rules``, targets stopping lemmings."""
     return Physics.from_json({"name": name, "targets_stop": True, "rules": rules})
 
 
-FALL = {"when": {"1,0": "free"}, "move": [1, 0]}
-WALK = {"when": {"0,1": "free"}, "move": [0, 1]}
-TURN = {"when": {}, "move": [0, 0], "turn": True}
+FALL: dict[str, Any] = {"when": {"1,0": "free"}, "move": [1, 0]}
+WALK: dict[str, Any] = {"when": {"0,1": "free"}, "move": [0, 1]}
+TURN: dict[str, Any] = {"when": {}, "move": [0, 0], "turn": True}
 #: Physics made by hand for this benchmark: each walks ahead on open flat floor and steps back often.
 HAND_MADE: dict[str, Physics] = {
     # at a wall it steps back and turns: in a 2-cell pocket it goes back at every step
