@@ -48,7 +48,8 @@ class Game:
     solid: BoolArray
     target: BoolArray
     positions: tuple[IntArray, ...]  #: per lemming, ``(N, 2)`` rows and columns
-    directions: tuple[IntArray | None, ...]  #: per lemming, ``(N,)`` of -1/+1, or None (positions only)
+    #: per lemming, ``(N,)`` of -1/+1 (0 where not observed), or None (positions only)
+    directions: tuple[IntArray | None, ...]
 
     @property
     def frames(self) -> int:
@@ -62,7 +63,9 @@ class Game:
         lemmings: list[dict[str, Any]] = []
         for pos, dirs in zip(self.positions, self.directions):
             item: dict[str, Any] = {"positions": pos.tolist()}
-            if dirs is not None:
+            if dirs is not None and dirs.size > 1 and dirs[0] != 0 and not dirs[1:].any():
+                item["start"] = int(dirs[0])
+            elif dirs is not None:
                 item["directions"] = dirs.tolist()
             lemmings.append(item)
         return {"map": rows, "frames": self.frames, "lemmings": lemmings}
@@ -70,6 +73,17 @@ class Game:
     def without_directions(self) -> Game:
         """The same game with the directions hidden."""
         return Game(self.solid, self.target, self.positions, tuple(None for _ in self.positions))
+
+    def with_start_directions(self) -> Game:
+        """The same game with every direction hidden but each lemming's first, the level's start marker
+        (0 marks a direction not observed)."""
+        starts = []
+        for pos, dirs in zip(self.positions, self.directions):
+            known = np.zeros(pos.shape[0], dtype=np.int64)
+            if dirs is not None and known.size:
+                known[0] = dirs[0]
+            starts.append(known)
+        return Game(self.solid, self.target, self.positions, tuple(starts))
 
 
 def observe(level: Level, bricks: Iterable[Brick] = (), *, physics: Physics | None = None) -> Game:

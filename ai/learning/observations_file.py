@@ -4,6 +4,9 @@ The documented format (see :mod:`ai.learning.observations`)::
 
     {"map": ["X  T", ...], "frames": N, "lemmings": [{"positions": [[r, c], ...], "directions": [1, -1, ...]}]}
 
+A lemming may give ``"start": -1`` or ``1`` (its level's start marker, ``<`` or ``>``) instead of its
+directions: positions only, with left and right named by the markers.
+
 Every cost is bounded before it is paid: the file is read in chunks, one line at a time
 (:func:`game.core.lines.read_lines`), and a line longer than :data:`MAX_LINE_BYTES` is refused once
 that much of it was read; in a line, the JSON is decoded piece by piece, each key's value and each
@@ -110,10 +113,17 @@ def _lemming_arrays(lem: object, here: str) -> tuple[IntArray, IntArray | None]:
     if dirs is not None and not (isinstance(dirs, list) and len(dirs) == len(pos)
                                  and all(type(v) is int and v in (-1, 1) for v in dirs)):
         raise ObservationError(f"{here}: 'directions' must list -1 or 1 for each of the {len(pos)} frames")
+    start = lem.get("start")
+    if start is not None and not (type(start) is int and start in (-1, 1)):
+        raise ObservationError(f"{here}: 'start' must be -1 (the level's '<' marker) or 1 ('>')")
+    if start is not None and dirs is not None and dirs[:1] != [start]:
+        raise ObservationError(f"{here}: 'start' and the first of 'directions' differ")
     try:
         arr = np.array(pos, dtype=np.int64).reshape(len(pos), 2)
     except OverflowError:
         raise ObservationError(f"{here}: a position lies outside the map") from None
+    if dirs is None and start is not None and pos:
+        dirs = [start] + [0] * (len(pos) - 1)  # 0: a direction not observed
     return arr, None if dirs is None else np.array(dirs, dtype=np.int64)
 
 

@@ -16,7 +16,10 @@ learner says so (and answers "yes", the game's convention).
 
 With positions only, the directions are a hidden state: in the shortest-list model they are variables
 too; in the fallback CP-SAT names them first (:mod:`ai.learning.hidden_directions`) and the rule list
-learned from them is shortened while it still replays every observed position.
+learned from them is shortened while it still replays every observed position.  Positions alone cannot
+tell a physics from its mirror image; the learned one is named so that a lemming on open flat floor walks
+ahead (:mod:`ai.learning.naming`), unless some directions were observed (a level's start markers), which
+then name left and right.
 
 >>> from game.core.physics_catalog import SHIPPED
 >>> from ai.learning.observations import random_game
@@ -48,6 +51,7 @@ from ai.learning.hidden_directions import (
     simplify,
 )
 from ai.learning.model_steps import distinct_steps, sample_steps
+from ai.learning.naming import ahead_sign, mirrored
 from ai.learning.observations import MIRROR, Game, Steps, observe, random_game, steps_of
 from game.core.level import Level
 from game.core.physics import CLASSIC, CONFIGS, NEIGHBOURS, Physics, Rule
@@ -305,9 +309,14 @@ def learn_physics(games: Sequence[Game], *, name: str = "learned", ctx: SolveCon
     _check(ctx)
     shortest = shortest_list(sample, name=name, ctx=ctx)
     explained = _explained_by(shortest, sample) if shortest is not None else None
-    best = _with_rival(explained, sample, ctx) if explained is not None else _learn_hidden(sample, name, ctx)
-    best.notes.append("positions cannot tell left from right: directions are named after the way "
-                      "lemmings mostly go")
+    named = bool((sample.direction != 0).any())  # some directions seen (the start markers): they name left and right
+    best = _with_rival(explained, sample, ctx) if explained is not None else _learn_hidden(sample, name, named, ctx)
+    if named:
+        best.notes.append("positions only, with the directions seen at some frames: left and right are named after them")
+    else:
+        best = _named_ahead(best)
+        best.notes.append("positions cannot tell left from right: directions are named so that a lemming on open "
+                          "flat floor walks ahead")
     if sampled:
         best.notes.append(sampled)
     return best
@@ -335,27 +344,40 @@ def _with_rival(result: LearnedPhysics, steps: Steps, ctx: SolveContext | None) 
     return result
 
 
+def _named_ahead(result: LearnedPhysics) -> LearnedPhysics:
+    """``result`` with left and right named so that a lemming on open flat floor walks ahead
+    (:func:`ai.learning.naming.ahead_sign`): its physics, rival and unseen neighbourhoods mirrored when
+    the learner had named them the other way round (positions alone cannot tell the two apart)."""
+    if ahead_sign(result.physics) >= 0:
+        return result
+    result.physics = mirrored(result.physics)
+    result.unseen = np.sort(MIRROR[result.unseen])
+    if result.rival is not None:
+        result.rival = mirrored(result.rival)
+    return result
+
+
 def _explained_by(physics: Physics, steps: Steps) -> LearnedPhysics | None:
-    """The report on ``physics`` learned from positions only, under the directions it implies (named
-    after the way lemmings mostly go); ``None`` if it does not explain the steps."""
+    """The report on ``physics`` learned from positions only, under the directions it implies;
+    ``None`` if it does not explain the steps."""
     implied = implied_directions(physics, steps)
     if implied is None:
         return None
     d0, d1 = implied
-    if int((steps.moves[:, 1] * d0).sum()) < 0:
-        physics, d0, d1 = mirrored(physics), -d0, -d1
     config, outcome = examples(steps, d0, d1)
     ev = evidence(config, outcome, steps.on_target)
     return report(ev, physics, positions_only=True, example_count=steps.count)
 
 
-def _learn_hidden(steps: Steps, name: str, ctx: SolveContext | None) -> LearnedPhysics:
+def _learn_hidden(steps: Steps, name: str, named: bool, ctx: SolveContext | None) -> LearnedPhysics:
     """Positions only: for each naming prior, directions inferred, rules fitted and refitted under the
-    directions they imply while shorter; the shortest list wins."""
+    directions they imply while shorter; the shortest list wins.  ``named``: some directions were seen
+    (they are kept); otherwise the rules are fitted with lemmings going mostly ahead (the caller names
+    left and right afterwards)."""
     best: LearnedPhysics | None = None
     for prior in PRIORS:  # each prior names the directions; the shortest rule list after simplify wins
         d0, d1 = infer_directions(steps, ctx=ctx, prior=prior)
-        if int((steps.moves[:, 1] * d0).sum()) < 0:  # name the directions after the way lemmings mostly go
+        if not named and int((steps.moves[:, 1] * d0).sum()) < 0:
             d0, d1 = -d0, -d1
         result = _refit_while_shorter(_fit_hidden(steps, d0, d1, name, ctx), steps, name, ctx)
         if best is None or _size(result.physics) < _size(best.physics):
@@ -375,19 +397,6 @@ def _refit_while_shorter(result: LearnedPhysics, steps: Steps, name: str, ctx: S
             break
         result = again
     return result
-
-
-def mirrored(physics: Physics) -> Physics:
-    """``physics`` with left and right named the other way round (it moves lemmings alike when every
-    lemming starts facing the other way).
-
-    >>> from game.core.physics_catalog import SHIPPED
-    >>> mirrored(mirrored(SHIPPED["climber"])) == SHIPPED["climber"]
-    True
-    """
-    rules = tuple(Rule(tuple(sorted(((dr, -da), solid) for (dr, da), solid in rule.when)),
-                       (rule.move[0], -rule.move[1]), rule.turn) for rule in physics.rules)
-    return Physics(physics.name, physics.targets_stop, rules)
 
 
 def _fit_hidden(steps: Steps, d0: IntArray, d1: IntArray, name: str, ctx: SolveContext | None) -> LearnedPhysics:
@@ -422,6 +431,8 @@ class Agreement:
     #: positions agree from any start on any map (:func:`~game.core.physics_views.moves_alike`; when ``flipped``,
     #: with every start direction of the learned physics reversed: positions alone cannot name left and right)
     proved: bool = False
+    #: positions agree from any start on any map with the directions named as the true physics names them
+    same_names: bool = False
 
     @property
     def exact(self) -> bool:
@@ -449,8 +460,9 @@ def agreement(learned: Physics, truth: Physics, *, seed: int = 12345, maps: int 
             alike[flip] += _alike(truth_game, learned, flip)
     flipped = alike[True] > alike[False]
     best_alike = alike[flipped]
+    same_names = moves_alike(truth, learned)
     return Agreement(total, best_alike, flipped, same_behaviour(learned, truth),
-                     moves_alike(truth, learned, opposite=flipped))
+                     same_names or moves_alike(truth, learned, opposite=flipped), same_names)
 
 
 def _alike(game: Game, physics: Physics, flip: bool) -> int:

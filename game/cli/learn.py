@@ -19,6 +19,8 @@ MAX_GAMES = 10_000
 
 def _physics_learner_problem(args: argparse.Namespace) -> str:
     """What is wrong with the physics learner's arguments ("" when nothing)."""
+    if args.starts and not args.positions_only:
+        return "--starts goes with --positions-only (fully observed games show every direction)"
     if args.observations:
         if args.physics or args.active or args.games is not None:
             return "--observations learns from the file only: no --physics, --active or --games"
@@ -29,9 +31,9 @@ def _physics_learner_problem(args: argparse.Namespace) -> str:
 
 def _tree_learner_problem(args: argparse.Namespace) -> str:
     """What is wrong with the decision-tree learner's arguments ("" when nothing)."""
-    if args.observations or args.physics:
-        return ("--observations and --physics go with the physics learner (no --model, --regime, --mirror, "
-                "--queries or --curve)")
+    if args.observations or args.physics or args.starts:
+        return ("--observations, --starts and --physics go with the physics learner (no --model, --regime, "
+                "--mirror, --queries or --curve)")
     if args.games is not None and args.games < 0:
         return "--games must be >= 0"
     if args.queries is not None and args.queries < 0:
@@ -76,7 +78,8 @@ def register(sub: Subparsers) -> None:
     )
     p.add_argument("--observations", default=None, type=path_arg, metavar="FILE.jsonl",
                    help='games to learn from, one JSON object a line: {"map": [...], "frames": N, "lemmings": '
-                        '[{"positions": [[r, c], ...], "directions": [1, -1, ...]}]} (no directions: positions only)')
+                        '[{"positions": [[r, c], ...], "directions": [1, -1, ...]}]} (no directions: positions only; '
+                        '"start": -1 or 1 instead: positions and the start marker)')
     p.add_argument("--physics", default=None, metavar="NAME|FILE.json",
                    help="the engine's physics for generated games (shipped name or JSON file; default classic)")
     p.add_argument("--games", type=int_arg(0, MAX_GAMES), default=None,
@@ -94,6 +97,9 @@ def register(sub: Subparsers) -> None:
                    help="with --active --regime many: most query levels after the games (default 3)")
     p.add_argument("--positions-only", action="store_true",
                    help="observe only positions (no direction): invent a hidden state, then verify positions")
+    p.add_argument("--starts", action="store_true",
+                   help="with --positions-only: the learner also sees each lemming's start marker (< or >), "
+                        "which names left and right (without it, a lemming on open flat floor walks ahead)")
     p.add_argument("--seed", type=int_arg(0, 2**32 - 1), default=0, help="random seed, 0 to 2^32-1 (default 0)")
     p.add_argument("--model", choices=["tree", "logreg", "mlp", "best"], default=None,
                    help="model: decision tree (default), logistic regression with pairwise products, small MLP, "

@@ -67,7 +67,7 @@ def physics(args: argparse.Namespace) -> int:
         try:
             games, truth = _games(args, ctx)
             if args.positions_only:
-                games = [g.without_directions() for g in games]
+                games = [g.with_start_directions() if args.starts else g.without_directions() for g in games]
             if args.active and truth is not None:
                 result = facade.learn_by_asking(facade.engine_for(truth), games, seed=args.seed, ctx=ctx)
             else:
@@ -88,7 +88,8 @@ def physics(args: argparse.Namespace) -> int:
             else:
                 exact = agree.proved
                 data["verification"] = {"engine": truth.name, "table_exact": agree.table_exact,
-                                        "exact": agree.proved, "lemmings_alike": agree.alike,
+                                        "exact": agree.proved, "same_names": agree.same_names,
+                                        "lemmings_alike": agree.alike,
                                         "lemmings": agree.lemmings}
     if args.out:
         guard_outputs(args)  # again: the learning may have taken a while
@@ -122,7 +123,9 @@ def _print_physics(args: argparse.Namespace, result: facade.LearnedPhysics, data
         v = data["verification"]
         print(f"checked against the engine: {'EXACT' if exact else 'NOT exact'} "
               f"({'every lemming moves alike from any start on any map' if exact else 'some lemmings go elsewhere'}"
-              f"{', same table' if v['table_exact'] else ''}; {v['lemmings_alike']:,} of {v['lemmings']:,} "
+              f"{', same table' if v['table_exact'] else ''}"
+              f"{'' if v['same_names'] or not exact else ', with left and right named the other way round'}; "
+              f"{v['lemmings_alike']:,} of {v['lemmings']:,} "
               "lemmings on unseen maps move alike)")
     if args.out:
         print(f"rules saved to {args.out}")

@@ -48,6 +48,18 @@ def test_keys_in_any_order_and_spaces_anywhere(tmp_path: Path) -> None:
     assert game.positions[0].tolist() == [[0, 0], [0, 1]] and game.directions[0] is not None
 
 
+def test_start_markers_read_as_the_first_direction_alone_and_write_back(tmp_path: Path) -> None:
+    game = random_game(np.random.default_rng(3), SHIPPED["classic"], lemmings=5, frames=6).with_start_directions()
+    line = json.dumps(game.to_json())
+    assert '"start"' in line and '"directions"' not in line
+    (back,) = read_observations(line, "g.jsonl")
+    for ours, theirs in zip(game.directions, back.directions):
+        assert ours is not None and theirs is not None and ours.tolist() == theirs.tolist()
+        assert ours[0] in (-1, 1) and not ours[1:].any()
+    steps = steps_of([back])
+    assert (steps.direction != 0).sum() == 5 and not steps.next_direction.any()
+
+
 @pytest.mark.parametrize("line, words", [
     ('{"map": ["  T"], "frames": 1, "lemmings": [{"positions": [[0, 0]]}] "x": 1}', "not valid JSON"),
     ('{"map": ["  T"], "frames": 1, "lemmings": [{"positions": [[0, 0]]}]} [', "extra data"),
@@ -56,6 +68,9 @@ def test_keys_in_any_order_and_spaces_anywhere(tmp_path: Path) -> None:
     ('{"map": ["  T"], "frames": 1, "lemmings": [{"positions": [[0, NaN]]}]}', "NaN is not a number"),
     ('{"map": ["  T"], "frames": 1, "lemmings": [[' + "[" * 3000 + "]" * 3000 + "]]}", "not valid JSON"),
     ('{"map": ["  T"], "frames": 1, "lemmings": []}', "1-20,000 lemmings"),
+    ('{"map": ["  T"], "frames": 1, "lemmings": [{"positions": [[0, 0]], "start": 0}]}', "'start' must be -1"),
+    ('{"map": ["  T"], "frames": 1, "lemmings": [{"positions": [[0, 0]], "start": 1, "directions": [-1]}]}',
+     "'start' and the first of 'directions' differ"),
 ])
 def test_bad_lines_name_the_line_and_the_problem(line: str, words: str) -> None:
     with pytest.raises(ObservationError) as info:

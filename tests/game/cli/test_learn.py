@@ -151,3 +151,20 @@ def test_the_check_against_the_engine_runs_within_the_limit(monkeypatch: pytest.
     captured = capsys.readouterr()
     assert json.loads(captured.out)["verification"] == {"engine": "classic", "stopped": "cancelled"}
     assert "the rules are learned but not checked" in captured.err
+
+
+def test_start_markers_name_left_and_right_of_a_physics_that_walks_back(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """Positions alone name a physics so that a lemming on open flat floor walks ahead; with the start
+    markers the learner names the directions as the engine does, even for one that walks back."""
+    back = tmp_path / "back.json"
+    back.write_text(json.dumps({"name": "back", "rules": [
+        {"when": {"1,0": "free"}, "move": [1, 0]}, {"when": {"0,-1": "free"}, "move": [0, -1]},
+        {"when": {}, "move": [0, 0], "turn": True}]}))
+    assert main(["learn", "--physics", str(back), "--positions-only", "--starts", "--json"]) == 0
+    verification = json.loads(capsys.readouterr().out)["verification"]
+    assert verification["exact"] and verification["same_names"]
+    assert main(["learn", "--physics", str(back), "--positions-only"]) == 0
+    assert "with left and right named the other way round" in capsys.readouterr().out
+    assert main(["learn", "--starts"]) == 2
+    assert "--starts goes with --positions-only" in capsys.readouterr().err
