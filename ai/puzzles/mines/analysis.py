@@ -72,17 +72,17 @@ Constraint = tuple[frozenset[Pos], int]
 
 def _constraints(view: MinesView) -> tuple[list[Constraint], set[Pos]]:
     unknown = set(view.unknown())
+    cells = view.cells
     cons: list[Constraint] = []
-    for r in range(view.height):
-        for c in range(view.width):
-            v = view.at(r, c)
+    for r, row in enumerate(cells):
+        for c, v in enumerate(row):
             if v < 0:
                 continue
-            cells = frozenset(p for p in neighbours(view.width, view.height, r, c) if p in unknown)
-            if v > len(cells):
+            around = frozenset(p for p in neighbours(view.width, view.height, r, c) if cells[p[0]][p[1]] < 0)
+            if v > len(around):
                 raise Contradiction
-            if cells:
-                cons.append((cells, v))
+            if around:
+                cons.append((around, v))
     return cons, unknown
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 
 from ai.puzzles.mines.analysis import AnalysisStatus, MinesAnalysis
 from game.core.errors import GameError
@@ -83,21 +84,26 @@ def check_against_view(view: MinesView, analysis: MinesAnalysis) -> None:
         return
     if set(analysis.probability) != set(view.unknown()):
         raise WrongAnswerError("the probabilities do not cover exactly the unknown cells")
-    if sum(analysis.probability.values(), Fraction(0)) != view.mines:
+    scale = lcm(*(p.denominator for p in analysis.probability.values()))
+    numerators = {p: v.numerator * (scale // v.denominator) for p, v in analysis.probability.items()}
+    if sum(numerators.values()) != view.mines * scale:
         raise WrongAnswerError("the probabilities do not add up to the number of mines")
-    if any(not 0 <= p <= 1 for p in analysis.probability.values()):
+    if any(not 0 <= n <= scale for n in numerators.values()):
         raise WrongAnswerError("a probability lies outside [0, 1]")
-    if analysis.safe != {p for p, v in analysis.probability.items() if v == 0} or \
-            analysis.mined != {p for p, v in analysis.probability.items() if v == 1}:
+    if analysis.safe != {p for p, n in numerators.items() if n == 0} or \
+            analysis.mined != {p for p, n in numerators.items() if n == scale}:
         raise WrongAnswerError("the proved cells are not the probabilities 0 and 1")
-    for r in range(view.height):
-        for c in range(view.width):
-            if view.at(r, c) >= 0:
-                around = sum((analysis.probability[q] for q in neighbours(view.width, view.height, r, c)
-                              if q in analysis.probability), Fraction(0))
-                if around != view.at(r, c):
-                    raise WrongAnswerError(f"the probabilities around ({r}, {c}) add up to {around}, "
-                                           f"not {view.at(r, c)}")
+    cells = view.cells
+    around: dict[Pos, int] = {}  # revealed number -> its unknown neighbours' probabilities, times scale
+    for (r, c), n in numerators.items():
+        for q in neighbours(view.width, view.height, r, c):
+            if cells[q[0]][q[1]] >= 0:
+                around[q] = around.get(q, 0) + n
+    for r, row in enumerate(cells):
+        for c, v in enumerate(row):
+            if v >= 0 and around.get((r, c), 0) != v * scale:
+                total = Fraction(around.get((r, c), 0), scale)
+                raise WrongAnswerError(f"the probabilities around ({r}, {c}) add up to {total}, not {v}")
 
 
 def check_against_board(board: MinesBoard, analysis: MinesAnalysis) -> None:
