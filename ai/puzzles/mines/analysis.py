@@ -61,6 +61,7 @@ class MinesAnalysis:
     components: int = 0  #: independent parts of the frontier
     frontier: int = 0  #: unknown cells next to a number (after the trivial rules)
     nodes: int = 0  #: backtracking nodes visited
+    weight: int = 0  #: how many arrangements of the mines fit (each equally likely)
 
 
 class Contradiction(Exception):
@@ -283,7 +284,7 @@ def analyze(view: MinesView, ctx: SolveContext | None = None) -> MinesAnalysis:
             probability[cell] = p
     safe = frozenset(p for p, v in probability.items() if v == 0)
     mined = frozenset(p for p, v in probability.items() if v == 1)
-    return MinesAnalysis(AnalysisStatus.OK, safe, mined, probability, len(comps), len(frontier), nodes[0])
+    return MinesAnalysis(AnalysisStatus.OK, safe, mined, probability, len(comps), len(frontier), nodes[0], weight)
 
 
 __all__ = ["AnalysisStatus", "MinesAnalysis", "analyze"]

@@ -26,9 +26,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 
+from ai.kernel.context import SolveContext
 from ai.puzzles.mines.analysis import AnalysisStatus, MinesAnalysis
+from ai.puzzles.mines.lookahead import best_guess
 from game.core.errors import GameError
-from game.core.puzzles.mines import MinesBoard, MinesView, Pos, neighbours
+from game.core.puzzles.mines import FirstClick, MinesBoard, MinesView, Pos, neighbours
 
 
 class MoveKind(str, enum.Enum):
@@ -52,6 +54,19 @@ class WrongAnswerError(GameError):
     """An analysis disagreed with the board (a solver bug; the answer is never shown)."""
 
 
+def first_click(width: int, height: int, rule: FirstClick = FirstClick.CELL) -> Pos:
+    """The first cell to open: a corner when only that cell is sure to be safe (it is the likeliest to
+    be a zero), the cell at row 4, column 4 (or the middle of a smaller board) when the first click opens
+    an area (a wider opening with the edge still close).
+
+    >>> first_click(30, 16), first_click(30, 16, FirstClick.AREA), first_click(3, 3, FirstClick.AREA)
+    ((0, 0), (3, 3), (1, 1))
+    """
+    if rule == FirstClick.CELL:
+        return 0, 0
+    return min(3, (height - 1) // 2), min(3, (width - 1) // 2)
+
+
 def guess_key(view: MinesView, analysis: MinesAnalysis, p: Pos) -> tuple[Fraction, int, int, Pos]:
     """Sort key of a guess: probability, unknown neighbours, no revealed neighbour, position."""
     around = list(neighbours(view.width, view.height, *p))
@@ -60,7 +75,7 @@ def guess_key(view: MinesView, analysis: MinesAnalysis, p: Pos) -> tuple[Fractio
     return analysis.probability[p], unknown, 0 if touches else 1, p
 
 
-def next_moves(view: MinesView, analysis: MinesAnalysis) -> Moves:
+def next_moves(view: MinesView, analysis: MinesAnalysis, ctx: SolveContext | None = None) -> Moves:
     """Every proved-safe unknown cell, else the best guess (see the module docstring)."""
     if analysis.status != AnalysisStatus.OK or not analysis.probability:
         return Moves(MoveKind.NONE, (), Fraction(0))
@@ -70,7 +85,7 @@ def next_moves(view: MinesView, analysis: MinesAnalysis) -> Moves:
     open_cells = [p for p, v in analysis.probability.items() if view.at(*p) < 0 and v < 1]
     if not open_cells:
         return Moves(MoveKind.NONE, (), Fraction(0))
-    best = min(open_cells, key=lambda p: guess_key(view, analysis, p))
+    best = best_guess(view, analysis, open_cells, lambda p: guess_key(view, analysis, p), ctx)
     return Moves(MoveKind.GUESS, (best,), analysis.probability[best])
 
 
@@ -117,4 +132,4 @@ def check_against_board(board: MinesBoard, analysis: MinesAnalysis) -> None:
         raise WrongAnswerError(f"proved safe but mined: {wrong_safe[:3]}; proved mined but safe: {wrong_mined[:3]}")
 
 
-__all__ = ["MoveKind", "Moves", "WrongAnswerError", "check_against_board", "check_against_view", "guess_key", "next_moves"]
+__all__ = ["MoveKind", "Moves", "WrongAnswerError", "check_against_board", "check_against_view", "first_click", "guess_key", "next_moves"]

@@ -20,11 +20,13 @@ def bench(args: argparse.Namespace) -> int:
     check_size(width, height, args.mines)  # GameError: one message, exit 2
     with command_context(args.time_limit, solver="mines") as ctx:
         result = facade.mines_bench(width, height, args.mines, games=args.games, seed=args.seed,
-                                    workers=args.workers, ctx=ctx)
+                                    workers=args.workers, rules=args.rules, ctx=ctx)
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"{result['wins']} wins out of {result['games']} games ({width}x{height}, {args.mines} mines)")
+        low, high = result["ci95"]
+        print(f"{result['wins']} wins out of {result['games']} games ({width}x{height}, {args.mines} mines, "
+              f"{args.rules} first click): {100 * result['rate']:.1f}% (95% interval {100 * low:.1f}-{100 * high:.1f}%)")
     if "stopped" in result:
         print(f"stopped early ({result['stopped']}): {result['games']} of {args.games} games played",
               file=sys.stderr)

@@ -14,7 +14,8 @@ from game.cli.main import main
 def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["mines", "bench", "--size", "9x9", "--mines", "10", "--games", "4", "--seed", "2", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"games", "wins"} and out["games"] == 4 and 0 <= out["wins"] <= 4
+    assert out["games"] == 4 and 0 <= out["wins"] <= 4 and out["rules"] == "safe"
+    assert out["ci95"][0] <= out["rate"] == out["wins"] / 4 <= out["ci95"][1]
 
 
 @pytest.mark.parametrize("args", [
