@@ -1,8 +1,10 @@
 """What to play next: every proved-safe cell, otherwise the least risky guess; and the model check.
 
-The guess is the unknown cell with the least exact mine probability; ties go to the cell with the
-fewest unknown neighbours (corners, then edges: the likeliest to open a zero and give information),
-then to the cell nearest the revealed area, then row by row.
+The guess comes from :mod:`ai.puzzles.mines.lookahead`: among the cells whose exact mine probability is
+near the least, the one most likely to survive this reveal *and* the next move; ties go to the chance of
+progress, then to the lower probability, then (:func:`guess_key`) to the cell with the fewest unknown
+neighbours (corners, then edges: the likeliest to open a zero), then to the cell nearest the revealed
+area, then row by row.  The first click (:func:`first_click`) depends on the rule of the first click.
 
 Every answer is replayed against the board before use (:func:`check_against_board`): a cell called
 safe must not hold a mine, a cell called mined must, and the probabilities (exact fractions) must
@@ -27,7 +29,7 @@ from fractions import Fraction
 from math import lcm
 
 from ai.kernel.context import SolveContext
-from ai.puzzles.mines.analysis import AnalysisStatus, MinesAnalysis
+from ai.puzzles.mines.analysis import AnalysisStatus, MinesAnalysis, analyze
 from ai.puzzles.mines.lookahead import best_guess
 from game.core.errors import GameError
 from game.core.puzzles.mines import FirstClick, MinesBoard, MinesView, Pos, neighbours
@@ -48,6 +50,21 @@ class Moves:
     kind: MoveKind
     cells: tuple[Pos, ...]
     risk: Fraction
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The analysis of a view and the moves chosen from it (one answer, so the odds shown and the move
+    played always come from the same analysis)."""
+
+    analysis: MinesAnalysis
+    moves: Moves
+
+
+def advise(view: MinesView, ctx: SolveContext | None = None) -> Advice:
+    """The exact analysis of ``view`` and :func:`next_moves` from it."""
+    analysis = analyze(view, ctx)
+    return Advice(analysis, next_moves(view, analysis, ctx))
 
 
 class WrongAnswerError(GameError):
@@ -132,4 +149,4 @@ def check_against_board(board: MinesBoard, analysis: MinesAnalysis) -> None:
         raise WrongAnswerError(f"proved safe but mined: {wrong_safe[:3]}; proved mined but safe: {wrong_mined[:3]}")
 
 
-__all__ = ["MoveKind", "Moves", "WrongAnswerError", "check_against_board", "check_against_view", "first_click", "guess_key", "next_moves"]
+__all__ = ["Advice", "MoveKind", "Moves", "advise", "WrongAnswerError", "check_against_board", "check_against_view", "first_click", "guess_key", "next_moves"]
