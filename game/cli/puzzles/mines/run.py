@@ -49,15 +49,15 @@ def solve(args: argparse.Namespace) -> int:
         raise GameError(f"{args.board}: {exc}") from None
     with command_context(args.time_limit, solver="mines") as ctx:
         try:
-            analysis = facade.mines_analyze(view, ctx)
+            advice = facade.mines_advise(view, ctx)
         except facade.SolveStopped:
             print(f"{args.board}: stopped after {args.time_limit:g} s (the frontier is too large to count exactly)",
                   file=sys.stderr)
             return 1
+    analysis, moves = advice.analysis, advice.moves
     if analysis.status != facade.MinesAnalysisStatus.OK:
         raise GameError(f"{args.board}: no arrangement of {view.mines} mines fits these numbers")
     facade.mines_check_against_view(view, analysis)  # WrongAnswerError (a GameError): one message, exit 2
-    moves = facade.mines_next_moves(view, analysis)
     out = {
         "status": analysis.status.value,
         "safe": sorted([r, c] for r, c in analysis.safe),
