@@ -13,7 +13,7 @@ the one way a piece of AI work learns its deadline, its cancel request and where
   learning entries (:func:`learn_physics`, :func:`learn_rules`, the player's :func:`knowledge`).
 * **Reverse Life**: :func:`life_reverse`, :func:`life_hint`, :func:`life_backbone`, :func:`life_learn_rule`.
 * **Peg solitaire**: :func:`pegs_solve`, :func:`pegs_hint`, :func:`pegs_learn`, :func:`pegs_table`.
-* **Minesweeper**: :func:`mines_analyze`, :func:`mines_next_moves`, :func:`mines_bench`.
+* **Minesweeper**: :func:`mines_analyze`, :func:`mines_advise`, :func:`mines_next_moves`, :func:`mines_bench`.
 * **Running work in a child process**: :func:`run_in_child` (the app's job runner uses it).
 
 >>> from game.core.level import Level
@@ -52,7 +52,11 @@ from ai.puzzles.mines.analysis import AnalysisStatus as MinesAnalysisStatus
 from ai.puzzles.mines.analysis import MinesAnalysis
 from ai.puzzles.mines.analysis import analyze as mines_analyze
 from ai.puzzles.mines.play import bench as mines_bench
+from ai.puzzles.mines.policy import Advice as MinesAdvice
 from ai.puzzles.mines.policy import MoveKind as MinesMoveKind
+from ai.puzzles.mines.policy import Moves as MinesMoves
+from ai.puzzles.mines.policy import advise as mines_advise
+from ai.puzzles.mines.policy import first_click as mines_first_click
 from ai.puzzles.mines.policy import WrongAnswerError as MinesWrongAnswerError
 from ai.puzzles.mines.policy import check_against_board as mines_check_against_board
 from ai.puzzles.mines.policy import check_against_view as mines_check_against_view
@@ -90,14 +94,14 @@ __all__ = [
     "COMPARTMENT_GRIDS", "MODEL_CURVES", "REGIME_CURVES", "Curves", "GENERATION_MIN_SIDE", "SOLVERS",
     "Analysis", "AnalysisStatus", "Hint", "HintAction", "JobCancelled", "JobFailed", "Knowledge", "LifeHint", "LifeHintKind",
     "LifeReverseStatus",
-    "MinesAnalysis", "MinesAnalysisStatus", "MinesMoveKind", "MinesWrongAnswerError", "PegsStatus", "Progress",
+    "MinesAdvice", "MinesAnalysis", "MinesAnalysisStatus", "MinesMoveKind", "MinesMoves", "MinesWrongAnswerError", "PegsStatus", "Progress",
     "ProgressBar", "ProgressCallback", "Rating", "RelaxedSolution", "RulePicture", "RunSpec", "SolveContext",
     "SolveMode", "SolveResult", "SolveStatus", "SolveStopped", "Solver", "StopReason", "WrongSolutionError",
     "agreement", "analyse_level", "compute_hint", "default_jobs", "difficulty_spec",
     "engine_for", "fork_available", "generate_run", "get_solver", "knowledge", "last_arrival_frame",
     "learn_by_asking", "learn_physics", "learn_positions", "learn_rules", "learned_hint", "learning_curves",
     "life_backbone", "life_disagreements", "life_hint", "life_learn_rule", "life_reverse", "load_observations",
-    "mines_analyze", "mines_bench", "mines_check_against_board", "mines_check_against_view", "mines_next_moves",
+    "mines_advise", "mines_analyze", "mines_bench", "mines_first_click", "mines_check_against_board", "mines_check_against_view", "mines_next_moves",
     "offered_solvers", "ordinary_games", "pegs_hint", "pegs_learn", "pegs_parse_games", "pegs_random_games",
     "pegs_solve", "pegs_table", "pegs_verify", "physics_key", "pick_certifier", "plan_result", "player_label",
     "player_plan", "rate_level", "rated_level", "read_rules", "record_run", "rule_difference", "run_bench",

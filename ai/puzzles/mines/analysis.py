@@ -61,6 +61,7 @@ class MinesAnalysis:
     components: int = 0  #: independent parts of the frontier
     frontier: int = 0  #: unknown cells next to a number (after the trivial rules)
     nodes: int = 0  #: backtracking nodes visited
+    weight: int = 0  #: how many arrangements of the mines fit (each equally likely)
 
 
 class Contradiction(Exception):
@@ -72,17 +73,17 @@ Constraint = tuple[frozenset[Pos], int]
 
 def _constraints(view: MinesView) -> tuple[list[Constraint], set[Pos]]:
     unknown = set(view.unknown())
+    cells = view.cells
     cons: list[Constraint] = []
-    for r in range(view.height):
-        for c in range(view.width):
-            v = view.at(r, c)
+    for r, row in enumerate(cells):
+        for c, v in enumerate(row):
             if v < 0:
                 continue
-            cells = frozenset(p for p in neighbours(view.width, view.height, r, c) if p in unknown)
-            if v > len(cells):
+            around = frozenset(p for p in neighbours(view.width, view.height, r, c) if cells[p[0]][p[1]] < 0)
+            if v > len(around):
                 raise Contradiction
-            if cells:
-                cons.append((cells, v))
+            if around:
+                cons.append((around, v))
     return cons, unknown
 
 
@@ -283,7 +284,7 @@ def analyze(view: MinesView, ctx: SolveContext | None = None) -> MinesAnalysis:
             probability[cell] = p
     safe = frozenset(p for p, v in probability.items() if v == 0)
     mined = frozenset(p for p, v in probability.items() if v == 1)
-    return MinesAnalysis(AnalysisStatus.OK, safe, mined, probability, len(comps), len(frontier), nodes[0])
+    return MinesAnalysis(AnalysisStatus.OK, safe, mined, probability, len(comps), len(frontier), nodes[0], weight)
 
 
 __all__ = ["AnalysisStatus", "MinesAnalysis", "analyze"]

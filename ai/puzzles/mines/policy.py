@@ -1,8 +1,10 @@
 """What to play next: every proved-safe cell, otherwise the least risky guess; and the model check.
 
-The guess is the unknown cell with the least exact mine probability; ties go to the cell with the
-fewest unknown neighbours (corners, then edges: the likeliest to open a zero and give information),
-then to the cell nearest the revealed area, then row by row.
+The guess comes from :mod:`ai.puzzles.mines.lookahead`: among the cells whose exact mine probability is
+near the least, the one most likely to survive this reveal *and* the next move; ties go to the chance of
+progress, then to the lower probability, then (:func:`guess_key`) to the cell with the fewest unknown
+neighbours (corners, then edges: the likeliest to open a zero), then to the cell nearest the revealed
+area, then row by row.  The first click (:func:`first_click`) depends on the rule of the first click.
 
 Every answer is replayed against the board before use (:func:`check_against_board`): a cell called
 safe must not hold a mine, a cell called mined must, and the probabilities (exact fractions) must
@@ -24,10 +26,13 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 
-from ai.puzzles.mines.analysis import AnalysisStatus, MinesAnalysis
+from ai.kernel.context import SolveContext
+from ai.puzzles.mines.analysis import AnalysisStatus, MinesAnalysis, analyze
+from ai.puzzles.mines.lookahead import best_guess
 from game.core.errors import GameError
-from game.core.puzzles.mines import MinesBoard, MinesView, Pos, neighbours
+from game.core.puzzles.mines import FirstClick, MinesBoard, MinesView, Pos, neighbours
 
 
 class MoveKind(str, enum.Enum):
@@ -47,8 +52,36 @@ class Moves:
     risk: Fraction
 
 
+@dataclass(frozen=True)
+class Advice:
+    """The analysis of a view and the moves chosen from it (one answer, so the odds shown and the move
+    played always come from the same analysis)."""
+
+    analysis: MinesAnalysis
+    moves: Moves
+
+
+def advise(view: MinesView, ctx: SolveContext | None = None) -> Advice:
+    """The exact analysis of ``view`` and :func:`next_moves` from it."""
+    analysis = analyze(view, ctx)
+    return Advice(analysis, next_moves(view, analysis, ctx))
+
+
 class WrongAnswerError(GameError):
     """An analysis disagreed with the board (a solver bug; the answer is never shown)."""
+
+
+def first_click(width: int, height: int, rule: FirstClick = FirstClick.CELL) -> Pos:
+    """The first cell to open: a corner when only that cell is sure to be safe (it is the likeliest to
+    be a zero), the cell at row 4, column 4 (or the middle of a smaller board) when the first click opens
+    an area (a wider opening with the edge still close).
+
+    >>> first_click(30, 16), first_click(30, 16, FirstClick.AREA), first_click(3, 3, FirstClick.AREA)
+    ((0, 0), (3, 3), (1, 1))
+    """
+    if rule == FirstClick.CELL:
+        return 0, 0
+    return min(3, (height - 1) // 2), min(3, (width - 1) // 2)
 
 
 def guess_key(view: MinesView, analysis: MinesAnalysis, p: Pos) -> tuple[Fraction, int, int, Pos]:
@@ -59,7 +92,7 @@ def guess_key(view: MinesView, analysis: MinesAnalysis, p: Pos) -> tuple[Fractio
     return analysis.probability[p], unknown, 0 if touches else 1, p
 
 
-def next_moves(view: MinesView, analysis: MinesAnalysis) -> Moves:
+def next_moves(view: MinesView, analysis: MinesAnalysis, ctx: SolveContext | None = None) -> Moves:
     """Every proved-safe unknown cell, else the best guess (see the module docstring)."""
     if analysis.status != AnalysisStatus.OK or not analysis.probability:
         return Moves(MoveKind.NONE, (), Fraction(0))
@@ -69,7 +102,7 @@ def next_moves(view: MinesView, analysis: MinesAnalysis) -> Moves:
     open_cells = [p for p, v in analysis.probability.items() if view.at(*p) < 0 and v < 1]
     if not open_cells:
         return Moves(MoveKind.NONE, (), Fraction(0))
-    best = min(open_cells, key=lambda p: guess_key(view, analysis, p))
+    best = best_guess(view, analysis, open_cells, lambda p: guess_key(view, analysis, p), ctx)
     return Moves(MoveKind.GUESS, (best,), analysis.probability[best])
 
 
@@ -83,21 +116,26 @@ def check_against_view(view: MinesView, analysis: MinesAnalysis) -> None:
         return
     if set(analysis.probability) != set(view.unknown()):
         raise WrongAnswerError("the probabilities do not cover exactly the unknown cells")
-    if sum(analysis.probability.values(), Fraction(0)) != view.mines:
+    scale = lcm(*(p.denominator for p in analysis.probability.values()))
+    numerators = {p: v.numerator * (scale // v.denominator) for p, v in analysis.probability.items()}
+    if sum(numerators.values()) != view.mines * scale:
         raise WrongAnswerError("the probabilities do not add up to the number of mines")
-    if any(not 0 <= p <= 1 for p in analysis.probability.values()):
+    if any(not 0 <= n <= scale for n in numerators.values()):
         raise WrongAnswerError("a probability lies outside [0, 1]")
-    if analysis.safe != {p for p, v in analysis.probability.items() if v == 0} or \
-            analysis.mined != {p for p, v in analysis.probability.items() if v == 1}:
+    if analysis.safe != {p for p, n in numerators.items() if n == 0} or \
+            analysis.mined != {p for p, n in numerators.items() if n == scale}:
         raise WrongAnswerError("the proved cells are not the probabilities 0 and 1")
-    for r in range(view.height):
-        for c in range(view.width):
-            if view.at(r, c) >= 0:
-                around = sum((analysis.probability[q] for q in neighbours(view.width, view.height, r, c)
-                              if q in analysis.probability), Fraction(0))
-                if around != view.at(r, c):
-                    raise WrongAnswerError(f"the probabilities around ({r}, {c}) add up to {around}, "
-                                           f"not {view.at(r, c)}")
+    cells = view.cells
+    around: dict[Pos, int] = {}  # revealed number -> its unknown neighbours' probabilities, times scale
+    for (r, c), n in numerators.items():
+        for q in neighbours(view.width, view.height, r, c):
+            if cells[q[0]][q[1]] >= 0:
+                around[q] = around.get(q, 0) + n
+    for r, row in enumerate(cells):
+        for c, v in enumerate(row):
+            if v >= 0 and around.get((r, c), 0) != v * scale:
+                total = Fraction(around.get((r, c), 0), scale)
+                raise WrongAnswerError(f"the probabilities around ({r}, {c}) add up to {total}, not {v}")
 
 
 def check_against_board(board: MinesBoard, analysis: MinesAnalysis) -> None:
@@ -111,4 +149,4 @@ def check_against_board(board: MinesBoard, analysis: MinesAnalysis) -> None:
         raise WrongAnswerError(f"proved safe but mined: {wrong_safe[:3]}; proved mined but safe: {wrong_mined[:3]}")
 
 
-__all__ = ["MoveKind", "Moves", "WrongAnswerError", "check_against_board", "check_against_view", "guess_key", "next_moves"]
+__all__ = ["Advice", "MoveKind", "Moves", "advise", "WrongAnswerError", "check_against_board", "check_against_view", "first_click", "guess_key", "next_moves"]

@@ -2,15 +2,18 @@
 
 Left click (or Enter/Space on the cursor) reveals, right click (or F/B) flags; arrows move the cursor.
 1/2/3 start a beginner, intermediate or expert board, 4 a custom one (+/- its size, [ ] its mines),
-R a new board.  The first click always opens an area (no mine in or next to the clicked cell).
+R a new board.  The first click always opens an area (no mine in or next to the clicked cell: the
+"opening" rule of ``mines bench --rules opening``).
 A timer runs on the app's clock from the first click to the win or loss; each board size keeps its
 wins, losses and best time in the player's data folder
 (:class:`game.core.puzzles.mines_records.MinesRecords`; games the assistant helped in count as wins or
 losses, not for the best time).
 
 H shows the assistant: proved-safe cells (green), proved mines (red) and every unknown cell's mine
-probability; S plays one assistant step (every proved-safe cell, or the least risky guess, and a
+probability; S plays one assistant step (every proved-safe cell, or the best guess, and a
 guess that hits a mine is explained in plain words); A lets the assistant play on by itself.  The
+assistant is the bench's policy (:func:`ai.facade.mines_advise`: the analysis and the moves chosen from
+it, in one answer, so the gold cell shown is the guess played, at the chance shown).  The
 analysis runs in a child process (a job of the app's runner, :class:`game.app.jobs.JobRunner`), so the
 game never waits for it, and each answer is checked against the board before it is shown
 (:func:`ai.facade.mines_check_against_board`).  Layout and drawing: :mod:`game.app.puzzles.mines_view`.
@@ -24,10 +27,10 @@ from pathlib import Path
 
 import pygame
 
-from ai.facade import MinesAnalysis, SolveContext
+from ai.facade import MinesAdvice, MinesAnalysis, MinesMoves, SolveContext
 from ai.facade import MinesMoveKind as MoveKind
 from ai.facade import MinesWrongAnswerError as WrongAnswerError
-from ai.facade import mines_analyze, mines_check_against_board, mines_next_moves
+from ai.facade import mines_advise, mines_check_against_board, mines_first_click
 from game.core.error_log import log_error
 from game.core.puzzles.mines import MAX_SIDE, Difficulty, FirstClick, MinesBoard, MinesStatus, MinesView, Pos
 from game.core.puzzles.mines_records import MinesRecords, format_time
@@ -50,10 +53,10 @@ AREA_CELLS = 9
 
 
 def analyse_job(view: MinesView) -> Job:
-    """The job: the exact analysis of ``view`` (runs in the child process)."""
+    """The job: the exact analysis of ``view`` and the assistant's moves (runs in the child process)."""
 
-    def job(ctx: SolveContext) -> MinesAnalysis:
-        return mines_analyze(view, ctx)
+    def job(ctx: SolveContext) -> MinesAdvice:
+        return mines_advise(view, ctx)
 
     return job
 
@@ -71,10 +74,10 @@ def guess_text(who: str, p: Pos, chance: Fraction, mine: bool) -> str:
     """What happened when the assistant (``who``: "Auto-play" or "The assistant") had to guess.
 
     >>> guess_text("Auto-play", (2, 3), Fraction(3, 13), True)
-    'Auto-play had to guess: no safe cell was proved; it opened (row 3, column 4), the safest at 23% mine chance, and it was a mine.'
+    'Auto-play had to guess: no safe cell was proved; it opened (row 3, column 4), its best guess at 23% mine chance, and it was a mine.'
     """
     if mine:
-        return (f"{who} had to guess: no safe cell was proved; it opened {where(p)}, the safest at "
+        return (f"{who} had to guess: no safe cell was proved; it opened {where(p)}, its best guess at "
                 f"{percent(chance)} mine chance, and it was a mine.")
     return f"{who} had to guess: it opened {where(p)} at {percent(chance)} mine chance, and it was safe."
 
@@ -100,6 +103,7 @@ class MinesScene(Scene):
         self.auto_play = False
         self.step_pending = False  #: play one assistant step once the analysis is there
         self.analysis: MinesAnalysis | None = None
+        self.moves: MinesMoves | None = None  #: the assistant's moves from :attr:`analysis`
         self.analysed_view: MinesView | None = None
         self._job: JobHandle | None = None
         self._job_view: MinesView | None = None
@@ -125,7 +129,7 @@ class MinesScene(Scene):
         self.board = board
         self.cursor = (0, 0)
         self.auto_play = self.step_pending = False
-        self.analysis = self.analysed_view = None
+        self.analysis = self.analysed_view = self.moves = None
         if self._job is not None:
             self._job.cancel()
         self._job = self._job_view = None
@@ -215,16 +219,17 @@ class MinesScene(Scene):
             return
         view = self._job_view
         self._job = self._job_view = None
-        if event.kind == JobEventKind.DONE and isinstance(event.payload, MinesAnalysis) and view is not None:
+        if event.kind == JobEventKind.DONE and isinstance(event.payload, MinesAdvice) and view is not None:
             self._take(event.payload, view)
         elif event.kind == JobEventKind.ERROR:
             log_error("minesweeper assistant", event.message, event.detail)
             self.message = "The assistant failed (details in errors.log)."
             self.auto_play = self.step_pending = False
 
-    def _take(self, analysis: MinesAnalysis, view: MinesView) -> None:
+    def _take(self, advice: MinesAdvice, view: MinesView) -> None:
         if view != self.board.view():
             return  # the board moved on meanwhile
+        analysis = advice.analysis
         try:
             mines_check_against_board(self.board, analysis)
         except WrongAnswerError as exc:
@@ -232,21 +237,21 @@ class MinesScene(Scene):
             self.message = "The assistant gave a wrong answer (details in errors.log)."
             self.auto_play = self.step_pending = False
             return
-        self.analysis, self.analysed_view = analysis, view
+        self.analysis, self.analysed_view, self.moves = analysis, view, advice.moves
 
     def assistant_step(self) -> None:
         """Play one assistant step now if the analysis is current, else once it arrives."""
         if not self._playing():
             if self.board.status == MinesStatus.READY:
                 self.assisted = True
-                self.reveal(0, 0)  # the first click: a corner (it opens an area)
+                self.reveal(*mines_first_click(self.board.width, self.board.height, FirstClick.AREA))
             return
         view = self.board.view()
-        if self.analysis is None or self.analysed_view != view:
+        if self.moves is None or self.analysed_view != view:
             self.step_pending = True
             return
         self.step_pending = False
-        moves = mines_next_moves(view, self.analysis)
+        moves = self.moves
         if moves.kind == MoveKind.NONE:
             return
         self.assisted = True
@@ -260,6 +265,13 @@ class MinesScene(Scene):
             self.message = guess_text(who, moves.cells[0], moves.risk, hit)
             if hit:
                 self.message += f" The game lasted {format_time(self.elapsed())}. R starts a new board."
+
+    def best_guess(self) -> Pos | None:
+        """The cell the assistant would guess now (drawn in gold), or None (cells are proved safe, or the
+        analysis is not current)."""
+        if self.moves is None or self.analysed_view != self.board.view() or self.moves.kind != MoveKind.GUESS:
+            return None
+        return self.moves.cells[0]
 
     def wait(self, timeout: float = 30.0) -> None:
         """Ask for the analysis the scene needs, block until it is done (tests, screenshots), then take it."""
@@ -373,8 +385,7 @@ class MinesScene(Scene):
         odds = best = None
         if self.show_assistant and self._playing() and self.analysis is not None and self.analysed_view == view:
             odds = self.analysis.probability
-            moves = mines_next_moves(view, self.analysis)
-            best = moves.cells[0] if moves.kind == MoveKind.GUESS else None
+            best = self.best_guess()
         self.painter.draw(surface, lay, self.board, odds, best)
         cr, cc = self.cursor
         pygame.draw.rect(surface, hud.WHITE, lay.cell_rect(cr, cc), 2)

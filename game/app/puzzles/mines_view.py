@@ -34,7 +34,7 @@ READABLE_ODDS_SIZE = 20
 #: The rule of the first click, stated under the board.
 RULE = "Your first click always opens an area: no mine is in it or next to it."
 #: What the assistant's overlay means.
-ODDS_LEGEND = "Small numbers: each hidden cell's mine chance in %. Green: safe. Red: mine. Gold: safest guess."
+ODDS_LEGEND = "Small numbers: each hidden cell's mine chance in %. Green: safe. Red: mine. Gold: best guess."
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ True
 from __future__ import annotations
 
 import enum
+import functools
 import random
 from dataclasses import dataclass
 from typing import Iterator
@@ -102,10 +103,22 @@ def neighbours(width: int, height: int, r: int, c: int) -> Iterator[Pos]:
     >>> sorted(neighbours(3, 3, 0, 0))
     [(0, 1), (1, 0), (1, 1)]
     """
+    if 0 <= r < height and 0 <= c < width and width <= MAX_SIDE and height <= MAX_SIDE:
+        return iter(_neighbour_table(width, height)[r][c])
+    return _neighbours(width, height, r, c)
+
+
+def _neighbours(width: int, height: int, r: int, c: int) -> Iterator[Pos]:
     for dr in (-1, 0, 1):
         for dc in (-1, 0, 1):
             if (dr or dc) and 0 <= r + dr < height and 0 <= c + dc < width:
                 yield r + dr, c + dc
+
+
+@functools.lru_cache(maxsize=8)
+def _neighbour_table(width: int, height: int) -> tuple[tuple[tuple[Pos, ...], ...], ...]:
+    """Every cell's neighbours, made once per board size (the solver asks for them very often)."""
+    return tuple(tuple(tuple(_neighbours(width, height, r, c)) for c in range(width)) for r in range(height))
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """Minesweeper subcommands: ``mines bench`` (games won by the assistant) and ``mines solve`` (probabilities).
 
-``mines bench --size 9x9 --mines 10 --games 1000 --seed 1 --json`` prints ``{"games": G, "wins": W}`` (with
+``mines bench --size 9x9 --mines 10 --games 1000 --seed 1 --rules safe --json`` prints ``{"games": G, "wins": W,
+...}`` (``--rules safe``: the first click is never a mine; ``--rules opening``: it opens an area; with
 ``--time-limit S`` it stops after S seconds: ``G`` counts the games finished and ``"stopped": "time limit"``
 marks the early stop);
 ``mines solve BOARDFILE --json`` prints the proved cells and every unknown cell's exact probability
@@ -53,10 +54,14 @@ def register(sub: Subparsers, puzzle: SidePuzzle) -> None:
     b.add_argument("--games", type=int_arg(1, 1_000_000), default=100, help="games to play (default 100)")
     b.add_argument("--seed", type=int_arg(0, 2**31 - 1), default=0, help="seed of the boards (default 0)")
     b.add_argument("--workers", type=int_arg(1, 2), default=1, help="processes (1 or 2; default 1)")
+    b.add_argument("--rules", choices=("safe", "opening"), default="safe",
+                   help="the first click: 'safe' (never a mine; the assistant opens a corner) or 'opening' (no mine "
+                        "in or next to it, so it opens an area; the assistant opens row 4, column 4); default safe")
     b.add_argument("--time-limit", type=time_limit_arg, default=None,
                    help="stop after S seconds and report the games finished (default: no limit)")
     b.add_argument("--json", action="store_true",
-                   help='print {"games": G, "wins": W} (with "stopped": "time limit" when it stopped early)')
+                   help='print {"games": G, "wins": W, "rules": R, "rate": W/G, "ci95": [low, high]} (the 95%% '
+                        'Wilson interval; with "stopped": "time limit" when it stopped early)')
     b.set_defaults(handler=_run)
     s = msub.add_parser("solve", help="proved cells and exact mine probabilities of a board file")
     s.add_argument("board", type=path_arg, help="board text: 'mines N', then rows of . F 0-8")

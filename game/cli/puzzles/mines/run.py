@@ -20,11 +20,13 @@ def bench(args: argparse.Namespace) -> int:
     check_size(width, height, args.mines)  # GameError: one message, exit 2
     with command_context(args.time_limit, solver="mines") as ctx:
         result = facade.mines_bench(width, height, args.mines, games=args.games, seed=args.seed,
-                                    workers=args.workers, ctx=ctx)
+                                    workers=args.workers, rules=args.rules, ctx=ctx)
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"{result['wins']} wins out of {result['games']} games ({width}x{height}, {args.mines} mines)")
+        low, high = result["ci95"]
+        print(f"{result['wins']} wins out of {result['games']} games ({width}x{height}, {args.mines} mines, "
+              f"{args.rules} first click): {100 * result['rate']:.1f}% (95% interval {100 * low:.1f}-{100 * high:.1f}%)")
     if "stopped" in result:
         print(f"stopped early ({result['stopped']}): {result['games']} of {args.games} games played",
               file=sys.stderr)
@@ -47,15 +49,15 @@ def solve(args: argparse.Namespace) -> int:
         raise GameError(f"{args.board}: {exc}") from None
     with command_context(args.time_limit, solver="mines") as ctx:
         try:
-            analysis = facade.mines_analyze(view, ctx)
+            advice = facade.mines_advise(view, ctx)
         except facade.SolveStopped:
             print(f"{args.board}: stopped after {args.time_limit:g} s (the frontier is too large to count exactly)",
                   file=sys.stderr)
             return 1
+    analysis, moves = advice.analysis, advice.moves
     if analysis.status != facade.MinesAnalysisStatus.OK:
         raise GameError(f"{args.board}: no arrangement of {view.mines} mines fits these numbers")
     facade.mines_check_against_view(view, analysis)  # WrongAnswerError (a GameError): one message, exit 2
-    moves = facade.mines_next_moves(view, analysis)
     out = {
         "status": analysis.status.value,
         "safe": sorted([r, c] for r, c in analysis.safe),

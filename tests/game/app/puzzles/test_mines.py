@@ -13,11 +13,12 @@ from game.app import hud
 from game.app.app import App, FixedClock
 from game.app.compose import build_app
 from game.app.jobs import Execution
-from game.app.puzzles.mines import MinesScene
+from ai.facade import mines_first_click
+from game.app.puzzles.mines import MinesScene, where
 from game.app.puzzles.mines_view import (
-    BAND_LINES, BAND_SIZE, ODDS_LEGEND, RULE, compute_layout, number_size, odds_size,
+    BAND_LINES, BAND_SIZE, ODDS_LEGEND, RULE, compute_layout, number_size, odds_size, percent,
 )
-from game.core.puzzles.mines import Difficulty, MinesBoard, MinesStatus, neighbours
+from game.core.puzzles.mines import Difficulty, FirstClick, MinesBoard, MinesStatus, neighbours
 from game.core.puzzles.mines_records import BoardRecord
 from tests.game.app.conftest import click, press
 
@@ -141,7 +142,7 @@ def test_auto_play_losing_on_a_guess_says_what_happened(small_app: App) -> None:
             break
     assert scene.board.status == MinesStatus.LOST and scene.board.exploded == (0, 2)
     assert scene.message.startswith(
-        "Auto-play had to guess: no safe cell was proved; it opened (row 1, column 3), the safest at 50% "
+        "Auto-play had to guess: no safe cell was proved; it opened (row 1, column 3), its best guess at 50% "
         "mine chance, and it was a mine.")
     assert scene.records.get(3, 2, 1).losses == 1
     band = scene.band(800)
@@ -158,6 +159,33 @@ def test_one_step_that_guesses_wrong_names_the_assistant(app: App) -> None:
     app.run_frames(1)
     assert scene.board.status == MinesStatus.LOST
     assert scene.message.startswith("The assistant had to guess: no safe cell was proved; it opened (row 1, column 3)")
+
+
+def test_the_gold_guess_is_the_cell_played_at_the_chance_shown(app: App) -> None:
+    scene = on(app, Difficulty.EXPERT, seed=4)  # a board that needs a guess after two steps
+    press(app, pygame.K_h, unicode="h")
+    press(app, pygame.K_s, unicode="s")  # the first click
+    for _ in range(200):  # steps until the assistant has to guess
+        scene.wait()
+        if scene.best_guess() is not None or scene.board.status != MinesStatus.PLAYING:
+            break
+        press(app, pygame.K_s, unicode="s")
+    best = scene.best_guess()
+    assert best is not None and scene.analysis is not None and scene.moves is not None
+    shown = scene.analysis.probability[best]
+    assert 0 < shown < 1 and scene.moves.risk == shown
+    press(app, pygame.K_s, unicode="s")
+    app.run_frames(1)
+    assert best in scene.board.revealed or scene.board.exploded == best
+    assert f"opened {where(best)}" in scene.message and f"at {percent(shown)} mine chance" in scene.message
+
+
+def test_the_assistants_first_click_is_the_benchs_opening_click(app: App) -> None:
+    scene = on(app, Difficulty.EXPERT, seed=5)
+    press(app, pygame.K_s, unicode="s")
+    width, height, _ = Difficulty.EXPERT.size
+    first = mines_first_click(width, height, FirstClick.AREA)
+    assert first == (3, 3) and {first, *neighbours(width, height, *first)} <= scene.board.revealed
 
 
 # ---- the first click ------------------------------------------------------------------------------

@@ -14,11 +14,29 @@ from game.cli.main import main
 def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["mines", "bench", "--size", "9x9", "--mines", "10", "--games", "4", "--seed", "2", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"games", "wins"} and out["games"] == 4 and 0 <= out["wins"] <= 4
+    assert out["games"] == 4 and 0 <= out["wins"] <= 4 and out["rules"] == "safe"
+    assert out["ci95"][0] <= out["rate"] == out["wins"] / 4 <= out["ci95"][1]
+
+
+@pytest.mark.parametrize("rules", ["safe", "opening"])
+def test_bench_under_each_first_click_rule(rules: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["mines", "bench", "--games", "6", "--seed", "4", "--rules", rules, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["rules"] == rules and out["games"] == 6
+    assert main(["mines", "bench", "--games", "6", "--seed", "4", "--rules", rules]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith(f"{out['wins']} wins out of 6 games (9x9, 10 mines, {rules} first click)")
+    assert "95% interval" in text
+
+
+def test_bench_help_states_both_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["mines", "bench", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "'safe' (never a mine" in text and "'opening' (no mine in or next to it, so it opens an area" in text
 
 
 @pytest.mark.parametrize("args", [
-    ["--size", "9"], ["--size", "0x9"], ["--size", "9x9", "--mines", "81"], ["--games", "0"],
+    ["--rules", "modern"], ["--size", "9"], ["--size", "0x9"], ["--size", "9x9", "--mines", "81"], ["--games", "0"],
     ["--games", "ten"], ["--seed", "-1"], ["--workers", "3"], ["--size", "101x2"],
 ])
 def test_bench_bad_arguments(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
