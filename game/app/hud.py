@@ -158,32 +158,52 @@ def fit_hints(hints: Sequence[tuple[str, str]], width: int, *,
     return shown + tail, size
 
 
+#: Footers drawn once per window width, hints and key bindings (the play scene draws one every frame).
+_footer_cache: dict[tuple[object, ...], pygame.Surface] = {}
+#: Most footers kept.
+FOOTER_CACHE_SIZE = 32
+
+
 def hint_bar(surface: pygame.Surface, hints: Sequence[tuple[str, str]], *,
              keep: Sequence[tuple[str, str]] = ()) -> pygame.Rect:
     """The bottom bar of key hints: ``[(key, what), ...]``, left to right.
 
     On a narrow window the font shrinks; hints that still do not fit are dropped from the
     end and replaced by "F1 all keys" (the help screen lists every key).  ``keep``: hints that
-    stay on any width (e.g. the assistant's keys, and F1), shown after the others.
+    stay on any width (e.g. the assistant's keys, and F1), shown after the others.  Each footer is
+    drawn once (per width, hints and the player's key bindings) and reused.
     """
     w, h = surface.get_size()
     rect = pygame.Rect(0, h - BOTTOM_BAR, w, BOTTOM_BAR)
-    surface.blit(_bar(rect.width, rect.height), rect)
-    shown, size = fit_hints(hints, w, keep=keep)
+    hints, keep = tuple(hints), tuple(keep)
+    key = (w, hints, keep, tuple(display_key(k) for k, _ in hints + keep))
+    bar = _footer_cache.get(key)
+    if bar is None:
+        if len(_footer_cache) >= FOOTER_CACHE_SIZE:
+            _footer_cache.clear()
+        bar = _footer_cache[key] = _draw_footer(w, hints, keep)
+    surface.blit(bar, rect)
+    return rect
+
+
+def _draw_footer(width: int, hints: Sequence[tuple[str, str]], keep: Sequence[tuple[str, str]]) -> pygame.Surface:
+    """The footer of :func:`hint_bar` on a surface of its own."""
+    bar = _bar(width, BOTTOM_BAR).copy()
+    shown, size = fit_hints(hints, width, keep=keep)
     x = 12
-    cy = rect.centery
+    cy = BOTTOM_BAR // 2
     for key, what in shown:
         k = text(display_key(key), size, (16, 12, 24), shadow=False)  # as the player bound it
         d = text(what, size, MUTED, shadow=False)
         need = k.get_width() + 10 + 4 + d.get_width() + 16
-        if x + need > w - 4:
+        if x + need > width - 4:
             break
         krect = pygame.Rect(x, cy - 10, k.get_width() + 10, 20)
-        pygame.draw.rect(surface, (210, 200, 240), krect, border_radius=4)
-        surface.blit(k, k.get_rect(center=krect.center))
-        surface.blit(d, (krect.right + 4, cy - d.get_height() // 2))
+        pygame.draw.rect(bar, (210, 200, 240), krect, border_radius=4)
+        bar.blit(k, k.get_rect(center=krect.center))
+        bar.blit(d, (krect.right + 4, cy - d.get_height() // 2))
         x += need
-    return rect
+    return bar
 
 
 def fit_text(s: str, size: int, width: int) -> str:
