@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ai.kernel.context import SolveContext  # noqa: E402
-from ai.puzzles.pegs import PegsStatus, hint  # noqa: E402
+from ai.puzzles.pegs import hint  # noqa: E402
 from game.core.puzzles.pegs import Board, english, french  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]

@@ -6,7 +6,6 @@ itself.  Used by the level editor (save, new, unsaved changes, open) and free fo
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Callable
 
 import pygame

@@ -12,7 +12,6 @@ from game.core.level import Level, cell_words
 from game.app.assistant.answers import hint_steps, order_solutions, with_answer
 from game.app.assistant.state import (
     AssistantState,
-    HintStep,
     HintView,
     Running,
     SolutionView,
