@@ -204,6 +204,7 @@ class ConfirmPrompt(Scene):
 def matches(entry: LevelEntry, query: str) -> bool:
     r"""True when every word of ``query`` is in the level's title or file name (any case).
 
+    >>> from pathlib import Path
     >>> from game.core.level import Level
     >>> e = LevelEntry("k", Path("007_drop.txt"), Level.from_text("# title: The Drop\n9\n0\nXXX\nX<T\nXXX\n"))
     >>> matches(e, "drop"), matches(e, "the 007"), matches(e, "stairs")
