@@ -7,13 +7,13 @@ the one way a piece of AI work learns its deadline, its cancel request and where
 
 * **The lemming game**: :func:`solve` (any registered solver; every answer replayed by the reference
   simulator), :func:`compute_hint`, the plan the game's hint and solution share (:func:`player_plan`,
-  :func:`plan_result`), :func:`analyse_level` (and why a level has no solution:
-  :func:`unsolvable_reasons`, :func:`stuck_lemmings`), the rule difference a mystery level turns on
+  :func:`plan_result`), :func:`analyse_level` (with the reasons a level has no solution;
+  the quick check :func:`stuck_lemmings`), the rule difference a mystery level turns on
   (:func:`rule_difference`), :func:`rate_level`, :func:`generate_run`, the
   learning entries (:func:`learn_physics`, :func:`learn_rules`, the player's :func:`knowledge`).
 * **Reverse Life**: :func:`life_reverse`, :func:`life_hint`, :func:`life_backbone`, :func:`life_learn_rule`.
 * **Peg solitaire**: :func:`pegs_solve`, :func:`pegs_hint`, :func:`pegs_learn`, :func:`pegs_table`.
-* **Minesweeper**: :func:`mines_analyze`, :func:`mines_advise`, :func:`mines_next_moves`, :func:`mines_bench`.
+* **Minesweeper**: :func:`mines_advise` (the analysis and the moves), :func:`mines_bench`.
 * **Running work in a child process**: :func:`run_in_child` (the app's job runner uses it).
 
 >>> from game.core.level import Level
@@ -50,7 +50,6 @@ from ai.puzzles.life.backbone import backbone as life_backbone
 from ai.puzzles.life.reverse import reverse as life_reverse
 from ai.puzzles.mines.analysis import AnalysisStatus as MinesAnalysisStatus
 from ai.puzzles.mines.analysis import MinesAnalysis
-from ai.puzzles.mines.analysis import analyze as mines_analyze
 from ai.puzzles.mines.play import bench as mines_bench
 from ai.puzzles.mines.policy import Advice as MinesAdvice
 from ai.puzzles.mines.policy import MoveKind as MinesMoveKind
@@ -60,7 +59,6 @@ from ai.puzzles.mines.policy import first_click as mines_first_click
 from ai.puzzles.mines.policy import WrongAnswerError as MinesWrongAnswerError
 from ai.puzzles.mines.policy import check_against_board as mines_check_against_board
 from ai.puzzles.mines.policy import check_against_view as mines_check_against_view
-from ai.puzzles.mines.policy import next_moves as mines_next_moves
 from ai.puzzles.pegs import PegsStatus
 from ai.puzzles.pegs import hint as pegs_hint
 from ai.puzzles.pegs import solve as pegs_solve
@@ -71,7 +69,7 @@ from ai.puzzles.pegs.learn import verify as pegs_verify
 from ai.puzzles.pegs.vacancies import table as pegs_table
 from ai.services.analysis import Analysis, AnalysisStatus, analyse_level, last_arrival_frame
 from ai.services.benchmark import run_bench
-from ai.services.unsolvable import stuck_lemmings, unsolvable_reasons
+from ai.services.unsolvable import stuck_lemmings
 from ai.services.generation.compartments import GRIDS as COMPARTMENT_GRIDS
 from ai.services.generation.endless import difficulty_spec, rated_level
 from ai.services.generation.generator import pick_certifier
@@ -101,10 +99,11 @@ __all__ = [
     "engine_for", "fork_available", "generate_run", "get_solver", "knowledge", "last_arrival_frame",
     "learn_by_asking", "learn_physics", "learn_positions", "learn_rules", "learned_hint", "learning_curves",
     "life_backbone", "life_disagreements", "life_hint", "life_learn_rule", "life_reverse", "load_observations",
-    "mines_advise", "mines_analyze", "mines_bench", "mines_first_click", "mines_check_against_board", "mines_check_against_view", "mines_next_moves",
+    "mines_advise", "mines_bench", "mines_first_click", "mines_check_against_board",
+    "mines_check_against_view",
     "offered_solvers", "ordinary_games", "pegs_hint", "pegs_learn", "pegs_parse_games", "pegs_random_games",
     "pegs_solve", "pegs_table", "pegs_verify", "physics_key", "pick_certifier", "plan_result", "player_label",
     "player_plan", "rate_level", "rated_level", "read_rules", "record_run", "rule_difference", "run_bench",
-    "run_in_child", "solve", "stuck_lemmings", "unsolvable_reasons",
+    "run_in_child", "solve", "stuck_lemmings",
     "Game", "GeneratedLevel", "LearnedPhysics",  # the command line's types
 ]
