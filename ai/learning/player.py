@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -40,6 +40,7 @@ from ai.learning.physics_learner import describe_config  # noqa: F401  (the scre
 from ai.learning.physics_learner import learn_physics
 from ai.learning.situations import unseen_situations
 from game.core.level import Brick, Level
+from game.core.level_text import EMPTY, LEMMING_LEFT, LEMMING_RIGHT
 from game.core.pack import pack_worlds
 from game.core.physics import CLASSIC, CONFIGS, Physics, PhysicsError, config_solid
 from game.core.physics_catalog import level_line, load_physics_file, resolve
@@ -181,13 +182,10 @@ def observe_run(run: ObservedRun, rng: np.random.Generator | None = None) -> Gam
         cells = [(r, c) for r, c, d in ghosts if d == direction]
         if not cells:
             continue
-        grid = [list(row) for row in level.grid]
-        for r, c in cells:
-            grid[r][c] = ">" if direction > 0 else "<"
-        for lem in level.lemmings:
-            grid[lem.row][lem.col] = " "
-        ghost_level = replace(level, frames=min(level.frames, MAX_FRAMES), budget=len(run.bricks),
-                              grid=tuple("".join(r) for r in grid))
+        chars = dict.fromkeys(cells, LEMMING_RIGHT if direction > 0 else LEMMING_LEFT)
+        chars.update({(lem.row, lem.col): EMPTY for lem in level.lemmings})  # the real starts emptied last
+        ghost_level = level.with_cells(chars).with_limits(frames=min(level.frames, MAX_FRAMES),
+                                                          budget=len(run.bricks))
         games.append(observe(ghost_level, run.bricks))
     positions = tuple(p for g in games for p in g.positions)
     directions = tuple(d for g in games for d in g.directions)

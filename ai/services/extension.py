@@ -10,13 +10,13 @@ alike) and an exact solver places the fewest more within what is left of the bud
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Iterable, Sequence
 
 from ai.kernel.base import BrickSet, SolveMode, SolveStatus
 from ai.kernel.context import SolveContext
 from ai.solvers import registry
 from game.core.level import Brick, Level
+from game.core.level_text import WALL
 from game.core.simulation import simulate
 
 #: The solver extensions use by default: the cheap exact portfolio.
@@ -25,10 +25,7 @@ EXTENSION_SOLVER = "auto"
 
 def with_walls(level: Level, cells: Iterable[Brick], budget: int) -> Level:
     """``level`` with ``cells`` turned into walls (a brick and a wall block alike) and budget ``budget``."""
-    rows = [list(row) for row in level.grid]
-    for r, c in cells:
-        rows[r][c] = "X"
-    return replace(level, budget=budget, grid=tuple("".join(row) for row in rows))
+    return level.with_cells(dict.fromkeys(cells, WALL)).with_limits(budget=budget)
 
 
 def extend_within_budget(level: Level, keep: Sequence[Brick], ctx: SolveContext,

@@ -33,7 +33,7 @@ import hashlib
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -271,6 +271,17 @@ class Level:
         """A copy with another frame count and/or brick budget."""
         return replace(self, frames=self.frames if frames is None else frames,
                        budget=self.budget if budget is None else budget)
+
+    def with_cells(self, chars: Mapping[Brick, str]) -> Level:
+        """A copy with each cell of ``chars`` set to its map character (e.g. ``WALL`` for a brick made a wall).
+
+        >>> Level.from_rows(["> T", "XXX"], frames=3, budget=1).with_cells({(0, 1): "X"}).grid
+        ('>XT', 'XXX')
+        """
+        rows = [list(row) for row in self.grid]
+        for (r, c), ch in chars.items():
+            rows[r][c] = ch
+        return replace(self, grid=tuple("".join(row) for row in rows))
 
     @cached_property
     def lemmings(self) -> tuple[Lemming, ...]:
