@@ -35,6 +35,8 @@ MARGIN = Fraction(1, 10)
 MAX_CANDIDATES = 6
 #: Most cells with no revealed neighbour compared per number of unknown neighbours.
 SEA_PER_KIND = 1
+#: Weight of the chance of progress added to the two-step survival in a candidate's score.
+PROGRESS_WEIGHT = 0.0
 
 
 @dataclass(frozen=True)
@@ -101,7 +103,8 @@ def best_guess(view: MinesView, analysis: MinesAnalysis, open_cells: list[Pos],
     if len(cells) == 1 or not analysis.weight:
         return cells[0]
     looks = [outlook(view, analysis, p, ctx) for p in cells]
-    return min(looks, key=lambda o: (-round(o.survive, 9), -round(o.progress, 9), key(o.cell))).cell
+    return min(looks, key=lambda o: (-round(o.survive + PROGRESS_WEIGHT * o.progress, 9), -round(o.progress, 9),
+                                     key(o.cell))).cell
 
 
 __all__ = ["MARGIN", "MAX_CANDIDATES", "Outlook", "best_guess", "candidates", "outlook", "with_number"]

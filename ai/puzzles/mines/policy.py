@@ -1,7 +1,8 @@
-"""What to play next: every proved-safe cell, otherwise the least risky guess; and the model check.
+"""What to play next: every proved-safe cell, otherwise the best guess; and the model check.
 
-The guess comes from :mod:`ai.puzzles.mines.lookahead`: among the cells whose exact mine probability is
-near the least, the one most likely to survive this reveal *and* the next move; ties go to the chance of
+When few arrangements of the mines are left, the guess is the one with the best chance to win the game
+(:mod:`ai.puzzles.mines.endgame`, an exact search).  Otherwise it comes from
+:mod:`ai.puzzles.mines.lookahead`: among the cells whose exact mine probability is near the least, the one most likely to survive this reveal *and* the next move; ties go to the chance of
 progress, then to the lower probability, then (:func:`guess_key`) to the cell with the fewest unknown
 neighbours (corners, then edges: the likeliest to open a zero), then to the cell nearest the revealed
 area, then row by row.  The first click (:func:`first_click`) depends on the rule of the first click.
@@ -30,9 +31,14 @@ from math import lcm
 
 from ai.kernel.context import SolveContext
 from ai.puzzles.mines.analysis import AnalysisStatus, MinesAnalysis, analyze
+from ai.puzzles.mines.endgame import endgame_guess
 from ai.puzzles.mines.lookahead import best_guess
 from game.core.errors import GameError
 from game.core.puzzles.mines import FirstClick, MinesBoard, MinesView, Pos, neighbours
+
+
+#: Search the end of the game exactly when few arrangements are left (:mod:`ai.puzzles.mines.endgame`).
+ENDGAME = True
 
 
 class MoveKind(str, enum.Enum):
@@ -50,6 +56,8 @@ class Moves:
     kind: MoveKind
     cells: tuple[Pos, ...]
     risk: Fraction
+    #: The chance to win from here under best play, when the exact endgame search found it (else None).
+    win: Fraction | None = None
 
 
 @dataclass(frozen=True)
@@ -102,6 +110,9 @@ def next_moves(view: MinesView, analysis: MinesAnalysis, ctx: SolveContext | Non
     open_cells = [p for p, v in analysis.probability.items() if view.at(*p) < 0 and v < 1]
     if not open_cells:
         return Moves(MoveKind.NONE, (), Fraction(0))
+    end = endgame_guess(view, analysis, ctx) if ENDGAME else None
+    if end is not None:
+        return Moves(MoveKind.GUESS, (end.cell,), analysis.probability[end.cell], end.win)
     best = best_guess(view, analysis, open_cells, lambda p: guess_key(view, analysis, p), ctx)
     return Moves(MoveKind.GUESS, (best,), analysis.probability[best])
 

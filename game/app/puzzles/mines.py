@@ -70,16 +70,24 @@ def where(p: Pos) -> str:
     return f"(row {p[0] + 1}, column {p[1] + 1})"
 
 
-def guess_text(who: str, p: Pos, chance: Fraction, mine: bool) -> str:
-    """What happened when the assistant (``who``: "Auto-play" or "The assistant") had to guess.
+#: The legend's last sentence when the exact endgame search chose the gold cell.
+ENDGAME_LEGEND = "Every arrangement left was searched: the gold cell wins {} of the time with best play."
+
+
+def guess_text(who: str, p: Pos, chance: Fraction, mine: bool, win: Fraction | None = None) -> str:
+    """What happened when the assistant (``who``: "Auto-play" or "The assistant") had to guess; ``win``: the
+    chance to win under best play, when the exact endgame search chose the guess.
 
     >>> guess_text("Auto-play", (2, 3), Fraction(3, 13), True)
     'Auto-play had to guess: no safe cell was proved; it opened (row 3, column 4), its best guess at 23% mine chance, and it was a mine.'
+    >>> guess_text("The assistant", (0, 0), Fraction(1, 2), False, Fraction(1, 2))
+    'The assistant had to guess: it opened (row 1, column 1) at 50% mine chance, and it was safe. Searching every arrangement left, this guess gave the best chance to win: 50%.'
     """
+    end = "" if win is None else f" Searching every arrangement left, this guess gave the best chance to win: {percent(win)}."
     if mine:
         return (f"{who} had to guess: no safe cell was proved; it opened {where(p)}, its best guess at "
-                f"{percent(chance)} mine chance, and it was a mine.")
-    return f"{who} had to guess: it opened {where(p)} at {percent(chance)} mine chance, and it was safe."
+                f"{percent(chance)} mine chance, and it was a mine.{end}")
+    return f"{who} had to guess: it opened {where(p)} at {percent(chance)} mine chance, and it was safe.{end}"
 
 
 class MinesScene(Scene):
@@ -262,7 +270,7 @@ class MinesScene(Scene):
             self.reveal(r, c)
         if moves.kind == MoveKind.GUESS:
             hit = self.board.status == MinesStatus.LOST
-            self.message = guess_text(who, moves.cells[0], moves.risk, hit)
+            self.message = guess_text(who, moves.cells[0], moves.risk, hit, moves.win)
             if hit:
                 self.message += f" The game lasted {format_time(self.elapsed())}. R starts a new board."
 
@@ -364,7 +372,10 @@ class MinesScene(Scene):
     def legend(self) -> str:
         """What the band under the board explains: the odds when they are shown, else the first-click rule."""
         shown = self.show_assistant and self._playing() and self.analysed_view == self.board.view()
-        return ODDS_LEGEND if shown else RULE
+        if not shown:
+            return RULE
+        win = self.moves.win if self.moves is not None and self.moves.kind == MoveKind.GUESS else None
+        return ODDS_LEGEND if win is None else f"{ODDS_LEGEND} {ENDGAME_LEGEND.format(percent(win))}"
 
     def status(self) -> str:
         """The message of the band under the board."""

@@ -66,11 +66,14 @@ def solve(args: argparse.Namespace) -> int:
                           for (r, c), p in sorted(analysis.probability.items())],
         "next": {"kind": moves.kind.value, "cells": [list(p) for p in moves.cells], "risk": float(moves.risk)},
     }
+    if moves.win is not None:
+        out["next"]["win"] = float(moves.win)
     if args.json:
         print(json.dumps(out))
     else:
         print(f"safe: {out['safe']}\nmined: {out['mined']}\nnext: {moves.kind.value} {list(moves.cells)} "
-              f"(risk {float(moves.risk):.3f})")
+              f"(risk {float(moves.risk):.3f}" + ("" if moves.win is None else f", best chance to win {float(moves.win):.3f}")
+              + ")")
     return 0
 
 

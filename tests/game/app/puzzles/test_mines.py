@@ -4,6 +4,7 @@ saved across launches, the assistant's guesses explained, the first click's area
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Iterator
 
 import pygame
@@ -14,7 +15,7 @@ from game.app.app import App, FixedClock
 from game.app.compose import build_app
 from game.app.jobs import Execution
 from ai.facade import mines_first_click
-from game.app.puzzles.mines import MinesScene, where
+from game.app.puzzles.mines import ENDGAME_LEGEND, MinesScene, where
 from game.app.puzzles.mines_view import (
     BAND_LINES, BAND_SIZE, ODDS_LEGEND, RULE, compute_layout, number_size, odds_size, percent,
 )
@@ -159,6 +160,21 @@ def test_one_step_that_guesses_wrong_names_the_assistant(app: App) -> None:
     app.run_frames(1)
     assert scene.board.status == MinesStatus.LOST
     assert scene.message.startswith("The assistant had to guess: no safe cell was proved; it opened (row 1, column 3)")
+
+
+def test_an_endgame_guess_says_its_chance_to_win(app: App) -> None:
+    scene = on(app)
+    scene.set_board(guess_board())
+    click_cell(scene, (1, 0))
+    press(app, pygame.K_h, unicode="h")
+    scene.wait()
+    app.run_frames(1)
+    assert scene.moves is not None and scene.moves.win == Fraction(1, 2)
+    legend = " ".join(line for line, colour in scene.band(800) if colour == hud.MUTED)
+    assert legend == f"{ODDS_LEGEND} {ENDGAME_LEGEND.format('50%')}"
+    press(app, pygame.K_s, unicode="s")
+    app.run_frames(1)
+    assert "Searching every arrangement left, this guess gave the best chance to win: 50%." in scene.message
 
 
 def test_the_gold_guess_is_the_cell_played_at_the_chance_shown(app: App) -> None:

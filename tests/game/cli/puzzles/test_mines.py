@@ -55,6 +55,16 @@ def test_solve_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert out["next"] == {"kind": "safe", "cells": [[0, 0]], "risk": 0.0}
 
 
+def test_solve_gives_the_chance_to_win_of_an_endgame_guess(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = tmp_path / "b.txt"
+    board.write_text("mines 1\n..\n11\n")  # a coin toss: either cell wins half the time
+    assert main(["mines", "solve", str(board), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["next"] == {"kind": "guess", "cells": [[0, 0]], "risk": 0.5, "win": 0.5}
+    assert main(["mines", "solve", str(board)]) == 0
+    assert "best chance to win 0.500" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("content, words", [
     (None, "no such file"), ("mines 1\n1x\n", "column 2"), ("mines 0\n1.\n", "no arrangement"),
     (b"\xff\xfe", "UTF-8"),
