@@ -150,7 +150,7 @@ class Endgame:
             if Fraction(safe_counts[i], len(arrs)) <= best_win:
                 break  # the chance to win is at most the chance to survive the guess
             safe = tuple(m for m in arrs if not m >> i & 1)
-            parts = _group(safe, lambda m: (m & self.around[i]).bit_count())
+            parts = _group(safe, lambda m, near=self.around[i]: (m & near).bit_count())
             value = sum((Fraction(len(p), len(arrs)) * self.win(p) for p in parts), Fraction(0))
             if value > best_win:
                 best_cell, best_win = i, value
@@ -184,4 +184,4 @@ def endgame_guess(view: MinesView, analysis: MinesAnalysis, ctx: SolveContext | 
     return EndgameGuess(cells[cell], win)
 
 
-__all__ = ["EndgameGuess", "MAX_ARRANGEMENTS", "MAX_NODES", "arrangements", "endgame_guess"]
+__all__ = ["MAX_ARRANGEMENTS", "MAX_NODES", "EndgameGuess", "arrangements", "endgame_guess"]
