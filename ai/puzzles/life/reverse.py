@@ -21,8 +21,10 @@
    the time (when it gives up early, it starts again from the same board with other random choices).
 
 On boards of at least :data:`TWO_CORES_MIN_CELLS` cells with k >= 2 and a deadline, stages 2-5 are instead
-run on two cores (:mod:`ai.puzzles.life.two_cores`): the SAT chain in a child process for the whole time,
-and here stage 4 then the local search (stage 5) as above; the first exact start ends both.  (Sharing one core, the chain had a fifth
+run on two cores (:mod:`ai.puzzles.life.two_cores`): the SAT chain in a child process (for k >= 3, once it
+has stalled short of level k - 1, a second local search takes its place there), and here
+stage 4 (for k at most :data:`TWO_CORES_CPSAT_MAX_STEPS`) then the local search (stage 5) as above; the
+first exact start ends both.  (Sharing one core, the chain had a fifth
 of the time on the benchmark's boards, where a 48-cell target three steps back needed 3.4 s of the chain.)
 
 Memory is bounded by design: a stage whose model would not fit its budget is skipped (the SAT chain,

@@ -6,6 +6,8 @@ child that runs :func:`ai.puzzles.life.sat.chain` until a deadline and sends bac
 (:class:`ChainAnswer`); a watcher thread in the parent receives it and sets :attr:`ChainChild.exact` when
 the answer is an exact start, so the local search beside it can stop at once.  :meth:`ChainChild.stop`
 kills the child when it is still running (a cancel, or the local search found an exact start first).
+For k >= 3, a chain that has stalled (:data:`STALL_SHARE`) gives way in the child to a second local search
+(:func:`ai.puzzles.life.polish.polish_until_stopped`), whose best start comes back as the answer's ``best``.
 
 The child ignores Ctrl-C (the parent stops it), dies with its parent on Linux, stays in the parent's
 process group (a job runner that kills the group kills it too) and never runs past its deadline.
@@ -31,13 +33,13 @@ from game.core.puzzles.life.rules import Board, Rule
 
 #: How often the watcher thread looks at the pipe, in seconds.
 POLL = 0.005
-#: For k >= :data:`STALL_MIN_STEPS`, a chain that has met no board of level :data:`STALL_DEPTH` within
-#: :data:`STALL_SHARE` of its time has stalled: on the benchmark's dense 25x25 boards it finds one
-#: predecessor in a second or two and never a second level in ten, while the chain's exact starts on
-#: sparser boards went past level 1 early.  The child then runs the local search (a second one beside the
-#: parent's, with other random choices) for the rest of the time.
+#: For k >= :data:`STALL_MIN_STEPS`, a chain that has met no board of level k - 1 within :data:`STALL_SHARE`
+#: of its time has stalled: on the benchmark's dense 25x25 boards it finds one predecessor in a second or
+#: two and never a second level in ten (nor a third on the 56- and 79-cell boards stuck at level 2), while
+#: the chain's late exact starts (after 4-9 s) came on boards where it had reached level k - 1 within 3.5 s.
+#: The child then runs a second local search beside the parent's (other random choices) for the rest of
+#: the time.
 STALL_MIN_STEPS = 3
-STALL_DEPTH = 2
 STALL_SHARE = 0.4
 #: The first seed of the child's local search (the parent's starts at 0).
 CHILD_SEED = 1000
@@ -83,7 +85,7 @@ def _child_main(sender: Connection, target: Board, rule: Rule, steps: int, deadl
         stalled = threading.Event()
         after = _stalled_after(steps, ctx.remaining())
         timer = None if after is None else threading.Timer(
-            after, lambda: stalled.set() if deepest[0] < STALL_DEPTH else None)
+            after, lambda: stalled.set() if deepest[0] < steps - 1 else None)
         if timer is not None:
             timer.start()
         try:
@@ -108,8 +110,8 @@ def _child_main(sender: Connection, target: Board, rule: Rule, steps: int, deadl
 
 
 def _stalled_after(steps: int, remaining: float | None) -> float | None:
-    """Seconds after which the child's chain, when it has not gone deeper than level
-    :data:`STALL_DEPTH` - 1, gives way to the local search (None: never)."""
+    """Seconds after which the child's chain, when it has met no board of level ``steps - 1``, gives way to
+    the local search (None: never)."""
     if remaining is None or steps < STALL_MIN_STEPS:
         return None
     return remaining * STALL_SHARE
