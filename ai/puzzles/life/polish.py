@@ -164,4 +164,21 @@ def polish(start: Board, target: Board, rule: Rule, steps: int, ctx: SolveContex
     return best, best_wrong
 
 
-__all__ = ["BLOCK", "PATIENCE", "RADIUS", "RESTART", "RUIN", "block_errors", "fillings", "polish", "wrong_cells"]
+def polish_until_stopped(start: Board, target: Board, rule: Rule, steps: int, ctx: SolveContext, *,
+                         seed: int = 0) -> tuple[Board, int]:
+    """:func:`polish` from ``start`` until the context ends (again from ``start`` with the next seed whenever
+    it gives up; once only without a deadline): the best start found and its wrong cells."""
+    best = np.asarray(start, dtype=bool).copy()
+    best_wrong = wrong_cells(best, target, rule, steps)
+    while best_wrong and not ctx.should_stop():
+        found, wrong = polish(start, target, rule, steps, ctx, seed=seed)
+        if wrong < best_wrong:
+            best, best_wrong = found, wrong
+        seed += 1
+        if ctx.remaining() is None:
+            break
+    return best, best_wrong
+
+
+__all__ = ["BLOCK", "PATIENCE", "RADIUS", "RESTART", "RUIN", "block_errors", "fillings", "polish",
+           "polish_until_stopped", "wrong_cells"]

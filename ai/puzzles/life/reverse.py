@@ -21,8 +21,10 @@
    the time (when it gives up early, it starts again from the same board with other random choices).
 
 On boards of at least :data:`TWO_CORES_MIN_CELLS` cells with k >= 2 and a deadline, stages 2-5 are instead
-run on two cores (:mod:`ai.puzzles.life.two_cores`): the SAT chain in a child process for the whole time,
-and here stage 4 then the local search (stage 5) as above; the first exact start ends both.  (Sharing one core, the chain had a fifth
+run on two cores (:mod:`ai.puzzles.life.two_cores`): the SAT chain in a child process (for k >= 3, once it
+has stalled short of level k - 1, a second local search takes its place there), and here
+stage 4 (for k at most :data:`TWO_CORES_CPSAT_MAX_STEPS`) then the local search (stage 5) as above; the
+first exact start ends both.  (Sharing one core, the chain had a fifth
 of the time on the benchmark's boards, where a 48-cell target three steps back needed 3.4 s of the chain.)
 
 Memory is bounded by design: a stage whose model would not fit its budget is skipped (the SAT chain,
@@ -70,6 +72,10 @@ LEVEL_SHARE = 0.5
 #: at least :data:`TWO_CORES_MIN_CELLS` cells, k >= 2 and a deadline: each gets the whole time instead of a share.
 TWO_CORES = True
 TWO_CORES_MIN_CELLS = 400
+#: On two cores the CP-SAT chain (stage 4) runs before the local search only for k at most this: for k >= 3
+#: on the benchmark's 25x25 boards the SAT chain beside it found every exact start, so its time goes to the
+#: local search.
+TWO_CORES_CPSAT_MAX_STEPS = 2
 #: Seconds before the deadline the child's chain stops, and how long after the local search ends (at the
 #: deadline) the child's answer is still waited for.
 CHILD_MARGIN = 0.1
@@ -261,7 +267,8 @@ def _reverse_on_two_cores(best: _Best, ctx: SolveContext, workers: int) -> Rever
             here = ctx.child(cancel=child.exact)
             remaining = here.remaining()
             stages = here.child(time_limit=None if remaining is None else remaining * (1 - POLISH_SHARE))
-            if model_clauses(target, rule, 1, soft=True) <= max_model_clauses(workers):
+            cpsat = steps <= TWO_CORES_CPSAT_MAX_STEPS
+            if cpsat and model_clauses(target, rule, 1, soft=True) <= max_model_clauses(workers):
                 _step_chain(best, stages, workers, EXACT_SHARE, False)
             _polish_best(best, here)
         except SolveStopped:
@@ -275,7 +282,7 @@ def _reverse_on_two_cores(best: _Best, ctx: SolveContext, workers: int) -> Rever
     if answer is not None and answer.start is not None:
         return _result(ReverseStatus.EXACT, answer.start, target, rule, steps, "sat step by step")
     if answer is not None and answer.best is not None:
-        best.consider(answer.best, "sat step by step")
+        best.consider(answer.best, "local search" if answer.polished else "sat step by step")
     if best.wrong == 0:
         return _result(ReverseStatus.EXACT, best.start, target, rule, steps, best.method)
     proved_none = answer is not None and answer.garden_of_eden

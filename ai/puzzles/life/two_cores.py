@@ -6,6 +6,8 @@ child that runs :func:`ai.puzzles.life.sat.chain` until a deadline and sends bac
 (:class:`ChainAnswer`); a watcher thread in the parent receives it and sets :attr:`ChainChild.exact` when
 the answer is an exact start, so the local search beside it can stop at once.  :meth:`ChainChild.stop`
 kills the child when it is still running (a cancel, or the local search found an exact start first).
+For k >= 3, a chain that has stalled (:data:`STALL_SHARE`) gives way in the child to a second local search
+(:func:`ai.puzzles.life.polish.polish_until_stopped`), whose best start comes back as the answer's ``best``.
 
 The child ignores Ctrl-C (the parent stops it), dies with its parent on Linux, stays in the parent's
 process group (a job runner that kills the group kills it too) and never runs past its deadline.
@@ -25,22 +27,34 @@ import numpy as np
 
 from ai.kernel.context import SolveContext
 from ai.kernel.process import die_with_parent, fork_available, leave_signals_to_parent
-from ai.puzzles.life.polish import wrong_cells
+from ai.puzzles.life.polish import polish_until_stopped, wrong_cells
 from ai.puzzles.life.sat import chain
 from game.core.puzzles.life.rules import Board, Rule
 
 #: How often the watcher thread looks at the pipe, in seconds.
 POLL = 0.005
+#: For k >= :data:`STALL_MIN_STEPS`, a chain that has met no board of level k - 1 within :data:`STALL_SHARE`
+#: of its time has stalled: on the benchmark's dense 25x25 boards it finds one predecessor in a second or
+#: two and never a second level in ten (nor a third on the 56- and 79-cell boards stuck at level 2), while
+#: the chain's late exact starts (after 4-9 s) came on boards where it had reached level k - 1 within 3.5 s.
+#: The child then runs a second local search beside the parent's (other random choices) for the rest of
+#: the time.
+STALL_MIN_STEPS = 3
+STALL_SHARE = 0.4
+#: The first seed of the child's local search (the parent's starts at 0).
+CHILD_SEED = 1000
 
 
 @dataclass(frozen=True)
 class ChainAnswer:
     """What the child's chain found: an exact start (or None), whether the target has no predecessor at all
-    (proved), and the board it met with the fewest wrong cells as a start (or None)."""
+    (proved), and the board it met with the fewest wrong cells as a start (or None; ``polished``: found by
+    the local search after the chain stalled)."""
 
     start: Board | None
     garden_of_eden: bool
     best: Board | None
+    polished: bool = False
 
 
 def can_fork() -> bool:
@@ -49,29 +63,58 @@ def can_fork() -> bool:
 
 
 def _child_main(sender: Connection, target: Board, rule: Rule, steps: int, deadline: float, parent: int) -> None:
-    """The child: the chain until ``deadline`` (a :func:`time.perf_counter` value), its answer sent back."""
+    """The child: the chain until ``deadline`` (a :func:`time.perf_counter` value), or the local search once the
+    chain has stalled (:func:`_stalled_after`); its answer sent back."""
     leave_signals_to_parent()
     die_with_parent(parent)
     answer = ChainAnswer(None, False, None)
+    polished = False
     try:
         ctx = SolveContext.create(time_limit=max(0.0, deadline - time.perf_counter()))
         fewest = [wrong_cells(np.zeros_like(target), target, rule, steps)]
         best: list[Board] = []
+        deepest = [0]
 
         def consider(level: int, board: Board) -> None:
+            deepest[0] = max(deepest[0], level)
             wrong = wrong_cells(board, target, rule, steps)
             if wrong < fewest[0]:
                 fewest[0] = wrong
                 best[:] = [board.copy()]
 
-        found = chain(target, rule, steps, ctx, on_board=consider)
-        answer = ChainAnswer(found.start, found.garden_of_eden, best[0] if best else None)
+        stalled = threading.Event()
+        after = _stalled_after(steps, ctx.remaining())
+        timer = None if after is None else threading.Timer(
+            after, lambda: stalled.set() if deepest[0] < steps - 1 else None)
+        if timer is not None:
+            timer.start()
+        try:
+            found = chain(target, rule, steps, ctx.child(cancel=stalled), on_board=consider)
+        finally:
+            if timer is not None:
+                timer.cancel()
+        if found.start is None and not found.garden_of_eden and stalled.is_set():
+            origin = best[0] if best else np.zeros_like(target)
+            if wrong_cells(target, target, rule, steps) < fewest[0]:
+                origin = target
+            start, wrong = polish_until_stopped(origin, target, rule, steps, ctx, seed=CHILD_SEED)
+            if wrong < fewest[0]:
+                best[:], polished = [start], True
+        answer = ChainAnswer(found.start, found.garden_of_eden, best[0] if best else None, polished)
     finally:
         try:
             sender.send(answer)
         except (OSError, ValueError):  # the parent stopped listening
             pass
         sender.close()
+
+
+def _stalled_after(steps: int, remaining: float | None) -> float | None:
+    """Seconds after which the child's chain, when it has met no board of level ``steps - 1``, gives way to
+    the local search (None: never)."""
+    if remaining is None or steps < STALL_MIN_STEPS:
+        return None
+    return remaining * STALL_SHARE
 
 
 class ChainChild:

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ai.kernel.context import SolveContext, SolveStopped
-from ai.puzzles.life.polish import block_errors, fillings, polish
+from ai.puzzles.life.polish import block_errors, fillings, polish, polish_until_stopped
 from game.core.puzzles.life.random_boards import random_case
 from game.core.puzzles.life.rules import LIFE, parse_rule, step
 from tests.stopping import cancelled
@@ -112,3 +112,17 @@ def test_block_errors_on_a_wide_board_count_every_filling_as_a_replay_would(seed
         for m, alive in enumerate(fillings(9)[index]):
             trial[(top + m // 3) % 70, (left + m % 3) % 90] = alive
         assert errors[index] == wrong(trial, target, k, rule)
+
+
+def test_polish_until_stopped_returns_its_replayed_count_never_worse_than_the_start() -> None:
+    case = random_case(np.random.default_rng(5), 16, 3)
+    start = case.target.copy()
+    board, count = polish_until_stopped(start, case.target, LIFE, 3, SolveContext.create())
+    assert count == wrong(board, case.target, 3) <= wrong(start, case.target, 3)
+
+
+def test_polish_until_stopped_finds_a_blinker_from_nothing() -> None:
+    target = np.zeros((10, 10), dtype=bool)
+    target[4, 3:6] = True
+    board, count = polish_until_stopped(np.zeros_like(target), target, LIFE, 3, SolveContext.create(time_limit=120))
+    assert count == 0 and np.array_equal(step(board, LIFE, 3), target)
