@@ -8,6 +8,10 @@ move after it is safe too (a proved-safe cell then counts as certain, otherwise 
 then).  Ties go to the chance of *progress* (some cell proved safe after the reveal), then to the lower
 mine chance, then to :func:`~ai.puzzles.mines.policy.guess_key`.
 
+The look-ahead runs on dense boards only (at least :data:`DENSE_FROM` of the cells are mines, as on
+expert): on sparser boards, paired games showed the least-chance guess winning more often (the figures are
+in bench/results.md, Minesweeper).
+
 Cells far from the revealed area are alike, so at most :data:`SEA_PER_KIND` of them per number of
 unknown neighbours are compared, and at most :data:`MAX_CANDIDATES` cells in all.
 
@@ -35,8 +39,9 @@ MARGIN = Fraction(1, 10)
 MAX_CANDIDATES = 6
 #: Most cells with no revealed neighbour compared per number of unknown neighbours.
 SEA_PER_KIND = 1
-#: Weight of the chance of progress added to the two-step survival in a candidate's score.
-PROGRESS_WEIGHT = 0.0
+#: Least share of mines on the board (mines / cells) for which guesses are compared by look-ahead; on sparser
+#: boards the first candidate (the least mine chance, then the fewest unknown neighbours) is played.
+DENSE_FROM = Fraction(9, 50)
 
 
 @dataclass(frozen=True)
@@ -98,13 +103,13 @@ def candidates(view: MinesView, analysis: MinesAnalysis, open_cells: list[Pos],
 
 def best_guess(view: MinesView, analysis: MinesAnalysis, open_cells: list[Pos],
                key: Callable[[Pos], tuple[Fraction, int, int, Pos]], ctx: SolveContext | None = None) -> Pos:
-    """The candidate with the best two-step survival, then progress, then ``key``."""
+    """The candidate with the best two-step survival, then progress, then ``key``; on boards with fewer mines
+    than :data:`DENSE_FROM` of the cells, the first candidate."""
     cells = candidates(view, analysis, open_cells, key)
-    if len(cells) == 1 or not analysis.weight:
+    if len(cells) == 1 or not analysis.weight or Fraction(view.mines, view.width * view.height) < DENSE_FROM:
         return cells[0]
     looks = [outlook(view, analysis, p, ctx) for p in cells]
-    return min(looks, key=lambda o: (-round(o.survive + PROGRESS_WEIGHT * o.progress, 9), -round(o.progress, 9),
-                                     key(o.cell))).cell
+    return min(looks, key=lambda o: (-round(o.survive, 9), -round(o.progress, 9), key(o.cell))).cell
 
 
-__all__ = ["MARGIN", "MAX_CANDIDATES", "Outlook", "best_guess", "candidates", "outlook", "with_number"]
+__all__ = ["DENSE_FROM", "MARGIN", "MAX_CANDIDATES", "Outlook", "best_guess", "candidates", "outlook", "with_number"]

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ai.puzzles.mines.analysis import analyze
-from ai.puzzles.mines.lookahead import outlook
+from ai.puzzles.mines.lookahead import best_guess, candidates, outlook
 from ai.puzzles.mines.play import bench, play_games, wilson
-from ai.puzzles.mines.policy import MoveKind, advise, first_click
+from ai.puzzles.mines.policy import MoveKind, advise, first_click, guess_key
 from game.core.puzzles.mines import FirstClick, MinesBoard, MinesStatus, MinesView, Pos, neighbours
 
 
@@ -123,3 +123,27 @@ def test_wilson_interval() -> None:
     low, high = wilson(4300, 10_000)
     assert low < 0.43 < high and high - low == pytest.approx(0.0194, abs=1e-3)
     assert wilson(10, 10)[1] == 1.0 and wilson(0, 10)[0] == 0.0
+
+
+@pytest.mark.parametrize(("size", "dense"), [((9, 9, 10), False), ((6, 5, 8), True)])
+def test_the_look_ahead_chooses_on_dense_boards_only(size: tuple[int, int, int], dense: bool) -> None:
+    width, height, mines = size
+    compared = 0
+    for seed in range(80):
+        board = MinesBoard(width, height, mines, seed=seed)
+        board.reveal(0, 0)
+        while board.status == MinesStatus.PLAYING and (advice := advise(board.view())).moves.kind == MoveKind.SAFE:
+            for cell in advice.moves.cells:
+                board.reveal(*cell)
+        if board.status != MinesStatus.PLAYING:
+            continue
+        view = board.view()  # the first position that needs a guess
+        analysis = analyze(view)
+        open_cells = [p for p, v in analysis.probability.items() if view.at(*p) < 0 and v < 1]
+        key = lambda p: guess_key(view, analysis, p)  # noqa: E731
+        cells = candidates(view, analysis, open_cells, key)
+        looks = [outlook(view, analysis, p) for p in cells]
+        by_survival = min(looks, key=lambda o: (-round(o.survive, 9), -round(o.progress, 9), key(o.cell))).cell
+        assert best_guess(view, analysis, open_cells, key) == (by_survival if dense else cells[0])
+        compared += by_survival != cells[0]
+    assert compared > 0, "some position where the two choices differ"
