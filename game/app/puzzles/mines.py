@@ -71,7 +71,7 @@ def where(p: Pos) -> str:
 
 
 #: The legend's last sentence when the exact endgame search chose the gold cell.
-ENDGAME_LEGEND = "Every arrangement left was searched: the gold cell wins {} of the time with best play."
+ENDGAME_LEGEND = "Every arrangement searched: gold wins {} with best play."
 
 
 def guess_text(who: str, p: Pos, chance: Fraction, mine: bool, win: Fraction | None = None) -> str:
