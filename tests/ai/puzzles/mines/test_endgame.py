@@ -3,30 +3,17 @@ found again by an independent search over opened cells."""
 
 from __future__ import annotations
 
-import itertools
 import threading
 from fractions import Fraction
 from functools import lru_cache
 
 from hypothesis import assume, given, settings
-from hypothesis import strategies as st
 
 from ai.kernel.context import SolveContext, SolveStopped
 from ai.puzzles.mines.analysis import analyze
 from ai.puzzles.mines.endgame import MAX_ARRANGEMENTS, arrangements, endgame_guess
-from game.core.puzzles.mines import MinesBoard, MinesView, Pos, neighbours, parse_view
-
-
-def brute_arrangements(view: MinesView) -> list[frozenset[Pos]]:
-    """Every placement of the mines over the unknown cells that fits every number."""
-    fits = []
-    for mines in itertools.combinations(view.unknown(), view.mines):
-        chosen = frozenset(mines)
-        if all(view.at(r, c) < 0 or view.at(r, c) == sum(1 for p in neighbours(view.width, view.height, r, c)
-                                                          if p in chosen)
-               for r in range(view.height) for c in range(view.width)):
-            fits.append(chosen)
-    return fits
+from game.core.puzzles.mines import MinesView, Pos, neighbours, parse_view
+from tests.ai.puzzles.mines.brute import brute_arrangements, small_views
 
 
 def best_play(view: MinesView, fits: list[frozenset[Pos]]) -> Fraction:
@@ -57,17 +44,8 @@ def best_play(view: MinesView, fits: list[frozenset[Pos]]) -> Fraction:
     return win(frozenset(range(len(fits))), frozenset())
 
 
-@st.composite
-def small_views(draw: st.DrawFn) -> MinesView:
-    width, height = draw(st.integers(3, 4), label="width"), draw(st.integers(2, 3), label="height")
-    mines = draw(st.integers(1, 3), label="mines")
-    board = MinesBoard(width, height, mines, seed=draw(st.integers(0, 10_000), label="seed"))
-    board.reveal(draw(st.integers(0, height - 1)), draw(st.integers(0, width - 1)))
-    return board.view()
-
-
 @settings(max_examples=80, deadline=None)
-@given(small_views())
+@given(small_views(widest=4, tallest=3, most_mines=3))
 def test_the_arrangements_are_the_brute_force_ones(view: MinesView) -> None:
     analysis = analyze(view)
     cells = sorted(p for p, v in analysis.probability.items() if 0 < v < 1)
@@ -78,7 +56,7 @@ def test_the_arrangements_are_the_brute_force_ones(view: MinesView) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(small_views())
+@given(small_views(widest=4, tallest=3, most_mines=3))
 def test_the_chance_to_win_is_best_play(view: MinesView) -> None:
     analysis = analyze(view)
     assume(not analysis.safe and 0 < len(view.unknown()) - view.mines)

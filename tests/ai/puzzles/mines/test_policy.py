@@ -3,18 +3,18 @@ rules, and win counts on fixed seeds (counts of games, never times)."""
 
 from __future__ import annotations
 
-import itertools
+import functools
 from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from ai.puzzles.mines.analysis import analyze
 from ai.puzzles.mines.lookahead import best_guess, candidates, outlook
 from ai.puzzles.mines.play import bench, play_games, wilson
 from ai.puzzles.mines.policy import MoveKind, advise, first_click, guess_key
 from game.core.puzzles.mines import FirstClick, MinesBoard, MinesStatus, MinesView, Pos, neighbours
+from tests.ai.puzzles.mines.brute import brute_arrangements, small_views
 
 
 def play_and_collect(board: MinesBoard, rule: FirstClick) -> tuple[set[Pos], set[Pos], list[tuple[Pos, Fraction]]]:
@@ -56,33 +56,11 @@ def test_every_claim_holds_on_the_board_after_each_game(size: tuple[int, int, in
     assert lost_on_a_guess < games
 
 
-def arrangements(view: MinesView) -> list[frozenset[Pos]]:
-    """Every placement of the mines over the unknown cells that fits every number (brute force)."""
-    unknown = view.unknown()
-    fits = []
-    for mines in itertools.combinations(unknown, view.mines):
-        chosen = frozenset(mines)
-        if all(view.at(r, c) < 0 or view.at(r, c) == sum(1 for p in neighbours(view.width, view.height, r, c)
-                                                          if p in chosen)
-               for r in range(view.height) for c in range(view.width)):
-            fits.append(chosen)
-    return fits
-
-
-@st.composite
-def small_views(draw: st.DrawFn) -> MinesView:
-    width, height = draw(st.integers(3, 5)), draw(st.integers(2, 4))
-    mines = draw(st.integers(1, min(5, width * height - 2)))
-    board = MinesBoard(width, height, mines, seed=draw(st.integers(0, 10_000)))
-    board.reveal(draw(st.integers(0, height - 1)), draw(st.integers(0, width - 1)))
-    return board.view()
-
-
 @settings(max_examples=60, deadline=None)
 @given(small_views())
 def test_the_look_ahead_chances_match_brute_force(view: MinesView) -> None:
     analysis = analyze(view)
-    fits = arrangements(view)
+    fits = brute_arrangements(view)
     for cell in view.unknown():
         look = outlook(view, analysis, cell)
         survive = Fraction(0)
@@ -140,7 +118,7 @@ def test_the_look_ahead_chooses_on_dense_boards_only(size: tuple[int, int, int],
         view = board.view()  # the first position that needs a guess
         analysis = analyze(view)
         open_cells = [p for p, v in analysis.probability.items() if view.at(*p) < 0 and v < 1]
-        key = lambda p: guess_key(view, analysis, p)  # noqa: E731
+        key = functools.partial(guess_key, view, analysis)
         cells = candidates(view, analysis, open_cells, key)
         looks = [outlook(view, analysis, p) for p in cells]
         by_survival = min(looks, key=lambda o: (-round(o.survive, 9), -round(o.progress, 9), key(o.cell))).cell

@@ -38,6 +38,21 @@ def click_cell(scene: MinesScene, cell: tuple[int, int], button: int = 1) -> Non
     click(scene.app, scene.layout(scene.app.screen.get_size()).cell_rect(*cell).center, button=button)
 
 
+def start_on(app: App, board: MinesBoard, first: tuple[int, int]) -> MinesScene:
+    """The screen on ``board`` after the player's first click on ``first``."""
+    scene = on(app)
+    scene.set_board(board)
+    click_cell(scene, first)
+    return scene
+
+
+def key_and_wait(scene: MinesScene, key: str) -> None:
+    """Press ``key``, wait for the analysis it asks for, then draw a frame."""
+    press(scene.app, getattr(pygame, f"K_{key}"), unicode=key)
+    scene.wait()
+    scene.app.run_frames(1)
+
+
 def corner_board() -> MinesBoard:
     """5x5 with one mine in the bottom-right corner: (3, 3) shows a 1, (0, 0) opens every safe cell."""
     return MinesBoard.with_mines(5, 5, {(4, 4)})
@@ -113,12 +128,8 @@ def test_wins_losses_and_the_best_time_are_saved_and_read_by_a_new_app(app: App)
 
 
 def test_a_win_with_the_assistant_counts_but_is_not_a_best_time(app: App) -> None:
-    scene = on(app)
-    scene.set_board(corner_board())
-    click_cell(scene, (3, 3))
-    press(app, pygame.K_s, unicode="s")
-    scene.wait()
-    app.run_frames(1)
+    scene = start_on(app, corner_board(), (3, 3))
+    key_and_wait(scene, "s")
     assert scene.board.status == MinesStatus.WON and scene.assisted
     assert "with the assistant's help" in scene.message
     assert scene.records.get(5, 5, 1) == BoardRecord(wins=1, losses=0, best_seconds=None)
@@ -152,23 +163,15 @@ def test_auto_play_losing_on_a_guess_says_what_happened(small_app: App) -> None:
 
 
 def test_one_step_that_guesses_wrong_names_the_assistant(app: App) -> None:
-    scene = on(app)
-    scene.set_board(guess_board())
-    click_cell(scene, (1, 0))
-    press(app, pygame.K_s, unicode="s")
-    scene.wait()
-    app.run_frames(1)
+    scene = start_on(app, guess_board(), (1, 0))
+    key_and_wait(scene, "s")
     assert scene.board.status == MinesStatus.LOST
     assert scene.message.startswith("The assistant had to guess: no safe cell was proved; it opened (row 1, column 3)")
 
 
 def test_an_endgame_guess_says_its_chance_to_win(app: App) -> None:
-    scene = on(app)
-    scene.set_board(guess_board())
-    click_cell(scene, (1, 0))
-    press(app, pygame.K_h, unicode="h")
-    scene.wait()
-    app.run_frames(1)
+    scene = start_on(app, guess_board(), (1, 0))
+    key_and_wait(scene, "h")
     assert scene.moves is not None and scene.moves.win == Fraction(1, 2)
     legend = " ".join(line for line, colour in scene.band(800) if colour == hud.MUTED)
     assert legend == f"{ODDS_LEGEND} {ENDGAME_LEGEND.format('50%')}"
