@@ -200,9 +200,13 @@ def read_user_object(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> tu
     ``(None, None)`` when there is no file, ``(data, None)`` for an object, ``(None, problem)`` otherwise
     (a file holding ``null`` or a list is a problem, not a missing file).
     """
-    data, problem = read_user_json(path, max_bytes)
-    if problem is None and data is None and not os.path.exists(path):
+    try:  # a missing file is told from a file holding null by the read itself, not by a later look at the
+        raw = read_regular_bytes(path, max_bytes)  # folder (another process may create the file in between)
+    except FileNotFoundError:
         return None, None
+    except UserFileError as exc:
+        return None, str(exc)
+    data, problem = parse_json_bytes(raw)
     if problem is None and not isinstance(data, dict):
         problem = f"not a JSON object ({type(data).__name__})"
     return (None, problem) if problem is not None else (data, None)

@@ -35,3 +35,21 @@ def test_failed_write_keeps_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyP
         writing.atomic_write_text(path, "new")
     assert path.read_text() == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.txt"]
+
+
+def test_a_file_created_just_after_a_missing_read_is_not_taken_for_null(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "resume.json"
+    real_read = storage.read_regular_bytes
+
+    def read_then_another_process_creates(p: Path | str, max_bytes: int) -> bytes:
+        try:
+            return real_read(p, max_bytes)
+        finally:
+            path.write_text('{"last": "x", "boards": {}}')  # another process saves in between
+
+    monkeypatch.setattr(storage, "read_regular_bytes", read_then_another_process_creates)
+    assert storage.read_user_object(path) == (None, None)  # missing when read: a fresh start, not a bad file
+    path.write_text("null")
+    data, problem = storage.read_user_object(path)
+    assert data is None and problem is not None and "not a JSON object" in problem
