@@ -19,7 +19,7 @@ add up to the number of mines and, around each revealed number, to that number
 >>> a = analyze(board.view())
 >>> check_against_board(board, a)
 >>> next_moves(board.view(), a)
-Moves(kind=<MoveKind.SAFE: 'safe'>, cells=((2, 2),), risk=Fraction(0, 1))
+Moves(kind=<MoveKind.SAFE: 'safe'>, cells=((2, 2),), risk=Fraction(0, 1), win=None)
 """
 
 from __future__ import annotations
