@@ -30,7 +30,7 @@ from game.core.physics import Offset, State, move_words
 from game.core.physics_views import Branch
 from game.core.reads import branch_taken, solid_of
 from game.core.simulation import Run, simulate
-from game.core.teach_words import cell_seen, does, fall_column, fate, who
+from game.core.teach_words import Change, cell_seen, change_of, does, fall_column, fate, who
 
 
 @dataclass(frozen=True)
@@ -131,26 +131,20 @@ def _must(new: tuple[Offset, bool], old: tuple[Offset, bool], columns: tuple[int
           failure: LemmingFailure, pit: int | None) -> str:
     """What the lemming must do at frame ``t`` (``new``) instead of what it does (``old``), standing at column
     ``columns[0]`` and going to ``columns[1]``; with what becomes of it as it is, unless that says the same."""
-    (move, turn), (was, was_turn) = new, old
     here, there = columns
     later = failure.frame if failure.frame is not None and failure.frame > t else None
     as_is = f"; as it is, {fate(failure, 'it', pit)}"
-    if was[0] > 0 and move[0] <= 0:
-        if failure.kind == FailureKind.FELL_INTO_PIT and failure.frame == t:
-            return f"must not drop into the pit at column {there} (frame {t})"
-        return f"must not drop at column {there} (frame {t}){as_is}"
-    if turn and not was_turn:
-        return (f"must turn back before frame {later}{as_is}" if later is not None
-                else f"must turn back at column {here} (frame {t}){as_is}")
-    if move[0] < 0 <= was[0]:
-        return f"must climb up at column {here} (frame {t}){as_is}"
-    if move == (0, 0) and not turn:
-        return f"must stop at column {here} (frame {t}){as_is}"
-    if move[0] > 0 >= was[0]:
-        return f"must drop down at column {there} (frame {t}){as_is}"
-    if was_turn and not turn:
-        return f"must keep going at column {here} instead of turning (frame {t}){as_is}"
-    return f"must take another way at column {here} (frame {t}){as_is}"
+    kind = change_of(new, old)
+    if kind == Change.NO_FALL and failure.kind == FailureKind.FELL_INTO_PIT and failure.frame == t:
+        return f"must not drop into the pit at column {there} (frame {t})"
+    if kind == Change.TURN_BACK and later is not None:
+        return f"must turn back before frame {later}{as_is}"
+    must = {Change.NO_FALL: f"must not drop at column {there}", Change.TURN_BACK: f"must turn back at column {here}",
+            Change.CLIMB: f"must climb up at column {here}", Change.STOP: f"must stop at column {here}",
+            Change.DROP: f"must drop down at column {there}",
+            Change.NO_TURN: f"must keep going at column {here} instead of turning",
+            Change.OTHER: f"must take another way at column {here}"}[kind]
+    return f"{must} (frame {t}){as_is}"
 
 
 __all__ = ["Lesson", "first_failure", "the_idea", "why_it_fails"]

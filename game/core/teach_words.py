@@ -12,6 +12,7 @@ cells as :func:`game.core.level.cell_words` writes them.
 
 from __future__ import annotations
 
+import enum
 from typing import Sequence
 
 from game.core.outcome import FailureKind, LemmingFailure, gerund
@@ -77,6 +78,41 @@ def fate(failure: LemmingFailure | None, name: str, pit: int | None = None, sinc
     return f"{name} is still on its way at the last frame"
 
 
+class Change(enum.Enum):
+    """How a lemming's move at one frame differs from the move it made before (:func:`change_of`)."""
+
+    NO_FALL = "no longer falls"
+    TURN_BACK = "turns back"
+    CLIMB = "climbs"
+    STOP = "stops"
+    DROP = "drops"
+    NO_TURN = "no longer turns"
+    OTHER = "moves otherwise"
+
+
+def change_of(now: tuple[Offset, bool], then: tuple[Offset, bool]) -> Change:
+    """The first of the :class:`Change` kinds that ``now`` (move, turned) shows against ``then``, in the order
+    the teaching texts name them.
+
+    >>> change_of(((0, 1), False), ((1, 0), False)), change_of(((0, 0), True), ((0, 1), False))
+    (<Change.NO_FALL: 'no longer falls'>, <Change.TURN_BACK: 'turns back'>)
+    """
+    (move, turn), (old, old_turn) = now, then
+    if old[0] > 0 and move[0] <= 0:
+        return Change.NO_FALL
+    if turn and not old_turn:
+        return Change.TURN_BACK
+    if move[0] < 0 <= old[0]:
+        return Change.CLIMB
+    if move == (0, 0) and not turn:
+        return Change.STOP
+    if move[0] > 0 >= old[0]:
+        return Change.DROP
+    if old_turn and not turn:
+        return Change.NO_TURN
+    return Change.OTHER
+
+
 def change(now: tuple[Offset, bool], then: tuple[Offset, bool], name: str, frame: int, *,
            falling_at: int | None = None) -> str:
     """What a cell's change makes a lemming do (``now``) instead of what it did (``then``), as a verb
@@ -95,22 +131,17 @@ def change(now: tuple[Offset, bool], then: tuple[Offset, bool], name: str, frame
     "stops the lemming's fall at row 6, frame 9"
     """
     (move, turn), (old, old_turn) = now, then
-    if old[0] > 0 and move[0] <= 0:
+    kind = change_of(now, then)
+    if kind == Change.NO_FALL:
         back = " (it turns back instead)" if turn and not old_turn else ""
         if falling_at is not None:
             return f"stops {name}'s fall at row {falling_at}, frame {frame}{back}"
         return f"keeps {name} from falling at frame {frame}{back}"
-    if turn and not old_turn:
-        return f"turns {name} back at frame {frame}"
-    if move[0] < 0 <= old[0]:
-        return f"lets {name} climb at frame {frame}"
-    if move == (0, 0) and not turn:
-        return f"stops {name} at frame {frame}"
-    if move[0] > 0 >= old[0]:
-        return f"makes {name} fall at frame {frame}"
-    if old_turn and not turn:
-        return f"lets {name} go on without turning at frame {frame}"
-    return f"makes {name} {move_words(move, turn)} instead of {gerund(move_words(old, old_turn))} at frame {frame}"
+    if kind == Change.OTHER:
+        return f"makes {name} {move_words(move, turn)} instead of {gerund(move_words(old, old_turn))} at frame {frame}"
+    return {Change.TURN_BACK: f"turns {name} back", Change.CLIMB: f"lets {name} climb", Change.STOP: f"stops {name}",
+            Change.DROP: f"makes {name} fall", Change.NO_TURN: f"lets {name} go on without turning"}[kind] + \
+        f" at frame {frame}"
 
 
-__all__ = ["cell_seen", "change", "does", "fall_column", "fate", "who"]
+__all__ = ["Change", "cell_seen", "change", "change_of", "does", "fall_column", "fate", "who"]
