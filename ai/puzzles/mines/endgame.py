@@ -24,7 +24,9 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from functools import partial
 from fractions import Fraction
 
 from ai.kernel.context import SolveContext
@@ -132,7 +134,7 @@ class Endgame:
         for m in arrs:
             union |= m
         free = [i for i in range(self.n) if not union >> i & 1]
-        parts = _group(arrs, lambda m: tuple((m & self.around[i]).bit_count() for i in free))
+        parts = _group(arrs, lambda m: tuple(_mines_in(self.around[i], m) for i in free))
         if len(parts) == 1:
             return None
         return sum((Fraction(len(p), len(arrs)) * self.win(p) for p in parts), Fraction(0))
@@ -150,18 +152,23 @@ class Endgame:
             if Fraction(safe_counts[i], len(arrs)) <= best_win:
                 break  # the chance to win is at most the chance to survive the guess
             safe = tuple(m for m in arrs if not m >> i & 1)
-            parts = _group(safe, lambda m, near=self.around[i]: (m & near).bit_count())
+            parts = _group(safe, partial(_mines_in, self.around[i]))
             value = sum((Fraction(len(p), len(arrs)) * self.win(p) for p in parts), Fraction(0))
             if value > best_win:
                 best_cell, best_win = i, value
         return best_cell, best_win
 
 
-def _group(arrs: tuple[int, ...], key: object) -> list[tuple[int, ...]]:
+def _mines_in(mask: int, arrangement: int) -> int:
+    """How many mines of ``arrangement`` lie in ``mask`` (the number a cell with those neighbours shows)."""
+    return (arrangement & mask).bit_count()
+
+
+def _group(arrs: tuple[int, ...], key: Callable[[int], Hashable]) -> list[tuple[int, ...]]:
     """``arrs`` split by ``key`` (a function of an arrangement), in first-seen order."""
-    parts: dict[object, list[int]] = {}
+    parts: dict[Hashable, list[int]] = {}
     for m in arrs:
-        parts.setdefault(key(m), []).append(m)  # type: ignore[operator]
+        parts.setdefault(key(m), []).append(m)
     return [tuple(p) for p in parts.values()]
 
 

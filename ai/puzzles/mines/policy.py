@@ -37,10 +37,6 @@ from game.core.errors import GameError
 from game.core.puzzles.mines import FirstClick, MinesBoard, MinesView, Pos, neighbours
 
 
-#: Search the end of the game exactly when few arrangements are left (:mod:`ai.puzzles.mines.endgame`).
-ENDGAME = True
-
-
 class MoveKind(str, enum.Enum):
     """What kind of move :func:`next_moves` proposes."""
 
@@ -110,7 +106,7 @@ def next_moves(view: MinesView, analysis: MinesAnalysis, ctx: SolveContext | Non
     open_cells = [p for p, v in analysis.probability.items() if view.at(*p) < 0 and v < 1]
     if not open_cells:
         return Moves(MoveKind.NONE, (), Fraction(0))
-    end = endgame_guess(view, analysis, ctx) if ENDGAME else None
+    end = endgame_guess(view, analysis, ctx)
     if end is not None:
         return Moves(MoveKind.GUESS, (end.cell,), analysis.probability[end.cell], end.win)
     best = best_guess(view, analysis, open_cells, lambda p: guess_key(view, analysis, p), ctx)
