@@ -30,13 +30,11 @@ UI worker's child process): it generates a few candidates from the step's
 whose score is closest to :func:`target_score` of the step and not below the score of the
 level before, so the ladder rises by measure, not by guess.
 
-For one level of a given difficulty, call :func:`next_level`; it fits
-:class:`game.app.jobs.JobRunner` jobs directly (``report`` receives :class:`GenerationStats`
-snapshots: candidates tried, rejections)::
+For one level of a given difficulty, call :func:`next_level`; as a job of the game's runner
+(:class:`game.app.jobs.JobRunner`, whose jobs take their context) it reads::
 
     handle = runner.submit(
-        lambda report, cancel: next_level(difficulty, seed=seed, context=SolveContext.create(cancel=cancel),
-                                          progress=report),
+        lambda ctx: next_level(difficulty, seed=seed, context=ctx),
         label="generate",
     )   # the "done" event carries a GeneratedLevel (or None when cancelled)
 

@@ -28,6 +28,7 @@ from typing import Callable
 import pygame
 
 from ai.facade import Analysis, AnalysisStatus, SolveContext, stuck_lemmings
+from game.app.jobs import JobEvent, JobEventKind
 from game.core.level import Brick, Level
 from game.core.physics import PhysicsError
 from game.core.physics_catalog import SHIPPED, resolve
@@ -394,19 +395,32 @@ class EditorScene(Scene):
         """Note an edit made from outside (a dialog): a current solution shown of an older draft is hidden."""
         self._edited()
 
-    def no_solution_reason(self) -> str | None:
-        """Why the draft is known to have no solution (its analysis, or a quick check when it has none
-        for the draft as it is), or None when none is known."""
+    def no_solution_reason(self, answer: Callable[[str | None], None]) -> None:
+        """Call ``answer`` with why the draft is known to have no solution, or None when none is known: at once
+        from its current analysis, else after a quick check run as a job (at most :data:`SAVE_CHECK_SECONDS`;
+        a check that fails or is cancelled knows nothing)."""
         d = self.draft
         a = self.analysis
         if a is not None and self.analysis_current():
             if a.status == AnalysisStatus.UNSOLVABLE:
-                return a.reasons[0] if a.reasons else f"no brick set wins within {d.frames} frames"
-            if a.min_bricks is not None and a.min_bricks > d.budget:
-                return f"it needs {a.min_bricks} bricks but the budget B is {d.budget}"
-            return None
-        stuck = stuck_lemmings(self.model.to_level(), SolveContext.create(time_limit=SAVE_CHECK_SECONDS))
-        return stuck[0] if stuck else None
+                answer(a.reasons[0] if a.reasons else f"no brick set wins within {d.frames} frames")
+            elif a.min_bricks is not None and a.min_bricks > d.budget:
+                answer(f"it needs {a.min_bricks} bricks but the budget B is {d.budget}")
+            else:
+                answer(None)
+            return
+        level = self.model.to_level()
+
+        def check(ctx: SolveContext) -> tuple[str, ...]:
+            return stuck_lemmings(level, ctx)
+
+        def ended(event: JobEvent) -> None:
+            stuck = event.payload if event.kind == JobEventKind.DONE else ()
+            answer(stuck[0] if stuck else None)
+
+        self.say("checking the level before saving...", SAVE_CHECK_SECONDS + 1.0)
+        self.app.jobs.submit(check, label="save-check", owner=self, lane="save-check", time_limit=SAVE_CHECK_SECONDS,
+                             on_done=ended, on_error=ended, on_cancelled=ended)
 
     def guard_unsaved(self, then: Callable[[], None]) -> None:
         """Run ``then`` now, or after asking what to do with unsaved changes."""

@@ -1,6 +1,6 @@
 """The editor's saving: Ctrl+S (at once; a new untitled level asks for its title first), Ctrl+Shift+S (a copy
 under a new title, which the editor then edits), and the question before saving a level known to have no
-solution.  Files go to the user's levels folder (:meth:`game.core.editor_model.EditorModel.save`)."""
+solution (known from the editor's analysis, or from a quick check the editor runs as a job first).  Files go to the user's levels folder (:meth:`game.core.editor_model.EditorModel.save`)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ class SavingHost(Protocol):
     def folder(self) -> Path: ...
     def edited(self) -> None: ...
     def refuse_invalid(self, what: str) -> bool: ...
-    def no_solution_reason(self) -> str | None: ...
+    def no_solution_reason(self, answer: Callable[[str | None], None]) -> None: ...
     def say(self, text: str, seconds: float = 3.0, color: tuple[int, int, int] = ...) -> None: ...
 
 
@@ -78,15 +78,19 @@ class LevelSaving:
             then()
 
     def _check_solution(self, go_on: Callable[[], None]) -> None:
-        """Run ``go_on``, or first ask when the level is known to have no solution."""
-        problem = self.host.no_solution_reason()
-        if problem is None:
-            go_on()
-            return
-        self.host.app.push(ConfirmPrompt(
-            self.host.app, "No solution",
-            f"This level has no solution: {problem}. Save anyway?",
-            [("N", "keep editing", None), ("Y", "save anyway", go_on), ("Esc", "cancel", None)]))
+        """Run ``go_on``, or first ask when the level is known to have no solution (the host may take a frame
+        or so to know: its quick check runs as a job)."""
+
+        def answered(problem: str | None) -> None:
+            if problem is None:
+                go_on()
+                return
+            self.host.app.push(ConfirmPrompt(
+                self.host.app, "No solution",
+                f"This level has no solution: {problem}. Save anyway?",
+                [("N", "keep editing", None), ("Y", "save anyway", go_on), ("Esc", "cancel", None)]))
+
+        self.host.no_solution_reason(answered)
 
     def _ask_title(self, then: Callable[[], None] | None) -> None:
         """The save's title prompt (``then`` runs after a good save)."""

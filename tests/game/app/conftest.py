@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pygame
 import pytest
 
 from game.app.app import App, FixedClock
 from game.app.compose import build_app
+from game.app.scenes.editor import EditorScene
 
 
 @pytest.fixture
@@ -25,6 +27,33 @@ def press(app: App, key: int, mod: int = 0, unicode: str = "", frames: int = 1) 
     """Post a key press and step the app."""
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode=unicode, scancode=0))
     app.run_frames(frames)
+
+
+def run_until(app: App, done: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
+    """Step the app until ``done()``, then one frame more (``timeout``: a bound for a slow machine, never a
+    check of speed)."""
+    end = time.monotonic() + timeout
+    while not done() and time.monotonic() < end:
+        app.run_frames(1)
+        time.sleep(0.01)
+    app.run_frames(1)
+    assert done(), f"{what} did not finish"
+
+
+def press_save(app: App, mod: int) -> None:
+    """Post the editor's save keys (Ctrl+S, with ``mod``) and step until its check before saving has ended."""
+    press(app, pygame.K_s, mod=mod)
+    after_save_check(app)
+
+
+def after_save_check(app: App) -> None:
+    """Step until the editor's check before saving (a job) has ended and its answer was acted on."""
+    run_until(app, lambda: not app.jobs.running(lane="save-check"), "the check before saving")
+
+
+def wait_for_analysis(app: App, editor: EditorScene, timeout: float = 60.0) -> None:
+    """Step the app until the editor's analysis has ended."""
+    run_until(app, lambda: not editor.analysing, "analysis", timeout)
 
 
 def click(app: App, pos: tuple[int, int], button: int = 1, frames: int = 1) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import pygame
 import pytest
@@ -23,7 +23,7 @@ from game.app.scenes.editor import EditorScene
 from game.app.scenes.editor_view import palette_buttons
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.play import PlayScene
-from tests.game.app.conftest import click, move, press, leave_level
+from tests.game.app.conftest import after_save_check, click, leave_level, move, press, press_save, wait_for_analysis
 
 CTRL = pygame.KMOD_CTRL
 
@@ -58,13 +58,6 @@ def make_playable(app: App, editor: EditorScene) -> None:
     click(app, cell_pos(editor, 4, 6))
 
 
-def wait_for_analysis(app: App, editor: EditorScene, timeout: float = 30.0) -> None:
-    end = time.monotonic() + timeout
-    while editor.analysing and time.monotonic() < end:
-        app.run_frames(1)
-        time.sleep(0.01)
-    app.run_frames(1)
-    assert not editor.analysing, "analysis did not finish"
 
 
 @pytest.fixture(autouse=True)
@@ -155,7 +148,7 @@ def test_invalid_draft_cannot_be_played_or_saved(app: App) -> None:
     editor = open_editor(app)
     press(app, pygame.K_SPACE, unicode=" ")
     assert app.top is editor and "lemming" in editor.message
-    press(app, pygame.K_s, mod=CTRL)
+    press_save(app, CTRL)
     assert app.top is editor and "can't save" in editor.message
     letter(app, "a")
     assert not editor.analysing and "can't analyse" in editor.message
@@ -197,7 +190,7 @@ def test_play_test_returns_to_the_same_editor_state(app: App) -> None:
 def test_save_with_title_round_trip_and_level_select(app: App) -> None:
     editor = open_editor(app)
     make_playable(app, editor)
-    press(app, pygame.K_s, mod=CTRL)
+    press_save(app, CTRL)
     prompt = app.top
     assert isinstance(prompt, TextPrompt)
     for _ in range(len(prompt.text)):
@@ -224,7 +217,7 @@ def test_save_with_title_round_trip_and_level_select(app: App) -> None:
     assert app.top is editor
     # a second save (no prompt needed for the title: it is kept) overwrites the same file
     press(app, pygame.K_RIGHTBRACKET, unicode="]")
-    press(app, pygame.K_s, mod=CTRL)
+    press_save(app, CTRL)
     press(app, pygame.K_RETURN)
     assert Level.load(path).budget == 1 and len(list(user_levels_dir().glob("*.txt"))) == 1
 
@@ -243,7 +236,7 @@ def test_failed_save_keeps_the_old_file(app: App, monkeypatch: pytest.MonkeyPatc
         raise OSError(13, "Permission denied")
 
     monkeypatch.setattr(os, "replace", broken_replace)
-    press(app, pygame.K_s, mod=CTRL)
+    press_save(app, CTRL)
     press(app, pygame.K_RETURN)
     assert app.top is editor and "save failed" in editor.message and "Permission denied" in editor.message
     assert path.read_bytes() == old and editor.model.dirty
@@ -264,6 +257,7 @@ def test_unsaved_changes_prompt_on_exit(app: App) -> None:
     assert app.top is editor
     press(app, pygame.K_ESCAPE)
     press(app, pygame.K_RETURN)  # save...
+    after_save_check(app)
     prompt = app.top
     assert isinstance(prompt, TextPrompt) and prompt.text == "Untitled"
     for _ in range(len(prompt.text)):
@@ -301,7 +295,7 @@ def test_open_pack_level_saves_a_copy(app: App) -> None:
     press(app, pygame.K_RETURN)
     assert app.top is editor and editor.model.path is None
     assert editor.draft.grid == Level.load(pack).grid and not editor.model.dirty
-    press(app, pygame.K_s, mod=CTRL)
+    press_save(app, CTRL)
     press(app, pygame.K_RETURN)
     copy = user_levels_dir() / "let_them_go.txt"  # the pack's first level: the first tutorial
     assert copy.is_file() and Level.load(copy) == Level.load(pack)
@@ -609,7 +603,7 @@ def test_a_big_level_is_edited_at_its_size(app: App) -> None:
 def test_saving_a_level_with_no_solution_asks_first(app: App) -> None:
     editor = open_editor(app, EditorModel.from_level(Level.from_rows(UP_THERE, frames=20, budget=2, title="Up")))
     # never analysed: the quick check finds the lemming that cannot get home
-    press(app, pygame.K_s, mod=CTRL)
+    press_save(app, CTRL)
     prompt = app.top
     assert isinstance(prompt, ConfirmPrompt) and "lemming 1 cannot reach any target" in prompt.question
     type_text(app, "n")
@@ -619,7 +613,7 @@ def test_saving_a_level_with_no_solution_asks_first(app: App) -> None:
     assert editor.status_now() == "unsolvable" and editor.view.badge() == ("UNSOLVABLE", hud.RED)
     lines = [t for t, _, _ in editor.view.side_lines()]
     assert any("lemming 1 cannot reach" in t for t in lines)
-    press(app, pygame.K_s, mod=CTRL)
+    press_save(app, CTRL)
     prompt = app.top
     assert isinstance(prompt, ConfirmPrompt)
     assert prompt.question.startswith("This level has no solution: lemming 1 cannot reach any target")
@@ -627,6 +621,24 @@ def test_saving_a_level_with_no_solution_asks_first(app: App) -> None:
     type_text(app, "y")  # saved at once: the level has a title
     assert app.top is editor and not editor.model.dirty
     assert [p.name for p in user_levels_dir().iterdir()] == ["up.txt"]
+
+
+def test_the_check_before_saving_is_a_job_of_the_runner(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    editor = open_editor(app, EditorModel.from_level(Level.from_rows(UP_THERE, frames=20, budget=2, title="Up")))
+    submitted: list[str] = []
+    submit = app.jobs.submit
+
+    def recording(job: Any, **kwargs: Any) -> Any:
+        submitted.append(kwargs["label"])
+        return submit(job, **kwargs)
+
+    monkeypatch.setattr(app.jobs, "submit", recording)
+    press_save(app, CTRL)
+    assert submitted == ["save-check"]
+    prompt = app.top
+    assert isinstance(prompt, ConfirmPrompt) and "lemming 1 cannot reach any target" in prompt.question
+    type_text(app, "n")
+    assert app.top is editor and not list(user_levels_dir().glob("*.txt"))  # N: nothing saved
 
 
 @pytest.mark.parametrize("size", [(800, 500), (1024, 600), (1280, 800)])

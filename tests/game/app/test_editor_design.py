@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from pathlib import Path
 from typing import Iterator
 
@@ -25,7 +24,7 @@ from game.core.level import Level
 from game.core.physics_catalog import SHIPPED
 from game.core.storage import user_levels_dir
 from tests.conftest import ORIGINAL_PACK
-from tests.game.app.conftest import click, move, press
+from tests.game.app.conftest import click, move, press, press_save, wait_for_analysis
 
 
 def open_editor(app: App, model: EditorModel | None = None) -> EditorScene:
@@ -199,13 +198,6 @@ def test_a_long_level_code_scrolls_to_its_last_line(app: App) -> None:
 TURN_BACK = ["XXXXXXXXX", "XT>     X", "XXXXXX  X", "X       X", "XXXXXXXXX"]  # a brick at (1,3)..(1,6) wins
 
 
-def wait_for_analysis(app: App, editor: EditorScene, timeout: float = 60.0) -> None:
-    end = time.monotonic() + timeout
-    while editor.analysing and time.monotonic() < end:
-        app.run_frames(1)
-        time.sleep(0.01)
-    app.run_frames(1)
-    assert not editor.analysing, "analysis did not finish"
 
 
 def panel_text(editor: EditorScene) -> str:
@@ -275,7 +267,7 @@ def test_the_whole_panel_can_be_read_at_800x500(data_home: Path) -> None:
 def test_saving_asks_for_a_title_only_for_a_new_untitled_level(app: App, tmp_path: Path) -> None:
     editor = open_editor(app, saved_level(tmp_path))
     press(app, pygame.K_RIGHTBRACKET, unicode="]")
-    press(app, pygame.K_s, mod=CTRL)  # a titled level is saved at once
+    press_save(app, CTRL)  # a titled level is saved at once
     assert app.top is editor and not editor.model.dirty and Level.load(tmp_path / "mine.txt").budget == 1
     fresh = app.push(EditorScene(app, EditorModel.new(6, 8)))
     assert isinstance(fresh, EditorScene)
@@ -284,7 +276,7 @@ def test_saving_asks_for_a_title_only_for_a_new_untitled_level(app: App, tmp_pat
     click(app, fresh.layout().cell_center(4, 2))
     press(app, pygame.K_4, unicode="4")
     click(app, fresh.layout().cell_center(4, 6))
-    press(app, pygame.K_s, mod=CTRL)
+    press_save(app, CTRL)
     prompt = app.top
     assert isinstance(prompt, TextPrompt) and prompt.title == "Save level"  # untitled and new: asked once
     prompt.text = "Fresh"
@@ -293,7 +285,7 @@ def test_saving_asks_for_a_title_only_for_a_new_untitled_level(app: App, tmp_pat
     letter(app, "g")
     press(app, pygame.K_1, unicode="1")
     click(app, fresh.layout().cell_center(2, 2))
-    press(app, pygame.K_s, mod=CTRL)
+    press_save(app, CTRL)
     assert app.top is fresh and not fresh.model.dirty  # the second save asks nothing
     assert Level.load(user_levels_dir() / "fresh.txt").grid[2][2] == "X"
 
@@ -302,7 +294,7 @@ def test_save_a_copy_under_a_new_name_and_edit_the_copy(app: App, tmp_path: Path
     editor = open_editor(app, saved_level(tmp_path))
     original = (tmp_path / "mine.txt").read_text()
     click(app, editor.layout().cell_center(3, 3))
-    press(app, pygame.K_s, mod=CTRL | pygame.KMOD_SHIFT)
+    press_save(app, CTRL | pygame.KMOD_SHIFT)
     prompt = app.top
     assert isinstance(prompt, TextPrompt) and prompt.text == "Mine (copy)"
     assert "new file: mine_copy.txt" in prompt.preview_lines(500)[0]
@@ -313,7 +305,7 @@ def test_save_a_copy_under_a_new_name_and_edit_the_copy(app: App, tmp_path: Path
     assert Level.load(copy).title == "Mine Too" and Level.load(copy).grid[3][3] == "X"
     assert (tmp_path / "mine.txt").read_text() == original  # the first file is untouched
     press(app, pygame.K_RIGHTBRACKET, unicode="]")
-    press(app, pygame.K_s, mod=CTRL)  # later saves go to the copy
+    press_save(app, CTRL)  # later saves go to the copy
     assert Level.load(copy).budget == 1 and (tmp_path / "mine.txt").read_text() == original
 
 
@@ -326,7 +318,7 @@ def test_level_info_fields_are_asked_in_turn_and_saved(app: App, tmp_path: Path)
         prompt.text = value
         press(app, pygame.K_RETURN)
     assert app.top is editor and editor.model.dirty
-    press(app, pygame.K_s, mod=CTRL)
+    press_save(app, CTRL)
     text = (tmp_path / "mine.txt").read_text()
     assert text.startswith("# title: Mine, Renamed\n# author: Ada\n# description: A walk to the right\n"
                            "# hint: Just press Space\n")

@@ -20,7 +20,7 @@ from game.core.catalog import Section, pack_entries
 from game.core.editor_model import EditorModel
 from game.core.level import Level
 from game.core.storage import user_levels_dir
-from tests.game.app.conftest import press
+from tests.game.app.conftest import press, press_save
 
 CTRL = pygame.KMOD_CTRL
 
@@ -46,7 +46,7 @@ def type_text(app: App, text: str) -> None:
 
 def save_by_keys(app: App, editor: EditorScene) -> None:
     """Ctrl+S, then Enter on whatever the save asks (its title)."""
-    press(app, pygame.K_s, mod=CTRL)
+    press_save(app, CTRL)
     for _ in range(3):
         if app.top is editor:
             break
