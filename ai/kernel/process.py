@@ -100,55 +100,84 @@ def run_in_child(job: Job, cancel: threading.Event, report: Report | None = None
     load(*PRELOAD)
     if cancel.is_set():
         raise JobCancelled
-    ctx = multiprocessing.get_context("fork")
-    receiver, sender = ctx.Pipe(duplex=False)
-    own_group = not _in_child
-    proc = ctx.Process(target=_child_main, name="ai-job", daemon=False,
-                       args=(job, sender, CHILD_NICE if nice is None and own_group else (nice or 0), own_group,
-                             os.getpid()))
-    # The child never collects what it inherits: a finalizer run there by the garbage collector could wait
-    # forever on a lock another thread of this process held at the fork.
-    gc.freeze()
-    try:
-        proc.start()
-    finally:
-        gc.unfreeze()
-    assert proc.pid is not None
-    if own_group:
-        try:
-            os.setpgid(proc.pid, proc.pid)  # also here: a cancel right after the start must reach the group
-        except OSError:
-            pass
-    with _live_lock:
-        _live[proc.pid] = own_group
-    sender.close()
+    child = ChildJob(job, nice=nice)
     try:
         while True:
             if cancel.is_set():
                 raise JobCancelled
-            if receiver.poll(POLL):
-                try:
-                    message = receiver.recv()
-                except (EOFError, OSError):
-                    proc.join(1.0)
-                    raise JobFailed(f"the solver process died (exit code {proc.exitcode})") from None
-                if message[0] == "progress":
-                    if report is not None:
-                        report(message[1])
-                elif message[0] == "done":
-                    return message[1]
-                else:
-                    raise JobFailed(message[1], message[2])
-            elif not proc.is_alive() and not receiver.poll():
-                raise JobFailed(f"the solver process died (exit code {proc.exitcode})")
+            message = child.receive(POLL)
+            if message is None:
+                continue
+            if message[0] == "progress":
+                if report is not None:
+                    report(message[1])
+            elif message[0] == "done":
+                return message[1]
+            else:
+                raise JobFailed(message[1], message[2])
     finally:
-        _stop(proc.pid, own_group)
-        if proc.is_alive():
+        child.stop()
+
+
+class ChildJob:
+    """One job started in a forked child (as the module docstring says) that its caller polls: what
+    :func:`run_in_child` waits on, and what a caller working beside its child uses directly (reverse Life
+    on two cores).  ``own_group``: the child leads its own process group (default: when this process is
+    not itself a runner child); ``nice`` as for :func:`run_in_child`."""
+
+    def __init__(self, job: Job, *, nice: int | None = None, own_group: bool | None = None,
+                 name: str = "ai-job") -> None:
+        context = multiprocessing.get_context("fork")
+        self._receiver, sender = context.Pipe(duplex=False)
+        self.own_group = not _in_child if own_group is None else own_group
+        niceness = nice if nice is not None else (CHILD_NICE if self.own_group else 0)
+        self._process = context.Process(target=_child_main, name=name, daemon=False,
+                                        args=(job, sender, niceness, self.own_group, os.getpid()))
+        # The child never collects what it inherits: a finalizer run there by the garbage collector could
+        # wait forever on a lock another thread of this process held at the fork.
+        gc.freeze()
+        try:
+            self._process.start()
+        finally:
+            gc.unfreeze()
+        assert self._process.pid is not None
+        self.pid: int = self._process.pid
+        if self.own_group:
+            try:
+                os.setpgid(self.pid, self.pid)  # also here: a stop right after the start must reach the group
+            except OSError:
+                pass
+        with _live_lock:
+            _live[self.pid] = self.own_group
+        sender.close()
+
+    def receive(self, timeout: float) -> tuple[Any, ...] | None:
+        """The child's next message within ``timeout`` seconds: ``("progress", payload)``, ``("done",
+        result)`` or ``("error", message, traceback)``; None when none came; :class:`JobFailed` when the
+        child died without answering."""
+        if self._receiver.poll(timeout):
+            try:
+                message: tuple[Any, ...] = self._receiver.recv()
+                return message
+            except (EOFError, OSError):
+                self._process.join(1.0)
+                raise JobFailed(f"the solver process died (exit code {self._process.exitcode})") from None
+        if not self._process.is_alive() and not self._receiver.poll():
+            raise JobFailed(f"the solver process died (exit code {self._process.exitcode})")
+        return None
+
+    def stop(self, *, wait: bool = False) -> None:
+        """Kill the child (and its group, when it leads one) if still running, reap it (``wait``: before
+        returning; else in a thread when it has not died yet), close the pipe."""
+        _stop(self.pid, self.own_group)
+        if wait:
+            self._process.join()
+        elif self._process.is_alive():
             # reap without waiting: the kill is immediate, the join is bookkeeping
-            threading.Thread(target=proc.join, args=(5.0,), name="ai-job-reaper", daemon=True).start()
+            threading.Thread(target=self._process.join, args=(5.0,), name="ai-job-reaper", daemon=True).start()
         else:
-            proc.join(1.0)
-        receiver.close()
+            self._process.join(1.0)
+        self._receiver.close()
 
 
 def _stop(pid: int, own_group: bool) -> None:
@@ -251,5 +280,5 @@ def _child_main(job: Job, sender: Any, nice: int, own_group: bool, parent: int) 
 
 atexit.register(kill_all)
 
-__all__ = ["CHILD_NICE", "Job", "JobCancelled", "JobFailed", "fork_available", "in_child", "kill_all",
+__all__ = ["CHILD_NICE", "ChildJob", "Job", "JobCancelled", "JobFailed", "fork_available", "in_child", "kill_all",
            "die_with_parent", "leave_signals_to_parent", "run_in_child"]

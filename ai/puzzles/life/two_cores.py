@@ -1,9 +1,10 @@
 """Reverse Life on two cores: the SAT chain in a forked child process while the caller runs the local search.
 
 python-sat holds the interpreter lock while CaDiCaL searches, so a second thread cannot search beside it;
-a child process can.  :class:`ChainChild` forks (from the calling thread, before any other work starts) a
-child that runs :func:`ai.puzzles.life.sat.chain` until a deadline and sends back what it found
-(:class:`ChainAnswer`); a watcher thread in the parent receives it and sets :attr:`ChainChild.exact` when
+a child process can.  :class:`ChainChild` forks (from the calling thread, before any other work starts,
+through the kernel's :class:`~ai.kernel.process.ChildJob`) a child that runs
+:func:`ai.puzzles.life.sat.chain` until a deadline and sends back what it found (:class:`ChainAnswer`);
+a watcher thread in the parent receives it and sets :attr:`ChainChild.exact` when
 the answer is an exact start, so the local search beside it can stop at once.  :meth:`ChainChild.stop`
 kills the child when it is still running (a cancel, or the local search found an exact start first).
 For k >= 3, a chain that has stalled (:data:`STALL_SHARE`) gives way in the child to a second local search
@@ -15,18 +16,16 @@ process group (a job runner that kills the group kills it too) and never runs pa
 
 from __future__ import annotations
 
-import gc
-import multiprocessing
-import os
+import functools
 import threading
 import time
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
+from typing import Any, Callable
 
 import numpy as np
 
 from ai.kernel.context import SolveContext
-from ai.kernel.process import die_with_parent, fork_available, leave_signals_to_parent
+from ai.kernel.process import ChildJob, JobFailed, fork_available
 from ai.puzzles.life.polish import polish_until_stopped, wrong_cells
 from ai.puzzles.life.sat import chain
 from game.core.puzzles.life.rules import Board, Rule
@@ -62,51 +61,41 @@ def can_fork() -> bool:
     return fork_available()
 
 
-def _child_main(sender: Connection, target: Board, rule: Rule, steps: int, deadline: float, parent: int) -> None:
-    """The child: the chain until ``deadline`` (a :func:`time.perf_counter` value), or the local search once the
-    chain has stalled (:func:`_stalled_after`); its answer sent back."""
-    leave_signals_to_parent()
-    die_with_parent(parent)
-    answer = ChainAnswer(None, False, None)
-    polished = False
+def _chain_job(target: Board, rule: Rule, steps: int, deadline: float, report: Callable[[Any], None]) -> ChainAnswer:
+    """The child's job: the chain until ``deadline`` (a :func:`time.perf_counter` value), or the local search
+    once the chain has stalled (:func:`_stalled_after`)."""
+    ctx = SolveContext.create(time_limit=max(0.0, deadline - time.perf_counter()))
+    fewest = [wrong_cells(np.zeros_like(target), target, rule, steps)]
+    best: list[Board] = []
+    deepest = [0]
+
+    def consider(level: int, board: Board) -> None:
+        deepest[0] = max(deepest[0], level)
+        wrong = wrong_cells(board, target, rule, steps)
+        if wrong < fewest[0]:
+            fewest[0] = wrong
+            best[:] = [board.copy()]
+
+    stalled = threading.Event()
+    after = _stalled_after(steps, ctx.remaining())
+    timer = None if after is None else threading.Timer(
+        after, lambda: stalled.set() if deepest[0] < steps - 1 else None)
+    if timer is not None:
+        timer.start()
     try:
-        ctx = SolveContext.create(time_limit=max(0.0, deadline - time.perf_counter()))
-        fewest = [wrong_cells(np.zeros_like(target), target, rule, steps)]
-        best: list[Board] = []
-        deepest = [0]
-
-        def consider(level: int, board: Board) -> None:
-            deepest[0] = max(deepest[0], level)
-            wrong = wrong_cells(board, target, rule, steps)
-            if wrong < fewest[0]:
-                fewest[0] = wrong
-                best[:] = [board.copy()]
-
-        stalled = threading.Event()
-        after = _stalled_after(steps, ctx.remaining())
-        timer = None if after is None else threading.Timer(
-            after, lambda: stalled.set() if deepest[0] < steps - 1 else None)
-        if timer is not None:
-            timer.start()
-        try:
-            found = chain(target, rule, steps, ctx.child(cancel=stalled), on_board=consider)
-        finally:
-            if timer is not None:
-                timer.cancel()
-        if found.start is None and not found.garden_of_eden and stalled.is_set():
-            origin = best[0] if best else np.zeros_like(target)
-            if wrong_cells(target, target, rule, steps) < fewest[0]:
-                origin = target
-            start, wrong = polish_until_stopped(origin, target, rule, steps, ctx, seed=CHILD_SEED)
-            if wrong < fewest[0]:
-                best[:], polished = [start], True
-        answer = ChainAnswer(found.start, found.garden_of_eden, best[0] if best else None, polished)
+        found = chain(target, rule, steps, ctx.child(cancel=stalled), on_board=consider)
     finally:
-        try:
-            sender.send(answer)
-        except (OSError, ValueError):  # the parent stopped listening
-            pass
-        sender.close()
+        if timer is not None:
+            timer.cancel()
+    polished = False
+    if found.start is None and not found.garden_of_eden and stalled.is_set():
+        origin = best[0] if best else np.zeros_like(target)
+        if wrong_cells(target, target, rule, steps) < fewest[0]:
+            origin = target
+        start, wrong = polish_until_stopped(origin, target, rule, steps, ctx, seed=CHILD_SEED)
+        if wrong < fewest[0]:
+            best[:], polished = [start], True
+    return ChainAnswer(found.start, found.garden_of_eden, best[0] if best else None, polished)
 
 
 def _stalled_after(steps: int, remaining: float | None) -> float | None:
@@ -118,22 +107,16 @@ def _stalled_after(steps: int, remaining: float | None) -> float | None:
 
 
 class ChainChild:
-    """The SAT chain for ``target`` in a child process until ``deadline`` (a :func:`time.perf_counter` value)."""
+    """The SAT chain for ``target`` in a child process until ``deadline`` (a :func:`time.perf_counter` value).
+
+    The child stays in this process's group and at its priority (the chain is half of this answer's work)."""
 
     def __init__(self, target: Board, rule: Rule, steps: int, deadline: float) -> None:
-        context = multiprocessing.get_context("fork")
-        self._receiver, sender = context.Pipe(duplex=False)
         self.exact = threading.Event()  #: set when the child's answer is an exact start
-        self.answered = threading.Event()  #: set when the child's answer (any) arrived
+        self.answered = threading.Event()  #: set when the child's answer (any) arrived, or it is gone
         self.answer: ChainAnswer | None = None
-        self._process = context.Process(target=_child_main, name="life-sat-chain", daemon=True,
-                                        args=(sender, target, rule, steps, deadline, os.getpid()))
-        gc.freeze()  # the child never collects what it inherits (a finalizer there could wait on a lock)
-        try:
-            self._process.start()
-        finally:
-            gc.unfreeze()
-        sender.close()
+        self._child = ChildJob(functools.partial(_chain_job, target, rule, steps, deadline), nice=0,
+                               own_group=False, name="life-sat-chain")
         self._stopped = threading.Event()
         self._watcher = threading.Thread(target=self._watch, name="life-sat-chain-watcher", daemon=True)
         self._watcher.start()
@@ -142,14 +125,14 @@ class ChainChild:
         """Receive the answer (or notice that the child is gone)."""
         while not self._stopped.is_set():
             try:
-                if not self._receiver.poll(POLL):
-                    continue
-                answer = self._receiver.recv()
-            except (EOFError, OSError):
+                message = self._child.receive(POLL)
+            except JobFailed:
                 break
-            if isinstance(answer, ChainAnswer):
-                self.answer = answer
-                if answer.start is not None:
+            if message is None or message[0] == "progress":
+                continue
+            if message[0] == "done" and isinstance(message[1], ChainAnswer):
+                self.answer = message[1]
+                if self.answer.start is not None:
                     self.exact.set()
             break
         self.answered.set()
@@ -162,11 +145,8 @@ class ChainChild:
     def stop(self) -> None:
         """Kill the child when it is still running; free the pipe and the watcher."""
         self._stopped.set()
-        if self._process.is_alive():
-            self._process.kill()
-        self._process.join()
         self._watcher.join()
-        self._receiver.close()
+        self._child.stop(wait=True)
 
 
 __all__ = ["ChainAnswer", "ChainChild", "can_fork"]
