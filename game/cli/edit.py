@@ -22,8 +22,10 @@ def register(sub: Subparsers) -> None:
     p.add_argument("level", nargs="?", default=None,
                    help="level file or pack level number to edit (pack levels are saved as a copy)")
     p.add_argument("--new", default="", metavar="HxW", help="start a new level of this size, e.g. 10x14")
-    p.add_argument("--width", type=int_arg(640, MAX_WIDTH), default=1280, help="window width (640 to 7680)")
-    p.add_argument("--height", type=int_arg(400, MAX_HEIGHT), default=800, help="window height (400 to 4320)")
+    p.add_argument("--width", type=int_arg(0, MAX_WIDTH), default=0,
+                   help="window width in pixels (default: from the settings; at least 640)")
+    p.add_argument("--height", type=int_arg(0, MAX_HEIGHT), default=0,
+                   help="window height in pixels (default: from the settings; at least 400)")
     p.add_argument("--analyse", action="store_true", help="start the analysis at once")
     p.add_argument("--screenshot", default="", type=output_file_arg, help="save a PNG screenshot after --screenshot-frame frames")
     p.add_argument("--screenshot-frame", type=int_arg(0, 10_000_000), default=30, help="frame at which --screenshot is taken")

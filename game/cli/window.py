@@ -1,10 +1,10 @@
 """The commands that open the game's window: ``play``, ``edit`` and ``pegs play``.
 
 Each builds the app through its one composition root (:func:`game.app.compose.build_app`), so the title
-menu is the same whichever command started the game.  Levels and boards are read before any window or
-audio device opens: a bad file gets its one message first.  The parsers live in :mod:`game.cli.play`,
-:mod:`game.cli.edit` and :mod:`game.cli.puzzles.pegs`, which load this module (and pygame) only when a window
-is to open.
+menu is the same whichever command started the game, in a window of the saved size unless ``--width`` and
+``--height`` say otherwise.  Levels and boards are read before any window or audio device opens: a bad file
+gets its one message first.  The parsers live in :mod:`game.cli.play`, :mod:`game.cli.edit` and
+:mod:`game.cli.puzzles.pegs`, which load this module (and pygame) only when a window is to open.
 """
 
 from __future__ import annotations
@@ -74,7 +74,8 @@ def edit(args: argparse.Namespace) -> int:
     else:
         model = None
     _guard_screenshot(args, resolve_level_path(args.level) if args.level else None)
-    app = build_app(size=(args.width, args.height), clock=FixedClock() if args.frames else None)
+    store = settings.SettingsStore.load()
+    app = build_app(size=_window_size(args, store), clock=FixedClock() if args.frames else None, settings=store)
     app.open("menu")  # Esc in the editor comes back to the title menu
     editor = app.open("editor", model)
     if args.analyse:
@@ -86,7 +87,8 @@ def pegs(args: argparse.Namespace) -> int:
     """``pegs play [english|french|FILE]``: the peg-solitaire screen."""
     board, start = load_board(args.board)
     _guard_screenshot(args, None if args.board in BOARDS else args.board)
-    app = build_app(clock=FixedClock() if args.frames else None)
+    store = settings.SettingsStore.load()
+    app = build_app(size=store.settings.window_size, clock=FixedClock() if args.frames else None, settings=store)
     if args.board in BOARDS:
         app.open("pegs", args.board)
     else:

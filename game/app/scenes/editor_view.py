@@ -126,6 +126,19 @@ class Button:
     icon: str = ""
 
 
+def tool_label_layout(b: Button) -> tuple[int, int]:
+    """Where a tool button's label starts (x) and its font size: the label ends inside the button (a narrow
+    button, two tools a row, takes a smaller font rather than running over its edge)."""
+    icon_right = b.rect.left + 6 + b.rect.height - 8
+    if b.rect.width >= 120:  # (one tool a row: the key badge sits at the right)
+        return icon_right + 10, 26
+    x = icon_right + 6
+    size = 20
+    while size > 12 and hud.text(b.label, size).get_width() > b.rect.right - 4 - x:
+        size -= 1
+    return x, size
+
+
 def _compact_row_height(size: tuple[int, int], top: int, tight: bool) -> int:
     """The palette's row height on a short window, so that every row under ``top`` (the four -/+ pairs,
     physics, the actions two by two) ends above the footer."""
@@ -372,10 +385,10 @@ class EditorView:
             surface.blit(self.sprites.get("bg_0", icon_size), icon_rect)
             pygame.draw.line(surface, hud.RED, icon_rect.topleft, icon_rect.bottomright, 3)
             pygame.draw.line(surface, hud.RED, icon_rect.bottomleft, icon_rect.topright, 3)
-        narrow = b.rect.width < 120  # (two tools a row: no key badge; the footer says "1-4 tool")
-        hud.blit_text(surface, b.label, (icon_rect.right + (6 if narrow else 10), b.rect.centery), 20 if narrow else 26,
-                      hud.WHITE if b.active else hud.MUTED, anchor="midleft")
-        if not narrow:
+        x, size = tool_label_layout(b)
+        hud.blit_text(surface, b.label, (x, b.rect.centery), size, hud.WHITE if b.active else hud.MUTED,
+                      anchor="midleft")
+        if b.rect.width >= 120:  # (two tools a row: no key badge; the footer says "1-4 tool")
             hud.badge(surface, b.key, (b.rect.right - 8, b.rect.centery), (210, 200, 240), anchor="midright",
                       size=18)
 
@@ -610,4 +623,5 @@ class EditorView:
         return "UNCHECKED", hud.GOLD
 
 
-__all__ = ["Button", "direction_arrow", "draw_direction", "EditorView", "TOOL_COLORS", "palette_buttons", "panel_widths"]
+__all__ = ["Button", "direction_arrow", "draw_direction", "EditorView", "TOOL_COLORS", "palette_buttons", "panel_widths",
+           "tool_label_layout"]

@@ -20,7 +20,7 @@ from game.core.catalog import user_entries
 from game.core.editor_model import EditorModel, Tool
 from game.app.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt
 from game.app.scenes.editor import EditorScene
-from game.app.scenes.editor_view import palette_buttons
+from game.app.scenes.editor_view import palette_buttons, tool_label_layout
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.play import PlayScene
 from tests.game.app.conftest import after_save_check, click, leave_level, move, press, press_save, wait_for_analysis
@@ -653,3 +653,14 @@ def test_every_palette_button_sits_above_the_footer_and_clicks(app: App, size: t
     lemming = next(b for b in buttons if b.icon == Tool.LEMMING.name)
     lemming.run()
     assert editor.tool == Tool.LEMMING
+
+
+@pytest.mark.parametrize("size", [(800, 500), (1024, 600), (1280, 800)])
+def test_every_tool_label_ends_inside_its_button(app: App, size: tuple[int, int]) -> None:
+    editor = open_editor(app)
+    tools = [b for b in palette_buttons(editor, size) if b.icon in Tool.__members__]
+    assert [b.label for b in tools] == [tool.label for tool in Tool]
+    for b in tools:
+        x, font_size = tool_label_layout(b)
+        assert font_size >= 14 and b.rect.left < x
+        assert x + hud.text(b.label, font_size).get_width() <= b.rect.right - 4, (b.label, size)

@@ -15,6 +15,7 @@ from game.app.compose import MENU_ENTRIES, PUZZLE_SCENES, PUZZLES, SCENES, defau
 from game.app.scenes.menu import MenuScene
 from game.cli.main import PUZZLE_COMMANDS, build_parser, main
 from game.core.puzzles import SIDE_PUZZLES
+from game.core.settings import SettingsStore
 from tests.game.app.conftest import press
 
 APP = Path(__file__).resolve().parents[3] / "game" / "app"
@@ -127,3 +128,13 @@ def test_the_title_menu_is_the_same_whichever_command_built_the_app(monkeypatch:
     for labels in (play, level, edit, pegs):
         assert [label for label in labels if label != "Continue"] == ["Levels", *added, "Settings", "Quit"]
     assert play == level == edit == pegs
+
+
+def test_every_command_opens_the_window_at_the_saved_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    SettingsStore.load().update(window_size=(800, 500))
+    for argv in (["play", "--frames", "1"], ["play", "2", "--frames", "1"], ["edit", "4", "--frames", "1"],
+                 ["edit", "--new", "6x8", "--frames", "1"], ["pegs", "play", "--frames", "1"]):
+        assert built_by(argv, monkeypatch).screen.get_size() == (800, 500), argv
+    wide = built_by(["edit", "4", "--width", "1024", "--height", "600", "--frames", "1"], monkeypatch)
+    assert wide.screen.get_size() == (1024, 600)
+    assert main(["edit", "--width", "100", "--frames", "1"]) == 2  # below the smallest window
