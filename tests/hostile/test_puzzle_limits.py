@@ -12,7 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ai.kernel.context import SolveContext, SolveStopped
+from ai.kernel.context import ManualClock, SolveContext, SolveStopped
+from ai.puzzles.mines.analysis import analyze
+from ai.puzzles.mines.policy import next_moves
 from ai.puzzles.life.model import ModelTooLarge, build_model, max_model_clauses, model_clauses
 from ai.puzzles.life.backbone import backbone
 from ai.puzzles.life.reverse import reverse
@@ -22,6 +24,7 @@ from ai.puzzles.pegs import search as pegs_search
 from ai.puzzles.pegs.vacancies import problems as pegs_problems, table as pegs_table
 from game.core.puzzles.life.board import MAX_SIDE, format_board
 from game.core.puzzles.life.rules import LIFE
+from game.core.puzzles.mines import parse_view
 from game.core.puzzles.pegs import parse_board
 from tests.child_peak import run_main
 
@@ -151,3 +154,27 @@ def test_pegs_table_keeps_its_time_limit_in_all(tmp_path: Path, capsys: pytest.C
     problems = json.loads(capsys.readouterr().out)["problems"]
     assert len(problems) == 162 and any(p["status"] == "stopped" for p in problems)
     assert wall < 1 + SLACK  # the whole table, where 1 s for each of its 162 problems took minutes
+
+
+#: A Minesweeper view (game 484 of a 9x9, 10-mine bench under the opening rule) whose endgame search lists
+#: few arrangements after millions of steps: the deduction step took seconds past the bench's time limit.
+SLOW_ENDGAME = """mines 10
+.........
+..1......
+..113....
+..101.2..
+..21212..
+..2.2.2..
+.1.3.....
+.........
+.........
+"""
+
+
+def test_the_minesweeper_endgame_listing_keeps_the_time_limit() -> None:
+    view = parse_view(SLOW_ENDGAME)
+    analysis = analyze(view)
+    # the deadline passes after 2,000 readings of the clock: a fixed amount of work, whatever the machine
+    ctx = SolveContext.create(time_limit=2.0, clock=ManualClock(step=0.001))
+    with pytest.raises(SolveStopped):
+        next_moves(view, analysis, ctx)
