@@ -59,6 +59,23 @@ def make_inputs(folder: Path) -> None:
         f.write(b"]}\n")
     compartment_level(3, 1500).save(folder / "compartments.txt")
     stress_level().save(folder / "stress.txt")
+    (folder / "mines.txt").write_text(scattered_mines(30, 16, 99, revealed=120, seed=1))
+
+
+def scattered_mines(width: int, height: int, mines: int, *, revealed: int, seed: int) -> str:
+    """A Minesweeper view with ``revealed`` safe cells shown at random: a frontier too large to count fast."""
+    rng = random.Random(seed)
+    cells = [(r, c) for r in range(height) for c in range(width)]
+    mined = set(rng.sample(cells, mines))
+    shown = set(rng.sample([p for p in cells if p not in mined], revealed))
+
+    def cell(r: int, c: int) -> str:
+        if (r, c) not in shown:
+            return "."
+        return str(sum((r + dr, c + dc) in mined for dr in (-1, 0, 1) for dc in (-1, 0, 1)))
+
+    rows = ("".join(cell(r, c) for c in range(width)) for r in range(height))
+    return f"mines {mines}\n" + "\n".join(rows) + "\n"
 
 
 CASES: tuple[Case, ...] = (
@@ -66,11 +83,15 @@ CASES: tuple[Case, ...] = (
     Case("life hint 40x40, 5 steps", ("life", "hint", "{dir}/life40.txt", "--steps", "5"), 3.0),
     Case("pegs solve 9x9 full, limit", ("pegs", "solve", "{dir}/pegs9.txt"), 3.0),
     Case("pegs solve 9x9 full, no limit", ("pegs", "solve", "{dir}/pegs9.txt"), None),
+    Case("pegs table 9x9 full (162 problems)", ("pegs", "table", "{dir}/pegs9.txt", "--json"), 3.0),
     Case("learn 500 lemmings x 2,000 frames, limit", ("learn", "--observations", "{dir}/many.jsonl"), 3.0),
     Case("learn 500 lemmings x 2,000 frames, no limit", ("learn", "--observations", "{dir}/many.jsonl"), None),
     Case("learn one 200 MB line", ("learn", "--observations", "{dir}/long_line.jsonl"), 20.0),
     Case("mines bench 100,000 expert games", ("mines", "bench", "--games", "100000", "--size", "30x16",
                                               "--mines", "99", "--workers", "2"), 3.0),
+    Case("mines bench 1,000,000 games, opening rule, 1 worker", ("mines", "bench", "--games", "1000000", "--rules",
+                                                                  "opening"), 3.0),
+    Case("mines solve, scattered 30x16 expert view", ("mines", "solve", "{dir}/mines.txt"), 3.0),
     Case("solve --all, 3x3 compartments (54 lemmings, N = 1,500)",
          ("solve", "{dir}/compartments.txt", "--all"), 20.0),
     Case("rate 4x4, N = 1,000, B = 80", ("rate", "{dir}/stress.txt"), 3.0),

@@ -35,7 +35,7 @@ from game.core.rules import parse_bricks
 from game.core.text import terminal_safe as terminal_safe  # the commands print user text through it
 
 #: What a command module's ``register`` receives: the top-level parser's subcommands.
-Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+Subparsers: TypeAlias = "argparse._SubParsersAction[CommandParser]"
 #: A subcommand's handler: the parsed arguments in, the exit code out.
 Handler: TypeAlias = Callable[[argparse.Namespace], int]
 
@@ -46,6 +46,29 @@ MAX_PATH_CHARS = 4096
 
 _ASCII_INT = re.compile(r"[+-]?[0-9]{1,18}", re.ASCII)
 _ASCII_FLOAT = re.compile(r"[+-]?([0-9]{1,12}(\.[0-9]{0,12})?|\.[0-9]{1,12})([eE][+-]?[0-9]{1,3})?", re.ASCII)
+
+
+class CommandParser(argparse.ArgumentParser):
+    """The parser of the command line and of every subcommand (``add_subparsers`` makes its subparsers of
+    the same class): argparse's, except that an option given only ``--`` as its value (``--games=--``) is
+    refused as a missing value, one message and exit 2.  argparse drops the ``--`` and hands the option an
+    empty list, past its ``type=`` check.
+
+    >>> parser = CommandParser(prog="demo")
+    >>> _ = parser.add_argument("--games", type=int_arg(1, 10))
+    >>> parser.parse_args(["--games=3"]).games
+    3
+    >>> parser.parse_args(["--games=--"])
+    Traceback (most recent call last):
+    ...
+    SystemExit: 2
+    """
+
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> object:
+        if action.nargs is None and arg_strings == ["--"]:
+            name = "/".join(action.option_strings) or action.metavar or action.dest
+            self.error(f"argument {name}: expected one value, got '--'")
+        return super()._get_values(action, arg_strings)
 
 
 def _short(text: str, limit: int = 40) -> str:

@@ -8,13 +8,12 @@ parts load inside a handler, when its command runs, so that ``--help`` and ``che
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from typing import Callable, Sequence
 
 from game.cli import edit, export, generate, learn, level, play, rate, share, solve
-from game.cli.args import Subparsers, terminal_safe
+from game.cli.args import CommandParser, Subparsers, terminal_safe
 from game.cli.context import STOP_MESSAGES, Terminated, stop_exit_code, stop_signals
 from game.cli.puzzles import life, mines, pegs
 from game.core.errors import GameError, LevelFormatError
@@ -44,9 +43,9 @@ PUZZLE_COMMANDS: dict[str, Callable[[Subparsers, SidePuzzle], None]] = {
 DEFAULT_COMMAND = "play"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> CommandParser:
     """The argument parser with every subcommand registered."""
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="main.py",
         description="Lemming Bricks: place bricks so every lemming reaches a target. "
         "Without a command, the game opens the title menu (Continue, Levels, ...).",

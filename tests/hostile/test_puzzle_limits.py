@@ -3,22 +3,28 @@ memory stays under 1 GB by design, with or without a limit; what a cap leaves ou
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from ai.kernel.context import SolveContext, SolveStopped
+from ai.kernel.context import ManualClock, SolveContext, SolveStopped
+from ai.puzzles.mines.analysis import analyze
+from ai.puzzles.mines.policy import next_moves
 from ai.puzzles.life.model import ModelTooLarge, build_model, max_model_clauses, model_clauses
 from ai.puzzles.life.backbone import backbone
 from ai.puzzles.life.reverse import reverse
 from ai.puzzles.life.sat import StepBack, chain, chain_fits
 from ai.puzzles.pegs import PegsStatus, solve
 from ai.puzzles.pegs import search as pegs_search
+from ai.puzzles.pegs.vacancies import problems as pegs_problems, table as pegs_table
 from game.core.puzzles.life.board import MAX_SIDE, format_board
 from game.core.puzzles.life.rules import LIFE
+from game.core.puzzles.mines import parse_view
 from game.core.puzzles.pegs import parse_board
 from tests.child_peak import run_main
 
@@ -125,3 +131,50 @@ def test_pegs_learn_keeps_its_time_limit(capsys: pytest.CaptureFixture[str]) -> 
     assert main(["pegs", "learn", "--games", "10000", "--time-limit", "0.001"]) == 1
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith("stopped: the time limit")
+
+
+def test_the_pegs_table_leaves_the_problems_after_its_deadline_untried() -> None:
+    ticks = itertools.count(step=10.0)  # every reading of the clock is 10 s after the last
+    ctx = SolveContext.create(time_limit=15.0, clock=lambda: float(next(ticks)))
+    board, _ = parse_board("\n".join(["ooooooooo"] * 9))
+    answers = pegs_table(board, ctx)
+    assert [(a.vacancy, a.goal) for a in answers] == list(pegs_problems(board))
+    assert {a.status for a in answers} <= {PegsStatus.STOPPED, PegsStatus.IMPOSSIBLE}
+    assert sum(a.proof == "not tried: the time limit had passed" for a in answers) >= len(answers) - 2
+
+
+def test_pegs_table_keeps_its_time_limit_in_all(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from game.cli.main import main
+
+    path = tmp_path / "nine.txt"
+    path.write_text("\n".join(["ooooooooo"] * 9) + "\n")
+    started = time.monotonic()
+    assert main(["pegs", "table", str(path), "--time-limit", "1", "--json"]) == 1
+    wall = time.monotonic() - started
+    problems = json.loads(capsys.readouterr().out)["problems"]
+    assert len(problems) == 162 and any(p["status"] == "stopped" for p in problems)
+    assert wall < 1 + SLACK  # the whole table, where 1 s for each of its 162 problems took minutes
+
+
+#: A Minesweeper view (game 484 of a 9x9, 10-mine bench under the opening rule) whose endgame search lists
+#: few arrangements after millions of steps: the deduction step took seconds past the bench's time limit.
+SLOW_ENDGAME = """mines 10
+.........
+..1......
+..113....
+..101.2..
+..21212..
+..2.2.2..
+.1.3.....
+.........
+.........
+"""
+
+
+def test_the_minesweeper_endgame_listing_keeps_the_time_limit() -> None:
+    view = parse_view(SLOW_ENDGAME)
+    analysis = analyze(view)
+    # the deadline passes after 2,000 readings of the clock: a fixed amount of work, whatever the machine
+    ctx = SolveContext.create(time_limit=2.0, clock=ManualClock(step=0.001))
+    with pytest.raises(SolveStopped):
+        next_moves(view, analysis, ctx)

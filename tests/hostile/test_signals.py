@@ -32,6 +32,9 @@ COMMANDS: list[tuple[str, list[str]]] = [
     ("solve", ["solve", "{dir}/tiled.txt", "--solver", "cpsat", "--time-limit", "600"]),
     ("life-reverse", ["life", "reverse", "{dir}/life40.txt", "--steps", "3", "--time-limit", "600"]),
     ("pegs-solve", ["pegs", "solve", "{dir}/pegs9.txt", "--goal", "any"]),
+    ("pegs-table", ["pegs", "table", "{dir}/pegs9.txt"]),
+    ("life-hint", ["life", "hint", "{dir}/life40.txt", "--steps", "3", "--time-limit", "600"]),
+    ("mines-solve", ["mines", "solve", "{dir}/mines.txt", "--time-limit", "600"]),
     ("learn", ["learn", "--games", "5000", "--time-limit", "600"]),
     ("mines-bench", ["mines", "bench", "--games", "1000000", "--workers", "2"]),
     ("generate", ["generate", "--size", "40x40", "--bricks", "6", "--count", "50", "--jobs", "2", "--quiet",
@@ -104,7 +107,24 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     pegs = ["o" * 9] * 9
     pegs[4] = "oooo.oooo"
     (folder / "pegs9.txt").write_text("\n".join(pegs) + "\n")
+    (folder / "mines.txt").write_text(_scattered_mines(30, 16, 99, revealed=120, seed=1))
     return folder
+
+
+def _scattered_mines(width: int, height: int, mines: int, *, revealed: int, seed: int) -> str:
+    """A Minesweeper view with ``revealed`` safe cells shown at random: a frontier too large to count fast."""
+    rng = random.Random(seed)
+    cells = [(r, c) for r in range(height) for c in range(width)]
+    mined = set(rng.sample(cells, mines))
+    shown = set(rng.sample([p for p in cells if p not in mined], revealed))
+
+    def cell(r: int, c: int) -> str:
+        if (r, c) not in shown:
+            return "."
+        return str(sum((r + dr, c + dc) in mined for dr in (-1, 0, 1) for dc in (-1, 0, 1)))
+
+    rows = ("".join(cell(r, c) for c in range(width)) for r in range(height))
+    return f"mines {mines}\n" + "\n".join(rows) + "\n"
 
 
 def _wait_until_working(proc: subprocess.Popen[str], cpu: float) -> None:

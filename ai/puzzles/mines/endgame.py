@@ -37,8 +37,9 @@ from game.core.puzzles.mines import MinesView, Pos, neighbours
 MAX_ARRANGEMENTS = 400
 #: Most sets of arrangements the search evaluates before it gives up.
 MAX_NODES = 20_000
-#: How many evaluated sets run between two checks of the solve context.
-CHECK_EVERY = 512
+#: How many visits of a set (evaluated or found in the memo), or steps of the listing of arrangements, run
+#: between two checks of the solve context.
+CHECK_EVERY = 256
 
 
 @dataclass(frozen=True)
@@ -53,8 +54,10 @@ class SearchTooLarge(Exception):
     """The search passed :data:`MAX_NODES` (internal)."""
 
 
-def arrangements(view: MinesView, analysis: MinesAnalysis, cells: list[Pos]) -> list[int]:
-    """Every arrangement of the mines that fits ``view``, as a bit mask over ``cells`` (the unresolved ones)."""
+def arrangements(view: MinesView, analysis: MinesAnalysis, cells: list[Pos],
+                 ctx: SolveContext | None = None) -> list[int]:
+    """Every arrangement of the mines that fits ``view``, as a bit mask over ``cells`` (the unresolved ones).
+    The listing checks ``ctx`` as it goes (it can take seconds even when few arrangements fit)."""
     index = {p: i for i, p in enumerate(cells)}
     mined = analysis.mined
     needs: list[int] = []
@@ -75,13 +78,18 @@ def arrangements(view: MinesView, analysis: MinesAnalysis, cells: list[Pos]) -> 
         for k in cons:
             left[k] += 1
     found: list[int] = []
-    _fill(0, view.mines - len(mined), 0, needs, left, members, found)
+    _fill(0, view.mines - len(mined), 0, needs, left, members, found, (ctx or SolveContext.create(), [0]))
     return found
 
 
 def _fill(i: int, mines: int, mask: int, needs: list[int], left: list[int], members: list[list[int]],
-          found: list[int]) -> None:
-    """Depth-first: cell ``i`` on, ``mines`` still to place; every full arrangement goes to ``found``."""
+          found: list[int], watch: tuple[SolveContext, list[int]]) -> None:
+    """Depth-first: cell ``i`` on, ``mines`` still to place; every full arrangement goes to ``found``.
+    ``watch``: the context, checked every :data:`CHECK_EVERY` calls counted in its list."""
+    calls = watch[1]
+    calls[0] += 1
+    if calls[0] % CHECK_EVERY == 1:
+        watch[0].check()
     n = len(members)
     if mines < 0 or mines > n - i:
         return
@@ -97,7 +105,7 @@ def _fill(i: int, mines: int, mask: int, needs: list[int], left: list[int], memb
             for k in cons:
                 needs[k] -= 1
         if all(0 <= needs[k] <= left[k] for k in cons):
-            _fill(i + 1, mines - mine, mask | (mine << i), needs, left, members, found)
+            _fill(i + 1, mines - mine, mask | (mine << i), needs, left, members, found, watch)
         if mine:
             for k in cons:
                 needs[k] += 1
@@ -112,16 +120,18 @@ class Endgame:
     def __init__(self, n: int, around: list[int], ctx: SolveContext) -> None:
         self.n, self.around, self.ctx = n, around, ctx
         self.memo: dict[frozenset[int], Fraction] = {}
+        self.visits = 0  #: calls of :meth:`win`, memo hits included (they are most of the work)
 
     def win(self, arrs: tuple[int, ...]) -> Fraction:
         """The chance to win from ``arrs`` under best play."""
+        self.visits += 1
+        if self.visits % CHECK_EVERY == 1:  # the first visit too
+            self.ctx.check()
         key = frozenset(arrs)
         if key in self.memo:
             return self.memo[key]
         if len(self.memo) >= MAX_NODES:
             raise SearchTooLarge
-        if len(self.memo) % CHECK_EVERY == 0:
-            self.ctx.check()
         value = self._split_free(arrs)
         if value is None:
             value = self.best(arrs)[1] if len(arrs) > 1 else Fraction(1)
@@ -180,10 +190,11 @@ def endgame_guess(view: MinesView, analysis: MinesAnalysis, ctx: SolveContext | 
     cells = sorted(p for p, v in analysis.probability.items() if 0 < v < 1 and view.at(*p) < 0)
     if not cells:
         return None
-    arrs = arrangements(view, analysis, cells)
+    ctx = ctx or SolveContext.create()
+    arrs = arrangements(view, analysis, cells, ctx)
     index = {p: i for i, p in enumerate(cells)}
     around = [sum(1 << index[q] for q in neighbours(view.width, view.height, *p) if q in index) for p in cells]
-    search = Endgame(len(cells), around, ctx or SolveContext.create())
+    search = Endgame(len(cells), around, ctx)
     try:
         cell, win = search.best(tuple(arrs))
     except SearchTooLarge:

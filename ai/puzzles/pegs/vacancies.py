@@ -145,10 +145,13 @@ def decide(board: Board, vacancy: Cell, goal_kind: str, ctx: SolveContext) -> An
 
 def table(board: Board, ctx: SolveContext, per_problem: float | None = None) -> list[Answer]:
     """Every single-vacancy problem of ``board`` decided, each within ``per_problem`` seconds (``None``: no
-    limit) and all within ``ctx``'s deadline."""
+    limit) and all within ``ctx``'s deadline: once ``ctx`` has stopped, the problems left are ``stopped``
+    without being tried, so the table takes no longer than ``ctx`` allows whatever the board's size."""
     out = []
     for vacancy, goal in problems(board):
-        ctx.check()
+        if ctx.stop_reason() is not None:
+            out.append(Answer(vacancy, goal, PegsStatus.STOPPED, "none", "not tried: the time limit had passed"))
+            continue
         out.append(decide(board, vacancy, goal, ctx.child(time_limit=per_problem)))
     return out
 

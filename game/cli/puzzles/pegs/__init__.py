@@ -50,6 +50,9 @@ def register(sub: Subparsers, puzzle: SidePuzzle) -> None:
     p = psub.add_parser("table", help="every single-vacancy start of a board, two goals each: solved or proved impossible")
     p.add_argument("board", type=path_arg, help="english, french or a board file (its pegs are ignored)")
     p.add_argument("--time-limit", type=time_limit_arg, default=None, metavar="S",
+                   help="stop after S seconds in all; the problems not decided by then are listed as stopped "
+                        "(default: none)")
+    p.add_argument("--per-problem", type=time_limit_arg, default=None, metavar="S",
                    help="give up on one problem after S seconds (default: none)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=_run)

@@ -58,10 +58,11 @@ def hint(args: argparse.Namespace) -> int:
 
 def table(args: argparse.Namespace) -> int:
     """``pegs table``: every single-vacancy problem of the board, goals one peg anywhere and one peg on the
-    vacancy, each solved (moves replayed) or proved impossible (exit 1 when a problem ran out of time)."""
-    with command_context(None, solver="pegs") as ctx:
+    vacancy, each solved (moves replayed) or proved impossible (exit 1 when a problem ran out of time: its
+    own ``--per-problem`` or the command's ``--time-limit``, which counts from before the board is read)."""
+    with command_context(args.time_limit, solver="pegs") as ctx:
         board, _ = load_board(args.board)
-        answers = facade.pegs_table(board, ctx, args.time_limit)
+        answers = facade.pegs_table(board, ctx, args.per_problem)
     if args.json:
         print(json.dumps({"problems": [a.to_json() for a in answers]}))
     else:
