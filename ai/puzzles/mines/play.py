@@ -16,17 +16,14 @@ with seed ``S`` uses the board seed :func:`game_seed` ``(S, i)``, so any game ca
 
 from __future__ import annotations
 
-import collections
-import itertools
-import multiprocessing
+import functools
 import math
 import time
 from dataclasses import dataclass, field
-from multiprocessing.pool import AsyncResult
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from ai.kernel.context import SolveContext, SolveStopped, StopReason
-from ai.kernel.process import leave_signals_to_parent
+from ai.kernel.process import ChildJob, JobFailed, fork_available
 from ai.puzzles.mines.analysis import analyze
 from ai.puzzles.mines.policy import MoveKind, check_against_board, first_click, next_moves
 from game.core.puzzles.mines import FirstClick, MinesBoard, MinesStatus
@@ -35,13 +32,33 @@ from game.core.puzzles.mines import FirstClick, MinesBoard, MinesStatus
 MAX_WORKERS = 2
 #: How often the bench checks its context while worker processes play, in seconds.
 POLL = 0.05
-#: Games a worker plays per task.
-CHUNK = 4
+#: Seconds of games one job of a worker process plays before it hands them back (a beginner game takes a few
+#: milliseconds, an expert one up to a second; a fork costs a few milliseconds).
+JOB_SECONDS = 1.0
+#: Finished games at most waiting for an earlier one (of another worker) before they are handed on in order.
+MAX_WAITING = 4096
 #: The first-click rules by name: "safe" (only the clicked cell is kept free of mines) and "opening"
 #: (the clicked cell and its neighbours are).
 RULES: dict[str, FirstClick] = {"safe": FirstClick.CELL, "opening": FirstClick.AREA}
 
 Job = tuple[int, int, int, int, FirstClick]
+
+
+@dataclass(frozen=True)
+class Games:
+    """The games of a bench: ``count`` games of ``mines`` mines on ``width`` x ``height`` boards under ``rule``,
+    game ``i`` on the board seed :func:`game_seed` ``(seed, i)``."""
+
+    width: int
+    height: int
+    mines: int
+    seed: int
+    rule: FirstClick
+    count: int
+
+    def job(self, index: int) -> Job:
+        """What game ``index`` is played with: the board's size, mines, seed and rule."""
+        return self.width, self.height, self.mines, game_seed(self.seed, index), self.rule
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -107,9 +124,17 @@ def play_game(width: int, height: int, mines: int, *, seed: int, rule: FirstClic
     return record
 
 
-def _play_chunk(jobs: list[Job]) -> list[GameRecord]:
-    """A worker's share: a few games, played in order."""
-    return [play_game(width, height, mines, seed=seed, rule=rule) for width, height, mines, seed, rule in jobs]
+def _play_strided(games: Games, first: int, stride: int, report: Callable[[Any], None]) -> tuple[list[GameRecord], int]:
+    """A worker process's job: games ``first``, ``first + stride``, ... for about :data:`JOB_SECONDS` (one at
+    least); their records and the index of this stride's next game."""
+    records: list[GameRecord] = []
+    end = time.perf_counter() + JOB_SECONDS
+    index = first
+    while index < games.count and (not records or time.perf_counter() < end):
+        width, height, mines, seed, rule = games.job(index)
+        records.append(play_game(width, height, mines, seed=seed, rule=rule))
+        index += stride
+    return records, index
 
 
 def play_games(width: int, height: int, mines: int, *, games: int, seed: int, workers: int = 1,
@@ -123,13 +148,13 @@ def play_games(width: int, height: int, mines: int, *, games: int, seed: int, wo
 def iter_games(width: int, height: int, mines: int, *, games: int, seed: int, workers: int = 1,
                rule: FirstClick = FirstClick.CELL, ctx: SolveContext | None = None) -> Iterator[GameRecord]:
     """The records of ``games`` games in game order, as they finish, until ``ctx`` stops (the games being
-    played then are dropped; the worker processes are terminated and joined at once)."""
+    played then are dropped; the worker processes are killed and reaped at once)."""
     ctx = ctx or SolveContext.create()
-    jobs = ((width, height, mines, game_seed(seed, i), rule) for i in range(games))
+    spec = Games(width, height, mines, seed, rule, games)
     workers = max(1, min(workers, MAX_WORKERS, games))
-    if workers == 1 or "fork" not in multiprocessing.get_all_start_methods():
-        return _play_here(jobs, ctx)
-    return _play_pooled(jobs, workers, ctx)
+    if workers == 1 or not fork_available():
+        return _play_here((spec.job(i) for i in range(games)), ctx)
+    return _play_pooled(spec, workers, ctx)
 
 
 def _play_here(jobs: Iterator[Job], ctx: SolveContext) -> Iterator[GameRecord]:
@@ -142,26 +167,40 @@ def _play_here(jobs: Iterator[Job], ctx: SolveContext) -> Iterator[GameRecord]:
         return
 
 
-def _play_pooled(jobs: Iterator[Job], workers: int, ctx: SolveContext) -> Iterator[GameRecord]:
-    """The games in a pool of ``workers`` processes, :data:`CHUNK` per task, at most two tasks per worker
-    waiting; until ``ctx`` stops (checked every :data:`POLL` s)."""
-    pool = multiprocessing.get_context("fork").Pool(workers, initializer=leave_signals_to_parent)
-    pending: collections.deque[AsyncResult[list[GameRecord]]] = collections.deque()
+def _play_pooled(games: Games, workers: int, ctx: SolveContext) -> Iterator[GameRecord]:
+    """The games in ``workers`` child processes (the kernel's :class:`~ai.kernel.process.ChildJob`), worker
+    ``w`` playing games ``w``, ``w + workers``, ... a job of :data:`JOB_SECONDS` at a time; handed on in game
+    order; until ``ctx`` stops (checked every :data:`POLL` s).
+
+    Each worker has its own pipe and is killed outright on a stop (a limit, Ctrl-C, SIGTERM): no lock or
+    queue is shared with it, so no stop can wait on a worker."""
+    next_game = list(range(workers))  # each worker's next game
+    running: dict[int, ChildJob] = {}  # worker -> its job
+    waiting: dict[int, GameRecord] = {}  # game -> its record, until the games before it are handed on
+    handed = 0
     try:
-        while not ctx.should_stop():
-            while len(pending) < 2 * workers:
-                chunk = list(itertools.islice(jobs, CHUNK))
-                if not chunk:
-                    break
-                pending.append(pool.apply_async(_play_chunk, (chunk,)))
-            if not pending:
-                return
-            pending[0].wait(POLL)
-            if pending[0].ready() and not ctx.should_stop():
-                yield from pending.popleft().get()
+        while handed < games.count and not ctx.should_stop():
+            for w in range(workers):
+                if w not in running and next_game[w] < games.count and (len(waiting) < MAX_WAITING
+                                                                       or next_game[w] == handed):
+                    running[w] = ChildJob(functools.partial(_play_strided, games, next_game[w], workers), nice=0,
+                                          name="mines-games")
+            while handed in waiting and not ctx.should_stop():
+                yield waiting.pop(handed)
+                handed += 1
+            for w, child in list(running.items()):
+                message = child.receive(POLL / len(running))
+                if message is None or message[0] == "progress":
+                    continue
+                child.stop(wait=True)
+                del running[w]
+                if message[0] != "done":
+                    raise JobFailed(message[1], message[2])
+                records, next_game[w] = message[1]
+                waiting.update(zip(range(next_game[w] - workers * len(records), next_game[w], workers), records))
     finally:  # also on Ctrl-C or SIGTERM: no worker outlives the bench
-        pool.terminate()
-        pool.join()
+        for child in running.values():
+            child.stop(wait=True)
 
 
 def bench(width: int, height: int, mines: int, *, games: int, seed: int, workers: int = 1, rules: str = "safe",
