@@ -161,13 +161,20 @@ class SolveResult:
         >>> SolveResult(SolveStatus.OPTIMAL, "x", SolveMode.ALL, bricks=(), solutions=((), ((0, 0),)),
         ...             stats=SolveStats(seconds=0.002)).describe()
         'optimal: 0 bricks, proved in 2.0 ms; 2 optimal solutions (maybe more)'
+        >>> SolveResult(SolveStatus.OPTIMAL, "x", SolveMode.ALL, bricks=(), solutions=((), ((0, 0),)),
+        ...             stats=SolveStats(seconds=1.5, extra={"solution_count": 3200})).describe()
+        'optimal: 0 bricks, proved in 1.50 s; 3200 optimal solutions (counted; 2 listed)'
         """
         secs = f"{self.stats.seconds:.2f} s" if self.stats.seconds >= 0.01 else f"{self.stats.seconds * 1000:.1f} ms"
         if self.status == SolveStatus.OPTIMAL and self.bricks is not None:
             text = f"optimal: {_count(len(self.bricks), 'brick')}, proved in {secs}"
             if self.mode == SolveMode.ALL:
-                text += f"; {_count(len(self.solutions), 'optimal solution')}"
-                text += " (complete)" if self.complete else " (maybe more)"
+                counted = self.solution_count
+                if counted is not None and counted > len(self.solutions):
+                    text += f"; {_count(counted, 'optimal solution')} (counted; {len(self.solutions)} listed)"
+                else:
+                    text += f"; {_count(len(self.solutions), 'optimal solution')}"
+                    text += " (complete)" if self.complete else " (maybe more)"
             return text
         if self.status == SolveStatus.FEASIBLE and self.bricks is not None:
             return f"feasible: {_count(len(self.bricks), 'brick')} (not proved minimal), {secs}"

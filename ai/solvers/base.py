@@ -28,6 +28,8 @@ Composite solvers (the portfolio, decomposition) call :meth:`SolverBase.solve_in
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -164,6 +166,8 @@ class SolverBase:
         if status in (SolveStatus.TIMEOUT, SolveStatus.UNKNOWN) and sols:
             # a winning set in hand: feasible, and the message says why it is not proved
             status, message = SolveStatus.FEASIBLE, message or f"stopped early ({status.value})"
+        elif status in (SolveStatus.TIMEOUT, SolveStatus.CANCELLED) and not message:
+            message = stopped_before_any(status, outcome.best_bound)
         complete = outcome.complete and status in (SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE)
         stats = SolveStats(seconds=ctx.elapsed(), variables=outcome.variables, constraints=outcome.constraints,
                            nodes=outcome.nodes, best_bound=outcome.best_bound, extra=dict(outcome.extra))
@@ -172,4 +176,17 @@ class SolverBase:
                            relaxed=outcome.relaxed)
 
 
-__all__ = ["Outcome", "Partial", "SolverBase", "canonical", "won_without_bricks"]
+def stopped_before_any(status: SolveStatus, bound: float | None) -> str:
+    """What a stopped search with no winning set in hand is missing, in a line.
+
+    >>> stopped_before_any(SolveStatus.TIMEOUT, 2.0)
+    'the time limit came before any winning set was found; at least 2 bricks are needed'
+    >>> stopped_before_any(SolveStatus.CANCELLED, None)
+    'cancelled before any winning set was found'
+    """
+    what = "the time limit came" if status == SolveStatus.TIMEOUT else "cancelled"
+    needed = f"; at least {math.ceil(bound)} bricks are needed" if bound is not None and 1 < bound < math.inf else ""
+    return f"{what} before any winning set was found{needed}"
+
+
+__all__ = ["Outcome", "Partial", "SolverBase", "canonical", "stopped_before_any", "won_without_bricks"]

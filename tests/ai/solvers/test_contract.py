@@ -148,3 +148,13 @@ def test_milp_child_process_keeps_the_time_limit() -> None:
     assert elapsed < 6.0, f"milp returned after {elapsed:.2f} s with time limit 3 s"
     _check_answer(level, result.status, result.bricks)
     assert not result.complete
+
+
+@pytest.mark.parametrize("solver", ["cpsat", "search", "milp"])
+def test_a_solve_stopped_before_any_winning_set_says_what_is_missing(solver: str) -> None:
+    level = Level.from_rows(["X>....X", "X.....X", "XX.XXTX"], frames=12, budget=2)
+    cancel = threading.Event()
+    cancel.set()  # stopped at the first check, before any work
+    result = get_solver(solver).solve_in(level, SolveMode.ALL, SolveContext.create(cancel=cancel))
+    assert result.status == SolveStatus.CANCELLED and not result.solutions
+    assert result.message.startswith("cancelled before any winning set was found")
