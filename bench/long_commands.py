@@ -26,6 +26,7 @@ import numpy as np
 from ai.learning.observations import random_game
 from bench.compartments_all import compartment_level
 from game.core.physics_catalog import SHIPPED
+from tests.puzzle_builders import scattered_mines
 from tests.level_builders import stress_level
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,22 +61,6 @@ def make_inputs(folder: Path) -> None:
     compartment_level(3, 1500).save(folder / "compartments.txt")
     stress_level().save(folder / "stress.txt")
     (folder / "mines.txt").write_text(scattered_mines(30, 16, 99, revealed=120, seed=1))
-
-
-def scattered_mines(width: int, height: int, mines: int, *, revealed: int, seed: int) -> str:
-    """A Minesweeper view with ``revealed`` safe cells shown at random: a frontier too large to count fast."""
-    rng = random.Random(seed)
-    cells = [(r, c) for r in range(height) for c in range(width)]
-    mined = set(rng.sample(cells, mines))
-    shown = set(rng.sample([p for p in cells if p not in mined], revealed))
-
-    def cell(r: int, c: int) -> str:
-        if (r, c) not in shown:
-            return "."
-        return str(sum((r + dr, c + dc) in mined for dr in (-1, 0, 1) for dc in (-1, 0, 1)))
-
-    rows = ("".join(cell(r, c) for c in range(width)) for r in range(height))
-    return f"mines {mines}\n" + "\n".join(rows) + "\n"
 
 
 CASES: tuple[Case, ...] = (

@@ -22,6 +22,7 @@ import pytest
 
 from game.core.level import Level
 from tests.conftest import REPO
+from tests.puzzle_builders import scattered_mines
 from tests.level_builders import large, tiled
 
 pytestmark = [pytest.mark.slow,
@@ -107,24 +108,8 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     pegs = ["o" * 9] * 9
     pegs[4] = "oooo.oooo"
     (folder / "pegs9.txt").write_text("\n".join(pegs) + "\n")
-    (folder / "mines.txt").write_text(_scattered_mines(30, 16, 99, revealed=120, seed=1))
+    (folder / "mines.txt").write_text(scattered_mines(30, 16, 99, revealed=120, seed=1))
     return folder
-
-
-def _scattered_mines(width: int, height: int, mines: int, *, revealed: int, seed: int) -> str:
-    """A Minesweeper view with ``revealed`` safe cells shown at random: a frontier too large to count fast."""
-    rng = random.Random(seed)
-    cells = [(r, c) for r in range(height) for c in range(width)]
-    mined = set(rng.sample(cells, mines))
-    shown = set(rng.sample([p for p in cells if p not in mined], revealed))
-
-    def cell(r: int, c: int) -> str:
-        if (r, c) not in shown:
-            return "."
-        return str(sum((r + dr, c + dc) in mined for dr in (-1, 0, 1) for dc in (-1, 0, 1)))
-
-    rows = ("".join(cell(r, c) for c in range(width)) for r in range(height))
-    return f"mines {mines}\n" + "\n".join(rows) + "\n"
 
 
 def _wait_until_working(proc: subprocess.Popen[str], cpu: float) -> None:
