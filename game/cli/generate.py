@@ -3,7 +3,7 @@
 ``python main.py generate --size 10x12 --bricks 2 --count 5 --seed 1 --out DIR [--jobs 2] [--difficulty 6-9]
 [--physics NAME|FILE]``
 
-Levels are made by :func:`ai.facade.generate_run` (rooms in a process pool);
+Levels are made by :func:`ai.facade.generate_run` (rooms made in child processes);
 a progress bar with the rate and ETA goes to stderr.
 """
 

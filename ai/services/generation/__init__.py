@@ -4,7 +4,7 @@
   exactly ``K``, one at a time, with a cancel event; used by ``main.py generate``;
 * :func:`rated_level` (``endless.py``): the Endless mode's next level, rated and rising by
   measure (:func:`endless_levels` / :func:`next_level`: the unrated ladder);
-* :func:`generate_run` (``parallel.py``): many levels in a process pool, big levels cut
+* :func:`generate_run` (``parallel.py``): many levels, rooms made in child processes, big levels cut
   into sealed rooms certified one by one (``compartments.py``), an optional difficulty band;
 * ``layout.py`` (maps), ``candidates.py`` (lemmings, planted bricks, targets),
   ``filters.py`` (cheap rejection), ``readset.py`` (the batched read-set search),

@@ -1,11 +1,11 @@
-"""Generation runs across cores: rooms of many levels in a process pool, a progress bar.
+"""Generation runs across cores: rooms of many levels in child processes, a progress bar.
 
 :func:`generate_run` makes ``count`` levels of one :class:`RunSpec`.  Level ``i`` of a run
 is cut into rooms (:mod:`ai.services.generation.compartments`); room ``j`` of level ``i`` is one
 task, generated from its own seed (:func:`room_seed`), so a seed gives the same levels
-whatever the number of ``jobs``, and levels come out in order.  With ``jobs > 1`` the
-tasks run in a :class:`concurrent.futures.ProcessPoolExecutor`; with ``jobs == 1`` in
-this process.  With a ``difficulty`` band each stitched level is rated
+whatever the number of ``jobs``, and levels come out in order.  With ``jobs > 1`` up to
+``jobs`` tasks run at once, each in a child process of the kernel (:class:`ai.kernel.process.ChildJob`,
+killed outright when the run stops); with ``jobs == 1`` in this process.  With a ``difficulty`` band each stitched level is rated
 (:func:`ai.services.rating.rate_level`) and kept only when its score falls inside.
 
 >>> spec = RunSpec(8, 10, bricks=1, seed=3)
@@ -15,17 +15,18 @@ this process.  With a ``difficulty`` band each stitched level is rated
 
 from __future__ import annotations
 
+import collections
+import functools
 import os
 import sys
 import time
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
-from typing import Callable, Iterator, TextIO
+from typing import Any, Callable, Iterator, TextIO
 
 import numpy as np
 
 from ai.kernel.context import SolveContext
-from ai.kernel.process import leave_signals_to_parent
+from ai.kernel.process import ChildJob, JobFailed
 from ai.services.generation.compartments import Room, make_room, plan_rooms, room_seed, stitch
 from ai.services.generation.generator import GeneratedLevel, GenerationStats, default_frames
 from ai.services.generation.names import level_title
@@ -34,6 +35,8 @@ from game.core.physics import CLASSIC, Physics
 
 #: Levels tried per requested level at most (rooms that run out of attempts, off-band ratings).
 LEVELS_TRIED_PER_LEVEL = 25
+#: Seconds between two looks at the running rooms (and at the run's context).
+POLL = 0.2
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,7 @@ class RunProgress:
 def _room_task(spec: RunSpec, index: int, j: int, room: Room, frames: int,
                ctx: SolveContext | None = None
                ) -> tuple[int, int, GeneratedLevel | None, GenerationStats, float]:
-    """Generate room ``j`` of level ``index`` (in a pool process, or here); returns its CPU seconds too."""
+    """Generate room ``j`` of level ``index`` (in a child process, or here); returns its CPU seconds too."""
     cpu = time.process_time()
     stats = GenerationStats()
     made = make_room(room, frames, spec.unique, room_seed(spec.seed, index, j), ctx, solver=spec.solver,
@@ -198,24 +201,34 @@ class _Run:
                     return
 
     def pooled(self, jobs: int) -> Iterator[GeneratedLevel]:
-        """The run in a pool of ``jobs`` processes; rooms still being made are stopped at the end."""
+        """The run with up to ``jobs`` rooms made at once, each in a child process; the rooms still being made
+        are killed at the end."""
         state, count = self.state, self.count
-        pool = ProcessPoolExecutor(max_workers=jobs, initializer=leave_signals_to_parent)
-        pending: set[Future[Task]] = set()
+        waiting: collections.deque[tuple[int, int, Room]] = collections.deque()  # rooms not started yet
+        running: list[ChildJob] = []
         try:
             while state["accepted"] < count and not self.ctx.should_stop():
-                # Keep the pool busy: schedule whole levels while fewer than 2 x jobs tasks wait.
-                while len(pending) < 2 * jobs and self.next_index < self.max_levels and \
+                # Keep the cores busy: schedule whole levels while fewer than 2 x jobs rooms wait or run.
+                while len(waiting) + len(running) < 2 * jobs and self.next_index < self.max_levels and \
                         self.next_index - self.emit < max(1, count - state["accepted"]) + jobs:
                     self.level_started[self.next_index] = time.perf_counter()
-                    for j, room in enumerate(self.rooms):
-                        pending.add(pool.submit(_room_task, self.spec, self.next_index, j, room, self.frames))
+                    waiting.extend((self.next_index, j, room) for j, room in enumerate(self.rooms))
                     self.next_index += 1
-                if not pending:
+                while len(running) < jobs and waiting:
+                    index, j, room = waiting.popleft()
+                    running.append(ChildJob(functools.partial(_room_job, self.spec, index, j, room, self.frames),
+                                            nice=0, name="generate-room"))
+                if not running:
                     break
-                done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    self.record(*fut.result())
+                for child in list(running):
+                    message = child.receive(POLL / len(running))
+                    if message is None or message[0] == "progress":
+                        continue
+                    child.stop(wait=True)
+                    running.remove(child)
+                    if message[0] != "done":
+                        raise JobFailed(message[1], message[2])
+                    self.record(*message[1])
                 self.tell()
                 for level in self.ready_levels():
                     state["accepted"] += 1
@@ -223,24 +236,14 @@ class _Run:
                     yield level
                     if state["accepted"] >= count:
                         break
-        finally:
-            _stop_pool(pool, pending)
+        finally:  # also on Ctrl-C or SIGTERM: no room outlives the run
+            for child in running:
+                child.stop(wait=True)
 
 
-def _stop_pool(pool: ProcessPoolExecutor, pending: set[Future[Task]]) -> None:
-    """Cancel the waiting tasks and end the pool's processes (terminated, then joined: none outlives the run)."""
-    for fut in pending:
-        fut.cancel()
-    procs = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for proc in procs:  # rooms still being made are not needed any more
-        if proc.is_alive():
-            proc.terminate()
-    for proc in procs:
-        proc.join(5.0)
-        if proc.is_alive():  # SIGTERM not honoured in time
-            proc.kill()
-            proc.join()
+def _room_job(spec: RunSpec, index: int, j: int, room: Room, frames: int, report: Callable[[Any], None]) -> Task:
+    """A child process's job: one room (:func:`_room_task`)."""
+    return _room_task(spec, index, j, room, frames)
 
 
 def generate_run(
