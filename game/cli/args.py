@@ -321,6 +321,31 @@ def path_arg(text: str) -> str:
 path_arg.__name__ = "path"
 
 
+def level_folder_arg(text: str) -> str:
+    """An argparse type for a folder of level files (``*.txt``): it exists, is a folder and holds one at least.
+
+    >>> import tempfile
+    >>> try:
+    ...     level_folder_arg(tempfile.mkdtemp())
+    ... except argparse.ArgumentTypeError as exc:
+    ...     print(str(exc).split(": ", 1)[1])
+    it holds no level files (*.txt)
+    """
+    path = Path(path_arg(text))
+    try:
+        if not path.is_dir():
+            raise argparse.ArgumentTypeError(f"{_shown(text)}: not a folder" if path.exists()
+                                             else f"{_shown(text)}: no such folder")
+        if not any(path.glob("*.txt")):
+            raise argparse.ArgumentTypeError(f"{_shown(text)}: it holds no level files (*.txt)")
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"{_shown(text)}: {exc.strerror or exc}") from None
+    return text
+
+
+level_folder_arg.__name__ = "level folder"
+
+
 def usage_handler(parser: argparse.ArgumentParser) -> Handler:
     """The handler of a command group run without its subcommand: its help on stderr, exit code 2."""
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 
 from game.cli import export
-from game.cli.args import (Subparsers, bricks_arg, int_arg, names_arg, output_file_arg, path_arg,
-                           time_limit_arg)
+from game.cli.args import (Subparsers, bricks_arg, int_arg, level_folder_arg, names_arg, output_file_arg,
+                           path_arg, time_limit_arg)
 from game.cli.solve_options import solver_options
 
 #: Exact solvers offered on the command line.
@@ -58,7 +58,7 @@ def register(sub: Subparsers) -> None:
     p.set_defaults(handler=_run)
 
     p = sub.add_parser("bench", help="benchmark the exact solvers over a level suite")
-    p.add_argument("--suite", action="append", default=None, type=path_arg, metavar="DIR",
+    p.add_argument("--suite", action="append", default=None, type=level_folder_arg, metavar="DIR",
                    help="folder of level files (repeatable; default: the pack and bench/suites/*)")
     p.add_argument("--solvers", nargs="+", default=None, type=names_arg(EXACT_SOLVERS + HEURISTIC_SOLVERS),
                    help="solver names, separated by spaces or commas (default: every exact solver)")

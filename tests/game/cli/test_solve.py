@@ -149,6 +149,18 @@ def test_bench_writes_its_section(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "keep me" in text and "## Exact solvers" in text and "| cpsat | suite | 1/1 |" in text
 
 
+@pytest.mark.parametrize("suite", ["missing", "empty", "file"])
+def test_bench_refuses_a_suite_with_no_levels_and_keeps_the_results(tmp_path: Path, suite: str,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    results = tmp_path / "results.md"
+    results.write_text("# Benchmark results\n\n## Exact solvers\n\nthe figures of an earlier run\n")
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "file").write_text("not a folder")
+    assert main(["bench", "--suite", str(tmp_path / suite), "--results", str(results)]) == 2
+    assert "argument --suite" in capsys.readouterr().err
+    assert "the figures of an earlier run" in results.read_text()
+
+
 def test_solve_json_counts_the_optimal_sets_of_a_split_level(capsys: pytest.CaptureFixture[str]) -> None:
     """A level of independent parts: the product of the parts' counts, listed only up to the cap."""
     assert main(["solve", str(REPO / "bench/suites/compartments/008_compartments.txt"), "--all", "--json"]) == 0
