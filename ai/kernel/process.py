@@ -105,16 +105,9 @@ def run_in_child(job: Job, cancel: threading.Event, report: Report | None = None
         while True:
             if cancel.is_set():
                 raise JobCancelled
-            message = child.receive(POLL)
-            if message is None:
-                continue
-            if message[0] == "progress":
-                if report is not None:
-                    report(message[1])
-            elif message[0] == "done":
-                return message[1]
-            else:
-                raise JobFailed(message[1], message[2])
+            done, result = child.result(POLL, report)
+            if done:
+                return result
     finally:
         child.stop()
 
@@ -151,20 +144,25 @@ class ChildJob:
             _live[self.pid] = self.own_group
         sender.close()
 
-    def receive(self, timeout: float) -> tuple[Any, ...] | None:
-        """The child's next message within ``timeout`` seconds: ``("progress", payload)``, ``("done",
-        result)`` or ``("error", message, traceback)``; None when none came; :class:`JobFailed` when the
-        child died without answering."""
+    def result(self, timeout: float, report: Report | None = None) -> tuple[bool, Any]:
+        """Wait at most ``timeout`` seconds for the job's result: ``(True, result)`` once it has returned,
+        ``(False, None)`` while it still runs (a progress report that came meanwhile goes to ``report``);
+        :class:`JobFailed` when the job raised or the child died without answering."""
         if self._receiver.poll(timeout):
             try:
-                message: tuple[Any, ...] = self._receiver.recv()
-                return message
+                message = self._receiver.recv()
             except (EOFError, OSError):
                 self._process.join(1.0)
                 raise JobFailed(f"the solver process died (exit code {self._process.exitcode})") from None
-        if not self._process.is_alive() and not self._receiver.poll():
+            if message[0] == "done":
+                return True, message[1]
+            if message[0] != "progress":
+                raise JobFailed(message[1], message[2])
+            if report is not None:
+                report(message[1])
+        elif not self._process.is_alive() and not self._receiver.poll():
             raise JobFailed(f"the solver process died (exit code {self._process.exitcode})")
-        return None
+        return False, None
 
     def stop(self, *, wait: bool = False) -> None:
         """Kill the child (and its group, when it leads one) if still running, reap it (``wait``: before

@@ -125,14 +125,14 @@ class ChainChild:
         """Receive the answer (or notice that the child is gone)."""
         while not self._stopped.is_set():
             try:
-                message = self._child.receive(POLL)
+                done, answer = self._child.result(POLL)
             except JobFailed:
                 break
-            if message is None or message[0] == "progress":
+            if not done:
                 continue
-            if message[0] == "done" and isinstance(message[1], ChainAnswer):
-                self.answer = message[1]
-                if self.answer.start is not None:
+            if isinstance(answer, ChainAnswer):
+                self.answer = answer
+                if answer.start is not None:
                     self.exact.set()
             break
         self.answered.set()

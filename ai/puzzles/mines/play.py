@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from ai.kernel.context import SolveContext, SolveStopped, StopReason
-from ai.kernel.process import ChildJob, JobFailed, fork_available
+from ai.kernel.process import ChildJob, fork_available
 from ai.puzzles.mines.analysis import analyze
 from ai.puzzles.mines.policy import MoveKind, check_against_board, first_click, next_moves
 from game.core.puzzles.mines import FirstClick, MinesBoard, MinesStatus
@@ -124,15 +124,16 @@ def play_game(width: int, height: int, mines: int, *, seed: int, rule: FirstClic
     return record
 
 
-def _play_strided(games: Games, first: int, stride: int, report: Callable[[Any], None]) -> tuple[list[GameRecord], int]:
+def _play_strided(games: Games, first: int, stride: int,
+                  report: Callable[[Any], None]) -> tuple[dict[int, GameRecord], int]:
     """A worker process's job: games ``first``, ``first + stride``, ... for about :data:`JOB_SECONDS` (one at
-    least); their records and the index of this stride's next game."""
-    records: list[GameRecord] = []
+    least); their records by game and the index of this stride's next game."""
+    records: dict[int, GameRecord] = {}
     end = time.perf_counter() + JOB_SECONDS
     index = first
     while index < games.count and (not records or time.perf_counter() < end):
         width, height, mines, seed, rule = games.job(index)
-        records.append(play_game(width, height, mines, seed=seed, rule=rule))
+        records[index] = play_game(width, height, mines, seed=seed, rule=rule)
         index += stride
     return records, index
 
@@ -189,15 +190,12 @@ def _play_pooled(games: Games, workers: int, ctx: SolveContext) -> Iterator[Game
                 yield waiting.pop(handed)
                 handed += 1
             for w, child in list(running.items()):
-                message = child.receive(POLL / len(running))
-                if message is None or message[0] == "progress":
-                    continue
-                child.stop(wait=True)
-                del running[w]
-                if message[0] != "done":
-                    raise JobFailed(message[1], message[2])
-                records, next_game[w] = message[1]
-                waiting.update(zip(range(next_game[w] - workers * len(records), next_game[w], workers), records))
+                done, played = child.result(POLL / len(running))
+                if done:
+                    child.stop(wait=True)
+                    del running[w]
+                    records, next_game[w] = played
+                    waiting.update(records)
     finally:  # also on Ctrl-C or SIGTERM: no worker outlives the bench
         for child in running.values():
             child.stop(wait=True)

@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterator, TextIO
 import numpy as np
 
 from ai.kernel.context import SolveContext
-from ai.kernel.process import ChildJob, JobFailed
+from ai.kernel.process import ChildJob
 from ai.services.generation.compartments import Room, make_room, plan_rooms, room_seed, stitch
 from ai.services.generation.generator import GeneratedLevel, GenerationStats, default_frames
 from ai.services.generation.names import level_title
@@ -221,14 +221,11 @@ class _Run:
                 if not running:
                     break
                 for child in list(running):
-                    message = child.receive(POLL / len(running))
-                    if message is None or message[0] == "progress":
-                        continue
-                    child.stop(wait=True)
-                    running.remove(child)
-                    if message[0] != "done":
-                        raise JobFailed(message[1], message[2])
-                    self.record(*message[1])
+                    done, task = child.result(POLL / len(running))
+                    if done:
+                        child.stop(wait=True)
+                        running.remove(child)
+                        self.record(*task)
                 self.tell()
                 for level in self.ready_levels():
                     state["accepted"] += 1
