@@ -54,6 +54,19 @@ class SearchTooLarge(Exception):
     """The search passed :data:`MAX_NODES` (internal)."""
 
 
+class _Checks:
+    """The solve context, checked at the first :meth:`tick` and then every :data:`CHECK_EVERY` ticks."""
+
+    def __init__(self, ctx: SolveContext) -> None:
+        self.ctx, self.ticks = ctx, 0
+
+    def tick(self) -> None:
+        """One step of work: check the context when its turn has come."""
+        self.ticks += 1
+        if self.ticks % CHECK_EVERY == 1:
+            self.ctx.check()
+
+
 def arrangements(view: MinesView, analysis: MinesAnalysis, cells: list[Pos],
                  ctx: SolveContext | None = None) -> list[int]:
     """Every arrangement of the mines that fits ``view``, as a bit mask over ``cells`` (the unresolved ones).
@@ -78,18 +91,15 @@ def arrangements(view: MinesView, analysis: MinesAnalysis, cells: list[Pos],
         for k in cons:
             left[k] += 1
     found: list[int] = []
-    _fill(0, view.mines - len(mined), 0, needs, left, members, found, (ctx or SolveContext.create(), [0]))
+    _fill(0, view.mines - len(mined), 0, needs, left, members, found, _Checks(ctx or SolveContext.create()))
     return found
 
 
 def _fill(i: int, mines: int, mask: int, needs: list[int], left: list[int], members: list[list[int]],
-          found: list[int], watch: tuple[SolveContext, list[int]]) -> None:
-    """Depth-first: cell ``i`` on, ``mines`` still to place; every full arrangement goes to ``found``.
-    ``watch``: the context, checked every :data:`CHECK_EVERY` calls counted in its list."""
-    calls = watch[1]
-    calls[0] += 1
-    if calls[0] % CHECK_EVERY == 1:
-        watch[0].check()
+          found: list[int], checks: _Checks) -> None:
+    """Depth-first: cell ``i`` on, ``mines`` still to place; every full arrangement goes to ``found``; each
+    call is a tick of ``checks``."""
+    checks.tick()
     n = len(members)
     if mines < 0 or mines > n - i:
         return
@@ -105,7 +115,7 @@ def _fill(i: int, mines: int, mask: int, needs: list[int], left: list[int], memb
             for k in cons:
                 needs[k] -= 1
         if all(0 <= needs[k] <= left[k] for k in cons):
-            _fill(i + 1, mines - mine, mask | (mine << i), needs, left, members, found, watch)
+            _fill(i + 1, mines - mine, mask | (mine << i), needs, left, members, found, checks)
         if mine:
             for k in cons:
                 needs[k] += 1
@@ -118,15 +128,13 @@ class Endgame:
     ``i``'s unresolved neighbours)."""
 
     def __init__(self, n: int, around: list[int], ctx: SolveContext) -> None:
-        self.n, self.around, self.ctx = n, around, ctx
+        self.n, self.around = n, around
         self.memo: dict[frozenset[int], Fraction] = {}
-        self.visits = 0  #: calls of :meth:`win`, memo hits included (they are most of the work)
+        self.checks = _Checks(ctx)  #: ticks at every call of :meth:`win`, memo hits included (most of the work)
 
     def win(self, arrs: tuple[int, ...]) -> Fraction:
         """The chance to win from ``arrs`` under best play."""
-        self.visits += 1
-        if self.visits % CHECK_EVERY == 1:  # the first visit too
-            self.ctx.check()
+        self.checks.tick()
         key = frozenset(arrs)
         if key in self.memo:
             return self.memo[key]
