@@ -126,11 +126,16 @@ class Button:
     icon: str = ""
 
 
+#: Tool buttons at least this wide stand one a row, with their key badge at the right; narrower ones stand two a
+#: row, without it (the footer says "1-4 tool").
+ONE_TOOL_A_ROW = 120
+
+
 def tool_label_layout(b: Button) -> tuple[int, int]:
     """Where a tool button's label starts (x) and its font size: the label ends inside the button (a narrow
     button, two tools a row, takes a smaller font rather than running over its edge)."""
     icon_right = b.rect.left + 6 + b.rect.height - 8
-    if b.rect.width >= 120:  # (one tool a row: the key badge sits at the right)
+    if b.rect.width >= ONE_TOOL_A_ROW:
         return icon_right + 10, 26
     x = icon_right + 6
     size = 20
@@ -388,7 +393,7 @@ class EditorView:
         x, size = tool_label_layout(b)
         hud.blit_text(surface, b.label, (x, b.rect.centery), size, hud.WHITE if b.active else hud.MUTED,
                       anchor="midleft")
-        if b.rect.width >= 120:  # (two tools a row: no key badge; the footer says "1-4 tool")
+        if b.rect.width >= ONE_TOOL_A_ROW:
             hud.badge(surface, b.key, (b.rect.right - 8, b.rect.centery), (210, 200, 240), anchor="midright",
                       size=18)
 
