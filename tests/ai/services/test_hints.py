@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import time
 from dataclasses import replace
 from typing import Any
 
@@ -301,32 +300,33 @@ def test_read_order_follows_step_reads() -> None:
     assert plan(level, [], [(1, 4), (1, 2)]) == ((PLACE, (1, 2)), (PLACE, (1, 4)))
 
 
-def test_hint_costs_about_a_solve() -> None:
-    """A hint needs one enumeration by the cheap exact solvers: generous bound for a shared machine."""
+def test_a_hint_on_a_large_level_is_found_within_its_limit() -> None:
+    """A hint needs one enumeration by the cheap exact solvers (its time is a figure of ``bench/hints_speed.py``)."""
     level = Level.load(LARGE_006)
-    start = time.perf_counter()
-    compute_hint(level, [(22, 19)], SolveContext.create(time_limit=30))
-    assert time.perf_counter() - start < 5.0
+    hint = compute_hint(level, [(22, 19)], SolveContext.create(time_limit=30))
+    assert hint.action in (PLACE, REMOVE, SOLVED) and hint.min_bricks is not None
 
 
 @pytest.mark.parametrize("name", ["levels/007_the_original.txt", "levels/014_deep_mine.txt",
                                   "bench/suites/large/004_large.txt", "bench/suites/large/006_large.txt"])
-def test_a_hint_costs_about_what_s_costs(name: str) -> None:
-    """A hint costs about what a solve (S) costs.  Best of two runs each; generous bound for
-    a shared machine (bench/hints_speed.py measures every pack level)."""
+def test_a_hint_costs_one_solve(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hint runs one enumeration by the exact solvers, as S does, whatever the player placed.
+
+    Counted, not timed: the seconds are figures of ``bench/hints_speed.py`` (every pack level).
+    """
     level = Level.load(REPO / name)
+    calls: list[SolveMode] = []
+    solve = registry.solve
 
-    def best(fn: Any) -> float:
-        times = []
-        for _ in range(2):
-            start = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - start)
-        return min(times)
+    def counting_solve(*args: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs["mode"])
+        return solve(*args, **kwargs)
 
-    s = best(lambda: facade.solve(level, solver="auto"))
-    h = best(lambda: compute_hint(level, [], SolveContext.create(time_limit=30)))
-    assert h <= 3 * s + 0.5, f"hint {h:.3f} s, S {s:.3f} s"
+    monkeypatch.setattr(registry, "solve", counting_solve)
+    for placed in ([], [level.brickable_cells[0]]):
+        calls.clear()
+        hint = compute_hint(level, placed, SolveContext.create(time_limit=30))
+        assert hint.action in (PLACE, REMOVE, SOLVED) and calls == [SolveMode.ALL], (placed, calls)
 
 
 def test_cancelled_hint_is_unknown() -> None:

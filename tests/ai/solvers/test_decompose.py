@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 
 import pytest
 
@@ -106,10 +105,8 @@ def test_over_budget_sum_is_infeasible_and_cancel_stops() -> None:
     cancel.set()
     assert solve(level.with_limits(budget=6), solver=PortfolioSolver(), ctx=SolveContext.create(cancel=cancel)).status \
         == SolveStatus.CANCELLED
-    start = time.perf_counter()
     assert solve(level.with_limits(budget=6), solver=PortfolioSolver(), ctx=SolveContext.create(time_limit=0.0)).status \
         == SolveStatus.TIMEOUT
-    assert time.perf_counter() - start < 1.0
 
 
 def test_random_shared_levels_match_brute_force() -> None:

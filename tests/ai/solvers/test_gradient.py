@@ -19,7 +19,7 @@ from game.core.physics_catalog import SHIPPED
 from game.core.simulation import simulate
 from tests.ai.solvers.learned_helpers import brute_force, interesting_small_levels
 from tests.conftest import ORIGINAL_PACK
-from tests.stopping import CancelOnPoll
+from tests.stopping import STOP_GUARD, CancelOnPoll
 
 
 PHYSICS = [*SHIPPED.values(), *(random_physics(np.random.default_rng(s)) for s in range(6))]
@@ -140,13 +140,13 @@ def test_cancel_and_time_limit() -> None:
     cancel.set()
     start = time.perf_counter()
     assert get_solver("gradient").solve_in(big, SolveMode.MIN, SolveContext.create(cancel=cancel)).status == SolveStatus.CANCELLED
-    assert time.perf_counter() - start < 0.5
+    assert time.perf_counter() - start < STOP_GUARD
     cancel = CancelOnPoll(20)  # mid-work: on the solver's 20th check of its context
     result = get_solver("gradient").solve_in(big, SolveMode.MIN, SolveContext.create(cancel=cancel))
     done = time.perf_counter()
     assert result.status in (SolveStatus.CANCELLED, SolveStatus.FEASIBLE)
     if cancel.fired_at is not None:
-        assert done - cancel.fired_at < 0.5  # 100 ms contract; loose bound on a shared machine
+        assert done - cancel.fired_at < STOP_GUARD
     ctx = SolveContext.create(time_limit=1.0, clock=ManualClock(step=0.01), solver="gradient")
     result = get_solver("gradient").solve_in(big, SolveMode.MIN, ctx)
     assert result.status in (SolveStatus.TIMEOUT, SolveStatus.FEASIBLE) and ctx.should_stop()

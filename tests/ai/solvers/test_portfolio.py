@@ -14,7 +14,7 @@ from game.core.level import Level
 from game.core.simulation import simulate
 from tests.ai.solvers.exact_helpers import ORIGINAL_SOLUTIONS, UNREACHABLE, busy_level, hard_level, original
 from tests.level_builders import LARGE_FIRST, maze_256, tiled
-from tests.stopping import CancelOnPoll
+from tests.stopping import STOP_GUARD, CancelOnPoll
 
 
 def test_original() -> None:
@@ -71,7 +71,7 @@ def test_stress_levels_return_on_time_and_cancel_quickly() -> None:
     maze = maze_256()
     start = time.perf_counter()
     result = PortfolioSolver().solve_in(maze, SolveMode.MIN, SolveContext.create(time_limit=1.0))
-    assert time.perf_counter() - start < 3.0  # target 1.3 s; generous on a shared machine
+    assert time.perf_counter() - start < 1.0 + STOP_GUARD
     if result.bricks is None:
         assert result.status in (SolveStatus.TIMEOUT, SolveStatus.UNKNOWN)
     else:  # a faster machine may find a set in time: it must win
@@ -83,6 +83,6 @@ def test_stress_levels_return_on_time_and_cancel_quickly() -> None:
     if cancel.fired_at is None:  # finished first: then it proved the optimum
         assert result.status == SolveStatus.OPTIMAL
         return
-    assert done - cancel.fired_at < 0.5  # target 0.1 s after the cancel
+    assert done - cancel.fired_at < STOP_GUARD
     assert result.status in (SolveStatus.CANCELLED, SolveStatus.OPTIMAL)  # optimal: proved as the cancel came
     assert result.bricks is None or simulate(big, result.bricks).won

@@ -8,7 +8,6 @@ the interpreter on its own (a pure-Python busy loop), the worst case for the UI 
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import pygame
 import pytest
@@ -18,12 +17,12 @@ from ai.kernel.context import SolveContext
 from game.core.error_log import error_log_path
 from game.core.level import Level
 from game.app.app import App
-from game.app.compose import build_app
 from game.app.assistant import Assistant, assistant_of
 from game.core.catalog import pack_entries
 from game.app.scenes.play import PlayScene
 from tests.game.app.conftest import press
 from tests.conftest import ORIGINAL_INDEX
+from tests.stopping import STOP_GUARD
 
 
 class SlowSolver:
@@ -99,7 +98,8 @@ def wait_idle(app: App, assistant: Assistant, timeout: float = 20.0) -> None:
 
 
 @pytest.mark.parametrize("in_process", [True, False], ids=["child-process", "thread"])
-def test_esc_cancels_a_long_solve_within_100_ms(app: App, in_process: bool) -> None:
+def test_esc_cancels_a_long_solve(app: App, in_process: bool) -> None:
+    """Esc stops a solver that would work for 30 s; the latency is a figure of ``bench/ui_assistant.py``."""
     scene = open_original(app)
     assistant = assistant_of(scene)
     assistant.use_processes = in_process and assistant.use_processes
@@ -107,7 +107,7 @@ def test_esc_cancels_a_long_solve_within_100_ms(app: App, in_process: bool) -> N
     press(app, pygame.K_s)
     # the spinner names the solver, the elapsed time and the bound reported so far (the report
     # comes from another process or thread: step the app in real time until it has arrived)
-    end = time.perf_counter() + 10.0
+    end = time.perf_counter() + STOP_GUARD
     while not any("bound >= 2" in line for line in scene.status_lines) and time.perf_counter() < end:
         app.run_frames(1)
         time.sleep(0.002)
@@ -116,22 +116,10 @@ def test_esc_cancels_a_long_solve_within_100_ms(app: App, in_process: bool) -> N
     assert "slow solving" in spinner and " s" in spinner and "bound >= 2" in spinner
     handle = assistant.handle
     assert handle is not None
-    cancelled_at: list[float] = []
-    cancel = handle.cancel
-
-    def timed_cancel() -> None:
-        cancelled_at.append(time.perf_counter())
-        cancel()
-
-    handle.cancel = timed_cancel  # type: ignore[method-assign]
     press(app, pygame.K_ESCAPE)
-    assert cancelled_at, "Esc did not cancel the solve"
+    assert handle.cancel_requested, "Esc did not cancel the solve"
     assert not assistant.busy  # the UI lets go at once
-    while not handle.finished and time.perf_counter() - cancelled_at[0] < 2.0:
-        time.sleep(0.001)
-    latency = time.perf_counter() - cancelled_at[0]
-    print(f"cancel latency {latency * 1000:.1f} ms")
-    assert latency < 0.1, f"cancel took {latency * 1000:.0f} ms"
+    assert handle.wait(STOP_GUARD), "the solver did not stop on Esc"
     app.run_frames(2)
     assert app.top is scene, "Esc cancelled the solve; it must not also leave the level"
     assert any("cancelled" in line for line in scene.status_lines)
@@ -193,41 +181,24 @@ def test_a_solver_process_that_dies_is_reported(app: App) -> None:
     assert "the solver process died (exit code 3)" in error_log_path().read_text()
 
 
-def measure_fps(app: App, seconds: float) -> float:
-    start = time.perf_counter()
-    frames = 0
-    while time.perf_counter() - start < seconds:
-        app.step()
-        frames += 1
-    return frames / (time.perf_counter() - start)
+@pytest.mark.parametrize("in_process", [True, False], ids=["child-process", "thread"])
+def test_the_run_plays_on_while_a_busy_solver_works(app: App, in_process: bool) -> None:
+    """A solver that never lets go (until cancelled) does not hold up the frames.
 
-
-def test_ui_keeps_its_frame_rate_while_a_solver_runs(data_home: Any) -> None:
-    """A real-time clock (pygame's, capped at 60 fps): frames per wall-clock second, idle and busy.
-
-    Goal 50 fps; on a machine so loaded that even the idle loop misses it, the busy loop
-    must keep 75% of the idle rate measured just before and just after (the exact figure
-    is measured by ``bench/ui_assistant.py``).
+    Counted in frames, not timed: the frame rate while solving is a figure of ``bench/ui_assistant.py``.
     """
-    app = build_app(size=(1280, 800))  # pygame.time.Clock: real sleeping, like the game
-    pygame.event.clear()
     scene = open_original(app)
     assistant = assistant_of(scene)
+    assistant.use_processes = in_process and assistant.use_processes
     assistant.add_solver(BusySolver())
-    app.run_frames(5)
-    idle_before = measure_fps(app, 0.75)
     press(app, pygame.K_s)
-    assert assistant.busy
+    handle = assistant.handle
+    assert assistant.busy and handle is not None
     scene.toggle_run()  # the run plays while the solver works
-    busy = measure_fps(app, 1.5)
-    still_busy = assistant.busy
+    app.run_frames(60)
+    assert scene.t > 0 and assistant.busy and not handle.finished  # it stops only when cancelled
     press(app, pygame.K_ESCAPE)
-    assert still_busy, "the busy solver stopped early: the measurement is void"
-    app.run_frames(3)
-    idle_after = measure_fps(app, 0.75)
-    idle = min(idle_before, idle_after)
-    print(f"UI fps idle {idle_before:.1f} / {idle_after:.1f}, while solving {busy:.1f}")
-    assert busy >= min(50.0, 0.75 * idle), f"UI at {busy:.1f} fps while solving (idle {idle:.1f})"
+    assert handle.wait(STOP_GUARD), "the busy solver did not stop on Esc"
 
 
 @pytest.mark.parametrize("key", [pygame.K_h, pygame.K_s, pygame.K_a, pygame.K_f])
