@@ -3,7 +3,8 @@
 The model (grid, tools, resize, N/B, undo/redo, save) is the pygame-free
 :class:`~game.core.editor_model.EditorModel`; this scene turns actions into model edits, runs the
 analysis and handles files; :mod:`game.app.scenes.editor_view` draws it (the draft, a palette on the
-left, the analysis on the right) and :mod:`game.app.scenes.dialogs` asks the questions.
+left from :mod:`game.app.scenes.editor_palette`, the analysis on the right from
+:mod:`game.app.scenes.editor_panel`) and :mod:`game.app.scenes.dialogs` asks the questions.
 
 Keys: 1-4 pick the tool (wall, erase, lemming, target); click paints (drag paints a stroke,
 one undo step); right click erases; Z/Y undo/redo; arrows resize at the bottom and right edges
@@ -45,7 +46,8 @@ from game.app.scenes.editor_analysis import EditorAnalysis, Outcome
 from game.app.scenes.editor_help import editor_help_page, footer_height
 from game.app.scenes.editor_info import ask_level_info
 from game.app.scenes.editor_saving import LevelSaving
-from game.app.scenes.editor_view import Button, EditorView, palette_buttons, panel_widths
+from game.app.scenes.editor_palette import Button, palette_buttons, panel_widths
+from game.app.scenes.editor_view import EditorView
 
 #: How to see the other optimal solutions (said with the one shown).
 BROWSE_NOTE = "the , and . keys show the others"
@@ -533,8 +535,8 @@ class EditorScene(Scene):
         """The wheel scrolls the right panel under the pointer when it holds more than it shows; elsewhere it
         cycles the tools."""
         size = self.app.screen.get_size()
-        rect, _ = self.view.side_panel(size)
-        _, above, below = self.view.visible_side_lines(size)
+        rect, _ = self.view.panel.side_panel(size)
+        _, above, below = self.view.panel.visible_side_lines(size)
         pointer = self.app.mouse_pos
         if pointer is not None and rect.collidepoint(pointer) and (above or below):
             if (action.value < 0 and below) or (action.value > 0 and above):
@@ -620,7 +622,7 @@ class EditorScene(Scene):
 
     # ================================================================ palette
     def buttons(self, size: tuple[int, int]) -> list[Button]:
-        """The palette's buttons for a window of ``size`` (see :func:`game.app.scenes.editor_view.palette_buttons`)."""
+        """The palette's buttons for a window of ``size`` (see :func:`game.app.scenes.editor_palette.palette_buttons`)."""
         return palette_buttons(self, size)
 
     # ================================================================ update / draw

@@ -23,7 +23,7 @@ from game.core.editor_model import EditorModel, Tool
 from game.app.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt
 from game.app.scenes import editor_analysis
 from game.app.scenes.editor import EditorScene
-from game.app.scenes.editor_view import palette_buttons, tool_label_layout
+from game.app.scenes.editor_palette import palette_buttons, tool_label_layout
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.play import PlayScene
 from tests.game.app.conftest import after_save_check, click, leave_level, move, press, press_save, wait_for_analysis
@@ -370,7 +370,7 @@ def test_analyse_and_tighten_in_the_worker(app: App) -> None:
     letter(app, "a")
     wait_for_analysis(app, editor)
     assert editor.status_now() == "over_budget"
-    lines = [t for t, _, _ in editor.view.side_lines()]
+    lines = [t for t, _, _ in editor.view.panel.side_lines()]
     assert "UNSOLVABLE" in lines and any("within budget" in t for t in lines)
     assert editor.view.badge()[0] == "UNSOLVABLE"
 
@@ -398,7 +398,7 @@ def test_tighten_analyses_first_and_unsolvable_is_shown(app: App) -> None:
     letter(app, "a")
     wait_for_analysis(app, editor)
     assert editor.status_now() == "unsolvable"
-    assert "UNSOLVABLE" in [t for t, _, _ in editor.view.side_lines()]
+    assert "UNSOLVABLE" in [t for t, _, _ in editor.view.panel.side_lines()]
 
 
 def test_analysis_never_blocks_a_frame(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -466,13 +466,13 @@ def test_analyse_shows_the_levels_rating_in_the_panel(app: App) -> None:
     rating = editor.analyser.rating
     assert rating is not None, editor.analyser.rating_note
     assert rating.min_bricks == 3 and rating.solutions == 6 and rating.solutions_complete
-    texts = [t for t, _, _ in editor.view.side_lines()]
+    texts = [t for t, _, _ in editor.view.panel.side_lines()]
     shown = " ".join(texts)
     assert "RATING" in texts and texts.index("RATING") > texts.index("ANALYSIS")
     for line in rating.lines():  # every rating line, wrapped to the panel
         assert line in shown, line
     width = 290 - 28  # the wide window's panel: every line fits it
-    assert all(hud.text(t, size).get_width() <= width for t, size, _ in editor.view.rating_lines())
+    assert all(hud.text(t, size).get_width() <= width for t, size, _ in editor.view.panel.rating_lines())
     app.run_frames(1)  # and it draws
     letter(app, "t")  # tightening changes the level: the old rating is not shown as its own
     assert editor.analyser.rating is None and "press A" in editor.analyser.rating_note
@@ -563,7 +563,7 @@ def test_a_physics_change_makes_the_analysis_stale_and_v_t_refuse(app: App) -> N
     letter(app, "k")
     assert editor.model.physics.name == "careful"
     assert editor.analysis_stale() and not editor.analysis_current() and editor.status_now() is None
-    lines = [t for t, _, _ in editor.view.side_lines()]
+    lines = [t for t, _, _ in editor.view.panel.side_lines()]
     assert "changed since analysis:" in lines and "press A" in lines
     assert "tight" not in lines and not any(t.startswith("V:") for t in lines)
     assert editor.view.badge()[0] == "UNCHECKED"
@@ -619,7 +619,7 @@ def test_saving_a_level_with_no_solution_asks_first(app: App) -> None:
     letter(app, "a")
     wait_for_analysis(app, editor)
     assert editor.status_now() == "unsolvable" and editor.view.badge() == ("UNSOLVABLE", hud.RED)
-    lines = [t for t, _, _ in editor.view.side_lines()]
+    lines = [t for t, _, _ in editor.view.panel.side_lines()]
     assert any("lemming 1 cannot reach" in t for t in lines)
     press_save(app, CTRL)
     prompt = app.top

@@ -103,7 +103,7 @@ def saved_level(tmp_path: Path) -> EditorModel:
 
 
 def file_state(editor: EditorScene) -> str:
-    return [text for text, _, _ in editor.view.file_lines()][-1]
+    return [text for text, _, _ in editor.view.panel.file_lines()][-1]
 
 
 def test_unsaved_only_while_the_level_differs_from_its_file(app: App, tmp_path: Path) -> None:
@@ -201,7 +201,7 @@ TURN_BACK = ["XXXXXXXXX", "XT>     X", "XXXXXX  X", "X       X", "XXXXXXXXX"]  #
 
 
 def panel_text(editor: EditorScene) -> str:
-    return " ".join(text for text, _, _ in editor.view.analysis_lines(400))
+    return " ".join(text for text, _, _ in editor.view.panel.analysis_lines(400))
 
 
 def test_every_optimal_solution_can_be_browsed(app: App) -> None:
@@ -240,18 +240,18 @@ def test_the_whole_panel_can_be_read_at_800x500(data_home: Path) -> None:
     letter(app, "a")
     wait_for_analysis(app, editor)
     assert editor.analyser.rating is not None and app.screen.get_size() == (800, 500)
-    rect, lines = editor.view.side_panel((800, 500))
+    rect, lines = editor.view.panel.side_panel((800, 500))
     assert rect.bottom <= 500 - hud.BOTTOM_BAR
     assert all(hud.text(text, size).get_width() <= rect.width - 14 for text, size, _ in lines)
-    seen = [line for line in editor.view.visible_side_lines((800, 500))[0]]
-    assert editor.view.visible_side_lines((800, 500))[2]  # more below: the rating does not fit at once
+    seen = [line for line in editor.view.panel.visible_side_lines((800, 500))[0]]
+    assert editor.view.panel.visible_side_lines((800, 500))[2]  # more below: the rating does not fit at once
     move(app, rect.center)
     for _ in range(len(lines)):
         pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1))
         app.run_frames(1)
-        seen += editor.view.visible_side_lines((800, 500))[0]
+        seen += editor.view.panel.visible_side_lines((800, 500))[0]
     assert editor.tool == Tool.WALL  # the wheel over the panel scrolled it, it picked no tool
-    assert not editor.view.visible_side_lines((800, 500))[2]
+    assert not editor.view.panel.visible_side_lines((800, 500))[2]
     texts = {text for text, _, _ in seen}
     assert {text for text, _, _ in lines} <= texts  # every line was shown at some point
     assert editor.analyser.rating.label in texts

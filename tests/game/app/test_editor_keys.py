@@ -17,7 +17,8 @@ from game.app.input import Act
 from game.app.scenes import editor_help, editor_view, pause
 from game.app.scenes.dialogs import TextPrompt
 from game.app.scenes.editor import EditorScene
-from game.app.scenes.editor_view import direction_arrow, palette_buttons
+from game.app.scenes.editor_palette import palette_buttons
+from game.app.scenes.editor_view import direction_arrow
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.pause import HelpScene
 from game.app.scenes.play import PlayScene
