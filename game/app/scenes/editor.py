@@ -4,7 +4,8 @@ The model (grid, tools, resize, N/B, undo/redo, save) is the pygame-free
 :class:`~game.core.editor_model.EditorModel`; this scene turns actions into model edits, runs the
 analysis and handles files; :mod:`game.app.scenes.editor_view` draws it (the draft, a palette on the
 left from :mod:`game.app.scenes.editor_palette`, the analysis on the right from
-:mod:`game.app.scenes.editor_panel`) and :mod:`game.app.scenes.dialogs` asks the questions.
+:mod:`game.app.scenes.editor_panel`), :mod:`game.app.scenes.editor_input`
+turns keys and clicks into its commands and :mod:`game.app.scenes.dialogs` asks the questions.
 
 Keys: 1-4 pick the tool (wall, erase, lemming, target); click paints (drag paints a stroke,
 one undo step); right click erases; Z/Y undo/redo; arrows resize at the bottom and right edges
@@ -37,14 +38,15 @@ from game.core.storage import user_levels_dir
 from game.app import hud
 from game.app.app import App, HelpPage, Scene
 from game.core.catalog import LevelEntry, Section
-from game.core.editor_draft import MAX_EDIT_SIDE, MIN_EDIT_SIDE, Draft, Edge, cells_between, parse_size
+from game.core.editor_draft import MAX_EDIT_SIDE, MIN_EDIT_SIDE, Draft, Edge, parse_size
 from game.core.editor_model import EditorModel, Tool
-from game.app.input import Act, Action, mouse_held
+from game.app.input import Act, Action
 from game.app.render import BoardLayout, LevelRenderer, fit_layout
 from game.app.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt
 from game.app.scenes.editor_analysis import EditorAnalysis, Outcome
 from game.app.scenes.editor_help import editor_help_page, footer_height
 from game.app.scenes.editor_info import ask_level_info
+from game.app.scenes.editor_input import EditorInput
 from game.app.scenes.editor_saving import LevelSaving
 from game.app.scenes.editor_palette import Button, palette_buttons, panel_widths
 from game.app.scenes.editor_view import EditorView
@@ -76,11 +78,10 @@ class EditorScene(Scene):
         self.message_color = hud.WHITE
         self.message_time = 0.0
         self.renderer = LevelRenderer()
-        self._stroke: tuple[Tool, int] | None = None  #: (tool, mouse button index) of a drag
-        self._stroke_at: Brick | None = None  #: the cell the drag last painted (the next one paints the line from it)
         self.analyser = EditorAnalysis(app.jobs, self, analysis_solver, in_process=analysis_in_process)
         self._tighten_when_done = False
         self.view = EditorView(self)
+        self.input = EditorInput(self, self.view.panel)
         self.saving = LevelSaving(self)
         self.app.action_filters.append(self._quit_filter)
 
@@ -504,74 +505,8 @@ class EditorScene(Scene):
 
     # ================================================================ events
     def handle_event(self, action: Action) -> None:
-        """Map actions to edits (see the module docstring for the keys)."""
-        if self._keyboard_paint(action):  # Shift+arrows move the cell cursor, B paints there
-            return
-        handler = self._bindings().get(action.kind)
-        if handler is not None:
-            handler(action)
-
-    def _bindings(self) -> dict[Act, Callable[[Action], None]]:
-        """Which action does what."""
-        return {
-            Act.CLICK: lambda a: self._click(a.pos), Act.RIGHT_CLICK: self._right_click,
-            Act.HOVER: lambda a: self._hover(a.pos), Act.TOOL: self._pick_tool,
-            Act.UNDO: lambda a: self.undo(), Act.REDO: lambda a: self.redo(),
-            Act.UP: lambda a: self.resize(Edge.TOP if _ctrl(a) else Edge.BOTTOM, -1),
-            Act.DOWN: lambda a: self.resize(Edge.TOP if _ctrl(a) else Edge.BOTTOM, 1),
-            Act.LEFT: lambda a: self.resize(Edge.LEFT if _ctrl(a) else Edge.RIGHT, -1),
-            Act.RIGHT: lambda a: self.resize(Edge.LEFT if _ctrl(a) else Edge.RIGHT, 1),
-            Act.SPEED_UP: lambda a: self.change_frames(1), Act.SPEED_DOWN: lambda a: self.change_frames(-1),
-            Act.NEXT_ITEM: lambda a: self.change_budget(1), Act.PREV_ITEM: lambda a: self.change_budget(-1),
-            Act.TOGGLE_RUN: lambda a: self.play_test(),
-            Act.SAVE: lambda a: self.save_as() if a.mod & pygame.KMOD_SHIFT else self.save(),
-            Act.OPEN: lambda a: self.open_picker(), Act.BACK: lambda a: self.exit(),
-            Act.SCROLL: self._wheel,
-            Act.TEXT: lambda a: self._letter(a.text.lower()),
-            Act.STEP_FORWARD: lambda a: self.step_solution(1), Act.STEP_BACK: lambda a: self.step_solution(-1),
-        }
-
-    def _wheel(self, action: Action) -> None:
-        """The wheel scrolls the right panel under the pointer when it holds more than it shows; elsewhere it
-        cycles the tools."""
-        size = self.app.screen.get_size()
-        rect, _ = self.view.panel.side_panel(size)
-        _, above, below = self.view.panel.visible_side_lines(size)
-        pointer = self.app.mouse_pos
-        if pointer is not None and rect.collidepoint(pointer) and (above or below):
-            if (action.value < 0 and below) or (action.value > 0 and above):
-                self.panel_scroll = max(0, self.panel_scroll - 2 * action.value)
-            return
-        self.set_tool(Tool((self.tool.value - 1 - action.value) % len(Tool) + 1))
-
-    def _right_click(self, action: Action) -> None:
-        cell = self.layout().cell_at(action.pos)
-        if cell is not None:
-            self.model.end_stroke()
-            self.paint(cell, Tool.ERASE)
-            self._stroke, self._stroke_at = (Tool.ERASE, 2), cell
-
-    def _pick_tool(self, action: Action) -> None:
-        if action.value in {t.value for t in Tool}:
-            self.set_tool(Tool(action.value))
-
-    def _keyboard_paint(self, action: Action) -> bool:
-        """Without a mouse: Shift+arrows move the cursor cell (the hover cell), B uses the tool on it."""
-        moves = {Act.UP: (-1, 0), Act.DOWN: (1, 0), Act.LEFT: (0, -1), Act.RIGHT: (0, 1)}
-        if action.kind in moves and action.mod & pygame.KMOD_SHIFT:
-            dr, dc = moves[action.kind]
-            rows, cols = self.draft.height, self.draft.width
-            r, c = self.hover if self.hover is not None else (rows // 2, cols // 2)
-            self.hover = (max(0, min(rows - 1, r + dr)), max(0, min(cols - 1, c + dc)))
-            return True
-        if action.kind == Act.PLACE:
-            if self.hover is None:
-                self.hover = (self.draft.height // 2, self.draft.width // 2)
-            else:
-                self.model.end_stroke()
-                self.paint(self.hover)
-            return True
-        return False
+        """Map actions to edits (see the module docstring for the keys, :class:`EditorInput` for how)."""
+        self.input.handle(action)
 
     def letter_commands(self) -> dict[str, Callable[[], None]]:
         """What each typed letter does (the help page lists every one)."""
@@ -581,44 +516,9 @@ class EditorScene(Scene):
             "i": self.level_info,
         }
 
-    def _letter(self, ch: str) -> None:
-        command = self.letter_commands().get(ch)
-        if command is not None:
-            command()
-
     def help_page(self) -> HelpPage:
         """F1: the editor's own keys."""
         return editor_help_page()
-
-    def _click(self, pos: tuple[int, int] | None) -> None:
-        if pos is None:
-            return
-        for button in self.buttons(self.app.screen.get_size()):
-            if button.rect.collidepoint(pos):
-                button.run()  # a greyed-out action still runs, to say why it can't be done
-                return
-        cell = self.layout().cell_at(pos)
-        if cell is not None:
-            self.model.end_stroke()
-            self.paint(cell)
-            self._stroke = (self.tool, 0) if self.tool != Tool.LEMMING else None
-            self._stroke_at = cell
-
-    def _hover(self, pos: tuple[int, int] | None) -> None:
-        self.hover = self.layout().cell_at(pos)
-        if self._stroke is None:
-            return
-        tool, button = self._stroke
-        if not mouse_held(button):
-            self._stroke = None
-            self.model.end_stroke()
-        elif self.hover is None:
-            self._stroke_at = None  # off the board: the stroke goes on from where the pointer comes back
-        else:
-            start = self._stroke_at if self._stroke_at is not None else self.hover
-            for cell in cells_between(start, self.hover):  # every cell the pointer crossed since the last motion
-                self.paint(cell, tool, stroke=True)
-            self._stroke_at = self.hover
 
     # ================================================================ palette
     def buttons(self, size: tuple[int, int]) -> list[Button]:
@@ -645,7 +545,3 @@ class EditorScene(Scene):
         """Backdrop, board, palette, analysis panel, top bar, hints (see :class:`EditorView`)."""
         self.view.draw(surface)
 
-
-def _ctrl(action: Action) -> bool:
-    """True when Ctrl was held (arrows then work on the top and left edges)."""
-    return bool(action.mod & pygame.KMOD_CTRL)

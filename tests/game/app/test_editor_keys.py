@@ -104,7 +104,7 @@ def test_every_key_the_editor_handles_is_on_its_help_page(app: App) -> None:
     editor = open_editor(app)
     page = editor.help_page()
     listed = set().union(*(tokens(key) for _, keys in page.sections for key, _ in keys))
-    for act in editor._bindings():
+    for act in editor.input.bindings():
         assert act in ACT_KEYS, f"{act} has no help label in this test: add it here and on the help page"
         key = ACT_KEYS[act]
         assert key is None or key in listed, f"{act} ({key}) is not on the editor's help page"
