@@ -5,7 +5,9 @@ The model (grid, tools, resize, N/B, undo/redo, save) is the pygame-free
 analysis and handles files; :mod:`game.app.scenes.editor_view` draws it (the draft, a palette on the
 left from :mod:`game.app.scenes.editor_palette`, the analysis on the right from
 :mod:`game.app.scenes.editor_panel`), :mod:`game.app.scenes.editor_input`
-turns keys and clicks into its commands and :mod:`game.app.scenes.dialogs` asks the questions.
+turns keys and clicks into its commands, :mod:`game.app.scenes.editor_saving` saves (and asks about unsaved
+changes before leaving a level), :mod:`game.app.scenes.editor_info` edits the level's info and physics, and
+:mod:`game.app.scenes.dialogs` asks the questions.
 
 Keys: 1-4 pick the tool (wall, erase, lemming, target); click paints (drag paints a stroke,
 one undo step); right click erases; Z/Y undo/redo; arrows resize at the bottom and right edges
@@ -29,23 +31,20 @@ from typing import Callable
 
 import pygame
 
-from ai.facade import Analysis, AnalysisStatus, SolveContext, stuck_lemmings
-from game.app.jobs import JobEvent, JobEventKind
+from ai.facade import Analysis, AnalysisStatus
 from game.core.level import Brick, Level
-from game.core.physics import PhysicsError
-from game.core.physics_catalog import SHIPPED, resolve
 from game.core.storage import user_levels_dir
 from game.app import hud
 from game.app.app import App, HelpPage, Scene
 from game.core.catalog import LevelEntry, Section
 from game.core.editor_draft import MAX_EDIT_SIDE, MIN_EDIT_SIDE, Draft, Edge, parse_size
 from game.core.editor_model import EditorModel, Tool
-from game.app.input import Act, Action
+from game.app.input import Action
 from game.app.render import BoardLayout, LevelRenderer, fit_layout
 from game.app.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt
 from game.app.scenes.editor_analysis import EditorAnalysis, Outcome
 from game.app.scenes.editor_help import editor_help_page, footer_height
-from game.app.scenes.editor_info import ask_level_info
+from game.app.scenes.editor_info import ask_level_info, ask_physics
 from game.app.scenes.editor_input import EditorInput
 from game.app.scenes.editor_saving import LevelSaving
 from game.app.scenes.editor_palette import Button, palette_buttons, panel_widths
@@ -55,8 +54,6 @@ from game.app.scenes.editor_view import EditorView
 BROWSE_NOTE = "the , and . keys show the others"
 #: Size of a new level when none is chosen.
 DEFAULT_NEW_SIZE = (10, 14)
-#: Seconds the quick "has it any chance" check before saving an unanalysed level may take.
-SAVE_CHECK_SECONDS = 1.0
 
 class EditorScene(Scene):
     """Edit one level.  ``model`` defaults to a new bordered map of :data:`DEFAULT_NEW_SIZE`."""
@@ -83,7 +80,7 @@ class EditorScene(Scene):
         self.view = EditorView(self)
         self.input = EditorInput(self, self.view.panel)
         self.saving = LevelSaving(self)
-        self.app.action_filters.append(self._quit_filter)
+        self.app.action_filters.append(self.saving.quit_filter)
 
     # ================================================================ queries
     @property
@@ -226,33 +223,8 @@ class EditorScene(Scene):
         self.say(f"physics: {physics.name}" + ("" if physics.targets_stop else " (targets do not stop lemmings)"), 2.5)
 
     def write_physics(self) -> None:
-        """Edit the physics: the prompt opens with the current one's JSON form (a shipped name works too;
-        Ctrl+V pastes); a physics the game refuses keeps the prompt open with the reason."""
-        def done(text: str) -> None:
-            if self.model.set_physics_text(text) is None:
-                self._edited()
-                self.say(f"physics: {self.model.physics.name}", 2.5)
-
-        def check(text: str) -> str | None:
-            if not text.strip():
-                return "type a shipped name (" + ", ".join(SHIPPED) + ") or the JSON form"
-            try:
-                resolve(" ".join(text.split()))
-            except PhysicsError as exc:
-                return str(exc)
-            return None
-
-        def describe(text: str) -> str:
-            try:
-                physics = resolve(" ".join(text.split())) if text.strip() else self.model.physics
-            except PhysicsError as exc:
-                return str(exc)
-            return f"{physics.name}: {hud.plural(len(physics.rules), 'rule')}, " \
-                   f"targets {'stop' if physics.targets_stop else 'do not stop'} lemmings"
-
-        self.app.push(TextPrompt(self.app, "Physics", "The rules as JSON, or a shipped name (Ctrl+V pastes):",
-                                 self.model.physics.to_text(), done, max_len=20_000, preview=describe,
-                                 lines=5, check=check))
+        """J: edit the physics as text (:func:`~game.app.scenes.editor_info.ask_physics`)."""
+        ask_physics(self)
 
     def toggle_grid(self) -> None:
         """Show or hide the grid overlay."""
@@ -398,70 +370,13 @@ class EditorScene(Scene):
         """Note an edit made from outside (a dialog): a current solution shown of an older draft is hidden."""
         self._edited()
 
-    def no_solution_reason(self, answer: Callable[[str | None], None]) -> None:
-        """Call ``answer`` with why the draft is known to have no solution, or None when none is known: at once
-        from its current analysis, else after a quick check run as a job (at most :data:`SAVE_CHECK_SECONDS`;
-        a check that fails or is cancelled knows nothing)."""
-        d = self.draft
-        a = self.analysis
-        if a is not None and self.analysis_current():
-            if a.status == AnalysisStatus.UNSOLVABLE:
-                answer(a.reasons[0] if a.reasons else f"no brick set wins within {d.frames} frames")
-            elif a.min_bricks is not None and a.min_bricks > d.budget:
-                answer(f"it needs {a.min_bricks} bricks but the budget B is {d.budget}")
-            else:
-                answer(None)
-            return
-        level = self.model.to_level()
-
-        def check(ctx: SolveContext) -> tuple[str, ...]:
-            return stuck_lemmings(level, ctx)
-
-        def ended(event: JobEvent) -> None:
-            stuck = event.payload if event.kind == JobEventKind.DONE else ()
-            answer(stuck[0] if stuck else None)
-
-        self.say("checking the level before saving...", SAVE_CHECK_SECONDS + 1.0)
-        self.app.jobs.submit(check, label="save-check", owner=self, lane="save-check", time_limit=SAVE_CHECK_SECONDS,
-                             on_done=ended, on_error=ended, on_cancelled=ended)
-
-    def guard_unsaved(self, then: Callable[[], None]) -> None:
-        """Run ``then`` now, or after asking what to do with unsaved changes."""
-        if not self.model.dirty:
-            then()
-            return
-        self.app.push(ConfirmPrompt(
-            self.app, "Unsaved changes",
-            "Save this level before leaving it?",
-            [("Enter", "save", lambda: self.save(then)), ("D", "discard", then), ("Esc", "keep editing", None)],
-        ))
-
     def exit(self) -> None:
         """Esc: leave the editor (asks about unsaved changes)."""
-        self.guard_unsaved(self._close)
-
-    def _close(self) -> None:
-        if self.app.top is self:
-            self.app.pop()
-        elif self in self.app.scenes:
-            while self.app.top is not self and self.app.scenes:
-                self.app.pop()
-            self.app.pop()
-
-    def _quit_filter(self, action: Action) -> bool:
-        """Closing the window with unsaved changes asks first."""
-        if action.kind != Act.QUIT or self not in self.app.scenes or not self.model.dirty:
-            return False
-        if isinstance(self.app.top, (ConfirmPrompt, TextPrompt)):
-            return False
-        while self.app.top is not self:
-            self.app.pop()
-        self.guard_unsaved(self.app.quit)
-        return True
+        self.saving.exit()
 
     def open_picker(self) -> None:
         """Ctrl+O: choose a level (the pack's or the user's) to edit."""
-        self.app.push(OpenPrompt(self.app, lambda entry: self.guard_unsaved(lambda: self.load_entry(entry))))
+        self.app.push(OpenPrompt(self.app, lambda entry: self.saving.guard_unsaved(lambda: self.load_entry(entry))))
 
     def load_entry(self, entry: LevelEntry) -> None:
         """Edit a catalog entry; pack levels are saved as a copy into the user's folder."""
@@ -492,7 +407,7 @@ class EditorScene(Scene):
             self.app.push(TextPrompt(self.app, "New level", "Size (rows x columns):",
                                      f"{DEFAULT_NEW_SIZE[0]}x{DEFAULT_NEW_SIZE[1]}", made))
 
-        self.guard_unsaved(ask)
+        self.saving.guard_unsaved(ask)
 
     def _reset_analysis(self) -> None:
         self.analyser.reset()
@@ -538,8 +453,8 @@ class EditorScene(Scene):
     def on_exit(self) -> None:
         """Stop the analysis and the quit filter."""
         self.analyser.shutdown()
-        if self._quit_filter in self.app.action_filters:
-            self.app.action_filters.remove(self._quit_filter)
+        if self.saving.quit_filter in self.app.action_filters:
+            self.app.action_filters.remove(self.saving.quit_filter)
 
     def draw(self, surface: pygame.Surface) -> None:
         """Backdrop, board, palette, analysis panel, top bar, hints (see :class:`EditorView`)."""

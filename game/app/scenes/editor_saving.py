@@ -1,17 +1,25 @@
 """The editor's saving: Ctrl+S (at once; a new untitled level asks for its title first), Ctrl+Shift+S (a copy
-under a new title, which the editor then edits), and the question before saving a level known to have no
-solution (known from the editor's analysis, or from a quick check the editor runs as a job first).  Files go to the user's levels folder (:meth:`game.core.editor_model.EditorModel.save`)."""
+under a new title, which the editor then edits), the question before saving a level known to have no solution
+(known from the editor's analysis, or from a quick check run as a job first), and the question about unsaved
+changes before leaving a level (Esc, opening another, a new one, closing the window).  Files go to the user's
+levels folder (:meth:`game.core.editor_model.EditorModel.save`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Callable, Protocol
 
+from ai.facade import Analysis, AnalysisStatus, SolveContext, stuck_lemmings
 from game.app import hud
 from game.app.app import App
+from game.app.input import Act, Action
+from game.app.jobs import JobEvent, JobEventKind
 from game.app.scenes.dialogs import ConfirmPrompt, TextPrompt
 from game.core.editor_draft import Draft
 from game.core.editor_model import UNTITLED, EditorModel
+
+#: Seconds the quick "has it any chance" check before saving an unanalysed level may take.
+SAVE_CHECK_SECONDS = 1.0
 
 
 class SavingHost(Protocol):
@@ -23,10 +31,12 @@ class SavingHost(Protocol):
     def model(self) -> EditorModel: ...
     @property
     def draft(self) -> Draft: ...
+    @property
+    def analysis(self) -> Analysis | None: ...
+    def analysis_current(self) -> bool: ...
     def folder(self) -> Path: ...
     def edited(self) -> None: ...
     def refuse_invalid(self, what: str) -> bool: ...
-    def no_solution_reason(self, answer: Callable[[str | None], None]) -> None: ...
     def say(self, text: str, seconds: float = 3.0, color: tuple[int, int, int] = ...) -> None: ...
 
 
@@ -90,7 +100,7 @@ class LevelSaving:
                 f"This level has no solution: {problem}. Save anyway?",
                 [("N", "keep editing", None), ("Y", "save anyway", go_on), ("Esc", "cancel", None)]))
 
-        self.host.no_solution_reason(answered)
+        self.no_solution_reason(answered)
 
     def _ask_title(self, then: Callable[[], None] | None) -> None:
         """The save's title prompt (``then`` runs after a good save)."""
@@ -126,6 +136,71 @@ class LevelSaving:
         self.host.say(f"saved: {path.name}", 3.0, hud.GREEN)
         return True
 
+    def no_solution_reason(self, answer: Callable[[str | None], None]) -> None:
+        """Call ``answer`` with why the draft is known to have no solution, or None when none is known: at once
+        from its current analysis, else after a quick check run as a job (at most :data:`SAVE_CHECK_SECONDS`;
+        a check that fails or is cancelled knows nothing)."""
+        d = self.host.draft
+        a = self.host.analysis
+        if a is not None and self.host.analysis_current():
+            if a.status == AnalysisStatus.UNSOLVABLE:
+                answer(a.reasons[0] if a.reasons else f"no brick set wins within {d.frames} frames")
+            elif a.min_bricks is not None and a.min_bricks > d.budget:
+                answer(f"it needs {a.min_bricks} bricks but the budget B is {d.budget}")
+            else:
+                answer(None)
+            return
+        level = self.host.model.to_level()
+
+        def check(ctx: SolveContext) -> tuple[str, ...]:
+            return stuck_lemmings(level, ctx)
+
+        def ended(event: JobEvent) -> None:
+            stuck = event.payload if event.kind == JobEventKind.DONE else ()
+            answer(stuck[0] if stuck else None)
+
+        self.host.say("checking the level before saving...", SAVE_CHECK_SECONDS + 1.0)
+        self.host.app.jobs.submit(check, label="save-check", owner=self.host, lane="save-check",
+                                  time_limit=SAVE_CHECK_SECONDS, on_done=ended, on_error=ended, on_cancelled=ended)
+
+    def guard_unsaved(self, then: Callable[[], None]) -> None:
+        """Run ``then`` now, or after asking what to do with unsaved changes."""
+        if not self.host.model.dirty:
+            then()
+            return
+        self.host.app.push(ConfirmPrompt(
+            self.host.app, "Unsaved changes",
+            "Save this level before leaving it?",
+            [("Enter", "save", lambda: self.save(then)), ("D", "discard", then), ("Esc", "keep editing", None)],
+        ))
+
+    def exit(self) -> None:
+        """Esc: leave the editor (asks about unsaved changes)."""
+        self.guard_unsaved(self._close)
+
+    def _close(self) -> None:
+        app = self.host.app
+        editor: object = self.host  # the editor scene, on the app's stack
+        if app.top is editor:
+            app.pop()
+        elif editor in app.scenes:
+            while app.top is not editor and app.scenes:
+                app.pop()
+            app.pop()
+
+    def quit_filter(self, action: Action) -> bool:
+        """An action filter of the app: closing the window with unsaved changes asks first."""
+        app = self.host.app
+        editor: object = self.host  # the editor scene, on the app's stack
+        if action.kind != Act.QUIT or editor not in app.scenes or not self.host.model.dirty:
+            return False
+        if isinstance(app.top, (ConfirmPrompt, TextPrompt)):
+            return False
+        while app.top is not editor:
+            app.pop()
+        self.guard_unsaved(app.quit)
+        return True
+
     def _shown_folder(self) -> str:
         text = str(self.host.folder())
         home = str(Path.home())
@@ -137,4 +212,4 @@ def _reason(exc: OSError | ValueError) -> str:
     return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
 
 
-__all__ = ["LevelSaving", "SavingHost"]
+__all__ = ["LevelSaving", "SAVE_CHECK_SECONDS", "SavingHost"]
