@@ -1,13 +1,12 @@
 """The level editor scene: paint a map, set N and B, play-test, analyse, tighten, save.
 
 The model (grid, tools, resize, N/B, undo/redo, save) is the pygame-free
-:class:`~game.core.editor_model.EditorModel`; this scene turns actions into model edits, runs the
-analysis and handles files; :mod:`game.app.scenes.editor_view` draws it (the draft, a palette on the
-left from :mod:`game.app.scenes.editor_palette`, the analysis on the right from
-:mod:`game.app.scenes.editor_panel`), :mod:`game.app.scenes.editor_input`
-turns keys and clicks into its commands, :mod:`game.app.scenes.editor_saving` saves (and asks about unsaved
-changes before leaving a level), :mod:`game.app.scenes.editor_info` edits the level's info and physics, and
-:mod:`game.app.scenes.dialogs` asks the questions.
+:class:`~game.core.editor_model.EditorModel`; this scene holds the editor's state, makes the edits and runs the
+analysis.  Its parts: :mod:`~game.app.scenes.editor_input` (the keys and the mouse),
+:mod:`~game.app.scenes.editor_saving` (saving, and unsaved changes before leaving a level),
+:mod:`~game.app.scenes.editor_results` (A, T, and the optimal solutions shown on the board),
+:mod:`~game.app.scenes.editor_info` (the level's info and physics), :mod:`~game.app.scenes.editor_view` (how it
+looks, with its palette and side panel modules); :mod:`game.app.scenes.dialogs` asks the questions.
 
 Keys: 1-4 pick the tool (wall, erase, lemming, target); click paints (drag paints a stroke,
 one undo step); right click erases; Z/Y undo/redo; arrows resize at the bottom and right edges
@@ -42,18 +41,18 @@ from game.core.editor_model import EditorModel, Tool
 from game.app.input import Action
 from game.app.render import BoardLayout, LevelRenderer, fit_layout
 from game.app.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt
-from game.app.scenes.editor_analysis import EditorAnalysis, Outcome
+from game.app.scenes.editor_analysis import EditorAnalysis
 from game.app.scenes.editor_help import editor_help_page, footer_height
 from game.app.scenes.editor_info import ask_level_info, ask_physics
 from game.app.scenes.editor_input import EditorInput
-from game.app.scenes.editor_saving import LevelSaving
 from game.app.scenes.editor_palette import Button, palette_buttons, panel_widths
+from game.app.scenes.editor_saving import LevelSaving
+from game.app.scenes.editor_results import AnalysisCommands, SolutionBrowser
 from game.app.scenes.editor_view import EditorView
 
-#: How to see the other optimal solutions (said with the one shown).
-BROWSE_NOTE = "the , and . keys show the others"
 #: Size of a new level when none is chosen.
 DEFAULT_NEW_SIZE = (10, 14)
+
 
 class EditorScene(Scene):
     """Edit one level.  ``model`` defaults to a new bordered map of :data:`DEFAULT_NEW_SIZE`."""
@@ -66,8 +65,7 @@ class EditorScene(Scene):
         self.levels_dir = levels_dir
         self.tool = Tool.WALL
         self.grid_on = True
-        self.show_solution = False
-        self.solution_index = 0  #: which of the analysis's optimal solutions V shows (, and . browse them)
+        self.solutions = SolutionBrowser(self)  #: the optimal solution shown on the board (V), if any
         self.panel_scroll = 0  #: the first line the right panel shows (the wheel over it scrolls)
         self.anim = 0.0
         self.hover: Brick | None = None
@@ -76,7 +74,7 @@ class EditorScene(Scene):
         self.message_time = 0.0
         self.renderer = LevelRenderer()
         self.analyser = EditorAnalysis(app.jobs, self, analysis_solver, in_process=analysis_in_process)
-        self._tighten_when_done = False
+        self.commands = AnalysisCommands(self, self.solutions)  #: A and T
         self.view = EditorView(self)
         self.input = EditorInput(self, self.view.panel)
         self.saving = LevelSaving(self)
@@ -249,104 +247,12 @@ class EditorScene(Scene):
 
     # ---------------------------------------------------------------- analysis
     def analyse(self) -> None:
-        """Start the analysis (in a child process; a second press while it runs cancels it)."""
-        if self.analysing:
-            self.analyser.cancel()
-            self._tighten_when_done = False
-            self.say("analysis cancelled", 2.0, hud.MUTED)
-            return
-        if self.refuse_invalid("analyse"):
-            return
-        self.show_solution, self.solution_index = False, 0
-        self.analyser.start(self.model.to_level())
+        """A: start the analysis (in a child process; a second press while it runs cancels it)."""
+        self.commands.analyse()
 
     def tighten(self) -> None:
-        """Set B to the minimum bricks and N to the fewest frames (analysing first if needed)."""
-        if self.refuse_invalid("tighten"):
-            return
-        if not self.analysis_current() or self.analysing:
-            stale = self.analysis_stale()
-            self._tighten_when_done = True
-            if not self.analysing:
-                self.analyse()
-            self.say(("the level changed since the analysis: " if stale else "") +
-                     "analysing first, then tightening\u2026", 3.5)
-            return
-        a = self.analysis
-        assert a is not None
-        if not a.can_tighten or a.min_bricks is None or a.fewest_frames is None:
-            self.say("can't tighten: " + a.headline(), 3.5, hud.RED)
-            return
-        before = (self.draft.frames, self.draft.budget)
-        if self.model.set_limits(a.fewest_frames, a.min_bricks):
-            self._edited()
-            # the map is unchanged and the new N still admits every optimal set that is fastest:
-            self.analyser.retarget(self.model.to_level())
-            self.say(f"tightened: N {before[0]} -> {self.draft.frames}, B {before[1]} -> {self.draft.budget}",
-                     3.5, hud.GREEN)
-        else:
-            self.say("already tight", 2.0, hud.GREEN)
-
-    def toggle_solution(self) -> None:
-        """Show/hide an optimal solution from the analysis as ghost bricks (the one last browsed)."""
-        if self._solutions_refused():
-            return
-        self.show_solution = not self.show_solution
-        if self.show_solution:
-            self.say(self._browse_message(), 2.5)
-
-    def step_solution(self, step: int) -> None:
-        """Show the next (``step`` 1) or previous (-1) optimal solution the analysis found, in a loop."""
-        if self._solutions_refused():
-            return
-        a = self.analysis
-        assert a is not None
-        if self.show_solution:
-            self.solution_index = (self.solution_index + step) % len(a.solutions)
-        self.show_solution = True
-        self.say(self._browse_message(), 2.5)
-
-    def shown_solution(self) -> tuple[Brick, ...]:
-        """The bricks of the solution on the board (none when no current solution is shown)."""
-        a = self.analysis
-        if not self.show_solution or a is None or not a.solutions or not self.analysis_current():
-            return ()
-        return tuple(a.solutions[self.solution_index % len(a.solutions)])
-
-    def solution_label(self) -> str:
-        """``solution 3 of 8`` (``of 8 found`` when the analysis did not count them all).
-
-        (The message said with it names the keys that browse them: :data:`BROWSE_NOTE`.)"""
-        a = self.analysis
-        if a is None or not a.solutions:
-            return ""
-        found = len(a.solutions)
-        return f"solution {self.solution_index % found + 1} of {found}" + ("" if a.complete else " found")
-
-    def _browse_message(self) -> str:
-        a = self.analysis
-        return self.solution_label() + (f"  ({BROWSE_NOTE})" if a is not None and len(a.solutions) > 1 else "")
-
-    def _solutions_refused(self) -> bool:
-        """Say why no solution can be shown (True), or False when the analysis has some for this draft."""
-        if self.analysis_stale():
-            self.show_solution = False
-            self.say("the level changed since the analysis: press A to analyse it again", 3.5, hud.GOLD)
-            return True
-        if not self.analysis_current() or self.analysis is None or not self.analysis.solutions:
-            self.say("analyse first (A) to see a solution", 2.5, hud.MUTED)
-            return True
-        return False
-
-    def _poll_analysis(self) -> None:
-        outcome = self.analyser.poll()
-        if outcome == Outcome.DONE and self._tighten_when_done:
-            self._tighten_when_done = False
-            if self.analysis_current():
-                self.tighten()
-        elif outcome == Outcome.FAILED:
-            self._tighten_when_done = False
-            self.say("analysis could not finish (details in errors.log)", 4.0, hud.RED)
+        """T: set B to the minimum bricks and N to the fewest frames (analysing first if needed)."""
+        self.commands.tighten()
 
     # ---------------------------------------------------------------- files
     def save(self, then: Callable[[], None] | None = None) -> None:
@@ -411,12 +317,12 @@ class EditorScene(Scene):
 
     def _reset_analysis(self) -> None:
         self.analyser.reset()
-        self._tighten_when_done = False
-        self.show_solution = False
+        self.commands.tighten_pending = False
+        self.solutions.visible = False
 
     def _edited(self) -> None:
         if not self.analysis_current():
-            self.show_solution = False
+            self.solutions.visible = False
 
     # ================================================================ events
     def handle_event(self, action: Action) -> None:
@@ -427,7 +333,7 @@ class EditorScene(Scene):
         """What each typed letter does (the help page lists every one)."""
         return {
             "a": self.analyse, "t": self.tighten, "g": self.toggle_grid, "n": self.new_level,
-            "p": self.play_test, "v": self.toggle_solution, "k": self.cycle_physics, "j": self.write_physics,
+            "p": self.play_test, "v": self.solutions.toggle, "k": self.cycle_physics, "j": self.write_physics,
             "i": self.level_info,
         }
 
@@ -448,7 +354,7 @@ class EditorScene(Scene):
             self.message_time -= dt
             if self.message_time <= 0:
                 self.message = ""
-        self._poll_analysis()
+        self.commands.poll()
 
     def on_exit(self) -> None:
         """Stop the analysis and the quit filter."""

@@ -14,6 +14,7 @@ from game.app import hud
 from game.app.scenes.editor_analysis import EditorAnalysis
 from game.app.scenes.editor_help import footer_height
 from game.app.scenes.editor_palette import RIGHT_W, panel_widths
+from game.app.scenes.editor_results import SolutionBrowser
 from game.core.editor_draft import Draft
 from game.core.editor_model import EditorModel
 from game.core.level import Level
@@ -31,10 +32,9 @@ class PanelHost(Protocol):
     @property
     def anim(self) -> float: ...
     @property
-    def show_solution(self) -> bool: ...
+    def solutions(self) -> SolutionBrowser: ...
     @property
     def panel_scroll(self) -> int: ...
-    def solution_label(self) -> str: ...
     @property
     def analysis(self) -> Analysis | None: ...
     @property
@@ -224,8 +224,8 @@ class SidePanel:
                 out.append(("tight" if tight else "T: tighten to N=%s, B=%d" % (ff, a.min_bricks), 21,
                             hud.GREEN if tight else hud.GOLD))
                 several = len(a.solutions) > 1
-                if self.scene.show_solution:
-                    out.append((self.scene.solution_label() + ", V hides it", 21, hud.BLUE))
+                if self.scene.solutions.visible:
+                    out.append((self.scene.solutions.label() + ", V hides it", 21, hud.BLUE))
                     out += [("the , and . keys show the others", 20, hud.MUTED)] if several else []
                 else:
                     out.append(("V: show a solution" + (" (then , and . the others)" if several else ""), 21,

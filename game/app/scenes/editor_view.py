@@ -33,7 +33,6 @@ class EditorSceneView(PaletteHost, PanelHost, Protocol):
     def hover(self) -> Brick | None: ...
     @property
     def grid_on(self) -> bool: ...
-    def shown_solution(self) -> tuple[Brick, ...]: ...
     @property
     def message(self) -> str: ...
     @property
@@ -118,7 +117,7 @@ class EditorView:
                 elif ch in (LEMMING_LEFT, LEMMING_RIGHT):
                     name = f"lem_walk_{'r' if ch == LEMMING_RIGHT else 'l'}_{bob}"
                     surface.blit(self.sprites.get(name, cell), layout.cell_rect(r, c))
-        shown = self.scene.shown_solution()
+        shown = self.scene.solutions.shown()
         if shown:
             ghost = self.sprites.get("brick", cell).copy()
             ghost.set_alpha(150)

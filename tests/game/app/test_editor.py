@@ -353,7 +353,7 @@ def test_analyse_and_tighten_in_the_worker(app: App) -> None:
     assert a is not None and a.min_bricks == 3 and a.solution_count == 6 and a.complete
     assert a.fewest_frames == 16 and editor.status_now() == "ok"
     letter(app, "v")
-    assert editor.show_solution
+    assert editor.solutions.visible
     letter(app, "t")
     assert (editor.draft.frames, editor.draft.budget) == (16, 3)
     assert editor.analysis_current() and editor.status_now() == "ok"
@@ -568,7 +568,7 @@ def test_a_physics_change_makes_the_analysis_stale_and_v_t_refuse(app: App) -> N
     assert "tight" not in lines and not any(t.startswith("V:") for t in lines)
     assert editor.view.badge()[0] == "UNCHECKED"
     letter(app, "v")
-    assert not editor.show_solution and "changed since the analysis" in editor.message
+    assert not editor.solutions.visible and "changed since the analysis" in editor.message
     letter(app, "t")
     assert "changed since the analysis" in editor.message and "already tight" not in editor.message
     assert editor.analysing  # T analyses the level as it is now before it tightens anything

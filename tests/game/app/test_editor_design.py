@@ -207,30 +207,30 @@ def panel_text(editor: EditorScene) -> str:
 def test_every_optimal_solution_can_be_browsed(app: App) -> None:
     editor = open_editor(app, EditorModel.from_level(Level.from_rows(TURN_BACK, frames=20, budget=1, title="Turn")))
     press(app, pygame.K_PERIOD, unicode=".")
-    assert editor.shown_solution() == () and "analyse first" in editor.message
+    assert editor.solutions.shown() == () and "analyse first" in editor.message
     letter(app, "a")
     wait_for_analysis(app, editor)
     assert editor.analysis is not None and editor.analysis.solution_count == 4 and editor.analysis.complete
     letter(app, "v")
-    assert editor.shown_solution() in [((1, c),) for c in (3, 4, 5, 6)] and "solution 1 of 4" in panel_text(editor)
-    seen = [editor.shown_solution()]
+    assert editor.solutions.shown() in [((1, c),) for c in (3, 4, 5, 6)] and "solution 1 of 4" in panel_text(editor)
+    seen = [editor.solutions.shown()]
     for _ in range(3):
         press(app, pygame.K_PERIOD, unicode=".")
-        seen.append(editor.shown_solution())
+        seen.append(editor.solutions.shown())
     assert sorted(seen) == [((1, c),) for c in (3, 4, 5, 6)]  # four different sets, each once
     assert "solution 4 of 4" in panel_text(editor) and "solution 4 of 4" in editor.message
     press(app, pygame.K_PERIOD, unicode=".")  # after the last, the first again
-    assert editor.shown_solution() == seen[0]
+    assert editor.solutions.shown() == seen[0]
     press(app, pygame.K_COMMA, unicode=",")
-    assert editor.shown_solution() == seen[3]
+    assert editor.solutions.shown() == seen[3]
     letter(app, "v")  # V hides it; V again shows the one browsed to
-    assert editor.shown_solution() == ()
+    assert editor.solutions.shown() == ()
     letter(app, "v")
-    assert editor.shown_solution() == seen[3]
+    assert editor.solutions.shown() == seen[3]
     click(app, editor.layout().cell_center(3, 2))  # any change: the solutions are of another level
-    assert editor.shown_solution() == ()
+    assert editor.solutions.shown() == ()
     press(app, pygame.K_PERIOD, unicode=".")
-    assert editor.shown_solution() == () and "changed since the analysis" in editor.message
+    assert editor.solutions.shown() == () and "changed since the analysis" in editor.message
 
 
 # ---------------------------------------------------------------- the rating in the panel

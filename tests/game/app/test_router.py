@@ -21,14 +21,16 @@ from tests.game.app.conftest import press
 APP = Path(__file__).resolve().parents[3] / "game" / "app"
 #: Parts of one screen split over modules (drawing helpers, the editor's panels and dialogs).
 HELPERS = {"play_draw", "timeline", "editor_view", "editor_palette", "editor_panel", "editor_analysis", "editor_help",
-           "editor_info", "editor_input", "editor_saving", "dialogs", "mystery_draw"}
+           "editor_info", "editor_input", "editor_results", "editor_saving", "dialogs", "mystery_draw"}
 #: The helpers each scene module may import.
 OWN_HELPERS = {"play": {"play_draw", "timeline"}, "play_draw": {"timeline"},
                "editor": {"editor_view", "editor_palette", "editor_analysis", "editor_help", "editor_info",
-                          "editor_input", "editor_saving", "dialogs"},
+                          "editor_input", "editor_results", "editor_saving", "dialogs"},
                "editor_view": {"editor_palette", "editor_panel", "editor_help"},
-               "editor_palette": {"editor_help"}, "editor_panel": {"editor_analysis", "editor_help", "editor_palette"},
-               "editor_input": {"editor_palette", "editor_panel"}, "editor_info": {"dialogs"},
+               "editor_palette": {"editor_help"}, "editor_panel": {"editor_analysis", "editor_help", "editor_palette",
+                                                                   "editor_results"},
+               "editor_input": {"editor_palette", "editor_panel", "editor_results"},
+               "editor_results": {"editor_analysis"}, "editor_info": {"dialogs"},
                "editor_saving": {"dialogs"}, "mystery": {"mystery_draw"}}
 
 
