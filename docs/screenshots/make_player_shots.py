@@ -5,18 +5,17 @@ import tempfile
 d = tempfile.mkdtemp(); os.environ["HOME"] = d; os.environ.pop("XDG_DATA_HOME", None); os.environ.pop("XDG_CONFIG_HOME", None)
 sys.path.insert(0, os.getcwd())
 import pygame
-from game.app.app import App, FixedClock
+from game.app.app import FixedClock
 from game.core.catalog import pack_entries
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.select import LevelSelectScene
 from game.app.scenes.play import PlayScene
 from game.app.scenes.pause import PauseScene
 from game.app.scenes.settings import SettingsScene
-from game.app.scenes.editor import install_menu_entries
+from game.app.compose import build_app
 out = sys.argv[1]
 size = (int(sys.argv[2]), int(sys.argv[3])) if len(sys.argv) > 3 else (1280, 800)
-install_menu_entries()
-app = App(size=size, clock=FixedClock())
+app = build_app(size=size, clock=FixedClock(), sound=False)
 entries = pack_entries()
 app.progress.record_win(entries[0].key, entries[0].level, [(2, 1), (5, 4), (6, 6)])
 app.progress.record_min(entries[0].key, entries[0].level, 3)
