@@ -471,7 +471,7 @@ def test_status_lines_never_cover_the_board(app: App) -> None:
     lines = scene.status_strip_lines()
     assert len(lines) == 2 and "third" in lines[1]
     app.run_frames(1)
-    from game.app.scenes.play import STATUS_STRIP
+    from game.app.scenes.play_draw import STATUS_STRIP
     from game.app import hud
 
     assert scene.layout().rect.top >= hud.TOP_BAR + STATUS_STRIP
