@@ -5,7 +5,8 @@ import tempfile
 d = tempfile.mkdtemp(); os.environ["HOME"] = d; os.environ.pop("XDG_DATA_HOME", None); os.environ.pop("XDG_CONFIG_HOME", None)
 sys.path.insert(0, os.getcwd())
 import pygame
-from game.app.app import App, FixedClock
+from game.app.app import App
+from game.app.display import FixedClock
 from game.core.catalog import pack_entries
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.select import LevelSelectScene

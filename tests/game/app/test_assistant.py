@@ -19,7 +19,8 @@ from game.core.simulation import simulate
 from game.core.level import Level, cell_words
 from game.core.progress import ProgressStore, default_progress_path
 from game.core.storage import user_exports_dir
-from game.app.app import App, FixedClock
+from game.app.app import App
+from game.app.display import FixedClock
 from game.app.compose import build_app
 from game.app.jobs import Job
 from game.app.assistant import SOLVER_CYCLE, Assistant, assistant_of, controller, tasks

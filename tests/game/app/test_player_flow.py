@@ -11,7 +11,8 @@ import pytest
 
 from game.core.progress import ProgressStore, default_progress_path
 from game.core.settings import Palette, SettingsStore, default_settings_path
-from game.app.app import App, FixedClock
+from game.app.app import App
+from game.app.display import FixedClock
 from game.app.compose import build_app
 from game.core.catalog import LevelEntry, pack_entries
 from game.app.scenes.menu import MenuScene
