@@ -38,7 +38,8 @@ from game.core.pack import pack_level_paths  # noqa: E402
 from game.core.progress import ProgressStore  # noqa: E402
 from game.core.resume import ResumeStore  # noqa: E402
 from game.core.settings import SettingsStore  # noqa: E402
-from game.app.app import App, FixedClock  # noqa: E402
+from game.app.app import App  # noqa: E402
+from game.app.display import FixedClock  # noqa: E402
 from game.app.compose import build_app  # noqa: E402
 from game.app.scenes.play import PlayScene  # noqa: E402
 

@@ -12,7 +12,7 @@ sys.path.insert(0, os.getcwd())
 
 import pygame  # noqa: E402
 
-from game.app.app import FixedClock  # noqa: E402
+from game.app.display import FixedClock  # noqa: E402
 from game.app.compose import build_app  # noqa: E402
 from game.core.catalog import pack_entries  # noqa: E402
 

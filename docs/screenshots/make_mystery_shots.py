@@ -15,7 +15,8 @@ os.environ["HOME"] = tempfile.mkdtemp()
 os.environ.pop("XDG_DATA_HOME", None)
 os.environ.pop("XDG_CONFIG_HOME", None)
 sys.path.insert(0, os.getcwd())
-from game.app.app import App, FixedClock  # noqa: E402
+from game.app.app import App  # noqa: E402
+from game.app.display import FixedClock  # noqa: E402
 from game.app.compose import build_app  # noqa: E402
 from game.app.scenes.mystery import MysteryGuide, WorldCardScene  # noqa: E402
 from game.app.scenes.play import PlayScene, PlayState  # noqa: E402

@@ -4,8 +4,7 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"; os.environ["SDL_AUDIODRIVER"] = "dummy"
 import tempfile
 d = tempfile.mkdtemp(); os.environ["HOME"] = d; os.environ.pop("XDG_DATA_HOME", None); os.environ.pop("XDG_CONFIG_HOME", None)
 sys.path.insert(0, os.getcwd())
-import pygame
-from game.app.app import FixedClock
+from game.app.display import FixedClock
 from game.core.catalog import pack_entries
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.select import LevelSelectScene

@@ -8,7 +8,7 @@ first when the top one is ``transparent`` (dialogs, overlays).
 
 Tests drive the app without a window (``SDL_VIDEODRIVER=dummy``)::
 
-    app = App(size=(1280, 800), clock=FixedClock())
+    app = build_app(size=(1280, 800), clock=FixedClock())  # game.app.compose, game.app.display
     app.push(PlayScene(app, level))
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, mod=0, unicode=" "))
     app.run_frames(120)     # two simulated seconds
@@ -16,54 +16,24 @@ Tests drive the app without a window (``SDL_VIDEODRIVER=dummy``)::
 
 from __future__ import annotations
 
-import io
-import os
 import time
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Protocol
+from typing import Any, Callable, Mapping
 
 import pygame
 
 from game.core.error_log import log_error
 from game.core.progress import ProgressStore
 from game.core.resume import ResumeStore
-from game.core.settings import MIN_WINDOW, Settings, SettingsStore
-from game.core.storage import user_data_dir
-from game.core.writing import atomic_write_bytes
+from game.core.settings import Settings, SettingsStore
+from game.app.display import (DEFAULT_SIZE, FLASH_SECONDS, FPS, Clock, Screenshots, default_screenshot_path,
+                              open_game_window, reopen_window)
 from game.app.hud import draw_toasts
 from game.app.input import Act, Action, rebind, translate
 from game.app.jobs import JobRunner
 from game.app.play_extension import PlayExtensionFactory
 from game.app.sound import Sfx, SoundPlayer
-from game.app.sprites import shared_sprites
-
-#: Default window size.
-DEFAULT_SIZE = (1280, 800)
-#: Smallest window size the layout supports (the window cannot be made smaller).
-MIN_SIZE = MIN_WINDOW
-#: Target frame rate.
-FPS = 60
-
-
-class Clock(Protocol):
-    """What the app needs from a clock: ``tick(fps)`` sleeps as needed and returns elapsed ms."""
-
-    def tick(self, framerate: float = 0) -> int | float:
-        """Wait for the next frame and return the milliseconds since the previous call."""
-        ...
-
-
-class FixedClock:
-    """A fake clock for tests and benchmarks: every tick lasts ``dt`` seconds, instantly."""
-
-    def __init__(self, dt: float = 1.0 / FPS) -> None:
-        self.dt = dt
-
-    def tick(self, framerate: float = 0) -> float:
-        """Return ``dt`` in milliseconds without sleeping."""
-        return self.dt * 1000.0
 
 
 @dataclass(frozen=True)
@@ -181,17 +151,9 @@ class App:
         self.resume: ResumeStore = resume
         #: The scenes by name, the title menu's entries, the play-scene extensions, the side puzzles.
         self.registry = registry
-        if screen is None:
-            pygame.display.set_caption(title)
-            screen = self._open_window(size, self.settings.fullscreen)
-            try:
-                pygame.display.set_icon(shared_sprites().get("lem_cheer_0", 32))
-            except (pygame.error, KeyError):
-                pass
-            self._owns_window = True
-        else:
-            self._owns_window = False
-        self.screen: pygame.Surface = screen
+        self._owns_window = screen is None
+        self.screen: pygame.Surface = (open_game_window(size, self.settings.fullscreen, title) if screen is None
+                                       else screen)
         self.clock: Clock = clock if clock is not None else pygame.time.Clock()
         self.scenes: list[Scene] = []
         self.running = True
@@ -202,24 +164,22 @@ class App:
         self.progress: ProgressStore = progress
         #: Messages for the HUD toast (e.g. "progress file was corrupt ..."): (text, seconds left).
         self.toasts: list[list[object]] = []
-        for message in progress.messages:
-            self.toast(message, 6.0)
         #: Called with each action before the scenes see it; return True to swallow it.
         self.action_filters: list[Callable[[Action], bool]] = []
-        self._screenshot_at: int | None = None
-        self._screenshot_path: Path | None = None
-        self.flash = 0.0  #: seconds left of the screenshot's white flash
-        for message in self.settings_store.messages + self.resume.messages:
-            self.toast(message, 6.0)
-        if progress.messages or self.settings_store.messages or self.resume.messages:
-            for message in progress.messages + self.settings_store.messages + self.resume.messages:
-                log_error("reading the saved data at start", message)  # the toast's details, for a bug report
+        self.screenshots = Screenshots()  #: the one armed for a later frame, the flash after one
+        self._report_saved_data()
         #: Effects and music (silent, but still counting requests, without an audio device).
         self.sound = SoundPlayer(self.settings, enabled=sound)
         #: The one runner of every AI job (:mod:`game.app.jobs`): pumped once per frame, a scene's jobs stop
         #: when the scene is popped or replaced.
         self.jobs = jobs
         rebind(self.settings.key_map())  # the player's keys (Settings -> Keys)
+
+    def _report_saved_data(self) -> None:
+        """What reading the saved data at start had to say: a toast each, and its details in the error log."""
+        for message in self.progress.messages + self.settings_store.messages + self.resume.messages:
+            self.toast(message, 6.0)
+            log_error("reading the saved data at start", message)  # the toast's details, for a bug report
 
     # ------------------------------------------------------------- settings and window
     @property
@@ -238,33 +198,14 @@ class App:
         if before.keys != after.keys:
             rebind(after.key_map())
         if self._owns_window and (before.fullscreen, before.window_size) != (after.fullscreen, after.window_size):
-            if before.fullscreen != after.fullscreen:
-                # a new window: without a window manager an existing window cannot move to fill the screen
-                caption = pygame.display.get_caption()[0] if pygame.display.get_init() else "Lemming Bricks"
-                pygame.display.quit()
-                pygame.display.init()
-                pygame.display.set_caption(caption)
-            self.screen = self._open_window(after.window_size, after.fullscreen)
+            self.screen = reopen_window(after.window_size, after.fullscreen,
+                                        new_display=before.fullscreen != after.fullscreen)
         return after
 
     def toggle_mute(self) -> None:
         """M: mute / unmute every sound (saved)."""
         muted = self.change_settings(muted=not self.settings.muted).muted
         self.toast("sound off (M)" if muted else "sound on (M)", 1.5)
-
-    @staticmethod
-    def _open_window(size: tuple[int, int], fullscreen: bool) -> pygame.Surface:
-        if fullscreen:
-            screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
-        else:
-            screen = pygame.display.set_mode(size, pygame.RESIZABLE)
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", DeprecationWarning)
-                pygame.Window.from_display_module().minimum_size = MIN_SIZE
-        except (pygame.error, AttributeError):
-            pass
-        return screen
 
     # ------------------------------------------------------------- scenes
     @property
@@ -383,7 +324,7 @@ class App:
         for toast in self.toasts:
             toast[1] = float(toast[1]) - dt  # type: ignore[arg-type]
         self.toasts = [t for t in self.toasts if float(t[1]) > 0]  # type: ignore[arg-type]
-        self.flash = max(0.0, self.flash - dt)
+        self.screenshots.tick(dt)
         self.time += dt
         if self.running:
             self.draw(self.screen)
@@ -391,10 +332,9 @@ class App:
                 pygame.display.flip()
         self.last_frame_ms = (time.perf_counter() - start) * 1000.0
         self.frame_count += 1
-        if self._screenshot_at is not None and self.frame_count >= self._screenshot_at:
-            assert self._screenshot_path is not None
-            self.save_screenshot(self._screenshot_path, quiet=True)
-            self._screenshot_at = None
+        due = self.screenshots.due(self.frame_count)
+        if due is not None:
+            self.save_screenshot(due, quiet=True)
         return self.running
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -407,11 +347,7 @@ class App:
             first -= 1
         for scene in self.scenes[first:]:
             scene.draw(surface)
-        if self.flash > 0:
-            veil = pygame.Surface(surface.get_size())
-            veil.fill((255, 255, 255))
-            veil.set_alpha(int(160 * self.flash / 0.25))
-            surface.blit(veil, (0, 0))
+        self.screenshots.draw_flash(surface)
         if self.toasts:
             draw_toasts(surface, [str(t[0]) for t in self.toasts])
 
@@ -450,29 +386,14 @@ class App:
     # ------------------------------------------------------------- screenshots
     def screenshot_after(self, frames: int, path: Path) -> None:
         """Save a screenshot once ``frames`` frames have been stepped."""
-        self._screenshot_at = frames
-        self._screenshot_path = Path(path)
+        self.screenshots.arm(frames, path)
 
     def save_screenshot(self, path: Path, *, quiet: bool = False) -> Path:
         """Save the current screen as a PNG and return its path (``quiet``: no toast)."""
-        path = Path(path)
-        image = io.BytesIO()
-        pygame.image.save(self.screen, image, "screenshot.png")
-        atomic_write_bytes(path, image.getvalue())  # never half a file; an I/O error is one message
+        path = self.screenshots.save(self.screen, path)
         if not quiet:  # a flash, a click and where the file went
-            self.flash = 0.25
+            self.screenshots.flash = FLASH_SECONDS
             self.sound.play(Sfx.CLICK)
             self.toast(f"Screenshot saved: {path.name}  (in {path.parent})", 4.0)
         return path
 
-
-def default_screenshot_path() -> Path:
-    """Where F12 saves screenshots: the user's data folder, timestamped."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    return user_data_dir() / "screenshots" / f"lemming-bricks-{stamp}.png"
-
-
-def headless_env() -> None:
-    """Select SDL's dummy video and audio drivers (for tests, benchmarks and GIF export)."""
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")

@@ -23,7 +23,8 @@ from game.core.puzzles import SIDE_PUZZLES
 from game.core.resume import ResumeStore
 from game.core.settings import SettingsStore
 from game.app import assistant
-from game.app.app import DEFAULT_SIZE, App, Clock, MenuEntry, PuzzleEntry, Registry, Scene
+from game.app.app import App, MenuEntry, PuzzleEntry, Registry, Scene
+from game.app.display import DEFAULT_SIZE, Clock
 from game.app.jobs import Execution, JobRunner
 from game.app.play_extension import PlayExtensionFactory
 from game.app.puzzles import life, mines, pegs

@@ -15,7 +15,7 @@ the MILP's LP relaxation) is drawn with translucent bricks and translucent lemmi
 Frames are drawn one at a time (:func:`iter_gif_frames`) and streamed into the file
 (:mod:`game.app.gif_writer`), so memory does not depend on N.  :func:`export_gif` is a plain
 function of picklable values (a level, a brick list, a path): it can run in a child process.
-Works headless: no window is opened (:func:`game.app.app.headless_env`).
+Works headless: no window is opened (:func:`game.app.display.headless_env`).
 
 Related modules: :mod:`game.app.export_relaxed` (fractional solutions),
 :mod:`game.app.gif_writer` (the streaming encoder), :mod:`game.cli.export` (the CLI).

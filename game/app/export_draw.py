@@ -18,7 +18,7 @@ from game.core.errors import GameError
 from game.core.level import Brick, Level
 from game.core.simulation import Run
 from game.app import hud
-from game.app.app import headless_env
+from game.app.display import headless_env
 from game.app.render import LevelRenderer, render_frame
 
 #: Sprites are 16 px pixel art: a cell is ``16 * scale`` pixels.

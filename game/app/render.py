@@ -15,17 +15,16 @@ For a GIF frame, no window is needed::
 from __future__ import annotations
 
 import math
-import random
 from dataclasses import dataclass, field
 from typing import Sequence
 
 import pygame
 
 from game.core.level import Brick, Level
-from game.core.outcome import move_of
 from game.core.simulation import Run
 from game.app import hud
-from game.app.sprites import Sprites, shared_sprites
+from game.app.backdrop import paint_backdrop
+from game.app.sprites import Sprites, lemming_sprite, shared_sprites
 
 RGBA = tuple[int, int, int, int]
 
@@ -38,8 +37,6 @@ COLOURBLIND_PATH_COLORS: tuple[tuple[int, int, int], ...] = (
     (86, 180, 233), (230, 159, 0), (0, 158, 115), (240, 228, 66), (204, 121, 167), (213, 94, 0), (0, 114, 178),
 )
 BOARD_BORDER = (16, 12, 26)
-BG_TOP = (24, 20, 44)
-BG_BOTTOM = (62, 40, 78)
 
 
 @dataclass(frozen=True)
@@ -146,17 +143,10 @@ class LevelRenderer:
         return fit_layout(level.height, level.width, area)
 
     def draw_background(self, surface: pygame.Surface) -> None:
-        """Fill the whole Surface with the window's backdrop gradient (cached per size)."""
+        """Fill the whole Surface with the window's backdrop (:mod:`game.app.backdrop`, cached per size)."""
         size = surface.get_size()
         if self._bg is None or self._bg[0] != size:
-            bg = pygame.Surface(size)
-            h = max(size[1], 1)
-            for y in range(0, h, 4):
-                k = y / h
-                col = tuple(int(a + (b - a) * k) for a, b in zip(BG_TOP, BG_BOTTOM))
-                pygame.draw.rect(bg, col, (0, y, size[0], 4))
-            _draw_cave_silhouettes(bg)
-            self._bg = (size, bg)
+            self._bg = (size, paint_backdrop(size))
         surface.blit(self._bg[1], (0, 0))
 
     def draw(self, surface: pygame.Surface, view: FrameView, area: pygame.Rect | None = None) -> BoardLayout:
@@ -187,21 +177,7 @@ class LevelRenderer:
         for (r, c), rgba in view.highlights:
             self._pulse_rect(surface, layout.cell_rect(r, c), rgba, view.anim)
         if view.hover is not None and level.in_bounds(*view.hover):
-            rect = layout.cell_rect(*view.hover)
-            if view.hover_ok:
-                if view.hover not in view.bricks and level.char_at(*view.hover) == " ":
-                    ghost = self.sprites.get("brick", cell).copy()  # where a click would put a brick
-                    ghost.set_alpha(110)
-                    surface.blit(ghost, rect)
-                else:
-                    veil = pygame.Surface(rect.size, pygame.SRCALPHA)
-                    veil.fill((255, 255, 255, 40))
-                    surface.blit(veil, rect)
-                surface.blit(self.sprites.get("hover", cell), rect)
-            else:
-                veil = pygame.Surface(rect.size, pygame.SRCALPHA)
-                veil.fill((255, 60, 60, 50))
-                surface.blit(veil, rect)
+            self._draw_hover(surface, layout, view, view.hover)
         self._draw_lemmings(surface, layout, view)
         if view.cursor is not None and level.in_bounds(*view.cursor):
             rect = layout.cell_rect(*view.cursor)
@@ -209,16 +185,7 @@ class LevelRenderer:
             pygame.draw.rect(surface, (255, 255, 255), rect.inflate(2, 2), max(2, cell // 14))
             pygame.draw.rect(surface, (255, 214, int(90 * pulse)), rect.inflate(-4, -4), max(1, cell // 24))
         if view.deny is not None:
-            (r, c), strength = view.deny
-            if level.in_bounds(r, c) and strength > 0:
-                rect = layout.cell_rect(r, c)
-                shake = round(math.sin(strength * 40) * cell * 0.08 * strength)
-                veil = pygame.Surface(rect.size, pygame.SRCALPHA)
-                veil.fill((255, 40, 40, int(110 * strength)))
-                surface.blit(veil, rect.move(shake, 0))
-                icon = self.sprites.get("no", cell).copy()
-                icon.set_alpha(int(255 * min(1.0, strength * 1.5)))
-                surface.blit(icon, rect.move(shake, 0))
+            self._draw_deny(surface, layout, level, view.deny)
         if view.dim > 0:
             veil = pygame.Surface(board.size, pygame.SRCALPHA)
             veil.fill((6, 4, 16, int(150 * min(view.dim, 1.0))))
@@ -226,6 +193,40 @@ class LevelRenderer:
         return layout
 
     # ----------------------------------------------------------------- parts
+    def _draw_hover(self, surface: pygame.Surface, layout: BoardLayout, view: FrameView, hover: Brick) -> None:
+        """The cell under the mouse: where a click would put a brick, or a red veil where it is refused."""
+        rect = layout.cell_rect(*hover)
+        if view.hover_ok:
+            if hover not in view.bricks and view.level.char_at(*hover) == " ":
+                ghost = self.sprites.get("brick", layout.cell).copy()  # where a click would put a brick
+                ghost.set_alpha(110)
+                surface.blit(ghost, rect)
+            else:
+                veil = pygame.Surface(rect.size, pygame.SRCALPHA)
+                veil.fill((255, 255, 255, 40))
+                surface.blit(veil, rect)
+            surface.blit(self.sprites.get("hover", layout.cell), rect)
+        else:
+            veil = pygame.Surface(rect.size, pygame.SRCALPHA)
+            veil.fill((255, 60, 60, 50))
+            surface.blit(veil, rect)
+
+    def _draw_deny(self, surface: pygame.Surface, layout: BoardLayout, level: Level,
+                   deny: tuple[Brick, float]) -> None:
+        """The "no" cue on a refused cell: a red veil and the icon, shaking as it fades (``deny``: cell,
+        strength 0..1)."""
+        (r, c), strength = deny
+        if level.in_bounds(r, c) and strength > 0:
+            cell = layout.cell
+            rect = layout.cell_rect(r, c)
+            shake = round(math.sin(strength * 40) * cell * 0.08 * strength)
+            veil = pygame.Surface(rect.size, pygame.SRCALPHA)
+            veil.fill((255, 40, 40, int(110 * strength)))
+            surface.blit(veil, rect.move(shake, 0))
+            icon = self.sprites.get("no", cell).copy()
+            icon.set_alpha(int(255 * min(1.0, strength * 1.5)))
+            surface.blit(icon, rect.move(shake, 0))
+
     def _terrain_surface(self, level: Level, cell: int) -> pygame.Surface:
         key = (level.grid, cell)
         if self._terrain is None or self._terrain[0] != key:
@@ -323,22 +324,6 @@ class LevelRenderer:
         surface.blit(label, label.get_rect(center=center))
 
 
-def _draw_cave_silhouettes(bg: pygame.Surface) -> None:
-    """Stalactites and stalagmites in two dim layers: depth at the window's edges."""
-    w, h = bg.get_size()
-    for layer, (color, scale) in enumerate((((30, 22, 52), 1.0), ((20, 14, 36), 0.6))):
-        rng = random.Random(7 + layer)
-        x = -rng.randint(0, 40)
-        while x < w:
-            width = int(rng.randint(30, 90) * scale) + 10
-            depth = int(rng.randint(20, 110) * scale) + 8
-            pygame.draw.polygon(bg, color, [(x, 0), (x + width, 0), (x + width // 2, depth)])
-            up = int(rng.randint(10, 80) * scale) + 6
-            pygame.draw.polygon(bg, color, [(x + width // 3, h), (x + width + width // 3, h),
-                                            (x + width // 2 + width // 3, h - up)])
-            x += width - int(10 * scale)
-
-
 def paint_terrain(grid: Sequence[str], cell: int, sprites: Sprites) -> pygame.Surface:
     """Walls, background and entrance hatches of a map (rows of ``X``, space, ``T``, ``<``, ``>``).
 
@@ -394,24 +379,3 @@ def render_frame(
     rend.draw(surface, view, area)
     return surface
 
-
-def lemming_sprite(before: tuple[int, int, int], after: tuple[int, int, int], a: float, anim: float) -> str:
-    """The sprite of a lemming between two states, chosen by the kind of move the physics made
-    (:func:`game.core.outcome.move_of`): moving down falls, moving up climbs (legs going, twice as fast),
-    moving along the row walks, turning on the spot turns half way, staying stands.
-
-    >>> lemming_sprite((0, 0, 1), (1, 0, 1), 0.0, 0.0), lemming_sprite((2, 2, -1), (1, 1, -1), 0.5, 0.0)
-    ('lem_fall_0', 'lem_walk_l_0')
-    """
-    (dr, da), turn = move_of(before, after)
-    d0, d1 = before[2], after[2]
-    if dr > 0:
-        return f"lem_fall_{int(anim * 8) % 2}"
-    if dr < 0:
-        return f"lem_walk_{'r' if d1 > 0 else 'l'}_{int(a * 8) % 4}"
-    if da:
-        return f"lem_walk_{'r' if d1 > 0 else 'l'}_{int(a * 4) % 4}"
-    if turn:
-        d = d0 if a < 0.5 else d1
-        return f"lem_walk_{'r' if d > 0 else 'l'}_{1 if a < 0.5 else 0}"
-    return f"lem_walk_{'r' if d0 > 0 else 'l'}_0"

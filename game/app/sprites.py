@@ -1,4 +1,5 @@
-"""The sprite sheet: loads the PNGs in ``assets/`` and scales them (nearest neighbour) per cell size."""
+"""The sprite sheet: loads the PNGs in ``assets/`` and scales them (nearest neighbour) per cell size; and
+which lemming sprite a move shows (:func:`lemming_sprite`)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from pathlib import Path
 
 import pygame
 
+from game.core.outcome import move_of
 from game.app import pixelart
 
 #: Folder of the sprite PNGs (made by ``assets/make_sprites.py``).
@@ -78,3 +80,25 @@ def shared_sprites() -> Sprites:
     if _SHARED is None:
         _SHARED = Sprites()
     return _SHARED
+
+
+def lemming_sprite(before: tuple[int, int, int], after: tuple[int, int, int], a: float, anim: float) -> str:
+    """The sprite of a lemming between two states, chosen by the kind of move the physics made
+    (:func:`game.core.outcome.move_of`): moving down falls, moving up climbs (legs going, twice as fast),
+    moving along the row walks, turning on the spot turns half way, staying stands.
+
+    >>> lemming_sprite((0, 0, 1), (1, 0, 1), 0.0, 0.0), lemming_sprite((2, 2, -1), (1, 1, -1), 0.5, 0.0)
+    ('lem_fall_0', 'lem_walk_l_0')
+    """
+    (dr, da), turn = move_of(before, after)
+    d0, d1 = before[2], after[2]
+    if dr > 0:
+        return f"lem_fall_{int(anim * 8) % 2}"
+    if dr < 0:
+        return f"lem_walk_{'r' if d1 > 0 else 'l'}_{int(a * 8) % 4}"
+    if da:
+        return f"lem_walk_{'r' if d1 > 0 else 'l'}_{int(a * 4) % 4}"
+    if turn:
+        d = d0 if a < 0.5 else d1
+        return f"lem_walk_{'r' if d > 0 else 'l'}_{1 if a < 0.5 else 0}"
+    return f"lem_walk_{'r' if d0 > 0 else 'l'}_0"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from game.app.app import FixedClock
+from game.app.display import FixedClock
 from game.app.compose import build_app
 from game.app.input import Act
 from game.cli.level import load_level, resolve_level_path

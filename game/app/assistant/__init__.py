@@ -9,6 +9,8 @@
 * :mod:`~game.app.assistant.text` — every line the player reads, from the state;
   :mod:`~game.app.assistant.answers` — answers and hints becoming a new state.
 * :mod:`~game.app.assistant.tasks` — the solvers Tab offers and the jobs the controller submits.
+* :mod:`~game.app.assistant.background` — the jobs outside the solve lane: the prefetch (for hints) and
+  the GIF export.
 * :mod:`~game.app.assistant.overlay` — the marks on the board and drawing from the state (never-useful
   cells, relaxed densities, the solver badge); draw never mutates.
 

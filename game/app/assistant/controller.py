@@ -3,7 +3,8 @@
 :class:`Assistant` owns the :class:`~game.app.assistant.state.AssistantState` (replaced, never
 mutated in place) and submits its jobs to the app's :class:`~game.app.jobs.JobRunner` in three lanes of
 its scene: ``solve`` (solves and hints), ``prefetch`` (every minimum solution, for hints) and ``export``
-(GIF export, so an export never stops a solve, and it finishes after the scene closed).  Every job
+(GIF export, so an export never stops a solve, and it finishes after the scene closed); the last two are
+in :mod:`~game.app.assistant.background`.  Every job
 runs in a child process: no interpreter lock shared with the UI, and Esc kills the child at once.
 The runner delivers the events to the assistant's callbacks once per frame.  The assistant is a
 :class:`~game.app.play_extension.PlayExtension` of its scene: the scene offers it every action first
@@ -35,11 +36,12 @@ from game.app.assistant.answers import (
     cached_deductions, lesson_for, press_again, with_answer, with_deductions, with_hint, with_plan_answer,
 )
 from game.app.play_extension import PlayHost
+from game.app.assistant.background import GifExport, Prefetch
 from game.app.assistant.overlay import board_marks, draw_overlay
 from game.app.assistant.state import AssistantState, BrickSet, Running, TaskKind, solver_label, solver_title
 from game.app.assistant.tasks import (
-    EXACT, HINT_TIME_LIMIT, PREFETCH_SOLVER, SOLVE_TIME_LIMIT, SwitchInterval, gif_job, hint_job,
-    player_rules_solvers, prefetch_job, solver_choices,
+    EXACT, HINT_TIME_LIMIT, PREFETCH_SOLVER, SOLVE_TIME_LIMIT, SwitchInterval, hint_job,
+    player_rules_solvers, solver_choices,
 )
 from game.app.input import Act, Action
 from game.app.play_extension import BoardView, Marks
@@ -60,12 +62,11 @@ class Assistant:
         #: Where the jobs run (None: the runner's default, a child process where ``fork`` exists).
         self.execution: Execution | None = None
         self.handle: JobHandle | None = None  #: the latest solve / hint job
-        self.export_handle: JobHandle | None = None  #: the latest GIF export
-        #: Enumerates every minimum solution (``auto``, mode ``all``) in the background once the level opens,
-        #: so that H reuses them: a hint then costs no more than S.
-        self._prefetch_handle: JobHandle | None = None
         self.solve_time_limit = solve_time_limit
         self.hint_time_limit = hint_time_limit
+        self.gif = GifExport(self)  #: G: the GIF exports (lane ``export``)
+        #: Every minimum solution, enumerated in the background once the level opens, for the hints.
+        self.prefetch = Prefetch(self)
         self.state = AssistantState(solver_names=tuple(solver_choices()))
         #: Solver objects by name that are not in the registry (e.g. injected by tests).
         self.custom_solvers: dict[str, Solver] = {}
@@ -146,19 +147,6 @@ class Assistant:
         (:func:`~game.app.assistant.tasks.player_rules_solvers`)."""
         for solver in player_rules_solvers(self.level):
             self.add_solver(solver, select=False)
-
-    def _prefetch(self) -> None:
-        """Start the background enumeration once; its proved answer goes into the state's cache."""
-        if self._prefetch_handle is not None:
-            return
-
-        def done(event: JobEvent) -> None:
-            if isinstance(event.payload, SolveResult):
-                self.state = self.state.remember(event.payload)
-
-        self._prefetch_handle = self.jobs.submit(prefetch_job(self.level), label="prefetch", owner=self.host,
-                                                 lane="prefetch", time_limit=self.hint_time_limit, on_done=done,
-                                                 execution=self.execution)
 
     def select_solver(self, name: str) -> None:
         """Make ``name`` (one of :attr:`solver_names`) the active solver."""
@@ -290,27 +278,15 @@ class Assistant:
         run = self.state.running
         if run is None:
             return
-        self.jobs.cancel(self.host, "solve")
-        self.jobs.cancel(self.host, "prefetch")
-        self.state = replace(self.state, running=None)
+        self._stop_jobs()
         if not quiet:
             elapsed = self.handle.elapsed if self.handle is not None else 0.0
             self.say(f"{solver_label(run.solver)}: cancelled after {elapsed:.1f} s")
 
     def export(self, out: str | None = None) -> int | None:
-        """G: export the run on screen (the AI solution shown, else the player's bricks) as a GIF,
-        in a child process (lane ``export``, finishes after the scene closed); None while another export
-        is still being written."""
-        if self.state.exporting:
-            self.say("still writing the last GIF...", 3.0)
-            return None
-        job = gif_job(self.level, self.state, tuple(self.host.bricks), out)
-        self.state = replace(self.state, exporting=True).say("exporting GIF...", 30.0)
-        self.export_handle = self.jobs.submit(job, label="gif", owner=self.host, lane="export",
-                                              on_done=self._on_export_event, on_error=self._on_export_event,
-                                              on_cancelled=self._on_export_event, execution=self.execution,
-                                              outlive_owner=True)
-        return self.export_handle.ident
+        """G: export the run on screen as a GIF (:class:`~game.app.assistant.gif_export.GifExport`); None
+        while another export is still being written."""
+        return self.gif.start(out)
 
     def say(self, text: str, seconds: float | None = None) -> None:
         """Show a notice line."""
@@ -322,17 +298,21 @@ class Assistant:
 
     def shutdown(self) -> None:
         """The scene is leaving: cancel the running solve (an export still finishes)."""
+        self._stop_jobs()
+        self._fast_switch = SwitchInterval.set(False, self._fast_switch)
+
+    def _stop_jobs(self) -> None:
+        """Cancel the solve and the prefetch (their late events are ignored)."""
         self.jobs.cancel(self.host, "solve")
         self.jobs.cancel(self.host, "prefetch")
         self.state = replace(self.state, running=None)
-        self._fast_switch = SwitchInterval.set(False, self._fast_switch)
 
     # ================================================================ per frame
     def update(self, dt: float) -> None:
         """Age the messages and start the prefetch once (the job events came through the callbacks,
         delivered by the app's runner before this)."""
         self.state = self.state.tick(dt)
-        self._prefetch()
+        self.prefetch.start()
         if self.state.running is not None and self.handle is not None:
             self.state = replace(self.state, running=replace(self.state.running, elapsed=self.handle.elapsed))
         in_thread = (self.busy or self.state.exporting) and not self.use_processes
@@ -378,7 +358,7 @@ class Assistant:
             return
         self.state = replace(self.state, running=None)
         if event.kind == JobEventKind.ERROR:
-            self._failed(f"{run.solver} {run.kind.value}", event, f"{solver_label(run.solver)} could not finish")
+            self.report_failure(f"{run.solver} {run.kind.value}", event, f"{solver_label(run.solver)} could not finish")
             return
         if event.kind == JobEventKind.CANCELLED:
             self.say(f"{solver_label(run.solver)}: cancelled")
@@ -394,18 +374,10 @@ class Assistant:
         else:
             self.state = with_answer(self.state, self.level, result, self.host.bricks, waited=event.elapsed)
 
-    def _failed(self, what: str, event: JobEvent, line: str) -> None:
+    def report_failure(self, what: str, event: JobEvent, line: str) -> None:
         """A friendly line on screen; the error and its traceback in the error log."""
         path = log_error(what, event.message, event.detail)
         self.state = self.state.fail(line + (" (details in errors.log)" if path is not None else ""))
-
-    def _on_export_event(self, event: JobEvent) -> None:
-        self.state = replace(self.state, exporting=False, notice=None)
-        if event.kind == JobEventKind.ERROR:
-            self._failed("GIF export", event, "The GIF could not be saved")
-        elif event.kind == JobEventKind.DONE:
-            path = str(event.payload.path)
-            self.state = replace(self.state, export_path=path).say(f"GIF saved: {path}", 12.0)
 
     def _set_hint(self, bricks: BrickSet, hint: Hint) -> None:
         state, counted = with_hint(self.state, self.level, bricks, hint, tuple(self.host.bricks), self._lesson)

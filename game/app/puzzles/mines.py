@@ -16,13 +16,13 @@ assistant is the bench's policy (:func:`ai.facade.mines_advise`: the analysis an
 it, in one answer, so the gold cell shown is the guess played, at the chance shown).  The
 analysis runs in a child process (a job of the app's runner, :class:`game.app.jobs.JobRunner`), so the
 game never waits for it, and each answer is checked against the board before it is shown
-(:func:`ai.facade.mines_check_against_board`).  Layout and drawing: :mod:`game.app.puzzles.mines_view`.
+(:func:`ai.facade.mines_check_against_board`).  Layout, drawing and the assistant's words:
+:mod:`game.app.puzzles.mines_view`.
 """
 
 
 from __future__ import annotations
 
-from fractions import Fraction
 from pathlib import Path
 
 import pygame
@@ -39,7 +39,8 @@ from game.app.app import App, Scene
 from game.app.input import Act, Action
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
 from game.app.puzzles.mines_view import (
-    ODDS_LEGEND, RULE, BoardPainter, MinesLayout, band_lines, compute_layout, draw_band, draw_header, percent,
+    ENDGAME_LEGEND, ODDS_LEGEND, RULE, BoardPainter, MinesLayout, band_lines, compute_layout, draw_band, draw_header,
+    guess_text, percent,
 )
 
 #: Seconds between two assistant steps when it plays by itself.
@@ -59,35 +60,6 @@ def analyse_job(view: MinesView) -> Job:
         return mines_advise(view, ctx)
 
     return job
-
-
-def where(p: Pos) -> str:
-    """A cell for the player: row and column counted from 1 at the top left.
-
-    >>> where((0, 4))
-    '(row 1, column 5)'
-    """
-    return f"(row {p[0] + 1}, column {p[1] + 1})"
-
-
-#: The legend's last sentence when the exact endgame search chose the gold cell.
-ENDGAME_LEGEND = "Every arrangement searched: gold wins {} with best play."
-
-
-def guess_text(who: str, p: Pos, chance: Fraction, mine: bool, win: Fraction | None = None) -> str:
-    """What happened when the assistant (``who``: "Auto-play" or "The assistant") had to guess; ``win``: the
-    chance to win under best play, when the exact endgame search chose the guess.
-
-    >>> guess_text("Auto-play", (2, 3), Fraction(3, 13), True)
-    'Auto-play had to guess: no safe cell was proved; it opened (row 3, column 4), its best guess at 23% mine chance, and it was a mine.'
-    >>> guess_text("The assistant", (0, 0), Fraction(1, 2), False, Fraction(1, 2))
-    'The assistant had to guess: it opened (row 1, column 1) at 50% mine chance, and it was safe. Searching every arrangement left, this guess gave the best chance to win: 50%.'
-    """
-    end = "" if win is None else f" Searching every arrangement left, this guess gave the best chance to win: {percent(win)}."
-    if mine:
-        return (f"{who} had to guess: no safe cell was proved; it opened {where(p)}, its best guess at "
-                f"{percent(chance)} mine chance, and it was a mine.{end}")
-    return f"{who} had to guess: it opened {where(p)} at {percent(chance)} mine chance, and it was safe.{end}"
 
 
 class MinesScene(Scene):

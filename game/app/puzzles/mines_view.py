@@ -3,6 +3,7 @@
 The window is split, top to bottom, into the top bar (the title and the timer on its first line, the
 board's records on its second), the board, a band of text under it (the latest message, then the
 legend: the first-click rule, or what the assistant's colours and percentages mean) and the hint bar.
+The assistant's words for a cell and a guess (:func:`where`, :func:`guess_text`) are here too.
 The cell size follows the window, and the sizes of the numbers and percentages follow the cell (each
 the largest that fits), so a 30x16 board stays readable in an 800x500 window.
 """
@@ -95,6 +96,35 @@ def percent(chance: Fraction) -> str:
     """
     pct = float(chance) * 100
     return f"{pct:.0f}%" if pct >= 1 else "<1%"
+
+
+def where(p: Pos) -> str:
+    """A cell for the player: row and column counted from 1 at the top left.
+
+    >>> where((0, 4))
+    '(row 1, column 5)'
+    """
+    return f"(row {p[0] + 1}, column {p[1] + 1})"
+
+
+#: The legend's last sentence when the exact endgame search chose the gold cell.
+ENDGAME_LEGEND = "Every arrangement searched: gold wins {} with best play."
+
+
+def guess_text(who: str, p: Pos, chance: Fraction, mine: bool, win: Fraction | None = None) -> str:
+    """What happened when the assistant (``who``: "Auto-play" or "The assistant") had to guess; ``win``: the
+    chance to win under best play, when the exact endgame search chose the guess.
+
+    >>> guess_text("Auto-play", (2, 3), Fraction(3, 13), True)
+    'Auto-play had to guess: no safe cell was proved; it opened (row 3, column 4), its best guess at 23% mine chance, and it was a mine.'
+    >>> guess_text("The assistant", (0, 0), Fraction(1, 2), False, Fraction(1, 2))
+    'The assistant had to guess: it opened (row 1, column 1) at 50% mine chance, and it was safe. Searching every arrangement left, this guess gave the best chance to win: 50%.'
+    """
+    end = "" if win is None else f" Searching every arrangement left, this guess gave the best chance to win: {percent(win)}."
+    if mine:
+        return (f"{who} had to guess: no safe cell was proved; it opened {where(p)}, its best guess at "
+                f"{percent(chance)} mine chance, and it was a mine.{end}")
+    return f"{who} had to guess: it opened {where(p)} at {percent(chance)} mine chance, and it was safe.{end}"
 
 
 def band_lines(message: str, legend: str, width: int) -> list[tuple[str, tuple[int, int, int]]]:

@@ -9,12 +9,11 @@ what the playhead passed (:class:`game.core.playback.Beat`) into sounds, attempt
 States: ``placing`` (editing, lemmings waiting) -> ``running`` <-> ``paused`` -> ``won`` / ``lost``
 (at the last frame).  Editing the bricks at any time returns to ``placing``.
 
-Keys: the arrows move a brick cursor while placing (Shift+arrows at any time) and Enter / B use it;
-Left/Right step frames once the lemmings are out, "," / "." in every state.  Esc closes the message
-and opens the pause menu (:mod:`game.app.scenes.pause`).  A lost run explains each missed lemming
-(:func:`game.core.outcome.explain`); sounds go through ``app.sound``; the bricks on the board are kept in
-``app.resume`` and preview / speed in ``app.settings``.  Drawing the HUD and panels is in
-:mod:`game.app.scenes.play_draw`.
+The scene's parts: the keys and the mouse (:mod:`~game.app.scenes.play_keys`; Esc opens the pause menu,
+:mod:`game.app.scenes.pause`), what the beats do (:mod:`~game.app.scenes.play_beats`: sounds, attempts,
+wins, the par search, a lost run explained), the bricks kept in ``app.resume``
+(:mod:`~game.app.scenes.play_resume`), the board's place and frame view (:mod:`~game.app.scenes.play_board`)
+and the HUD and panels (:mod:`~game.app.scenes.play_draw`).
 
 Extending (e.g. the assistant, registered by the composition root :mod:`game.app.compose`): the factories
 in ``app.registry.play_extensions`` are called once with every new play scene and return a
@@ -32,53 +31,29 @@ from typing import Callable, Sequence
 
 import pygame
 
-from game.core.errors import GameError
 from game.core.level import Brick, Level
-from game.core.outcome import LemmingFailure, explain
-from game.core.playback import BASE_FPS, Beat, Playback, PlayState
-from game.core.settings import SPEEDS, Palette
+from game.core.outcome import LemmingFailure
+from game.core.playback import BASE_FPS, Playback, PlayState
+from game.core.settings import SPEEDS
 from game.core.simulation import Run
-from game.app import hud
 from game.app.app import App, Scene
 from game.core.catalog import LevelEntry, entry_badge
 from game.app.input import Act, Action
-from game.app.par import ParFinder
 from game.app.play_extension import BoardView, Marks, PlayExtension, merge_marks
-from game.app.render import COLOURBLIND_PATH_COLORS, PATH_COLORS, BoardLayout, FrameView, LevelRenderer
-from game.app.scenes import play_draw
-from game.app.scenes.play_draw import INTRO_SECONDS, STATUS_STRIP
-from game.app.scenes.timeline import TIMELINE_H, TimelineBar
-from game.core.session import EditKind, EditResult, PlaySession
+from game.app.render import BoardLayout, FrameView, LevelRenderer
+from game.app.scenes import play_board, play_draw
+from game.app.scenes.play_beats import BeatEffects
+from game.app.scenes.play_board import DENY_SECONDS
+from game.app.scenes.play_draw import INTRO_SECONDS
+from game.app.scenes.play_resume import LevelResume
+from game.app.scenes.play_keys import Handler, placing_bindings, watching_bindings
+from game.app.scenes.timeline import TimelineBar
+from game.core.session import EditKind, EditResult
 from game.app.sound import Sfx
 
 __all__ = ["SPEEDS", "BASE_FPS", "PlayScene", "PlayState"]
-#: How long the "no" cue lasts, in seconds.
-DENY_SECONDS = 0.5
 #: Fade-in when a level opens, in seconds.
 FADE_IN_SECONDS = 0.25
-#: The bricks on the board are saved at most this often while the player edits (and on leaving).
-RESUME_SAVE_SECONDS = 1.0
-
-
-Handler = Callable[[Action], None]
-
-#: Width of the row/column ruler around the board (when on).
-RULER = 22
-#: The sound of each beat of the playback.
-BEAT_SOUNDS = {Beat.RELEASED: Sfx.RELEASE, Beat.EXIT: Sfx.EXIT, Beat.LAND: Sfx.LAND, Beat.TURN: Sfx.TURN,
-               Beat.WON: Sfx.WIN, Beat.LOST: Sfx.LOSE}
-
-
-def _resumed_session(app: App, level: Level, key: str | None) -> PlaySession:
-    """The session of ``level`` with the bricks the player left on it (also across relaunches)."""
-    session = PlaySession(level)
-    if key is not None:
-        try:
-            session = PlaySession(level, app.resume.bricks_for(key, level.puzzle_hash))
-        except GameError:
-            pass
-        app.resume.remember(key, level.puzzle_hash, session.bricks)
-    return session
 
 
 class PlayScene(Scene):
@@ -112,7 +87,9 @@ class PlayScene(Scene):
         self.level: Level = level
         self.key = key
         self.title = title if title is not None else (level.title or "Untitled level")
-        self.session = _resumed_session(app, level, key)
+        #: The bricks the player left on this level (kept across visits and relaunches).
+        self.resume = LevelResume(app.resume, level, key)
+        self.session = self.resume.session()
         self.renderer = renderer if renderer is not None else LevelRenderer()
         settings = app.settings
         #: The playhead over the run (the pure model: state, frame, speed).
@@ -120,28 +97,10 @@ class PlayScene(Scene):
                                  speed_index=SPEEDS.index(settings.speed) if settings.speed in SPEEDS else 0)
         self.preview = settings.preview
         self.ruler = settings.ruler
-        self.cursor: Brick | None = None  #: the keyboard cursor (None: hidden, the mouse is in use)
-        self.assisted = False  #: an AI solution was applied on this visit (the win counts as AI-helped)
-        self.failures: list[LemmingFailure] = []  #: after a lost run: who missed, why and when
-        self._par: ParFinder | None = None  #: the background par search
-        self._resume_timer = 0.0
-        self.anim = 0.0
-        self.hover: Brick | None = None
-        self.deny: tuple[Brick, float] | None = None
-        self.message = ""           #: one line under the HUD (e.g. why a click was refused)
-        self.message_time = 0.0
-        self.new_best = False
-        self.best_before: int | None = None
-        #: what leaving this level unsolved ends (e.g. an Endless streak): the pause menu asks first
-        self.leave_warning: Callable[[], str] = lambda: ""
-        #: a short note among the top bar's counters (e.g. an Endless streak), kept on narrow windows
-        self.note = ""
-        #: left for the title menu without giving the level up (like closing the window): see :meth:`suspend`
-        self.suspended = False
-        self.bindings: dict[Act, Handler] = self._key_bindings()
-        self._reported: list[str] = list(self.app.progress.messages)
-        if self.key is not None:
-            self.best_before = self.app.progress.status(self.key, level).best_bricks
+        self._init_visit()
+        self.bindings: dict[Act, Handler] = watching_bindings(self) if watching else placing_bindings(self)
+        #: The beats' sounds, the attempts and wins recorded, the par search.
+        self.beats = BeatEffects(self)
         #: The extensions by name, in the order they see actions and draw: the timeline, then the add-ons.
         self.extensions: dict[str, PlayExtension] = {}
         self.timeline = self.add_extension(TimelineBar(self))
@@ -150,54 +109,26 @@ class PlayScene(Scene):
             if extension is not None:
                 self.add_extension(extension)
 
-    def _key_bindings(self) -> dict[Act, Handler]:
-        """What each action does when no extension used it (watching a replay: no editing)."""
-        if self.watching:
-            return self._watch_bindings()
-        return {
-            Act.CLICK: self._on_click,
-            Act.HOVER: self._on_hover,
-            Act.TOGGLE_RUN: lambda a: self.toggle_run(),
-            Act.RIGHT: lambda a: self._arrow(0, 1, a),
-            Act.LEFT: lambda a: self._arrow(0, -1, a),
-            Act.UP: lambda a: self.move_cursor(-1, 0),
-            Act.DOWN: lambda a: self.move_cursor(1, 0),
-            Act.PLACE: self._on_place,
-            Act.STEP_FORWARD: lambda a: self.step_frames(1),
-            Act.STEP_BACK: lambda a: self.step_frames(-1),
-            Act.RULER: lambda a: self.toggle_ruler(),
-            Act.RIGHT_CLICK: self._on_click,
-            Act.SPEED_UP: lambda a: self.change_speed(1),
-            Act.SPEED_DOWN: lambda a: self.change_speed(-1),
-            Act.RESTART: lambda a: self.restart(),
-            Act.CLEAR: lambda a: self._edit(self.session.clear()),
-            Act.UNDO: lambda a: self._edit(self.session.undo()),
-            Act.REDO: lambda a: self._edit(self.session.redo()),
-            Act.PREVIEW: lambda a: self.toggle_preview(),
-            Act.BACK: lambda a: self.escape(),
-            Act.CONFIRM: lambda a: self.confirm(),
-            Act.FIRST_FRAME: lambda a: self.seek(0),
-            Act.LAST_FRAME: lambda a: self.seek(self.last_frame),
-        }
-
-    def _watch_bindings(self) -> dict[Act, Handler]:
-        """The keys while watching a replay: play, step, speed, seek; nothing edits the bricks."""
-        return {
-            Act.TOGGLE_RUN: lambda a: self.toggle_run(),
-            Act.RIGHT: lambda a: self.step_frames(1),
-            Act.LEFT: lambda a: self.step_frames(-1),
-            Act.STEP_FORWARD: lambda a: self.step_frames(1),
-            Act.STEP_BACK: lambda a: self.step_frames(-1),
-            Act.RULER: lambda a: self.toggle_ruler(),
-            Act.SPEED_UP: lambda a: self.change_speed(1),
-            Act.SPEED_DOWN: lambda a: self.change_speed(-1),
-            Act.RESTART: lambda a: self.restart(),
-            Act.PREVIEW: lambda a: self.toggle_preview(),
-            Act.BACK: lambda a: self.escape(),
-            Act.CONFIRM: lambda a: self.back() if self.playback.ended else None,
-            Act.FIRST_FRAME: lambda a: self.seek(0),
-            Act.LAST_FRAME: lambda a: self.seek(self.last_frame),
-        }
+    def _init_visit(self) -> None:
+        """What a visit starts with: no cursor, no message, no result yet."""
+        self.cursor: Brick | None = None  #: the keyboard cursor (None: hidden, the mouse is in use)
+        self.assisted = False  #: an AI solution was applied on this visit (the win counts as AI-helped)
+        self.failures: list[LemmingFailure] = []  #: after a lost run: who missed, why and when
+        self.anim = 0.0
+        self.hover: Brick | None = None
+        self.deny: tuple[Brick, float] | None = None
+        self.message = ""           #: one line under the HUD (e.g. why a click was refused)
+        self.message_time = 0.0
+        self.new_best = False
+        self.best_before: int | None = None
+        if self.key is not None:
+            self.best_before = self.app.progress.status(self.key, self.level).best_bricks
+        #: what leaving this level unsolved ends (e.g. an Endless streak): the pause menu asks first
+        self.leave_warning: Callable[[], str] = lambda: ""
+        #: a short note among the top bar's counters (e.g. an Endless streak), kept on narrow windows
+        self.note = ""
+        #: left for the title menu without giving the level up (like closing the window): see :meth:`suspend`
+        self.suspended = False
 
     def add_extension(self, extension: PlayExtension) -> PlayExtension:
         """Register ``extension`` (once, by its name) and return it."""
@@ -292,12 +223,8 @@ class PlayScene(Scene):
         return self.marks().strip_left
 
     def board_area(self, size: tuple[int, int]) -> pygame.Rect:
-        """The rectangle the board is fitted into, for a window of ``size``."""
-        w, h = size
-        top = hud.TOP_BAR + STATUS_STRIP  # the strip holds the status lines
-        ruler = RULER if self.ruler else 0
-        bottom = hud.BOTTOM_BAR + TIMELINE_H + 14  # the timeline sits under the map
-        return pygame.Rect(16 + ruler, top + ruler, max(1, w - 32 - ruler), max(1, h - top - ruler - bottom - 6))
+        """The rectangle the board is fitted into, for a window of ``size`` (:func:`play_board.board_area`)."""
+        return play_board.board_area(size, self.ruler)
 
     def layout(self, size: tuple[int, int] | None = None) -> BoardLayout:
         """The board layout on the app's screen (or a screen of ``size``)."""
@@ -305,29 +232,7 @@ class PlayScene(Scene):
 
     def current_view(self, marks: Marks | None = None) -> FrameView:
         """What the board shows now (``marks``: the extensions' marks, when already read)."""
-        marks = marks if marks is not None else self.marks()
-        released = self.state != PlayState.PLACING
-        hover_ok = self.hover is not None and self.session.cell_problem(self.hover) is None
-        lost = self.state == PlayState.LOST
-        preview = self.preview and not marks.hide_preview
-        return FrameView(
-            level=self.level,
-            bricks=self.bricks,
-            run=self.run,
-            t=self.t,
-            anim=self.anim,
-            released=released,
-            hover=self.hover,
-            hover_ok=hover_ok,
-            deny=(self.deny[0], self.deny[1] / DENY_SECONDS) if self.deny else None,
-            ghost_bricks=marks.ghost_bricks,
-            highlights=marks.highlights,
-            preview=preview or lost,
-            dim=0.0 if marks.claims_board else (0.6 if self.state == PlayState.WON else (0.25 if lost else 0.0)),
-            path_colors=self.path_colors(),
-            tags=(preview or lost) and len(self.level.lemmings) > 1,
-            cursor=self.cursor,
-        )
+        return play_board.frame_view(self, marks if marks is not None else self.marks())
 
     def board_claimed(self) -> bool:
         """True while an extension shows something on the board (e.g. AI solutions): no win/lose panel then."""
@@ -335,7 +240,7 @@ class PlayScene(Scene):
 
     def path_colors(self) -> tuple[tuple[int, int, int], ...]:
         """The lemming/path colours of the chosen palette."""
-        return COLOURBLIND_PATH_COLORS if self.app.settings.palette == Palette.COLOURBLIND else PATH_COLORS
+        return play_board.path_colors(self.app.settings.palette)
 
     # ------------------------------------------------------------------ actions
     def handle_event(self, action: Action) -> None:
@@ -350,20 +255,15 @@ class PlayScene(Scene):
 
     def toggle_run(self) -> None:
         """Space: release the lemmings, pause, resume, or replay after the end."""
-        self._beats(self.playback.toggle())
+        self.beats.take(self.playback.toggle())
 
     def step_frames(self, delta: int) -> None:
         """. / , (and Right/Left once released): pause and move one frame forward/back (exact)."""
-        self._beats(self.playback.step(delta))
+        self.beats.take(self.playback.step(delta))
 
     def seek(self, frame: int) -> None:
         """The timeline, Home / End: pause at ``frame`` (0..N-1; releases the lemmings if waiting)."""
-        self._beats(self.playback.seek(frame))
-
-    def change_speed(self, delta: int) -> None:
-        """+/-: next/previous speed in :data:`SPEEDS` for this visit (the next level of the playlist
-        keeps it); the saved default speed is the Settings screen's alone."""
-        self.say(f"speed {self.playback.change_speed(delta)}x")
+        self.beats.take(self.playback.seek(frame))
 
     def restart(self) -> None:
         """R: back to frame 0, lemmings waiting, bricks kept."""
@@ -371,33 +271,13 @@ class PlayScene(Scene):
         self.new_best = False
         self.failures = []
 
-    def toggle_preview(self) -> None:
-        """P: show/hide the ghost paths of the current bricks (remembered for the next levels)."""
-        self.preview = not self.preview
-        self.app.change_settings(preview=self.preview)
-        self.say("trajectory preview on" if self.preview else "trajectory preview off")
-
-    def toggle_ruler(self) -> None:
-        """N: row/column numbers around the board (remembered)."""
-        self.ruler = not self.ruler
-        self.app.change_settings(ruler=self.ruler)
-        self.say("ruler on" if self.ruler else "ruler off")
-
     def on_exit(self) -> None:
         """Leaving the level: save where the player was, tell the extensions (the assistant stops its
         background solve), stop the par search."""
-        if self.app.resume.dirty:
-            self.app.resume.save()
+        self.resume.save()
         for extension in list(self.extensions.values()):
             extension.on_leave()
-        if self._par is not None:
-            self._par.shutdown()
-
-    def escape(self) -> None:
-        """Esc: close the message on screen and open the pause menu (one press, whatever the messages)."""
-        self.message, self.message_time = "", 0.0
-        self.playback.pause()
-        self.app.open("pause", self)
+        self.beats.shutdown()
 
     def back(self) -> None:
         """Leave the level (back to the scene below: level select or editor)."""
@@ -407,49 +287,6 @@ class PlayScene(Scene):
         """Quitting to the title menu: the level is put aside, not given up (what leaving it would end,
         e.g. an Endless streak, is kept, as when the window is closed)."""
         self.suspended = True
-
-    # ------------------------------------------------------------------ keyboard cursor
-    def _arrow(self, drow: int, dcol: int, action: Action) -> None:
-        """Left/Right: move the cursor while placing (Shift: always); step frames once the lemmings are out."""
-        if self.state == PlayState.PLACING or action.mod & pygame.KMOD_SHIFT:
-            self.move_cursor(drow, dcol)
-        else:
-            self.step_frames(dcol)
-
-    def move_cursor(self, drow: int, dcol: int) -> None:
-        """Arrows: show / move the brick cursor (clamped to the board)."""
-        if self.cursor is None:
-            self.cursor = self.hover if self.hover is not None else self._cursor_home()
-            self.hover = None
-            return
-        r, c = self.cursor
-        self.cursor = (max(0, min(self.level.height - 1, r + drow)), max(0, min(self.level.width - 1, c + dcol)))
-
-    def _on_place(self, action: Action) -> None:
-        self.place_at_cursor()
-
-    def _cursor_home(self) -> Brick:
-        """Where the cursor first appears: below the first lemming's start, else the middle."""
-        if self.level.lemmings:
-            lem = self.level.lemmings[0]
-            return (min(self.level.height - 1, lem.row + 1), lem.col)
-        return (self.level.height // 2, self.level.width // 2)
-
-    def place_at_cursor(self) -> EditResult | None:
-        """Enter / B: place or remove a brick at the cursor (shows the cursor first if hidden)."""
-        if self.cursor is None:
-            self.move_cursor(0, 0)
-            return None
-        return self.click_cell(self.cursor)
-
-    def confirm(self) -> None:
-        """Enter: after a win, the next level; after a loss, try again; while placing, the cursor's brick."""
-        if self.state == PlayState.WON:
-            self.next_level()
-        elif self.state == PlayState.LOST:
-            self.restart()
-        elif self.state == PlayState.PLACING and self.cursor is not None:
-            self.place_at_cursor()
 
     def next_level(self) -> None:
         """Open the next level of the playlist (or go back when there is none)."""
@@ -466,7 +303,7 @@ class PlayScene(Scene):
         result = self.session.toggle(cell)
         if result.ok:
             self.app.sound.play(Sfx.PLACE if result.kind == EditKind.PLACED else Sfx.REMOVE)
-            self._edited()
+            self.edited()
         else:
             self.deny = (cell, DENY_SECONDS)
             self.say(result.reason)
@@ -480,7 +317,7 @@ class PlayScene(Scene):
         changed = self.session.set_bricks(bricks)
         if changed:
             self.assisted = self.assisted or assisted
-            self._edited()
+            self.edited()
         return changed
 
     def say(self, message: str, seconds: float = 2.5) -> None:
@@ -489,51 +326,13 @@ class PlayScene(Scene):
         self.message_time = seconds
 
     # ------------------------------------------------------------------ internals
-    def _on_click(self, action: Action) -> None:
-        cell = self.layout().cell_at(action.pos)
-        if cell is not None:
-            self.click_cell(cell)
-
-    def _on_hover(self, action: Action) -> None:
-        self.hover = self.layout().cell_at(action.pos)
-        if self.hover is not None:
-            self.cursor = None  # the mouse took over
-
-    def _edit(self, changed: bool) -> None:
-        if changed:
-            self._edited()
-
-    def _edited(self) -> None:
+    def edited(self) -> None:
+        """The bricks changed: back to placing, remember them, tell the extensions."""
         if self.state != PlayState.PLACING:
             self.restart()
-        if self.key is not None:  # saved within a second (update), on leaving, and when the game closes
-            self.app.resume.remember(self.key, self.level.puzzle_hash, self.bricks, save=False)
+        self.resume.remember(self.bricks)
         for extension in list(self.extensions.values()):
             extension.on_edit()
-
-    def _beats(self, beats: list[Beat]) -> None:
-        """What the playhead passed: sounds, the attempt when the lemmings leave, the win or the loss."""
-        for beat in beats:
-            self.app.sound.play(BEAT_SOUNDS[beat])
-            if beat == Beat.RELEASED and self.key is not None:
-                self.app.progress.record_attempt(self.key)
-            elif beat == Beat.WON and self.key is not None:
-                self.new_best = self.app.progress.record_win(self.key, self.level, self.bricks,
-                                                             assisted=self.assisted)
-                for msg in self.app.progress.messages[len(self._reported):]:
-                    self.app.toast(msg, 5.0)
-                self._reported = list(self.app.progress.messages)
-                self._start_par_search()
-            elif beat == Beat.LOST:
-                self.failures = explain(self.run)
-
-    def _start_par_search(self) -> None:
-        """After the player's own win: find the level's minimum in the background if unknown."""
-        if self.assisted or self.key is None or self.app.progress.par(self.key, self.level) is not None:
-            return
-        if self._par is None:
-            self._par = ParFinder(self.app.jobs, self, self.app.progress, self.key, self.level)
-        self._par.start()
 
     def par(self) -> int | None:
         """The level's minimum brick count, when known."""
@@ -542,10 +341,7 @@ class PlayScene(Scene):
     def update(self, dt: float) -> None:
         """Advance the playhead when running, and the animations."""
         self.anim += dt
-        self._resume_timer += dt
-        if self.app.resume.dirty and self._resume_timer >= RESUME_SAVE_SECONDS:
-            self._resume_timer = 0.0
-            self.app.resume.save()
+        self.resume.tick(dt)
         if self.deny is not None:
             left = self.deny[1] - dt
             self.deny = (self.deny[0], left) if left > 0 else None
@@ -553,7 +349,7 @@ class PlayScene(Scene):
             self.message_time -= dt
             if self.message_time <= 0:
                 self.message = ""
-        self._beats(self.playback.advance(dt))
+        self.beats.take(self.playback.advance(dt))
         for extension in list(self.extensions.values()):
             extension.update(dt)
 

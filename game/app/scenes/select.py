@@ -18,7 +18,6 @@ from typing import Callable
 
 import pygame
 
-from game.core.level import Level
 from game.core.pack import UNLOCK_FRACTION, group_worlds, migrate_keys, open_worlds_by_counts, world_name
 from game.core.progress import LevelStatus
 from game.core.resume import continue_index
@@ -27,8 +26,8 @@ from game.app.app import App, Scene
 from game.core.catalog import LevelEntry, Section, all_entries, entry_badge
 from game.app.input import Act, Action
 from game.app.render import LevelRenderer
+from game.app.scenes.select_cards import CARD_H, CARD_W, GAP, THUMB_SIZE, draw_card, draw_lock, thumbnail
 
-CARD_W, CARD_H, GAP = 210, 160, 16
 #: Height of a world's header band above its cards.
 HEADER_H = 34
 #: Header of the player's own levels.
@@ -39,30 +38,6 @@ def entry_groups(entries: list[LevelEntry]) -> list[tuple[str, int, int]]:
     """``(name, first, count)`` per group of cards: the pack's worlds in order, then the player's levels."""
     names = [world_name(e.level) if e.section == "pack" else USER_GROUP for e in entries]
     return group_worlds(names)
-
-
-def _thumbnail(level: Level, size: tuple[int, int]) -> pygame.Surface:
-    """A tiny picture of the map: walls, targets, starts."""
-    small = pygame.Surface((level.width, level.height))
-    small.fill((34, 30, 52))
-    colors = {"X": (110, 98, 136), "T": (255, 196, 80), "<": (110, 220, 90), ">": (110, 220, 90)}
-    for r, row in enumerate(level.grid):
-        for c, ch in enumerate(row):
-            if ch in colors:
-                small.set_at((c, r), colors[ch])
-    k = max(1, min(size[0] // level.width, size[1] // level.height))
-    return pygame.transform.scale(small, (level.width * k, level.height * k))
-
-
-def draw_medal(surface: pygame.Surface, center: tuple[int, int]) -> None:
-    """The par medal: a gold coin with a star-like "P" on a ribbon."""
-    cx, cy = center
-    pygame.draw.polygon(surface, (200, 60, 60), [(cx - 8, cy - 14), (cx - 2, cy - 14), (cx - 4, cy - 2)])
-    pygame.draw.polygon(surface, (60, 110, 200), [(cx + 8, cy - 14), (cx + 2, cy - 14), (cx + 4, cy - 2)])
-    pygame.draw.circle(surface, (16, 12, 24), (cx, cy + 2), 12)
-    pygame.draw.circle(surface, hud.GOLD, (cx, cy + 2), 10)
-    pygame.draw.circle(surface, (200, 150, 40), (cx, cy + 2), 10, 2)
-    hud.blit_text(surface, "P", (cx, cy + 3), 18, (16, 12, 24), anchor="center")
 
 
 def first_unsolved(entries: list[LevelEntry], statuses: list[LevelStatus], locked: list[bool] | None = None) -> int:
@@ -323,9 +298,13 @@ class LevelSelectScene(Scene):
             rect = self.card_rect(i, size)
             if rect.bottom < hud.TOP_BAR or rect.top > size[1]:
                 continue
-            self._draw_card(surface, i, entry, rect)
+            thumb = self._thumbs.get(entry.key)
+            if thumb is None:
+                thumb = self._thumbs[entry.key] = thumbnail(entry.level, THUMB_SIZE)
+            draw_card(surface, rect, entry, self.statuses[i], label=entry_badge(self.entries, i),
+                      selected=i == self.cursor, thumb=thumb)
             if self.locked[i]:
-                self._draw_lock(surface, rect)
+                draw_lock(surface, rect)
         surface.set_clip(previous_clip)
         bar = hud.top_bar(surface)
         hud.blit_text(surface, "Choose a level", (16, bar.centery), 36, hud.WHITE, anchor="midleft")
@@ -352,62 +331,3 @@ class LevelSelectScene(Scene):
             note, color = f"locked: solve {self.need_before(group)} levels of {prev}", hud.MUTED
         hud.blit_text(surface, note, (rect.right - 4, rect.centery), 22, color, anchor="midright")
         pygame.draw.line(surface, hud.PANEL_EDGE, (rect.left, rect.bottom), (rect.right, rect.bottom), 1)
-
-    def _draw_lock(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
-        """Dim a locked card and draw a padlock on it."""
-        shade = pygame.Surface(rect.size, pygame.SRCALPHA)
-        shade.fill((12, 10, 20, 150))
-        surface.blit(shade, rect.topleft)
-        cx, cy = rect.centerx, rect.top + 58
-        body = pygame.Rect(0, 0, 30, 24)
-        body.midtop = (cx, cy)
-        pygame.draw.arc(surface, hud.MUTED, pygame.Rect(cx - 10, cy - 16, 20, 30), 0, 3.1416, 4)
-        pygame.draw.rect(surface, hud.MUTED, body, border_radius=4)
-        pygame.draw.circle(surface, (16, 12, 24), (cx, cy + 10), 4)
-
-    def _draw_card(self, surface: pygame.Surface, i: int, entry: LevelEntry, rect: pygame.Rect) -> None:
-        st = self.statuses[i]
-        selected = i == self.cursor
-        edge = hud.GOLD if selected else ((90, 170, 90) if st.solved and not st.changed else hud.PANEL_EDGE)
-        hud.panel(surface, rect, alpha=240 if selected else 215, edge=edge)
-        if selected:
-            pygame.draw.rect(surface, hud.GOLD, rect.inflate(6, 6), 2, border_radius=12)
-        thumb = self._thumbs.get(entry.key)
-        if thumb is None:
-            thumb = self._thumbs[entry.key] = _thumbnail(entry.level, (CARD_W - 24, CARD_H - 70))
-        surface.blit(thumb, thumb.get_rect(midtop=(rect.centerx, rect.top + 12)))
-        label = entry_badge(self.entries, i)
-        hud.badge(surface, label, (rect.left + 10, rect.top + 14), hud.GOLD if entry.section == "pack" else hud.BLUE,
-                  anchor="topleft", size=22)
-        title = entry.title
-        while hud.text(title, 22).get_width() > CARD_W - 16 and len(title) > 4:
-            title = title[:-2].rstrip() + "\u2026" if not title.endswith("\u2026") else title[:-2] + "\u2026"
-        hud.blit_text(surface, title, (rect.centerx, rect.bottom - 48), 22, hud.WHITE, anchor="midtop")
-        lv = entry.level
-        info = f"{hud.plural(len(lv.lemmings), 'lemming')} \u00b7 {hud.plural(lv.budget, 'brick')}"
-        own = st.solved and not st.changed and st.own_best is not None
-        if own and st.own_best is not None:
-            info = f"your best: {hud.plural(st.own_best, 'brick')}"
-        elif st.solved and not st.changed and st.assisted:
-            info = "solved with AI help"
-        elif st.solved and st.best_bricks is not None:
-            info = f"best {hud.plural(st.best_bricks, 'brick')}"
-        hud.blit_text(surface, hud.fit_text(info, 20, CARD_W - 12), (rect.centerx, rect.bottom - 24), 20, hud.MUTED,
-                      anchor="midtop")
-        if st.solved:
-            cx, cy = rect.right - 22, rect.top + 22
-            ai_only = st.assisted and st.own_best is None and not st.changed
-            color = (255, 160, 60) if st.changed else (hud.BLUE if ai_only else hud.GREEN)
-            pygame.draw.circle(surface, (16, 12, 24), (cx, cy), 14)
-            pygame.draw.circle(surface, color, (cx, cy), 12)
-            if st.changed:
-                hud.blit_text(surface, "!", (cx, cy + 1), 26, (16, 12, 24), anchor="center")
-            elif ai_only:  # solved, but only with an AI solution: "AI" instead of a check mark
-                hud.blit_text(surface, "AI", (cx, cy + 1), 18, (16, 12, 24), anchor="center")
-            else:
-                pygame.draw.lines(surface, (16, 12, 24), False, [(cx - 6, cy), (cx - 2, cy + 5), (cx + 6, cy - 5)], 3)
-            if st.par_medal and not st.changed:
-                draw_medal(surface, (cx - 30, cy))
-        if st.changed:
-            hud.badge(surface, "changed since solved", (rect.centerx, rect.top + 50), (255, 160, 60),
-                      anchor="center", size=18)

@@ -9,7 +9,8 @@ from typing import Callable, Iterator
 import pygame
 import pytest
 
-from game.app.app import App, FixedClock
+from game.app.app import App
+from game.app.display import FixedClock
 from game.app.compose import build_app
 from game.app.scenes.editor import EditorScene
 

@@ -19,10 +19,11 @@ from game.core.simulation import simulate
 from game.core.level import Level, cell_words
 from game.core.progress import ProgressStore, default_progress_path
 from game.core.storage import user_exports_dir
-from game.app.app import App, FixedClock
+from game.app.app import App
+from game.app.display import FixedClock
 from game.app.compose import build_app
 from game.app.jobs import Job
-from game.app.assistant import SOLVER_CYCLE, Assistant, assistant_of, controller, tasks
+from game.app.assistant import SOLVER_CYCLE, Assistant, assistant_of, background, tasks
 from game.app.assistant.state import solver_title
 from game.core.catalog import pack_entries
 from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
@@ -225,7 +226,7 @@ def gated_gif_jobs(gate: Path) -> Callable[..., Job]:
 def test_g_exports_the_run_on_screen_without_stalling(app: App, monkeypatch: pytest.MonkeyPatch,
                                                       tmp_path: Path) -> None:
     gate = tmp_path / "write-the-gif"
-    monkeypatch.setattr(controller, "gif_job", gated_gif_jobs(gate))
+    monkeypatch.setattr(background, "gif_job", gated_gif_jobs(gate))
     scene = open_original(app)
     press(app, pygame.K_s)
     wait_idle(app, assistant_of(scene))

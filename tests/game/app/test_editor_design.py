@@ -13,7 +13,8 @@ import pygame
 import pytest
 
 from game.app import hud
-from game.app.app import App, FixedClock
+from game.app.app import App
+from game.app.display import FixedClock
 from game.app.compose import build_app
 from game.app.scenes.dialogs import TextPrompt
 from game.app.scenes.editor import EditorScene

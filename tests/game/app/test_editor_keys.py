@@ -11,7 +11,8 @@ import pygame
 import pytest
 
 from game.app import hud
-from game.app.app import App, FixedClock
+from game.app.app import App
+from game.app.display import FixedClock
 from game.app.compose import build_app
 from game.app.input import Act
 from game.app.scenes import editor_help, editor_view, pause

@@ -8,7 +8,8 @@ import pygame
 import pytest
 
 from game.app import hud
-from game.app.app import App, FixedClock
+from game.app.app import App
+from game.app.display import FixedClock
 from game.app.compose import build_app
 
 LONG = ("progress.json unusable (not valid JSON (line 1, column 2)); moved to "

@@ -9,7 +9,8 @@ import pygame
 import pytest
 
 from game.core.settings import Settings, SettingsStore, default_settings_path
-from game.app.app import App, FixedClock
+from game.app.app import App
+from game.app.display import FixedClock
 from game.app.compose import build_app
 from game.app.input import KEY_BINDINGS, Act, rebind
 from game.app.scenes.keys import KeysScene

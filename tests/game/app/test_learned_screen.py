@@ -18,7 +18,8 @@ from ai.learning.player import RulePicture, load_runs, offered_solvers, record_r
 from game.core.level import Level
 from game.core.storage import user_data_dir
 from game.app import hud
-from game.app.app import App, FixedClock
+from game.app.app import App
+from game.app.display import FixedClock
 from game.app.compose import build_app
 from game.app.jobs import Execution
 from game.app.scenes import learned

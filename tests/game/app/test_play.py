@@ -11,7 +11,8 @@ from game.core.level import Level
 from game.core.physics_catalog import resolve
 from game.core.progress import ProgressStore, default_progress_path
 from game.app import hud
-from game.app.app import App, FixedClock
+from game.app.app import App
+from game.app.display import FixedClock
 from game.app.compose import build_app
 from game.core.catalog import pack_entries
 from game.app.scenes.play import BASE_FPS, PlayScene, PlayState

@@ -11,7 +11,8 @@ import pytest
 
 from game.core.progress import ProgressStore, default_progress_path
 from game.core.settings import Palette, SettingsStore, default_settings_path
-from game.app.app import App, FixedClock
+from game.app.app import App
+from game.app.display import FixedClock
 from game.app.compose import build_app
 from game.core.catalog import LevelEntry, pack_entries
 from game.app.scenes.menu import MenuScene
@@ -471,7 +472,7 @@ def test_status_lines_never_cover_the_board(app: App) -> None:
     lines = scene.status_strip_lines()
     assert len(lines) == 2 and "third" in lines[1]
     app.run_frames(1)
-    from game.app.scenes.play import STATUS_STRIP
+    from game.app.scenes.play_draw import STATUS_STRIP
     from game.app import hud
 
     assert scene.layout().rect.top >= hud.TOP_BAR + STATUS_STRIP

@@ -27,7 +27,7 @@ import pytest
 from ai import facade
 import ai.kernel.process
 from game.core.catalog import pack_entries
-from game.app.app import FixedClock
+from game.app.display import FixedClock
 from game.app.compose import build_app
 from game.app.assistant import assistant_of
 from game.app.assistant.controller import Assistant

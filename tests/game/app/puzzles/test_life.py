@@ -8,7 +8,8 @@ import pygame
 from game.core.puzzles.life.puzzle import LifePuzzle
 from game.core.puzzles.life.rules import step
 from ai.facade import LifeHintKind
-from game.app.app import App, FixedClock
+from game.app.app import App
+from game.app.display import FixedClock
 from game.app.compose import build_app
 from game.app.puzzles.life import LifeScene
 from tests.game.app.conftest import click, press

@@ -11,13 +11,14 @@ import pygame
 import pytest
 
 from game.app import hud
-from game.app.app import App, FixedClock
+from game.app.app import App
+from game.app.display import FixedClock
 from game.app.compose import build_app
 from game.app.jobs import Execution
 from ai.facade import mines_first_click
-from game.app.puzzles.mines import ENDGAME_LEGEND, MinesScene, where
+from game.app.puzzles.mines import MinesScene
 from game.app.puzzles.mines_view import (
-    BAND_LINES, BAND_SIZE, ODDS_LEGEND, RULE, compute_layout, number_size, odds_size, percent,
+    BAND_LINES, BAND_SIZE, ENDGAME_LEGEND, ODDS_LEGEND, RULE, compute_layout, number_size, odds_size, percent, where,
 )
 from game.core.puzzles.mines import Difficulty, FirstClick, MinesBoard, MinesStatus, neighbours
 from game.core.puzzles.mines_records import BoardRecord

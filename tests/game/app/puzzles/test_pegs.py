@@ -15,7 +15,7 @@ import pytest  # noqa: E402
 
 from game.core.puzzles.pegs import Jump, Refusal  # noqa: E402
 from game.core.puzzles.pegs_openings import CLASS_EXPLANATION, CLASS_SHORT, FRENCH_GOAL, FRENCH_HOLE  # noqa: E402
-from game.app.app import FixedClock  # noqa: E402
+from game.app.display import FixedClock  # noqa: E402
 from game.app.compose import build_app  # noqa: E402
 from game.app.jobs import Execution  # noqa: E402
 from game.app.puzzles.pegs import PegsAsk, PegsScene  # noqa: E402

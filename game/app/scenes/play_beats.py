@@ -1,0 +1,82 @@
+"""What the play scene makes of the beats its playhead passes (:class:`game.core.playback.Beat`).
+
+Each beat has its sound; the release counts an attempt, a win is recorded (a new best, the progress
+store's new messages as toasts) and starts the search for the level's minimum when it is unknown
+(:class:`~game.app.par.ParFinder`, in the background), and a loss explains each missed lemming
+(:func:`game.core.outcome.explain`).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from game.core.level import Brick, Level
+from game.core.outcome import LemmingFailure, explain
+from game.core.playback import Beat
+from game.core.simulation import Run
+from game.app.app import App
+from game.app.par import ParFinder
+from game.app.sound import Sfx
+
+#: The sound of each beat of the playback.
+BEAT_SOUNDS = {Beat.RELEASED: Sfx.RELEASE, Beat.EXIT: Sfx.EXIT, Beat.LAND: Sfx.LAND, Beat.TURN: Sfx.TURN,
+               Beat.WON: Sfx.WIN, Beat.LOST: Sfx.LOSE}
+
+
+class BeatHost(Protocol):
+    """What the beats read and write of the play scene."""
+
+    new_best: bool
+    failures: list[LemmingFailure]
+
+    @property
+    def app(self) -> App: ...
+    @property
+    def key(self) -> str | None: ...
+    @property
+    def level(self) -> Level: ...
+    @property
+    def bricks(self) -> tuple[Brick, ...]: ...
+    @property
+    def assisted(self) -> bool: ...
+    @property
+    def run(self) -> Run: ...
+
+
+class BeatEffects:
+    """The sounds, records and explanations of one play scene's beats (``host``), and its par search."""
+
+    def __init__(self, host: BeatHost) -> None:
+        self.host = host
+        self._reported: list[str] = list(host.app.progress.messages)
+        self._par: ParFinder | None = None  #: the background par search
+
+    def take(self, beats: list[Beat]) -> None:
+        """What the playhead passed: sounds, the attempt when the lemmings leave, the win or the loss."""
+        host, app = self.host, self.host.app
+        for beat in beats:
+            app.sound.play(BEAT_SOUNDS[beat])
+            if beat == Beat.RELEASED and host.key is not None:
+                app.progress.record_attempt(host.key)
+            elif beat == Beat.WON and host.key is not None:
+                host.new_best = app.progress.record_win(host.key, host.level, host.bricks, assisted=host.assisted)
+                for msg in app.progress.messages[len(self._reported):]:
+                    app.toast(msg, 5.0)
+                self._reported = list(app.progress.messages)
+                self._start_par_search(host.key)
+            elif beat == Beat.LOST:
+                host.failures = explain(host.run)
+
+    def _start_par_search(self, key: str) -> None:
+        """After the player's own win: find the level's minimum in the background if unknown."""
+        host = self.host
+        if host.assisted or host.app.progress.par(key, host.level) is not None:
+            return
+        if self._par is None:
+            self._par = ParFinder(host.app.jobs, host, host.app.progress, key, host.level)
+        self._par.start()
+
+    def shutdown(self) -> None:
+        """Stop the par search (leaving the level)."""
+        if self._par is not None:
+            self._par.shutdown()
