@@ -11,7 +11,7 @@ Every solution is replayed by :class:`game.core.puzzles.pegs.Board` before it is
 Memory is bounded with or without a time limit: a search whose table of dead positions reaches its cap
 (:data:`ai.puzzles.pegs.search.MAX_DEAD`) stops, and the answer says so (``stopped``, with ``message``).
 
->>> from game.core.puzzles.pegs import english, french
+>>> from game.core.puzzles.pegs_boards import english, french
 >>> board, start = french()
 >>> result = solve(board, start)
 >>> result.status.value, result.proof.value
