@@ -38,7 +38,9 @@ from ai.learning.curves import MODEL_CURVES, REGIME_CURVES, Curves, learning_cur
 from ai.learning.learn import learn_positions, learn_rules
 from ai.learning.observations import ordinary_games
 from ai.learning.observations_file import load_observations
-from ai.learning.physics_learner import agreement, engine_for, learn_by_asking, learn_physics
+from ai.learning.physics_agreement import agreement
+from ai.learning.physics_asking import engine_for, learn_by_asking
+from ai.learning.physics_learner import learn_physics
 from ai.learning.player import Knowledge, RulePicture, knowledge, offered_solvers, physics_key, record_run
 from ai.puzzles.life.hint import HintKind as LifeHintKind
 from ai.puzzles.life.hint import LifeHint

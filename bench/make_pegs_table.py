@@ -13,7 +13,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ai.puzzles.pegs.table import MIN_PEGS, TABLE_PATH, build_table, encode  # noqa: E402
-from game.core.puzzles.pegs import english  # noqa: E402
+from game.core.puzzles.pegs_boards import english  # noqa: E402
 
 
 def main() -> None:

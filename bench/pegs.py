@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from ai.kernel.context import SolveContext  # noqa: E402
 from ai.puzzles.pegs import IpUse, PegsStatus, hint, solve  # noqa: E402
 from ai.puzzles.pegs.learn import learn, random_games, verify  # noqa: E402
-from game.core.puzzles.pegs import english, french  # noqa: E402
+from game.core.puzzles.pegs_boards import english, french  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 

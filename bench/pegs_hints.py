@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ai.kernel.context import SolveContext  # noqa: E402
 from ai.puzzles.pegs import hint  # noqa: E402
-from game.core.puzzles.pegs import Board, english, french  # noqa: E402
+from game.core.puzzles.pegs import Board  # noqa: E402
+from game.core.puzzles.pegs_boards import english, french  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 

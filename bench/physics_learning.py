@@ -24,7 +24,8 @@ import time
 import numpy as np
 
 from ai.learning.observations import ordinary_games, random_game
-from ai.learning.physics_learner import agreement, learn_physics
+from ai.learning.physics_agreement import agreement
+from ai.learning.physics_learner import learn_physics
 from game.core.physics import random_physics
 from game.core.physics_catalog import SHIPPED
 

@@ -165,22 +165,38 @@ def _leaf_probes(model: TreeModel, data: Dataset, space: UInt8Array, seen: npt.N
             if rank == 1:
                 xr = xr[informative[rows]]
             const = np.flatnonzero((xr == xr[:1]).all(axis=0))
-            tested = {f for f, _ in lits}
-            cands: list[npt.NDArray[np.uint8]] = []
-            for f in rng.permutation(const):
-                if int(f) in tested:
-                    continue
-                flipped = xr.copy()
-                flipped[:, f] ^= 1
-                keys = pack_rows(flipped)
-                pos = np.clip(np.searchsorted(sorted_keys, keys), 0, len(sorted_keys) - 1)
-                ok = (sorted_keys[pos] == keys) & ~seen_sorted[pos]
-                if ok.any():
-                    choice = rng.choice(np.flatnonzero(ok))
-                    cands.append(flipped[choice])
+            cands = _flipped_unseen(xr, const, {f for f, _ in lits}, sorted_keys, seen_sorted, rng)
             if cands:
                 groups.append((rank, cands))
-    picked: list[npt.NDArray[np.uint8]] = []
+    picked = _round_robin(groups)
+    if not picked:
+        return np.zeros((0, N_FEATURES), dtype=np.uint8)
+    out = np.unique(np.stack(picked), axis=0, return_index=True)[1]
+    return np.stack(picked)[np.sort(out)]
+
+
+def _flipped_unseen(xr: UInt8Array, const: npt.NDArray[np.intp], tested: set[int], sorted_keys: npt.NDArray[np.int64],
+                    seen_sorted: npt.NDArray[np.bool_], rng: np.random.Generator) -> list[UInt8Array]:
+    """Per feature of ``const`` the leaf does not test (in random order): one of the leaf's examples ``xr`` with
+    that feature flipped, when some flip gives a configuration of the space (``sorted_keys``) never seen."""
+    cands: list[UInt8Array] = []
+    for f in rng.permutation(const):
+        if int(f) in tested:
+            continue
+        flipped = xr.copy()
+        flipped[:, f] ^= 1
+        keys = pack_rows(flipped)
+        pos = np.clip(np.searchsorted(sorted_keys, keys), 0, len(sorted_keys) - 1)
+        ok = (sorted_keys[pos] == keys) & ~seen_sorted[pos]
+        if ok.any():
+            choice = rng.choice(np.flatnonzero(ok))
+            cands.append(flipped[choice])
+    return cands
+
+
+def _round_robin(groups: list[tuple[int, list[UInt8Array]]]) -> list[UInt8Array]:
+    """The probes of rank 0 then rank 1, taken round-robin over their leaves' lists."""
+    picked: list[UInt8Array] = []
     for rank in (0, 1):
         queues = [c for r, c in groups if r == rank]
         depth = 0
@@ -189,10 +205,7 @@ def _leaf_probes(model: TreeModel, data: Dataset, space: UInt8Array, seen: npt.N
                 if depth < len(q):
                     picked.append(q[depth])
             depth += 1
-    if not picked:
-        return np.zeros((0, N_FEATURES), dtype=np.uint8)
-    out = np.unique(np.stack(picked), axis=0, return_index=True)[1]
-    return np.stack(picked)[np.sort(out)]
+    return picked
 
 
 def choose_queries(

@@ -1,6 +1,6 @@
 """The shortest rule list that explains the observations, found by CP-SAT: directions and rules at once.
 
-The decision-list search of :func:`ai.learning.physics_learner.decision_list` is a beam over one table,
+The decision-list search of :func:`ai.learning.decision_list.decision_list` is a beam over one table,
 and with positions only that table comes from directions named beforehand; both steps can miss the
 shortest list.  :func:`shortest_list` asks one model for both: a direction per lemming and frame (as
 :func:`ai.learning.hidden_directions.infer_directions`; fixed where observed) and a list of ``K`` rules

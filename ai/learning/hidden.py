@@ -208,15 +208,9 @@ def _pack(rows: npt.NDArray[np.bool_]) -> IntArray:
     return packed
 
 
-def infer_hidden_states(observations: list[Observation], ctx: SolveContext | None = None) -> list[IntArray]:
-    """A hidden state per lemming and frame (``(L, N)`` per observation) such that the move and the
-    next state are functions of (neighbourhood, state), with the fewest state-changing table
-    entries; ``h`` at frame 0 is the start marker (naming the states after the markers).
-
-    Raises ``ValueError`` when no assignment exists (the observations are not a hidden-state
-    machine over this neighbourhood) or CP-SAT finds none in time; :class:`ai.kernel.context.SolveStopped`
-    once ``ctx`` (None: no limit of its own) stops; the CP-SAT search gets at most :data:`INFER_SECONDS` s."""
-    model = cp_model.CpModel()
+def _observed_moves(observations: list[Observation]) -> tuple[list[IntArray], list[IntArray], dict[int, set[int]]]:
+    """Per observation the packed neighbourhood keys ``(L, N)`` and the window index of each move ``(L, N-1)``,
+    and per key the window indices seen from it (``ValueError`` when a lemming moved more than one cell)."""
     env_keys = []
     deltas = []
     for obs in observations:
@@ -229,6 +223,37 @@ def infer_hidden_states(observations: list[Observation], ctx: SolveContext | Non
     for keys, dl in zip(env_keys, deltas):
         for k, dd in zip(keys[:, :-1].reshape(-1).tolist(), dl.reshape(-1).tolist()):
             seen.setdefault(k, set()).add(dd)
+    return env_keys, deltas, seen
+
+
+def _solve(model: cp_model.CpModel, ctx: SolveContext | None) -> cp_model.CpSolver:
+    """The solved hidden-state model, within :data:`INFER_SECONDS` s and ``ctx`` (``ValueError``: no solution)."""
+    ctx = (ctx if ctx is not None else SolveContext.create(solver="hidden")).child(time_limit=INFER_SECONDS)
+    ctx.check()
+    solver = cp_model.CpSolver()
+    remaining = ctx.remaining()
+    if remaining is not None:
+        solver.parameters.max_time_in_seconds = max(0.001, remaining)
+    solver.parameters.num_search_workers = 1
+    leave_ctrl_c_to_python(solver)
+    with ctx.watch(solver.stop_search):
+        code = solver.solve(model)
+    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        ctx.check()
+        raise ValueError("no hidden-state rule table explains the observed positions")
+    return solver
+
+
+def infer_hidden_states(observations: list[Observation], ctx: SolveContext | None = None) -> list[IntArray]:
+    """A hidden state per lemming and frame (``(L, N)`` per observation) such that the move and the
+    next state are functions of (neighbourhood, state), with the fewest state-changing table
+    entries; ``h`` at frame 0 is the start marker (naming the states after the markers).
+
+    Raises ``ValueError`` when no assignment exists (the observations are not a hidden-state
+    machine over this neighbourhood) or CP-SAT finds none in time; :class:`ai.kernel.context.SolveStopped`
+    once ``ctx`` (None: no limit of its own) stops; the CP-SAT search gets at most :data:`INFER_SECONDS` s."""
+    model = cp_model.CpModel()
+    env_keys, deltas, seen = _observed_moves(observations)
     nxt: dict[tuple[int, int], Any] = {}
     sel: dict[tuple[int, int, int], Any] = {}
 
@@ -262,19 +287,7 @@ def infer_hidden_states(observations: list[Observation], ctx: SolveContext | Non
                     model.add(h2 == next_var(k, a)).only_enforce_if(when)
         hvars.append(per)
     model.minimize(sum(v if a == 0 else 1 - v for (k, a), v in nxt.items()))
-    ctx = (ctx if ctx is not None else SolveContext.create(solver="hidden")).child(time_limit=INFER_SECONDS)
-    ctx.check()
-    solver = cp_model.CpSolver()
-    remaining = ctx.remaining()
-    if remaining is not None:
-        solver.parameters.max_time_in_seconds = max(0.001, remaining)
-    solver.parameters.num_search_workers = 1
-    leave_ctrl_c_to_python(solver)
-    with ctx.watch(solver.stop_search):
-        code = solver.solve(model)
-    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        ctx.check()
-        raise ValueError("no hidden-state rule table explains the observed positions")
+    solver = _solve(model, ctx)
     return [np.array([[solver.value(v) for v in hs] for hs in per], dtype=np.int64).reshape(len(per), -1)
             for per in hvars]
 

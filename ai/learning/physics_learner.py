@@ -7,7 +7,7 @@ cover; the rest is generalised by the shortest ordered list of rules that explai
 found by CP-SAT (:func:`ai.learning.exact_list.shortest_list`; a rule's move always requires its cell
 free, so every answer is in the class).  Left and right are mirror images by construction, which is why
 one game of a few lemmings can be enough.  When CP-SAT does not settle the shortest list in its work
-cap, :func:`decision_list` (a beam search, each rule the purest, most general conjunction of at most four
+cap, :func:`ai.learning.decision_list.decision_list` (a beam search, each rule the purest, most general conjunction of at most four
 cell conditions) answers instead.
 
 Whether targets stop lemmings is read from lemmings that stood on a target: one that moved on says
@@ -21,7 +21,11 @@ tell a physics from its mirror image; the learned one is named so that a lemming
 ahead (:mod:`ai.learning.naming`), unless some directions were observed (a level's start markers), which
 then name left and right.
 
+Learning by asking an engine is :mod:`ai.learning.physics_asking`; comparing a learned physics with the true
+one, :mod:`ai.learning.physics_agreement`.
+
 >>> from game.core.physics_catalog import SHIPPED
+>>> from game.core.physics_views import same_behaviour
 >>> from ai.learning.observations import random_game
 >>> rng = np.random.default_rng(0)
 >>> result = learn_physics([random_game(rng, SHIPPED["climber"]) for _ in range(3)])
@@ -32,13 +36,13 @@ then name left and right.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import combinations, product
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from ai.kernel.context import SolveContext
+from ai.learning.decision_list import decision_list
 from ai.learning.exact_list import rival, shortest_list
 from ai.learning.hidden_directions import (
     HIDDEN_BEAM,
@@ -47,122 +51,19 @@ from ai.learning.hidden_directions import (
     implied_directions,
     infer_directions,
     outcome_ids,
-    outcome_of,
     simplify,
 )
 from ai.learning.model_steps import distinct_steps, sample_steps
 from ai.learning.naming import ahead_sign, mirrored
-from ai.learning.observations import MIRROR, Game, Steps, observe, random_game, steps_of
-from game.core.level import Level
-from game.core.physics import CLASSIC, CONFIGS, NEIGHBOURS, Physics, Rule
-from game.core.physics_views import moves_alike, same_behaviour, views
-from game.core.simulation import simulate
+from ai.learning.observations import MIRROR, Game, Steps, steps_of
+from game.core.physics import CONFIGS, NEIGHBOURS, Physics
+from game.core.physics_views import moves_alike, views
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
-#: The most cell conditions one learned rule may hold.
-MAX_CONDITIONS = 4
 STAY = -1  #: marker for "no example" in outcome tables
 OUTCOMES = 18  #: outcome numbers 0..17 (:func:`~ai.learning.hidden_directions.outcome_ids`)
-
-
-@dataclass(frozen=True)
-class Conjunctions:
-    """Every conjunction of at most :data:`MAX_CONDITIONS` cell conditions, with the configurations it matches."""
-
-    care: IntArray
-    value: IntArray
-    size: IntArray
-    matches: BoolArray  #: ``(conjunctions, 256)``
-
-    @classmethod
-    def build(cls, most: int = MAX_CONDITIONS) -> Conjunctions:
-        """All of them, smallest first."""
-        care, value, size = [], [], []
-        for k in range(most + 1):
-            for bits in combinations(range(len(NEIGHBOURS)), k):
-                mask = sum(1 << b for b in bits)
-                for values in product((0, 1), repeat=k):
-                    care.append(mask)
-                    value.append(sum(v << b for v, b in zip(values, bits)))
-                    size.append(k)
-        c, v = np.array(care, dtype=np.int64), np.array(value, dtype=np.int64)
-        configs = np.arange(CONFIGS, dtype=np.int64)
-        matches = (configs[None, :] & c[:, None]) == v[:, None]
-        return cls(c, v, np.array(size, dtype=np.int64), matches)
-
-    def rule(self, index: int, outcome: int) -> Rule:
-        """Conjunction ``index`` with ``outcome`` as a :class:`Rule`."""
-        when = tuple(sorted((NEIGHBOURS[b], bool(self.value[index] >> b & 1))
-                            for b in range(len(NEIGHBOURS)) if self.care[index] >> b & 1))
-        dr, da, turn = outcome_of(outcome)
-        return Rule(when, (dr, da), turn)
-
-
-_CONJUNCTIONS: list[Conjunctions] = []
-
-
-def conjunctions() -> Conjunctions:
-    """The conjunctions, built once per process."""
-    if not _CONJUNCTIONS:
-        _CONJUNCTIONS.append(Conjunctions.build())
-    return _CONJUNCTIONS[0]
-
-
-def _pure_rules(conj: Conjunctions, table: IntArray, remaining: BoolArray, top: int) -> list[tuple[int, int, int]]:
-    """The ``top`` best rules for the configurations still unexplained: ``(score, conjunction, outcome)``,
-    each pure (every unexplained configuration it covers has its outcome), most covered first, then
-    fewest conditions; a move's cell is always required free."""
-    out: list[tuple[int, int, int]] = []
-    for outcome in np.unique(table[remaining]).tolist():
-        dr, da, _ = outcome_of(outcome)
-        allowed = np.ones(len(conj.care), dtype=bool)
-        if (dr, da) != (0, 0):
-            bit = 1 << NEIGHBOURS.index((dr, da))
-            allowed = ((conj.care & bit) != 0) & ((conj.value & bit) == 0)
-        wrong = remaining & (table != outcome)
-        right = remaining & (table == outcome)
-        pure = allowed & ~conj.matches[:, wrong].any(axis=1)
-        cover = np.where(pure, conj.matches[:, right].sum(axis=1), -1)
-        score = cover * 16 - conj.size
-        for index in np.argsort(-score, kind="stable")[:top].tolist():
-            if cover[index] > 0:
-                out.append((int(score[index]), index, outcome))
-    out.sort(key=lambda item: -item[0])
-    return out[:top]
-
-
-_Partial = tuple[tuple[tuple[int, int], ...], BoolArray, int]  # a list being grown: rules, unexplained, conditions
-
-
-def decision_list(table: IntArray, *, width: int = 4, ctx: SolveContext | None = None) -> tuple[Rule, ...]:
-    """The shortest decision list found explaining ``table`` (per configuration an outcome, or -1 for never
-    seen): a beam search (``width`` partial lists, each grown by its ``width`` best pure rules,
-    :func:`_pure_rules`); among the complete lists the one with the fewest rules, then conditions."""
-    conj = conjunctions()
-    beam: list[_Partial] = [((), table >= 0, 0)]
-    finished: list[tuple[int, int, tuple[tuple[int, int], ...]]] = []
-    while beam:
-        grown: list[_Partial] = []
-        for rules, remaining, conditions in beam:
-            if ctx is not None:
-                ctx.check()
-            if not remaining.any():
-                finished.append((len(rules), conditions, rules))
-                continue
-            for _score, index, outcome in _pure_rules(conj, table, remaining, width):
-                grown.append((rules + ((index, outcome),), remaining & ~conj.matches[index],
-                              conditions + int(conj.size[index])))
-        grown.sort(key=lambda p: (len(p[0]) + bool(p[1].any()), int(p[1].sum()), p[2]))
-        beam = grown[:width]
-    if not finished:
-        return ()
-    _, _, best = min(finished)
-    learned = [conj.rule(index, outcome) for index, outcome in best]
-    while learned and learned[-1].when == () and (learned[-1].move, learned[-1].turn) == ((0, 0), False):
-        learned.pop()  # "otherwise stay" is what no rule means already
-    return tuple(learned)
 
 
 @dataclass(frozen=True)
@@ -258,7 +159,7 @@ def describe_config(config: int) -> str:
 
 def fit(ev: Evidence, *, name: str, positions_only: bool, example_count: int,
         ctx: SolveContext | None = None, width: int = 4) -> LearnedPhysics:
-    """The smallest-list physics explaining ``ev`` (the beam, :func:`decision_list`), with whether
+    """The smallest-list physics explaining ``ev`` (the beam, :func:`ai.learning.decision_list.decision_list`), with whether
     targets stop lemmings decided."""
     rules = decision_list(ev.table, width=width, ctx=ctx)
     return report(ev, Physics(name, ev.moved_on_target == 0, rules), positions_only=positions_only,
@@ -413,126 +314,3 @@ def _size(physics: Physics) -> tuple[int, int, int]:
     """How long a physics is to say: rules, then conditions, then turns."""
     return (len(physics.rules), sum(len(rule.when) for rule in physics.rules),
             sum(rule.turn for rule in physics.rules))
-
-
-def engine_for(physics: Physics) -> Callable[[Any], Game]:
-    """An engine to ask: runs a query level under ``physics`` (which the learner never reads)."""
-    return lambda level: observe(level, physics=physics)
-
-
-@dataclass(frozen=True)
-class Agreement:
-    """How a learned physics compares with the true one on large unseen maps."""
-
-    lemmings: int  #: lemmings compared
-    alike: int  #: lemmings whose positions agree at every frame
-    flipped: bool  #: the learned directions are named the other way round (positions only)
-    table_exact: bool  #: the tables agree on all 256 configurations and targets alike
-    #: positions agree from any start on any map (:func:`~game.core.physics_views.moves_alike`; when ``flipped``,
-    #: with every start direction of the learned physics reversed: positions alone cannot name left and right)
-    proved: bool = False
-    #: positions agree from any start on any map with the directions named as the true physics names them
-    same_names: bool = False
-
-    @property
-    def exact(self) -> bool:
-        """Every lemming moved exactly like under the true physics."""
-        return self.alike == self.lemmings
-
-
-def agreement(learned: Physics, truth: Physics, *, seed: int = 12345, maps: int = 3, height: int = 48,
-              width: int = 64, lemmings: int = 600, frames: int = 60, ctx: SolveContext | None = None) -> Agreement:
-    """Release ``lemmings`` on ``maps`` large random maps under both physics and compare positions
-    frame by frame; with positions only the learner may name the directions the other way round, so
-    the learned physics is also tried with every start direction reversed.  ``ctx`` (default: no limit) is
-    checked between the runs (:class:`ai.kernel.context.SolveStopped`)."""
-    rng = np.random.default_rng(seed)
-    total = best_alike = 0
-    alike = {False: 0, True: 0}
-    for _ in range(maps):
-        if ctx is not None:
-            ctx.check()
-        truth_game = random_game(rng, truth, height=height, width=width, lemmings=lemmings, frames=frames)
-        total += len(truth_game.positions)
-        for flip in (False, True):
-            if ctx is not None:
-                ctx.check()
-            alike[flip] += _alike(truth_game, learned, flip)
-    flipped = alike[True] > alike[False]
-    best_alike = alike[flipped]
-    same_names = moves_alike(truth, learned)
-    return Agreement(total, best_alike, flipped, same_behaviour(learned, truth),
-                     same_names or moves_alike(truth, learned, opposite=flipped), same_names)
-
-
-def _alike(game: Game, physics: Physics, flip: bool) -> int:
-    """How many of ``game``'s lemmings move the same under ``physics`` from the same starts."""
-    rows = ["".join("X" if s else ("T" if t else " ") for s, t in zip(sr, tr))
-            for sr, tr in zip(game.solid.tolist(), game.target.tolist())]
-    grid = [list(r) for r in rows]
-    starts = [(int(p[0, 0]), int(p[0, 1]), int(d[0]) if d is not None else 1)
-              for p, d in zip(game.positions, game.directions)]
-    for r, c, d in starts:
-        grid[r][c] = "<" if (d < 0) != flip else ">"
-    if not any("T" in "".join(r) for r in grid):
-        return 0
-    level = Level.from_rows(["".join(r) for r in grid], game.frames, 0, physics=physics)
-    run = simulate(level, enforce_budget=False)
-    where = {(r, c): k for k, (r, c, _) in enumerate(starts)}
-    alike = 0
-    for lem, track in zip(level.lemmings, run.tracks):
-        k = where[(lem.row, lem.col)]
-        ours = np.array([(r, c) for r, c, _ in track.path], dtype=np.int64)
-        alike += int(np.array_equal(ours, game.positions[k]))
-    return alike
-
-
-def query_level(config: int) -> Any:
-    """A two-frame level whose lemming (facing right) stands in ``config``: one step shows its move."""
-    grid = [[" "] * 4 for _ in range(3)]
-    for bit, (dr, da) in enumerate(NEIGHBOURS):
-        if config >> bit & 1:
-            grid[1 + dr][1 + da] = "X"
-    grid[1][1] = ">"
-    grid[0][3] = "T"
-    return Level.from_rows(["".join(r) for r in grid], 2, 0)
-
-
-def learn_by_asking(engine: Callable[[Any], Game], games: Sequence[Game] = (), *, seed: int = 0,
-                    most_queries: int = 300, name: str = "learned",
-                    ctx: SolveContext | None = None) -> LearnedPhysics:
-    """Active learning: learn from ``games``, then ask ``engine`` (a level in, the observed game out)
-    about every neighbourhood never seen, and play dense-target games until it is known whether
-    targets stop lemmings.  Ends :attr:`LearnedPhysics.sure` unless ``most_queries`` runs out."""
-    ctx = ctx or SolveContext.create()
-    data = list(games)
-    queries = 0
-    result = learn_physics(data, name=name, ctx=ctx) if data else None
-    unseen = result.unseen.tolist() if result is not None else list(range(CONFIGS))
-    for config in unseen:
-        if queries >= most_queries:
-            break
-        ctx.check()
-        data.append(engine(query_level(int(config))))
-        queries += 1
-    result = learn_physics(data, name=name, ctx=ctx)
-    rng = np.random.default_rng(seed)
-    while not result.targets_decided and queries < most_queries:
-        ctx.check()
-        probe = random_game(rng, CLASSIC, height=8, width=12, walls=0.3, targets=0.4, lemmings=40, frames=12)
-        level = _level_of(probe)
-        data.append(engine(level))
-        queries += 1
-        result = learn_physics(data, name=name, ctx=ctx)
-    result.queries = queries
-    return result
-
-
-def _level_of(game: Game) -> Any:
-    """A level with ``game``'s map and lemming starts (its frames), for asking an engine."""
-    grid = [["X" if s else ("T" if t else " ") for s, t in zip(sr, tr)]
-            for sr, tr in zip(game.solid.tolist(), game.target.tolist())]
-    for pos, dirs in zip(game.positions, game.directions):
-        d = int(dirs[0]) if dirs is not None else 1
-        grid[int(pos[0, 0])][int(pos[0, 1])] = ">" if d > 0 else "<"
-    return Level.from_rows(["".join(r) for r in grid], game.frames, 0)

@@ -179,22 +179,8 @@ def analyse_level(
         if progress is not None:
             progress(text)
 
-    def enumeration() -> SolveContext:
-        left = ctx.remaining()
-        return ctx.child(time_limit=None if left is None else ENUMERATION_SHARE * left)
-
-    # 1. minimum bricks and all optimal sets: within the budget B first (the tighter, usually
-    #    faster model; a minimum found there is the minimum at any budget), then, when nothing
-    #    wins within B, with the budget opened up to every free cell.
-    say("minimum bricks and optimal solutions")
-    res = _solve(level, SolveMode.ALL, solver, enumeration())
-    if res.status == SolveStatus.CANCELLED or ctx.cancelled():
-        return done(AnalysisStatus.CANCELLED)
-    open_budget = max(level.budget, len(level.brickable_cells)) if res.status == SolveStatus.INFEASIBLE else 0
-    if open_budget > level.budget:
-        say("minimum bricks beyond the budget")
-        res = _solve(level.with_limits(budget=open_budget), SolveMode.ALL, solver, enumeration())
-    if res.status == SolveStatus.CANCELLED or ctx.cancelled():
+    res = _minimum(level, solver, ctx, say)
+    if res is None:
         return done(AnalysisStatus.CANCELLED)
     if res.status == SolveStatus.INFEASIBLE:
         say("why there is no solution")
@@ -207,21 +193,53 @@ def analyse_level(
     solutions = tuple(res.solutions) or (res.bricks,)
     status = AnalysisStatus.OK if min_bricks <= level.budget else AnalysisStatus.OVER_BUDGET
 
-    # 2. fewest frames with min_bricks bricks
+    frames = _fewest_frames(level, res, solutions, min_bricks, solver, ctx, say)
+    if frames is None:
+        return done(AnalysisStatus.CANCELLED)
+    fewest, frames_proved = frames
+    return done(status, min_bricks=min_bricks, solution_count=len(solutions), complete=res.complete,
+                fewest_frames=fewest, frames_proved=frames_proved, solutions=solutions)
+
+
+def _minimum(level: Level, solver: str, ctx: SolveContext, say: Callable[[str], None]) -> SolveResult | None:
+    """Minimum bricks and all optimal sets (``None``: cancelled).
+
+    Within the budget B first (the tighter, usually faster model; a minimum found there is the minimum at
+    any budget), then, when nothing wins within B, with the budget opened up to every free cell; each
+    enumeration gets :data:`ENUMERATION_SHARE` of the time left.
+    """
+    def enumeration() -> SolveContext:
+        left = ctx.remaining()
+        return ctx.child(time_limit=None if left is None else ENUMERATION_SHARE * left)
+
+    say("minimum bricks and optimal solutions")
+    res = _solve(level, SolveMode.ALL, solver, enumeration())
+    if res.status == SolveStatus.CANCELLED or ctx.cancelled():
+        return None
+    open_budget = max(level.budget, len(level.brickable_cells)) if res.status == SolveStatus.INFEASIBLE else 0
+    if open_budget > level.budget:
+        say("minimum bricks beyond the budget")
+        res = _solve(level.with_limits(budget=open_budget), SolveMode.ALL, solver, enumeration())
+    if res.status == SolveStatus.CANCELLED or ctx.cancelled():
+        return None
+    return res
+
+
+def _fewest_frames(level: Level, res: SolveResult, solutions: tuple[BrickSet, ...], min_bricks: int, solver: str,
+                   ctx: SolveContext, say: Callable[[str], None]) -> tuple[int, bool] | None:
+    """Fewest frames with ``min_bricks`` bricks (the minimum ``res`` proved, its optimal ``solutions``), and
+    whether that is proved (``None``: cancelled)."""
     arrivals = [last_arrival_frame(level, s) for s in solutions]
     known = [a + 1 for a in arrivals if a is not None]
     best_known = min(known) if known else level.frames
     # where lemmings may walk off targets, a set that wins in fewer frames need not win in N: search
-    frames_proved = res.complete and level.physics.targets_stop
-    fewest = best_known
-    if not frames_proved:
-        say("fewest frames")
-        found, proved = _fewest_frames_search(level, min_bricks, best_known, solver, ctx)
-        if ctx.cancelled():
-            return done(AnalysisStatus.CANCELLED)
-        fewest, frames_proved = found, proved
-    return done(status, min_bricks=min_bricks, solution_count=len(solutions), complete=res.complete,
-                fewest_frames=fewest, frames_proved=frames_proved, solutions=solutions)
+    if res.complete and level.physics.targets_stop:
+        return best_known, True
+    say("fewest frames")
+    found, proved = _fewest_frames_search(level, min_bricks, best_known, solver, ctx)
+    if ctx.cancelled():
+        return None
+    return found, proved
 
 
 def frames_lower_bound(level: Level) -> int:

@@ -7,8 +7,9 @@ lemming's mass between the moves of the level's physics (the leaves of its decis
 
     S(x) = (lemming mass on targets at the last frame) - penalty * sum(x)
 
-and its gradient is computed by a hand-written reverse pass (:func:`step_padded_adjoint`,
-the adjoint of one frame; checked against finite differences in the tests).  The
+and its gradient is computed by a hand-written reverse pass
+(:func:`ai.solvers.gradient_relaxation.step_padded_adjoint`, the adjoint of one frame; checked against finite
+differences in the tests; :mod:`ai.solvers.gradient_relaxation` holds the relaxed problem).  The
 optimiser actually minimises ``-log(mass / L) + penalty * sum(x) + ...``: the logarithm
 has the same maximisers but its gradient ``grad(mass) / mass`` does not vanish while
 only a sliver of mass reaches a target, which is what stalls the plain method.
@@ -39,171 +40,24 @@ claims optimality or infeasibility (``unknown`` or ``timeout`` when it fails).
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
-import numpy.typing as npt
 
 from ai.kernel.base import BrickSet, RelaxedSolution, SolveMode, SolveStatus
 from ai.kernel.context import SolveContext
-from ai.solvers.base import Outcome, Partial, SolverBase, won_without_bricks
-from game.core.batch import simulate_brick_sets
-from game.core.level import Brick, Level
-from game.core.occupancy import (
-    initial_occupancy,
-    pad_cells,
-    pad_obstacles,
-    shifted,
-    simulate_occupancy,
-    step_padded,
-    weight,
-)
-from game.core.physics import CLASSIC, Physics
-from game.core.physics_views import views
-from game.core.simulation import simulate
 from ai.kernel.libraries import scipy_optimize
+from ai.solvers.base import Outcome, Partial, SolverBase, won_without_bricks
+from ai.solvers.gradient_relaxation import FloatArray, Relaxation
+from game.core.batch import simulate_brick_sets
+from game.core.level import Level
+from game.core.occupancy import initial_occupancy, simulate_occupancy
+from game.core.simulation import simulate
 
-FloatArray = npt.NDArray[np.float64]
-
-#: Memory the stored frames of one gradient evaluation may take (bytes); beyond it the reverse
-#: pass recomputes frames from checkpoints, and fewer restarts run together.
-STATE_MEMORY = 256 * 2**20
 #: Largest ``(N, H, W, 2)`` density map returned for display (bytes); bigger levels get none.
 RELAXED_MEMORY = 128 * 2**20
 #: Largest array of positions scored at once when ranking brick sets (bytes).
 SCORE_MEMORY = 64 * 2**20
-
-
-# --------------------------------------------------------------------- the adjoint
-def step_padded_adjoint(
-    occ: FloatArray, obst: FloatArray, targets: FloatArray, grad_next: FloatArray, physics: Physics = CLASSIC
-) -> tuple[FloatArray, FloatArray]:
-    """Reverse-mode derivative of :func:`game.core.occupancy.step_padded` under ``physics``.
-
-    Given the inputs of one forward step (``occ`` ``(..., H+2, W+2, 2)``, ``obst``
-    ``(..., H+2, W+2)``, ``targets`` broadcastable to ``obst``) and the gradient of a
-    scalar with respect to the step's output, return its gradients with respect to
-    ``occ`` and ``obst`` (same shapes as those inputs, ``obst`` broadcast to the batch).
-    Each flow (a leaf of the physics for one channel, :attr:`game.core.physics_views.PhysicsViews.flows`) carries
-    ``moving * prod_k f_k`` with ``f_k`` a cell's density or its complement, so its gradient
-    reaches the moving mass through the product and each cell through the product of the others.
-    """
-    obst_b = np.broadcast_to(obst, occ.shape[:-1])
-    occ_i = occ[..., 1:-1, 1:-1, :]
-    g_occ = np.zeros_like(occ)
-    g_obst = np.zeros(obst_b.shape)
-    if physics.targets_stop:
-        tgt_i = np.broadcast_to(targets, obst_b.shape)[..., 1:-1, 1:-1]
-        free = (1.0 - tgt_i)[..., None]
-        moving = occ_i * free
-    else:
-        moving = occ_i
-    g_moving = np.zeros_like(moving)
-    for flow in views(physics).flows:
-        g_flow = shifted(grad_next[..., flow.dest], *flow.move)
-        g_moving[..., flow.source] += g_flow * weight(flow, obst_b)
-        for k, ((dr, dc), solid) in enumerate(flow.needs):
-            g_cell = g_flow * moving[..., flow.source] * weight(flow, obst_b, skip=k)
-            shifted(g_obst, dr, dc)[...] += g_cell if solid else -g_cell
-    if physics.targets_stop:
-        g_occ[..., 1:-1, 1:-1, :] = grad_next[..., 1:-1, 1:-1, :] * tgt_i[..., None] + g_moving * free
-    else:
-        g_occ[..., 1:-1, 1:-1, :] = g_moving
-    return g_occ, g_obst
-
-
-@dataclass
-class Relaxation:
-    """The differentiable problem of one level: ``x`` are densities on ``cells`` (brickable)."""
-
-    level: Level
-    cells: tuple[Brick, ...]
-
-    def __post_init__(self) -> None:
-        lv = self.level
-        self.rows = np.array([r for r, _ in self.cells], dtype=np.int64) + 1
-        self.cols = np.array([c for _, c in self.cells], dtype=np.int64) + 1
-        self.walls = pad_obstacles(lv.wall_map.astype(np.float64))
-        self.targets = pad_cells(lv.target_map.astype(np.float64))
-        self.init = pad_cells(initial_occupancy(lv), trailing=1)
-        self.n_lemmings = len(lv.lemmings)
-        self.physics = lv.physics
-
-    def obstacles(self, x: FloatArray) -> FloatArray:
-        """Padded obstacle densities ``(R, H+2, W+2)`` for densities ``x`` ``(R, K)``."""
-        obst = np.repeat(self.walls[None], len(x), axis=0)
-        obst[:, self.rows, self.cols] = x
-        return obst
-
-    def state_bytes(self, rows: int) -> int:
-        """Bytes of one padded occupancy frame for ``rows`` restarts."""
-        return rows * int(self.walls.size) * 2 * 8
-
-    def stride(self, rows: int) -> int:
-        """Frames between stored checkpoints of the forward pass (1: every frame is kept)."""
-        n = self.level.frames
-        if n * self.state_bytes(rows) <= STATE_MEMORY:
-            return 1
-        return max(1, math.isqrt(n - 1) + 1)
-
-    def forward(self, x: FloatArray) -> tuple[FloatArray, list[FloatArray]]:
-        """Run all frames; returns padded obstacles and the padded occupancy of every frame."""
-        obst = self.obstacles(x)
-        occ = np.repeat(self.init[None], len(x), axis=0)
-        states = [occ]
-        for _ in range(1, self.level.frames):
-            occ = step_padded(occ, obst, self.targets, self.physics)
-            states.append(occ)
-        return obst, states
-
-    def mass(self, x: FloatArray, check: Callable[[], None] | None = None) -> FloatArray:
-        """Lemming mass on targets at the last frame, per row of ``x``: ``(R,)``."""
-        obst = self.obstacles(x)
-        occ = np.repeat(self.init[None], len(x), axis=0)
-        for t in range(1, self.level.frames):
-            if check is not None:
-                check()
-            occ = step_padded(occ, obst, self.targets, self.physics)
-        mass: FloatArray = (occ.sum(axis=-1) * self.targets).sum(axis=(-1, -2))
-        return mass
-
-    def mass_and_grad(
-        self, x: FloatArray, check: Callable[[], None] | None = None
-    ) -> tuple[FloatArray, FloatArray]:
-        """Target mass ``(R,)`` and its gradient with respect to ``x`` ``(R, K)`` (adjoint method).
-
-        Frames are kept every :meth:`stride` frames and recomputed segment by segment in the
-        reverse pass, so memory stays near :data:`STATE_MEMORY` on long levels.
-        """
-        n = self.level.frames
-        stride = self.stride(len(x))
-        obst = self.obstacles(x)
-        occ = np.repeat(self.init[None], len(x), axis=0)
-        checkpoints = {0: occ}
-        for t in range(1, n):
-            if check is not None:
-                check()
-            occ = step_padded(occ, obst, self.targets, self.physics)
-            if t % stride == 0:
-                checkpoints[t] = occ
-        mass = (occ.sum(axis=-1) * self.targets).sum(axis=(-1, -2))
-        grad = np.repeat(np.broadcast_to(self.targets[..., None], occ.shape[1:])[None], len(x), axis=0)
-        g_obst = np.zeros_like(obst)
-        for first in range((n - 2) // stride * stride, -1, -stride):  # segments of step inputs, last first
-            end = min(first + stride, n - 1)
-            states = [checkpoints[first]]
-            for _ in range(first + 1, end):
-                if check is not None:
-                    check()
-                states.append(step_padded(states[-1], obst, self.targets, self.physics))
-            for i in range(end - 1, first - 1, -1):
-                if check is not None:
-                    check()
-                grad, g_o = step_padded_adjoint(states[i - first], obst, self.targets, grad, self.physics)
-                g_obst += g_o
-        return mass, g_obst[:, self.rows, self.cols]
 
 
 # --------------------------------------------------------------------- the solver
@@ -404,11 +258,7 @@ class GradientSolver(SolverBase):
     def restarts_for(self, relax: Relaxation) -> int:
         """Restarts optimised together: :attr:`restarts`, fewer when their frames would not fit in memory."""
         rows = self.restarts
-        while rows > 1:
-            stride = relax.stride(rows)
-            kept = relax.level.frames if stride == 1 else relax.level.frames // stride + stride
-            if kept * relax.state_bytes(rows) <= STATE_MEMORY:
-                break
+        while rows > 1 and not relax.fits(rows):
             rows //= 2
         return rows
 
@@ -417,25 +267,12 @@ class GradientSolver(SolverBase):
         rng = np.random.default_rng(self.seed)
         relax = Relaxation(level, level.brickable_cells)
         best: list[tuple[float, FloatArray]] = []  # the best relaxed point so far: (objective, x)
-        found: BrickSet | None = None
-        check = ctx.check
         extra = {"optimizer": self.optimizer, "restarts": self.restarts}
         partial.extra.update(extra)
 
-        def relaxed() -> RelaxedSolution | None:
-            if not best or level.frames * level.height * level.width * 2 * 8 > RELAXED_MEMORY:
-                return None
-            obj, x = best[0]
-            dens = np.zeros((level.height, level.width))
-            for (r, c), v in zip(relax.cells, x):
-                dens[r, c] = v
-            occ = simulate_occupancy(np.maximum(level.wall_map, dens), level.target_map.astype(float),
-                                     initial_occupancy(level), level.frames, level.physics)
-            return RelaxedSolution(dens, occ, float(obj))
-
         def finish(status: SolveStatus, bricks: BrickSet | None, message: str = "") -> Outcome:
             return Outcome(status, solutions=[bricks] if bricks is not None else [], variables=len(relax.cells),
-                           nodes=partial.nodes, message=message, relaxed=relaxed(), extra=extra)
+                           nodes=partial.nodes, message=message, relaxed=_relaxed(relax, best), extra=extra)
 
         # zero bricks first: cheap and common
         if won_without_bricks(level, ctx):
@@ -445,6 +282,21 @@ class GradientSolver(SolverBase):
         restarts = self.restarts_for(relax)
         if restarts < self.restarts:
             extra["restarts"] = restarts
+        found = self._rounds(relax, rng, ctx, partial, best, restarts)
+        if found is None:
+            return finish(SolveStatus.UNKNOWN, None, "the gradient search and local repair found no winning brick set")
+        found = self._prune(level, found)
+        if not simulate(level, found, should_stop=ctx.should_stop).won:  # the reference simulator has the last word
+            return finish(SolveStatus.UNKNOWN, None, "the rounded brick set does not win in the reference simulator")
+        return finish(SolveStatus.FEASIBLE, found, "found by gradient search; not proved minimal")
+
+    def _rounds(self, relax: Relaxation, rng: np.random.Generator, ctx: SolveContext, partial: Partial,
+                best: list[tuple[float, FloatArray]], restarts: int) -> BrickSet | None:
+        """Up to :attr:`rounds` rounds: optimise ``restarts`` starts, round them to brick sets and replay them;
+        when none wins, repair the best ones.  A winning set, or ``None``; ``best`` keeps the best relaxed point
+        (shown as ``partial.relaxed``)."""
+        level = relax.level
+        check = ctx.check
 
         def probe(x: FloatArray) -> bool:
             check()
@@ -458,7 +310,7 @@ class GradientSolver(SolverBase):
             j = int(np.argmax(obj))
             if not best or obj[j] > best[0][0]:
                 best[:] = [(float(obj[j]), x[j])]
-                partial.relaxed = relaxed()
+                partial.relaxed = _relaxed(relax, best)
             check()
             sets = self._round(relax, x)
             partial.nodes += len(sets)
@@ -466,22 +318,36 @@ class GradientSolver(SolverBase):
             winners = [s for s, ok in zip(sets, won) if ok]
             ctx.report(f"round {rnd + 1}: {len(winners)} of {len(sets)} rounded sets win")
             if winners:
-                found = min(winners, key=lambda s: (len(s), s))
-                break
+                return min(winners, key=lambda s: (len(s), s))
             check()
-            scores = self._score(level, sets, check)
-            order = sorted(range(len(sets)), key=lambda i: scores[i], reverse=True)
-            for i in order[: 4]:
-                repaired = self._repair(level, sets[i], check)
-                partial.nodes += 1
-                if repaired is not None:
-                    found = repaired
-                    break
-            if found is not None:
-                break
-        if found is None:
-            return finish(SolveStatus.UNKNOWN, None, "the gradient search and local repair found no winning brick set")
-        found = self._prune(level, found)
-        if not simulate(level, found, should_stop=ctx.should_stop).won:  # the reference simulator has the last word
-            return finish(SolveStatus.UNKNOWN, None, "the rounded brick set does not win in the reference simulator")
-        return finish(SolveStatus.FEASIBLE, found, "found by gradient search; not proved minimal")
+            repaired = self._repair_best(level, sets, partial, check)
+            if repaired is not None:
+                return repaired
+        return None
+
+    def _repair_best(self, level: Level, sets: list[BrickSet], partial: Partial,
+                     check: Callable[[], None]) -> BrickSet | None:
+        """:meth:`_repair` from the four best-scored of ``sets`` in turn (each try counted in ``partial.nodes``)."""
+        scores = self._score(level, sets, check)
+        order = sorted(range(len(sets)), key=lambda i: scores[i], reverse=True)
+        for i in order[: 4]:
+            repaired = self._repair(level, sets[i], check)
+            partial.nodes += 1
+            if repaired is not None:
+                return repaired
+        return None
+
+
+def _relaxed(relax: Relaxation, best: list[tuple[float, FloatArray]]) -> RelaxedSolution | None:
+    """The densities of the best relaxed point and their occupancy, for display (``None``: no point yet, or
+    the occupancy map would exceed :data:`RELAXED_MEMORY`)."""
+    level = relax.level
+    if not best or level.frames * level.height * level.width * 2 * 8 > RELAXED_MEMORY:
+        return None
+    obj, x = best[0]
+    dens = np.zeros((level.height, level.width))
+    for (r, c), v in zip(relax.cells, x):
+        dens[r, c] = v
+    occ = simulate_occupancy(np.maximum(level.wall_map, dens), level.target_map.astype(float),
+                             initial_occupancy(level), level.frames, level.physics)
+    return RelaxedSolution(dens, occ, float(obj))

@@ -2,32 +2,30 @@
 
 A :class:`Block` holds the (lemming, state) nodes of a few lemmings and runs the forward pass (states
 reachable at frame ``t``) and the backward pass (states that reach a target by the last frame), each as a
-:class:`Timeline` of frame sets stored until the first repeat.  Two forms:
+:class:`ai.solvers.reach_timeline.Timeline` of frame sets stored until the first repeat.  Two forms:
 
 * **sparse**: the nodes are the states reachable from the start that can still reach a target, with
   move tables (from the branches of the level's physics, :attr:`game.core.physics_views.PhysicsViews.branches`) between them; sets are index arrays;
 * **dense** (when those are a large share of a big map): every state id is a node, and a step is a few
   shifted masks.
 
-Sets are stored as int32 indices when small and as packed bitsets when large.
+Sets are stored as int32 indices when small and as packed bitsets when large (:mod:`ai.solvers.reach_timeline`).
 """
 
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ai.kernel.context import SolveContext
+from ai.solvers.reach_timeline import Shifts, Stored, check, padded_table, run_dense, run_sparse
 from game.core.level import Level
 from game.core.physics_views import views
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
-Stored = npt.NDArray[Any]
-"""A stored frame set: int32 state indices, or a packed uint8 bitset."""
 
 #: Bytes of live-state sets a block keeps for repeated frame questions.
 LIVE_CACHE_BYTES = 16_000_000
@@ -120,143 +118,6 @@ class Grid:
         return pos // self.pw - 1, pos % self.pw - 1, ids & 1
 
 
-class Timeline:
-    """State sets of steps ``0, 1, ...`` until the first repeat; later steps map onto stored ones.
-
-    A set is stored as int32 indices when small, as a packed bitset over the ``size`` nodes when large.
-    """
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.stored: list[Stored] = []
-        self.loop_start, self.period = 0, 1
-
-    def pack(self, ids: IntArray | None, mask: BoolArray | None = None) -> Stored:
-        """The stored form of a set given as sorted ids or as a mask (a deterministic choice of form)."""
-        if ids is None:
-            assert mask is not None
-            if int(np.count_nonzero(mask)) * 32 <= self.size:
-                return np.flatnonzero(mask).astype(np.int32)
-            return np.packbits(mask)
-        if ids.size * 32 <= self.size:
-            return ids.astype(np.int32)
-        if mask is None:
-            mask = np.zeros(self.size, dtype=bool)
-            mask[ids] = True
-        return np.packbits(mask)
-
-    def get(self, i: int) -> IntArray:
-        """Stored set ``i`` as sorted int64 indices."""
-        data = self.stored[i]
-        if data.dtype == np.uint8:
-            return np.flatnonzero(np.unpackbits(data, count=self.size)).astype(np.int64)
-        return data.astype(np.int64)
-
-    def bits(self, i: int) -> Stored:
-        """Stored set ``i`` as a packed bitset."""
-        data = self.stored[i]
-        if data.dtype == np.uint8:
-            return data
-        mask = np.zeros(self.size, dtype=bool)
-        mask[data] = True
-        return np.packbits(mask)
-
-    def index(self, step: int) -> int:
-        """Which stored set is the set of ``step``."""
-        if step < len(self.stored):
-            return step
-        return self.loop_start + (step - self.loop_start) % self.period
-
-    def indices(self, steps: IntArray) -> IntArray:
-        """:meth:`index` of an array of steps."""
-        later = self.loop_start + (steps - self.loop_start) % self.period
-        return np.where(steps < len(self.stored), steps, later)
-
-    def add(self, data: Stored, seen: dict[int, list[int]]) -> bool:
-        """Store the next step's set; False (and the loop recorded) when it repeats an earlier one."""
-        key = hash(data.tobytes())
-        for earlier in seen.get(key, []):
-            if np.array_equal(self.stored[earlier], data):
-                self.loop_start, self.period = earlier, len(self.stored) - earlier
-                return False
-        seen.setdefault(key, []).append(len(self.stored))
-        self.stored.append(data)
-        self.loop_start = len(self.stored) - 1
-        return True
-
-    @property
-    def nbytes(self) -> int:
-        """Bytes held by the stored sets."""
-        return sum(s.nbytes for s in self.stored)
-
-
-def _run_sparse(first: IntArray, table: IntArray, steps: int, ctx: SolveContext | None) -> Timeline:
-    """Sets ``S(0) = first``, ``S(k+1)`` = the table's entries of ``S(k)``, for ``steps`` steps or a repeat.
-
-    ``table`` is ``(S+1, width)`` with the sink ``S`` for missing entries.
-    """
-    sink = table.shape[0] - 1
-    line = Timeline(sink)
-    mask = np.zeros(sink + 1, dtype=bool)
-    current = np.unique(first).astype(np.int64)
-    seen: dict[int, list[int]] = {}
-    for k in range(steps):
-        if k:
-            check(ctx)
-            following = table[current].ravel()
-            if following.size * 16 < sink:
-                current = np.unique(following)
-            else:
-                mask[following] = True
-                current = np.flatnonzero(mask)
-                mask[current] = False
-            if current.size and current[-1] == sink:
-                current = current[:-1]
-        if not line.add(line.pack(current), seen):
-            break
-    return line
-
-
-Shifts = list[tuple[int, BoolArray]]
-"""Moves of the dense form: ``(delta, mask)``: every state in ``mask`` may move to its id + ``delta``."""
-
-
-def _run_dense(first: BoolArray, shifts: Shifts, backward: bool, steps: int,
-               ctx: SolveContext | None) -> Timeline:
-    """Like :func:`_run_sparse` on masks over every state id; ``backward`` steps to predecessors."""
-    size = first.size
-    line = Timeline(size)
-    current = first
-    seen: dict[int, list[int]] = {}
-    for k in range(steps):
-        if k:
-            check(ctx)
-            nxt = np.zeros(size, dtype=bool)
-            for delta, movable in shifts:
-                lo, hi = max(0, -delta), size - max(0, delta)  # sources whose move stays in range
-                if backward:
-                    nxt[lo:hi] |= movable[lo:hi] & current[lo + delta:hi + delta]
-                else:
-                    nxt[lo + delta:hi + delta] |= movable[lo:hi] & current[lo:hi]
-            current = nxt
-        if not line.add(line.pack(None, current), seen):
-            break
-    return line
-
-
-def _padded_table(src: IntArray, dst: IntArray, rows: int) -> IntArray:
-    """``(rows+1, width)`` table listing each src's dsts, padded with the sink ``rows``."""
-    order = np.argsort(src, kind="stable")
-    src, dst = src[order], dst[order]
-    counts = np.bincount(src, minlength=rows)
-    width = max(1, int(counts.max()) if counts.size else 1)
-    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    rank = np.arange(src.size) - starts[src]
-    table = np.full((rows + 1, width), rows, dtype=np.int32 if rows < 2**31 - 1 else np.int64)
-    table[src, rank] = dst
-    return table
-
-
 #: A block whose reachable states exceed this share of all its (lemming, state) ids (and DENSE_MIN) works
 #: on dense masks.
 DENSE_SHARE = 1 / 16
@@ -334,7 +195,7 @@ class Block:
         """The sparse form: prune to nodes that can reach a target, then run the two passes."""
         grid, span = self.grid, self.span
         check(ctx)
-        pred = _padded_table(dst, src, nodes.size)
+        pred = padded_table(dst, src, nodes.size)
         on_target = np.flatnonzero(grid.target[(nodes % span) >> 1])
         useful = np.zeros(nodes.size + 1, dtype=bool)
         useful[on_target] = True
@@ -355,10 +216,10 @@ class Block:
         present = self.nodes[first] == start_keys if size else np.zeros(self.count, dtype=bool)
         self.starts = np.where(present, first, -1)
         check(ctx)
-        self.forward = _run_sparse(first[present], _padded_table(src, dst, size), grid.frames, ctx)
+        self.forward = run_sparse(first[present], padded_table(src, dst, size), grid.frames, ctx)
         targets = np.flatnonzero(grid.target[(self.nodes % span) >> 1])
         check(ctx)
-        self.backward = _run_sparse(targets, _padded_table(dst, src, size), grid.frames, ctx)
+        self.backward = run_sparse(targets, padded_table(dst, src, size), grid.frames, ctx)
 
     def _dense(self, start_keys: IntArray, ctx: SolveContext | None) -> None:
         """The dense form: every state id is a node; moves are shifts derived from the physics' branches."""
@@ -378,10 +239,10 @@ class Block:
         first = np.zeros(count * span, dtype=bool)
         first[start_keys] = True
         check(ctx)
-        self.forward = _run_dense(first, shifts, False, grid.frames, ctx)
+        self.forward = run_dense(first, shifts, False, grid.frames, ctx)
         targets = np.tile(grid.target[ids >> 1], count)
         check(ctx)
-        self.backward = _run_dense(targets, shifts, True, grid.frames, ctx)
+        self.backward = run_dense(targets, shifts, True, grid.frames, ctx)
 
     def live_at(self, t: int) -> IntArray:
         """Node indices live at frame ``t``: in the forward set of ``t`` and the backward set of ``N-1-t``."""
@@ -464,11 +325,6 @@ class Block:
         return self.forward.nbytes + self.backward.nbytes + self.nodes.nbytes
 
 
-def check(ctx: SolveContext | None) -> None:
-    if ctx is not None:
-        ctx.check()
-
-
 def _intersect(a: IntArray, b: IntArray, mask: BoolArray) -> IntArray:
     """Sorted intersection of two sorted index arrays (``mask``: an all-False scratch array)."""
     if a.size == 0 or b.size == 0:
@@ -479,4 +335,4 @@ def _intersect(a: IntArray, b: IntArray, mask: BoolArray) -> IntArray:
     return out
 
 
-__all__ = ["Block", "Grid", "Timeline", "check"]
+__all__ = ["Block", "Grid"]

@@ -224,23 +224,10 @@ RunFunction = Callable[[_Search, int, int, int, int, int, int, int], list[int]]
 _COMPILED: dict[tuple[str, int], RunFunction] = {}
 
 
-def compiled_run(board: Board) -> RunFunction:
-    """:meth:`_Search._run` with the board's decision tree unrolled into nested ``if`` s (generated from
-    the tree, one function per physics and map width, kept): the step loop is the search's hot spot, and
-    the unrolled walk costs what a hand-written rule would.
-
-    >>> from game.core.level import Level
-    >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
-    >>> run = compiled_run(Board.of(level, reach_for(level, SolveContext.create())))
-    >>> print(run.source.splitlines()[11])  # classic reads the cell below first (padded width 6)
-            cell = code[pos + 6]
-    """
-    physics = board.physics
+def _run_source(physics: Physics, pw: int) -> str:
+    """The source of :func:`compiled_run`'s function for ``physics`` on a padded map ``pw`` cells wide: the step
+    loop of :meth:`_Search._run` with the physics' decision tree unrolled into nested ``if`` s."""
     root, nodes = views(physics).tree
-    key = (views(physics).behaviour_key, board.width)
-    known = _COMPILED.get(key)
-    if known is not None:
-        return known
     lines = ["def run(self, k, t, pos, d, bricks, forbidden, budget):",
              "    b = self.b",
              "    code, target, last, stops = b.code, b.target, b.frames - 1, b.stops",
@@ -252,7 +239,6 @@ def compiled_run(board: Board) -> RunFunction:
              "            return []",
              "        if t == last or (stops and target[pos]):",
              "            return self._next_lemming(k, bricks, forbidden, budget)"]
-    pw = board.width
 
     def shift(dr: int, da: int) -> str:
         rows = "" if dr == 0 else f" + {dr * pw}" if dr > 0 else f" - {-dr * pw}"
@@ -283,7 +269,26 @@ def compiled_run(board: Board) -> RunFunction:
 
     emit(root, " " * 8)
     lines.append("        t += 1")
-    source = "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n"
+
+
+def compiled_run(board: Board) -> RunFunction:
+    """:meth:`_Search._run` with the board's decision tree unrolled into nested ``if`` s (generated from
+    the tree, one function per physics and map width, kept): the step loop is the search's hot spot, and
+    the unrolled walk costs what a hand-written rule would.
+
+    >>> from game.core.level import Level
+    >>> level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
+    >>> run = compiled_run(Board.of(level, reach_for(level, SolveContext.create())))
+    >>> print(run.source.splitlines()[11])  # classic reads the cell below first (padded width 6)
+            cell = code[pos + 6]
+    """
+    physics = board.physics
+    key = (views(physics).behaviour_key, board.width)
+    known = _COMPILED.get(key)
+    if known is not None:
+        return known
+    source = _run_source(physics, board.width)
     namespace: dict[str, object] = {}
     exec(compile(source, f"<search step of {physics.name}>", "exec"), namespace)  # noqa: S102 - our own text
     run = namespace["run"]

@@ -23,7 +23,7 @@ from game.core.editor_draft import parse_size
 from game.core.editor_model import EditorModel
 from game.core.errors import GameError
 from game.core.progress import level_key
-from game.core.puzzles.pegs import BOARDS, load_board
+from game.core.puzzles.pegs_boards import BOARDS, load_board
 from game.core.rules import check_bricks, parse_bricks
 from game.core.storage import user_levels_dir
 

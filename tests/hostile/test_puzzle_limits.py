@@ -25,7 +25,7 @@ from ai.puzzles.pegs.vacancies import problems as pegs_problems, table as pegs_t
 from game.core.puzzles.life.board import MAX_SIDE, format_board
 from game.core.puzzles.life.rules import LIFE
 from game.core.puzzles.mines import parse_view
-from game.core.puzzles.pegs import parse_board
+from game.core.puzzles.pegs_boards import parse_board
 from tests.child_peak import run_main
 
 #: Seconds of slack for a loaded machine (start-up is measured apart): generous, where the limits failed

@@ -138,8 +138,10 @@ class _Component:
     group_mines: dict[int, list[int]]  #: mines -> per group: weighted sum of the group's mines
 
 
-def _enumerate(cons: list[Constraint], limit: int, ctx: SolveContext, nodes: list[int]) -> _Component:
-    """Count the component's consistent assignments by number of mines (at most ``limit``)."""
+def _ordered_groups(cons: list[Constraint]) -> tuple[list[tuple[Pos, ...]], list[tuple[int, ...]]]:
+    """The component's cells grouped by the constraints they belong to (each group sorted), and each group's
+    constraint indices, in an order that closes constraints early: walk the constraints breadth first from
+    the first one, taking their new groups."""
     member: dict[Pos, list[int]] = {}
     for i, (cells, _) in enumerate(cons):
         for p in cells:
@@ -147,7 +149,6 @@ def _enumerate(cons: list[Constraint], limit: int, ctx: SolveContext, nodes: lis
     by_key: dict[tuple[int, ...], list[Pos]] = {}
     for p, idx in member.items():
         by_key.setdefault(tuple(idx), []).append(p)
-    # order the groups so that constraints close early: walk the constraints, take their new groups
     order: list[tuple[int, ...]] = []
     seen_keys: set[tuple[int, ...]] = set()
     key_of_con: dict[int, list[tuple[int, ...]]] = {}
@@ -168,6 +169,12 @@ def _enumerate(cons: list[Constraint], limit: int, ctx: SolveContext, nodes: lis
                         visited[j] = True
                         queue.append(j)
     groups = [tuple(sorted(by_key[k])) for k in order]
+    return groups, order
+
+
+def _enumerate(cons: list[Constraint], limit: int, ctx: SolveContext, nodes: list[int]) -> _Component:
+    """Count the component's consistent assignments by number of mines (at most ``limit``)."""
+    groups, order = _ordered_groups(cons)
     sizes = [len(g) for g in groups]
     g_cons = [list(k) for k in order]
     need = [n for _, n in cons]

@@ -11,7 +11,7 @@ Every solution is replayed by :class:`game.core.puzzles.pegs.Board` before it is
 Memory is bounded with or without a time limit: a search whose table of dead positions reaches its cap
 (:data:`ai.puzzles.pegs.search.MAX_DEAD`) stops, and the answer says so (``stopped``, with ``message``).
 
->>> from game.core.puzzles.pegs import english, french
+>>> from game.core.puzzles.pegs_boards import english, french
 >>> board, start = french()
 >>> result = solve(board, start)
 >>> result.status.value, result.proof.value
@@ -124,23 +124,15 @@ def solve(board: Board, start: int, goal: int | None | str = "default", *, ctx: 
              bounds: list[int] | None = None) -> PegsResult:
         return PegsResult(status, proof, moves or [], nodes, time.perf_counter() - t0, None, bounds)
 
-    if board.is_goal(start, target):
-        return done(PegsStatus.SOLVED, Proof.GOAL)
-    if board.count(start) < (1 if target is None else board.count(target)):
-        return done(PegsStatus.IMPOSSIBLE, Proof.PEG_COUNT)
-    if not board.class_allows(start, target):
-        return done(PegsStatus.IMPOSSIBLE, Proof.POSITION_CLASS)
+    at_once = _settled_at_once(board, start, target)
+    if at_once is not None:
+        return done(*at_once)
     bounds: list[int] | None = None
     search = Search(board, target)
     try:
-        known = _from_table(board, start, target, ctx) if table and target is not None else None
+        known = _table_answer(board, start, target, ctx) if table and target is not None else None
         if known is not None:
-            status, prefix, rest = known
-            if status == PegsStatus.IMPOSSIBLE:
-                return done(PegsStatus.IMPOSSIBLE, Proof.TABLE)
-            found = prefix + (rest.moves if rest is not None else [])
-            check_replay(board, start, target, found)
-            return done(PegsStatus.SOLVED, Proof.TABLE, found, rest.nodes if rest is not None else 0)
+            return done(*known)
         if ip == IpUse.ALWAYS and target is not None:
             bounds = _bounds(board, start, target, ctx)
             if bounds is None:
@@ -172,6 +164,32 @@ def solve(board: Board, start: int, goal: int | None | str = "default", *, ctx: 
         return done(PegsStatus.IMPOSSIBLE, Proof.SEARCH, nodes=nodes, bounds=bounds)
     check_replay(board, start, target, moves)
     return done(PegsStatus.SOLVED, Proof.SEARCH, moves, nodes, bounds)
+
+
+def _settled_at_once(board: Board, start: int, goal: int | None) -> tuple[PegsStatus, Proof] | None:
+    """The answer when the start is the goal, has too few pegs or the wrong position class (else ``None``)."""
+    if board.is_goal(start, goal):
+        return PegsStatus.SOLVED, Proof.GOAL
+    if board.count(start) < (1 if goal is None else board.count(goal)):
+        return PegsStatus.IMPOSSIBLE, Proof.PEG_COUNT
+    if not board.class_allows(start, goal):
+        return PegsStatus.IMPOSSIBLE, Proof.POSITION_CLASS
+    return None
+
+
+def _table_answer(board: Board, start: int, goal: int,
+                  ctx: SolveContext) -> tuple[PegsStatus, Proof, list[Jump], int] | None:
+    """The English central game's table's answer as ``(status, proof, moves, nodes)`` (moves replayed), or
+    ``None`` when the table does not settle it (:func:`_from_table`)."""
+    known = _from_table(board, start, goal, ctx)
+    if known is None:
+        return None
+    status, prefix, rest = known
+    if status == PegsStatus.IMPOSSIBLE:
+        return PegsStatus.IMPOSSIBLE, Proof.TABLE, [], 0
+    found = prefix + (rest.moves if rest is not None else [])
+    check_replay(board, start, goal, found)
+    return PegsStatus.SOLVED, Proof.TABLE, found, rest.nodes if rest is not None else 0
 
 
 def _beam_or_sweep(board: Board, start: int, goal: int | None, ctx: SolveContext, beam: bool,

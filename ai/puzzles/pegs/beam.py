@@ -10,7 +10,7 @@ fall back on the exact search (:mod:`ai.puzzles.pegs.search`) and the proofs of 
 On the English and French boards, every single-vacancy problem that the position class allows is finished
 at width 2,000 or 16,000, in a fraction of a second to a few seconds.
 
->>> from game.core.puzzles.pegs import french
+>>> from game.core.puzzles.pegs_boards import french
 >>> board, _ = french()
 >>> start = board.full ^ board.bit((2, 3))
 >>> moves = beam_search(board, start, None, 2000, SolveContext.create())

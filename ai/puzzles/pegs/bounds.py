@@ -9,7 +9,7 @@ relaxation solved by GLOP through ``pywraplp``: 76 small LPs take about 0.05 s w
 maximisations take seconds).  The LP is also where pagoda functions live: by Farkas' lemma it is
 infeasible exactly when some pagoda function proves the goal unreachable.
 
->>> from game.core.puzzles.pegs import english
+>>> from game.core.puzzles.pegs_boards import english
 >>> from ai.kernel.context import SolveContext
 >>> board, start = english()
 >>> bounds = jump_bounds(board, start, board.goal_position(), SolveContext.create())

@@ -8,7 +8,7 @@ before-values of a pattern match the board.  :func:`verify` then compares the le
 reference rule of :mod:`game.core.puzzles.pegs` on every local pattern: every placement of every learned window
 on the board with every peg/hole filling, and every jump of the board.
 
->>> from game.core.puzzles.pegs import english
+>>> from game.core.puzzles.pegs_boards import english
 >>> board, start = english()
 >>> rule = learn(board, random_games(board, start, games=20, seed=1))
 >>> len(rule.patterns), sorted(rule.patterns)[0]
@@ -25,7 +25,8 @@ import random
 from dataclasses import dataclass, field
 
 from ai.kernel.context import SolveContext
-from game.core.puzzles.pegs import Board, parse_board
+from game.core.puzzles.pegs import Board
+from game.core.puzzles.pegs_boards import parse_board
 from game.core.errors import GameError
 
 Pattern = tuple[tuple[int, int, int, int], ...]

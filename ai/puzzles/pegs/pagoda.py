@@ -9,7 +9,7 @@ The search asks for one after proving an expensive position dead (:mod:`ai.puzzl
 then cuts the similar positions met later.  :class:`PagodaCuts` checks all of them at once with one numpy
 row of values per board row and row pattern.
 
->>> from game.core.puzzles.pegs import english
+>>> from game.core.puzzles.pegs_boards import english
 >>> board, start = english()
 >>> cuts = PagodaCuts(board, board.goal_position() or 0)
 >>> dead = board.position_of([(0, 2), (0, 3), (1, 4), (2, 3), (6, 2)])

@@ -13,7 +13,7 @@ The table's memory is bounded by design: it holds at most :data:`MAX_DEAD` posit
 :data:`TABLE_BUDGET_BYTES`); a search that would need more stops with :class:`TableFull`, an incomplete
 answer like a timeout.
 
->>> from game.core.puzzles.pegs import english
+>>> from game.core.puzzles.pegs_boards import english
 >>> board, start = english()
 >>> search = Search(board, board.goal_position())
 >>> moves = search.solve(start, SolveContext.create())

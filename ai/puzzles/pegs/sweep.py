@@ -8,7 +8,7 @@ winnable classes level by level from the goal back up and walks down them: the m
 fallback of the hints behind the beam search: a lost position met in play with 20-26 pegs takes it from a tenth of
 a second to a few seconds of CPU (the depth-first search: minutes).
 
->>> from game.core.puzzles.pegs import english
+>>> from game.core.puzzles.pegs_boards import english
 >>> board, start = english()
 >>> lost = board.position_of([(2, 2), (2, 4), (4, 2), (4, 4)])
 >>> found = sweep(board, lost, None, SolveContext.create())

@@ -17,7 +17,7 @@ position ``p`` arises from the start exactly when its complement ``~p``, with at
 can finish in the centre, which the search settles quickly.  Positions that cannot arise from the start
 (set up in the editor) are left to the search.
 
->>> from game.core.puzzles.pegs import english
+>>> from game.core.puzzles.pegs_boards import english
 >>> board, start = english()
 >>> table = WinTable.load()
 >>> table.applies(board, board.goal_position()), table.winnable(board, start)
@@ -34,7 +34,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from game.core.puzzles.pegs import Board, Jump, english
+from game.core.puzzles.pegs import Board, Jump
+from game.core.puzzles.pegs_boards import english
 
 U64 = npt.NDArray[np.uint64]
 

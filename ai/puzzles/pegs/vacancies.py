@@ -14,7 +14,7 @@ anywhere (goal ``"any"``) or one peg on the vacancy (goal ``"vacancy"``).  :func
 On the English board all 66 problems are solved; on the French board the 16 ``"any"`` problems the class
 allows are solved and the other 58 are ruled out by the class.
 
->>> from game.core.puzzles.pegs import french
+>>> from game.core.puzzles.pegs_boards import french
 >>> board, _ = french()
 >>> answer = decide(board, (3, 3), "any", SolveContext.create())
 >>> answer.status.value, answer.kind

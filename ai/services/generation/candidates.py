@@ -319,24 +319,35 @@ def plant_candidate(
         explored |= {(r, c) for path in paths for r, c, _ in path}
         if len(placed) < bricks:
             continue
-        best_core: set[Brick] = set()
-        for _ in range(TARGET_DRAWS):
-            if stop():
-                return None
-            targets = place_targets(rng, walls, placed, free_paths, paths, before, physics.targets_stop)
-            if targets is None:
-                break
-            core = irreducible(rng, walls, placed, starts, frames, frozenset(targets), physics, stop)
-            if stop():
-                return None
-            if len(core) == bricks:
-                return Candidate(_level(walls, starts, targets, frames, bricks, physics), tuple(sorted(core)))
-            if len(core) < bricks and len(core) > len(best_core):
-                best_core = core
-        if not best_core:
-            continue
-        # Too few needed bricks: go on planting.
+        found, stopped = _with_targets(rng, walls, placed, starts, frames, bricks, (free_paths, paths, before),
+                                       physics, stop)
+        if stopped:
+            return None
+        if found is not None:
+            return found
+        # Too few needed bricks (or no targets): go on planting.
     return None
+
+
+def _with_targets(rng: np.random.Generator, walls: BoolArray, placed: set[Brick], starts: list[State], frames: int,
+                  bricks: int, runs: tuple[list[list[State]], list[list[State]], set[Brick]], physics: Physics,
+                  stop: Callable[[], bool]) -> tuple[Candidate | None, bool]:
+    """Up to :data:`TARGET_DRAWS` draws of targets for the ``placed`` bricks (``runs``: the lemmings' paths
+    without bricks, their paths now, the cells explored before the last brick): the level whose irreducible
+    core is exactly ``bricks`` bricks, if a draw gives one; and whether ``stop()`` said to give up."""
+    free_paths, paths, before = runs
+    for _ in range(TARGET_DRAWS):
+        if stop():
+            return None, True
+        targets = place_targets(rng, walls, placed, free_paths, paths, before, physics.targets_stop)
+        if targets is None:
+            break
+        core = irreducible(rng, walls, placed, starts, frames, frozenset(targets), physics, stop)
+        if stop():
+            return None, True
+        if len(core) == bricks:
+            return Candidate(_level(walls, starts, targets, frames, bricks, physics), tuple(sorted(core))), False
+    return None, False
 
 
 def _touched(walls: BoolArray, bricks: set[Brick], paths: list[list[State]], physics: Physics) -> set[Brick]:

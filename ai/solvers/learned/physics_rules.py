@@ -7,7 +7,7 @@ The answer is claimed optimal, infeasible or complete only when the learned phys
 like the level's from any start on any map (:func:`game.core.physics_views.moves_alike`, checked against
 the engine's table); otherwise the winners that
 replay are offered as ``feasible``.  Without rules, the solver first learns the level's physics by
-watching the engine (:func:`ai.learning.physics_learner.learn_by_asking`).
+watching the engine (:func:`ai.learning.physics_asking.learn_by_asking`).
 
 >>> from game.core.level import Level
 >>> from game.core.physics_catalog import SHIPPED
@@ -26,7 +26,7 @@ import numpy as np
 from ai.kernel.base import SolveMode, SolveStatus
 from ai.kernel.context import SolveContext
 from ai.learning.observations import random_game
-from ai.learning.physics_learner import engine_for, learn_by_asking
+from ai.learning.physics_asking import engine_for, learn_by_asking
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.base_registry import BASE_SOLVERS, build_solver
 from game.core.level import Level

@@ -4,8 +4,9 @@ A :class:`Board` is a set of cells inside an ``height`` x ``width`` frame; a *po
 whose bit ``r * width + c`` is set when cell ``(r, c)`` holds a peg.  A :class:`Jump` moves the peg on
 ``start`` over the peg on ``over`` onto the empty hole ``end`` (two cells away in a row or a column)
 and removes the jumped peg.  The text form has one line per row: ``o`` a peg, ``.`` a hole, space
-off the board.
+off the board; :mod:`game.core.puzzles.pegs_boards` reads it and holds the built-in boards.
 
+>>> from game.core.puzzles.pegs_boards import english, french
 >>> board, pos = english()
 >>> board.count(pos), len(board.jumps)
 (32, 76)
@@ -27,41 +28,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Iterable, Iterator, Sequence
 
-from game.core.errors import GameError, LevelFormatError
-from game.core.storage import UserFileError, read_regular_bytes
-
-#: Largest frame side a board file may use.
-MAX_SIDE = 9
-#: Largest board file read, in bytes.
-MAX_FILE_BYTES = 4096
-
 Cell = tuple[int, int]
 """A cell ``(row, col)``, 0 at the top-left of the frame."""
 
 #: The four jump directions (row step, column step).
 DIRECTIONS: tuple[Cell, ...] = ((-1, 0), (1, 0), (0, -1), (0, 1))
-
-ENGLISH_TEXT = "\n".join([
-    "  ooo",
-    "  ooo",
-    "ooooooo",
-    "ooo.ooo",
-    "ooooooo",
-    "  ooo",
-    "  ooo",
-])
-"""The English board (33 holes), centre empty."""
-
-FRENCH_TEXT = "\n".join([
-    "  ooo",
-    " ooooo",
-    "ooooooo",
-    "ooo.ooo",
-    "ooooooo",
-    " ooooo",
-    "  ooo",
-])
-"""The French board (37 holes), centre empty."""
 
 
 class Refusal(str, enum.Enum):
@@ -73,10 +44,6 @@ class Refusal(str, enum.Enum):
     OVER_OFF_BOARD = "the cell jumped over is off the board"
     LANDING_FULL = "the landing hole is not empty"
     NOTHING_OVER = "the cell jumped over has no peg"
-
-
-class BoardFormatError(LevelFormatError):
-    """A board text that cannot be read (``file:line:col: message``)."""
 
 
 @dataclass(frozen=True)
@@ -186,6 +153,7 @@ class Board:
     def refusal(self, position: int, start: Cell, end: Cell) -> Refusal | None:
         """Why the peg on ``start`` cannot jump to ``end`` in ``position`` (``None``: it can).
 
+        >>> from game.core.puzzles.pegs_boards import english
         >>> board, pos = english()
         >>> board.refusal(pos, (3, 1), (3, 3)) is None, board.refusal(pos, (3, 3), (3, 5)).value
         (True, 'no peg there')
@@ -261,6 +229,7 @@ class Board:
         """Per symmetry (default: all of :attr:`symmetries`) and row, the image of every bit pattern of that
         row: ``transform`` of a position is the OR of its rows' images (fast, and vectorisable).
 
+        >>> from game.core.puzzles.pegs_boards import english
         >>> board, pos = english()
         >>> tables = board.row_images()
         >>> image = sum(tables[1][r][pos >> (r * board.width) & 127] for r in range(7))
@@ -292,6 +261,7 @@ class Board:
     def images(self, position: int) -> set[int]:
         """Every image of ``position`` under the symmetry group.
 
+        >>> from game.core.puzzles.pegs_boards import english
         >>> board, pos = english()
         >>> len(board.images(pos)), len(board.images(board.apply(pos, Jump((1, 3), (2, 3), (3, 3)))))
         (1, 4)
@@ -339,6 +309,7 @@ class Board:
     def format(self, position: int) -> str:
         """The text form (rows right-stripped, no trailing empty rows).
 
+        >>> from game.core.puzzles.pegs_boards import ENGLISH_TEXT, english, parse_board
         >>> board, pos = english()
         >>> format_text = board.format(pos)
         >>> format_text == ENGLISH_TEXT and parse_board(format_text)[1] == pos
@@ -366,82 +337,4 @@ class Board:
         return iter(sorted(self._index.items()))
 
 
-def parse_board(text: str, *, path: str = "<board>", name: str = "board") -> tuple[Board, int]:
-    """Read a board text: ``(board, position)``.  Raises :class:`BoardFormatError` naming line and column.
-
-    >>> board, pos = parse_board("ooo\\n.o")
-    >>> board.height, board.width, board.count(pos), len(board.jumps)
-    (2, 3, 4, 2)
-    >>> try:
-    ...     parse_board("o?o")
-    ... except BoardFormatError as exc:
-    ...     print(exc)
-    <board>:1:2: unknown character '?' (use o for a peg, . for a hole, space off the board)
-    """
-    lines = text.replace("\r\n", "\n").split("\n")
-    while lines and not lines[-1].strip():
-        lines.pop()
-    if not lines:
-        raise BoardFormatError(path, 1, 1, "the board is empty (use o for a peg, . for a hole)")
-    if len(lines) > MAX_SIDE:
-        raise BoardFormatError(path, MAX_SIDE + 1, 1, f"the board has {len(lines)} rows (at most {MAX_SIDE})")
-    cells: set[Cell] = set()
-    pegs: set[Cell] = set()
-    width = 0
-    for r, line in enumerate(lines):
-        line = line.rstrip()
-        if len(line) > MAX_SIDE:
-            raise BoardFormatError(path, r + 1, MAX_SIDE + 1, f"the row is {len(line)} wide (at most {MAX_SIDE})")
-        for c, ch in enumerate(line):
-            if ch == " ":
-                continue
-            if ch not in "o.":
-                shown = repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}"
-                raise BoardFormatError(path, r + 1, c + 1, f"unknown character {shown} "
-                                       "(use o for a peg, . for a hole, space off the board)")
-            cells.add((r, c))
-            if ch == "o":
-                pegs.add((r, c))
-        width = max(width, len(line))
-    if not pegs:
-        raise BoardFormatError(path, 1, 1, "the board has no peg")
-    board = Board(len(lines), width, frozenset(cells), name)
-    return board, board.position_of(pegs)
-
-
-def english() -> tuple[Board, int]:
-    """The English board (33 holes) with the centre empty."""
-    return parse_board(ENGLISH_TEXT, name="english")
-
-
-def french() -> tuple[Board, int]:
-    """The French board (37 holes) with the centre empty."""
-    return parse_board(FRENCH_TEXT, name="french")
-
-
-#: The built-in boards by name.
-BOARDS = {"english": english, "french": french}
-
-
-def load_board(spec: str) -> tuple[Board, int]:
-    """A built-in board by name (``english``, ``french``) or a board file, read through the bounded loader.
-
-    Raises :class:`game.core.errors.GameError` (a missing, unreadable or bad file) with one message.
-    """
-    if spec in BOARDS:
-        return BOARDS[spec]()
-    try:
-        raw = read_regular_bytes(spec, MAX_FILE_BYTES)
-    except FileNotFoundError:
-        raise GameError(f"no board named {spec!r} and no such file (boards: {', '.join(BOARDS)})") from None
-    except UserFileError:
-        raise
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise GameError(f"{spec} is not UTF-8 text (byte {exc.start})") from None
-    return parse_board(text, path=spec, name=spec)
-
-
-__all__ = ["BOARDS", "Board", "BoardFormatError", "Cell", "Jump", "Refusal", "english", "french", "load_board",
-           "parse_board"]
+__all__ = ["DIRECTIONS", "Board", "Cell", "Jump", "Refusal"]

@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from game.core.puzzles.pegs import Board, Cell, english, french
+from game.core.puzzles.pegs import Board, Cell
+from game.core.puzzles.pegs_boards import english, french
 
 #: The three-colour rule (the position class) in a player's words.
 CLASS_EXPLANATION = (

@@ -15,7 +15,8 @@ from ai.learning.hidden_directions import (
     simplify,
 )
 from ai.learning.observations import random_game, steps_of
-from ai.learning.physics_learner import _size, agreement, learn_physics
+from ai.learning.physics_agreement import agreement
+from ai.learning.physics_learner import _size, learn_physics
 from game.core.physics import Physics, Rule, random_physics
 from game.core.physics_catalog import SHIPPED
 from game.core.physics_views import moves_alike, same_behaviour, views

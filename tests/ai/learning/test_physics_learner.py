@@ -10,7 +10,9 @@ import pytest
 
 from ai.learning.observations import ordinary_games, random_game
 from ai.learning.observations_file import ObservationError, read_observations
-from ai.learning.physics_learner import agreement, engine_for, learn_by_asking, learn_physics
+from ai.learning.physics_agreement import agreement
+from ai.learning.physics_asking import engine_for, learn_by_asking
+from ai.learning.physics_learner import learn_physics
 from game.core.physics import random_physics
 from game.core.physics_catalog import SHIPPED
 from game.cli.main import main

@@ -24,12 +24,14 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
+import ai.solvers.gradient_relaxation as relaxation
 from ai.facade import get_solver
 from ai.kernel.base import SolveMode, SolveStatus
 from ai.kernel.context import Progress
 from ai.kernel.context import SolveContext
 from ai.solvers.reach import ReachInfo, reach_for
-from ai.solvers.gradient import Relaxation
+from ai.solvers.gradient import GradientSolver
+from ai.solvers.gradient_relaxation import Relaxation
 from game.core.level import Level
 from game.core.simulation import simulate
 from tests.level_builders import large, tiled
@@ -107,19 +109,17 @@ def test_cancel_before_the_start_returns_at_once(name: str) -> None:
 
 def test_gradient_memory_is_bounded_by_checkpoints(monkeypatch: pytest.MonkeyPatch) -> None:
     """The checkpointed reverse pass (long levels) gives the same gradient as keeping every frame."""
-    import ai.solvers.gradient as gradient
-
     level = big_level().with_limits(frames=60)
     relax = Relaxation(level, level.brickable_cells[:40])
     x = np.random.default_rng(0).uniform(0.1, 0.6, size=(2, len(relax.cells)))
     full_mass, full_grad = relax.mass_and_grad(x)
     assert relax.stride(2) == 1
-    monkeypatch.setattr(gradient, "STATE_MEMORY", relax.state_bytes(2) * 10)
+    monkeypatch.setattr(relaxation, "STATE_MEMORY", relax.state_bytes(2) * 10)
     assert relax.stride(2) == 8
     mass, grad = relax.mass_and_grad(x)
     np.testing.assert_allclose(mass, full_mass)
     np.testing.assert_allclose(grad, full_grad, atol=1e-12)
-    assert gradient.GradientSolver(restarts=8).restarts_for(relax) < 8
+    assert GradientSolver(restarts=8).restarts_for(relax) < 8
 
 
 def test_a_stopped_solve_keeps_what_it_found() -> None:

@@ -11,7 +11,8 @@ import pytest
 from ai.facade import get_solver, solve
 from ai.kernel.base import SolveMode, SolveStatus
 from ai.kernel.context import ManualClock, SolveContext
-from ai.solvers.gradient import FloatArray, GradientSolver, Relaxation, step_padded_adjoint
+from ai.solvers.gradient import GradientSolver
+from ai.solvers.gradient_relaxation import FloatArray, Relaxation, step_padded_adjoint
 from game.core.level import Level
 from game.core.occupancy import step_padded
 from game.core.physics import Physics, random_physics

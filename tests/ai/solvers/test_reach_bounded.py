@@ -15,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-import ai.solvers.reach_bounded as reach_bounded
+import ai.solvers.reach_bounded_walk as reach_bounded_walk
 from ai.kernel.context import ManualClock, SolveContext, SolveStopped
 from ai.services.generation.random_levels import small_level
 from ai.solvers.reach import analyse
@@ -220,7 +220,7 @@ def test_the_scope_is_much_smaller_than_the_live_states() -> None:
 
 
 def test_merged_set_lists_still_keep_every_winning_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(reach_bounded, "MAX_SETS", 1)
+    monkeypatch.setattr(reach_bounded_walk, "MAX_SETS", 1)
     for physics in (SHIPPED["classic"], SHIPPED["restless"], SHIPPED["climber"]):
         for level in levels_under(physics, 2):
             scope = bounded_reach(level, analyse(level), 2)

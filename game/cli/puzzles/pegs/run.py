@@ -11,7 +11,8 @@ from ai import facade
 from game.cli.args import Handler
 from game.cli.context import command_context
 from game.core.errors import GameError
-from game.core.puzzles.pegs import MAX_FILE_BYTES, Board, load_board
+from game.core.puzzles.pegs import Board
+from game.core.puzzles.pegs_boards import MAX_FILE_BYTES, load_board
 from game.core.storage import read_regular_bytes
 
 

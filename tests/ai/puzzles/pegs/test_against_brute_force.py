@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ai.puzzles.pegs import IpUse, PegsStatus, solve
-from game.core.puzzles.pegs import Board, parse_board
+from game.core.puzzles.pegs import Board
+from game.core.puzzles.pegs_boards import parse_board
 
 
 def reachable_goal(board: Board, start: int, goal: int | None) -> bool:

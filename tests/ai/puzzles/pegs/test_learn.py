@@ -6,7 +6,7 @@ import pytest
 
 from ai.puzzles.pegs.learn import learn, parse_games, pattern_of, random_games, verify
 from game.core.errors import GameError
-from game.core.puzzles.pegs import english, french
+from game.core.puzzles.pegs_boards import english, french
 
 
 def test_random_games_teach_the_four_jumps() -> None:

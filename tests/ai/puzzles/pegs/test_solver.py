@@ -9,7 +9,7 @@ import pytest
 from ai.kernel.context import SolveContext, StopReason
 from ai.puzzles.pegs import IpUse, PegsStatus, Proof, hint, solve
 from ai.puzzles.pegs.bounds import jump_bounds
-from game.core.puzzles.pegs import english, french, parse_board
+from game.core.puzzles.pegs_boards import english, french, parse_board
 from game.core.puzzles.pegs_openings import OPENINGS
 
 

@@ -13,7 +13,8 @@ from ai.puzzles.pegs import PegsStatus, Proof, hint, solve
 from ai.puzzles.pegs.beam import beam_search
 from ai.puzzles.pegs.sweep import Canon, sweep
 from ai.puzzles.pegs.table import least_images
-from game.core.puzzles.pegs import Board, english, french, parse_board
+from game.core.puzzles.pegs import Board
+from game.core.puzzles.pegs_boards import english, french, parse_board
 
 
 def brute(board: Board, goal: int | None) -> functools._lru_cache_wrapper[bool]:

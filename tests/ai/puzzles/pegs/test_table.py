@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from ai.puzzles.pegs import PegsStatus, Proof, hint, solve
 from ai.puzzles.pegs.table import MIN_PEGS, WinTable, build_table, complement, decode, encode, least_images
-from game.core.puzzles.pegs import english, parse_board
+from game.core.puzzles.pegs_boards import english, parse_board
 
 
 def brute_winnable(board, start: int, goal: int) -> set[int]:

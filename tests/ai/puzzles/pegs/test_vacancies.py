@@ -10,7 +10,8 @@ import pytest
 from ai.kernel.context import SolveContext
 from ai.puzzles.pegs import PegsStatus
 from ai.puzzles.pegs.vacancies import Answer, decide, problems, table
-from game.core.puzzles.pegs import Board, english, french, parse_board
+from game.core.puzzles.pegs import Board
+from game.core.puzzles.pegs_boards import english, french, parse_board
 
 PAGODA = re.compile(r"one peg on \((\d+), (\d+)\): weights ([^;]+); value of the start (-?\d+) < value of the goal "
                     r"(-?\d+)")

@@ -245,7 +245,7 @@ def test_hint_in_a_child_process(scene: PegsScene) -> None:
 
 
 def test_a_board_of_ones_own_without_centre(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from game.core.puzzles.pegs import parse_board
+    from game.core.puzzles.pegs_boards import parse_board
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from game.core.puzzles.pegs import english
+from game.core.puzzles.pegs_boards import english
 from game.cli.main import main
 
 

@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.core.puzzles.pegs import (ENGLISH_TEXT, MAX_SIDE, Board, BoardFormatError, Jump, Refusal, english, french,
-                                    load_board, parse_board)
+from game.core.puzzles.pegs import Board, Jump, Refusal
+from game.core.puzzles.pegs_boards import (ENGLISH_TEXT, MAX_SIDE, BoardFormatError, english, french, load_board,
+                                           parse_board)
 from game.core.puzzles.pegs_openings import FRENCH_GOAL, FRENCH_HOLE, OPENINGS, alike, colour, colour_counts
 
 CELL_CHARS = st.sampled_from(" o.")
