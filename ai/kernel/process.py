@@ -87,17 +87,20 @@ def in_child() -> bool:
 
 
 def run_in_child(job: Job, cancel: threading.Event, report: Report | None = None, *,
-                 nice: int | None = None) -> Any:
+                 nice: int | None = None, preload: bool = True) -> Any:
     """Run ``job(report)`` in a child process and return its result.
 
     Raises :class:`JobCancelled` as soon as ``cancel`` is set (the child and its own children are
-    killed), :class:`JobFailed` when the job raised or the child died.  The heavy libraries every job
-    needs (:data:`ai.kernel.libraries.PRELOAD`) load here first, so that later children inherit them.
+    killed), :class:`JobFailed` when the job raised or the child died.  With ``preload`` (for a process
+    that starts many children, such as the app's job runner) the heavy libraries every job needs
+    (:data:`ai.kernel.libraries.PRELOAD`) load here first, so that later children inherit them; without
+    it the child loads what it uses, inside the time it may be killed at (a one-off child under a deadline).
     ``nice`` defaults to :data:`CHILD_NICE` at top level and 0 inside a runner child.
     """
     if not fork_available():
         return job(report or _ignore)
-    load(*PRELOAD)
+    if preload:
+        load(*PRELOAD)
     if cancel.is_set():
         raise JobCancelled
     child = ChildJob(job, nice=nice)

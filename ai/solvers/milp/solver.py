@@ -189,7 +189,7 @@ class MilpSolver(SolverBase):
         late = replace(ctx, deadline=None if ctx.deadline is None else ctx.deadline + CHILD_GRACE, progress=None)
         try:
             with late.watch(kill.set):
-                result: SolveResult = run_in_child(job, kill, ctx.progress, nice=0)
+                result: SolveResult = run_in_child(job, kill, ctx.progress, nice=0, preload=False)
         except JobCancelled:
             raise SolveStopped(ctx.stop_reason() or StopReason.TIMEOUT) from None
         except JobFailed as exc:

@@ -179,3 +179,20 @@ def test_a_child_never_runs_the_finalizers_of_garbage_it_inherits() -> None:
         gc.enable()
         gc.collect()  # here its finalizer notes nothing
     assert ran_in_child == []
+
+
+@pytest.mark.parametrize("preload", [True, False])
+def test_a_one_off_child_loads_the_heavy_libraries_itself(preload: bool) -> None:
+    """Without ``preload`` the parent never loads the AI's heavy libraries (the child loads what it uses, inside
+    the time it may be killed at); with it, the parent loads them once for every later child to inherit."""
+    if not fork_available():
+        pytest.skip("no fork on this platform")
+    script = ("import sys, threading\n"
+              "from ai.kernel.process import run_in_child\n"
+              "from ai.kernel.libraries import cp_model\n"
+              f"print(run_in_child(lambda report: cp_model.CpModel.__name__, threading.Event(), preload={preload}),\n"
+              "      'ortools.sat.python.cp_model' in sys.modules)\n")
+    proc = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=dict(os.environ, PYTHONPATH=str(REPO)),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["CpModel", str(preload)]
