@@ -14,6 +14,7 @@ import pygame
 from game.app.app import App
 from game.app.input import Act, Action, mouse_held
 from game.app.render import BoardLayout
+from game.app.scenes.editor_host import EditorHost
 from game.app.scenes.editor_palette import Button
 from game.app.scenes.editor_panel import SidePanel
 from game.app.scenes.editor_results import SolutionBrowser
@@ -22,18 +23,12 @@ from game.core.editor_model import EditorModel, Tool
 from game.core.level import Brick
 
 
-class InputHost(Protocol):
+class InputHost(EditorHost, Protocol):
     """What the keys and the mouse read and change of the editor, and the commands they call."""
 
     hover: Brick | None
     panel_scroll: int
 
-    @property
-    def app(self) -> App: ...
-    @property
-    def model(self) -> EditorModel: ...
-    @property
-    def draft(self) -> Draft: ...
     @property
     def tool(self) -> Tool: ...
     @property

@@ -16,19 +16,14 @@ from game.app import hud
 from game.app.app import App
 from game.app.sprites import Sprites
 from game.app.scenes.editor_help import footer_height
+from game.app.scenes.editor_host import EditorHost
 from game.core.editor_draft import Draft, Edge
 from game.core.editor_model import EditorModel, Tool
 
 
-class PaletteHost(Protocol):
+class PaletteHost(EditorHost, Protocol):
     """What the palette reads of the editor scene, and the actions its buttons call."""
 
-    @property
-    def app(self) -> App: ...
-    @property
-    def model(self) -> EditorModel: ...
-    @property
-    def draft(self) -> Draft: ...
     @property
     def tool(self) -> Tool: ...
     @property

@@ -15,6 +15,7 @@ from game.app.app import App
 from game.app.input import Act, Action
 from game.app.jobs import JobEvent, JobEventKind
 from game.app.scenes.dialogs import ConfirmPrompt, TextPrompt
+from game.app.scenes.editor_host import EditorHost
 from game.core.editor_draft import Draft
 from game.core.editor_model import UNTITLED, EditorModel
 
@@ -22,15 +23,9 @@ from game.core.editor_model import UNTITLED, EditorModel
 SAVE_CHECK_SECONDS = 1.0
 
 
-class SavingHost(Protocol):
+class SavingHost(EditorHost, Protocol):
     """What saving needs of the editor."""
 
-    @property
-    def app(self) -> App: ...
-    @property
-    def model(self) -> EditorModel: ...
-    @property
-    def draft(self) -> Draft: ...
     @property
     def analysis(self) -> Analysis | None: ...
     def analysis_current(self) -> bool: ...

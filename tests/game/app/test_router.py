@@ -22,18 +22,18 @@ APP = Path(__file__).resolve().parents[3] / "game" / "app"
 #: Parts of one screen split over modules (drawing helpers, the editor's panels and dialogs).
 HELPERS = {"play_draw", "play_keys", "play_beats", "play_board", "play_resume", "timeline", "select_cards",
            "editor_view", "editor_palette", "editor_panel", "editor_analysis", "editor_help", "editor_info",
-           "editor_input", "editor_results", "editor_saving", "dialogs", "mystery_draw"}
+           "editor_host", "editor_input", "editor_results", "editor_saving", "dialogs", "mystery_draw"}
 #: The helpers each scene module may import.
 OWN_HELPERS = {"play": {"play_draw", "play_keys", "play_beats", "play_board", "play_resume", "timeline"},
                "play_draw": {"timeline"}, "play_board": {"play_draw", "timeline"}, "select": {"select_cards"},
                "editor": {"editor_view", "editor_palette", "editor_analysis", "editor_help", "editor_info",
                           "editor_input", "editor_results", "editor_saving", "dialogs"},
                "editor_view": {"editor_palette", "editor_panel", "editor_help"},
-               "editor_palette": {"editor_help"}, "editor_panel": {"editor_analysis", "editor_help", "editor_palette",
+               "editor_palette": {"editor_help", "editor_host"}, "editor_panel": {"editor_analysis", "editor_help", "editor_palette",
                                                                    "editor_results"},
-               "editor_input": {"editor_palette", "editor_panel", "editor_results"},
+               "editor_input": {"editor_host", "editor_palette", "editor_panel", "editor_results"},
                "editor_results": {"editor_analysis"}, "editor_info": {"dialogs"},
-               "editor_saving": {"dialogs"}, "mystery": {"mystery_draw"}}
+               "editor_saving": {"dialogs", "editor_host"}, "mystery": {"mystery_draw"}}
 
 
 def imported_modules(path: Path) -> set[str]:
