@@ -56,7 +56,8 @@ def register(sub: Subparsers, puzzle: SidePuzzle) -> None:
     b.add_argument("--workers", type=int_arg(1, 2), default=1, help="processes (1 or 2; default 1)")
     b.add_argument("--rules", choices=("safe", "opening"), default="safe",
                    help="the first click: 'safe' (never a mine; the assistant opens a corner) or 'opening' (no mine "
-                        "in or next to it, so it opens an area; the assistant opens row 4, column 4); default safe")
+                        "in or next to it, so it opens an area; the assistant opens row 3, column 3 on boards up to 9x9, row 4, "
+                        "column 4 on larger ones); default safe")
     b.add_argument("--time-limit", type=time_limit_arg, default=None,
                    help="stop after S seconds and report the games finished (default: no limit)")
     b.add_argument("--json", action="store_true",

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from ai.puzzles.mines.policy import first_click
 from game.cli.main import main
+from game.core.puzzles.mines import FirstClick
 
 
 def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -33,6 +35,11 @@ def test_bench_help_states_both_rules(capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["mines", "bench", "--help"]) == 0
     text = " ".join(capsys.readouterr().out.split())
     assert "'safe' (never a mine" in text and "'opening' (no mine in or next to it, so it opens an area" in text
+    # the cells it names are the assistant's own first clicks
+    small, large = first_click(9, 9, FirstClick.AREA), first_click(30, 16, FirstClick.AREA)
+    assert f"opens row {small[0] + 1}, column {small[1] + 1} on boards up to 9x9" in text
+    assert f"row {large[0] + 1}, column {large[1] + 1} on larger ones" in text
+    assert first_click(30, 16, FirstClick.CELL) == (0, 0) and "the assistant opens a corner" in text
 
 
 @pytest.mark.parametrize("args", [
