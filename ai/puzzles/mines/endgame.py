@@ -69,8 +69,9 @@ class _Checks:
 
 def arrangements(view: MinesView, analysis: MinesAnalysis, cells: list[Pos],
                  ctx: SolveContext | None = None) -> list[int]:
-    """Every arrangement of the mines that fits ``view``, as a bit mask over ``cells`` (the unresolved ones).
-    The listing checks ``ctx`` as it goes (it can take seconds even when few arrangements fit)."""
+    """Every arrangement of the mines that fits ``view``, as a bit mask over ``cells`` (the unresolved ones), in
+    the order of their cells' values (cell 0 free before mined, then cell 1, ...).  The listing checks ``ctx``
+    as it goes."""
     index = {p: i for i, p in enumerate(cells)}
     mined = analysis.mined
     needs: list[int] = []
@@ -86,13 +87,18 @@ def arrangements(view: MinesView, analysis: MinesAnalysis, cells: list[Pos],
                 for i in inside:
                     members[i].append(len(needs))
                 needs.append(value - sum(1 for q in around if q in mined))
+    # cells next to a number first (their numbers prune as soon as they are complete), the free ones last:
+    # with free cells early the listing wanders through their combinations before any number can object
+    order = sorted(range(len(cells)), key=lambda i: not members[i])
+    members = [members[i] for i in order]
     left = [0] * len(needs)
     for cons in members:
         for k in cons:
             left[k] += 1
     found: list[int] = []
     _fill(0, view.mines - len(mined), 0, needs, left, members, found, _Checks(ctx or SolveContext.create()))
-    return found
+    masks = [sum(1 << order[j] for j in range(len(order)) if m >> j & 1) for m in found]
+    return sorted(masks, key=lambda m: [m >> i & 1 for i in range(len(cells))])
 
 
 def _fill(i: int, mines: int, mask: int, needs: list[int], left: list[int], members: list[list[int]],
