@@ -15,6 +15,9 @@ from game.cli.learn_outputs import guard_outputs, uses_tree_learner
 
 #: Most games ``learn --games`` accepts (each is a small level run; more only costs memory).
 MAX_GAMES = 10_000
+#: Games the physics learner (``learn`` without the decision-tree learner's options) plays when ``--games`` is
+#: not given: ordinary random games of ``--physics``.
+PHYSICS_GAMES = 1
 
 
 def _physics_learner_problem(args: argparse.Namespace) -> str:
@@ -83,8 +86,9 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--physics", default=None, metavar="NAME|FILE.json",
                    help="the engine's physics for generated games (shipped name or JSON file; default classic)")
     p.add_argument("--games", type=int_arg(0, MAX_GAMES), default=None,
-                   help="games to learn from (default: 100 random, 1 many-lemming, 3 positions-only); "
-                        "with --active and random games, the most query levels (default 30)")
+                   help=f"games to learn from (default {PHYSICS_GAMES}; the decision-tree learner: 100 random, "
+                        "1 many-lemming, 3 positions-only, and with --active --regime random the most query levels, "
+                        "default 30)")
     p.add_argument("--regime", choices=["random", "many"], default=None,
                    help="random: a few lemmings per random map (default); many: one lemming per free cell and "
                         "direction with dense targets (each map used fully; default with --positions-only)")

@@ -21,6 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 from ai import facade
 from game.cli.args import output_errors
 from game.cli.context import command_context
+from game.cli.learn import PHYSICS_GAMES
 from game.cli.learn_outputs import guard_outputs
 from game.core.physics import Physics
 from game.core.physics_catalog import load_physics_file, resolve
@@ -57,7 +58,7 @@ def _games(args: argparse.Namespace, ctx: facade.SolveContext) -> tuple[list[fac
         return facade.load_observations(args.observations, ctx), None
     spec = args.physics or "classic"
     truth = load_physics_file(spec) if spec.endswith(".json") else resolve(spec)
-    count = 1 if args.games is None else args.games
+    count = PHYSICS_GAMES if args.games is None else args.games
     return facade.ordinary_games(np.random.default_rng(args.seed), truth, count, ctx), truth
 
 

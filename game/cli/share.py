@@ -58,7 +58,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--out", default="", type=output_file_arg, metavar="FILE",
                    help="write the level (from a code or a file) to FILE")
     p.add_argument("--force", action="store_true", help="let --out replace an existing level file")
-    p.add_argument("--json", action="store_true", help="print one JSON object (code, title, level text)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (code, title, chars: the code's length, level: the level text)")
     p.set_defaults(handler=_cmd_share)
 
 

@@ -61,7 +61,8 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--suite", action="append", default=None, type=level_folder_arg, metavar="DIR",
                    help="folder of level files (repeatable; default: the pack and bench/suites/*)")
     p.add_argument("--solvers", nargs="+", default=None, type=names_arg(EXACT_SOLVERS + HEURISTIC_SOLVERS),
-                   help="solver names, separated by spaces or commas (default: every exact solver)")
+                   help="solver names, separated by spaces or commas (default: cpsat, search, milp, auto: every "
+                        "exact solver but brute)")
     p.add_argument("--time-limit", type=time_limit_arg, default=20.0, metavar="S", help="per solve (default 20)")
     p.add_argument("--results", default=None, type=output_file_arg, metavar="FILE.md",
                    help="Markdown file whose solver section is updated (default: the project's bench/results.md)")

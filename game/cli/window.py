@@ -19,7 +19,7 @@ from game.cli.level import load_level, resolve_level_path
 from game.cli.outputs import FileKind, guard_output
 from game.core import settings
 from game.core.catalog import LevelEntry, Section, all_entries
-from game.core.editor_draft import parse_size
+from game.core.editor_draft import MAX_EDIT_SIDE, MIN_EDIT_SIDE, parse_size
 from game.core.editor_model import EditorModel
 from game.core.errors import GameError
 from game.core.progress import level_key
@@ -64,7 +64,8 @@ def edit(args: argparse.Namespace) -> int:
     if args.new:
         size = parse_size(args.new)
         if size is None:
-            raise GameError(f"--new needs a size like 10x14 (rows x columns, 2 to 64), got {args.new!r}")
+            raise GameError(f"--new needs a size like 10x14 (rows x columns, {MIN_EDIT_SIDE} to {MAX_EDIT_SIDE}), "
+                            f"got {args.new!r}")
         model: EditorModel | None = EditorModel.new(*size)
     elif args.level:
         path = resolve_level_path(args.level)

@@ -2,7 +2,7 @@
 narrow (the editor lays its board and palette out above :func:`footer_height`).
 
 The editor's letter commands (A, T, V, ...) are typed letters, so rebinding the game's keys does not
-move them; the keys it shares with play (undo, redo, [ ], B) move with the player's bindings.
+move them; the keys it shares with play (undo, redo, [ ], B, comma and period) move with the player's bindings.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from game.app.app import HelpPage
 from game.app.input import display_key
 
 #: Footer labels that follow the player's key bindings (the others are the editor's own keys).
-REBINDABLE = frozenset({"Z/Y", "Z / Y", "[ ]", "[ / ]", "B", "Shift+arrows, B"})
+REBINDABLE = frozenset({"Z/Y", "Z / Y", "[ ]", "[ / ]", "B", "Shift+arrows, B", ", / ."})
 
 #: The editor's help page: (section, [(key, what it does), ...]).
 EDITOR_HELP_SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
@@ -46,7 +46,7 @@ EDITOR_HELP_SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("Space or P", "play-test (Esc comes back)"),
         ("A", "analyse (again: cancel)"),
         ("V", "show / hide an optimal solution"),
-        ("Comma / Period", "the previous / next optimal solution"),
+        (", / .", "the previous / next optimal solution"),
         ("T", "tighten N and B to the minimum"),
     )),
     ("Files", (

@@ -10,6 +10,7 @@ from typing import Any, Iterator
 import pygame
 import pytest
 
+import game.cli.main as cli
 from game.core.level import Level
 from game.core.pack import pack_level_paths
 from tests.conftest import ORIGINAL_PACK
@@ -19,6 +20,7 @@ from game.core.storage import user_levels_dir
 from game.app import hud
 from game.app.app import App
 from game.core.catalog import user_entries
+from game.core.editor_draft import MAX_EDIT_SIDE, MIN_EDIT_SIDE
 from game.core.editor_model import EditorModel, Tool
 from game.app.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt
 from game.app.scenes import editor_analysis
@@ -455,6 +457,12 @@ def test_edit_command_runs_headless(tmp_path: Path) -> None:
     assert shot.is_file()
     assert main.main(["edit", "--new", "8x9", "--frames", "2"]) == 0
     assert main.main(["edit", "--new", "1x1", "--frames", "2"]) == 2
+
+
+def test_edit_new_refuses_a_size_naming_the_sizes_it_takes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["edit", "--new", "1x5", "--frames", "1"]) == 2
+    assert f"(rows x columns, {MIN_EDIT_SIDE} to {MAX_EDIT_SIDE})" in capsys.readouterr().err
+    assert cli.main(["edit", "--new", f"{MAX_EDIT_SIDE}x{MIN_EDIT_SIDE}", "--frames", "1"]) == 0
 
 
 # ---------------------------------------------------------------- the rating

@@ -31,8 +31,8 @@ ACT_KEYS: dict[Act, str | None] = {
     Act.CLICK: "click", Act.RIGHT_CLICK: "right-click", Act.HOVER: None, Act.TOOL: "1", Act.UNDO: "z",
     Act.REDO: "y", Act.UP: "up", Act.DOWN: "down", Act.LEFT: "left", Act.RIGHT: "right", Act.SPEED_UP: "+",
     Act.SPEED_DOWN: "-", Act.NEXT_ITEM: "]", Act.PREV_ITEM: "[", Act.TOGGLE_RUN: "space", Act.SAVE: "ctrl+s",
-    Act.OPEN: "ctrl+o", Act.BACK: "esc", Act.SCROLL: "wheel", Act.TEXT: None, Act.STEP_FORWARD: "period",
-    Act.STEP_BACK: "comma",
+    Act.OPEN: "ctrl+o", Act.BACK: "esc", Act.SCROLL: "wheel", Act.TEXT: None, Act.STEP_FORWARD: ".",
+    Act.STEP_BACK: ",",
 }
 SIZES = [(1280, 800), (800, 500), (1024, 600)]
 
@@ -66,7 +66,7 @@ def open_editor(app: App) -> EditorScene:
 
 
 def tokens(label: str) -> set[str]:
-    return {t.lower() for t in re.split(r"\s*/\s*|\s+or\s+|\s+|,", label) if t}
+    return {t.lower() for t in re.split(r"\s*/\s*|\s+or\s+|\s+|(?<=\S),", label) if t}
 
 
 class Spy:
@@ -172,6 +172,18 @@ def test_the_footer_follows_the_players_bindings(app: App) -> None:
         assert editor_help.shown_key("A") == "A"  # the editor's own letters never move
         page = editor_help.editor_help_page()
         assert ("U / Y", "undo / redo (Ctrl+Z, Ctrl+Y too)") in page.sections[0][1]
+    finally:
+        app.change_settings(keys={})
+
+
+def test_the_help_names_the_keys_that_browse_the_solutions_as_bound(app: App) -> None:
+    editor = open_editor(app)
+    bindings = editor.input.bindings()
+    assert Act.STEP_BACK in bindings and Act.STEP_FORWARD in bindings  # the rebindable keys, not typed letters
+    app.change_settings(keys={"step_back": ";"})
+    try:
+        rows = dict(row for _, section in editor_help.editor_help_page().sections for row in section)
+        assert rows["; / ."] == "the previous / next optimal solution"
     finally:
         app.change_settings(keys={})
 

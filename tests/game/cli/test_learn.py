@@ -9,7 +9,9 @@ import pytest
 
 from ai import facade
 from ai.kernel.context import ManualClock, SolveContext
+from ai.learning.learn import DEFAULT_ACTIVE_GAMES, DEFAULT_GAMES
 from ai.learning.rules import LearnedRules
+from game.cli.learn import PHYSICS_GAMES
 from game.cli.main import main
 from tests.conftest import ORIGINAL_NUMBER
 
@@ -41,6 +43,16 @@ def test_learn_help_does_not_import_sklearn() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=Path(__file__).resolve().parents[3])
     assert proc.stdout.strip() == "False", proc.stderr
+
+
+def test_learn_help_states_the_games_each_learner_plays_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["learn", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert (f"games to learn from (default {PHYSICS_GAMES}; the decision-tree learner: {DEFAULT_GAMES} random, "
+            f"1 many-lemming, 3 positions-only, and with --active --regime random the most query levels, "
+            f"default {DEFAULT_ACTIVE_GAMES})") in text
+    assert main(["learn"]) == 0  # the physics learner, without --games
+    assert capsys.readouterr().out.startswith(f"learned from {PHYSICS_GAMES} game(s) of the classic physics")
 
 
 @pytest.fixture

@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 
 from game.app.export import DEFAULT_FPS, DEFAULT_SCALE
-from game.app.export_draw import DEFAULT_MAX_SIDE
+from game.app.export_draw import DEFAULT_MAX_SIDE, MAX_FRAME_PIXELS, TILE, default_scale, fit_scale
 from game.cli.export import HELP_FPS, HELP_MAX_SIDE, HELP_SCALE
 from game.cli.main import main
+from game.core.level import Level
+from game.core.level_text import MAX_SIDE
 from tests.conftest import ORIGINAL_NUMBER, ORIGINAL_PACK, REPO
 
 
@@ -134,6 +136,16 @@ def test_ctrl_c_is_interrupted_exit_130(monkeypatch: pytest.MonkeyPatch, capsys:
 
 def test_the_export_help_shows_the_gif_writers_defaults() -> None:
     assert (HELP_SCALE, HELP_FPS, HELP_MAX_SIDE) == (DEFAULT_SCALE, DEFAULT_FPS, DEFAULT_MAX_SIDE)
+
+
+def test_the_cli_reference_gives_the_export_scales_the_gif_writer_uses() -> None:
+    big = Level.from_rows([">" + " " * (MAX_SIDE - 2) + "T"] + ["X" * MAX_SIDE] * (MAX_SIDE - 1), frames=4, budget=0)
+    small_sides = DEFAULT_MAX_SIDE // (TILE * DEFAULT_SCALE)
+    row = next(line for line in (REPO / "docs" / "cli.md").read_text().splitlines() if line.startswith("| `--scale K`"))
+    assert (f"(default {DEFAULT_SCALE}; a map over {small_sides} cells long gets smaller cells, so the board is at "
+            f"most {DEFAULT_MAX_SIDE} pixels long)") in row
+    assert default_scale(big) < 1 and fit_scale(big, DEFAULT_SCALE) == 1  # the default fits; K = 2 does not
+    assert f"at most {MAX_FRAME_PIXELS // 1_000_000} million pixels, so a {MAX_SIDE}x{MAX_SIDE} map takes `--scale 1`" in row
 
 
 def test_the_parser_loads_neither_the_ai_nor_pygame() -> None:

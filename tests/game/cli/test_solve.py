@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from ai.services.benchmark import DEFAULT_SOLVERS
 from game.cli.main import build_parser, main
+from game.cli.solve import EXACT_SOLVERS
 from tests.ai.solvers.exact_helpers import ORIGINAL, ORIGINAL_SOLUTIONS, UNREACHABLE, original
 from tests.conftest import ORIGINAL_NUMBER, REPO
 
@@ -147,6 +149,13 @@ def test_bench_writes_its_section(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["bench", "--suite", str(suite), "--solvers", "cpsat", "search", "--results", str(results)]) == 0
     text = results.read_text()
     assert "keep me" in text and "## Exact solvers" in text and "| cpsat | suite | 1/1 |" in text
+
+
+def test_bench_help_names_the_solvers_it_runs_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    left_out = [name for name in EXACT_SOLVERS if name not in DEFAULT_SOLVERS]
+    assert f"(default: {', '.join(DEFAULT_SOLVERS)}: every exact solver but {' and '.join(left_out)})" in text
 
 
 @pytest.mark.parametrize("suite", ["missing", "empty", "file"])

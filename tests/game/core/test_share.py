@@ -136,3 +136,11 @@ def test_share_command_prints_the_code_and_writes_the_level_back(tmp_path: Path)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
     data = json.loads(run_main("share", "7", "--json").stdout)
     assert data["code"] == code and data["title"] == "The Original"
+    assert data["chars"] == len(code) and Level.from_text(data["level"]) == Level.load(out)
+
+
+def test_share_help_names_every_key_of_its_json() -> None:
+    keys = list(json.loads(run_main("share", "7", "--json").stdout))
+    text = " ".join(run_main("share", "--help").stdout.split())
+    named = text.split("--json print one JSON object (", 1)[1].split(")", 1)[0]
+    assert [part.split(":")[0] for part in named.split(", ")] == keys
