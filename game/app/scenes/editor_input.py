@@ -11,15 +11,14 @@ from typing import Callable, Protocol
 
 import pygame
 
-from game.app.app import App
 from game.app.input import Act, Action, mouse_held
 from game.app.render import BoardLayout
 from game.app.scenes.editor_host import EditorHost
 from game.app.scenes.editor_palette import Button
 from game.app.scenes.editor_panel import SidePanel
 from game.app.scenes.editor_results import SolutionBrowser
-from game.core.editor_draft import Draft, Edge, cells_between
-from game.core.editor_model import EditorModel, Tool
+from game.core.editor_draft import Edge, cells_between
+from game.core.editor_model import Tool
 from game.core.level import Brick
 
 

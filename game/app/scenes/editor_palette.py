@@ -13,12 +13,11 @@ from typing import Callable, Protocol
 import pygame
 
 from game.app import hud
-from game.app.app import App
 from game.app.sprites import Sprites
 from game.app.scenes.editor_help import footer_height
 from game.app.scenes.editor_host import EditorHost
-from game.core.editor_draft import Draft, Edge
-from game.core.editor_model import EditorModel, Tool
+from game.core.editor_draft import Edge
+from game.core.editor_model import Tool
 
 
 class PaletteHost(EditorHost, Protocol):

@@ -11,13 +11,11 @@ from typing import Callable, Protocol
 
 from ai.facade import Analysis, AnalysisStatus, SolveContext, stuck_lemmings
 from game.app import hud
-from game.app.app import App
 from game.app.input import Act, Action
 from game.app.jobs import JobEvent, JobEventKind
 from game.app.scenes.dialogs import ConfirmPrompt, TextPrompt
 from game.app.scenes.editor_host import EditorHost
-from game.core.editor_draft import Draft
-from game.core.editor_model import UNTITLED, EditorModel
+from game.core.editor_model import UNTITLED
 
 #: Seconds the quick "has it any chance" check before saving an unanalysed level may take.
 SAVE_CHECK_SECONDS = 1.0
