@@ -11,7 +11,7 @@ AI's start is not counted.
 
 Keys: arrows move the cursor, Space/Enter/B flip the cursor cell, click flips a cell (drag paints),
 right-click clears one, Z/Y undo/redo, Backspace clears the board, , and . show another step,
-H hint, S solve, [ and ] previous/next puzzle, Esc back (cancels the AI).
+H hint, S solve, [ and ] previous/next puzzle, Esc stops the AI, else goes back.
 """
 
 from __future__ import annotations
@@ -200,9 +200,13 @@ class LifeScene(Scene):
     def handle_event(self, action: Action) -> None:
         """Painting, undo, stepping the view, the AI, switching puzzles (see the module docstring)."""
         k = action.kind
-        if k == Act.BACK:
+        if k == Act.BACK:  # the AI's work first (as in every scene), then back
+            if self.job is not None:
+                self.job.cancel()
+                self.job, self.message = None, "Stopped."
+                return
             self.save_progress()
-            self.app.pop()  # the app cancels this scene's job
+            self.app.pop()
             return
         m = self.model
         if m is None:

@@ -267,8 +267,12 @@ class MinesScene(Scene):
         k = action.kind
         w, h = self.board.width, self.board.height
         r, c = self.cursor
-        if k == Act.BACK:
-            self.app.pop()  # the app cancels this scene's job
+        if k == Act.BACK:  # auto-play or a step first (as the AI's work in every scene), then back
+            if self.auto_play or self.step_pending:
+                self.auto_play = self.step_pending = False
+                self.message = "Stopped."
+            else:
+                self.app.pop()  # the app cancels this scene's job
         elif k in (Act.UP, Act.DOWN, Act.LEFT, Act.RIGHT):
             dr, dc = {Act.UP: (-1, 0), Act.DOWN: (1, 0), Act.LEFT: (0, -1), Act.RIGHT: (0, 1)}[k]
             self.cursor = ((r + dr) % h, (c + dc) % w)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pygame
 
@@ -11,7 +13,9 @@ from ai.facade import LifeHintKind
 from game.app.app import App
 from game.app.display import FixedClock
 from game.app.compose import build_app
-from game.app.puzzles.life import LifeScene
+from game.app.puzzles.life import LifeScene, LifeTask
+from ai.facade import SolveContext
+from tests.stopping import STOP_GUARD
 from tests.game.app.conftest import click, press
 
 BLINKER = LifePuzzle.from_text("title: Blinker\nsteps: 1\n.......\n.......\n.......\n..###..\n.......\n.......\n"
@@ -184,3 +188,25 @@ def test_solved_is_said_once_per_solve(app: App) -> None:
     assert not scene.model.solved and scene.message == ""
     press(app, pygame.K_y, unicode="y")
     assert scene.message.startswith("Solved!")  # a new solve is announced
+
+
+def test_esc_stops_the_ai_first_then_leaves(app: App) -> None:
+    scene = LifeScene(app, [FORCED, GLIDER], ai_time_limit=None, use_processes=False)
+    app.push(scene)
+    app.run_frames(1)
+
+    def until_cancelled(ctx: SolveContext) -> None:  # an AI job that works until it is stopped
+        while True:
+            ctx.check()
+            time.sleep(0.005)
+
+    scene._submit(LifeTask.SOLVE, until_cancelled)
+    handle = scene.job
+    assert handle is not None
+    press(app, pygame.K_ESCAPE)
+    assert app.top is scene and scene.job is None and scene.message == "Stopped." and handle.cancel_requested
+    assert handle.wait(STOP_GUARD)
+    app.run_frames(2)
+    assert scene.message == "Stopped."  # the cancelled job's end changes nothing
+    press(app, pygame.K_ESCAPE)
+    assert scene not in app.scenes

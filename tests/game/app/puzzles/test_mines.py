@@ -255,3 +255,17 @@ def test_the_top_bar_fits_at_800x500(small_app: App, difficulty: Difficulty) -> 
     assert hud.text(scene.title(), 24).get_width() <= 800 - 16 - 16 - timer - 40
     assert hud.text(scene.records_line().replace("no best time yet", "best time 59:59.9") + ", 999 won, 999 lost",
                     BAND_SIZE).get_width() <= 800 - 32
+
+
+def test_esc_stops_auto_play_first_then_leaves(app: App) -> None:
+    scene = on(app, Difficulty.EXPERT)
+    press(app, pygame.K_a, unicode="a")
+    assert scene.auto_play
+    press(app, pygame.K_ESCAPE)
+    assert app.top is scene and not scene.auto_play and not scene.step_pending and scene.message == "Stopped."
+    moves = len(scene.board.revealed)
+    scene.wait()
+    app.run_frames(10)
+    assert len(scene.board.revealed) == moves  # no move after the stop
+    press(app, pygame.K_ESCAPE)
+    assert scene not in app.scenes
