@@ -14,6 +14,7 @@ import pytest
 
 from ai.kernel.context import ManualClock, SolveContext, SolveStopped
 from ai.puzzles.mines.analysis import analyze
+from ai.puzzles.mines.endgame import arrangements
 from ai.puzzles.mines.policy import next_moves
 from ai.puzzles.life.model import ModelTooLarge, build_model, max_model_clauses, model_clauses
 from ai.puzzles.life.backbone import backbone
@@ -156,8 +157,8 @@ def test_pegs_table_keeps_its_time_limit_in_all(tmp_path: Path, capsys: pytest.C
     assert wall < 1 + SLACK  # the whole table, where 1 s for each of its 162 problems took minutes
 
 
-#: A Minesweeper view (game 484 of a 9x9, 10-mine bench under the opening rule) whose endgame search lists
-#: few arrangements after millions of steps: the deduction step took seconds past the bench's time limit.
+#: A Minesweeper view (game 484 of a 9x9, 10-mine bench under the opening rule) whose endgame lists 261
+#: arrangements over 61 unresolved cells: 13,148 steps of the listing, so about 50 checks of its context.
 SLOW_ENDGAME = """mines 10
 .........
 ..1......
@@ -174,7 +175,11 @@ SLOW_ENDGAME = """mines 10
 def test_the_minesweeper_endgame_listing_keeps_the_time_limit() -> None:
     view = parse_view(SLOW_ENDGAME)
     analysis = analyze(view)
-    # the deadline passes after 2,000 readings of the clock: a fixed amount of work, whatever the machine
-    ctx = SolveContext.create(time_limit=2.0, clock=ManualClock(step=0.001))
+    cells = sorted(p for p, v in analysis.probability.items() if 0 < v < 1 and view.at(*p) < 0)
+    assert len(arrangements(view, analysis, cells)) == analysis.weight == 261
+    # the deadline passes after 20 readings of the clock: a fixed amount of work, whatever the machine,
+    # well inside the listing's own checks
     with pytest.raises(SolveStopped):
-        next_moves(view, analysis, ctx)
+        arrangements(view, analysis, cells, SolveContext.create(time_limit=0.02, clock=ManualClock(step=0.001)))
+    with pytest.raises(SolveStopped):  # and so does the move it is part of
+        next_moves(view, analysis, SolveContext.create(time_limit=0.02, clock=ManualClock(step=0.001)))
