@@ -11,13 +11,10 @@ import argparse
 import sys
 
 from game.cli.args import Subparsers, int_arg, output_file_arg, path_arg, time_limit_arg
-from game.cli.learn_outputs import guard_outputs, uses_tree_learner
+from game.cli.learn_outputs import PHYSICS_GAMES, guard_outputs, uses_tree_learner
 
 #: Most games ``learn --games`` accepts (each is a small level run; more only costs memory).
 MAX_GAMES = 10_000
-#: Games the physics learner (``learn`` without the decision-tree learner's options) plays when ``--games`` is
-#: not given: ordinary random games of ``--physics``.
-PHYSICS_GAMES = 1
 
 
 def _physics_learner_problem(args: argparse.Namespace) -> str:

@@ -1,4 +1,5 @@
-"""The outputs of ``learn`` (``--out``, ``--curve``) and the checks that keep them off its inputs.
+"""The outputs of ``learn`` (``--out``, ``--curve``) and the checks that keep them off its inputs; which learner
+runs, and how many games the physics learner plays by default.
 
 Shared by the parser module (:mod:`game.cli.learn`, which checks before learning) and the learning run
 (:mod:`game.cli.learn_run`, which checks again just before writing).
@@ -9,6 +10,10 @@ from __future__ import annotations
 import argparse
 
 from game.cli.outputs import FileKind, Input, guard_output
+
+#: Games the physics learner (``learn`` without the decision-tree learner's options) plays when ``--games`` is
+#: not given: ordinary random games of ``--physics``.
+PHYSICS_GAMES = 1
 
 
 def uses_tree_learner(args: argparse.Namespace) -> bool:

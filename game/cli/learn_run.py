@@ -21,8 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 from ai import facade
 from game.cli.args import output_errors
 from game.cli.context import command_context
-from game.cli.learn import PHYSICS_GAMES
-from game.cli.learn_outputs import guard_outputs
+from game.cli.learn_outputs import PHYSICS_GAMES, guard_outputs
 from game.core.physics import Physics
 from game.core.physics_catalog import load_physics_file, resolve
 from game.core.writing import atomic_write_bytes, atomic_write_text

@@ -11,7 +11,7 @@ from ai import facade
 from ai.kernel.context import ManualClock, SolveContext
 from ai.learning.learn import DEFAULT_ACTIVE_GAMES, DEFAULT_GAMES
 from ai.learning.rules import LearnedRules
-from game.cli.learn import PHYSICS_GAMES
+from game.cli.learn_outputs import PHYSICS_GAMES
 from game.cli.main import main
 from tests.conftest import ORIGINAL_NUMBER
 
