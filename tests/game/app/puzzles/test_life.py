@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pygame
 
@@ -195,10 +193,11 @@ def test_esc_stops_the_ai_first_then_leaves(app: App) -> None:
     app.push(scene)
     app.run_frames(1)
 
-    def until_cancelled(ctx: SolveContext) -> None:  # an AI job that works until it is stopped
-        while True:
-            ctx.check()
-            time.sleep(0.005)
+    def until_cancelled(ctx: SolveContext) -> None:  # an AI job that blocks until it is stopped (a thread here)
+        assert ctx.cancel_events
+        for event in ctx.cancel_events:
+            event.wait()
+        ctx.check()
 
     scene._submit(LifeTask.SOLVE, until_cancelled)
     handle = scene.job
