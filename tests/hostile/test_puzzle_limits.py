@@ -13,16 +13,17 @@ import numpy as np
 import pytest
 
 from ai.kernel.context import ManualClock, SolveContext, SolveStopped
+from ai.puzzles.life.backbone import backbone
+from ai.puzzles.life.model import ModelTooLarge, build_model, max_model_clauses, model_clauses
+from ai.puzzles.life.reverse import reverse
+from ai.puzzles.life.sat import StepBack, chain, chain_fits
 from ai.puzzles.mines.analysis import analyze
 from ai.puzzles.mines.endgame import arrangements
 from ai.puzzles.mines.policy import next_moves
-from ai.puzzles.life.model import ModelTooLarge, build_model, max_model_clauses, model_clauses
-from ai.puzzles.life.backbone import backbone
-from ai.puzzles.life.reverse import reverse
-from ai.puzzles.life.sat import StepBack, chain, chain_fits
 from ai.puzzles.pegs import PegsStatus, solve
 from ai.puzzles.pegs import search as pegs_search
 from ai.puzzles.pegs.vacancies import problems as pegs_problems, table as pegs_table
+from game.cli.main import main
 from game.core.puzzles.life.board import MAX_SIDE, format_board
 from game.core.puzzles.life.rules import LIFE
 from game.core.puzzles.mines import parse_view
@@ -116,8 +117,6 @@ def test_the_peg_search_stops_at_its_memory_cap(monkeypatch: pytest.MonkeyPatch)
 
 def test_pegs_solve_without_a_limit_exits_1_at_the_cap(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    from game.cli.main import main
-
     monkeypatch.setattr(pegs_search, "MAX_DEAD", 5_000)
     path = tmp_path / "nine.txt"
     path.write_text("\n".join(["ooooooooo"] * 4 + ["oooo.oooo"] + ["ooooooooo"] * 4) + "\n")
@@ -127,8 +126,6 @@ def test_pegs_solve_without_a_limit_exits_1_at_the_cap(monkeypatch: pytest.Monke
 
 
 def test_pegs_learn_keeps_its_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
-    from game.cli.main import main
-
     assert main(["pegs", "learn", "--games", "10000", "--time-limit", "0.001"]) == 1
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith("stopped: the time limit")
@@ -145,8 +142,6 @@ def test_the_pegs_table_leaves_the_problems_after_its_deadline_untried() -> None
 
 
 def test_pegs_table_keeps_its_time_limit_in_all(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from game.cli.main import main
-
     path = tmp_path / "nine.txt"
     path.write_text("\n".join(["ooooooooo"] * 9) + "\n")
     started = time.monotonic()

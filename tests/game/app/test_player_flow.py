@@ -5,23 +5,33 @@ AI-help and par marks, and the layout fixes."""
 from __future__ import annotations
 
 import json
+import time
+import warnings
 
 import pygame
 import pytest
 
-from game.core.progress import ProgressStore, default_progress_path
-from game.core.settings import Palette, SettingsStore, default_settings_path
+from game.app import hud
 from game.app.app import App
-from game.app.display import FixedClock
 from game.app.compose import build_app
-from game.core.catalog import LevelEntry, pack_entries
+from game.app.display import FixedClock
+from game.app.play_extension import ExtensionBase, Marks
+from game.app.render import COLOURBLIND_PATH_COLORS
+from game.app.scenes.dialogs import TextPrompt
+from game.app.scenes.editor import EditorScene
 from game.app.scenes.menu import MenuScene
-from game.app.scenes.pause import PauseChoice, PauseScene
+from game.app.scenes.pause import HelpScene, PauseChoice, PauseScene
 from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
+from game.app.scenes.play_draw import STATUS_STRIP
 from game.app.scenes.select import LevelSelectScene, entry_badge
 from game.app.scenes.settings import ROWS, SettingsScene
+from game.core.catalog import LevelEntry, pack_entries
+from game.core.editor_model import EditorModel, Tool
+from game.core.level import Level
+from game.core.progress import ProgressStore, default_progress_path
+from game.core.settings import Palette, SettingsStore, default_settings_path
 from tests.conftest import ORIGINAL_INDEX
-from tests.game.app.conftest import click, press
+from tests.game.app.conftest import click, leave_level, press
 
 SOLUTION = ((2, 1), (5, 4), (6, 6))  # of The Original
 #: Where The Original is in the pack's play order (found by its title: the pack is ordered by difficulty).
@@ -56,7 +66,6 @@ def test_continue_opens_the_level_and_bricks_of_the_last_session(app: App) -> No
     assert isinstance(scene, PlayScene) and scene.index == 0
     press(app, pygame.K_RETURN)  # shows the cursor
     # the third level, two bricks by keyboard
-    from tests.game.app.conftest import leave_level
 
     leave_level(app)
     select = app.top
@@ -216,8 +225,6 @@ def test_m_mutes_everywhere_but_in_text_entry(app: App) -> None:
     press(app, pygame.K_m, unicode="m")
     assert not app.settings.muted
 
-    from game.app.scenes.editor import TextPrompt
-
     got: list[str] = []
     app.push(TextPrompt(app, "Name", "name", "", got.append))
     press(app, pygame.K_m, unicode="m")
@@ -226,8 +233,6 @@ def test_m_mutes_everywhere_but_in_text_entry(app: App) -> None:
 
 
 def test_fullscreen_and_window_size_apply(app: App) -> None:
-    import warnings
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         assert tuple(pygame.Window.from_display_module().minimum_size) == (640, 400)
@@ -332,8 +337,6 @@ def test_mouse_motion_hides_the_cursor(app: App) -> None:
 
 
 def test_help_screen_lists_keys(app: App) -> None:
-    from game.app.scenes.pause import HelpScene
-
     open_level(app)
     press(app, pygame.K_F1)
     assert isinstance(app.top, HelpScene)
@@ -367,8 +370,6 @@ def test_lost_run_marks_and_explains_each_missed_lemming(app: App) -> None:
 
 
 def test_lemmings_sharing_a_cell_get_a_count_badge(app: App) -> None:
-    from game.core.level import Level
-
     level = Level.from_rows(["> <T", "XXXX"], frames=3, budget=0)
     scene = app.push(PlayScene(app, level))
     assert isinstance(scene, PlayScene)
@@ -400,7 +401,6 @@ def test_attempts_ai_help_and_par(app: App) -> None:
     play_to_end(app, own)
     assert own.state == PlayState.WON
     # the par search runs in the background (a child process)
-    import time
 
     deadline = time.monotonic() + 60
     while own.par() is None and time.monotonic() < deadline:
@@ -416,8 +416,6 @@ def test_attempts_ai_help_and_par(app: App) -> None:
 
 
 def test_user_level_badge_is_the_same_in_select_and_play(app: App) -> None:
-    from game.core.level import Level
-
     level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1, title="Mine")
     entries = pack_entries()[:2] + [LevelEntry("user/mine.txt", None, level, "user")]
     assert entry_badge(entries, 2) == "U1" and entry_badge(entries, 1) == "2"
@@ -428,8 +426,6 @@ def test_user_level_badge_is_the_same_in_select_and_play(app: App) -> None:
 # ---------------------------------------------------------------- layout at small sizes
 @pytest.mark.parametrize("size", [(800, 500), (640, 400)])
 def test_menu_fits_above_the_footer(app: App, size: tuple[int, int]) -> None:
-    from game.app import hud
-
     menu = app.push(MenuScene(app))
     app.run_frames(1)
     menu.draw(pygame.Surface(size))
@@ -439,8 +435,6 @@ def test_menu_fits_above_the_footer(app: App, size: tuple[int, int]) -> None:
 
 
 def test_hud_keeps_counters_and_hints_at_640x400(app: App) -> None:
-    from game.app import hud
-
     scene = open_level(app)
     app.run_frames(30)  # past the fade-in
     screen = pygame.Surface((640, 400))
@@ -460,7 +454,6 @@ def test_hud_keeps_counters_and_hints_at_640x400(app: App) -> None:
 def test_status_lines_never_cover_the_board(app: App) -> None:
     scene = open_level(app)
     scene.say("a message")
-    from game.app.play_extension import ExtensionBase, Marks
 
     class Lines(ExtensionBase):
         name = "lines"
@@ -472,15 +465,11 @@ def test_status_lines_never_cover_the_board(app: App) -> None:
     lines = scene.status_strip_lines()
     assert len(lines) == 2 and "third" in lines[1]
     app.run_frames(1)
-    from game.app.scenes.play_draw import STATUS_STRIP
-    from game.app import hud
 
     assert scene.layout().rect.top >= hud.TOP_BAR + STATUS_STRIP
 
 
 def test_confetti_stays_below_the_top_bar_and_reduced_motion_removes_it(app: App) -> None:
-    from game.app import hud
-
     scene = open_level(app)
     scene.apply_bricks(SOLUTION, assisted=False)
     play_to_end(app, scene)
@@ -499,8 +488,6 @@ def test_confetti_stays_below_the_top_bar_and_reduced_motion_removes_it(app: App
 
 
 def test_plural_everywhere() -> None:
-    from game.app import hud
-
     assert hud.plural(1, "brick") == "1 brick" and hud.plural(2, "brick") == "2 bricks"
 
 
@@ -511,9 +498,6 @@ def test_f12_confirms(app: App) -> None:
 
 
 def test_each_lemming_wears_its_path_colour(app: App) -> None:
-    from game.core.level import Level
-    from game.app.render import COLOURBLIND_PATH_COLORS
-
     app.change_settings(palette=Palette.COLOURBLIND)
     level = Level.from_rows([">   ", "X  T", "XXXX", "<  T", "XXXX"], frames=6, budget=0)
     scene = app.push(PlayScene(app, level))
@@ -535,9 +519,6 @@ def test_each_lemming_wears_its_path_colour(app: App) -> None:
 
 
 def test_editor_paints_without_a_mouse(app: App) -> None:
-    from game.core.editor_model import EditorModel
-    from game.app.scenes.editor import EditorScene, Tool
-
     app.push(MenuScene(app))
     editor = app.push(EditorScene(app, EditorModel.new(6, 8)))
     assert isinstance(editor, EditorScene)

@@ -7,19 +7,23 @@ import os
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
+import threading  # noqa: E402
 from pathlib import Path  # noqa: E402
-from typing import Iterator  # noqa: E402
+from typing import Any, Callable, Iterator  # noqa: E402
 
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
+import game.app.puzzles.pegs as pegs_module  # noqa: E402
 from game.core.puzzles.pegs import Jump, Refusal  # noqa: E402
+from game.core.puzzles.pegs_boards import parse_board  # noqa: E402
 from game.core.puzzles.pegs_openings import CLASS_EXPLANATION, CLASS_SHORT, FRENCH_GOAL, FRENCH_HOLE  # noqa: E402
 from game.app.display import FixedClock  # noqa: E402
 from game.app.compose import build_app  # noqa: E402
 from game.app.jobs import Execution  # noqa: E402
 from game.app.puzzles.pegs import PegsAsk, PegsScene  # noqa: E402
 from game.app.puzzles.pegs_view import draw_panel, explanation_lines, message_lines  # noqa: E402
+from game.cli.main import main  # noqa: E402
 
 
 @pytest.fixture
@@ -245,8 +249,6 @@ def test_hint_in_a_child_process(scene: PegsScene) -> None:
 
 
 def test_a_board_of_ones_own_without_centre(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from game.core.puzzles.pegs_boards import parse_board
-
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     app = build_app(size=(1280, 800), clock=FixedClock(), sound=False)
@@ -265,8 +267,6 @@ def test_a_board_of_ones_own_without_centre(tmp_path: Path, monkeypatch: pytest.
 
 
 def test_pegs_play_command_runs_headless(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from game.cli.main import main
-
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     path = tmp_path / "cross.txt"
@@ -277,11 +277,6 @@ def test_pegs_play_command_runs_headless(tmp_path: Path, monkeypatch: pytest.Mon
 
 
 def test_escape_stops_the_thinking_and_a_move_cancels_it(scene: PegsScene, monkeypatch: pytest.MonkeyPatch) -> None:
-    import threading
-    from typing import Any, Callable
-
-    import game.app.puzzles.pegs as pegs_module
-
     started = threading.Event()
 
     def blocking_job(board: Any, position: int, goal: int | None, what: PegsAsk) -> Callable[[Any], Any]:
