@@ -3,8 +3,10 @@
 A board of width at most :data:`MAX_WIDTH` becomes one ``uint64`` per row (bit ``c`` = column ``c``).  The
 eight neighbours of every cell are the rows above and below and the rows rotated one bit either way (the
 board wraps around); a bit-sliced adder sums them into a 4-bit count per cell, and the rule's born and
-survive counts pick the next state.  Equal to :func:`game.core.puzzles.life.rules.step` (tested on random boards and
-rules); rules that are not outer-totalistic use that instead.
+survive counts pick the next state.  A band of rows can be stepped without wrapping (:func:`step_band`),
+and a window of many boards can be sliced the other way, 64 boards per word (:func:`step_sliced`).  Equal
+to :func:`game.core.puzzles.life.rules.step` (tested on random boards and rules); rules that are not
+outer-totalistic use that instead.
 
 >>> from game.core.puzzles.life.rules import LIFE, step
 >>> board = np.zeros((6, 7), dtype=bool); board[2, 1:4] = True
@@ -71,19 +73,40 @@ def generation(board: Board, rule: Rule, steps: int = 1) -> Board:
 
 def step_packed(rows: Rows, rule: Rule, width: int, steps: int = 1) -> Rows:
     """``rows`` (boards of ``width`` columns, on a torus) after ``steps`` generations of the outer-totalistic
-    ``rule``.
-
-    Each generation adds the three rows of every column (a full adder: 2 bits), then the three columns of
-    every cell (4 bits: the cell and its eight neighbours, 0-9); a dead cell with total ``n`` is born when
-    ``n`` is a born count, a live one survives when ``n - 1`` is a survive count.
-    """
+    ``rule`` (:func:`next_rows` on each row and its rows above and below, wrapping)."""
     assert rule.bs is not None and packs(rule, width)
+    for _ in range(steps):
+        rows = next_rows(np.roll(rows, 1, axis=-1), rows, np.roll(rows, -1, axis=-1), rule, width)
+    return rows
+
+
+def step_band(rows: Rows, rule: Rule, width: int, steps: int = 1) -> Rows:
+    """A band of rows (the columns wrap, the rows do not) after ``steps`` generations: each generation
+    knows one row fewer at either end, so ``H`` rows become the ``H - 2 * steps`` inner ones, exactly as
+    they are in any board that holds the band.
+
+    >>> from game.core.puzzles.life.rules import LIFE, step
+    >>> board = np.random.default_rng(3).random((12, 9)) < 0.4
+    >>> bool((unpack(step_band(pack(board), LIFE, 9, 3), 9) == step(board, LIFE, 3)[3:9]).all())
+    True
+    """
+    assert rule.bs is not None and packs(rule, width) and rows.shape[-1] > 2 * steps
+    for _ in range(steps):
+        rows = next_rows(rows[..., :-2], rows[..., 1:-1], rows[..., 2:], rule, width)
+    return rows
+
+
+def next_rows(above: Rows, rows: Rows, below: Rows, rule: Rule, width: int) -> Rows:
+    """The next generation of ``rows`` given the rows ``above`` and ``below`` each (columns wrap).
+
+    The three rows of every column are added (a full adder: 2 bits), then the three columns of every cell
+    (4 bits: the cell and its eight neighbours, 0-9); a dead cell with total ``n`` is born when ``n`` is a
+    born count, a live one survives when ``n - 1`` is a survive count.
+    """
+    assert rule.bs is not None
     born, survive = rule.bs
     mask = np.uint64((1 << width) - 1) if width < 64 else np.uint64(0xFFFFFFFFFFFFFFFF)
     one, top = np.uint64(1), np.uint64(width - 1)
-    either = [n for n in range(10) if n in born and n - 1 in survive]  # alive next whatever the cell is now
-    if_dead = [n for n in range(10) if n in born and n - 1 not in survive]
-    if_alive = [n for n in range(10) if n not in born and n - 1 in survive]
 
     def from_left(x: Rows) -> Rows:  # bit c gets the cell at column c - 1
         return ((x << one) | (x >> top)) & mask
@@ -91,34 +114,93 @@ def step_packed(rows: Rows, rule: Rule, width: int, steps: int = 1) -> Rows:
     def from_right(x: Rows) -> Rows:  # bit c gets the cell at column c + 1
         return (x >> one) | ((x & one) << top)
 
-    for _ in range(steps):
-        above, below = np.roll(rows, 1, axis=-1), np.roll(rows, -1, axis=-1)
-        odd = above ^ below
-        v0, v1 = odd ^ rows, (above & below) | (odd & rows)  # the column's three cells: 2 bits
-        l0, r0, l1, r1 = from_left(v0), from_right(v0), from_left(v1), from_right(v1)
-        odd = l0 ^ r0
-        t0, carry = odd ^ v0, (l0 & r0) | (odd & v0)  # weight 1: the sum's bit 0 and a carry of weight 2
-        odd = l1 ^ r1
-        twos, fours = odd ^ v1, (l1 & r1) | (odd & v1)
-        t1, more = twos ^ carry, twos & carry
-        t2, t3 = fours ^ more, fours & more
-        bits = (t0, t1, t2, t3)
+    odd = above ^ below
+    v0, v1 = odd ^ rows, (above & below) | (odd & rows)  # the column's three cells: 2 bits
+    l0, r0, l1, r1 = from_left(v0), from_right(v0), from_left(v1), from_right(v1)
+    odd = l0 ^ r0
+    t0, carry = odd ^ v0, (l0 & r0) | (odd & v0)  # weight 1: the sum's bit 0 and a carry of weight 2
+    odd = l1 ^ r1
+    twos, fours = odd ^ v1, (l1 & r1) | (odd & v1)
+    t1, more = twos ^ carry, twos & carry
+    t2, t3 = fours ^ more, fours & more
+    bits = (t0, t1, t2, t3)
 
-        def total_is(n: int) -> Rows:
-            out = np.full_like(rows, mask)
-            for k, bit in enumerate(bits):
-                out &= bit if n >> k & 1 else ~bit
+    def total_is(n: int) -> Rows:
+        out: Rows | None = None
+        for k, bit in enumerate(bits):
+            term = bit if n >> k & 1 else ~bit
+            out = term if out is None else out & term
+        assert out is not None
+        return out
+
+    nxt = np.zeros_like(rows)
+    for n in range(10):
+        if n in born and n - 1 in survive:  # alive next whatever the cell is now
+            nxt |= total_is(n)
+        elif n in born:
+            nxt |= total_is(n) & ~rows
+        elif n - 1 in survive:
+            nxt |= total_is(n) & rows
+    result: Rows = nxt & mask
+    return result
+
+
+#: Every bit set: the word of a cell that is alive on every board of a sliced window.
+ALL_BOARDS = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+def _full_adder(a: Rows, b: Rows, c: Rows) -> tuple[Rows, Rows]:
+    """Bit-sliced ``a + b + c``: (sum bit, carry bit)."""
+    odd = a ^ b
+    return odd ^ c, (a & b) | (odd & c)
+
+
+def step_sliced(words: Rows, rule: Rule, steps: int = 1) -> Rows:
+    """A window of 64 boards per word after ``steps`` generations of the outer-totalistic ``rule``: ``words``
+    is ``(..., H, W)``, bit ``j`` of each word the cell of board ``j`` (bit-sliced across boards).  Neither
+    rows nor columns wrap, so each generation knows one cell fewer at every edge: ``H x W`` becomes the inner
+    ``(H - 2 * steps) x (W - 2 * steps)``, exactly as in any board that holds the window.
+
+    >>> from game.core.puzzles.life.rules import LIFE, step
+    >>> boards = np.random.default_rng(5).random((64, 9, 10)) < 0.4
+    >>> words = (boards.astype(np.uint64) << np.arange(64, dtype=np.uint64)[:, None, None]).sum(
+    ...     axis=0, dtype=np.uint64)
+    >>> after = step_sliced(words, LIFE, 2)
+    >>> got = (after[None] >> np.arange(64, dtype=np.uint64)[:, None, None]) & np.uint64(1)
+    >>> bool((got.astype(bool) == step(boards, LIFE, 2)[:, 2:7, 2:8]).all())
+    True
+    """
+    assert rule.bs is not None and min(words.shape[-2:]) > 2 * steps
+    born, survive = rule.bs
+    for _ in range(steps):
+        height, width = words.shape[-2] - 2, words.shape[-1] - 2
+        near = [words[..., dr:dr + height, dc:dc + width] for dr in range(3) for dc in range(3) if (dr, dc) != (1, 1)]
+        centre = words[..., 1:-1, 1:-1]
+        ones_a, twos_a = _full_adder(near[0], near[1], near[2])  # eight neighbours added: a 4-bit count
+        ones_b, twos_b = _full_adder(near[3], near[4], near[5])
+        ones_c, twos_c = near[6] ^ near[7], near[6] & near[7]
+        bit0, twos_d = _full_adder(ones_a, ones_b, ones_c)
+        twos, fours_a = _full_adder(twos_a, twos_b, twos_c)
+        bit1, fours_b = twos ^ twos_d, twos & twos_d
+        bits = (bit0, bit1, fours_a ^ fours_b, fours_a & fours_b)
+
+        def count_is(n: int) -> Rows:
+            out = bits[0] if n & 1 else ~bits[0]
+            for k in range(1, 4):
+                out = out & (bits[k] if n >> k & 1 else ~bits[k])
             return out
 
-        nxt = np.zeros_like(rows)
-        for n in either:
-            nxt |= total_is(n)
-        for n in if_dead:
-            nxt |= total_is(n) & ~rows
-        for n in if_alive:
-            nxt |= total_is(n) & rows
-        rows = nxt & mask
-    return rows
+        nxt = np.zeros_like(centre)
+        for n in range(9):
+            if n in born and n in survive:
+                nxt |= count_is(n)
+            elif n in born:
+                nxt |= count_is(n) & ~centre
+            elif n in survive:
+                nxt |= count_is(n) & centre
+        words = nxt
+    return words
 
 
-__all__ = ["MAX_WIDTH", "count_bits", "generation", "pack", "packs", "step_packed", "unpack"]
+__all__ = ["ALL_BOARDS", "MAX_WIDTH", "count_bits", "generation", "next_rows", "pack", "packs", "step_band",
+           "step_packed", "step_sliced", "unpack"]

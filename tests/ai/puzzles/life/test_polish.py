@@ -8,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ai.kernel.context import SolveContext, SolveStopped
-from ai.puzzles.life.polish import block_errors, fillings, polish, polish_until_stopped
+from ai.puzzles.life.polish import BLOCK, block_errors, block_trial, fillings, polish, polish_until_stopped
+from game.core.puzzles.life.packed import count_bits, pack, step_band, step_packed, step_sliced, unpack
 from game.core.puzzles.life.random_boards import random_case
-from game.core.puzzles.life.rules import LIFE, parse_rule, step
+from game.core.puzzles.life.rules import LIFE, near_cells, parse_rule, step
 from tests.stopping import cancelled
 
 
@@ -48,8 +49,6 @@ def test_polish_stops_when_cancelled() -> None:
 @given(st.integers(0, 10**6), st.integers(2, 64), st.integers(1, 4),
        st.sampled_from(["B3/S23", "B36/S23", "B2/S", "B3678/S34678", "B/S012345678", "B012345678/S"]))
 def test_packed_rows_step_like_the_reference(seed: int, width: int, steps: int, rule_text: str) -> None:
-    from game.core.puzzles.life.packed import count_bits, pack, step_packed, unpack
-
     rng = np.random.default_rng(seed)
     rule = parse_rule(rule_text)
     boards = rng.random((3, int(rng.integers(2, 12)), width)) < rng.random()
@@ -59,11 +58,72 @@ def test_packed_rows_step_like_the_reference(seed: int, width: int, steps: int, 
     assert count_bits(rows).tolist() == boards.sum(axis=(1, 2)).tolist()
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 64), st.integers(1, 4),
+       st.sampled_from(["B3/S23", "B36/S23", "B2/S", "B3678/S34678", "B/S012345678", "B012345678/S"]))
+def test_a_band_steps_to_its_inner_rows_of_the_torus(seed: int, width: int, steps: int, rule_text: str) -> None:
+    """A band of rows stepped without wrapping gives the rows that stay exact: those of the whole torus."""
+    rng = np.random.default_rng(seed)
+    rule = parse_rule(rule_text)
+    height = 2 * steps + int(rng.integers(1, 8))
+    boards = rng.random((3, height + int(rng.integers(0, 4)), width)) < rng.random()
+    top = int(rng.integers(0, boards.shape[1]))
+    band = boards[:, np.arange(top, top + height) % boards.shape[1]]
+    inner = np.arange(top + steps, top + height - steps) % boards.shape[1]
+    stepped = unpack(step_band(pack(band), rule, width, steps), width)
+    assert (stepped == step(boards, rule, steps)[:, inner]).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 4), st.integers(1, 3),
+       st.sampled_from(["B3/S23", "B36/S23", "B2/S", "B3678/S34678", "B/S012345678", "B012345678/S"]))
+def test_a_sliced_window_steps_each_board_to_its_inner_cells(seed: int, steps: int, words: int,
+                                                            rule_text: str) -> None:
+    """Bit j of word w is board 64 w + j: each board's window steps to the inner cells of its torus."""
+    rng = np.random.default_rng(seed)
+    rule = parse_rule(rule_text)
+    height, width = 2 * steps + int(rng.integers(1, 6)), 2 * steps + int(rng.integers(1, 6))
+    boards = rng.random((64 * words, height + 3, width + 2)) < rng.random()
+    window = boards[:, :height, :width]
+    sliced = (window.reshape(words, 64, height, width).astype(np.uint64)
+              << np.arange(64, dtype=np.uint64)[None, :, None, None]).sum(axis=1, dtype=np.uint64)
+    after = step_sliced(sliced, rule, steps)
+    bits = (after[:, None] >> np.arange(64, dtype=np.uint64)[None, :, None, None]) & np.uint64(1)
+    expected = step(boards, rule, steps)[:, steps:height - steps, steps:width - steps]
+    assert (bits.astype(bool).reshape(expected.shape) == expected).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 30), st.integers(2, 30), st.integers(1, 4),
+       st.sampled_from(["B3/S23", "B36/S23", "B2/S", "B3678/S34678"]))
+def test_a_trial_gives_each_fillings_last_generation_where_the_block_reaches(seed: int, height: int, width: int,
+                                                                             k: int, rule_text: str) -> None:
+    """The window a trial hands back is that of the replay of each filling, and it holds every cell that
+    changes; its wrong cells are the replay's (packed rows, or 64 fillings to a word on large boards)."""
+    rng = np.random.default_rng(seed)
+    rule = parse_rule(rule_text)
+    board, target = rng.random((height, width)) < 0.4, rng.random((height, width)) < 0.4
+    top, left = int(rng.integers(-3, height + 3)), int(rng.integers(-3, width + 3))
+    trial = block_trial(board, top, left, target, rule, k)
+    assert trial.rows_at is not None
+    cols_at = np.arange(width) if trial.cols_at is None else trial.cols_at
+    side_r, side_c = min(BLOCK, height), min(BLOCK, width)
+    before = step(board, rule, k)
+    outside = np.ones_like(board)
+    outside[np.ix_(trial.rows_at, cols_at)] = False
+    for index in rng.choice(2 ** (side_r * side_c), size=8, replace=False):
+        b = board.copy()
+        for m, alive in enumerate(fillings(side_r * side_c)[index]):
+            b[(top + m // side_c) % height, (left + m % side_c) % width] = alive
+        after = step(b, rule, k)
+        assert (trial.last_generation(int(index)) == after[np.ix_(trial.rows_at, cols_at)]).all()
+        assert (after[outside] == before[outside]).all()
+        assert trial.errors[index] == wrong(b, target, k, rule)
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 10**6), st.integers(0, 5))
 def test_near_cells_is_the_square_around_every_live_cell(seed: int, radius: int) -> None:
-    from game.core.puzzles.life.rules import near_cells
-
     board = np.random.default_rng(seed).random((9, 11)) < 0.05
     expected = np.zeros_like(board)
     for r, c in np.argwhere(board):
@@ -80,8 +140,6 @@ def test_block_errors_are_the_replays_of_every_filling(seed: int, height: int, w
                                                        rule_text: str) -> None:
     """Every filling of the block (a band of rows or the whole board, packed or the table) counts the
     wrong cells its replay has."""
-    from ai.puzzles.life.polish import BLOCK, block_errors, fillings
-
     rng = np.random.default_rng(seed)
     rule = parse_rule(rule_text)
     board, target = rng.random((height, width)) < 0.4, rng.random((height, width)) < 0.4
