@@ -121,7 +121,8 @@ def block_errors(board: Board, top: int, left: int, target: Board, rule: Rule, s
 
 def block_trial(board: Board, top: int, left: int, target: Board, rule: Rule, steps: int, *,
                 wrong: int | None = None) -> BlockTrial:
-    """:func:`block_errors`, with the last generation's rows a change of the block can reach (packed rules)."""
+    """:func:`block_errors`, with the window of the last generation that a change of the block can reach, per
+    filling (outer-totalistic rules that pack or slice: :class:`BlockTrial`)."""
     height, width = board.shape
     side_r, side_c = min(BLOCK, height), min(BLOCK, width)
     fills = fillings(side_r * side_c)
