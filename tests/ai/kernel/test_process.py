@@ -7,6 +7,7 @@ child and everything it started, and nothing is left running after a cancel or a
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from typing import Any, Callable
 
 import pytest
 
+from ai import facade
 from ai.kernel.base import SolveStatus
 from ai.kernel.process import JobCancelled, JobFailed, fork_available, run_in_child
 from game.core.level import Level
@@ -99,7 +101,6 @@ def test_cancel_kills_the_child_and_its_children_at_once() -> None:
 
 
 def test_milp_with_a_cancel_event_also_works_at_top_level() -> None:
-    from ai import facade
     result = facade.solve(Level.load(ORIGINAL), solver="milp", mode="min", ctx=facade.SolveContext.create(cancel=threading.Event()))
     assert result.status == SolveStatus.OPTIMAL and result.bricks in ORIGINAL_SOLUTIONS
 
@@ -165,8 +166,6 @@ class _InheritedGarbage:
 
 
 def test_a_child_never_runs_the_finalizers_of_garbage_it_inherits() -> None:
-    import gc
-
     def collect_then_tell(report: Callable[[Any], None]) -> list[int]:
         gc.collect()
         return list(_FINALIZED_IN_CHILD)

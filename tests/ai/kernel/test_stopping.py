@@ -6,17 +6,24 @@ amount of the job's own work), so nothing here depends on the machine's speed.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from ai import facade
 from ai.services.analysis import analyse_level
 from ai.services.hints import compute_hint
 from ai.kernel.base import SolveMode, SolveResult, SolveStatus, verify_result
-from ai.kernel.context import ManualClock, SolveContext
+from ai.kernel.context import ManualClock, SolveContext, SolveStopped
+from ai.learning.learn import learn_rules
+from ai.learning.rules import load_default_rules
+from ai.learning.verify import verify_model
 from ai.services.generation.generator import generate_levels
 from ai.services.generation.readset import ReadSetSolver
 from ai.services.rating import rate_level
 from ai.solvers.base import SolverBase
+from ai.solvers.learned import LearnedRuleSolver
+from game.app.export import export_gif
 from game.core.level import Level
 from tests.conftest import ORIGINAL_PACK
 from tests.level_builders import glue
@@ -103,11 +110,6 @@ def test_a_solver_outside_the_base_runs_under_the_callers_context() -> None:
 
 
 def test_rule_reverification_stops_and_the_solver_verifies_under_its_context() -> None:
-    from ai.kernel.context import SolveStopped
-    from ai.learning.rules import load_default_rules
-    from ai.learning.verify import verify_model
-    from ai.solvers.learned import LearnedRuleSolver
-
     rules = load_default_rules()
     with pytest.raises(SolveStopped):
         verify_model(rules.model, ctx=expired())
@@ -117,19 +119,11 @@ def test_rule_reverification_stops_and_the_solver_verifies_under_its_context() -
 
 
 def test_learning_stops_on_its_context() -> None:
-    from ai.kernel.context import SolveStopped
-    from ai.learning.learn import learn_rules
-
     with pytest.raises(SolveStopped):
         learn_rules(games=1, seed=1, regime="many", context=expired())
 
 
 def test_gif_export_stops_on_its_context_and_leaves_no_file(tmp_path: object) -> None:
-    from pathlib import Path
-
-    from ai.kernel.context import SolveStopped
-    from game.app.export import export_gif
-
     out = Path(str(tmp_path)) / "run.gif"
     level = Level.load(ORIGINAL_PACK)
     cancel = CancelOnPoll(5)  # a few frames in

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ai.kernel.context import SolveContext, SolveStopped
+from ai.learning.exact_list import shortest_list
 from ai.learning.hidden_directions import (
     explains,
     implied_directions,
@@ -91,8 +92,6 @@ def test_random_physics_from_three_games_positions_only(k: int) -> None:
 @settings(max_examples=12, deadline=None)
 @given(st.integers(0, 10**6), st.booleans())
 def test_the_shortest_list_explains_every_step_and_is_never_longer_than_the_truth(seed: int, hidden: bool) -> None:
-    from ai.learning.exact_list import shortest_list
-
     rng = np.random.default_rng(seed)
     truth = random_physics(rng)
     game = random_game(rng, truth, height=10, width=14, lemmings=8, frames=20)
@@ -114,8 +113,6 @@ def test_three_games_where_the_beam_found_a_longer_list_than_the_truth(k: int) -
 
 
 def test_the_shortest_list_gives_up_on_games_no_physics_explains() -> None:
-    from ai.learning.exact_list import shortest_list
-
     rng = np.random.default_rng(3)
     games = [random_game(rng, SHIPPED["classic"]), random_game(rng, SHIPPED["climber"])]
     assert shortest_list(steps_of(games), most_rules=3) is None

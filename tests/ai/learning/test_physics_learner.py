@@ -13,7 +13,7 @@ from ai.learning.observations_file import ObservationError, read_observations
 from ai.learning.physics_agreement import agreement
 from ai.learning.physics_asking import engine_for, learn_by_asking
 from ai.learning.physics_learner import learn_physics
-from game.core.physics import random_physics
+from game.core.physics import Physics, random_physics
 from game.core.physics_catalog import SHIPPED
 from game.cli.main import main
 from game.core.physics_views import same_behaviour
@@ -73,8 +73,6 @@ def test_observations_round_trip_through_the_documented_format(tmp_path: Path) -
     out = tmp_path / "rules.json"
     assert main(["learn", "--observations", str(path), "--out", str(out), "--json"]) == 0
     learned = json.loads(out.read_text(encoding="utf-8"))
-    from game.core.physics import Physics
-
     assert same_behaviour(Physics.from_json(learned), truth)
 
 

@@ -17,13 +17,14 @@ from ai.learning.player import (
     load_runs,
     observe_run,
     offered_solvers,
+    physics_key,
     record_run,
     rule_pictures,
     runs_path,
 )
 from game.core.level import Level
 from game.core.physics import CLASSIC
-from game.core.physics_catalog import SHIPPED
+from game.core.physics_catalog import SHIPPED, level_line
 from game.core.simulation import simulate
 from tests.conftest import ORIGINAL_PACK
 
@@ -101,9 +102,6 @@ def test_a_world_s_physics_is_learned_from_its_runs_and_offered_once_exact(tmp_p
     record_run(tmp_path, Level.from_rows(["> T", "XXX"], 3, 0), [])  # a classic run: another group
     k = knowledge(tmp_path, key=None)
     assert k.runs == 3 or k.runs == 1
-    from ai.learning.player import physics_key
-    from game.core.physics_catalog import level_line
-
     k = knowledge(tmp_path, physics_key(level_line(climber)))
     assert k.runs == 3 and k.physics is not None
     offers = offered_solvers(tmp_path, climber)

@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from ai import facade
-from ai.services.analysis import _fewest_frames_search, analyse_level, tightened
+from ai.services.analysis import DEFAULT_SOLVER, _fewest_frames_search, analyse_level, tightened
 from ai.kernel.context import SolveContext
 from tests.stopping import expired
 from game.core.level import Level
@@ -39,8 +39,6 @@ def test_tighten_is_tight(original: Level) -> None:
 
 
 def test_fewest_frames_binary_search_agrees(original: Level) -> None:
-    from ai.services.analysis import DEFAULT_SOLVER
-
     assert _fewest_frames_search(original, 3, original.frames, DEFAULT_SOLVER, SolveContext.create()) == (16, True)
 
 

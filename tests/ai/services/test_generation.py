@@ -18,15 +18,21 @@ import pytest
 from ai import facade
 from ai.kernel.context import SolveContext
 from ai.services.generation import difficulty_spec, endless_levels, generate_levels, next_level
+from ai.services.generation.candidates import plant_candidate, trajectories
+from ai.services.generation.compartments import plan_rooms
 from ai.services.generation.filters import has_alternative, too_easy_by_sampling
 from ai.services.generation.generator import GeneratedLevel, GenerationStats, pick_certifier
 from ai.services.generation.layout import make_layout
-from ai.services.generation.readset import search
+from ai.services.generation.parallel import RunSpec, generate_run
+from ai.services.generation.readset import CHUNK, CHUNK_CELLS, chunk_rows, search
+from ai.services.rating import rate_level
+from game.app.jobs import Execution, JobEventKind, JobRunner
 from game.core.batch import simulate_brick_sets
 from game.core.level import Level
 from game.cli.main import main
+from game.core.simulation import simulate
 from tests.conftest import ORIGINAL_SOLUTIONS
-from tests.stopping import CancelOnPoll
+from tests.stopping import CancelOnPoll, cancelled
 
 MAKER = pick_certifier()  # "search"
 CHECKERS = [name for name in ("brute", "cpsat", "milp") if name != MAKER]
@@ -191,9 +197,6 @@ def test_endless_rises_in_difficulty() -> None:
 
 
 def test_planting_trajectories_match_the_reference_simulator() -> None:
-    from ai.services.generation.candidates import trajectories
-    from game.core.simulation import simulate
-
     for gen_seed in range(6):
         rng = np.random.default_rng(gen_seed)
         walls = make_layout(rng, 10, 12)
@@ -211,8 +214,6 @@ def test_planting_trajectories_match_the_reference_simulator() -> None:
 
 
 def test_next_level_runs_as_a_job_and_cancels() -> None:
-    from game.app.jobs import Execution, JobEventKind, JobRunner
-
     runner = JobRunner(execution=Execution.THREAD)
     done: list[object] = []
     try:
@@ -242,8 +243,6 @@ def test_next_level_runs_as_a_job_and_cancels() -> None:
 
 # ---------------------------------------------------------------- rooms, process pool, difficulty band
 def test_rooms_tile_the_map() -> None:
-    from ai.services.generation.compartments import plan_rooms
-
     for h, w, k, n in [(40, 56, 7, 4), (24, 32, 6, 2), (30, 20, 6, 3), (16, 20, 3, 1)]:
         rooms = plan_rooms(h, w, k, n)
         assert sum(r.bricks for r in rooms) == k and sum(r.lemmings for r in rooms) == n
@@ -254,8 +253,6 @@ def test_rooms_tile_the_map() -> None:
 
 def test_room_levels_rechecked_by_cpsat(tmp_path: Path) -> None:
     """Rooms certified one by one by the search; the whole level re-proved by CP-SAT and replayed."""
-    from ai.services.generation.parallel import RunSpec, generate_run
-
     spec = RunSpec(14, 22, bricks=4, lemmings=2, unique=True, seed=3, rooms=2, solver="search")
     (g,) = list(generate_run(spec, 1))
     level = g.level
@@ -268,8 +265,6 @@ def test_room_levels_rechecked_by_cpsat(tmp_path: Path) -> None:
 
 
 def test_pool_gives_the_same_levels_as_one_process() -> None:
-    from ai.services.generation.parallel import RunSpec, generate_run
-
     spec = RunSpec(10, 12, bricks=2, seed=4)
     one = [g.level.to_text() for g in generate_run(spec, 3, jobs=1)]
     two = [g.level.to_text() for g in generate_run(spec, 3, jobs=2)]
@@ -278,8 +273,6 @@ def test_pool_gives_the_same_levels_as_one_process() -> None:
 
 def test_big_level_within_a_minute() -> None:
     """40x56, K = 7, 4 lemmings: cut into rooms; the whole-level search confirms the minimum."""
-    from ai.services.generation.parallel import RunSpec, generate_run
-
     start = time.perf_counter()
     (g,) = list(generate_run(RunSpec(40, 56, bricks=7, lemmings=4, seed=11), 1, jobs=2))
     assert time.perf_counter() - start < 60
@@ -289,8 +282,6 @@ def test_big_level_within_a_minute() -> None:
 
 
 def test_cli_jobs_progress_and_difficulty(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from ai.services.rating import rate_level
-
     out_dir = tmp_path / "gen"
     code = main(["generate", "--size", "10x12", "--bricks", "2", "--count", "2", "--seed", "1", "--jobs", "2",
                  "--difficulty", "5-9", "--out", str(out_dir)])
@@ -308,8 +299,6 @@ def test_cli_jobs_progress_and_difficulty(tmp_path: Path, capsys: pytest.Capture
 
 def test_unique_24x32_in_rooms_rechecked_by_cpsat() -> None:
     """24x32, K = 6, unique: two rooms certified by the search; CP-SAT re-proves the whole level unique."""
-    from ai.services.generation.parallel import RunSpec, generate_run
-
     (g,) = list(generate_run(RunSpec(24, 32, bricks=6, lemmings=2, unique=True, seed=11), 1, jobs=2))
     assert g.unique and len(g.solutions) == 1 and g.cpu_seconds > 0
     res = facade.solve(g.level, solver="cpsat", mode="all", time_limit=120)
@@ -317,8 +306,6 @@ def test_unique_24x32_in_rooms_rechecked_by_cpsat() -> None:
 
 
 def test_planting_gives_up_as_soon_as_it_is_told() -> None:
-    from ai.services.generation.candidates import plant_candidate
-
     calls = itertools.count(1)
     asked: list[int] = []
 
@@ -332,8 +319,6 @@ def test_planting_gives_up_as_soon_as_it_is_told() -> None:
 
 
 def test_readset_search_stops_with_its_context(original: Level) -> None:
-    from tests.stopping import cancelled
-
     out = search(original, 3, ctx=SolveContext.create(cancel=cancelled()))
     assert not out.exhausted and out.solutions == ()
     mid = search(original, 3, ctx=SolveContext.create(cancel=CancelOnPoll(2)))  # stops inside the first depths
@@ -341,8 +326,6 @@ def test_readset_search_stops_with_its_context(original: Level) -> None:
 
 
 def test_batches_stay_small_on_large_maps() -> None:
-    from ai.services.generation.readset import CHUNK, CHUNK_CELLS, chunk_rows
-
     big = Level.from_rows([">" + " " * 254 + "T"] + ["X" * 256] * 255, frames=1536, budget=3)
     rows = chunk_rows(big, True)
     assert 1 <= rows < CHUNK and rows * 258 * 258 <= CHUNK_CELLS
@@ -351,8 +334,6 @@ def test_batches_stay_small_on_large_maps() -> None:
 
 def test_cli_time_limit_bounds_the_whole_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                              capsys: pytest.CaptureFixture[str]) -> None:
-    from ai import facade
-
     seen: list[SolveContext] = []
 
     def no_levels(spec: object, count: int, *, jobs: int = 1, context: SolveContext | None = None,

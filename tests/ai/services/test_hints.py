@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import threading
 from dataclasses import replace
 from typing import Any
 
@@ -24,9 +25,10 @@ from ai.services.hints import (
     plan,
     read_order,
 )
-from ai.kernel.base import BrickSet, SolveMode
+from ai.kernel.base import BrickSet, SolveMode, SolveStatus
 from ai.kernel.context import SolveContext
 from ai.services.generation.random_levels import small_level
+from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.reach import reach_for
 from game.core.level import Brick, Level
 from game.core.simulation import simulate
@@ -330,8 +332,6 @@ def test_a_hint_costs_one_solve(name: str, monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_cancelled_hint_is_unknown() -> None:
-    import threading
-
     event = threading.Event()
     event.set()
     hint = compute_hint(Level.load(LARGE_006), [], SolveContext.create(cancel=event))
@@ -340,9 +340,6 @@ def test_cancelled_hint_is_unknown() -> None:
 
 def test_a_solve_under_the_hints_context_shares_its_reachability() -> None:
     """``facade.solve(..., ctx=ctx)`` runs a SolverBase solver under a child of ``ctx``: one analysis."""
-    from ai.solvers.base import Outcome, Partial, SolverBase
-    from ai.kernel.base import SolveStatus
-
     seen: list[object] = []
 
     class Probe(SolverBase):

@@ -12,7 +12,7 @@ import pytest
 from ai import facade
 from ai.kernel.base import SolveMode, SolveStatus
 from ai.kernel.context import SolveContext
-from ai.services.rating import Rating, difficulty_score, rate_level
+from ai.services.rating import Rating, difficulty_score, player_label, player_step, rate_level
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.search import search_fits
 from game.core.level import Level
@@ -156,8 +156,6 @@ def test_rating_lines_show_only_figures_that_mean_something() -> None:
 
 
 def test_the_player_scale_is_stated_and_ordered() -> None:
-    from ai.services.rating import player_label, player_step
-
     steps = [player_step(x / 4) for x in range(0, 80)]
     assert steps == sorted(steps) and steps[0] == 1 and steps[-1] == 10
     assert player_label(3.8) == "Difficulty 1 / 10: very easy"  # a trivial one-gap level

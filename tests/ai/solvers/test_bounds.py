@@ -11,12 +11,15 @@ from typing import Any
 
 import pytest
 
+import ai.solvers.cpsat as cpsat
+import ai.solvers.milp.solver as milp
 import ai.solvers.search as search
 from ai.facade import solve
 from ai.kernel.base import SolveStatus
 from ai.kernel.context import SolveContext, SolveStopped, StopReason
 from ai.solvers.bounds import PROVED_BY_SEARCH, Primal, search_primal
 from ai.solvers.cpsat import CpSatSolver
+from ai.solvers.cpsat_model import CpSatModel
 from ai.solvers.milp.solver import MilpSolver
 from game.core.level import Level
 from tests.ai.solvers.exact_helpers import ORIGINAL_SOLUTIONS, original
@@ -71,8 +74,6 @@ def test_no_time_no_primal() -> None:
 
 
 def test_cpsat_answers_with_the_search_minimum_without_a_model(monkeypatch: pytest.MonkeyPatch) -> None:
-    import ai.solvers.cpsat as cpsat
-
     monkeypatch.setattr(cpsat, "build_model", _no_model)
     result = solve(original(), solver=CpSatSolver(primal_seconds=60.0))
     assert result.status == SolveStatus.OPTIMAL and result.min_bricks == 3 and result.stats.variables == 0
@@ -82,8 +83,6 @@ def test_cpsat_answers_with_the_search_minimum_without_a_model(monkeypatch: pyte
 
 
 def test_cpsat_starts_its_caps_at_the_bound_of_a_stopped_search(monkeypatch: pytest.MonkeyPatch) -> None:
-    from ai.solvers.cpsat_model import CpSatModel
-
     caps: list[int] = []
     real = CpSatModel.set_cap
 
@@ -99,8 +98,6 @@ def test_cpsat_starts_its_caps_at_the_bound_of_a_stopped_search(monkeypatch: pyt
 
 
 def test_milp_with_the_primal_answers_without_a_model(monkeypatch: pytest.MonkeyPatch) -> None:
-    import ai.solvers.milp.solver as milp
-
     monkeypatch.setattr(milp, "build_milp", _no_model)
     result = solve(original(), solver=MilpSolver(primal_seconds=60.0))
     assert result.status == SolveStatus.OPTIMAL and result.min_bricks == 3 and result.message == PROVED_BY_SEARCH

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from ortools.sat.python import cp_model
 
+import ai.solvers.cpsat as cpsat
 from ai.facade import solve
 from ai.kernel.base import SolveMode, SolveStatus
 from ai.solvers.cpsat import CpSatSolver, build_model, run_solver
@@ -237,8 +238,6 @@ def test_unknown_encoding() -> None:
 
 
 def test_small_models_skip_the_root_probing_and_large_ones_keep_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    import ai.solvers.cpsat as cpsat
-
     level = Level.from_rows(["> .T", "XX.X"], frames=5, budget=1)
     m = build_model(level, analyse(level))
     status, solver = run_solver(m, SolveContext.create(), presolve=False)

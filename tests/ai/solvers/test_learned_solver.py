@@ -12,11 +12,13 @@ import pytest
 from ai.facade import get_solver, solve
 from ai.kernel.base import SolveMode, SolveStatus
 from ai.kernel.context import ManualClock, SolveContext
+from ai.learning.derive import derived_at_most_one, derived_transitions
 from ai.solvers.learned import LearnedRuleSolver, encode
 from tests.ai.solvers.learned_dense_encoder import encode_dense
 from ai.learning.learn import learn_rules
 from ai.learning.models import TreeModel
 from ai.learning.rules import LearnedRules, load_default_rules
+from ai.solvers.learned.encoding import _NONE, encode_sparse
 from game.core.level import Level
 from game.core.simulation import simulate
 from tests.ai.solvers.learned_helpers import brute_force, interesting_small_levels
@@ -133,8 +135,6 @@ def test_cancel_and_time_limit() -> None:
 
 
 def test_sparse_and_dense_encoders_agree() -> None:
-    from ai.solvers.learned.encoding import _NONE, encode_sparse
-
     model = load_default_rules().model
     assert isinstance(model, TreeModel)
     for level in [Level.load(ORIGINAL_PACK), *interesting_small_levels(5, 3, others=1)]:
@@ -152,8 +152,6 @@ def test_sparse_and_dense_encoders_agree() -> None:
 
 
 def test_derived_moves_from_the_learned_trees() -> None:
-    from ai.learning.derive import derived_at_most_one, derived_transitions
-
     model = load_default_rules().model
     assert isinstance(model, TreeModel)
     assert derived_at_most_one(model)

@@ -7,10 +7,11 @@ import pytest
 
 from ai.facade import solve
 from ai.kernel.base import BrickSet, SolveStatus
-from ai.kernel.context import SolveStopped, StopReason
+from ai.kernel.context import SolveContext, SolveStopped, StopReason
+from ai.services.generation.random_levels import small_level
 from ai.solvers.base import Outcome
 from ai.solvers.milp.backends import BackendStatus
-from ai.solvers.milp.solver import MilpSolver, MipRun, build_milp
+from ai.solvers.milp.solver import MilpSolver, MipRun, build_milp, load_backend
 from tests.ai.solvers.exact_helpers import ORIGINAL_SOLUTIONS, TINY, UNREACHABLE, original
 
 
@@ -46,8 +47,6 @@ def test_an_enumeration_stopped_by_the_limit_says_what_is_missing(monkeypatch: p
 
 @pytest.mark.parametrize("formulation", ["path", "flow"])
 def test_formulations_agree_with_brute_force(formulation: str) -> None:
-    from ai.services.generation.random_levels import small_level
-
     for seed in range(0, 240, 8):
         level = small_level(seed)
         reference = solve(level, solver="brute", mode="all")
@@ -78,9 +77,6 @@ def test_search_primal_and_cap(mode: str) -> None:
 
 
 def test_run_cuts_keep_the_optimum() -> None:
-    from ai.solvers.milp.solver import load_backend
-    from ai.kernel.context import SolveContext
-
     model = build_milp(original(), cut_depth=2)
     outcome = load_backend(model, "highs", integer=True).solve(SolveContext.create(time_limit=30))
     assert outcome.values is not None and round(outcome.values[: model.n_bricks].sum()) == 3

@@ -13,10 +13,14 @@ import pytest
 
 from ai import facade
 from ai.services.analysis import analyse_level, frames_lower_bound
+from ai.services.generation.candidates import plant_candidate
+from ai.services.generation.generator import generate_levels
+from ai.services.generation.layout import make_layout
 from ai.services.hints import HintAction, compute_hint
 from game.cli.generate import physics_option
 from ai.services.generation.random_levels import small_level
 from ai.services.rating import rate_level
+from game.cli.main import main
 from game.core.level import Level
 from game.core.outcome import FailureKind, explain, move_of
 from game.core.physics import Physics, PhysicsError, move_words
@@ -181,8 +185,6 @@ def test_generate_physics_option() -> None:
 
 @pytest.mark.parametrize("name", ["careful", "climber", "drifter", "restless"])
 def test_generated_level_under_a_physics_is_won_by_its_certified_solution(name: str) -> None:
-    from ai.services.generation.generator import generate_levels
-
     physics = physics_option(name)
     (made,) = list(generate_levels(7, 8, bricks=1, count=1, seed=3, solver="tiny", physics=physics,
                                    max_attempts=400))
@@ -194,9 +196,6 @@ def test_generated_level_under_a_physics_is_won_by_its_certified_solution(name: 
 
 
 def test_candidates_plant_a_winning_set_under_each_physics() -> None:
-    from ai.services.generation.candidates import plant_candidate
-    from ai.services.generation.layout import make_layout
-
     for physics in PHYSICS[:5]:
         found = 0
         for attempt in range(60):
@@ -212,8 +211,6 @@ def test_candidates_plant_a_winning_set_under_each_physics() -> None:
 
 
 def test_generate_cli_with_a_physics(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from game.cli.main import main
-
     code = main(["generate", "--size", "7x8", "--bricks", "1", "--seed", "3", "--physics", "climber",
                  "--solver", "brute", "--jobs", "1", "--quiet", "--out", str(tmp_path / "gen")])
     assert code == 0, capsys.readouterr()

@@ -19,6 +19,7 @@ from ai.facade import solve
 from ai.kernel.base import SolveStatus
 from ai.services.generation.random_levels import small_level
 from ai.kernel.context import SolveContext
+from ai.solvers.bounds import bound_and_witness
 from ai.solvers.reach import analyse
 from ai.solvers.decompose import DecomposeSolver, split
 from ai.solvers.search import Board, SearchSolver, _Search
@@ -188,8 +189,6 @@ def test_the_compiled_search_step_equals_the_tree_walk() -> None:
 
 
 def test_the_lower_bound_never_passes_the_minimum_and_its_witness_wins() -> None:
-    from ai.solvers.bounds import bound_and_witness
-
     bounds = []
     for i, seed in CASES:
         best, sets = exhaustive(i, seed)

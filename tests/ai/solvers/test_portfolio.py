@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+import ai.solvers.reach as reach
 from ai.facade import solve
 from ai.kernel.base import SolveMode, SolveStatus
 from ai.kernel.context import SolveContext
@@ -40,8 +41,6 @@ def test_no_race_picks_cpsat_for_many_lemmings() -> None:
 
 
 def test_races_milp_and_shares_one_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
-    import ai.solvers.reach as reach
-
     level = busy_level()
     assert [r.name for r in PortfolioSolver().racers(level)] == ["search", "cpsat", "milp"]
     calls: list[bool] = []

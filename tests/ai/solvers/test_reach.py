@@ -193,8 +193,6 @@ def test_wins_without_bricks_is_the_reference_simulators_answer() -> None:
 
 
 def test_the_analysis_steps_once_per_distinct_move_however_many_branches() -> None:
-    from game.core.physics import random_physics
-
     physics = random_physics(np.random.default_rng(8007), name="random8007")
     level = Level.from_rows([">     T", "X XX XX", "       ", "XXXXXXX"], frames=12, budget=2).with_physics(physics)
     grid = reach_graph.Grid(level)

@@ -15,9 +15,12 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
+import ai.solvers.climb as climb
 import ai.solvers.reach_bounded_walk as reach_bounded_walk
+from ai.facade import solve
 from ai.kernel.context import ManualClock, SolveContext, SolveStopped
 from ai.services.generation.random_levels import small_level
+from ai.solvers.climb import BoundedScopes
 from ai.solvers.reach import analyse
 from ai.solvers.reach_bounded import BoundedReach, bounded_reach
 from game.core.batch import simulate_brick_sets
@@ -173,8 +176,6 @@ WIDENING = Level.from_rows([">    T", "      ", "      ", "  X<X ", " XX X ", " 
 
 
 def test_a_relaxed_climb_covers_the_lemmings_the_brick_free_run_loses_and_widens() -> None:
-    from ai.solvers.climb import BoundedScopes
-
     scopes = BoundedScopes(WIDENING, analyse(WIDENING), per_frame=False, relax=True, choice="states")
     assert scopes.watched == (1,)
     scope = scopes.at(2)
@@ -190,9 +191,6 @@ def test_a_relaxed_climb_covers_the_lemmings_the_brick_free_run_loses_and_widens
 @pytest.mark.parametrize("solver", ["milp", "cpsat"])
 def test_the_exact_solvers_widen_a_relaxed_scope_to_the_true_minimum(solver: str,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    import ai.solvers.climb as climb
-    from ai.facade import solve
-
     widened: list[bool] = []
     real = climb.BoundedScopes.widen
 
@@ -255,8 +253,6 @@ def benchmark_level(physics: str) -> Level:
 
 @pytest.mark.parametrize("physics", ["classic", "restless"])
 def test_the_exact_solvers_solve_a_small_cap_on_a_bounded_model(physics: str) -> None:
-    from ai.facade import solve
-
     level = benchmark_level(physics)
     for solver, options in (("milp", {}), ("cpsat", {"primal_seconds": 0})):
         bounded = solve(level, solver=solver, mode="all", **options)
@@ -267,8 +263,6 @@ def test_the_exact_solvers_solve_a_small_cap_on_a_bounded_model(physics: str) ->
 
 
 def test_a_climb_leaves_the_caps_to_the_full_model_past_its_allowance(monkeypatch: pytest.MonkeyPatch) -> None:
-    import ai.solvers.climb as climb
-
     level = benchmark_level("restless")
     info = analyse(level)
     scopes = climb.BoundedScopes(level, info, per_frame=True)

@@ -8,9 +8,11 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
+import ai.puzzles.life.reverse as reverse_module
 from ai.kernel.context import SolveContext, SolveStopped
 from ai.puzzles.life.backbone import backbone
-from ai.puzzles.life.reverse import ReverseStatus, reverse, wrong_cells
+from ai.puzzles.life.reverse import ReverseStatus, StepStatus, reverse, wrong_cells
+from ai.puzzles.life.sat import ChainResult
 from game.core.puzzles.life.rules import LIFE, OFFSETS, Rule, parse_rule, step
 
 SHAPE = (4, 4)
@@ -104,10 +106,6 @@ def test_no_time_left_gives_the_best_free_answer() -> None:
 
 
 def test_the_local_search_starts_again_while_time_is_left(monkeypatch: pytest.MonkeyPatch) -> None:
-    import ai.puzzles.life.reverse as reverse_module
-    from ai.puzzles.life.reverse import StepStatus
-    from ai.puzzles.life.sat import ChainResult
-
     target = np.zeros((8, 8), dtype=bool)
     target[3, 2:5] = True  # a blinker: its predecessor is its next generation
     seeds: list[int] = []
