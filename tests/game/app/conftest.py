@@ -13,6 +13,7 @@ from game.app.app import App
 from game.app.display import FixedClock
 from game.app.compose import build_app
 from game.app.scenes.editor import EditorScene
+from game.app.scenes.pause import PauseChoice, PauseScene
 
 
 @pytest.fixture
@@ -72,8 +73,6 @@ def move(app: App, pos: tuple[int, int], frames: int = 1) -> None:
 
 def leave_level(app: App) -> None:
     """Leave the play scene the way a player does: Esc opens the pause menu, then "Levels"."""
-    from game.app.scenes.pause import PauseChoice, PauseScene
-
     for _ in range(3):  # Esc may first hide what the assistant shows (a solution on the board)
         press(app, pygame.K_ESCAPE)
         if isinstance(app.top, PauseScene):

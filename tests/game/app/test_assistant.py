@@ -12,6 +12,7 @@ import numpy as np
 import pygame
 import pytest
 
+from ai import facade
 from ai.kernel.base import RelaxedSolution, SolveMode, SolveResult, SolveStatus
 from ai.kernel.context import SolveContext
 from game.core.outcome import settled_at
@@ -24,9 +25,13 @@ from game.app.display import FixedClock
 from game.app.compose import build_app
 from game.app.jobs import Job
 from game.app.assistant import SOLVER_CYCLE, Assistant, assistant_of, background, tasks
+from game.app.assistant.overlay import badge_right
 from game.app.assistant.state import solver_title
+from game.app.assistant.tasks import PREFETCH_SOLVER
 from game.core.catalog import pack_entries
 from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
+from game.app.scenes.play_draw import draw_status_lines
+from game.core.error_log import error_log_path
 from tests.conftest import ORIGINAL_INDEX, ORIGINAL_KEY, ORIGINAL_SOLUTIONS
 from tests.game.app.conftest import click, press
 
@@ -170,7 +175,6 @@ def test_all_solutions_browse_with_brackets(app: App) -> None:
 
 
 def test_tab_cycles_the_available_solvers(app: App) -> None:
-    from ai import facade
     scene = open_original(app)
     names = assistant_of(scene).solver_names
     assert names[0] == "auto"
@@ -325,9 +329,6 @@ def test_after_a_win_the_assistant_owns_enter_and_the_board(app: App) -> None:
 
 
 def test_a_failed_export_shows_a_friendly_line_and_logs_the_error(app: App, monkeypatch: Any) -> None:
-    from game.core.error_log import error_log_path
-    from game.app.assistant import tasks
-
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise OSError(28, "No space left on device")
 
@@ -343,8 +344,6 @@ def test_a_failed_export_shows_a_friendly_line_and_logs_the_error(app: App, monk
 def test_the_minimum_solutions_are_enumerated_in_the_background_and_hints_reuse_them(app: App) -> None:
     """When a level opens the assistant lists every minimum solution in a child process; H then plans from
     that list (no second enumeration), and the hint is one of those solutions."""
-    from game.app.assistant.tasks import PREFETCH_SOLVER
-
     scene = open_original(app)
     assistant = assistant_of(scene)
     end = time.perf_counter() + 30
@@ -361,9 +360,6 @@ def test_the_minimum_solutions_are_enumerated_in_the_background_and_hints_reuse_
 
 
 def test_the_status_strip_keeps_clear_of_the_solver_badge_on_narrow_and_wide_windows(data_home: Path) -> None:
-    from game.app.assistant.overlay import badge_right
-    from game.app.scenes.play_draw import draw_status_lines
-
     for size in ((800, 500), (1280, 800)):
         app = build_app(size=size, clock=FixedClock())
         scene = open_original(app)

@@ -15,7 +15,8 @@ from game.core.level import Level
 from game.core.pack import pack_level_paths
 from tests.conftest import ORIGINAL_PACK
 from tests.stopping import STOP_GUARD
-from ai.kernel.context import SolveContext
+from ai.facade import Rating
+from ai.kernel.context import ManualClock, SolveContext
 from game.core.storage import user_levels_dir
 from game.app import hud
 from game.app.app import App
@@ -25,9 +26,12 @@ from game.core.editor_model import EditorModel, Tool
 from game.app.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt
 from game.app.scenes import editor_analysis
 from game.app.scenes.editor import EditorScene
+from game.app.scenes.editor_analysis import analyse_and_rate
 from game.app.scenes.editor_palette import palette_buttons, tool_label_layout
 from game.app.scenes.menu import MenuScene
+from game.app.scenes.pause import PauseChoice, PauseScene
 from game.app.scenes.play import PlayScene
+from game.app.scenes.select import LevelSelectScene
 from tests.game.app.conftest import after_save_check, click, leave_level, move, press, press_save, wait_for_analysis
 
 CTRL = pygame.KMOD_CTRL
@@ -177,8 +181,6 @@ def test_play_test_returns_to_the_same_editor_state(app: App) -> None:
     # play a little: place a brick, run, then leave (the pause menu says where it goes)
     click(app, play.layout().cell_center(1, 3))
     press(app, pygame.K_SPACE, unicode=" ", frames=30)
-    from game.app.scenes.pause import PauseChoice, PauseScene
-
     play.message = ""
     press(app, pygame.K_ESCAPE)
     pause = app.top
@@ -209,8 +211,6 @@ def test_save_with_title_round_trip_and_level_select(app: App) -> None:
     assert level == editor.model.to_level() and level.title == "My First Level"
     assert [e.title for e in user_entries()] == ["My First Level"]
     # it is listed in the level select screen and plays like a pack level (progress key user/...)
-    from game.app.scenes.select import LevelSelectScene
-
     select = app.push(LevelSelectScene(app))
     assert isinstance(select, LevelSelectScene)
     i = next(k for k, e in enumerate(select.entries) if e.section == "user")
@@ -450,13 +450,11 @@ def test_draws_at_small_and_large_sizes(app: App) -> None:
 
 
 def test_edit_command_runs_headless(tmp_path: Path) -> None:
-    import game.cli.main as main
-
     shot = tmp_path / "editor.png"
-    assert main.main(["edit", "1", "--frames", "5", "--screenshot", str(shot), "--screenshot-frame", "3"]) == 0
+    assert cli.main(["edit", "1", "--frames", "5", "--screenshot", str(shot), "--screenshot-frame", "3"]) == 0
     assert shot.is_file()
-    assert main.main(["edit", "--new", "8x9", "--frames", "2"]) == 0
-    assert main.main(["edit", "--new", "1x1", "--frames", "2"]) == 2
+    assert cli.main(["edit", "--new", "8x9", "--frames", "2"]) == 0
+    assert cli.main(["edit", "--new", "1x1", "--frames", "2"]) == 2
 
 
 def test_edit_new_refuses_a_size_naming_the_sizes_it_takes(capsys: pytest.CaptureFixture[str]) -> None:
@@ -487,11 +485,6 @@ def test_analyse_shows_the_levels_rating_in_the_panel(app: App) -> None:
 
 
 def test_a_rating_out_of_time_or_failing_keeps_the_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
-    from ai.kernel.context import ManualClock
-    from ai.facade import Rating, SolveContext
-    from game.app.scenes import editor_analysis
-    from game.app.scenes.editor_analysis import analyse_and_rate
-
     level = Level.load(ORIGINAL_PACK)
 
     clock = ManualClock()

@@ -23,6 +23,7 @@ from game.app.scenes.editor_view import direction_arrow
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.pause import HelpScene
 from game.app.scenes.play import PlayScene
+from game.core.catalog import pack_entries
 from game.core.editor_model import EditorModel, Tool
 from tests.game.app.conftest import click, move, press
 
@@ -115,8 +116,6 @@ def test_every_key_the_editor_handles_is_on_its_help_page(app: App) -> None:
 
 
 def test_f1_in_play_still_shows_the_game_keys(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
-    from game.core.catalog import pack_entries
-
     app.push(MenuScene(app))
     app.push(PlayScene(app, playlist=pack_entries(), index=0))
     spy = Spy(monkeypatch, pause)

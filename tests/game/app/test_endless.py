@@ -19,6 +19,7 @@ from game.core.level import Level
 from game.app.app import App
 from game.app.scenes.endless import EndlessLevel, EndlessScene, difficulty, make_endless_level
 from game.app.scenes.menu import MenuScene
+from game.app.scenes.pause import PauseChoice, PauseScene
 from game.app.scenes.play import PlayScene, PlayState
 from tests.game.app.conftest import leave_level, press
 
@@ -142,8 +143,6 @@ def test_any_saved_json_loads_to_a_valid_record(tmp_path_factory: pytest.TempPat
 
 
 def test_streak_shows_speed_carries_and_quitting_to_the_menu_keeps_the_streak(app: App, tmp_path: Path) -> None:
-    from game.app.scenes.pause import PauseChoice, PauseScene
-
     record = tmp_path / "endless.json"
     app.push(MenuScene(app))
     endless = app.push(EndlessScene(app, seed=5, make_level=gap_maker, record_path=record))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +18,7 @@ from game.core.simulation import simulate
 from game.core.storage import user_exports_dir
 from game.app import hud
 from game.app.export import DEFAULT_SCALE, default_export_path, export_gif, frame_size, gif_frames, margins
-from game.app.export_draw import DEFAULT_MAX_SIDE, cell_size, default_scale
+from game.app.export_draw import DEFAULT_MAX_SIDE, MAX_FRAME_PIXELS, cell_size, default_scale, fit_scale
 from game.cli.main import main
 from game.app.export_relaxed import relaxed_frames
 from game.app.render import LevelRenderer, render_frame
@@ -125,8 +126,6 @@ def test_default_export_path_is_readable_and_unique(original: Level) -> None:
 
 def run_main(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
     env_args = [sys.executable, "main.py", *args]
-    import os
-
     env = dict(os.environ)
     env.pop("DISPLAY", None)  # headless: no display at all
     env.pop("SDL_VIDEODRIVER", None)
@@ -172,9 +171,6 @@ def test_cli_export_relaxed_lp(tmp_path: Path, original: Level) -> None:
 
 def test_frames_too_large_are_refused_before_any_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A 256x256 map at --scale 2 would draw 68-million-pixel frames (over 1 GB): refused, scale 1 suggested."""
-    from game.app.export_draw import MAX_FRAME_PIXELS, fit_scale, frame_size
-    from game.cli.main import main
-
     big = Level.from_rows([">" + " " * 254 + "T"] + ["X" * 256] * 255, frames=10_000, budget=0)
     path = tmp_path / "big.txt"
     big.save(path)

@@ -11,6 +11,7 @@ from game.app import hud
 from game.app.app import App
 from game.app.display import FixedClock
 from game.app.compose import build_app
+from game.app.scenes.menu import MenuScene
 
 LONG = ("progress.json unusable (not valid JSON (line 1, column 2)); moved to "
         "progress.json.corrupt-20261122-161200, starting fresh with every level unsolved")
@@ -54,8 +55,6 @@ def test_drawn_toasts_stay_inside_the_window(small_app: App, monkeypatch: pytest
     assert panels[-1].height > 2 * panels[1].height  # the long one (drawn last, highest) spans several lines
     tall = panels[-1].height
     panels.clear()
-    from game.app.scenes.menu import MenuScene
-
     small_app.push(MenuScene(small_app))
     small_app.toast(LONG, 5.0)
     small_app.run_frames(2)  # and through the app, on its 640x400 window

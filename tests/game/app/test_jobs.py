@@ -9,14 +9,20 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from ai import facade
 from ai.facade import Progress, SolveContext
+from ai.kernel.base import SolveStatus
 from game.app.app import App, Scene
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobRunner, JobState
+from game.core.level import Level
+from tests.ai.kernel.test_process import nested_sleeper, wait_gone
+from tests.conftest import ORIGINAL_SOLUTIONS, REPO
 
 
 def blocks_until_cancelled(started: threading.Event | None = None) -> Job:
@@ -218,11 +224,6 @@ def test_the_app_pumps_each_frame_and_stops_a_closed_scenes_jobs(app: App) -> No
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork: jobs run in threads")
 def test_milp_in_a_child_job_returns_the_optimum_of_the_original_level() -> None:
     """MILP starts a child of its own: it works inside the job's child (which is not daemonic)."""
-    from ai import facade
-    from ai.kernel.base import SolveStatus
-    from game.core.level import Level
-    from tests.conftest import ORIGINAL_SOLUTIONS, REPO
-
     level = Level.load(REPO / "levels" / "007_the_original.txt")
     runner = JobRunner()
     seen = Recorder()
@@ -239,10 +240,6 @@ def test_milp_in_a_child_job_returns_the_optimum_of_the_original_level() -> None
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork: jobs run in threads")
 def test_cancel_kills_the_jobs_child_and_grandchild() -> None:
-    import time
-
-    from tests.ai.kernel.test_process import nested_sleeper, wait_gone
-
     runner = JobRunner()
     seen = Recorder()
     def job(ctx: SolveContext) -> None:

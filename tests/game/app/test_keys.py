@@ -13,6 +13,7 @@ from game.app.app import App
 from game.app.display import FixedClock
 from game.app.compose import build_app
 from game.app.input import KEY_BINDINGS, Act, rebind
+from game.app.scenes import pause
 from game.app.scenes.keys import KeysScene
 from game.app.scenes.settings import KEYS_ROW, SettingsScene
 from tests.game.app.conftest import press
@@ -71,8 +72,6 @@ def test_the_app_applies_saved_keys(tmp_path: Path) -> None:
 
 
 def test_the_help_lists_the_keys_as_bound(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
-    from game.app.scenes import pause
-
     app.change_settings(keys={"hint": "j", "undo": "u", "place": "k"})
     drawn: list[str] = []
     real = pause.hud.blit_text

@@ -113,8 +113,6 @@ def test_learning_from_the_players_runs(app: App, data_home: Path) -> None:
 
 
 def test_damaged_runs_file_is_kept_aside(app: App, data_home: Path) -> None:
-    from ai.learning.player import record_run
-
     path = runs_path(user_data_dir())
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("{not json")
@@ -128,8 +126,6 @@ def test_damaged_runs_file_is_kept_aside(app: App, data_home: Path) -> None:
 
 def test_the_hint_bar_offers_paging_only_when_there_are_pages(app: App, data_home: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    from game.app import hud
-
     shown: list[list[str]] = []
     real = hud.hint_bar
 
@@ -157,8 +153,6 @@ def test_the_hint_bar_offers_paging_only_when_there_are_pages(app: App, data_hom
 
 def drawn_texts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every text the screen draws from now on (hud.blit_text recorded)."""
-    from game.app import hud
-
     texts: list[str] = []
     real = hud.blit_text
 

@@ -17,6 +17,7 @@ from game.app.compose import build_app
 from game.core.catalog import pack_entries
 from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
 from game.app.scenes.play_draw import draw_status_lines, footer_keep
+from game.app.scenes.select import LevelSelectScene
 from tests.conftest import ORIGINAL_INDEX, ORIGINAL_KEY, ORIGINAL_SOLUTIONS
 from tests.game.app.conftest import click, leave_level, move, press
 
@@ -201,8 +202,6 @@ def test_preview_toggle_and_hover(app: App) -> None:
 
 
 def test_enter_after_win_opens_next_level_and_esc_goes_back(app: App) -> None:
-    from game.app.scenes.select import LevelSelectScene
-
     select = app.push(LevelSelectScene(app))
     scene = open_level(app)
     scene.apply_bricks(SOLUTION)

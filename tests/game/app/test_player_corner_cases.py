@@ -2,24 +2,33 @@
 
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 from pathlib import Path
 
 import pygame
 
+import game.app.export as export
+from ai.kernel.base import SolveMode, SolveResult, SolveStatus
 from game.core.catalog import LevelEntry, Section, pack_entries
 from game.core.level import Level
 from game.core.outcome import explain, frame_label
 from game.core.simulation import simulate
 from game.app.app import App
+from game.app.assistant import assistant_of
+from game.app.assistant.state import AssistantState, SolutionView
+from game.app.assistant.text import result_text, status_lines
+from game.app.export import gif_frames  # the GIF's footer uses the same function
 from game.app.scenes.endless import EndlessScene
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.pause import PauseChoice, PauseScene
 from game.app.scenes.play import PlayScene, PlayState
 from game.app.scenes.select import LevelSelectScene, entry_badge
 from game.app.scenes.settings import ROWS, SettingsScene
+from tests.conftest import ORIGINAL_INDEX, ORIGINAL_SOLUTIONS
 from tests.game.app.conftest import move, press
+from tests.game.app.test_assistant import frames_to_finish, wait_export
 from tests.game.app.test_endless import gap_maker, wait_for_play, win
 
 REPO = Path(__file__).resolve().parents[3]
@@ -90,11 +99,6 @@ def test_settings_keyboard_keeps_the_row_after_a_resize_under_a_resting_pointer(
 def test_one_counting_convention_for_frames() -> None:
     level = Level.from_rows(["> ..T", "XX.XX"], frames=12, budget=1)
     assert frame_label(11, level.frames) == "frame 11 / 11"
-    from game.app.export import gif_frames  # the GIF's footer uses the same function
-    import inspect
-
-    import game.app.export as export
-
     assert "frame_label(t, n)" in inspect.getsource(export.iter_gif_frames)
     assert gif_frames  # imported
 
@@ -147,10 +151,6 @@ def test_cli_help_and_missing_files_read_plainly() -> None:
 
 
 def test_switching_solver_clears_the_old_answer_and_its_bubble() -> None:
-    from ai.kernel.base import SolveMode, SolveResult, SolveStatus
-    from game.app.assistant.state import AssistantState, SolutionView
-    from game.app.assistant.text import result_text, status_lines
-
     result = SolveResult(SolveStatus.OPTIMAL, "cpsat", SolveMode.MIN, bricks=((1, 2),))
     state = AssistantState(solver_names=("cpsat", "milp"))
     state = state.say("AI solver: CP-SAT")
@@ -162,10 +162,6 @@ def test_switching_solver_clears_the_old_answer_and_its_bubble() -> None:
 
 
 def test_after_g_on_the_win_screen_one_esc_reaches_the_pause_menu(app: App) -> None:
-    from game.app.assistant import assistant_of
-    from tests.conftest import ORIGINAL_INDEX, ORIGINAL_SOLUTIONS
-    from tests.game.app.test_assistant import frames_to_finish, wait_export
-
     scene = app.push(PlayScene(app, playlist=pack_entries(), index=ORIGINAL_INDEX))
     assert isinstance(scene, PlayScene)
     app.run_frames(1)

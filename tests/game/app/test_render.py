@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pygame
 import pytest
 
@@ -81,8 +83,6 @@ def test_input_mapping() -> None:
 
 
 def test_sprites_fall_back_to_drawing(tmp_path: object) -> None:
-    from pathlib import Path
-
     sprites = Sprites(folder=Path(str(tmp_path)))  # no PNGs there
     assert sprites.get("lem_walk_r_0", 16).get_size() == (16, 16)
 

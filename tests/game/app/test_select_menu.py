@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pygame
 
+from ai import facade
 from game.core.progress import ProgressStore, default_progress_path
 from dataclasses import replace
 
@@ -18,7 +19,6 @@ from tests.game.app.conftest import click, leave_level, move, press
 
 def solve_entry(app: App, entry: LevelEntry) -> None:
     """Mark a level solved the way winning does (a replay that wins)."""
-    from ai import facade
     result = facade.solve(entry.level, solver="cpsat")
     assert result.bricks is not None
     app.progress.record_win(entry.key, entry.level, result.bricks)

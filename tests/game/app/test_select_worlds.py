@@ -9,6 +9,7 @@ from game.app.app import App
 from game.core.catalog import LevelEntry, pack_entries
 from game.app.scenes.play import PlayScene
 from game.app.scenes.select import LevelSelectScene
+from game.core.pack import FORMER_NAMES, original_level_path
 from tests.game.app.conftest import click, press
 
 
@@ -73,8 +74,6 @@ def test_down_arrow_crosses_into_the_next_world(app: App) -> None:
 
 
 def test_progress_saved_before_the_renumbering_follows_its_level(app: App) -> None:
-    from game.core.pack import FORMER_NAMES, original_level_path
-
     entries = pack_entries()
     original = next(e for e in entries if e.path == original_level_path())
     app.progress.record_win("001_original.txt", original.level, [(2, 1), (5, 4), (6, 6)])

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pygame
 
 from game.core.catalog import pack_entries
 from game.core.outcome import frame_label, settled_at
 from game.core.simulation import simulate
 from game.app.app import App
+from game.app.export import gif_frames
 from game.app.scenes.play import PlayScene, PlayState
 from game.app.scenes.timeline import frame_x, timeline_rect, track_rect
 from tests.conftest import ORIGINAL_INDEX, ORIGINAL_SOLUTIONS
@@ -57,10 +59,6 @@ def test_home_and_end_and_the_last_frame_decides(app: App) -> None:
 
 
 def test_one_numbering_in_the_hud_the_timeline_and_the_gif(app: App) -> None:
-    import numpy as np
-
-    from game.app.export import gif_frames
-
     scene = open_original(app)
     click(app, x_of(app, scene, scene.last_frame))
     n = scene.level.frames

@@ -7,6 +7,7 @@ the interpreter on its own (a pure-Python busy loop), the worst case for the UI 
 
 from __future__ import annotations
 
+import os
 import time
 
 import pygame
@@ -65,8 +66,6 @@ class DyingSolver:
     exact = True
 
     def solve_in(self, level: Level, mode: SolveMode, ctx: SolveContext) -> SolveResult:
-        import os
-
         os._exit(3)
 
 
