@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ from ai.learning.rules import LearnedRules
 from game.cli.learn_outputs import PHYSICS_GAMES
 from game.cli.main import main
 from tests.conftest import ORIGINAL_NUMBER
+from tests.stopping import expired
 
 
 def test_learn_tiny_json_reports_not_exact(capsys: pytest.CaptureFixture[str]) -> None:
@@ -35,9 +38,6 @@ def test_learn_saves_and_prints_rules(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 def test_learn_help_does_not_import_sklearn() -> None:
-    import subprocess
-    import sys
-
     code = ("import sys; from game.cli import main; p = main.build_parser(); "
             "print('sklearn' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -104,10 +104,6 @@ def test_learning_curve_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 def test_learn_time_limit_stops_the_physics_learner(monkeypatch: pytest.MonkeyPatch,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     """The command's one limit reaches the learner: a learner that meets its deadline says so, exit 1."""
-    from ai import facade
-    from ai.kernel.context import SolveContext
-    from tests.stopping import expired
-
     seen: list[SolveContext] = []
     real = facade.learn_physics
 

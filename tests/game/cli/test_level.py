@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+import game.cli.level
 from game.app.export import DEFAULT_FPS, DEFAULT_SCALE
 from game.app.export_draw import DEFAULT_MAX_SIDE, MAX_FRAME_PIXELS, TILE, default_scale, fit_scale
+from game.cli.context import command_context
 from game.cli.export import HELP_FPS, HELP_MAX_SIDE, HELP_SCALE
 from game.cli.main import main
 from game.core.level import Level
@@ -96,8 +99,6 @@ def test_help_lists_subcommands() -> None:
 
 def test_command_context_carries_the_limit() -> None:
     """A command's --time-limit becomes the deadline of its one context; no limit, no deadline."""
-    from game.cli.context import command_context
-
     with command_context(30.0, solver="hint") as ctx:
         remaining = ctx.remaining()
         assert remaining is not None and 0 < remaining <= 30.0 and ctx.solver == "hint"
@@ -109,10 +110,6 @@ def test_command_context_carries_the_limit() -> None:
 def test_ctrl_c_cancels_the_context_then_interrupts() -> None:
     """Ctrl-C sets the context's cancel event (threads working under it stop), then raises
     KeyboardInterrupt as usual; Python's own handler is back afterwards."""
-    import signal
-
-    from game.cli.context import command_context
-
     if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         pytest.skip("Ctrl-C is handled by someone else here")
     with pytest.raises(KeyboardInterrupt):
@@ -124,8 +121,6 @@ def test_ctrl_c_cancels_the_context_then_interrupts() -> None:
 
 def test_ctrl_c_is_interrupted_exit_130(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """main turns the KeyboardInterrupt into one line and exit code 130."""
-    import game.cli.level
-
     def interrupted(spec: str) -> object:
         raise KeyboardInterrupt
 

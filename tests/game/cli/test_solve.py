@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import ast
 import json
 from pathlib import Path
 
 import pytest
 
+import game.cli.solve
 from ai.services.benchmark import DEFAULT_SOLVERS
 from game.cli.main import build_parser, main
 from game.cli.solve import EXACT_SOLVERS
@@ -119,10 +121,6 @@ def test_ai_never_imports_the_ui_or_pygame() -> None:
 
 def test_solve_gif_comes_from_the_export_command() -> None:
     """``solve --gif`` is the export module's option, registered with ``solve``."""
-    import argparse
-
-    import game.cli.solve
-
     parser = argparse.ArgumentParser()
     game.cli.solve.register(parser.add_subparsers())
     assert parser.parse_args(["solve", "1", "--gif", "x.gif"]).gif == "x.gif"

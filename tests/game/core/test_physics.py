@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from game.core.errors import LevelFormatError
 from game.core.level import Level
 from game.core.physics import CLASSIC, CONFIGS, NEIGHBOURS, Physics, PhysicsError, config_solid, random_physics
 from game.core.physics_catalog import SHIPPED, resolve
@@ -65,8 +66,6 @@ def test_a_level_line_names_a_shipped_physics_or_holds_json() -> None:
 
 
 def test_a_bad_physics_line_names_its_line() -> None:
-    from game.core.errors import LevelFormatError
-
     with pytest.raises(LevelFormatError) as info:
         Level.from_text("# title: x\n# physics: wobbly\n5\n1\n>  T\nXXXX\n", "w.txt")
     assert str(info.value).startswith("w.txt:2:1: unknown physics 'wobbly'")

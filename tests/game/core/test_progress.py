@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from game.cli.main import main
 from game.core.level import Level
 from game.core.progress import ProgressStore, ReplayStatus, default_progress_path, level_key, verify_replays
+from game.core.storage import user_levels_dir
 from tests.conftest import ORIGINAL_KEY, ORIGINAL_PACK
 
 LEVEL = Level.from_rows(["> ..T", "XX.XX", "XXXXX"], frames=6, budget=2, title="Tiny")
@@ -127,8 +129,6 @@ def test_verify_replays() -> None:
 
 
 def test_verify_command(capsys: pytest.CaptureFixture[str]) -> None:
-    from game.cli.main import main
-
     original = Level.load(ORIGINAL_PACK)
     store = ProgressStore.load_default()
     store.record_win(ORIGINAL_KEY, original, [(2, 1), (5, 4), (6, 6)])
@@ -145,8 +145,6 @@ def test_verify_command(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_level_key() -> None:
-    from game.core.storage import user_levels_dir
-
     assert level_key("levels/005_x.txt") == "005_x.txt"
     assert level_key(user_levels_dir() / "mine.txt") == "user/mine.txt"
 

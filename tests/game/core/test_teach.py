@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 from hypothesis import given, settings
 
@@ -11,6 +12,7 @@ from game.core.pack import pack_level_paths
 from game.core.simulation import simulate
 from game.core.reads import solid_of, step_reads
 from game.core.teach import first_failure, the_idea, why_it_fails
+from tests.conftest import ORIGINAL_SOLUTIONS
 from tests.strategies import levels
 
 
@@ -87,13 +89,9 @@ def check_idea(level: Level, bricks: tuple[tuple[int, int], ...], solution: tupl
 
 
 def test_the_original_teaches_in_words() -> None:
-    from pathlib import Path
-
     level = Level.load(Path(__file__).resolve().parents[3] / "levels" / "007_the_original.txt")
     reason = why_it_fails(level, ())
     assert reason is not None and reason.text.startswith("The lemming drops into the pit at frame")
-    from tests.conftest import ORIGINAL_SOLUTIONS
-
     for solution in ORIGINAL_SOLUTIONS:
         idea = the_idea(level, (), solution)
         assert idea is not None and idea.text.startswith("The idea: the lemming must not drop at column 1")

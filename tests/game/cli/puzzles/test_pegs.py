@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
+import ai.puzzles.pegs
+from ai.kernel.context import StopReason
 from game.core.puzzles.pegs_boards import english
 from game.cli.main import main
+from game.core.puzzles.pegs import Jump
 
 
 def test_solve_english_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -16,8 +19,6 @@ def test_solve_english_json(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     assert data["status"] == "solved"
     board, start = english()
-    from game.core.puzzles.pegs import Jump
-
     jumps = [Jump.between((a, b), (c, d)) for a, b, c, d in data["moves"]]
     assert board.replay(start, [j for j in jumps if j is not None]) == board.goal_position()
 
@@ -92,9 +93,6 @@ def test_bad_input_gets_exit_2_and_a_message(argv: list[str], needle: str, tmp_p
 
 def test_hint_without_an_answer_in_time_exits_1(monkeypatch: pytest.MonkeyPatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    import ai.puzzles.pegs
-    from ai.kernel.context import StopReason
-
     def stopped(*args: object, **kwargs: object) -> ai.puzzles.pegs.PegsResult:
         return ai.puzzles.pegs.PegsResult(ai.puzzles.pegs.PegsStatus.STOPPED, ai.puzzles.pegs.Proof.NONE, stop_reason=StopReason.TIMEOUT)
 

@@ -3,6 +3,8 @@ classes, the games of the screen."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -118,8 +120,6 @@ def test_bad_board_texts(text: str, where: str) -> None:
 
 
 def test_load_board_by_name_and_file(tmp_path: object) -> None:
-    from pathlib import Path
-
     assert isinstance(tmp_path, Path)
     path = tmp_path / "cross.txt"
     path.write_text(" o\nooo\n o\n", encoding="utf-8")
