@@ -43,9 +43,9 @@ def rating(path: Path) -> Rating:
 
 def _has_cpsat() -> bool:
     try:
-        import ortools  # noqa: F401
+        import ortools  # noqa: F401  # late: probes an optional dependency
 
-        import ai.solvers.cpsat  # noqa: F401
+        import ai.solvers.cpsat  # noqa: F401  # late: probes an optional dependency
     except ImportError:
         return False
     return True

@@ -14,13 +14,17 @@ import imageio.v3 as iio
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from PIL import Image
 
+from game.app import gif_writer
+from game.app.export import export_gif
 from game.core.level import Level
 from game.core.outcome import settled_at
 from game.core.physics_catalog import SHIPPED
 from game.core.session import BackgroundRun, PlaySession
 from game.core.simulation import simulate, simulate_stepwise, simulate_vectorised
 from game.app.gif_writer import write_gif_stream
+from game.cli.main import main
 from tests.conftest import REPO
 from tests.level_builders import largest_level
 from tests.strategies import level_and_bricks
@@ -86,8 +90,6 @@ def test_gif_stream_keeps_frames_and_durations(tmp_path: Path) -> None:
         assert write_gif_stream(iter(frames), handle, durations_ms=(1500, 100, 2500)) == 6
     back = iio.imread(tmp_path / "s.gif", index=None)
     assert len(back) == 6 and all(np.array_equal(b[..., :3], f) for b, f in zip(back, frames))
-    from PIL import Image
-
     with Image.open(tmp_path / "s.gif") as im:
         durations = []
         for k in range(6):
@@ -97,8 +99,6 @@ def test_gif_stream_keeps_frames_and_durations(tmp_path: Path) -> None:
 
 
 def _export_in_child(level: Level, out: str) -> None:
-    from game.app.export import export_gif
-
     export_gif(level, [(1, 2)], out, scale=1)
 
 
@@ -115,9 +115,6 @@ def test_export_runs_in_a_child_process(tmp_path: Path) -> None:
 
 def test_full_disk_during_export_is_one_message_and_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
-    from game.app import gif_writer
-    from game.cli.main import main
-
     def full_disk(*args: object, **kwargs: object) -> int:
         raise OSError(errno.ENOSPC, "No space left on device")
 

@@ -25,6 +25,7 @@ from ai.learning.player import record_run, runs_path
 from ai.learning.rules import LearnedRules
 from game.core import storage, writing
 from game.core.level import Level
+from game.core.settings import default_settings_path
 from tests.conftest import ORIGINAL_PACK, REPO
 from tests.hostile.data_and_output_cases import ARGV_CASES, DATA_FILE_VARIANTS, make_files
 
@@ -219,8 +220,6 @@ def test_killed_writers_temporary_files_are_cleaned_whatever_their_name(tmp_path
 
 
 def test_no_home_settings_go_to_the_same_private_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from game.core.settings import default_settings_path
-
     for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HOME", "")

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.core import storage, writing
+from game.core.catalog import user_entries
 from game.core.errors import GameError
 from game.core.level import Level
 from game.core.progress import ProgressStore
@@ -136,8 +137,6 @@ def test_any_bytes_load_without_crashing(raw: bytes, tmp_path: Path) -> None:
 
 def test_user_levels_folder_with_bad_files_loads_the_good_ones(tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    from game.core.catalog import user_entries
-
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     folder = storage.user_levels_dir()
     folder.mkdir(parents=True)
@@ -212,9 +211,9 @@ def test_folder_is_fsynced_after_rename(tmp_path: Path, monkeypatch: pytest.Monk
 
 # ---------------------------------------------------------------- two real processes
 WRITER = textwrap.dedent("""
-    import sys
-    from game.core.level import Level
-    from game.core.progress import ProgressStore
+    import sys  # late: the script a child process runs
+    from game.core.level import Level  # late: the script a child process runs
+    from game.core.progress import ProgressStore  # late: the script a child process runs
     path, me, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
     level = Level.from_rows(["> ..T", "XX.XX", "XXXXX"], frames=6, budget=2)
     store = ProgressStore.load(path)

@@ -195,9 +195,9 @@ def test_endless_merge_keeps_the_best_streak(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- two real processes
 WRITER = textwrap.dedent("""
-    import sys
-    from game.core.resume import ResumeStore
-    from game.core.settings import SettingsStore
+    import sys  # late: the script a child process runs
+    from game.core.resume import ResumeStore  # late: the script a child process runs
+    from game.core.settings import SettingsStore  # late: the script a child process runs
     folder, me, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
     resume = ResumeStore.load(folder + "/resume.json")
     settings = SettingsStore.load(folder + "/settings.json")
