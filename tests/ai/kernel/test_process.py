@@ -101,7 +101,8 @@ def test_cancel_kills_the_child_and_its_children_at_once() -> None:
 
 
 def test_milp_with_a_cancel_event_also_works_at_top_level() -> None:
-    result = facade.solve(Level.load(ORIGINAL), solver="milp", mode="min", ctx=facade.SolveContext.create(cancel=threading.Event()))
+    result = facade.solve(Level.load(ORIGINAL), solver="milp", mode="min",
+                          ctx=facade.SolveContext.create(cancel=threading.Event()))
     assert result.status == SolveStatus.OPTIMAL and result.bricks in ORIGINAL_SOLUTIONS
 
 

@@ -125,7 +125,8 @@ def test_cancel_and_time_limit() -> None:
     cancel = threading.Event()
     cancel.set()
     start = time.perf_counter()
-    assert get_solver("learned").solve_in(level, SolveMode.ALL, SolveContext.create(cancel=cancel)).status == SolveStatus.CANCELLED
+    assert get_solver("learned").solve_in(level, SolveMode.ALL,
+                                          SolveContext.create(cancel=cancel)).status == SolveStatus.CANCELLED
     assert time.perf_counter() - start < STOP_GUARD
     ctx = SolveContext.create(time_limit=0.2, clock=ManualClock(step=0.01), solver="learned")
     r = get_solver("learned").solve_in(level, SolveMode.ALL, ctx)

@@ -32,7 +32,8 @@ from tests.physics_helpers import optimal_sets
 
 #: Every shipped physics and 24 random ones.
 PHYSICS: tuple[Physics, ...] = (*SHIPPED.values(),
-                                *(random_physics(np.random.default_rng(seed), name=f"random{seed}") for seed in range(24)))
+                                *(random_physics(np.random.default_rng(seed), name=f"random{seed}")
+                                  for seed in range(24)))
 
 
 def level_of(physics: Physics, seed: int) -> Level:

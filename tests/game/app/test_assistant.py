@@ -199,7 +199,8 @@ def test_forced_overlay_shows_the_deductions(app: App) -> None:
     press(app, pygame.K_f)
     wait_idle(app, assistant_of(scene))
     assistant = assistant_of(scene)
-    assert assistant.state.deductions is not None and assistant.state.deductions.forced == ((6, 6),)  # the only cell in all six solutions
+    # the only cell in all six solutions
+    assert assistant.state.deductions is not None and assistant.state.deductions.forced == ((6, 6),)
     assert ((6, 6), (255, 214, 90, 255)) in scene.highlights
     assert not set(assistant.state.deductions.never_useful) & SOLUTION_CELLS
     assert len(assistant.state.deductions.never_useful) == len(scene.level.brickable_cells) - len(SOLUTION_CELLS)

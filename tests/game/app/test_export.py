@@ -93,7 +93,8 @@ def test_losing_run_and_scale(tmp_path: Path, original: Level) -> None:
     info = export_gif(original, [], tmp_path / "lost.gif", scale=1, fps=12)
     assert info.won is False
     frames = iio.imread(tmp_path / "lost.gif", index=None)
-    assert frames.shape == (settled_at(simulate(original, [])) + 3,) + tuple(reversed(frame_size(original, scale=1))) + (3,)
+    assert frames.shape == ((settled_at(simulate(original, [])) + 3,) + tuple(reversed(frame_size(original, scale=1)))
+                            + (3,))
 
 
 def test_relaxed_frames_show_translucent_bricks(original: Level) -> None:

@@ -140,7 +140,8 @@ def test_the_cli_reference_gives_the_export_scales_the_gif_writer_uses() -> None
     assert (f"(default {DEFAULT_SCALE}; a map over {small_sides} cells long gets smaller cells, so the board is at "
             f"most {DEFAULT_MAX_SIDE} pixels long)") in row
     assert default_scale(big) < 1 and fit_scale(big, DEFAULT_SCALE) == 1  # the default fits; K = 2 does not
-    assert f"at most {MAX_FRAME_PIXELS // 1_000_000} million pixels, so a {MAX_SIDE}x{MAX_SIDE} map takes `--scale 1`" in row
+    assert (f"at most {MAX_FRAME_PIXELS // 1_000_000} million pixels, so a {MAX_SIDE}x{MAX_SIDE} map takes `--scale 1`"
+            in row)
 
 
 def test_the_parser_loads_neither_the_ai_nor_pygame() -> None:

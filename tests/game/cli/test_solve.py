@@ -69,7 +69,8 @@ def test_no_answer_prints_null_bricks(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["solve", str(unreachable), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["status"] == "infeasible" and data["bricks"] is None and data["best_bound"] is None
-    assert main(["solve", str(REPO / "bench/suites/large/004_large.txt"), "--solver", "cpsat", "--time-limit", "0.001", "--json"]) == 1
+    assert main(["solve", str(REPO / "bench/suites/large/004_large.txt"), "--solver", "cpsat", "--time-limit", "0.001",
+                 "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["status"] in ("timeout", "cancelled", "unknown") and data["bricks"] is None
     won = tmp_path / "won.txt"

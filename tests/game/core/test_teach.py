@@ -37,7 +37,8 @@ def check_reason(level: Level, bricks: tuple[tuple[int, int], ...]) -> None:
     frame = lesson.frame
     path = run.tracks[failure.lemming].path
     state = path[min(frame, len(path) - 1)]
-    if ", so it " in lesson.text and "whatever is around it" not in lesson.text:  # the cell it names is one the level's physics reads there, with its true content
+    # the cell it names is one the level's physics reads there, with its true content
+    if ", so it " in lesson.text and "whatever is around it" not in lesson.text:
         assert f"frame {frame}" in lesson.text
         assert lesson.cell in step_reads(level.physics, solid_of(level, bricks), state)
         assert f"({cell_words(lesson.cell)}) is " in lesson.text

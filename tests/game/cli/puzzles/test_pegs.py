@@ -94,7 +94,8 @@ def test_bad_input_gets_exit_2_and_a_message(argv: list[str], needle: str, tmp_p
 def test_hint_without_an_answer_in_time_exits_1(monkeypatch: pytest.MonkeyPatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     def stopped(*args: object, **kwargs: object) -> ai.puzzles.pegs.PegsResult:
-        return ai.puzzles.pegs.PegsResult(ai.puzzles.pegs.PegsStatus.STOPPED, ai.puzzles.pegs.Proof.NONE, stop_reason=StopReason.TIMEOUT)
+        return ai.puzzles.pegs.PegsResult(ai.puzzles.pegs.PegsStatus.STOPPED, ai.puzzles.pegs.Proof.NONE,
+                                          stop_reason=StopReason.TIMEOUT)
 
     monkeypatch.setattr(ai.puzzles.pegs, "solve", stopped)
     assert main(["pegs", "hint", "english", "--json"]) == 1
