@@ -173,7 +173,7 @@ def _sliced_trial(board: Board, top: int, left: int, target: Board, rule: Rule, 
     for m in range(BLOCK * BLOCK):
         words[:, 2 * steps + m // BLOCK, 2 * steps + m % BLOCK] = fills[m]
     last = step_sliced(words, rule, steps)
-    inner_rows, inner_cols = rows[steps:-steps], cols[steps:-steps]
+    inner_rows, inner_cols = rows[steps:len(rows) - steps], cols[steps:len(cols) - steps]
     misses = last ^ np.where(target[np.ix_(inner_rows, inner_cols)], ALL_BOARDS, np.uint64(0))
     per_bit = np.unpackbits(misses.reshape(len(misses), -1, 1).view(np.uint8), axis=-1, bitorder="little")
     inner_wrong = per_bit.sum(axis=1, dtype=np.int64).ravel()  # filling 64 w + j at w * 64 + j
