@@ -20,7 +20,7 @@ import pytest
 
 from ai import facade
 from ai.kernel.base import SolveStatus
-from ai.kernel.process import JobCancelled, JobFailed, fork_available, run_in_child
+from ai.kernel.process import PROGRESS_RATE, JobCancelled, JobFailed, fork_available, run_in_child
 from game.core.level import Level
 from tests.conftest import ORIGINAL_SOLUTIONS, REPO
 from tests.stopping import STOP_GUARD
@@ -55,7 +55,7 @@ def sleeper(report: Callable[[Any], None]) -> None:
 def nested_sleeper(report: Callable[[Any], None]) -> None:
     """Report this pid, then run :func:`sleeper` in a grandchild (forwarding its reports)."""
     report(os.getpid())
-    time.sleep(0.06)  # past the progress throttle, so the grandchild's pid gets through
+    time.sleep(1.2 / PROGRESS_RATE)  # past the progress throttle, so the grandchild's pid gets through
     run_in_child(sleeper, threading.Event(), report)
 
 

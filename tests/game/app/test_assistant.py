@@ -33,7 +33,7 @@ from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
 from game.app.scenes.play_draw import draw_status_lines
 from game.core.error_log import error_log_path
 from tests.conftest import ORIGINAL_INDEX, ORIGINAL_KEY, ORIGINAL_SOLUTIONS
-from tests.game.app.conftest import click, press
+from tests.game.app.conftest import click, press, run_until
 
 SOLUTION_CELLS = set().union(*ORIGINAL_SOLUTIONS)
 
@@ -46,22 +46,16 @@ def open_original(app: App) -> PlayScene:
 
 
 def wait_idle(app: App, assistant: Assistant, timeout: float = 30.0) -> None:
-    """Step the app until the assistant's job has been collected."""
-    end = time.perf_counter() + timeout
-    while (assistant.busy or assistant.job is not None) and time.perf_counter() < end:
-        app.run_frames(1)
-        time.sleep(0.002)
-    app.run_frames(2)
+    """Step the app until the assistant's job has been collected (``timeout``: a hang guard, never a speed
+    check), then one frame more."""
+    run_until(app, lambda: not assistant.busy and assistant.job is None, "the assistant's job", timeout)
+    app.run_frames(1)
     assert assistant.job is None
 
 
 def wait_export(app: App, assistant: Assistant, timeout: float = 30.0) -> None:
-    end = time.perf_counter() + timeout
-    while assistant.state.exporting and time.perf_counter() < end:
-        app.run_frames(1)
-        time.sleep(0.005)
-    app.run_frames(1)
-    assert not assistant.state.exporting
+    """Step the app until the assistant's GIF has been written (``timeout``: a hang guard)."""
+    run_until(app, lambda: not assistant.state.exporting, "the GIF export", timeout)
 
 
 def frames_to_finish(level: Level) -> int:
@@ -347,10 +341,8 @@ def test_the_minimum_solutions_are_enumerated_in_the_background_and_hints_reuse_
     that list (no second enumeration), and the hint is one of those solutions."""
     scene = open_original(app)
     assistant = assistant_of(scene)
-    end = time.perf_counter() + 30
-    while assistant.state.cached(PREFETCH_SOLVER, "all") is None and time.perf_counter() < end:
-        app.run_frames(1)
-        time.sleep(0.005)
+    run_until(app, lambda: assistant.state.cached(PREFETCH_SOLVER, "all") is not None,
+              "the background list of solutions", 30)
     known = assistant.state.cached(PREFETCH_SOLVER, "all")
     assert known is not None and known.complete and set(known.solutions) == ORIGINAL_SOLUTIONS
     assert not assistant.busy  # the background list shows no spinner and blocks no key

@@ -21,7 +21,7 @@ from game.app.app import App
 from game.app.assistant import Assistant, assistant_of
 from game.core.catalog import pack_entries
 from game.app.scenes.play import PlayScene
-from tests.game.app.conftest import press
+from tests.game.app.conftest import press, run_until
 from tests.conftest import ORIGINAL_INDEX
 from tests.stopping import STOP_GUARD
 
@@ -87,12 +87,10 @@ def open_original(app: App) -> PlayScene:
 
 
 def wait_idle(app: App, assistant: Assistant, timeout: float = 20.0) -> None:
-    """Step the app (as the game would) until the assistant's job has been collected."""
-    end = time.perf_counter() + timeout
-    while (assistant.busy or assistant.job is not None) and time.perf_counter() < end:
-        app.run_frames(1)
-        time.sleep(0.002)
-    app.run_frames(2)
+    """Step the app (as the game would) until the assistant's job has been collected (``timeout``: a hang
+    guard, never a speed check), then one frame more."""
+    run_until(app, lambda: not assistant.busy and assistant.job is None, "the assistant's job", timeout)
+    app.run_frames(1)
     assert assistant.job is None, "the assistant's job did not finish"
 
 
