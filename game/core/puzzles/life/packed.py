@@ -16,6 +16,8 @@ True
 
 from __future__ import annotations
 
+from typing import Collection
+
 import numpy as np
 import numpy.typing as npt
 
@@ -114,45 +116,48 @@ def next_rows(above: Rows, rows: Rows, below: Rows, rule: Rule, width: int) -> R
     def from_right(x: Rows) -> Rows:  # bit c gets the cell at column c + 1
         return (x >> one) | ((x & one) << top)
 
-    odd = above ^ below
-    v0, v1 = odd ^ rows, (above & below) | (odd & rows)  # the column's three cells: 2 bits
+    v0, v1 = _full_adder(above, below, rows)  # the column's three cells: 2 bits
     l0, r0, l1, r1 = from_left(v0), from_right(v0), from_left(v1), from_right(v1)
-    odd = l0 ^ r0
-    t0, carry = odd ^ v0, (l0 & r0) | (odd & v0)  # weight 1: the sum's bit 0 and a carry of weight 2
-    odd = l1 ^ r1
-    twos, fours = odd ^ v1, (l1 & r1) | (odd & v1)
+    t0, carry = _full_adder(l0, r0, v0)  # weight 1: the sum's bit 0 and a carry of weight 2
+    twos, fours = _full_adder(l1, r1, v1)
     t1, more = twos ^ carry, twos & carry
-    t2, t3 = fours ^ more, fours & more
-    bits = (t0, t1, t2, t3)
-
-    def total_is(n: int) -> Rows:
-        out: Rows | None = None
-        for k, bit in enumerate(bits):
-            term = bit if n >> k & 1 else ~bit
-            out = term if out is None else out & term
-        assert out is not None
-        return out
-
-    nxt = np.zeros_like(rows)
-    for n in range(10):
-        if n in born and n - 1 in survive:  # alive next whatever the cell is now
-            nxt |= total_is(n)
-        elif n in born:
-            nxt |= total_is(n) & ~rows
-        elif n - 1 in survive:
-            nxt |= total_is(n) & rows
-    result: Rows = nxt & mask
+    total = (t0, t1, fours ^ more, fours & more)
+    # the total counts the cell itself: a live cell survives on a total one above a survive count
+    result: Rows = _next_state(total, rows, born, {n + 1 for n in survive}) & mask
     return result
-
-
-#: Every bit set: the word of a cell that is alive on every board of a sliced window.
-ALL_BOARDS = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 def _full_adder(a: Rows, b: Rows, c: Rows) -> tuple[Rows, Rows]:
     """Bit-sliced ``a + b + c``: (sum bit, carry bit)."""
     odd = a ^ b
     return odd ^ c, (a & b) | (odd & c)
+
+
+def _next_state(count: tuple[Rows, Rows, Rows, Rows], alive: Rows, born_at: Collection[int],
+                survive_at: Collection[int]) -> Rows:
+    """The next state of cells whose 4-bit ``count`` (bit-sliced, lowest bit first) and state ``alive`` are
+    given: a dead cell is born when its count is in ``born_at``, a live one survives when it is in
+    ``survive_at``."""
+
+    def count_is(n: int) -> Rows:
+        out = count[0] if n & 1 else ~count[0]
+        for k in range(1, 4):
+            out = out & (count[k] if n >> k & 1 else ~count[k])
+        return out
+
+    nxt = np.zeros_like(alive)
+    for n in range(10):
+        if n in born_at and n in survive_at:  # alive next whatever the cell is now
+            nxt |= count_is(n)
+        elif n in born_at:
+            nxt |= count_is(n) & ~alive
+        elif n in survive_at:
+            nxt |= count_is(n) & alive
+    return nxt
+
+
+#: Every bit set: the word of a cell that is alive on every board of a sliced window.
+ALL_BOARDS = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 def step_sliced(words: Rows, rule: Rule, steps: int = 1) -> Rows:
@@ -182,22 +187,8 @@ def step_sliced(words: Rows, rule: Rule, steps: int = 1) -> Rows:
         bit0, twos_d = _full_adder(ones_a, ones_b, ones_c)
         twos, fours_a = _full_adder(twos_a, twos_b, twos_c)
         bit1, fours_b = twos ^ twos_d, twos & twos_d
-        bits = (bit0, bit1, fours_a ^ fours_b, fours_a & fours_b)
-
-        def count_is(n: int) -> Rows:
-            out = bits[0] if n & 1 else ~bits[0]
-            for k in range(1, 4):
-                out = out & (bits[k] if n >> k & 1 else ~bits[k])
-            return out
-
-        nxt = np.zeros_like(centre)
-        for n in range(9):
-            if n in born and n in survive:
-                nxt |= count_is(n)
-            elif n in born:
-                nxt |= count_is(n) & ~centre
-            elif n in survive:
-                nxt |= count_is(n) & centre
+        count = (bit0, bit1, fours_a ^ fours_b, fours_a & fours_b)
+        nxt = _next_state(count, centre, born, survive)
         words = nxt
     return words
 
