@@ -275,6 +275,7 @@ class PegsHint:
     status: PegsStatus
     message: str
     proof: str = ""  #: what proved the position lost (a :class:`Proof` value), when it is
+    moves: list[Jump] = field(default_factory=list)  #: the whole solution from the position (replayed), ``jump`` first
 
 
 def hint(board: Board, position: int, goal: int | None | str = "default", *,
@@ -289,7 +290,8 @@ def hint(board: Board, position: int, goal: int | None | str = "default", *,
         if not result.moves:
             return PegsHint(None, result.status, "already solved")
         j = result.moves[0]
-        return PegsHint(j, result.status, f"jump ({j.start[0]},{j.start[1]}) to ({j.end[0]},{j.end[1]})")
+        return PegsHint(j, result.status, f"jump ({j.start[0]},{j.start[1]}) to ({j.end[0]},{j.end[1]})",
+                        moves=result.moves)
     if result.status == PegsStatus.IMPOSSIBLE:
         why = ("the table of winnable positions" if result.proof == Proof.TABLE else
                f"search: all {result.nodes:,} positions it can reach tried" if result.proof == Proof.SEARCH else

@@ -6,8 +6,9 @@ drops it; Z undo, Y redo, R restart, Tab the next game (English, French, French 
 N a winnable game, H hint, S solve (the solution plays itself), Esc cancels the thinking, drops the peg,
 or goes back.  A start the three-colour rule proves lost says so on opening, and explains the rule beside
 the board (:mod:`game.app.puzzles.pegs_view`).  Hints and solutions are computed by
-:func:`ai.facade.pegs_hint` and :func:`ai.facade.pegs_solve` in a child process (a job of the app's runner, :class:`game.app.jobs.JobRunner`), so
-the screen never waits.
+:func:`ai.facade.pegs_hint` and :func:`ai.facade.pegs_solve` in a child process (a job of the app's runner,
+:class:`game.app.jobs.JobRunner`), so the screen never waits; what an answer settles (a solved line, a position
+proved lost) answers later questions in the same game at once (:mod:`game.app.puzzles.pegs_memory`).
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ from game.app import hud
 from game.app.app import App, Scene
 from game.app.input import Act, Action, mouse_held
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
-from game.app.puzzles.pegs_view import (MESSAGE_SIZE, BoardLayout, board_layout, draw_panel, draw_tints,
-                                        message_lines, message_top)
+from game.app.puzzles.pegs_memory import PegsMemory
+from game.app.puzzles.pegs_view import (HOLE, HOLE_EDGE, MESSAGE_SIZE, BoardLayout, board_layout, draw_panel, draw_peg,
+                                        draw_tints, message_lines, message_top)
 from game.app.render import LevelRenderer
 from game.app.sound import Sfx
 
@@ -39,10 +41,6 @@ PROOF_WORDS = {"peg count": "too few pegs are left", "integer program": "no coun
                "table": "the table of winnable positions says so", "search": "every sequence of jumps was tried",
                "pagoda function": "a weighting of the holes that no jump can raise puts the goal out of reach"}
 
-HOLE = (40, 32, 64)
-HOLE_EDGE = (120, 104, 170)
-PEG = (230, 170, 60)
-PEG_EDGE = (120, 70, 20)
 
 
 class PegsAsk(enum.Enum):
@@ -102,6 +100,7 @@ class PegsScene(Scene):
         self.play_timer = 0.0
         self.pending: PegsAsk | None = None  #: what the AI is thinking about
         self.asked_position = self.position
+        self.memory = PegsMemory(self.board, self.goal)  #: the AI's settled answers in this game
         if self.job is not None:
             self.job.cancel()
 
@@ -182,8 +181,12 @@ class PegsScene(Scene):
 
     # ---------------------------------------------------------------- the assistant
     def ask(self, what: PegsAsk) -> None:
-        """Ask the AI for a hint or a solution of the current position."""
+        """Ask the AI for a hint or a solution of the current position (at once when an earlier answer
+        settles it: :class:`~game.app.puzzles.pegs_memory.PegsMemory`)."""
         self.playing = []
+        self._cancel_thinking()
+        if self._answer_from_memory(what):
+            return
         self.pending = what
         self.asked_position = self.position
         self.job = self.app.jobs.submit(
@@ -192,6 +195,26 @@ class PegsScene(Scene):
             on_done=self._on_event, on_error=self._on_event, on_cancelled=self._on_event, execution=self.execution)
         self.message = "Thinking..." if what == PegsAsk.HINT else "Solving..."
 
+    def _answer_from_memory(self, what: PegsAsk) -> bool:
+        """Answer ``what`` from the AI's earlier answers in this game, when they settle it."""
+        lost = self.memory.lost_since(self.position, self.history)
+        line = self.memory.line_from(self.position)
+        if lost is not None:
+            why, ago = lost
+            self.message = self._lost_message(why) + (f" (proved {hud.plural(ago, 'jump')} ago)" if ago else "")
+        elif line and what == PegsAsk.HINT:
+            self.hint_jump = line[0]
+            (r1, c1), (r2, c2) = line[0].start, line[0].end
+            self.message = f"Hint: jump ({r1},{c1}) to ({r2},{c2})"
+        elif line:
+            self._play(line)
+        return lost is not None or bool(line)
+
+    def _play(self, line: list[Jump]) -> None:
+        """Play the AI's solution ``line``, one jump every :data:`PLAY_STEP` seconds."""
+        self.playing, self.play_timer = list(line), 0.0
+        self.message = f"Solution: {hud.plural(len(line), 'jump')} (Z undoes them)."
+
     def _cancel_thinking(self) -> None:
         if self.pending is not None:
             if self.job is not None:
@@ -199,32 +222,21 @@ class PegsScene(Scene):
             self.pending = None
 
     def _on_event(self, event: JobEvent) -> None:
-        """The end of an AI job (delivered by the app's runner)."""
+        """The end of an AI job (delivered by the app's runner): what it settles goes to :attr:`memory`, which
+        then answers the question."""
         if self.pending is None or event.handle is not self.job:
             return
         what, self.pending = self.pending, None
-        if event.kind == JobEventKind.ERROR:
-            self.message = f"The assistant failed: {event.message}"
-        elif event.kind == JobEventKind.CANCELLED:
-            self.message = "Stopped."
-        elif self.position != self.asked_position:
+        if event.kind in (JobEventKind.ERROR, JobEventKind.CANCELLED):
+            self.message = f"The assistant failed: {event.message}" if event.kind == JobEventKind.ERROR else "Stopped."
             return
-        elif what == PegsAsk.HINT:
-            answer = event.payload
-            self.hint_jump = answer.jump
-            lost = self._lost_message(PROOF_WORDS.get(answer.proof, "every sequence of jumps was tried"))
-            self.message = (f"Hint: {answer.message}" if answer.jump is not None else lost
-                            if answer.status == PegsStatus.IMPOSSIBLE else answer.message.capitalize() + ".")
-        else:
-            result = event.payload
-            if result.status == PegsStatus.SOLVED:
-                self.playing = list(result.moves)
-                self.play_timer = 0.0
-                self.message = f"Solution: {hud.plural(len(result.moves), 'jump')} (Z undoes them)."
-            elif result.status == PegsStatus.IMPOSSIBLE:
-                self.message = self._lost_message(PROOF_WORDS.get(result.proof.value, result.proof.value))
-            else:
-                self.message = "No answer in time."
+        answer = event.payload  # a hint or a solve: its status, proof and moves (a solution from the position asked)
+        lost = answer.status == PegsStatus.IMPOSSIBLE
+        self.memory.learn(self.asked_position, answer.moves,
+                          PROOF_WORDS.get(answer.proof, "every sequence of jumps was tried") if lost else None)
+        if self.position == self.asked_position and not self._answer_from_memory(what):
+            self.message = ("Already solved." if answer.status == PegsStatus.SOLVED else
+                            answer.message.capitalize() + "." if what == PegsAsk.HINT else "No answer in time.")
 
     def _lost_message(self, why: str = "every sequence of jumps was tried") -> str:
         """The AI's proof that the position is lost, in a player's words."""
@@ -369,24 +381,17 @@ class PegsScene(Scene):
                 pygame.draw.rect(surface, hud.BLUE, rect.inflate(-4, -4), 2, border_radius=6)
             held = cell == self.selected and self.dragging and self.drag_pos is not None
             if self.board.has_peg(self.position, cell) and not held:
-                self._peg(surface, rect.center, radius + 4, cell == self.selected)
+                draw_peg(surface, rect.center, radius + 4, cell == self.selected)
         if self.hint_jump is not None:
             a, b = layout.rect(self.hint_jump.start).center, layout.rect(self.hint_jump.end).center
             pygame.draw.line(surface, hud.GREEN, a, b, 5)
             pygame.draw.circle(surface, hud.GREEN, b, radius + 6, 3)
         if self.selected is not None and self.dragging and self.drag_pos is not None:
-            self._peg(surface, self.drag_pos, radius + 6, True)
+            draw_peg(surface, self.drag_pos, radius + 6, True)
         busy = f"  ({job.elapsed:.1f} s, Esc stops)" if job is not None else ""
         hud.hint_bar(surface, [("drag", "jump"), ("Z", "undo"), ("H", "hint" + busy), ("S", "solve"),
                                ("Tab", "board"), *([("N", "winnable")] if self.explain else []), ("R", "restart"),
                                ("Esc", "back")])
-
-    @staticmethod
-    def _peg(surface: pygame.Surface, centre: tuple[int, int], radius: int, lifted: bool) -> None:
-        pygame.draw.circle(surface, hud.GOLD if lifted else PEG, centre, radius)
-        pygame.draw.circle(surface, PEG_EDGE, centre, radius, 2)
-        pygame.draw.circle(surface, (255, 235, 180), (centre[0] - radius // 3, centre[1] - radius // 3),
-                           max(2, radius // 4))
 
 
 __all__ = ["PROOF_WORDS", "BoardLayout", "PegsAsk", "PegsScene"]

@@ -30,6 +30,11 @@ PANEL_SIZE = 20
 PANEL_LINES = 14
 #: Largest cell, in pixels.
 MAX_CELL = 84
+#: Colours of the holes and the pegs.
+HOLE = (40, 32, 64)
+HOLE_EDGE = (120, 104, 170)
+PEG = (230, 170, 60)
+PEG_EDGE = (120, 70, 20)
 #: The three colours of the rule, as hole tints.
 TINTS = ((150, 60, 60), (50, 120, 70), (60, 80, 160))
 #: The title of the explanation panel.
@@ -144,14 +149,27 @@ def _count_row(surface: pygame.Surface, at: tuple[int, int], right: int, label: 
     return y + size
 
 
+def draw_peg(surface: pygame.Surface, centre: tuple[int, int], radius: int, lifted: bool) -> None:
+    """A peg at ``centre`` (gold when the player holds it)."""
+    pygame.draw.circle(surface, hud.GOLD if lifted else PEG, centre, radius)
+    pygame.draw.circle(surface, PEG_EDGE, centre, radius, 2)
+    pygame.draw.circle(surface, (255, 235, 180), (centre[0] - radius // 3, centre[1] - radius // 3),
+                       max(2, radius // 4))
+
+
 __all__ = [
     "MESSAGE_LINES",
     "MESSAGE_SIZE",
     "PANEL_TITLE",
     "TINTS",
+    "HOLE",
+    "HOLE_EDGE",
+    "PEG",
+    "PEG_EDGE",
     "BoardLayout",
     "board_layout",
     "draw_panel",
+    "draw_peg",
     "draw_tints",
     "explanation_lines",
     "message_lines",

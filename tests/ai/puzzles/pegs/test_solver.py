@@ -76,6 +76,7 @@ def test_hint_is_legal_and_keeps_the_game_solvable() -> None:
         assert answer.jump in board.legal_jumps(position)
         after = board.apply(position, answer.jump)
         assert solve(board, after).status == PegsStatus.SOLVED
+        assert answer.moves[0] == answer.jump and board.is_goal(board.replay(position, answer.moves), board.goal_position())
     assert hint(board, board.goal_position() or 0).message == "already solved"
 
 
@@ -83,7 +84,7 @@ def test_hint_says_when_no_jump_can_finish() -> None:
     board, start = english()
     position = board.position_of([(0, 2), (0, 3), (3, 2)])
     answer = hint(board, position)
-    assert answer.jump is None and answer.status == PegsStatus.IMPOSSIBLE
+    assert answer.jump is None and answer.status == PegsStatus.IMPOSSIBLE and answer.moves == []
     assert answer.message.startswith("no jump can still finish")
 
 

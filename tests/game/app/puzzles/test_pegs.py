@@ -311,3 +311,39 @@ def test_a_hint_on_a_position_a_pagoda_function_rules_out_says_so_in_a_players_w
     assert scene.hint_jump is None
     assert scene.message == ("No jump can still finish: a weighting of the holes that no jump can raise puts the "
                              "goal out of reach.")
+
+
+def test_following_a_hint_the_next_hint_and_the_solution_come_at_once(scene: PegsScene) -> None:
+    scene.execution = Execution.THREAD
+    _key(scene, pygame.K_h)
+    asked = scene.job
+    assert asked is not None and asked.wait(timeout=120)
+    scene.app.run_frames(1)
+    first = scene.hint_jump
+    assert first is not None and scene.jump(first)
+    _key(scene, pygame.K_h)  # on the line the first answer solved: no new job
+    assert scene.job is asked and scene.pending is None
+    assert scene.hint_jump is not None and scene.hint_jump in scene.board.legal_jumps(scene.position)
+    assert scene.message == "Hint: jump ({},{}) to ({},{})".format(*scene.hint_jump.start, *scene.hint_jump.end)
+    _key(scene, pygame.K_s)
+    assert scene.job is asked and len(scene.playing) == 30 and scene.playing[0] == scene.hint_jump
+    scene.app.run_frames(40, dt=0.5)
+    assert scene.position == scene.goal and scene.message.startswith("Solved")
+
+
+def test_a_position_reached_from_one_proved_lost_is_lost_at_once(scene: PegsScene) -> None:
+    scene.execution = Execution.THREAD
+    scene.position = scene.board.position_of([(2, 4), (4, 1), (4, 4), (4, 6), (5, 2), (6, 2), (6, 3), (6, 4)])
+    _key(scene, pygame.K_h)
+    asked = scene.job
+    assert asked is not None and asked.wait(timeout=120)
+    scene.app.run_frames(1)
+    lost = "No jump can still finish: a weighting of the holes that no jump can raise puts the goal out of reach."
+    assert scene.message == lost
+    assert scene.jump(scene.board.legal_jumps(scene.position)[0])
+    _key(scene, pygame.K_h)
+    assert scene.job is asked and scene.pending is None and scene.hint_jump is None
+    assert scene.message == lost + " (proved 1 jump ago)"
+    _key(scene, pygame.K_z)
+    _key(scene, pygame.K_s)
+    assert scene.job is asked and scene.message == lost and scene.playing == []

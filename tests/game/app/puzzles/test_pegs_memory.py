@@ -1,0 +1,50 @@
+"""The peg-solitaire screen's memory of the AI's answers: solved lines and positions proved lost."""
+
+from __future__ import annotations
+
+from ai.puzzles.pegs import PegsStatus, solve
+from game.core.puzzles.pegs_boards import english, parse_board
+from game.app.puzzles.pegs_memory import PegsMemory
+
+
+def test_a_solved_line_gives_the_rest_of_itself_from_every_position_on_it() -> None:
+    board, start = english()
+    goal = board.goal_position()
+    moves = solve(board, start).moves
+    memory = PegsMemory(board, goal)
+    memory.learn_line(start, moves)
+    position = start
+    for played, jump in enumerate(moves):
+        assert memory.line_from(position) == moves[played:]
+        position = board.apply(position, jump)
+    assert memory.line_from(position) == [] and board.is_goal(position, goal)
+    off_line = board.apply(start, next(j for j in board.legal_jumps(start) if j != moves[0]))
+    assert memory.line_from(off_line) == []
+
+
+def test_a_line_that_does_not_reach_the_goal_is_not_kept() -> None:
+    board, start = english()
+    moves = solve(board, start).moves
+    memory = PegsMemory(board, board.goal_position())
+    memory.learn_line(start, moves[:-1])  # one peg short of the goal
+    memory.learn_line(start, moves[1:])  # does not replay: its first jump is not legal at the start
+    memory.learn_line(start, [])
+    assert memory.next_jump == {}
+
+
+def test_a_lost_position_makes_every_later_one_lost_until_it_is_undone() -> None:
+    board, start = parse_board("ooo.o.")
+    assert solve(board, start, None).status == PegsStatus.IMPOSSIBLE
+    memory = PegsMemory(board, None)
+    assert memory.lost_since(start, []) is None
+    memory.learn_lost(start, "every sequence of jumps was tried")
+    history = []
+    position = start
+    while board.legal_jumps(position):
+        jump = board.legal_jumps(position)[0]
+        position = board.apply(position, jump)
+        history.append(jump)
+        assert memory.lost_since(position, history) == ("every sequence of jumps was tried", len(history))
+    assert history  # the row had jumps to play
+    other_board, other_start = parse_board("oo.")  # a position never proved lost
+    assert PegsMemory(other_board, None).lost_since(other_start, []) is None
