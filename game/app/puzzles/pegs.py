@@ -79,6 +79,8 @@ class PegsScene(Scene):
             self.openings = {name: lambda: own, **self.openings}
             board_name = name
         self.board_names = list(self.openings)
+        #: The AI's settled answers per game (kept over restarts and board changes)
+        self.memories: dict[str, PegsMemory] = {}
         self.load(board_name)
 
     # ---------------------------------------------------------------- state
@@ -100,7 +102,7 @@ class PegsScene(Scene):
         self.play_timer = 0.0
         self.pending: PegsAsk | None = None  #: what the AI is thinking about
         self.asked_position = self.position
-        self.memory = PegsMemory(self.board, self.goal)  #: the AI's settled answers in this game
+        self.memory = self.memories.setdefault(name, PegsMemory(self.board, self.goal))
         if self.job is not None:
             self.job.cancel()
 

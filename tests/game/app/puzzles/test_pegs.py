@@ -320,6 +320,9 @@ def test_following_a_hint_the_next_hint_and_the_solution_come_at_once(scene: Peg
     assert asked is not None and asked.wait(timeout=120)
     scene.app.run_frames(1)
     first = scene.hint_jump
+    _key(scene, pygame.K_r)  # the same game again: its answers are kept
+    _key(scene, pygame.K_h)
+    assert scene.job is asked and scene.hint_jump == first
     assert first is not None and scene.jump(first)
     _key(scene, pygame.K_h)  # on the line the first answer solved: no new job
     assert scene.job is asked and scene.pending is None
