@@ -293,8 +293,9 @@ def draw_intro(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) ->
     surface.blit(card, card.get_rect(center=layout.rect.center))
 
 
-#: The footer keys that stay on a narrow window: the assistant's, Tab and F1 (the help lists the rest) ...
-KEPT_KEYS = ("H", "S", "A", "F", "G", "Tab", "F1")
+#: The footer keys that stay on a narrow window: the assistant's (with [ ] while several solutions show), Tab
+#: and F1 (the help lists the rest) ...
+KEPT_KEYS = ("H", "S", "A", "F", "G", "[ ]", "Tab", "F1")
 #: ... and, where they fit too, the scene's main keys.
 MAIN_KEYS = ("Space", "Esc", "Enter", "Enter/R")
 
