@@ -35,7 +35,8 @@ from game.core.error_log import log_error
 from game.core.puzzles.mines import MAX_SIDE, Difficulty, FirstClick, MinesBoard, MinesStatus, MinesView, Pos
 from game.core.puzzles.mines_records import MinesRecords, format_time
 from game.app import hud
-from game.app.app import App, Scene
+from game.app.app import App, HelpPage, Scene
+from game.app.puzzles.help import MINES_HELP
 from game.app.input import Act, Action
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
 from game.app.puzzles.mines_view import (
@@ -262,6 +263,10 @@ class MinesScene(Scene):
         self.update(0.0)
 
     # ---- input --------------------------------------------------------------------------------------
+    def help_page(self) -> HelpPage:
+        """F1: this screen's own keys."""
+        return MINES_HELP
+
     def handle_event(self, action: Action) -> None:
         """See the module docstring for the keys and buttons."""
         k = action.kind
