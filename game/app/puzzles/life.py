@@ -377,8 +377,9 @@ class LifeScene(Scene):
             "" if final else "  (press . to see the last step)")
         hud.blit_text(surface, status, (rects[1].centerx, rects[1].bottom + 8), 28,
                       hud.GREEN if m.solved else hud.WHITE, anchor="midtop")
-        if self.message:
-            for i, line in enumerate(hud.wrap_text(self.message, MESSAGE_SIZE, surface.get_width() - 40, 2)):
+        message = self.message + (f"  ({self.job.elapsed:.0f} s, Esc stops)" if self.job is not None else "")
+        if message:
+            for i, line in enumerate(hud.wrap_text(message, MESSAGE_SIZE, surface.get_width() - 40, 2)):
                 hud.blit_text(surface, line, (surface.get_width() // 2, rects[0].bottom + 38 + i * MESSAGE_SIZE),
                               MESSAGE_SIZE, hud.GOLD, anchor="midtop")
 
