@@ -28,7 +28,7 @@ from game.core.progress import ProgressStore
 from game.core.resume import ResumeStore
 from game.core.settings import Settings, SettingsStore
 from game.app.display import (DEFAULT_SIZE, FLASH_SECONDS, FPS, Clock, Screenshots, default_screenshot_path,
-                              open_game_window, reopen_window)
+                              fit_to_desktop, open_game_window, reopen_window)
 from game.app.hud import draw_toasts
 from game.app.input import Act, Action, rebind, translate
 from game.app.jobs import JobRunner
@@ -188,7 +188,7 @@ class App:
         return self.settings_store.settings
 
     def change_settings(self, **changes: object) -> Settings:
-        """Validate, save and apply setting changes (volumes, mute, window)."""
+        """Validate, save and apply setting changes (volumes, mute, window: no larger than the desktop)."""
         before = self.settings
         after = self.settings_store.update(**changes)
         for message in self.settings_store.messages:
@@ -198,8 +198,10 @@ class App:
         if before.keys != after.keys:
             rebind(after.key_map())
         if self._owns_window and (before.fullscreen, before.window_size) != (after.fullscreen, after.window_size):
-            self.screen = reopen_window(after.window_size, after.fullscreen,
-                                        new_display=before.fullscreen != after.fullscreen)
+            size = fit_to_desktop(after.window_size)
+            if size != after.window_size and not after.fullscreen:
+                self.toast(f"The screen shows at most {size[0]} x {size[1]}: the window fills it", 3.0)
+            self.screen = reopen_window(size, after.fullscreen, new_display=before.fullscreen != after.fullscreen)
         return after
 
     def toggle_mute(self) -> None:

@@ -2,7 +2,7 @@
 
 :func:`open_window` opens the resizable (or full-screen) window with its minimum size
 (:func:`open_game_window` with the game's caption and icon), and :func:`reopen_window` opens it again
-after a change of size or mode.  A :class:`Clock`
+after a change of size or mode; :func:`fit_to_desktop` makes a saved size one the screen shows whole.  A :class:`Clock`
 paces the frames: pygame's, or :class:`FixedClock` to step deterministically (tests, benchmarks).
 :func:`headless_env` selects SDL's dummy drivers.  Screenshots: :func:`default_screenshot_path` is where F12
 saves, :func:`png_bytes` the image written, :class:`Screenshots` the one armed for a later frame and the flash.
@@ -66,6 +66,16 @@ def open_window(size: tuple[int, int], fullscreen: bool) -> pygame.Surface:
     except (pygame.error, AttributeError):
         pass
     return screen
+
+
+def fit_to_desktop(size: tuple[int, int]) -> tuple[int, int]:
+    """``size``, no larger than the desktop (a saved size from a bigger screen would open a window the screen
+    shows only part of), and never smaller than :data:`MIN_SIZE`."""
+    pygame.display.init()
+    desktops = pygame.display.get_desktop_sizes()
+    if not desktops:
+        return size
+    return (max(MIN_SIZE[0], min(size[0], desktops[0][0])), max(MIN_SIZE[1], min(size[1], desktops[0][1])))
 
 
 def open_game_window(size: tuple[int, int], fullscreen: bool, title: str) -> pygame.Surface:

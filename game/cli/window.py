@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from game.app.display import FixedClock
+from game.app.display import FixedClock, fit_to_desktop
 from game.app.compose import build_app
 from game.app.input import Act
 from game.cli.level import load_level, resolve_level_path
@@ -89,7 +89,8 @@ def pegs(args: argparse.Namespace) -> int:
     board, start = load_board(args.board)
     _guard_screenshot(args, None if args.board in BOARDS else args.board)
     store = settings.SettingsStore.load()
-    app = build_app(size=store.settings.window_size, clock=FixedClock() if args.frames else None, settings=store)
+    app = build_app(size=fit_to_desktop(store.settings.window_size), clock=FixedClock() if args.frames else None,
+                    settings=store)
     if args.board in BOARDS:
         app.open("pegs", args.board)
     else:
@@ -106,8 +107,9 @@ def _guard_screenshot(args: argparse.Namespace, source: Path | str | None) -> No
 
 
 def _window_size(args: argparse.Namespace, store: settings.SettingsStore) -> tuple[int, int]:
-    """``--width``/``--height`` (checked), else the window size saved in ``store``."""
-    saved = store.settings.window_size
+    """``--width``/``--height`` (checked), else the window size saved in ``store`` (no larger than the
+    desktop)."""
+    saved = fit_to_desktop(store.settings.window_size)
     size = (args.width or saved[0], args.height or saved[1])
     low, high = settings.MIN_WINDOW, settings.MAX_WINDOW
     if not all(lo <= v <= hi for v, lo, hi in zip(size, low, high)):

@@ -12,12 +12,14 @@ the player (``exporting``, the notice, then the file's path or a friendly failur
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Protocol
 
 from ai.facade import SolveResult
 from game.core.level import Level
 from game.app.assistant.state import AssistantState
 from game.app.assistant.tasks import gif_job, prefetch_job
+from game.app.assistant.text import saved_gif_text
 from game.app.jobs import Execution, JobEvent, JobEventKind, JobHandle, JobRunner
 from game.app.play_extension import PlayHost
 
@@ -91,5 +93,5 @@ class GifExport:
         if event.kind == JobEventKind.ERROR:
             owner.report_failure("GIF export", event, "The GIF could not be saved")
         elif event.kind == JobEventKind.DONE:
-            path = str(event.payload.path)
-            owner.state = replace(owner.state, export_path=path).say(f"GIF saved: {path}", 12.0)
+            path = Path(event.payload.path)
+            owner.state = replace(owner.state, export_path=str(path)).say(saved_gif_text(path), 12.0)

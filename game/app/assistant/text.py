@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ai.facade import SolveMode, SolveResult, SolveStatus
 from game.core.level import cell_words
 from game.app.assistant.state import AssistantState, HintView, StepKind, solver_label
@@ -112,6 +114,21 @@ def status_lines(state: AssistantState) -> list[str]:
     return lines
 
 
+def saved_gif_text(path: Path) -> str:
+    """What the strip says once a GIF is written: its name first, so a narrow strip cuts the folder, never
+    the name (the home folder written ``~``).
+
+    >>> saved_gif_text(Path.home() / "exports" / "level-1.gif")
+    'GIF saved: level-1.gif  (in ~/exports)'
+    """
+    folder = path.parent
+    try:
+        shown = "~/" + str(folder.relative_to(Path.home()))
+    except ValueError:
+        shown = str(folder)
+    return f"GIF saved: {path.name}  (in {shown})"
+
+
 #: The assistant's keys in the footer while nothing of it is on screen.
 IDLE_HINTS: tuple[tuple[str, str], ...] = (("H", "hint"), ("S", "solve"), ("A", "all"), ("F", "deduce"),
                                            ("G", "GIF"), ("Tab", "solver"))
@@ -129,4 +146,5 @@ def footer_hints(state: AssistantState) -> list[tuple[str, str]]:
     return list(IDLE_HINTS)
 
 
-__all__ = ["IDLE_HINTS", "footer_hints", "hint_text", "result_text", "spinner_text", "status_lines"]
+__all__ = ["IDLE_HINTS", "footer_hints", "hint_text", "result_text", "saved_gif_text", "spinner_text",
+           "status_lines"]

@@ -9,9 +9,7 @@ S fills in the AI's start (:func:`ai.facade.life_reverse`), undoable.  Progress 
 cells) is kept per puzzle in the app's progress store and shown in the title; a puzzle solved with the
 AI's start is not counted.
 
-Keys: arrows move the cursor, Space/Enter/B flip the cursor cell, click flips a cell (drag paints),
-right-click clears one, Z/Y undo/redo, Backspace clears the board, , and . show another step,
-H hint, S solve, [ and ] previous/next puzzle, Esc stops the AI, else goes back.
+Keys: F1 lists them (:data:`game.app.puzzles.help.LIFE_HELP`); Esc stops the AI, else goes back.
 """
 
 from __future__ import annotations
@@ -28,7 +26,8 @@ from game.core.errors import GameError
 from game.core.puzzles.life.puzzle import LifeModel, LifePuzzle, load_pack
 from game.core.puzzles.life.rules import Board, parse_rule
 from game.app import hud
-from game.app.app import App, Scene
+from game.app.app import App, HelpPage, Scene
+from game.app.puzzles.help import LIFE_HELP
 from game.app.input import Act, Action, mouse_held
 from game.app.jobs import Execution, Job, JobEvent, JobHandle
 from game.app.render import LevelRenderer
@@ -197,6 +196,10 @@ class LifeScene(Scene):
         return ((pos[1] - rects[0].y) // cell, (pos[0] - rects[0].x) // cell)
 
     # ------------------------------------------------------------------ input
+    def help_page(self) -> HelpPage:
+        """F1: this screen's own keys."""
+        return LIFE_HELP
+
     def handle_event(self, action: Action) -> None:
         """Painting, undo, stepping the view, the AI, switching puzzles (see the module docstring)."""
         k = action.kind
@@ -374,8 +377,9 @@ class LifeScene(Scene):
             "" if final else "  (press . to see the last step)")
         hud.blit_text(surface, status, (rects[1].centerx, rects[1].bottom + 8), 28,
                       hud.GREEN if m.solved else hud.WHITE, anchor="midtop")
-        if self.message:
-            for i, line in enumerate(hud.wrap_text(self.message, MESSAGE_SIZE, surface.get_width() - 40, 2)):
+        message = self.message + (f"  ({self.job.elapsed:.0f} s, Esc stops)" if self.job is not None else "")
+        if message:
+            for i, line in enumerate(hud.wrap_text(message, MESSAGE_SIZE, surface.get_width() - 40, 2)):
                 hud.blit_text(surface, line, (surface.get_width() // 2, rects[0].bottom + 38 + i * MESSAGE_SIZE),
                               MESSAGE_SIZE, hud.GOLD, anchor="midtop")
 

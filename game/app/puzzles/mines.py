@@ -35,7 +35,8 @@ from game.core.error_log import log_error
 from game.core.puzzles.mines import MAX_SIDE, Difficulty, FirstClick, MinesBoard, MinesStatus, MinesView, Pos
 from game.core.puzzles.mines_records import MinesRecords, format_time
 from game.app import hud
-from game.app.app import App, Scene
+from game.app.app import App, HelpPage, Scene
+from game.app.puzzles.help import MINES_HELP
 from game.app.input import Act, Action
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
 from game.app.puzzles.mines_view import (
@@ -219,6 +220,12 @@ class MinesScene(Scene):
             return
         self.analysis, self.analysed_view, self.moves = analysis, view, advice.moves
 
+    def toggle_assistant(self) -> None:
+        """H: show or hide the assistant's odds (on a board not opened yet, say when they show)."""
+        self.show_assistant = not self.show_assistant
+        if self.show_assistant and self.board.status == MinesStatus.READY:
+            self.app.toast("The assistant shows the mine odds from your first click on.", 2.5)
+
     def assistant_step(self) -> None:
         """Play one assistant step now if the analysis is current, else once it arrives."""
         if not self._playing():
@@ -262,6 +269,10 @@ class MinesScene(Scene):
         self.update(0.0)
 
     # ---- input --------------------------------------------------------------------------------------
+    def help_page(self) -> HelpPage:
+        """F1: this screen's own keys."""
+        return MINES_HELP
+
     def handle_event(self, action: Action) -> None:
         """See the module docstring for the keys and buttons."""
         k = action.kind
@@ -288,8 +299,10 @@ class MinesScene(Scene):
                     self.reveal(*cell)
                 elif k == Act.RIGHT_CLICK:
                     self.flag(*cell)
+        elif k in (Act.HINT, Act.SOLVE, Act.ALL_SOLUTIONS) and self.board.status in (MinesStatus.WON, MinesStatus.LOST):
+            self.app.toast("This game is over: R starts a new board.", 2.5)
         elif k == Act.HINT:
-            self.show_assistant = not self.show_assistant
+            self.toggle_assistant()
         elif k == Act.SOLVE:
             self.assistant_step()
         elif k == Act.ALL_SOLUTIONS:

@@ -22,7 +22,8 @@ from ai.facade import PegsStatus, SolveContext, pegs_hint, pegs_solve
 from game.core.puzzles.pegs import Board, Cell, Jump, Refusal
 from game.core.puzzles.pegs_openings import CLASS_SHORT, OPENINGS, Opening
 from game.app import hud
-from game.app.app import App, Scene
+from game.app.app import App, HelpPage, Scene
+from game.app.puzzles.help import PEGS_HELP
 from game.app.input import Act, Action, mouse_held
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
 from game.app.puzzles.pegs_memory import PegsMemory
@@ -250,6 +251,10 @@ class PegsScene(Scene):
     def layout(self) -> BoardLayout:
         """The board's place in the current window (beside the explanation, when one is shown)."""
         return board_layout(self.app.screen.get_size(), self.board, self.explain)
+
+    def help_page(self) -> HelpPage:
+        """F1: this screen's own keys."""
+        return PEGS_HELP
 
     def handle_event(self, action: Action) -> None:
         """Mouse drags and clicks, arrows, Enter/Space, Z/Y, R, Tab, H, S, Esc."""

@@ -25,6 +25,9 @@ ACTION_NAMES: dict[str, str] = {
     "prev_item": "Previous solution", "next_item": "Next solution",
 }
 
+#: The narrowest column of actions (the longest name and its key at the largest text size).
+MIN_COLUMN = 300
+
 
 def rebound(keys: dict[str, str], act: str, key: str) -> dict[str, str]:
     """``keys`` (the full map) with ``act`` on ``key``; the action that had ``key`` takes ``act``'s old key.
@@ -97,6 +100,19 @@ class KeysScene(Scene):
             act = self.acts[self.cursor]
             self.assign(act, DEFAULT_KEYS[act])
 
+    def layout(self, size: tuple[int, int]) -> tuple[list[pygame.Rect], int]:
+        """Each action's row and the text size, in a window of ``size``: two columns when each is
+        :data:`MIN_COLUMN` wide (one column of every action leaves rows too low for their text)."""
+        w, h = size
+        cols = 2 if (w - 40) // 2 >= MIN_COLUMN else 1
+        per_col = -(-len(self.acts) // cols)
+        top, bottom = hud.TOP_BAR + 14, h - hud.BOTTOM_BAR - 40
+        pitch = max(18, min(40, (bottom - top) // per_col))
+        col_w = (w - 40) // cols
+        rects = [pygame.Rect(20 + (i // per_col) * col_w, top + (i % per_col) * pitch, col_w - 12, pitch - 4)
+                 for i in range(len(self.acts))]
+        return rects, max(14, min(24, pitch - 12))
+
     def draw(self, surface: pygame.Surface) -> None:
         """The actions in two columns when there is room."""
         surface.fill((18, 14, 34))
@@ -104,15 +120,8 @@ class KeysScene(Scene):
         bar = hud.top_bar(surface)
         hud.blit_text(surface, "Keys", (16, bar.centery), 36, hud.WHITE, anchor="midleft")
         keys = self.keys()
-        cols = 2 if w >= 900 else 1
-        per_col = -(-len(self.acts) // cols)
-        top, bottom = hud.TOP_BAR + 14, h - hud.BOTTOM_BAR - 40
-        pitch = max(18, min(40, (bottom - top) // per_col))
-        col_w = (w - 40) // cols
-        size = max(16, min(24, pitch - 8))
-        for i, act in enumerate(self.acts):
-            c, r = divmod(i, per_col)
-            rect = pygame.Rect(20 + c * col_w, top + r * pitch, col_w - 12, pitch - 4)
+        rects, size = self.layout((w, h))
+        for i, (act, rect) in enumerate(zip(self.acts, rects)):
             sel = i == self.cursor
             hud.panel(surface, rect, alpha=235 if sel else 180, edge=hud.GOLD if sel else hud.PANEL_EDGE)
             hud.blit_text(surface, ACTION_NAMES[act], (rect.left + 12, rect.centery), size,

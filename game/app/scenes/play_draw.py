@@ -12,6 +12,7 @@ import math
 
 import pygame
 
+from game.core.catalog import Section
 from game.core.level import Brick
 from game.core.outcome import LemmingFailure, frame_label
 from game.app import hud
@@ -272,15 +273,23 @@ def draw_confetti(scene: PlayView, surface: pygame.Surface) -> None:
     surface.set_clip(previous_clip)
 
 
+def intro_heading(scene: PlayView) -> str:
+    """The line above the level's title on its title card: where the level comes from, with its label
+    (``Level 7``, ``Your level U2``, ``Endless level E3``, ``Level file``, ``Play-test``)."""
+    label = scene.badge_label()
+    section = scene.playlist[scene.index].section if scene.playlist else None
+    if not label:
+        return "Level file" if section == Section.FILE else "Play-test"
+    if section == Section.PACK:
+        return f"Level {label}"
+    return f"{'Endless level' if section == Section.ENDLESS else 'Your level'} {label}"
+
+
 def draw_intro(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -> None:
     """The level's title card, fading out as the level opens."""
     fade = min(1.0, max(0.0, (INTRO_SECONDS - scene.anim) / 0.6))
     lv = scene.level
-    label = scene.badge_label()
-    if label:
-        head = f"Level {label}" if label[:1].isdigit() else f"Your level {label}"
-    else:
-        head = "Level file" if scene.playlist and scene.playlist[scene.index].section == "file" else "Play-test"
+    head = intro_heading(scene)
     sub = (f"{hud.plural(len(lv.lemmings), 'lemming')} \u00b7 {hud.plural(lv.budget, 'brick')} \u00b7 "
            f"{hud.plural(lv.frames, 'frame')}")
     card = pygame.Surface((min(560, surface.get_width() - 40), 150), pygame.SRCALPHA)
@@ -293,8 +302,9 @@ def draw_intro(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) ->
     surface.blit(card, card.get_rect(center=layout.rect.center))
 
 
-#: The footer keys that stay on a narrow window: the assistant's, Tab and F1 (the help lists the rest) ...
-KEPT_KEYS = ("H", "S", "A", "F", "G", "Tab", "F1")
+#: The footer keys that stay on a narrow window: the assistant's (with [ ] while several solutions show), Tab
+#: and F1 (the help lists the rest) ...
+KEPT_KEYS = ("H", "S", "A", "F", "G", "[ ]", "Tab", "F1")
 #: ... and, where they fit too, the scene's main keys.
 MAIN_KEYS = ("Space", "Esc", "Enter", "Enter/R")
 

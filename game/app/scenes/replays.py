@@ -55,8 +55,11 @@ class ReplayScene(Scene):
         return replay.level_hash == self.entry.level.puzzle_hash
 
     def watch(self, i: int) -> Any:
-        """Play replay ``i`` (nothing is recorded); None when it is from an older version."""
-        if not 0 <= i < len(self.replays) or not self.current(self.replays[i]):
+        """Play replay ``i`` (nothing is recorded); None when it is from an older version (which is said)."""
+        if not 0 <= i < len(self.replays):
+            return None
+        if not self.current(self.replays[i]):
+            self.app.toast("This run was won on an older version of the level: it cannot be watched", 3.0)
             return None
         replay = self.replays[i]
         title = f"Replay ({replay_who(replay)}) \u00b7 {self.entry.title}"
@@ -109,7 +112,11 @@ class ReplayScene(Scene):
                 size = max(16, min(24, rect.height - 12))
                 hud.blit_text(surface, hud.fit_text(replay_label(replay, self.current(replay)), size, rect.width - 20),
                               rect.center, size, color, anchor="center")
-        hud.hint_bar(surface, [("Up/Down", "choose"), ("Enter", "watch"), ("Esc", "levels")])
+        hud.hint_bar(surface, self.hints())
+
+    def hints(self) -> list[tuple[str, str]]:
+        """The footer's keys (with no run saved, only Esc does something)."""
+        return ([("Up/Down", "choose"), ("Enter", "watch")] if self.replays else []) + [("Esc", "levels")]
 
 
 __all__ = ["ReplayScene", "replay_label", "replay_who"]

@@ -20,6 +20,7 @@ from game.core.simulation import simulate
 from game.core.level import Level, cell_words
 from game.core.progress import ProgressStore, default_progress_path
 from game.core.storage import user_exports_dir
+from game.app import hud
 from game.app.app import App
 from game.app.display import FixedClock
 from game.app.compose import build_app
@@ -30,7 +31,7 @@ from game.app.assistant.state import solver_title
 from game.app.assistant.tasks import PREFETCH_SOLVER
 from game.core.catalog import pack_entries
 from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
-from game.app.scenes.play_draw import draw_status_lines
+from game.app.scenes.play_draw import draw_status_lines, status_layout, status_strip_text
 from game.core.error_log import error_log_path
 from tests.conftest import ORIGINAL_INDEX, ORIGINAL_KEY, ORIGINAL_SOLUTIONS
 from tests.game.app.conftest import click, press, run_until
@@ -240,7 +241,12 @@ def test_g_exports_the_run_on_screen_without_stalling(app: App, monkeypatch: pyt
     assert app.frame_count - before >= 2  # the game kept stepping while the GIF was written
     path = Path(assistant_of(scene).state.export_path)
     assert path.parent == user_exports_dir() and path.name.startswith("the-original-")
-    assert any(f"GIF saved: {path}" in line for line in scene.status_lines)
+    assert any(f"GIF saved: {path.name}  (in {path.parent})" in line for line in scene.status_lines)
+    for width in (800, 1280):  # the file's name is whole on screen, even where the folder is cut
+        _, _, room = status_strip_text(width, scene.strip_left)
+        size, _, lines = status_layout(scene.status_strip_lines(), width, scene.strip_left)
+        drawn = [hud.fit_text(line, size, room) for line in lines]
+        assert any(path.name in line for line in drawn), drawn
     frames = iio.imread(path, index=None)
     assert shown is not None
     # the title card, frames 0 to the one where the outcome is settled, then the held outcome

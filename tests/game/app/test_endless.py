@@ -21,6 +21,7 @@ from game.app.scenes.endless import EndlessLevel, EndlessScene, difficulty, make
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.pause import PauseChoice, PauseScene
 from game.app.scenes.play import PlayScene, PlayState
+from game.app.scenes.play_draw import intro_heading
 from tests.game.app.conftest import leave_level, press
 
 
@@ -44,6 +45,14 @@ def win(app: App, play: PlayScene) -> None:
     play.apply_bricks([(1, 2)])
     press(app, pygame.K_SPACE, unicode=" ", frames=120)
     assert play.state == PlayState.WON
+
+
+def test_the_title_card_names_an_endless_level_as_endless(app: App, tmp_path: Path) -> None:
+    app.push(MenuScene(app))
+    app.push(EndlessScene(app, seed=5, make_level=gap_maker, record_path=tmp_path / "endless.json"))
+    play = wait_for_play(app)
+    assert play.badge_label() == "E1"
+    assert intro_heading(play) == "Endless level E1"  # not one of the player's own levels
 
 
 def test_endless_runs_in_the_worker_child_and_keeps_progress(app: App, tmp_path: Path) -> None:

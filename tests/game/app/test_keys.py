@@ -14,7 +14,8 @@ from game.app.display import FixedClock
 from game.app.compose import build_app
 from game.app.input import KEY_BINDINGS, Act, rebind
 from game.app.scenes import pause
-from game.app.scenes.keys import KeysScene
+from game.app import hud
+from game.app.scenes.keys import ACTION_NAMES, KeysScene
 from game.app.scenes.settings import KEYS_ROW, SettingsScene
 from tests.game.app.conftest import press
 
@@ -87,3 +88,15 @@ def test_the_help_lists_the_keys_as_bound(app: App, monkeypatch: pytest.MonkeyPa
     assert "J" in drawn and "H" not in drawn  # Hint on J
     assert "U / Y" in drawn and "Enter or K" in drawn
     app.change_settings(keys={})
+
+
+@pytest.mark.parametrize("size", [(800, 500), (640, 400), (1280, 800)])
+def test_the_key_rows_hold_their_text_on_a_small_window(app: App, size: tuple[int, int]) -> None:
+    keys = KeysScene(app)
+    rects, text_size = keys.layout(size)
+    text_height = hud.text("Brick at the cursor", text_size).get_height()
+    assert all(rect.height >= text_height + 8 for rect in rects)  # the text clear of the row's border
+    assert all(rect.right <= size[0] and rect.bottom <= size[1] - hud.BOTTOM_BAR for rect in rects)
+    assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])
+    widest = max(hud.text(name, text_size).get_width() for name in ACTION_NAMES.values())
+    assert all(widest + hud.text("press a key...", text_size).get_width() + 24 <= rect.width for rect in rects)

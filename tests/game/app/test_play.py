@@ -19,7 +19,7 @@ from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
 from game.app.scenes.play_draw import draw_status_lines, footer_keep
 from game.app.scenes.select import LevelSelectScene
 from tests.conftest import ORIGINAL_INDEX, ORIGINAL_KEY, ORIGINAL_SOLUTIONS
-from tests.game.app.conftest import click, leave_level, move, press
+from tests.game.app.conftest import click, leave_level, move, press, run_until
 
 SOLUTION = ((2, 1), (5, 4), (6, 6))
 
@@ -292,6 +292,16 @@ def test_where_targets_do_not_stop_lemmings_the_run_plays_to_the_end(app: App) -
     assert scene.state == PlayState.RUNNING
     app.run_frames(frames_to_finish(scene.level))
     assert scene.frame == scene.last_frame
+
+
+def test_a_narrow_footer_says_how_to_browse_the_solutions_on_screen(data_home: Path) -> None:
+    small = build_app(size=(800, 500), clock=FixedClock())
+    scene = open_level(small)
+    press(small, pygame.K_a)  # every optimal solution: six, the first on screen
+    run_until(small, lambda: "solution 1 / 6" in " ".join(scene.status_lines), "all solutions")
+    shown, _ = hud.fit_hints(scene._hints(), 800, keep=footer_keep(scene._hints(), 800))
+    assert ("[ ]", "browse") in shown and ("Enter", "apply") in shown and ("Esc", "hide") in shown
+    assert hud.hints_width(shown, hud.SMALL_HINT_SIZE) <= 800 - 20
 
 
 def test_the_status_lines_share_one_bubble(app: App) -> None:

@@ -245,6 +245,19 @@ def test_fullscreen_and_window_size_apply(app: App) -> None:
     app.run_frames(1)
 
 
+def test_a_window_size_larger_than_the_screen_opens_a_window_the_screen_shows_whole(
+        app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pygame.display, "get_desktop_sizes", lambda: [(800, 500)])
+    settings = app.push(SettingsScene(app))
+    assert isinstance(settings, SettingsScene)
+    for _ in range([row.label for row in ROWS].index("Window size")):
+        press(app, pygame.K_DOWN)
+    press(app, pygame.K_RIGHT)  # 1280 x 800 -> 1600 x 1000
+    assert app.settings.window_size == (1600, 1000)  # saved for a larger screen
+    assert app.screen.get_size() == (800, 500)
+    assert any("at most 800 x 500" in str(text) for text, _ in app.toasts)
+
+
 # ---------------------------------------------------------------- sound
 def test_sound_calls_with_the_dummy_driver(app: App) -> None:
     assert app.sound.ok, app.sound.problem  # SDL_AUDIODRIVER=dummy opens a mixer

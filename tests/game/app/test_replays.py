@@ -47,6 +47,20 @@ def test_a_level_without_replays_says_so(app: App) -> None:
     app.run_frames(1)
     press(app, pygame.K_RETURN)
     assert app.top is browser
+    assert browser.hints() == [("Esc", "levels")]  # nothing to choose nor watch
+
+
+def test_a_run_on_an_older_version_says_why_it_cannot_be_watched(app: App) -> None:
+    original = pack_entries()[ORIGINAL_INDEX]
+    older = original.level.with_limits(frames=original.level.frames + 1)
+    app.progress.record_win(ORIGINAL_KEY, older, sorted(ORIGINAL_SOLUTIONS)[0])
+    browser = app.push(ReplayScene(app, original))
+    assert isinstance(browser, ReplayScene) and not browser.current(browser.replays[0])
+    app.run_frames(1)
+    press(app, pygame.K_RETURN)
+    assert app.top is browser
+    assert [str(text) for text, _ in app.toasts] == [
+        "This run was won on an older version of the level: it cannot be watched"]
 
 
 def test_the_list_says_whose_run_it_was_and_watching_only_watches(app: App,

@@ -25,6 +25,14 @@ def test_play_runs_and_saves_a_screenshot(tmp_path: Path) -> None:
     assert image.get_size() == (640, 480)
 
 
+def test_the_saved_window_size_is_fitted_to_a_smaller_desktop(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pygame.display, "get_desktop_sizes", lambda: [(800, 500)])
+    shot = tmp_path / "shot.png"
+    assert main(["play", "--frames", "4", "--screenshot", str(shot), "--screenshot-frame", "2"]) == 0
+    assert pygame.image.load(str(shot)).get_size() == (800, 500)  # the saved size is 1280 x 800
+
+
 def test_play_a_level_file_with_bricks(tmp_path: Path) -> None:
     level = tmp_path / "mine.txt"
     level.write_text("5\n1\n> .T\nXX.X\n")

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pygame
+import pytest
 
 from game.core.puzzles.life.puzzle import LifePuzzle
 from game.core.puzzles.life.rules import step
@@ -11,6 +14,7 @@ from ai.facade import LifeHintKind
 from game.app.app import App
 from game.app.display import FixedClock
 from game.app.compose import build_app
+import game.app.puzzles.life as life_module
 from game.app.puzzles.life import LifeScene, LifeTask
 from ai.facade import SolveContext
 from tests.stopping import STOP_GUARD
@@ -186,6 +190,32 @@ def test_solved_is_said_once_per_solve(app: App) -> None:
     assert not scene.model.solved and scene.message == ""
     press(app, pygame.K_y, unicode="y")
     assert scene.message.startswith("Solved!")  # a new solve is announced
+
+
+def test_the_ai_at_work_says_for_how_long_and_that_esc_stops_it(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    scene = LifeScene(app, [FORCED, GLIDER], ai_time_limit=None, use_processes=False)
+    app.push(scene)
+    app.run_frames(1)
+
+    def until_cancelled(ctx: SolveContext) -> None:  # an AI job that blocks until it is stopped (a thread here)
+        for event in ctx.cancel_events:
+            event.wait()
+        ctx.check()
+
+    drawn: list[str] = []
+
+    def spy(surface: pygame.Surface, text: str, *args: Any, **kwargs: Any) -> pygame.Rect:
+        drawn.append(text)
+        return pygame.Rect(0, 0, 1, 1)
+
+    monkeypatch.setattr(life_module.hud, "blit_text", spy)
+    scene._submit(LifeTask.HINT, until_cancelled)
+    app.run_frames(1)
+    assert any(line.startswith("The AI is looking for a hint...") and "s, Esc stops)" in line for line in drawn)
+    press(app, pygame.K_ESCAPE)
+    drawn.clear()
+    app.run_frames(1)
+    assert "Stopped." in drawn and not any("Esc stops" in line for line in drawn)
 
 
 def test_esc_stops_the_ai_first_then_leaves(app: App) -> None:

@@ -269,3 +269,18 @@ def test_esc_stops_auto_play_first_then_leaves(app: App) -> None:
     assert len(scene.board.revealed) == moves  # no move after the stop
     press(app, pygame.K_ESCAPE)
     assert scene not in app.scenes
+
+
+def test_the_assistant_keys_say_why_nothing_shows_yet_or_any_more(app: App) -> None:
+    scene = on(app)
+    press(app, pygame.K_h, unicode="h")  # before the first click there are no odds to show
+    assert scene.show_assistant and any("from your first click on" in str(text) for text, _ in app.toasts)
+    app.toasts.clear()
+    scene.set_board(corner_board())
+    click_cell(scene, (0, 0))  # opens every safe cell: won
+    assert scene.board.status == MinesStatus.WON
+    for key in ("h", "s", "a"):
+        app.toasts.clear()
+        press(app, getattr(pygame, f"K_{key}"), unicode=key)
+        assert [str(text) for text, _ in app.toasts] == ["This game is over: R starts a new board."]
+    assert not scene.auto_play
