@@ -1,10 +1,9 @@
 """The application: window, main loop and scene stack.
 
-A :class:`Scene` gets :class:`~game.app.input.Action` objects (never raw pygame events)
-in :meth:`Scene.handle_event`, advances its own clock in :meth:`Scene.update` and paints
-itself in :meth:`Scene.draw` (which never changes game state).  The :class:`App` keeps a
-stack of scenes: only the top one receives actions and updates; scenes below are drawn
-first when the top one is ``transparent`` (dialogs, overlays).
+A :class:`Scene` gets :class:`~game.app.input.Action` objects (never raw pygame events) in
+:meth:`Scene.handle_event`, advances its own clock in :meth:`Scene.update` and paints itself in :meth:`Scene.draw`
+(which never changes game state).  The :class:`App` keeps a stack of scenes: only the top one receives actions
+and updates; scenes below are drawn first when the top one is ``transparent`` (dialogs, overlays).
 
 Tests drive the app without a window (``SDL_VIDEODRIVER=dummy``)::
 
@@ -47,6 +46,14 @@ class HelpPage:
     title: str
     sections: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
     as_bound: bool = True
+
+
+#: The keys every screen shares.
+ANYWHERE_KEYS: tuple[str, tuple[tuple[str, str], ...]] = ("Anywhere", (
+    ("M", "sound on / off"),
+    ("F1", "this help"),
+    ("F12", "screenshot"),
+))
 
 
 class Scene:
@@ -129,20 +136,9 @@ class App:
     :class:`pygame.time.Clock`; pass a :class:`FixedClock` to step deterministically.
     """
 
-    def __init__(
-        self,
-        *,
-        registry: Registry,
-        jobs: JobRunner,
-        progress: ProgressStore,
-        settings: SettingsStore,
-        resume: ResumeStore,
-        size: tuple[int, int] = DEFAULT_SIZE,
-        clock: Clock | None = None,
-        screen: pygame.Surface | None = None,
-        sound: bool = True,
-        title: str = "Lemming Bricks",
-    ) -> None:
+    def __init__(self, *, registry: Registry, jobs: JobRunner, progress: ProgressStore, settings: SettingsStore,
+                 resume: ResumeStore, size: tuple[int, int] = DEFAULT_SIZE, clock: Clock | None = None,
+                 screen: pygame.Surface | None = None, sound: bool = True, title: str = "Lemming Bricks") -> None:
         pygame.display.init()
         pygame.font.init()
         #: The player's settings (``$XDG_CONFIG_HOME/lemming-bricks/settings.json``).

@@ -9,7 +9,7 @@ S fills in the AI's start (:func:`ai.facade.life_reverse`), undoable.  Progress 
 cells) is kept per puzzle in the app's progress store and shown in the title; a puzzle solved with the
 AI's start is not counted.
 
-Keys: F1 lists them (:data:`game.app.puzzles.help.LIFE_HELP`); Esc stops the AI, else goes back.
+Keys: F1 lists them (:data:`game.app.puzzles.life_help.LIFE_HELP`); Esc stops the AI, else goes back.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from game.core.puzzles.life.puzzle import LifeModel, LifePuzzle, load_pack
 from game.core.puzzles.life.rules import Board, parse_rule
 from game.app import hud
 from game.app.app import App, HelpPage, Scene
-from game.app.puzzles.help import LIFE_HELP
+from game.app.puzzles.life_help import LIFE_HELP
 from game.app.input import Act, Action, mouse_held
 from game.app.jobs import Execution, Job, JobEvent, JobHandle
 from game.app.render import LevelRenderer

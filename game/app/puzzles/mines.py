@@ -36,7 +36,7 @@ from game.core.puzzles.mines import MAX_SIDE, Difficulty, FirstClick, MinesBoard
 from game.core.puzzles.mines_records import MinesRecords, format_time
 from game.app import hud
 from game.app.app import App, HelpPage, Scene
-from game.app.puzzles.help import MINES_HELP
+from game.app.puzzles.mines_help import MINES_HELP
 from game.app.input import Act, Action
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
 from game.app.puzzles.mines_view import (

@@ -1,11 +1,9 @@
 """The peg-solitaire screen: drag a peg over a neighbour onto a hole, undo, ask for a hint or a solution.
 
 Mouse: press on a peg and drag it onto a hole two cells away (or click the peg, then the hole); a move
-that cannot be played says why.  Keys: arrows move the cursor, Enter/Space picks up the peg under it and
-drops it; Z undo, Y redo, R restart, Tab the next game (English, French, French with the centre hole),
-N a winnable game, H hint, S solve (the solution plays itself), Esc cancels the thinking, drops the peg,
-or goes back.  A start the three-colour rule proves lost says so on opening, and explains the rule beside
-the board (:mod:`game.app.puzzles.pegs_view`).  Hints and solutions are computed by
+that cannot be played says why.  Keys: F1 lists them (:data:`game.app.puzzles.pegs_help.PEGS_HELP`); Esc cancels
+the thinking, drops the peg, or goes back.  A start the three-colour rule proves lost says so on opening, and
+explains the rule beside the board (:mod:`game.app.puzzles.pegs_view`).  Hints and solutions are computed by
 :func:`ai.facade.pegs_hint` and :func:`ai.facade.pegs_solve` in a child process (a job of the app's runner,
 :class:`game.app.jobs.JobRunner`), so the screen never waits; what an answer settles (a solved line, a position
 proved lost) answers later questions in the same game at once (:mod:`game.app.puzzles.pegs_memory`).
@@ -23,12 +21,12 @@ from game.core.puzzles.pegs import Board, Cell, Jump, Refusal
 from game.core.puzzles.pegs_openings import CLASS_SHORT, OPENINGS, Opening
 from game.app import hud
 from game.app.app import App, HelpPage, Scene
-from game.app.puzzles.help import PEGS_HELP
+from game.app.puzzles.pegs_help import PEGS_HELP
 from game.app.input import Act, Action, mouse_held
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
 from game.app.puzzles.pegs_memory import PegsMemory
 from game.app.puzzles.pegs_view import (HOLE, HOLE_EDGE, MESSAGE_SIZE, BoardLayout, board_layout, draw_panel, draw_peg,
-                                        draw_tints, message_lines, message_top)
+                                        draw_tints, lost_message, message_lines, message_top)
 from game.app.render import LevelRenderer
 from game.app.sound import Sfx
 
@@ -41,7 +39,6 @@ PLAY_STEP = 0.35
 PROOF_WORDS = {"peg count": "too few pegs are left", "integer program": "no count of jumps can balance the pegs",
                "table": "the table of winnable positions says so", "search": "every sequence of jumps was tried",
                "pagoda function": "a weighting of the holes that no jump can raise puts the goal out of reach"}
-
 
 
 class PegsAsk(enum.Enum):
@@ -204,7 +201,8 @@ class PegsScene(Scene):
         line = self.memory.line_from(self.position)
         if lost is not None:
             why, ago = lost
-            self.message = self._lost_message(why) + (f" (proved {hud.plural(ago, 'jump')} ago)" if ago else "")
+            since = f" (proved {hud.plural(ago, 'jump')} ago)" if ago else ""
+            self.message = lost_message(self.board, self.position, self.goal, why) + since
         elif line and what == PegsAsk.HINT:
             self.hint_jump = line[0]
             (r1, c1), (r2, c2) = line[0].start, line[0].end
@@ -240,12 +238,6 @@ class PegsScene(Scene):
         if self.position == self.asked_position and not self._answer_from_memory(what):
             self.message = ("Already solved." if answer.status == PegsStatus.SOLVED else
                             answer.message.capitalize() + "." if what == PegsAsk.HINT else "No answer in time.")
-
-    def _lost_message(self, why: str = "every sequence of jumps was tried") -> str:
-        """The AI's proof that the position is lost, in a player's words."""
-        if not self.board.class_allows(self.position, self.goal):
-            return f"No jump can still finish: {CLASS_SHORT} (see the right)."
-        return f"No jump can still finish: {why}."
 
     # ---------------------------------------------------------------- input
     def layout(self) -> BoardLayout:

@@ -16,6 +16,7 @@ from game.app import hud
 from game.core.puzzles.pegs import Board, Cell
 from game.core.puzzles.pegs_openings import (
     CLASS_EXPLANATION,
+    CLASS_SHORT,
     alike,
     colour,
     colour_counts,
@@ -149,6 +150,14 @@ def _count_row(surface: pygame.Surface, at: tuple[int, int], right: int, label: 
     return y + size
 
 
+def lost_message(board: Board, position: int, goal: int | None, why: str) -> str:
+    """The AI's proof that ``position`` is lost (``why``), in a player's words: the three-colour rule's, when
+    it rules the goal out (the panel beside the board explains it)."""
+    if not board.class_allows(position, goal):
+        return f"No jump can still finish: {CLASS_SHORT} (see the right)."
+    return f"No jump can still finish: {why}."
+
+
 def draw_peg(surface: pygame.Surface, centre: tuple[int, int], radius: int, lifted: bool) -> None:
     """A peg at ``centre`` (gold when the player holds it)."""
     pygame.draw.circle(surface, hud.GOLD if lifted else PEG, centre, radius)
@@ -171,6 +180,7 @@ __all__ = [
     "draw_panel",
     "draw_peg",
     "draw_tints",
+    "lost_message",
     "explanation_lines",
     "message_lines",
     "message_top",

@@ -1,0 +1,33 @@
+"""What F1 shows over peg solitaire (:class:`game.app.puzzles.pegs.PegsScene`):
+that screen's own keys, as the player bound them.
+
+>>> PEGS_HELP.title, PEGS_HELP.sections[-1] == ANYWHERE_KEYS
+('Peg solitaire keys', True)
+"""
+
+from __future__ import annotations
+
+from game.app.app import ANYWHERE_KEYS, HelpPage
+
+#: The screen's keys, by section; the keys every screen shares last.
+PEGS_HELP = HelpPage("Peg solitaire keys", (
+    ("Jumping", (
+        ("Drag a peg", "jump it"),
+        ("Arrows", "move the cursor"),
+        ("Enter / B", "pick up, drop"),
+        ("Z / Y", "undo / redo"),
+        ("R", "start again"),
+    )),
+    ("Boards", (
+        ("Tab, [ / ]", "another board"),
+        ("N", "a winnable board"),
+    )),
+    ("Assistant", (
+        ("H", "a jump that can finish"),
+        ("S", "play the AI's jumps"),
+        ("Esc", "stop the AI, or back"),
+    )),
+    ANYWHERE_KEYS,
+))
+
+__all__ = ["PEGS_HELP"]
