@@ -145,7 +145,7 @@ def _fit_text(s: str, width: int, size: int, color: tuple[int, int, int]) -> pyg
     wide = hud.text(s, size, color).get_width()
     if wide > width:  # shrink in proportion first, then step down
         size = max(10, int(size * width / wide))
-    while size > 10 and hud.text(s, size, color).get_width() > width:
+    while size > 10 and hud.text_width(s, size) > width:
         size -= 2
     return hud.text(s, size, color)
 

@@ -71,6 +71,12 @@ def text(s: str, size: int = 24, color: tuple[int, int, int] = WHITE, shadow: bo
     return surf
 
 
+def text_width(s: str, size: int = 24, shadow: bool = True) -> int:
+    """The width of :func:`text` ``(s, size)`` in pixels, measured without rendering it (layout loops measure
+    many candidate strings; rendering each one would cost a surface apiece and churn the text cache)."""
+    return int(font(size).size(s)[0]) + (2 if shadow else 0)
+
+
 def blit_text(surface: pygame.Surface, s: str, pos: tuple[int, int], size: int = 24,
               color: tuple[int, int, int] = WHITE, anchor: str = "topleft") -> pygame.Rect:
     """Draw text with its ``anchor`` (a pygame.Rect attribute name) at ``pos``; returns its rect."""
@@ -138,7 +144,7 @@ SMALL_HINT_SIZE = 17
 def hints_width(hints: Sequence[tuple[str, str]], size: int) -> int:
     """How wide the footer's ``hints`` are at font ``size``, in pixels."""
     return sum(text(k, size, (16, 12, 24), shadow=False).get_width() + 10 + 4
-               + text(d, size, MUTED, shadow=False).get_width() + 16 for k, d in hints)
+               + text_width(d, size, shadow=False) + 16 for k, d in hints)
 
 
 def fit_hints(hints: Sequence[tuple[str, str]], width: int, *,
@@ -208,9 +214,9 @@ def _draw_footer(width: int, hints: Sequence[tuple[str, str]], keep: Sequence[tu
 
 def fit_text(s: str, size: int, width: int) -> str:
     """``s`` cut with an ellipsis so that it renders within ``width`` pixels."""
-    if text(s, size).get_width() <= width:
+    if text_width(s, size) <= width:
         return s
-    while len(s) > 1 and text(s + "\u2026", size).get_width() > width:
+    while len(s) > 1 and text_width(s + "\u2026", size) > width:
         s = s[:-1]
     return s.rstrip() + "\u2026"
 
@@ -251,13 +257,13 @@ def wrap_text(s: str, size: int, width: int, max_lines: int = 3) -> list[str]:
     while i < len(words) and len(lines) < max_lines:
         line = words[i]
         i += 1
-        while i < len(words) and text(f"{line} {words[i]}", size).get_width() <= width:
+        while i < len(words) and text_width(f"{line} {words[i]}", size) <= width:
             line = f"{line} {words[i]}"
             i += 1
         lines.append(fit_text(line, size, width))
     if i < len(words) and lines:
         last = lines[-1]
-        while last and text(last + "\u2026", size).get_width() > width:
+        while last and text_width(last + "\u2026", size) > width:
             last = last[:-1]
         lines[-1] = last.rstrip() + "\u2026"
     return lines

@@ -90,7 +90,7 @@ def tool_label_layout(b: Button) -> tuple[int, int]:
         return icon_right + 10, 26
     x = icon_right + 6
     size = 20
-    while size > 12 and hud.text(b.label, size).get_width() > b.rect.right - 4 - x:
+    while size > 12 and hud.text_width(b.label, size) > b.rect.right - 4 - x:
         size -= 1
     return x, size
 

@@ -197,7 +197,7 @@ class EditorView:
             r = hud.blit_text(surface, label, (rx, bar.centery), 26, color, anchor="midright")
             rx = r.left - 20
         title = (d.title or "Untitled") + (" *" if self.scene.model.dirty else "")
-        while len(title) > 3 and hud.text(title, 34).get_width() > rx - x:
+        while len(title) > 3 and hud.text_width(title, 34) > rx - x:
             title = title[:-3] + "\u2026"
         hud.blit_text(surface, title, (x, bar.centery), 34, hud.WHITE, anchor="midleft")
         if self.scene.message:

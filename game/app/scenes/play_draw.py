@@ -56,7 +56,7 @@ def draw_hud(scene: PlayView, surface: pygame.Surface) -> None:
     size = 22 if narrow else 26
     gap = 12 if narrow else 22
     room = state_rect.left - 12 - (x + (70 if narrow else 120))
-    while len(stats) > 1 and sum(hud.text(lbl, size).get_width() + gap for lbl, _, _ in stats) > room:
+    while len(stats) > 1 and sum(hud.text_width(lbl, size) + gap for lbl, _, _ in stats) > room:
         stats.remove(max(stats, key=lambda item: item[2]))
     rx = state_rect.left - 12
     for text, color, _ in reversed(stats):

@@ -51,7 +51,7 @@ def draw_card(surface: pygame.Surface, rect: pygame.Rect, entry: LevelEntry, st:
     hud.badge(surface, label, (rect.left + 10, rect.top + 14), hud.GOLD if entry.section == "pack" else hud.BLUE,
               anchor="topleft", size=22)
     title = entry.title
-    while hud.text(title, 22).get_width() > CARD_W - 16 and len(title) > 4:
+    while hud.text_width(title, 22) > CARD_W - 16 and len(title) > 4:
         title = title[:-2].rstrip() + "\u2026" if not title.endswith("\u2026") else title[:-2] + "\u2026"
     hud.blit_text(surface, title, (rect.centerx, rect.bottom - 48), 22, hud.WHITE, anchor="midtop")
     lv = entry.level

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pygame
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game.app import hud
 from game.app.app import App
@@ -60,3 +62,19 @@ def test_drawn_toasts_stay_inside_the_window(small_app: App, monkeypatch: pytest
     small_app.run_frames(2)  # and through the app, on its 640x400 window
     toast_panels = [p for p in panels if p.height == tall]
     assert toast_panels and all(p.left >= 0 and p.right <= 640 and p.bottom <= 400 for p in toast_panels)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(st.characters(min_codepoint=32, max_codepoint=0x24F), max_size=60), st.sampled_from([14, 17, 22, 34]),
+       st.booleans())
+def test_text_width_is_the_rendered_width(s: str, size: int, shadow: bool) -> None:
+    pygame.font.init()
+    assert hud.text_width(s, size, shadow) == hud.text(s, size, shadow=shadow).get_width()
+
+
+def test_wrapping_renders_only_the_lines_it_returns() -> None:
+    pygame.font.init()
+    hud._text_cache.clear()
+    lines = hud.wrap_text(LONG, 22, 300)
+    assert len(lines) == 3 and all(hud.text_width(line, 22) <= 300 for line in lines)
+    assert len(hud._text_cache) == 0  # measured, not rendered: the cache keeps what is drawn
