@@ -81,4 +81,11 @@ EXIT_2_CASES: list[tuple[str, list[str], str]] = [
     ("play-window-1x1", ["play", "7", "--width", "1", "--height", "1", "--frames", "1"], "--width"),
     ("play-window-huge", ["play", "7", "--width", "99999999", "--frames", "1"], "--width"),
     ("play-frames-negative", ["play", "7", "--frames", "-5"], "--frames"),
+    # --- options that contradict each other
+    ("play-screenshot-after-the-last-frame", ["play", "7", "--frames", "29", "--screenshot", "{tmp}/s.png"],
+     "--frames 29 ends the run first"),
+    ("edit-screenshot-after-the-last-frame", ["edit", "7", "--frames", "3", "--screenshot-frame", "5",
+                                              "--screenshot", "{tmp}/s.png"], "--frames 3 ends the run first"),
+    ("pegs-play-screenshot-after-the-last-frame", ["pegs", "play", "--frames", "5", "--screenshot", "{tmp}/s.png"],
+     "--frames 5 ends the run first"),
 ]
