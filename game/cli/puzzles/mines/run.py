@@ -40,7 +40,7 @@ def solve(args: argparse.Namespace) -> int:
     except FileNotFoundError:
         raise GameError(f"{args.board}: no such file") from None
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # a byte order mark, as some editors write, is not the header
     except UnicodeDecodeError:
         raise GameError(f"{args.board}: not UTF-8 text") from None
     try:

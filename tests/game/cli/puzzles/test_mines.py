@@ -72,6 +72,13 @@ def test_solve_gives_the_chance_to_win_of_an_endgame_guess(tmp_path: Path, capsy
     assert "best chance to win 0.500" in capsys.readouterr().out
 
 
+def test_solve_reads_a_board_after_a_byte_order_mark(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = tmp_path / "b.txt"
+    board.write_bytes("mines 1\n.1\n.1\n11\n".encode("utf-8-sig"))
+    assert main(["mines", "solve", str(board), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["mined"] == [[1, 0]]
+
+
 @pytest.mark.parametrize("content, words", [
     (None, "no such file"), ("mines 1\n1x\n", "column 2"), ("mines 0\n1.\n", "no arrangement"),
     (b"\xff\xfe", "UTF-8"),
