@@ -64,6 +64,8 @@ def play(args: argparse.Namespace) -> int:
 
 def edit(args: argparse.Namespace) -> int:
     """``edit [LEVEL | --new HxW]``: the level editor over the title menu."""
+    if args.new and args.level:
+        raise GameError(f"edit opens a level or starts a new one: give {args.level!r} or --new {args.new!r}, not both")
     if args.new:
         size = parse_size(args.new)
         if size is None:

@@ -94,6 +94,7 @@ EXIT_2_CASES: list[tuple[str, list[str], str]] = [
      "--frames 29 ends the run first"),
     ("edit-screenshot-after-the-last-frame", ["edit", "7", "--frames", "3", "--screenshot-frame", "5",
                                               "--screenshot", "{tmp}/s.png"], "--frames 3 ends the run first"),
+    ("edit-level-and-new", ["edit", "7", "--new", "10x14", "--frames", "1"], "not both"),
     ("pegs-play-screenshot-after-the-last-frame", ["pegs", "play", "--frames", "5", "--screenshot", "{tmp}/s.png"],
      "--frames 5 ends the run first"),
 ]
