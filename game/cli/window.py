@@ -33,6 +33,10 @@ PEGS_SCREENSHOT_FRAME = 30
 
 def play(args: argparse.Namespace) -> int:
     """``play [LEVEL]``: the title menu, or a level over the level select."""
+    if args.bricks and args.level is None:
+        raise GameError("--bricks needs a level to place them on (play LEVEL --bricks ...)")
+    if args.release and not args.bricks:
+        raise GameError("--release goes with --bricks (the lemmings are released with the bricks placed)")
     entries = all_entries()
     playlist: list[LevelEntry] | None = None
     index = 0
