@@ -21,7 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 from ai import facade
 from game.cli.args import output_errors
 from game.cli.context import command_context
-from game.cli.learn_outputs import PHYSICS_GAMES, guard_outputs
+from game.cli.learn_outputs import CURVE_SEEDS, PHYSICS_GAMES, guard_outputs
 from game.core.physics import Physics
 from game.core.physics_catalog import load_physics_file, resolve
 from game.core.writing import atomic_write_bytes, atomic_write_text
@@ -29,7 +29,7 @@ from game.core.writing import atomic_write_bytes, atomic_write_text
 
 def curve(args: argparse.Namespace) -> int:
     """``learn --curve OUT.png``: wrong configurations against games, plotted."""
-    seeds = range(args.seeds)
+    seeds = range(args.seeds if args.seeds is not None else CURVE_SEEDS)
     checkpoints = tuple(g for g in (1, 2, 3, 5, 8, 13, 20, 30) if g <= max(1, args.games or 20))
     top = max(checkpoints)
     with command_context(args.time_limit, solver="learn") as ctx:

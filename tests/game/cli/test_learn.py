@@ -92,6 +92,22 @@ def test_bad_rules_and_options_exit_2(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "not valid JSON" in err and "missing.json: no such file" in err and "--solver learned only" in err
 
 
+@pytest.mark.parametrize("argv, words", [
+    (["--seeds", "3", "--games", "1"], "--seeds goes with --curve"),
+    (["--queries", "5", "--games", "1"], "--queries goes with --active"),
+    (["--curve", "curve.png", "--out", "rules.json"], "no --out"),
+    (["--curve", "curve.png", "--json", "--model", "mlp"], "no --json, --model"),
+])
+def test_an_option_the_learner_would_ignore_is_refused(argv: list[str], words: str, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["learn", *argv]) == 2
+    err = capsys.readouterr().err
+    assert words in err and len(err.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_learning_curve_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "curve.png"
     assert main(["learn", "--curve", str(out), "--seeds", "1", "--games", "1"]) == 0
