@@ -50,6 +50,14 @@ def curve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _stopped(args: argparse.Namespace, stop: facade.SolveStopped) -> int:
+    """A learning the limit stopped: the reason on stderr (and, with ``--json``, as one JSON object); exit 1."""
+    print(f"learning stopped ({stop.reason.value}): nothing learned", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"status": "stopped", "stop_reason": stop.reason.value}))
+    return 1
+
+
 def _games(args: argparse.Namespace, ctx: facade.SolveContext) -> tuple[list[facade.Game], Physics | None]:
     """The games to learn from, and the physics that played them (``None`` for a file of observations);
     read or played under the command's context (its limit counts from the first byte read)."""
@@ -73,8 +81,7 @@ def physics(args: argparse.Namespace) -> int:
             else:
                 result = facade.learn_physics(games, ctx=ctx)
         except facade.SolveStopped as stop:
-            print(f"learning stopped ({stop.reason.value}): nothing learned", file=sys.stderr)
-            return 1
+            return _stopped(args, stop)
         data = result.to_json()
         exact: bool | None = None
         if truth is not None:  # the check against the engine runs within the same limit
@@ -144,8 +151,7 @@ def tree(args: argparse.Namespace) -> int:
                                             regime=args.regime or "random", mirror=args.mirror,
                                             queries=args.queries, context=ctx)
         except facade.SolveStopped as stop:
-            print(f"learning stopped ({stop.reason.value}): nothing learned", file=sys.stderr)
-            return 1
+            return _stopped(args, stop)
     if args.out:
         guard_outputs(args)  # again: the learning may have taken a while
         with output_errors(args.out):

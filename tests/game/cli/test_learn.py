@@ -138,6 +138,24 @@ def test_learn_time_limit_stops_the_physics_learner(monkeypatch: pytest.MonkeyPa
     assert "--physics go with the physics learner" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv", [["--games", "1"], ["--model", "tree", "--games", "3"]])
+def test_json_of_a_learning_the_limit_stopped_is_one_object(argv: list[str], monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    real_create = SolveContext.create
+
+    def create_expired(**kw: object) -> SolveContext:
+        clock = ManualClock(100.0)
+        ctx = real_create(time_limit=1.0, clock=clock, solver="learn")
+        clock.advance(2.0)
+        return ctx
+
+    monkeypatch.setattr(SolveContext, "create", staticmethod(create_expired))
+    assert main(["learn", *argv, "--json", "--time-limit", "5"]) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == {"status": "stopped", "stop_reason": "timeout"}
+    assert "nothing learned" in captured.err
+
+
 @pytest.mark.parametrize("argv", [["--model", "tree", "--games", "3"], ["--positions-only", "--games", "1"],
                                   ["--curve", "curve.png", "--seeds", "1", "--games", "2"]])
 def test_the_tree_learner_and_the_curves_keep_a_time_limit_already_spent(
