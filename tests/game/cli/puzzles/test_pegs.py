@@ -65,6 +65,8 @@ def test_learn_random_games(capsys: pytest.CaptureFixture[str]) -> None:
     (["pegs", "learn", "--games", "0"], "--games"),
     (["pegs", "learn", "BAD"], "no example move"),
     (["pegs", "learn", "--board", "STUCK"], "no jump is possible from the start"),
+    (["pegs", "learn", "BAD", "--board", "french"], "brings its own board and games"),
+    (["pegs", "learn", "BAD", "--seed", "3"], "brings its own board and games"),
     (["pegs", "solve", "CENTRELESS"], "no centre"),
     (["pegs"], "PEGS_COMMAND"),
     (["pegs", "solve", "EMPTY"], "the board is empty"),
