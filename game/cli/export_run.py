@@ -101,6 +101,8 @@ def guard_gif(args: argparse.Namespace, *inputs: Input) -> None:
 
 def export(args: argparse.Namespace) -> int:
     """``export``: the GIF of a run, or of a fractional solution with ``--relaxed``."""
+    if args.relaxed and args.bricks:
+        raise GameError("--relaxed renders the solver's fractional solution instead of --bricks: give one of them")
     guard_gif(args)
     level = load_level(args.level)
     args.scale = args.scale if args.scale is not None else default_scale(level)  # big maps: small cells

@@ -10,6 +10,7 @@ a progress bar with the rate and ETA goes to stderr.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import sys
@@ -73,6 +74,8 @@ def parse_band(text: str) -> tuple[float, float]:
         values = [float(p) for p in parts]
     except ValueError:
         values = []
+    if not all(math.isfinite(v) for v in values):  # inf, 1e999: no level is rated that
+        values = []
     if len(values) == 1 and values[0] >= 0:
         return values[0] - 1.0, values[0] + 1.0
     if len(values) == 2 and 0 <= values[0] <= values[1]:
@@ -107,6 +110,10 @@ def _check_numbers(args: argparse.Namespace, height: int, width: int, min_side: 
         raise GameError("--bricks must be at least 1")
     if args.count < 1 or args.lemmings < 1:
         raise GameError("--count and --lemmings must be at least 1")
+    inside = (height - 2) * (width - 2)  # the generator's maps have a solid border
+    if args.bricks + args.lemmings > inside:
+        raise GameError(f"--bricks {args.bricks} and --lemmings {args.lemmings} cannot fit the {height}x{width} map: "
+                        f"each takes one of its {inside} cells inside the border")
     if args.seed < 0:
         raise GameError("--seed must be >= 0")
     if args.frames is not None and args.frames < 2:

@@ -11,7 +11,7 @@ import argparse
 import sys
 
 from game.cli.args import Subparsers, int_arg, output_file_arg, path_arg, time_limit_arg
-from game.cli.learn_outputs import PHYSICS_GAMES, guard_outputs, uses_tree_learner
+from game.cli.learn_outputs import CURVE_SEEDS, PHYSICS_GAMES, guard_outputs, uses_tree_learner
 
 #: Most games ``learn --games`` accepts (each is a small level run; more only costs memory).
 MAX_GAMES = 10_000
@@ -39,7 +39,15 @@ def _tree_learner_problem(args: argparse.Namespace) -> str:
     if args.queries is not None and args.queries < 0:
         return "--queries must be >= 0"
     if args.curve:
-        return "--seeds must be >= 1" if args.seeds < 1 else ""
+        ignored = [name for name, given in (("--out", args.out), ("--json", args.json), ("--model", args.model),
+                                            ("--regime", args.regime), ("--mirror", args.mirror),
+                                            ("--active", args.active), ("--queries", args.queries is not None),
+                                            ("--positions-only", args.positions_only)) if given]
+        if ignored:
+            return f"--curve plots every regime and model: no {', '.join(ignored)}"
+        return "--seeds must be >= 1" if args.seeds is not None and args.seeds < 1 else ""
+    if args.queries is not None and not args.active:
+        return "--queries goes with --active (the most query levels after the games)"
     if args.positions_only:
         if args.active or args.mirror or (args.model or "tree") != "tree":
             return "--positions-only learns trees from observed games: no --active, --mirror or --model"
@@ -51,6 +59,8 @@ def _tree_learner_problem(args: argparse.Namespace) -> str:
 def _cmd_learn(args: argparse.Namespace) -> int:
     tree = uses_tree_learner(args)
     problem = _tree_learner_problem(args) if tree else _physics_learner_problem(args)
+    if not problem and args.seeds is not None and not args.curve:
+        problem = "--seeds goes with --curve (the seeds of the plotted curves)"
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
@@ -112,7 +122,8 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--curve", default=None, type=output_file_arg, metavar="OUT.png",
                    help="plot wrong configurations against games (regimes and models, median and range over "
                         "seeds) to OUT.png instead of learning one rule set")
-    p.add_argument("--seeds", type=int_arg(1, 1000), default=8, help="with --curve: seeds 0..N-1 (default 8)")
+    p.add_argument("--seeds", type=int_arg(1, 1000), default=None,
+                   help=f"with --curve: seeds 0..N-1 (default {CURVE_SEEDS})")
     p.add_argument("--time-limit", type=time_limit_arg, default=None, metavar="S",
                    help="stop after S seconds with nothing learned or plotted (exit 1; default: no limit)")
     p.set_defaults(handler=_cmd_learn)

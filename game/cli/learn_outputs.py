@@ -14,6 +14,8 @@ from game.cli.outputs import FileKind, Input, guard_output
 #: Games the physics learner (``learn`` without the decision-tree learner's options) plays when ``--games`` is
 #: not given: ordinary random games of ``--physics``.
 PHYSICS_GAMES = 1
+#: Seeds of ``learn --curve`` unless ``--seeds`` says otherwise.
+CURVE_SEEDS = 8
 
 
 def uses_tree_learner(args: argparse.Namespace) -> bool:

@@ -21,7 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 from ai import facade
 from game.cli.args import output_errors
 from game.cli.context import command_context
-from game.cli.learn_outputs import PHYSICS_GAMES, guard_outputs
+from game.cli.learn_outputs import CURVE_SEEDS, PHYSICS_GAMES, guard_outputs
 from game.core.physics import Physics
 from game.core.physics_catalog import load_physics_file, resolve
 from game.core.writing import atomic_write_bytes, atomic_write_text
@@ -29,7 +29,7 @@ from game.core.writing import atomic_write_bytes, atomic_write_text
 
 def curve(args: argparse.Namespace) -> int:
     """``learn --curve OUT.png``: wrong configurations against games, plotted."""
-    seeds = range(args.seeds)
+    seeds = range(args.seeds if args.seeds is not None else CURVE_SEEDS)
     checkpoints = tuple(g for g in (1, 2, 3, 5, 8, 13, 20, 30) if g <= max(1, args.games or 20))
     top = max(checkpoints)
     with command_context(args.time_limit, solver="learn") as ctx:
@@ -48,6 +48,14 @@ def curve(args: argparse.Namespace) -> int:
         print(f"{name:>8}: {cells}")
     print(f"curve saved to {args.curve}")
     return 0
+
+
+def _stopped(args: argparse.Namespace, stop: facade.SolveStopped) -> int:
+    """A learning the limit stopped: the reason on stderr (and, with ``--json``, as one JSON object); exit 1."""
+    print(f"learning stopped ({stop.reason.value}): nothing learned", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"status": "stopped", "stop_reason": stop.reason.value}))
+    return 1
 
 
 def _games(args: argparse.Namespace, ctx: facade.SolveContext) -> tuple[list[facade.Game], Physics | None]:
@@ -73,8 +81,7 @@ def physics(args: argparse.Namespace) -> int:
             else:
                 result = facade.learn_physics(games, ctx=ctx)
         except facade.SolveStopped as stop:
-            print(f"learning stopped ({stop.reason.value}): nothing learned", file=sys.stderr)
-            return 1
+            return _stopped(args, stop)
         data = result.to_json()
         exact: bool | None = None
         if truth is not None:  # the check against the engine runs within the same limit
@@ -144,8 +151,7 @@ def tree(args: argparse.Namespace) -> int:
                                             regime=args.regime or "random", mirror=args.mirror,
                                             queries=args.queries, context=ctx)
         except facade.SolveStopped as stop:
-            print(f"learning stopped ({stop.reason.value}): nothing learned", file=sys.stderr)
-            return 1
+            return _stopped(args, stop)
     if args.out:
         guard_outputs(args)  # again: the learning may have taken a while
         with output_errors(args.out):

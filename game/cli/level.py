@@ -44,11 +44,7 @@ def load_level(spec: str) -> Level:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    try:
-        level = load_level(args.level)
-    except LevelFormatError as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
+    level = load_level(args.level)  # a LevelFormatError is main's one message, exit 2
     print(f"{terminal_safe(args.level, limit=400)}: ok: {level.summary()}")
     if not args.solve:
         return 0

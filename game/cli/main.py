@@ -41,6 +41,8 @@ PUZZLE_COMMANDS: dict[str, Callable[[Subparsers, SidePuzzle], None]] = {
 
 #: The command run when none is given: the game's title menu.
 DEFAULT_COMMAND = "play"
+#: Longest error message printed whole (its control characters are escaped whatever its length).
+MESSAGE_LIMIT = 20_000
 
 
 def build_parser() -> CommandParser:
@@ -100,10 +102,10 @@ def _run(argv: Sequence[str] | None) -> int:
     try:
         return int(handler(args) or 0)
     except LevelFormatError as exc:
-        print(str(exc), file=sys.stderr)  # already "file:line:col: message"
+        print(terminal_safe(str(exc), limit=MESSAGE_LIMIT), file=sys.stderr)  # already "file:line:col: message"
         return 2
-    except GameError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    except GameError as exc:  # its text may quote a path or a file's text: escaped, as every message
+        print(f"error: {terminal_safe(str(exc), limit=MESSAGE_LIMIT)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. `main.py solve 1 --all | head`: the reader left, stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -28,8 +28,9 @@ def register(sub: Subparsers) -> None:
                    help="window height in pixels (default: from the settings; at least 400)")
     p.add_argument("--bricks", default="", type=bricks_arg, help='start with these bricks, "r,c;r,c;..."')
     p.add_argument("--release", action="store_true", help="release the lemmings at once (with --bricks)")
-    p.add_argument("--preview", action="store_true", help="start with the trajectory preview on")
-    p.add_argument("--no-preview", action="store_true", help="start with the trajectory preview off")
+    preview = p.add_mutually_exclusive_group()
+    preview.add_argument("--preview", action="store_true", help="start with the trajectory preview on")
+    preview.add_argument("--no-preview", action="store_true", help="start with the trajectory preview off")
     p.add_argument("--screenshot", default="", type=output_file_arg,
                    help="save a PNG screenshot after --screenshot-frame frames")
     p.add_argument("--screenshot-frame", type=int_arg(0, 10_000_000), default=30,

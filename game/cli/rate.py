@@ -12,7 +12,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from game.cli.args import Subparsers, time_limit_arg
+from game.cli.args import Subparsers, terminal_safe, time_limit_arg
 from game.cli.context import command_context
 from game.cli.level import load_level
 from game.core.level import Level
@@ -31,7 +31,7 @@ def markdown_row(number: str, level: Level, rating: Rating) -> str:
     """One row of the ratings table in ``docs/levels.md``."""
     sols = f"{rating.solutions}{'' if rating.solutions_complete else '+'}"
     score = f"{rating.score:.1f}" if rating.complete else rating.label
-    return (f"| {number} | {level.title} | {level.height}x{level.width} | {len(level.lemmings)} | {level.frames} | "
+    return (f"| {terminal_safe(number)} | {terminal_safe(level.title)} | {level.height}x{level.width} | {len(level.lemmings)} | {level.frames} | "
             f"{level.budget} | {score} | {rating.min_bricks} | {sols} | {rating.nodes} | "
             f"{rating.decoys} ({rating.decoy_weight:.0f}) | {rating.frame_slack} | {rating.sharing_lemmings} | "
             f"{'gives it' if rating.preview_solves else 'no'} |")
@@ -55,7 +55,7 @@ def _cmd_rate(args: argparse.Namespace) -> int:
                 rows.append({})
             print(markdown_row(spec, level, rating))
         else:
-            print(f"{spec}: {level.title or level.summary()}")
+            print(f"{terminal_safe(spec)}: {terminal_safe(level.title) or level.summary()}")
             for line in rating.lines():
                 print(f"  {line}")
     if args.json:

@@ -13,7 +13,7 @@ import json
 import os
 import sys
 
-from game.cli.args import Subparsers, output_file_arg
+from game.cli.args import Subparsers, output_file_arg, terminal_safe
 from game.cli.level import load_level, resolve_level_path
 from game.cli.outputs import FileKind, guard_output
 from game.core.share import PREFIX, decode, encode
@@ -40,7 +40,7 @@ def _cmd_share(args: argparse.Namespace) -> int:
     if args.out:
         out = guard_output(args.out, FileKind.LEVEL, what="--out", inputs=[("level", source)], force=args.force)
         level.save(out)
-        print(f"{out}: wrote {level.title or 'the level'} ({level.height}x{level.width}, "
+        print(f"{terminal_safe(str(out))}: wrote {terminal_safe(level.title) or 'the level'} ({level.height}x{level.width}, "
               f"{level.budget} brick{'s' if level.budget != 1 else ''})", file=sys.stderr)
     if args.json:
         print(json.dumps({"code": code, "title": level.title, "chars": len(code), "level": level.to_text()}))

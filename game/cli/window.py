@@ -27,9 +27,16 @@ from game.core.puzzles.pegs_boards import BOARDS, load_board
 from game.core.rules import check_bricks, parse_bricks
 from game.core.storage import user_levels_dir
 
+#: The frame after which ``pegs play --screenshot`` is taken (``play`` and ``edit`` have ``--screenshot-frame``).
+PEGS_SCREENSHOT_FRAME = 30
+
 
 def play(args: argparse.Namespace) -> int:
     """``play [LEVEL]``: the title menu, or a level over the level select."""
+    if args.bricks and args.level is None:
+        raise GameError("--bricks needs a level to place them on (play LEVEL --bricks ...)")
+    if args.release and not args.bricks:
+        raise GameError("--release goes with --bricks (the lemmings are released with the bricks placed)")
     entries = all_entries()
     playlist: list[LevelEntry] | None = None
     index = 0
@@ -38,7 +45,7 @@ def play(args: argparse.Namespace) -> int:
         if playlist is None:
             path = resolve_level_path(args.level)
             playlist, index = [LevelEntry(level_key(path), path, load_level(args.level), Section.FILE)], 0
-    _guard_screenshot(args, playlist[index].path if playlist is not None else None)
+    _guard_screenshot(args, playlist[index].path if playlist is not None else None, args.screenshot_frame)
     bricks: tuple[tuple[int, int], ...] = ()
     if args.bricks and playlist is not None:
         bricks = check_bricks(playlist[index].level, parse_bricks(args.bricks))
@@ -61,6 +68,8 @@ def play(args: argparse.Namespace) -> int:
 
 def edit(args: argparse.Namespace) -> int:
     """``edit [LEVEL | --new HxW]``: the level editor over the title menu."""
+    if args.new and args.level:
+        raise GameError(f"edit opens a level or starts a new one: give {args.level!r} or --new {args.new!r}, not both")
     if args.new:
         size = parse_size(args.new)
         if size is None:
@@ -74,7 +83,7 @@ def edit(args: argparse.Namespace) -> int:
         model = EditorModel.from_level(level, path=path if in_user_folder else None, source=path.name)
     else:
         model = None
-    _guard_screenshot(args, resolve_level_path(args.level) if args.level else None)
+    _guard_screenshot(args, resolve_level_path(args.level) if args.level else None, args.screenshot_frame)
     store = settings.SettingsStore.load()
     app = build_app(size=_window_size(args, store), clock=FixedClock() if args.frames else None, settings=store)
     app.open("menu")  # Esc in the editor comes back to the title menu
@@ -87,7 +96,7 @@ def edit(args: argparse.Namespace) -> int:
 def pegs(args: argparse.Namespace) -> int:
     """``pegs play [english|french|FILE]``: the peg-solitaire screen."""
     board, start = load_board(args.board)
-    _guard_screenshot(args, None if args.board in BOARDS else args.board)
+    _guard_screenshot(args, None if args.board in BOARDS else args.board, PEGS_SCREENSHOT_FRAME, frame_option=False)
     store = settings.SettingsStore.load()
     app = build_app(size=fit_to_desktop(store.settings.window_size), clock=FixedClock() if args.frames else None,
                     settings=store)
@@ -95,15 +104,22 @@ def pegs(args: argparse.Namespace) -> int:
         app.open("pegs", args.board)
     else:
         app.open("pegs", extra=(Path(args.board).name, board, start))
-    return app.start(frames=args.frames, screenshot=args.screenshot)
+    return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=PEGS_SCREENSHOT_FRAME)
 
 
-def _guard_screenshot(args: argparse.Namespace, source: Path | str | None) -> None:
-    """``--screenshot``: never the level or board read (``source``), never a file of another kind, and an
-    existing PNG only with ``--force`` (:func:`game.cli.outputs.guard_output`)."""
-    if args.screenshot:
-        guard_output(args.screenshot, FileKind.PNG, what="--screenshot", inputs=[("level", source)],
-                     force=args.force)
+def _guard_screenshot(args: argparse.Namespace, source: Path | str | None, frame: int, *,
+                      frame_option: bool = True) -> None:
+    """``--screenshot``: never the level or board read (``source``), never a file of another kind, an
+    existing PNG only with ``--force`` (:func:`game.cli.outputs.guard_output`), and taken at ``frame``
+    before ``--frames`` ends the run (``frame_option``: the command has ``--screenshot-frame``)."""
+    if not args.screenshot:
+        return
+    guard_output(args.screenshot, FileKind.PNG, what="--screenshot", inputs=[("level", source)], force=args.force)
+    frame = max(1, frame)  # as the app counts it
+    if args.frames and args.frames < frame:
+        smaller = " or a smaller --screenshot-frame" if frame_option else ""
+        raise GameError(f"--screenshot is taken after {frame} frames but --frames {args.frames} ends the run "
+                        f"first: give --frames {frame} or more{smaller}")
 
 
 def _window_size(args: argparse.Namespace, store: settings.SettingsStore) -> tuple[int, int]:

@@ -109,6 +109,25 @@ def test_terminal_injection_is_escaped(tmp_path: Path) -> None:
         assert proc.returncode == 0, proc.stderr
         assert "\x1b" not in proc.stdout and "\x07" not in proc.stdout and "\r" not in proc.stdout
         assert "a\\x1b]0;pwned\\x07b\\rc" in proc.stdout
+    for argv in (["rate", str(level)], ["rate", str(level), "--markdown"]):
+        proc = _run(argv, tmp_path / "xdg")
+        assert proc.returncode == 0, proc.stderr
+        assert "\x1b" not in proc.stdout and "a\\x1b]0;pwned\\x07b\\rc" in proc.stdout
+    code = _run(["share", str(level)], tmp_path / "xdg").stdout.strip()
+    proc = _run(["share", code, "--out", str(tmp_path / "copy.txt")], tmp_path / "xdg")
+    assert proc.returncode == 0 and "\x1b" not in proc.stderr and "a\\x1b]0;pwned\\x07b" in proc.stderr
+
+
+@pytest.mark.parametrize("argv", [["check", "{bad}"], ["mines", "solve", "{missing}"], ["life", "step", "{missing}"],
+                                  ["check", "{missing}"], ["pegs", "learn", "{missing}"]])
+def test_a_path_in_an_error_is_escaped(argv: list[str], tmp_path: Path) -> None:
+    folder = tmp_path / "e\x1b]0;pwned\x07"
+    folder.mkdir()
+    (folder / "bad.txt").write_text("5\n1\n> T\nXXQ\n")
+    names = {"{bad}": str(folder / "bad.txt"), "{missing}": str(folder / "missing.txt")}
+    proc = _run([names.get(a, a) for a in argv], tmp_path / "xdg")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "\x1b" not in proc.stderr and "\x07" not in proc.stderr and "\\x1b]0;pwned\\x07" in proc.stderr
 
 
 def test_verify_never_rewrites_progress(tmp_path: Path) -> None:

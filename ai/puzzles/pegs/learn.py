@@ -144,7 +144,11 @@ def verify(board: Board, rule: LearnedRule, ctx: SolveContext | None = None) -> 
 def random_games(board: Board, start: int, *, games: int, seed: int,
                  ctx: SolveContext | None = None) -> list[list[int]]:
     """``games`` random games from ``start`` played by the reference rule until no jump is left (``ctx``
-    checked before every game: a stop raises :class:`ai.kernel.context.SolveStopped`)."""
+    checked before every game: a stop raises :class:`ai.kernel.context.SolveStopped`).  A start without a
+    jump raises :class:`GameError`: its games would show no move to learn from."""
+    if not board.legal_jumps(start):
+        raise GameError(f"{board.name}: no jump is possible from the start, so its games show no move to learn "
+                        "from (give a board with a peg that can jump)")
     rng = random.Random(seed)
     out = []
     for _ in range(games):

@@ -92,6 +92,22 @@ def test_bad_rules_and_options_exit_2(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "not valid JSON" in err and "missing.json: no such file" in err and "--solver learned only" in err
 
 
+@pytest.mark.parametrize("argv, words", [
+    (["--seeds", "3", "--games", "1"], "--seeds goes with --curve"),
+    (["--queries", "5", "--games", "1"], "--queries goes with --active"),
+    (["--curve", "curve.png", "--out", "rules.json"], "no --out"),
+    (["--curve", "curve.png", "--json", "--model", "mlp"], "no --json, --model"),
+])
+def test_an_option_the_learner_would_ignore_is_refused(argv: list[str], words: str, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["learn", *argv]) == 2
+    err = capsys.readouterr().err
+    assert words in err and len(err.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_learning_curve_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "curve.png"
     assert main(["learn", "--curve", str(out), "--seeds", "1", "--games", "1"]) == 0
@@ -120,6 +136,24 @@ def test_learn_time_limit_stops_the_physics_learner(monkeypatch: pytest.MonkeyPa
     assert "learning stopped (timeout): nothing learned" in capsys.readouterr().err
     assert main(["learn", "--model", "tree", "--physics", "classic"]) == 2
     assert "--physics go with the physics learner" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["--games", "1"], ["--model", "tree", "--games", "3"]])
+def test_json_of_a_learning_the_limit_stopped_is_one_object(argv: list[str], monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    real_create = SolveContext.create
+
+    def create_expired(**kw: object) -> SolveContext:
+        clock = ManualClock(100.0)
+        ctx = real_create(time_limit=1.0, clock=clock, solver="learn")
+        clock.advance(2.0)
+        return ctx
+
+    monkeypatch.setattr(SolveContext, "create", staticmethod(create_expired))
+    assert main(["learn", *argv, "--json", "--time-limit", "5"]) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == {"status": "stopped", "stop_reason": "timeout"}
+    assert "nothing learned" in captured.err
 
 
 @pytest.mark.parametrize("argv", [["--model", "tree", "--games", "3"], ["--positions-only", "--games", "1"],

@@ -5,7 +5,8 @@
 ``--time-limit S`` it stops after S seconds: ``G`` counts the games finished and ``"stopped": "time limit"``
 marks the early stop);
 ``mines solve BOARDFILE --json`` prints the proved cells and every unknown cell's exact probability
-for a board in the text form of :func:`game.core.puzzles.mines.parse_view`.  Bad arguments exit with code 2 and
+for a board in the text form of :func:`game.core.puzzles.mines.parse_view` (``{"status": "stopped", ...}``, exit
+1, when the time limit came first).  Bad arguments exit with code 2 and
 one message.  The work is done in :mod:`game.cli.puzzles.mines.run`, loaded only when a command runs.
 """
 

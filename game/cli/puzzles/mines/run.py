@@ -40,7 +40,7 @@ def solve(args: argparse.Namespace) -> int:
     except FileNotFoundError:
         raise GameError(f"{args.board}: no such file") from None
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # a byte order mark, as some editors write, is not the header
     except UnicodeDecodeError:
         raise GameError(f"{args.board}: not UTF-8 text") from None
     try:
@@ -50,9 +50,11 @@ def solve(args: argparse.Namespace) -> int:
     with command_context(args.time_limit, solver="mines") as ctx:
         try:
             advice = facade.mines_advise(view, ctx)
-        except facade.SolveStopped:
+        except facade.SolveStopped as stop:
             print(f"{args.board}: stopped after {args.time_limit:g} s (the frontier is too large to count exactly)",
                   file=sys.stderr)
+            if args.json:  # still one JSON object for a script to read
+                print(json.dumps({"status": "stopped", "stop_reason": stop.reason.value}))
             return 1
     analysis, moves = advice.analysis, advice.moves
     if analysis.status != facade.MinesAnalysisStatus.OK:

@@ -14,6 +14,9 @@ import argparse
 from game.cli.args import Subparsers, int_arg, output_file_arg, path_arg, time_limit_arg, usage_handler
 from game.core.puzzles import SidePuzzle
 
+#: Random games ``pegs learn`` plays unless ``--games`` says otherwise.
+LEARN_GAMES = 20
+
 
 def _run(args: argparse.Namespace) -> int:
     """Run ``pegs solve``, ``hint``, ``table`` or ``learn`` (:mod:`game.cli.puzzles.pegs.run`)."""
@@ -59,9 +62,10 @@ def register(sub: Subparsers, puzzle: SidePuzzle) -> None:
     p = psub.add_parser("learn", help="learn the move rule from example games and verify it")
     p.add_argument("games_file", nargs="?", type=path_arg, default=None,
                    help="boards separated by blank lines, games by ---; default: random games")
-    p.add_argument("--board", type=path_arg, default="english", help="board of the random games")
-    p.add_argument("--games", type=int_arg(1, 10_000), default=20, help="random games (default 20)")
-    p.add_argument("--seed", type=int_arg(0, 2**31), default=0, help="seed of the random games")
+    p.add_argument("--board", type=path_arg, default=None, help="board of the random games (default english)")
+    p.add_argument("--games", type=int_arg(1, 10_000), default=None,
+                   help=f"random games (default {LEARN_GAMES})")
+    p.add_argument("--seed", type=int_arg(0, 2**31), default=None, help="seed of the random games (default 0)")
     p.add_argument("--time-limit", type=time_limit_arg, default=None, metavar="S",
                    help="give up after S seconds (default: none)")
     p.set_defaults(handler=_run)
@@ -74,4 +78,4 @@ def register(sub: Subparsers, puzzle: SidePuzzle) -> None:
     p.set_defaults(handler=_play)
 
 
-__all__ = ["register"]
+__all__ = ["LEARN_GAMES", "register"]

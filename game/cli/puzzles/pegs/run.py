@@ -10,6 +10,7 @@ import sys
 from ai import facade
 from game.cli.args import Handler
 from game.cli.context import command_context
+from game.cli.puzzles.pegs import LEARN_GAMES
 from game.core.errors import GameError
 from game.core.puzzles.pegs import Board
 from game.core.puzzles.pegs_boards import MAX_FILE_BYTES, load_board
@@ -95,6 +96,8 @@ def _learn_and_verify(args: argparse.Namespace, ctx: facade.SolveContext) -> tup
     """The games (read from the file, or played at random), the rule learned from them and its check: the
     answer's JSON object, and whether the learned rule agrees with the reference rule."""
     if args.games_file:
+        if args.board is not None or args.games is not None or args.seed is not None:
+            raise GameError(f"{args.games_file} brings its own board and games: no --board, --games or --seed")
         try:
             raw = read_regular_bytes(args.games_file, MAX_FILE_BYTES * 64)
         except FileNotFoundError:
@@ -105,8 +108,8 @@ def _learn_and_verify(args: argparse.Namespace, ctx: facade.SolveContext) -> tup
             raise GameError(f"{args.games_file} is not UTF-8 text (byte {exc.start})") from None
         board, games = facade.pegs_parse_games(text, path=args.games_file)
     else:
-        board, start = load_board(args.board)
-        games = facade.pegs_random_games(board, start, games=args.games, seed=args.seed, ctx=ctx)
+        board, start = load_board(args.board or "english")
+        games = facade.pegs_random_games(board, start, games=args.games or LEARN_GAMES, seed=args.seed or 0, ctx=ctx)
     rule = facade.pegs_learn(board, games, ctx)
     report = facade.pegs_verify(board, rule, ctx)
     return {"rule": rule.to_json(), "verification": report.to_json()}, report.agrees

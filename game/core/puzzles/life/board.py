@@ -118,13 +118,14 @@ def parse_board_text(text: str, path: str = "<text>") -> BoardFile:
 
 
 def read_board_file(path: Path | str) -> BoardFile:
-    """Read and parse a board file through the bounded loader (:func:`game.core.storage.read_regular_bytes`)."""
+    """Read and parse a board file (UTF-8, with or without a byte order mark) through the bounded loader
+    (:func:`game.core.storage.read_regular_bytes`)."""
     try:
         data = read_regular_bytes(path, MAX_FILE_BYTES)
     except FileNotFoundError:
         raise GameError(f"{path}: no such file") from None
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a byte order mark, as some editors write, is no cell
     except UnicodeDecodeError as exc:
         raise LevelFormatError(str(path), data[: exc.start].count(b"\n") + 1, 1, "not UTF-8 text") from None
     return parse_board_text(text, str(path))

@@ -6,7 +6,7 @@ import pytest
 
 from ai.puzzles.pegs.learn import learn, parse_games, pattern_of, random_games, verify
 from game.core.errors import GameError
-from game.core.puzzles.pegs_boards import english, french
+from game.core.puzzles.pegs_boards import english, french, parse_board
 
 
 def test_random_games_teach_the_four_jumps() -> None:
@@ -51,3 +51,10 @@ def test_bad_game_files(text: str) -> None:
     with pytest.raises(GameError):
         board, games = parse_games(text, path="g.txt")
         learn(board, games)
+
+
+@pytest.mark.parametrize("text", ["ooo", "o", "o.", "ooo\nooo"])
+def test_random_games_from_a_start_without_a_jump_are_refused(text: str) -> None:
+    board, start = parse_board(text, name="stuck")
+    with pytest.raises(GameError, match="no jump is possible from the start"):
+        random_games(board, start, games=3, seed=0)

@@ -80,6 +80,14 @@ def test_bad_input_exits_2_with_one_message(capsys: pytest.CaptureFixture[str], 
         assert len(lines) == 1
 
 
+def test_a_byte_order_mark_is_no_cell(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "bom.txt"
+    path.write_bytes("steps: 1\n.....\n..#..\n..#..\n..#..\n.....\n".encode("utf-8-sig"))
+    code, out, err = run(capsys, "life", "step", str(path), "--json")
+    assert code == 0, err
+    assert json.loads(out)["board"] == [".....", ".....", ".###.", ".....", "....."]
+
+
 def test_missing_file_and_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _, err = run(capsys, "life", "reverse", str(tmp_path / "nope.txt"), "--steps", "1")
     assert code == 2 and "no such file" in err and len(err.strip().splitlines()) == 1

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from ai import facade
 from ai.puzzles.mines.policy import first_click
 from game.cli.main import main
 from game.core.puzzles.mines import FirstClick
@@ -72,6 +73,13 @@ def test_solve_gives_the_chance_to_win_of_an_endgame_guess(tmp_path: Path, capsy
     assert "best chance to win 0.500" in capsys.readouterr().out
 
 
+def test_solve_reads_a_board_after_a_byte_order_mark(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = tmp_path / "b.txt"
+    board.write_bytes("mines 1\n.1\n.1\n11\n".encode("utf-8-sig"))
+    assert main(["mines", "solve", str(board), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["mined"] == [[1, 0]]
+
+
 @pytest.mark.parametrize("content, words", [
     (None, "no such file"), ("mines 1\n1x\n", "column 2"), ("mines 0\n1.\n", "no arrangement"),
     (b"\xff\xfe", "UTF-8"),
@@ -91,6 +99,20 @@ def test_solve_bad_files(tmp_path: Path, content: str | bytes | None, words: str
 def test_solve_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["mines", "solve", str(tmp_path)]) == 2
     assert "folder" in capsys.readouterr().err
+
+
+def test_solve_json_stopped_by_the_time_limit_is_still_one_object(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    def stopped(*_: object) -> None:
+        raise facade.SolveStopped(facade.StopReason.TIMEOUT)
+
+    monkeypatch.setattr(facade, "mines_advise", stopped)
+    board = tmp_path / "b.txt"
+    board.write_text("mines 1\n..\n11\n")
+    assert main(["mines", "solve", str(board), "--json", "--time-limit", "5"]) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == {"status": "stopped", "stop_reason": "timeout"}
+    assert "stopped after 5 s" in captured.err
 
 
 def test_mines_bench_stops_at_its_time_limit(capsys: pytest.CaptureFixture[str]) -> None:

@@ -64,6 +64,9 @@ def test_learn_random_games(capsys: pytest.CaptureFixture[str]) -> None:
     (["pegs", "solve", "english", "--ip", "sometimes"], "invalid choice"),
     (["pegs", "learn", "--games", "0"], "--games"),
     (["pegs", "learn", "BAD"], "no example move"),
+    (["pegs", "learn", "--board", "STUCK"], "no jump is possible from the start"),
+    (["pegs", "learn", "BAD", "--board", "french"], "brings its own board and games"),
+    (["pegs", "learn", "BAD", "--seed", "3"], "brings its own board and games"),
     (["pegs", "solve", "CENTRELESS"], "no centre"),
     (["pegs"], "PEGS_COMMAND"),
     (["pegs", "solve", "EMPTY"], "the board is empty"),
@@ -81,8 +84,10 @@ def test_bad_input_gets_exit_2_and_a_message(argv: list[str], needle: str, tmp_p
     empty.write_text("\n\n", encoding="utf-8")
     binary = tmp_path / "binary.txt"
     binary.write_bytes(b"oo\xff.\n")
+    stuck = tmp_path / "stuck.txt"
+    stuck.write_text("ooo\n", encoding="utf-8")
     names = {"BAD": str(bad), "DIR": str(tmp_path), "CENTRELESS": str(centreless), "EMPTY": str(empty),
-             "BINARY": str(binary)}
+             "BINARY": str(binary), "STUCK": str(stuck)}
     argv = [names.get(a, a) for a in argv]
     if argv[-1] == str(bad) and argv[1] == "learn":
         bad.write_text("ooo\n", encoding="utf-8")
