@@ -54,6 +54,19 @@ def test_bench_bad_arguments(args: list[str], capsys: pytest.CaptureFixture[str]
     assert len([line for line in captured.err.splitlines() if "error" in line]) == 1
 
 
+def test_bench_opening_refuses_more_mines_than_fit_beside_the_opened_area(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["mines", "bench", "--size", "9x9", "--mines", "73", "--rules", "opening", "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.strip() == (
+        "error: --rules opening keeps the first click (2, 2) and its 8 neighbours free of mines: a 9x9 board takes "
+        "at most 72 mines, got 73 (or --rules safe)")
+    assert main(["mines", "bench", "--size", "9x9", "--mines", "72", "--rules", "opening", "--games", "2",
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)  # the opening shows every safe cell: won at once
+    assert (out["games"], out["wins"], out["rules"]) == (2, 2, "opening")
+    assert main(["mines", "bench", "--size", "9x9", "--mines", "73", "--games", "2", "--json"]) == 0  # safe: fits
+
+
 def test_solve_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     board = tmp_path / "b.txt"
     board.write_text("mines 1\n.1\n.1\n11\n")
