@@ -34,7 +34,8 @@ class TextPrompt(Scene):
     """A text entry over the scene below: Enter accepts, Esc cancels.
 
     The text has a cursor (Left/Right, Home/End; typing and Ctrl+V insert there, Backspace and Delete
-    delete around it: :class:`~game.app.text_field.TextField`).  ``lines`` > 1 shows a field that
+    delete around it: :class:`~game.app.text_field.TextField`).  The initial text starts selected, as
+    Ctrl+A selects it all: the first character typed replaces it, Backspace erases it.  ``lines`` > 1 shows a field that
     many lines high, the text wrapped in it (for long entries such as a physics' JSON).  ``preview`` gives
     a line shown under the field, computed from the text, wrapped to the box (up to :data:`PREVIEW_LINES`).
     ``check`` (optional) judges the text on Enter: a message keeps the prompt open and is shown in red
@@ -49,7 +50,7 @@ class TextPrompt(Scene):
                  lines: int = 1, check: Callable[[str], str | None] | None = None) -> None:
         super().__init__(app)
         self.title, self.label = title, label
-        self.field = TextField(initial, max_len=max_len)
+        self.field = TextField(initial, max_len=max_len, selected=True)
         self.on_done, self.note, self.max_len = on_done, note, max_len
         self.preview = preview  #: a line shown under the field, computed from the text
         self.lines = max(1, lines)
@@ -64,11 +65,10 @@ class TextPrompt(Scene):
 
     @text.setter
     def text(self, value: str) -> None:
-        self.field.text = value[: self.max_len]
-        self.field.cursor = len(self.field.text)
+        self.field.set(value)
 
     def handle_event(self, action: Action) -> None:
-        """Typed characters, the cursor keys, Backspace, Delete, Ctrl+V, Enter, Esc."""
+        """Typed characters, the cursor keys, Backspace, Delete, Ctrl+A, Ctrl+V, Enter, Esc."""
         k = action.kind
         before = self.text
         if k == Act.TEXT:
