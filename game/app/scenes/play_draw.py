@@ -187,6 +187,10 @@ def draw_watched_result(scene: PlayView, surface: pygame.Surface) -> None:
 
 
 def draw_result(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -> None:
+    """The win/lose panel; none under a menu or dialog (the pause menu would hide its middle, its words,
+    and leave an empty frame around it)."""
+    if scene.app.top is not scene:
+        return
     if scene.watching:
         draw_watched_result(scene, surface)
         return
