@@ -8,7 +8,9 @@ import pygame
 from game.app import hud
 from game.app.app import App
 from game.core.catalog import pack_entries
-from game.app.scenes.pause import PauseScene
+from game.core.level import Level
+from game.app.scenes.menu import MenuScene
+from game.app.scenes.pause import PauseChoice, PauseScene
 from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
 from tests.conftest import ORIGINAL_INDEX
 from tests.game.app.conftest import press
@@ -42,3 +44,22 @@ def test_the_pause_menu_over_a_lost_run_hides_the_result_panel_whole(app: App) -
     again = pygame.Surface(size)
     scene.draw(again)
     assert red_pixels(again, rows) == red_pixels(played, rows)
+
+
+def test_back_to_endless_reads_as_the_mode_is_named(app: App) -> None:
+    app.push(MenuScene(app))
+    level = Level.from_rows(["> ..T", "XX.XX"], frames=9, budget=1)
+    for back_label, entry in (("endless", "Back to Endless"), ("editor", "Back to editor"),
+                              ("levels", "Level select")):
+        scene = app.push(PlayScene(app, level, key=None, title="Gap", back_label=back_label))
+        app.run_frames(1)
+        for _ in range(3):  # the first Esc may close the level's title card
+            press(app, pygame.K_ESCAPE)
+            if isinstance(app.top, PauseScene):
+                break
+        pause = app.top
+        assert isinstance(pause, PauseScene)
+        assert pause.label(PauseChoice.LEVELS) == entry
+        press(app, pygame.K_ESCAPE)
+        assert app.top is scene
+        app.pop()
