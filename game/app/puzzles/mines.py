@@ -40,8 +40,8 @@ from game.app.puzzles.mines_help import MINES_HELP
 from game.app.input import Act, Action
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
 from game.app.puzzles.mines_view import (
-    ENDGAME_LEGEND, ODDS_LEGEND, RULE, BoardPainter, MinesLayout, band_lines, compute_layout, draw_band, draw_header,
-    guess_text, percent,
+    ENDGAME_LEGEND, ODDS_LEGEND, RULE, BoardPainter, MinesLayout, band_lines, board_title, compute_layout, draw_band,
+    draw_header, guess_text, percent,
 )
 
 #: Seconds between two assistant steps when it plays by itself.
@@ -347,10 +347,9 @@ class MinesScene(Scene):
         return None
 
     def title(self) -> str:
-        """The top bar's title: the board and the mines not flagged yet."""
-        w, h, m = self.board.width, self.board.height, self.board.mines
+        """The top bar's title: the board, then the mines not flagged yet, or how and when the game ended."""
         name = self.difficulty.value.capitalize() if self.difficulty is not None else "Custom"
-        return f"Minesweeper: {name} {w}x{h}, {m} mines ({m - len(self.board.flags)} unflagged)"
+        return board_title(name, self.board, format_time(self.elapsed()))
 
     def records_line(self) -> str:
         """The board size's records, for the top bar."""
@@ -359,10 +358,11 @@ class MinesScene(Scene):
         return f"This board: {best}, {record.wins} won, {record.losses} lost"
 
     def legend(self) -> str:
-        """What the band under the board explains: the odds when they are shown, else the first-click rule."""
+        """What the band under the board explains: the odds when they are shown, else the first-click rule
+        (nothing once the game is over)."""
         shown = self.show_assistant and self._playing() and self.analysed_view == self.board.view()
         if not shown:
-            return RULE
+            return "" if self.board.status in (MinesStatus.WON, MinesStatus.LOST) else RULE
         win = self.moves.win if self.moves is not None and self.moves.kind == MoveKind.GUESS else None
         return ODDS_LEGEND if win is None else f"{ODDS_LEGEND} {ENDGAME_LEGEND.format(percent(win))}"
 

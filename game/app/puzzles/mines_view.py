@@ -127,6 +127,24 @@ def guess_text(who: str, p: Pos, chance: Fraction, mine: bool, win: Fraction | N
     return f"{who} had to guess: it opened {where(p)} at {percent(chance)} mine chance, and it was safe.{end}"
 
 
+def board_title(name: str, board: MinesBoard, took: str) -> str:
+    """The top bar's title for a board of difficulty ``name``: its size and mines, then the mines not
+    flagged yet while it is played, or the outcome and the time (``took``) once it is over.
+
+    >>> board = MinesBoard.with_mines(5, 5, {(4, 4)})
+    >>> board_title("Custom", board, "0.0 s")
+    'Minesweeper: Custom 5x5, 1 mine (1 unflagged)'
+    >>> _ = board.reveal(0, 0); board_title("Custom", board, "7.2 s")
+    'Minesweeper: Custom 5x5, 1 mine: won in 7.2 s'
+    """
+    head = f"Minesweeper: {name} {board.width}x{board.height}, {hud.plural(board.mines, 'mine')}"
+    if board.status == MinesStatus.WON:
+        return f"{head}: won in {took}"
+    if board.status == MinesStatus.LOST:
+        return f"{head}: lost after {took}"
+    return f"{head} ({board.mines - len(board.flags)} unflagged)"
+
+
 def band_lines(message: str, legend: str, width: int) -> list[tuple[str, tuple[int, int, int]]]:
     """The lines of the band: the message (white), then the legend (muted) when it fits whole."""
     room = width - 40
@@ -221,6 +239,6 @@ def draw_odds(surface: pygame.Surface, rect: pygame.Rect, chance: Fraction, best
         pygame.draw.rect(surface, hud.GOLD, rect.inflate(-2, -2), 2)
 
 
-__all__ = ["BAND_LINES", "BAND_SIZE", "BoardPainter", "MinesLayout", "NUMBER_COLOURS", "ODDS_LEGEND", "RULE", "band_lines",
+__all__ = ["BAND_LINES", "BAND_SIZE", "BoardPainter", "MinesLayout", "NUMBER_COLOURS", "ODDS_LEGEND", "RULE", "band_lines", "board_title",
            "compute_layout", "draw_band", "draw_board", "draw_header", "draw_odds", "number_size", "odds_size",
            "percent"]

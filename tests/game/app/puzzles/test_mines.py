@@ -233,6 +233,27 @@ def test_the_rule_is_stated_under_the_board_and_the_legend_follows_the_overlay(a
     assert [line for line, _ in scene.band(1280)] == [ODDS_LEGEND]
 
 
+def test_a_finished_game_states_its_outcome_and_time_and_drops_the_first_click_rule(app: App) -> None:
+    scene = on(app)
+    scene.set_board(corner_board())
+    click_cell(scene, (3, 3))
+    app.run_frames(59)
+    assert scene.title().endswith("(1 unflagged)") and [line for line, _ in scene.band(1280)] == [RULE]
+    click_cell(scene, (0, 0))  # every safe cell opens: won
+    assert scene.board.status == MinesStatus.WON
+    assert scene.title() == "Minesweeper: Beginner 5x5, 1 mine: won in 1.0 s"
+    assert RULE not in [line for line, _ in scene.band(1280)]
+    app.run_frames(60)
+    assert scene.title().endswith("won in 1.0 s"), "the time stays that of the win"
+    press(app, pygame.K_r, unicode="r")
+    scene.set_board(corner_board())
+    click_cell(scene, (3, 3))
+    click_cell(scene, (4, 4))  # the mine
+    assert scene.board.status == MinesStatus.LOST
+    assert scene.title() == "Minesweeper: Beginner 5x5, 1 mine: lost after 0.0 s"
+    assert RULE not in [line for line, _ in scene.band(1280)]
+
+
 # ---- the layout -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("difficulty", list(Difficulty))
 @pytest.mark.parametrize("size", [(800, 500), (1280, 800)])
@@ -253,6 +274,8 @@ def test_the_top_bar_fits_at_800x500(small_app: App, difficulty: Difficulty) -> 
     scene = on(small_app, difficulty)
     timer = hud.text("Time 59:59.9", 28).get_width()
     assert hud.text(scene.title(), 24).get_width() <= 800 - 16 - 16 - timer - 40
+    finished = scene.title().split(" (")[0] + ": lost after 59:59.9"  # the title once the game is over
+    assert hud.text(finished, 24).get_width() <= 800 - 16 - 16 - timer - 40
     assert hud.text(scene.records_line().replace("no best time yet", "best time 59:59.9") + ", 999 won, 999 lost",
                     BAND_SIZE).get_width() <= 800 - 32
 
