@@ -9,7 +9,7 @@ import pygame
 import pytest
 
 from game.app.app import App
-from game.app.scenes.dialogs import TextPrompt
+from game.app.scenes.dialogs import OpenPrompt, TextPrompt
 from game.app.scenes.editor import EditorScene
 from game.app.scenes.menu import MenuScene
 from game.app.text_field import SELECTION
@@ -93,3 +93,20 @@ def test_the_selected_text_is_shaded(app: App) -> None:
     assert shaded()
     press(app, pygame.K_END)
     assert not shaded()
+
+
+def test_ctrl_a_in_the_open_lists_search_lets_the_next_key_replace_it(app: App) -> None:
+    app.push(MenuScene(app))
+    app.push(EditorScene(app, EditorModel.new(6, 8)))
+    press(app, pygame.K_o, mod=CTRL)
+    prompt = app.top
+    assert isinstance(prompt, OpenPrompt)
+    type_text(app, "qqqq")
+    assert prompt.query == "qqqq" and prompt.entries == []
+    press(app, pygame.K_a, mod=CTRL)
+    assert prompt.query == "qqqq", "selected, not changed"
+    type_text(app, "o")
+    assert prompt.query == "o" and prompt.entries
+    press(app, pygame.K_a, mod=CTRL)
+    press(app, pygame.K_BACKSPACE)
+    assert prompt.query == "" and len(prompt.entries) == len(prompt.every_level)
