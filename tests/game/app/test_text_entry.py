@@ -12,6 +12,7 @@ from game.app.app import App
 from game.app.scenes.dialogs import OpenPrompt, TextPrompt
 from game.app.scenes.editor import EditorScene
 from game.app.scenes.menu import MenuScene
+from game.app.scenes.share import PasteCodeScene
 from game.app.text_field import SELECTION
 from game.core.editor_model import EditorModel
 from game.core.storage import user_levels_dir
@@ -110,3 +111,16 @@ def test_ctrl_a_in_the_open_lists_search_lets_the_next_key_replace_it(app: App) 
     press(app, pygame.K_a, mod=CTRL)
     press(app, pygame.K_BACKSPACE)
     assert prompt.query == "" and len(prompt.entries) == len(prompt.every_level)
+
+
+def test_ctrl_a_in_the_code_box_lets_a_paste_replace_the_code(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    paste = app.push(PasteCodeScene(app))
+    assert isinstance(paste, PasteCodeScene)
+    type_text(app, "LBbad")
+    monkeypatch.setattr("game.app.scenes.share.paste_from_clipboard", lambda: "LBgood")
+    press(app, pygame.K_a, mod=CTRL)
+    press(app, pygame.K_v, mod=CTRL)
+    assert paste.typed == "LBgood", "the paste replaced the selected code"
+    press(app, pygame.K_a, mod=CTRL)
+    press(app, pygame.K_BACKSPACE)
+    assert paste.typed == ""
