@@ -71,6 +71,7 @@ class Act(str, enum.Enum):
     OPEN = "open"                  #: Ctrl+O
     COPY = "copy"                  #: Ctrl+C
     PASTE = "paste"                #: Ctrl+V
+    SELECT_ALL = "select_all"      #: Ctrl+A (text entry; sent besides what A does)
     TEXT = "text"                  #: any printable character typed (text = the character)
 
 
@@ -254,6 +255,8 @@ def _key_actions(event: pygame.event.Event) -> list[Action]:
         act = KEY_BINDINGS.get(key)
     if act is not None:
         out.append(Action(act, key=key, mod=mod, text=text))
+    if ctrl and key == pygame.K_a:
+        out.append(Action(Act.SELECT_ALL, key=key, mod=mod))
     if not ctrl and key in _DIGITS:
         out.append(Action(Act.TOOL, value=_DIGITS[key], key=key, mod=mod, text=text))
     if not ctrl and text and text.isprintable():

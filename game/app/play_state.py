@@ -19,6 +19,8 @@ class AppView(Protocol):
 
     @property
     def settings(self) -> Settings: ...
+    @property
+    def top(self) -> object: ...
 
 
 class PlayView(Protocol):

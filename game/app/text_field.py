@@ -1,7 +1,9 @@
 """An editable line of text with a cursor, and its drawing over one or several wrapped lines.
 
 :class:`TextField` holds the text and the cursor (Left/Right, Home/End, typing and pasting insert at the
-cursor, Backspace deletes before it, Delete after it); :func:`wrap_chars` breaks a text that may have no
+cursor, Backspace deletes before it, Delete after it) and whether the whole text is selected (a default
+text the player has not typed, or after Ctrl+A: typing or pasting replaces it, Backspace or Delete
+erases it, a cursor key ends the selection); :func:`wrap_chars` breaks a text that may have no
 spaces (JSON, a level code) into lines that fit a width, and :func:`draw_field` draws the lines that hold
 the cursor, with the caret where it is.
 
@@ -10,6 +12,11 @@ the cursor, with the caret where it is.
 (True, None, 'classic', 6)
 >>> f.handle(Act.FIRST_FRAME), f.handle(Act.DELETE), f.text, f.cursor
 (True, True, 'lassic', 0)
+>>> g = TextField("Untitled", selected=True)
+>>> g.insert("W"), g.text, g.cursor, g.selected
+(None, 'W', 1, False)
+>>> g.handle(Act.SELECT_ALL), g.handle(Act.CLEAR), g.text
+(True, True, '')
 """
 
 from __future__ import annotations
@@ -19,18 +26,31 @@ import pygame
 from game.app import hud
 from game.app.input import Act
 
-#: Field background and caret colours.
+#: Field background, caret and selection colours.
 FIELD_FILL = (10, 8, 20)
 CARET = (250, 210, 90)
+SELECTION = (70, 80, 150)
 
 
 class TextField:
-    """``text`` with a ``cursor`` (an index from 0 to ``len(text)``), at most ``max_len`` characters."""
+    """``text`` with a ``cursor`` (an index from 0 to ``len(text)``), at most ``max_len`` characters;
+    ``selected``: the whole text is selected (the next edit replaces it)."""
 
-    def __init__(self, text: str, *, max_len: int = 60) -> None:
+    def __init__(self, text: str, *, max_len: int = 60, selected: bool = False) -> None:
         self.max_len = max_len
         self.text = text[:max_len]
         self.cursor = len(self.text)
+        self.selected = selected and bool(self.text)
+
+    def set(self, text: str) -> None:
+        """Replace the text (cut to ``max_len``), the cursor after it, nothing selected."""
+        self.text, self.selected = text[: self.max_len], False
+        self.cursor = len(self.text)
+
+    def _drop_selection(self) -> None:
+        """Erase the selected text, if any."""
+        if self.selected:
+            self.set("")
 
     def at(self) -> int:
         """The cursor, kept within the text (the text may have been set directly)."""
@@ -38,14 +58,27 @@ class TextField:
         return self.cursor
 
     def insert(self, s: str) -> None:
-        """Insert ``s`` at the cursor (what fits under ``max_len``) and move the cursor after it."""
+        """Insert ``s`` at the cursor (what fits under ``max_len``; in place of the selection, if any) and
+        move the cursor after it."""
+        if s:
+            self._drop_selection()
         at = self.at()
         s = s[: max(0, self.max_len - len(self.text))]
         self.text = self.text[:at] + s + self.text[at:]
         self.cursor = at + len(s)
 
     def handle(self, kind: Act) -> bool:
-        """Move the cursor or delete a character for ``kind``; False when ``kind`` is no editing key."""
+        """Move the cursor, delete a character or the selection, or select all (Ctrl+A) for ``kind``;
+        False when ``kind`` is no editing key."""
+        if kind == Act.SELECT_ALL:
+            self.selected, self.cursor = bool(self.text), len(self.text)
+            return True
+        if self.selected and kind in (Act.CLEAR, Act.DELETE):
+            self._drop_selection()
+            return True
+        if self.selected and kind in (Act.LEFT, Act.RIGHT):  # the cursor goes to that end of the selection
+            self.selected, self.cursor = False, 0 if kind == Act.LEFT else len(self.text)
+            return True
         at = self.at()
         if kind == Act.LEFT:
             self.cursor = max(0, at - 1)
@@ -62,6 +95,7 @@ class TextField:
             self.text = self.text[:at] + self.text[at + 1:]
         else:
             return False
+        self.selected = False
         return True
 
 
@@ -94,7 +128,8 @@ def wrap_chars(text: str, size: int, width: int) -> list[int]:
 def draw_field(surface: pygame.Surface, field: TextField, rect: pygame.Rect, size: int, *, lines: int,
                caret_on: bool) -> None:
     """``field`` in ``rect``: its text wrapped to the rect, the ``lines`` lines around the cursor shown, a
-    caret at the cursor (when ``caret_on``), and "more above/below" marks when some lines are hidden."""
+    caret at the cursor (when ``caret_on``), the selection shaded, and "more above/below" marks when some
+    lines are hidden."""
     pygame.draw.rect(surface, FIELD_FILL, rect, border_radius=6)
     pygame.draw.rect(surface, hud.PANEL_EDGE, rect, 2, border_radius=6)
     inner = rect.width - 24
@@ -107,6 +142,10 @@ def draw_field(surface: pygame.Surface, field: TextField, rect: pygame.Rect, siz
     for k in range(first, min(len(starts), first + lines)):
         end = starts[k + 1] if k + 1 < len(starts) else len(text)
         y = top + (k - first) * line_h
+        if field.selected:
+            shown = hud.text(text[starts[k]:end], size, shadow=False)
+            pygame.draw.rect(surface, SELECTION, (rect.left + 10, y - 2, shown.get_width() + 4, shown.get_height() + 4),
+                             border_radius=3)
         hud.blit_text(surface, text[starts[k]:end], (rect.left + 12, y), size, hud.WHITE)
         if k == row and caret_on:
             x = rect.left + 12 + hud.text(text[starts[k]:at], size, shadow=False).get_width()

@@ -40,8 +40,8 @@ from game.app.puzzles.mines_help import MINES_HELP
 from game.app.input import Act, Action
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
 from game.app.puzzles.mines_view import (
-    ENDGAME_LEGEND, ODDS_LEGEND, RULE, BoardPainter, MinesLayout, band_lines, compute_layout, draw_band, draw_header,
-    guess_text, percent,
+    RULE, BoardPainter, MinesLayout, band_lines, board_title, compute_layout, cursor_odds, draw_band, draw_header,
+    guess_text, odds_legend,
 )
 
 #: Seconds between two assistant steps when it plays by itself.
@@ -347,10 +347,9 @@ class MinesScene(Scene):
         return None
 
     def title(self) -> str:
-        """The top bar's title: the board and the mines not flagged yet."""
-        w, h, m = self.board.width, self.board.height, self.board.mines
+        """The top bar's title: the board, then the mines not flagged yet, or how and when the game ended."""
         name = self.difficulty.value.capitalize() if self.difficulty is not None else "Custom"
-        return f"Minesweeper: {name} {w}x{h}, {m} mines ({m - len(self.board.flags)} unflagged)"
+        return board_title(name, self.board, format_time(self.elapsed()))
 
     def records_line(self) -> str:
         """The board size's records, for the top bar."""
@@ -359,21 +358,29 @@ class MinesScene(Scene):
         return f"This board: {best}, {record.wins} won, {record.losses} lost"
 
     def legend(self) -> str:
-        """What the band under the board explains: the odds when they are shown, else the first-click rule."""
-        shown = self.show_assistant and self._playing() and self.analysed_view == self.board.view()
-        if not shown:
-            return RULE
+        """What the band under the board explains: the odds when they are shown, else the first-click rule
+        (nothing once the game is over)."""
+        if self.shown_analysis() is None:
+            return "" if self.board.status in (MinesStatus.WON, MinesStatus.LOST) else RULE
         win = self.moves.win if self.moves is not None and self.moves.kind == MoveKind.GUESS else None
-        return ODDS_LEGEND if win is None else f"{ODDS_LEGEND} {ENDGAME_LEGEND.format(percent(win))}"
+        return odds_legend(self.layout(self.app.screen.get_size()).cell, win)
 
     def status(self) -> str:
         """The message of the band under the board."""
         return self.message or ("The assistant is thinking..." if self._job is not None and self._want_analysis()
                                 else "")
 
+    def shown_analysis(self) -> MinesAnalysis | None:
+        """The analysis the overlay shows now (None: no overlay, or none of this board yet)."""
+        current = self.show_assistant and self._playing() and self.analysed_view == self.board.view()
+        return self.analysis if current else None
+
     def band(self, width: int) -> list[tuple[str, tuple[int, int, int]]]:
-        """The lines of the band under the board in a window ``width`` wide."""
-        return band_lines(self.status(), self.legend(), width)
+        """The lines of the band under the board in a window ``width`` wide (the window's cells)."""
+        shown = self.shown_analysis()
+        cell = self.layout(self.app.screen.get_size()).cell
+        cursor = cursor_odds(cell, shown.probability if shown is not None else None, self.cursor)
+        return band_lines(self.status(), self.legend(), width, cursor)
 
     def draw(self, surface: pygame.Surface) -> None:
         """The top bar, the board with the assistant's odds, the message and legend, the key hints."""
@@ -381,11 +388,8 @@ class MinesScene(Scene):
         w, h = surface.get_size()
         draw_header(surface, self.title(), f"Time {format_time(self.elapsed())}", self.records_line())
         lay = self.layout((w, h))
-        view = self.board.view()
-        odds = best = None
-        if self.show_assistant and self._playing() and self.analysis is not None and self.analysed_view == view:
-            odds = self.analysis.probability
-            best = self.best_guess()
+        shown = self.shown_analysis()
+        odds, best = (shown.probability, self.best_guess()) if shown is not None else (None, None)
         self.painter.draw(surface, lay, self.board, odds, best)
         cr, cc = self.cursor
         pygame.draw.rect(surface, hud.WHITE, lay.cell_rect(cr, cc), 2)

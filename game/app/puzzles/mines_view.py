@@ -5,7 +5,8 @@ board's records on its second), the board, a band of text under it (the latest m
 legend: the first-click rule, or what the assistant's colours and percentages mean) and the hint bar.
 The assistant's words for a cell and a guess (:func:`where`, :func:`guess_text`) are here too.
 The cell size follows the window, and the sizes of the numbers and percentages follow the cell (each
-the largest that fits), so a 30x16 board stays readable in an 800x500 window.
+the largest that fits); cells too small for readable percentages (a 30x16 board in an 800x500 window)
+show each chance as a shade, and the chance of the cell under the cursor in figures under the board.
 """
 
 from __future__ import annotations
@@ -28,14 +29,18 @@ BAND_SIZE = 20
 BAND_LINES = 3
 #: Largest cell, in pixels.
 MAX_CELL = 56
-#: Smallest text size the percentages are drawn at (below it the cells show only the colours).
-MIN_ODDS_SIZE = 16
-#: Text size the percentages reach before they grow with the cell (kept smaller than the numbers).
-READABLE_ODDS_SIZE = 20
+#: Smallest text size the percentages are drawn at (digits 11 px high).  Cells too small for it show
+#: each chance as a shade instead, and the chance of the cell under the cursor in figures under the board.
+MIN_ODDS_SIZE = 22
+#: The colour of a hidden cell, and the colour its shade goes to as its mine chance goes to 100%.
+HIDDEN = (96, 88, 130)
+LIKELY_MINE = (200, 60, 70)
 #: The rule of the first click, stated under the board.
 RULE = "Your first click always opens an area: no mine is in it or next to it."
 #: What the assistant's overlay means.
 ODDS_LEGEND = "Small numbers: each hidden cell's mine chance in %. Green: safe. Red: mine. Gold: best guess."
+#: What the overlay means when the cells are too small for the percentages.
+SHADE_LEGEND = "Redder: likelier a mine (the cursor's cell in %). Green: safe. Red: mine. Gold: best guess."
 
 
 @dataclass(frozen=True)
@@ -78,14 +83,44 @@ def number_size(cell: int) -> int:
 
 @functools.lru_cache(maxsize=64)
 def odds_size(cell: int) -> int:
-    """The text size of the percentages: the largest that fits the cell with a margin, at most
-    :data:`READABLE_ODDS_SIZE` or a little over half the cell (0: no readable size fits)."""
+    """The text size of the percentages: the largest that fits the cell with a margin, from
+    :data:`MIN_ODDS_SIZE` to a little over half the cell (0: the cell is too small for a readable size)."""
     size = 0
-    for candidate in range(10, max(READABLE_ODDS_SIZE, int(cell * 0.55)) + 1, 2):
+    for candidate in range(MIN_ODDS_SIZE, max(MIN_ODDS_SIZE, int(cell * 0.55)) + 1, 2):
         width, height = hud.font(candidate).size("88")
         if width <= cell - 5 and height <= cell * 0.75:
             size = candidate
-    return size if size >= MIN_ODDS_SIZE else 0
+    return size
+
+
+def shade(chance: Fraction) -> tuple[int, int, int]:
+    """A hidden cell's colour for its mine chance, when the cell is too small for the percentage: the
+    hidden colour at 0%, :data:`LIKELY_MINE` at 100%.
+
+    >>> shade(Fraction(0)), shade(Fraction(1))
+    ((96, 88, 130), (200, 60, 70))
+    """
+    red, green, blue = (round(a + (b - a) * float(chance)) for a, b in zip(HIDDEN, LIKELY_MINE))
+    return red, green, blue
+
+
+def odds_legend(cell: int, win: Fraction | None) -> str:
+    """What the overlay means on cells of ``cell`` pixels (the percentages or the shades); ``win``: the
+    chance to win of the gold guess, when the exact endgame search chose it."""
+    legend = ODDS_LEGEND if odds_size(cell) else SHADE_LEGEND
+    return legend if win is None else f"{legend} {ENDGAME_LEGEND.format(percent(win))}"
+
+
+def cursor_odds(cell: int, odds: dict[Pos, Fraction] | None, cursor: Pos) -> str:
+    """The mine chance of the cell under the cursor, in words, when the cells are too small for the
+    percentages and the overlay gives one for it ('' otherwise).
+
+    >>> cursor_odds(20, {(2, 3): Fraction(1, 4)}, (2, 3)), cursor_odds(40, {(2, 3): Fraction(1, 4)}, (2, 3))
+    ('Cursor (row 3, column 4): 25% mine chance.', '')
+    """
+    if odds is None or cursor not in odds or odds_size(cell):
+        return ""
+    return f"Cursor {where(cursor)}: {percent(odds[cursor])} mine chance."
 
 
 def percent(chance: Fraction) -> str:
@@ -127,10 +162,31 @@ def guess_text(who: str, p: Pos, chance: Fraction, mine: bool, win: Fraction | N
     return f"{who} had to guess: it opened {where(p)} at {percent(chance)} mine chance, and it was safe.{end}"
 
 
-def band_lines(message: str, legend: str, width: int) -> list[tuple[str, tuple[int, int, int]]]:
-    """The lines of the band: the message (white), then the legend (muted) when it fits whole."""
+def board_title(name: str, board: MinesBoard, took: str) -> str:
+    """The top bar's title for a board of difficulty ``name``: its size and mines, then the mines not
+    flagged yet while it is played, or the outcome and the time (``took``) once it is over.
+
+    >>> board = MinesBoard.with_mines(5, 5, {(4, 4)})
+    >>> board_title("Custom", board, "0.0 s")
+    'Minesweeper: Custom 5x5, 1 mine (1 unflagged)'
+    >>> _ = board.reveal(0, 0); board_title("Custom", board, "7.2 s")
+    'Minesweeper: Custom 5x5, 1 mine: won in 7.2 s'
+    """
+    head = f"Minesweeper: {name} {board.width}x{board.height}, {hud.plural(board.mines, 'mine')}"
+    if board.status == MinesStatus.WON:
+        return f"{head}: won in {took}"
+    if board.status == MinesStatus.LOST:
+        return f"{head}: lost after {took}"
+    return f"{head} ({board.mines - len(board.flags)} unflagged)"
+
+
+def band_lines(message: str, legend: str, width: int, cursor: str = "") -> list[tuple[str, tuple[int, int, int]]]:
+    """The lines of the band: the cursor cell's chance (gold) when given, the message (white), then the
+    legend (muted) when it fits whole."""
     room = width - 40
-    lines = [(line, hud.WHITE) for line in hud.wrap_text(message, BAND_SIZE, room, BAND_LINES)] if message else []
+    lines = [(hud.fit_text(cursor, BAND_SIZE, room), hud.GOLD)] if cursor else []
+    if message:
+        lines += [(line, hud.WHITE) for line in hud.wrap_text(message, BAND_SIZE, room, BAND_LINES - len(lines))]
     legend_lines = hud.wrap_text(legend, BAND_SIZE, room, BAND_LINES) if legend else []
     if len(lines) + len(legend_lines) <= BAND_LINES and not any(line.endswith("\u2026") for line in legend_lines):
         lines += [(line, hud.MUTED) for line in legend_lines]
@@ -207,7 +263,8 @@ def _draw_cell(surface: pygame.Surface, rect: pygame.Rect, board: MinesBoard, vi
 
 
 def draw_odds(surface: pygame.Surface, rect: pygame.Rect, chance: Fraction, best: bool) -> None:
-    """One hidden cell's mine chance: a green or red border when proved, else the percentage."""
+    """One hidden cell's mine chance: a green or red border when proved, else the percentage (a shade on
+    a cell too small for it)."""
     if chance == 0:
         pygame.draw.rect(surface, hud.GREEN, rect.inflate(-4, -4), 3)
     elif chance == 1:
@@ -217,10 +274,12 @@ def draw_odds(surface: pygame.Surface, rect: pygame.Rect, chance: Fraction, best
         if size:
             hud.blit_text(surface, percent(chance)[:-1], rect.center, size, hud.GOLD if best else hud.WHITE,
                           anchor="center")
+        else:
+            pygame.draw.rect(surface, shade(chance), rect.inflate(-2, -2))
     if best:
         pygame.draw.rect(surface, hud.GOLD, rect.inflate(-2, -2), 2)
 
 
-__all__ = ["BAND_LINES", "BAND_SIZE", "BoardPainter", "MinesLayout", "NUMBER_COLOURS", "ODDS_LEGEND", "RULE", "band_lines",
-           "compute_layout", "draw_band", "draw_board", "draw_header", "draw_odds", "number_size", "odds_size",
-           "percent"]
+__all__ = ["BAND_LINES", "BAND_SIZE", "BoardPainter", "MinesLayout", "NUMBER_COLOURS", "ODDS_LEGEND", "RULE",
+           "SHADE_LEGEND", "band_lines", "board_title", "compute_layout", "cursor_odds", "draw_band", "draw_board",
+           "draw_header", "draw_odds", "number_size", "odds_legend", "odds_size", "percent", "shade"]

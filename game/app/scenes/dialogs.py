@@ -14,7 +14,7 @@ from game.core.catalog import LevelEntry, Section, all_entries
 from game.app import hud
 from game.app.app import App, Scene
 from game.app.input import Act, Action
-from game.app.text_field import TextField, draw_field
+from game.app.text_field import SELECTION, TextField, draw_field
 
 #: Text size and most lines of a text prompt's preview (e.g. why a physics is refused).
 PREVIEW_SIZE = 20
@@ -34,7 +34,8 @@ class TextPrompt(Scene):
     """A text entry over the scene below: Enter accepts, Esc cancels.
 
     The text has a cursor (Left/Right, Home/End; typing and Ctrl+V insert there, Backspace and Delete
-    delete around it: :class:`~game.app.text_field.TextField`).  ``lines`` > 1 shows a field that
+    delete around it: :class:`~game.app.text_field.TextField`).  The initial text starts selected, as
+    Ctrl+A selects it all: the first character typed replaces it, Backspace erases it.  ``lines`` > 1 shows a field that
     many lines high, the text wrapped in it (for long entries such as a physics' JSON).  ``preview`` gives
     a line shown under the field, computed from the text, wrapped to the box (up to :data:`PREVIEW_LINES`).
     ``check`` (optional) judges the text on Enter: a message keeps the prompt open and is shown in red
@@ -49,7 +50,7 @@ class TextPrompt(Scene):
                  lines: int = 1, check: Callable[[str], str | None] | None = None) -> None:
         super().__init__(app)
         self.title, self.label = title, label
-        self.field = TextField(initial, max_len=max_len)
+        self.field = TextField(initial, max_len=max_len, selected=True)
         self.on_done, self.note, self.max_len = on_done, note, max_len
         self.preview = preview  #: a line shown under the field, computed from the text
         self.lines = max(1, lines)
@@ -64,11 +65,10 @@ class TextPrompt(Scene):
 
     @text.setter
     def text(self, value: str) -> None:
-        self.field.text = value[: self.max_len]
-        self.field.cursor = len(self.field.text)
+        self.field.set(value)
 
     def handle_event(self, action: Action) -> None:
-        """Typed characters, the cursor keys, Backspace, Delete, Ctrl+V, Enter, Esc."""
+        """Typed characters, the cursor keys, Backspace, Delete, Ctrl+A, Ctrl+V, Enter, Esc."""
         k = action.kind
         before = self.text
         if k == Act.TEXT:
@@ -216,7 +216,8 @@ def matches(entry: LevelEntry, query: str) -> bool:
 
 class OpenPrompt(Scene):
     """Pick a level to edit: the player's levels first, then the pack's, as a scrolling list; typing
-    filters it (Backspace deletes, Esc clears the search, then cancels)."""
+    filters it (Backspace deletes, Ctrl+A selects the search so the next key replaces it, Esc clears the
+    search, then cancels)."""
 
     transparent = True
     text_entry = True  # typed letters search (M does not mute)
@@ -228,15 +229,21 @@ class OpenPrompt(Scene):
         super().__init__(app)
         #: every level, the player's own first
         self.every_level = sorted(all_entries(), key=lambda e: e.section != Section.USER)
-        self.query = ""
+        self.field = TextField("", max_len=40)  #: the search (Ctrl+A selects it: the next key replaces it)
         self.entries = self.every_level  #: the levels the search keeps
         self.cursor = 0
         self.on_pick = on_pick
         self.top_index = 0
 
+    @property
+    def query(self) -> str:
+        """The search typed so far."""
+        return self.field.text
+
     def search(self, query: str) -> None:
         """Keep the levels matching ``query`` (the cursor goes to the first)."""
-        self.query = query
+        if query != self.query:
+            self.field.set(query)
         self.entries = [e for e in self.every_level if matches(e, query)]
         self.cursor = self.top_index = 0
 
@@ -260,7 +267,7 @@ class OpenPrompt(Scene):
             self.on_pick(self.entries[i])
 
     def handle_event(self, action: Action) -> None:
-        """Typing (search), Backspace, Up/Down, wheel, Enter, click, Esc."""
+        """Typing (search), Backspace, Ctrl+A, Up/Down, wheel, Enter, click, Esc."""
         k = action.kind
         n = len(self.entries)
         if k == Act.BACK:
@@ -268,10 +275,14 @@ class OpenPrompt(Scene):
                 self.search("")
             else:
                 self.app.pop()
-        elif k == Act.TEXT and action.text.isprintable() and len(self.query) < 40:
-            self.search(self.query + action.text)
+        elif k == Act.TEXT and action.text.isprintable():
+            self.field.insert(action.text)
+            self.search(self.query)
         elif k == Act.CLEAR:
-            self.search(self.query[:-1])
+            self.field.handle(k)
+            self.search(self.query)
+        elif k == Act.SELECT_ALL:
+            self.field.handle(k)
         elif k == Act.CONFIRM:
             self.pick(self.cursor)
         elif k == Act.UP and n:
@@ -308,8 +319,13 @@ class OpenPrompt(Scene):
         pygame.draw.rect(surface, (10, 8, 20), field, border_radius=6)
         pygame.draw.rect(surface, hud.PANEL_EDGE, field, 1, border_radius=6)
         if self.query:
-            hud.blit_text(surface, hud.fit_text(f"search: {self.query}|", 24, field.width - 20),
-                          (field.left + 10, field.centery), 24, hud.WHITE, anchor="midleft")
+            shown = hud.fit_text(f"search: {self.query}" + ("" if self.field.selected else "|"), 24, field.width - 20)
+            if self.field.selected:
+                start = hud.text("search: ", 24).get_width()
+                w, h = hud.text(shown, 24).get_size()
+                pygame.draw.rect(surface, SELECTION, (field.left + 8 + start, field.centery - h // 2, w - start + 4, h),
+                                 border_radius=3)
+            hud.blit_text(surface, shown, (field.left + 10, field.centery), 24, hud.WHITE, anchor="midleft")
         else:
             hud.blit_text(surface, "type to search", (field.left + 10, field.centery), 22, hud.MUTED,
                           anchor="midleft")

@@ -9,7 +9,7 @@ target score, not easier than the level before); up to :data:`LOOKAHEAD` levels 
 ahead.  Where the player is (step, solved, streak, best streak) is kept in
 ``endless.json`` (:mod:`game.core.endless_record`), so a relaunch continues the ladder.
 
-Winning (then Enter or Esc) moves on to the next step; leaving a level unsolved ("Back to endless",
+Winning (then Enter or Esc) moves on to the next step; leaving a level unsolved ("Back to Endless",
 which asks first) ends the streak and comes back here, where Enter retries it and Esc returns to the
 menu.  Quitting to the menu keeps the streak, as closing the window does: the next visit opens the
 same level.  The streak shows in the play scene's top bar; the speed chosen there carries to the next

@@ -71,6 +71,9 @@ class PauseChoice(str, enum.Enum):
     QUIT = "Quit to menu"
 
 
+#: Where "Levels" goes -> how the pause menu names it when that is a mode of the game (a proper name).
+MODE_NAMES = {"endless": "Endless"}
+
 _veils: dict[tuple[tuple[int, int], int], pygame.Surface] = {}
 
 
@@ -119,9 +122,11 @@ class PauseScene(Scene):
         return self._below
 
     def label(self, choice: PauseChoice) -> str:
-        """The text of an entry (Levels reads "Back to editor" for a play-test)."""
+        """The text of an entry (Levels reads "Back to editor" for a play-test, "Back to Endless" in the
+        Endless mode, its name capitalised as on the title menu)."""
         if choice == PauseChoice.LEVELS:
-            return "Level select" if self.play.back_label == "levels" else f"Back to {self.play.back_label}"
+            place = self.play.back_label
+            return "Level select" if place == "levels" else f"Back to {MODE_NAMES.get(place, place)}"
         return str(choice.value)
 
     def choose(self, choice: PauseChoice) -> None:

@@ -187,6 +187,10 @@ def draw_watched_result(scene: PlayView, surface: pygame.Surface) -> None:
 
 
 def draw_result(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -> None:
+    """The win/lose panel; none under a menu or dialog (the pause menu would hide its middle, its words,
+    and leave an empty frame around it)."""
+    if scene.app.top is not scene:
+        return
     if scene.watching:
         draw_watched_result(scene, surface)
         return
@@ -285,6 +289,12 @@ def intro_heading(scene: PlayView) -> str:
     return f"{'Endless level' if section == Section.ENDLESS else 'Your level'} {label}"
 
 
+def intro_title(scene: PlayView) -> str:
+    """The big title of the level's title card: the level's title, without what the heading above it
+    already says (a play-test's top bar reads "Play-test: Mine", its card "Play-test" over "Mine")."""
+    return scene.title.removeprefix(f"{intro_heading(scene)}: ") or scene.title
+
+
 def draw_intro(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -> None:
     """The level's title card, fading out as the level opens."""
     fade = min(1.0, max(0.0, (INTRO_SECONDS - scene.anim) / 0.6))
@@ -295,7 +305,7 @@ def draw_intro(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) ->
     card = pygame.Surface((min(560, surface.get_width() - 40), 150), pygame.SRCALPHA)
     hud.panel(card, card.get_rect(), alpha=235, edge=hud.GOLD)
     hud.blit_text(card, head, (card.get_width() // 2, 16), 28, hud.MUTED, anchor="midtop")
-    hud.blit_text(card, hud.fit_text(scene.title, 52, card.get_width() - 20), (card.get_width() // 2, 46), 52,
+    hud.blit_text(card, hud.fit_text(intro_title(scene), 52, card.get_width() - 20), (card.get_width() // 2, 46), 52,
                   hud.GOLD, anchor="midtop")
     hud.blit_text(card, sub, (card.get_width() // 2, 106), 24, hud.WHITE, anchor="midtop")
     card.set_alpha(int(255 * fade))

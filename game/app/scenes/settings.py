@@ -53,13 +53,16 @@ def _on(flag: bool) -> str:
     return "on" if flag else "off"
 
 
+#: The saved window size (the screen adds the window's real size when that differs).
+WINDOW_SIZE_ROW = SettingRow("Window size", lambda s: f"{s.window_size[0]} x {s.window_size[1]}",
+                             _cycle(list(WINDOW_SIZES), "window_size"))
+
 ROWS: list[SettingRow] = [
     SettingRow("Music volume", lambda s: f"{round(s.music_volume * 100)}%", _volume("music_volume")),
     SettingRow("Effects volume", lambda s: f"{round(s.effects_volume * 100)}%", _volume("effects_volume")),
     SettingRow("Mute (M)", lambda s: _on(s.muted), _flag("muted")),
     SettingRow("Fullscreen", lambda s: _on(s.fullscreen), _flag("fullscreen")),
-    SettingRow("Window size", lambda s: f"{s.window_size[0]} x {s.window_size[1]}",
-               _cycle(list(WINDOW_SIZES), "window_size")),
+    WINDOW_SIZE_ROW,
     SettingRow("Trajectory preview at start", lambda s: _on(s.preview), _flag("preview")),
     SettingRow("Preview in mystery worlds", lambda s: "after the first release" if s.mystery_preview else "always off",
                _flag("mystery_preview")),
@@ -145,6 +148,26 @@ class SettingsScene(Scene):
                     if k != Act.HOVER:
                         self.change(i, 1 if k == Act.CLICK else -1)
 
+    def value_text(self, row: SettingRow) -> str:
+        """What ``row`` shows: its value; for the window size also the window's real size when it
+        differs (the window was fitted to a smaller desktop, or resized by hand)."""
+        settings = self.app.settings
+        value = row.show(settings)
+        real = self.app.screen.get_size()
+        if row is WINDOW_SIZE_ROW and not settings.fullscreen and real != tuple(settings.window_size):
+            value += f" (now {real[0]} x {real[1]})"
+        return value
+
+    def row_texts(self, i: int, rect: pygame.Rect) -> tuple[str, str, int]:
+        """Row ``i``'s label and value as drawn in ``rect`` (each cut to fit beside the other; the
+        chosen row's value between arrows) and their text size."""
+        size = max(18, min(28, rect.height - 16))
+        label = hud.fit_text(ROWS[i].label, size, rect.width // 2 + 40)
+        value = self.value_text(ROWS[i])
+        shown = f"<  {value}  >" if i == self.cursor else value
+        room = rect.width - 48 - hud.text(label, size).get_width()
+        return label, hud.fit_text(shown, size, room), size
+
     def draw(self, surface: pygame.Surface) -> None:
         """The rows, the file's place, the hints."""
         self.renderer.draw_background(surface)
@@ -155,15 +178,12 @@ class SettingsScene(Scene):
         if path is not None and w > 700:
             hud.blit_text(surface, hud.fit_text(f"saved in {_short(path)}", 20, w // 2), (w - 16, bar.centery), 20,
                           hud.MUTED, anchor="midright")
-        settings = self.app.settings
-        for i, (rect, row) in enumerate(zip(self._rects((w, h)), ROWS)):
+        for i, rect in enumerate(self._rects((w, h))):
             sel = i == self.cursor
             hud.panel(surface, rect, alpha=240 if sel else 190, edge=hud.GOLD if sel else hud.PANEL_EDGE)
-            size = max(18, min(28, rect.height - 16))
-            hud.blit_text(surface, hud.fit_text(row.label, size, rect.width // 2 + 40), (rect.left + 16, rect.centery),
-                          size, hud.GOLD if sel else hud.WHITE, anchor="midleft")
-            value = row.show(settings)
-            shown = f"<  {value}  >" if sel else value
+            label, shown, size = self.row_texts(i, rect)
+            hud.blit_text(surface, label, (rect.left + 16, rect.centery), size, hud.GOLD if sel else hud.WHITE,
+                          anchor="midleft")
             hud.blit_text(surface, shown, (rect.right - 16, rect.centery), size, hud.WHITE, anchor="midright")
         hud.hint_bar(surface, [("Up/Down", "choose"), ("Left/Right", "change"), ("Enter", "change"),
                                ("Esc", "back")])

@@ -20,7 +20,7 @@ from game.core.share import decode, encode
 from game.app import hud
 from game.app.app import App, Scene
 from game.app.input import Act, Action
-from game.app.text_field import wrap_chars
+from game.app.text_field import SELECTION, TextField, wrap_chars
 from game.app.sound import Sfx
 
 #: The title menu entry of :class:`PasteCodeScene`.
@@ -144,20 +144,26 @@ class ShareCodeScene(Scene):
 
 
 class PasteCodeScene(Scene):
-    """Paste (Ctrl+V) or type a level code; Enter plays the level it holds."""
+    """Paste (Ctrl+V) or type a level code; Enter plays the level it holds.  Ctrl+A selects the code in
+    the box, so a paste or a key replaces it (Backspace clears it)."""
 
     text_entry = True
 
     def __init__(self, app: App, play: Callable[[App, Level], Scene] | None = None) -> None:
         super().__init__(app)
-        self.typed = ""
+        self.field = TextField("", max_len=MAX_TYPED)  #: the code typed (Ctrl+A selects it: the next key replaces it)
         self.error = ""
         self.anim = 0.0
         self._play = play
 
+    @property
+    def typed(self) -> str:
+        """The code in the box."""
+        return self.field.text
+
     def paste(self, text: str) -> None:
-        """Add ``text`` (spaces and line breaks dropped) to the box."""
-        self.typed = (self.typed + "".join(text.split()))[:MAX_TYPED]
+        """Add ``text`` (spaces and line breaks dropped) to the box (in place of the selection, if any)."""
+        self.field.insert("".join(text.split()))
         self.error = ""
 
     def submit(self) -> Level | None:
@@ -176,7 +182,7 @@ class PasteCodeScene(Scene):
         return level
 
     def handle_event(self, action: Action) -> None:
-        """Typing, Backspace, Ctrl+V, Enter, Esc."""
+        """Typing, Backspace, Ctrl+A, Ctrl+V, Enter, Esc."""
         k = action.kind
         if k == Act.BACK:
             self.app.pop()
@@ -189,7 +195,10 @@ class PasteCodeScene(Scene):
             else:
                 self.error = "the clipboard is empty (or there is none here): type the code"
         elif k == Act.CLEAR:
-            self.typed, self.error = self.typed[:-1], ""
+            self.field.handle(k)
+            self.error = ""
+        elif k == Act.SELECT_ALL:
+            self.field.handle(k)
         elif k == Act.TEXT and action.text.strip():
             self.paste(action.text)
 
@@ -204,7 +213,7 @@ class PasteCodeScene(Scene):
         hud.blit_text(surface, MENU_LABEL, (16, bar.centery), 36, hud.WHITE, anchor="midleft")
         size = 26 if surface.get_width() >= 900 else 20
         inner = min(760, surface.get_width() - 30) - 40
-        caret = "|" if int(self.anim * 2) % 2 == 0 else " "
+        caret = "|" if int(self.anim * 2) % 2 == 0 and not self.field.selected else " "
         lines = _code_lines(self.typed + caret, size, inner - 20)[-6:] or [caret]
         box = _box(surface, 190 + len(lines) * (size + 6))
         hud.panel(surface, box, alpha=250, edge=hud.GOLD)
@@ -215,7 +224,11 @@ class PasteCodeScene(Scene):
         pygame.draw.rect(surface, (16, 12, 30), field, border_radius=6)
         pygame.draw.rect(surface, hud.GOLD, field, 2, border_radius=6)
         for i, line in enumerate(lines):
-            hud.blit_text(surface, line, (field.left + 10, field.top + 7 + i * (size + 6)), size, hud.WHITE)
+            at = (field.left + 10, field.top + 7 + i * (size + 6))
+            if self.field.selected:
+                w, h = hud.text(line, size, shadow=False).get_size()
+                pygame.draw.rect(surface, SELECTION, (at[0] - 2, at[1] - 2, w + 4, h + 4), border_radius=3)
+            hud.blit_text(surface, line, at, size, hud.WHITE)
         if self.error:
             for i, line in enumerate(hud.wrap_text(self.error, 22, box.width - 30, 2)):
                 hud.blit_text(surface, line, (box.centerx, field.bottom + 10 + 26 * i), 22, hud.RED, anchor="midtop")

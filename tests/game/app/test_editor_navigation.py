@@ -15,6 +15,7 @@ from game.app.scenes.editor import EditorScene
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.pause import PauseChoice, PauseScene
 from game.app.scenes.play import PlayScene
+from game.app.scenes.play_draw import intro_heading, intro_title
 from game.app.scenes.select import LevelSelectScene
 from game.core.catalog import Section, pack_entries
 from game.core.editor_model import EditorModel
@@ -159,6 +160,18 @@ def test_a_play_test_offers_no_edit_entry(app: App) -> None:
     assert isinstance(app.top, PlayScene)
     pause = pause_menu(app)
     assert PauseChoice.EDIT not in pause.choices and pause.label(PauseChoice.LEVELS) == "Back to editor"
+
+
+def test_a_play_tests_title_card_says_play_test_once(app: App) -> None:
+    app.push(MenuScene(app))
+    level = pack_entries()[0].level
+    editor = app.push(EditorScene(app, EditorModel.from_level(level)))
+    assert isinstance(editor, EditorScene)
+    press(app, pygame.K_SPACE, unicode=" ")
+    play = app.top
+    assert isinstance(play, PlayScene)
+    assert play.title == f"Play-test: {level.title}"  # the top bar says what this is
+    assert (intro_heading(play), intro_title(play)) == ("Play-test", level.title)  # the card: once, over the title
 
 
 # ---------------------------------------------------------------- the Open list

@@ -18,7 +18,8 @@ from game.app.jobs import Execution
 from ai.facade import mines_first_click
 from game.app.puzzles.mines import MinesScene
 from game.app.puzzles.mines_view import (
-    BAND_LINES, BAND_SIZE, ENDGAME_LEGEND, ODDS_LEGEND, RULE, compute_layout, number_size, odds_size, percent, where,
+    BAND_LINES, BAND_SIZE, ENDGAME_LEGEND, ODDS_LEGEND, RULE, SHADE_LEGEND, compute_layout, number_size, odds_size,
+    percent, shade, where,
 )
 from game.core.puzzles.mines import Difficulty, FirstClick, MinesBoard, MinesStatus, neighbours
 from game.core.puzzles.mines_records import BoardRecord
@@ -233,6 +234,27 @@ def test_the_rule_is_stated_under_the_board_and_the_legend_follows_the_overlay(a
     assert [line for line, _ in scene.band(1280)] == [ODDS_LEGEND]
 
 
+def test_a_finished_game_states_its_outcome_and_time_and_drops_the_first_click_rule(app: App) -> None:
+    scene = on(app)
+    scene.set_board(corner_board())
+    click_cell(scene, (3, 3))
+    app.run_frames(59)
+    assert scene.title().endswith("(1 unflagged)") and [line for line, _ in scene.band(1280)] == [RULE]
+    click_cell(scene, (0, 0))  # every safe cell opens: won
+    assert scene.board.status == MinesStatus.WON
+    assert scene.title() == "Minesweeper: Beginner 5x5, 1 mine: won in 1.0 s"
+    assert RULE not in [line for line, _ in scene.band(1280)]
+    app.run_frames(60)
+    assert scene.title().endswith("won in 1.0 s"), "the time stays that of the win"
+    press(app, pygame.K_r, unicode="r")
+    scene.set_board(corner_board())
+    click_cell(scene, (3, 3))
+    click_cell(scene, (4, 4))  # the mine
+    assert scene.board.status == MinesStatus.LOST
+    assert scene.title() == "Minesweeper: Beginner 5x5, 1 mine: lost after 0.0 s"
+    assert RULE not in [line for line, _ in scene.band(1280)]
+
+
 # ---- the layout -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("difficulty", list(Difficulty))
 @pytest.mark.parametrize("size", [(800, 500), (1280, 800)])
@@ -242,10 +264,43 @@ def test_every_board_fits_and_its_text_is_readable(difficulty: Difficulty, size:
     w, h = size
     assert lay.left >= 0 and lay.left + lay.cell * width <= w
     assert lay.top >= hud.TOP_BAR and lay.band_top + BAND_LINES * lay.line_height <= h - hud.BOTTOM_BAR
-    assert odds_size(lay.cell) >= 16, "the percentages are drawn, at a readable size"
+    odds = odds_size(lay.cell)
+    assert odds == 0 or hud.text("88", odds, shadow=False).get_bounding_rect().height >= 11, "readable or shaded"
+    assert odds or size == (800, 500), "every board shows its percentages at 1280x800"
     assert hud.font(number_size(lay.cell)).size("8")[1] >= 12
-    for text in (RULE, ODDS_LEGEND):
+    for text in (RULE, ODDS_LEGEND, SHADE_LEGEND):
         assert hud.text(text, BAND_SIZE).get_width() <= w - 40, "the legend takes one line, uncut"
+
+
+def test_cells_too_small_for_percentages_are_shaded_and_the_cursor_cell_is_told_in_figures(small_app: App) -> None:
+    scene = on(small_app, Difficulty.EXPERT, seed=4)
+    press(small_app, pygame.K_h, unicode="h")
+    key_and_wait(scene, "s")  # the first click, then the odds of what is left
+    analysis = scene.shown_analysis()
+    assert analysis is not None and odds_size(scene.layout((800, 500)).cell) == 0
+    unsure = sorted(p for p, chance in analysis.probability.items() if 0 < chance < 1)
+    assert len(unsure) >= 2
+    for cell in (unsure[0], unsure[-1]):
+        rect = scene.layout((800, 500)).cell_rect(*cell)
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=rect.center, rel=(0, 0), buttons=(0, 0, 0)))
+        small_app.run_frames(1)
+        chance = analysis.probability[cell]
+        band = scene.band(800)
+        assert band[0] == (f"Cursor {where(cell)}: {percent(chance)} mine chance.", hud.GOLD)
+        assert len(band) <= BAND_LINES and (SHADE_LEGEND, hud.MUTED) in band
+        assert small_app.screen.get_at(rect.center)[:3] == shade(chance)
+    opened = scene.layout((800, 500)).cell_rect(*min(scene.board.revealed))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=opened.center, rel=(0, 0), buttons=(0, 0, 0)))
+    small_app.run_frames(1)
+    assert scene.band(800)[0][1] != hud.GOLD, "a revealed cell has no chance to tell"
+
+
+def test_cells_large_enough_show_the_percentages_and_no_cursor_line(app: App) -> None:
+    scene = on(app, Difficulty.EXPERT, seed=4)
+    press(app, pygame.K_h, unicode="h")
+    key_and_wait(scene, "s")
+    assert scene.shown_analysis() is not None and odds_size(scene.layout((1280, 800)).cell) >= 22
+    assert [line for line, _ in scene.band(1280)] == [ODDS_LEGEND]
 
 
 @pytest.mark.parametrize("difficulty", list(Difficulty))
@@ -253,6 +308,8 @@ def test_the_top_bar_fits_at_800x500(small_app: App, difficulty: Difficulty) -> 
     scene = on(small_app, difficulty)
     timer = hud.text("Time 59:59.9", 28).get_width()
     assert hud.text(scene.title(), 24).get_width() <= 800 - 16 - 16 - timer - 40
+    finished = scene.title().split(" (")[0] + ": lost after 59:59.9"  # the title once the game is over
+    assert hud.text(finished, 24).get_width() <= 800 - 16 - 16 - timer - 40
     assert hud.text(scene.records_line().replace("no best time yet", "best time 59:59.9") + ", 999 won, 999 lost",
                     BAND_SIZE).get_width() <= 800 - 32
 
