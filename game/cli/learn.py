@@ -42,9 +42,10 @@ def _tree_learner_problem(args: argparse.Namespace) -> str:
         ignored = [name for name, given in (("--out", args.out), ("--json", args.json), ("--model", args.model),
                                             ("--regime", args.regime), ("--mirror", args.mirror),
                                             ("--active", args.active), ("--queries", args.queries is not None),
-                                            ("--positions-only", args.positions_only)) if given]
+                                            ("--positions-only", args.positions_only),
+                                            ("--seed", args.seed is not None)) if given]
         if ignored:
-            return f"--curve plots every regime and model: no {', '.join(ignored)}"
+            return f"--curve plots every regime and model over seeds 0..N-1 (--seeds): no {', '.join(ignored)}"
         return "--seeds must be >= 1" if args.seeds is not None and args.seeds < 1 else ""
     if args.queries is not None and not args.active:
         return "--queries goes with --active (the most query levels after the games)"
@@ -64,6 +65,7 @@ def _cmd_learn(args: argparse.Namespace) -> int:
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
+    args.seed = 0 if args.seed is None else args.seed  # none given: seed 0 (None only tells --curve it was not)
     guard_outputs(args)
     from game.cli import learn_run  # late: the learners (scikit-learn, matplotlib, OR-Tools) load only to learn
 
@@ -111,7 +113,8 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--starts", action="store_true",
                    help="with --positions-only: the learner also sees each lemming's start marker (< or >), "
                         "which names left and right (without it, a lemming on open flat floor walks ahead)")
-    p.add_argument("--seed", type=int_arg(0, 2**32 - 1), default=0, help="random seed, 0 to 2^32-1 (default 0)")
+    p.add_argument("--seed", type=int_arg(0, 2**32 - 1), default=None,
+                   help="random seed, 0 to 2^32-1 (default 0; --curve takes --seeds instead)")
     p.add_argument("--model", choices=["tree", "logreg", "mlp", "best"], default=None,
                    help="model: decision tree (default), logistic regression with pairwise products, small MLP, "
                         "or best (fit all three, keep the one with the fewest errors)")

@@ -97,6 +97,7 @@ def test_bad_rules_and_options_exit_2(tmp_path: Path, capsys: pytest.CaptureFixt
     (["--queries", "5", "--games", "1"], "--queries goes with --active"),
     (["--curve", "curve.png", "--out", "rules.json"], "no --out"),
     (["--curve", "curve.png", "--json", "--model", "mlp"], "no --json, --model"),
+    (["--curve", "curve.png", "--seed", "3"], "over seeds 0..N-1 (--seeds): no --seed"),
 ])
 def test_an_option_the_learner_would_ignore_is_refused(argv: list[str], words: str, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch,
