@@ -212,17 +212,40 @@ def lock_path(path: Path | str) -> Path:
 
 @contextlib.contextmanager
 def file_lock(path: Path | str) -> Iterator[None]:
-    """Hold an exclusive ``fcntl.flock`` on the lock file of ``path`` (blocks until free)."""
-    lock = lock_path(path)
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o666)
+    """Hold an exclusive ``fcntl.flock`` on the lock file of ``path`` (blocks until free).
+
+    A lock file that cannot be made or held (a folder or a link in its place, a folder that cannot be
+    made) is one :class:`UserFileError` naming ``path`` and the lock file.
+    """
+    fd = _locked_fd(Path(path), lock_path(path))
+    try:
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _locked_fd(path: Path, lock: Path) -> int:
+    """An open descriptor of ``lock``, exclusively locked (see :func:`file_lock`)."""
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserFileError(f"cannot write {path}: {describe_os_error(exc)}") from None
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o666)
+    except OSError as exc:
+        raise UserFileError(f"cannot write {path}: its lock file {lock} cannot be opened "
+                            f"({describe_os_error(exc)})") from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise UserFileError(f"lock file {lock} is not a regular file")
         fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
+    except BaseException as exc:
+        os.close(fd)
+        if isinstance(exc, OSError) and not isinstance(exc, UserFileError):
+            raise UserFileError(f"cannot write {path}: its lock file {lock} cannot be locked "
+                                f"({describe_os_error(exc)})") from None
+        raise
+    return fd
 
 
 @dataclass

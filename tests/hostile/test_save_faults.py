@@ -1,0 +1,61 @@
+"""Saving the player's files when something is in the way: the lock file, the disk, an earlier file.
+
+Every store reports one clear message naming what is wrong (or raises one :class:`UserFileError`), and
+nothing saved before is lost.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from game.core.endless_record import EndlessRecord, save_record
+from game.core.level import Level
+from game.core.progress import ProgressStore
+from game.core.puzzles.mines_records import MinesRecords
+from game.core.resume import ResumeStore
+from game.core.settings import SettingsStore
+from game.core.storage import UserFileError
+
+LEVEL = Level.from_rows(["> ..T", "XX.XX", "XXXXX"], frames=6, budget=2, title="Tiny")
+
+
+def _save_messages(name: str, path: Path) -> list[str]:
+    """Save something to the store ``name`` at ``path``; the store's messages."""
+    if name == "progress.json":
+        progress = ProgressStore.load(path)
+        progress.record_win("a.txt", LEVEL, [(1, 2)])
+        return progress.messages
+    if name == "settings.json":
+        settings = SettingsStore.load(path)
+        settings.update(muted=True)
+        return settings.messages
+    if name == "resume.json":
+        resume = ResumeStore.load(path)
+        resume.remember("a.txt", "h", [(1, 1)])
+        return resume.messages
+    mines = MinesRecords.load(path)
+    mines.record(9, 9, 10, won=True, seconds=3.0)
+    return mines.messages
+
+
+@pytest.mark.parametrize("kind", ["folder", "dangling link"])
+@pytest.mark.parametrize("name", ["progress.json", "settings.json", "resume.json", "minesweeper.json"])
+def test_a_lock_file_in_the_way_is_one_message_naming_it(name: str, kind: str, tmp_path: Path) -> None:
+    lock = tmp_path / f".{name}.lock"
+    if kind == "folder":
+        lock.mkdir()
+    else:
+        lock.symlink_to(tmp_path / "nowhere")
+    messages = _save_messages(name, tmp_path / name)
+    assert len(messages) == 1 and str(lock) in messages[0] and "lock file" in messages[0]
+    assert not (tmp_path / name).exists()
+
+
+def test_endless_save_with_a_folder_as_its_lock_raises_one_user_file_error(tmp_path: Path) -> None:
+    lock = tmp_path / ".endless.json.lock"
+    lock.mkdir()
+    with pytest.raises(UserFileError, match="lock file") as caught:
+        save_record(EndlessRecord(seed=1), tmp_path / "endless.json")
+    assert str(lock) in str(caught.value)
