@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pygame
 import pytest
 
 from game.core.endless_record import EndlessRecord, save_record
@@ -17,6 +18,7 @@ from game.core.puzzles.mines_records import MinesRecords
 from game.core.resume import ResumeStore
 from game.core.settings import SettingsStore
 from game.core.storage import UserFileError
+from game.app.display import Screenshots, default_screenshot_path
 
 LEVEL = Level.from_rows(["> ..T", "XX.XX", "XXXXX"], frames=6, budget=2, title="Tiny")
 
@@ -59,3 +61,16 @@ def test_endless_save_with_a_folder_as_its_lock_raises_one_user_file_error(tmp_p
     with pytest.raises(UserFileError, match="lock file") as caught:
         save_record(EndlessRecord(seed=1), tmp_path / "endless.json")
     assert str(lock) in str(caught.value)
+
+
+def test_two_screenshots_in_the_same_second_are_both_kept(data_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("game.app.display.time.strftime", lambda fmt, *when: "20260101-120000")
+    shots = Screenshots()
+    red, blue = pygame.Surface((4, 3)), pygame.Surface((4, 3))
+    red.fill((255, 0, 0))
+    blue.fill((0, 0, 255))
+    first = shots.save(red, default_screenshot_path())
+    second = shots.save(blue, default_screenshot_path())
+    assert first != second and second.name == "lemming-bricks-20260101-120000-2.png"
+    assert pygame.image.load(first).get_at((0, 0))[:3] == (255, 0, 0)
+    assert pygame.image.load(second).get_at((0, 0))[:3] == (0, 0, 255)
