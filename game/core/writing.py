@@ -25,6 +25,7 @@ import fcntl
 import json
 import os
 import re
+import shutil
 import stat
 import tempfile
 import time
@@ -281,3 +282,17 @@ def locked_update(
         result.data = update(current)
         atomic_write_text(p, json.dumps(result.data, indent=indent) + "\n")
     return result
+
+
+def keep_copy(path: Path | str) -> Path | None:
+    """Keep a copy of a user file some of whose entries cannot be used, before a save drops them: the file is
+    set aside (:func:`game.core.storage.set_aside`) and copied back, under its lock, so the good entries
+    stay in place until rewritten.  The copy's path, or ``None`` when none could be made."""
+    try:
+        with file_lock(path):
+            aside = set_aside(path)
+            if aside is not None:
+                shutil.copy2(aside, path)
+            return aside
+    except OSError:
+        return None

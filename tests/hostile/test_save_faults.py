@@ -6,6 +6,7 @@ nothing saved before is lost.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pygame
@@ -74,3 +75,16 @@ def test_two_screenshots_in_the_same_second_are_both_kept(data_home: Path, monke
     assert first != second and second.name == "lemming-bricks-20260101-120000-2.png"
     assert pygame.image.load(first).get_at((0, 0))[:3] == (255, 0, 0)
     assert pygame.image.load(second).get_at((0, 0))[:3] == (0, 0, 255)
+
+
+def test_damaged_minesweeper_entries_survive_the_next_save_in_a_copy(tmp_path: Path) -> None:
+    path = tmp_path / "minesweeper.json"
+    original = json.dumps({"version": 1, "boards": {"9x9/10": {"wins": 3, "losses": 1, "best_seconds": 20.5},
+                                                    "16x16/40": {"wins": 7, "losses": 2, "best_seconds": -1}}})
+    path.write_text(original)
+    store = MinesRecords.load(path)
+    assert len(store.messages) == 1 and "16x16/40" in store.messages[0]
+    store.record(9, 9, 10, won=True, seconds=30.0)  # the save writes only the good board back
+    assert MinesRecords.load(path).get(9, 9, 10).wins == 4
+    (aside,) = tmp_path.glob("minesweeper.json.corrupt-*")
+    assert aside.read_text() == original and aside.name in store.messages[0]
