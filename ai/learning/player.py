@@ -47,7 +47,7 @@ from game.core.physics_catalog import level_line, load_physics_file, resolve
 from game.core.physics_views import same_behaviour, views
 from game.core.rule_words import rule_sentence
 from game.core.storage import read_user_object, set_aside_reason
-from game.core.writing import atomic_write_text
+from game.core.writing import atomic_write_text, file_lock
 
 #: File of the observed runs in the data folder.
 RUNS_FILE = "observed_runs.json"
@@ -137,9 +137,16 @@ def _parse_runs(data: Any) -> list[ObservedRun]:
 
 def _merge_and_write(path: Path, new: Sequence[ObservedRun], problems: list[str] | None = None) -> int:
     """Read the store, merge ``new`` runs in (by key, oldest dropped past :data:`MAX_RUNS`), write it
-    atomically; returns the number of runs.  The one read/merge/write of the store (the place for
-    the storage lock).  A damaged file is moved aside (:func:`game.core.storage.set_aside`), never lost,
-    and what was wrong is appended to ``problems``."""
+    atomically; returns the number of runs.  The one read/merge/write of the store, under the storage
+    lock (:func:`game.core.writing.file_lock`: two games storing runs at once lose none).  A damaged file
+    is moved aside (:func:`game.core.storage.set_aside`), never lost, and what was wrong is appended to
+    ``problems``."""
+    with file_lock(path):
+        return _merge_and_write_locked(path, new, problems)
+
+
+def _merge_and_write_locked(path: Path, new: Sequence[ObservedRun], problems: list[str] | None) -> int:
+    """:func:`_merge_and_write` once the lock is held."""
     data, problem = _read(path)
     if problem is not None:
         reason = set_aside_reason(path, problem)

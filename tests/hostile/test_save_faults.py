@@ -7,11 +7,15 @@ nothing saved before is lost.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pygame
 import pytest
 
+from ai.learning.player import load_runs
 from game.core.endless_record import EndlessRecord, save_record
 from game.core.level import Level
 from game.core.progress import ProgressStore
@@ -21,6 +25,7 @@ from game.core.settings import SettingsStore
 from game.core.storage import UserFileError
 from game.app.display import Screenshots, default_screenshot_path
 
+REPO = Path(__file__).resolve().parents[2]
 LEVEL = Level.from_rows(["> ..T", "XX.XX", "XXXXX"], frames=6, budget=2, title="Tiny")
 
 
@@ -88,3 +93,27 @@ def test_damaged_minesweeper_entries_survive_the_next_save_in_a_copy(tmp_path: P
     assert MinesRecords.load(path).get(9, 9, 10).wins == 4
     (aside,) = tmp_path.glob("minesweeper.json.corrupt-*")
     assert aside.read_text() == original and aside.name in store.messages[0]
+
+
+RUNS_WRITER = textwrap.dedent("""
+    import sys  # late: the script a child process runs
+    from game.core.level import Level  # late: the script a child process runs
+    from ai.learning.player import record_run  # late: the script a child process runs
+    folder, me, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    level = Level.from_rows(["> ....T", "XX...XX", "XXXXXXX"], frames=9, budget=2)
+    for k in range(n):
+        record_run(folder, level.with_limits(frames=10 + k, budget=2), [(1, 2 + me)])
+""")
+
+
+def test_two_games_storing_runs_at_once_lose_none(tmp_path: Path) -> None:
+    runs = 80
+    procs = [subprocess.Popen([sys.executable, "-c", RUNS_WRITER, str(tmp_path), str(me), str(runs)], cwd=REPO,
+                              stderr=subprocess.PIPE, text=True) for me in (0, 1)]
+    for proc in procs:
+        _, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, err
+    stored = load_runs(tmp_path)
+    assert len(stored) == 2 * runs
+    assert sorted((r.bricks[0][1], r.frames) for r in stored) == sorted(
+        (2 + me, 10 + k) for me in (0, 1) for k in range(runs))
