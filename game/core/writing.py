@@ -284,15 +284,21 @@ def locked_update(
     return result
 
 
+def copy_aside(path: Path | str) -> Path | None:
+    """Set ``path`` aside (:func:`game.core.storage.set_aside`) and copy it back, for a caller that holds its
+    lock: the good entries stay in place until rewritten, the file as it was is kept.  The copy's path, or
+    ``None`` when there is no regular file to keep."""
+    aside = set_aside(path)
+    if aside is not None:
+        shutil.copy2(aside, path)
+    return aside
+
+
 def keep_copy(path: Path | str) -> Path | None:
-    """Keep a copy of a user file some of whose entries cannot be used, before a save drops them: the file is
-    set aside (:func:`game.core.storage.set_aside`) and copied back, under its lock, so the good entries
-    stay in place until rewritten.  The copy's path, or ``None`` when none could be made."""
+    """Keep a copy of a user file some of whose entries cannot be used, before a save drops them
+    (:func:`copy_aside` under the file's lock).  The copy's path, or ``None`` when none could be made."""
     try:
         with file_lock(path):
-            aside = set_aside(path)
-            if aside is not None:
-                shutil.copy2(aside, path)
-            return aside
+            return copy_aside(path)
     except OSError:
         return None

@@ -15,7 +15,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from ai.learning.player import load_runs
+from ai.learning.player import load_runs, record_run, runs_path
 from game.core.endless_record import EndlessRecord, save_record
 from game.core.level import Level
 from game.core.progress import ProgressStore
@@ -117,3 +117,21 @@ def test_two_games_storing_runs_at_once_lose_none(tmp_path: Path) -> None:
     assert len(stored) == 2 * runs
     assert sorted((r.bricks[0][1], r.frames) for r in stored) == sorted(
         (2 + me, 10 + k) for me in (0, 1) for k in range(runs))
+
+
+@pytest.mark.parametrize("kind", ["an unreadable run", "another format"])
+def test_runs_the_ai_cannot_read_survive_the_next_store_in_a_copy(kind: str, tmp_path: Path) -> None:
+    good = {"grid": ["> ..T", "XX.XX", "XXXXX"], "frames": 6, "budget": 2, "bricks": [[1, 2]], "when": 1.0}
+    doc = ({"format": "lemming-bricks-observed-runs", "version": 1,
+            "runs": [good, {**good, "bricks": [[50, 50]]}, {**good, "physics": 7}]}
+           if kind == "an unreadable run" else {"format": "lemming-bricks-observed-runs-v9", "runs": [good]})
+    path = runs_path(tmp_path)
+    path.write_text(json.dumps(doc))
+    problems: list[str] = []
+    stored = record_run(tmp_path, LEVEL, [(0, 2)], problems)
+    assert stored == (2 if kind == "an unreadable run" else 1)
+    (aside,) = tmp_path.glob("observed_runs.json.corrupt-*")
+    assert json.loads(aside.read_text()) == doc
+    assert len(problems) == 1 and aside.name in problems[0] and "could not be read" in problems[0]
+    record_run(tmp_path, LEVEL, [(1, 2)], problems)  # written back without them: said once, one copy
+    assert len(problems) == 1 and len(list(tmp_path.glob("observed_runs.json.corrupt-*"))) == 1
