@@ -128,7 +128,7 @@ class ProgressStore:
 
         A missing file gives empty progress.  An unusable file (not JSON, not a progress
         object, too large) is moved aside as ``progress.json.corrupt-<time>`` and reported
-        in :attr:`messages`; malformed level records are dropped (the original file is kept
+        in :attr:`messages`; malformed records are dropped (the original file is kept
         aside too).  A path that is not a regular file is reported and never written.  With
         ``read_only`` nothing is moved or written.
         """
@@ -159,7 +159,7 @@ class ProgressStore:
                 store.messages.append(f"{p.name}: {problem}; progress will not be saved")
                 return store
         if read_only:
-            store.messages.append(f"{p.name}: {problem or f'{len(bad)} unreadable level record(s)'}")
+            store.messages.append(f"{p.name}: {problem or f'{len(bad)} unreadable record(s)'}")
             return store
         kept = _keep_copy(p, move=problem is not None)
         if problem is not None:
@@ -167,7 +167,7 @@ class ProgressStore:
             store.messages.append(f"{p.name} unusable ({problem}); {where}, starting fresh")
         else:
             where = f"; original kept as {kept.name}" if kept is not None else ""
-            store.messages.append(f"{p.name}: {len(bad)} unreadable level record(s) dropped{where}")
+            store.messages.append(f"{p.name}: {len(bad)} unreadable record(s) dropped{where}")
         store._base = copy.deepcopy(store.records)
         if problem is None:
             store.save()  # write the good records back (the malformed ones are only in the copy)

@@ -135,3 +135,16 @@ def test_runs_the_ai_cannot_read_survive_the_next_store_in_a_copy(kind: str, tmp
     assert len(problems) == 1 and aside.name in problems[0] and "could not be read" in problems[0]
     record_run(tmp_path, LEVEL, [(1, 2)], problems)  # written back without them: said once, one copy
     assert len(problems) == 1 and len(list(tmp_path.glob("observed_runs.json.corrupt-*"))) == 1
+
+
+def test_a_damaged_side_puzzle_record_survives_the_next_save_in_a_copy(tmp_path: Path) -> None:
+    path = tmp_path / "progress.json"
+    original = json.dumps({"version": 1, "levels": {}, "puzzles": {
+        "life/a.txt": {"solved": True, "best": 0, "hash": "h"}, "life/b.txt": {"best": "three"}}})
+    path.write_text(original)
+    store = ProgressStore.load(path)
+    assert len(store.messages) == 1 and "1 unreadable record" in store.messages[0]
+    store.record_attempt("x.txt")  # the save writes the good records back
+    assert set(json.loads(path.read_text())["puzzles"]) == {"life/a.txt"}
+    (aside,) = tmp_path.glob("progress.json.corrupt-*")
+    assert aside.read_text() == original and aside.name in store.messages[0]
