@@ -29,11 +29,14 @@ class StoreReports:
         self._seen = [0] * len(self._stores)
 
     def at_start(self, *others: HasMessages) -> None:
-        """Toast what loading the stores (and ``others``, read once) had to say."""
+        """Toast what loading the stores had to say, and ``others``' messages: those are cleared once shown
+        (their owner toasts its later messages itself, e.g. the settings after a change)."""
         for store in [*self._stores, *others]:
             for message in store.messages:
                 self._toast(message, 6.0)
                 log_error("reading the saved data at start", message)  # the toast's details, for a bug report
+        for other in others:
+            other.messages.clear()
         self._seen = [len(store.messages) for store in self._stores]
 
     def new(self) -> None:

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from game.app.app import App
+from game.app.compose import build_app
+from game.app.display import FixedClock
 from game.core.error_log import error_log_path
 
 
@@ -44,3 +46,14 @@ def test_messages_read_at_start_are_not_shown_again(app: App) -> None:
     shown = _toasts(app).count("progress.json unusable (test)")
     app.run_frames(3)
     assert shown == 1 and _toasts(app).count("progress.json unusable (test)") == 1
+
+
+def test_a_settings_problem_read_at_start_is_not_shown_again_on_the_next_change(data_home: Path) -> None:
+    config = data_home.parent / "xdg-config" / "lemming-bricks"
+    config.mkdir(parents=True)
+    (config / "settings.json").write_text('{"speed": 4, "music_volume": "loud"}')
+    application = build_app(size=(640, 480), clock=FixedClock())
+    first = [t for t in _toasts(application) if "music_volume" in t]
+    application.change_settings(muted=True)
+    application.run_frames(2)
+    assert len(first) == 1 and [t for t in _toasts(application) if "music_volume" in t] == first
