@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import copy
 import enum
-import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +42,7 @@ from game.core.progress_records import (
 )
 from game.core.simulation import simulate
 from game.core.storage import read_user_json, set_aside, user_data_dir, user_levels_dir
-from game.core.writing import file_lock, locked_update, write_target
+from game.core.writing import copy_aside, file_lock, locked_update, write_target
 
 #: File format version written in the JSON.
 FORMAT_VERSION = 1
@@ -350,12 +349,7 @@ def _keep_copy(path: Path, *, move: bool) -> Path | None:
     """Keep an unusable progress file aside: moved (``move``) or copied, under the file's lock."""
     try:
         with file_lock(path):
-            if move:
-                return set_aside(path)
-            aside = set_aside(path)
-            if aside is not None:
-                shutil.copy2(aside, path)  # the good records stay in place until rewritten
-            return aside
+            return set_aside(path) if move else copy_aside(path)  # copied: the good records stay in place
     except OSError:
         return None
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterator
 
 from game.core.storage import (
-    DEFAULT_MAX_BYTES, UserFileError, describe_os_error, read_user_json, set_aside,
+    DEFAULT_MAX_BYTES, UserFileError, aside_path, describe_os_error, read_user_json, regular_target, set_aside,
 )
 
 #: A temporary file of an atomic write older than this (seconds) is stale even if its writer lives.
@@ -285,13 +285,21 @@ def locked_update(
 
 
 def copy_aside(path: Path | str) -> Path | None:
-    """Set ``path`` aside (:func:`game.core.storage.set_aside`) and copy it back, for a caller that holds its
-    lock: the good entries stay in place until rewritten, the file as it was is kept.  The copy's path, or
-    ``None`` when there is no regular file to keep."""
-    aside = set_aside(path)
-    if aside is not None:
-        shutil.copy2(aside, path)
-    return aside
+    """Copy the regular file at ``path`` to a free ``<name>.corrupt-<time>`` (:func:`game.core.storage.aside_path`),
+    for a caller that holds its lock: the file itself is never moved or changed, so a failed copy (a full
+    disk) loses nothing.  The copy's path, or ``None`` when there is no regular file to keep; an I/O error
+    raises :class:`OSError` (no half copy is left)."""
+    source = regular_target(path)
+    if source is None:
+        return None
+    target = aside_path(source)
+    try:
+        shutil.copy2(source, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(target)
+        raise
+    return target
 
 
 def keep_copy(path: Path | str) -> Path | None:

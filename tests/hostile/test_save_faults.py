@@ -6,7 +6,9 @@ nothing saved before is lost.
 
 from __future__ import annotations
 
+import errno
 import json
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -148,3 +150,23 @@ def test_a_damaged_side_puzzle_record_survives_the_next_save_in_a_copy(tmp_path:
     assert set(json.loads(path.read_text())["puzzles"]) == {"life/a.txt"}
     (aside,) = tmp_path.glob("progress.json.corrupt-*")
     assert aside.read_text() == original and aside.name in store.messages[0]
+
+
+@pytest.mark.parametrize("name", ["settings.json", "progress.json", "minesweeper.json"])
+def test_a_full_disk_while_keeping_a_copy_leaves_the_file_whole(name: str, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    original = {"settings.json": '{"speed": 4, "music_volume": "loud"}',
+                "progress.json": '{"version": 1, "levels": {"a": {"attempts": 3}, "b": {"best_bricks": -1}}}',
+                "minesweeper.json": '{"version": 1, "boards": {"9x9/10": {"wins": 2}, "8x8/10": {"wins": -1}}}'}[name]
+    path = tmp_path / name
+    path.write_text(original)
+
+    def half_then_full(src: Path | str, dst: Path | str) -> None:
+        Path(dst).write_bytes(Path(src).read_bytes()[:5])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(shutil, "copy2", half_then_full)
+    monkeypatch.setattr("game.core.writing.atomic_write_text", half_then_full)  # and no save gets through
+    _save_messages(name, path)
+    assert path.read_text() == original  # the player's file, whole
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".")) == [name]  # no half copy
