@@ -47,7 +47,7 @@ from game.core.physics_catalog import level_line, load_physics_file, resolve
 from game.core.physics_views import same_behaviour, views
 from game.core.rule_words import rule_sentence
 from game.core.storage import read_user_object, set_aside_reason
-from game.core.writing import atomic_write_text
+from game.core.writing import atomic_write_text, copy_aside, file_lock
 
 #: File of the observed runs in the data folder.
 RUNS_FILE = "observed_runs.json"
@@ -135,18 +135,36 @@ def _parse_runs(data: Any) -> list[ObservedRun]:
     return runs
 
 
+def _unread_runs(data: Any, read: int) -> int:
+    """How many runs of a parsed store could not be read (``read`` were; another format or shape: one)."""
+    ours = isinstance(data, dict) and data.get("format") == RUNS_FORMAT and isinstance(data.get("runs"), list)
+    return len(data["runs"]) - read if ours else int(data not in (None, {}))
+
+
 def _merge_and_write(path: Path, new: Sequence[ObservedRun], problems: list[str] | None = None) -> int:
     """Read the store, merge ``new`` runs in (by key, oldest dropped past :data:`MAX_RUNS`), write it
-    atomically; returns the number of runs.  The one read/merge/write of the store (the place for
-    the storage lock).  A damaged file is moved aside (:func:`game.core.storage.set_aside`), never lost,
-    and what was wrong is appended to ``problems``."""
+    atomically under the storage lock (two games storing runs at once lose none); returns the number of runs.
+    A damaged file, or one with runs that cannot be read, is kept aside (never lost) and said in ``problems``."""
+    with file_lock(path):
+        return _merge_and_write_locked(path, new, problems)
+
+
+def _merge_and_write_locked(path: Path, new: Sequence[ObservedRun], problems: list[str] | None) -> int:
+    """:func:`_merge_and_write` once the lock is held."""
     data, problem = _read(path)
     if problem is not None:
         reason = set_aside_reason(path, problem)
         if problems is not None:
             problems.append(f"{path.name} could not be used {reason}")
         data = None
-    merged: dict[str, ObservedRun] = {r.key: r for r in _parse_runs(data)}
+    old = _parse_runs(data)
+    unread = _unread_runs(data, len(old))
+    if unread:  # the write below drops them: the file as it was stays aside (the good runs are written back)
+        aside = copy_aside(path)
+        if problems is not None:
+            kept = f"; the file as it was is kept as {aside.name}" if aside is not None else ""
+            problems.append(f"{path.name}: {unread} stored run(s) could not be read{kept}")
+    merged: dict[str, ObservedRun] = {r.key: r for r in old}
     for run in new:
         merged.setdefault(run.key, run)
     runs = sorted(merged.values(), key=lambda r: r.when)[-MAX_RUNS:]

@@ -22,7 +22,6 @@ from typing import Any, Callable, Mapping
 
 import pygame
 
-from game.core.error_log import log_error
 from game.core.progress import ProgressStore
 from game.core.resume import ResumeStore
 from game.core.settings import Settings, SettingsStore
@@ -33,6 +32,7 @@ from game.app.input import Act, Action, rebind, translate
 from game.app.jobs import JobRunner
 from game.app.play_extension import PlayExtensionFactory
 from game.app.sound import Sfx, SoundPlayer
+from game.app.store_reports import StoreReports
 
 
 @dataclass(frozen=True)
@@ -163,19 +163,15 @@ class App:
         #: Called with each action before the scenes see it; return True to swallow it.
         self.action_filters: list[Callable[[Action], bool]] = []
         self.screenshots = Screenshots()  #: the one armed for a later frame, the flash after one
-        self._report_saved_data()
+        #: What the progress and resume stores say, as toasts: at start, then each save that failed.
+        self.store_reports = StoreReports(self.toast, [progress, resume])
+        self.store_reports.at_start(settings)
         #: Effects and music (silent, but still counting requests, without an audio device).
         self.sound = SoundPlayer(self.settings, enabled=sound)
         #: The one runner of every AI job (:mod:`game.app.jobs`): pumped once per frame, a scene's jobs stop
         #: when the scene is popped or replaced.
         self.jobs = jobs
         rebind(self.settings.key_map())  # the player's keys (Settings -> Keys)
-
-    def _report_saved_data(self) -> None:
-        """What reading the saved data at start had to say: a toast each, and its details in the error log."""
-        for message in self.progress.messages + self.settings_store.messages + self.resume.messages:
-            self.toast(message, 6.0)
-            log_error("reading the saved data at start", message)  # the toast's details, for a bug report
 
     # ------------------------------------------------------------- settings and window
     @property
@@ -319,6 +315,7 @@ class App:
         self.jobs.pump()  # the AI jobs' events reach their scenes' callbacks here, on this thread
         if self.running and self.top is not None:
             self.top.update(dt)
+        self.store_reports.new()  # a save that failed this frame (a full disk...) is said at once
         for toast in self.toasts:
             toast[1] = float(toast[1]) - dt  # type: ignore[arg-type]
         self.toasts = [t for t in self.toasts if float(t[1]) > 0]  # type: ignore[arg-type]

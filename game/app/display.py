@@ -151,9 +151,16 @@ def png_bytes(surface: pygame.Surface) -> bytes:
 
 
 def default_screenshot_path() -> Path:
-    """Where F12 saves screenshots: the user's data folder, timestamped."""
+    """Where F12 saves screenshots: the user's data folder, timestamped (never an existing file: two in the
+    same second are ``...-HHMMSS.png`` and ``...-HHMMSS-2.png``)."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    return user_data_dir() / "screenshots" / f"lemming-bricks-{stamp}.png"
+    folder = user_data_dir() / "screenshots"
+    path = folder / f"lemming-bricks-{stamp}.png"
+    k = 2
+    while os.path.lexists(path):
+        path = folder / f"lemming-bricks-{stamp}-{k}.png"
+        k += 1
+    return path
 
 
 def headless_env() -> None:

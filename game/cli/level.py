@@ -95,11 +95,11 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     # read only: a checking command never moves or rewrites the progress file
     store = progress.ProgressStore.load(Path(args.progress) if args.progress else progress.default_progress_path(),
                                         read_only=True)
-    for message in store.messages:
-        print(f"warning: {terminal_safe(message, limit=400)}", file=sys.stderr)
-    if store.unusable is not None:
+    if store.unusable is not None:  # one message: the error says what the store's warning would
         raise GameError(f"cannot verify: the progress file {terminal_safe(str(store.path))} is unusable "
                         f"({store.unusable})")
+    for message in store.messages:
+        print(f"warning: {terminal_safe(message, limit=400)}", file=sys.stderr)
     levels: dict[str, Level] = {}
     user_dir = storage.user_levels_dir()
     paths = pack_level_paths() + (sorted(user_dir.glob("*.txt")) if user_dir.is_dir() else [])

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import copy
 import enum
-import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +42,7 @@ from game.core.progress_records import (
 )
 from game.core.simulation import simulate
 from game.core.storage import read_user_json, set_aside, user_data_dir, user_levels_dir
-from game.core.writing import file_lock, locked_update, write_target
+from game.core.writing import copy_aside, file_lock, locked_update, write_target
 
 #: File format version written in the JSON.
 FORMAT_VERSION = 1
@@ -128,7 +127,7 @@ class ProgressStore:
 
         A missing file gives empty progress.  An unusable file (not JSON, not a progress
         object, too large) is moved aside as ``progress.json.corrupt-<time>`` and reported
-        in :attr:`messages`; malformed level records are dropped (the original file is kept
+        in :attr:`messages`; malformed records are dropped (the original file is kept
         aside too).  A path that is not a regular file is reported and never written.  With
         ``read_only`` nothing is moved or written.
         """
@@ -159,7 +158,7 @@ class ProgressStore:
                 store.messages.append(f"{p.name}: {problem}; progress will not be saved")
                 return store
         if read_only:
-            store.messages.append(f"{p.name}: {problem or f'{len(bad)} unreadable level record(s)'}")
+            store.messages.append(f"{p.name}: {problem or f'{len(bad)} unreadable record(s)'}")
             return store
         kept = _keep_copy(p, move=problem is not None)
         if problem is not None:
@@ -167,7 +166,7 @@ class ProgressStore:
             store.messages.append(f"{p.name} unusable ({problem}); {where}, starting fresh")
         else:
             where = f"; original kept as {kept.name}" if kept is not None else ""
-            store.messages.append(f"{p.name}: {len(bad)} unreadable level record(s) dropped{where}")
+            store.messages.append(f"{p.name}: {len(bad)} unreadable record(s) dropped{where}")
         store._base = copy.deepcopy(store.records)
         if problem is None:
             store.save()  # write the good records back (the malformed ones are only in the copy)
@@ -350,12 +349,7 @@ def _keep_copy(path: Path, *, move: bool) -> Path | None:
     """Keep an unusable progress file aside: moved (``move``) or copied, under the file's lock."""
     try:
         with file_lock(path):
-            if move:
-                return set_aside(path)
-            aside = set_aside(path)
-            if aside is not None:
-                shutil.copy2(aside, path)  # the good records stay in place until rewritten
-            return aside
+            return set_aside(path) if move else copy_aside(path)  # copied: the good records stay in place
     except OSError:
         return None
 

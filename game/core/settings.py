@@ -26,15 +26,14 @@ two running games lose nothing.
 from __future__ import annotations
 
 import enum
-import shutil
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 from game.core.storage import (
-    parse_json_bytes, read_user_object, set_aside, set_aside_reason, user_config_dir,
+    parse_json_bytes, read_user_object, set_aside_reason, user_config_dir,
 )
-from game.core.writing import file_lock, locked_update
+from game.core.writing import keep_copy, locked_update
 
 #: Largest settings file read, in bytes (a real one is well under 1 KiB).
 MAX_SETTINGS_BYTES = 64 * 1024
@@ -244,18 +243,6 @@ def parse_settings(raw: bytes) -> LoadedSettings:
     return Settings.from_json(data)
 
 
-def _keep_copy(path: Path) -> Path | None:
-    """Set ``path`` aside and copy it back (under its lock): the original survives the next save."""
-    try:
-        with file_lock(path):
-            aside = set_aside(path)
-            if aside is not None:
-                shutil.copy2(aside, path)
-            return aside
-    except OSError:
-        return None
-
-
 class SettingsStore:
     """The settings file: load once, change through :meth:`update` (saved at once, merged under a lock)."""
 
@@ -281,7 +268,7 @@ class SettingsStore:
         loaded = Settings.from_json(data)
         store.settings = loaded.settings
         if loaded.messages:  # the valid fields stay in place; the whole original is kept aside too
-            aside = _keep_copy(p)
+            aside = keep_copy(p)
             kept = f"; original kept as {aside.name}" if aside is not None else ""
             store.messages.append(f"{p.name}: {'; '.join(loaded.messages)}{kept}")
         return store

@@ -252,22 +252,34 @@ def set_aside(path: Path | str, *, now: float | None = None) -> Path | None:
     A symbolic link is followed (its target is moved).  Only regular files are moved: for
     anything else, or when the rename fails, nothing happens and ``None`` is returned.
     """
-    p = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
-    try:
-        if not stat.S_ISREG(os.stat(p).st_mode):
-            return None
-    except OSError:
+    p = regular_target(path)
+    if p is None:
         return None
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if now is None else now))
-    target = p.with_name(f"{p.name}.corrupt-{stamp}")
-    k = 2
-    while os.path.lexists(target):
-        target = p.with_name(f"{p.name}.corrupt-{stamp}-{k}")
-        k += 1
+    target = aside_path(p, now=now)
     try:
         os.rename(p, target)
     except OSError:
         return None
+    return target
+
+
+def regular_target(path: Path | str) -> Path | None:
+    """The regular file at ``path`` (a symbolic link followed), or ``None`` when there is none."""
+    p = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    try:
+        return p if stat.S_ISREG(os.stat(p).st_mode) else None
+    except OSError:
+        return None
+
+
+def aside_path(path: Path, *, now: float | None = None) -> Path:
+    """A free name to keep ``path`` aside under: ``<name>.corrupt-YYYYmmdd-HHMMSS`` (``-2``, ``-3``... when taken)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if now is None else now))
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    k = 2
+    while os.path.lexists(target):
+        target = path.with_name(f"{path.name}.corrupt-{stamp}-{k}")
+        k += 1
     return target
 
 

@@ -25,6 +25,7 @@ import fcntl
 import json
 import os
 import re
+import shutil
 import stat
 import tempfile
 import time
@@ -33,7 +34,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterator
 
 from game.core.storage import (
-    DEFAULT_MAX_BYTES, UserFileError, describe_os_error, read_user_json, set_aside,
+    DEFAULT_MAX_BYTES, UserFileError, aside_path, describe_os_error, read_user_json, regular_target, set_aside,
 )
 
 #: A temporary file of an atomic write older than this (seconds) is stale even if its writer lives.
@@ -212,17 +213,40 @@ def lock_path(path: Path | str) -> Path:
 
 @contextlib.contextmanager
 def file_lock(path: Path | str) -> Iterator[None]:
-    """Hold an exclusive ``fcntl.flock`` on the lock file of ``path`` (blocks until free)."""
-    lock = lock_path(path)
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o666)
+    """Hold an exclusive ``fcntl.flock`` on the lock file of ``path`` (blocks until free).
+
+    A lock file that cannot be made or held (a folder or a link in its place, a folder that cannot be
+    made) is one :class:`UserFileError` naming ``path`` and the lock file.
+    """
+    fd = _locked_fd(Path(path), lock_path(path))
+    try:
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _locked_fd(path: Path, lock: Path) -> int:
+    """An open descriptor of ``lock``, exclusively locked (see :func:`file_lock`)."""
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserFileError(f"cannot write {path}: {describe_os_error(exc)}") from None
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o666)
+    except OSError as exc:
+        raise UserFileError(f"cannot write {path}: its lock file {lock} cannot be opened "
+                            f"({describe_os_error(exc)})") from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise UserFileError(f"lock file {lock} is not a regular file")
         fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
+    except BaseException as exc:
+        os.close(fd)
+        if isinstance(exc, OSError) and not isinstance(exc, UserFileError):
+            raise UserFileError(f"cannot write {path}: its lock file {lock} cannot be locked "
+                                f"({describe_os_error(exc)})") from None
+        raise
+    return fd
 
 
 @dataclass
@@ -258,3 +282,31 @@ def locked_update(
         result.data = update(current)
         atomic_write_text(p, json.dumps(result.data, indent=indent) + "\n")
     return result
+
+
+def copy_aside(path: Path | str) -> Path | None:
+    """Copy the regular file at ``path`` to a free ``<name>.corrupt-<time>`` (:func:`game.core.storage.aside_path`),
+    for a caller that holds its lock: the file itself is never moved or changed, so a failed copy (a full
+    disk) loses nothing.  The copy's path, or ``None`` when there is no regular file to keep; an I/O error
+    raises :class:`OSError` (no half copy is left)."""
+    source = regular_target(path)
+    if source is None:
+        return None
+    target = aside_path(source)
+    try:
+        shutil.copy2(source, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(target)
+        raise
+    return target
+
+
+def keep_copy(path: Path | str) -> Path | None:
+    """Keep a copy of a user file some of whose entries cannot be used, before a save drops them
+    (:func:`copy_aside` under the file's lock).  The copy's path, or ``None`` when none could be made."""
+    try:
+        with file_lock(path):
+            return copy_aside(path)
+    except OSError:
+        return None

@@ -1,9 +1,9 @@
 """What the play scene makes of the beats its playhead passes (:class:`game.core.playback.Beat`).
 
-Each beat has its sound; the release counts an attempt, a win is recorded (a new best, the progress
-store's new messages as toasts) and starts the search for the level's minimum when it is unknown
-(:class:`~game.app.par.ParFinder`, in the background), and a loss explains each missed lemming
-(:func:`game.core.outcome.explain`).
+Each beat has its sound; the release counts an attempt, a win is recorded (a new best; a save that failed
+is toasted by the app, :class:`game.app.store_reports.StoreReports`) and starts the search for the level's
+minimum when it is unknown (:class:`~game.app.par.ParFinder`, in the background), and a loss explains each
+missed lemming (:func:`game.core.outcome.explain`).
 """
 
 from __future__ import annotations
@@ -48,7 +48,6 @@ class BeatEffects:
 
     def __init__(self, host: BeatHost) -> None:
         self.host = host
-        self._reported: list[str] = list(host.app.progress.messages)
         self._par: ParFinder | None = None  #: the background par search
 
     def take(self, beats: list[Beat]) -> None:
@@ -60,9 +59,6 @@ class BeatEffects:
                 app.progress.record_attempt(host.key)
             elif beat == Beat.WON and host.key is not None:
                 host.new_best = app.progress.record_win(host.key, host.level, host.bricks, assisted=host.assisted)
-                for msg in app.progress.messages[len(self._reported):]:
-                    app.toast(msg, 5.0)
-                self._reported = list(app.progress.messages)
                 self._start_par_search(host.key)
             elif beat == Beat.LOST:
                 host.failures = explain(host.run)

@@ -4,9 +4,9 @@ Kept in ``minesweeper.json`` in the user's data folder (:func:`game.core.storage
 never fails and never blocks (regular files only, at most :data:`MAX_RECORDS_BYTES`,
 :func:`game.core.storage.read_user_object`): a missing file is a fresh start, an unusable one is set aside
 as ``minesweeper.json.corrupt-<time>`` with one message for the player, and a damaged board entry is
-dropped (the others are kept).  Each finished game is saved at once under a lock
-(:func:`game.core.writing.locked_update`, an atomic write) as a change to what is on disk: one more win
-or loss, and the smaller best time, so two running games lose nothing.
+dropped (the others are kept, and a copy of the file as it was is kept aside).  Each finished game is saved
+at once under a lock (:func:`game.core.writing.locked_update`, an atomic write) as a change to what is on
+disk: one more win or loss, and the smaller best time, so two running games lose nothing.
 
 A board size is its width, height and mines (:func:`board_key`: ``"9x9/10"``).
 
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from game.core.storage import read_user_object, set_aside_reason, user_data_dir
-from game.core.writing import locked_update
+from game.core.writing import keep_copy, locked_update
 
 FILE_NAME = "minesweeper.json"
 #: Largest records file read, in bytes (a real one is well under 10 KiB).
@@ -150,7 +150,10 @@ class MinesRecords:
             return store
         store.boards, dropped = parse_boards(data)
         if dropped:
-            store.messages.append(f"Minesweeper records: damaged entries dropped ({', '.join(dropped[:3])})")
+            aside = keep_copy(p)  # the next save drops them: the file as it was stays aside
+            kept = f"; the file as it was is kept as {aside.name}" if aside is not None else ""
+            store.messages.append(f"Minesweeper records: damaged entries dropped ({', '.join(dropped[:3])})"
+                                  + kept)
         return store
 
     @classmethod

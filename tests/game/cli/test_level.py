@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -149,3 +150,20 @@ def test_the_parser_loads_neither_the_ai_nor_pygame() -> None:
             "print(sorted(m for m in ('ai.facade', 'pygame', 'ortools') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("kind", ["corrupt", "folder", "fifo"])
+def test_verify_with_an_unusable_progress_file_is_one_message(kind: str, data_home: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    path = data_home / "lemming-bricks" / "progress.json"
+    path.parent.mkdir(parents=True)
+    if kind == "corrupt":
+        path.write_text("{oops")
+    elif kind == "folder":
+        path.mkdir()
+    else:
+        os.mkfifo(path)
+    code, out, err = run(capsys, "verify")
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and err.startswith("error: cannot verify") and "progress.json" in err
+    assert (path.read_text() == "{oops") if kind == "corrupt" else os.path.lexists(path)  # never moved
