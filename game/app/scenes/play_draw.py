@@ -257,7 +257,10 @@ def won_lines(scene: PlayView) -> list[tuple[str, tuple[int, int, int]]]:
     lines = [(detail, hud.WHITE)]
     par = scene.par()
     if scene.assisted:
-        lines.append(("solved with AI help (marked in the level list)", hud.BLUE))
+        section = scene.playlist[scene.index].section if scene.playlist else None
+        listed = scene.key is not None and section in (Section.PACK, Section.USER)  # the level select's cards
+        where = " (marked in the level list)" if listed else ""
+        lines.append((f"solved with AI help{where}", hud.BLUE))
     elif par is not None and used <= par:
         lines.append((f"Par! The fewest bricks possible ({par}).", hud.GOLD))
     elif par is not None:

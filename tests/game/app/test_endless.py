@@ -21,7 +21,7 @@ from game.app.scenes.endless import EndlessLevel, EndlessScene, difficulty, make
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.pause import PauseChoice, PauseScene
 from game.app.scenes.play import PlayScene, PlayState
-from game.app.scenes.play_draw import footer_hints, intro_heading, won_next
+from game.app.scenes.play_draw import footer_hints, intro_heading, won_lines, won_next
 from tests.game.app.conftest import leave_level, press
 
 
@@ -192,3 +192,12 @@ def test_a_won_endless_level_counts_in_the_streak_and_enter_offers_the_next_leve
     following = wait_for_play(app)
     assert following is not play and following.title == "Endless 2 \u00b7 Gap"  # what Enter said it opens
     assert following.note() == "streak 1"
+
+
+def test_an_endless_win_with_ai_help_does_not_point_to_a_level_list(app: App, tmp_path: Path) -> None:
+    app.push(MenuScene(app))
+    app.push(EndlessScene(app, seed=5, make_level=gap_maker, record_path=tmp_path / "endless.json"))
+    play = wait_for_play(app)
+    win(app, play)  # with bricks given by the AI (apply_bricks)
+    texts = [text for text, _ in won_lines(play)]
+    assert "solved with AI help" in texts and not any("level list" in text for text in texts)
