@@ -4,7 +4,7 @@ drawing helpers read of it (here, not in the play scene's module, so other scene
 
 from __future__ import annotations
 
-from typing import Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 from game.core.catalog import LevelEntry
 from game.core.level import Brick, Level
@@ -53,7 +53,9 @@ class PlayView(Protocol):
     @property
     def watching(self) -> bool: ...
     @property
-    def note(self) -> str: ...
+    def note(self) -> Callable[[], str]: ...
+    @property
+    def key(self) -> str | None: ...
     @property
     def assisted(self) -> bool: ...
     @property

@@ -394,5 +394,6 @@ class MinesScene(Scene):
         cr, cc = self.cursor
         pygame.draw.rect(surface, hud.WHITE, lay.cell_rect(cr, cc), 2)
         draw_band(surface, lay, self.band(w))
-        hud.hint_bar(surface, [("Click/Enter", "reveal"), ("Right/F", "flag"), ("H", "assistant"),
+        custom = [("+/-", "size"), ("[ ]", "mines")] if self.difficulty is None else []  # the custom board's keys
+        hud.hint_bar(surface, [("Click/Enter", "reveal"), ("Right/F", "flag"), *custom, ("H", "assistant"),
                                ("S", "step"), ("A", "auto"), ("1-4", "board"), ("R", "new"), ("Esc", "back")])

@@ -219,7 +219,8 @@ class EndlessScene(Scene):
         play = self.app.open("play", lvl.level, playlist=[entry] * lvl.step, index=lvl.step - 1,
                              key=None, title=lvl.level.title, back_label="endless")
         play.leave_warning = self._streak_warning
-        play.note = f"streak {self.record.streak}"
+        streak = self.record.streak  # counting the level being played once it is won
+        play.note = lambda: f"streak {streak + 1 if play.state == PlayState.WON else streak}"
         if self.speed_index is not None:
             play.speed_index = self.speed_index
         self.play = play

@@ -126,7 +126,7 @@ class PlayScene(Scene):
         #: what leaving this level unsolved ends (e.g. an Endless streak): the pause menu asks first
         self.leave_warning: Callable[[], str] = lambda: ""
         #: a short note among the top bar's counters (e.g. an Endless streak), kept on narrow windows
-        self.note = ""
+        self.note: Callable[[], str] = lambda: ""
         #: left for the title menu without giving the level up (like closing the window): see :meth:`suspend`
         self.suspended = False
 

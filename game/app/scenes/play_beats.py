@@ -3,13 +3,15 @@
 Each beat has its sound; the release counts an attempt, a win is recorded (a new best; a save that failed
 is toasted by the app, :class:`game.app.store_reports.StoreReports`) and starts the search for the level's
 minimum when it is unknown (:class:`~game.app.par.ParFinder`, in the background), and a loss explains each
-missed lemming (:func:`game.core.outcome.explain`).
+missed lemming (:func:`game.core.outcome.explain`).  A win that opens the pack's next world says so, and the
+playlist goes on into it (:mod:`game.app.world_unlock`).
 """
 
 from __future__ import annotations
 
 from typing import Protocol
 
+from game.core.catalog import LevelEntry, Section
 from game.core.level import Brick, Level
 from game.core.outcome import LemmingFailure, explain
 from game.core.playback import Beat
@@ -17,6 +19,7 @@ from game.core.simulation import Run
 from game.app.app import App
 from game.app.par import ParFinder
 from game.app.sound import Sfx
+from game.app.world_unlock import WorldUnlock, continue_into
 
 #: The sound of each beat of the playback.
 BEAT_SOUNDS = {Beat.RELEASED: Sfx.RELEASE, Beat.EXIT: Sfx.EXIT, Beat.LAND: Sfx.LAND, Beat.TURN: Sfx.TURN,
@@ -28,6 +31,7 @@ class BeatHost(Protocol):
 
     new_best: bool
     failures: list[LemmingFailure]
+    playlist: list[LevelEntry]
 
     @property
     def app(self) -> App: ...
@@ -58,8 +62,13 @@ class BeatEffects:
             if beat == Beat.RELEASED and host.key is not None:
                 app.progress.record_attempt(host.key)
             elif beat == Beat.WON and host.key is not None:
+                on_pack = any(e.key == host.key and e.section == Section.PACK for e in host.playlist)
+                unlock = WorldUnlock(app.progress) if on_pack else None
                 host.new_best = app.progress.record_win(host.key, host.level, host.bricks, assisted=host.assisted)
                 self._start_par_search(host.key)
+                for label, world in unlock.opened() if unlock is not None else ():
+                    app.toast(f"{label} is open now!", 6.0)
+                    continue_into(host.playlist, world)
             elif beat == Beat.LOST:
                 host.failures = explain(host.run)
 

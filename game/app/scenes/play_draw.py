@@ -51,8 +51,9 @@ def draw_hud(scene: PlayView, surface: pygame.Surface) -> None:
     else:
         stats = [(f"bricks {used} / {scene.level.budget}", hud.GOLD, 0), (f"home {home} / {n}", hud.GREEN, 2),
                  (frame_label(scene.frame, scene.level.frames), hud.WHITE, 1), (f"{scene.speed}x", hud.MUTED, 3)]
-    if scene.note:
-        stats.insert(0, (scene.note, hud.BLUE, 0))
+    note = scene.note()
+    if note:
+        stats.insert(0, (note, hud.BLUE, 0))
     size = 22 if narrow else 26
     gap = 12 if narrow else 22
     room = state_rect.left - 12 - (x + (70 if narrow else 120))
@@ -207,8 +208,7 @@ def draw_result(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -
             lines.append((f.describe(n), colors[f.lemming % len(colors)]))
         if len(scene.failures) > 3:
             lines.append((f"... and {len(scene.failures) - 3} more", hud.MUTED))
-    more = ("Enter: next level" if scene.index + 1 < len(scene.playlist) else f"Enter: back to the {scene.back_label}"
-            ) if won else "Enter or R: try again   Left: step back"
+    more = f"Enter: {won_next(scene)}" if won else "Enter or R: try again   Left: step back"
     head_size = 56 if h >= 600 else 40
     line_h = 30 if h >= 600 else 24
     box = pygame.Rect(0, 0, min(620, w - 40), head_size + 24 + line_h * (len(lines) + 1))
@@ -238,6 +238,15 @@ def draw_result(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -
     hud.blit_text(surface, more, (box.centerx, y + 2), 22, hud.MUTED, anchor="midtop")
 
 
+def won_next(scene: PlayView) -> str:
+    """What Enter does after a win: the playlist's next level (an Endless level always has one: the
+    Endless mode opens it), else back where the level was opened from."""
+    section = scene.playlist[scene.index].section if scene.playlist else None
+    if scene.index + 1 < len(scene.playlist) or section == Section.ENDLESS:
+        return "next level"
+    return f"back to the {scene.back_label}"
+
+
 def won_lines(scene: PlayView) -> list[tuple[str, tuple[int, int, int]]]:
     used = len(scene.bricks)
     detail = f"{hud.plural(used, 'brick')} used"
@@ -248,7 +257,10 @@ def won_lines(scene: PlayView) -> list[tuple[str, tuple[int, int, int]]]:
     lines = [(detail, hud.WHITE)]
     par = scene.par()
     if scene.assisted:
-        lines.append(("solved with AI help (marked in the level list)", hud.BLUE))
+        section = scene.playlist[scene.index].section if scene.playlist else None
+        listed = scene.key is not None and section in (Section.PACK, Section.USER)  # the level select's cards
+        where = " (marked in the level list)" if listed else ""
+        lines.append((f"solved with AI help{where}", hud.BLUE))
     elif par is not None and used <= par:
         lines.append((f"Par! The fewest bricks possible ({par}).", hud.GOLD))
     elif par is not None:
@@ -353,8 +365,8 @@ def footer_hints(self: PlayView) -> list[tuple[str, str]]:
         hints = [("Space", "pause" if s == PlayState.RUNNING else "resume"), ("Left/Right", "step"),
                  ("+/-", "speed"), ("R", "restart"), ("P", "preview"), ("Click", "edit"), ("Esc", "menu")]
     elif s == PlayState.WON:
-        more = "next level" if self.index + 1 < len(self.playlist) else self.back_label
-        hints = [("Enter", more), ("Space", "replay"), ("R", "restart"), ("Esc", "menu")]
+        more = won_next(self)
+        hints = [("Enter", more.removeprefix("back to the ")), ("Space", "replay"), ("R", "restart"), ("Esc", "menu")]
     else:
         hints = [("Enter/R", "try again"), ("Left", "step back"), ("P", "preview"), ("Esc", "menu")]
     return _without_keys(hints, {key for key, _ in self.extra_hints}) + list(self.extra_hints) + [("F1", "keys")]

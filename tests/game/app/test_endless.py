@@ -21,7 +21,7 @@ from game.app.scenes.endless import EndlessLevel, EndlessScene, difficulty, make
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.pause import PauseChoice, PauseScene
 from game.app.scenes.play import PlayScene, PlayState
-from game.app.scenes.play_draw import intro_heading
+from game.app.scenes.play_draw import footer_hints, intro_heading, won_lines, won_next
 from tests.game.app.conftest import leave_level, press
 
 
@@ -157,13 +157,13 @@ def test_streak_shows_speed_carries_and_quitting_to_the_menu_keeps_the_streak(ap
     endless = app.push(EndlessScene(app, seed=5, make_level=gap_maker, record_path=record))
     assert isinstance(endless, EndlessScene)
     play = wait_for_play(app)
-    assert play.note == "streak 0"
+    assert play.note() == "streak 0"
     press(app, pygame.K_PLUS, unicode="+")
     assert play.speed == 2
     win(app, play)
     press(app, pygame.K_RETURN)
     play = wait_for_play(app)
-    assert play.note == "streak 1" and play.speed == 2  # the streak in the top bar; the speed kept
+    assert play.note() == "streak 1" and play.speed == 2  # the streak in the top bar; the speed kept
     play.draw(pygame.Surface((800, 500)))  # the note fits the narrow top bar
     press(app, pygame.K_ESCAPE)
     pause = app.top
@@ -178,3 +178,26 @@ def test_streak_shows_speed_carries_and_quitting_to_the_menu_keeps_the_streak(ap
     assert load_record(record)[0].streak == 1
     again = app.push(EndlessScene(app, make_level=gap_maker, record_path=record))
     assert isinstance(again, EndlessScene) and again.record.streak == 1 and again.record.step == 2
+
+
+def test_a_won_endless_level_counts_in_the_streak_and_enter_offers_the_next_level(app: App, tmp_path: Path) -> None:
+    app.push(MenuScene(app))
+    app.push(EndlessScene(app, seed=5, make_level=gap_maker, record_path=tmp_path / "endless.json"))
+    play = wait_for_play(app)
+    assert play.note() == "streak 0"
+    win(app, play)
+    assert play.note() == "streak 1"  # the top bar over the win card counts this level
+    assert won_next(play) == "next level" and ("Enter", "next level") in footer_hints(play)
+    press(app, pygame.K_RETURN)
+    following = wait_for_play(app)
+    assert following is not play and following.title == "Endless 2 \u00b7 Gap"  # what Enter said it opens
+    assert following.note() == "streak 1"
+
+
+def test_an_endless_win_with_ai_help_does_not_point_to_a_level_list(app: App, tmp_path: Path) -> None:
+    app.push(MenuScene(app))
+    app.push(EndlessScene(app, seed=5, make_level=gap_maker, record_path=tmp_path / "endless.json"))
+    play = wait_for_play(app)
+    win(app, play)  # with bricks given by the AI (apply_bricks)
+    texts = [text for text, _ in won_lines(play)]
+    assert "solved with AI help" in texts and not any("level list" in text for text in texts)

@@ -170,3 +170,12 @@ def test_the_hint_opens_on_the_rule_difference() -> None:
     classic = pack_entries()[index_of("001_")].level
     plain, _ = with_hint(AssistantState(), classic, (), facade.compute_hint(classic, ()), (), None)
     assert plain.hint is not None and not plain.hint.line.startswith("Here lemmings")
+
+
+def test_the_rule_hint_marks_the_cell_its_words_name() -> None:
+    level = pack_entries()[index_of("041_")].level  # timid lemmings: they turn back at the platform's edge
+    state, _ = with_hint(AssistantState(), level, (), facade.compute_hint(level, ()), (), None)
+    assert state.hint is not None
+    first = state.hint.lessons[0]
+    assert "never walk off an edge: at row 2, column 6" in first.text
+    assert first.cell == (2, 6)  # the marked cell is the one named, not the lemming's hatch

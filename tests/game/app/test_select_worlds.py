@@ -82,3 +82,33 @@ def test_progress_saved_before_the_renumbering_follows_its_level(app: App) -> No
     app.run_frames(1)
     assert "001_original.txt" not in app.progress.records
     assert select.statuses[entries.index(original)].solved
+
+
+def win_by_playing(app: App, play: PlayScene) -> None:
+    """Place the AI's bricks as the player's own and release: the win is the player's."""
+    result = facade.solve(play.level, solver="search")
+    assert result.bricks is not None
+    play.apply_bricks(result.bricks, assisted=False)
+    press(app, pygame.K_SPACE, unicode=" ")
+    for _ in range(60 * 30):
+        if play.state.value in ("won", "lost"):
+            break
+        app.run_frames(1)
+    assert play.state.value == "won"
+
+
+def test_the_win_that_opens_a_world_says_so_and_the_playlist_goes_on_into_it(app: App) -> None:
+    entries = pack_entries()
+    for entry in entries[:6]:
+        solve(app, entry)
+    select = app.push(LevelSelectScene(app, entries=entries))
+    app.run_frames(1)
+    select.open(6)  # the seventh level of World 1: its win opens World 2
+    play = app.top
+    assert isinstance(play, PlayScene) and len(play.playlist) == 10  # World 1 only, as it is open
+    win_by_playing(app, play)
+    assert any(str(t[0]) == "World 2 \u00b7 Rising Ground is open now!" for t in app.toasts)
+    press(app, pygame.K_RETURN)  # the next level, with the playlist that now goes on into World 2
+    following = app.top
+    assert isinstance(following, PlayScene) and following.key == entries[7].key
+    assert [e.key for e in following.playlist] == [e.key for e in entries[:20]]

@@ -13,6 +13,7 @@ from game.app.app import App
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.pause import PauseChoice, PauseScene
 from game.app.scenes.play import PlayScene
+from game.app.scenes.play_draw import won_lines
 from game.app.scenes.select import LevelSelectScene
 from game.app.scenes.share import MENU_LABEL, PasteCodeScene, ShareCodeScene
 from tests.game.app.conftest import press
@@ -82,3 +83,17 @@ def test_ctrl_v_without_a_clipboard_says_so(app: App) -> None:
     assert isinstance(paste, PasteCodeScene)
     press(app, pygame.K_v, mod=pygame.KMOD_CTRL)
     assert paste.typed == "" or paste.typed.startswith("LB") or paste.error
+
+
+def test_a_level_from_a_code_won_with_ai_help_does_not_point_to_the_level_list(app: App) -> None:
+    original = Level.load(REPO / "levels" / "001_let_them_go.txt")
+    paste = app.push(PasteCodeScene(app))
+    assert isinstance(paste, PasteCodeScene)
+    type_text(app, encode(original))
+    press(app, pygame.K_RETURN)
+    play = app.top
+    assert isinstance(play, PlayScene) and play.key is not None and play.key.startswith("code:")
+    play.assisted = True  # as after an AI answer was applied
+    press(app, pygame.K_SPACE, unicode=" ", frames=120)
+    texts = [text for text, _ in won_lines(play)]
+    assert "solved with AI help" in texts  # the code's levels have no card in the level list to mark

@@ -341,3 +341,18 @@ def test_the_assistant_keys_say_why_nothing_shows_yet_or_any_more(app: App) -> N
         press(app, getattr(pygame, f"K_{key}"), unicode=key)
         assert [str(text) for text, _ in app.toasts] == ["This game is over: R starts a new board."]
     assert not scene.auto_play
+
+
+def test_the_custom_boards_footer_says_how_to_change_it(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    shown: list[list[tuple[str, str]]] = []
+    monkeypatch.setattr(hud, "hint_bar", lambda surface, hints, **kw: shown.append(list(hints)))
+    scene = on(app)
+    scene.draw(app.screen)
+    assert ("+/-", "size") not in shown[-1]  # a fixed board: nothing to size
+    press(app, pygame.K_4, unicode="4")
+    assert scene.difficulty is None
+    scene.draw(app.screen)
+    assert ("+/-", "size") in shown[-1] and ("[ ]", "mines") in shown[-1]
+    width = scene.board.width
+    press(app, pygame.K_PLUS, unicode="+")  # the key the footer names does what it says
+    assert scene.board.width == width + 1
