@@ -182,7 +182,7 @@ def explain_track(index: int, track: LemmingTrack, solid: Callable[[int, int], b
         if path[frame][0] > path[frame - 1][0]:
             fall_end = frame
             break
-    if fall_end is None:
+    if fall_end is None or not walled:  # a fall onto a ledge whose edges turn it is no pit: it paces there
         kind = FailureKind.STANDING if standing else FailureKind.STUCK_TURNING if turning else FailureKind.PACING
         return LemmingFailure(index, cell, kind, start, walled=walled, sideways=sideways)
     fall_start = fall_end

@@ -6,6 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 from game.core.level import Level
 from game.core.outcome import FailureKind, explain, shared_cells
+from game.core.physics_catalog import resolve
 from game.core.simulation import simulate
 from tests.strategies import level_and_bricks
 
@@ -36,6 +37,18 @@ def test_pit_turning_and_time_out() -> None:
     pacing = Level.from_rows(["X>  X", "XXXXX", "T    "], frames=9, budget=0)
     f = explain(simulate(pacing))[0]
     assert f.kind == FailureKind.PACING and f.frame == 0
+
+
+def test_a_fall_onto_a_ledge_that_turns_it_at_its_edges_is_no_pit() -> None:
+    careful = resolve("careful")  # never walks off an edge: it turns at the brink
+    ledge = Level.from_rows(["  >     T", "         ", " XXX     ", "         ", "XXXXXXXXX"], frames=14, budget=0,
+                            physics=careful)
+    f = explain(simulate(ledge))[0]
+    assert f.kind == FailureKind.PACING and not f.walled
+    assert f.sentence() == f"walking back and forth from frame {f.frame}"
+    walled = Level.from_rows(["  >     T", "         ", "X   X    ", "XXXXX    ", "XXXXXXXXX"], frames=14, budget=0,
+                             physics=careful)
+    assert explain(simulate(walled))[0].kind == FailureKind.FELL_INTO_PIT  # turned by walls: a pit
 
 
 def test_describe_names_the_lemming_when_several() -> None:
