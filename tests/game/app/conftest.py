@@ -31,6 +31,20 @@ def press(app: App, key: int, mod: int = 0, unicode: str = "", frames: int = 1) 
     app.run_frames(frames)
 
 
+#: The Ctrl modifier of posted key presses.
+CTRL = pygame.KMOD_CTRL
+#: Keys posted for the characters that are not letters or digits (others post key 0 with their character).
+_CHAR_KEYS = {" ": pygame.K_SPACE, "-": pygame.K_MINUS}
+
+
+def type_text(app: App, text: str) -> None:
+    """Post one key press per character of ``text`` (its key and its character), then step the app."""
+    for ch in text:
+        key = ord(ch.lower()) if ch.isascii() and ch.isalnum() else _CHAR_KEYS.get(ch, 0)
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=ch, scancode=0))
+    app.run_frames(1)
+
+
 def run_until(app: App, done: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
     """Step the app until ``done()``, then one frame more (``timeout``: a bound for a slow machine, never a
     check of speed)."""

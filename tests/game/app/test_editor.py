@@ -32,16 +32,8 @@ from game.app.scenes.menu import MenuScene
 from game.app.scenes.pause import PauseChoice, PauseScene
 from game.app.scenes.play import PlayScene
 from game.app.scenes.select import LevelSelectScene
-from tests.game.app.conftest import after_save_check, click, leave_level, move, press, press_save, wait_for_analysis
-
-CTRL = pygame.KMOD_CTRL
-
-
-def type_text(app: App, text: str) -> None:
-    for ch in text:
-        key = ord(ch.lower()) if ch.isalnum() else (pygame.K_SPACE if ch == " " else 0)
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=ch, scancode=0))
-    app.run_frames(1)
+from tests.game.app.conftest import (CTRL, after_save_check, click, leave_level, move, press, press_save, type_text,
+                                     wait_for_analysis)
 
 
 def letter(app: App, ch: str) -> None:
@@ -65,8 +57,6 @@ def make_playable(app: App, editor: EditorScene) -> None:
     click(app, cell_pos(editor, 4, 1))
     press(app, pygame.K_4, unicode="4")
     click(app, cell_pos(editor, 4, 6))
-
-
 
 
 @pytest.fixture(autouse=True)

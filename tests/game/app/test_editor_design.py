@@ -25,7 +25,7 @@ from game.core.level import Level
 from game.core.physics_catalog import SHIPPED
 from game.core.storage import user_levels_dir
 from tests.conftest import ORIGINAL_PACK
-from tests.game.app.conftest import click, move, press, press_save, wait_for_analysis
+from tests.game.app.conftest import CTRL, click, move, press, press_save, type_text, wait_for_analysis
 
 
 def open_editor(app: App, model: EditorModel | None = None) -> EditorScene:
@@ -34,16 +34,6 @@ def open_editor(app: App, model: EditorModel | None = None) -> EditorScene:
     assert isinstance(editor, EditorScene)
     app.run_frames(1)
     return editor
-
-
-CTRL = pygame.KMOD_CTRL
-
-
-def type_text(app: App, text: str) -> None:
-    for ch in text:
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=ord(ch.lower()) if ch.isalnum() else 0, mod=0,
-                                             unicode=ch, scancode=0))
-    app.run_frames(1)
 
 
 def letter(app: App, ch: str, mod: int = 0) -> None:
@@ -197,8 +187,6 @@ def test_a_long_level_code_scrolls_to_its_last_line(app: App) -> None:
 
 # ---------------------------------------------------------------- browsing the optimal solutions
 TURN_BACK = ["XXXXXXXXX", "XT>     X", "XXXXXX  X", "X       X", "XXXXXXXXX"]  # a brick at (1,3)..(1,6) wins
-
-
 
 
 def panel_text(editor: EditorScene) -> str:

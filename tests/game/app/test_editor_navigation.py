@@ -21,9 +21,7 @@ from game.core.catalog import Section, pack_entries
 from game.core.editor_model import EditorModel
 from game.core.level import Level
 from game.core.storage import user_levels_dir
-from tests.game.app.conftest import press, press_save
-
-CTRL = pygame.KMOD_CTRL
+from tests.game.app.conftest import CTRL, press, press_save, type_text
 
 
 @pytest.fixture(autouse=True)
@@ -36,13 +34,6 @@ def close_scenes(app: App) -> Iterator[None]:
 
 def letter(app: App, ch: str) -> None:
     press(app, getattr(pygame, f"K_{ch.lower()}"), unicode=ch)
-
-
-def type_text(app: App, text: str) -> None:
-    for ch in text:
-        key = ord(ch.lower()) if ch.isalnum() else (pygame.K_SPACE if ch == " " else 0)
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=ch, scancode=0))
-    app.run_frames(1)
 
 
 def save_by_keys(app: App, editor: EditorScene) -> None:

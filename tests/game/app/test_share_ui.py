@@ -16,16 +16,9 @@ from game.app.scenes.play import PlayScene
 from game.app.scenes.play_draw import won_lines
 from game.app.scenes.select import LevelSelectScene
 from game.app.scenes.share import MENU_LABEL, PasteCodeScene, ShareCodeScene
-from tests.game.app.conftest import press
+from tests.game.app.conftest import press, type_text
 
 REPO = Path(__file__).resolve().parents[3]
-
-
-def type_text(app: App, text: str) -> None:
-    for ch in text:
-        key = pygame.key.key_code(ch.lower()) if ch.isalnum() else (pygame.K_MINUS if ch == "-" else 0)
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=ch, scancode=0))
-    app.run_frames(1)
 
 
 def test_pause_menu_shows_the_level_code(app: App) -> None:

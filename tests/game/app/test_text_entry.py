@@ -16,16 +16,7 @@ from game.app.scenes.share import PasteCodeScene
 from game.app.text_field import SELECTION
 from game.core.editor_model import EditorModel
 from game.core.storage import user_levels_dir
-from tests.game.app.conftest import click, press, press_save
-
-CTRL = pygame.KMOD_CTRL
-
-
-def type_text(app: App, text: str) -> None:
-    for ch in text:
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=ord(ch.lower()) if ch.isalnum() else 0, mod=0,
-                                             unicode=ch, scancode=0))
-    app.run_frames(1)
+from tests.game.app.conftest import CTRL, click, press, press_save, type_text
 
 
 @pytest.fixture(autouse=True)

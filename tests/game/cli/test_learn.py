@@ -139,9 +139,8 @@ def test_learn_time_limit_stops_the_physics_learner(monkeypatch: pytest.MonkeyPa
     assert "--physics go with the physics learner" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("argv", [["--games", "1"], ["--model", "tree", "--games", "3"]])
-def test_json_of_a_learning_the_limit_stopped_is_one_object(argv: list[str], monkeypatch: pytest.MonkeyPatch,
-                                                            capsys: pytest.CaptureFixture[str]) -> None:
+def expire_every_context(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every context the command creates has a limit already spent (a manual clock moved past it)."""
     real_create = SolveContext.create
 
     def create_expired(**kw: object) -> SolveContext:
@@ -151,6 +150,12 @@ def test_json_of_a_learning_the_limit_stopped_is_one_object(argv: list[str], mon
         return ctx
 
     monkeypatch.setattr(SolveContext, "create", staticmethod(create_expired))
+
+
+@pytest.mark.parametrize("argv", [["--games", "1"], ["--model", "tree", "--games", "3"]])
+def test_json_of_a_learning_the_limit_stopped_is_one_object(argv: list[str], monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    expire_every_context(monkeypatch)
     assert main(["learn", *argv, "--json", "--time-limit", "5"]) == 1
     captured = capsys.readouterr()
     assert json.loads(captured.out) == {"status": "stopped", "stop_reason": "timeout"}
@@ -162,15 +167,7 @@ def test_json_of_a_learning_the_limit_stopped_is_one_object(argv: list[str], mon
 def test_the_tree_learner_and_the_curves_keep_a_time_limit_already_spent(
         argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     monkeypatch.chdir(tmp_path)
-    real_create = SolveContext.create
-
-    def create_expired(**kw: object) -> SolveContext:
-        clock = ManualClock(100.0)
-        ctx = real_create(time_limit=1.0, clock=clock, solver="learn")
-        clock.advance(2.0)
-        return ctx
-
-    monkeypatch.setattr(SolveContext, "create", staticmethod(create_expired))
+    expire_every_context(monkeypatch)
     assert main(["learn", *argv, "--time-limit", "5"]) == 1
     assert "stopped (timeout)" in capsys.readouterr().err
     assert not (tmp_path / "curve.png").exists()
