@@ -201,8 +201,7 @@ class PegsScene(Scene):
         line = self.memory.line_from(self.position)
         if lost is not None:
             why, ago = lost
-            since = f" (proved {hud.plural(ago, 'jump')} ago)" if ago else ""
-            self.message = lost_message(self.board, self.position, self.goal, why) + since
+            self.message = lost_message(self.board, self.position, self.goal, why, ago)
         elif line and what == PegsAsk.HINT:
             self.hint_jump = line[0]
             (r1, c1), (r2, c2) = line[0].start, line[0].end

@@ -150,12 +150,20 @@ def _count_row(surface: pygame.Surface, at: tuple[int, int], right: int, label: 
     return y + size
 
 
-def lost_message(board: Board, position: int, goal: int | None, why: str) -> str:
+def lost_message(board: Board, position: int, goal: int | None, why: str, ago: int = 0) -> str:
     """The AI's proof that ``position`` is lost (``why``), in a player's words: the three-colour rule's, when
-    it rules the goal out (the panel beside the board explains it)."""
+    it rules the goal out (the panel beside the board explains it); ``ago``: the proof was found that many
+    jumps back (every position after a lost one is lost).
+
+    >>> from game.core.puzzles.pegs_boards import english
+    >>> board, start = english()
+    >>> lost_message(board, start, board.goal_position(), "every sequence of jumps was tried", 2)
+    'No jump can still finish: every sequence of jumps was tried (proved 2 jumps back).'
+    """
+    since = f" (proved {ago} jump{'s' if ago != 1 else ''} back)" if ago else ""
     if not board.class_allows(position, goal):
-        return f"No jump can still finish: {CLASS_SHORT} (see the right)."
-    return f"No jump can still finish: {why}."
+        return f"No jump can still finish: {CLASS_SHORT} (see the right){since}."
+    return f"No jump can still finish: {why}{since}."
 
 
 def draw_peg(surface: pygame.Surface, centre: tuple[int, int], radius: int, lifted: bool) -> None:

@@ -346,7 +346,7 @@ def test_a_position_reached_from_one_proved_lost_is_lost_at_once(scene: PegsScen
     assert scene.jump(scene.board.legal_jumps(scene.position)[0])
     _key(scene, pygame.K_h)
     assert scene.job is asked and scene.pending is None and scene.hint_jump is None
-    assert scene.message == lost + " (proved 1 jump ago)"
+    assert scene.message == lost[:-1] + " (proved 1 jump back)."
     _key(scene, pygame.K_z)
     _key(scene, pygame.K_s)
     assert scene.job is asked and scene.message == lost and scene.playing == []
