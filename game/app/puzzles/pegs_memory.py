@@ -49,15 +49,15 @@ class PegsMemory:
 
     def learn_line(self, position: int, line: Sequence[Jump]) -> None:
         """Keep the solution ``line`` from ``position`` (it must replay to the goal; else nothing is kept)."""
+        passed = []
         try:
-            end = self.board.replay(position, line)
+            for jump in line:
+                passed.append(position)
+                position = self.board.apply(position, jump)
         except ValueError:
             return
-        if not line or not self.board.is_goal(end, self.goal):
-            return
-        for jump in line:
-            self.next_jump[position] = jump
-            position = self.board.apply(position, jump)
+        if line and self.board.is_goal(position, self.goal):
+            self.next_jump.update(zip(passed, line))
 
     def learn_lost(self, position: int, why: str) -> None:
         """Keep the proof that ``position`` cannot reach the goal."""

@@ -160,7 +160,7 @@ def lost_message(board: Board, position: int, goal: int | None, why: str, ago: i
     >>> lost_message(board, start, board.goal_position(), "every sequence of jumps was tried", 2)
     'No jump can still finish: every sequence of jumps was tried (proved 2 jumps back).'
     """
-    since = f" (proved {ago} jump{'s' if ago != 1 else ''} back)" if ago else ""
+    since = f" (proved {hud.plural(ago, 'jump')} back)" if ago else ""
     if not board.class_allows(position, goal):
         return f"No jump can still finish: {CLASS_SHORT} (see the right){since}."
     return f"No jump can still finish: {why}{since}."
