@@ -34,7 +34,7 @@ class WorldUnlock:
         solved = []
         for _, first, count in self.groups:
             statuses = [self.progress.status(e.key, e.level) for e in self.entries[first:first + count]]
-            solved.append(sum(1 for st in statuses if st.solved and not st.changed))
+            solved.append(sum(1 for st in statuses if st.solved_now))
         return open_worlds_by_counts([count for _, _, count in self.groups], solved)
 
     def opened(self) -> list[tuple[str, list[LevelEntry]]]:

@@ -87,6 +87,11 @@ class LevelStatus:
     par: int | None = None  #: the level's proven minimum brick count, when known
 
     @property
+    def solved_now(self) -> bool:
+        """Solved in the level's current form (what marks a card and counts toward opening a world)."""
+        return self.solved and not self.changed
+
+    @property
     def par_medal(self) -> bool:
         """The player's own solution uses the minimum number of bricks."""
         return self.own_best is not None and self.par is not None and self.own_best <= self.par
@@ -264,8 +269,7 @@ class ProgressStore:
 
     def is_solved(self, key: str, level: Level | None = None) -> bool:
         """True when solved (and, given ``level``, solved in its current form)."""
-        st = self.status(key, level)
-        return st.solved and not st.changed
+        return self.status(key, level).solved_now
 
     # ---------------------------------------------------------------- changes
     def record_win(self, key: str, level: Level, bricks: Iterable[Brick], *, save: bool = True,

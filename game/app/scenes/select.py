@@ -26,6 +26,7 @@ from game.app.app import App, Scene
 from game.core.catalog import LevelEntry, Section, all_entries, entry_badge
 from game.app.input import Act, Action
 from game.app.render import LevelRenderer
+from game.app.world_unlock import world_label
 from game.app.scenes.select_cards import CARD_H, CARD_W, GAP, THUMB_SIZE, draw_card, draw_lock, thumbnail
 
 #: Height of a world's header band above its cards.
@@ -84,7 +85,7 @@ class LevelSelectScene(Scene):
     def next_unsolved(self) -> int:
         """Where the cursor opens: the level played last while unsolved, else the next unsolved one
         after it (as Continue), within the open worlds; else the first unsolved open level."""
-        solved = [st.solved and not st.changed for st in self.statuses]
+        solved = [st.solved_now for st in self.statuses]
         i = continue_index([e.key for e in self.entries], solved, self.app.resume.last_key)
         if i is not None and not self.locked[i] and not solved[i]:
             return i
@@ -111,7 +112,7 @@ class LevelSelectScene(Scene):
     def solved_in(self, group: int) -> int:
         """Levels of ``group`` solved (and not changed since)."""
         _, first, count = self.groups[group]
-        return sum(1 for st in self.statuses[first:first + count] if st.solved and not st.changed)
+        return sum(1 for st in self.statuses[first:first + count] if st.solved_now)
 
     def world_label(self, group: int) -> str:
         """The header of ``group``, e.g. ``World 2 · Rising Ground``."""
@@ -119,7 +120,7 @@ class LevelSelectScene(Scene):
         if self.entries[first].section != "pack":
             return name
         number = sum(1 for g in range(group + 1) if self.entries[self.groups[g][1]].section == "pack")
-        return f"World {number} \u00b7 {name}"
+        return world_label(number, name)
 
     def need_before(self, group: int) -> int:
         """Levels of the world before ``group`` to solve for ``group`` to open."""
@@ -308,7 +309,7 @@ class LevelSelectScene(Scene):
         surface.set_clip(previous_clip)
         bar = hud.top_bar(surface)
         hud.blit_text(surface, "Choose a level", (16, bar.centery), 36, hud.WHITE, anchor="midleft")
-        solved = sum(1 for s in self.statuses if s.solved and not s.changed)
+        solved = sum(1 for s in self.statuses if s.solved_now)
         hud.blit_text(surface, f"{solved} / {len(self.entries)} solved", (size[0] - 16, bar.centery), 28,
                       hud.GOLD, anchor="midright")
         hud.hint_bar(surface, [("Arrows", "choose"), ("Enter", "play"), ("E", "edit"), ("U", "your levels"),

@@ -43,7 +43,7 @@ def draw_card(surface: pygame.Surface, rect: pygame.Rect, entry: LevelEntry, st:
               selected: bool, thumb: pygame.Surface) -> None:
     """One level's card: its map, ``label`` (its number), title, counts or best, the solved mark (a check, "AI"
     when solved only with an AI solution, "!" when the level changed since) and the par medal."""
-    edge = hud.GOLD if selected else ((90, 170, 90) if st.solved and not st.changed else hud.PANEL_EDGE)
+    edge = hud.GOLD if selected else ((90, 170, 90) if st.solved_now else hud.PANEL_EDGE)
     hud.panel(surface, rect, alpha=240 if selected else 215, edge=edge)
     if selected:
         pygame.draw.rect(surface, hud.GOLD, rect.inflate(6, 6), 2, border_radius=12)
@@ -56,10 +56,10 @@ def draw_card(surface: pygame.Surface, rect: pygame.Rect, entry: LevelEntry, st:
     hud.blit_text(surface, title, (rect.centerx, rect.bottom - 48), 22, hud.WHITE, anchor="midtop")
     lv = entry.level
     info = f"{hud.plural(len(lv.lemmings), 'lemming')} \u00b7 {hud.plural(lv.budget, 'brick')}"
-    own = st.solved and not st.changed and st.own_best is not None
+    own = st.solved_now and st.own_best is not None
     if own and st.own_best is not None:
         info = f"your best: {hud.plural(st.own_best, 'brick')}"
-    elif st.solved and not st.changed and st.assisted:
+    elif st.solved_now and st.assisted:
         info = "solved with AI help"
     elif st.solved and st.best_bricks is not None:
         info = f"best {hud.plural(st.best_bricks, 'brick')}"
