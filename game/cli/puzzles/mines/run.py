@@ -10,7 +10,7 @@ from ai import facade
 from game.cli.args import Handler
 from game.cli.context import command_context
 from game.core.errors import GameError
-from game.core.puzzles.mines import FirstClick, check_size, neighbours, parse_view
+from game.core.puzzles.mines import FirstClick, MinesBoard, check_size, parse_view
 from game.core.storage import read_regular_bytes
 
 
@@ -20,12 +20,11 @@ def bench(args: argparse.Namespace) -> int:
     check_size(width, height, args.mines)  # GameError: one message, exit 2
     if args.rules == "opening":  # else the boards would quietly keep only the click free, as under 'safe'
         r, c = facade.mines_first_click(width, height, FirstClick.AREA)
-        around = len(list(neighbours(width, height, r, c)))
-        most = width * height - 1 - around
-        if args.mines > most:
-            raise GameError(f"--rules opening keeps the first click ({r}, {c}) and its {around} neighbours free of "
-                            f"mines: a {width}x{height} board takes at most {most} mines, got {args.mines} "
-                            "(or --rules safe)")
+        area = MinesBoard(width, height, 0, first_click=FirstClick.AREA).kept_free((r, c))
+        if MinesBoard(width, height, args.mines, first_click=FirstClick.AREA).kept_free((r, c)) != area:
+            raise GameError(f"--rules opening keeps the first click ({r}, {c}) and its {len(area) - 1} neighbours "
+                            f"free of mines: a {width}x{height} board takes at most {width * height - len(area)} "
+                            f"mines, got {args.mines} (or --rules safe)")
     with command_context(args.time_limit, solver="mines") as ctx:
         result = facade.mines_bench(width, height, args.mines, games=args.games, seed=args.seed,
                                     workers=args.workers, rules=args.rules, ctx=ctx)
