@@ -148,7 +148,7 @@ def draw_field(surface: pygame.Surface, field: TextField, rect: pygame.Rect, siz
                              border_radius=3)
         hud.blit_text(surface, text[starts[k]:end], (rect.left + 12, y), size, hud.WHITE)
         if k == row and caret_on:
-            x = rect.left + 12 + hud.text(text[starts[k]:at], size, shadow=False).get_width()
+            x = rect.left + 12 + hud.text_width(text[starts[k]:at], size, shadow=False)
             pygame.draw.line(surface, CARET, (x, y + 2), (x, y + size), 2)
     if first > 0:
         hud.blit_text(surface, "more above", (rect.right - 8, rect.top + 2), 16, hud.MUTED, anchor="topright")

@@ -96,8 +96,7 @@ def editor_help_page() -> HelpPage:
 
 
 def _hint_width(key: str, what: str, size: int) -> int:
-    return (hud.text(shown_key(key), size, (16, 12, 24), shadow=False).get_width() + 14
-            + hud.text(what, size, hud.MUTED, shadow=False).get_width() + 16)
+    return hud.text_width(shown_key(key), size, shadow=False) + 14 + hud.text_width(what, size, shadow=False) + 16
 
 
 def _wrap(hints: Sequence[tuple[str, str]], size: int, width: int) -> list[list[tuple[str, str]]]:

@@ -340,14 +340,14 @@ def _columns_of(rows: list[int], columns: int, font_size: int, height: int) -> l
 
 def _widths_fit(page: HelpPage, font_size: int, col_w: int) -> bool:
     key_w = _key_width(page, font_size, col_w)
-    return all(hud.text(what, font_size).get_width() <= col_w - key_w - 20
+    return all(hud.text_width(what, font_size) <= col_w - key_w - 20
                for _, keys in page.sections for _, what in keys)
 
 
 def _key_width(page: HelpPage, font_size: int, col_w: int) -> int:
     """The width of the keys' column (the widest key, at most half the column)."""
     shown = display_key if page.as_bound else str
-    widest = max(hud.text(shown(key), font_size).get_width() for _, keys in page.sections for key, _ in keys)
+    widest = max(hud.text_width(shown(key), font_size) for _, keys in page.sections for key, _ in keys)
     return min(widest + 26, col_w // 2)
 
 
