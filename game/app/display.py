@@ -20,7 +20,7 @@ from typing import Protocol
 import pygame
 
 from game.core.settings import MIN_WINDOW
-from game.core.storage import user_data_dir
+from game.core.storage import free_path, user_data_dir
 from game.core.writing import atomic_write_bytes
 from game.app.sprites import shared_sprites
 
@@ -153,14 +153,7 @@ def png_bytes(surface: pygame.Surface) -> bytes:
 def default_screenshot_path() -> Path:
     """Where F12 saves screenshots: the user's data folder, timestamped (never an existing file: two in the
     same second are ``...-HHMMSS.png`` and ``...-HHMMSS-2.png``)."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    folder = user_data_dir() / "screenshots"
-    path = folder / f"lemming-bricks-{stamp}.png"
-    k = 2
-    while os.path.lexists(path):
-        path = folder / f"lemming-bricks-{stamp}-{k}.png"
-        k += 1
-    return path
+    return free_path(user_data_dir() / "screenshots", f"lemming-bricks-{time.strftime('%Y%m%d-%H%M%S')}", ".png")
 
 
 def headless_env() -> None:

@@ -43,7 +43,7 @@ from game.core.level import Brick, Level
 from game.core.outcome import frame_label, settled_at
 from game.core.rules import check_bricks
 from game.core.simulation import Run, SimulationCancelled, simulate
-from game.core.storage import user_exports_dir
+from game.core.storage import free_path, user_exports_dir
 from game.app import gif_writer, hud
 from game.app.export_draw import (DEFAULT_SCALE, TILE, Frame, _board_frame, _footer, _pg, _title_card,
                                  _to_array, cell_size, check_frame_size, frame_shape, frame_size, margins)
@@ -223,13 +223,7 @@ def default_export_path(level: Level, *, when: float | None = None, suffix: str 
     """``<user exports dir>/<level-title>-YYYYmmdd-HHMMSS[-suffix].gif`` (never an existing file)."""
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if when is None else when))
     base = f"{slug(level.title or 'level')}-{stamp}" + (f"-{suffix}" if suffix else "")
-    folder = user_exports_dir()
-    path = folder / f"{base}.gif"
-    k = 2
-    while path.exists():
-        path = folder / f"{base}-{k}.gif"
-        k += 1
-    return path
+    return free_path(user_exports_dir(), base, ".gif")
 
 
 __all__ = [

@@ -275,12 +275,25 @@ def regular_target(path: Path | str) -> Path | None:
 def aside_path(path: Path, *, now: float | None = None) -> Path:
     """A free name to keep ``path`` aside under: ``<name>.corrupt-YYYYmmdd-HHMMSS`` (``-2``, ``-3``... when taken)."""
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if now is None else now))
-    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    return free_path(path.parent, f"{path.name}.corrupt-{stamp}")
+
+
+def free_path(folder: Path, stem: str, suffix: str = "") -> Path:
+    """``folder/<stem><suffix>``, or ``<stem>-2<suffix>``, ``<stem>-3<suffix>``...: the first name nothing
+    holds (not even a dangling link), so a new file never replaces one.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     (Path(d) / "shot.png").touch()
+    ...     free_path(Path(d), "shot", ".png").name, free_path(Path(d), "other", ".png").name
+    ('shot-2.png', 'other.png')
+    """
+    path = folder / f"{stem}{suffix}"
     k = 2
-    while os.path.lexists(target):
-        target = path.with_name(f"{path.name}.corrupt-{stamp}-{k}")
+    while os.path.lexists(path):
+        path = folder / f"{stem}-{k}{suffix}"
         k += 1
-    return target
+    return path
 
 
 # ---------------------------------------------------------------- the install's secret (sealed caches)
