@@ -125,6 +125,12 @@ def wrap_chars(text: str, size: int, width: int) -> list[int]:
         starts.append(space + 1 if space >= 0 and lo - space < 24 and space + 1 > start else lo)
 
 
+def draw_selection(surface: pygame.Surface, line: str, at: tuple[int, int], size: int) -> None:
+    """The shade of a selected ``line`` of text drawn with its top left at ``at`` (draw it over the shade)."""
+    width, height = hud.text(line, size, shadow=False).get_size()
+    pygame.draw.rect(surface, SELECTION, (at[0] - 2, at[1] - 2, width + 4, height + 4), border_radius=3)
+
+
 def draw_field(surface: pygame.Surface, field: TextField, rect: pygame.Rect, size: int, *, lines: int,
                caret_on: bool) -> None:
     """``field`` in ``rect``: its text wrapped to the rect, the ``lines`` lines around the cursor shown, a
@@ -143,9 +149,7 @@ def draw_field(surface: pygame.Surface, field: TextField, rect: pygame.Rect, siz
         end = starts[k + 1] if k + 1 < len(starts) else len(text)
         y = top + (k - first) * line_h
         if field.selected:
-            shown = hud.text(text[starts[k]:end], size, shadow=False)
-            pygame.draw.rect(surface, SELECTION, (rect.left + 10, y - 2, shown.get_width() + 4, shown.get_height() + 4),
-                             border_radius=3)
+            draw_selection(surface, text[starts[k]:end], (rect.left + 12, y), size)
         hud.blit_text(surface, text[starts[k]:end], (rect.left + 12, y), size, hud.WHITE)
         if k == row and caret_on:
             x = rect.left + 12 + hud.text_width(text[starts[k]:at], size, shadow=False)
@@ -156,4 +160,4 @@ def draw_field(surface: pygame.Surface, field: TextField, rect: pygame.Rect, siz
         hud.blit_text(surface, "more below", (rect.right - 8, rect.bottom - 2), 16, hud.MUTED, anchor="bottomright")
 
 
-__all__ = ["TextField", "draw_field", "wrap_chars"]
+__all__ = ["SELECTION", "TextField", "draw_field", "draw_selection", "wrap_chars"]

@@ -20,7 +20,7 @@ from game.core.share import decode, encode
 from game.app import hud
 from game.app.app import App, Scene
 from game.app.input import Act, Action
-from game.app.text_field import SELECTION, TextField, wrap_chars
+from game.app.text_field import TextField, draw_selection, wrap_chars
 from game.app.sound import Sfx
 
 #: The title menu entry of :class:`PasteCodeScene`.
@@ -226,8 +226,7 @@ class PasteCodeScene(Scene):
         for i, line in enumerate(lines):
             at = (field.left + 10, field.top + 7 + i * (size + 6))
             if self.field.selected:
-                w, h = hud.text(line, size, shadow=False).get_size()
-                pygame.draw.rect(surface, SELECTION, (at[0] - 2, at[1] - 2, w + 4, h + 4), border_radius=3)
+                draw_selection(surface, line, at, size)
             hud.blit_text(surface, line, at, size, hud.WHITE)
         if self.error:
             for i, line in enumerate(hud.wrap_text(self.error, 22, box.width - 30, 2)):
