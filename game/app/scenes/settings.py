@@ -165,7 +165,7 @@ class SettingsScene(Scene):
         label = hud.fit_text(ROWS[i].label, size, rect.width // 2 + 40)
         value = self.value_text(ROWS[i])
         shown = f"<  {value}  >" if i == self.cursor else value
-        room = rect.width - 48 - hud.text(label, size).get_width()
+        room = rect.width - 48 - hud.text_width(label, size)
         return label, hud.fit_text(shown, size, room), size
 
     def draw(self, surface: pygame.Surface) -> None:
