@@ -238,10 +238,15 @@ def draw_result(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -
     hud.blit_text(surface, more, (box.centerx, y + 2), 22, hud.MUTED, anchor="midtop")
 
 
+def _section(scene: PlayView) -> Section | None:
+    """Where the playlist's level comes from (None without a playlist)."""
+    return scene.playlist[scene.index].section if scene.playlist else None
+
+
 def won_next(scene: PlayView) -> str:
     """What Enter does after a win: the playlist's next level (an Endless level always has one: the
     Endless mode opens it), else back where the level was opened from."""
-    section = scene.playlist[scene.index].section if scene.playlist else None
+    section = _section(scene)
     if scene.index + 1 < len(scene.playlist) or section == Section.ENDLESS:
         return "next level"
     return f"back to the {scene.back_label}"
@@ -257,8 +262,7 @@ def won_lines(scene: PlayView) -> list[tuple[str, tuple[int, int, int]]]:
     lines = [(detail, hud.WHITE)]
     par = scene.par()
     if scene.assisted:
-        section = scene.playlist[scene.index].section if scene.playlist else None
-        listed = scene.key is not None and section in (Section.PACK, Section.USER)  # the level select's cards
+        listed = scene.key is not None and _section(scene) in (Section.PACK, Section.USER)  # the select's cards
         where = " (marked in the level list)" if listed else ""
         lines.append((f"solved with AI help{where}", hud.BLUE))
     elif par is not None and used <= par:
@@ -293,7 +297,7 @@ def intro_heading(scene: PlayView) -> str:
     """The line above the level's title on its title card: where the level comes from, with its label
     (``Level 7``, ``Your level U2``, ``Endless level E3``, ``Level file``, ``Play-test``)."""
     label = scene.badge_label()
-    section = scene.playlist[scene.index].section if scene.playlist else None
+    section = _section(scene)
     if not label:
         return "Level file" if section == Section.FILE else "Play-test"
     if section == Section.PACK:
