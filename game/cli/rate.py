@@ -31,10 +31,10 @@ def markdown_row(number: str, level: Level, rating: Rating) -> str:
     """One row of the ratings table in ``docs/levels.md``."""
     sols = f"{rating.solutions}{'' if rating.solutions_complete else '+'}"
     score = f"{rating.score:.1f}" if rating.complete else rating.label
-    return (f"| {terminal_safe(number)} | {terminal_safe(level.title)} | {level.height}x{level.width} | {len(level.lemmings)} | {level.frames} | "
-            f"{level.budget} | {score} | {rating.min_bricks} | {sols} | {rating.nodes} | "
-            f"{rating.decoys} ({rating.decoy_weight:.0f}) | {rating.frame_slack} | {rating.sharing_lemmings} | "
-            f"{'gives it' if rating.preview_solves else 'no'} |")
+    return (f"| {terminal_safe(number)} | {terminal_safe(level.title)} | {level.height}x{level.width} | "
+            f"{len(level.lemmings)} | {level.frames} | {level.budget} | {score} | {rating.min_bricks} | {sols} | "
+            f"{rating.nodes} | {rating.decoys} ({rating.decoy_weight:.0f}) | {rating.frame_slack} | "
+            f"{rating.sharing_lemmings} | {'gives it' if rating.preview_solves else 'no'} |")
 
 
 def _cmd_rate(args: argparse.Namespace) -> int:

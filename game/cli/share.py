@@ -40,8 +40,9 @@ def _cmd_share(args: argparse.Namespace) -> int:
     if args.out:
         out = guard_output(args.out, FileKind.LEVEL, what="--out", inputs=[("level", source)], force=args.force)
         level.save(out)
-        print(f"{terminal_safe(str(out))}: wrote {terminal_safe(level.title) or 'the level'} ({level.height}x{level.width}, "
-              f"{level.budget} brick{'s' if level.budget != 1 else ''})", file=sys.stderr)
+        print(f"{terminal_safe(str(out))}: wrote {terminal_safe(level.title) or 'the level'} "
+              f"({level.height}x{level.width}, {level.budget} brick{'s' if level.budget != 1 else ''})",
+              file=sys.stderr)
     if args.json:
         print(json.dumps({"code": code, "title": level.title, "chars": len(code), "level": level.to_text()}))
     elif source is None and not args.out:
