@@ -37,8 +37,8 @@ from typing import Any, Iterable
 from game.core.errors import IllegalBricksError
 from game.core.level import Brick, Level
 from game.core.progress_records import (
-    MAX_REPLAYS, LevelRecord, ProgressFormatError, PuzzleRecord, Replay, merge_puzzle, merge_records, parse_progress,
-    parse_puzzles,
+    MAX_REPLAYS, LevelRecord, ProgressFormatError, PuzzleRecord, Replay, dropped_puzzles, merge_puzzle, merge_records,
+    parse_progress, parse_puzzles,
 )
 from game.core.simulation import simulate
 from game.core.storage import read_user_json, set_aside, user_data_dir, user_levels_dir
@@ -145,6 +145,7 @@ class ProgressStore:
             try:
                 store.records, bad = parse_progress(data)
                 store.puzzles = parse_puzzles(data.get("puzzles"))
+                bad += dropped_puzzles(data.get("puzzles"), store.puzzles)
                 store.worlds_seen = parse_worlds_seen(data.get("worlds_seen"))
                 store.extra = {k: v for k, v in data.items() if k not in _OWN_FIELDS}
             except ProgressFormatError as exc:

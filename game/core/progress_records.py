@@ -174,8 +174,8 @@ def _optional_count(value: Any, what: str) -> int | None:
 
 
 def parse_progress(data: Any) -> tuple[dict[str, LevelRecord], list[str]]:
-    """The records of a progress document, and the keys of records that were malformed (dropped), side-puzzle
-    records included (:func:`dropped_puzzles`).
+    """The records of a progress document, and the keys of records that were malformed (dropped; the
+    side puzzles' are :func:`dropped_puzzles`).
 
     Raises :class:`ProgressFormatError` when the document as a whole is not a progress object.
 
@@ -196,20 +196,21 @@ def parse_progress(data: Any) -> tuple[dict[str, LevelRecord], list[str]]:
         except ProgressFormatError:
             bad.append(key)
     migrate_keys(records)  # records saved before the pack was renumbered follow their level
-    return records, bad + dropped_puzzles(data.get("puzzles"))
+    return records, bad
 
 
-def dropped_puzzles(data: Any) -> list[str]:
-    """The keys of the side-puzzle records :func:`parse_puzzles` drops (``puzzles`` when it is not an object).
+def dropped_puzzles(data: Any, kept: dict[str, PuzzleRecord]) -> list[str]:
+    """The keys of the side-puzzle records ``data`` held that :func:`parse_puzzles` did not keep in ``kept``
+    (``puzzles`` when ``data`` is not an object).
 
-    >>> dropped_puzzles({"life/a.txt": {"best": 0}, "life/b.txt": {"best": -2}}), dropped_puzzles([1])
+    >>> data = {"life/a.txt": {"best": 0}, "life/b.txt": {"best": -2}}
+    >>> dropped_puzzles(data, parse_puzzles(data)), dropped_puzzles([1], {})
     (['life/b.txt'], ['puzzles'])
     """
     if data is None:
         return []
     if not isinstance(data, dict):
         return ["puzzles"]
-    kept = parse_puzzles(data)
     return [str(key) for key in data if key not in kept]
 
 
