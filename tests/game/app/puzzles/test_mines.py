@@ -134,7 +134,7 @@ def test_a_win_with_the_assistant_counts_but_is_not_a_best_time(app: App) -> Non
     scene = start_on(app, corner_board(), (3, 3))
     key_and_wait(scene, "s")
     assert scene.board.status == MinesStatus.WON and scene.assisted
-    assert scene.message == ("Cleared in 0.0 s: 1 move yours, 1 move the assistant's (best times count only games "
+    assert scene.message == ("Cleared in 0.0 s: you made 1 move, the assistant 1 (best times count only games "
                              "without it). R starts a new board.")
     assert scene.title() == "Minesweeper: Beginner 5x5, 1 mine: won in 0.0 s, assisted"
     assert scene.records.get(5, 5, 1) == BoardRecord(wins=1, losses=0, best_seconds=None)
