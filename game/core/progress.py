@@ -308,16 +308,17 @@ class ProgressStore:
         rec = self.puzzles.get(key)
         return rec if rec is not None and rec.puzzle_hash == puzzle_hash else None
 
-    def record_puzzle(self, key: str, puzzle_hash: str, wrong: int, *, save: bool = True) -> bool:
-        """Remember ``wrong`` cells (0: solved) reached on side puzzle ``key``; True (and saved) when it is a new
-        best for this version."""
-        rec = self.puzzle(key, puzzle_hash)
-        if rec is not None and rec.best is not None and rec.best <= wrong:
-            return False
-        self.puzzles[key] = PuzzleRecord(wrong == 0 or (rec is not None and rec.solved), int(wrong), puzzle_hash)
-        if save:
-            self.save()
-        return True
+    def record_puzzle(self, key: str, puzzle_hash: str, wrong: int, *, save: bool = True,
+                      start: tuple[tuple[int, int], ...] | None = None) -> bool:
+        """Remember ``wrong`` cells (0: solved, and ``start``'s live cells kept as the winning start) reached on
+        side puzzle ``key``; True when it is a new best for this version (saved, as a new winning start is)."""
+        rec = self.puzzle(key, puzzle_hash) or PuzzleRecord(puzzle_hash=puzzle_hash)
+        after = rec.reached(int(wrong), start)
+        if after != rec:
+            self.puzzles[key] = after
+            if save:
+                self.save()
+        return after.best != rec.best
 
     def record_attempt(self, key: str, *, save: bool = True) -> None:
         """Count one released run."""

@@ -59,6 +59,23 @@ def _flag(value: Any, what: str) -> bool:
     raise ProgressFormatError(f"{what} must be true or false")
 
 
+def _cells(raw: Any, what: str) -> tuple[tuple[int, int], ...]:
+    """A list of ``[row, col]`` pairs (``what``: "a replay's bricks", ...), sorted; anything else raises.
+
+    >>> _cells([[2, 1], [0, 3]], "a replay's bricks")
+    ((0, 3), (2, 1))
+    """
+    if not isinstance(raw, list) or len(raw) > MAX_COORD:
+        raise ProgressFormatError(f"{what} must be a list")
+    cells = []
+    for b in raw:
+        if not isinstance(b, list) or len(b) != 2:
+            raise ProgressFormatError(f"{what} must be [row, col] pairs")
+        cells.append((_count(b[0], f"a row in {what}", maximum=MAX_COORD),
+                      _count(b[1], f"a column in {what}", maximum=MAX_COORD)))
+    return tuple(sorted(cells))
+
+
 def _time(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise ProgressFormatError("saved_at must be a finite number")
@@ -87,19 +104,11 @@ class Replay:
         """Parse the JSON form; raises :class:`ProgressFormatError` on anything malformed."""
         if not isinstance(data, dict):
             raise ProgressFormatError("a replay must be an object")
-        raw = data.get("bricks")
-        if not isinstance(raw, list) or len(raw) > MAX_COORD:
-            raise ProgressFormatError("a replay's bricks must be a list")
-        bricks = []
-        for b in raw:
-            if not isinstance(b, list) or len(b) != 2:
-                raise ProgressFormatError("a brick must be a [row, col] pair")
-            bricks.append((_count(b[0], "a brick row", maximum=MAX_COORD),
-                           _count(b[1], "a brick column", maximum=MAX_COORD)))
+        bricks = _cells(data.get("bricks"), "a replay's bricks")
         assisted = data.get("assisted", False)
         if not isinstance(assisted, bool):
             raise ProgressFormatError("a replay's 'assisted' must be true or false")
-        return cls(_text(data.get("hash"), "a replay's hash"), tuple(sorted(bricks)),
+        return cls(_text(data.get("hash"), "a replay's hash"), bricks,
                    _time(data.get("saved_at", 0.0)), assisted)
 
 
@@ -276,24 +285,43 @@ class PuzzleRecord:
     """Progress on one side puzzle (a Reverse Life target, ...): solved, and the best result reached.
 
     ``best`` is the fewest wrong cells reached (0 once solved); ``puzzle_hash`` names the puzzle's version
-    (a puzzle whose file changed starts afresh).
+    (a puzzle whose file changed starts afresh); ``start`` is the player's latest winning start, as its
+    live cells ``(row, column)`` (``None``: none kept).
     """
 
     solved: bool = False
     best: int | None = None
     puzzle_hash: str = ""
+    start: tuple[tuple[int, int], ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"solved": self.solved, "best": self.best, "hash": self.puzzle_hash}
+        """JSON form (``start`` only when kept)."""
+        data: dict[str, Any] = {"solved": self.solved, "best": self.best, "hash": self.puzzle_hash}
+        if self.start is not None:
+            data["start"] = [list(cell) for cell in self.start]
+        return data
+
+    def reached(self, wrong: int, start: tuple[tuple[int, int], ...] | None) -> PuzzleRecord:
+        """The record after a start with ``wrong`` wrong cells (``start``: its live cells, kept when it solves
+        the puzzle).
+
+        >>> PuzzleRecord(False, 3, "h").reached(0, ((1, 2),))
+        PuzzleRecord(solved=True, best=0, puzzle_hash='h', start=((1, 2),))
+        >>> PuzzleRecord(True, 0, "h", ((1, 2),)).reached(4, ((0, 0),)).start
+        ((1, 2),)
+        """
+        best = wrong if self.best is None else min(self.best, wrong)
+        kept = start if wrong == 0 and start is not None else self.start
+        return PuzzleRecord(self.solved or wrong == 0, best, self.puzzle_hash, kept)
 
     @classmethod
     def from_json(cls, data: Any) -> PuzzleRecord:
         """Parse the JSON form; raises :class:`ProgressFormatError` on anything malformed."""
         if not isinstance(data, dict):
             raise ProgressFormatError("a puzzle record must be an object")
+        start = data.get("start")
         return cls(_flag(data.get("solved", False), "solved"), _optional_count(data.get("best"), "best"),
-                   _text(data.get("hash", ""), "hash"))
+                   _text(data.get("hash", ""), "hash"), None if start is None else _cells(start, "a puzzle's start"))
 
 
 def parse_puzzles(data: Any) -> dict[str, PuzzleRecord]:
@@ -315,14 +343,16 @@ def parse_puzzles(data: Any) -> dict[str, PuzzleRecord]:
 
 def merge_puzzle(disk: PuzzleRecord | None, mine: PuzzleRecord | None) -> PuzzleRecord:
     """One side puzzle's progress from two processes: for the same version, solved by either and the
-    smaller best; for different versions, this process's record.
+    smaller best, and this process's winning start (else the disk's); for different versions, this
+    process's record.
 
-    >>> merge_puzzle(PuzzleRecord(True, 0, "h"), PuzzleRecord(False, 3, "h"))
-    PuzzleRecord(solved=True, best=0, puzzle_hash='h')
+    >>> merge_puzzle(PuzzleRecord(True, 0, "h", ((1, 2),)), PuzzleRecord(False, 3, "h"))
+    PuzzleRecord(solved=True, best=0, puzzle_hash='h', start=((1, 2),))
     """
     if mine is None or disk is None:
         return copy.deepcopy(mine if mine is not None else disk or PuzzleRecord())
     if disk.puzzle_hash != mine.puzzle_hash:
         return copy.deepcopy(mine)
     bests = [b for b in (disk.best, mine.best) if b is not None]
-    return PuzzleRecord(disk.solved or mine.solved, min(bests) if bests else None, mine.puzzle_hash)
+    return PuzzleRecord(disk.solved or mine.solved, min(bests) if bests else None, mine.puzzle_hash,
+                        mine.start if mine.start is not None else disk.start)

@@ -6,8 +6,9 @@ The AI runs in a child process (a job of the app's runner, :class:`game.app.jobs
 game never freezes: H marks one cell to flip next (:func:`ai.facade.life_hint`: a cell of a start that keeps
 every live cell painted, or the painted cell to clear, or the flip that leaves the fewest wrong cells),
 S fills in the AI's start (:func:`ai.facade.life_reverse`), undoable.  Progress (solved, fewest wrong
-cells) is kept per puzzle in the app's progress store and shown in the title; a puzzle solved with the
-AI's start is not counted.
+cells, the player's winning start) is kept per puzzle in the app's progress store and shown in the title; a
+puzzle solved with the AI's start is not counted.  A solved puzzle opens with the player's winning start on
+the board (:func:`game.app.puzzles.life_text.kept_start`); "Solved!" is said once, under the result.
 
 Keys: F1 lists them (:data:`game.app.puzzles.life_help.LIFE_HELP`); Esc stops the AI, else goes back.
 """
@@ -20,7 +21,7 @@ from typing import Any
 import numpy as np
 import pygame
 
-from ai.facade import LifeHint, LifeHintKind, LifeReverseStatus, SolveContext, SolveStopped, life_hint, life_reverse
+from ai.facade import LifeHint, LifeReverseStatus, SolveContext, SolveStopped, life_hint, life_reverse
 from game.core.error_log import log_error
 from game.core.errors import GameError
 from game.core.puzzles.life.puzzle import LifeModel, LifePuzzle, load_pack
@@ -28,6 +29,7 @@ from game.core.puzzles.life.rules import Board, parse_rule
 from game.app import hud
 from game.app.app import App, HelpPage, Scene
 from game.app.puzzles.life_help import LIFE_HELP
+from game.app.puzzles.life_text import KEPT_MESSAGE, SOLVED_MESSAGE, hint_message, kept_start, live_cells
 from game.app.input import Act, Action, mouse_held
 from game.app.jobs import Execution, Job, JobEvent, JobHandle
 from game.app.render import LevelRenderer
@@ -64,25 +66,6 @@ def _life_job(kind: LifeTask, target: Board, steps: int, rule_name: str, start: 
     return job
 
 
-def hint_message(h: LifeHint) -> str:
-    """What the player is told about a hint (plain words; the cell is marked on the board)."""
-    if h.kind == LifeHintKind.SOLVED:
-        return "Already solved: your start becomes the target."
-    do = "Make the marked cell alive" if h.alive else "Clear the marked cell"
-    counts = f"wrong cells: {h.wrong_now} now, {h.wrong_after} after"
-    if h.kind == LifeHintKind.ADD:
-        why = ("every start that keeps your live cells has it" if h.forced
-               else "a start that keeps all your live cells has it")
-        return f"Hint: {do.lower()}: {why} ({counts})."
-    if h.kind == LifeHintKind.REMOVE:
-        return f"Hint: {do.lower()}. No start keeps all your live cells; this change helps most ({counts})."
-    lead = "No start can make this target exactly." if h.kind == LifeHintKind.NO_START else (
-        "The AI found no start in time.")
-    if h.wrong_after < h.wrong_now:
-        return f"{lead} {do}: no other single change leaves fewer wrong cells ({counts})."
-    return f"{lead} {do}: no single change lowers the wrong cells; this one keeps them lowest ({counts})."
-
-
 class LifeScene(Scene):
     """Reverse Life puzzles (see the module docstring)."""
 
@@ -115,6 +98,7 @@ class LifeScene(Scene):
         self.was_solved = False  #: the start was solved at the last change ("Solved!" is said once per solve)
         self.assisted = False  #: the start holds the AI's answer (not counted as the player's progress)
         self._last_start: Board | None = None  #: the start at the last change
+        self._open_kept_start()
         self._refresh()
 
     # ------------------------------------------------------------------ model
@@ -137,10 +121,19 @@ class LifeScene(Scene):
         self.cursor, self.hint_cell, self.message, self.last_hint = (0, 0), None, "", None
         self.was_solved = self.assisted = False
         self._last_start = None
+        self._open_kept_start()
         self._refresh()
 
+    def _open_kept_start(self) -> None:
+        """Put the player's winning start back on a solved puzzle's board (undoable: Z shows the empty board)."""
+        board = kept_start(self.app.progress, self.model.puzzle) if self.model is not None else None
+        if self.model is not None and board is not None:
+            self.model.set_start(board)
+            self._last_start, self.was_solved, self.message = board.copy(), True, KEPT_MESSAGE
+
     def _changed(self) -> None:
-        """After every change of the start: the view, the progress, and "Solved!" when it has just become solved."""
+        """After every change of the start: the view, the progress (with the start that solves it), and the
+        message when it has just become solved."""
         m = self.model
         if m is None or (self._last_start is not None and np.array_equal(self._last_start, m.start)):
             return  # nothing changed (a cell set to the state it had)
@@ -150,9 +143,9 @@ class LifeScene(Scene):
         solved = m.solved
         if not self.assisted and m.start.any():
             self.app.progress.record_puzzle(m.puzzle.progress_key, m.puzzle.puzzle_hash, m.wrong_cells,
-                                            save=solved)
+                                            save=solved, start=live_cells(m.start) if solved else None)
         if solved and not self.was_solved:
-            self.message = "Solved! The start becomes the target. ] for the next puzzle."
+            self.message = SOLVED_MESSAGE
         elif not solved:
             self.message = ""  # what was said was about the start before
         self.was_solved = solved
@@ -350,7 +343,7 @@ class LifeScene(Scene):
             hud.blit_text(surface, self.error, (20, hud.TOP_BAR + 20), 26, hud.RED)
             return
         p = m.puzzle
-        label = self.progress_label(p)
+        label = "" if m.solved else self.progress_label(p)  # a solved board says so under the result
         title = f"Reverse Life {self.index + 1}/{len(self.puzzles)}: {p.title}" + (f" ({label})" if label else "")
         right = f"{hud.plural(p.steps, 'step')} of {p.rule.name}, {self.solved_count()}/{len(self.puzzles)} solved"
         room = surface.get_width() - hud.text(right, 26).get_width() - 48

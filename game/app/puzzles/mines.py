@@ -1,11 +1,13 @@
 """Minesweeper with an assistant that knows the exact odds.
 
 Left click (or Enter/Space on the cursor) reveals, right click (or F/B) flags; arrows move the cursor.
-1/2/3 start a beginner, intermediate or expert board, 4 a custom one (+/- its size, [ ] its mines),
-R a new board.  The first click always opens an area (no mine in or next to the clicked cell: the
-"opening" rule of ``mines bench --rules opening``).
-A timer runs on the app's clock from the first click to the win or loss; each board size keeps its
-wins, losses and best time in the player's data folder
+1/2/3 start a beginner, intermediate or expert board, 4 a custom one (+/- its size, [ ] its mines; on
+a fixed board those keys say how to get there), R a new board.  The first click always opens an area (no
+mine in or next to the clicked cell: the "opening" rule of ``mines bench --rules opening``).
+A timer runs on the app's clock from the first move to the win or loss, whoever made the moves: the end
+of a game says who played it, the player, the assistant or both (:mod:`game.app.puzzles.mines_text`,
+which holds the screen's other words too); each board size keeps its wins, losses and best time in the
+player's data folder
 (:class:`game.core.puzzles.mines_records.MinesRecords`; games the assistant helped in count as wins or
 losses, not for the best time).
 
@@ -20,7 +22,6 @@ game never waits for it, and each answer is checked against the board before it 
 :mod:`game.app.puzzles.mines_view`.
 """
 
-
 from __future__ import annotations
 
 from pathlib import Path
@@ -32,11 +33,14 @@ from ai.facade import MinesMoveKind as MoveKind
 from ai.facade import MinesWrongAnswerError as WrongAnswerError
 from ai.facade import mines_advise, mines_check_against_board, mines_first_click
 from game.core.error_log import log_error
-from game.core.puzzles.mines import MAX_SIDE, Difficulty, FirstClick, MinesBoard, MinesStatus, MinesView, Pos
+from game.core.puzzles.mines import Difficulty, FirstClick, MinesBoard, MinesStatus, MinesView, Pos
 from game.core.puzzles.mines_records import MinesRecords, format_time
 from game.app import hud
 from game.app.app import App, HelpPage, Scene
 from game.app.puzzles.mines_help import MINES_HELP
+from game.app.puzzles.mines_text import (
+    CUSTOM_KEYS, NEW_BOARD, Moves, changed_custom, outcome_words, records_words, win_message,
+)
 from game.app.input import Act, Action
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
 from game.app.puzzles.mines_view import (
@@ -48,10 +52,6 @@ from game.app.puzzles.mines_view import (
 AUTO_STEP = 0.25
 #: The custom board a new scene starts with (width, height, mines).
 DEFAULT_CUSTOM = (12, 10, 20)
-#: Smallest side of a custom board (room for the first click's area and some mines).
-MIN_CUSTOM_SIDE = 4
-#: Cells a custom board keeps free of mines: the first click's area.
-AREA_CELLS = 9
 
 
 def analyse_job(view: MinesView) -> Job:
@@ -91,9 +91,10 @@ class MinesScene(Scene):
         self._auto_wait = 0.0
         self.message = ""
         self.cursor = (0, 0)
-        self.started_at: float | None = None  #: app time of the first click
+        self.started_at: float | None = None  #: app time of the first move
         self.finished_at: float | None = None  #: app time of the win or loss
         self.assisted = False  #: the assistant opened a cell or showed its odds during this game
+        self.played = Moves()  #: this game's moves, the player's and the assistant's
         self.painter = BoardPainter()
         self.board = self._new_board()
 
@@ -117,6 +118,7 @@ class MinesScene(Scene):
         self.message = ""
         self.started_at = self.finished_at = None
         self.assisted = False
+        self.played = Moves()
 
     def new_game(self, difficulty: Difficulty | None = None, *, keep: bool = False) -> None:
         """Start a new board (``keep``: the same difficulty; ``None`` with keep=False: the custom one)."""
@@ -133,12 +135,15 @@ class MinesScene(Scene):
         end = self.finished_at if self.finished_at is not None else self.app.time
         return max(0.0, end - self.started_at)
 
-    def reveal(self, r: int, c: int) -> None:
-        """Reveal a cell (the first click opens an area); the first click starts the timer, a win or a
-        loss stops it and is recorded."""
+    def reveal(self, r: int, c: int, *, by_assistant: bool = False) -> None:
+        """Reveal a cell (the first click opens an area) and count the move for whoever made it; the first
+        click starts the timer, a win or a loss stops it and is recorded."""
         if not self._playing() and self.board.status != MinesStatus.READY:
             return
+        opened = len(self.board.revealed)
         self.board.reveal(r, c)
+        if len(self.board.revealed) > opened or self.board.status == MinesStatus.LOST:
+            self.played.count(by_assistant)
         if self.started_at is None and (self.board.revealed or self.board.status != MinesStatus.READY):
             self.started_at = self.app.time
         if self.board.status in (MinesStatus.WON, MinesStatus.LOST):
@@ -156,26 +161,23 @@ class MinesScene(Scene):
             self.app.toast(problem, 5.0)
         self.records.messages.clear()
         took = format_time(seconds)
-        if not won:
-            self.message = f"You opened a mine after {took}. R starts a new board."
-        elif self.assisted:
-            self.message = (f"Cleared in {took} with the assistant's help (best times count only games "
-                            "without it). R starts a new board.")
-        elif after.best_seconds is not None and (before is None or after.best_seconds < before):
-            self.message = f"Cleared in {took}: a new best time! R starts a new board."
+        if won:
+            new_best = after.best_seconds is not None and (before is None or after.best_seconds < before)
+            self.message = win_message(took, self.played, self.assisted, new_best)
         else:
-            self.message = f"Cleared in {took}. R starts a new board."
+            self.message = f"You opened a mine after {took}. {NEW_BOARD}"
 
     def flag(self, r: int, c: int) -> None:
         """Flag or unflag a cell."""
         self.board.toggle_flag(r, c)
 
-    def _adjust_custom(self, dsize: int, dmines: int) -> None:
-        w, h, m = self.custom
-        w = max(MIN_CUSTOM_SIDE, min(MAX_SIDE // 2, w + dsize))
-        h = max(MIN_CUSTOM_SIDE, min(MAX_SIDE // 2, h + dsize))
-        m = max(1, min(w * h - AREA_CELLS, m + dmines))
-        self.custom = (w, h, m)
+    def _adjust_custom(self, k: Act) -> None:
+        """+/- the custom board's size, [ ] its mines (a new custom board); on a fixed board, say what they do."""
+        if self.difficulty is not None:
+            self.app.toast(CUSTOM_KEYS, 4.0)
+            return
+        dsize, dmines = {Act.SPEED_UP: (1, 0), Act.SPEED_DOWN: (-1, 0), Act.NEXT_ITEM: (0, 1)}.get(k, (0, -1))
+        self.custom = changed_custom(self.custom, dsize, dmines)
         self.new_game(None)
 
     # ---- the assistant ------------------------------------------------------------------------------
@@ -231,7 +233,8 @@ class MinesScene(Scene):
         if not self._playing():
             if self.board.status == MinesStatus.READY:
                 self.assisted = True
-                self.reveal(*mines_first_click(self.board.width, self.board.height, FirstClick.AREA))
+                self.reveal(*mines_first_click(self.board.width, self.board.height, FirstClick.AREA),
+                            by_assistant=True)
             return
         view = self.board.view()
         if self.moves is None or self.analysed_view != view:
@@ -246,12 +249,12 @@ class MinesScene(Scene):
         for r, c in moves.cells:
             if (r, c) in self.board.flags:
                 self.board.toggle_flag(r, c)
-            self.reveal(r, c)
+            self.reveal(r, c, by_assistant=True)
         if moves.kind == MoveKind.GUESS:
             hit = self.board.status == MinesStatus.LOST
             self.message = guess_text(who, moves.cells[0], moves.risk, hit, moves.win)
             if hit:
-                self.message += f" The game lasted {format_time(self.elapsed())}. R starts a new board."
+                self.message += f" The game lasted {format_time(self.elapsed())}. {NEW_BOARD}"
 
     def best_guess(self) -> Pos | None:
         """The cell the assistant would guess now (drawn in gold), or None (cells are proved safe, or the
@@ -313,10 +316,8 @@ class MinesScene(Scene):
             self.new_game(keep=True)
         elif k == Act.TOOL and action.value in (1, 2, 3, 4):
             self.new_game(list(Difficulty)[action.value - 1] if action.value != 4 else None)
-        elif k in (Act.SPEED_UP, Act.SPEED_DOWN) and self.difficulty is None:
-            self._adjust_custom(1 if k == Act.SPEED_UP else -1, 0)
-        elif k in (Act.NEXT_ITEM, Act.PREV_ITEM) and self.difficulty is None:
-            self._adjust_custom(0, 1 if k == Act.NEXT_ITEM else -1)
+        elif k in (Act.SPEED_UP, Act.SPEED_DOWN, Act.NEXT_ITEM, Act.PREV_ITEM):
+            self._adjust_custom(k)
 
     def update(self, dt: float) -> None:
         """Ask for a new analysis when needed, let the assistant play on (the analysis comes through
@@ -349,13 +350,12 @@ class MinesScene(Scene):
     def title(self) -> str:
         """The top bar's title: the board, then the mines not flagged yet, or how and when the game ended."""
         name = self.difficulty.value.capitalize() if self.difficulty is not None else "Custom"
-        return board_title(name, self.board, format_time(self.elapsed()))
+        return board_title(name, self.board, outcome_words(self.board.status == MinesStatus.WON, format_time(
+            self.elapsed()), self.played, assisted=self.assisted))
 
     def records_line(self) -> str:
         """The board size's records, for the top bar."""
-        record = self.records.get(self.board.width, self.board.height, self.board.mines)
-        best = f"best time {format_time(record.best_seconds)}" if record.best_seconds is not None else "no best time yet"
-        return f"This board: {best}, {record.wins} won, {record.losses} lost"
+        return records_words(self.records.get(self.board.width, self.board.height, self.board.mines))
 
     def legend(self) -> str:
         """What the band under the board explains: the odds when they are shown, else the first-click rule

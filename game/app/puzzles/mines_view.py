@@ -162,21 +162,20 @@ def guess_text(who: str, p: Pos, chance: Fraction, mine: bool, win: Fraction | N
     return f"{who} had to guess: it opened {where(p)} at {percent(chance)} mine chance, and it was safe.{end}"
 
 
-def board_title(name: str, board: MinesBoard, took: str) -> str:
+def board_title(name: str, board: MinesBoard, ending: str) -> str:
     """The top bar's title for a board of difficulty ``name``: its size and mines, then the mines not
-    flagged yet while it is played, or the outcome and the time (``took``) once it is over.
+    flagged yet while it is played, or ``ending`` once it is over (the outcome, the time and who played:
+    :func:`game.app.puzzles.mines_text.outcome_words`).
 
     >>> board = MinesBoard.with_mines(5, 5, {(4, 4)})
-    >>> board_title("Custom", board, "0.0 s")
+    >>> board_title("Custom", board, "won in 0.0 s")
     'Minesweeper: Custom 5x5, 1 mine (1 unflagged)'
-    >>> _ = board.reveal(0, 0); board_title("Custom", board, "7.2 s")
+    >>> _ = board.reveal(0, 0); board_title("Custom", board, "won in 7.2 s")
     'Minesweeper: Custom 5x5, 1 mine: won in 7.2 s'
     """
     head = f"Minesweeper: {name} {board.width}x{board.height}, {hud.plural(board.mines, 'mine')}"
-    if board.status == MinesStatus.WON:
-        return f"{head}: won in {took}"
-    if board.status == MinesStatus.LOST:
-        return f"{head}: lost after {took}"
+    if board.status in (MinesStatus.WON, MinesStatus.LOST):
+        return f"{head}: {ending}"
     return f"{head} ({board.mines - len(board.flags)} unflagged)"
 
 

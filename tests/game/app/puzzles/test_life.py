@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 import numpy as np
@@ -16,6 +18,7 @@ from game.app.display import FixedClock
 from game.app.compose import build_app
 import game.app.puzzles.life as life_module
 from game.app.puzzles.life import LifeScene, LifeTask
+from game.app.puzzles.life_text import KEPT_MESSAGE, SOLVED_MESSAGE
 from ai.facade import SolveContext
 from tests.stopping import STOP_GUARD
 from tests.game.app.conftest import click, press
@@ -46,7 +49,7 @@ def test_paint_with_keys_and_mouse_undo_and_win(app: App) -> None:
     assert scene.model.start.sum() == 2
     cell, rects = scene._boards(app.screen.get_size())
     click(app, (rects[0].x + 3 * cell + cell // 2, rects[0].y + 4 * cell + cell // 2))  # (4, 3)
-    assert scene.model.solved and "Solved" in scene.message
+    assert scene.model.solved and scene.message == SOLVED_MESSAGE
     press(app, pygame.K_z, unicode="z")
     assert not scene.model.solved and scene.model.start.sum() == 2
     press(app, pygame.K_y, unicode="y")
@@ -121,7 +124,7 @@ def test_hint_on_a_wrap_around_board_names_a_cell_and_following_them_solves(app:
         _flip_at_cursor(app)
         if scene.model.solved:
             break
-    assert scene.model.solved and "Solved!" in scene.message
+    assert scene.model.solved and scene.message == SOLVED_MESSAGE
 
 
 def test_a_hint_for_painted_cells_no_start_keeps_reduces_the_error(app: App) -> None:
@@ -176,20 +179,105 @@ def test_solved_is_said_once_per_solve(app: App) -> None:
     for r in (2, 3, 4):
         scene.cursor = (r, 3)
         _flip_at_cursor(app)
-    assert scene.model.solved and scene.message.startswith("Solved!")
+    assert scene.model.solved and scene.message == SOLVED_MESSAGE
     _take_hint(app, scene)
-    assert scene.message == "Already solved: your start becomes the target." and scene.hint_cell is None
+    assert scene.message == "No hint needed: your start already becomes the target." and scene.hint_cell is None
     cell, rects = scene._boards(app.screen.get_size())
     click(app, (rects[0].x + cell // 2, rects[0].y + cell // 2), button=3)  # clears a dead cell: no change
     press(app, pygame.K_LEFT)
     press(app, pygame.K_COMMA, unicode=",")
     press(app, pygame.K_PERIOD, unicode=".")
     app.run_frames(5)
-    assert scene.message.startswith("Already solved"), scene.message  # not announced again
+    assert scene.message.startswith("No hint needed"), scene.message  # not announced again
     press(app, pygame.K_z, unicode="z")
     assert not scene.model.solved and scene.message == ""
     press(app, pygame.K_y, unicode="y")
-    assert scene.message.startswith("Solved!")  # a new solve is announced
+    assert scene.message == SOLVED_MESSAGE  # a new solve is announced
+
+
+def _solve_blinker(app: App, scene: LifeScene) -> None:
+    for r in (2, 3, 4):
+        scene.cursor = (r, 3)
+        _flip_at_cursor(app)
+    assert scene.model is not None and scene.model.solved
+
+
+def _drawn_texts(app: App, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every text the screen draws in one frame."""
+    drawn: list[str] = []
+
+    def spy(surface: pygame.Surface, text: str, *args: Any, **kwargs: Any) -> pygame.Rect:
+        drawn.append(text)
+        return pygame.Rect(0, 0, 1, 1)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(life_module.hud, "blit_text", spy)
+        app.run_frames(1)
+    return drawn
+
+
+def _said_solved(texts: list[str]) -> list[str]:
+    """The texts that say the puzzle is solved (not the count of solved puzzles in the top bar)."""
+    return [t for t in texts if re.search(r"solved", re.sub(r"\d+/\d+ solved", "", t), re.IGNORECASE)]
+
+
+def test_solved_is_shown_once_on_the_screen(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    scene = LifeScene(app, [BLINKER, GLIDER])
+    app.push(scene)
+    app.run_frames(1)
+    _solve_blinker(app, scene)
+    drawn = _drawn_texts(app, monkeypatch)
+    assert _said_solved(drawn) == ["Solved!"], drawn
+    assert any("1/2 solved" in text for text in drawn)
+    press(app, pygame.K_BACKSPACE)
+    drawn = _drawn_texts(app, monkeypatch)
+    assert any(text.endswith("(solved)") for text in drawn), "the title says a cleared board was solved before"
+    assert "Solved!" not in drawn
+
+
+def test_a_solved_puzzle_opens_with_the_winning_start_again(app: App) -> None:
+    scene = LifeScene(app, [BLINKER, GLIDER])
+    app.push(scene)
+    app.run_frames(1)
+    _solve_blinker(app, scene)
+    winning = scene.model.start.copy() if scene.model is not None else None
+    press(app, pygame.K_RIGHTBRACKET, unicode="]")
+    press(app, pygame.K_LEFTBRACKET, unicode="[")  # back to the blinker
+    assert scene.model is not None and scene.model.puzzle is BLINKER
+    assert np.array_equal(scene.model.start, winning) and scene.model.solved and scene.message == KEPT_MESSAGE
+    press(app, pygame.K_z, unicode="z")  # the empty board it opened on
+    assert scene.model.start.sum() == 0 and scene.message == ""
+    press(app, pygame.K_ESCAPE)
+    assert app.progress.path is not None
+    saved = json.loads(app.progress.path.read_text())["puzzles"][BLINKER.progress_key]
+    assert saved["start"] == [[2, 3], [3, 3], [4, 3]]
+    again = build_app(size=(800, 500), clock=FixedClock())
+    fresh = LifeScene(again, [BLINKER, GLIDER])
+    again.push(fresh)
+    again.run_frames(1)
+    assert fresh.model is not None and np.array_equal(fresh.model.start, winning) and fresh.model.solved
+    assert fresh.message == KEPT_MESSAGE and not fresh.assisted
+
+
+def test_a_kept_start_that_does_not_solve_the_puzzle_is_not_shown(app: App) -> None:
+    app.progress.record_puzzle(BLINKER.progress_key, BLINKER.puzzle_hash, 0, start=((0, 0), (3, 3)))
+    scene = LifeScene(app, [BLINKER])
+    app.push(scene)
+    app.run_frames(1)
+    assert scene.model is not None and scene.model.start.sum() == 0 and scene.message == ""
+
+
+def test_the_ais_start_is_not_kept(app: App) -> None:
+    scene = LifeScene(app, [GLIDER, BLINKER], ai_time_limit=None)
+    app.push(scene)
+    app.run_frames(1)
+    press(app, pygame.K_s, unicode="s")
+    scene.wait()
+    assert scene.model is not None and scene.model.solved and scene.assisted
+    press(app, pygame.K_RIGHTBRACKET, unicode="]")
+    press(app, pygame.K_LEFTBRACKET, unicode="[")
+    assert scene.model.puzzle is GLIDER and scene.model.start.sum() == 0
+    assert app.progress.puzzle(GLIDER.progress_key, GLIDER.puzzle_hash) is None
 
 
 def test_the_ai_at_work_says_for_how_long_and_that_esc_stops_it(app: App, monkeypatch: pytest.MonkeyPatch) -> None:

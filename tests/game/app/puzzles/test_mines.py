@@ -17,12 +17,13 @@ from game.app.compose import build_app
 from game.app.jobs import Execution
 from ai.facade import mines_first_click
 from game.app.puzzles.mines import MinesScene
+from game.app.puzzles.mines_text import CUSTOM_KEYS
 from game.app.puzzles.mines_view import (
     BAND_LINES, BAND_SIZE, ENDGAME_LEGEND, ODDS_LEGEND, RULE, SHADE_LEGEND, compute_layout, number_size, odds_size,
     percent, shade, where,
 )
 from game.core.puzzles.mines import Difficulty, FirstClick, MinesBoard, MinesStatus, neighbours
-from game.core.puzzles.mines_records import BoardRecord
+from game.core.puzzles.mines_records import BoardRecord, format_time
 from tests.game.app.conftest import click, press
 
 #: Seconds of one frame of the test clock.
@@ -133,8 +134,32 @@ def test_a_win_with_the_assistant_counts_but_is_not_a_best_time(app: App) -> Non
     scene = start_on(app, corner_board(), (3, 3))
     key_and_wait(scene, "s")
     assert scene.board.status == MinesStatus.WON and scene.assisted
-    assert "with the assistant's help" in scene.message
+    assert scene.message == ("Cleared in 0.0 s: you made 1 move, the assistant 1 (best times count only games "
+                             "without it). R starts a new board.")
+    assert scene.title() == "Minesweeper: Beginner 5x5, 1 mine: won in 0.0 s, assisted"
     assert scene.records.get(5, 5, 1) == BoardRecord(wins=1, losses=0, best_seconds=None)
+
+
+def test_a_game_the_assistant_played_by_itself_says_so_and_times_the_whole_game(app: App) -> None:
+    scene = on(app, seed=3)
+    app.run_frames(30)
+    press(app, pygame.K_a, unicode="a")  # auto-play from the first click on
+    start = app.time - FRAME
+    for _ in range(200):
+        scene.wait()
+        app.run_frames(20)
+        if scene.board.status != MinesStatus.PLAYING:
+            break
+    assert scene.board.status == MinesStatus.WON and scene.started_at == pytest.approx(start)
+    assert scene.played.player == 0 and scene.played.assistant >= 2
+    assert scene.finished_at is not None and scene.elapsed() == pytest.approx(scene.finished_at - start)
+    assert scene.elapsed() >= 19 * FRAME, "the timer ran over the assistant's frames"
+    took = format_time(scene.elapsed())
+    assert scene.title() == f"Minesweeper: Beginner 9x9, 10 mines: the assistant won in {took}"
+    assert scene.message == (f"The assistant played this board by itself: cleared in {took}, "
+                             f"{scene.played.assistant} moves (best times count only the player's games). "
+                             "R starts a new board.")
+    assert scene.records.get(9, 9, 10) == BoardRecord(wins=1, losses=0, best_seconds=None)
 
 
 # ---- the assistant's guesses ----------------------------------------------------------------------
@@ -159,6 +184,7 @@ def test_auto_play_losing_on_a_guess_says_what_happened(small_app: App) -> None:
         "Auto-play had to guess: no safe cell was proved; it opened (row 1, column 3), its best guess at 50% "
         "mine chance, and it was a mine.")
     assert scene.records.get(3, 2, 1).losses == 1
+    assert scene.title().endswith(f"lost after {format_time(scene.elapsed())}, assisted")
     band = scene.band(800)
     assert len(band) <= BAND_LINES and not any(line.endswith("\u2026") for line, _ in band)
     assert " ".join(line for line, colour in band if colour == hud.WHITE) == scene.message
@@ -308,8 +334,9 @@ def test_the_top_bar_fits_at_800x500(small_app: App, difficulty: Difficulty) -> 
     scene = on(small_app, difficulty)
     timer = hud.text("Time 59:59.9", 28).get_width()
     assert hud.text(scene.title(), 24).get_width() <= 800 - 16 - 16 - timer - 40
-    finished = scene.title().split(" (")[0] + ": lost after 59:59.9"  # the title once the game is over
-    assert hud.text(finished, 24).get_width() <= 800 - 16 - 16 - timer - 40
+    for ending in ("lost after 59:59.9, assisted", "the assistant lost after 59:59.9"):  # the longest endings
+        finished = f"{scene.title().split(' (')[0]}: {ending}"  # the title once the game is over
+        assert hud.text(finished, 24).get_width() <= 800 - 16 - 16 - timer - 40, finished
     assert hud.text(scene.records_line().replace("no best time yet", "best time 59:59.9") + ", 999 won, 999 lost",
                     BAND_SIZE).get_width() <= 800 - 32
 
@@ -356,3 +383,21 @@ def test_the_custom_boards_footer_says_how_to_change_it(app: App, monkeypatch: p
     width = scene.board.width
     press(app, pygame.K_PLUS, unicode="+")  # the key the footer names does what it says
     assert scene.board.width == width + 1
+
+
+def test_the_custom_keys_on_a_fixed_board_say_how_to_get_to_the_custom_board(app: App) -> None:
+    scene = on(app)
+    click_cell(scene, (4, 4))  # a game in progress
+    board = scene.board
+    for key, char in ((pygame.K_PLUS, "+"), (pygame.K_MINUS, "-"), (pygame.K_LEFTBRACKET, "["),
+                      (pygame.K_RIGHTBRACKET, "]")):
+        app.toasts.clear()
+        press(app, key, unicode=char)
+        assert [str(text) for text, _ in app.toasts] == [CUSTOM_KEYS]
+        assert scene.board is board and scene.difficulty == Difficulty.BEGINNER, "the game goes on"
+    assert "press 4" in CUSTOM_KEYS
+    press(app, pygame.K_4, unicode="4")
+    app.toasts.clear()
+    mines = scene.board.mines
+    press(app, pygame.K_RIGHTBRACKET, unicode="]")
+    assert scene.board.mines == mines + 1 and not app.toasts
