@@ -19,6 +19,8 @@ from game.core.editor_model import UNTITLED
 
 #: Seconds the quick "has it any chance" check before saving an unanalysed level may take.
 SAVE_CHECK_SECONDS = 1.0
+#: What the editor says while that check runs (taken down when it ends, before its answer opens a prompt).
+CHECKING = "checking the level before saving..."
 
 
 class SavingHost(EditorHost, Protocol):
@@ -26,6 +28,8 @@ class SavingHost(EditorHost, Protocol):
 
     @property
     def analysis(self) -> Analysis | None: ...
+    @property
+    def message(self) -> str: ...
     def analysis_current(self) -> bool: ...
     def folder(self) -> Path: ...
     def edited(self) -> None: ...
@@ -150,9 +154,11 @@ class LevelSaving:
 
         def ended(event: JobEvent) -> None:
             stuck = event.payload if event.kind == JobEventKind.DONE else ()
+            if self.host.message == CHECKING:  # the check is over: its line would stay behind the next prompt
+                self.host.say("", 0.0)
             answer(stuck[0] if stuck else None)
 
-        self.host.say("checking the level before saving...", SAVE_CHECK_SECONDS + 1.0)
+        self.host.say(CHECKING, SAVE_CHECK_SECONDS + 1.0)
         self.host.app.jobs.submit(check, label="save-check", owner=self.host, lane="save-check",
                                   time_limit=SAVE_CHECK_SECONDS, on_done=ended, on_error=ended, on_cancelled=ended)
 

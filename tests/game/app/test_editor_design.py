@@ -322,3 +322,17 @@ def test_level_info_fields_are_asked_in_turn_and_saved(app: App, tmp_path: Path)
     assert editor.model.meta_value("description") == "A walk to the right"
     press(app, pygame.K_z, unicode="z")  # one undo brings the author back
     assert editor.model.meta_value("author") == "Ada" and not editor.model.dirty
+
+
+def test_the_check_before_saving_leaves_no_banner_behind_the_save_prompt(app: App) -> None:
+    fresh = open_editor(app, EditorModel.new(6, 8))
+    click(app, fresh.layout().cell_center(4, 1))
+    press(app, pygame.K_3, unicode="3")
+    click(app, fresh.layout().cell_center(4, 2))
+    press(app, pygame.K_4, unicode="4")
+    click(app, fresh.layout().cell_center(4, 6))
+    press_save(app, CTRL)  # a new level: checked first (a job), then its title is asked
+    assert isinstance(app.top, TextPrompt) and app.top.title == "Save level"
+    assert "checking" not in fresh.message  # the check has ended: not shown behind the prompt
+    press(app, pygame.K_ESCAPE)  # cancel the save
+    assert app.top is fresh and "checking" not in fresh.message
