@@ -19,8 +19,10 @@ from game.core.editor_model import UNTITLED
 
 #: Seconds the quick "has it any chance" check before saving an unanalysed level may take.
 SAVE_CHECK_SECONDS = 1.0
-#: What the editor says while that check runs (taken down when it ends, before its answer opens a prompt).
+#: What the editor says while that check runs: up until the check ends (taken down then, before its answer
+#: opens a prompt), however long a busy machine makes it take, within :data:`CHECKING_SECONDS`.
 CHECKING = "checking the level before saving..."
+CHECKING_SECONDS = 60.0
 
 
 class SavingHost(EditorHost, Protocol):
@@ -158,7 +160,7 @@ class LevelSaving:
                 self.host.say("", 0.0)
             answer(stuck[0] if stuck else None)
 
-        self.host.say(CHECKING, SAVE_CHECK_SECONDS + 1.0)
+        self.host.say(CHECKING, CHECKING_SECONDS)
         self.host.app.jobs.submit(check, label="save-check", owner=self.host, lane="save-check",
                                   time_limit=SAVE_CHECK_SECONDS, on_done=ended, on_error=ended, on_cancelled=ended)
 
