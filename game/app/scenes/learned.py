@@ -90,17 +90,19 @@ def summary_lines(k: Knowledge) -> list[tuple[str, tuple[int, int, int]]]:
     two sides: ``k.examples``, those the runs showed (in the others the rules guess), and ``k.right``, those
     in which the rules move a lemming as the game does (checked against the game's own rules, which the AI
     does not read).  A guess can be right before the runs let the AI be sure of it: the lines say which is
-    which, so "right in all" and "not sure yet" do not read as a contradiction."""
+    which, so "correct in all" and "not sure yet" do not read as a contradiction."""
     guessed = k.configurations - k.examples
     seen = (f"It has seen all {k.configurations:,} situations a lemming can be in." if not guessed else
-            f"It has seen {k.examples:,} of the {k.configurations:,} situations a lemming can be in; in the other "
-            f"{guessed:,} its rules guess.")
-    checked = "Checked against the game, its rules move a lemming correctly in " + (
-        f"all {k.configurations:,} situations" + (", the guesses included." if guessed else ".")
-        if k.right == k.configurations else f"{k.right:,} of the {k.configurations:,} situations.")
+            f"It has seen {k.examples:,} of the {k.configurations:,} situations a lemming can be in.")
+    if k.right == k.configurations:
+        guesses = f"its {guessed:,} guess{'es' if guessed != 1 else ''}"
+        checked = f"correct in all {k.configurations:,} situations" + (f", {guesses} included." if guessed else ".")
+    else:
+        checked = f"correct in {k.right:,} of the {k.configurations:,} situations" + (
+            f" (it guesses {guessed:,} of them)." if guessed else ".")
     lines = [
         (f"{k.world}: {hud.plural(k.runs, 'run')} watched. {seen}", hud.WHITE),
-        (checked, hud.WHITE),
+        (f"Checked against the game, its rules are {checked}", hud.WHITE),
         (("Exact: the assistant can solve with \"learned from your runs\".", hud.GREEN) if k.exact else
          ("Not exact yet: watch the lemmings on more levels of this world (release them without bricks).",
           hud.GOLD)),
@@ -109,8 +111,7 @@ def summary_lines(k: Knowledge) -> list[tuple[str, tuple[int, int, int]]]:
         lines.append((physics_sentences(k.physics)[-1], hud.MUTED))
     if k.unsure:  # what the runs never showed
         where = k.unsure[0] if len(k.unsure) == 1 else ", ".join(k.unsure[:-1]) + " or " + k.unsure[-1]
-        why = (". Its guess there is right, as the check shows, but it cannot know that from your runs" if k.exact
-               else ", so its rules guess there")
+        why = " (its guess there is right, the check says)" if k.exact else ", so it guesses there"
         lines.append((f"Not sure yet what a lemming does {where}: your runs never showed one{why}.", hud.GOLD))
     return lines
 

@@ -238,13 +238,13 @@ def test_the_summary_tells_the_situations_seen_from_the_rules_checked_against_th
     assert k is not None and k.exact and k.right == k.configurations and k.examples < k.configurations and k.unsure
     shown = " ".join(texts)
     assert not any(t.endswith("\u2026") for t in texts)  # nothing cut at 800x500
-    assert (f"It has seen {k.examples} of the {k.configurations} situations a lemming can be in; "
-            f"in the other {k.configurations - k.examples} its rules guess.") in shown
-    assert f"Checked against the game, its rules move a lemming correctly in all {k.configurations} " \
-           "situations, the guesses included." in shown
-    assert "Its guess there is right, as the check shows, but it cannot know that from your runs." in shown
+    assert f"It has seen {k.examples} of the {k.configurations} situations a lemming can be in." in shown
+    assert f"Checked against the game, its rules are correct in all {k.configurations} situations, its " \
+           f"{k.configurations - k.examples} guesses included." in shown
+    assert "your runs never showed one (its guess there is right, the check says)." in shown
     wrong = " ".join(line for line, _ in learned.summary_lines(dataclasses.replace(k, right=240, exact=False)))
-    assert "correctly in 240 of the 256 situations." in wrong and "never showed one, so its rules guess there." in wrong
+    assert f"correct in 240 of the 256 situations (it guesses {256 - k.examples} of them)." in wrong
+    assert "never showed one, so it guesses there." in wrong
     every = " ".join(line for line, _ in learned.summary_lines(dataclasses.replace(k, examples=256, unsure=[])))
     assert "It has seen all 256 situations" in every and "guess" not in every
     while app.scenes:
