@@ -30,6 +30,10 @@ from game.app.input import Act
 FIELD_FILL = (10, 8, 20)
 CARET = (250, 210, 90)
 SELECTION = (70, 80, 150)
+#: Select all, as the footers of the text boxes name it.
+SELECT_ALL_KEY = ("Ctrl+A", "select all")
+#: The row of the F1 pages that names the keys every text box has besides typing and the cursor keys.
+TEXT_BOX_KEYS = ("Ctrl+A / Ctrl+V", "in a text box: select all / paste")
 
 
 class TextField:
@@ -160,4 +164,4 @@ def draw_field(surface: pygame.Surface, field: TextField, rect: pygame.Rect, siz
         hud.blit_text(surface, "more below", (rect.right - 8, rect.bottom - 2), 16, hud.MUTED, anchor="bottomright")
 
 
-__all__ = ["SELECTION", "TextField", "draw_field", "draw_selection", "wrap_chars"]
+__all__ = ["SELECTION", "SELECT_ALL_KEY", "TEXT_BOX_KEYS", "TextField", "draw_field", "draw_selection", "wrap_chars"]

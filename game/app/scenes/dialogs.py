@@ -14,11 +14,14 @@ from game.core.catalog import LevelEntry, Section, all_entries
 from game.app import hud
 from game.app.app import App, Scene
 from game.app.input import Act, Action
-from game.app.text_field import SELECTION, TextField, draw_field
+from game.app.text_field import SELECT_ALL_KEY, SELECTION, TextField, draw_field
 
 #: Text size and most lines of a text prompt's preview (e.g. why a physics is refused).
 PREVIEW_SIZE = 20
 PREVIEW_LINES = 4
+#: Text size and line height of a dialog's footer (its keys).
+FOOT_SIZE = 20
+FOOT_LINE = 24
 
 def clipboard_text() -> str:
     """The text on the system clipboard ("" when there is none or no clipboard is available)."""
@@ -28,6 +31,24 @@ def clipboard_text() -> str:
         return str(pygame.scrap.get_text() or "")
     except (pygame.error, AttributeError, NotImplementedError):
         return ""
+
+
+def foot_lines(parts: list[str], width: int) -> list[str]:
+    """A footer's ``parts`` ("Enter: OK", ...) in order, as few to a line as keep each line within ``width``
+    pixels at :data:`FOOT_SIZE`."""
+    lines: list[str] = []
+    for part in parts:
+        joined = f"{lines[-1]}    {part}" if lines else part
+        if lines and hud.text_width(joined, FOOT_SIZE) <= width:
+            lines[-1] = joined
+        else:
+            lines.append(part)
+    return lines
+
+
+def key_hint(hint: tuple[str, str]) -> str:
+    """A footer's ``(key, what)`` as the dialogs write it: ``"Ctrl+A: select all"``."""
+    return f"{hint[0]}: {hint[1]}"
 
 
 class TextPrompt(Scene):
@@ -96,12 +117,20 @@ class TextPrompt(Scene):
         shown = self.error or (self.preview(self.text) if self.preview is not None else "")
         return hud.wrap_text(shown, PREVIEW_SIZE, width, max_lines=PREVIEW_LINES) if shown else []
 
+    def foot(self, width: int) -> list[str]:
+        """The footer's keys (and the note), in lines within ``width`` pixels."""
+        parts = ["Enter: OK", "Esc: cancel", key_hint(SELECT_ALL_KEY)]
+        parts += ["Left/Right, Home/End: move"] if self.lines > 1 else []
+        parts += [f"({self.note})"] if self.note else []
+        return foot_lines(parts, width)
+
     def box(self, size: tuple[int, int]) -> pygame.Rect:
         """The dialog's rectangle in a window of ``size``."""
         w, h = size
         width = min(640 if self.lines > 1 else 600, w - 40)
         preview = len(self.preview_lines(width - 48))
-        height = 176 + self._field_height() + preview * (PREVIEW_SIZE + 4)
+        feet = len(self.foot(width - 30))
+        height = 176 + self._field_height() + preview * (PREVIEW_SIZE + 4) + (feet - 1) * FOOT_LINE
         box = pygame.Rect(0, 0, width, min(height, h - 20))
         box.center = (w // 2, h // 2)
         return box
@@ -126,10 +155,11 @@ class TextPrompt(Scene):
         for row, line in enumerate(self.preview_lines(box.width - 48)):
             hud.blit_text(surface, line, (field.left + 2, field.bottom + 8 + row * (PREVIEW_SIZE + 4)),
                           PREVIEW_SIZE, hud.RED if self.error else hud.BLUE)
-        foot = "Enter: OK    Esc: cancel" + ("    Left/Right, Home/End: move" if self.lines > 1 else "") + \
-            (f"    ({self.note})" if self.note else "")
-        hud.blit_text(surface, hud.fit_text(foot, 20, box.width - 30), (box.centerx, box.bottom - 28), 20,
-                      hud.MUTED, anchor="midtop")
+        foot = self.foot(box.width - 30)
+        for row, line in enumerate(foot):
+            hud.blit_text(surface, hud.fit_text(line, FOOT_SIZE, box.width - 30),
+                          (box.centerx, box.bottom - 28 - (len(foot) - 1 - row) * FOOT_LINE), FOOT_SIZE, hud.MUTED,
+                          anchor="midtop")
 
 
 class ConfirmPrompt(Scene):
@@ -334,7 +364,8 @@ class OpenPrompt(Scene):
                           (box.centerx, box.top + self.ROWS_TOP + 40), 28, hud.MUTED, anchor="center")
         for i in range(self.top_index, min(len(self.entries), self.top_index + self._visible(size))):
             self._draw_row(surface, i, self._row_rect(i, size))
-        foot = "Up/Down: choose   Enter: open   Esc: " + ("clear the search" if self.query else "cancel")
+        foot = "Up/Down: choose   Enter: open   " + (f"{key_hint(SELECT_ALL_KEY)}   Esc: clear the search"
+                                                      if self.query else "Esc: cancel")
         hud.blit_text(surface, hud.fit_text(foot, 20, box.width - 20), (box.centerx, box.bottom - 52), 20,
                       hud.MUTED, anchor="midtop")
         hud.blit_text(surface, "a pack level is saved as a copy in your levels", (box.centerx, box.bottom - 28),

@@ -14,6 +14,7 @@ import pygame
 from game.app import hud
 from game.app.app import HelpPage
 from game.app.input import display_key
+from game.app.text_field import TEXT_BOX_KEYS
 
 #: Footer labels that follow the player's key bindings (the others are the editor's own keys).
 REBINDABLE = frozenset({"Z/Y", "Z / Y", "[ ]", "[ / ]", "B", "Shift+arrows, B", ", / ."})
@@ -61,6 +62,7 @@ EDITOR_HELP_SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("M", "sound on / off"),
         ("F1", "this help"),
         ("F12", "screenshot"),
+        TEXT_BOX_KEYS,
     )),
 )
 

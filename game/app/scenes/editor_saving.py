@@ -19,6 +19,10 @@ from game.core.editor_model import UNTITLED
 
 #: Seconds the quick "has it any chance" check before saving an unanalysed level may take.
 SAVE_CHECK_SECONDS = 1.0
+#: What the editor says while that check runs: up until the check ends (taken down then, before its answer
+#: opens a prompt), however long a busy machine makes it take, within :data:`CHECKING_SECONDS`.
+CHECKING = "checking the level before saving..."
+CHECKING_SECONDS = 60.0
 
 
 class SavingHost(EditorHost, Protocol):
@@ -26,6 +30,8 @@ class SavingHost(EditorHost, Protocol):
 
     @property
     def analysis(self) -> Analysis | None: ...
+    @property
+    def message(self) -> str: ...
     def analysis_current(self) -> bool: ...
     def folder(self) -> Path: ...
     def edited(self) -> None: ...
@@ -150,9 +156,11 @@ class LevelSaving:
 
         def ended(event: JobEvent) -> None:
             stuck = event.payload if event.kind == JobEventKind.DONE else ()
+            if self.host.message == CHECKING:  # the check is over: its line would stay behind the next prompt
+                self.host.say("", 0.0)
             answer(stuck[0] if stuck else None)
 
-        self.host.say("checking the level before saving...", SAVE_CHECK_SECONDS + 1.0)
+        self.host.say(CHECKING, CHECKING_SECONDS)
         self.host.app.jobs.submit(check, label="save-check", owner=self.host, lane="save-check",
                                   time_limit=SAVE_CHECK_SECONDS, on_done=ended, on_error=ended, on_cancelled=ended)
 

@@ -4,9 +4,8 @@ The composition root (:mod:`game.app.compose`) registers the menu entry (:data:`
 play-scene extension :func:`observe_releases`: each time the player releases the lemmings, the run
 (map, bricks, frames) is stored in the data folder (:func:`ai.facade.record_run`).  The screen learns
 rules from every stored run in the job runner's child process (:func:`ai.facade.knowledge`), then shows
-how many runs it has seen,
-how many neighbourhood configurations it has seen and gets right, whether the rules are exact,
-and each learned rule as a sentence (:mod:`game.core.rule_words`) beside two 3x3 pictures: the
+how many runs it has seen, what it knows (:func:`summary_lines`: the situations the runs showed, the rules
+checked against the game, what it cannot be sure of yet), and each learned rule as a sentence (:mod:`game.core.rule_words`) beside two 3x3 pictures: the
 neighbourhood with the lemming, and where the lemming is one frame later.  While it learns, the
 screen shows the step the learning job last reported.  Once exact, the assistant can offer the learned solver with these
 rules (:func:`ai.facade.offered_solvers`).
@@ -82,6 +81,39 @@ def picture_layout(area: pygame.Rect) -> tuple[int, int, int]:
         if cell >= MIN_CELL:
             return cols, rows, min(MAX_CELL, cell)
     return cols, 1, max(MIN_CELL // 2, min(MAX_CELL, (area.height - ROW_GAP) // 3))
+
+
+def summary_lines(k: Knowledge) -> list[tuple[str, tuple[int, int, int]]]:
+    """What the screen says of ``k`` (some runs watched), in lines and colours.
+
+    Two figures count the same situations (the walls around a lemming, ``k.configurations`` of them) from
+    two sides: ``k.examples``, those the runs showed (in the others the rules guess), and ``k.right``, those
+    in which the rules move a lemming as the game does (checked against the game's own rules, which the AI
+    does not read).  A guess can be right before the runs let the AI be sure of it: the lines say which is
+    which, so "correct in all" and "not sure yet" do not read as a contradiction."""
+    guessed = k.configurations - k.examples
+    seen = (f"It has seen all {k.configurations:,} situations a lemming can be in." if not guessed else
+            f"It has seen {k.examples:,} of the {k.configurations:,} situations a lemming can be in.")
+    if k.right == k.configurations:
+        guesses = f"its {guessed:,} guess{'es' if guessed != 1 else ''}"
+        checked = f"correct in all {k.configurations:,} situations" + (f", {guesses} included." if guessed else ".")
+    else:
+        checked = f"correct in {k.right:,} of the {k.configurations:,} situations" + (
+            f" (it guesses {guessed:,} of them)." if guessed else ".")
+    lines = [
+        (f"{k.world}: {hud.plural(k.runs, 'run')} watched. {seen}", hud.WHITE),
+        (f"Checked against the game, its rules are {checked}", hud.WHITE),
+        (("Exact: the assistant can solve with \"learned from your runs\".", hud.GREEN) if k.exact else
+         ("Not exact yet: watch the lemmings on more levels of this world (release them without bricks).",
+          hud.GOLD)),
+    ]
+    if k.physics is not None:  # what an exit does (the last sentence; the rules are the pictures)
+        lines.append((physics_sentences(k.physics)[-1], hud.MUTED))
+    if k.unsure:  # what the runs never showed
+        where = k.unsure[0] if len(k.unsure) == 1 else ", ".join(k.unsure[:-1]) + " or " + k.unsure[-1]
+        why = " (its guess there is right, the check says)" if k.exact else ", so it guesses there"
+        lines.append((f"Not sure yet what a lemming does {where}: your runs never showed one{why}.", hud.GOLD))
+    return lines
 
 
 class LearnedScene(Scene):
@@ -173,22 +205,7 @@ class LearnedScene(Scene):
             return [(f"Learning from your runs{dots}", hud.WHITE), (f"{self.progress or 'Reading your runs'}{seconds}", hud.MUTED)]
         if k.runs == 0:
             return [("No runs yet: every time you release the lemmings, the AI watches and learns.", hud.WHITE)]
-        lines = [
-            (f"{k.world}: {hud.plural(k.runs, 'run')} watched. It has seen {k.examples:,} of the {k.configurations:,} "
-             "situations a lemming can be in.", hud.WHITE),
-            (f"Its rules predict the next move correctly in {k.right:,} of {k.configurations:,} situations"
-             + (" (it saw every one)." if k.sure else "."), hud.WHITE),
-            (("Exact, checked against the game: the assistant can solve with \"learned from your runs\"."
-              , hud.GREEN) if k.exact else
-             ("Not exact yet: watch the lemmings on more levels of this world (release them without bricks).",
-              hud.GOLD)),
-        ]
-        if k.physics is not None:  # what an exit does (the last sentence; the rules are the pictures)
-            lines.append((physics_sentences(k.physics)[-1], hud.MUTED))
-        if k.unsure:  # what the runs never showed
-            where = k.unsure[0] if len(k.unsure) == 1 else ", ".join(k.unsure[:-1]) + " or " + k.unsure[-1]
-            lines.append((f"Not sure yet what a lemming does {where}: your runs never showed it.", hud.GOLD))
-        return lines
+        return summary_lines(k)
 
     def _draw_progress(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         """A bar sweeping while the learning runs (its step is the summary's second line)."""

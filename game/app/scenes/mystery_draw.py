@@ -51,13 +51,16 @@ def panel_text(knowledge: Knowledge | None, progress: str, error: str, world: st
     if not knowledge.exact and not knowledge.unsure:
         rows.append(("Situations your runs have not shown may still surprise it.", UNSURE_COLOR))
     sure = sum(1 for pic in knowledge.pictures if pic.sure)
+    guessed = knowledge.examples < knowledge.configurations
     seen = (f"From {hud.plural(knowledge.runs, 'run')} the AI has seen {knowledge.examples:,} of the "
-            f"{knowledge.configurations:,} situations a lemming can be in; ")
+            f"{knowledge.configurations:,} situations a lemming can be in")
+    seen += " (in the others it guesses); " if guessed else "; "
     if sure == len(knowledge.pictures):
         seen += "it saw every rule below at work"
     else:
         seen += f"it saw {sure} of these {hud.plural(len(knowledge.pictures), 'rule')} at work, the others are guesses"
-    seen += " (checked against the game: exact)." if knowledge.exact else "."
+    seen += (". Checked against the game, its rules are exact" + (", the guesses included." if guessed else ".")
+             if knowledge.exact else ".")
     rows.insert(0, (seen, hud.MUTED))
     return PanelText(title, tuple(rows))
 

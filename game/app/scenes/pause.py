@@ -21,6 +21,7 @@ from game.app.app import App, HelpPage, Scene
 from game.app.input import Act, Action, display_key
 from game.app.play_state import PlayState
 from game.app.sound import Sfx
+from game.app.text_field import TEXT_BOX_KEYS
 
 
 class PausedPlay(Protocol):
@@ -287,6 +288,7 @@ HELP_SECTIONS: list[tuple[str, list[tuple[str, str]]]] = [
         ("M", "sound on / off"),
         ("F1", "this help"),
         ("F12", "screenshot"),
+        TEXT_BOX_KEYS,
     ]),
 ]
 

@@ -126,11 +126,19 @@ class LevelSelectScene(Scene):
         """Levels of the world before ``group`` to solve for ``group`` to open."""
         return math.ceil(UNLOCK_FRACTION * self.groups[group - 1][2]) if group > 0 else 0
 
+    def unlock_note(self, group: int, *, short: bool = False) -> str:
+        """What is left to open the locked ``group``: how many more levels of the world before it to solve
+        (``solve 3 more levels of World 1 · First Steps``; ``short``: the world's number only, as in the
+        header).  When enough are solved but that world is itself locked, it is the one to open first."""
+        before = self.world_label(group - 1)
+        if short:
+            before = before.split(" \u00b7 ")[0]
+        more = self.need_before(group) - self.solved_in(group - 1)
+        return f"solve {hud.plural(more, 'more level')} of {before}" if more > 0 else f"open {before} first"
+
     def lock_message(self, group: int) -> str:
-        """What opens a locked world."""
-        need = self.need_before(group) - self.solved_in(group - 1)
-        return (f"{self.world_label(group)} is locked: solve {need} more level{'s' if need != 1 else ''} "
-                f"of {self.world_label(group - 1)}")
+        """What opens a locked world (the toast of a click on one of its levels)."""
+        return f"{self.world_label(group)} is locked: {self.unlock_note(group)}"
 
     def on_enter(self) -> None:
         """Coming back from a level: refresh the marks and focus the level played last (the playlist
@@ -328,7 +336,6 @@ class LevelSelectScene(Scene):
         if is_open:
             note, color = f"{self.solved_in(group)} / {count} solved", hud.WHITE
         else:
-            prev = self.world_label(group - 1).split(" \u00b7 ")[0]
-            note, color = f"locked: solve {self.need_before(group)} levels of {prev}", hud.MUTED
+            note, color = f"locked: {self.unlock_note(group, short=True)}", hud.MUTED
         hud.blit_text(surface, note, (rect.right - 4, rect.centery), 22, color, anchor="midright")
         pygame.draw.line(surface, hud.PANEL_EDGE, (rect.left, rect.bottom), (rect.right, rect.bottom), 1)

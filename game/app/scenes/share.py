@@ -20,7 +20,7 @@ from game.core.share import decode, encode
 from game.app import hud
 from game.app.app import App, Scene
 from game.app.input import Act, Action
-from game.app.text_field import TextField, draw_selection, wrap_chars
+from game.app.text_field import SELECT_ALL_KEY, TextField, draw_selection, wrap_chars
 from game.app.sound import Sfx
 
 #: The title menu entry of :class:`PasteCodeScene`.
@@ -231,7 +231,8 @@ class PasteCodeScene(Scene):
         if self.error:
             for i, line in enumerate(hud.wrap_text(self.error, 22, box.width - 30, 2)):
                 hud.blit_text(surface, line, (box.centerx, field.bottom + 10 + 26 * i), 22, hud.RED, anchor="midtop")
-        hud.hint_bar(surface, [("Ctrl+V", "paste"), ("Enter", "play"), ("Backspace", "delete"), ("Esc", "back")])
+        hud.hint_bar(surface, [("Ctrl+V", "paste"), SELECT_ALL_KEY, ("Enter", "play"), ("Backspace", "delete"),
+                               ("Esc", "back")])
 
 
 __all__ = ["MENU_LABEL", "PasteCodeScene", "ShareCodeScene", "code_entry", "copy_to_clipboard",

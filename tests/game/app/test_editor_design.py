@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from pathlib import Path
 from typing import Iterator
 
@@ -16,6 +17,8 @@ from game.app import hud
 from game.app.app import App
 from game.app.display import FixedClock
 from game.app.compose import build_app
+from game.app.jobs import Execution
+from game.app.scenes import editor_saving
 from game.app.scenes.dialogs import TextPrompt
 from game.app.scenes.editor import EditorScene
 from game.app.scenes.share import ShareCodeScene
@@ -25,7 +28,8 @@ from game.core.level import Level
 from game.core.physics_catalog import SHIPPED
 from game.core.storage import user_levels_dir
 from tests.conftest import ORIGINAL_PACK
-from tests.game.app.conftest import CTRL, click, move, press, press_save, type_text, wait_for_analysis
+from tests.game.app.conftest import (CTRL, after_save_check, click, move, press, press_save, type_text,
+                                     wait_for_analysis)
 
 
 def open_editor(app: App, model: EditorModel | None = None) -> EditorScene:
@@ -322,3 +326,30 @@ def test_level_info_fields_are_asked_in_turn_and_saved(app: App, tmp_path: Path)
     assert editor.model.meta_value("description") == "A walk to the right"
     press(app, pygame.K_z, unicode="z")  # one undo brings the author back
     assert editor.model.meta_value("author") == "Ada" and not editor.model.dirty
+
+
+def test_the_check_before_saving_is_said_while_it_runs_and_not_behind_the_save_prompt(
+        app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    checked = threading.Event()
+
+    def slow_check(level: Level, ctx: object) -> tuple[str, ...]:  # as on a busy machine: ends when told
+        assert checked.wait(30)
+        return ()
+
+    monkeypatch.setattr(editor_saving, "stuck_lemmings", slow_check)
+    app.jobs.execution = Execution.THREAD  # the test's event is shared with a thread, not a child
+    fresh = open_editor(app, EditorModel.new(6, 8))
+    click(app, fresh.layout().cell_center(4, 1))
+    press(app, pygame.K_3, unicode="3")
+    click(app, fresh.layout().cell_center(4, 2))
+    press(app, pygame.K_4, unicode="4")
+    click(app, fresh.layout().cell_center(4, 6))
+    press(app, pygame.K_s, mod=CTRL)  # a new level: checked first (a job), then its title is asked
+    app.run_frames(30, dt=0.1)  # three seconds of the game's time: the check still runs
+    assert app.top is fresh and fresh.message == editor_saving.CHECKING
+    checked.set()
+    after_save_check(app)
+    assert isinstance(app.top, TextPrompt) and app.top.title == "Save level"
+    assert "checking" not in fresh.message  # the check has ended: not shown behind the prompt
+    press(app, pygame.K_ESCAPE)  # cancel the save
+    assert app.top is fresh and "checking" not in fresh.message

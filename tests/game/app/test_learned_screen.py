@@ -15,6 +15,7 @@ from ai import facade
 from ai.kernel.base import SolveStatus
 from ai.learning.dataset import many_lemming_maps
 from ai.learning.player import RulePicture, load_runs, offered_solvers, record_run, runs_path
+from game.core.catalog import pack_entries
 from game.core.level import Level
 from game.core.storage import user_data_dir
 from game.app import hud
@@ -222,3 +223,29 @@ def test_the_learning_shows_its_progress(app: App, data_home: Path, monkeypatch:
     app.run_frames(1)
     assert screen.knowledge is not None and screen.knowledge.runs == 0
     assert not any(t.startswith(("Learning from your runs", "Watching")) for t in texts)
+
+
+def test_the_summary_tells_the_situations_seen_from_the_rules_checked_against_the_game(
+        data_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    timid = next(e for e in pack_entries() if e.key.startswith("041_")).level  # one run of timid lemmings
+    record_run(user_data_dir(), timid, [])
+    app = build_app(size=(800, 500), clock=FixedClock())
+    app.push(MenuScene(app))
+    texts = drawn_texts(monkeypatch)
+    screen = open_screen(app)
+    k = screen.knowledge
+    # the rules are right everywhere (the check against the game), yet the runs showed few situations
+    assert k is not None and k.exact and k.right == k.configurations and k.examples < k.configurations and k.unsure
+    shown = " ".join(texts)
+    assert not any(t.endswith("\u2026") for t in texts)  # nothing cut at 800x500
+    assert f"It has seen {k.examples} of the {k.configurations} situations a lemming can be in." in shown
+    assert f"Checked against the game, its rules are correct in all {k.configurations} situations, its " \
+           f"{k.configurations - k.examples} guesses included." in shown
+    assert "your runs never showed one (its guess there is right, the check says)." in shown
+    wrong = " ".join(line for line, _ in learned.summary_lines(dataclasses.replace(k, right=240, exact=False)))
+    assert f"correct in 240 of the 256 situations (it guesses {256 - k.examples} of them)." in wrong
+    assert "never showed one, so it guesses there." in wrong
+    every = " ".join(line for line, _ in learned.summary_lines(dataclasses.replace(k, examples=256, unsure=[])))
+    assert "It has seen all 256 situations" in every and "guess" not in every
+    while app.scenes:
+        app.pop()

@@ -4,11 +4,14 @@ and the hint opening on the rule difference."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pygame
 
 from ai import facade
 from game.core.catalog import pack_entries
 from game.core.mystery import FIRST_VISIT_MESSAGE, PREVIEW_LOCKED, PREVIEW_OFF
+from game.core.physics import CLASSIC
 from game.core.playback import PlayState
 from game.core.progress import ProgressStore, default_progress_path
 from game.app import hud
@@ -179,3 +182,15 @@ def test_the_rule_hint_marks_the_cell_its_words_name() -> None:
     first = state.hint.lessons[0]
     assert "never walk off an edge: at row 2, column 6" in first.text
     assert first.cell == (2, 6)  # the marked cell is the one named, not the lemming's hatch
+
+
+def test_the_panel_says_a_check_against_the_game_covers_the_guesses_it_is_not_sure_of() -> None:
+    known = facade.Knowledge(runs=1, examples=17, configurations=256, right=256, exact=True, physics=CLASSIC,
+                             unsure=["facing a step one cell high"])
+    rows = [line for line, _ in panel_text(known, "", "", "The Timid Plains").rows]
+    assert rows[0].startswith("From 1 run the AI has seen 17 of the 256 situations a lemming can be in "
+                              "(in the others it guesses); ")
+    assert rows[0].endswith("Checked against the game, its rules are exact, the guesses included.")
+    assert rows[-1] == "Not sure yet what a lemming does facing a step one cell high: your runs never showed one."
+    unchecked = panel_text(dataclasses.replace(known, right=200, exact=False), "", "", "The Timid Plains").rows
+    assert "exact" not in unchecked[0][0] and "(in the others it guesses)" in unchecked[0][0]

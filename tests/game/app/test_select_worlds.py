@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pygame
+import pytest
 
 from ai import facade
+from game.app import hud
 from game.app.app import App
 from game.core.catalog import LevelEntry, pack_entries
 from game.app.scenes.play import PlayScene
@@ -112,3 +114,31 @@ def test_the_win_that_opens_a_world_says_so_and_the_playlist_goes_on_into_it(app
     following = app.top
     assert isinstance(following, PlayScene) and following.key == entries[7].key
     assert [e.key for e in following.playlist] == [e.key for e in entries[:20]]
+
+
+def test_a_locked_worlds_header_and_its_toast_say_how_many_more_levels_of_which_world(
+        app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    entries = pack_entries()
+    for entry in entries[:4]:  # 4 of World 1's 10 solved: 3 more open World 2
+        solve(app, entry)
+    select = app.push(LevelSelectScene(app, entries=entries))
+    app.run_frames(1)
+    headers: list[str] = []
+    real = hud.blit_text
+
+    def spy(surface: pygame.Surface, text: str, *args: object, **kwargs: object) -> pygame.Rect:
+        headers.append(text)
+        return real(surface, text, *args, **kwargs)  # type: ignore[arg-type]
+
+    with monkeypatch.context() as patch:
+        patch.setattr(hud, "blit_text", spy)
+        select._draw_header(app.screen, 1, select.header_rect(1, app.screen.get_size()))
+    select.open(12)
+    toast = str(app.toasts[-1][0])
+    assert "locked: solve 3 more levels of World 1" in headers
+    assert toast == "World 2 \u00b7 Rising Ground is locked: solve 3 more levels of World 1 \u00b7 First Steps"
+    world2 = [i for i, e in enumerate(entries) if e.level.meta_value("world") == "Rising Ground"]
+    for i in world2[:7]:  # enough of World 2 (wins kept from before the pack was renumbered), but it is locked
+        solve(app, entries[i])
+    select.refresh()
+    assert select.lock_message(2) == "World 3 \u00b7 Crossroads is locked: open World 2 \u00b7 Rising Ground first"

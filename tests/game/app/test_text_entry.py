@@ -1,14 +1,18 @@
 """The text fields of the game's dialogs, driven by posted key presses: a default text is selected, so the
-first character typed replaces it and Backspace erases it; Ctrl+A selects all the text."""
+first character typed replaces it and Backspace erases it; Ctrl+A selects all the text, and the footers and
+the F1 pages say so."""
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Sequence
 
 import pygame
 import pytest
 
+from game.app import hud
 from game.app.app import App
+from game.app.compose import build_app
+from game.app.display import FixedClock
 from game.app.scenes.dialogs import OpenPrompt, TextPrompt
 from game.app.scenes.editor import EditorScene
 from game.app.scenes.menu import MenuScene
@@ -115,3 +119,61 @@ def test_ctrl_a_in_the_code_box_lets_a_paste_replace_the_code(app: App, monkeypa
     press(app, pygame.K_a, mod=CTRL)
     press(app, pygame.K_BACKSPACE)
     assert paste.typed == ""
+
+
+def drawn_texts(app: App, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, pygame.Rect]]:
+    """Every text the top scene of ``app`` draws, with where it went."""
+    drawn: list[tuple[str, pygame.Rect]] = []
+    real = hud.blit_text
+
+    def spy(surface: pygame.Surface, text: str, *args: object, **kwargs: object) -> pygame.Rect:
+        rect = real(surface, text, *args, **kwargs)  # type: ignore[arg-type]
+        drawn.append((text, rect))
+        return rect
+
+    assert app.top is not None
+    with monkeypatch.context() as patch:
+        patch.setattr(hud, "blit_text", spy)
+        app.top.draw(pygame.Surface(app.screen.get_size()))
+    return drawn
+
+
+def test_the_text_boxes_name_ctrl_a_in_their_footers_and_in_f1_on_a_small_window(
+        data_home: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = build_app(size=(800, 500), clock=FixedClock())
+    try:
+        app.push(MenuScene(app))
+        editor = app.push(EditorScene(app, EditorModel.new(6, 8)))
+        app.run_frames(1)
+        press(app, pygame.K_i, unicode="i")  # the level's info: title, author, then the description (3 lines)
+        press(app, pygame.K_RETURN)
+        press(app, pygame.K_RETURN)
+        prompt = app.top
+        assert isinstance(prompt, TextPrompt) and prompt.lines > 1 and prompt.note  # the longest footer
+        box = prompt.box(app.screen.get_size())
+        drawn = drawn_texts(app, monkeypatch)
+        assert any("Ctrl+A: select all" in text for text, _ in drawn)
+        for text, rect in drawn:
+            assert not text.endswith("\u2026"), f"cut off: {text!r}"
+            assert box.contains(rect), (text, rect, box)
+        press(app, pygame.K_ESCAPE)
+        press(app, pygame.K_F1)  # the editor's F1 page, with the keys of its text boxes
+        assert any("Ctrl+A" in text for text, _ in drawn_texts(app, monkeypatch))
+        press(app, pygame.K_ESCAPE)
+        press(app, pygame.K_o, mod=CTRL)
+        type_text(app, "walk")
+        assert isinstance(app.top, OpenPrompt)
+        assert any("Ctrl+A: select all" in text for text, _ in drawn_texts(app, monkeypatch))
+        while app.top is not editor:
+            app.pop()
+        app.push(PasteCodeScene(app))
+        shown: list[Sequence[tuple[str, str]]] = []
+        with monkeypatch.context() as patch:
+            patch.setattr(hud, "hint_bar", lambda surface, hints, **kw: shown.append(hints))
+            app.run_frames(1)
+        assert ("Ctrl+A", "select all") in hud.fit_hints(shown[-1], 800)[0]  # nothing dropped at this width
+        press(app, pygame.K_F1)  # the game's F1 page
+        assert any("Ctrl+A" in text for text, _ in drawn_texts(app, monkeypatch))
+    finally:
+        while app.scenes:
+            app.pop()
