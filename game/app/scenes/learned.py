@@ -5,10 +5,10 @@ play-scene extension :func:`observe_releases`: each time the player releases the
 (map, bricks, frames) is stored in the data folder (:func:`ai.facade.record_run`).  The screen learns
 rules from every stored run in the job runner's child process (:func:`ai.facade.knowledge`), then shows
 how many runs it has seen, what it knows (:func:`summary_lines`: the situations the runs showed, the rules
-checked against the game, what it cannot be sure of yet), and each learned rule as a sentence (:mod:`game.core.rule_words`) beside two 3x3 pictures: the
-neighbourhood with the lemming, and where the lemming is one frame later.  While it learns, the
-screen shows the step the learning job last reported.  Once exact, the assistant can offer the learned solver with these
-rules (:func:`ai.facade.offered_solvers`).
+checked against the game, what it cannot be sure of yet), and each learned rule as a sentence
+(:mod:`game.core.rule_words`) beside two 3x3 pictures: the neighbourhood with the lemming, and where the
+lemming is one frame later.  While it learns, the screen shows the step the learning job last reported.
+Once exact, the assistant can offer the learned solver with these rules (:func:`ai.facade.offered_solvers`).
 """
 
 from __future__ import annotations
