@@ -322,3 +322,17 @@ def test_level_info_fields_are_asked_in_turn_and_saved(app: App, tmp_path: Path)
     assert editor.model.meta_value("description") == "A walk to the right"
     press(app, pygame.K_z, unicode="z")  # one undo brings the author back
     assert editor.model.meta_value("author") == "Ada" and not editor.model.dirty
+
+
+def test_why_a_level_has_no_solution_is_read_whole_in_the_panel(app: App) -> None:
+    """The lemming walks below the only target: the analysis gives the reason, brackets and all, not cut off
+    after three lines of the panel."""
+    level = Level.from_rows(["XXXXXX", "X  T X", "X    X", "X>   X", "XXXXXX"], frames=20, budget=0)
+    editor = open_editor(app, EditorModel.from_level(level))
+    letter(app, "a")
+    wait_for_analysis(app, editor)
+    assert editor.status_now() == "unsolvable" and editor.analysis is not None
+    reason = editor.analysis.reasons[0]
+    assert "(every target is higher up, and lemmings never climb)" in reason
+    panel = " ".join(text for text, _, _ in editor.view.panel.side_lines())
+    assert "\u2022 " + reason in panel and "\u2026" not in panel
