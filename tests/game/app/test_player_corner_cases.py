@@ -31,7 +31,7 @@ from game.app.scenes.select import LevelSelectScene, entry_badge
 from game.app.scenes.settings import ROWS, SettingsScene
 from game.app.scenes.timeline import timeline_rect
 from tests.conftest import ORIGINAL_INDEX, ORIGINAL_SOLUTIONS
-from tests.game.app.conftest import move, press
+from tests.game.app.conftest import move, press, run_until
 from tests.game.app.test_assistant import frames_to_finish, wait_export
 from tests.game.app.test_endless import gap_maker, wait_for_play, win
 
@@ -197,3 +197,21 @@ def test_a_lost_panel_low_on_the_screen_leaves_the_timeline_in_view(data_home: P
     strip = timeline_rect(surface.get_size())
     assert box is not None and box.centery > scene.layout().rect.centery  # low, away from the stuck lemming
     assert box.bottom <= strip.top and not box.colliderect(strip)
+
+
+def test_a_hint_after_a_win_does_not_send_the_player_to_win_again(app: App) -> None:
+    """H on the "Level complete!" screen: the line says the bricks win and what Space does there (it plays
+    their run again), not "already win - press Space" as if the level were still to be won."""
+    level = Level.from_rows([">  T", "XXXX"], frames=12, budget=0)
+    scene = app.push(PlayScene(app, level))
+    assert isinstance(scene, PlayScene)
+    app.run_frames(1)
+    press(app, pygame.K_SPACE, unicode=" ")
+    app.run_frames(int(4 / BASE_FPS * 60) + 5)
+    assert scene.state == PlayState.WON
+    press(app, pygame.K_h, unicode="h")
+    run_until(app, lambda: assistant_of(scene).state.hint is not None, "the hint")
+    view = assistant_of(scene).state.hint
+    assert view is not None and view.line == "Hint: your bricks win this level  -  Space plays their run"
+    press(app, pygame.K_SPACE, unicode=" ")
+    assert scene.state == PlayState.RUNNING and scene.frame <= 1  # their run, from the start
