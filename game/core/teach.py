@@ -120,23 +120,27 @@ def the_idea(level: Level, bricks: Sequence[Brick], solution: Sequence[Brick]) -
     for t in range(1, min(len(a), len(b))):
         if a[t] != b[t]:
             r, c, _ = a[t - 1]
+            falling = t >= 2 and a[t - 1][0] > a[t - 2][0]  # it was falling already: the fall must end
             must = _must(move_of(b[t - 1], b[t]), move_of(a[t - 1], a[t]), (c, a[t][1]), t,
-                         failure, fall_column(a, failure))
+                         failure, fall_column(a, failure), falling_row=r if falling else None)
             return Lesson(f"The idea: {name} {must}.", (r, c), t)
     r, c, _ = a[-1]
     return Lesson(f"The idea: {name} needs another way before frame {failure.frame or 0}.", (r, c))
 
 
 def _must(new: tuple[Offset, bool], old: tuple[Offset, bool], columns: tuple[int, int], t: int,
-          failure: LemmingFailure, pit: int | None) -> str:
+          failure: LemmingFailure, pit: int | None, *, falling_row: int | None = None) -> str:
     """What the lemming must do at frame ``t`` (``new``) instead of what it does (``old``), standing at column
-    ``columns[0]`` and going to ``columns[1]``; with what becomes of it as it is, unless that says the same."""
+    ``columns[0]`` and going to ``columns[1]``; with what becomes of it as it is, unless that says the same.
+    ``falling_row``: the row a lemming already falling is in, where its fall must end."""
     here, there = columns
     later = failure.frame if failure.frame is not None and failure.frame > t else None
     as_is = f"; as it is, {fate(failure, 'it', pit)}"
     kind = change_of(new, old)
     if kind == Change.NO_FALL and failure.kind == FailureKind.FELL_INTO_PIT and failure.frame == t:
         return f"must not drop into the pit at column {there} (frame {t})"
+    if kind == Change.NO_FALL and falling_row is not None:
+        return f"must stop falling at row {falling_row} (frame {t}){as_is}"
     if kind == Change.TURN_BACK and later is not None:
         return f"must turn back before frame {later}{as_is}"
     must = {Change.NO_FALL: f"must not drop at column {there}", Change.TURN_BACK: f"must turn back at column {here}",

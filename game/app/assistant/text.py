@@ -56,8 +56,8 @@ def hint_text(view: HintView, *, final: bool = False) -> str:
     hint = view.hint
     if hint.action == "solved":
         enough = hint.min_bricks is not None and len(view.for_bricks) > hint.min_bricks
-        return "Hint: your bricks already win  -  press Space" + (
-            f" ({hint.min_bricks} would be enough)" if enough else "")
+        spare = f" ({hint.min_bricks} would be enough)" if enough else ""
+        return f"Hint: your bricks win this level{spare}  -  Space plays their run"  # before the run, or again
     if hint.action == "impossible":
         return "Hint: no brick set within the budget wins this level"
     if not view.steps or view.revealed < 1:

@@ -48,6 +48,8 @@ class PanelHost(Protocol):
 RATING_SIZE = 18
 #: The colour of an analysis of the level as it was before a change.
 STALE = (120, 112, 140)
+#: Most lines one analysis line wraps to: a reason why a level has no solution is read whole (the panel scrolls).
+ANALYSIS_LINES = 8
 
 Line = tuple[str, int, tuple[int, int, int]]
 
@@ -187,7 +189,7 @@ class SidePanel:
         else:
             out += self.result_lines(a, self.scene.draft, width)
         return [(part, size, color) for text, size, color in out
-                for part in hud.wrap_text(text, size, width, max_lines=3)]
+                for part in hud.wrap_text(text, size, width, max_lines=ANALYSIS_LINES)]
 
     def result_lines(self, a: Analysis, d: Draft | Level, width: int,
                      stale: bool = False) -> list[tuple[str, int, tuple[int, int, int]]]:
@@ -234,4 +236,4 @@ class SidePanel:
         return out
 
 
-__all__ = ["Line", "PanelHost", "RATING_SIZE", "STALE", "SidePanel", "line_advance"]
+__all__ = ["ANALYSIS_LINES", "Line", "PanelHost", "RATING_SIZE", "STALE", "SidePanel", "line_advance"]

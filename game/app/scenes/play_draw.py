@@ -187,14 +187,14 @@ def draw_watched_result(scene: PlayView, surface: pygame.Surface) -> None:
                   anchor="midbottom")
 
 
-def draw_result(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -> None:
-    """The win/lose panel; none under a menu or dialog (the pause menu would hide its middle, its words,
-    and leave an empty frame around it)."""
+def draw_result(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -> pygame.Rect | None:
+    """The win/lose panel and where it is (low down: above the timeline, kept in view to step back); none
+    under a menu or dialog (the pause menu would hide its middle, its words, and leave an empty frame)."""
     if scene.app.top is not scene:
-        return
+        return None
     if scene.watching:
         draw_watched_result(scene, surface)
-        return
+        return None
     won = scene.state == PlayState.WON
     w, h = surface.get_size()
     n = len(scene.level.lemmings)
@@ -213,18 +213,17 @@ def draw_result(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -
     line_h = 30 if h >= 600 else 24
     box = pygame.Rect(0, 0, min(620, w - 40), head_size + 24 + line_h * (len(lines) + 1))
     if won and scene.ghost_bricks:  # the assistant shows solutions: keep the board visible
-        box.midbottom = (w // 2, h - hud.BOTTOM_BAR - 8)
+        box.midbottom = (w // 2, timeline_rect((w, h)).top - 6)
     elif won:
         box.midtop = (w // 2, max(hud.TOP_BAR + STATUS_STRIP, layout.rect.top + layout.rect.height // 6))
         if not scene.app.settings.reduced_motion:
             draw_confetti(scene, surface)
     else:  # away from the marked lemmings, so they stay visible
         marks = [layout.cell_rect(*f.cell).centery for f in scene.failures]
-        low = bool(marks) and sum(marks) / len(marks) > layout.rect.centery
-        if low:
+        if marks and sum(marks) / len(marks) > layout.rect.centery:
             box.midtop = (w // 2, hud.TOP_BAR + STATUS_STRIP)
         else:
-            box.midbottom = (w // 2, h - hud.BOTTOM_BAR - 8)
+            box.midbottom = (w // 2, timeline_rect((w, h)).top - 6)
     hud.panel(surface, box, edge=hud.GOLD if won else hud.RED)
     head = "Level complete!" if won else "Not quite\u2026"
     hud.blit_text(surface, head, (box.centerx, box.top + 10), head_size, hud.GOLD if won else hud.RED,
@@ -236,6 +235,7 @@ def draw_result(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -
                       anchor="midtop")
         y += line_h
     hud.blit_text(surface, more, (box.centerx, y + 2), 22, hud.MUTED, anchor="midtop")
+    return box
 
 
 def _section(scene: PlayView) -> Section | None:

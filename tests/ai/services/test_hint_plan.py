@@ -85,7 +85,7 @@ def test_a_winning_set_with_spare_bricks_is_the_players_own() -> None:
     assert plan.action == HintAction.SOLVED and plan.solution == ((0, 1), (2, 2))
     assert plan.note == "your 2 bricks win, but 1 is enough"
     line = hint_text(HintView(plan, ((0, 1), (2, 2)), ()))
-    assert line == "Hint: your bricks already win  -  press Space (1 would be enough)"
+    assert line == "Hint: your bricks win this level (1 would be enough)  -  Space plays their run"
 
 
 

@@ -353,3 +353,17 @@ def test_the_check_before_saving_is_said_while_it_runs_and_not_behind_the_save_p
     assert "checking" not in fresh.message  # the check has ended: not shown behind the prompt
     press(app, pygame.K_ESCAPE)  # cancel the save
     assert app.top is fresh and "checking" not in fresh.message
+
+
+def test_why_a_level_has_no_solution_is_read_whole_in_the_panel(app: App) -> None:
+    """The lemming walks below the only target: the analysis gives the reason, brackets and all, not cut off
+    after three lines of the panel."""
+    level = Level.from_rows(["XXXXXX", "X  T X", "X    X", "X>   X", "XXXXXX"], frames=20, budget=0)
+    editor = open_editor(app, EditorModel.from_level(level))
+    letter(app, "a")
+    wait_for_analysis(app, editor)
+    assert editor.status_now() == "unsolvable" and editor.analysis is not None
+    reason = editor.analysis.reasons[0]
+    assert "(every target is higher up, and lemmings never climb)" in reason
+    panel = " ".join(text for text, _, _ in editor.view.panel.side_lines())
+    assert "\u2022 " + reason in panel and "\u2026" not in panel

@@ -16,6 +16,8 @@ from game.core.level import Level
 from game.core.outcome import explain, frame_label
 from game.core.simulation import simulate
 from game.app.app import App
+from game.app.compose import build_app
+from game.app.display import FixedClock
 from game.app.assistant import assistant_of
 from game.app.assistant.state import AssistantState, SolutionView
 from game.app.assistant.text import result_text, status_lines
@@ -23,11 +25,13 @@ from game.app.export import gif_frames  # the GIF's footer uses the same functio
 from game.app.scenes.endless import EndlessScene
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.pause import PauseChoice, PauseScene
-from game.app.scenes.play import PlayScene, PlayState
+from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
+from game.app.scenes.play_draw import draw_result
 from game.app.scenes.select import LevelSelectScene, entry_badge
 from game.app.scenes.settings import ROWS, SettingsScene
+from game.app.scenes.timeline import timeline_rect
 from tests.conftest import ORIGINAL_INDEX, ORIGINAL_SOLUTIONS
-from tests.game.app.conftest import move, press
+from tests.game.app.conftest import move, press, run_until
 from tests.game.app.test_assistant import frames_to_finish, wait_export
 from tests.game.app.test_endless import gap_maker, wait_for_play, win
 
@@ -175,3 +179,39 @@ def test_after_g_on_the_win_screen_one_esc_reaches_the_pause_menu(app: App) -> N
     app.toast("GIF saved")  # a message on screen as well
     press(app, pygame.K_ESCAPE)
     assert isinstance(app.top, PauseScene)
+
+
+def test_a_lost_panel_low_on_the_screen_leaves_the_timeline_in_view(data_home: Path) -> None:
+    """The lemming is stuck high on the board, so "Not quite..." goes low: above the timeline it says to
+    step back on, not over it (at 800x500 it hid the strip and its frame label)."""
+    small = build_app(size=(800, 500), clock=FixedClock())
+    level = Level.from_rows(["X>X  T", "XXXXXX", "X    X", "X    X", "XXXXXX"], frames=20, budget=0)
+    scene = small.push(PlayScene(small, level))
+    assert isinstance(scene, PlayScene)
+    small.run_frames(1)
+    press(small, pygame.K_SPACE, unicode=" ")
+    small.run_frames(int(4 / BASE_FPS * 60) + 5)
+    assert scene.state == PlayState.LOST
+    surface = pygame.Surface(small.screen.get_size())
+    box = draw_result(scene, surface, scene.layout())
+    strip = timeline_rect(surface.get_size())
+    assert box is not None and box.centery > scene.layout().rect.centery  # low, away from the stuck lemming
+    assert box.bottom <= strip.top and not box.colliderect(strip)
+
+
+def test_a_hint_after_a_win_does_not_send_the_player_to_win_again(app: App) -> None:
+    """H on the "Level complete!" screen: the line says the bricks win and what Space does there (it plays
+    their run again), not "already win - press Space" as if the level were still to be won."""
+    level = Level.from_rows([">  T", "XXXX"], frames=12, budget=0)
+    scene = app.push(PlayScene(app, level))
+    assert isinstance(scene, PlayScene)
+    app.run_frames(1)
+    press(app, pygame.K_SPACE, unicode=" ")
+    app.run_frames(int(4 / BASE_FPS * 60) + 5)
+    assert scene.state == PlayState.WON
+    press(app, pygame.K_h, unicode="h")
+    run_until(app, lambda: assistant_of(scene).state.hint is not None, "the hint")
+    view = assistant_of(scene).state.hint
+    assert view is not None and view.line == "Hint: your bricks win this level  -  Space plays their run"
+    press(app, pygame.K_SPACE, unicode=" ")
+    assert scene.state == PlayState.RUNNING and scene.frame <= 1  # their run, from the start

@@ -95,5 +95,19 @@ def test_the_original_teaches_in_words() -> None:
     assert reason is not None and reason.text.startswith("The lemming drops into the pit at frame")
     for solution in ORIGINAL_SOLUTIONS:
         idea = the_idea(level, (), solution)
-        assert idea is not None and idea.text.startswith("The idea: the lemming must not drop at column 1")
+        assert idea is not None
+        stop = solution[0][0] - 1  # a brick lower down column 1 ends a fall already under way
+        expected = "must not drop at column 1 (frame 1)" if stop == 1 else f"must stop falling at row {stop}"
+        assert idea.text.startswith(f"The idea: the lemming {expected}")
         check_idea(level, (), solution)
+
+
+def test_the_idea_for_a_lemming_already_falling_says_where_its_fall_must_end() -> None:
+    """In Detour, with the first brick placed, the lemming falls down column 6 from frame 3: the idea says
+    the fall must end at row 5, as the brick's hint says it, not that it must not drop at column 6."""
+    level = Level.load(Path(__file__).resolve().parents[3] / "levels" / "011_detour.txt")
+    idea = the_idea(level, ((1, 8),), ((1, 8), (6, 6)))
+    assert idea is not None
+    assert idea.text.startswith("The idea: the lemming must stop falling at row 5 (frame 7)")
+    assert "drop" not in idea.text and idea.cell == (5, 6)
+    check_idea(level, ((1, 8),), ((1, 8), (6, 6)))
