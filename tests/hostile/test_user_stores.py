@@ -193,6 +193,44 @@ def test_endless_merge_keeps_the_best_streak(tmp_path: Path) -> None:
     assert load_record(path) == (saved, "")
 
 
+
+def test_endless_edited_outside_the_game_is_copied_aside_before_a_save(tmp_path: Path) -> None:
+    path = tmp_path / "endless.json"
+    mine = save_record(EndlessRecord(seed=1, step=2, solved=1, streak=1, best_streak=1), path)
+    edited = b'{"seed": 77, "step": 40, "solved": 39, "streak": 5, "best_streak": 9, "note": "mine"}\n'
+    path.write_bytes(edited)
+    notes: list[str] = []
+    saved = save_record(mine.won(), path, base=mine, notes=notes)
+    (aside,) = tmp_path.glob("endless.json.corrupt-*")
+    assert aside.read_bytes() == edited  # what the player had, byte for byte
+    assert saved == EndlessRecord(seed=1, step=3, solved=2, streak=2, best_streak=9) == load_record(path)[0]
+    assert notes == [f"endless.json was changed outside the game: what it held is kept as {aside.name}"]
+    again: list[str] = []
+    save_record(saved.gave_up(), path, base=saved, notes=again)  # unchanged since: no second copy
+    assert again == [] and len(list(tmp_path.glob("endless.json.corrupt-*"))) == 1
+
+
+@pytest.mark.parametrize("content", [b'{"levels": {"a.txt": {"solved": true}}}', b"[1, 2]", b'{"seed": -1}'])
+def test_endless_foreign_content_is_copied_aside_before_a_save(content: bytes, tmp_path: Path) -> None:
+    path = tmp_path / "endless.json"
+    path.write_bytes(content)
+    notes: list[str] = []
+    saved = save_record(EndlessRecord(seed=3), path, notes=notes)  # even a caller that knows no base
+    (aside,) = tmp_path.glob("endless.json.corrupt-*")
+    assert aside.read_bytes() == content and load_record(path) == (saved, "")
+    assert len(notes) == 1 and notes[0].startswith("endless.json: ") and notes[0].endswith(f"kept as {aside.name}")
+
+
+def test_endless_unreadable_at_save_is_moved_aside_and_said(tmp_path: Path) -> None:
+    path = tmp_path / "endless.json"
+    path.write_bytes(b"{half")
+    notes: list[str] = []
+    save_record(EndlessRecord(seed=3), path, base=EndlessRecord(seed=3), notes=notes)
+    (aside,) = tmp_path.glob("endless.json.corrupt-*")
+    assert aside.read_bytes() == b"{half"
+    assert len(notes) == 1 and notes[0].startswith("endless.json was unreadable (") and aside.name in notes[0]
+
+
 # ---------------------------------------------------------------- two real processes
 WRITER = textwrap.dedent("""
     import sys  # late: the script a child process runs
