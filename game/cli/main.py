@@ -119,7 +119,7 @@ def _run(argv: Sequence[str] | None, out: GuardedStdout) -> int:
     except (GameError, OSError) as exc:
         if out.failure is None:
             print(_message(exc), file=sys.stderr)
-        return OUTPUT_FAILED_EXIT
+        return 2
 
 
 def _message(exc: GameError | OSError) -> str:
@@ -131,6 +131,7 @@ def _message(exc: GameError | OSError) -> str:
     # an I/O error no layer named (the writers and readers name theirs): one line
     where = f" ({terminal_safe(str(exc.filename))})" if exc.filename else ""
     return f"error: {describe_os_error(exc)}{where}"
+
 
 if __name__ == "__main__":
     sys.exit(main())
