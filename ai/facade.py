@@ -76,7 +76,7 @@ from ai.services.generation.compartments import GRIDS as COMPARTMENT_GRIDS
 from ai.services.generation.endless import difficulty_spec, rated_level
 from ai.services.generation.generator import pick_certifier
 from ai.services.generation.layout import MIN_SIDE as GENERATION_MIN_SIDE
-from ai.services.generation.parallel import ProgressBar, RunSpec, default_jobs, generate_run
+from ai.services.generation.parallel import ProgressBar, RunProgress, RunSpec, default_jobs, generate_run
 from ai.services.hint_plan import plan_result, player_plan
 from ai.services.hints import Hint, HintAction, compute_hint
 from ai.services.learned_hint import learned_hint
@@ -95,7 +95,7 @@ __all__ = [
     "Analysis", "AnalysisStatus", "Hint", "HintAction", "JobCancelled", "JobFailed", "Knowledge", "LifeHint", "LifeHintKind",
     "LifeReverseStatus",
     "MinesAdvice", "MinesAnalysis", "MinesAnalysisStatus", "MinesMoveKind", "MinesMoves", "MinesWrongAnswerError", "PegsStatus", "Progress",
-    "ProgressBar", "ProgressCallback", "Rating", "RelaxedSolution", "RulePicture", "RunSpec", "SolveContext",
+    "ProgressBar", "ProgressCallback", "Rating", "RelaxedSolution", "RulePicture", "RunProgress", "RunSpec", "SolveContext",
     "SolveMode", "SolveResult", "SolveStatus", "SolveStopped", "Solver", "StopReason", "WrongSolutionError",
     "agreement", "analyse_level", "compute_hint", "default_jobs", "difficulty_spec",
     "engine_for", "fork_available", "generate_run", "get_solver", "knowledge", "last_arrival_frame",

@@ -4,7 +4,9 @@
 [--physics NAME|FILE]``
 
 Levels are made by :func:`ai.facade.generate_run` (rooms made in child processes);
-a progress bar with the rate and ETA goes to stderr.
+a progress bar with the rate and ETA goes to stderr.  A run is bounded: it stops after ``--time-limit``
+seconds (default :data:`DEFAULT_TIME_LIMIT`), keeping the levels written, and a run that wrote fewer levels
+than asked says how far it got and which option to raise (:func:`stop_message`, exit 1).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from game.core.physics import CLASSIC, Physics, PhysicsError
 from game.core.physics_catalog import SHIPPED, load_physics_file, resolve
 
 if TYPE_CHECKING:
-    from ai.facade import GeneratedLevel, ProgressBar
+    from ai.facade import GeneratedLevel, ProgressBar, RunProgress
 
 #: Solvers that can certify a generated level's minimum (exact ones, and the generator's own search).
 CERTIFIERS = EXACT_SOLVERS + ("readset",)
@@ -38,6 +40,9 @@ DEFAULT_ATTEMPTS_PER_LEVEL = 5_000
 CERTIFY_SECONDS = 60.0
 #: Seconds between progress lines on stderr.
 REPORT_EVERY = 10.0
+#: Seconds a whole run takes at most unless ``--time-limit`` says otherwise: a hard request (many bricks on a
+#: small map, ``--unique``, a narrow ``--difficulty`` band) stops here and says how far it got.
+DEFAULT_TIME_LIMIT = 600.0
 
 _SIZE = re.compile(r"\s*([0-9]{1,4})\s*[xX×]\s*([0-9]{1,4})\s*", re.ASCII)
 
@@ -170,6 +175,42 @@ def _write_levels(args: argparse.Namespace, levels: Iterable[GeneratedLevel], si
     return written, cpu_total
 
 
+class _Tally:
+    """The progress callback of a run: keeps the last report (for the closing message) and passes it on to the
+    progress bar, if any."""
+
+    def __init__(self, bar: ProgressBar | None) -> None:
+        self.bar = bar
+        self.last: RunProgress | None = None
+
+    def __call__(self, progress: RunProgress) -> None:
+        self.last = progress
+        if self.bar is not None:
+            self.bar(progress)
+
+
+def stop_message(args: argparse.Namespace, written: int, last: RunProgress | None, timed_out: bool) -> str:
+    """Why a run wrote fewer levels than asked, how far it got and which option to raise.
+
+    >>> args = argparse.Namespace(count=3, time_limit=DEFAULT_TIME_LIMIT, max_attempts=None)
+    >>> print(stop_message(args, 1, None, True))
+    stopped after 600 s (the default --time-limit): wrote 1 of 3 levels; raise --time-limit S to give it longer
+    """
+    tried = "" if last is None else (f", {last.candidates} candidates tried, {last.rooms_done} room"
+                                     f"{'s' if last.rooms_done != 1 else ''} finished"
+                                     + (f", {last.rejected_levels} levels off the --difficulty band"
+                                        if last.rejected_levels else ""))
+    if timed_out:
+        which = " (the default --time-limit)" if args.time_limit == DEFAULT_TIME_LIMIT else ""
+        return (f"stopped after {args.time_limit:g} s{which}: wrote {written} of {args.count} levels{tried}; "
+                "raise --time-limit S to give it longer")
+    attempts = args.max_attempts if args.max_attempts is not None else DEFAULT_ATTEMPTS_PER_LEVEL
+    band = " or fell outside the --difficulty band" if getattr(args, "difficulty", None) else ""
+    return (f"stopped: wrote {written} of {args.count} levels{tried}: each level it may try ran out of "
+            f"--max-attempts ({attempts} candidates per room){band}; raise --max-attempts N, or ask for fewer "
+            "bricks or a larger map")
+
+
 def _cmd_generate(args: argparse.Namespace) -> int:
     height, width = parse_size(args.size)
     band = parse_band(args.difficulty) if args.difficulty else None
@@ -185,17 +226,17 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         args.max_attempts if args.max_attempts is not None else DEFAULT_ATTEMPTS_PER_LEVEL, args.rooms, band, physics,
     )
     bar = facade.ProgressBar(sys.stderr, every=REPORT_EVERY) if not args.quiet else None
+    tally = _Tally(bar)
     started = time.perf_counter()
     with command_context(args.time_limit, solver="generate") as ctx:
-        levels = facade.generate_run(spec, args.count, jobs=jobs, context=ctx, progress=bar)
+        levels = facade.generate_run(spec, args.count, jobs=jobs, context=ctx, progress=tally)
         written, cpu_total = _write_levels(args, levels, (height, width), bar)
         timed_out = ctx.should_stop()
     wall = time.perf_counter() - started
     print(f"{written} levels in {wall:.1f} s wall, {cpu_total:.1f} CPU s in rooms, {jobs} job{'s' if jobs != 1 else ''}"
           + (f" ({wall / written:.2f} s wall per level)" if written else ""))
     if written < args.count:
-        why = f" (the time limit of {args.time_limit:g} s came first)" if timed_out else ""
-        print(f"stopped: wrote {written} of {args.count} levels{why}", file=sys.stderr)
+        print(stop_message(args, written, tally.last, timed_out), file=sys.stderr)
         return 1
     return 0
 
@@ -217,9 +258,9 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--force", action="store_true", help="let the run replace level files already in --out")
     p.add_argument("--solver", default=None, choices=CERTIFIERS,
                    help="exact solver that certifies each level (default: search, else auto, cpsat, ...)")
-    p.add_argument("--time-limit", type=time_limit_arg, default=None, metavar="S",
-                   help=f"stop the whole run after S seconds, keeping the levels written (default: no limit; "
-                        f"each exact solve gets at most {CERTIFY_SECONDS:g} s)")
+    p.add_argument("--time-limit", type=time_limit_arg, default=DEFAULT_TIME_LIMIT, metavar="S",
+                   help=f"stop the whole run after S seconds, keeping the levels written and saying how far it got "
+                        f"(default {DEFAULT_TIME_LIMIT:g}; each exact solve gets at most {CERTIFY_SECONDS:g} s)")
     p.add_argument("--max-attempts", type=int_arg(1, 10**9), default=None,
                    help=f"candidates per room before a level is dropped (default {DEFAULT_ATTEMPTS_PER_LEVEL})")
     p.add_argument("--jobs", type=int_arg(1, 256), default=None, help="processes generating in parallel (default: all cores)")

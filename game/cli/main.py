@@ -8,7 +8,6 @@ parts load inside a handler, when its command runs, so that ``--help`` and ``che
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Callable, Sequence
 
@@ -16,6 +15,7 @@ from game.cli import edit, export, generate, learn, level, play, rate, share, so
 from game.cli.args import CommandParser, Subparsers, terminal_safe
 from game.cli.context import STOP_MESSAGES, Terminated, stop_exit_code, stop_signals
 from game.cli.puzzles import life, mines, pegs
+from game.cli.stdout_guard import OUTPUT_FAILED_EXIT, GuardedStdout, guarded_stdout, stdout_failure_exit
 from game.core.errors import GameError, LevelFormatError
 from game.core.puzzles import SIDE_PUZZLES, SidePuzzle
 from game.core.storage import describe_os_error
@@ -64,20 +64,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run a subcommand (default: ``play``) and return its exit code.
 
     Ctrl-C prints ``interrupted`` (exit 130) and SIGTERM ``terminated`` (exit 143), never a traceback: both
-    cancel the command's context and unwind it (:func:`game.cli.context.stop_signals`).
+    cancel the command's context and unwind it (:func:`game.cli.context.stop_signals`).  A standard output
+    that cannot be written is one message and exit 2, and a pipe whose reader left stops the command quietly
+    with exit 141 (:mod:`game.cli.stdout_guard`).
     """
+    with guarded_stdout() as out:
+        code = _stoppable(argv, out)
+    if code in STOP_MESSAGES:
+        return code
+    failed = stdout_failure_exit(out)
+    return code if failed is None else failed
+
+
+def _stoppable(argv: Sequence[str] | None, out: GuardedStdout) -> int:
+    """Run the command with the stop signals handled (see :func:`main`)."""
     with stop_signals() as received:
         try:
-            code = _run(argv)
+            code = _run(argv, out)
             if received:  # the command took the signal's cancel as its own stop: the signal still decides
                 return _stopped(received, None)
             return code
         except (KeyboardInterrupt, Terminated) as exc:
             return _stopped(received, exc)
         except Exception as exc:
-            if not received:
+            if received:
+                return _stopped(received, exc)  # a library's error raised while the signal unwound it
+            if out.failure is None:
                 raise
-            return _stopped(received, exc)  # a library's error raised while the signal unwound it
+            return OUTPUT_FAILED_EXIT  # standard output failed and a layer turned it into another error
 
 
 def _stopped(received: list[int], exc: BaseException | None) -> int:
@@ -87,8 +101,9 @@ def _stopped(received: list[int], exc: BaseException | None) -> int:
     return code
 
 
-def _run(argv: Sequence[str] | None) -> int:
-    """Parse ``argv`` and run its handler: bad input is one message and exit 2."""
+def _run(argv: Sequence[str] | None, out: GuardedStdout) -> int:
+    """Parse ``argv`` and run its handler: bad input is one message and exit 2 (a failed standard output is
+    left to :func:`main`, which names it once)."""
     parser = build_parser()
     args_list = list(sys.argv[1:] if argv is None else argv) or [DEFAULT_COMMAND]
     try:
@@ -101,20 +116,21 @@ def _run(argv: Sequence[str] | None) -> int:
         return 2
     try:
         return int(handler(args) or 0)
-    except LevelFormatError as exc:
-        print(terminal_safe(str(exc), limit=MESSAGE_LIMIT), file=sys.stderr)  # already "file:line:col: message"
+    except (GameError, OSError) as exc:
+        if out.failure is None:
+            print(_message(exc), file=sys.stderr)
         return 2
-    except GameError as exc:  # its text may quote a path or a file's text: escaped, as every message
-        print(f"error: {terminal_safe(str(exc), limit=MESSAGE_LIMIT)}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:  # e.g. `main.py solve 1 --all | head`: the reader left, stop quietly
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
-    except OSError as exc:  # an I/O error no layer named (the writers and readers name theirs): one line
-        where = f" ({terminal_safe(str(exc.filename))})" if exc.filename else ""
-        print(f"error: {describe_os_error(exc)}{where}", file=sys.stderr)
-        return 2
+
+
+def _message(exc: GameError | OSError) -> str:
+    """The one line that reports a command's error."""
+    if isinstance(exc, LevelFormatError):
+        return terminal_safe(str(exc), limit=MESSAGE_LIMIT)  # already "file:line:col: message"
+    if isinstance(exc, GameError):  # its text may quote a path or a file's text: escaped, as every message
+        return f"error: {terminal_safe(str(exc), limit=MESSAGE_LIMIT)}"
+    # an I/O error no layer named (the writers and readers name theirs): one line
+    where = f" ({terminal_safe(str(exc.filename))})" if exc.filename else ""
+    return f"error: {describe_os_error(exc)}{where}"
 
 
 if __name__ == "__main__":

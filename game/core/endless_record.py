@@ -8,6 +8,10 @@ and an unusable one is set aside as ``endless.json.corrupt-<time>`` (the game sa
 starting fresh.  :func:`save_record` merges under a lock (:func:`game.core.writing.locked_update`)
 with what another running game saved meanwhile: the best streak is the larger of the two, the
 rest comes from the newer record (the one being saved), so the best streak never goes down.
+Nothing the file held is lost to a save: a file that is not JSON is moved aside, and one that holds
+something else than an Endless record, or a record changed outside this game since it last read or
+wrote the file (``base``), is first copied aside as ``endless.json.corrupt-<time>``; the save says so
+in ``notes`` (the game toasts them).
 
 >>> r = EndlessRecord(seed=7)
 >>> r = r.won(score=5.2).won(score=6.0).gave_up()
@@ -23,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from game.core.storage import read_user_object, set_aside_reason, user_data_dir
-from game.core.writing import locked_update
+from game.core.writing import copy_aside, locked_update
 
 FILE_NAME = "endless.json"
 #: Largest Endless file read, in bytes (a real one is about 150 bytes).
@@ -111,21 +115,51 @@ def merge_records(newer: EndlessRecord, on_disk: EndlessRecord | None) -> Endles
     return replace(newer, best_streak=max(newer.best_streak, on_disk.best_streak))
 
 
-def save_record(record: EndlessRecord, path: Path | None = None) -> EndlessRecord:
+def save_record(record: EndlessRecord, path: Path | None = None, *, base: EndlessRecord | None = None,
+                notes: list[str] | None = None) -> EndlessRecord:
     """Merge ``record`` into the file under a lock (:func:`merge_records`); return what was saved.
 
-    I/O errors raise :class:`OSError`.
+    ``base`` is the record this game last read from or wrote to the file (``None``: it does not know):
+    a record on disk that differs from it and from what is saved was changed outside the game, and is
+    copied aside first, as is a file holding something else than a record (an unreadable one is moved
+    aside).  Each copy is one line in ``notes``.  I/O errors raise :class:`OSError` (a copy that cannot be
+    made stops the save: the file stays as it was).
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / FILE_NAME
+    >>> mine = save_record(EndlessRecord(seed=1, step=2), path)
+    >>> _ = path.write_text('{"seed": 1, "step": 40, "solved": 39, "streak": 0, "best_streak": 9}')
+    >>> notes: list[str] = []
+    >>> save_record(mine.won(), path, base=mine, notes=notes).best_streak
+    9
+    >>> notes[0].startswith("endless.json was changed outside the game: what it held is kept as endless.json.corrupt-")
+    True
     """
     path = path if path is not None else default_record_path()
     saved: list[EndlessRecord] = []
+    kept: list[str] = []
 
     def merge(on_disk: Any) -> dict[str, Any]:
         try:
             disk = EndlessRecord.from_json(on_disk) if on_disk is not None else None
-        except (ValueError, TypeError, OverflowError):
-            disk = None
+        except (ValueError, TypeError, OverflowError) as exc:
+            disk, problem = None, f"it held no Endless record: {exc}"
+        else:
+            problem = "it was changed outside the game"
         saved.append(merge_records(record, disk))
+        foreign = on_disk is not None and disk is None
+        edited = disk is not None and base is not None and disk not in (base, saved[-1])
+        if foreign or edited:
+            aside = copy_aside(path)  # under the lock; an error stops the save before the file is replaced
+            if aside is not None:
+                kept.append(f"{path.name} was changed outside the game: what it held is kept as {aside.name}"
+                            if edited else f"{path.name}: {problem}; what it held is kept as {aside.name}")
         return saved[-1].to_json()
 
-    locked_update(path, merge, max_bytes=MAX_RECORD_BYTES, indent=2)
+    result = locked_update(path, merge, max_bytes=MAX_RECORD_BYTES, indent=2)
+    if result.problems:
+        where = f"; kept as {result.set_aside_as.name}" if result.set_aside_as else ""
+        kept.insert(0, f"{path.name} was unreadable ({result.problems[0].replace(str(path), 'the file')}){where}")
+    if notes is not None:
+        notes.extend(kept)
     return saved[-1]

@@ -40,6 +40,7 @@ from game.core.progress_records import (
     MAX_REPLAYS, LevelRecord, ProgressFormatError, PuzzleRecord, Replay, dropped_puzzles, merge_puzzle, merge_records,
     parse_progress, parse_puzzles,
 )
+from game.core.progress_trim import ProgressTooLarge, Trimmed, trim_records
 from game.core.simulation import simulate
 from game.core.storage import read_user_json, set_aside, user_data_dir, user_levels_dir
 from game.core.writing import copy_aside, file_lock, locked_update, write_target
@@ -72,7 +73,6 @@ def level_key(path: Path | str) -> str:
     except (OSError, ValueError, RuntimeError):
         pass
     return p.name
-
 
 
 @dataclass(frozen=True)
@@ -196,7 +196,8 @@ class ProgressStore:
                 "worlds_seen": sorted(self.worlds_seen)}
 
     def save(self) -> None:
-        """Merge this process's changes into the file under a lock; errors are reported, not raised."""
+        """Merge this process's changes into the file under a lock; errors are reported, not raised.  The file
+        stays within :data:`MAX_PROGRESS_BYTES` (:mod:`game.core.progress_trim`: never a solved level's record)."""
         if self.path is None or self.read_only:
             return
         if not self.writable:
@@ -219,15 +220,19 @@ class ProgressStore:
                                 for key in set(disk_puzzles) | set(self.puzzles)}
                 self.extra = {**{k: v for k, v in on_disk.items() if k not in _OWN_FIELDS}, **self.extra}
                 self.worlds_seen |= parse_worlds_seen(on_disk.get("worlds_seen"))
+            trimmed.append(trim_records(self.records, self.to_json, MAX_PROGRESS_BYTES))  # within the loader's cap
             return self.to_json()
 
+        trimmed: list[Trimmed] = []
         try:
             result = locked_update(self.path, merge, max_bytes=MAX_PROGRESS_BYTES)
-        except OSError as exc:
-            reason = exc.strerror if exc.strerror else str(exc)
+        except (OSError, ProgressTooLarge) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             self.messages.append(f"could not save progress to {self.path}: {reason}")
             return
         self._base = copy.deepcopy(self.records)
+        if trimmed and trimmed[0]:
+            self.messages.append(trimmed[0].describe(self.path.name))
         if result.problems:
             kept = f"; moved to {result.set_aside_as.name}" if result.set_aside_as else ""
             self.messages.append(f"{self.path.name} unusable ({result.problems[0]}){kept}")

@@ -4,11 +4,14 @@ Saved as ``resume.json`` in the user's data folder, so a relaunch's "Continue" a
 open where the player left them.  Like the settings, the loader accepts any bytes and never
 blocks (:func:`game.core.storage.read_user_json`: regular files only, at most :data:`MAX_RESUME_BYTES`):
 an unusable file is set aside as ``resume.json.corrupt-<time>`` with one message and replaced by
-an empty record; malformed entries are dropped one by one.  Saving merges under a lock
-(:func:`game.core.writing.locked_update`): the boards this process changed since its last save are
-the most recent writes of those levels and win, every other level keeps the file's board, so
-two running games lose nothing.  Bricks are stored with the level's puzzle hash: a level file
-that changed since does not get stale bricks.
+an empty record; malformed entries are dropped one by one, but never unseen: the file as it was is
+copied aside (``resume.json.corrupt-<time>``) before a save drops them, and the player is told once.
+Saving merges under a lock (:func:`game.core.writing.locked_update`): the boards this process changed
+since its last save are the most recent writes of those levels and win, every other level keeps the
+file's board, so two running games lose nothing.  A save keeps the file within :data:`MAX_LEVELS` boards
+and :data:`MAX_RESUME_BYTES` (what the loader reads) by dropping the boards played least recently
+(:func:`trim_boards`).  Bricks are stored with the level's puzzle hash: a level file that changed since
+does not get stale bricks.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "resume.json"
@@ -21,13 +24,14 @@ that changed since does not get stale bricks.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
 from game.core.level import Brick
 from game.core.storage import read_user_object, set_aside_reason, user_data_dir
-from game.core.writing import locked_update
+from game.core.writing import copy_aside, keep_copy, locked_update
 
 #: Most levels whose bricks are kept (the most recently played ones).
 MAX_LEVELS = 500
@@ -52,6 +56,8 @@ class ResumeStore:
     #: Levels whose board this process changed since its last save (they win when merging).
     changed_keys: set[str] = field(default_factory=set)
     last_changed: bool = False  #: the last level was changed by this process since its last save
+    #: The malformed entries of the file (see :func:`_parse_document`) already kept in a copy aside.
+    kept_malformed: frozenset[str] = frozenset()
 
     @classmethod
     def load(cls, path: Path | str | None = None) -> ResumeStore:
@@ -65,8 +71,21 @@ class ResumeStore:
             return store
         if data is None:
             return store  # no file yet
-        store.last_key, store.boards = _parse_document(data)
+        store.last_key, store.boards, malformed = _parse_document(data)
+        if malformed:  # the next save drops them: the file as it was is kept aside now
+            store._kept_aside(malformed, keep_copy(p))
         return store
+
+    def _kept_aside(self, malformed: list[str], aside: Path | None) -> None:
+        """Tell the player, once, that the file's ``malformed`` entries are dropped, and where the file is kept."""
+        assert self.path is not None
+        if aside is None:  # no copy could be made: the save will try again before it drops them
+            self.messages.append(f"{self.path.name}: {_entries(malformed)} unreadable; they are dropped only once "
+                                 "a copy of the file is kept")
+            return
+        self.kept_malformed = frozenset(malformed)
+        self.messages.append(f"{self.path.name}: {_entries(malformed)} unreadable, dropped; the file as it was "
+                             f"is kept as {aside.name}")
 
     @classmethod
     def in_memory(cls) -> ResumeStore:
@@ -98,8 +117,7 @@ class ResumeStore:
 
     def to_json(self) -> dict[str, Any]:
         """The JSON document."""
-        return {"last": self.last_key,
-                "boards": {k: {"hash": h, "bricks": [list(b) for b in bricks]} for k, (h, bricks) in self.boards.items()}}
+        return {"last": self.last_key, "boards": {k: _board_json(entry) for k, entry in self.boards.items()}}
 
     def merged_with(self, on_disk: Any) -> tuple[str, dict[str, tuple[str, tuple[Brick, ...]]]]:
         """The last level and boards after merging this store's changes into ``on_disk`` (a parsed file).
@@ -107,42 +125,49 @@ class ResumeStore:
         Boards this process changed since its last save win (they are the most recent writes);
         other levels keep the file's board; the last level is this store's if it changed it.
         """
-        disk_last, disk_boards = _parse_document(on_disk) if isinstance(on_disk, dict) else ("", {})
+        disk_last, disk_boards, _ = _parse_document(on_disk) if isinstance(on_disk, dict) else ("", {}, [])
         boards = dict(disk_boards)
         for key, entry in self.boards.items():
             if key in self.changed_keys or key not in boards:
                 boards.pop(key, None)
                 boards[key] = entry  # most recent last
-        while len(boards) > MAX_LEVELS:
-            del boards[next(iter(boards))]
         last = self.last_key if self.last_changed or not disk_last else disk_last
-        return last, boards
+        return last, trim_boards(last, boards, max_levels=MAX_LEVELS, max_bytes=MAX_RESUME_BYTES)
 
     def save(self) -> None:
         """Merge into the file under a lock (no-op in memory); an I/O error becomes a message."""
         self.dirty = False
-        if self.path is None:
+        path = self.path
+        if path is None:
             return
+        aside: list[tuple[list[str], Path | None]] = []
 
         def merge(on_disk: Any) -> dict[str, Any]:
+            malformed = _parse_document(on_disk)[2] if isinstance(on_disk, dict) else []
+            if not set(malformed) <= self.kept_malformed:  # new ones (the file changed): keep it as it is first
+                aside.append((malformed, copy_aside(path)))  # an error stops the save: nothing dropped
             self.last_key, self.boards = self.merged_with(on_disk)
             return self.to_json()
 
         try:
-            result = locked_update(self.path, merge, max_bytes=MAX_RESUME_BYTES, indent=None)
+            result = locked_update(path, merge, max_bytes=MAX_RESUME_BYTES, indent=None)
         except OSError as exc:
-            self.messages.append(f"could not save {self.path}: {exc.strerror or exc}")
+            self.messages.append(f"could not save {path}: {exc.strerror or exc}")
             return
         self.changed_keys.clear()
         self.last_changed = False
+        for malformed, copy in aside:
+            self._kept_aside(malformed, copy)
         if result.problems:
             kept = f"; kept as {result.set_aside_as.name}" if result.set_aside_as else ""
-            self.messages.append(f"{self.path.name} was unusable ({result.problems[0]}){kept}")
+            self.messages.append(f"{path.name} was unusable ({result.problems[0]}){kept}")
 
 
-def _parse_document(data: dict[str, Any]) -> tuple[str, dict[str, tuple[str, tuple[Brick, ...]]]]:
-    """The last level and the well-formed boards of a parsed resume file (malformed ones dropped)."""
+def _parse_document(data: dict[str, Any]) -> tuple[str, dict[str, tuple[str, tuple[Brick, ...]]], list[str]]:
+    """The last level and the well-formed boards of a parsed resume file, and what was malformed (dropped):
+    ``"last"``, ``"boards"`` (not an object) or the level key of each malformed board."""
     last = data.get("last", "")
+    malformed = [] if isinstance(last, str) else ["last"]
     boards: dict[str, tuple[str, tuple[Brick, ...]]] = {}
     entries = data.get("boards", {})
     if isinstance(entries, dict):
@@ -150,7 +175,40 @@ def _parse_document(data: dict[str, Any]) -> tuple[str, dict[str, tuple[str, tup
             parsed = _parse_board(entry)
             if parsed is not None:
                 boards[str(key)] = parsed
-    return (last if isinstance(last, str) else ""), boards
+            else:
+                malformed.append(str(key))
+    else:
+        malformed.append("boards")
+    return (last if isinstance(last, str) else ""), boards, malformed
+
+
+def _entries(malformed: list[str]) -> str:
+    """``"1 entry"``, ``"3 entries"``."""
+    return f"{len(malformed)} entr{'y' if len(malformed) == 1 else 'ies'}"
+
+
+def trim_boards(last: str, boards: dict[str, tuple[str, tuple[Brick, ...]]], *, max_levels: int = MAX_LEVELS,
+                max_bytes: int = MAX_RESUME_BYTES) -> dict[str, tuple[str, tuple[Brick, ...]]]:
+    """``boards`` (oldest first) within ``max_levels`` boards and a file of at most ``max_bytes``: the boards
+    played least recently go first (the most recent ones are where the player is likely to come back).
+
+    >>> boards = {k: ("h", ((1, 2),) * 3) for k in "abcd"}
+    >>> list(trim_boards("d", boards, max_levels=3)), list(trim_boards("d", boards, max_bytes=140))
+    (['b', 'c', 'd'], ['c', 'd'])
+    """
+    keys = list(boards)[-max_levels:] if max_levels > 0 else []
+    sizes = [len(json.dumps(k)) + len(json.dumps(_board_json(boards[k]))) + 4 for k in keys]  # ', ' and ': '
+    total = len(json.dumps({"last": last, "boards": {}})) + 1 + sum(sizes)  # and the newline
+    start = 0
+    while total > max_bytes and start < len(keys):
+        total -= sizes[start]
+        start += 1
+    return {k: boards[k] for k in keys[start:]}
+
+
+def _board_json(entry: tuple[str, tuple[Brick, ...]]) -> dict[str, Any]:
+    """One board as saved."""
+    return {"hash": entry[0], "bricks": [list(b) for b in entry[1]]}
 
 
 def _parse_board(entry: Any) -> tuple[str, tuple[Brick, ...]] | None:

@@ -185,12 +185,95 @@ def test_resume_merge_per_level_most_recent_write_wins(tmp_path: Path) -> None:
     assert disk.bricks_for("two", "h") == ((3, 3),) and "three" in disk.boards and disk.last_key == "three"
 
 
+def test_resume_malformed_entries_are_copied_aside_once_before_a_save_drops_them(tmp_path: Path) -> None:
+    path = tmp_path / "resume.json"
+    original = '{"last": "a", "boards": {"a": {"hash": "h", "bricks": [[1, 2]]}, "b": {"hash": 3}, "c": []}}'
+    path.write_text(original)
+    store = ResumeStore.load(path)
+    (aside,) = tmp_path.glob("resume.json.corrupt-*")
+    assert aside.read_text() == original and store.bricks_for("a", "h") == ((1, 2),)
+    assert store.messages == [f"resume.json: 2 entries unreadable, dropped; the file as it was is kept as {aside.name}"]
+    store.remember("d", "h", [(3, 3)])
+    store.remember("e", "h", [(4, 4)])
+    assert len(store.messages) == 1 and len(list(tmp_path.glob("resume.json.corrupt-*"))) == 1  # told once
+    assert set(json.loads(path.read_text())["boards"]) == {"a", "d", "e"}
+
+
+def test_resume_entries_broken_during_play_are_copied_aside_before_the_save(tmp_path: Path) -> None:
+    path = tmp_path / "resume.json"
+    store = ResumeStore.load(path)
+    store.remember("a", "h", [(1, 2)])
+    assert store.messages == [] and not list(tmp_path.glob("*.corrupt-*"))
+    edited = '{"last": "a", "boards": {"a": {"hash": "h", "bricks": [[1, 2]]}, "mine": {"hash": "h", "bricks": "?"}}}'
+    path.write_text(edited)
+    store.remember("b", "h", [(2, 2)])
+    (aside,) = tmp_path.glob("resume.json.corrupt-*")
+    assert aside.read_text() == edited and "mine" not in json.loads(path.read_text())["boards"]
+    assert store.messages == [f"resume.json: 1 entry unreadable, dropped; the file as it was is kept as {aside.name}"]
+
+
+def test_resume_save_stays_within_the_size_the_loader_reads(tmp_path: Path) -> None:
+    """Boards of many bricks past the file's cap: the save drops the least recently played ones."""
+    path = tmp_path / "resume.json"
+    bricks = [(r, c) for r in range(60) for c in range(60)]  # 3,600 bricks: about 32 kB a board
+    per_board = len(json.dumps([list(b) for b in bricks]))
+    over = resume.MAX_RESUME_BYTES // per_board + 20
+    assert over <= resume.MAX_LEVELS  # the byte cap, not the count, is what the save must keep to
+    store = ResumeStore.load(path)
+    for k in range(over):
+        store.remember(f"level-{k:03d}", "h", bricks, save=False)
+    store.save()
+    assert 0 < path.stat().st_size <= resume.MAX_RESUME_BYTES
+    again = ResumeStore.load(path)
+    assert again.messages == [] and again.last_key == f"level-{over - 1:03d}"
+    kept = list(again.boards)
+    assert kept == [f"level-{k:03d}" for k in range(over - len(kept), over)] and len(kept) < over  # the newest
+
+
 def test_endless_merge_keeps_the_best_streak(tmp_path: Path) -> None:
     path = tmp_path / "endless.json"
     save_record(EndlessRecord(seed=1, step=9, streak=6, best_streak=6), path)
     saved = save_record(EndlessRecord(seed=1, step=3, streak=1, best_streak=2), path)
     assert saved == EndlessRecord(seed=1, step=3, streak=1, best_streak=6)
     assert load_record(path) == (saved, "")
+
+
+
+def test_endless_edited_outside_the_game_is_copied_aside_before_a_save(tmp_path: Path) -> None:
+    path = tmp_path / "endless.json"
+    mine = save_record(EndlessRecord(seed=1, step=2, solved=1, streak=1, best_streak=1), path)
+    edited = b'{"seed": 77, "step": 40, "solved": 39, "streak": 5, "best_streak": 9, "note": "mine"}\n'
+    path.write_bytes(edited)
+    notes: list[str] = []
+    saved = save_record(mine.won(), path, base=mine, notes=notes)
+    (aside,) = tmp_path.glob("endless.json.corrupt-*")
+    assert aside.read_bytes() == edited  # what the player had, byte for byte
+    assert saved == EndlessRecord(seed=1, step=3, solved=2, streak=2, best_streak=9) == load_record(path)[0]
+    assert notes == [f"endless.json was changed outside the game: what it held is kept as {aside.name}"]
+    again: list[str] = []
+    save_record(saved.gave_up(), path, base=saved, notes=again)  # unchanged since: no second copy
+    assert again == [] and len(list(tmp_path.glob("endless.json.corrupt-*"))) == 1
+
+
+@pytest.mark.parametrize("content", [b'{"levels": {"a.txt": {"solved": true}}}', b"[1, 2]", b'{"seed": -1}'])
+def test_endless_foreign_content_is_copied_aside_before_a_save(content: bytes, tmp_path: Path) -> None:
+    path = tmp_path / "endless.json"
+    path.write_bytes(content)
+    notes: list[str] = []
+    saved = save_record(EndlessRecord(seed=3), path, notes=notes)  # even a caller that knows no base
+    (aside,) = tmp_path.glob("endless.json.corrupt-*")
+    assert aside.read_bytes() == content and load_record(path) == (saved, "")
+    assert len(notes) == 1 and notes[0].startswith("endless.json: ") and notes[0].endswith(f"kept as {aside.name}")
+
+
+def test_endless_unreadable_at_save_is_moved_aside_and_said(tmp_path: Path) -> None:
+    path = tmp_path / "endless.json"
+    path.write_bytes(b"{half")
+    notes: list[str] = []
+    save_record(EndlessRecord(seed=3), path, base=EndlessRecord(seed=3), notes=notes)
+    (aside,) = tmp_path.glob("endless.json.corrupt-*")
+    assert aside.read_bytes() == b"{half"
+    assert len(notes) == 1 and notes[0].startswith("endless.json was unreadable (") and aside.name in notes[0]
 
 
 # ---------------------------------------------------------------- two real processes

@@ -24,14 +24,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Collection, Hashable
 from dataclasses import dataclass
 from functools import partial
 from fractions import Fraction
 
 from ai.kernel.context import SolveContext
 from ai.puzzles.mines.analysis import AnalysisStatus, MinesAnalysis
-from game.core.puzzles.mines import MinesView, Pos, neighbours
+from game.core.puzzles.mines import FLAG, MinesView, Pos, neighbours
 
 #: Most arrangements for which the exact search runs.
 MAX_ARRANGEMENTS = 400
@@ -163,13 +163,14 @@ class Endgame:
             return None
         return sum((Fraction(len(p), len(arrs)) * self.win(p) for p in parts), Fraction(0))
 
-    def best(self, arrs: tuple[int, ...]) -> tuple[int, Fraction]:
-        """The unresolved cell to open and its chance to win (the lowest index among equals)."""
+    def best(self, arrs: tuple[int, ...], choices: Collection[int] | None = None) -> tuple[int, Fraction]:
+        """The unresolved cell to open and its chance to win (the lowest index among equals); only among
+        ``choices`` when given (at least one of them unresolved)."""
         union, inter = 0, -1
         for m in arrs:
             union |= m
             inter &= m
-        unresolved = [i for i in range(self.n) if (union & ~inter) >> i & 1]
+        unresolved = [i for i in range(self.n) if (union & ~inter) >> i & 1 and (choices is None or i in choices)]
         safe_counts = {i: sum(1 for m in arrs if not m >> i & 1) for i in unresolved}
         best_cell, best_win = unresolved[0], Fraction(-1)
         for i in sorted(unresolved, key=lambda j: (-safe_counts[j], j)):
@@ -198,11 +199,23 @@ def _group(arrs: tuple[int, ...], key: Callable[[int], Hashable]) -> list[tuple[
 
 def endgame_guess(view: MinesView, analysis: MinesAnalysis, ctx: SolveContext | None = None) -> EndgameGuess | None:
     """The guess with the best chance to win, or None when there are too many arrangements (or none to
-    guess), or the search grows past :data:`MAX_NODES`."""
+    guess), or the search grows past :data:`MAX_NODES`.  The guess is never a flagged cell (the player's
+    claim of a mine); later guesses in the search may be (the player can take a flag back).
+
+    >>> from game.core.puzzles.mines import parse_view
+    >>> from ai.puzzles.mines.analysis import analyze
+    >>> view = parse_view("mines 1\\n1F\\n..")
+    >>> endgame_guess(view, analyze(view)).cell
+    (1, 0)
+    >>> view = parse_view("mines 1\\n1F\\nFF")
+    >>> endgame_guess(view, analyze(view)) is None
+    True
+    """
     if analysis.status != AnalysisStatus.OK or not 0 < analysis.weight <= MAX_ARRANGEMENTS:
         return None
     cells = sorted(p for p, v in analysis.probability.items() if 0 < v < 1 and view.at(*p) < 0)
-    if not cells:
+    choices = {i for i, p in enumerate(cells) if view.at(*p) != FLAG}
+    if not choices:
         return None
     ctx = ctx or SolveContext.create()
     arrs = arrangements(view, analysis, cells, ctx)
@@ -210,7 +223,7 @@ def endgame_guess(view: MinesView, analysis: MinesAnalysis, ctx: SolveContext | 
     around = [sum(1 << index[q] for q in neighbours(view.width, view.height, *p) if q in index) for p in cells]
     search = Endgame(len(cells), around, ctx)
     try:
-        cell, win = search.best(tuple(arrs))
+        cell, win = search.best(tuple(arrs), choices)
     except SearchTooLarge:
         return None
     return EndgameGuess(cells[cell], win)

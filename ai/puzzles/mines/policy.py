@@ -34,7 +34,7 @@ from ai.puzzles.mines.analysis import AnalysisStatus, MinesAnalysis, analyze
 from ai.puzzles.mines.endgame import endgame_guess
 from ai.puzzles.mines.lookahead import best_guess
 from game.core.errors import GameError
-from game.core.puzzles.mines import FirstClick, MinesBoard, MinesView, Pos, neighbours
+from game.core.puzzles.mines import HIDDEN, FirstClick, MinesBoard, MinesView, Pos, neighbours
 
 
 class MoveKind(str, enum.Enum):
@@ -42,7 +42,7 @@ class MoveKind(str, enum.Enum):
 
     SAFE = "safe"  #: proved-safe cells: open them all
     GUESS = "guess"  #: no cell is proved safe: the least risky one
-    NONE = "none"  #: nothing to open (game over, or the view is contradictory)
+    NONE = "none"  #: nothing to open (game over, the view is contradictory, or every cell to guess is flagged)
 
 
 @dataclass(frozen=True)
@@ -106,14 +106,28 @@ def guess_key(view: MinesView, analysis: MinesAnalysis, p: Pos) -> tuple[Fractio
 
 
 def next_moves(view: MinesView, analysis: MinesAnalysis, ctx: SolveContext | None = None) -> Moves:
-    """Every proved-safe unknown cell, else the best guess (see the module docstring)."""
+    """Every proved-safe unknown cell, else the best guess (see the module docstring).
+
+    A flag is the player's claim that a cell holds a mine: the analysis ignores it, and a guess is never a
+    flagged cell (its risk is the guessed cell's own mine chance).  A flagged cell proved safe is still
+    listed with the safe cells (the flag is wrong for sure).  When every cell left to guess is flagged the
+    answer is :attr:`MoveKind.NONE` (the player takes a flag back to guess it).
+
+    >>> from game.core.puzzles.mines import parse_view
+    >>> view = parse_view("mines 1\\n1F\\n..")
+    >>> next_moves(view, analyze(view)).cells
+    ((1, 0),)
+    >>> view = parse_view("mines 1\\n1F\\nFF")
+    >>> next_moves(view, analyze(view)).kind.value
+    'none'
+    """
     if analysis.status != AnalysisStatus.OK or not analysis.probability:
         return Moves(MoveKind.NONE, (), Fraction(0))
     safe = sorted(p for p in analysis.safe if view.at(*p) < 0)
     if safe:
         return Moves(MoveKind.SAFE, tuple(safe), Fraction(0))
-    open_cells = [p for p, v in analysis.probability.items() if view.at(*p) < 0 and v < 1]
-    if not open_cells:
+    open_cells = [p for p, v in analysis.probability.items() if view.at(*p) == HIDDEN and v < 1]
+    if not open_cells:  # every cell left to guess is flagged (or proved mined)
         return Moves(MoveKind.NONE, (), Fraction(0))
     end = endgame_guess(view, analysis, ctx)
     if end is not None:

@@ -111,6 +111,7 @@ class EndlessScene(Scene):
         super().__init__(app)
         self.record_path = record_path
         self.record, problem = load_record(record_path)
+        self.saved_record = self.record  #: the record as this game last read or wrote it (see save_record)
         if problem:
             app.toast(problem, 6.0)
         if seed is not None and seed != self.record.seed:
@@ -136,10 +137,14 @@ class EndlessScene(Scene):
         return self.record.solved
 
     def _save(self) -> None:
+        notes: list[str] = []
         try:
-            self.record = save_record(self.record, self.record_path)
+            self.record = self.saved_record = save_record(self.record, self.record_path, base=self.saved_record,
+                                                          notes=notes)
         except OSError as exc:
             self.app.toast(f"could not save Endless progress: {exc.strerror or exc}", 4.0)
+        for note in notes:
+            self.app.toast(note, 6.0)
 
     def _planned_steps(self) -> list[int]:
         """Steps made or being made ahead of the player."""

@@ -201,3 +201,19 @@ def test_an_endless_win_with_ai_help_does_not_point_to_a_level_list(app: App, tm
     win(app, play)  # with bricks given by the AI (apply_bricks)
     texts = [text for text, _ in won_lines(play)]
     assert "solved with AI help" in texts and not any("level list" in text for text in texts)
+
+
+def test_a_record_edited_during_play_is_kept_aside_and_the_player_told(app: App, tmp_path: Path) -> None:
+    record = tmp_path / "endless.json"
+    app.push(MenuScene(app))
+    endless = app.push(EndlessScene(app, seed=5, make_level=gap_maker, record_path=record))
+    assert isinstance(endless, EndlessScene)
+    play = wait_for_play(app)
+    edited = json.dumps({"seed": 5, "step": 30, "solved": 29, "streak": 0, "best_streak": 12})
+    record.write_text(edited)  # edited by hand while the level is played
+    win(app, play)
+    press(app, pygame.K_RETURN)  # back to the ladder: the win is saved
+    (aside,) = tmp_path.glob("endless.json.corrupt-*")
+    assert aside.read_text() == edited
+    assert json.loads(record.read_text())["best_streak"] == 12 and endless.record.step == 2
+    assert any(f"kept as {aside.name}" in str(text) for text, _ in app.toasts)

@@ -8,8 +8,11 @@ from pathlib import Path
 import pytest
 
 from game.cli.main import main
+from game.core import progress
 from game.core.level import Level
 from game.core.progress import ProgressStore, ReplayStatus, default_progress_path, level_key, verify_replays
+from game.core.progress_records import MAX_REPLAYS, LevelRecord, Replay
+from game.core.progress_trim import size
 from game.core.storage import user_levels_dir
 from tests.conftest import ORIGINAL_KEY, ORIGINAL_PACK
 
@@ -160,3 +163,69 @@ def test_worlds_seen_are_saved_merged_and_bounded(tmp_path: Path) -> None:
     data["worlds_seen"] = ["ok", 7, None, "x" * 10_000, {"a": 1}]
     path.write_text(json.dumps(data))
     assert ProgressStore.load(path).worlds_seen == {"ok"}
+
+
+def _big_progress(path: Path) -> ProgressStore:
+    """Eight solved levels of 20 replays (40 bricks each, saved one second apart) and twenty unsolved ones."""
+    store = ProgressStore.load(path)
+    clock = 0.0
+    for k in range(8):
+        replays = []
+        for j in range(MAX_REPLAYS):
+            clock += 1.0
+            replays.append(Replay("h", tuple((j, c) for c in range(40 + j)), clock))
+        store.records[f"solved-{k}.txt"] = LevelRecord(solved=True, level_hash="h", best_bricks=40, own_best=40,
+                                                       replays=replays)
+    for k in range(20):
+        store.records[f"tried-{k:02d}.txt"] = LevelRecord(attempts=k + 1, hints_used=1)
+    return store
+
+
+def test_a_save_keeps_progress_within_the_cap_dropping_old_replays_first(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "progress.json"
+    store = _big_progress(path)
+    cap = size(store.to_json()) // 2
+    monkeypatch.setattr(progress, "MAX_PROGRESS_BYTES", cap)
+    store.save()
+    assert 0 < path.stat().st_size <= cap
+    again = ProgressStore.load(path)
+    assert again.messages == []  # the loader reads it whole
+    solved = {k: r for k, r in again.records.items() if k.startswith("solved-")}
+    assert len(solved) == 8 and all(r.solved and r.best_bricks == 40 and r.own_best == 40 for r in solved.values())
+    assert all(r.replays[0].bricks == tuple((0, c) for c in range(40)) for r in solved.values())  # the best kept
+    stamps = sorted(r.saved_at for rec in solved.values() for r in rec.replays[1:])
+    dropped = [t for t in range(1, 8 * MAX_REPLAYS + 1) if t % MAX_REPLAYS != 1 and float(t) not in stamps]
+    assert dropped and max(dropped) < min(stamps)  # the oldest extra replays went first
+    assert len([k for k in again.records if k.startswith("tried-")]) == 20  # unsolved kept while replays sufficed
+    assert len(store.messages) == 1 and f"{len(dropped)} older replays and 0 records" in store.messages[0]
+
+
+def test_a_save_drops_unsolved_records_before_the_best_replays_and_never_a_solved_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "progress.json"
+    store = _big_progress(path)
+    without_extras = {k: LevelRecord(solved=r.solved, level_hash=r.level_hash, best_bricks=r.best_bricks,
+                                     own_best=r.own_best, replays=r.replays[:1], attempts=r.attempts)
+                      for k, r in store.records.items() if r.solved}
+    cap = size({**store.to_json(), "levels": {k: r.to_json() for k, r in without_extras.items()}}) + 600
+    monkeypatch.setattr(progress, "MAX_PROGRESS_BYTES", cap)
+    store.save()
+    assert path.stat().st_size <= cap
+    again = ProgressStore.load(path)
+    assert again.messages == [] and all(again.records[k].solved for k in without_extras)
+    tried = sorted(k for k in again.records if k.startswith("tried-"))
+    assert 0 < len(tried) < 20 and tried == [f"tried-{k:02d}.txt" for k in range(20 - len(tried), 20)]  # most tries kept
+    assert all(len(again.records[k].replays) == 1 for k in without_extras)
+
+
+def test_a_save_that_cannot_fit_the_solved_levels_is_refused_and_the_file_kept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "progress.json"
+    ProgressStore.load(path).record_win("first.txt", LEVEL, [(1, 2)])
+    before = path.read_bytes()
+    monkeypatch.setattr(progress, "MAX_PROGRESS_BYTES", len(before) + 300)  # the file fits, eight more solved levels not
+    store = _big_progress(path)
+    store.record_win("one-more.txt", LEVEL, [(1, 2)])
+    assert path.read_bytes() == before and not list(tmp_path.glob("progress.json.corrupt-*"))
+    assert store.messages[-1].startswith(f"could not save progress to {path}: the solved levels alone take ")

@@ -10,7 +10,7 @@ from ai import facade
 from game.cli.args import Handler
 from game.cli.context import command_context
 from game.core.errors import GameError
-from game.core.puzzles.mines import FirstClick, MinesBoard, check_size, parse_view
+from game.core.puzzles.mines import FLAG, FirstClick, MinesBoard, MinesView, check_size, parse_view
 from game.core.storage import read_regular_bytes
 
 
@@ -82,8 +82,16 @@ def solve(args: argparse.Namespace) -> int:
     else:
         print(f"safe: {out['safe']}\nmined: {out['mined']}\nnext: {moves.kind.value} {list(moves.cells)} "
               f"(risk {float(moves.risk):.3f}" + ("" if moves.win is None else f", best chance to win {float(moves.win):.3f}")
-              + ")")
+              + ")" + _flags_note(view, analysis, moves))
     return 0
+
+
+def _flags_note(view: MinesView, analysis: facade.MinesAnalysis, moves: facade.MinesMoves) -> str:
+    """Why there is no guess when the only cells left to guess are flagged (a guess is never a flagged cell)."""
+    if moves.kind != facade.MinesMoveKind.NONE:
+        return ""
+    flagged = [p for p, v in analysis.probability.items() if 0 < v < 1 and view.at(*p) == FLAG]
+    return f"; every cell left to guess is flagged ({len(flagged)}): take a flag back to guess" if flagged else ""
 
 
 #: The handler of each ``mines`` command, by name.

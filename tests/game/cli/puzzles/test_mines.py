@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -138,3 +139,47 @@ def test_mines_bench_stops_at_its_time_limit(capsys: pytest.CaptureFixture[str])
         out = json.loads(captured.out)
         assert out["stopped"] == "time limit" and 0 <= out["wins"] <= out["games"] < 1_000_000
         assert f"stopped early (time limit): {out['games']} of 1000000 games played" in captured.err
+
+
+def _solve_json(board: Path, text: str, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    board.write_text(text, encoding="utf-8")
+    assert main(["mines", "solve", str(board), "--json"]) == 0
+    out: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return out
+
+
+def _chance(out: dict[str, Any], cell: list[int]) -> float:
+    return float(next(p["value"] for p in out["probabilities"] if p["cell"] == cell))
+
+
+def test_solve_never_guesses_a_flagged_cell_in_the_endgame(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Three cells, one mine: unflagged, the exact endgame guesses the first cell, (0, 1); flagged, another."""
+    board = tmp_path / "board.txt"
+    assert _solve_json(board, "mines 1\n1.\n..\n", capsys)["next"]["cells"] == [[0, 1]]
+    out = _solve_json(board, "mines 1\n1F\n..\n", capsys)
+    assert out["next"]["kind"] == "guess" and out["next"]["cells"] == [[1, 0]]
+    assert out["next"]["risk"] == _chance(out, [1, 0])
+
+
+def test_solve_never_guesses_a_flagged_cell_on_a_large_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Expert size, far too many arrangements for the endgame: the look-ahead's guess, flagged, is replaced
+    by an unflagged cell, and the printed risk is that cell's own chance, flag after flag."""
+    rows = ["." * 30 for _ in range(16)]
+    rows[0] = "1" + "." * 29
+    board, flagged = tmp_path / "expert.txt", set()
+    for _ in range(3):
+        out = _solve_json(board, "mines 99\n" + "\n".join(rows) + "\n", capsys)
+        assert out["next"]["kind"] == "guess"
+        (r, c), = out["next"]["cells"]
+        assert (r, c) not in flagged and rows[r][c] == "."
+        assert out["next"]["risk"] == _chance(out, [r, c])
+        flagged.add((r, c))
+        rows[r] = rows[r][:c] + "F" + rows[r][c + 1:]
+
+
+def test_solve_says_when_every_cell_to_guess_is_flagged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = tmp_path / "board.txt"
+    board.write_text("mines 1\n1F\nFF\n", encoding="utf-8")
+    assert main(["mines", "solve", str(board)]) == 0
+    out = capsys.readouterr().out
+    assert "next: none []" in out and "every cell left to guess is flagged (3)" in out
