@@ -42,8 +42,8 @@ from game.core.progress_records import (
 )
 from game.core.progress_trim import ProgressTooLarge, Trimmed, trim_records
 from game.core.simulation import simulate
-from game.core.storage import read_user_json, set_aside, user_data_dir, user_levels_dir
-from game.core.writing import copy_aside, file_lock, locked_update, write_target
+from game.core.storage import read_user_json, user_data_dir, user_levels_dir
+from game.core.writing import keep_copy, locked_update, write_target
 
 #: File format version written in the JSON.
 FORMAT_VERSION = 1
@@ -166,7 +166,7 @@ class ProgressStore:
         if read_only:
             store.messages.append(f"{p.name}: {problem or f'{len(bad)} unreadable record(s)'}")
             return store
-        kept = _keep_copy(p, move=problem is not None)
+        kept = keep_copy(p, move=problem is not None)
         if problem is not None:
             where = f"moved to {kept.name}" if kept is not None else "left in place"
             store.messages.append(f"{p.name} unusable ({problem}); {where}, starting fresh")
@@ -354,15 +354,6 @@ def parse_worlds_seen(data: Any) -> set[str]:
     if not isinstance(data, list):
         return set()
     return {name for name in data[:MAX_WORLDS_SEEN] if isinstance(name, str) and len(name) <= MAX_WORLD_NAME}
-
-
-def _keep_copy(path: Path, *, move: bool) -> Path | None:
-    """Keep an unusable progress file aside: moved (``move``) or copied, under the file's lock."""
-    try:
-        with file_lock(path):
-            return set_aside(path) if move else copy_aside(path)  # copied: the good records stay in place
-    except OSError:
-        return None
 
 
 class ReplayStatus(str, enum.Enum):

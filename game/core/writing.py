@@ -302,11 +302,12 @@ def copy_aside(path: Path | str) -> Path | None:
     return target
 
 
-def keep_copy(path: Path | str) -> Path | None:
+def keep_copy(path: Path | str, *, move: bool = False) -> Path | None:
     """Keep a copy of a user file some of whose entries cannot be used, before a save drops them
-    (:func:`copy_aside` under the file's lock).  The copy's path, or ``None`` when none could be made."""
+    (:func:`copy_aside` under the file's lock; with ``move``, a file that cannot be used at all is moved aside
+    instead, :func:`set_aside`).  The copy's path, or ``None`` when none could be made."""
     try:
         with file_lock(path):
-            return copy_aside(path)
+            return set_aside(path) if move else copy_aside(path)
     except OSError:
         return None
