@@ -335,6 +335,26 @@ def test_new_level_with_a_chosen_size(app: App) -> None:
     assert (editor.draft.height, editor.draft.width) == (7, 12)
 
 
+def test_a_size_that_does_not_read_asks_again_after_discard(app: App) -> None:
+    editor = open_editor(app)
+    make_playable(app, editor)  # unsaved: N asks first
+    before = editor.draft
+    letter(app, "n")
+    assert isinstance(app.top, ConfirmPrompt)
+    letter(app, "d")  # discard
+    prompt = app.top
+    assert isinstance(prompt, TextPrompt)
+    type_text(app, "200x300")  # the initial text is selected: typing replaces it
+    press(app, pygame.K_RETURN)
+    assert app.top is prompt and prompt.text == "200x300" and editor.draft == before
+    assert " ".join(prompt.preview_lines(2000)).startswith("size must read like 10x14")
+    for _ in range(len(prompt.text)):
+        press(app, pygame.K_BACKSPACE)
+    type_text(app, "8x9")
+    press(app, pygame.K_RETURN)
+    assert app.top is editor and (editor.draft.height, editor.draft.width) == (8, 9)
+
+
 # ---------------------------------------------------------------- analysis
 def test_analyse_and_tighten_in_the_worker(app: App) -> None:
     editor = open_editor(app, EditorModel.from_level(Level.load(ORIGINAL_PACK)))
