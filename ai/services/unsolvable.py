@@ -9,8 +9,10 @@ get in each other's way.
 
 >>> from game.core.level import Level
 >>> unsolvable_reasons(Level.from_rows(["> X T", "XXXXX"], frames=9, budget=3))
-('lemming 1 cannot reach any target, whatever the bricks, even in 40 frames', 'no lemming can reach the target at row 0, column 4 within 9 frames')
+('the lemming cannot reach any target, whatever the bricks, even in 40 frames', 'no lemming can reach the target at row 0, column 4 within 9 frames')
 >>> unsolvable_reasons(Level.from_rows(["> ..T", "XX.XX"], frames=3, budget=1))[0]
+'the lemming cannot reach any target within 3 frames (it needs more frames)'
+>>> unsolvable_reasons(Level.from_rows([">....", "XX.XX", "<...T"], frames=3, budget=1))[0]
 'lemming 1 cannot reach any target within 3 frames (it needs more frames)'
 """
 
@@ -21,6 +23,7 @@ from ai.solvers.reach import analyse
 from game.core.level import Level, cell_words
 from game.core.level_text import EMPTY, MAX_FRAMES, TARGET
 from game.core.physics_views import views
+from game.core.teach_words import who
 
 #: Most targets checked one by one for "no lemming can reach it" (each is one more reachability pass).
 MAX_TARGETS_CHECKED = 12
@@ -59,7 +62,8 @@ def stuck_lemmings(level: Level, ctx: SolveContext | None = None) -> tuple[str, 
         info = analyse(level, ctx)
     except (SolveStopped, MemoryError):
         return ()
-    return tuple(f"lemming {k + 1} cannot reach any target within {level.frames} frames, whatever the bricks"
+    total = len(info.lemmings)
+    return tuple(f"{who(k, total)} cannot reach any target within {level.frames} frames, whatever the bricks"
                  for k, lem in enumerate(info.lemmings) if not lem.feasible)
 
 
@@ -71,11 +75,11 @@ def _reasons(level: Level, ctx: SolveContext | None) -> tuple[str, ...]:
         more = long_frames(level)
         longer = analyse(level.with_limits(frames=more), ctx) if more > level.frames else info
         for k in stuck:
+            name = who(k, len(info.lemmings))
             if longer.lemmings[k].feasible:
-                out.append(f"lemming {k + 1} cannot reach any target within {level.frames} frames "
-                           "(it needs more frames)")
+                out.append(f"{name} cannot reach any target within {level.frames} frames (it needs more frames)")
             else:
-                out.append(f"lemming {k + 1} cannot reach any target, whatever the bricks, even in {more} frames"
+                out.append(f"{name} cannot reach any target, whatever the bricks, even in {more} frames"
                            + _why_never(level, k))
     else:
         out.append(f"each lemming can get home on its own, but no one set of bricks brings them all home "

@@ -21,6 +21,7 @@ then, calls them:
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 
@@ -167,8 +168,48 @@ class PlayHost(Protocol):
     def toggle_run(self) -> None:
         """Release the lemmings (Space)."""
 
-    def say(self, message: str, seconds: float = 2.5) -> None:
-        """Show a one-line message under the HUD."""
+    def say(self, message: str, seconds: float = 2.5, holds: Holds | None = None) -> None:
+        """Show a one-line message under the HUD (``holds``: it goes once what it describes changes)."""
+
+
+class Holds(enum.Enum):
+    """What a line on the play screen is true of: it leaves the screen as soon as that changes."""
+
+    BRICKS = "bricks"  #: the bricks on the board (e.g. "no bricks left": an undo makes it false)
+    MOMENT = "moment"  #: the bricks and where the run is (e.g. "Space plays it": true only while placing)
+
+
+@dataclass(frozen=True)
+class Tie:
+    """A line's tie to what it describes: ``holds`` and what that was when the line was said."""
+
+    holds: Holds
+    was: tuple[object, ...]
+
+    @staticmethod
+    def now(host: Situated, holds: Holds) -> Tie:
+        """The tie of a line said now on ``host``."""
+        return Tie(holds, _situation(host, holds))
+
+    def true_on(self, host: Situated) -> bool:
+        """True while what the line describes is unchanged on ``host``."""
+        return _situation(host, self.holds) == self.was
+
+
+class Situated(Protocol):
+    """What a line on the play screen can describe: the bricks and where the run is."""
+
+    @property
+    def bricks(self) -> tuple[Brick, ...]:
+        """The bricks on the board now."""
+
+    @property
+    def state(self) -> PlayState:
+        """Where the playback is."""
+
+
+def _situation(host: Situated, holds: Holds) -> tuple[object, ...]:
+    return (host.bricks,) if holds == Holds.BRICKS else (host.bricks, host.state)
 
 
 #: Makes an extension for a new play scene (or None: nothing for this one).
@@ -189,5 +230,5 @@ def merge_marks(marks: list[Marks]) -> Marks:
                  max(m.strip_left for m in marks), any(m.hide_preview for m in marks))
 
 
-__all__ = ["BoardView", "ExtensionBase", "HostApp", "Marks", "NO_MARKS", "PlayExtension", "PlayExtensionFactory",
-           "PlayHost", "RGBA", "merge_marks"]
+__all__ = ["BoardView", "ExtensionBase", "Holds", "HostApp", "Marks", "NO_MARKS", "PlayExtension",
+           "PlayExtensionFactory", "PlayHost", "RGBA", "Situated", "Tie", "merge_marks"]

@@ -1,14 +1,14 @@
 """A win that opens the next world of the pack: the player is told, and the playlist goes on into it.
 
 The level select opens a world once enough levels of the world before are solved
-(:func:`game.core.pack.open_worlds_by_counts`) and plays only the open levels.  Without this, the win
+(:func:`locked_entries`, the one place of that rule) and plays only the open levels.  Without this, the win
 that opens a world would say nothing, and Enter after the last level of the world would go back to the
 level select although the next world is open.
 """
 
 from __future__ import annotations
 
-from typing import MutableSequence
+from typing import MutableSequence, Sequence
 
 from game.core.catalog import LevelEntry, Section, pack_entries
 from game.core.pack import group_worlds, open_worlds_by_counts, world_name
@@ -18,6 +18,19 @@ from game.core.progress import ProgressStore
 def world_label(number: int, name: str) -> str:
     """A world as the level select names it, e.g. ``World 2 · Rising Ground``."""
     return f"World {number} \u00b7 {name}"
+
+
+def locked_entries(entries: Sequence[LevelEntry], solved: Sequence[bool]) -> list[bool]:
+    """Which of ``entries`` are in a locked world, given which are solved now (solved, and not changed
+    since): a world of the pack opens once enough levels of the world before it are solved
+    (:func:`game.core.pack.open_worlds_by_counts`); the player's own levels are never locked."""
+    names = [world_name(e.level) if e.section == Section.PACK else "" for e in entries]
+    pack = [(first, count) for _, first, count in group_worlds(names) if entries[first].section == Section.PACK]
+    opened = open_worlds_by_counts([count for _, count in pack], [sum(solved[f:f + c]) for f, c in pack])
+    locked = [False] * len(entries)
+    for (first, count), is_open in zip(pack, opened):
+        locked[first:first + count] = [not is_open] * count
+    return locked
 
 
 class WorldUnlock:
@@ -31,11 +44,8 @@ class WorldUnlock:
 
     def open_flags(self) -> list[bool]:
         """Which worlds are open now (as the level select counts: solved and not changed since)."""
-        solved = []
-        for _, first, count in self.groups:
-            statuses = [self.progress.status(e.key, e.level) for e in self.entries[first:first + count]]
-            solved.append(sum(1 for st in statuses if st.solved_now))
-        return open_worlds_by_counts([count for _, _, count in self.groups], solved)
+        locked = locked_entries(self.entries, [self.progress.is_solved(e.key, e.level) for e in self.entries])
+        return [not locked[first] for _, first, _ in self.groups]
 
     def opened(self) -> list[tuple[str, list[LevelEntry]]]:
         """The worlds opened since this was made (label and levels), in order."""
@@ -55,4 +65,4 @@ def continue_into(playlist: MutableSequence[LevelEntry], world: list[LevelEntry]
     playlist[at:at] = world
 
 
-__all__ = ["WorldUnlock", "continue_into", "world_label"]
+__all__ = ["WorldUnlock", "continue_into", "locked_entries", "world_label"]

@@ -18,6 +18,7 @@ from game.core.level import Brick, Level, cell_words
 from game.core.level_text import EMPTY, LEMMING_LEFT, LEMMING_RIGHT, MAX_SIDE, TARGET, WALL
 from game.core.physics import CLASSIC, Physics
 from game.core.physics_catalog import level_line
+from game.core.teach_words import who
 
 #: Smallest map side the editor allows.
 MIN_EDIT_SIDE = 2
@@ -140,7 +141,7 @@ def removal_loss(d: Draft, edge: Edge) -> tuple[list[str], int]:
 
     >>> lost, walls = removal_loss(Draft(("XXXX", "X>TX", "XX X", "XXXX"), 9, 0), Edge.TOP)
     >>> lost, walls
-    (['lemming 1 (row 1, column 1)', 'the target at row 1, column 2'], 0)
+    (['the lemming (row 1, column 1)', 'the target at row 1, column 2'], 0)
     >>> removal_loss(Draft(("XXXX", "X>TX", "XX X", "XXXX"), 9, 0), Edge.BOTTOM)
     ([], 1)
     """
@@ -149,7 +150,8 @@ def removal_loss(d: Draft, edge: Edge) -> tuple[list[str], int]:
     for cell in line_cells(d, edge):
         ch = d.char_at(cell)
         if ch in (LEMMING_LEFT, LEMMING_RIGHT):
-            lost.append(f"lemming {d.lemming_number(cell)} ({cell_words(cell)})")
+            name = who(d.lemming_number(cell) - 1, d.count(LEMMING_LEFT + LEMMING_RIGHT))
+            lost.append(f"{name} ({cell_words(cell)})")
         elif ch == TARGET:
             lost.append(f"the target at {cell_words(cell)}")
         elif ch == WALL:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from game.core.level import Brick
 from game.core.storage import read_user_object, set_aside_reason, user_data_dir
@@ -227,9 +227,11 @@ def _parse_board(entry: Any) -> tuple[str, tuple[Brick, ...]] | None:
     return (entry["hash"], tuple(sorted(out)))
 
 
-def continue_index(keys: list[str], solved: list[bool], last_key: str) -> int | None:
+def continue_index(keys: list[str], solved: list[bool], last_key: str,
+                   locked: Sequence[bool] | None = None) -> int | None:
     """Which level "Continue" opens: the last level played while it is unsolved, else the next
-    unsolved one after it (wrapping), else the first unsolved one; None when there are no levels.
+    unsolved one after it (wrapping), else the first unsolved one; a ``locked`` level never (when every
+    level is solved: the last one played, or the first open one); None when there are no open levels.
 
     >>> continue_index(["a", "b", "c"], [True, False, False], "c")
     2
@@ -239,12 +241,19 @@ def continue_index(keys: list[str], solved: list[bool], last_key: str) -> int | 
     0
     >>> continue_index(["a", "b"], [True, True], "b"), continue_index([], [], "")
     (1, None)
+    >>> continue_index(["a", "b", "c"], [True, False, False], "a", locked=[False, False, True])
+    1
+    >>> continue_index(["a", "b", "c"], [True, True, False], "b", locked=[False, False, True])
+    1
+    >>> continue_index(["a", "b", "c"], [True, True, False], "c", locked=[False, False, True])
+    0
     """
     if not keys:
         return None
+    closed = list(locked) if locked is not None else [False] * len(keys)
     start = keys.index(last_key) if last_key in keys else 0
     for step in range(len(keys)):
         i = (start + step) % len(keys)
-        if not solved[i]:
+        if not solved[i] and not closed[i]:
             return i
-    return start
+    return next((i for i in (start, *range(len(keys))) if not closed[i]), None)

@@ -35,10 +35,11 @@ from game.core.teach import Lesson
 from game.app.assistant.answers import (
     cached_deductions, lesson_for, press_again, with_answer, with_deductions, with_hint, with_plan_answer,
 )
-from game.app.play_extension import PlayHost
+from game.app.play_extension import Holds, PlayHost, Tie
 from game.app.assistant.background import GifExport, Prefetch
 from game.app.assistant.overlay import board_marks, draw_overlay
-from game.app.assistant.state import AssistantState, BrickSet, Running, TaskKind, solver_label, solver_title
+from game.app.assistant.state import NOTICE_SECONDS, AssistantState, BrickSet, Running, TaskKind, solver_label
+from game.app.assistant.state import solver_title
 from game.app.assistant.tasks import (
     EXACT, HINT_TIME_LIMIT, PREFETCH_SOLVER, SOLVE_TIME_LIMIT, SwitchInterval, hint_job,
     player_rules_solvers, solver_choices,
@@ -240,16 +241,20 @@ class Assistant:
         """Enter: put the solution on screen on the board (undoable); False when none is shown."""
         if self.state.shown is None:
             return False
-        if not self._apply():
-            self.say("that solution is already on the board")
+        if self._apply():
+            self.say("AI solution applied  -  Z returns to your bricks, Space plays it", holds=Holds.MOMENT)
+        else:
+            self.say("that solution is already on the board", holds=Holds.BRICKS)
         return True
 
     def play_shown(self) -> bool:
         """Space with a solution on screen: apply it and release the lemmings."""
         if self.state.shown is None:
             return False
-        self._apply()
+        applied = self._apply()
         self.host.toggle_run()
+        if applied:
+            self.say("AI solution applied  -  Z returns to your bricks", holds=Holds.BRICKS)
         return True
 
     def _apply(self) -> bool:
@@ -259,7 +264,6 @@ class Assistant:
         if shown is None or shown == tuple(self.host.bricks):
             return False
         self.host.apply_bricks(shown)
-        self.say("AI solution applied  -  Z returns to your bricks, Space plays it")
         return True
 
     def cancel_or_dismiss(self) -> bool:
@@ -288,9 +292,9 @@ class Assistant:
         while another export is still being written."""
         return self.gif.start(out)
 
-    def say(self, text: str, seconds: float | None = None) -> None:
-        """Show a notice line."""
-        self.state = self.state.say(text) if seconds is None else self.state.say(text, seconds)
+    def say(self, text: str, seconds: float = NOTICE_SECONDS, holds: Holds | None = None) -> None:
+        """Show a notice line (``holds``: it goes once what it describes changes)."""
+        self.state = self.state.say(text, seconds, Tie.now(self.host, holds) if holds is not None else None)
 
     def on_leave(self) -> None:
         """The scene is leaving (see :meth:`shutdown`)."""
@@ -311,7 +315,7 @@ class Assistant:
     def update(self, dt: float) -> None:
         """Age the messages and start the prefetch once (the job events came through the callbacks,
         delivered by the app's runner before this)."""
-        self.state = self.state.tick(dt)
+        self.state = self.state.tick(dt).settle(self.host)
         self.prefetch.start()
         if self.state.running is not None and self.handle is not None:
             self.state = replace(self.state, running=replace(self.state.running, elapsed=self.handle.elapsed))

@@ -24,6 +24,7 @@ from typing import NamedTuple
 from ai.facade import Hint, Progress, RelaxedSolution, SolveResult, SolveStatus
 from game.core.level import Brick
 from game.core.teach import Lesson
+from game.app.play_extension import Situated, Tie
 
 BrickSet = tuple[Brick, ...]
 
@@ -114,6 +115,7 @@ class Message:
     text: str
     seconds: float = NOTICE_SECONDS
     kind: MessageKind = MessageKind.NOTICE
+    tie: Tie | None = None  #: what the line describes: it goes once that changes (None: only its time ends it)
 
 
 @dataclass(frozen=True)
@@ -242,9 +244,14 @@ class AssistantState:
         return next((r for s, m, r in self.cache if (s, m) == (solver, mode)), None)
 
     # ------------------------------------------------------------ transitions
-    def say(self, text: str, seconds: float = NOTICE_SECONDS) -> AssistantState:
-        """Show a notice ('' clears it)."""
-        return replace(self, notice=Message(text, seconds) if text else None)
+    def say(self, text: str, seconds: float = NOTICE_SECONDS, tie: Tie | None = None) -> AssistantState:
+        """Show a notice ('' clears it; ``tie``: it goes once what it describes changes, see :meth:`settle`)."""
+        return replace(self, notice=Message(text, seconds, tie=tie) if text else None)
+
+    def settle(self, host: Situated) -> AssistantState:
+        """Drop the notice when what it describes changed on ``host`` (the bricks, where the run is)."""
+        tie = self.notice.tie if self.notice is not None else None
+        return self if tie is None or tie.true_on(host) else replace(self, notice=None)
 
     def fail(self, text: str) -> AssistantState:
         """Show an error line."""

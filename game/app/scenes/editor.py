@@ -52,6 +52,8 @@ from game.app.scenes.editor_view import EditorView
 
 #: Size of a new level when none is chosen.
 DEFAULT_NEW_SIZE = (10, 14)
+#: What a size typed for a new level must look like.
+SIZE_RULE = f"size must read like 10x14 (rows x columns, {MIN_EDIT_SIDE} to {MAX_EDIT_SIDE})"
 
 
 class EditorScene(Scene):
@@ -298,20 +300,21 @@ class EditorScene(Scene):
         self.say(f"opened {level.title or source}{note}", 3.0)
 
     def new_level(self) -> None:
-        """N: ask for a size, then start a new bordered map."""
+        """N: ask for a size (asked again while it does not read), then start a new bordered map."""
 
         def made(text: str) -> None:
             size = parse_size(text)
-            if size is None:
-                self.say(f"size must read like 10x14 (rows x columns, {MIN_EDIT_SIDE} to {MAX_EDIT_SIDE})", 3.5, hud.RED)
-                return
-            self.model = EditorModel.new(*size)
-            self._reset_analysis()
-            self.say(f"new {size[0]} x {size[1]} level", 2.0)
+            if size is not None:  # (the prompt's check stays open on a size that does not read)
+                self.model = EditorModel.new(*size)
+                self._reset_analysis()
+                self.say(f"new {size[0]} x {size[1]} level", 2.0)
+
+        def check(text: str) -> str | None:
+            return None if parse_size(text) is not None else SIZE_RULE
 
         def ask() -> None:
             self.app.push(TextPrompt(self.app, "New level", "Size (rows x columns):",
-                                     f"{DEFAULT_NEW_SIZE[0]}x{DEFAULT_NEW_SIZE[1]}", made))
+                                     f"{DEFAULT_NEW_SIZE[0]}x{DEFAULT_NEW_SIZE[1]}", made, check=check))
 
         self.saving.guard_unsaved(ask)
 

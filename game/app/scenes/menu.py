@@ -3,7 +3,8 @@
 The entries after "Levels" (e.g. "Editor", "Endless") are ``app.registry.menu_entries``, filled by the
 composition root (:mod:`game.app.compose`); each opens a scene by name.  "Continue"
 opens the level the player was on (remembered across relaunches, with its bricks), or the
-next unsolved one; it goes through the level select, so leaving the level lands there.  U opens the
+next unsolved one, in an open world only; it opens it as the level select does, so leaving the level lands
+there.  U opens the
 level select at the player's own levels.
 """
 
@@ -20,6 +21,7 @@ from game.app.app import App, Scene
 from game.core.catalog import LevelEntry, all_entries, entry_badge
 from game.app.input import Act, Action
 from game.app.render import LevelRenderer
+from game.app.world_unlock import locked_entries
 from game.app.sound import Sfx
 
 
@@ -55,7 +57,8 @@ class MenuScene(Scene):
         """Work out what Continue opens (progress may have changed)."""
         entries = self.level_entries()
         solved = [self.app.progress.is_solved(e.key, e.level) for e in entries]
-        self.continue_to = continue_index([e.key for e in entries], solved, self.app.resume.last_key)
+        locked = locked_entries(entries, solved)  # Continue opens only what the level select would
+        self.continue_to = continue_index([e.key for e in entries], solved, self.app.resume.last_key, locked)
         if self.continue_to is not None:
             entry = entries[self.continue_to]
             self._continue_label = f"{entry_badge(entries, self.continue_to)}  {entry.title}"
@@ -74,9 +77,8 @@ class MenuScene(Scene):
         if self.continue_to is None:
             return None
         select = app.open("select", entries=entries)
-        select.cursor = self.continue_to
-        scene: Scene = app.make("play", playlist=entries, index=self.continue_to)
-        return scene
+        select.open(self.continue_to)  # as a click on its card: the playlist holds the open levels only
+        return None
 
     def _layout(self, size: tuple[int, int]) -> tuple[int, int, int]:
         """(title y, title font size, top of the buttons) for a window of ``size``."""

@@ -39,10 +39,11 @@ from game.core.simulation import Run
 from game.app.app import App, Scene
 from game.core.catalog import LevelEntry, entry_badge
 from game.app.input import Act, Action
-from game.app.play_extension import BoardView, Marks, PlayExtension, merge_marks
+from game.app.play_extension import BoardView, Holds, Marks, PlayExtension, Tie, merge_marks
 from game.app.render import BoardLayout, FrameView, LevelRenderer
 from game.app.scenes import play_board, play_draw
 from game.app.scenes.play_beats import BeatEffects
+from game.app.scenes.play_message import age_message
 from game.app.scenes.play_board import DENY_SECONDS
 from game.app.scenes.play_draw import INTRO_SECONDS
 from game.app.scenes.play_resume import LevelResume
@@ -119,6 +120,7 @@ class PlayScene(Scene):
         self.deny: tuple[Brick, float] | None = None
         self.message = ""           #: one line under the HUD (e.g. why a click was refused)
         self.message_time = 0.0
+        self.message_tie: Tie | None = None  #: what the line describes (it goes when that changes)
         self.new_best = False
         self.best_before: int | None = None
         if self.key is not None:
@@ -306,7 +308,7 @@ class PlayScene(Scene):
             self.edited()
         else:
             self.deny = (cell, DENY_SECONDS)
-            self.say(result.reason)
+            self.say(result.reason, holds=Holds.BRICKS)
         return result
 
     def apply_bricks(self, bricks: Sequence[Brick], *, assisted: bool = True) -> bool:
@@ -320,10 +322,10 @@ class PlayScene(Scene):
             self.edited()
         return changed
 
-    def say(self, message: str, seconds: float = 2.5) -> None:
-        """Show a one-line message under the HUD."""
-        self.message = message
-        self.message_time = seconds
+    def say(self, message: str, seconds: float = 2.5, holds: Holds | None = None) -> None:
+        """Show a one-line message under the HUD (``holds``: it goes once what it describes changes)."""
+        self.message, self.message_time = message, seconds
+        self.message_tie = Tie.now(self, holds) if holds is not None else None
 
     # ------------------------------------------------------------------ internals
     def edited(self) -> None:
@@ -345,10 +347,7 @@ class PlayScene(Scene):
         if self.deny is not None:
             left = self.deny[1] - dt
             self.deny = (self.deny[0], left) if left > 0 else None
-        if self.message_time > 0:
-            self.message_time -= dt
-            if self.message_time <= 0:
-                self.message = ""
+        age_message(self, dt)
         self.beats.take(self.playback.advance(dt))
         for extension in list(self.extensions.values()):
             extension.update(dt)

@@ -2,7 +2,7 @@
 
 Cards are grouped under a header per world (``World 2 · Rising Ground  4/10 solved``) and
 one for the player's own levels.  A world opens once most of the previous one is solved
-(:func:`game.core.pack.open_worlds_by_counts`); a locked world's cards are dimmed with a
+(:func:`game.app.world_unlock.locked_entries`); a locked world's cards are dimmed with a
 padlock, and opening one says what is left to do.  Each card shows the level number,
 title, a thumbnail of the map, a solved mark, the best brick count and a "changed" mark
 when the level file no longer matches the one solved.  The cursor starts on the first
@@ -18,7 +18,7 @@ from typing import Callable
 
 import pygame
 
-from game.core.pack import UNLOCK_FRACTION, group_worlds, migrate_keys, open_worlds_by_counts, world_name
+from game.core.pack import UNLOCK_FRACTION, group_worlds, migrate_keys, world_name
 from game.core.progress import LevelStatus
 from game.core.resume import continue_index
 from game.app import hud
@@ -26,7 +26,7 @@ from game.app.app import App, Scene
 from game.core.catalog import LevelEntry, Section, all_entries, entry_badge
 from game.app.input import Act, Action
 from game.app.render import LevelRenderer
-from game.app.world_unlock import world_label
+from game.app.world_unlock import locked_entries, world_label
 from game.app.scenes.select_cards import CARD_H, CARD_W, GAP, THUMB_SIZE, draw_card, draw_lock, thumbnail
 
 #: Height of a world's header band above its cards.
@@ -86,8 +86,8 @@ class LevelSelectScene(Scene):
         """Where the cursor opens: the level played last while unsolved, else the next unsolved one
         after it (as Continue), within the open worlds; else the first unsolved open level."""
         solved = [st.solved_now for st in self.statuses]
-        i = continue_index([e.key for e in self.entries], solved, self.app.resume.last_key)
-        if i is not None and not self.locked[i] and not solved[i]:
+        i = continue_index([e.key for e in self.entries], solved, self.app.resume.last_key, self.locked)
+        if i is not None and not solved[i]:
             return i
         return first_unsolved(self.entries, self.statuses, self.locked)
 
@@ -101,13 +101,8 @@ class LevelSelectScene(Scene):
     def refresh(self) -> None:
         """Re-read the progress marks and which worlds are open."""
         self.statuses = [self.app.progress.status(e.key, e.level) for e in self.entries]
-        self.group_open: list[bool] = [True] * len(self.groups)
-        pack = [g for g, (name, first, _) in enumerate(self.groups) if self.entries[first].section == "pack"]
-        sizes = [self.groups[g][2] for g in pack]
-        solved = [self.solved_in(g) for g in pack]
-        for g, is_open in zip(pack, open_worlds_by_counts(sizes, solved)):
-            self.group_open[g] = is_open
-        self.locked: list[bool] = [not self.group_open[g] for g in self.group_of]
+        self.locked: list[bool] = locked_entries(self.entries, [st.solved_now for st in self.statuses])
+        self.group_open: list[bool] = [not self.locked[first] for _, first, _ in self.groups]
 
     def solved_in(self, group: int) -> int:
         """Levels of ``group`` solved (and not changed since)."""

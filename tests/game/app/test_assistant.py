@@ -149,6 +149,32 @@ def test_space_plays_the_solution_on_screen(app: App) -> None:
     assert scene.bricks == ()
 
 
+def test_the_applied_line_goes_once_space_plays_the_bricks(app: App) -> None:
+    scene = open_original(app)
+    press(app, pygame.K_s)
+    wait_idle(app, assistant_of(scene))
+    press(app, pygame.K_RETURN)
+    applied = "AI solution applied  -  Z returns to your bricks, Space plays it"
+    assert applied in scene.status_lines
+    press(app, pygame.K_SPACE, unicode=" ")
+    assert scene.state == PlayState.RUNNING and applied not in scene.status_lines
+    app.run_frames(frames_to_finish(scene.level))
+    assert scene.state == PlayState.WON and not any("Space plays" in line for line in scene.status_strip_lines())
+
+
+def test_space_on_a_solution_says_z_returns_until_the_bricks_change(app: App) -> None:
+    scene = open_original(app)
+    press(app, pygame.K_s)
+    wait_idle(app, assistant_of(scene))
+    press(app, pygame.K_SPACE, unicode=" ")
+    applied = "AI solution applied  -  Z returns to your bricks"
+    assert scene.state == PlayState.RUNNING and applied in scene.status_lines
+    app.run_frames(frames_to_finish(scene.level))
+    assert scene.state == PlayState.WON and applied in scene.status_lines  # still true after the win
+    press(app, pygame.K_z)
+    assert scene.bricks == () and applied not in scene.status_lines
+
+
 def test_all_solutions_browse_with_brackets(app: App) -> None:
     scene = open_original(app)
     press(app, pygame.K_a)

@@ -335,6 +335,26 @@ def test_new_level_with_a_chosen_size(app: App) -> None:
     assert (editor.draft.height, editor.draft.width) == (7, 12)
 
 
+def test_a_size_that_does_not_read_asks_again_after_discard(app: App) -> None:
+    editor = open_editor(app)
+    make_playable(app, editor)  # unsaved: N asks first
+    before = editor.draft
+    letter(app, "n")
+    assert isinstance(app.top, ConfirmPrompt)
+    letter(app, "d")  # discard
+    prompt = app.top
+    assert isinstance(prompt, TextPrompt)
+    type_text(app, "200x300")  # the initial text is selected: typing replaces it
+    press(app, pygame.K_RETURN)
+    assert app.top is prompt and prompt.text == "200x300" and editor.draft == before
+    assert " ".join(prompt.preview_lines(2000)).startswith("size must read like 10x14")
+    for _ in range(len(prompt.text)):
+        press(app, pygame.K_BACKSPACE)
+    type_text(app, "8x9")
+    press(app, pygame.K_RETURN)
+    assert app.top is editor and (editor.draft.height, editor.draft.width) == (8, 9)
+
+
 # ---------------------------------------------------------------- analysis
 def test_analyse_and_tighten_in_the_worker(app: App) -> None:
     editor = open_editor(app, EditorModel.from_level(Level.load(ORIGINAL_PACK)))
@@ -570,7 +590,7 @@ def test_removing_a_line_with_a_lemming_is_refused_by_name(app: App) -> None:
     before = editor.draft
     press(app, pygame.K_UP)  # the bottom line inside the border holds the lemming
     assert editor.draft == before and "can't remove the bottom row" in editor.message
-    assert "lemming 1 (row 3, column 1)" in editor.message
+    assert "it holds the lemming (row 3, column 1)" in editor.message
     press(app, pygame.K_UP, mod=CTRL)  # the top line holds the target
     assert editor.draft == before and "the target at row 1, column 7" in editor.message
     press(app, pygame.K_DOWN, mod=CTRL)  # a new empty row at the top
@@ -604,18 +624,18 @@ def test_saving_a_level_with_no_solution_asks_first(app: App) -> None:
     # never analysed: the quick check finds the lemming that cannot get home
     press_save(app, CTRL)
     prompt = app.top
-    assert isinstance(prompt, ConfirmPrompt) and "lemming 1 cannot reach any target" in prompt.question
+    assert isinstance(prompt, ConfirmPrompt) and "the lemming cannot reach any target" in prompt.question
     type_text(app, "n")
     assert app.top is editor
     letter(app, "a")
     wait_for_analysis(app, editor)
     assert editor.status_now() == "unsolvable" and editor.view.badge() == ("UNSOLVABLE", hud.RED)
     lines = [t for t, _, _ in editor.view.panel.side_lines()]
-    assert any("lemming 1 cannot reach" in t for t in lines)
+    assert any("the lemming cannot reach" in t for t in lines)
     press_save(app, CTRL)
     prompt = app.top
     assert isinstance(prompt, ConfirmPrompt)
-    assert prompt.question.startswith("This level has no solution: lemming 1 cannot reach any target")
+    assert prompt.question.startswith("This level has no solution: the lemming cannot reach any target")
     assert prompt.question.endswith("Save anyway?")
     type_text(app, "y")  # saved at once: the level has a title
     assert app.top is editor and not editor.model.dirty
@@ -635,7 +655,7 @@ def test_the_check_before_saving_is_a_job_of_the_runner(app: App, monkeypatch: p
     press_save(app, CTRL)
     assert submitted == ["save-check"]
     prompt = app.top
-    assert isinstance(prompt, ConfirmPrompt) and "lemming 1 cannot reach any target" in prompt.question
+    assert isinstance(prompt, ConfirmPrompt) and "the lemming cannot reach any target" in prompt.question
     type_text(app, "n")
     assert app.top is editor and not list(user_levels_dir().glob("*.txt"))  # N: nothing saved
 

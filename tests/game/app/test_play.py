@@ -105,6 +105,19 @@ def test_budget_is_enforced(app: App) -> None:
     assert "budget" in scene.message
 
 
+def test_the_budget_line_goes_with_the_undo_that_frees_a_brick(app: App) -> None:
+    scene = open_level(app)
+    for cell in SOLUTION:
+        click_cell(app, scene, cell)
+    click_cell(app, scene, (3, 3))
+    assert scene.message == "no bricks left (budget 3)" and scene.message in scene.status_strip_lines()
+    press(app, pygame.K_z)
+    assert scene.bricks == SOLUTION[:2] and scene.message == "" and scene.status_strip_lines() == []
+    press(app, pygame.K_EQUALS, unicode="+")  # a line about no brick stays through an edit
+    click_cell(app, scene, (6, 6))
+    assert scene.message.startswith("speed")
+
+
 @pytest.mark.parametrize("cell", [(0, 0), (1, 1), (8, 8), (5, 2)])  # wall, start, target, wall
 def test_clicking_fixed_cells_changes_nothing(app: App, cell: tuple[int, int]) -> None:
     scene = open_level(app)

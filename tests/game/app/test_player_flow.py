@@ -111,6 +111,23 @@ def test_continue_skips_to_the_next_unsolved_level(app: App) -> None:
     assert menu.continue_to == 1
 
 
+def test_continue_never_offers_a_level_of_a_locked_world(app: App) -> None:
+    select = LevelSelectScene(app)
+    locked = list(select.locked)
+    first_locked = locked.index(True)  # a fresh profile: the second world is locked
+    last_open = select.entries[first_locked - 1]  # solved (e.g. opened from the command line), so Continue
+    app.progress.record_win(last_open.key, last_open.level, ())  # would move on to the next level
+    app.resume.remember(last_open.key, last_open.level.puzzle_hash, ())
+    menu = app.push(MenuScene(app))
+    app.run_frames(1)
+    assert menu.continue_to is not None and not locked[menu.continue_to]
+    assert menu.continue_to == 0  # the first unsolved level of an open world
+    press(app, pygame.K_RETURN)  # Continue
+    scene = app.top
+    assert isinstance(scene, PlayScene) and scene.level == select.entries[0].level
+    assert all(not locked[select.entries.index(entry)] for entry in scene.playlist)
+
+
 def test_preview_carries_over_and_plus_never_changes_the_default_speed(app: App) -> None:
     scene = open_level(app)
     assert scene.preview

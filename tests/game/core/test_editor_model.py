@@ -188,7 +188,7 @@ def test_lines_are_added_and_removed_at_each_edge_inside_the_border() -> None:
         assert m.shrink(edge)
     assert m.draft.grid == ("XXXX", "X> X", "X TX", "XXXX")
     # a line holding a lemming or a target is never removed; one holding walls only when forced
-    assert m.removal_loss(Edge.TOP) == (["lemming 1 (row 1, column 1)"], 0)
+    assert m.removal_loss(Edge.TOP) == (["the lemming (row 1, column 1)"], 0)
     assert not m.shrink(Edge.TOP) and not m.shrink(Edge.TOP, force=True) and m.draft.height == 4
     assert m.removal_loss(Edge.RIGHT) == (["the target at row 2, column 2"], 0)
     m.apply(Tool.WALL, (1, 2))
