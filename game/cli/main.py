@@ -15,7 +15,8 @@ from game.cli import edit, export, generate, learn, level, play, rate, share, so
 from game.cli.args import CommandParser, Subparsers, terminal_safe
 from game.cli.context import STOP_MESSAGES, Terminated, stop_exit_code, stop_signals
 from game.cli.puzzles import life, mines, pegs
-from game.cli.stdout_guard import OUTPUT_FAILED_EXIT, GuardedStdout, guarded_stdout, stdout_failure_exit
+from game.cli.stdout_guard import (OUTPUT_FAILED_EXIT, GuardedStdout, guarded_stdout, stdout_failure_exit,
+                                   usable_stderr)
 from game.core.errors import GameError, LevelFormatError
 from game.core.puzzles import SIDE_PUZZLES, SidePuzzle
 from game.core.storage import describe_os_error
@@ -68,6 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     that cannot be written is one message and exit 2, and a pipe whose reader left stops the command quietly
     with exit 141 (:mod:`game.cli.stdout_guard`).
     """
+    usable_stderr()
     with guarded_stdout() as out:
         code = _stoppable(argv, out)
     if code in STOP_MESSAGES:

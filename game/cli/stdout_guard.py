@@ -12,7 +12,8 @@ exit code:
   on stderr and exit 2.
 
 Either way the real standard output is pointed at ``/dev/null`` afterwards, so the interpreter's last flush of
-what is left in its buffer cannot fail again with a traceback-like "Exception ignored" report.
+what is left in its buffer cannot fail again with a traceback-like "Exception ignored" report.  A standard
+error closed at the start goes to ``/dev/null`` (:func:`usable_stderr`): the exit code still tells.
 
 >>> with guarded_stdout() as out:
 ...     pass
@@ -126,6 +127,22 @@ def _silence(stream: TextIO | None) -> None:
         os.close(devnull)
 
 
+def usable_stderr() -> None:
+    """Started with its standard error closed (``2>&-``), a command's messages go to ``/dev/null`` instead:
+    a message that cannot be written must not turn an exit code 2 into a crash's 1 (the code still tells)."""
+    if sys.stderr is not None:
+        try:
+            fd = sys.stderr.fileno()
+        except (AttributeError, OSError, ValueError):  # not a real file (a test's capture): left as it is
+            return
+        try:
+            os.write(fd, b"")  # fails on a descriptor that is closed or not open for writing
+            return
+        except OSError:
+            pass
+    sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (for the life of the process)
+
+
 def stdout_failure_exit(guard: GuardedStdout) -> int | None:
     """The exit code of a command whose standard output failed (the message printed), else ``None``."""
     failure = guard.failure
@@ -137,4 +154,5 @@ def stdout_failure_exit(guard: GuardedStdout) -> int | None:
     return OUTPUT_FAILED_EXIT
 
 
-__all__ = ["OUTPUT_FAILED_EXIT", "PIPE_CLOSED_EXIT", "GuardedStdout", "guarded_stdout", "stdout_failure_exit"]
+__all__ = ["OUTPUT_FAILED_EXIT", "PIPE_CLOSED_EXIT", "GuardedStdout", "guarded_stdout", "stdout_failure_exit",
+           "usable_stderr"]

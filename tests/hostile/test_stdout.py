@@ -108,3 +108,12 @@ def test_a_pipe_with_no_reader_ends_quietly_with_141() -> None:
     finally:
         os.close(write_end)
     assert proc.returncode == 141 and proc.stderr == "", proc.stderr
+
+
+def test_a_closed_stderr_keeps_the_exit_code_and_stdout_clean() -> None:
+    """With standard error closed, a bad input still exits 2 (not a crash's 1), and its message does not land on
+    standard output."""
+    proc = subprocess.run([sys.executable, "main.py", "check", "no-such-level.txt"], cwd=REPO, text=True,
+                          timeout=120, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          preexec_fn=lambda: os.close(2))
+    assert proc.returncode == 2 and proc.stdout == "", proc.stdout
