@@ -7,9 +7,8 @@ mine in or next to the clicked cell: the "opening" rule of ``mines bench --rules
 A timer runs on the app's clock from the first move to the win or loss, whoever made the moves: the end
 of a game says who played it, the player, the assistant or both (:mod:`game.app.puzzles.mines_text`,
 which holds the screen's other words too); each board size keeps its wins, losses and best time in the
-player's data folder
-(:class:`game.core.puzzles.mines_records.MinesRecords`; games the assistant helped in count as wins or
-losses, not for the best time).
+player's data folder (:class:`game.core.puzzles.mines_records.MinesRecords`; games the assistant helped in
+count as wins or losses, not for the best time; a game it played by itself does not count).
 
 H shows the assistant: proved-safe cells (green), proved mines (red) and every unknown cell's mine
 probability; S plays one assistant step (every proved-safe cell, or the best guess, and a
@@ -156,7 +155,8 @@ class MinesScene(Scene):
         seconds = self.elapsed()
         w, h, m = self.board.width, self.board.height, self.board.mines
         before = self.records.get(w, h, m).best_seconds
-        after = self.records.record(w, h, m, won=won, seconds=None if self.assisted else seconds)
+        after = (self.records.get(w, h, m) if self.played.assistant_alone  # not the player's game: not counted
+                 else self.records.record(w, h, m, won=won, seconds=None if self.assisted else seconds))
         for problem in self.records.messages:
             self.app.toast(problem, 5.0)
         self.records.messages.clear()

@@ -74,13 +74,13 @@ def win_message(took: str, moves: Moves, assisted: bool, new_best: bool) -> str:
     its odds; ``new_best``: the time is the board's new best).
 
     >>> win_message("0.8 s", Moves(assistant=5), True, False)
-    "The assistant played this board by itself: cleared in 0.8 s, 5 moves (best times count only the player's games). R starts a new board."
+    'The assistant played this board by itself: cleared in 0.8 s, 5 moves (not counted in your record). R starts a new board.'
     >>> win_message("12.3 s", Moves(player=2, assistant=40), True, False)
     'Cleared in 12.3 s: you made 2 moves, the assistant 40 (best times count only games without it). R starts a new board.'
     """
     if moves.assistant_alone:
         return (f"The assistant played this board by itself: cleared in {took}, {plural_moves(moves.assistant)} "
-                f"(best times count only the player's games). {NEW_BOARD}")
+                f"(not counted in your record). {NEW_BOARD}")
     if moves.assistant:
         return (f"Cleared in {took}: you made {plural_moves(moves.player)}, the assistant {moves.assistant} (best "
                 f"times count only games without it). {NEW_BOARD}")

@@ -157,9 +157,8 @@ def test_a_game_the_assistant_played_by_itself_says_so_and_times_the_whole_game(
     took = format_time(scene.elapsed())
     assert scene.title() == f"Minesweeper: Beginner 9x9, 10 mines: the assistant won in {took}"
     assert scene.message == (f"The assistant played this board by itself: cleared in {took}, "
-                             f"{scene.played.assistant} moves (best times count only the player's games). "
-                             "R starts a new board.")
-    assert scene.records.get(9, 9, 10) == BoardRecord(wins=1, losses=0, best_seconds=None)
+                             f"{scene.played.assistant} moves (not counted in your record). R starts a new board.")
+    assert scene.records.get(9, 9, 10) == BoardRecord(), "the player's record counts only games they played"
 
 
 # ---- the assistant's guesses ----------------------------------------------------------------------
