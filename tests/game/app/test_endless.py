@@ -41,6 +41,14 @@ def wait_for_play(app: App, timeout: float = 20.0) -> PlayScene:
     return app.top
 
 
+def start_endless(app: App, record: Path) -> tuple[EndlessScene, PlayScene]:
+    """Endless from the title menu (seed 5, the gap maker, ``record`` as its file), up to its first level."""
+    app.push(MenuScene(app))
+    endless = app.push(EndlessScene(app, seed=5, make_level=gap_maker, record_path=record))
+    assert isinstance(endless, EndlessScene)
+    return endless, wait_for_play(app)
+
+
 def win(app: App, play: PlayScene) -> None:
     play.apply_bricks([(1, 2)])
     press(app, pygame.K_SPACE, unicode=" ", frames=120)
@@ -57,10 +65,7 @@ def test_the_title_card_names_an_endless_level_as_endless(app: App, tmp_path: Pa
 
 def test_endless_runs_in_the_worker_child_and_keeps_progress(app: App, tmp_path: Path) -> None:
     record = tmp_path / "endless.json"
-    app.push(MenuScene(app))
-    endless = app.push(EndlessScene(app, seed=5, make_level=gap_maker, record_path=record))
-    assert isinstance(endless, EndlessScene)
-    play = wait_for_play(app)
+    endless, play = start_endless(app, record)
     assert play.level.meta_value("maker-pid") not in ("", str(os.getpid()))  # made in a child process
     assert play.title == "Endless 1 \u00b7 Gap" and "Play-test" not in play.title
     assert play.playlist and play.index == 0  # the title card reads "Level 1", not "Play-test"
@@ -153,10 +158,7 @@ def test_any_saved_json_loads_to_a_valid_record(tmp_path_factory: pytest.TempPat
 
 def test_streak_shows_speed_carries_and_quitting_to_the_menu_keeps_the_streak(app: App, tmp_path: Path) -> None:
     record = tmp_path / "endless.json"
-    app.push(MenuScene(app))
-    endless = app.push(EndlessScene(app, seed=5, make_level=gap_maker, record_path=record))
-    assert isinstance(endless, EndlessScene)
-    play = wait_for_play(app)
+    endless, play = start_endless(app, record)
     assert play.note() == "streak 0"
     press(app, pygame.K_PLUS, unicode="+")
     assert play.speed == 2
@@ -205,10 +207,7 @@ def test_an_endless_win_with_ai_help_does_not_point_to_a_level_list(app: App, tm
 
 def test_a_record_edited_during_play_is_kept_aside_and_the_player_told(app: App, tmp_path: Path) -> None:
     record = tmp_path / "endless.json"
-    app.push(MenuScene(app))
-    endless = app.push(EndlessScene(app, seed=5, make_level=gap_maker, record_path=record))
-    assert isinstance(endless, EndlessScene)
-    play = wait_for_play(app)
+    endless, play = start_endless(app, record)
     edited = json.dumps({"seed": 5, "step": 30, "solved": 29, "streak": 0, "best_streak": 12})
     record.write_text(edited)  # edited by hand while the level is played
     win(app, play)
