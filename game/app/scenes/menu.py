@@ -73,8 +73,8 @@ class MenuScene(Scene):
         entries = self.level_entries()
         if self.continue_to is None:
             return None
-        select = app.open("select", entries=entries)
-        select.cursor = self.continue_to
+        select = app.open("select")
+        select.played_from_here(entries[self.continue_to].key)
         scene: Scene = app.make("play", playlist=entries, index=self.continue_to)
         return scene
 

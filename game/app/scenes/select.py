@@ -23,7 +23,7 @@ from game.core.progress import LevelStatus
 from game.core.resume import continue_index
 from game.app import hud
 from game.app.app import App, Scene
-from game.core.catalog import LevelEntry, Section, all_entries, entry_badge
+from game.core.catalog import LevelEntry, Section, all_entries, entry_badge, user_levels_stamp
 from game.app.input import Act, Action
 from game.app.render import LevelRenderer
 from game.app.world_unlock import world_label
@@ -57,6 +57,8 @@ class LevelSelectScene(Scene):
         super().__init__(app)
         #: where the list is read again after the editor (None: a fixed list was given)
         self._source = entries_source if entries is None else None
+        #: the player's level files as last read (saved from the editor anywhere: the list is read again)
+        self._stamp = user_levels_stamp()
         self.statuses: list[LevelStatus] = []
         self.cursor = 0
         self.scroll = 0.0
@@ -145,6 +147,8 @@ class LevelSelectScene(Scene):
         may have moved on to later levels since this screen opened one)."""
         if self._edited is not None:  # back from the editor: a level may have been saved
             self._reload(self._edited)
+        elif self._source is not None and user_levels_stamp() != self._stamp:  # saved from a level's editor
+            self._reload(self.entries[self.cursor].key if self.entries else "")
         self.refresh()
         if self._played:
             keys = [e.key for e in self.entries]
@@ -223,12 +227,21 @@ class LevelSelectScene(Scene):
         self._edited = None
         if self._source is None:
             return
+        self._stamp = user_levels_stamp()
         before = {e.key for e in self.entries}
         self.set_entries(self._source())
         keys = [e.key for e in self.entries]
         added = [i for i, k in enumerate(keys) if k not in before]
         self.cursor = added[-1] if added else keys.index(key) if key in keys else min(self.cursor, len(keys) - 1)
         self.cursor, self._follow = max(0, self.cursor), True
+
+    def played_from_here(self, key: str) -> None:
+        """The cursor on level ``key``, opened over this screen by another (Continue): coming back
+        focuses the level played last, as after a level opened from here."""
+        keys = [e.key for e in self.entries]
+        if key in keys:
+            self.cursor, self._follow = keys.index(key), True
+        self._played = True
 
     def show_user_levels(self) -> None:
         """U: the cursor on the first of the player's own levels (a note when there are none yet)."""

@@ -143,6 +143,29 @@ def test_edit_from_the_pause_menu_and_back_to_the_level(app: App) -> None:
     assert app.top is play
 
 
+def test_a_level_saved_from_the_pause_menus_editor_is_listed_back_in_the_level_select(app: App) -> None:
+    select = open_select(app)
+    select.cursor = 3
+    press(app, pygame.K_RETURN)
+    play = app.top
+    assert isinstance(play, PlayScene) and play.key == select.entries[3].key
+    choose(app, pause_menu(app), PauseChoice.EDIT)
+    editor = app.top
+    assert isinstance(editor, EditorScene)
+    press(app, pygame.K_RIGHTBRACKET, unicode="]")  # B + 1: a change to save
+    save_by_keys(app, editor)
+    saved = list(user_levels_dir().glob("*.txt"))
+    assert len(saved) == 1
+    press(app, pygame.K_ESCAPE)  # saved: straight back to the level
+    assert app.top is play
+    choose(app, pause_menu(app), PauseChoice.LEVELS)
+    assert app.top is select
+    assert [e.path for e in select.entries if e.section == Section.USER] == saved
+    assert select.cursor == 3, "the level played last"
+    letter(app, "u")
+    assert select.entries[select.cursor].path == saved[0]
+
+
 def test_a_play_test_offers_no_edit_entry(app: App) -> None:
     app.push(MenuScene(app))
     editor = app.push(EditorScene(app, EditorModel.from_level(pack_entries()[0].level)))
