@@ -20,7 +20,7 @@ from game.app import hud
 from game.app.app import App, HelpPage, Scene
 from game.app.input import Act, Action, display_key
 from game.app.play_state import PlayState
-from game.app.scenes.play_reload import reopen_saved
+from game.app.play_reload import reopen_saved
 from game.app.sound import Sfx
 from game.app.text_field import TEXT_BOX_KEYS
 

@@ -15,7 +15,7 @@ from game.app.scenes.editor import EditorScene
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.pause import PauseChoice, PauseScene
 from game.app.scenes.play import PlayScene
-from game.app.scenes.play_reload import RELOADED
+from game.app.play_reload import RELOADED
 from game.app.scenes.play_draw import intro_heading, intro_title
 from game.app.scenes.select import LevelSelectScene
 from game.core.catalog import Section, pack_entries
