@@ -28,7 +28,7 @@ from game.core.settings import Settings, SettingsStore
 from game.app.display import (DEFAULT_SIZE, FLASH_SECONDS, FPS, Clock, Screenshots, default_screenshot_path,
                               fit_to_desktop, open_game_window, reopen_window)
 from game.app.hud import draw_toasts
-from game.app.input import Act, Action, rebind, translate
+from game.app.input import Act, Action, display_key, rebind, translate
 from game.app.jobs import JobRunner
 from game.app.play_extension import PlayExtensionFactory
 from game.app.sound import Sfx, SoundPlayer
@@ -199,7 +199,7 @@ class App:
     def toggle_mute(self) -> None:
         """M: mute / unmute every sound (saved)."""
         muted = self.change_settings(muted=not self.settings.muted).muted
-        self.toast("sound off (M)" if muted else "sound on (M)", 1.5)
+        self.toast(f"sound {'off' if muted else 'on'} ({display_key('M')})", 1.5)
 
     # ------------------------------------------------------------- scenes
     @property

@@ -64,6 +64,22 @@ def user_entries() -> list[LevelEntry]:
     return _load_folder(sorted(p for p in folder.glob("*.txt") if p.is_file()), Section.USER)[0]
 
 
+def user_levels_stamp() -> tuple[tuple[str, int, int], ...]:
+    """What changes when a level of the player's is saved, added or removed: each level file's name,
+    modification time and size (cheap: no file is read)."""
+    folder = user_levels_dir()
+    if not folder.is_dir():
+        return ()
+    stamps = []
+    for p in sorted(folder.glob("*.txt")):
+        try:
+            st = p.stat()
+        except OSError:
+            continue
+        stamps.append((p.name, st.st_mtime_ns, st.st_size))
+    return tuple(stamps)
+
+
 #: Sources listed by the level select screen, in order.  Later features append their own.
 LEVEL_SOURCES: list[Callable[[], list[LevelEntry]]] = [pack_entries, user_entries]
 

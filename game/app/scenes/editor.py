@@ -79,6 +79,8 @@ class EditorScene(Scene):
         self.commands = AnalysisCommands(self, self.solutions)  #: A and T
         self.view = EditorView(self)
         self.input = EditorInput(self, self.view.panel)
+        #: run once the editor has closed (e.g. the level it was opened over reads its saved file again)
+        self.on_close: Callable[[], None] | None = None
         self.saving = LevelSaving(self)
         self.app.action_filters.append(self.saving.quit_filter)
 

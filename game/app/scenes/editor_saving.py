@@ -28,6 +28,8 @@ CHECKING_SECONDS = 60.0
 class SavingHost(EditorHost, Protocol):
     """What saving needs of the editor."""
 
+    on_close: Callable[[], None] | None  #: run once the editor has closed
+
     @property
     def analysis(self) -> Analysis | None: ...
     @property
@@ -188,6 +190,10 @@ class LevelSaving:
             while app.top is not editor and app.scenes:
                 app.pop()
             app.pop()
+        else:
+            return
+        if self.host.on_close is not None:
+            self.host.on_close()
 
     def quit_filter(self, action: Action) -> bool:
         """An action filter of the app: closing the window with unsaved changes asks first."""

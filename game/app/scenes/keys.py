@@ -1,7 +1,7 @@
 """Settings -> Keys: rebind the game's letter keys (hint, solve, restart, undo, ...).
 
-Up/Down choose an action; Enter waits for the new key (Esc cancels); Backspace puts the
-action's default key back.  A key already used by another action swaps with it, so no key
+Up/Down choose an action, Left/Right go to the other column; Enter (or a click) waits for the new key
+(Esc cancels); Backspace puts the action's default key back.  A key already used by another action swaps with it, so no key
 ever does two things; the note under the list says so.  Saved at once in ``settings.json`` (``"keys"``, validated on load by
 :mod:`game.core.settings`) and applied through :func:`game.app.input.rebind`.
 """
@@ -78,8 +78,19 @@ class KeysScene(Scene):
         self.app.sound.play(Sfx.CLICK)
         return True
 
+    def sideways(self, step: int) -> None:
+        """Left/Right (``step`` -1 / +1): the row beside the chosen one in the other column (the last row
+        of a shorter column when there is none beside it)."""
+        rects, _ = self.layout(self.app.screen.get_size())
+        here = rects[self.cursor]
+        beside = [i for i, r in enumerate(rects) if (r.left - here.left) * step > 0]
+        if beside:
+            column = min(abs(rects[i].left - here.left) for i in beside)
+            near = [i for i in beside if abs(rects[i].left - here.left) == column]
+            self.cursor = min(near, key=lambda i: (abs(rects[i].top - here.top), -i))
+
     def handle_event(self, action: Action) -> None:
-        """Up/Down, Enter (then a key), Backspace (default), Esc."""
+        """Up/Down, Left/Right, Enter or a click (then a key), Backspace (default), Esc."""
         k = action.kind
         if self.waiting:
             if k == Act.BACK:
@@ -94,11 +105,24 @@ class KeysScene(Scene):
             self.cursor = max(0, self.cursor - 1)
         elif k == Act.DOWN:
             self.cursor = min(len(self.acts) - 1, self.cursor + 1)
+        elif k in (Act.LEFT, Act.RIGHT):
+            self.sideways(1 if k == Act.RIGHT else -1)
         elif k == Act.CONFIRM:
             self.waiting, self.note = True, ""
+        elif k in (Act.CLICK, Act.HOVER) and action.pos is not None:
+            self._point(action.pos, k == Act.CLICK)
         elif k == Act.CLEAR:
             act = self.acts[self.cursor]
             self.assign(act, DEFAULT_KEYS[act])
+
+    def _point(self, pos: tuple[int, int], clicked: bool) -> None:
+        """The pointer over a row chooses it; a click there waits for its new key."""
+        rects, _ = self.layout(self.app.screen.get_size())
+        for i, rect in enumerate(rects):
+            if rect.collidepoint(pos):
+                self.cursor = i
+                if clicked:
+                    self.waiting, self.note = True, ""
 
     def layout(self, size: tuple[int, int]) -> tuple[list[pygame.Rect], int]:
         """Each action's row and the text size, in a window of ``size``: two columns when each is
@@ -135,7 +159,7 @@ class KeysScene(Scene):
         if self.waiting:
             hud.hint_bar(surface, [("any key", "new key"), ("Esc", "cancel")])
         else:
-            hud.hint_bar(surface, [("Up/Down", "choose"), ("Enter", "rebind"), ("Backspace", "default"),
+            hud.hint_bar(surface, [("Arrows", "choose"), ("Enter", "rebind"), ("Backspace", "default"),
                                    ("Esc", "back")])
 
 

@@ -76,8 +76,11 @@ class MenuScene(Scene):
         entries = self.level_entries()
         if self.continue_to is None:
             return None
-        select = app.open("select", entries=entries)
-        select.open(self.continue_to)  # as a click on its card: the playlist holds the open levels only
+        select = app.open("select")
+        key = entries[self.continue_to].key
+        if key in (e.key for e in select.entries):
+            select.played_from_here(key)  # back from the level: the level played last in focus
+            select.open(select.cursor)  # as a click on its card: the playlist holds the open levels only
         return None
 
     def _layout(self, size: tuple[int, int]) -> tuple[int, int, int]:

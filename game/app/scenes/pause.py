@@ -20,6 +20,7 @@ from game.app import hud
 from game.app.app import App, HelpPage, Scene
 from game.app.input import Act, Action, display_key
 from game.app.play_state import PlayState
+from game.app.play_reload import reopen_saved
 from game.app.sound import Sfx
 from game.app.text_field import TEXT_BOX_KEYS
 
@@ -161,6 +162,9 @@ class PauseScene(Scene):
         entry = self.play.entry
         if entry is not None:
             editor.load_entry(entry)
+            play = self.play
+            if isinstance(play, Scene):  # a file of the player's may be saved: then played as saved
+                editor.on_close = lambda: reopen_saved(self.app, play, entry)
         else:
             editor.load(self.play.level, source="the level you played")
 

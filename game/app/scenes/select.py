@@ -23,7 +23,7 @@ from game.core.progress import LevelStatus
 from game.core.resume import continue_index
 from game.app import hud
 from game.app.app import App, Scene
-from game.core.catalog import LevelEntry, Section, all_entries, entry_badge
+from game.core.catalog import LevelEntry, Section, all_entries, entry_badge, user_levels_stamp
 from game.app.input import Act, Action
 from game.app.render import LevelRenderer
 from game.app.world_unlock import locked_entries, world_label
@@ -49,6 +49,32 @@ def first_unsolved(entries: list[LevelEntry], statuses: list[LevelStatus], locke
     return 0
 
 
+#: The footer's keys.
+FOOTER = [("Arrows", "choose"), ("Enter", "play"), ("E", "edit"), ("U", "your levels"), ("W", "replays"),
+          ("C", "level code"), ("Esc", "menu")]
+#: The top bar's title.
+TITLE = "Choose a level"
+#: What the cards' marks mean, right of the footer's keys when there is room.
+LEGEND = "check: solved   AI: solved with AI help   P: par (fewest bricks)"
+
+
+def legend_at(size: tuple[int, int], solved: str) -> tuple[tuple[int, int], str, int] | None:
+    """Where :data:`LEGEND` goes on a window of ``size``: its position, anchor and font size.  Right of
+    the footer's keys, else in the top bar between the title and the ``solved`` count; None when there
+    is room in neither."""
+    w, h = size
+    shown, keys_size = hud.fit_hints(FOOTER, w)
+    keys_end = 12 + hud.hints_width(shown, keys_size)
+    left, right = 16 + hud.text_width(TITLE, 36), w - 16 - hud.text_width(solved, 28)
+    for font in (18, 16):
+        need = hud.text_width(LEGEND, font) + 24
+        if keys_end + need <= w:
+            return (w - 12, h - hud.BOTTOM_BAR // 2), "midright", font
+        if need <= right - left:
+            return ((left + right) // 2, hud.TOP_BAR // 2), "center", font
+    return None
+
+
 class LevelSelectScene(Scene):
     """Pick a level.  Arrows move, Enter/click opens, Esc goes back."""
 
@@ -57,6 +83,8 @@ class LevelSelectScene(Scene):
         super().__init__(app)
         #: where the list is read again after the editor (None: a fixed list was given)
         self._source = entries_source if entries is None else None
+        #: the player's level files as last read (saved from the editor anywhere: the list is read again)
+        self._stamp = user_levels_stamp()
         self.statuses: list[LevelStatus] = []
         self.cursor = 0
         self.scroll = 0.0
@@ -140,6 +168,8 @@ class LevelSelectScene(Scene):
         may have moved on to later levels since this screen opened one)."""
         if self._edited is not None:  # back from the editor: a level may have been saved
             self._reload(self._edited)
+        elif self._source is not None and user_levels_stamp() != self._stamp:  # saved from a level's editor
+            self._reload(self.entries[self.cursor].key if self.entries else "")
         self.refresh()
         if self._played:
             keys = [e.key for e in self.entries]
@@ -218,12 +248,21 @@ class LevelSelectScene(Scene):
         self._edited = None
         if self._source is None:
             return
+        self._stamp = user_levels_stamp()
         before = {e.key for e in self.entries}
         self.set_entries(self._source())
         keys = [e.key for e in self.entries]
         added = [i for i, k in enumerate(keys) if k not in before]
         self.cursor = added[-1] if added else keys.index(key) if key in keys else min(self.cursor, len(keys) - 1)
         self.cursor, self._follow = max(0, self.cursor), True
+
+    def played_from_here(self, key: str) -> None:
+        """The cursor on level ``key``, opened over this screen by another (Continue): coming back
+        focuses the level played last, as after a level opened from here."""
+        keys = [e.key for e in self.entries]
+        if key in keys:
+            self.cursor, self._follow = keys.index(key), True
+        self._played = True
 
     def show_user_levels(self) -> None:
         """U: the cursor on the first of the player's own levels (a note when there are none yet)."""
@@ -311,16 +350,14 @@ class LevelSelectScene(Scene):
                 draw_lock(surface, rect)
         surface.set_clip(previous_clip)
         bar = hud.top_bar(surface)
-        hud.blit_text(surface, "Choose a level", (16, bar.centery), 36, hud.WHITE, anchor="midleft")
-        solved = sum(1 for s in self.statuses if s.solved_now)
-        hud.blit_text(surface, f"{solved} / {len(self.entries)} solved", (size[0] - 16, bar.centery), 28,
-                      hud.GOLD, anchor="midright")
-        hud.hint_bar(surface, [("Arrows", "choose"), ("Enter", "play"), ("E", "edit"), ("U", "your levels"),
-                               ("W", "replays"), ("C", "level code"), ("Esc", "menu")])
-        legend = "check: solved   AI: solved with AI help   P: par (fewest bricks)"
-        if size[0] >= 1000:
-            hud.blit_text(surface, legend, (size[0] - 12, size[1] - hud.BOTTOM_BAR // 2), 18, hud.MUTED,
-                          anchor="midright")
+        hud.blit_text(surface, TITLE, (16, bar.centery), 36, hud.WHITE, anchor="midleft")
+        solved = f"{sum(1 for s in self.statuses if s.solved_now)} / {len(self.entries)} solved"
+        hud.blit_text(surface, solved, (size[0] - 16, bar.centery), 28, hud.GOLD, anchor="midright")
+        hud.hint_bar(surface, FOOTER)
+        legend = legend_at(size, solved)
+        if legend is not None:
+            at, anchor, font = legend
+            hud.blit_text(surface, LEGEND, at, font, hud.MUTED, anchor=anchor)
 
     def _draw_header(self, surface: pygame.Surface, group: int, rect: pygame.Rect) -> None:
         """A world's name, its solved count, and a padlock line when it is locked."""

@@ -16,7 +16,7 @@ import pygame
 from game.core.settings import SPEEDS, WINDOW_SIZES, Palette, Settings
 from game.app import hud
 from game.app.app import App, Scene
-from game.app.input import Act, Action
+from game.app.input import Act, Action, display_key
 from game.app.render import LevelRenderer
 from game.app.sound import Sfx
 
@@ -25,7 +25,7 @@ from game.app.sound import Sfx
 class SettingRow:
     """One line of the screen: its label, how it shows its value, and how it changes."""
 
-    label: str
+    label: str  #: a key in brackets, e.g. ``(M)``, is the default key: shown as the player bound it
     show: Callable[[Settings], str]
     change: Callable[[Settings, int], dict[str, object]]  #: (settings, +1/-1) -> changes
 
@@ -75,6 +75,16 @@ ROWS: list[SettingRow] = [
 ]
 #: The row that opens the key rebinding screen (Enter / click) instead of changing a value.
 KEYS_ROW = len(ROWS) - 1
+
+
+def row_label(row: SettingRow) -> str:
+    """The label of ``row`` with the key in brackets as the player bound it (``Mute (K)`` once the sound
+    key moved from M to K)."""
+    head, bracket, tail = row.label.partition(" (")
+    key = tail[:-1]
+    if not bracket or not tail.endswith(")") or " " in key:  # "(no confetti)" names no key
+        return row.label
+    return f"{head} ({display_key(key)})"
 
 
 def _short(path: Path) -> str:
@@ -162,7 +172,7 @@ class SettingsScene(Scene):
         """Row ``i``'s label and value as drawn in ``rect`` (each cut to fit beside the other; the
         chosen row's value between arrows) and their text size."""
         size = max(18, min(28, rect.height - 16))
-        label = hud.fit_text(ROWS[i].label, size, rect.width // 2 + 40)
+        label = hud.fit_text(row_label(ROWS[i]), size, rect.width // 2 + 40)
         value = self.value_text(ROWS[i])
         shown = f"<  {value}  >" if i == self.cursor else value
         room = rect.width - 48 - hud.text_width(label, size)

@@ -15,6 +15,7 @@ from game.app.scenes.editor import EditorScene
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.pause import PauseChoice, PauseScene
 from game.app.scenes.play import PlayScene
+from game.app.play_reload import RELOADED
 from game.app.scenes.play_draw import intro_heading, intro_title
 from game.app.scenes.select import LevelSelectScene
 from game.core.catalog import Section, pack_entries
@@ -141,6 +142,51 @@ def test_edit_from_the_pause_menu_and_back_to_the_level(app: App) -> None:
     assert "copy" in editor.message
     press(app, pygame.K_ESCAPE)  # nothing changed: straight back to the level
     assert app.top is play
+
+
+def test_a_level_saved_from_the_pause_menus_editor_is_listed_back_in_the_level_select(app: App) -> None:
+    select = open_select(app)
+    select.cursor = 3
+    press(app, pygame.K_RETURN)
+    play = app.top
+    assert isinstance(play, PlayScene) and play.key == select.entries[3].key
+    choose(app, pause_menu(app), PauseChoice.EDIT)
+    editor = app.top
+    assert isinstance(editor, EditorScene)
+    press(app, pygame.K_RIGHTBRACKET, unicode="]")  # B + 1: a change to save
+    save_by_keys(app, editor)
+    saved = list(user_levels_dir().glob("*.txt"))
+    assert len(saved) == 1
+    press(app, pygame.K_ESCAPE)  # saved: straight back to the level
+    assert app.top is play
+    choose(app, pause_menu(app), PauseChoice.LEVELS)
+    assert app.top is select
+    assert [e.path for e in select.entries if e.section == Section.USER] == saved
+    assert select.cursor == 3, "the level played last"
+    letter(app, "u")
+    assert select.entries[select.cursor].path == saved[0]
+
+
+def test_your_level_edited_from_its_pause_menu_is_played_as_saved(app: App) -> None:
+    path = user_level("Mine", "mine.txt")
+    select = open_select(app)
+    letter(app, "u")
+    press(app, pygame.K_RETURN)
+    play = app.top
+    assert isinstance(play, PlayScene) and play.entry is not None and play.entry.path == path
+    choose(app, pause_menu(app), PauseChoice.EDIT)
+    editor = app.top
+    assert isinstance(editor, EditorScene) and editor.model.path == path
+    press(app, pygame.K_EQUALS, unicode="+")  # one frame more
+    save_by_keys(app, editor)
+    press(app, pygame.K_ESCAPE)
+    again = app.top
+    assert isinstance(again, PlayScene) and again is not play and app.scenes[-2] is select
+    assert again.level == Level.load(path) and again.level.frames == play.level.frames + 1
+    assert again.entry is not None and again.entry.path == path and again.message == RELOADED
+    choose(app, pause_menu(app), PauseChoice.EDIT)  # closed with nothing saved: the same scene
+    press(app, pygame.K_ESCAPE)
+    assert app.top is again
 
 
 def test_a_play_test_offers_no_edit_entry(app: App) -> None:

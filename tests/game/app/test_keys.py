@@ -17,7 +17,7 @@ from game.app.scenes import pause
 from game.app import hud
 from game.app.scenes.keys import ACTION_NAMES, KeysScene
 from game.app.scenes.settings import KEYS_ROW, SettingsScene
-from tests.game.app.conftest import press
+from tests.game.app.conftest import click, press
 
 
 def test_rebind_hint_to_j_in_settings_and_it_is_saved(app: App) -> None:
@@ -100,3 +100,44 @@ def test_the_key_rows_hold_their_text_on_a_small_window(app: App, size: tuple[in
     assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])
     widest = max(hud.text(name, text_size).get_width() for name in ACTION_NAMES.values())
     assert all(widest + hud.text("press a key...", text_size).get_width() + 24 <= rect.width for rect in rects)
+
+
+def test_the_settings_rows_and_the_sound_toast_name_the_keys_as_bound(app: App) -> None:
+    settings = app.push(SettingsScene(app))
+    assert isinstance(settings, SettingsScene)
+    rect = settings._rects(app.screen.get_size())[0]
+    labels = [settings.row_texts(i, rect)[0] for i in range(KEYS_ROW)]
+    assert "Mute (M)" in labels and "Row / column ruler (N)" in labels
+    app.change_settings(keys={"mute": "k", "ruler": "u"})
+    labels = [settings.row_texts(i, rect)[0] for i in range(KEYS_ROW)]
+    assert "Mute (K)" in labels and "Row / column ruler (U)" in labels
+    assert "Reduced motion (no confetti)" in labels  # words in brackets are no key
+    press(app, pygame.K_k, unicode="k")  # the sound key, moved from M
+    assert app.settings.muted and app.toasts[-1][0] == "sound off (K)"
+    app.change_settings(keys={}, muted=False)
+
+
+def test_left_and_right_cross_the_columns_and_a_click_rebinds_a_row(app: App) -> None:
+    keys = app.push(KeysScene(app))
+    assert isinstance(keys, KeysScene)
+    rects, _ = keys.layout(app.screen.get_size())
+    per_col = sum(1 for r in rects if r.left == rects[0].left)
+    assert per_col < len(rects), "two columns on 1280 x 800"
+    press(app, pygame.K_DOWN)  # "Solve", the second row of the left column
+    press(app, pygame.K_RIGHT)
+    assert keys.cursor == per_col + 1 and rects[keys.cursor].top == rects[1].top  # "Undo", beside it
+    press(app, pygame.K_RIGHT)  # no third column
+    assert keys.cursor == per_col + 1
+    press(app, pygame.K_LEFT)
+    assert keys.cursor == 1
+    for _ in range(per_col - 2):
+        press(app, pygame.K_DOWN)
+    assert keys.cursor == per_col - 1  # the left column's last row: nothing beside it on the right
+    press(app, pygame.K_RIGHT)
+    assert keys.cursor == len(keys.acts) - 1, "the right column's last row"
+    undo = keys.acts.index("undo")
+    click(app, rects[undo].center)
+    assert keys.cursor == undo and keys.waiting
+    press(app, pygame.K_u, unicode="u")
+    assert not keys.waiting and app.settings.key_map()["undo"] == "u"
+    app.change_settings(keys={})

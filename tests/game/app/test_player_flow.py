@@ -93,6 +93,23 @@ def test_continue_opens_the_level_and_bricks_of_the_last_session(app: App) -> No
     assert isinstance(again.top, LevelSelectScene) and again.top.cursor == pick
 
 
+def test_back_from_a_later_level_after_continue_focuses_that_level(app: App) -> None:
+    app.push(MenuScene(app))
+    app.run_frames(1)
+    press(app, pygame.K_RETURN)  # Continue on a fresh profile: level 1, which needs no brick
+    first = app.top
+    assert isinstance(first, PlayScene) and first.index == 0
+    press(app, pygame.K_SPACE, unicode=" ", frames=int(first.level.frames / 5 * 60) + 10)
+    assert first.state == PlayState.WON
+    press(app, pygame.K_RETURN)  # the next level
+    second = app.top
+    assert isinstance(second, PlayScene) and second.index == 1
+    leave_level(app)
+    select = app.top
+    assert isinstance(select, LevelSelectScene)
+    assert select.entries[select.cursor].key == second.key, "the level played last, not the one Continue opened"
+
+
 def test_closing_the_window_mid_level_keeps_the_last_bricks(app: App) -> None:
     scene = open_level(app)
     scene.click_cell((2, 1))

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pygame
+import pytest
 
 from ai import facade
 from game.core.progress import ProgressStore, default_progress_path
 from dataclasses import replace
 
+from game.app import hud
 from game.app.app import App, MenuEntry, Scene
 from game.app.compose import build_app
 from game.core.catalog import LevelEntry, pack_entries
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.play import PlayScene
-from game.app.scenes.select import LevelSelectScene
+from game.app.scenes.select import FOOTER, LevelSelectScene
 from tests.game.app.conftest import click, leave_level, move, press
 
 
@@ -159,3 +163,26 @@ def test_back_from_a_later_level_of_the_visit_focuses_that_level(app: App) -> No
     assert isinstance(nxt, PlayScene) and nxt.key == entries[1].key
     leave_level(app)  # Esc, Level select
     assert app.top is select and select.cursor == 1
+
+
+@pytest.mark.parametrize("width", [1024, 1100, 1280, 1600])
+def test_the_marks_legend_never_covers_the_footer_keys(app: App, width: int,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: dict[str, pygame.Rect] = {}
+    real = hud.blit_text
+
+    def spy(surface: pygame.Surface, text: str, *args: Any, **kwargs: Any) -> pygame.Rect:
+        drawn[text] = rect = real(surface, text, *args, **kwargs)
+        return rect
+
+    monkeypatch.setattr(hud, "blit_text", spy)
+    select = app.push(LevelSelectScene(app))
+    surface = pygame.Surface((width, 640))
+    select.draw(surface)
+    legend = next(rect for text, rect in drawn.items() if text.startswith("check: solved"))
+    shown, size = hud.fit_hints(FOOTER, width)
+    assert shown == FOOTER, "every key of the footer"
+    keys = pygame.Rect(0, 640 - hud.BOTTOM_BAR, 12 + hud.hints_width(shown, size), hud.BOTTOM_BAR)
+    title, count = drawn["Choose a level"], next(r for t, r in drawn.items() if t.endswith(" solved"))
+    assert not any(legend.colliderect(r) for r in (keys, title, count)), "the marks are explained, apart"
+    assert 0 <= legend.left and legend.right <= width
