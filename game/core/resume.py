@@ -11,7 +11,8 @@ since its last save are the most recent writes of those levels and win, every ot
 file's board, so two running games lose nothing.  A save keeps the file within :data:`MAX_LEVELS` boards
 and :data:`MAX_RESUME_BYTES` (what the loader reads) by dropping the boards played least recently
 (:func:`trim_boards`).  Bricks are stored with the level's puzzle hash: a level file that changed since
-does not get stale bricks.
+does not get stale bricks, and with whether they came with the help of an AI solution (``"assisted"``, false
+when missing), so a win with them on a later visit is marked as AI-helped too.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "resume.json"
@@ -27,7 +28,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, NamedTuple, Sequence
 
 from game.core.level import Brick
 from game.core.storage import read_user_object, set_aside_reason, user_data_dir
@@ -39,6 +40,15 @@ MAX_LEVELS = 500
 MAX_RESUME_BYTES = 8 * 1024 * 1024
 
 
+class Board(NamedTuple):
+    """The bricks left on one level, with the hash of the level they were left on."""
+
+    level_hash: str
+    bricks: tuple[Brick, ...]
+    #: the bricks came from, or were placed with the help of, an AI solution (a win with them is assisted)
+    assisted: bool = False
+
+
 def default_resume_path() -> Path:
     """``<user data dir>/resume.json``."""
     return user_data_dir() / "resume.json"
@@ -46,11 +56,11 @@ def default_resume_path() -> Path:
 
 @dataclass
 class ResumeStore:
-    """The last level and the bricks per level (key -> (level hash, bricks))."""
+    """The last level and the bricks per level (key -> :class:`Board`)."""
 
     path: Path | None
     last_key: str = ""
-    boards: dict[str, tuple[str, tuple[Brick, ...]]] = field(default_factory=dict)
+    boards: dict[str, Board] = field(default_factory=dict)
     messages: list[str] = field(default_factory=list)
     dirty: bool = False  #: changed since the last save
     #: Levels whose board this process changed since its last save (they win when merging).
@@ -95,17 +105,25 @@ class ResumeStore:
     def bricks_for(self, key: str, level_hash: str) -> tuple[Brick, ...]:
         """The bricks last left on ``key`` (empty when none, or the level changed since)."""
         entry = self.boards.get(key)
-        if entry is None or entry[0] != level_hash:
+        if entry is None or entry.level_hash != level_hash:
             return ()
-        return entry[1]
+        return entry.bricks
 
-    def remember(self, key: str, level_hash: str, bricks: Iterable[Brick], *, save: bool = True) -> None:
-        """Record that the player is on ``key`` with ``bricks`` on the board."""
+    def assisted_for(self, key: str, level_hash: str) -> bool:
+        """True when the bricks last left on ``key`` (this version of it) came with the help of an AI solution."""
+        entry = self.boards.get(key)
+        return entry is not None and entry.level_hash == level_hash and entry.assisted
+
+    def remember(self, key: str, level_hash: str, bricks: Iterable[Brick], *, save: bool = True,
+                 assisted: bool = False) -> None:
+        """Record that the player is on ``key`` with ``bricks`` on the board (``assisted``: placed with the help
+        of an AI solution; an empty board keeps nothing of it)."""
         placed = tuple(sorted((int(r), int(c)) for r, c in bricks))
-        changed = self.last_key != key or self.boards.get(key) != (level_hash, placed)
+        board = Board(level_hash, placed, assisted and bool(placed))
+        changed = self.last_key != key or self.boards.get(key) != board
         self.last_key = key
         self.boards.pop(key, None)
-        self.boards[key] = (level_hash, placed)  # most recent last
+        self.boards[key] = board  # most recent last
         while len(self.boards) > MAX_LEVELS:
             del self.boards[next(iter(self.boards))]
         if changed:
@@ -119,7 +137,7 @@ class ResumeStore:
         """The JSON document."""
         return {"last": self.last_key, "boards": {k: _board_json(entry) for k, entry in self.boards.items()}}
 
-    def merged_with(self, on_disk: Any) -> tuple[str, dict[str, tuple[str, tuple[Brick, ...]]]]:
+    def merged_with(self, on_disk: Any) -> tuple[str, dict[str, Board]]:
         """The last level and boards after merging this store's changes into ``on_disk`` (a parsed file).
 
         Boards this process changed since its last save win (they are the most recent writes);
@@ -163,12 +181,12 @@ class ResumeStore:
             self.messages.append(f"{path.name} was unusable ({result.problems[0]}){kept}")
 
 
-def _parse_document(data: dict[str, Any]) -> tuple[str, dict[str, tuple[str, tuple[Brick, ...]]], list[str]]:
+def _parse_document(data: dict[str, Any]) -> tuple[str, dict[str, Board], list[str]]:
     """The last level and the well-formed boards of a parsed resume file, and what was malformed (dropped):
     ``"last"``, ``"boards"`` (not an object) or the level key of each malformed board."""
     last = data.get("last", "")
     malformed = [] if isinstance(last, str) else ["last"]
-    boards: dict[str, tuple[str, tuple[Brick, ...]]] = {}
+    boards: dict[str, Board] = {}
     entries = data.get("boards", {})
     if isinstance(entries, dict):
         for key, entry in entries.items():
@@ -187,12 +205,12 @@ def _entries(malformed: list[str]) -> str:
     return f"{len(malformed)} entr{'y' if len(malformed) == 1 else 'ies'}"
 
 
-def trim_boards(last: str, boards: dict[str, tuple[str, tuple[Brick, ...]]], *, max_levels: int = MAX_LEVELS,
-                max_bytes: int = MAX_RESUME_BYTES) -> dict[str, tuple[str, tuple[Brick, ...]]]:
+def trim_boards(last: str, boards: dict[str, Board], *, max_levels: int = MAX_LEVELS,
+                max_bytes: int = MAX_RESUME_BYTES) -> dict[str, Board]:
     """``boards`` (oldest first) within ``max_levels`` boards and a file of at most ``max_bytes``: the boards
     played least recently go first (the most recent ones are where the player is likely to come back).
 
-    >>> boards = {k: ("h", ((1, 2),) * 3) for k in "abcd"}
+    >>> boards = {k: Board("h", ((1, 2),) * 3) for k in "abcd"}
     >>> list(trim_boards("d", boards, max_levels=3)), list(trim_boards("d", boards, max_bytes=140))
     (['b', 'c', 'd'], ['c', 'd'])
     """
@@ -206,17 +224,21 @@ def trim_boards(last: str, boards: dict[str, tuple[str, tuple[Brick, ...]]], *, 
     return {k: boards[k] for k in keys[start:]}
 
 
-def _board_json(entry: tuple[str, tuple[Brick, ...]]) -> dict[str, Any]:
-    """One board as saved."""
-    return {"hash": entry[0], "bricks": [list(b) for b in entry[1]]}
+def _board_json(entry: Board) -> dict[str, Any]:
+    """One board as saved (``"assisted"`` only when true)."""
+    data: dict[str, Any] = {"hash": entry.level_hash, "bricks": [list(b) for b in entry.bricks]}
+    if entry.assisted:
+        data["assisted"] = True
+    return data
 
 
-def _parse_board(entry: Any) -> tuple[str, tuple[Brick, ...]] | None:
-    """``{"hash": str, "bricks": [[r, c], ...]}`` or None when malformed."""
+def _parse_board(entry: Any) -> Board | None:
+    """``{"hash": str, "bricks": [[r, c], ...], "assisted": bool (optional, false when missing)}`` or None when
+    malformed."""
     if not isinstance(entry, dict) or not isinstance(entry.get("hash"), str):
         return None
-    bricks = entry.get("bricks")
-    if not isinstance(bricks, list):
+    bricks, assisted = entry.get("bricks"), entry.get("assisted", False)
+    if not isinstance(bricks, list) or not isinstance(assisted, bool):
         return None
     out: list[Brick] = []
     for b in bricks:
@@ -224,7 +246,7 @@ def _parse_board(entry: Any) -> tuple[str, tuple[Brick, ...]] | None:
                 or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 100_000 for v in b)):
             return None
         out.append((b[0], b[1]))
-    return (entry["hash"], tuple(sorted(out)))
+    return Board(entry["hash"], tuple(sorted(out)), assisted and bool(out))
 
 
 def continue_index(keys: list[str], solved: list[bool], last_key: str,

@@ -33,7 +33,8 @@ JSON = st.recursive(
 #: JSON shaped like each file, so the field validators are reached too.
 SETTINGS_LIKE = st.dictionaries(st.sampled_from([f.name for f in fields(Settings)]), JSON, max_size=10)
 RESUME_LIKE = st.fixed_dictionaries({"last": JSON, "boards": st.dictionaries(st.text(max_size=4), st.fixed_dictionaries(
-    {"hash": JSON, "bricks": JSON | st.lists(st.lists(st.integers(), max_size=3), max_size=3)}), max_size=3)})
+    {"hash": JSON, "bricks": JSON | st.lists(st.lists(st.integers(), max_size=3), max_size=3)},
+    optional={"assisted": JSON}), max_size=3)})
 ENDLESS_LIKE = st.dictionaries(st.sampled_from(["seed", "step", "solved", "streak", "best_streak", "last_score"]),
                                JSON | st.integers(-3, 10**30), max_size=6)
 HYP = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -197,6 +198,20 @@ def test_resume_malformed_entries_are_copied_aside_once_before_a_save_drops_them
     store.remember("e", "h", [(4, 4)])
     assert len(store.messages) == 1 and len(list(tmp_path.glob("resume.json.corrupt-*"))) == 1  # told once
     assert set(json.loads(path.read_text())["boards"]) == {"a", "d", "e"}
+
+
+@pytest.mark.parametrize("mark", ["yes", 1, 0, None, [], {}])
+def test_resume_entry_with_a_malformed_ai_help_mark_is_dropped_like_other_malformed_entries(
+        mark: object, tmp_path: Path) -> None:
+    path = tmp_path / "resume.json"
+    original = json.dumps({"last": "a", "boards": {"a": {"hash": "h", "bricks": [[1, 2]], "assisted": True},
+                                                   "b": {"hash": "h", "bricks": [[3, 4]], "assisted": mark}}})
+    path.write_text(original)
+    store = ResumeStore.load(path)
+    (aside,) = tmp_path.glob("resume.json.corrupt-*")
+    assert aside.read_text() == original and "b" not in store.boards
+    assert store.bricks_for("a", "h") == ((1, 2),) and store.assisted_for("a", "h")
+    assert store.messages == [f"resume.json: 1 entry unreadable, dropped; the file as it was is kept as {aside.name}"]
 
 
 def test_resume_entries_broken_during_play_are_copied_aside_before_the_save(tmp_path: Path) -> None:

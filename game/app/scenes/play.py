@@ -113,7 +113,7 @@ class PlayScene(Scene):
     def _init_visit(self) -> None:
         """What a visit starts with: no cursor, no message, no result yet."""
         self.cursor: Brick | None = None  #: the keyboard cursor (None: hidden, the mouse is in use)
-        self.assisted = False  #: an AI solution was applied on this visit (the win counts as AI-helped)
+        self.assisted = self.resume.assisted  #: an AI solution helped place the bricks (a win is AI-helped)
         self.failures: list[LemmingFailure] = []  #: after a lost run: who missed, why and when
         self.anim = 0.0
         self.hover: Brick | None = None
@@ -332,7 +332,7 @@ class PlayScene(Scene):
         """The bricks changed: back to placing, remember them, tell the extensions."""
         if self.state != PlayState.PLACING:
             self.restart()
-        self.resume.remember(self.bricks)
+        self.resume.remember(self.bricks, self.assisted)
         for extension in list(self.extensions.values()):
             extension.on_edit()
 

@@ -441,8 +441,12 @@ def test_attempts_ai_help_and_par(app: App) -> None:
     st = app.progress.status(entries[ORIGINAL_INDEX].key, entries[ORIGINAL_INDEX].level)
     assert st.solved and st.assisted and st.own_best is None and not st.par_medal
     app.pop()
+    cleared = open_level(app)  # the AI's bricks are back: the player clears them and leaves with none left
+    assert cleared.bricks == SOLUTION and cleared.assisted
+    press(app, pygame.K_BACKSPACE)
+    app.pop()
     own = open_level(app)
-    own.session.clear()
+    assert own.bricks == () and not own.assisted
     for cell in SOLUTION:
         own.click_cell(cell)
     play_to_end(app, own)

@@ -136,6 +136,30 @@ def test_resume_drops_stale_bricks_and_keeps_order(tmp_path: Path) -> None:
     assert again.bricks_for("a", "other hash") == ()
 
 
+def test_resume_keeps_the_ai_help_mark_with_the_bricks(tmp_path: Path) -> None:
+    path = tmp_path / "resume.json"
+    store = ResumeStore.load(path)
+    store.remember("ai", "h", [(2, 1)], assisted=True)
+    store.remember("own", "h", [(3, 3)])
+    store.remember("cleared", "h", [], assisted=True)  # nothing left on the board: nothing of the AI's help
+    assert json.loads(path.read_text())["boards"] == {
+        "ai": {"hash": "h", "bricks": [[2, 1]], "assisted": True},
+        "own": {"hash": "h", "bricks": [[3, 3]]}, "cleared": {"hash": "h", "bricks": []}}
+    again = ResumeStore.load(path)
+    assert again.messages == []
+    assert [again.assisted_for(k, "h") for k in ("ai", "own", "cleared", "unknown")] == [True, False, False, False]
+    assert not again.assisted_for("ai", "another version of the level")
+    again.remember("ai", "h", [(2, 1)])  # the same bricks without the mark: a change, saved
+    assert not ResumeStore.load(path).assisted_for("ai", "h")
+
+
+def test_resume_file_without_ai_help_marks_reads_as_the_players_bricks(tmp_path: Path) -> None:
+    path = tmp_path / "resume.json"
+    path.write_text('{"last": "a", "boards": {"a": {"hash": "h", "bricks": [[1, 2]]}}}')
+    store = ResumeStore.load(path)
+    assert store.messages == [] and store.bricks_for("a", "h") == ((1, 2),) and not store.assisted_for("a", "h")
+
+
 @given(st.lists(st.booleans(), max_size=8), st.integers(0, 9))
 def test_continue_index_prefers_unsolved(solved: list[bool], last: int) -> None:
     keys = [f"k{i}" for i in range(len(solved))]
