@@ -34,8 +34,14 @@ JSON = st.recursive(
 SETTINGS_LIKE = st.dictionaries(st.sampled_from([f.name for f in fields(Settings)]), JSON, max_size=10)
 RESUME_LIKE = st.fixed_dictionaries({"last": JSON, "boards": st.dictionaries(st.text(max_size=4), st.fixed_dictionaries(
     {"hash": JSON, "bricks": JSON | st.lists(st.lists(st.integers(), max_size=3), max_size=3)}), max_size=3)})
+KEPT_LEVEL_LIKE = st.fixed_dictionaries({"seed": JSON | st.integers(-3, 9), "step": JSON | st.integers(-3, 9),
+                                         "score": JSON, "text": JSON | st.just("# title: t\n9\n1\n> .T\nXXXX\n")
+                                         | st.text(alphabet="XT<>.# :\n0123456789")})
 ENDLESS_LIKE = st.dictionaries(st.sampled_from(["seed", "step", "solved", "streak", "best_streak", "last_score"]),
-                               JSON | st.integers(-3, 10**30), max_size=6)
+                               JSON | st.integers(-3, 10**30), max_size=6) | st.builds(
+    lambda d, level: {**d, "level": level},
+    st.fixed_dictionaries({k: st.integers(0, 9) for k in ("seed", "step", "solved", "streak", "best_streak")}),
+    KEPT_LEVEL_LIKE)
 HYP = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
