@@ -11,10 +11,10 @@ and an unusable one is set aside as ``endless.json.corrupt-<time>`` (the game sa
 starting fresh.  :func:`save_record` merges under a lock (:func:`game.core.writing.locked_update`)
 with what another running game saved meanwhile: the best streak is the larger of the two, the
 rest comes from the newer record (the one being saved), so the best streak never goes down.
-Nothing the file held is lost to a save: a file that is not JSON is moved aside, and one that holds
-something else than an Endless record, or a record changed outside this game since it last read or
-wrote the file (``base``), is first copied aside as ``endless.json.corrupt-<time>``; the save says so
-in ``notes`` (the game toasts them).
+Nothing the file held is lost to a save: a file that is not JSON or holds no JSON object (``null``
+included) is moved aside, and one that holds an object that is not an Endless record, or a record
+changed outside this game since it last read or wrote the file (``base``), is first copied aside as
+``endless.json.corrupt-<time>``; the save says so in ``notes`` (the game toasts them).
 
 >>> r = EndlessRecord(seed=7)
 >>> r = r.won(score=5.2).won(score=6.0).gave_up()
@@ -185,8 +185,8 @@ def save_record(record: EndlessRecord, path: Path | None = None, *, base: Endles
 
     ``base`` is the record this game last read from or wrote to the file (``None``: it does not know):
     a record on disk that differs from it and from what is saved was changed outside the game, and is
-    copied aside first, as is a file holding something else than a record (an unreadable one is moved
-    aside).  Each copy is one line in ``notes``.  I/O errors raise :class:`OSError` (a copy that cannot be
+    copied aside first, as is an object that is not a record (a file that is not JSON or holds no object,
+    ``null`` included, is moved aside).  Each copy is one line in ``notes``.  I/O errors raise :class:`OSError` (a copy that cannot be
     made stops the save: the file stays as it was).
 
     >>> import tempfile
