@@ -2,16 +2,19 @@
 
 :class:`EndlessRecord` holds the ladder's seed and the next step to play, the levels
 solved, the current streak (levels solved in a row without giving one up) and the best
-streak ever.  :func:`load_record` never fails and never blocks (regular files only, at most
+streak ever, and the level generated for that step (:class:`KeptLevel`, in the level file's text
+form), so that coming back to Endless plays it again at once instead of generating it again.  A kept
+level that is damaged, too large or made for another seed or step is dropped without a word (the
+level is generated again); a file of the older form, without a level, loads as it always did.  :func:`load_record` never fails and never blocks (regular files only, at most
 :data:`MAX_RECORD_BYTES`, :func:`game.core.storage.read_user_json`): a missing file is a fresh start
 and an unusable one is set aside as ``endless.json.corrupt-<time>`` (the game says so) before
 starting fresh.  :func:`save_record` merges under a lock (:func:`game.core.writing.locked_update`)
 with what another running game saved meanwhile: the best streak is the larger of the two, the
 rest comes from the newer record (the one being saved), so the best streak never goes down.
-Nothing the file held is lost to a save: a file that is not JSON is moved aside, and one that holds
-something else than an Endless record, or a record changed outside this game since it last read or
-wrote the file (``base``), is first copied aside as ``endless.json.corrupt-<time>``; the save says so
-in ``notes`` (the game toasts them).
+Nothing the file held is lost to a save: a file that is not JSON or holds no JSON object (``null``
+included) is moved aside, and one that holds an object that is not an Endless record, or a record
+changed outside this game since it last read or wrote the file (``base``), is first copied aside as
+``endless.json.corrupt-<time>``; the save says so in ``notes`` (the game toasts them).
 
 >>> r = EndlessRecord(seed=7)
 >>> r = r.won(score=5.2).won(score=6.0).gave_up()
@@ -21,22 +24,66 @@ in ``notes`` (the game toasts them).
 
 from __future__ import annotations
 
+import json
 import random
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from game.core.errors import GameError
+from game.core.level import Level
 from game.core.storage import read_user_object, set_aside_reason, user_data_dir
 from game.core.writing import copy_aside, locked_update
 
 FILE_NAME = "endless.json"
-#: Largest Endless file read, in bytes (a real one is about 150 bytes).
+#: Largest Endless file read, in bytes (a real one is about 150 bytes, and 500 with its kept level).
 MAX_RECORD_BYTES = 64 * 1024
+#: Largest kept level, in bytes of its JSON string (a generated level's text is a few hundred bytes).
+MAX_KEPT_LEVEL_BYTES = 16 * 1024
 
 
 def default_record_path() -> Path:
     """``endless.json`` in the user's data folder."""
     return user_data_dir() / FILE_NAME
+
+
+def _natural(value: Any) -> bool:
+    """``value`` is a non-negative JSON integer (not a boolean)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+@dataclass(frozen=True)
+class KeptLevel:
+    """The level generated for step ``step`` of the ladder of ``seed``, and its measured score."""
+
+    seed: int
+    step: int
+    level: Level
+    score: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object saved: the level in its file's text form."""
+        return {"seed": self.seed, "step": self.step, "score": self.score, "text": self.level.to_text()}
+
+    def fits(self) -> bool:
+        """Small enough to be kept (:data:`MAX_KEPT_LEVEL_BYTES`)."""
+        return len(json.dumps(self.level.to_text())) <= MAX_KEPT_LEVEL_BYTES
+
+    @classmethod
+    def from_json(cls, data: Any) -> KeptLevel | None:
+        """Parse a saved level; ``None`` when it is not a usable one (never raises)."""
+        if not isinstance(data, dict) or not _natural(data.get("seed")) or not _natural(data.get("step")):
+            return None
+        score, text = data.get("score"), data.get("text")
+        if score is not None and (not isinstance(score, (int, float)) or isinstance(score, bool)):
+            return None
+        if not isinstance(text, str) or data["step"] < 1 or len(json.dumps(text)) > MAX_KEPT_LEVEL_BYTES:
+            return None
+        try:
+            level = Level.from_text(text, "endless.json")
+        except (GameError, ValueError, RecursionError):
+            return None
+        return cls(data["seed"], data["step"], level, float(score) if score is not None else None)
 
 
 @dataclass(frozen=True)
@@ -49,25 +96,41 @@ class EndlessRecord:
     streak: int = 0
     best_streak: int = 0
     last_score: float | None = None  #: the measured score of the last level solved
+    level: KeptLevel | None = None  #: the level generated for the current step, when kept
 
     def won(self, score: float | None = None) -> EndlessRecord:
-        """The record after solving the current step."""
+        """The record after solving the current step (its kept level goes with it)."""
         streak = self.streak + 1
         return replace(self, step=self.step + 1, solved=self.solved + 1, streak=streak,
                        best_streak=max(self.best_streak, streak),
-                       last_score=score if score is not None else self.last_score)
+                       last_score=score if score is not None else self.last_score, level=None)
 
     def gave_up(self) -> EndlessRecord:
-        """The record after leaving a level unsolved: the streak ends (the step stays)."""
+        """The record after leaving a level unsolved: the streak ends (the step and its level stay)."""
         return replace(self, streak=0)
 
+    def keeping(self, level: Level, score: float | None = None) -> EndlessRecord:
+        """The record keeping ``level`` as the current step's (one too large is not kept)."""
+        kept = KeptLevel(self.seed, self.step, level, score)
+        return replace(self, level=kept if kept.fits() else None)
+
+    def kept_level(self) -> KeptLevel | None:
+        """The kept level when it was made for this record's seed and step, else ``None``."""
+        kept = self.level
+        return kept if kept is not None and (kept.seed, kept.step) == (self.seed, self.step) else None
+
     def to_json(self) -> dict[str, Any]:
-        """The JSON object saved."""
-        return asdict(self)
+        """The JSON object saved (no ``level`` key when none is kept)."""
+        data: dict[str, Any] = {"seed": self.seed, "step": self.step, "solved": self.solved, "streak": self.streak,
+                                "best_streak": self.best_streak, "last_score": self.last_score}
+        if self.level is not None:
+            data["level"] = self.level.to_json()
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> EndlessRecord:
-        """Parse a saved object; raise ``ValueError`` when it is not one."""
+        """Parse a saved object; raise ``ValueError`` when it is not one (a kept level that is not usable is
+        dropped: :meth:`KeptLevel.from_json`)."""
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
         ints: dict[str, int] = {}
@@ -82,7 +145,8 @@ class EndlessRecord:
         if score is not None and (not isinstance(score, (int, float)) or isinstance(score, bool)):
             raise ValueError("last_score must be a number")
         return cls(ints["seed"], ints["step"], ints["solved"], ints["streak"],
-                   max(ints["best_streak"], ints["streak"]), float(score) if score is not None else None)
+                   max(ints["best_streak"], ints["streak"]), float(score) if score is not None else None,
+                   KeptLevel.from_json(data.get("level")))
 
 
 def fresh_record() -> EndlessRecord:
@@ -108,7 +172,7 @@ def merge_records(newer: EndlessRecord, on_disk: EndlessRecord | None) -> Endles
     """``newer`` with the larger best streak of it and ``on_disk``.
 
     >>> merge_records(EndlessRecord(1, step=4, best_streak=2), EndlessRecord(1, step=9, best_streak=5))
-    EndlessRecord(seed=1, step=4, solved=0, streak=0, best_streak=5, last_score=None)
+    EndlessRecord(seed=1, step=4, solved=0, streak=0, best_streak=5, last_score=None, level=None)
     """
     if on_disk is None:
         return newer
@@ -121,8 +185,8 @@ def save_record(record: EndlessRecord, path: Path | None = None, *, base: Endles
 
     ``base`` is the record this game last read from or wrote to the file (``None``: it does not know):
     a record on disk that differs from it and from what is saved was changed outside the game, and is
-    copied aside first, as is a file holding something else than a record (an unreadable one is moved
-    aside).  Each copy is one line in ``notes``.  I/O errors raise :class:`OSError` (a copy that cannot be
+    copied aside first, as is an object that is not a record (a file that is not JSON or holds no object,
+    ``null`` included, is moved aside).  Each copy is one line in ``notes``.  I/O errors raise :class:`OSError` (a copy that cannot be
     made stops the save: the file stays as it was).
 
     >>> import tempfile

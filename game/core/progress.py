@@ -42,7 +42,7 @@ from game.core.progress_records import (
 )
 from game.core.progress_trim import ProgressTooLarge, Trimmed, trim_records
 from game.core.simulation import simulate
-from game.core.storage import read_user_json, user_data_dir, user_levels_dir
+from game.core.storage import read_user_object, user_data_dir, user_levels_dir
 from game.core.writing import keep_copy, locked_update, write_target
 
 #: File format version written in the JSON.
@@ -139,7 +139,7 @@ class ProgressStore:
         p = Path(path)
         store = cls(p)
         store.read_only = read_only
-        data, problem = read_user_json(p, MAX_PROGRESS_BYTES)
+        data, problem = read_user_object(p, MAX_PROGRESS_BYTES)
         bad: list[str] = []
         if problem is None and data is not None:
             try:

@@ -208,8 +208,25 @@ def read_user_object(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> tu
         return None, str(exc)
     data, problem = parse_json_bytes(raw)
     if problem is None and not isinstance(data, dict):
-        problem = f"not a JSON object ({type(data).__name__})"
+        problem = f"not a JSON object ({json_kind(data)})"
     return (None, problem) if problem is not None else (data, None)
+
+
+def json_kind(data: Any) -> str:
+    """What a parsed JSON value is, in JSON's words.
+
+    >>> [json_kind(v) for v in (None, True, 3, 2.5, "a", [1], {})]
+    ['null', 'true or false', 'a number', 'a number', 'a string', 'an array', 'an object']
+    """
+    if data is None:
+        return "null"
+    if isinstance(data, bool):
+        return "true or false"
+    if isinstance(data, (int, float)):
+        return "a number"
+    if isinstance(data, str):
+        return "a string"
+    return "an array" if isinstance(data, list) else "an object"
 
 
 def load_json_file(path: Path | str, *, what: str = "file", max_bytes: int = DEFAULT_MAX_BYTES,

@@ -6,9 +6,10 @@ A symbolic link is written through (its target is replaced, the link stays), the
 is kept, a path that is not a regular file (a folder, a FIFO, a device) is refused, and
 temporary files left by killed writers are cleaned up.
 
-Merging (:func:`locked_update`): read-modify-write of a JSON file under an exclusive
+Merging (:func:`locked_update`): read-modify-write of a file holding a JSON object under an exclusive
 ``fcntl.flock`` on a lock file next to it, so two processes that update the same file at
-the same time lose nothing.  Reading is :mod:`game.core.storage`'s.
+the same time lose nothing.  Reading is :mod:`game.core.storage`'s, as the stores' loaders read: a file
+holding anything else than an object (``null`` too) is not taken for a missing one, it is moved aside.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "settings.json"
@@ -34,7 +35,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterator
 
 from game.core.storage import (
-    DEFAULT_MAX_BYTES, UserFileError, aside_path, describe_os_error, read_user_json, regular_target, set_aside,
+    DEFAULT_MAX_BYTES, UserFileError, aside_path, describe_os_error, read_user_object, regular_target, set_aside,
 )
 
 #: A temporary file of an atomic write older than this (seconds) is stale even if its writer lives.
@@ -265,17 +266,25 @@ def locked_update(
     max_bytes: int = DEFAULT_MAX_BYTES,
     indent: int | None = 1,
 ) -> UpdateResult:
-    """Read-modify-write a JSON file under an exclusive lock: ``update(current) -> new``.
+    """Read-modify-write a file holding a JSON object under an exclusive lock: ``update(current) -> new``.
 
-    ``current`` is the parsed file as it is now on disk (``None`` when missing or unusable;
-    an unusable file is first moved aside with :func:`set_aside`), so changes made by other
-    processes since this one last read the file are merged, not overwritten.  The new data is
-    written with :func:`atomic_write_text`.  I/O errors raise :class:`OSError`.
+    ``current`` is the object in the file as it is now on disk, so changes made by other
+    processes since this one last read the file are merged, not overwritten; it is ``None`` only when
+    there is no usable object: no file, or an unusable one (not JSON, too large, or JSON that is not an
+    object, ``null`` included), which is first moved aside with :func:`set_aside` and named in the
+    result.  The new data is written with :func:`atomic_write_text`.  I/O errors raise :class:`OSError`.
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "store.json"
+    >>> _ = path.write_text("null")
+    >>> result = locked_update(path, lambda old: {"was": old})
+    >>> result.data, result.problems, result.set_aside_as.name.startswith("store.json.corrupt-")
+    ({'was': None}, ['not a JSON object (null)'], True)
     """
     p = Path(path)
     result = UpdateResult(None)
     with file_lock(p):
-        current, problem = read_user_json(p, max_bytes)
+        current, problem = read_user_object(p, max_bytes)
         if problem is not None:
             result.problems.append(problem)
             result.set_aside_as = set_aside(p)

@@ -22,6 +22,9 @@ from hypothesis import strategies as st
 
 from game.core import endless_record, resume, settings as settings_mod
 from game.core.endless_record import EndlessRecord, load_record, save_record
+from game.core.level import Level
+from game.core.progress import ProgressStore
+from game.core.puzzles.mines_records import MinesRecords
 from game.core.resume import ResumeStore
 from game.core.settings import Settings, SettingsStore
 
@@ -35,8 +38,15 @@ SETTINGS_LIKE = st.dictionaries(st.sampled_from([f.name for f in fields(Settings
 RESUME_LIKE = st.fixed_dictionaries({"last": JSON, "boards": st.dictionaries(st.text(max_size=4), st.fixed_dictionaries(
     {"hash": JSON, "bricks": JSON | st.lists(st.lists(st.integers(), max_size=3), max_size=3)},
     optional={"assisted": JSON}), max_size=3)})
+KEPT_LEVEL_LIKE = st.fixed_dictionaries({"seed": JSON | st.integers(-3, 9), "step": JSON | st.integers(-3, 9),
+                                         "score": JSON, "text": JSON | st.just("# title: t\n9\n1\n> .T\nXXXX\n")
+                                         | st.text(alphabet="XT<>.# :\n0123456789")})
 ENDLESS_LIKE = st.dictionaries(st.sampled_from(["seed", "step", "solved", "streak", "best_streak", "last_score"]),
-                               JSON | st.integers(-3, 10**30), max_size=6)
+                               JSON | st.integers(-3, 10**30), max_size=6) | st.builds(
+    lambda d, level: {**d, "level": level},
+    st.fixed_dictionaries({k: st.integers(0, 9) for k in ("seed", "step", "solved", "streak", "best_streak")}),
+    KEPT_LEVEL_LIKE)
+LEVEL = Level.from_rows(["> ..T", "XX.XX"], frames=9, budget=1)
 HYP = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
@@ -270,7 +280,7 @@ def test_endless_edited_outside_the_game_is_copied_aside_before_a_save(tmp_path:
     assert again == [] and len(list(tmp_path.glob("endless.json.corrupt-*"))) == 1
 
 
-@pytest.mark.parametrize("content", [b'{"levels": {"a.txt": {"solved": true}}}', b"[1, 2]", b'{"seed": -1}'])
+@pytest.mark.parametrize("content", [b'{"levels": {"a.txt": {"solved": true}}}', b'{"seed": -1}'])
 def test_endless_foreign_content_is_copied_aside_before_a_save(content: bytes, tmp_path: Path) -> None:
     path = tmp_path / "endless.json"
     path.write_bytes(content)
@@ -336,6 +346,49 @@ def test_a_file_holding_null_is_set_aside_not_taken_for_missing(tmp_path: Path) 
     assert len(ResumeStore.load(tmp_path / "resume.json").messages) == 1
     assert load_record(tmp_path / "endless.json")[1]
     assert len(list(tmp_path.glob("*.corrupt-*"))) == 3
+
+
+def _save_over(name: str, path: Path, content: bytes) -> list[str]:
+    """Load the store ``name`` from a good file, put ``content`` in its place, save; what the player is told."""
+    if name == "endless.json":
+        mine = save_record(EndlessRecord(seed=4, step=2), path)
+        path.write_bytes(content)
+        notes: list[str] = []
+        save_record(mine.won(), path, base=mine, notes=notes)
+        return notes
+    store: ResumeStore | SettingsStore | ProgressStore | MinesRecords
+    if name == "resume.json":
+        store = ResumeStore.load(path)
+        store.remember("a.txt", "h", [(1, 2)])
+        path.write_bytes(content)
+        store.remember("b.txt", "h", [(2, 2)])
+    elif name == "settings.json":
+        store = SettingsStore.load(path)
+        store.update(speed=4)
+        path.write_bytes(content)
+        store.update(muted=True)
+    elif name == "progress.json":
+        store = ProgressStore.load(path)
+        path.write_bytes(content)
+        store.record_win("a.txt", LEVEL, [(1, 2)])
+    else:
+        store = MinesRecords.load(path)
+        path.write_bytes(content)
+        store.record(9, 9, 10, won=True, seconds=12.0)
+    return store.messages
+
+
+@pytest.mark.parametrize("content", [b"null", b"null\n", b"[1, 2]", b"3", b'"text"', b"true"])
+@pytest.mark.parametrize("name", [*CHECKS, "progress.json", "mines.json"])
+def test_a_store_holding_no_object_at_save_is_kept_aside_and_the_player_told(name: str, content: bytes,
+                                                                               tmp_path: Path) -> None:
+    """``null`` is foreign content like any other, not a missing file: kept aside before the save replaces it."""
+    path = tmp_path / name
+    told = _save_over(name, path, content)
+    (aside,) = tmp_path.glob(f"{name}.corrupt-*")
+    assert aside.read_bytes() == content  # what the file held, byte for byte
+    assert len(told) == 1 and aside.name in told[0] and "not a JSON object" in told[0]
+    assert isinstance(json.loads(path.read_text()), dict)  # the save went through
 
 
 def test_settings_with_bad_fields_keep_the_good_ones_and_a_copy(tmp_path: Path) -> None:

@@ -6,8 +6,10 @@ generation and its exact solvers run in a child process (cancelled by killing it
 in a thread of the game.  Each job makes the level of one step with
 :func:`ai.facade.rated_level` (rated by :func:`ai.facade.rate_level`, nearest the step's
 target score, not easier than the level before); up to :data:`LOOKAHEAD` levels are made
-ahead.  Where the player is (step, solved, streak, best streak) is kept in
-``endless.json`` (:mod:`game.core.endless_record`), so a relaunch continues the ladder.
+ahead.  Where the player is (step, solved, streak, best streak) and the level made for that step are
+kept in ``endless.json`` (:mod:`game.core.endless_record`), so a relaunch, or coming back from the menu,
+continues the ladder on the same level at once (the level is made again only when the kept one is missing,
+damaged or made for another step).
 
 Winning (then Enter or Esc) moves on to the next step; leaving a level unsolved ("Back to Endless",
 which asks first) ends the streak and comes back here, where Enter retries it and Esc returns to the
@@ -129,6 +131,9 @@ class EndlessScene(Scene):
         self.auto_next = True  #: push the next level as soon as it is ready
         self.speed_index: int | None = None  #: the speed of the last level played (None: the saved default)
         self.renderer = LevelRenderer()
+        kept = self.record.kept_level()
+        if kept is not None:  # the level of this step, made on an earlier visit: no need to make it again
+            self.current = EndlessLevel(kept.step, kept.level, difficulty(kept.step), 0.0, kept.score)
 
     # ---------------------------------------------------------------- state
     @property
@@ -261,6 +266,8 @@ class EndlessScene(Scene):
             if self.ready and self.ready[0].step == self.record.step:
                 self.current = self.ready.pop(0)
                 self.waited = 0.0
+                self.record = self.record.keeping(self.current.level, self.current.score)
+                self._save()  # a later visit plays this level again without making it
         if self.current is not None and self.auto_next:
             self.auto_next = False
             self.start_level()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ai.facade import SolveContext
-from game.core.endless_record import EndlessRecord, load_record, save_record
+from game.core.endless_record import EndlessRecord, KeptLevel, load_record, save_record
 from game.core.level import Level
 from game.app.app import App
 from game.app.scenes.endless import EndlessLevel, EndlessScene, difficulty, make_endless_level
@@ -30,6 +31,23 @@ def gap_maker(step: int, seed: int, previous: float | None, ctx: SolveContext) -
     level = Level.from_rows(["> ..T", "XX.XX"], frames=9, budget=1).with_meta("title", f"Endless {step} \u00b7 Gap")
     level = level.with_meta("maker-pid", str(os.getpid()))
     return EndlessLevel(step, level, difficulty(step), 0.0, 4.0 + step)
+
+
+@dataclass(frozen=True)
+class CountingMaker:
+    """The gap maker, writing one line per level made (in the worker's child process) to ``log``."""
+
+    log: Path
+
+    def __call__(self, step: int, seed: int, previous: float | None, ctx: SolveContext) -> EndlessLevel:
+        with self.log.open("a", encoding="utf-8") as handle:
+            handle.write(f"{step}\n")
+        return gap_maker(step, seed, previous, ctx)
+
+    def made(self, step: int) -> int:
+        """How many times the level of ``step`` was made."""
+        lines = self.log.read_text(encoding="utf-8").split() if self.log.exists() else []
+        return lines.count(str(step))
 
 
 def wait_for_play(app: App, timeout: float = 20.0) -> PlayScene:
@@ -53,6 +71,19 @@ def win(app: App, play: PlayScene) -> None:
     play.apply_bricks([(1, 2)])
     press(app, pygame.K_SPACE, unicode=" ", frames=120)
     assert play.state == PlayState.WON
+
+
+def quit_to_menu(app: App) -> None:
+    """Leave the level being played by the pause menu's "Quit to menu" (it asks first)."""
+    press(app, pygame.K_ESCAPE)
+    pause = app.top
+    assert isinstance(pause, PauseScene)
+    for _ in range(pause.choices.index(PauseChoice.QUIT)):
+        press(app, pygame.K_DOWN)
+    press(app, pygame.K_RETURN)
+    assert pause.asking == PauseChoice.QUIT
+    press(app, pygame.K_RETURN)
+    assert isinstance(app.top, MenuScene)
 
 
 def test_the_title_card_names_an_endless_level_as_endless(app: App, tmp_path: Path) -> None:
@@ -167,15 +198,7 @@ def test_streak_shows_speed_carries_and_quitting_to_the_menu_keeps_the_streak(ap
     play = wait_for_play(app)
     assert play.note() == "streak 1" and play.speed == 2  # the streak in the top bar; the speed kept
     play.draw(pygame.Surface((800, 500)))  # the note fits the narrow top bar
-    press(app, pygame.K_ESCAPE)
-    pause = app.top
-    assert isinstance(pause, PauseScene)
-    for _ in range(pause.choices.index(PauseChoice.QUIT)):
-        press(app, pygame.K_DOWN)
-    press(app, pygame.K_RETURN)
-    assert pause.asking == PauseChoice.QUIT
-    press(app, pygame.K_RETURN)
-    assert isinstance(app.top, MenuScene)
+    quit_to_menu(app)
     # quitting to the menu puts the level aside, as closing the window does: the streak is kept
     assert load_record(record)[0].streak == 1
     again = app.push(EndlessScene(app, make_level=gap_maker, record_path=record))
@@ -216,3 +239,40 @@ def test_a_record_edited_during_play_is_kept_aside_and_the_player_told(app: App,
     assert aside.read_text() == edited
     assert json.loads(record.read_text())["best_streak"] == 12 and endless.record.step == 2
     assert any(f"kept as {aside.name}" in str(text) for text, _ in app.toasts)
+
+
+def test_coming_back_from_the_menu_plays_the_same_level_without_making_it_again(app: App, tmp_path: Path) -> None:
+    record = tmp_path / "endless.json"
+    maker = CountingMaker(tmp_path / "made.log")
+    app.push(MenuScene(app))
+    app.push(EndlessScene(app, seed=5, make_level=maker, record_path=record))
+    win(app, wait_for_play(app))
+    press(app, pygame.K_RETURN)
+    play = wait_for_play(app)  # step 2
+    quit_to_menu(app)
+    for visit in range(2):
+        app.push(EndlessScene(app, make_level=maker, record_path=record))
+        app.run_frames(1)
+        again = app.top
+        assert isinstance(again, PlayScene), f"visit {visit}: not shown at once"  # no "generating" card
+        assert again.level == play.level and again.title == "Endless 2 \u00b7 Gap"  # the same level, same maker
+        quit_to_menu(app)
+    assert (maker.made(1), maker.made(2)) == (1, 1)
+    assert load_record(record)[0].step == 2
+
+
+@pytest.mark.parametrize("kept", [{"seed": 5, "step": 2, "score": 1.0, "text": "9\n1\n> ?T\nXXXX\n"},
+                                  KeptLevel(5, 7, Level.from_rows(["> T", "XXX"], 4, 0)).to_json()])
+def test_a_damaged_or_stale_kept_level_is_made_again_without_a_word(app: App, tmp_path: Path,
+                                                                     kept: dict[str, Any]) -> None:
+    record = tmp_path / "endless.json"
+    record.write_text(json.dumps({"seed": 5, "step": 2, "solved": 1, "streak": 1, "best_streak": 1,
+                                  "last_score": 5.0, "level": kept}))
+    maker = CountingMaker(tmp_path / "made.log")
+    app.push(MenuScene(app))
+    app.push(EndlessScene(app, make_level=maker, record_path=record))
+    play = wait_for_play(app)
+    assert play.title == "Endless 2 \u00b7 Gap" and maker.made(2) == 1
+    assert app.toasts == [] and not list(tmp_path.glob("*.corrupt-*"))
+    saved = load_record(record)[0].kept_level()
+    assert saved is not None and saved.level == play.level  # kept in its place for the next visit

@@ -65,7 +65,7 @@ def test_changed_since_solved() -> None:
     assert not st.changed and st.best_bricks == 2
 
 
-@pytest.mark.parametrize("content", ["{not json", "[1, 2]", '{"levels": {"a.txt": {"replays": [{"x": 1}]}}}',
+@pytest.mark.parametrize("content", ["{not json", "[1, 2]", "null", '{"levels": {"a.txt": {"replays": [{"x": 1}]}}}',
                                      '{"levels": 5}', "\x00\x01"])
 def test_corrupt_file_reported_once_and_replaced(content: str) -> None:
     path = default_progress_path()
