@@ -18,6 +18,7 @@ import game.app.puzzles.pegs as pegs_module  # noqa: E402
 from game.core.puzzles.pegs import Jump, Refusal  # noqa: E402
 from game.core.puzzles.pegs_boards import parse_board  # noqa: E402
 from game.core.puzzles.pegs_openings import CLASS_EXPLANATION, CLASS_SHORT, FRENCH_GOAL, FRENCH_HOLE  # noqa: E402
+from game.app import hud  # noqa: E402
 from game.app.display import FixedClock  # noqa: E402
 from game.app.compose import build_app  # noqa: E402
 from game.app.jobs import Execution  # noqa: E402
@@ -134,6 +135,32 @@ def test_keyboard_jump(scene: PegsScene) -> None:
     for key in (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN, pygame.K_UP, pygame.K_UP, pygame.K_RETURN):
         _key(scene, key)
     assert scene.history == [Jump((5, 3), (4, 3), (3, 3))]
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (800, 500)])
+@pytest.mark.parametrize("board", ["english", "french-centre"])
+def test_the_footer_names_the_keyboards_way_to_jump_and_it_fits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 size: tuple[int, int], board: str) -> None:
+    """Arrows and Enter play the game from the keyboard: the footer says so beside "drag", on both sizes,
+    with every other key still shown (N too, on a start that cannot be won)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    drawn: list[list[tuple[str, str]]] = []
+    monkeypatch.setattr(hud, "hint_bar", lambda surface, hints, **kw: drawn.append(list(hints)))
+    app = build_app(size=size, clock=FixedClock(), sound=False)
+    pegs = PegsScene(app, board)
+    app.push(pegs)
+    app.run_frames(1)
+    shown, _ = hud.fit_hints(drawn[-1], size[0])
+    assert shown == drawn[-1]  # nothing dropped
+    keys = [key for key, _ in shown]
+    assert keys[:2] == ["drag", "Arrows+Enter"] and dict(shown)["Arrows+Enter"] == "jump"
+    assert ("N" in keys) == pegs.explain and {"Z", "H", "S", "Tab", "R", "Esc"} <= set(keys)
+    before = pegs.pegs_left
+    for key in (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN, pygame.K_UP, pygame.K_UP, pygame.K_RETURN):
+        _key(pegs, key)
+    assert pegs.pegs_left == before - 1  # what the footer says: a jump from the keyboard
+    app.jobs.shutdown()
 
 
 def test_tab_switches_to_the_french_boards_and_back(scene: PegsScene) -> None:
