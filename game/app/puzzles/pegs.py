@@ -201,7 +201,8 @@ class PegsScene(Scene):
         line = self.memory.line_from(self.position)
         if lost is not None:
             why, ago = lost
-            self.message = lost_message(self.board, self.position, self.goal, why, ago)
+            back = self.memory.finish_back(self.position, self.history)
+            self.message = lost_message(self.board, self.position, self.goal, why, ago, back)
         elif line and what == PegsAsk.HINT:
             self.hint_jump = line[0]
             (r1, c1), (r2, c2) = line[0].start, line[0].end
