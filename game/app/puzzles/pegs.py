@@ -21,7 +21,7 @@ from game.core.puzzles.pegs import Board, Cell, Jump, Refusal
 from game.core.puzzles.pegs_openings import CLASS_SHORT, OPENINGS, Opening
 from game.app import hud
 from game.app.app import App, HelpPage, Scene
-from game.app.puzzles.pegs_help import PEGS_HELP
+from game.app.puzzles.pegs_help import PEGS_HELP, pegs_footer
 from game.app.input import Act, Action, mouse_held
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
 from game.app.puzzles.pegs_memory import PegsMemory
@@ -201,7 +201,8 @@ class PegsScene(Scene):
         line = self.memory.line_from(self.position)
         if lost is not None:
             why, ago = lost
-            self.message = lost_message(self.board, self.position, self.goal, why, ago)
+            back = self.memory.finish_back(self.position, self.history)
+            self.message = lost_message(self.board, self.position, self.goal, why, ago, back)
         elif line and what == PegsAsk.HINT:
             self.hint_jump = line[0]
             (r1, c1), (r2, c2) = line[0].start, line[0].end
@@ -387,9 +388,7 @@ class PegsScene(Scene):
         if self.selected is not None and self.dragging and self.drag_pos is not None:
             draw_peg(surface, self.drag_pos, radius + 6, True)
         busy = f"  ({job.elapsed:.1f} s, Esc stops)" if job is not None else ""
-        hud.hint_bar(surface, [("drag", "jump"), ("Z", "undo"), ("H", "hint" + busy), ("S", "solve"),
-                               ("Tab", "board"), *([("N", "winnable")] if self.explain else []), ("R", "restart"),
-                               ("Esc", "back")])
+        hud.hint_bar(surface, pegs_footer(busy=busy, winnable=self.explain))
 
 
 __all__ = ["PROOF_WORDS", "BoardLayout", "PegsAsk", "PegsScene"]

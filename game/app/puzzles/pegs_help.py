@@ -30,4 +30,18 @@ PEGS_HELP = HelpPage("Peg solitaire keys", (
     ANYWHERE_KEYS,
 ))
 
-__all__ = ["PEGS_HELP"]
+
+
+def pegs_footer(*, busy: str = "", winnable: bool = False) -> list[tuple[str, str]]:
+    """The screen's footer keys, the most useful first (a narrow window drops them from the end): the two
+    ways to jump (the mouse's and the keyboard's), undo, the assistant, the boards. ``busy``: how long the
+    AI has been thinking (after "hint"); ``winnable``: N opens a winnable start (on a lost one).
+
+    >>> [key for key, _ in pegs_footer()][:3]
+    ['drag', 'Arrows+Enter', 'Z']
+    """
+    return [("drag", "jump"), ("Arrows+Enter", "jump"), ("Z", "undo"), ("H", "hint" + busy), ("S", "solve"),
+            ("Tab", "board"), *([("N", "winnable")] if winnable else []), ("R", "restart"), ("Esc", "back")]
+
+
+__all__ = ["PEGS_HELP", "pegs_footer"]

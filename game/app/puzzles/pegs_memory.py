@@ -82,5 +82,15 @@ class PegsMemory:
                 position = self.board.undo(position, history[len(history) - 1 - ago])
         return None
 
+    def finish_back(self, position: int, history: Sequence[Jump]) -> int | None:
+        """The fewest jumps to take back from ``position`` (reached by ``history``, oldest first) to a
+        position a solution is known from, or ``None`` when none of them is known to finish."""
+        for back in range(len(history) + 1):
+            if position in self.next_jump or self.board.is_goal(position, self.goal):
+                return back
+            if back < len(history):
+                position = self.board.undo(position, history[len(history) - 1 - back])
+        return None
+
 
 __all__ = ["PegsMemory"]

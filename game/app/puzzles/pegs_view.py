@@ -150,20 +150,29 @@ def _count_row(surface: pygame.Surface, at: tuple[int, int], right: int, label: 
     return y + size
 
 
-def lost_message(board: Board, position: int, goal: int | None, why: str, ago: int = 0) -> str:
+def lost_message(board: Board, position: int, goal: int | None, why: str, ago: int = 0,
+                 back: int | None = None) -> str:
     """The AI's proof that ``position`` is lost (``why``), in a player's words: the three-colour rule's, when
     it rules the goal out (the panel beside the board explains it); ``ago``: the proof was found that many
-    jumps back (every position after a lost one is lost).
+    jumps back (every position after a lost one is lost); ``back``: that many jumps taken back reach a
+    position known to finish (said instead of ``ago``: it is what the player can do).
 
     >>> from game.core.puzzles.pegs_boards import english
     >>> board, start = english()
     >>> lost_message(board, start, board.goal_position(), "every sequence of jumps was tried", 2)
-    'No jump can still finish: every sequence of jumps was tried (proved 2 jumps back).'
+    'No jump can still finish: every sequence of jumps was tried (already lost 2 jumps ago).'
+    >>> lost_message(board, start, board.goal_position(), "too few pegs are left", 1, back=3)
+    'No jump can still finish: too few pegs are left (undo 3 jumps to reach a position that can finish).'
     """
-    since = f" (proved {hud.plural(ago, 'jump')} back)" if ago else ""
+    notes = []
     if not board.class_allows(position, goal):
-        return f"No jump can still finish: {CLASS_SHORT} (see the right){since}."
-    return f"No jump can still finish: {why}{since}."
+        why = CLASS_SHORT
+        notes.append("see the right")  # the panel explains it
+    if back:
+        notes.append(f"undo {hud.plural(back, 'jump')} to reach a position that can finish")
+    elif ago:
+        notes.append(f"already lost {hud.plural(ago, 'jump')} ago")
+    return f"No jump can still finish: {why}" + (f" ({'; '.join(notes)})" if notes else "") + "."
 
 
 def draw_peg(surface: pygame.Surface, centre: tuple[int, int], radius: int, lifted: bool) -> None:

@@ -13,7 +13,8 @@ The scene's parts: the keys and the mouse (:mod:`~game.app.scenes.play_keys`; Es
 :mod:`game.app.scenes.pause`), what the beats do (:mod:`~game.app.scenes.play_beats`: sounds, attempts,
 wins, the par search, a lost run explained), the bricks kept in ``app.resume``
 (:mod:`~game.app.scenes.play_resume`), the board's place and frame view (:mod:`~game.app.scenes.play_board`)
-and the HUD and panels (:mod:`~game.app.scenes.play_draw`).
+and the HUD and panels (:mod:`~game.app.scenes.play_draw`, placed by
+:mod:`~game.app.scenes.play_panels`).
 
 Extending (e.g. the assistant, registered by the composition root :mod:`game.app.compose`): the factories
 in ``app.registry.play_extensions`` are called once with every new play scene and return a

@@ -21,7 +21,7 @@ from game.core.simulation import Run
 from game.app import hud
 from game.app.play_extension import Marks
 from game.app.render import COLOURBLIND_PATH_COLORS, PATH_COLORS, FrameView
-from game.app.scenes.play_draw import STATUS_STRIP
+from game.app.scenes.play_panels import STATUS_STRIP
 from game.app.scenes.timeline import TIMELINE_H
 
 #: Width of the row/column ruler around the board (when on).

@@ -18,11 +18,10 @@ from game.core.outcome import LemmingFailure, frame_label
 from game.app import hud
 from game.app.play_state import PlayState, PlayView
 from game.app.render import BoardLayout
+from game.app.scenes.play_panels import STATUS_STRIP, draw_watched_result, place_clear_of
 from game.app.scenes.timeline import timeline_rect
 
 
-#: Height of the strip between the top bar and the board (status messages: two lines fit).
-STATUS_STRIP = 62
 #: Text size of the strip when a long line needs three lines of it.
 STRIP_SMALL = 16
 #: How long the level's title card shows when it opens, in seconds.
@@ -169,32 +168,14 @@ def draw_failure_marks(scene: PlayView, surface: pygame.Surface, layout: BoardLa
                       anchor="center", size=max(14, min(22, cell // 2)))
 
 
-def draw_watched_result(scene: PlayView, surface: pygame.Surface) -> None:
-    """The end of a replay: a small panel at the bottom (no "Level complete!", no confetti)."""
-    w, h = surface.get_size()
-    won = scene.state == PlayState.WON
-    who = "an AI solution" if scene.assisted else "your run"
-    line = f"{hud.plural(len(scene.bricks), 'brick')}, {who}" + ("" if won else ": it no longer wins")
-    more = f"Enter: back to the {scene.back_label}   Space: watch again"
-    box = pygame.Rect(0, 0, min(560, w - 40), 112 if h >= 600 else 96)
-    box.midbottom = (w // 2, timeline_rect((w, h)).top - 6)  # the timeline stays in view to scrub
-    hud.panel(surface, box, edge=hud.PANEL_EDGE if won else hud.RED)
-    size = 32 if h >= 600 else 26
-    hud.blit_text(surface, "End of the replay", (box.centerx, box.top + 8), size, hud.WHITE, anchor="midtop")
-    hud.blit_text(surface, hud.fit_text(line, 22, box.width - 24), (box.centerx, box.top + size + 16), 22,
-                  hud.MUTED if won else hud.RED, anchor="midtop")
-    hud.blit_text(surface, hud.fit_text(more, 20, box.width - 24), (box.centerx, box.bottom - 8), 20, hud.MUTED,
-                  anchor="midbottom")
-
-
 def draw_result(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -> pygame.Rect | None:
-    """The win/lose panel and where it is (low down: above the timeline, kept in view to step back); none
-    under a menu or dialog (the pause menu would hide its middle, its words, and leave an empty frame)."""
+    """The win/lose panel (or the end of a replay's) and where it is (:func:`place_clear_of` when lost or
+    watched); none under a menu or dialog (the pause menu would hide its middle, its words, and leave an
+    empty frame)."""
     if scene.app.top is not scene:
         return None
     if scene.watching:
-        draw_watched_result(scene, surface)
-        return None
+        return draw_watched_result(scene, surface, layout)
     won = scene.state == PlayState.WON
     w, h = surface.get_size()
     n = len(scene.level.lemmings)
@@ -219,11 +200,7 @@ def draw_result(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -
         if not scene.app.settings.reduced_motion:
             draw_confetti(scene, surface)
     else:  # away from the marked lemmings, so they stay visible
-        marks = [layout.cell_rect(*f.cell).centery for f in scene.failures]
-        if marks and sum(marks) / len(marks) > layout.rect.centery:
-            box.midtop = (w // 2, hud.TOP_BAR + STATUS_STRIP)
-        else:
-            box.midbottom = (w // 2, timeline_rect((w, h)).top - 6)
+        place_clear_of(box, [f.cell for f in scene.failures], layout, (w, h))
     hud.panel(surface, box, edge=hud.GOLD if won else hud.RED)
     head = "Level complete!" if won else "Not quite\u2026"
     hud.blit_text(surface, head, (box.centerx, box.top + 10), head_size, hud.GOLD if won else hud.RED,

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pygame
 import pytest
 
 from game.core.catalog import pack_entries
+from game.core.level import Level
 from game.core.progress import ProgressStore, default_progress_path
 from game.app.app import App
+from game.app.compose import build_app
+from game.app.display import FixedClock
 from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
 from game.app.scenes import play_draw
 from game.app.scenes.replays import ReplayScene, replay_label
 from game.app.scenes.select import LevelSelectScene
+from game.app.scenes.timeline import timeline_rect
 from tests.conftest import ORIGINAL_INDEX, ORIGINAL_KEY, ORIGINAL_SOLUTIONS
 from tests.game.app.conftest import click, press
 
@@ -98,3 +104,45 @@ def test_the_list_says_whose_run_it_was_and_watching_only_watches(app: App,
     assert {key for key, _ in play._hints()} >= {"Enter", "Space"}
     press(app, pygame.K_RETURN)
     assert app.top is browser  # Enter at the end goes back to the list
+
+
+def _watched_to_the_end(app: App) -> tuple[PlayScene, pygame.Rect, pygame.Rect]:
+    """Run the replay on top of ``app`` to its end: the play scene, its end panel, and the rect around the
+    cells where the lemmings stand at the last frame."""
+    play = app.top
+    assert isinstance(play, PlayScene) and play.watching
+    app.run_frames(int(play.level.frames / BASE_FPS * 60) + 10)
+    assert play.state == PlayState.WON
+    surface = pygame.Surface(app.screen.get_size())
+    box = play_draw.draw_result(play, surface, play.layout())
+    assert box is not None
+    layout = play.layout()
+    cells = [layout.cell_rect(r, c) for r, c, _ in play.run.states_at(play.last_frame)]
+    return play, box, cells[0].unionall(cells)
+
+
+def test_the_end_of_a_replay_leaves_the_lemming_at_a_low_exit_in_view(data_home: Path) -> None:
+    """Level 1's exit is low on the board: at 800x500 "End of the replay" goes high, clear of the lemming
+    standing on it, as the play screen's panels do."""
+    small = build_app(size=(800, 500), clock=FixedClock())
+    entries = pack_entries()
+    small.progress.record_win(entries[0].key, entries[0].level, ())
+    select = small.push(LevelSelectScene(small, entries=entries))
+    assert isinstance(select, LevelSelectScene)
+    select.cursor = 0
+    press(small, pygame.K_w, unicode="w")
+    small.run_frames(1)
+    press(small, pygame.K_RETURN)
+    play, box, lemmings = _watched_to_the_end(small)
+    assert not box.colliderect(lemmings) and box.bottom < lemmings.top
+
+
+def test_the_end_of_a_replay_stays_above_the_timeline_when_the_exit_is_high(data_home: Path) -> None:
+    small = build_app(size=(800, 500), clock=FixedClock())
+    level = Level.from_rows([">  T", "XXXX", "X  X", "X  X", "XXXX"], frames=12, budget=0)
+    play = small.open("play", level, key=None, title="Replay", back_label="replays", watching=True)
+    play.apply_bricks((), assisted=False)
+    play.toggle_run()
+    _, box, lemmings = _watched_to_the_end(small)
+    strip = timeline_rect(small.screen.get_size())
+    assert not box.colliderect(lemmings) and box.bottom <= strip.top and box.top > lemmings.bottom

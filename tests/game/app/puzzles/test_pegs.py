@@ -18,6 +18,7 @@ import game.app.puzzles.pegs as pegs_module  # noqa: E402
 from game.core.puzzles.pegs import Jump, Refusal  # noqa: E402
 from game.core.puzzles.pegs_boards import parse_board  # noqa: E402
 from game.core.puzzles.pegs_openings import CLASS_EXPLANATION, CLASS_SHORT, FRENCH_GOAL, FRENCH_HOLE  # noqa: E402
+from game.app import hud  # noqa: E402
 from game.app.display import FixedClock  # noqa: E402
 from game.app.compose import build_app  # noqa: E402
 from game.app.jobs import Execution  # noqa: E402
@@ -134,6 +135,32 @@ def test_keyboard_jump(scene: PegsScene) -> None:
     for key in (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN, pygame.K_UP, pygame.K_UP, pygame.K_RETURN):
         _key(scene, key)
     assert scene.history == [Jump((5, 3), (4, 3), (3, 3))]
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (800, 500)])
+@pytest.mark.parametrize("board", ["english", "french-centre"])
+def test_the_footer_names_the_keyboards_way_to_jump_and_it_fits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 size: tuple[int, int], board: str) -> None:
+    """Arrows and Enter play the game from the keyboard: the footer says so beside "drag", on both sizes,
+    with every other key still shown (N too, on a start that cannot be won)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    drawn: list[list[tuple[str, str]]] = []
+    monkeypatch.setattr(hud, "hint_bar", lambda surface, hints, **kw: drawn.append(list(hints)))
+    app = build_app(size=size, clock=FixedClock(), sound=False)
+    pegs = PegsScene(app, board)
+    app.push(pegs)
+    app.run_frames(1)
+    shown, _ = hud.fit_hints(drawn[-1], size[0])
+    assert shown == drawn[-1]  # nothing dropped
+    keys = [key for key, _ in shown]
+    assert keys[:2] == ["drag", "Arrows+Enter"] and dict(shown)["Arrows+Enter"] == "jump"
+    assert ("N" in keys) == pegs.explain and {"Z", "H", "S", "Tab", "R", "Esc"} <= set(keys)
+    before = pegs.pegs_left
+    for key in (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN, pygame.K_UP, pygame.K_UP, pygame.K_RETURN):
+        _key(pegs, key)
+    assert pegs.pegs_left == before - 1  # what the footer says: a jump from the keyboard
+    app.jobs.shutdown()
 
 
 def test_tab_switches_to_the_french_boards_and_back(scene: PegsScene) -> None:
@@ -346,7 +373,67 @@ def test_a_position_reached_from_one_proved_lost_is_lost_at_once(scene: PegsScen
     assert scene.jump(scene.board.legal_jumps(scene.position)[0])
     _key(scene, pygame.K_h)
     assert scene.job is asked and scene.pending is None and scene.hint_jump is None
-    assert scene.message == lost[:-1] + " (proved 1 jump back)."
+    assert scene.message == lost[:-1] + " (already lost 1 jump ago)."
     _key(scene, pygame.K_z)
     _key(scene, pygame.K_s)
     assert scene.job is asked and scene.message == lost and scene.playing == []
+
+
+#: Jumps (start, end) on the English board that lose the game by hand: the first eight still leave a finish,
+#: the ninth does not (the table of winnable positions says so), the last two are played on the lost game.
+LOSING_WALK = [((1, 3), (3, 3)), ((2, 1), (2, 3)), ((2, 4), (2, 2)), ((2, 6), (2, 4)), ((4, 3), (2, 3)),
+               ((2, 3), (2, 5)), ((3, 1), (3, 3)), ((4, 1), (4, 3)), ((3, 4), (3, 2)), ((4, 4), (4, 2)),
+               ((0, 4), (2, 4))]
+
+
+def _answer(scene: PegsScene) -> None:
+    """H, and the AI's answer when it thinks (a thread of the job runner)."""
+    before = scene.job
+    _key(scene, pygame.K_h)
+    if scene.job is not before:
+        assert scene.job is not None and scene.job.wait(timeout=120)
+        scene.app.run_frames(1)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (800, 500)])
+def test_a_game_lost_by_hand_says_how_far_to_undo_and_a_hint_after_the_undo_plays_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
+    """Bad jumps, H: lost. Two more jumps, H: the message says how many jumps to take back to a position
+    that can still finish (a hint was asked there), in full on the window; that many Z bring it back, and H
+    there hints a jump of a solution at once."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    app = build_app(size=size, clock=FixedClock(), sound=False)
+    scene = PegsScene(app)
+    app.push(scene)
+    app.run_frames(1)
+    scene.execution = Execution.THREAD
+    for start, end in LOSING_WALK[:8]:
+        _click(scene, start)
+        _click(scene, end)
+    assert len(scene.history) == 8
+    _answer(scene)
+    assert scene.message.startswith("Hint:")
+    winnable = scene.position
+    for start, end in LOSING_WALK[8:9]:
+        _click(scene, start)
+        _click(scene, end)
+    _answer(scene)
+    assert scene.message == "No jump can still finish: the table of winnable positions says so (undo 1 jump to " \
+                            "reach a position that can finish)."
+    for start, end in LOSING_WALK[9:]:
+        _click(scene, start)
+        _click(scene, end)
+    assert len(scene.history) == 11
+    _answer(scene)
+    assert scene.message == "No jump can still finish: the table of winnable positions says so (undo 3 jumps to " \
+                            "reach a position that can finish)."
+    assert " ".join(message_lines(scene.message, size[0])) == scene.message  # nothing cut
+    asked = scene.job
+    for _ in range(3):
+        _key(scene, pygame.K_z)
+    assert scene.position == winnable and scene.pegs_left == 24
+    _answer(scene)
+    assert scene.job is asked and scene.hint_jump is not None and scene.message.startswith("Hint:")
+    assert scene.jump(scene.hint_jump)
+    app.jobs.shutdown()

@@ -48,3 +48,20 @@ def test_a_lost_position_makes_every_later_one_lost_until_it_is_undone() -> None
     assert history  # the row had jumps to play
     other_board, other_start = parse_board("oo.")  # a position never proved lost
     assert PegsMemory(other_board, None).lost_since(other_start, []) is None
+
+
+def test_the_jumps_to_take_back_reach_the_nearest_position_known_to_finish() -> None:
+    board, start = english()
+    goal = board.goal_position()
+    moves = solve(board, start).moves
+    memory = PegsMemory(board, goal)
+    assert memory.finish_back(start, []) is None  # nothing known yet
+    memory.learn_line(start, moves)
+    position, history = board.apply(start, moves[0]), [moves[0]]
+    assert memory.finish_back(position, history) == 0  # on the solved line
+    for _ in range(3):  # off the line: each jump is one more to take back
+        jump = next(j for j in board.legal_jumps(position) if j != memory.next_jump.get(position))
+        position = board.apply(position, jump)
+        history.append(jump)
+    assert memory.finish_back(position, history) == 3
+    assert memory.finish_back(position, history[-2:]) is None  # the history does not go back far enough
