@@ -175,7 +175,7 @@ class MysteryGuide(ExtensionBase):
         hide = not self.preview_allowed()
         if not hide and not self.panel_open:
             return NO_MARKS
-        hints = (("Enter", "close"),) if self.panel_open else ()
+        hints = (("Enter/Esc/Space", "close"),) if self.panel_open else ()  # what closes it, in place of their uses
         return Marks(footer_hints=hints, claims_board=self.panel_open, hide_preview=hide)
 
     def draw(self, surface: pygame.Surface, view: BoardView) -> None:

@@ -350,7 +350,8 @@ def footer_hints(self: PlayView) -> list[tuple[str, str]]:
         hints = [("Enter", more.removeprefix("back to the ")), ("Space", "replay"), ("R", "restart"), ("Esc", "menu")]
     else:
         hints = [("Enter/R", "try again"), ("Left", "step back"), ("P", "preview"), ("Esc", "menu")]
-    return _without_keys(hints, {key for key, _ in self.extra_hints}) + list(self.extra_hints) + [("F1", "keys")]
+    claimed = {k for key, _ in self.extra_hints for k in key.split("/")}  # "Enter/Esc" claims both keys
+    return _without_keys(hints, claimed) + list(self.extra_hints) + [("F1", "keys")]
 
 
 def watch_hints(state: PlayState, back_label: str) -> list[tuple[str, str]]:

@@ -152,6 +152,10 @@ def test_after_each_run_the_ai_says_what_it_learned(app: App) -> None:
     assert any("Not sure yet" in line or NOT_SURE in line for line in words) == bool(
         known.unsure or not all(p.sure for p in known.pictures) or not known.exits_sure)
     assert scene.marks().claims_board  # the panel is on the board, the lose panel waits
+    footer = scene._hints()
+    assert ("Enter/Esc/Space", "close") in footer  # what the keys do while the panel is up
+    assert not any(key in ("Esc", "Space", "Enter/R") or key.startswith("Enter") and label != "close"
+                   for key, label in footer), footer
     press(app, pygame.K_RETURN)
     assert not guide.panel_open and scene.state == PlayState.LOST  # Enter closed the panel only
     press(app, pygame.K_RETURN)
