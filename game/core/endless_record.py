@@ -6,7 +6,7 @@ streak ever, and the level generated for that step (:class:`KeptLevel`, in the l
 form), so that coming back to Endless plays it again at once instead of generating it again.  A kept
 level that is damaged, too large or made for another seed or step is dropped without a word (the
 level is generated again); a file of the older form, without a level, loads as it always did.  :func:`load_record` never fails and never blocks (regular files only, at most
-:data:`MAX_RECORD_BYTES`, :func:`game.core.storage.read_user_json`): a missing file is a fresh start
+:data:`MAX_RECORD_BYTES`, :func:`game.core.storage.read_user_object`): a missing file is a fresh start
 and an unusable one is set aside as ``endless.json.corrupt-<time>`` (the game says so) before
 starting fresh.  :func:`save_record` merges under a lock (:func:`game.core.writing.locked_update`)
 with what another running game saved meanwhile: the best streak is the larger of the two, the

@@ -2,7 +2,7 @@
 
 Saved as ``resume.json`` in the user's data folder, so a relaunch's "Continue" and every level
 open where the player left them.  Like the settings, the loader accepts any bytes and never
-blocks (:func:`game.core.storage.read_user_json`: regular files only, at most :data:`MAX_RESUME_BYTES`):
+blocks (:func:`game.core.storage.read_user_object`: regular files only, at most :data:`MAX_RESUME_BYTES`):
 an unusable file is set aside as ``resume.json.corrupt-<time>`` with one message and replaced by
 an empty record; malformed entries are dropped one by one, but never unseen: the file as it was is
 copied aside (``resume.json.corrupt-<time>``) before a save drops them, and the player is told once.

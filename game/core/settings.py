@@ -1,7 +1,7 @@
 """The player's settings: a validated model, its JSON form, and a loader that never crashes.
 
 Stored in ``$XDG_CONFIG_HOME/lemming-bricks/settings.json`` (default ``~/.config``) through
-:mod:`game.core.storage`.  Loading (:func:`game.core.storage.read_user_json`) accepts any bytes and never
+:mod:`game.core.storage`.  Loading (:func:`game.core.storage.read_user_object`) accepts any bytes and never
 blocks: only a regular file is read, at most :data:`MAX_SETTINGS_BYTES`.  A missing file gives
 the defaults; an unusable one (not JSON, not an object, too large) gives the defaults plus one
 message for the player and is set aside as ``settings.json.corrupt-<time>``; a field with a

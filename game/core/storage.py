@@ -1,6 +1,6 @@
 """Where the user's files live, and how they are read safely.
 
-Reading (:func:`read_regular_bytes`, :func:`read_user_json`, :func:`load_json_file`): only regular
+Reading (:func:`read_regular_bytes`, :func:`read_user_object`, :func:`load_json_file`): only regular
 files, never more than a size cap, never blocking (a FIFO or a device at the path is refused, not
 opened for a blocking read); JSON is bounded (:func:`parse_json_bytes`: depth checked before
 parsing, whole numbers of at most 64 digits, no NaN/Infinity/1e400, UTF-8 only).  A user file that cannot be used is moved aside (:func:`set_aside`) so the
@@ -8,12 +8,14 @@ game goes on and nothing is destroyed.  Writing and merging are :mod:`game.core.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "settings.json"
->>> read_user_json(path)
+>>> read_user_object(path)
 (None, None)
 >>> _ = path.write_bytes(b"{oops")
->>> data, problem = read_user_json(path)
->>> data, problem
+>>> read_user_object(path)
 (None, 'not valid JSON (line 1, column 2)')
+>>> _ = path.write_bytes(b"null")
+>>> read_user_object(path)
+(None, 'not a JSON object (null)')
 """
 
 from __future__ import annotations
@@ -176,22 +178,6 @@ def read_regular_bytes(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> 
         raise UserFileError(f"cannot read {p}: {describe_os_error(exc)}") from None
     finally:
         os.close(fd)
-
-
-def read_user_json(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Any, str | None]:
-    """Read a user JSON file without ever raising.
-
-    Returns ``(None, None)`` when the file does not exist, ``(data, None)`` when it parses,
-    and ``(None, problem)`` (a short reason) otherwise.  Reads only regular files, at most
-    ``max_bytes``.
-    """
-    try:
-        raw = read_regular_bytes(path, max_bytes)
-    except FileNotFoundError:
-        return None, None
-    except UserFileError as exc:
-        return None, str(exc)
-    return parse_json_bytes(raw)
 
 
 def read_user_object(path: Path | str, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[dict[str, Any] | None, str | None]:

@@ -120,7 +120,7 @@ def test_any_bytes_load_without_crashing(raw: bytes, tmp_path: Path) -> None:
     for p in path.parent.iterdir():
         p.unlink()
     path.write_bytes(raw)
-    data, problem = storage.read_user_json(path)
+    data, problem = storage.read_user_object(path)
     assert problem is None or data is None
     store = ProgressStore.load(path)
     assert isinstance(store.records, dict)

@@ -20,12 +20,16 @@ from tests.game.app.conftest import press
 
 APP = Path(__file__).resolve().parents[3] / "game" / "app"
 #: Parts of one screen split over modules (drawing helpers, the editor's panels and dialogs).
-HELPERS = {"play_draw", "play_keys", "play_beats", "play_board", "play_resume", "timeline", "select_cards",
-           "editor_view", "editor_palette", "editor_panel", "editor_analysis", "editor_help", "editor_info",
-           "editor_host", "editor_input", "editor_results", "editor_saving", "dialogs", "mystery_draw"}
+HELPERS = {"play_draw", "play_keys", "play_beats", "play_board", "play_resume", "play_message", "play_panels",
+           "timeline", "select_cards", "editor_view", "editor_palette", "editor_panel", "editor_analysis",
+           "editor_help", "editor_info", "editor_host", "editor_input", "editor_results", "editor_saving", "dialogs",
+           "mystery_draw"}
 #: The helpers each scene module may import.
-OWN_HELPERS = {"play": {"play_draw", "play_keys", "play_beats", "play_board", "play_resume", "timeline"},
-               "play_draw": {"timeline"}, "play_board": {"play_draw", "timeline"}, "select": {"select_cards"},
+OWN_HELPERS = {"play": {"play_draw", "play_keys", "play_beats", "play_board", "play_resume", "play_message",
+                        "timeline"},
+               "play_draw": {"timeline", "play_panels"}, "play_panels": {"timeline"},
+               "play_board": {"play_draw", "play_panels", "timeline"},
+               "select": {"select_cards"},
                "editor": {"editor_view", "editor_palette", "editor_analysis", "editor_help", "editor_info",
                           "editor_input", "editor_results", "editor_saving", "dialogs"},
                "editor_view": {"editor_palette", "editor_panel", "editor_help"},
