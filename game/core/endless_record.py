@@ -12,8 +12,9 @@ starting fresh.  :func:`save_record` merges under a lock (:func:`game.core.writi
 with what another running game saved meanwhile: the best streak is the larger of the two, the
 rest comes from the newer record (the one being saved), so the best streak never goes down.
 Nothing the file held is lost to a save: a file that is not JSON or holds no JSON object (``null``
-included) is moved aside, and one that holds an object that is not an Endless record, or a record
-changed outside this game since it last read or wrote the file (``base``), is first copied aside as
+included) is moved aside, and one that holds an object that is not an Endless record, a record with fields
+this game does not read, or a record changed outside this game since it last read or wrote the file (``base``),
+is first copied aside as
 ``endless.json.corrupt-<time>``; the save says so in ``notes`` (the game toasts them).
 
 >>> r = EndlessRecord(seed=7)
@@ -40,6 +41,8 @@ FILE_NAME = "endless.json"
 MAX_RECORD_BYTES = 64 * 1024
 #: Largest kept level, in bytes of its JSON string (a generated level's text is a few hundred bytes).
 MAX_KEPT_LEVEL_BYTES = 16 * 1024
+#: The fields of a record (a file holding others is copied aside before a save drops them).
+_FIELDS = frozenset({"seed", "step", "solved", "streak", "best_streak", "last_score", "level"})
 
 
 def default_record_path() -> Path:
@@ -211,7 +214,10 @@ def save_record(record: EndlessRecord, path: Path | None = None, *, base: Endles
         else:
             problem = "it was changed outside the game"
         saved.append(merge_records(record, disk))
-        foreign = on_disk is not None and disk is None
+        unknown = sorted(str(k) for k in on_disk if k not in _FIELDS) if disk is not None else []
+        if unknown:
+            problem = f"it held fields this game does not read ({', '.join(unknown[:3])})"
+        foreign = on_disk is not None and (disk is None or bool(unknown))
         edited = disk is not None and base is not None and disk not in (base, saved[-1])
         if foreign or edited:
             aside = copy_aside(path)  # under the lock; an error stops the save before the file is replaced

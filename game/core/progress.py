@@ -4,7 +4,8 @@ Stored as JSON in ``game.core.storage.user_data_dir() / "progress.json"`` (which
 ``XDG_DATA_HOME``), always written atomically under a lock and merged with what other
 processes saved meanwhile.  Any file content is accepted without crashing: an unusable file
 is moved aside to ``progress.json.corrupt-<time>`` and reported once through
-:attr:`ProgressStore.messages`; the game goes on with fresh progress.
+:attr:`ProgressStore.messages`; the game goes on with fresh progress.  What a save cannot read is dropped
+only once a copy of the file is kept aside (:func:`game.core.progress_unread.unread_progress`).
 
 Levels are keyed by a stable string: the file name for pack levels (``"001_original.txt"``)
 and ``"user/<name>"`` for the player's own levels (see :func:`level_key`).  Each record keeps the
@@ -37,20 +38,20 @@ from typing import Any, Iterable
 from game.core.errors import IllegalBricksError
 from game.core.level import Brick, Level
 from game.core.progress_records import (
-    MAX_REPLAYS, LevelRecord, ProgressFormatError, PuzzleRecord, Replay, dropped_puzzles, merge_puzzle, merge_records,
-    parse_progress, parse_puzzles,
+    MAX_REPLAYS, LevelRecord, ProgressFormatError, PuzzleRecord, Replay,
+    dropped_puzzles, merge_puzzle, merge_records, parse_progress, parse_puzzles,
 )
+from game.core.progress_unread import parse_worlds_seen, unread_progress
 from game.core.progress_trim import ProgressTooLarge, Trimmed, trim_records
 from game.core.simulation import simulate
 from game.core.storage import read_user_object, user_data_dir, user_levels_dir
+from game.core.store_aside import UnreadKeeper, describe_unread
 from game.core.writing import keep_copy, locked_update, write_target
 
 #: File format version written in the JSON.
 FORMAT_VERSION = 1
 #: Top-level fields of the file the store reads itself (the others are kept as they are).
 _OWN_FIELDS = ("version", "levels", "puzzles", "worlds_seen")
-#: Most world names kept in ``worlds_seen`` (and longest name), bounds against a hostile file.
-MAX_WORLDS_SEEN, MAX_WORLD_NAME = 200, 200
 #: Largest progress file read, in bytes (a bigger one is set aside as unusable).
 MAX_PROGRESS_BYTES = 32 * 1024 * 1024
 
@@ -124,6 +125,8 @@ class ProgressStore:
         self.read_only = False
         #: Why the file could not be used at all (``None`` when it was read, or missing).
         self.unusable: str | None = None
+        #: The unreadable parts of the file a copy aside already holds (a save drops them only after a copy).
+        self._unread = UnreadKeeper()
 
     # ---------------------------------------------------------------- load/save
     @classmethod
@@ -175,6 +178,8 @@ class ProgressStore:
             store.messages.append(f"{p.name}: {len(bad)} unreadable record(s) dropped{where}")
         store._base = copy.deepcopy(store.records)
         if problem is None:
+            if kept is not None and data is not None:
+                store._unread.remember(unread_progress(data))
             store.save()  # write the good records back (the malformed ones are only in the copy)
         return store
 
@@ -206,7 +211,13 @@ class ProgressStore:
                 self.messages.append(note)
             return
 
+        path, copied = self.path, list[str]()
+
         def merge(on_disk: Any) -> dict[str, Any]:
+            if isinstance(on_disk, dict):  # what this save would drop is first kept in a copy (an error stops it)
+                unread = unread_progress(on_disk)
+                if (aside := self._unread.keep_before_save(path, unread)) is not None:
+                    copied.append(describe_unread(path.name, unread, aside.name))
             try:
                 disk, _ = parse_progress(on_disk) if on_disk is not None else ({}, [])
             except ProgressFormatError:
@@ -231,6 +242,7 @@ class ProgressStore:
             self.messages.append(f"could not save progress to {self.path}: {reason}")
             return
         self._base = copy.deepcopy(self.records)
+        self.messages.extend(copied)
         if trimmed and trimmed[0]:
             self.messages.append(trimmed[0].describe(self.path.name))
         if result.problems:
@@ -345,15 +357,6 @@ class ProgressStore:
         self.record(key).hints_used += count
         if save:
             self.save()
-
-
-def parse_worlds_seen(data: Any) -> set[str]:
-    """The ``worlds_seen`` list of a progress file (anything else is none; at most :data:`MAX_WORLDS_SEEN`).
-    >>> sorted(parse_worlds_seen(["The Steps", 3, "The Steps"])), parse_worlds_seen({"a": 1})
-    (['The Steps'], set())"""
-    if not isinstance(data, list):
-        return set()
-    return {name for name in data[:MAX_WORLDS_SEEN] if isinstance(name, str) and len(name) <= MAX_WORLD_NAME}
 
 
 class ReplayStatus(str, enum.Enum):

@@ -4,7 +4,8 @@ Saved as ``resume.json`` in the user's data folder, so a relaunch's "Continue" a
 open where the player left them.  Like the settings, the loader accepts any bytes and never
 blocks (:func:`game.core.storage.read_user_object`: regular files only, at most :data:`MAX_RESUME_BYTES`):
 an unusable file is set aside as ``resume.json.corrupt-<time>`` with one message and replaced by
-an empty record; malformed entries are dropped one by one, but never unseen: the file as it was is
+an empty record; malformed entries (and fields this version does not read) are dropped one by one, but never
+unseen: the file as it was is
 copied aside (``resume.json.corrupt-<time>``) before a save drops them, and the player is told once.
 Saving merges under a lock (:func:`game.core.writing.locked_update`): the boards this process changed
 since its last save are the most recent writes of those levels and win, every other level keeps the
@@ -183,7 +184,7 @@ class ResumeStore:
 
 def _parse_document(data: dict[str, Any]) -> tuple[str, dict[str, Board], list[str]]:
     """The last level and the well-formed boards of a parsed resume file, and what was malformed (dropped):
-    ``"last"``, ``"boards"`` (not an object) or the level key of each malformed board."""
+    ``"last"``, ``"boards"`` (not an object), the level key of each malformed board, and each other field."""
     last = data.get("last", "")
     malformed = [] if isinstance(last, str) else ["last"]
     boards: dict[str, Board] = {}
@@ -197,6 +198,7 @@ def _parse_document(data: dict[str, Any]) -> tuple[str, dict[str, Board], list[s
                 malformed.append(str(key))
     else:
         malformed.append("boards")
+    malformed += [str(key) for key in data if key not in ("last", "boards")]  # a field this version does not read
     return (last if isinstance(last, str) else ""), boards, malformed
 
 

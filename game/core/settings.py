@@ -9,7 +9,8 @@ wrong type or value falls back to its default (one message naming the bad fields
 valid fields are kept, and a copy of the original is kept as ``settings.json.corrupt-<time>``.
 Saving (:func:`game.core.writing.locked_update`) merges under a lock: the fields this process
 changed win, every other field keeps the value on disk (another game may have changed it), so
-two running games lose nothing.
+two running games lose nothing; a field on disk that is not valid or not a setting (:func:`unread_settings`)
+is dropped only once a copy of the file is kept aside, and the player is told once.
 
 >>> s = Settings.from_json({"music_volume": 0.2, "speed": 4, "palette": "colourblind"})
 >>> s.settings.music_volume, s.settings.speed, s.settings.palette, s.messages
@@ -33,6 +34,7 @@ from typing import Any
 from game.core.storage import (
     parse_json_bytes, read_user_object, set_aside_reason, user_config_dir,
 )
+from game.core.store_aside import UnreadEntry, UnreadKeeper, describe_unread, unread_entry
 from game.core.writing import keep_copy, locked_update
 
 #: Largest settings file read, in bytes (a real one is well under 1 KiB).
@@ -147,6 +149,25 @@ class Settings:
         return LoadedSettings(replace(Settings(), **values), messages)
 
 
+def unread_settings(data: dict[str, Any]) -> list[UnreadEntry]:
+    """The fields of a settings object that are not settings of this version, or whose value is not valid (a save
+    drops them: the defaults or this game's values take their place).
+
+    >>> [e.name for e in unread_settings({"speed": 3, "muted": True, "theme": "dark"})]
+    ['speed', 'theme']
+    """
+    out: list[UnreadEntry] = []
+    for name, value in data.items():
+        validate = _VALIDATORS.get(name)
+        try:
+            if validate is None:
+                raise ValueError("not a setting")
+            validate(value)
+        except (TypeError, ValueError):
+            out.append(unread_entry(str(name), value))
+    return out
+
+
 def _number(value: Any, lo: float, hi: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"expected a number, got {type(value).__name__}")
@@ -253,6 +274,8 @@ class SettingsStore:
         self.messages: list[str] = []
         #: Fields this process changed since it last saved: they win over the file when merging.
         self._changed: set[str] = set()
+        #: The fields of the file it cannot read that a copy aside already holds (a save drops them after a copy).
+        self._unread = UnreadKeeper()
 
     @classmethod
     def load(cls, path: Path | str | None = None) -> SettingsStore:
@@ -270,6 +293,8 @@ class SettingsStore:
         if loaded.messages:  # the valid fields stay in place; the whole original is kept aside too
             aside = keep_copy(p)
             kept = f"; original kept as {aside.name}" if aside is not None else ""
+            if aside is not None:
+                store._unread.remember(unread_settings(data))
             store.messages.append(f"{p.name}: {'; '.join(loaded.messages)}{kept}")
         return store
 
@@ -297,8 +322,15 @@ class SettingsStore:
         if self.path is None:
             return
         mine = {name: value for name, value in self.settings.to_json().items() if name in self._changed}
+        path = self.path
+        copied: list[str] = []
 
         def merge(on_disk: Any) -> dict[str, Any]:
+            if isinstance(on_disk, dict):  # fields this save drops are first kept in a copy (an error stops it)
+                unread = unread_settings(on_disk)
+                aside = self._unread.keep_before_save(path, unread)
+                if aside is not None:
+                    copied.append(describe_unread(path.name, unread, aside.name))
             base = Settings.from_json(on_disk).settings if isinstance(on_disk, dict) else Settings()
             merged = Settings.from_json({**base.to_json(), **mine}).settings
             self.settings = merged
@@ -310,6 +342,7 @@ class SettingsStore:
             self.messages.append(f"could not save settings to {self.path}: {exc.strerror or exc}")
             return
         self._changed.clear()
+        self.messages.extend(copied)
         if result.problems:
             kept = f"; kept as {result.set_aside_as.name}" if result.set_aside_as else ""
             self.messages.append(f"settings file {self.path.name} was unusable ({result.problems[0]}){kept}")

@@ -402,3 +402,79 @@ def test_settings_with_bad_fields_keep_the_good_ones_and_a_copy(tmp_path: Path) 
     assert aside.read_text() == original and path.read_text() == original  # nothing lost before a save
     store.update(muted=True)
     assert SettingsStore.load(path).settings == Settings(speed=4, muted=True)
+
+
+ENDLESS_WITH_A_FIELD = json.dumps({**EndlessRecord(seed=4, step=2).to_json(), "theme": "dark"}).encode()
+WRONG_SHAPES = [
+    ("progress.json", b'{"levels": 5}'),
+    ("progress.json", b'{"levels": {"a.txt": {"best_bricks": -1}, "b.txt": {}}}'),
+    ("progress.json", b'{"puzzles": {"life/a.txt": {"best": -2}}, "worlds_seen": ["ok", 7]}'),
+    ("settings.json", b'{"levels": 5}'),
+    ("settings.json", b'{"speed": 3, "muted": true}'),
+    ("resume.json", b'{"levels": 5}'),
+    ("resume.json", b'{"last": "a", "boards": {}, "theme": "dark"}'),
+    ("endless.json", ENDLESS_WITH_A_FIELD),
+    ("mines.json", b'{"levels": 5}'),
+    ("mines.json", b'{"version": 1, "boards": {"9x9/10": {"wins": -1}, "8x8/10": {"wins": 2}}}'),
+    ("mines.json", b'{"version": 1, "boards": [1, 2]}'),
+]
+
+
+@pytest.mark.parametrize(("name", "content"), WRONG_SHAPES)
+def test_a_store_holding_what_it_cannot_read_at_save_keeps_a_copy_and_tells_once(name: str, content: bytes,
+                                                                                  tmp_path: Path) -> None:
+    """An object of another shape, written between load and save, is copied aside before the save drops it."""
+    path = tmp_path / name
+    told = _save_over(name, path, content)
+    (aside,) = tmp_path.glob(f"{name}.corrupt-*")
+    assert aside.read_bytes() == content  # what the file held, byte for byte
+    assert len(told) == 1 and told[0].endswith(f"kept as {aside.name}")
+    assert isinstance(json.loads(path.read_text()), dict)  # the save went through
+    again = _save_over_again(name, path)  # what the copy holds is not copied a second time
+    assert again == [] and len(list(tmp_path.glob(f"{name}.corrupt-*"))) == 1
+
+
+def _save_over_again(name: str, path: Path) -> list[str]:
+    """Load the store ``name`` from ``path`` as the last save left it, save once more; what the player is told."""
+    if name == "endless.json":
+        record, message = load_record(path)
+        notes = [message] if message else []
+        save_record(record.won(), path, base=record, notes=notes)
+        return notes
+    store: ResumeStore | SettingsStore | ProgressStore | MinesRecords
+    if name == "resume.json":
+        store = ResumeStore.load(path)
+        store.remember("c.txt", "h", [(3, 3)])
+    elif name == "settings.json":
+        store = SettingsStore.load(path)
+        store.update(speed=8)
+    elif name == "progress.json":
+        store = ProgressStore.load(path)
+        store.record_attempt("b.txt")
+    else:
+        store = MinesRecords.load(path)
+        store.record(9, 9, 10, won=False, seconds=1.0)
+    return store.messages
+
+
+@pytest.mark.parametrize(("name", "content"), [
+    ("progress.json", b'{"levels": {"a.txt": {"best_bricks": -1}}, "worlds_seen": [7]}'),
+    ("settings.json", b'{"speed": 3, "theme": "dark"}'),
+    ("mines.json", b'{"version": 1, "boards": {"9x9/10": {"wins": -1}}, "mine": 1}'),
+])
+def test_a_store_that_kept_a_copy_when_loading_does_not_copy_it_again_when_saving(name: str, content: bytes,
+                                                                                   tmp_path: Path) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    store: SettingsStore | ProgressStore | MinesRecords
+    if name == "progress.json":
+        store = ProgressStore.load(path)  # the good records are written back at once
+        store.record_win("a.txt", LEVEL, [(1, 2)])
+    elif name == "settings.json":
+        store = SettingsStore.load(path)
+        store.update(muted=True)
+    else:
+        store = MinesRecords.load(path)
+        store.record(9, 9, 10, won=True, seconds=3.0)
+    (aside,) = tmp_path.glob(f"{name}.corrupt-*")
+    assert aside.read_bytes() == content and len(store.messages) == 1 and aside.name in store.messages[0]

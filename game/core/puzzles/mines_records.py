@@ -6,7 +6,8 @@ never fails and never blocks (regular files only, at most :data:`MAX_RECORDS_BYT
 as ``minesweeper.json.corrupt-<time>`` with one message for the player, and a damaged board entry is
 dropped (the others are kept, and a copy of the file as it was is kept aside).  Each finished game is saved
 at once under a lock (:func:`game.core.writing.locked_update`, an atomic write) as a change to what is on
-disk: one more win or loss, and the smaller best time, so two running games lose nothing.
+disk: one more win or loss, and the smaller best time, so two running games lose nothing; what a save cannot
+read (:func:`unread_records`) is dropped only once a copy of the file is kept aside, and the player told once.
 
 A board size is its width, height and mines (:func:`board_key`: ``"9x9/10"``).
 
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from game.core.storage import read_user_object, set_aside_reason, user_data_dir
+from game.core.store_aside import UnreadEntry, UnreadKeeper, describe_unread, unread_entry
 from game.core.writing import keep_copy, locked_update
 
 FILE_NAME = "minesweeper.json"
@@ -129,6 +131,21 @@ def parse_boards(data: Any) -> tuple[dict[str, BoardRecord], list[str]]:
     return boards, dropped
 
 
+def unread_records(data: dict[str, Any]) -> list[UnreadEntry]:
+    """The parts of a parsed records file a save drops: ``boards`` when it is not an object, each damaged board
+    entry, and the fields other than ``version`` and ``boards``.
+
+    >>> [e.name for e in unread_records({"version": 1, "boards": {"9x9/10": {"wins": -1}}, "mine": 3})]
+    ['boards/9x9/10', 'mine']
+    """
+    out = [unread_entry(str(key), value) for key, value in data.items() if key not in ("version", "boards")]
+    raw = data.get("boards", {})
+    if not isinstance(raw, dict):
+        return [unread_entry("boards", raw), *out]
+    dropped = [key for key in raw if key not in parse_boards({"boards": {key: raw[key]}})[0]]
+    return [*(unread_entry(f"boards/{key}", raw[key]) for key in dropped), *out]
+
+
 class MinesRecords:
     """The records file in memory; each finished game is saved at once (see the module docstring)."""
 
@@ -137,6 +154,8 @@ class MinesRecords:
         self.boards: dict[str, BoardRecord] = dict(boards or {})
         #: Problems met while loading or saving, for the player.
         self.messages: list[str] = []
+        #: The parts of the file it cannot read that a copy aside already holds (a save drops them after a copy).
+        self._unread = UnreadKeeper()
 
     @classmethod
     def load(cls, path: Path | None = None) -> MinesRecords:
@@ -151,6 +170,8 @@ class MinesRecords:
         store.boards, dropped = parse_boards(data)
         if dropped:
             aside = keep_copy(p)  # the next save drops them: the file as it was stays aside
+            if aside is not None and data is not None:
+                store._unread.remember(unread_records(data))
             kept = f"; the file as it was is kept as {aside.name}" if aside is not None else ""
             store.messages.append(f"Minesweeper records: damaged entries dropped ({', '.join(dropped[:3])})"
                                   + kept)
@@ -175,7 +196,14 @@ class MinesRecords:
         if self.path is None:
             return self.boards[key]
 
+        path = self.path
+
         def merge(on_disk: Any) -> dict[str, Any]:
+            if isinstance(on_disk, dict):  # what this save drops is first kept in a copy (an error stops it)
+                unread = unread_records(on_disk)
+                aside = self._unread.keep_before_save(path, unread)
+                if aside is not None:
+                    self.messages.append(describe_unread(f"Minesweeper records {path.name}", unread, aside.name))
             base = parse_boards(on_disk)[0] if isinstance(on_disk, dict) else dict(self.boards)
             if isinstance(on_disk, dict):
                 base[key] = base.get(key, BoardRecord()).after(won=won, seconds=seconds)
@@ -194,4 +222,4 @@ class MinesRecords:
 
 
 __all__ = ["BoardRecord", "FILE_NAME", "MinesRecords", "board_key", "default_records_path", "format_time",
-           "parse_boards"]
+           "parse_boards", "unread_records"]
