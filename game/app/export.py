@@ -107,10 +107,11 @@ def gif_frames(
     renderer: LevelRenderer | None = None,
     run: Run | None = None,
     fewest: bool = False,
+    name_physics: bool = True,
 ) -> list[Frame]:
     """Every frame of :func:`iter_gif_frames`, as a list."""
     return list(iter_gif_frames(level, bricks, scale=scale, subtitle=subtitle, renderer=renderer, run=run,
-                                fewest=fewest))
+                                fewest=fewest, name_physics=name_physics))
 
 
 def iter_gif_frames(
@@ -122,13 +123,15 @@ def iter_gif_frames(
     renderer: LevelRenderer | None = None,
     run: Run | None = None,
     fewest: bool = False,
+    name_physics: bool = True,
 ) -> Iterator[Frame]:
     """Yield the title card, one frame per simulation frame until the outcome is settled
     (:func:`game.core.outcome.settled_at`), and the outcome frame.
 
     ``run`` (the recorded simulation) is computed with the reference simulator when not given; ``fewest``:
-    the bricks are proved the fewest possible (said on the title card), ``subtitle``: one more line there.
-    Frames are drawn on demand: memory does not grow with N.
+    the bricks are proved the fewest possible (said on the title card), ``subtitle``: one more line there;
+    ``name_physics``: the card names the level's physics when it is not the classic one
+    (:func:`game.app.export_draw.physics_line`).  Frames are drawn on demand: memory does not grow with N.
     """
     _pg()
     placed = check_bricks(level, bricks)
@@ -139,7 +142,7 @@ def iter_gif_frames(
     n = level.frames
     end = settled_at(run)
     lines = [bricks_line(len(placed), fewest=fewest)] + ([subtitle] if subtitle else [])
-    yield _to_array(_title_card(level, scale, rend, lines, placed))
+    yield _to_array(_title_card(level, scale, rend, lines, placed, name_physics=name_physics))
     lemmings = len(level.lemmings)
     for t in range(end + 1):
         canvas = _board_frame(level, placed, run, float(t), scale, rend)
@@ -163,10 +166,12 @@ def export_gif(
     subtitle: str = "",
     context: SolveContext | None = None,
     fewest: bool = False,
+    name_physics: bool = True,
 ) -> ExportResult:
     """Render and write the GIF of ``bricks`` (or of a ``relaxed`` solution); ``out`` defaults to
     :func:`default_export_path`.  ``fewest``: the bricks are proved the fewest possible (the title card
-    says so); ``subtitle``: one more line on the title card, in a player's words.
+    says so); ``subtitle``: one more line on the title card, in a player's words; ``name_physics``: the card
+    names a physics other than the classic one (False where the game leaves the rules for the player to find).
 
     ``context`` (default: no limit) is checked every frame; once it stops, :class:`ai.facade.SolveStopped`
     is raised and no file is left behind (the writer is atomic)."""
@@ -175,7 +180,7 @@ def export_gif(
     path = Path(out) if out is not None else default_export_path(level)
     frames: Iterator[Frame]
     if relaxed is not None:
-        frames = iter_relaxed_frames(level, relaxed, scale=scale, subtitle=subtitle)
+        frames = iter_relaxed_frames(level, relaxed, scale=scale, subtitle=subtitle, name_physics=name_physics)
         won: bool | None = None
     else:
         placed = check_bricks(level, bricks)
@@ -184,7 +189,8 @@ def export_gif(
         except SimulationCancelled:
             assert context is not None
             raise SolveStopped(context.stop_reason() or StopReason.TIMEOUT) from None
-        frames = iter_gif_frames(level, placed, scale=scale, subtitle=subtitle, run=run, fewest=fewest)
+        frames = iter_gif_frames(level, placed, scale=scale, subtitle=subtitle, run=run, fewest=fewest,
+                                 name_physics=name_physics)
         won = run.won
     if context is not None:
         frames = _checked(frames, context)

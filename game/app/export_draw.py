@@ -16,6 +16,7 @@ import pygame
 
 from game.core.errors import GameError
 from game.core.level import Brick, Level
+from game.core.physics_views import views
 from game.core.simulation import Run
 from game.app import hud
 from game.app.display import headless_env
@@ -201,9 +202,27 @@ def _mark_lemmings(canvas: pygame.Surface, level: Level, run: Run | None, t: flo
         pygame.draw.circle(canvas, hud.GREEN if home else hud.GOLD, center, radius, width)
 
 
+def physics_line(level: Level) -> str:
+    """The title card's line naming the rules of a level whose lemmings do not move as in the classic game
+    ('' for the classic rules): a GIF of climbing or restless lemmings says why they move so.
+
+    >>> from game.core.physics_catalog import SHIPPED
+    >>> level = Level.from_rows(["> T", "XXX"], frames=4, budget=0)
+    >>> physics_line(level), physics_line(level.with_physics(SHIPPED["restless"]))
+    ('', 'Physics: restless (targets do not stop lemmings)')
+    """
+    physics = level.physics
+    if views(physics).is_classic:
+        return ""
+    return f"Physics: {physics.name}" + ("" if physics.targets_stop else " (targets do not stop lemmings)")
+
+
 def _title_card(level: Level, scale: float, renderer: LevelRenderer, lines: Sequence[str],
-                bricks: Sequence[Brick] = ()) -> pygame.Surface:
-    """The board with the lemmings waiting, darkened, with the title and a few lines on it."""
+                bricks: Sequence[Brick] = (), *, name_physics: bool = True) -> pygame.Surface:
+    """The board with the lemmings waiting, darkened, with the title and a few lines on it, then the physics
+    when it is not the classic one (:func:`physics_line`; unless ``name_physics`` is False)."""
+    rules = physics_line(level) if name_physics else ""
+    lines = [*lines, rules] if rules else lines
     canvas = _board_frame(level, bricks, None, 0.0, scale, renderer)
     w, h = canvas.get_size()
     veil = pygame.Surface((w, h), pygame.SRCALPHA)

@@ -41,11 +41,13 @@ def iter_relaxed_frames(
     scale: float = DEFAULT_SCALE,
     subtitle: str = "",
     renderer: LevelRenderer | None = None,
+    name_physics: bool = True,
 ) -> Iterator[Frame]:
     """Frames of a fractional solution: translucent bricks (density = opacity) and lemming mass.
 
     ``relaxed.occupancy`` is ``(N, H, W, 2)``; when it is empty the mass is computed with the
-    occupancy simulator (:func:`game.core.occupancy.simulate_level`) from the densities.
+    occupancy simulator (:func:`game.core.occupancy.simulate_level`) from the densities.  ``name_physics``:
+    the title card names a physics other than the classic one.
     """
     _pg()
     rend = renderer if renderer is not None else LevelRenderer()
@@ -59,7 +61,7 @@ def iter_relaxed_frames(
     end = still_from(occ)
     empty = Run(level, (), ())  # a run without lemmings: the renderer draws none
     lines = ["A blend of brick choices", "faint bricks are only partly placed"] + ([subtitle] if subtitle else [])
-    yield _to_array(_title_card(level, scale, rend, lines))
+    yield _to_array(_title_card(level, scale, rend, lines, name_physics=name_physics))
     brick = rend.sprites.get("brick", cell)
     lemmings = max(1, len(level.lemmings))
     share = [float((occ[t].sum(axis=-1) * level.target_map).sum()) / lemmings for t in range(n)]

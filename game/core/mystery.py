@@ -55,6 +55,18 @@ def is_mystery(level: Level) -> bool:
     return not views(level.physics).is_classic
 
 
+def rules_secret(level: Level) -> bool:
+    """True on a level of a mystery world (a ``world`` line, rules other than the classic ones): the game
+    leaves its rules for the player to find and names them nowhere, not even on a GIF's title card.
+
+    >>> from game.core.physics_catalog import SHIPPED
+    >>> level = Level.from_rows(["> T", "XXX"], frames=4, budget=0, physics=SHIPPED["climber"])
+    >>> rules_secret(level), rules_secret(level.with_meta("world", "The Steps"))
+    (False, True)
+    """
+    return is_mystery(level) and level.meta_value("world") != ""
+
+
 def world_card(level: Level) -> WorldCard:
     """The first-visit card of ``level``'s world."""
     return WorldCard(world_name(level), CARD_LINES)
@@ -74,4 +86,4 @@ def preview_refusal(setting: bool) -> str:
 
 
 __all__ = ["CARD_LINES", "FIRST_VISIT_MESSAGE", "PREVIEW_LOCKED", "PREVIEW_OFF", "WorldCard", "is_mystery",
-           "preview_allowed", "preview_refusal", "world_card"]
+           "preview_allowed", "preview_refusal", "rules_secret", "world_card"]

@@ -10,6 +10,7 @@ from ai import facade
 from ai.facade import Hint, SolveContext, SolveMode, SolveResult, SolveStatus, Solver
 from game.core.error_log import log_error
 from game.core.level import Level
+from game.core.mystery import rules_secret
 from game.core.storage import user_data_dir
 from game.app.assistant.state import AssistantState, BrickSet
 from game.app.export import ExportResult, default_export_path, export_gif
@@ -95,7 +96,8 @@ def hint_job(level: Level, bricks: BrickSet, known: SolveResult | None, prefer: 
 
 
 def gif_job(level: Level, state: AssistantState, board: BrickSet, out: str | None) -> Job:
-    """The GIF of the run on screen: the AI solution shown, else the bricks on the ``board``."""
+    """The GIF of the run on screen: the AI solution shown, else the bricks on the ``board``; its title card
+    names the physics unless the level's world keeps its rules for the player to find."""
     relaxed = state.relaxed
     bricks = tuple(state.shown if state.shown is not None else board)
     shows_ai = state.solution is not None and (state.shown is not None or relaxed is not None)
@@ -105,7 +107,7 @@ def gif_job(level: Level, state: AssistantState, board: BrickSet, out: str | Non
     def job(ctx: SolveContext) -> ExportResult:
         return export_gif(level, bricks, path, relaxed=relaxed, fewest=fewest,  # the card says it in words
                           scale=default_scale(level),  # large maps: smaller cells
-                          context=ctx)  # Esc stops it between frames
+                          name_physics=not rules_secret(level), context=ctx)  # Esc stops it between frames
 
     return job
 

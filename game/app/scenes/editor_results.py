@@ -1,7 +1,8 @@
 """What the editor does with its analysis: A starts it (or cancels it), T tightens N and B to what it found
-(analysing first when needed), V shows one of the brick sets it found optimal as ghost bricks on the board and the
-, and . keys the others, in a loop (:class:`SolutionBrowser`).  Only an analysis of the draft as it is now is
-acted on: after a change the editor says to analyse again.
+(analysing first when needed, and analysing the tightened level again where lemmings may walk off targets: there
+fewer frames may need fewer bricks), V shows one of the brick sets it found optimal as ghost bricks on the board
+and the , and . keys the others, in a loop (:class:`SolutionBrowser`).  Only an analysis of the draft as it is now
+is acted on: after a change the editor says to analyse again.
 """
 
 from __future__ import annotations
@@ -146,10 +147,16 @@ class AnalysisCommands:
         before = (self.host.draft.frames, self.host.draft.budget)
         if self.host.model.set_limits(a.fewest_frames, a.min_bricks):
             self.host.edited()
-            # the map is unchanged and the new N still admits every optimal set that is fastest:
-            self.host.analyser.retarget(self.host.model.to_level())
             d = self.host.draft
-            self.host.say(f"tightened: N {before[0]} -> {d.frames}, B {before[1]} -> {d.budget}", 3.5, hud.GREEN)
+            said = f"tightened: N {before[0]} -> {d.frames}, B {before[1]} -> {d.budget}"
+            if d.physics.targets_stop:
+                # the map is unchanged and the new N still admits every optimal set that is fastest:
+                self.host.analyser.retarget(self.host.model.to_level())
+                self.host.say(said, 3.5, hud.GREEN)
+            else:
+                # a lemming may walk off a target: with fewer frames, fewer bricks may win; nothing carries over
+                self.analyse()
+                self.host.say(said + "; analysing again (with fewer frames, fewer bricks may do)", 4.0, hud.GOLD)
         else:
             self.host.say("already tight", 2.0, hud.GREEN)
 

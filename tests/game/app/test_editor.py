@@ -13,9 +13,10 @@ import pytest
 import game.cli.main as cli
 from game.core.level import Level
 from game.core.pack import pack_level_paths
+from game.core.physics_catalog import resolve
 from tests.conftest import ORIGINAL_PACK
 from tests.stopping import STOP_GUARD
-from ai.facade import Rating
+from ai.facade import Rating, analyse_level
 from ai.kernel.context import ManualClock, SolveContext
 from game.core.storage import user_levels_dir
 from game.app import hud
@@ -385,6 +386,31 @@ def test_analyse_and_tighten_in_the_worker(app: App) -> None:
     lines = [t for t, _, _ in editor.view.panel.side_lines()]
     assert "UNSOLVABLE" in lines and any("within budget" in t for t in lines)
     assert editor.view.badge()[0] == "UNSOLVABLE"
+
+
+#: Restless lemmings walk off targets: in 30 frames a brick must stop this one past T, in 7 it is still on T.
+WALK_OFF = ["XXXXXXXXXXXX", "X>     T   X", "XXX XX XXXXX", "XXXXXXXXXXXX"]
+
+
+def test_tighten_where_lemmings_walk_off_targets_analyses_the_tightened_level(app: App) -> None:
+    level = Level.from_rows(WALK_OFF, frames=30, budget=3, physics=resolve("restless"))
+    editor = open_editor(app, EditorModel.from_level(level))
+    letter(app, "a")
+    wait_for_analysis(app, editor)
+    assert editor.analysis is not None and (editor.analysis.min_bricks, editor.analysis.fewest_frames) == (3, 7)
+    letter(app, "t")  # N 30 -> 7, B stays 3: in 7 frames two bricks are enough
+    assert (editor.draft.frames, editor.draft.budget) == (7, 3)
+    assert editor.analysing  # the analysis for N = 30 says nothing about N = 7
+    wait_for_analysis(app, editor)
+    fresh = analyse_level(editor.model.to_level())
+    a = editor.analysis
+    assert a is not None and a.min_bricks == fresh.min_bricks == 2 and a.fewest_frames == fresh.fewest_frames
+    shown = [t for t, _, _ in editor.view.panel.analysis_lines(400)]
+    assert "minimum bricks: 2" in shown and "tight" not in shown
+    letter(app, "t")
+    wait_for_analysis(app, editor)
+    tight = analyse_level(editor.model.to_level())
+    assert (tight.min_bricks, tight.fewest_frames) == (editor.draft.budget, editor.draft.frames) == (2, 7)
 
 
 def test_analysis_in_a_thread_where_fork_is_missing(app: App) -> None:

@@ -10,10 +10,14 @@ import pytest
 
 from game.core.catalog import pack_entries
 from game.core.level import Level
+from game.core.physics_catalog import SHIPPED
+from ai.facade import SolveContext
 from game.core.outcome import settled_at
 from game.core.simulation import simulate
 from game.app.export import bricks_line, export_gif, home_text, outcome_text
-from game.app.export_draw import footer_height
+from game.app.assistant.state import AssistantState
+from game.app.assistant.tasks import gif_job
+from game.app.export_draw import footer_height, physics_line
 from game.cli.main import main
 from tests.conftest import ORIGINAL_PACK
 
@@ -73,3 +77,31 @@ def test_a_gif_file_must_be_named_gif(tmp_path: Path, command: list[str],
     assert main([*command, "--gif", str(out)]) == 2 and not out.exists()
     err = capsys.readouterr().err
     assert err.count("does not end in .gif") == 1 and "run.gif" in err
+
+
+# ---------------------------------------------------------------- the physics on the title card
+def gif_of(level: Level, path: Path, **options: bool) -> list[bytes]:
+    export_gif(level, (), path, scale=1, **options)
+    return [frame.tobytes() for frame in iio.imread(path, index=None)]
+
+
+@pytest.mark.parametrize("name", ["climber", "restless"])
+def test_the_title_card_names_a_physics_other_than_the_classic(tmp_path: Path, name: str) -> None:
+    """Without the line naming the rules, the title card is the classic level's."""
+    other = CORRIDOR.with_physics(SHIPPED[name])
+    classic = gif_of(CORRIDOR, tmp_path / "classic.gif")
+    named = gif_of(other, tmp_path / "named.gif")
+    unnamed = gif_of(other, tmp_path / "unnamed.gif", name_physics=False)
+    assert named[0] != classic[0] and unnamed[0] == classic[0]
+    assert physics_line(other).startswith(f"Physics: {name}")
+    assert ("targets do not stop lemmings" in physics_line(other)) == (name == "restless")
+
+
+def test_the_play_screen_keeps_the_rules_of_a_mystery_world_secret(tmp_path: Path) -> None:
+    climber = CORRIDOR.with_physics(SHIPPED["climber"])
+    cards = []
+    for level in (climber, climber.with_meta("world", "The Steps"), CORRIDOR):
+        out = tmp_path / f"g{len(cards)}.gif"
+        gif_job(level, AssistantState(), (), str(out))(SolveContext.create())
+        cards.append(iio.imread(out, index=0).tobytes())
+    assert cards[0] != cards[2] and cards[1] == cards[2]  # named on an editor play-test, not in the world
