@@ -35,7 +35,7 @@ from game.core.storage import user_data_dir
 from game.app.app import App, Scene
 from game.app.input import Act, Action
 from game.app.jobs import Job, JobEvent, JobHandle
-from game.app.play_extension import BoardView, ExtensionBase, Marks, NO_MARKS, PlayHost
+from game.app.play_extension import BoardView, ExtensionBase, Holds, Marks, NO_MARKS, PlayHost
 from game.app.scenes.mystery_draw import draw_learned_panel, draw_world_card, panel_text
 
 #: The scene name the composition root registers :class:`WorldCardScene` under.
@@ -126,7 +126,7 @@ class MysteryGuide(ExtensionBase):
     def update(self, dt: float) -> None:
         """The card on the first visit; a release unlocks the preview; a run's end starts the learning."""
         if self.age == 0.0 and not self.card_due and not self.released and not self.preview_allowed():
-            self.scene.say(WATCH_FIRST, MESSAGE_SECONDS)
+            self.scene.say(WATCH_FIRST, MESSAGE_SECONDS, Holds.MOMENT)  # goes once the lemmings are released
         self.age += dt
         if self.card_due and self.age >= CARD_DELAY:
             self.card_due = False

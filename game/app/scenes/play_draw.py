@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 
 import pygame
 
@@ -71,7 +72,7 @@ def draw_hud(scene: PlayView, surface: pygame.Surface) -> None:
     pygame.draw.rect(surface, hud.STATE_COLORS[scene.state.value], (0, hud.TOP_BAR, int(w * frac), 4))
     draw_status_lines(scene, surface)
     hints = scene._hints()
-    hud.hint_bar(surface, hints, keep=footer_keep(hints, w))
+    hud.hint_bar(surface, hints, keep=footer_keep(hints, w, scene.extra_hints))
 
 
 def status_strip_text(width: int, left: int) -> tuple[int, int, int]:
@@ -312,11 +313,13 @@ KEPT_KEYS = ("H", "S", "A", "F", "G", "[ ]", "Tab", "F1")
 MAIN_KEYS = ("Space", "Esc", "Enter", "Enter/R")
 
 
-def footer_keep(hints: list[tuple[str, str]], width: int) -> list[tuple[str, str]]:
-    """The footer hints that stay however narrow the window (:data:`KEPT_KEYS`, then :data:`MAIN_KEYS`
-    when they fit beside them at the footer's small size), in the order given."""
-    kept = [hint for hint in hints if hint[0] in KEPT_KEYS]
-    main = [hint for hint in hints if hint[0] in KEPT_KEYS + MAIN_KEYS]
+def footer_keep(hints: list[tuple[str, str]], width: int,
+                extra: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str]]:
+    """The footer hints that stay however narrow the window (:data:`KEPT_KEYS` and the add-ons' own ``extra``,
+    such as the key that closes a panel over the board; then :data:`MAIN_KEYS` when they fit beside them at the
+    footer's small size), in the order given."""
+    kept = [hint for hint in hints if hint[0] in KEPT_KEYS or hint in extra]
+    main = [hint for hint in hints if hint[0] in KEPT_KEYS + MAIN_KEYS or hint in extra]
     return main if hud.hints_width(main, hud.SMALL_HINT_SIZE) <= width - 20 else kept
 
 

@@ -21,6 +21,7 @@ from game.app.assistant.state import AssistantState
 from game.app.scenes.mystery import CARD_DELAY, WATCH_FIRST, MysteryGuide, WorldCardScene
 from game.app.scenes.mystery_draw import NOT_SURE, panel_text
 from game.app.scenes.play import BASE_FPS, PlayScene
+from game.app.scenes.play_draw import footer_keep
 from game.app.scenes.timeline import TimelineArt
 from game.core.simulation import simulate
 from tests.game.app.conftest import leave_level, press
@@ -98,6 +99,9 @@ def test_preview_off_until_the_first_release(app: App) -> None:
     leave_level(app)
     fresh = open_level(app, "050_", frames=2)  # another level of the world: watch it first
     assert not fresh.current_view().preview and fresh.message == WATCH_FIRST
+    press(app, pygame.K_SPACE, unicode=" ")  # released: "release the lemmings ... (no preview yet)" is past
+    app.run_frames(1)
+    assert fresh.message != WATCH_FIRST
 
 
 def test_setting_keeps_the_preview_off_in_mystery_worlds(app: App) -> None:
@@ -156,6 +160,8 @@ def test_after_each_run_the_ai_says_what_it_learned(app: App) -> None:
     assert ("Enter/Esc/Space", "close") in footer  # what the keys do while the panel is up
     assert not any(key in ("Esc", "Space", "Enter/R") or key.startswith("Enter") and label != "close"
                    for key, label in footer), footer
+    shown, _ = hud.fit_hints(footer, 800, keep=footer_keep(footer, 800, scene.extra_hints))
+    assert ("Enter/Esc/Space", "close") in shown  # kept on a narrow window, where other keys drop
     press(app, pygame.K_RETURN)
     assert not guide.panel_open and scene.state == PlayState.LOST  # Enter closed the panel only
     press(app, pygame.K_RETURN)
