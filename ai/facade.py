@@ -69,7 +69,7 @@ from ai.puzzles.pegs.learn import parse_games as pegs_parse_games
 from ai.puzzles.pegs.learn import random_games as pegs_random_games
 from ai.puzzles.pegs.learn import verify as pegs_verify
 from ai.puzzles.pegs.vacancies import table as pegs_table
-from ai.services.analysis import Analysis, AnalysisStatus, analyse_level, last_arrival_frame
+from ai.services.analysis import Analysis, AnalysisStatus, analyse_level, bricks_over_budget, last_arrival_frame
 from ai.services.benchmark import run_bench
 from ai.services.unsolvable import stuck_lemmings
 from ai.services.generation.compartments import GRIDS as COMPARTMENT_GRIDS
@@ -97,7 +97,7 @@ __all__ = [
     "MinesAdvice", "MinesAnalysis", "MinesAnalysisStatus", "MinesMoveKind", "MinesMoves", "MinesWrongAnswerError", "PegsStatus", "Progress",
     "ProgressBar", "ProgressCallback", "Rating", "RelaxedSolution", "RulePicture", "RunProgress", "RunSpec", "SolveContext",
     "SolveMode", "SolveResult", "SolveStatus", "SolveStopped", "Solver", "StopReason", "WrongSolutionError",
-    "agreement", "analyse_level", "compute_hint", "default_jobs", "difficulty_spec",
+    "agreement", "analyse_level", "bricks_over_budget", "compute_hint", "default_jobs", "difficulty_spec",
     "engine_for", "fork_available", "generate_run", "get_solver", "knowledge", "last_arrival_frame",
     "learn_by_asking", "learn_physics", "learn_positions", "learn_rules", "learned_hint", "learning_curves",
     "life_backbone", "life_disagreements", "life_hint", "life_learn_rule", "life_reverse", "load_observations",

@@ -126,8 +126,7 @@ class Analysis:
             out.append(f"minimum bricks: {self.min_bricks}"
                        + (f" (budget {self.level.budget})" if self.min_bricks != self.level.budget else ""))
             if self.status == AnalysisStatus.OVER_BUDGET:
-                extra = self.min_bricks - self.level.budget
-                out.append(f"needs {extra} more brick{'s' if extra != 1 else ''} than the budget")
+                out.append(bricks_over_budget(self.min_bricks, self.level.budget))
             if self.complete:
                 kind = "unique" if self.solution_count == 1 else "not unique"
                 out.append(f"optimal solutions: {self.solution_count} ({kind})")
@@ -142,6 +141,16 @@ class Analysis:
             out.append(self.message)
         out.append(f"{self.seconds:.2f} s ({self.solver})" if self.solver else f"{self.seconds:.2f} s")
         return out
+
+
+def bricks_over_budget(min_bricks: int, budget: int) -> str:
+    """What a level whose ``min_bricks`` exceed its ``budget`` lacks, as ``check --solve`` and the editor say it.
+
+    >>> bricks_over_budget(3, 2), bricks_over_budget(5, 2)
+    ('needs 1 more brick than the budget', 'needs 3 more bricks than the budget')
+    """
+    extra = min_bricks - budget
+    return f"needs {extra} more brick{'s' if extra != 1 else ''} than the budget"
 
 
 def last_arrival_frame(level: Level, bricks: BrickSet) -> int | None:
@@ -308,4 +317,4 @@ def tightened(level: Level, analysis: Analysis) -> Level:
     )
 
 
-__all__ = ["Analysis", "analyse_level", "last_arrival_frame", "tightened"]
+__all__ = ["Analysis", "analyse_level", "bricks_over_budget", "last_arrival_frame", "tightened"]

@@ -9,12 +9,12 @@ from typing import Protocol
 
 import pygame
 
-from ai.facade import Analysis, AnalysisStatus
+from ai.facade import Analysis, AnalysisStatus, bricks_over_budget
 from game.app import hud
 from game.app.scenes.editor_analysis import EditorAnalysis
 from game.app.scenes.editor_help import footer_height
 from game.app.scenes.editor_palette import RIGHT_W, panel_widths
-from game.app.scenes.editor_results import SolutionBrowser
+from game.app.scenes.editor_results import WON_WITHOUT_BRICKS, SolutionBrowser
 from game.core.editor_draft import Draft
 from game.core.editor_model import EditorModel
 from game.core.level import Level
@@ -203,6 +203,8 @@ class SidePanel:
         elif status == AnalysisStatus.OVER_BUDGET:
             out.append(("UNSOLVABLE", 30, hud.RED))
             out.append((f"within budget B = {d.budget}", 22, hud.RED))
+            if a.min_bricks is not None:
+                out.append((bricks_over_budget(a.min_bricks, d.budget), 22, hud.WHITE))
         elif status == AnalysisStatus.UNSOLVABLE:
             out.append(("UNSOLVABLE", 30, hud.RED))
             out.append((f"in N = {d.frames} frames, any budget", 22, hud.RED))
@@ -222,17 +224,25 @@ class SidePanel:
             bound = "" if a.frames_proved else "\u2264 "
             out.append((f"fewest frames: {bound}{ff}", 24, hud.WHITE))
             if not stale:
-                tight = a.fewest_frames == d.frames and a.min_bricks == d.budget
-                out.append(("tight" if tight else "T: tighten to N=%s, B=%d" % (ff, a.min_bricks), 21,
-                            hud.GREEN if tight else hud.GOLD))
-                several = len(a.solutions) > 1
-                if self.scene.solutions.visible:
-                    out.append((self.scene.solutions.label() + ", V hides it", 21, hud.BLUE))
-                    out += [("the , and . keys show the others", 20, hud.MUTED)] if several else []
-                else:
-                    out.append(("V: show a solution" + (" (then , and . the others)" if several else ""), 21,
-                                hud.MUTED))
+                out += self.action_lines(a, d, a.min_bricks, ff)
         out.append((f"{a.seconds:.2f} s", 20, hud.MUTED))
+        return out
+
+    def action_lines(self, a: Analysis, d: Draft | Level, min_bricks: int,
+                     frames: str) -> list[tuple[str, int, tuple[int, int, int]]]:
+        """What T and V do with the current analysis ``a`` (of ``min_bricks``, fewest ``frames``) of ``d``; a
+        level won without bricks has no solution to show."""
+        tight = a.fewest_frames == d.frames and min_bricks == d.budget
+        out = [("tight" if tight else "T: tighten to N=%s, B=%d" % (frames, min_bricks), 21,
+                hud.GREEN if tight else hud.GOLD)]
+        several = len(a.solutions) > 1
+        if min_bricks == 0:
+            out.append((WON_WITHOUT_BRICKS, 21, hud.GREEN))
+        elif self.scene.solutions.visible:
+            out.append((self.scene.solutions.label() + ", V hides it", 21, hud.BLUE))
+            out += [("the , and . keys show the others", 20, hud.MUTED)] if several else []
+        else:
+            out.append(("V: show a solution" + (" (then , and . the others)" if several else ""), 21, hud.MUTED))
         return out
 
 

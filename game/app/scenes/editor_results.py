@@ -18,6 +18,8 @@ from game.core.level import Brick
 
 #: How to see the other optimal solutions (said with the one shown).
 BROWSE_NOTE = "the , and . keys show the others"
+#: What the editor says of a level whose minimum is no brick (it has no solution to show).
+WON_WITHOUT_BRICKS = "won without bricks: no solution to show"
 
 
 class ResultsHost(Protocol):
@@ -103,6 +105,10 @@ class SolutionBrowser:
         if not self.host.analysis_current() or a is None or not a.solutions:
             self.host.say("analyse first (A) to see a solution", 2.5, hud.MUTED)
             return True
+        if a.min_bricks == 0:
+            self.visible = False
+            self.host.say("the level is " + WON_WITHOUT_BRICKS, 2.5, hud.GREEN)
+            return True
         return False
 
 
@@ -172,4 +178,4 @@ class AnalysisCommands:
             self.host.say("analysis could not finish (details in errors.log)", 4.0, hud.RED)
 
 
-__all__ = ["AnalysisCommands", "AnalysisHost", "BROWSE_NOTE", "ResultsHost", "SolutionBrowser"]
+__all__ = ["AnalysisCommands", "AnalysisHost", "BROWSE_NOTE", "ResultsHost", "SolutionBrowser", "WON_WITHOUT_BRICKS"]
