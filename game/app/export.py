@@ -69,6 +69,7 @@ class ExportResult:
     bytes: int
     won: bool | None  #: outcome of the run (None for a relaxed solution)
     seconds: float = 0.0  #: wall time the export took
+    played: float = 0.0  #: how long the GIF plays once, in seconds
 
     def describe(self) -> str:
         """One line for the HUD or the terminal."""
@@ -225,7 +226,8 @@ def export_gif(
     if context is not None:
         frames = _checked(frames, context)
     count, size = gif_writer.write_gif(frames, path, fps=fps, title_seconds=TITLE_SECONDS, outcome_seconds=OUTCOME_SECONDS)
-    return ExportResult(path, count, frame_size(level, scale=scale), size, won, time.perf_counter() - start)
+    played = gif_writer.played_seconds(count, fps=fps, title_seconds=TITLE_SECONDS, outcome_seconds=OUTCOME_SECONDS)
+    return ExportResult(path, count, frame_size(level, scale=scale), size, won, time.perf_counter() - start, played)
 
 
 def _checked(frames: Iterator[Frame], ctx: SolveContext) -> Iterator[Frame]:

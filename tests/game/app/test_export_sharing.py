@@ -142,3 +142,29 @@ def test_a_lost_gif_says_which_lemming_missed_and_why(tmp_path: Path) -> None:
     r, c, _ = run.states_at(settled_at(run))[1]
     ring = changed[margin + r * cell - 4:margin + (r + 1) * cell + 4, margin + c * cell - 4:margin + (c + 1) * cell + 4]
     assert ring.sum() > 20  # ringed where it stands
+
+
+# ---------------------------------------------------------------- a long GIF gets a note naming --fps
+@pytest.mark.parametrize("fps, note", [("0.5", True), ("6", False)])
+def test_export_notes_a_gif_that_plays_for_over_a_minute(tmp_path: Path, fps: str, note: bool,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """The lemming paces a 20-cell corridor until it has gone round once: at half a frame a second, over a
+    minute; at 6 frames a second, under 10 s."""
+    pacer = Level.from_rows(["X>" + " " * 19 + "XT", "X" * 23], frames=80, budget=0, title="Long")
+    level = tmp_path / "long.txt"
+    pacer.save(level)
+    out = tmp_path / "long.gif"
+    assert main(["export", str(level), "--gif", str(out), "--fps", fps]) == 0
+    captured = capsys.readouterr()
+    frames = iio.improps(out, index=None).shape[0]
+    played = sum(iio.immeta(out, index=k)["duration"] for k in range(frames)) / 1000
+    assert "GIF saved" in captured.out and "--fps" not in captured.out
+    assert (played > 60) == note
+    if note:
+        assert captured.err.count("\n") == 1 and f"plays for {played:.0f} s" in captured.err
+        faster = float(captured.err.split("--fps ")[1].split()[0])
+        assert main(["export", str(level), "--gif", str(out), "--force", "--fps", f"{faster:g}"]) == 0
+        assert "plays for" not in capsys.readouterr().err
+        assert sum(iio.immeta(out, index=k)["duration"] for k in range(frames)) / 1000 <= 60
+    else:
+        assert captured.err == ""
