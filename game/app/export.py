@@ -6,7 +6,9 @@ with the window's :class:`~game.app.render.LevelRenderer` and sprites), where ``
 which the outcome cannot change (:func:`game.core.outcome.settled_at`: everyone home where targets stop
 them, or lost for good), then an outcome frame held for :data:`OUTCOME_SECONDS`.  Every frame has a
 footer strip (frame counter and progress bar; the outcome on the last frame), so no two consecutive frames
-are identical and the GIF keeps exactly ``S + 3`` frames.  The captions are in a player's words.
+are identical and the GIF keeps exactly ``S + 3`` frames.  The captions are in a player's words: a lost run's
+outcome frame rings the first lemming that missed and says why, as the window's loss panel does
+(:func:`loss_reason`).
 
 A fractional answer (:class:`ai.facade.RelaxedSolution`: the gradient solver's densities or
 the MILP's LP relaxation) is drawn with translucent bricks and translucent lemming mass
@@ -40,15 +42,15 @@ from typing import Iterator, Sequence
 
 from ai.facade import RelaxedSolution, SolveContext, SolveStopped, StopReason
 from game.core.level import Brick, Level
-from game.core.outcome import frame_label, settled_at
+from game.core.outcome import LemmingFailure, explain, frame_label, settled_at
 from game.core.rules import check_bricks
 from game.core.simulation import Run, SimulationCancelled, simulate
 from game.core.storage import free_path, user_exports_dir
 from game.app import gif_writer, hud
-from game.app.export_draw import (DEFAULT_SCALE, TILE, Frame, _board_frame, _footer, _pg, _title_card,
-                                 _to_array, cell_size, check_frame_size, frame_shape, frame_size, margins)
+from game.app.export_draw import (DEFAULT_SCALE, TILE, Frame, _board_frame, _footer, _loss_marks, _pg,
+                                 _title_card, _to_array, cell_size, check_frame_size, frame_shape, frame_size, margins)
 from game.app.export_relaxed import iter_relaxed_frames
-from game.app.render import LevelRenderer
+from game.app.render import PATH_COLORS, LevelRenderer
 
 #: Default frame rate (simulation frames per second).
 DEFAULT_FPS = 6.0
@@ -67,6 +69,7 @@ class ExportResult:
     bytes: int
     won: bool | None  #: outcome of the run (None for a relaxed solution)
     seconds: float = 0.0  #: wall time the export took
+    played: float = 0.0  #: how long the GIF plays once, in seconds
 
     def describe(self) -> str:
         """One line for the HUD or the terminal."""
@@ -95,6 +98,29 @@ def outcome_text(won: bool, bricks: int, home: int, lemmings: int) -> str:
     """The outcome frame's caption: ``Won with 3 bricks: 1 of 1 lemming home`` or ``Lost: 0 of 2 lemmings home``."""
     return f"Won with {bricks_phrase(bricks)}: {home_text(home, lemmings)}" if won else \
         f"Lost: {home_text(home, lemmings)}"
+
+
+def first_failure(run: Run) -> LemmingFailure | None:
+    """The first lemming that missed, with why (:func:`game.core.outcome.explain`); None when none did."""
+    failures = explain(run)
+    return failures[0] if failures else None
+
+
+def loss_reason(run: Run) -> str:
+    """A lost run's reason, shown on its outcome frame: the first lemming that missed, in the loss panel's
+    words (:meth:`game.core.outcome.LemmingFailure.describe`, which names the lemming when there are several);
+    ``''`` when every lemming is home.
+
+    >>> from game.core.level import Level
+    >>> loss_reason(simulate(Level.from_rows([">   XT", "XX  XX", "XX  XX"], frames=12, budget=1)))
+    'Fell into the pit at frame 3'
+    >>> loss_reason(simulate(Level.from_rows([">  T", "XXXX", ">  X", "XXXX"], frames=9, budget=0)))
+    'Lemming 2: walking back and forth between two walls from frame 0'
+    >>> loss_reason(simulate(Level.from_rows([">  T", "XXXX"], frames=9, budget=0)))
+    ''
+    """
+    failure = first_failure(run)
+    return failure.describe(len(run.tracks)) if failure is not None else ""
 
 
 # ---------------------------------------------------------------- frames
@@ -150,6 +176,11 @@ def iter_gif_frames(
                 right=home_text(run.arrived_by(t), lemmings))
         yield _to_array(canvas)
     canvas = _board_frame(level, placed, run, float(end), scale, rend)
+    failure = None if run.won else first_failure(run)
+    if failure is not None:  # which lemming missed and why, as the window's loss panel says
+        r, c, _ = run.states_at(end)[failure.lemming]
+        _loss_marks(canvas, level, cell, (r, c), failure.describe(lemmings),
+                    PATH_COLORS[failure.lemming % len(PATH_COLORS)])
     text = outcome_text(run.won, len(placed), run.arrived_by(n - 1), lemmings)
     _footer(canvas, level, cell, end / max(1, n - 1), text, hud.GOLD if run.won else hud.RED)
     yield _to_array(canvas)
@@ -195,7 +226,8 @@ def export_gif(
     if context is not None:
         frames = _checked(frames, context)
     count, size = gif_writer.write_gif(frames, path, fps=fps, title_seconds=TITLE_SECONDS, outcome_seconds=OUTCOME_SECONDS)
-    return ExportResult(path, count, frame_size(level, scale=scale), size, won, time.perf_counter() - start)
+    played = gif_writer.played_seconds(count, fps=fps, title_seconds=TITLE_SECONDS, outcome_seconds=OUTCOME_SECONDS)
+    return ExportResult(path, count, frame_size(level, scale=scale), size, won, time.perf_counter() - start, played)
 
 
 def _checked(frames: Iterator[Frame], ctx: SolveContext) -> Iterator[Frame]:
@@ -242,6 +274,8 @@ __all__ = [
     "bricks_phrase",
     "home_text",
     "outcome_text",
+    "first_failure",
+    "loss_reason",
     "Frame",
     "TILE",
     "cell_size",

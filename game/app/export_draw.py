@@ -170,6 +170,44 @@ def _footer(surface: pygame.Surface, level: Level, cell: int, frac: float, label
         surface.blit(rtext, rtext.get_rect(midright=(w - margin, top + bar + (footer - bar) // 2)))
 
 
+def fit_caption(s: str, width: int, size: int, smallest: int = 12) -> tuple[str, int]:
+    """``s`` and a font size for it to fit ``width`` pixels: the size steps down to ``smallest``, then the words
+    are cut with an ellipsis (:func:`game.app.hud.fit_text`).
+
+    >>> _ = _pg()
+    >>> fit_caption("fell into the pit at frame 3", 2000, 20)
+    ('fell into the pit at frame 3', 20)
+    >>> text, size = fit_caption("fell into the pit at frame 3", 60, 20)
+    >>> size, text.endswith("\u2026"), hud.text_width(text, size) <= 60
+    (12, True, True)
+    """
+    while size > smallest and hud.text_width(s, size) > width:
+        size = max(smallest, size - 2)
+    return hud.fit_text(s, size, width), size
+
+
+def _loss_marks(canvas: pygame.Surface, level: Level, cell: int, where: Brick, reason: str,
+                color: tuple[int, int, int]) -> None:
+    """On a lost run's outcome frame: a ring round the lemming at ``where`` and the ``reason`` in a dark strip
+    across the board, at its top or bottom edge, whichever is further from the ring."""
+    margin, _ = margins(cell)
+    w, h = canvas.get_size()
+    row, col = where
+    center = (margin + col * cell + cell // 2, margin + row * cell + cell // 2)
+    radius, ring = max(6, int(cell * 0.6)), max(2, cell // 10)
+    pygame.draw.circle(canvas, (8, 6, 16), center, radius + 2, ring + 2)
+    pygame.draw.circle(canvas, color, center, radius, ring)
+    strip = footer_height(w, cell)
+    text, size = fit_caption(reason, w - 2 * margin, max(12, int(strip * 0.55)))
+    board_bottom = h - footer_height(w, cell)
+    top = board_bottom - strip if 2 * center[1] < board_bottom else 0
+    veil = pygame.Surface((w, strip), pygame.SRCALPHA)
+    veil.fill((6, 4, 16, 200))
+    canvas.blit(veil, (0, top))
+    caption = hud.text(text, size, color)
+    canvas.blit(caption, caption.get_rect(center=(w // 2, top + strip // 2)))
+
+
 def _canvas(level: Level, scale: float) -> pygame.Surface:
     _pg()
     return pygame.Surface(frame_size(level, scale=scale))

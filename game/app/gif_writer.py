@@ -66,6 +66,28 @@ def _with_transparent(patch: Frame, same: npt.NDArray[np.bool_]) -> Image.Image:
     return image
 
 
+def shown_ms(duration_ms: float) -> int:
+    """How long a frame asked to stay ``duration_ms`` is shown: GIF delays are whole hundredths of a second,
+    at least 20 ms.
+
+    >>> shown_ms(1000 / 6), shown_ms(5), shown_ms(1500)
+    (160, 20, 1500)
+    """
+    return max(20, int(round(duration_ms))) // 10 * 10
+
+
+def played_seconds(frames: int, *, fps: float, title_seconds: float, outcome_seconds: float) -> float:
+    """How long a GIF of ``frames`` frames written by :func:`write_gif` plays once, in seconds.
+
+    >>> played_seconds(900, fps=6, title_seconds=1.5, outcome_seconds=1.5)
+    146.68
+    """
+    if frames <= 1:
+        return shown_ms(title_seconds * 1000.0) / 1000.0 if frames else 0.0
+    body = shown_ms(1000.0 / max(0.5, float(fps)))
+    return (shown_ms(title_seconds * 1000.0) + (frames - 2) * body + shown_ms(outcome_seconds * 1000.0)) / 1000.0
+
+
 class GifStreamWriter:
     """Write an animated GIF frame by frame to an open binary file."""
 
@@ -101,7 +123,7 @@ class GifStreamWriter:
             same = ~changed[y0:y1, x0:x1]
             image = _changed_pixels(patch, same)
             params = {"transparency": TRANSPARENT}
-        chunks = GifImagePlugin.getdata(image, (x0, y0), duration=max(20, int(round(duration_ms))),
+        chunks = GifImagePlugin.getdata(image, (x0, y0), duration=shown_ms(duration_ms),
                                         disposal=1, include_color_table=True, **params)
         for chunk in chunks:
             self.handle.write(chunk)

@@ -14,6 +14,8 @@ from game.cli.args import Subparsers, bricks_arg, float_arg, int_arg, output_fil
 HELP_SCALE, HELP_FPS = 2, 6.0
 #: The longest board a GIF gets at the default scale (:data:`game.app.export_draw.DEFAULT_MAX_SIDE`), in pixels.
 HELP_MAX_SIDE = 1024
+#: The slowest and fastest ``--fps``.
+MIN_FPS, MAX_FPS = 0.5, 60.0
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -41,7 +43,7 @@ def register(sub: Subparsers) -> None:
                    help=f"pixel scale: cells are 16*K pixels, K from 1 to 8 (default {HELP_SCALE}; a map over "
                         f"{HELP_MAX_SIDE // (16 * HELP_SCALE)} cells long gets smaller cells, so the board is at "
                         f"most {HELP_MAX_SIDE} pixels long)")
-    p.add_argument("--fps", type=float_arg(0.5, 60.0), default=None, metavar="F",
+    p.add_argument("--fps", type=float_arg(MIN_FPS, MAX_FPS), default=None, metavar="F",
                    help=f"simulation frames per second (default {HELP_FPS:g})")
     p.add_argument("--relaxed", choices=("lp", "gradient"), default=None,
                    help="render a fractional solution instead of --bricks: the LP relaxation "

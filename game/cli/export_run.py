@@ -11,15 +11,43 @@ from pathlib import Path
 from typing import Callable
 
 from ai import facade
-from game.app.export import DEFAULT_FPS, DEFAULT_SCALE, ExportResult, export_gif
+from game.app.export import DEFAULT_FPS, DEFAULT_SCALE, OUTCOME_SECONDS, TITLE_SECONDS, ExportResult, export_gif
 from game.app.export_draw import check_frame_size, default_scale
+from game.app.gif_writer import played_seconds
 from game.cli.args import output_errors
 from game.cli.context import command_context
+from game.cli.export import MAX_FPS
 from game.cli.level import load_level, resolve_level_path
 from game.cli.outputs import FileKind, Input, guard_output
 from game.core.errors import GameError
 from game.core.level import Level
 from game.core.rules import parse_bricks
+
+
+#: A GIF that plays longer than this, in seconds, gets a note naming ``--fps``.
+LONG_GIF_SECONDS = 60.0
+
+
+def long_gif_note(info: ExportResult, fps: float) -> str:
+    """A note for a GIF that plays longer than :data:`LONG_GIF_SECONDS` (``''`` otherwise): how long it lasts and the
+    ``--fps`` that brings it under that.
+
+    >>> from pathlib import Path
+    >>> info = ExportResult(Path("a.gif"), 902, (416, 416), 1, False, played=146.68)
+    >>> long_gif_note(info, 6.0)
+    'note: the GIF plays for 147 s (900 frames at 6 a second); --fps 16 makes it 57 s'
+    >>> long_gif_note(ExportResult(Path("a.gif"), 50, (416, 416), 1, True, played=11.0), 6.0)
+    ''
+    """
+    if info.played <= LONG_GIF_SECONDS:
+        return ""
+    body = max(0, info.frames - 2)
+    note = f"note: the GIF plays for {info.played:.0f} s ({body} frames at {fps:g} a second)"
+    faster = min(MAX_FPS, float(math.ceil(body / max(1.0, LONG_GIF_SECONDS - TITLE_SECONDS - OUTCOME_SECONDS))))
+    if faster <= fps:
+        return note + f"; --fps {MAX_FPS:g} is the fastest"
+    played = played_seconds(info.frames, fps=faster, title_seconds=TITLE_SECONDS, outcome_seconds=OUTCOME_SECONDS)
+    return note + f"; --fps {faster:g} makes it {played:.0f} s"
 
 
 def export_solve_result(level: Level, result: facade.SolveResult, out: Path | str, *, scale: float = DEFAULT_SCALE,
@@ -50,8 +78,16 @@ def _limited_export(args: argparse.Namespace, level: Level, bricks: tuple[tuple[
         except facade.SolveStopped as stop:
             print(f"export stopped ({stop.reason.value}): no file written", file=sys.stderr)
             return 1
-    print(info.describe())
+    _report(info, args.fps)
     return 0
+
+
+def _report(info: ExportResult, fps: float) -> None:
+    """What the export wrote, and a note on stderr when the GIF plays for long (:func:`long_gif_note`)."""
+    print(info.describe(), flush=True)  # before the note, where both streams go to one place
+    note = long_gif_note(info, fps)
+    if note:
+        print(note, file=sys.stderr)
 
 
 def relaxed_subtitle(result: facade.SolveResult) -> str:
@@ -114,7 +150,7 @@ def export(args: argparse.Namespace) -> int:
         return _limited_export(args, level, bricks)
     with output_errors(args.gif):  # no solve and no limit: the GIF alone, without the AI
         info = export_gif(level, bricks, args.gif, scale=args.scale, fps=args.fps)
-    print(info.describe())
+    _report(info, args.fps)
     return 0
 
 

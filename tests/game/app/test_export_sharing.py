@@ -6,18 +6,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import imageio.v3 as iio
+import numpy as np
 import pytest
 
 from game.core.catalog import pack_entries
 from game.core.level import Level
 from game.core.physics_catalog import SHIPPED
 from ai.facade import SolveContext
-from game.core.outcome import settled_at
+from game.core.outcome import explain, settled_at
 from game.core.simulation import simulate
-from game.app.export import bricks_line, export_gif, home_text, outcome_text
+from game.app.export import bricks_line, export_gif, home_text, loss_reason, outcome_text
 from game.app.assistant.state import AssistantState
 from game.app.assistant.tasks import gif_job
-from game.app.export_draw import footer_height, physics_line
+from game.app.export_draw import cell_size, footer_height, frame_size, margins, physics_line
+from game.app.render import PATH_COLORS
 from game.cli.main import main
 from tests.conftest import ORIGINAL_PACK
 
@@ -105,3 +107,64 @@ def test_the_play_screen_keeps_the_rules_of_a_mystery_world_secret(tmp_path: Pat
         gif_job(level, AssistantState(), (), str(out))(SolveContext.create())
         cards.append(iio.imread(out, index=0).tobytes())
     assert cards[0] != cards[2] and cards[1] == cards[2]  # named on an editor play-test, not in the world
+
+
+# ---------------------------------------------------------------- a lost run says who missed and why
+#: Lemming 1 walks home; lemming 2 paces between the walls of the lower row.
+PACER = Level.from_rows(["X>  TX", "XXXXXX", "X>  XX", "XXXXXX"], frames=30, budget=0, title="Pacer")
+
+
+def outcome_and_before(level: Level, path: Path) -> tuple[np.ndarray, np.ndarray]:
+    """The board part (above the footer) of the GIF's outcome frame and of the frame before it."""
+    export_gif(level, (), path, scale=1)
+    frames = iio.imread(path, index=None)[..., :3].astype(int)
+    width, height = frame_size(level, scale=1)
+    board = height - footer_height(width, cell_size(1))
+    return frames[-1][:board], frames[-2][:board]
+
+
+def test_a_lost_gif_says_which_lemming_missed_and_why(tmp_path: Path) -> None:
+    run = simulate(PACER)
+    assert not run.won and [f.lemming for f in explain(run)] == [1]
+    assert loss_reason(run) == explain(run)[0].describe(2)  # the loss panel's words
+    assert loss_reason(run).startswith("Lemming 2: walking back and forth")
+    won_after, won_before = outcome_and_before(CORRIDOR, tmp_path / "won.gif")
+    assert np.array_equal(won_after, won_before)  # a won run: nothing is drawn on the board
+    lost_after, lost_before = outcome_and_before(PACER, tmp_path / "lost.gif")
+    changed = np.abs(lost_after - lost_before).sum(axis=2) > 30
+    rows = np.flatnonzero(changed.any(axis=1))
+    cell, margin = cell_size(1), margins(cell_size(1))[0]
+    strip = footer_height(frame_size(PACER, scale=1)[0], cell)
+    assert rows.min() < strip // 2 and rows.max() >= strip  # the caption strip at the top, and the ring lower down
+    caption = lost_after[:strip]
+    pink = np.abs(caption - np.array(PATH_COLORS[1])).sum(axis=2) < 40
+    assert pink.sum() > 20  # the words in lemming 2's colour
+    r, c, _ = run.states_at(settled_at(run))[1]
+    ring = changed[margin + r * cell - 4:margin + (r + 1) * cell + 4, margin + c * cell - 4:margin + (c + 1) * cell + 4]
+    assert ring.sum() > 20  # ringed where it stands
+
+
+# ---------------------------------------------------------------- a long GIF gets a note naming --fps
+@pytest.mark.parametrize("fps, note", [("0.5", True), ("6", False)])
+def test_export_notes_a_gif_that_plays_for_over_a_minute(tmp_path: Path, fps: str, note: bool,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """The lemming paces a 20-cell corridor until it has gone round once: at half a frame a second, over a
+    minute; at 6 frames a second, under 10 s."""
+    pacer = Level.from_rows(["X>" + " " * 19 + "XT", "X" * 23], frames=80, budget=0, title="Long")
+    level = tmp_path / "long.txt"
+    pacer.save(level)
+    out = tmp_path / "long.gif"
+    assert main(["export", str(level), "--gif", str(out), "--fps", fps]) == 0
+    captured = capsys.readouterr()
+    frames = iio.improps(out, index=None).shape[0]
+    played = sum(iio.immeta(out, index=k)["duration"] for k in range(frames)) / 1000
+    assert "GIF saved" in captured.out and "--fps" not in captured.out
+    assert (played > 60) == note
+    if note:
+        assert captured.err.count("\n") == 1 and f"plays for {played:.0f} s" in captured.err
+        faster = float(captured.err.split("--fps ")[1].split()[0])
+        assert main(["export", str(level), "--gif", str(out), "--force", "--fps", f"{faster:g}"]) == 0
+        assert "plays for" not in capsys.readouterr().err
+        assert sum(iio.immeta(out, index=k)["duration"] for k in range(frames)) / 1000 <= 60
+    else:
+        assert captured.err == ""
