@@ -22,7 +22,7 @@ def _run(args: argparse.Namespace) -> int:
     """Run ``export`` (:mod:`game.cli.export_run`)."""
     from game.cli import export_run  # late: pygame and the GIF writer load only when an export runs
 
-    return export_run.export(args)
+    return export_run.export(args, MAX_FPS)
 
 
 def add_gif_option(parser: argparse.ArgumentParser) -> None:

@@ -16,7 +16,6 @@ from game.app.export_draw import check_frame_size, default_scale
 from game.app.gif_writer import played_seconds
 from game.cli.args import output_errors
 from game.cli.context import command_context
-from game.cli.export import MAX_FPS
 from game.cli.level import load_level, resolve_level_path
 from game.cli.outputs import FileKind, Input, guard_output
 from game.core.errors import GameError
@@ -28,24 +27,24 @@ from game.core.rules import parse_bricks
 LONG_GIF_SECONDS = 60.0
 
 
-def long_gif_note(info: ExportResult, fps: float) -> str:
+def long_gif_note(info: ExportResult, fps: float, fastest: float) -> str:
     """A note for a GIF that plays longer than :data:`LONG_GIF_SECONDS` (``''`` otherwise): how long it lasts and the
-    ``--fps`` that brings it under that.
+    ``--fps`` (at most ``fastest``, the command's bound) that brings it under that.
 
     >>> from pathlib import Path
     >>> info = ExportResult(Path("a.gif"), 902, (416, 416), 1, False, played=146.68)
-    >>> long_gif_note(info, 6.0)
+    >>> long_gif_note(info, 6.0, 60.0)
     'note: the GIF plays for 147 s (900 frames at 6 a second); --fps 16 makes it 57 s'
-    >>> long_gif_note(ExportResult(Path("a.gif"), 50, (416, 416), 1, True, played=11.0), 6.0)
+    >>> long_gif_note(ExportResult(Path("a.gif"), 50, (416, 416), 1, True, played=11.0), 6.0, 60.0)
     ''
     """
     if info.played <= LONG_GIF_SECONDS:
         return ""
     body = max(0, info.frames - 2)
     note = f"note: the GIF plays for {info.played:.0f} s ({body} frames at {fps:g} a second)"
-    faster = min(MAX_FPS, float(math.ceil(body / max(1.0, LONG_GIF_SECONDS - TITLE_SECONDS - OUTCOME_SECONDS))))
+    faster = min(fastest, float(math.ceil(body / max(1.0, LONG_GIF_SECONDS - TITLE_SECONDS - OUTCOME_SECONDS))))
     if faster <= fps:
-        return note + f"; --fps {MAX_FPS:g} is the fastest"
+        return note + f"; --fps {fastest:g} is the fastest"
     played = played_seconds(info.frames, fps=faster, title_seconds=TITLE_SECONDS, outcome_seconds=OUTCOME_SECONDS)
     return note + f"; --fps {faster:g} makes it {played:.0f} s"
 
@@ -63,7 +62,8 @@ def export_solve_result(level: Level, result: facade.SolveResult, out: Path | st
     raise GameError(f"nothing to export: {result.describe()}")
 
 
-def _limited_export(args: argparse.Namespace, level: Level, bricks: tuple[tuple[int, int], ...]) -> int:
+def _limited_export(args: argparse.Namespace, level: Level, bricks: tuple[tuple[int, int], ...],
+                    fastest_fps: float) -> int:
     """The export under the command's limit (``--time-limit``), with ``--relaxed`` solving for a fractional
     answer first: ``lp`` (the MILP's LP relaxation) or ``gradient``."""
     with command_context(args.time_limit, solver="export") as ctx:
@@ -78,14 +78,14 @@ def _limited_export(args: argparse.Namespace, level: Level, bricks: tuple[tuple[
         except facade.SolveStopped as stop:
             print(f"export stopped ({stop.reason.value}): no file written", file=sys.stderr)
             return 1
-    _report(info, args.fps)
+    _report(info, args.fps, fastest_fps)
     return 0
 
 
-def _report(info: ExportResult, fps: float) -> None:
+def _report(info: ExportResult, fps: float, fastest_fps: float) -> None:
     """What the export wrote, and a note on stderr when the GIF plays for long (:func:`long_gif_note`)."""
     print(info.describe(), flush=True)  # before the note, where both streams go to one place
-    note = long_gif_note(info, fps)
+    note = long_gif_note(info, fps, fastest_fps)
     if note:
         print(note, file=sys.stderr)
 
@@ -135,8 +135,9 @@ def guard_gif(args: argparse.Namespace, *inputs: Input) -> None:
                             f"(name it {stem}.gif)")
 
 
-def export(args: argparse.Namespace) -> int:
-    """``export``: the GIF of a run, or of a fractional solution with ``--relaxed``."""
+def export(args: argparse.Namespace, fastest_fps: float) -> int:
+    """``export``: the GIF of a run, or of a fractional solution with ``--relaxed`` (``fastest_fps``: the
+    fastest ``--fps`` the command accepts, for the note on a long GIF)."""
     if args.relaxed and args.bricks:
         raise GameError("--relaxed renders the solver's fractional solution instead of --bricks: give one of them")
     guard_gif(args)
@@ -147,10 +148,10 @@ def export(args: argparse.Namespace) -> int:
     check_frame_size(level, args.scale)
     guard_gif(args)  # again: the level may have taken a while to read
     if args.relaxed or args.time_limit is not None:
-        return _limited_export(args, level, bricks)
+        return _limited_export(args, level, bricks, fastest_fps)
     with output_errors(args.gif):  # no solve and no limit: the GIF alone, without the AI
         info = export_gif(level, bricks, args.gif, scale=args.scale, fps=args.fps)
-    _report(info, args.fps)
+    _report(info, args.fps, fastest_fps)
     return 0
 
 
