@@ -142,7 +142,8 @@ def unread_records(data: dict[str, Any]) -> list[UnreadEntry]:
     raw = data.get("boards", {})
     if not isinstance(raw, dict):
         return [unread_entry("boards", raw), *out]
-    dropped = [key for key in raw if key not in parse_boards({"boards": {key: raw[key]}})[0]]
+    kept = parse_boards(data)[0]
+    dropped = [key for key in raw if key not in kept]
     return [*(unread_entry(f"boards/{key}", raw[key]) for key in dropped), *out]
 
 
