@@ -14,6 +14,8 @@ from typing import Any
 from game.core.level import Brick
 from game.core.pack import migrate_keys
 
+#: File format version written in the JSON (a file of a newer one is kept aside before a save rewrites it).
+FORMAT_VERSION = 1
 #: Most replays kept per level (the best ones first, then the newest).
 MAX_REPLAYS = 20
 #: Largest counter (attempts, hints) and brick coordinate accepted in the file.

@@ -417,6 +417,8 @@ WRONG_SHAPES = [
     ("mines.json", b'{"levels": 5}'),
     ("mines.json", b'{"version": 1, "boards": {"9x9/10": {"wins": -1}, "8x8/10": {"wins": 2}}}'),
     ("mines.json", b'{"version": 1, "boards": [1, 2]}'),
+    ("progress.json", b'{"version": 2, "levels": {"b.txt": {"solved": true}}}'),
+    ("mines.json", b'{"version": 2, "boards": {"9x9/10": {"wins": 2}}}'),
 ]
 
 
@@ -455,6 +457,22 @@ def _save_over_again(name: str, path: Path) -> list[str]:
         store = MinesRecords.load(path)
         store.record(9, 9, 10, won=False, seconds=1.0)
     return store.messages
+
+
+@pytest.mark.parametrize(("name", "version"), [("progress.json", 2), ("mines.json", 7), ("mines.json", "2.0")])
+def test_a_file_of_a_newer_version_is_kept_aside_before_this_version_rewrites_it(name: str, version: object,
+                                                                                 tmp_path: Path) -> None:
+    """What a newer game wrote is never silently rewritten in this version's format: the file as it was is
+    kept aside first, and the message names the version."""
+    path = tmp_path / name
+    key = "levels" if name == "progress.json" else "boards"
+    content = json.dumps({"version": version, key: {}}).encode()
+    told = _save_over(name, path, content)
+    (aside,) = tmp_path.glob(f"{name}.corrupt-*")
+    assert aside.read_bytes() == content
+    shown = version if isinstance(version, int) else json.dumps(version)
+    assert len(told) == 1 and f"version {shown} (this game's is 1)" in told[0] and aside.name in told[0]
+    assert json.loads(path.read_text())["version"] == 1
 
 
 @pytest.mark.parametrize(("name", "content"), [
