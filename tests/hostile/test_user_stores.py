@@ -237,6 +237,21 @@ def test_resume_entries_broken_during_play_are_copied_aside_before_the_save(tmp_
     assert store.messages == [f"resume.json: 1 entry unreadable, dropped; the file as it was is kept as {aside.name}"]
 
 
+def test_resume_entry_edited_again_under_the_same_name_is_copied_again(tmp_path: Path) -> None:
+    path = tmp_path / "resume.json"
+    first = '{"last": "a", "boards": {"a": {"hash": "h", "bricks": [[1, 2]]}, "b": {"hash": 3}}}'
+    path.write_text(first)
+    store = ResumeStore.load(path)
+    store.remember("c", "h", [(3, 3)])
+    assert len(store.messages) == 1 and len(list(tmp_path.glob("resume.json.corrupt-*"))) == 1
+    edited = '{"last": "a", "boards": {"a": {"hash": "h", "bricks": [[1, 2]]}, "b": {"hash": 4}}}'
+    path.write_text(edited)  # the same entry, malformed again with other content
+    store.remember("d", "h", [(4, 4)])
+    copies = {p.read_text() for p in tmp_path.glob("resume.json.corrupt-*")}
+    assert copies == {first, edited} and "b" not in json.loads(path.read_text())["boards"]
+    assert len(store.messages) == 2 and all(name in store.messages[1] for name in ("1 entry", "kept as"))
+
+
 def test_resume_save_stays_within_the_size_the_loader_reads(tmp_path: Path) -> None:
     """Boards of many bricks past the file's cap: the save drops the least recently played ones."""
     path = tmp_path / "resume.json"
