@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Iterable, NamedTuple, Sequence
 
 from game.core.level import Brick
+from game.core.progress_records import ProgressFormatError, parse_cells
 from game.core.storage import read_user_object, set_aside_reason, user_data_dir
 from game.core.store_aside import UnreadEntry, UnreadKeeper, unread_entry
 from game.core.writing import keep_copy, locked_update
@@ -245,19 +246,17 @@ def _board_json(entry: Board) -> dict[str, Any]:
 
 def _parse_board(entry: Any) -> Board | None:
     """``{"hash": str, "bricks": [[r, c], ...], "assisted": bool (optional, false when missing)}`` or None when
-    malformed."""
+    malformed (the bricks are read as progress reads its replays', :func:`game.core.progress_records.parse_cells`)."""
     if not isinstance(entry, dict) or not isinstance(entry.get("hash"), str):
         return None
-    bricks, assisted = entry.get("bricks"), entry.get("assisted", False)
-    if not isinstance(bricks, list) or not isinstance(assisted, bool):
+    assisted = entry.get("assisted", False)
+    if not isinstance(assisted, bool):
         return None
-    out: list[Brick] = []
-    for b in bricks:
-        if (not isinstance(b, list) or len(b) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 100_000 for v in b)):
-            return None
-        out.append((b[0], b[1]))
-    return Board(entry["hash"], tuple(sorted(out)), assisted and bool(out))
+    try:
+        bricks = parse_cells(entry.get("bricks"), "a board's bricks")
+    except ProgressFormatError:
+        return None
+    return Board(entry["hash"], bricks, assisted and bool(bricks))
 
 
 def continue_index(keys: list[str], solved: list[bool], last_key: str,
