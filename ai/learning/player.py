@@ -144,10 +144,10 @@ def _parse_runs(data: Any) -> tuple[list[ObservedRun], list[UnreadEntry]]:
     for i, item in enumerate(data["runs"]):
         try:
             runs.append(ObservedRun.from_json(item))
+            readable = set(item) <= _RUN_FIELDS  # read, but its other fields would be dropped
         except (KeyError, TypeError, ValueError, IndexError, Exception):  # noqa: BLE001 - any bad entry
-            unread.append(unread_entry(f"runs/{i}", item))
-            continue
-        if not set(item) <= _RUN_FIELDS:  # read, but its other fields would be dropped
+            readable = False
+        if not readable:
             unread.append(unread_entry(f"runs/{i}", item))
     return runs, unread
 
@@ -157,29 +157,22 @@ def _merge_and_write(path: Path, new: Sequence[ObservedRun], problems: list[str]
     atomically under the storage lock (two games storing runs at once lose none); returns the number of runs.
     A damaged file, or one with parts this version cannot read, is kept aside (never lost) and said in
     ``problems`` (once per content: :class:`game.core.store_aside.UnreadKeeper`)."""
+    told = problems if problems is not None else []
     with file_lock(path):
-        return _merge_and_write_locked(path, new, problems)
-
-
-def _merge_and_write_locked(path: Path, new: Sequence[ObservedRun], problems: list[str] | None) -> int:
-    """:func:`_merge_and_write` once the lock is held."""
-    data, problem = _read(path)
-    if problem is not None:
-        reason = set_aside_reason(path, problem)
-        if problems is not None:
-            problems.append(f"{path.name} could not be used {reason}")
-        data = None
-    old, unread = _parse_runs(data)
-    # the write below drops them: the file as it was is kept aside first (an error stops the write)
-    aside = _KEEPERS.setdefault(path, UnreadKeeper()).keep_before_save(path, unread)
-    if aside is not None and problems is not None:
-        problems.append(describe_unread(path.name, unread, aside.name))
-    merged: dict[str, ObservedRun] = {r.key: r for r in old}
-    for run in new:
-        merged.setdefault(run.key, run)
-    runs = sorted(merged.values(), key=lambda r: r.when)[-MAX_RUNS:]
-    doc = {"format": RUNS_FORMAT, "version": RUNS_VERSION, "runs": [r.to_json() for r in runs]}
-    atomic_write_text(path, json.dumps(doc) + "\n")
+        data, problem = _read(path)
+        if problem is not None:
+            told.append(f"{path.name} could not be used {set_aside_reason(path, problem)}")
+            data = None
+        old, unread = _parse_runs(data)
+        # the write below drops them: the file as it was is kept aside first (an error stops the write)
+        if (aside := _KEEPERS.setdefault(path, UnreadKeeper()).keep_before_save(path, unread)) is not None:
+            told.append(describe_unread(path.name, unread, aside.name))
+        merged: dict[str, ObservedRun] = {r.key: r for r in old}
+        for run in new:
+            merged.setdefault(run.key, run)
+        runs = sorted(merged.values(), key=lambda r: r.when)[-MAX_RUNS:]
+        doc = {"format": RUNS_FORMAT, "version": RUNS_VERSION, "runs": [r.to_json() for r in runs]}
+        atomic_write_text(path, json.dumps(doc) + "\n")
     return len(runs)
 
 
