@@ -21,7 +21,7 @@ more unread entry (:func:`newer_version`): the save that rewrites it in this ver
 file as it was aside, so nothing the newer version wrote is lost.
 
 >>> [e.name for e in newer_version({"version": 3}, 1)], newer_version({"version": 1}, 1), newer_version({}, 1)
-(["version 3 (this game's is 1)"], [], [])
+(["version 3, newer than this game's 1"], [], [])
 """
 
 from __future__ import annotations
@@ -57,8 +57,9 @@ def newer_version(data: dict[str, Any], ours: int) -> list[UnreadEntry]:
     version = data.get("version", ours)
     if isinstance(version, int) and not isinstance(version, bool) and version <= ours:
         return []
-    shown = version if isinstance(version, int) and not isinstance(version, bool) else json.dumps(version)[:20]
-    return [unread_entry(f"version {shown} (this game's is {ours})", version)]
+    if isinstance(version, int) and not isinstance(version, bool):
+        return [unread_entry(f"version {version}, newer than this game's {ours}", version)]
+    return [unread_entry(f"version {json.dumps(version)[:20]}, not one this game writes", version)]
 
 
 @dataclass

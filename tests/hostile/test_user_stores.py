@@ -485,8 +485,8 @@ def test_a_file_of_a_newer_version_is_kept_aside_before_this_version_rewrites_it
     told = _save_over(name, path, content)
     (aside,) = tmp_path.glob(f"{name}.corrupt-*")
     assert aside.read_bytes() == content
-    shown = version if isinstance(version, int) else json.dumps(version)
-    assert len(told) == 1 and f"version {shown} (this game's is 1)" in told[0] and aside.name in told[0]
+    words = f"version {version}, newer than" if isinstance(version, int) else f"version {json.dumps(version)}, not one"
+    assert len(told) == 1 and f"({words}" in told[0] and aside.name in told[0]
     assert json.loads(path.read_text())["version"] == 1
 
 

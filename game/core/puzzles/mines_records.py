@@ -139,7 +139,7 @@ def unread_records(data: dict[str, Any]) -> list[UnreadEntry]:
     >>> [e.name for e in unread_records({"version": 1, "boards": {"9x9/10": {"wins": -1}}, "mine": 3})]
     ['boards/9x9/10', 'mine']
     >>> [e.name for e in unread_records({"version": 2, "boards": {}})]
-    ["version 2 (this game's is 1)"]
+    ["version 2, newer than this game's 1"]
     """
     out = newer_version(data, FORMAT_VERSION)
     out += [unread_entry(str(key), value) for key, value in data.items() if key not in ("version", "boards")]

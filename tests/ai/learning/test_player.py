@@ -78,7 +78,7 @@ def test_a_damaged_store_is_kept_aside(tmp_path: Path) -> None:
 GOOD_RUN = {"grid": ["> ..T", "XX.XX", "XXXXX"], "frames": 6, "budget": 2, "bricks": [[1, 2]], "when": 1.0,
             "physics": "classic"}
 WHAT_A_NEWER_GAME_WROTE = {
-    "a newer version": ({"version": 2}, "version 2 (this game's is 1)"),
+    "a newer version": ({"version": 2}, "version 2, newer than this game's 1"),
     "a field of the store": ({"version": 1, "notes": "mine"}, "notes"),
     "a field of a run": ({"version": 1, "runs": [GOOD_RUN, {**GOOD_RUN, "when": 2.0, "speed": 3}]}, "runs/1"),
 }
