@@ -47,13 +47,19 @@ from game.core.physics_catalog import level_line, load_physics_file, resolve
 from game.core.physics_views import same_behaviour, views
 from game.core.rule_words import rule_sentence
 from game.core.storage import read_user_object, set_aside_reason
-from game.core.writing import atomic_write_text, copy_aside, file_lock
+from game.core.store_aside import UnreadEntry, UnreadKeeper, describe_unread, newer_version, unread_entry
+from game.core.writing import atomic_write_text, file_lock
 
 #: File of the observed runs in the data folder.
 RUNS_FILE = "observed_runs.json"
 #: The rules learned from them (written when they are learned, for the assistant's solver).
 RULES_FILE = "rules_from_your_runs.json"  #: the classic world's; other physics add their key
 RUNS_FORMAT = "lemming-bricks-observed-runs"
+#: The store's format version (a file of a newer one is kept aside before a save rewrites it).
+RUNS_VERSION = 1
+#: The fields of the store and of one run this version reads (a save drops any other, after a copy aside).
+_STORE_FIELDS = frozenset({"format", "version", "runs"})
+_RUN_FIELDS = frozenset({"grid", "frames", "budget", "bricks", "when", "physics"})
 #: Most runs kept (the oldest are dropped first).
 MAX_RUNS = 400
 #: Most ghost lemmings and frames observed per run (big maps are sampled, not simulated whole).
@@ -61,6 +67,8 @@ MAX_GHOSTS = 600
 MAX_FRAMES = 40
 #: Largest ``observed_runs.json`` read, in bytes.
 MAX_RUNS_BYTES = 32 * 1024 * 1024
+#: Per store file, the parts it cannot read that a copy aside already holds (told once, copied once).
+_KEEPERS: dict[Path, UnreadKeeper] = {}
 
 
 @dataclass(frozen=True)
@@ -115,7 +123,7 @@ def runs_path(data_dir: Path) -> Path:
 
 def load_runs(data_dir: Path) -> list[ObservedRun]:
     """The stored runs; a missing or unusable file is none, unreadable entries are skipped."""
-    return _parse_runs(_read(runs_path(data_dir))[0])
+    return _parse_runs(_read(runs_path(data_dir))[0])[0]
 
 
 def _read(path: Path) -> tuple[Any, str | None]:
@@ -124,52 +132,47 @@ def _read(path: Path) -> tuple[Any, str | None]:
     return read_user_object(path, MAX_RUNS_BYTES)
 
 
-def _parse_runs(data: Any) -> list[ObservedRun]:
-    runs = []
-    if isinstance(data, dict) and data.get("format") == RUNS_FORMAT and isinstance(data.get("runs"), list):
-        for item in data["runs"]:
-            try:
-                runs.append(ObservedRun.from_json(item))
-            except (KeyError, TypeError, ValueError, IndexError, Exception):  # noqa: BLE001 - any bad entry
-                continue
-    return runs
-
-
-def _unread_runs(data: Any, read: int) -> int:
-    """How many runs of a parsed store could not be read (``read`` were; another format or shape: one)."""
-    ours = isinstance(data, dict) and data.get("format") == RUNS_FORMAT and isinstance(data.get("runs"), list)
-    return len(data["runs"]) - read if ours else int(data not in (None, {}))
+def _parse_runs(data: Any) -> tuple[list[ObservedRun], list[UnreadEntry]]:
+    """The runs of a parsed store, and what of it a save drops (:mod:`game.core.store_aside`): the whole file
+    when it is of another format or shape, each run that cannot be read or holds fields this version does not
+    read, the other top-level fields, and the ``version`` of a newer game."""
+    if not (isinstance(data, dict) and data.get("format") == RUNS_FORMAT and isinstance(data.get("runs"), list)):
+        return [], ([] if data in (None, {}) else [unread_entry("the whole file (another format)", data)])
+    runs: list[ObservedRun] = []
+    unread = newer_version(data, RUNS_VERSION)
+    unread += [unread_entry(str(key), value) for key, value in data.items() if key not in _STORE_FIELDS]
+    for i, item in enumerate(data["runs"]):
+        try:
+            runs.append(ObservedRun.from_json(item))
+            readable = set(item) <= _RUN_FIELDS  # read, but its other fields would be dropped
+        except (KeyError, TypeError, ValueError, IndexError, Exception):  # noqa: BLE001 - any bad entry
+            readable = False
+        if not readable:
+            unread.append(unread_entry(f"runs/{i}", item))
+    return runs, unread
 
 
 def _merge_and_write(path: Path, new: Sequence[ObservedRun], problems: list[str] | None = None) -> int:
     """Read the store, merge ``new`` runs in (by key, oldest dropped past :data:`MAX_RUNS`), write it
     atomically under the storage lock (two games storing runs at once lose none); returns the number of runs.
-    A damaged file, or one with runs that cannot be read, is kept aside (never lost) and said in ``problems``."""
+    A damaged file, or one with parts this version cannot read, is kept aside (never lost) and said in
+    ``problems`` (once per content: :class:`game.core.store_aside.UnreadKeeper`)."""
+    told = problems if problems is not None else []
     with file_lock(path):
-        return _merge_and_write_locked(path, new, problems)
-
-
-def _merge_and_write_locked(path: Path, new: Sequence[ObservedRun], problems: list[str] | None) -> int:
-    """:func:`_merge_and_write` once the lock is held."""
-    data, problem = _read(path)
-    if problem is not None:
-        reason = set_aside_reason(path, problem)
-        if problems is not None:
-            problems.append(f"{path.name} could not be used {reason}")
-        data = None
-    old = _parse_runs(data)
-    unread = _unread_runs(data, len(old))
-    if unread:  # the write below drops them: the file as it was stays aside (the good runs are written back)
-        aside = copy_aside(path)
-        if problems is not None:
-            kept = f"; the file as it was is kept as {aside.name}" if aside is not None else ""
-            problems.append(f"{path.name}: {unread} stored run(s) could not be read{kept}")
-    merged: dict[str, ObservedRun] = {r.key: r for r in old}
-    for run in new:
-        merged.setdefault(run.key, run)
-    runs = sorted(merged.values(), key=lambda r: r.when)[-MAX_RUNS:]
-    doc = {"format": RUNS_FORMAT, "version": 1, "runs": [r.to_json() for r in runs]}
-    atomic_write_text(path, json.dumps(doc) + "\n")
+        data, problem = _read(path)
+        if problem is not None:
+            told.append(f"{path.name} could not be used {set_aside_reason(path, problem)}")
+            data = None
+        old, unread = _parse_runs(data)
+        # the write below drops them: the file as it was is kept aside first (an error stops the write)
+        if (aside := _KEEPERS.setdefault(path, UnreadKeeper()).keep_before_save(path, unread)) is not None:
+            told.append(describe_unread(path.name, unread, aside.name))
+        merged: dict[str, ObservedRun] = {r.key: r for r in old}
+        for run in new:
+            merged.setdefault(run.key, run)
+        runs = sorted(merged.values(), key=lambda r: r.when)[-MAX_RUNS:]
+        doc = {"format": RUNS_FORMAT, "version": RUNS_VERSION, "runs": [r.to_json() for r in runs]}
+        atomic_write_text(path, json.dumps(doc) + "\n")
     return len(runs)
 
 

@@ -4,8 +4,10 @@
 for neighbourhood models, :func:`ai.learning.positions_verify.verify_positions` for positions-only models)
 and caches the verdict by the rules' *content hash* (the model only: editing the ``verification``
 or ``meta`` fields of a file changes nothing, editing the model re-verifies).  The cache lives in
-memory and in ``user_data_dir()/rules_verdicts.json`` (written atomically under the storage lock; a
-damaged cache is set aside and rebuilt).  Each entry is sealed with an HMAC-SHA256 of (content hash,
+memory and in ``user_data_dir()/rules_verdicts.json`` (written atomically under the storage lock).  It is a
+cache: it holds nothing the player made, so what it cannot read (a damaged file, an entry of another shape) is
+rebuilt silently, without a copy aside; it keeps at most :data:`MAX_VERDICTS` verdicts (the least recently
+stored go first), and no folder or file problem makes :func:`verdict` fail (the rules are verified again).  Each entry is sealed with an HMAC-SHA256 of (content hash,
 verdict) under the install's secret key (:func:`game.core.storage.install_secret`, a 0600 file in the data
 folder), so an entry copied from elsewhere or edited by hand is not believed: the rules are verified
 again.  Solvers claim optimal, infeasible or complete only with an exact verdict.
@@ -33,12 +35,14 @@ from ai.learning.positions_verify import verify_positions
 from ai.learning.rules import LearnedRules
 from ai.learning.verify import Verification, verify_model
 from game.core.storage import install_secret, read_user_object, seal, sealed_ok, user_data_dir
-from game.core.writing import locked_update
+from game.core.writing import atomic_write_text, file_lock
 
 #: Bump when the verifier changes, so cached verdicts of an older verifier are not reused.
 VERIFIER_VERSION = 2
 #: Cache file in the user data folder.
 CACHE_NAME = "rules_verdicts.json"
+#: Most verdicts kept, on disk and in memory (a verdict is a few hundred bytes).
+MAX_VERDICTS = 256
 
 _memory: dict[str, Verification] = {}
 _lock = threading.Lock()
@@ -57,8 +61,12 @@ def verify_rules(rules: LearnedRules, *, ctx: SolveContext | None = None) -> Ver
     return verify_model(rules.model, ctx=ctx)
 
 
-def _cache_path() -> Path:
-    return user_data_dir() / CACHE_NAME
+def _cache_path() -> Path | None:
+    """The cache file, or ``None`` when there is no usable data folder (then verdicts stay in memory)."""
+    try:
+        return user_data_dir() / CACHE_NAME
+    except OSError:
+        return None
 
 
 def _read_cache(path: Path) -> dict[str, Any]:
@@ -82,17 +90,26 @@ def _cached(path: Path, key: str) -> Verification | None:
 
 
 def _store(path: Path, key: str, ver: Verification) -> None:
-    """Merge one sealed verdict into the cache under the storage lock (a cache only: on any I/O
-    error verifying again next time is correct)."""
+    """Merge one sealed verdict into the cache under the storage lock, as its most recent entry, within
+    :data:`MAX_VERDICTS` (a cache only: an unreadable file or entry is replaced, and on any I/O error
+    verifying again next time is correct)."""
     secret = install_secret(path.parent)
     if secret is None:
         return
     raw = json.loads(json.dumps(ver.to_json()))
     entry = {"verdict": raw, "seal": seal(secret, {"rules": key, "verdict": raw})}
     try:
-        locked_update(path, lambda old: {**(old if isinstance(old, dict) else {}), key: entry}, indent=None)
+        with file_lock(path):
+            kept = {k: v for k, v in _read_cache(path).items() if k != key and _entry_shaped(v)}
+            kept[key] = entry
+            atomic_write_text(path, json.dumps(dict(list(kept.items())[-MAX_VERDICTS:])) + "\n")
     except OSError:
         pass
+
+
+def _entry_shaped(entry: Any) -> bool:
+    """An entry of the cache's shape (whether its seal is right is checked when it is used)."""
+    return isinstance(entry, dict) and isinstance(entry.get("verdict"), dict) and isinstance(entry.get("seal"), str)
 
 
 def verdict(rules: LearnedRules, *, disk: bool = True, ctx: SolveContext | None = None) -> Verification:
@@ -110,7 +127,10 @@ def verdict(rules: LearnedRules, *, disk: bool = True, ctx: SolveContext | None 
         if path is not None:
             _store(path, key, ver)
     with _lock:
+        _memory.pop(key, None)
         _memory[key] = ver
+        while len(_memory) > MAX_VERDICTS:
+            del _memory[next(iter(_memory))]
     return ver
 
 

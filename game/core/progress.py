@@ -38,7 +38,7 @@ from typing import Any, Iterable
 from game.core.errors import IllegalBricksError
 from game.core.level import Brick, Level
 from game.core.progress_records import (
-    MAX_REPLAYS, LevelRecord, ProgressFormatError, PuzzleRecord, Replay,
+    FORMAT_VERSION, MAX_REPLAYS, LevelRecord, ProgressFormatError, PuzzleRecord, Replay,
     dropped_puzzles, merge_puzzle, merge_records, parse_progress, parse_puzzles,
 )
 from game.core.progress_unread import parse_worlds_seen, unread_progress
@@ -48,8 +48,6 @@ from game.core.storage import read_user_object, user_data_dir, user_levels_dir
 from game.core.store_aside import UnreadKeeper, describe_unread
 from game.core.writing import keep_copy, locked_update, write_target
 
-#: File format version written in the JSON.
-FORMAT_VERSION = 1
 #: Top-level fields of the file the store reads itself (the others are kept as they are).
 _OWN_FIELDS = ("version", "levels", "puzzles", "worlds_seen")
 #: Largest progress file read, in bytes (a bigger one is set aside as unusable).

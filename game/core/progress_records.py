@@ -14,6 +14,8 @@ from typing import Any
 from game.core.level import Brick
 from game.core.pack import migrate_keys
 
+#: File format version written in the JSON (a file of a newer one is kept aside before a save rewrites it).
+FORMAT_VERSION = 1
 #: Most replays kept per level (the best ones first, then the newest).
 MAX_REPLAYS = 20
 #: Largest counter (attempts, hints) and brick coordinate accepted in the file.
@@ -59,11 +61,17 @@ def _flag(value: Any, what: str) -> bool:
     raise ProgressFormatError(f"{what} must be true or false")
 
 
-def _cells(raw: Any, what: str) -> tuple[tuple[int, int], ...]:
-    """A list of ``[row, col]`` pairs (``what``: "a replay's bricks", ...), sorted; anything else raises.
+def parse_cells(raw: Any, what: str) -> tuple[Brick, ...]:
+    """A list of ``[row, col]`` pairs (``what``: "a replay's bricks", ...), sorted; anything else raises
+    :class:`ProgressFormatError` naming what is wrong.  The one reader of saved brick lists: progress reports a
+    bad one, :mod:`game.core.resume` drops the board that holds it.
 
-    >>> _cells([[2, 1], [0, 3]], "a replay's bricks")
+    >>> parse_cells([[2, 1], [0, 3.0]], "a replay's bricks")
     ((0, 3), (2, 1))
+    >>> parse_cells([[2, True]], "a board's bricks")
+    Traceback (most recent call last):
+    ...
+    game.core.progress_records.ProgressFormatError: a column in a board's bricks must be a whole number, got bool
     """
     if not isinstance(raw, list) or len(raw) > MAX_COORD:
         raise ProgressFormatError(f"{what} must be a list")
@@ -104,7 +112,7 @@ class Replay:
         """Parse the JSON form; raises :class:`ProgressFormatError` on anything malformed."""
         if not isinstance(data, dict):
             raise ProgressFormatError("a replay must be an object")
-        bricks = _cells(data.get("bricks"), "a replay's bricks")
+        bricks = parse_cells(data.get("bricks"), "a replay's bricks")
         assisted = data.get("assisted", False)
         if not isinstance(assisted, bool):
             raise ProgressFormatError("a replay's 'assisted' must be true or false")
@@ -321,7 +329,7 @@ class PuzzleRecord:
             raise ProgressFormatError("a puzzle record must be an object")
         start = data.get("start")
         return cls(_flag(data.get("solved", False), "solved"), _optional_count(data.get("best"), "best"),
-                   _text(data.get("hash", ""), "hash"), None if start is None else _cells(start, "a puzzle's start"))
+                   _text(data.get("hash", ""), "hash"), None if start is None else parse_cells(start, "a puzzle's start"))
 
 
 def parse_puzzles(data: Any) -> dict[str, PuzzleRecord]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from game.core.progress_records import dropped_puzzles, parse_progress, parse_puzzles
-from game.core.store_aside import UnreadEntry, unread_entry
+from game.core.progress_records import FORMAT_VERSION, dropped_puzzles, parse_progress, parse_puzzles
+from game.core.store_aside import UnreadEntry, newer_version, unread_entry
 
 #: Most world names kept in ``worlds_seen`` (and longest name), bounds against a hostile file.
 MAX_WORLDS_SEEN, MAX_WORLD_NAME = 200, 200
@@ -28,12 +28,13 @@ def _world_name(name: Any) -> bool:
 def unread_progress(data: dict[str, Any]) -> list[UnreadEntry]:
     """The parts of a progress document a load or save cannot read and drops: ``levels`` or ``puzzles`` when
     not an object, each malformed level or puzzle record, ``worlds_seen`` when not a list and each name of it
-    that is not kept (see :func:`parse_progress`, :func:`parse_puzzles`, :func:`parse_worlds_seen`).
+    that is not kept (see :func:`parse_progress`, :func:`parse_puzzles`, :func:`parse_worlds_seen`), and the
+    ``version`` of a newer game (:func:`game.core.store_aside.newer_version`).
 
     >>> [e.name for e in unread_progress({"levels": 5, "puzzles": {"p": 1}, "worlds_seen": ["ok", 7]})]
     ['levels', 'puzzles/p', 'worlds_seen/1']
     """
-    out: list[UnreadEntry] = []
+    out = newer_version(data, FORMAT_VERSION)
     levels, puzzles, worlds = data.get("levels", {}), data.get("puzzles"), data.get("worlds_seen")
     if isinstance(levels, dict):
         out += [unread_entry(f"levels/{key}", levels[key]) for key in parse_progress({"levels": levels})[1]]

@@ -32,8 +32,10 @@ from pathlib import Path
 from typing import Any, Iterable, NamedTuple, Sequence
 
 from game.core.level import Brick
+from game.core.progress_records import ProgressFormatError, parse_cells
 from game.core.storage import read_user_object, set_aside_reason, user_data_dir
-from game.core.writing import copy_aside, keep_copy, locked_update
+from game.core.store_aside import UnreadEntry, UnreadKeeper, unread_entry
+from game.core.writing import keep_copy, locked_update
 
 #: Most levels whose bricks are kept (the most recently played ones).
 MAX_LEVELS = 500
@@ -67,8 +69,9 @@ class ResumeStore:
     #: Levels whose board this process changed since its last save (they win when merging).
     changed_keys: set[str] = field(default_factory=set)
     last_changed: bool = False  #: the last level was changed by this process since its last save
-    #: The malformed entries of the file (see :func:`_parse_document`) already kept in a copy aside.
-    kept_malformed: frozenset[str] = frozenset()
+    #: The malformed entries of the file (see :func:`_parse_document`) a copy aside already holds, by name and
+    #: content (an entry edited again under the same name is copied again before a save drops it).
+    unread: UnreadKeeper = field(default_factory=UnreadKeeper)
 
     @classmethod
     def load(cls, path: Path | str | None = None) -> ResumeStore:
@@ -84,17 +87,19 @@ class ResumeStore:
             return store  # no file yet
         store.last_key, store.boards, malformed = _parse_document(data)
         if malformed:  # the next save drops them: the file as it was is kept aside now
-            store._kept_aside(malformed, keep_copy(p))
+            aside = keep_copy(p)
+            if aside is not None:
+                store.unread.remember(malformed)
+            store._kept_aside(malformed, aside)
         return store
 
-    def _kept_aside(self, malformed: list[str], aside: Path | None) -> None:
+    def _kept_aside(self, malformed: Sequence[UnreadEntry], aside: Path | None) -> None:
         """Tell the player, once, that the file's ``malformed`` entries are dropped, and where the file is kept."""
         assert self.path is not None
         if aside is None:  # no copy could be made: the save will try again before it drops them
             self.messages.append(f"{self.path.name}: {_entries(malformed)} unreadable; they are dropped only once "
                                  "a copy of the file is kept")
             return
-        self.kept_malformed = frozenset(malformed)
         self.messages.append(f"{self.path.name}: {_entries(malformed)} unreadable, dropped; the file as it was "
                              f"is kept as {aside.name}")
 
@@ -159,12 +164,15 @@ class ResumeStore:
         path = self.path
         if path is None:
             return
-        aside: list[tuple[list[str], Path | None]] = []
+        aside: list[tuple[list[UnreadEntry], Path | None]] = []
 
         def merge(on_disk: Any) -> dict[str, Any]:
             malformed = _parse_document(on_disk)[2] if isinstance(on_disk, dict) else []
-            if not set(malformed) <= self.kept_malformed:  # new ones (the file changed): keep it as it is first
-                aside.append((malformed, copy_aside(path)))  # an error stops the save: nothing dropped
+            # new ones (the file changed, or an entry was edited again) are first kept in a copy of the file as it
+            # is (an error stops the save: nothing dropped)
+            copy = self.unread.keep_before_save(path, malformed)
+            if copy is not None:
+                aside.append((malformed, copy))
             self.last_key, self.boards = self.merged_with(on_disk)
             return self.to_json()
 
@@ -182,11 +190,12 @@ class ResumeStore:
             self.messages.append(f"{path.name} was unusable ({result.problems[0]}){kept}")
 
 
-def _parse_document(data: dict[str, Any]) -> tuple[str, dict[str, Board], list[str]]:
-    """The last level and the well-formed boards of a parsed resume file, and what was malformed (dropped):
-    ``"last"``, ``"boards"`` (not an object), the level key of each malformed board, and each other field."""
+def _parse_document(data: dict[str, Any]) -> tuple[str, dict[str, Board], list[UnreadEntry]]:
+    """The last level and the well-formed boards of a parsed resume file, and what was malformed (dropped), by
+    name and content: ``"last"``, ``"boards"`` (not an object), each malformed board (by its level key), and
+    each other field."""
     last = data.get("last", "")
-    malformed = [] if isinstance(last, str) else ["last"]
+    malformed = [] if isinstance(last, str) else [unread_entry("last", last)]
     boards: dict[str, Board] = {}
     entries = data.get("boards", {})
     if isinstance(entries, dict):
@@ -195,14 +204,15 @@ def _parse_document(data: dict[str, Any]) -> tuple[str, dict[str, Board], list[s
             if parsed is not None:
                 boards[str(key)] = parsed
             else:
-                malformed.append(str(key))
+                malformed.append(unread_entry(str(key), entry))
     else:
-        malformed.append("boards")
-    malformed += [str(key) for key in data if key not in ("last", "boards")]  # a field this version does not read
+        malformed.append(unread_entry("boards", entries))
+    malformed += [unread_entry(str(key), value) for key, value in data.items()
+                  if key not in ("last", "boards")]  # a field this version does not read
     return (last if isinstance(last, str) else ""), boards, malformed
 
 
-def _entries(malformed: list[str]) -> str:
+def _entries(malformed: Sequence[UnreadEntry]) -> str:
     """``"1 entry"``, ``"3 entries"``."""
     return f"{len(malformed)} entr{'y' if len(malformed) == 1 else 'ies'}"
 
@@ -236,19 +246,17 @@ def _board_json(entry: Board) -> dict[str, Any]:
 
 def _parse_board(entry: Any) -> Board | None:
     """``{"hash": str, "bricks": [[r, c], ...], "assisted": bool (optional, false when missing)}`` or None when
-    malformed."""
+    malformed (the bricks are read as progress reads its replays', :func:`game.core.progress_records.parse_cells`)."""
     if not isinstance(entry, dict) or not isinstance(entry.get("hash"), str):
         return None
-    bricks, assisted = entry.get("bricks"), entry.get("assisted", False)
-    if not isinstance(bricks, list) or not isinstance(assisted, bool):
+    assisted = entry.get("assisted", False)
+    if not isinstance(assisted, bool):
         return None
-    out: list[Brick] = []
-    for b in bricks:
-        if (not isinstance(b, list) or len(b) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 100_000 for v in b)):
-            return None
-        out.append((b[0], b[1]))
-    return Board(entry["hash"], tuple(sorted(out)), assisted and bool(out))
+    try:
+        bricks = parse_cells(entry.get("bricks"), "a board's bricks")
+    except ProgressFormatError:
+        return None
+    return Board(entry["hash"], bricks, assisted and bool(bricks))
 
 
 def continue_index(keys: list[str], solved: list[bool], last_key: str,

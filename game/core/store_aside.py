@@ -15,6 +15,13 @@ content, so the player is told once, and again only when the file holds new ones
 True
 >>> describe_unread("progress.json", entries, "progress.json.corrupt-1")
 'progress.json: 1 entry could not be read (levels/a.txt) and is dropped; the file as it was is kept as progress.json.corrupt-1'
+
+A file written by a newer version of the game is read as far as this version can, and its ``version`` is one
+more unread entry (:func:`newer_version`): the save that rewrites it in this version's format first keeps the
+file as it was aside, so nothing the newer version wrote is lost.
+
+>>> [e.name for e in newer_version({"version": 3}, 1)], newer_version({"version": 1}, 1), newer_version({}, 1)
+(["version 3, newer than this game's 1"], [], [])
 """
 
 from __future__ import annotations
@@ -42,6 +49,17 @@ def unread_entry(name: str, value: Any) -> UnreadEntry:
     """The entry ``name`` holding the parsed JSON ``value``."""
     text = json.dumps(value, sort_keys=True, default=repr)
     return UnreadEntry(name[:60], hashlib.sha256(text.encode("utf-8")).hexdigest())
+
+
+def newer_version(data: dict[str, Any], ours: int) -> list[UnreadEntry]:
+    """The file's ``version`` as an unread entry when this game does not write it: a newer version's number,
+    or anything but a whole number; none when it is missing, this game's or older."""
+    version = data.get("version", ours)
+    if isinstance(version, int) and not isinstance(version, bool) and version <= ours:
+        return []
+    if isinstance(version, int) and not isinstance(version, bool):
+        return [unread_entry(f"version {version}, newer than this game's {ours}", version)]
+    return [unread_entry(f"version {json.dumps(version)[:20]}, not one this game writes", version)]
 
 
 @dataclass

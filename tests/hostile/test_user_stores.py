@@ -237,6 +237,21 @@ def test_resume_entries_broken_during_play_are_copied_aside_before_the_save(tmp_
     assert store.messages == [f"resume.json: 1 entry unreadable, dropped; the file as it was is kept as {aside.name}"]
 
 
+def test_resume_entry_edited_again_under_the_same_name_is_copied_again(tmp_path: Path) -> None:
+    path = tmp_path / "resume.json"
+    first = '{"last": "a", "boards": {"a": {"hash": "h", "bricks": [[1, 2]]}, "b": {"hash": 3}}}'
+    path.write_text(first)
+    store = ResumeStore.load(path)
+    store.remember("c", "h", [(3, 3)])
+    assert len(store.messages) == 1 and len(list(tmp_path.glob("resume.json.corrupt-*"))) == 1
+    edited = '{"last": "a", "boards": {"a": {"hash": "h", "bricks": [[1, 2]]}, "b": {"hash": 4}}}'
+    path.write_text(edited)  # the same entry, malformed again with other content
+    store.remember("d", "h", [(4, 4)])
+    copies = {p.read_text() for p in tmp_path.glob("resume.json.corrupt-*")}
+    assert copies == {first, edited} and "b" not in json.loads(path.read_text())["boards"]
+    assert len(store.messages) == 2 and all(name in store.messages[1] for name in ("1 entry", "kept as"))
+
+
 def test_resume_save_stays_within_the_size_the_loader_reads(tmp_path: Path) -> None:
     """Boards of many bricks past the file's cap: the save drops the least recently played ones."""
     path = tmp_path / "resume.json"
@@ -417,6 +432,8 @@ WRONG_SHAPES = [
     ("mines.json", b'{"levels": 5}'),
     ("mines.json", b'{"version": 1, "boards": {"9x9/10": {"wins": -1}, "8x8/10": {"wins": 2}}}'),
     ("mines.json", b'{"version": 1, "boards": [1, 2]}'),
+    ("progress.json", b'{"version": 2, "levels": {"b.txt": {"solved": true}}}'),
+    ("mines.json", b'{"version": 2, "boards": {"9x9/10": {"wins": 2}}}'),
 ]
 
 
@@ -455,6 +472,22 @@ def _save_over_again(name: str, path: Path) -> list[str]:
         store = MinesRecords.load(path)
         store.record(9, 9, 10, won=False, seconds=1.0)
     return store.messages
+
+
+@pytest.mark.parametrize(("name", "version"), [("progress.json", 2), ("mines.json", 7), ("mines.json", "2.0")])
+def test_a_file_of_a_newer_version_is_kept_aside_before_this_version_rewrites_it(name: str, version: object,
+                                                                                 tmp_path: Path) -> None:
+    """What a newer game wrote is never silently rewritten in this version's format: the file as it was is
+    kept aside first, and the message names the version."""
+    path = tmp_path / name
+    key = "levels" if name == "progress.json" else "boards"
+    content = json.dumps({"version": version, key: {}}).encode()
+    told = _save_over(name, path, content)
+    (aside,) = tmp_path.glob(f"{name}.corrupt-*")
+    assert aside.read_bytes() == content
+    words = f"version {version}, newer than" if isinstance(version, int) else f"version {json.dumps(version)}, not one"
+    assert len(told) == 1 and f"({words}" in told[0] and aside.name in told[0]
+    assert json.loads(path.read_text())["version"] == 1
 
 
 @pytest.mark.parametrize(("name", "content"), [

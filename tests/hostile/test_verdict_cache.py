@@ -17,6 +17,7 @@ import pytest
 from ai.learning import trust
 from ai.learning.models import TreeModel
 from ai.learning.rules import LearnedRules
+from ai.learning.verify import Verification
 from game.core import storage
 from tests.conftest import REPO
 
@@ -94,3 +95,50 @@ def test_the_solver_does_not_claim_a_proof_from_a_forged_cache(tmp_path: Path) -
     assert "Traceback" not in proc.stderr
     out = json.loads(proc.stdout)
     assert out["status"] not in ("optimal", "infeasible") and not out.get("complete", False), out
+
+
+# ---------------------------------------------------------------- a cache: rebuilt silently, bounded, never fatal
+WRONG = Verification((3, 0), 100)
+
+
+@pytest.fixture
+def quick(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Rules are their own hash and verify at once as :data:`WRONG`; the rules verified, in order."""
+    verified: list[str] = []
+
+    def verify(rules: str, ctx: object = None) -> Verification:
+        verified.append(rules)
+        return WRONG
+
+    monkeypatch.setattr(trust, "rules_hash", lambda rules: rules)
+    monkeypatch.setattr(trust, "verify_rules", verify)
+    yield verified
+
+
+def test_the_cache_keeps_the_most_recent_verdicts_only(data_home: Path, quick: list[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(trust, "MAX_VERDICTS", 3)
+    for name in "abcde":
+        trust.verdict(name)  # type: ignore[arg-type]
+    assert list(_cache(data_home)) == ["c", "d", "e"]
+    assert list(trust._memory) == ["c", "d", "e"]
+
+
+@pytest.mark.parametrize("content", [b"{oops", b"null", b'{"a": 3, "b": {"verdict": 1}}'])
+def test_a_damaged_cache_is_rebuilt_without_a_copy(content: bytes, data_home: Path, quick: list[str]) -> None:
+    data_home.mkdir(parents=True)
+    (data_home / trust.CACHE_NAME).write_bytes(content)
+    assert trust.verdict("x") == WRONG  # type: ignore[arg-type]
+    assert list(_cache(data_home)) == ["x"] and not list(data_home.glob("*.corrupt-*"))
+    trust._memory.clear()
+    assert trust.verdict("x") == WRONG and quick == ["x"]  # type: ignore[arg-type]  # believed: not verified again
+
+
+def test_no_usable_data_folder_keeps_the_verdict_in_memory(data_home: Path, quick: list[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_folder() -> Path:
+        raise storage.UserFileError("no data folder")
+
+    monkeypatch.setattr(trust, "user_data_dir", no_folder)
+    assert trust.verdict("x") == WRONG and trust.verdict("x") == WRONG  # type: ignore[arg-type]
+    assert quick == ["x"] and not data_home.exists()

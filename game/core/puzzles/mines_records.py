@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from game.core.storage import read_user_object, set_aside_reason, user_data_dir
-from game.core.store_aside import UnreadEntry, UnreadKeeper, describe_unread, unread_entry
+from game.core.store_aside import UnreadEntry, UnreadKeeper, describe_unread, newer_version, unread_entry
 from game.core.writing import keep_copy, locked_update
 
 FILE_NAME = "minesweeper.json"
@@ -133,12 +133,16 @@ def parse_boards(data: Any) -> tuple[dict[str, BoardRecord], list[str]]:
 
 def unread_records(data: dict[str, Any]) -> list[UnreadEntry]:
     """The parts of a parsed records file a save drops: ``boards`` when it is not an object, each damaged board
-    entry, and the fields other than ``version`` and ``boards``.
+    entry, the fields other than ``version`` and ``boards``, and the ``version`` of a newer game
+    (:func:`game.core.store_aside.newer_version`).
 
     >>> [e.name for e in unread_records({"version": 1, "boards": {"9x9/10": {"wins": -1}}, "mine": 3})]
     ['boards/9x9/10', 'mine']
+    >>> [e.name for e in unread_records({"version": 2, "boards": {}})]
+    ["version 2, newer than this game's 1"]
     """
-    out = [unread_entry(str(key), value) for key, value in data.items() if key not in ("version", "boards")]
+    out = newer_version(data, FORMAT_VERSION)
+    out += [unread_entry(str(key), value) for key, value in data.items() if key not in ("version", "boards")]
     raw = data.get("boards", {})
     if not isinstance(raw, dict):
         return [unread_entry("boards", raw), *out]

@@ -75,6 +75,31 @@ def test_a_damaged_store_is_kept_aside(tmp_path: Path) -> None:
     assert problems == [f"observed_runs.json could not be used (UTF-16 text (save it as UTF-8)); kept as {aside.name}"]
 
 
+GOOD_RUN = {"grid": ["> ..T", "XX.XX", "XXXXX"], "frames": 6, "budget": 2, "bricks": [[1, 2]], "when": 1.0,
+            "physics": "classic"}
+WHAT_A_NEWER_GAME_WROTE = {
+    "a newer version": ({"version": 2}, "version 2, newer than this game's 1"),
+    "a field of the store": ({"version": 1, "notes": "mine"}, "notes"),
+    "a field of a run": ({"version": 1, "runs": [GOOD_RUN, {**GOOD_RUN, "when": 2.0, "speed": 3}]}, "runs/1"),
+}
+
+
+@pytest.mark.parametrize("kind", list(WHAT_A_NEWER_GAME_WROTE))
+def test_what_this_version_cannot_read_is_kept_aside_before_a_store_drops_it(kind: str, tmp_path: Path) -> None:
+    fields, name = WHAT_A_NEWER_GAME_WROTE[kind]
+    path = runs_path(tmp_path)
+    original = json.dumps({"format": "lemming-bricks-observed-runs", "runs": [GOOD_RUN], **fields}).encode()
+    path.write_bytes(original)
+    level, problems = Level.load(ORIGINAL_PACK), list[str]()
+    record_run(tmp_path, level, [], problems)
+    (aside,) = tmp_path.glob(path.name + ".corrupt-*")
+    assert aside.read_bytes() == original
+    assert len(problems) == 1 and f"({name})" in problems[0] and problems[0].endswith(f"kept as {aside.name}")
+    assert json.loads(path.read_bytes())["version"] == 1 and len(load_runs(tmp_path)) >= 2
+    record_run(tmp_path, level, [(1, 1)], problems)  # nothing new dropped: no second copy, no second message
+    assert len(problems) == 1 and len(list(tmp_path.glob(path.name + ".corrupt-*"))) == 1
+
+
 def test_observed_games_are_what_the_game_does() -> None:
     level = Level.load(ORIGINAL_PACK)
     run = ObservedRun(level.grid, 20, 3, ((2, 1), (5, 4), (6, 6)))
