@@ -369,6 +369,21 @@ def test_the_assistant_keys_say_why_nothing_shows_yet_or_any_more(app: App) -> N
     assert not scene.auto_play
 
 
+def test_the_end_of_a_game_names_the_restart_key_as_bound(app: App) -> None:
+    app.change_settings(keys={"restart": "u"})
+    try:
+        scene = on(app)
+        scene.set_board(corner_board())
+        click_cell(scene, (0, 0))
+        assert scene.board.status == MinesStatus.WON and scene.message.endswith("U starts a new board.")
+        press(app, pygame.K_h, unicode="h")
+        assert [str(text) for text, _ in app.toasts][-1] == "This game is over: U starts a new board."
+        press(app, pygame.K_u, unicode="u")
+        assert scene.board.status != MinesStatus.WON  # the key named starts the new board
+    finally:
+        app.change_settings(keys={})
+
+
 def test_the_custom_boards_footer_says_how_to_change_it(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
     shown: list[list[tuple[str, str]]] = []
     monkeypatch.setattr(hud, "hint_bar", lambda surface, hints, **kw: shown.append(list(hints)))
