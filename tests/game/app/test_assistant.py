@@ -284,6 +284,30 @@ def test_g_exports_the_run_on_screen_without_stalling(app: App, monkeypatch: pyt
     assert frames.shape[0] == settled_at(simulate(scene.level, tuple(shown))) + 3 < scene.level.frames + 2
 
 
+def test_the_hint_names_its_cell_by_the_numbers_the_ruler_shows_there(app: App,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[tuple[str, tuple[int, int]]] = []
+    real = hud.blit_text
+
+    def spy(surface: pygame.Surface, text: str, pos: tuple[int, int], *args: object, **kwargs: object) -> pygame.Rect:
+        drawn.append((text, (int(pos[0]), int(pos[1]))))
+        return real(surface, text, pos, *args, **kwargs)  # type: ignore[arg-type]
+
+    scene = open_original(app)
+    press(app, pygame.K_n)  # the ruler on
+    for _ in range(3):  # where it fails, the idea, then the first brick
+        press(app, pygame.K_h)
+        wait_idle(app, assistant_of(scene))
+    (row, col), = hint_cells(scene)
+    monkeypatch.setattr(hud, "blit_text", spy)
+    app.run_frames(1)
+    line = next(line for line in scene.status_lines if line.startswith("Hint"))
+    assert f"place a brick at row {row}, column {col}." in line
+    board = scene.layout().rect
+    x, y = scene.layout().cell_center(row, col)
+    assert (str(col), (x, board.top - 6)) in drawn and (str(row), (board.left - 6, y)) in drawn
+
+
 def zigzag_level(width: int = 40, floors: int = 10) -> Level:
     """A lemming that walks every floor of a zigzag down to the target: a run of some 440 frames in 3000."""
     rows = ["X>" + " " * (width - 3) + "X"]

@@ -180,7 +180,7 @@ def test_auto_play_losing_on_a_guess_says_what_happened(small_app: App) -> None:
             break
     assert scene.board.status == MinesStatus.LOST and scene.board.exploded == (0, 2)
     assert scene.message.startswith(
-        "Auto-play had to guess: no safe cell was proved; it opened (row 1, column 3), its best guess at 50% "
+        "Auto-play had to guess: no safe cell was proved; it opened (row 0, column 2), its best guess at 50% "
         "mine chance, and it was a mine.")
     assert scene.records.get(3, 2, 1).losses == 1
     assert scene.title().endswith(f"lost after {format_time(scene.elapsed())}, assisted")
@@ -193,7 +193,7 @@ def test_one_step_that_guesses_wrong_names_the_assistant(app: App) -> None:
     scene = start_on(app, guess_board(), (1, 0))
     key_and_wait(scene, "s")
     assert scene.board.status == MinesStatus.LOST
-    assert scene.message.startswith("The assistant had to guess: no safe cell was proved; it opened (row 1, column 3)")
+    assert scene.message.startswith("The assistant had to guess: no safe cell was proved; it opened (row 0, column 2)")
 
 
 def test_an_endgame_guess_says_its_chance_to_win(app: App) -> None:
