@@ -33,6 +33,7 @@ Related modules: :mod:`game.app.export_relaxed` (fractional solutions),
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from dataclasses import dataclass
@@ -57,6 +58,11 @@ DEFAULT_FPS = 6.0
 #: How long the title card and the outcome frame (the hold on the last frame) stay, in seconds.
 TITLE_SECONDS = 1.5
 OUTCOME_SECONDS = 1.5
+#: A GIF worth sharing plays at most this long, in seconds: ``main.py export`` names the ``--fps`` that keeps a
+#: longer one under it, and the game's G plays a longer one at that rate (:func:`fps_within`).
+LONG_GIF_SECONDS = 60.0
+#: The fastest rate a GIF plays at: a GIF frame shows at least 20 ms (:func:`game.app.gif_writer.shown_ms`).
+FASTEST_FPS = 50.0
 
 
 @dataclass(frozen=True)
@@ -70,6 +76,7 @@ class ExportResult:
     won: bool | None  #: outcome of the run (None for a relaxed solution)
     seconds: float = 0.0  #: wall time the export took
     played: float = 0.0  #: how long the GIF plays once, in seconds
+    fps: float = DEFAULT_FPS  #: the simulation frames a second it plays at
 
     def describe(self) -> str:
         """One line for the HUD or the terminal."""
@@ -121,6 +128,18 @@ def loss_reason(run: Run) -> str:
     """
     failure = first_failure(run)
     return failure.describe(len(run.tracks)) if failure is not None else ""
+
+
+def fps_within(frames: int, fastest: float, seconds: float = LONG_GIF_SECONDS) -> float:
+    """The rate (whole frames a second, at most ``fastest``) at which a GIF of ``frames`` frames, the title card
+    and the outcome included, plays for at most ``seconds``: the one rule of ``main.py export``'s note on a long
+    GIF and of the game's G.
+
+    >>> fps_within(902, 60.0), fps_within(902, 10.0), fps_within(50, 60.0)
+    (16.0, 10.0, 1.0)
+    """
+    body = max(0, frames - 2)
+    return min(fastest, float(math.ceil(body / max(1.0, seconds - TITLE_SECONDS - OUTCOME_SECONDS))))
 
 
 # ---------------------------------------------------------------- frames
@@ -198,11 +217,14 @@ def export_gif(
     context: SolveContext | None = None,
     fewest: bool = False,
     name_physics: bool = True,
+    within: float | None = None,
 ) -> ExportResult:
     """Render and write the GIF of ``bricks`` (or of a ``relaxed`` solution); ``out`` defaults to
     :func:`default_export_path`.  ``fewest``: the bricks are proved the fewest possible (the title card
     says so); ``subtitle``: one more line on the title card, in a player's words; ``name_physics``: the card
-    names a physics other than the classic one (False where the game leaves the rules for the player to find).
+    names a physics other than the classic one (False where the game leaves the rules for the player to find);
+    ``within`` (seconds): a GIF that would play longer at ``fps`` plays faster, at :func:`fps_within` (at most
+    :data:`FASTEST_FPS`; a relaxed solution counts every frame of the level).
 
     ``context`` (default: no limit) is checked every frame; once it stops, :class:`ai.facade.SolveStopped`
     is raised and no file is left behind (the writer is atomic)."""
@@ -223,11 +245,15 @@ def export_gif(
         frames = iter_gif_frames(level, placed, scale=scale, subtitle=subtitle, run=run, fewest=fewest,
                                  name_physics=name_physics)
         won = run.won
+    if within is not None:  # the frames it will hold: title, the run up to its outcome, the outcome
+        planned = level.frames + 2 if relaxed is not None else settled_at(run) + 3
+        fps = max(fps, fps_within(planned, FASTEST_FPS, within))
     if context is not None:
         frames = _checked(frames, context)
     count, size = gif_writer.write_gif(frames, path, fps=fps, title_seconds=TITLE_SECONDS, outcome_seconds=OUTCOME_SECONDS)
     played = gif_writer.played_seconds(count, fps=fps, title_seconds=TITLE_SECONDS, outcome_seconds=OUTCOME_SECONDS)
-    return ExportResult(path, count, frame_size(level, scale=scale), size, won, time.perf_counter() - start, played)
+    return ExportResult(path, count, frame_size(level, scale=scale), size, won, time.perf_counter() - start, played,
+                        fps)
 
 
 def _checked(frames: Iterator[Frame], ctx: SolveContext) -> Iterator[Frame]:
@@ -266,6 +292,8 @@ def default_export_path(level: Level, *, when: float | None = None, suffix: str 
 
 __all__ = [
     "DEFAULT_FPS",
+    "FASTEST_FPS",
+    "LONG_GIF_SECONDS",
     "DEFAULT_SCALE",
     "ExportResult",
     "OUTCOME_SECONDS",
@@ -282,6 +310,7 @@ __all__ = [
     "margins",
     "default_export_path",
     "export_gif",
+    "fps_within",
     "frame_shape",
     "frame_size",
     "gif_frames",

@@ -142,8 +142,8 @@ SMALL_HINT_SIZE = 17
 
 
 def hints_width(hints: Sequence[tuple[str, str]], size: int) -> int:
-    """How wide the footer's ``hints`` are at font ``size``, in pixels."""
-    return sum(text(k, size, (16, 12, 24), shadow=False).get_width() + 10 + 4
+    """How wide the footer's ``hints`` are at font ``size``, in pixels (their keys as the player bound them)."""
+    return sum(text(display_key(k), size, (16, 12, 24), shadow=False).get_width() + 10 + 4
                + text_width(d, size, shadow=False) + 16 for k, d in hints)
 
 

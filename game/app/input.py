@@ -162,6 +162,8 @@ def rebind(keys: dict[str, str]) -> None:
     (<Act.HINT: 'hint'>, False, 'J/S')
     >>> display_key("H / S"), display_key("Enter or H"), display_key("Shift+H")
     ('J / S', 'Enter or J', 'Shift+H')
+    >>> rebind({"cycle_solver": "q", "step_back": "u"}); display_key("Tab, [ / ]"), display_key(", / .")
+    ('Q, [ / ]', 'U / .')
     >>> rebind({}); KEY_BINDINGS[pygame.K_h]
     <Act.HINT: 'hint'>
     """
@@ -183,8 +185,9 @@ def rebind(keys: dict[str, str]) -> None:
     KEY_BINDINGS.update(moved)
 
 
-#: What separates the keys of one label: ``Z/Y``, ``Z / Y``, ``Enter or B``, ``, and .``, ``[ ]``.
-_KEY_SEPARATORS = re.compile(r"(\s*/\s*|\s+or\s+|\s+and\s+|\s+)")
+#: What separates the keys of one label: ``Z/Y``, ``Z / Y``, ``Enter or B``, ``, and .``, ``[ ]``, ``Tab, [ / ]``
+#: (a comma after a key and before a space; a comma key stands alone).
+_KEY_SEPARATORS = re.compile(r"(\s*/\s*|\s+or\s+|\s+and\s+|(?<=\S),\s+|\s+)")
 
 
 def display_key(label: str) -> str:

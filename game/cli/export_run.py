@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Callable
 
 from ai import facade
-from game.app.export import DEFAULT_FPS, DEFAULT_SCALE, OUTCOME_SECONDS, TITLE_SECONDS, ExportResult, export_gif
+from game.app.export import (DEFAULT_FPS, DEFAULT_SCALE, LONG_GIF_SECONDS, OUTCOME_SECONDS, TITLE_SECONDS, ExportResult,
+                             export_gif, fps_within)
 from game.app.export_draw import check_frame_size, default_scale
 from game.app.gif_writer import played_seconds
 from game.cli.args import output_errors
@@ -21,10 +22,6 @@ from game.cli.outputs import FileKind, Input, guard_output
 from game.core.errors import GameError
 from game.core.level import Level
 from game.core.rules import parse_bricks
-
-
-#: A GIF that plays longer than this, in seconds, gets a note naming ``--fps``.
-LONG_GIF_SECONDS = 60.0
 
 
 def long_gif_note(info: ExportResult, fps: float, fastest: float) -> str:
@@ -42,7 +39,7 @@ def long_gif_note(info: ExportResult, fps: float, fastest: float) -> str:
         return ""
     body = max(0, info.frames - 2)
     note = f"note: the GIF plays for {info.played:.0f} s ({body} frames at {fps:g} a second)"
-    faster = min(fastest, float(math.ceil(body / max(1.0, LONG_GIF_SECONDS - TITLE_SECONDS - OUTCOME_SECONDS))))
+    faster = fps_within(info.frames, fastest)
     if faster <= fps:
         return note + f"; --fps {fastest:g} is the fastest"
     played = played_seconds(info.frames, fps=faster, title_seconds=TITLE_SECONDS, outcome_seconds=OUTCOME_SECONDS)

@@ -58,13 +58,32 @@ Brick = tuple[int, int]
 """A brick position ``(row, col)``."""
 
 
+def row_words(row: int) -> str:
+    """A row the way every player-facing text writes it: counted from 0 at the top, as the ruler (N) numbers
+    it, the frame counter counts frames and ``--bricks`` and the level files count cells.
+
+    >>> row_words(3)
+    'row 3'
+    """
+    return f"row {row}"
+
+
+def column_words(col: int) -> str:
+    """A column the way every player-facing text writes it: counted from 0 at the left, as the ruler shows.
+
+    >>> column_words(5)
+    'column 5'
+    """
+    return f"column {col}"
+
+
 def cell_words(cell: Brick) -> str:
-    """A cell the way every player-facing text writes it, counted from 0 as the ruler (N) shows.
+    """A cell the way every player-facing text writes it (:func:`row_words`, :func:`column_words`).
 
     >>> cell_words((3, 5))
     'row 3, column 5'
     """
-    return f"row {cell[0]}, column {cell[1]}"
+    return f"{row_words(cell[0])}, {column_words(cell[1])}"
 
 
 @dataclass(frozen=True, order=True)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from game.core.level import Brick, Level, cell_words
+from game.core.level import Brick, Level, cell_words, column_words, row_words
 from game.core.outcome import FailureKind, LemmingFailure, explain, move_of
 from game.core.physics import Offset, State, move_words
 from game.core.physics_views import Branch
@@ -138,16 +138,16 @@ def _must(new: tuple[Offset, bool], old: tuple[Offset, bool], columns: tuple[int
     as_is = f"; as it is, {fate(failure, 'it', pit)}"
     kind = change_of(new, old)
     if kind == Change.NO_FALL and failure.kind == FailureKind.FELL_INTO_PIT and failure.frame == t:
-        return f"must not drop into the pit at column {there} (frame {t})"
+        return f"must not drop into the pit at {column_words(there)} (frame {t})"
     if kind == Change.NO_FALL and falling_row is not None:
-        return f"must stop falling at row {falling_row} (frame {t}){as_is}"
+        return f"must stop falling at {row_words(falling_row)} (frame {t}){as_is}"
     if kind == Change.TURN_BACK and later is not None:
         return f"must turn back before frame {later}{as_is}"
-    must = {Change.NO_FALL: f"must not drop at column {there}", Change.TURN_BACK: f"must turn back at column {here}",
-            Change.CLIMB: f"must climb up at column {here}", Change.STOP: f"must stop at column {here}",
-            Change.DROP: f"must drop down at column {there}",
-            Change.NO_TURN: f"must keep going at column {here} instead of turning",
-            Change.OTHER: f"must take another way at column {here}"}[kind]
+    must = {Change.NO_FALL: f"must not drop at {column_words(there)}", Change.TURN_BACK: f"must turn back at {column_words(here)}",
+            Change.CLIMB: f"must climb up at {column_words(here)}", Change.STOP: f"must stop at {column_words(here)}",
+            Change.DROP: f"must drop down at {column_words(there)}",
+            Change.NO_TURN: f"must keep going at {column_words(here)} instead of turning",
+            Change.OTHER: f"must take another way at {column_words(here)}"}[kind]
     return f"{must} (frame {t}){as_is}"
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 from typing import Sequence
 
+from game.core.level import column_words, row_words
 from game.core.outcome import FailureKind, LemmingFailure, gerund
 from game.core.physics import Offset, State, move_words, offset_words
 
@@ -65,8 +66,8 @@ def fate(failure: LemmingFailure | None, name: str, pit: int | None = None, sinc
     if failure.kind == FailureKind.FELL_INTO_PIT:
         column = failure.cell[1] if pit is None else pit
         if f is not None and f < since:
-            return f"{name} {'keeps falling into' if falling else 'stays in'} the pit at column {column}"
-        return f"{name} falls into the pit at column {column} at frame {f}"
+            return f"{name} {'keeps falling into' if falling else 'stays in'} the pit at {column_words(column)}"
+        return f"{name} falls into the pit at {column_words(column)} at frame {f}"
     if failure.kind == FailureKind.STUCK_TURNING:
         return f"{name} gets stuck turning on the spot from frame {f}"
     if failure.kind == FailureKind.STANDING:
@@ -135,7 +136,7 @@ def change(now: tuple[Offset, bool], then: tuple[Offset, bool], name: str, frame
     if kind == Change.NO_FALL:
         back = " (it turns back instead)" if turn and not old_turn else ""
         if falling_at is not None:
-            return f"stops {name}'s fall at row {falling_at}, frame {frame}{back}"
+            return f"stops {name}'s fall at {row_words(falling_at)}, frame {frame}{back}"
         return f"keeps {name} from falling at frame {frame}{back}"
     if kind == Change.OTHER:
         return f"makes {name} {move_words(move, turn)} instead of {gerund(move_words(old, old_turn))} at frame {frame}"

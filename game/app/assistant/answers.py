@@ -17,6 +17,7 @@ from game.core.teach_effects import brick_effect
 from game.app.assistant.state import AssistantState, BrickSet, Deductions, HintStep, HintView, SolutionView, StepKind
 from game.app.assistant.rule_first import rule_lesson
 from game.app.assistant.text import hint_text, result_text
+from game.app.input import display_key
 
 
 def order_solutions(result: SolveResult, mine: Sequence[Brick], first: BrickSet | None = None
@@ -161,7 +162,7 @@ def with_hint(state: AssistantState, level: Level, bricks: BrickSet, hint: Hint,
     if rule is not None:  # a mystery level: first the rule that differs here
         lessons = (rule, *lessons)
     if now != bricks:
-        view = replace(view, line="your bricks changed: press H again")
+        view = replace(view, line=f"your bricks changed: press {display_key('H')} again")
     elif lessons:
         view = replace(view, lessons=lessons, stage=1, line=lessons[0].text)
     else:

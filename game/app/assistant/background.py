@@ -93,5 +93,7 @@ class GifExport:
         if event.kind == JobEventKind.ERROR:
             owner.report_failure("GIF export", event, "The GIF could not be saved")
         elif event.kind == JobEventKind.DONE:
-            path = Path(event.payload.path)
-            owner.state = replace(owner.state, export_path=str(path)).say(saved_gif_text(path), 12.0)
+            info = event.payload
+            path = Path(info.path)
+            owner.state = replace(owner.state, export_path=str(path)).say(saved_gif_text(path, info.played, info.fps),
+                                                                          12.0)

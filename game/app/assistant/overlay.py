@@ -15,6 +15,7 @@ from game.app import hud
 from game.app.assistant.state import AssistantState, BrickSet, StepKind, solver_detail, solver_label
 from game.app.assistant.text import footer_hints, status_lines
 from game.app.export_relaxed import draw_relaxed
+from game.app.input import display_key
 from game.app.play_extension import RGBA, Marks
 from game.app.render import BoardLayout, LevelRenderer
 
@@ -77,7 +78,7 @@ def _badge_parts(state: AssistantState) -> tuple[pygame.Rect, pygame.Surface, py
     width = label.get_width() + (detail.get_width() + 8 if detail is not None else 0)
     extra = 26 if state.busy else 0
     box = pygame.Rect(x, y, width + 20 + extra, label.get_height() + 10)
-    return box, label, detail, hud.text("Tab", 18, hud.MUTED)
+    return box, label, detail, hud.text(display_key("Tab"), 18, hud.MUTED)  # as bound
 
 
 def badge_right(state: AssistantState) -> int:
@@ -88,7 +89,7 @@ def badge_right(state: AssistantState) -> int:
 
 def draw_badge(surface: pygame.Surface, state: AssistantState) -> pygame.Rect:
     """The solver badge under the top bar: ``AI: Logic solver`` with ``CP-SAT`` as detail, a spinner
-    while a job runs, and the key that changes it (Tab)."""
+    while a job runs, and the key that changes it (Tab, as the player bound it)."""
     box, label, detail, keys = _badge_parts(state)
     hud.panel(surface, box, alpha=215)
     surface.blit(label, (box.x + 10, box.y + 5))

@@ -13,7 +13,7 @@ from game.core.level import Level
 from game.core.mystery import rules_secret
 from game.core.storage import user_data_dir
 from game.app.assistant.state import AssistantState, BrickSet
-from game.app.export import ExportResult, default_export_path, export_gif
+from game.app.export import LONG_GIF_SECONDS, ExportResult, default_export_path, export_gif
 from game.app.export_draw import default_scale
 from game.app.jobs import Job
 
@@ -97,7 +97,9 @@ def hint_job(level: Level, bricks: BrickSet, known: SolveResult | None, prefer: 
 
 def gif_job(level: Level, state: AssistantState, board: BrickSet, out: str | None) -> Job:
     """The GIF of the run on screen: the AI solution shown, else the bricks on the ``board``; its title card
-    names the physics unless the level's world keeps its rules for the player to find."""
+    names the physics unless the level's world keeps its rules for the player to find.  A long run plays faster
+    than the export's default rate, so that the GIF lasts at most :data:`~game.app.export.LONG_GIF_SECONDS`
+    (the rate ``main.py export`` names for it)."""
     relaxed = state.relaxed
     bricks = tuple(state.shown if state.shown is not None else board)
     shows_ai = state.solution is not None and (state.shown is not None or relaxed is not None)
@@ -107,7 +109,8 @@ def gif_job(level: Level, state: AssistantState, board: BrickSet, out: str | Non
     def job(ctx: SolveContext) -> ExportResult:
         return export_gif(level, bricks, path, relaxed=relaxed, fewest=fewest,  # the card says it in words
                           scale=default_scale(level),  # large maps: smaller cells
-                          name_physics=not rules_secret(level), context=ctx)  # Esc stops it between frames
+                          name_physics=not rules_secret(level), context=ctx,  # Esc stops it between frames
+                          within=LONG_GIF_SECONDS)
 
     return job
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from ai.facade import SolveMode, SolveResult, SolveStatus
 from game.core.level import cell_words
 from game.app.assistant.state import AssistantState, HintView, StepKind, solver_label
+from game.app.export import DEFAULT_FPS, LONG_GIF_SECONDS
 
 
 def result_text(result: SolveResult, waited: float | None = None) -> str:
@@ -114,19 +115,30 @@ def status_lines(state: AssistantState) -> list[str]:
     return lines
 
 
-def saved_gif_text(path: Path) -> str:
+def saved_gif_text(path: Path, played: float = 0.0, fps: float = DEFAULT_FPS) -> str:
     """What the strip says once a GIF is written: its name first, so a narrow strip cuts the folder, never
-    the name (the home folder written ``~``).
+    the name (the home folder written ``~``); how long it plays when a long run made it faster than the
+    default ``fps``, and when even the fastest rate leaves it longer than a minute.
 
     >>> saved_gif_text(Path.home() / "exports" / "level-1.gif")
     'GIF saved: level-1.gif  (in ~/exports)'
+    >>> saved_gif_text(Path.home() / "exports" / "level-2.gif", 57.4, 16.0)
+    'GIF saved: level-2.gif, 57 s at 16 frames a second  (in ~/exports)'
+    >>> saved_gif_text(Path.home() / "exports" / "level-3.gif", 101.5, 50.0)
+    'GIF saved: level-3.gif, 102 s even at 50 frames a second (the fastest)  (in ~/exports)'
     """
+    if played > LONG_GIF_SECONDS:
+        length = f", {played:.0f} s even at {fps:g} frames a second (the fastest)"
+    elif fps > DEFAULT_FPS:
+        length = f", {played:.0f} s at {fps:g} frames a second"
+    else:
+        length = ""
     folder = path.parent
     try:
         shown = "~/" + str(folder.relative_to(Path.home()))
     except ValueError:
         shown = str(folder)
-    return f"GIF saved: {path.name}  (in {shown})"
+    return f"GIF saved: {path.name}{length}  (in {shown})"
 
 
 #: The assistant's keys in the footer while nothing of it is on screen.

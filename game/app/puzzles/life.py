@@ -30,7 +30,7 @@ from game.app import hud
 from game.app.app import App, HelpPage, Scene
 from game.app.puzzles.life_help import LIFE_HELP
 from game.app.puzzles.life_text import KEPT_MESSAGE, SOLVED_MESSAGE, hint_message, kept_start, live_cells
-from game.app.input import Act, Action, mouse_held
+from game.app.input import Act, Action, display_key, mouse_held
 from game.app.jobs import Execution, Job, JobEvent, JobHandle
 from game.app.render import LevelRenderer
 
@@ -317,7 +317,7 @@ class LifeScene(Scene):
         self.model.set_start(result.start)
         self._changed()
         if result.status == LifeReverseStatus.EXACT:
-            self.message = "The AI found an exact start (Z to undo)."
+            self.message = f"The AI found an exact start ({display_key('Z')} to undo)."
         elif result.status == LifeReverseStatus.NONE:
             self.message = f"No start exists; the AI's best has {result.wrong_cells} wrong cells."
         else:

@@ -25,7 +25,7 @@ LIFE_HELP = HelpPage("Reverse Life keys", (
     )),
     ("Assistant", (
         ("H", "a cell to flip next"),
-        ("S", "the AI's start (Z: undo)"),
+        ("S", "the AI's start (undoable)"),
         ("Esc", "stop the AI, or back"),
     )),
     ANYWHERE_KEYS,

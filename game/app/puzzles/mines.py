@@ -38,7 +38,7 @@ from game.app import hud
 from game.app.app import App, HelpPage, Scene
 from game.app.puzzles.mines_help import MINES_HELP
 from game.app.puzzles.mines_text import (
-    CUSTOM_KEYS, NEW_BOARD, Moves, changed_custom, outcome_words, records_words, win_message,
+    CUSTOM_KEYS, Moves, changed_custom, new_board, outcome_words, records_words, win_message,
 )
 from game.app.input import Act, Action
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
@@ -165,7 +165,7 @@ class MinesScene(Scene):
             new_best = after.best_seconds is not None and (before is None or after.best_seconds < before)
             self.message = win_message(took, self.played, self.assisted, new_best)
         else:
-            self.message = f"You opened a mine after {took}. {NEW_BOARD}"
+            self.message = f"You opened a mine after {took}. {new_board()}"
 
     def flag(self, r: int, c: int) -> None:
         """Flag or unflag a cell."""
@@ -254,7 +254,7 @@ class MinesScene(Scene):
             hit = self.board.status == MinesStatus.LOST
             self.message = guess_text(who, moves.cells[0], moves.risk, hit, moves.win)
             if hit:
-                self.message += f" The game lasted {format_time(self.elapsed())}. {NEW_BOARD}"
+                self.message += f" The game lasted {format_time(self.elapsed())}. {new_board()}"
 
     def best_guess(self) -> Pos | None:
         """The cell the assistant would guess now (drawn in gold), or None (cells are proved safe, or the
@@ -303,7 +303,7 @@ class MinesScene(Scene):
                 elif k == Act.RIGHT_CLICK:
                     self.flag(*cell)
         elif k in (Act.HINT, Act.SOLVE, Act.ALL_SOLUTIONS) and self.board.status in (MinesStatus.WON, MinesStatus.LOST):
-            self.app.toast("This game is over: R starts a new board.", 2.5)
+            self.app.toast(f"This game is over: {new_board()}", 2.5)
         elif k == Act.HINT:
             self.toggle_assistant()
         elif k == Act.SOLVE:

@@ -20,9 +20,11 @@ from dataclasses import dataclass
 
 from game.core.puzzles.mines import MAX_SIDE
 from game.core.puzzles.mines_records import BoardRecord, format_time
+from game.app.input import display_key
 
-#: The end of every message of a finished game.
-NEW_BOARD = "R starts a new board."
+def new_board() -> str:
+    """The end of every message of a finished game, naming the restart key as the player bound it."""
+    return f"{display_key('R')} starts a new board."
 #: What +/- and [ ] say on a fixed board (they change the custom board only).
 CUSTOM_KEYS = "+ and - size the custom board, [ and ] set its mines: press 4 to play it."
 #: Smallest side of a custom board (room for the first click's area and some mines).
@@ -80,15 +82,15 @@ def win_message(took: str, moves: Moves, assisted: bool, new_best: bool) -> str:
     """
     if moves.assistant_alone:
         return (f"The assistant played this board by itself: cleared in {took}, {plural_moves(moves.assistant)} "
-                f"(not counted in your record). {NEW_BOARD}")
+                f"(not counted in your record). {new_board()}")
     if moves.assistant:
         return (f"Cleared in {took}: you made {plural_moves(moves.player)}, the assistant {moves.assistant} (best "
-                f"times count only games without it). {NEW_BOARD}")
+                f"times count only games without it). {new_board()}")
     if assisted:
-        return f"Cleared in {took} with the assistant's help (best times count only games without it). {NEW_BOARD}"
+        return f"Cleared in {took} with the assistant's help (best times count only games without it). {new_board()}"
     if new_best:
-        return f"Cleared in {took}: a new best time! {NEW_BOARD}"
-    return f"Cleared in {took}. {NEW_BOARD}"
+        return f"Cleared in {took}: a new best time! {new_board()}"
+    return f"Cleared in {took}. {new_board()}"
 
 
 def changed_custom(custom: tuple[int, int, int], dsize: int, dmines: int) -> tuple[int, int, int]:
@@ -114,5 +116,5 @@ def records_words(record: BoardRecord) -> str:
     return f"This board: {best}, {record.wins} won, {record.losses} lost"
 
 
-__all__ = ["AREA_CELLS", "CUSTOM_KEYS", "MIN_CUSTOM_SIDE", "Moves", "NEW_BOARD", "changed_custom", "outcome_words",
+__all__ = ["AREA_CELLS", "CUSTOM_KEYS", "MIN_CUSTOM_SIDE", "Moves", "changed_custom", "new_board", "outcome_words",
            "plural_moves", "records_words", "win_message"]

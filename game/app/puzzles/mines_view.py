@@ -18,6 +18,7 @@ from fractions import Fraction
 import pygame
 
 from game.app import hud
+from game.core.level import cell_words
 from game.core.puzzles.mines import MinesBoard, MinesStatus, MinesView, Pos
 
 #: Colours of the numbers 1-8.
@@ -116,7 +117,7 @@ def cursor_odds(cell: int, odds: dict[Pos, Fraction] | None, cursor: Pos) -> str
     percentages and the overlay gives one for it ('' otherwise).
 
     >>> cursor_odds(20, {(2, 3): Fraction(1, 4)}, (2, 3)), cursor_odds(40, {(2, 3): Fraction(1, 4)}, (2, 3))
-    ('Cursor (row 3, column 4): 25% mine chance.', '')
+    ('Cursor (row 2, column 3): 25% mine chance.', '')
     """
     if odds is None or cursor not in odds or odds_size(cell):
         return ""
@@ -134,12 +135,13 @@ def percent(chance: Fraction) -> str:
 
 
 def where(p: Pos) -> str:
-    """A cell for the player: row and column counted from 1 at the top left.
+    """A cell for the player, as every game text writes one (:func:`game.core.level.cell_words`: counted from 0 at
+    the top left, as the lemmings' ruler and the ``mines`` command count cells).
 
     >>> where((0, 4))
-    '(row 1, column 5)'
+    '(row 0, column 4)'
     """
-    return f"(row {p[0] + 1}, column {p[1] + 1})"
+    return f"({cell_words(p)})"
 
 
 #: The legend's last sentence when the exact endgame search chose the gold cell.
@@ -151,9 +153,9 @@ def guess_text(who: str, p: Pos, chance: Fraction, mine: bool, win: Fraction | N
     chance to win under best play, when the exact endgame search chose the guess.
 
     >>> guess_text("Auto-play", (2, 3), Fraction(3, 13), True)
-    'Auto-play had to guess: no safe cell was proved; it opened (row 3, column 4), its best guess at 23% mine chance, and it was a mine.'
+    'Auto-play had to guess: no safe cell was proved; it opened (row 2, column 3), its best guess at 23% mine chance, and it was a mine.'
     >>> guess_text("The assistant", (0, 0), Fraction(1, 2), False, Fraction(1, 2))
-    'The assistant had to guess: it opened (row 1, column 1) at 50% mine chance, and it was safe. Searching every arrangement left, this guess gave the best chance to win: 50%.'
+    'The assistant had to guess: it opened (row 0, column 0) at 50% mine chance, and it was safe. Searching every arrangement left, this guess gave the best chance to win: 50%.'
     """
     end = "" if win is None else f" Searching every arrangement left, this guess gave the best chance to win: {percent(win)}."
     if mine:

@@ -22,7 +22,7 @@ from game.core.puzzles.pegs_openings import CLASS_SHORT, OPENINGS, Opening
 from game.app import hud
 from game.app.app import App, HelpPage, Scene
 from game.app.puzzles.pegs_help import PEGS_HELP, pegs_footer
-from game.app.input import Act, Action, mouse_held
+from game.app.input import Act, Action, display_key, mouse_held
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
 from game.app.puzzles.pegs_memory import PegsMemory
 from game.app.puzzles.pegs_view import (HOLE, HOLE_EDGE, MESSAGE_SIZE, BoardLayout, board_layout, draw_panel, draw_peg,
@@ -111,7 +111,7 @@ class PegsScene(Scene):
 
     def _opening_message(self) -> str:
         if self.explain:
-            return f"This start cannot be won: {CLASS_SHORT} (see the right). Press N for a winnable start."
+            return f"This start cannot be won: {CLASS_SHORT} (see the right). Press {display_key('N')} for a winnable start."
         if self.goal is None:
             return "Jump pegs over neighbours until one peg is left."
         where = "in the centre" if self.goal == self.board.goal_position() else "on the ringed hole"
@@ -175,7 +175,7 @@ class PegsScene(Scene):
             self.message = ("Solved: one peg left!" if self.goal is None else "Solved: one peg, in the centre!"
                             if self.goal == self.board.goal_position() else "Solved: one peg, on the ringed hole!")
         elif not self.board.legal_jumps(self.position):
-            self.message = f"No jump left: {hud.plural(self.pegs_left, 'peg')} remain. Z undoes, R restarts."
+            self.message = f"No jump left: {hud.plural(self.pegs_left, 'peg')} remain. {display_key('Z')} undoes, {display_key('R')} restarts."
         else:
             self.message = f"{hud.plural(self.pegs_left, 'peg')} left."
 
@@ -214,7 +214,7 @@ class PegsScene(Scene):
     def _play(self, line: list[Jump]) -> None:
         """Play the AI's solution ``line``, one jump every :data:`PLAY_STEP` seconds."""
         self.playing, self.play_timer = list(line), 0.0
-        self.message = f"Solution: {hud.plural(len(line), 'jump')} (Z undoes them)."
+        self.message = f"Solution: {hud.plural(len(line), 'jump')} ({display_key('Z')} undoes them)."
 
     def _cancel_thinking(self) -> None:
         if self.pending is not None:

@@ -38,7 +38,7 @@ from game.app.app import App, HelpPage, Scene
 from game.core.catalog import LevelEntry, Section
 from game.core.editor_draft import MAX_EDIT_SIDE, MIN_EDIT_SIDE, Draft, Edge, parse_size
 from game.core.editor_model import EditorModel, Tool
-from game.app.input import Action
+from game.app.input import Action, display_key
 from game.app.render import BoardLayout, LevelRenderer, fit_layout
 from game.app.scenes.dialogs import ConfirmPrompt, OpenPrompt, TextPrompt
 from game.app.scenes.editor_analysis import EditorAnalysis
@@ -198,7 +198,7 @@ class EditorScene(Scene):
                     self._resized()
             self.app.push(ConfirmPrompt(
                 self.app, f"Remove the {edge.line}?",
-                f"It holds {walls} wall{'s' if walls != 1 else ''}, which will be deleted (Z undoes it).",
+                f"It holds {walls} wall{'s' if walls != 1 else ''}, which will be deleted ({display_key('Z')} undoes it).",
                 [("Enter", "remove", remove), ("Esc", "keep it", None)]))
             return
         if self.model.shrink(edge):

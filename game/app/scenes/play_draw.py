@@ -17,6 +17,7 @@ from game.core.catalog import Section
 from game.core.level import Brick
 from game.core.outcome import LemmingFailure, frame_label
 from game.app import hud
+from game.app.input import display_key
 from game.app.play_state import PlayState, PlayView
 from game.app.render import BoardLayout
 from game.app.scenes.play_panels import STATUS_STRIP, draw_watched_result, place_clear_of
@@ -190,7 +191,7 @@ def draw_result(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -
             lines.append((f.describe(n), colors[f.lemming % len(colors)]))
         if len(scene.failures) > 3:
             lines.append((f"... and {len(scene.failures) - 3} more", hud.MUTED))
-    more = f"Enter: {won_next(scene)}" if won else "Enter or R: try again   Left: step back"
+    more = f"Enter: {won_next(scene)}" if won else f"{display_key('Enter or R')}: try again   Left: step back"
     head_size = 56 if h >= 600 else 40
     line_h = 30 if h >= 600 else 24
     box = pygame.Rect(0, 0, min(620, w - 40), head_size + 24 + line_h * (len(lines) + 1))

@@ -11,6 +11,7 @@ import imageio.v3 as iio
 import numpy as np
 import pygame
 import pytest
+from PIL import Image
 
 from ai import facade
 from ai.kernel.base import RelaxedSolution, SolveMode, SolveResult, SolveStatus
@@ -29,6 +30,10 @@ from game.app.assistant import SOLVER_CYCLE, Assistant, assistant_of, background
 from game.app.assistant.overlay import badge_right
 from game.app.assistant.state import solver_title
 from game.app.assistant.tasks import PREFETCH_SOLVER
+from game.app.export import DEFAULT_FPS, OUTCOME_SECONDS, TITLE_SECONDS, ExportResult
+from game.app.gif_writer import played_seconds, shown_ms
+from game.cli.export import MAX_FPS
+from game.cli.export_run import long_gif_note
 from game.core.catalog import pack_entries
 from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
 from game.app.scenes.play_draw import draw_status_lines, status_layout, status_strip_text
@@ -277,6 +282,71 @@ def test_g_exports_the_run_on_screen_without_stalling(app: App, monkeypatch: pyt
     assert shown is not None
     # the title card, frames 0 to the one where the outcome is settled, then the held outcome
     assert frames.shape[0] == settled_at(simulate(scene.level, tuple(shown))) + 3 < scene.level.frames + 2
+
+
+def test_the_hint_names_its_cell_by_the_numbers_the_ruler_shows_there(app: App,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[tuple[str, tuple[int, int]]] = []
+    real = hud.blit_text
+
+    def spy(surface: pygame.Surface, text: str, pos: tuple[int, int], *args: object, **kwargs: object) -> pygame.Rect:
+        drawn.append((text, (int(pos[0]), int(pos[1]))))
+        return real(surface, text, pos, *args, **kwargs)  # type: ignore[arg-type]
+
+    scene = open_original(app)
+    press(app, pygame.K_n)  # the ruler on
+    for _ in range(3):  # where it fails, the idea, then the first brick
+        press(app, pygame.K_h)
+        wait_idle(app, assistant_of(scene))
+    (row, col), = hint_cells(scene)
+    monkeypatch.setattr(hud, "blit_text", spy)
+    app.run_frames(1)
+    line = next(line for line in scene.status_lines if line.startswith("Hint"))
+    assert f"place a brick at row {row}, column {col}." in line
+    board = scene.layout().rect
+    x, y = scene.layout().cell_center(row, col)
+    assert (str(col), (x, board.top - 6)) in drawn and (str(row), (board.left - 6, y)) in drawn
+
+
+def zigzag_level(width: int = 40, floors: int = 10) -> Level:
+    """A lemming that walks every floor of a zigzag down to the target: a run of some 440 frames in 3000."""
+    rows = ["X>" + " " * (width - 3) + "X"]
+    for k in range(floors):
+        hole = width - 2 if k % 2 == 0 else 1
+        rows += ["".join(" " if c == hole else "X" for c in range(width)), "X" + " " * (width - 2) + "X"]
+    rows[-1] = "X" + " " * (width - 3) + "TX"
+    return Level.from_rows(rows + ["X" * width], frames=3000, budget=0)
+
+
+def gif_delays(path: Path) -> list[int]:
+    """How long each frame of the GIF at ``path`` shows, in milliseconds."""
+    delays: list[int] = []
+    with Image.open(path) as gif:
+        for index in range(gif.n_frames):
+            gif.seek(index)
+            delays.append(int(gif.info["duration"]))
+    return delays
+
+
+def test_g_on_a_long_run_writes_a_gif_of_at_most_a_minute_at_the_rate_export_names(app: App) -> None:
+    level = zigzag_level()
+    settled = settled_at(simulate(level, ()))
+    at_default = played_seconds(settled + 3, fps=DEFAULT_FPS, title_seconds=TITLE_SECONDS,
+                                outcome_seconds=OUTCOME_SECONDS)
+    assert at_default > 60  # the export's default rate would play it for over a minute
+    scene = app.push(PlayScene(app, level))
+    assert isinstance(scene, PlayScene)
+    app.run_frames(1)
+    press(app, pygame.K_g)
+    wait_export(app, assistant_of(scene), timeout=600)
+    path = Path(assistant_of(scene).state.export_path)
+    delays = gif_delays(path)
+    assert len(delays) == settled + 3 and sum(delays) <= 60_000
+    note = long_gif_note(ExportResult(path, len(delays), (1, 1), 1, True, played=at_default), DEFAULT_FPS, MAX_FPS)
+    fps = float(note.split("--fps ")[1].split()[0])  # the rate main.py export names for this run
+    assert delays[1:-1] == [shown_ms(1000 / fps)] * (settled + 1)
+    said = f"GIF saved: {path.name}, {sum(delays) / 1000:.0f} s at {fps:g} frames a second"
+    assert any(said in line for line in scene.status_lines), scene.status_lines
 
 
 class RelaxedSolver:

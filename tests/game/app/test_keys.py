@@ -8,11 +8,18 @@ from pathlib import Path
 import pygame
 import pytest
 
+from ai import facade
+from game.core.level import Level
 from game.core.settings import Settings, SettingsStore, default_settings_path
 from game.app.app import App
 from game.app.display import FixedClock
 from game.app.compose import build_app
-from game.app.input import KEY_BINDINGS, Act, rebind
+from game.app.assistant.answers import with_hint
+from game.app.assistant.state import AssistantState
+from game.app.input import KEY_BINDINGS, Act, display_key, rebind
+from game.app.play_state import PlayState
+from game.app.puzzles.pegs_help import PEGS_HELP
+from game.app.scenes.play import PlayScene
 from game.app.scenes import pause
 from game.app import hud
 from game.app.scenes.keys import ACTION_NAMES, KeysScene
@@ -141,3 +148,37 @@ def test_left_and_right_cross_the_columns_and_a_click_rebinds_a_row(app: App) ->
     press(app, pygame.K_u, unicode="u")
     assert not keys.waiting and app.settings.key_map()["undo"] == "u"
     app.change_settings(keys={})
+
+
+def test_the_play_screens_words_name_the_keys_as_bound(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    app.change_settings(keys={"restart": "u", "cycle_solver": "q", "hint": "j"})
+    drawn: list[str] = []
+    real_blit, real_text = hud.blit_text, hud.text
+
+    def blit_spy(surface: pygame.Surface, text: str, *args: object, **kwargs: object) -> pygame.Rect:
+        drawn.append(text)
+        return real_blit(surface, text, *args, **kwargs)  # type: ignore[arg-type]
+
+    def text_spy(text: str, *args: object, **kwargs: object) -> pygame.Surface:
+        drawn.append(text)
+        return real_text(text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hud, "blit_text", blit_spy)
+    monkeypatch.setattr(hud, "text", text_spy)
+    try:
+        scene = app.push(PlayScene(app, Level.from_rows(["X>X  T", "XXXXXX"], frames=60, budget=0)))
+        assert isinstance(scene, PlayScene)
+        app.run_frames(1)
+        assert "Q" in drawn and "Tab" not in drawn  # the solver badge's key: Tab moved to Q
+        press(app, pygame.K_SPACE, unicode=" ")
+        app.run_frames(60)
+        assert scene.state == PlayState.LOST
+        assert "Enter or U: try again   Left: step back" in drawn  # the loss panel: Restart moved to U
+        press(app, pygame.K_u, unicode="u")
+        assert scene.state == PlayState.PLACING  # the key the panel names does it
+        level = Level.from_rows([">  T", "X XX"], frames=8, budget=1)
+        state, _ = with_hint(AssistantState(), level, (), facade.compute_hint(level, ()), ((0, 1),), None)
+        assert state.hint is not None and state.hint.line == "your bricks changed: press J again"
+        assert display_key(PEGS_HELP.sections[1][1][0][0]) == "Q, [ / ]"  # "Tab, [ / ]" in the peg help
+    finally:
+        app.change_settings(keys={})

@@ -11,7 +11,7 @@ from tests.game.app.conftest import press
 
 
 @pytest.mark.parametrize(("name", "title", "row"), [
-    ("life", "Reverse Life keys", ("S", "the AI's start (Z: undo)")),
+    ("life", "Reverse Life keys", ("S", "the AI's start (undoable)")),
     ("pegs", "Peg solitaire keys", ("H", "a jump that can finish")),
     ("mines", "Minesweeper keys", ("A", "assistant plays on")),
 ])

@@ -180,7 +180,7 @@ def test_auto_play_losing_on_a_guess_says_what_happened(small_app: App) -> None:
             break
     assert scene.board.status == MinesStatus.LOST and scene.board.exploded == (0, 2)
     assert scene.message.startswith(
-        "Auto-play had to guess: no safe cell was proved; it opened (row 1, column 3), its best guess at 50% "
+        "Auto-play had to guess: no safe cell was proved; it opened (row 0, column 2), its best guess at 50% "
         "mine chance, and it was a mine.")
     assert scene.records.get(3, 2, 1).losses == 1
     assert scene.title().endswith(f"lost after {format_time(scene.elapsed())}, assisted")
@@ -193,7 +193,7 @@ def test_one_step_that_guesses_wrong_names_the_assistant(app: App) -> None:
     scene = start_on(app, guess_board(), (1, 0))
     key_and_wait(scene, "s")
     assert scene.board.status == MinesStatus.LOST
-    assert scene.message.startswith("The assistant had to guess: no safe cell was proved; it opened (row 1, column 3)")
+    assert scene.message.startswith("The assistant had to guess: no safe cell was proved; it opened (row 0, column 2)")
 
 
 def test_an_endgame_guess_says_its_chance_to_win(app: App) -> None:
@@ -367,6 +367,21 @@ def test_the_assistant_keys_say_why_nothing_shows_yet_or_any_more(app: App) -> N
         press(app, getattr(pygame, f"K_{key}"), unicode=key)
         assert [str(text) for text, _ in app.toasts] == ["This game is over: R starts a new board."]
     assert not scene.auto_play
+
+
+def test_the_end_of_a_game_names_the_restart_key_as_bound(app: App) -> None:
+    app.change_settings(keys={"restart": "u"})
+    try:
+        scene = on(app)
+        scene.set_board(corner_board())
+        click_cell(scene, (0, 0))
+        assert scene.board.status == MinesStatus.WON and scene.message.endswith("U starts a new board.")
+        press(app, pygame.K_h, unicode="h")
+        assert [str(text) for text, _ in app.toasts][-1] == "This game is over: U starts a new board."
+        press(app, pygame.K_u, unicode="u")
+        assert scene.board.status != MinesStatus.WON  # the key named starts the new board
+    finally:
+        app.change_settings(keys={})
 
 
 def test_the_custom_boards_footer_says_how_to_change_it(app: App, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -194,6 +194,20 @@ def test_the_centre_french_start_says_it_cannot_be_won_and_n_opens_a_winnable_on
     assert scene.board_name == "english" and not scene.explain
 
 
+def test_the_words_under_the_board_name_the_keys_as_bound(scene: PegsScene) -> None:
+    scene.app.change_settings(keys={"ruler": "j", "undo": "k", "restart": "u"})
+    try:
+        _open_classic(scene)
+        assert "Press J for a winnable start." in scene.message  # N (the ruler's key) moved to J
+        scene.position = 0  # no peg anywhere: no jump left
+        scene._describe()
+        assert scene.message.endswith("K undoes, U restarts.")
+        _key(scene, pygame.K_j)
+        assert scene.board_name == "english"  # the key named opens the winnable start
+    finally:
+        scene.app.change_settings(keys={})
+
+
 @pytest.mark.parametrize("size", [(1280, 800), (800, 500)])
 def test_the_explanation_shows_and_fits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                         size: tuple[int, int]) -> None:
