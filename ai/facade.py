@@ -12,7 +12,8 @@ the one way a piece of AI work learns its deadline, its cancel request and where
   (:func:`rule_difference`), :func:`rate_level`, :func:`generate_run`, the
   learning entries (:func:`learn_physics`, :func:`learn_rules`, the player's :func:`knowledge`).
 * **Reverse Life**: :func:`life_reverse`, :func:`life_hint`, :func:`life_backbone`, :func:`life_learn_rule`.
-* **Peg solitaire**: :func:`pegs_solve`, :func:`pegs_hint`, :func:`pegs_learn`, :func:`pegs_table`.
+* **Peg solitaire**: :func:`pegs_solve`, :func:`pegs_hint`, how far back a lost game can still finish
+  (:func:`pegs_undo_to_finish`), :func:`pegs_learn`, :func:`pegs_table`.
 * **Minesweeper**: :func:`mines_advise` (the analysis and the moves), :func:`mines_bench`.
 * **Running work in a child process**: :func:`run_in_child` (the app's job runner uses it).
 
@@ -62,6 +63,8 @@ from ai.puzzles.mines.policy import WrongAnswerError as MinesWrongAnswerError
 from ai.puzzles.mines.policy import check_against_board as mines_check_against_board
 from ai.puzzles.mines.policy import check_against_view as mines_check_against_view
 from ai.puzzles.pegs import PegsStatus
+from ai.puzzles.pegs.back import FinishBack as PegsFinishBack
+from ai.puzzles.pegs.back import undo_to_finish as pegs_undo_to_finish
 from ai.puzzles.pegs import hint as pegs_hint
 from ai.puzzles.pegs import solve as pegs_solve
 from ai.puzzles.pegs.learn import learn as pegs_learn
@@ -94,7 +97,7 @@ __all__ = [
     "COMPARTMENT_GRIDS", "MODEL_CURVES", "REGIME_CURVES", "Curves", "GENERATION_MIN_SIDE", "SOLVERS",
     "Analysis", "AnalysisStatus", "Hint", "HintAction", "JobCancelled", "JobFailed", "Knowledge", "LifeHint", "LifeHintKind",
     "LifeReverseStatus",
-    "MinesAdvice", "MinesAnalysis", "MinesAnalysisStatus", "MinesMoveKind", "MinesMoves", "MinesWrongAnswerError", "PegsStatus", "Progress",
+    "MinesAdvice", "MinesAnalysis", "MinesAnalysisStatus", "MinesMoveKind", "MinesMoves", "MinesWrongAnswerError", "PegsFinishBack", "PegsStatus", "Progress",
     "ProgressBar", "ProgressCallback", "Rating", "RelaxedSolution", "RulePicture", "RunProgress", "RunSpec", "SolveContext",
     "SolveMode", "SolveResult", "SolveStatus", "SolveStopped", "Solver", "StopReason", "WrongSolutionError",
     "agreement", "analyse_level", "bricks_over_budget", "compute_hint", "default_jobs", "difficulty_spec",
@@ -104,7 +107,7 @@ __all__ = [
     "mines_advise", "mines_bench", "mines_first_click", "mines_check_against_board",
     "mines_check_against_view",
     "offered_solvers", "ordinary_games", "pegs_hint", "pegs_learn", "pegs_parse_games", "pegs_random_games",
-    "pegs_solve", "pegs_table", "pegs_verify", "physics_key", "pick_certifier", "plan_result", "player_label",
+    "pegs_solve", "pegs_table", "pegs_undo_to_finish", "pegs_verify", "physics_key", "pick_certifier", "plan_result", "player_label",
     "player_plan", "rate_level", "rated_level", "read_rules", "record_run", "rule_difference", "run_bench",
     "run_in_child", "solve", "stuck_lemmings",
     "Game", "GeneratedLevel", "LearnedPhysics",  # the command line's types

@@ -168,6 +168,10 @@ class PlayHost(Protocol):
     def toggle_run(self) -> None:
         """Release the lemmings (Space)."""
 
+    def ai_solution_shown(self) -> None:
+        """The AI showed a solution of the level: its wins are AI-helped, whatever the bricks, until a win with
+        bricks the player placed."""
+
     def say(self, message: str, seconds: float = 2.5, holds: Holds | None = None) -> None:
         """Show a one-line message under the HUD (``holds``: it goes once what it describes changes)."""
 

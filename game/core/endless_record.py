@@ -2,10 +2,12 @@
 
 :class:`EndlessRecord` holds the ladder's seed and the next step to play, the levels
 solved, the current streak (levels solved in a row without giving one up) and the best
-streak ever, and the level generated for that step (:class:`KeptLevel`, in the level file's text
-form), so that coming back to Endless plays it again at once instead of generating it again.  A kept
-level that is damaged, too large or made for another seed or step is dropped without a word (the
-level is generated again); a file of the older form, without a level, loads as it always did.  :func:`load_record` never fails and never blocks (regular files only, at most
+streak ever, the level generated for that step (:class:`KeptLevel`, in the level file's text
+form), so that coming back to Endless plays it again at once instead of generating it again, and the levels
+generated ahead of it (``ahead``: at most :data:`MAX_AHEAD`, for the next steps), so that they are not made
+again either.  A kept level that is damaged, too large or made for another seed or step is dropped without a
+word (the level is generated again); a file of an older form, without a level or without levels ahead, loads
+as it always did.  :func:`load_record` never fails and never blocks (regular files only, at most
 :data:`MAX_RECORD_BYTES`, :func:`game.core.storage.read_user_object`): a missing file is a fresh start
 and an unusable one is set aside as ``endless.json.corrupt-<time>`` (the game says so) before
 starting fresh.  :func:`save_record` merges under a lock (:func:`game.core.writing.locked_update`)
@@ -29,7 +31,7 @@ import json
 import random
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from game.core.errors import GameError
 from game.core.level import Level
@@ -37,12 +39,15 @@ from game.core.storage import read_user_object, set_aside_reason, user_data_dir
 from game.core.writing import copy_aside, locked_update
 
 FILE_NAME = "endless.json"
-#: Largest Endless file read, in bytes (a real one is about 150 bytes, and 500 with its kept level).
+#: Largest Endless file read, in bytes (a real one is about 150 bytes, and 1,500 with its kept levels).
 MAX_RECORD_BYTES = 64 * 1024
 #: Largest kept level, in bytes of its JSON string (a generated level's text is a few hundred bytes).
 MAX_KEPT_LEVEL_BYTES = 16 * 1024
+#: Most levels kept ahead of the current step (with the current one, their largest texts stay well within
+#: :data:`MAX_RECORD_BYTES`).
+MAX_AHEAD = 2
 #: The fields of a record (a file holding others is copied aside before a save drops them).
-_FIELDS = frozenset({"seed", "step", "solved", "streak", "best_streak", "last_score", "level"})
+_FIELDS = frozenset({"seed", "step", "solved", "streak", "best_streak", "last_score", "level", "ahead"})
 
 
 def default_record_path() -> Path:
@@ -100,13 +105,18 @@ class EndlessRecord:
     best_streak: int = 0
     last_score: float | None = None  #: the measured score of the last level solved
     level: KeptLevel | None = None  #: the level generated for the current step, when kept
+    #: levels generated for the next steps, by step (at most :data:`MAX_AHEAD`)
+    ahead: tuple[KeptLevel, ...] = ()
 
     def won(self, score: float | None = None) -> EndlessRecord:
-        """The record after solving the current step (its kept level goes with it)."""
-        streak = self.streak + 1
-        return replace(self, step=self.step + 1, solved=self.solved + 1, streak=streak,
+        """The record after solving the current step: its kept level goes, the one kept ahead for the next
+        step (if any) becomes the current one."""
+        streak, step = self.streak + 1, self.step + 1
+        nxt = next((kept for kept in self.ahead if (kept.seed, kept.step) == (self.seed, step)), None)
+        return replace(self, step=step, solved=self.solved + 1, streak=streak,
                        best_streak=max(self.best_streak, streak),
-                       last_score=score if score is not None else self.last_score, level=None)
+                       last_score=score if score is not None else self.last_score, level=nxt,
+                       ahead=tuple(kept for kept in self.ahead if kept.step > step))
 
     def gave_up(self) -> EndlessRecord:
         """The record after leaving a level unsolved: the streak ends (the step and its level stay)."""
@@ -117,23 +127,37 @@ class EndlessRecord:
         kept = KeptLevel(self.seed, self.step, level, score)
         return replace(self, level=kept if kept.fits() else None)
 
+    def keeping_ahead(self, levels: Iterable[tuple[int, Level, float | None]]) -> EndlessRecord:
+        """The record keeping ``levels`` (step, level, score) as those made ahead: the ones for the next
+        :data:`MAX_AHEAD` steps (one too large is not kept)."""
+        kept = (KeptLevel(self.seed, step, level, score) for step, level, score in sorted(levels, key=lambda x: x[0])
+                if self.step < step <= self.step + MAX_AHEAD)
+        return replace(self, ahead=tuple(level for level in kept if level.fits()))
+
+    def kept_ahead(self) -> tuple[KeptLevel, ...]:
+        """The levels kept ahead that were made for this record's seed and its next steps."""
+        return tuple(kept for kept in self.ahead
+                     if kept.seed == self.seed and self.step < kept.step <= self.step + MAX_AHEAD)
+
     def kept_level(self) -> KeptLevel | None:
         """The kept level when it was made for this record's seed and step, else ``None``."""
         kept = self.level
         return kept if kept is not None and (kept.seed, kept.step) == (self.seed, self.step) else None
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object saved (no ``level`` key when none is kept)."""
+        """The JSON object saved (no ``level`` key when none is kept, no ``ahead`` key when none is ahead)."""
         data: dict[str, Any] = {"seed": self.seed, "step": self.step, "solved": self.solved, "streak": self.streak,
                                 "best_streak": self.best_streak, "last_score": self.last_score}
         if self.level is not None:
             data["level"] = self.level.to_json()
+        if self.ahead:
+            data["ahead"] = [kept.to_json() for kept in self.ahead]
         return data
 
     @classmethod
     def from_json(cls, data: Any) -> EndlessRecord:
         """Parse a saved object; raise ``ValueError`` when it is not one (a kept level that is not usable is
-        dropped: :meth:`KeptLevel.from_json`)."""
+        dropped: :meth:`KeptLevel.from_json`, as are levels ahead beyond :data:`MAX_AHEAD`)."""
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
         ints: dict[str, int] = {}
@@ -147,9 +171,11 @@ class EndlessRecord:
         score = data.get("last_score")
         if score is not None and (not isinstance(score, (int, float)) or isinstance(score, bool)):
             raise ValueError("last_score must be a number")
+        ahead = data.get("ahead")
+        levels = [KeptLevel.from_json(kept) for kept in ahead[:MAX_AHEAD]] if isinstance(ahead, list) else []
         return cls(ints["seed"], ints["step"], ints["solved"], ints["streak"],
                    max(ints["best_streak"], ints["streak"]), float(score) if score is not None else None,
-                   KeptLevel.from_json(data.get("level")))
+                   KeptLevel.from_json(data.get("level")), tuple(kept for kept in levels if kept is not None))
 
 
 def fresh_record() -> EndlessRecord:
@@ -175,7 +201,7 @@ def merge_records(newer: EndlessRecord, on_disk: EndlessRecord | None) -> Endles
     """``newer`` with the larger best streak of it and ``on_disk``.
 
     >>> merge_records(EndlessRecord(1, step=4, best_streak=2), EndlessRecord(1, step=9, best_streak=5))
-    EndlessRecord(seed=1, step=4, solved=0, streak=0, best_streak=5, last_score=None, level=None)
+    EndlessRecord(seed=1, step=4, solved=0, streak=0, best_streak=5, last_score=None, level=None, ahead=())
     """
     if on_disk is None:
         return newer

@@ -12,8 +12,9 @@ since its last save are the most recent writes of those levels and win, every ot
 file's board, so two running games lose nothing.  A save keeps the file within :data:`MAX_LEVELS` boards
 and :data:`MAX_RESUME_BYTES` (what the loader reads) by dropping the boards played least recently
 (:func:`trim_boards`).  Bricks are stored with the level's puzzle hash: a level file that changed since
-does not get stale bricks, and with whether they came with the help of an AI solution (``"assisted"``, false
-when missing), so a win with them on a later visit is marked as AI-helped too.
+does not get stale bricks, and with whether the AI showed a solution of the level since a win with bricks the
+player placed (``"assisted"``, false when missing), whatever bricks are on the board: a win, on this visit or a
+later one, is marked as AI-helped until then.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "resume.json"
@@ -48,7 +49,7 @@ class Board(NamedTuple):
 
     level_hash: str
     bricks: tuple[Brick, ...]
-    #: the bricks came from, or were placed with the help of, an AI solution (a win with them is assisted)
+    #: the AI showed a solution of the level since a win with bricks the player placed (a win is assisted)
     assisted: bool = False
 
 
@@ -116,16 +117,17 @@ class ResumeStore:
         return entry.bricks
 
     def assisted_for(self, key: str, level_hash: str) -> bool:
-        """True when the bricks last left on ``key`` (this version of it) came with the help of an AI solution."""
+        """True when the AI showed a solution of ``key`` (this version of it) since a win with bricks the player
+        placed."""
         entry = self.boards.get(key)
         return entry is not None and entry.level_hash == level_hash and entry.assisted
 
     def remember(self, key: str, level_hash: str, bricks: Iterable[Brick], *, save: bool = True,
                  assisted: bool = False) -> None:
-        """Record that the player is on ``key`` with ``bricks`` on the board (``assisted``: placed with the help
-        of an AI solution; an empty board keeps nothing of it)."""
+        """Record that the player is on ``key`` with ``bricks`` on the board (``assisted``: the AI showed a
+        solution of the level since a win with bricks the player placed, kept even when the board is cleared)."""
         placed = tuple(sorted((int(r), int(c)) for r, c in bricks))
-        board = Board(level_hash, placed, assisted and bool(placed))
+        board = Board(level_hash, placed, assisted)
         changed = self.last_key != key or self.boards.get(key) != board
         self.last_key = key
         self.boards.pop(key, None)
@@ -256,7 +258,7 @@ def _parse_board(entry: Any) -> Board | None:
         bricks = parse_cells(entry.get("bricks"), "a board's bricks")
     except ProgressFormatError:
         return None
-    return Board(entry["hash"], bricks, assisted and bool(bricks))
+    return Board(entry["hash"], bricks, assisted)
 
 
 def continue_index(keys: list[str], solved: list[bool], last_key: str,

@@ -168,7 +168,7 @@ class Assistant:
         cached = self.state.cached(self.solver, mode.value)
         if cached is not None:
             self.cancel(quiet=True)
-            self.state = with_answer(self.state, self.level, cached, self.host.bricks)
+            self._show(with_answer(self.state, self.level, cached, self.host.bricks))
             return None
         kind = TaskKind.ALL if mode == SolveMode.ALL else TaskKind.SOLVE
         return self._submit(kind, self._solve_job(self.solver, mode), self.solver, self.solve_time_limit)
@@ -195,7 +195,7 @@ class Assistant:
         if kind == TaskKind.HINT:
             self._set_hint(bricks, plan)
         else:
-            self.state = with_plan_answer(self.state, self.level, bricks, plan, tuple(self.host.bricks), waited)
+            self._show(with_plan_answer(self.state, self.level, bricks, plan, tuple(self.host.bricks), waited))
 
     def request_hint(self) -> int | None:
         """H teaches in steps: the first press says where and why the current run fails, the second
@@ -376,7 +376,13 @@ class Assistant:
         if run.kind == TaskKind.FORCED:
             self.state = with_deductions(self.state, self.level, result)
         else:
-            self.state = with_answer(self.state, self.level, result, self.host.bricks, waited=event.elapsed)
+            self._show(with_answer(self.state, self.level, result, self.host.bricks, waited=event.elapsed))
+
+    def _show(self, state: AssistantState) -> None:
+        """Show ``state`` (an answer); a brick set shown makes the level's wins AI-helped (see the host)."""
+        self.state = state
+        if state.shown is not None:
+            self.host.ai_solution_shown()
 
     def report_failure(self, what: str, event: JobEvent, line: str) -> None:
         """A friendly line on screen; the error and its traceback in the error log."""

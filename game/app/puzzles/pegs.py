@@ -6,17 +6,18 @@ the thinking, drops the peg, or goes back.  A start the three-colour rule proves
 explains the rule beside the board (:mod:`game.app.puzzles.pegs_view`).  Hints and solutions are computed by
 :func:`ai.facade.pegs_hint` and :func:`ai.facade.pegs_solve` in a child process (a job of the app's runner,
 :class:`game.app.jobs.JobRunner`), so the screen never waits; what an answer settles (a solved line, a position
-proved lost) answers later questions in the same game at once (:mod:`game.app.puzzles.pegs_memory`).
+proved lost) answers later questions in the same game at once (:mod:`game.app.puzzles.pegs_memory`).  A lost
+game says how many jumps to undo to reach a position that can finish: when no earlier answer tells, the AI
+finds it in the background (:mod:`game.app.puzzles.pegs_ai`).
 """
 
 from __future__ import annotations
 
-import enum
 from typing import Any, Callable
 
 import pygame
 
-from ai.facade import PegsStatus, SolveContext, pegs_hint, pegs_solve
+from ai.facade import PegsFinishBack, PegsStatus, SolveContext, pegs_hint, pegs_solve
 from game.core.puzzles.pegs import Board, Cell, Jump, Refusal
 from game.core.puzzles.pegs_openings import CLASS_SHORT, OPENINGS, Opening
 from game.app import hud
@@ -24,28 +25,15 @@ from game.app.app import App, HelpPage, Scene
 from game.app.puzzles.pegs_help import PEGS_HELP, pegs_footer
 from game.app.input import Act, Action, display_key, mouse_held
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
+from game.app.puzzles.pegs_ai import HINT_LIMIT, PROOF_WORDS, SEEKING, SOLVE_LIMIT, PegsAsk, back_job
 from game.app.puzzles.pegs_memory import PegsMemory
 from game.app.puzzles.pegs_view import (HOLE, HOLE_EDGE, MESSAGE_SIZE, BoardLayout, board_layout, draw_panel, draw_peg,
                                         draw_tints, lost_message, message_lines, message_top)
 from game.app.render import LevelRenderer
 from game.app.sound import Sfx
 
-#: Seconds the AI may think about a hint / a solution.
-HINT_LIMIT = 20.0
-SOLVE_LIMIT = 60.0
 #: Seconds between two jumps of a solution being played.
 PLAY_STEP = 0.35
-#: The AI's proofs that a position is lost, in a player's words.
-PROOF_WORDS = {"peg count": "too few pegs are left", "integer program": "no count of jumps can balance the pegs",
-               "table": "the table of winnable positions says so", "search": "every sequence of jumps was tried",
-               "pagoda function": "a weighting of the holes that no jump can raise puts the goal out of reach"}
-
-
-class PegsAsk(enum.Enum):
-    """What the player asked the AI."""
-
-    HINT = "hint"
-    SOLVE = "solve"
 
 
 def _solve_job(board: Board, position: int, goal: int | None, what: PegsAsk) -> Job:
@@ -100,6 +88,7 @@ class PegsScene(Scene):
         self.play_timer = 0.0
         self.pending: PegsAsk | None = None  #: what the AI is thinking about
         self.asked_position = self.position
+        self.sought: list[int] = []  #: the positions the AI searches for one that can still finish
         self.memory = self.memories.setdefault(name, PegsMemory(self.board, self.goal))
         if self.job is not None:
             self.job.cancel()
@@ -187,22 +176,24 @@ class PegsScene(Scene):
         self._cancel_thinking()
         if self._answer_from_memory(what):
             return
+        self._submit(what, _solve_job(self.board, self.position, self.goal, what),
+                     HINT_LIMIT if what == PegsAsk.HINT else SOLVE_LIMIT)
+        self.message = "Thinking..." if what == PegsAsk.HINT else "Solving..."
+
+    def _submit(self, what: PegsAsk, job: Job, time_limit: float) -> None:
+        """Run ``job`` (the answer to ``what`` on the current position) in the runner's lane of this screen."""
         self.pending = what
         self.asked_position = self.position
         self.job = self.app.jobs.submit(
-            _solve_job(self.board, self.position, self.goal, what), label=f"pegs {what.value}", owner=self, lane="ai",
-            time_limit=HINT_LIMIT if what == PegsAsk.HINT else SOLVE_LIMIT,
+            job, label=f"pegs {what.value}", owner=self, lane="ai", time_limit=time_limit,
             on_done=self._on_event, on_error=self._on_event, on_cancelled=self._on_event, execution=self.execution)
-        self.message = "Thinking..." if what == PegsAsk.HINT else "Solving..."
 
     def _answer_from_memory(self, what: PegsAsk) -> bool:
         """Answer ``what`` from the AI's earlier answers in this game, when they settle it."""
         lost = self.memory.lost_since(self.position, self.history)
         line = self.memory.line_from(self.position)
         if lost is not None:
-            why, ago = lost
-            back = self.memory.finish_back(self.position, self.history)
-            self.message = lost_message(self.board, self.position, self.goal, why, ago, back)
+            self._say_lost(*lost, seek=what != PegsAsk.BACK)
         elif line and what == PegsAsk.HINT:
             self.hint_jump = line[0]
             (r1, c1), (r2, c2) = line[0].start, line[0].end
@@ -210,6 +201,17 @@ class PegsScene(Scene):
         elif line:
             self._play(line)
         return lost is not None or bool(line)
+
+    def _say_lost(self, why: str, ago: int, *, seek: bool) -> None:
+        """Say that the game is lost (``why``, ``ago`` jumps back) and how many jumps to undo to reach a position
+        known to finish; when none is known yet (and ``seek``), the AI looks for it in the background."""
+        back = self.memory.finish_back(self.position, self.history)
+        self.message = lost_message(self.board, self.position, self.goal, why, ago, back)
+        positions = self.memory.open_positions(self.position, self.history) if back is None and seek else []
+        if positions and not self.explain:
+            self._submit(PegsAsk.BACK, back_job(self.board, positions, self.goal), HINT_LIMIT)
+            self.sought = positions
+            self.message += SEEKING
 
     def _play(self, line: list[Jump]) -> None:
         """Play the AI's solution ``line``, one jump every :data:`PLAY_STEP` seconds."""
@@ -228,6 +230,9 @@ class PegsScene(Scene):
         if self.pending is None or event.handle is not self.job:
             return
         what, self.pending = self.pending, None
+        if what == PegsAsk.BACK:
+            self._found_back(event)
+            return
         if event.kind in (JobEventKind.ERROR, JobEventKind.CANCELLED):
             self.message = f"The assistant failed: {event.message}" if event.kind == JobEventKind.ERROR else "Stopped."
             return
@@ -238,6 +243,19 @@ class PegsScene(Scene):
         if self.position == self.asked_position and not self._answer_from_memory(what):
             self.message = ("Already solved." if answer.status == PegsStatus.SOLVED else
                             answer.message.capitalize() + "." if what == PegsAsk.HINT else "No answer in time.")
+
+    def _found_back(self, event: JobEvent) -> None:
+        """The AI's search for a position of the game that can still finish ended: what it settles goes to
+        :attr:`memory`, which then says how many jumps to undo (nothing more when none was found)."""
+        self.message = self.message.removesuffix(SEEKING)
+        if event.kind != JobEventKind.DONE or self.position != self.asked_position:
+            return
+        found: PegsFinishBack = event.payload
+        for position, proof in found.lost:
+            self.memory.learn_lost(position, PROOF_WORDS.get(proof, "every sequence of jumps was tried"))
+        if found.index is not None:
+            self.memory.learn_line(self.sought[found.index], found.moves)
+        self._answer_from_memory(PegsAsk.BACK)
 
     # ---------------------------------------------------------------- input
     def layout(self) -> BoardLayout:
@@ -253,8 +271,9 @@ class PegsScene(Scene):
         k = action.kind
         if k == Act.BACK:
             if self.pending is not None:
+                seeking = self.pending == PegsAsk.BACK
                 self._cancel_thinking()
-                self.message = "Stopped."
+                self.message = self.message.removesuffix(SEEKING) if seeking else "Stopped."
             elif self.selected is not None:
                 self.selected, self.dragging = None, False
             else:

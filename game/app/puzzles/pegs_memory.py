@@ -82,6 +82,16 @@ class PegsMemory:
                 position = self.board.undo(position, history[len(history) - 1 - ago])
         return None
 
+    def open_positions(self, position: int, history: Sequence[Jump]) -> list[int]:
+        """The positions of the game that reached ``position`` by ``history`` (oldest first) before the first
+        one proved lost: where a position that can still finish may be (empty when the first is lost)."""
+        positions = [position]
+        for jump in reversed(history):
+            positions.append(self.board.undo(positions[-1], jump))
+        positions.reverse()
+        lost = next((i for i, p in enumerate(positions) if p in self.lost), len(positions))
+        return positions[:lost]
+
     def finish_back(self, position: int, history: Sequence[Jump]) -> int | None:
         """The fewest jumps to take back from ``position`` (reached by ``history``, oldest first) to a
         position a solution is known from, or ``None`` when none of them is known to finish."""

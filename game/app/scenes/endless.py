@@ -6,10 +6,10 @@ generation and its exact solvers run in a child process (cancelled by killing it
 in a thread of the game.  Each job makes the level of one step with
 :func:`ai.facade.rated_level` (rated by :func:`ai.facade.rate_level`, nearest the step's
 target score, not easier than the level before); up to :data:`LOOKAHEAD` levels are made
-ahead.  Where the player is (step, solved, streak, best streak) and the level made for that step are
-kept in ``endless.json`` (:mod:`game.core.endless_record`), so a relaunch, or coming back from the menu,
-continues the ladder on the same level at once (the level is made again only when the kept one is missing,
-damaged or made for another step).
+ahead.  Where the player is (step, solved, streak, best streak), the level made for that step and those
+made ahead are kept in ``endless.json`` (:mod:`game.core.endless_record`), so a relaunch, or coming back from
+the menu, continues the ladder on the same level at once and with the same next levels (a level is made
+again only when the kept one is missing, damaged or made for another step).
 
 Winning (then Enter or Esc) moves on to the next step; leaving a level unsolved ("Back to Endless",
 which asks first) ends the streak and comes back here, where Enter retries it and Esc returns to the
@@ -28,7 +28,7 @@ from typing import Callable
 import pygame
 
 from ai.facade import SolveContext, difficulty_spec, player_label, rated_level
-from game.core.endless_record import EndlessRecord, load_record, save_record
+from game.core.endless_record import MAX_AHEAD, EndlessRecord, KeptLevel, load_record, save_record
 from game.core.level import Level
 from game.app import hud
 from game.app.app import App, Scene
@@ -38,8 +38,8 @@ from game.app.input import Act, Action
 from game.app.play_state import PlayState
 from game.app.render import LevelRenderer
 
-#: Levels generated ahead of the one being played.
-LOOKAHEAD = 2
+#: Levels generated ahead of the one being played (all of them kept in the record: at most its MAX_AHEAD).
+LOOKAHEAD = min(2, MAX_AHEAD)
 
 
 @dataclass(frozen=True)
@@ -90,6 +90,11 @@ def endless_title(step: int, name: str) -> str:
     return f"Endless {step} \u00b7 {name or 'Generated'}"
 
 
+def _from_kept(kept: KeptLevel) -> EndlessLevel:
+    """A level kept in the record, as made (its settings from its step)."""
+    return EndlessLevel(kept.step, kept.level, difficulty(kept.step), 0.0, kept.score)
+
+
 def make_endless_level(step: int, seed: int, previous: float | None,
                        ctx: SolveContext | None = None) -> EndlessLevel | None:
     """The level of ``step`` (runs in the job runner's child process, within ``ctx``): rated, rising by
@@ -133,7 +138,8 @@ class EndlessScene(Scene):
         self.renderer = LevelRenderer()
         kept = self.record.kept_level()
         if kept is not None:  # the level of this step, made on an earlier visit: no need to make it again
-            self.current = EndlessLevel(kept.step, kept.level, difficulty(kept.step), 0.0, kept.score)
+            self.current = _from_kept(kept)
+        self.ready = [_from_kept(ahead) for ahead in self.record.kept_ahead()]  # and those made ahead of it
 
     # ---------------------------------------------------------------- state
     @property
@@ -177,6 +183,14 @@ class EndlessScene(Scene):
         self.job = None
         if isinstance(event.payload, EndlessLevel):
             self.ready.append(event.payload)
+            kept = self.record.keeping_ahead(self._ahead())
+            if kept != self.record:  # saved: a later visit does not make it again
+                self.record = kept
+                self._save()
+
+    def _ahead(self) -> list[tuple[int, Level, float | None]]:
+        """The levels made ahead of the current one (step, level, score), for the record."""
+        return [(lv.step, lv.level, lv.score) for lv in self.ready]
 
     def _failed(self, event: JobEvent) -> None:
         self.job = None
@@ -266,7 +280,7 @@ class EndlessScene(Scene):
             if self.ready and self.ready[0].step == self.record.step:
                 self.current = self.ready.pop(0)
                 self.waited = 0.0
-                self.record = self.record.keeping(self.current.level, self.current.score)
+                self.record = self.record.keeping(self.current.level, self.current.score).keeping_ahead(self._ahead())
                 self._save()  # a later visit plays this level again without making it
         if self.current is not None and self.auto_next:
             self.auto_next = False

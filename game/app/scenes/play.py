@@ -114,7 +114,8 @@ class PlayScene(Scene):
     def _init_visit(self) -> None:
         """What a visit starts with: no cursor, no message, no result yet."""
         self.cursor: Brick | None = None  #: the keyboard cursor (None: hidden, the mouse is in use)
-        self.assisted = self.resume.assisted  #: an AI solution helped place the bricks (a win is AI-helped)
+        self.assisted = self.resume.assisted  #: a win of the bricks on the board is AI-helped (see resume)
+        self.own_edit = False  #: the player changed the bricks since the visit began or the AI put its own
         self.failures: list[LemmingFailure] = []  #: after a lost run: who missed, why and when
         self.anim = 0.0
         self.hover: Brick | None = None
@@ -315,13 +316,25 @@ class PlayScene(Scene):
     def apply_bricks(self, bricks: Sequence[Brick], *, assisted: bool = True) -> bool:
         """Replace the brick set (on the undo chain), e.g. an AI solution; back to placing.
 
-        ``assisted`` (default): the bricks come from the AI, so a win is marked as AI-helped.
+        ``assisted`` (default): the bricks come from the AI, so wins are marked as AI-helped
+        (see :meth:`spend_ai_help`).
         """
         changed = self.session.set_bricks(bricks)
         if changed:
-            self.assisted = self.assisted or assisted
+            if assisted:
+                self.resume.mark_ai_help(self.bricks)
             self.edited()
+            self.own_edit = not assisted
         return changed
+
+    def ai_solution_shown(self) -> None:
+        """The AI showed a solution: wins are AI-helped until one with bricks the player placed."""
+        self.resume.mark_ai_help(self.bricks)
+
+    def spend_ai_help(self) -> bool:
+        """The level is won: whether the win is AI-helped (:meth:`LevelResume.spend_ai_help`)."""
+        self.assisted = self.resume.spend_ai_help(self.bricks, self.own_edit) or self.assisted
+        return self.assisted
 
     def say(self, message: str, seconds: float = 2.5, holds: Holds | None = None) -> None:
         """Show a one-line message under the HUD (``holds``: it goes once what it describes changes)."""
@@ -333,7 +346,8 @@ class PlayScene(Scene):
         """The bricks changed: back to placing, remember them, tell the extensions."""
         if self.state != PlayState.PLACING:
             self.restart()
-        self.resume.remember(self.bricks, self.assisted)
+        self.assisted, self.own_edit = self.resume.assisted, True
+        self.resume.remember(self.bricks)
         for extension in list(self.extensions.values()):
             extension.on_edit()
 

@@ -43,6 +43,8 @@ class BeatHost(Protocol):
     def bricks(self) -> tuple[Brick, ...]: ...
     @property
     def assisted(self) -> bool: ...
+    def spend_ai_help(self) -> bool:
+        """The level is won: whether the win is AI-helped (it spends the mark of an AI solution shown)."""
     @property
     def run(self) -> Run: ...
 
@@ -61,16 +63,25 @@ class BeatEffects:
             app.sound.play(BEAT_SOUNDS[beat])
             if beat == Beat.RELEASED and host.key is not None:
                 app.progress.record_attempt(host.key)
-            elif beat == Beat.WON and host.key is not None:
-                on_pack = any(e.key == host.key and e.section == Section.PACK for e in host.playlist)
-                unlock = WorldUnlock(app.progress) if on_pack else None
-                host.new_best = app.progress.record_win(host.key, host.level, host.bricks, assisted=host.assisted)
-                self._start_par_search(host.key)
-                for label, world in unlock.opened() if unlock is not None else ():
-                    app.toast(f"{label} is open now!", 6.0)
-                    continue_into(host.playlist, world)
+            elif beat == Beat.WON:
+                self._won()
             elif beat == Beat.LOST:
                 host.failures = explain(host.run)
+
+    def _won(self) -> None:
+        """A win: AI-helped or not (it spends the mark of an AI solution shown), recorded under the level's key
+        (a world it opens is said), then the par search."""
+        host, app = self.host, self.host.app
+        assisted = host.spend_ai_help()
+        if host.key is None:
+            return
+        on_pack = any(e.key == host.key and e.section == Section.PACK for e in host.playlist)
+        unlock = WorldUnlock(app.progress) if on_pack else None
+        host.new_best = app.progress.record_win(host.key, host.level, host.bricks, assisted=assisted)
+        self._start_par_search(host.key)
+        for label, world in unlock.opened() if unlock is not None else ():
+            app.toast(f"{label} is open now!", 6.0)
+            continue_into(host.playlist, world)
 
     def _start_par_search(self, key: str) -> None:
         """After the player's own win: find the level's minimum in the background if unknown."""

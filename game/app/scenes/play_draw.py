@@ -244,6 +244,7 @@ def won_lines(scene: PlayView) -> list[tuple[str, tuple[int, int, int]]]:
         listed = scene.key is not None and _section(scene) in (Section.PACK, Section.USER)  # the select's cards
         where = " (marked in the level list)" if listed else ""
         lines.append((f"solved with AI help{where}", hud.BLUE))
+        lines.append(("AI help counts until a win with bricks you placed", hud.MUTED))
     elif par is not None and used <= par:
         lines.append((f"Par! The fewest bricks possible ({par}).", hud.GOLD))
     elif par is not None:

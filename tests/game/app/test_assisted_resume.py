@@ -1,6 +1,7 @@
-"""An AI solution's bricks kept for a later visit (the resume store) stay AI-helped: driven by posted events,
-the assistant's solve applied with Enter, the level left through the pause menu, opened again, and the game
-relaunched; a board cleared before leaving carries nothing."""
+"""Once the AI shows a solution of a level, its wins are AI-helped until a win with bricks the player placed,
+whatever the bricks and across visits and relaunches (the resume store keeps the mark): driven by posted events,
+the assistant's solve shown with S and applied with Enter, the level left through the pause menu, opened again,
+and the game relaunched."""
 
 from __future__ import annotations
 
@@ -70,30 +71,79 @@ def test_an_ai_solution_left_on_the_board_is_still_ai_help_on_the_next_visit_and
     relaunched.push(LevelSelectScene(relaunched))
     resumed = open_from_select(relaunched)
     assert resumed.bricks == shown and resumed.assisted
-    press(relaunched, pygame.K_BACKSPACE)  # the player clears the board and places bricks: the visit
-    for cell in shown:  # stays AI-helped, as when the solution was applied in this visit
+    press(relaunched, pygame.K_BACKSPACE)  # the player clears the board and places bricks: the win with the
+    for cell in shown:  # AI's bricks left them AI-helped, as when the solution was applied in this visit
         resumed.click_cell(cell)
     play_to_end(relaunched, resumed)
     assert any(text.startswith("solved with AI help") for text, _ in won_lines(resumed))
     assert ProgressStore.load(default_progress_path()).records[ORIGINAL_KEY].own_best is None
+    assert not relaunched.resume.assisted_for(ORIGINAL_KEY, resumed.level.puzzle_hash)  # spent by that win
 
 
-def test_a_board_cleared_before_leaving_carries_no_ai_help(app: App) -> None:
-    app.push(MenuScene(app))
-    app.push(LevelSelectScene(app))
-    scene = open_from_select(app)
+def show_solution(app: App, scene: PlayScene) -> tuple[tuple[int, int], ...]:
+    """S: the assistant's solution on screen (not applied)."""
     press(app, pygame.K_s)
     assistant = assistant_of(scene)
     run_until(app, lambda: not assistant.busy and assistant.shown is not None, "the assistant's solve")
     shown = assistant.shown
-    assert shown is not None
+    assert shown is not None and shown in ORIGINAL_SOLUTIONS
+    return shown
+
+
+def place_by_hand(app: App, scene: PlayScene, bricks: tuple[tuple[int, int], ...]) -> None:
+    """Backspace clears the board, then each brick is clicked."""
+    press(app, pygame.K_BACKSPACE)
+    assert scene.bricks == ()
+    for cell in bricks:
+        assert scene.click_cell(cell).ok
+
+
+def test_a_solution_applied_then_cleared_before_leaving_still_makes_the_next_win_ai_help(app: App) -> None:
+    app.push(MenuScene(app))
+    app.push(LevelSelectScene(app))
+    scene = open_from_select(app)
+    shown = show_solution(app, scene)
     press(app, pygame.K_RETURN)
     press(app, pygame.K_BACKSPACE)  # nothing of the AI's answer is left on the board
     leave_level(app)
-    own = open_from_select(app)
-    assert own.bricks == () and not own.assisted
-    for cell in shown:
-        own.click_cell(cell)
-    play_to_end(app, own)
-    assert not any(text.startswith("solved with AI help") for text, _ in won_lines(own))
+    saved = json.loads(default_resume_path().read_text())["boards"][ORIGINAL_KEY]
+    assert saved == {"hash": scene.level.puzzle_hash, "bricks": [], "assisted": True}
+    again = open_from_select(app)
+    assert again.bricks == () and again.assisted
+    place_by_hand(app, again, shown)
+    play_to_end(app, again)
+    texts = [text for text, _ in won_lines(again)]
+    assert "solved with AI help (marked in the level list)" in texts and not any("Par!" in t for t in texts)
+    assert "AI help counts until a win with bricks you placed" in texts
+    assert ProgressStore.load(default_progress_path()).records[ORIGINAL_KEY].own_best is None
+    place_by_hand(app, again, shown)  # the mark went with that win: the next one is the player's own
+    assert not again.assisted
+    play_to_end(app, again)
+    assert not any(text.startswith("solved with AI help") for text, _ in won_lines(again))
     assert ProgressStore.load(default_progress_path()).records[ORIGINAL_KEY].own_best == len(shown)
+
+
+def test_a_solution_only_shown_then_copied_by_hand_in_the_same_visit_is_ai_help(app: App) -> None:
+    app.push(MenuScene(app))
+    app.push(LevelSelectScene(app))
+    scene = open_from_select(app)
+    shown = show_solution(app, scene)
+    press(app, pygame.K_ESCAPE)  # hidden again, never applied
+    assert assistant_of(scene).shown is None
+    place_by_hand(app, scene, shown)
+    play_to_end(app, scene)
+    assert any(text.startswith("solved with AI help") for text, _ in won_lines(scene))
+    record = ProgressStore.load(default_progress_path()).records[ORIGINAL_KEY]
+    assert record.assisted and record.own_best is None
+
+
+def test_a_solution_applied_cleared_and_placed_by_hand_in_the_same_visit_is_ai_help(app: App) -> None:
+    app.push(MenuScene(app))
+    app.push(LevelSelectScene(app))
+    scene = open_from_select(app)
+    shown = show_solution(app, scene)
+    press(app, pygame.K_RETURN)
+    place_by_hand(app, scene, shown)
+    play_to_end(app, scene)
+    assert any(text.startswith("solved with AI help") for text, _ in won_lines(scene))
+    assert ProgressStore.load(default_progress_path()).records[ORIGINAL_KEY].own_best is None

@@ -276,3 +276,29 @@ def test_a_damaged_or_stale_kept_level_is_made_again_without_a_word(app: App, tm
     assert app.toasts == [] and not list(tmp_path.glob("*.corrupt-*"))
     saved = load_record(record)[0].kept_level()
     assert saved is not None and saved.level == play.level  # kept in its place for the next visit
+
+
+def test_coming_back_from_the_menu_keeps_the_levels_made_ahead(app: App, tmp_path: Path) -> None:
+    record = tmp_path / "endless.json"
+    maker = CountingMaker(tmp_path / "made.log")
+    app.push(MenuScene(app))
+    endless = app.push(EndlessScene(app, seed=5, make_level=maker, record_path=record))
+    assert isinstance(endless, EndlessScene)
+    wait_for_play(app)  # step 1; step 2 is made ahead while it is played
+    deadline = time.monotonic() + 20
+    while not endless.ready and time.monotonic() < deadline:
+        app.run_frames(1)
+        time.sleep(0.005)
+    assert [lv.step for lv in endless.ready] == [2]
+    assert [kept["step"] for kept in json.loads(record.read_text())["ahead"]] == [2]
+    quit_to_menu(app)
+    back = app.push(EndlessScene(app, make_level=maker, record_path=record))
+    assert isinstance(back, EndlessScene) and [lv.step for lv in back.ready] == [2]
+    win(app, wait_for_play(app))
+    press(app, pygame.K_RETURN)
+    app.run_frames(1)
+    play = app.top
+    assert isinstance(play, PlayScene) and play.title == "Endless 2 \u00b7 Gap"  # at once: no "generating" card
+    assert (maker.made(1), maker.made(2)) == (1, 1)
+    saved = load_record(record)[0]
+    assert saved.step == 2 and saved.kept_level() is not None and saved.kept_level().level == play.level

@@ -1,4 +1,5 @@
-"""The Endless record keeps the level made for its step: round trip, the older file form, damaged levels."""
+"""The Endless record keeps the level made for its step and those made ahead: round trip, the older file forms,
+damaged levels, the bounds."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from game.core.endless_record import MAX_KEPT_LEVEL_BYTES, EndlessRecord, KeptLevel, load_record, save_record
+from game.core.endless_record import (MAX_AHEAD, MAX_KEPT_LEVEL_BYTES, MAX_RECORD_BYTES, EndlessRecord, KeptLevel,
+                                     load_record, save_record)
 from game.core.level import Level
 
 LEVEL = Level.from_rows(["> ..T", "XX.XX"], frames=9, budget=1, title="Endless 3 \u00b7 Gap")
@@ -69,3 +71,49 @@ def test_winning_drops_the_kept_level_and_giving_up_keeps_it() -> None:
 def test_a_level_too_large_to_keep_is_not_kept() -> None:
     huge = LEVEL.with_meta("title", "x" * MAX_KEPT_LEVEL_BYTES)
     assert EndlessRecord(seed=5, step=3).keeping(huge).level is None
+
+
+def _ahead(step: int) -> Level:
+    return LEVEL.with_meta("title", f"Endless {step} \u00b7 Gap")
+
+
+def test_the_levels_made_ahead_round_trip_and_winning_plays_the_next_one() -> None:
+    record = EndlessRecord(seed=5, step=3).keeping(LEVEL, 2.0).keeping_ahead([(5, _ahead(5), 3.5), (4, _ahead(4), 3.0)])
+    assert [(kept.step, kept.score) for kept in record.kept_ahead()] == [(4, 3.0), (5, 3.5)]
+    assert EndlessRecord.from_json(json.loads(json.dumps(record.to_json()))) == record
+    assert record.gave_up().kept_ahead() == record.kept_ahead()
+    won = record.won(2.0)  # the level made ahead for step 4 is the one played now, still without making it
+    assert won.kept_level() == KeptLevel(5, 4, _ahead(4), 3.0)
+    assert [kept.step for kept in won.kept_ahead()] == [5]
+    assert won.won().kept_level() == KeptLevel(5, 5, _ahead(5), 3.5) and won.won().won().level is None
+
+
+def test_the_levels_kept_ahead_are_bounded_and_a_largest_record_still_loads(tmp_path: Path) -> None:
+    made = [(step, _ahead(step), None) for step in range(1, 12)]  # steps played, and far ahead
+    record = EndlessRecord(seed=5, step=3).keeping_ahead(made)
+    assert [kept.step for kept in record.ahead] == list(range(4, 4 + MAX_AHEAD))
+    assert EndlessRecord(seed=5, step=3).keeping_ahead([(4, LEVEL.with_meta("title", "x" * MAX_KEPT_LEVEL_BYTES),
+                                                          None)]).ahead == ()  # too large to keep
+    data = record.to_json()
+    data["ahead"] = [KeptLevel(5, step, _ahead(step)).to_json() for step in range(4, 40)]  # written by hand
+    assert len(EndlessRecord.from_json(data).ahead) == MAX_AHEAD
+    largest = LEVEL.with_meta("description", "y" * (MAX_KEPT_LEVEL_BYTES - len(LEVEL.to_text()) - 40))
+    assert KeptLevel(5, 3, largest).fits()
+    full = EndlessRecord(seed=5, step=3).keeping(largest).keeping_ahead([(4, largest, 1.0), (5, largest, 2.0)])
+    assert full.level is not None and len(full.ahead) == MAX_AHEAD
+    path = tmp_path / "endless.json"
+    save_record(full, path)
+    assert path.stat().st_size <= MAX_RECORD_BYTES and load_record(path) == (full, "")
+
+
+def test_a_file_without_levels_ahead_and_damaged_ones_load_without_a_word(tmp_path: Path) -> None:
+    path = tmp_path / "endless.json"
+    path.write_text(json.dumps({**OLD_FORM, "level": KeptLevel(5, 3, LEVEL).to_json()}))
+    record, message = load_record(path)
+    assert message == "" and record.ahead == () and record.kept_level() is not None
+    for ahead in ("not a list", [None, {"seed": 5, "step": 4, "text": "> ?T"}, KeptLevel(5, 5, LEVEL).to_json()]):
+        path.write_text(json.dumps({**OLD_FORM, "ahead": ahead}))
+        record, message = load_record(path)
+        assert message == "" and record.ahead == () and not list(tmp_path.glob("*.corrupt-*"))
+    path.write_text(json.dumps({**OLD_FORM, "ahead": [KeptLevel(9, 4, LEVEL).to_json()]}))  # another ladder's
+    assert load_record(path)[0].kept_ahead() == ()

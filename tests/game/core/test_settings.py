@@ -136,18 +136,18 @@ def test_resume_drops_stale_bricks_and_keeps_order(tmp_path: Path) -> None:
     assert again.bricks_for("a", "other hash") == ()
 
 
-def test_resume_keeps_the_ai_help_mark_with_the_bricks(tmp_path: Path) -> None:
+def test_resume_keeps_the_ai_help_mark_even_on_a_cleared_board(tmp_path: Path) -> None:
     path = tmp_path / "resume.json"
     store = ResumeStore.load(path)
     store.remember("ai", "h", [(2, 1)], assisted=True)
     store.remember("own", "h", [(3, 3)])
-    store.remember("cleared", "h", [], assisted=True)  # nothing left on the board: nothing of the AI's help
+    store.remember("cleared", "h", [], assisted=True)  # the AI showed the level's solution: kept without bricks
     assert json.loads(path.read_text())["boards"] == {
         "ai": {"hash": "h", "bricks": [[2, 1]], "assisted": True},
-        "own": {"hash": "h", "bricks": [[3, 3]]}, "cleared": {"hash": "h", "bricks": []}}
+        "own": {"hash": "h", "bricks": [[3, 3]]}, "cleared": {"hash": "h", "bricks": [], "assisted": True}}
     again = ResumeStore.load(path)
     assert again.messages == []
-    assert [again.assisted_for(k, "h") for k in ("ai", "own", "cleared", "unknown")] == [True, False, False, False]
+    assert [again.assisted_for(k, "h") for k in ("ai", "own", "cleared", "unknown")] == [True, False, True, False]
     assert not again.assisted_for("ai", "another version of the level")
     again.remember("ai", "h", [(2, 1)])  # the same bricks without the mark: a change, saved
     assert not ResumeStore.load(path).assisted_for("ai", "h")

@@ -451,3 +451,65 @@ def test_a_game_lost_by_hand_says_how_far_to_undo_and_a_hint_after_the_undo_play
     assert scene.job is asked and scene.hint_jump is not None and scene.message.startswith("Hint:")
     assert scene.jump(scene.hint_jump)
     app.jobs.shutdown()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (800, 500)])
+def test_a_game_lost_without_an_earlier_hint_still_says_how_far_to_undo(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
+    """Bad jumps, no hint asked on the way, H: lost. The AI then finds, as a job of the runner, how many jumps
+    to take back to a position that can still finish; the message says it, in full on the window, and that
+    many Z bring the game there, where H hints at once."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    app = build_app(size=size, clock=FixedClock(), sound=False)
+    scene = PegsScene(app)
+    app.push(scene)
+    app.run_frames(1)
+    scene.execution = Execution.THREAD
+    for start, end in LOSING_WALK:
+        _click(scene, start)
+        _click(scene, end)
+    _key(scene, pygame.K_h)
+    asked = scene.job
+    assert asked is not None and asked.wait(timeout=120)
+    scene.app.run_frames(1)
+    lost = "No jump can still finish: the table of winnable positions says so"
+    assert scene.pending == PegsAsk.BACK and scene.job is not asked  # the search for how far back
+    assert scene.message == lost + ". Finding how many jumps to undo..."
+    assert scene.job is not None and scene.job.wait(timeout=120)
+    scene.app.run_frames(1)
+    assert scene.pending is None
+    assert scene.message == lost + " (undo 3 jumps to reach a position that can finish)."
+    assert " ".join(message_lines(scene.message, size[0])) == scene.message  # nothing cut
+    searched = scene.job
+    for _ in range(3):
+        _key(scene, pygame.K_z)
+    assert scene.pegs_left == 24
+    _key(scene, pygame.K_h)
+    assert scene.job is searched and scene.hint_jump is not None and scene.message.startswith("Hint:")
+    app.jobs.shutdown()
+
+
+def test_escape_stops_the_search_for_how_far_to_undo_and_keeps_the_lost_message(
+        scene: PegsScene, monkeypatch: pytest.MonkeyPatch) -> None:
+    release = threading.Event()
+
+    def blocking_back(board: Any, positions: Any, goal: Any) -> Callable[[Any], Any]:
+        def job(ctx: Any) -> Any:
+            release.wait(10)
+            return None
+        return job
+
+    monkeypatch.setattr(pegs_module, "back_job", blocking_back)
+    scene.execution = Execution.THREAD
+    for start, end in LOSING_WALK:
+        _click(scene, start)
+        _click(scene, end)
+    _key(scene, pygame.K_h)
+    assert scene.job is not None and scene.job.wait(timeout=120)
+    scene.app.run_frames(1)
+    assert scene.pending == PegsAsk.BACK and scene.message.endswith("Finding how many jumps to undo...")
+    _key(scene, pygame.K_ESCAPE)
+    release.set()
+    assert scene.pending is None and scene is scene.app.top
+    assert scene.message == "No jump can still finish: the table of winnable positions says so."

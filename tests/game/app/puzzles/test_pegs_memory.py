@@ -65,3 +65,16 @@ def test_the_jumps_to_take_back_reach_the_nearest_position_known_to_finish() -> 
         history.append(jump)
     assert memory.finish_back(position, history) == 3
     assert memory.finish_back(position, history[-2:]) is None  # the history does not go back far enough
+
+
+def test_the_open_positions_of_a_game_stop_before_the_first_one_proved_lost() -> None:
+    board, start = english()
+    moves = solve(board, start).moves[:5]
+    game = [board.replay(start, moves[:n]) for n in range(len(moves) + 1)]
+    memory = PegsMemory(board, board.goal_position())
+    assert memory.open_positions(game[-1], moves) == game  # nothing proved lost: every one, oldest first
+    memory.learn_lost(game[3], "every sequence of jumps was tried")
+    assert memory.open_positions(game[-1], moves) == game[:3]
+    assert memory.open_positions(game[3], moves[:3]) == game[:3]
+    memory.learn_lost(start, "every sequence of jumps was tried")
+    assert memory.open_positions(game[-1], moves) == []
