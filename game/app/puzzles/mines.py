@@ -255,6 +255,8 @@ class MinesScene(Scene):
             self.message = guess_text(who, moves.cells[0], moves.risk, hit, moves.win)
             if hit:
                 self.message += f" The game lasted {format_time(self.elapsed())}. {NEW_BOARD}"
+            elif self.board.status == MinesStatus.WON:  # the guess cleared the board: say so, as a win does
+                self.message += f" It cleared the board in {format_time(self.elapsed())}. {NEW_BOARD}"
 
     def best_guess(self) -> Pos | None:
         """The cell the assistant would guess now (drawn in gold), or None (cells are proved safe, or the

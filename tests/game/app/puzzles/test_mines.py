@@ -207,6 +207,21 @@ def test_an_endgame_guess_says_its_chance_to_win(app: App) -> None:
     assert "Searching every arrangement left, this guess gave the best chance to win: 50%." in scene.message
 
 
+def test_a_guess_that_clears_the_board_says_the_game_is_won(small_app: App) -> None:
+    # the mine under the 50/50 pair: the assistant's pick (the first of the equal cells) is safe and wins
+    scene = on(small_app)
+    scene.set_board(MinesBoard.with_mines(3, 2, {(1, 2)}))
+    click_cell(scene, (1, 0))
+    key_and_wait(scene, "s")
+    assert scene.board.status == MinesStatus.WON
+    assert scene.message.startswith("The assistant had to guess: it opened (row 1, column 3) at 50% mine chance, "
+                                    "and it was safe.")
+    assert scene.message.endswith(f"It cleared the board in {format_time(scene.elapsed())}. R starts a new board.")
+    band = scene.band(800)
+    assert len(band) <= BAND_LINES and not any(line.endswith("\u2026") for line, _ in band)
+    assert " ".join(line for line, colour in band if colour == hud.WHITE) == scene.message
+
+
 def test_the_gold_guess_is_the_cell_played_at_the_chance_shown(app: App) -> None:
     scene = on(app, Difficulty.EXPERT, seed=4)  # a board that needs a guess after two steps
     press(app, pygame.K_h, unicode="h")
