@@ -2,9 +2,10 @@
 
 Mouse: press on a peg and drag it onto a hole two cells away (or click the peg, then the hole); a move
 that cannot be played says why.  Keys: F1 lists them (:data:`game.app.puzzles.pegs_help.PEGS_HELP`); Esc cancels
-the thinking, drops the peg, or goes back.  A start the three-colour rule proves lost says so on opening, and
-explains the rule beside the board (:mod:`game.app.puzzles.pegs_view`).  Hints and solutions are computed by
-:func:`ai.facade.pegs_hint` and :func:`ai.facade.pegs_solve` in a child process (a job of the app's runner,
+the thinking, stops the AI's solution being played, drops the peg, or goes back.  A start the three-colour
+rule proves lost says so on opening, and explains the rule beside the board
+(:mod:`game.app.puzzles.pegs_view`).  Hints and solutions are computed by :func:`ai.facade.pegs_hint` and
+:func:`ai.facade.pegs_solve` in a child process (a job of the app's runner,
 :class:`game.app.jobs.JobRunner`), so the screen never waits; what an answer settles (a solved line, a position
 proved lost) answers later questions in the same game at once (:mod:`game.app.puzzles.pegs_memory`).
 """
@@ -96,8 +97,8 @@ class PegsScene(Scene):
         self.drag_pos: tuple[int, int] | None = None
         self.hint_jump: Jump | None = None
         self.message = self._opening_message()
-        self.playing: list[Jump] = []
-        self.play_timer = 0.0
+        self.playing: list[Jump] = []  #: the AI's jumps still to play (of :attr:`play_total`)
+        self.play_timer, self.play_total = 0.0, 0
         self.pending: PegsAsk | None = None  #: what the AI is thinking about
         self.asked_position = self.position
         self.memory = self.memories.setdefault(name, PegsMemory(self.board, self.goal))
@@ -213,8 +214,14 @@ class PegsScene(Scene):
 
     def _play(self, line: list[Jump]) -> None:
         """Play the AI's solution ``line``, one jump every :data:`PLAY_STEP` seconds."""
-        self.playing, self.play_timer = list(line), 0.0
-        self.message = f"Solution: {hud.plural(len(line), 'jump')} (Z undoes them)."
+        self.playing, self.play_timer, self.play_total = list(line), 0.0, len(line)
+        self._say_playing()
+
+    def _say_playing(self) -> None:
+        """While the AI's solution is played, the message says how far it is and how to stop it."""
+        if self.playing:
+            self.message = (f"Solution: {hud.plural(self.play_total, 'jump')}, {self.play_total - len(self.playing)}"
+                            " played (Esc stops, Z undoes them).")
 
     def _cancel_thinking(self) -> None:
         if self.pending is not None:
@@ -255,6 +262,9 @@ class PegsScene(Scene):
             if self.pending is not None:
                 self._cancel_thinking()
                 self.message = "Stopped."
+            elif self.playing:  # the AI's solution being played: stop it where it is (Z takes its jumps back)
+                self.playing = []
+                self.message = f"Stopped: {hud.plural(self.pegs_left, 'peg')} left. Z undoes the AI's jumps."
             elif self.selected is not None:
                 self.selected, self.dragging = None, False
             else:
@@ -348,6 +358,7 @@ class PegsScene(Scene):
                 jump = self.playing.pop(0)
                 if not self.jump(jump, from_player=False):
                     self.playing = []
+                self._say_playing()
 
     def draw(self, surface: pygame.Surface) -> None:
         """The board, the pegs, the held peg, the hint and the messages."""

@@ -237,6 +237,22 @@ def test_solve_plays_the_solution(scene: PegsScene) -> None:
     assert scene.position == scene.goal and scene.message.startswith("Solved")
 
 
+def test_escape_stops_the_solution_being_played_and_stays_on_the_board(scene: PegsScene) -> None:
+    scene.execution = Execution.THREAD
+    _key(scene, pygame.K_s)
+    assert scene.job is not None and scene.job.wait(timeout=120)
+    scene.app.run_frames(1)
+    scene.app.run_frames(3, dt=pegs_module.PLAY_STEP)  # three of the AI's jumps
+    assert scene.message == "Solution: 31 jumps, 3 played (Esc stops, Z undoes them)."
+    _key(scene, pygame.K_ESCAPE)
+    assert scene.app.top is scene and scene.playing == [] and len(scene.history) == 3
+    assert scene.message == "Stopped: 29 pegs left. Z undoes the AI's jumps."
+    scene.app.run_frames(10, dt=pegs_module.PLAY_STEP)
+    assert len(scene.history) == 3, "nothing more is played after Esc"
+    _key(scene, pygame.K_ESCAPE)
+    assert scene.app.top is None
+
+
 def test_french_centre_solve_says_impossible_in_a_players_words(scene: PegsScene) -> None:
     scene.execution = Execution.THREAD
     _open_classic(scene)
