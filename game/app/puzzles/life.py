@@ -8,7 +8,8 @@ every live cell painted, or the painted cell to clear, or the flip that leaves t
 S fills in the AI's start (:func:`ai.facade.life_reverse`), undoable.  Progress (solved, fewest wrong
 cells, the player's winning start) is kept per puzzle in the app's progress store and shown in the title; a
 puzzle solved with the AI's start is not counted.  A solved puzzle opens with the player's winning start on
-the board (:func:`game.app.puzzles.life_text.kept_start`); "Solved!" is said once, under the result.
+the board (:func:`game.app.puzzles.life_text.kept_start`); "Solved!" is said once, under the result.  The
+screen opens on the first puzzle not solved yet.
 
 Keys: F1 lists them (:data:`game.app.puzzles.life_help.LIFE_HELP`); Esc stops the AI, else goes back.
 """
@@ -69,7 +70,7 @@ def _life_job(kind: LifeTask, target: Board, steps: int, rule_name: str, start: 
 class LifeScene(Scene):
     """Reverse Life puzzles (see the module docstring)."""
 
-    def __init__(self, app: App, puzzles: list[LifePuzzle] | None = None, index: int = 0, *,
+    def __init__(self, app: App, puzzles: list[LifePuzzle] | None = None, index: int | None = None, *,
                  use_processes: bool | None = None, ai_time_limit: float | None = AI_TIME_LIMIT) -> None:
         super().__init__(app)
         self.ai_time_limit = ai_time_limit  #: seconds per AI job (``None``: until done, for tests)
@@ -81,6 +82,8 @@ class LifeScene(Scene):
             self.puzzles, self.error = [], str(exc)
         if not self.puzzles and not self.error:
             self.error = "no Reverse Life puzzles found"
+        if index is None:  # where the player left off: the first puzzle not solved yet
+            index = next((i for i, p in enumerate(self.puzzles) if not self._solved(p)), 0)
         self.index = max(0, min(index, len(self.puzzles) - 1))
         self.model: LifeModel | None = LifeModel(self.puzzles[self.index]) if self.puzzles else None
         self.cursor = (0, 0)
@@ -163,10 +166,14 @@ class LifeScene(Scene):
             return "solved"
         return "" if rec.best is None else f"best: {rec.best} wrong"
 
+    def _solved(self, puzzle: LifePuzzle) -> bool:
+        """True when the player has solved ``puzzle`` (its current version)."""
+        record = self.app.progress.puzzle(puzzle.progress_key, puzzle.puzzle_hash)
+        return record is not None and record.solved
+
     def solved_count(self) -> int:
         """Puzzles of the list solved (in their current version)."""
-        return sum(1 for p in self.puzzles if (r := self.app.progress.puzzle(p.progress_key, p.puzzle_hash))
-                   is not None and r.solved)
+        return sum(1 for p in self.puzzles if self._solved(p))
 
     # ------------------------------------------------------------------ layout
     def _boards(self, size: tuple[int, int]) -> tuple[int, list[pygame.Rect]]:

@@ -252,11 +252,29 @@ def test_a_solved_puzzle_opens_with_the_winning_start_again(app: App) -> None:
     saved = json.loads(app.progress.path.read_text())["puzzles"][BLINKER.progress_key]
     assert saved["start"] == [[2, 3], [3, 3], [4, 3]]
     again = build_app(size=(800, 500), clock=FixedClock())
-    fresh = LifeScene(again, [BLINKER, GLIDER])
+    fresh = LifeScene(again, [BLINKER, GLIDER], 0)
     again.push(fresh)
     again.run_frames(1)
     assert fresh.model is not None and np.array_equal(fresh.model.start, winning) and fresh.model.solved
     assert fresh.message == KEPT_MESSAGE and not fresh.assisted
+
+
+def test_the_screen_opens_on_the_first_puzzle_not_solved_after_a_relaunch(app: App) -> None:
+    scene = LifeScene(app, [BLINKER, GLIDER, FORCED])
+    app.push(scene)
+    app.run_frames(1)
+    assert scene.model is not None and scene.model.puzzle is BLINKER, "nothing solved: the first puzzle"
+    _solve_blinker(app, scene)
+    press(app, pygame.K_ESCAPE)
+    again = build_app(size=(800, 500), clock=FixedClock())
+    fresh = LifeScene(again, [BLINKER, GLIDER, FORCED])
+    again.push(fresh)
+    again.run_frames(1)
+    assert fresh.model is not None and fresh.model.puzzle is GLIDER and fresh.model.start.sum() == 0
+    for puzzle in (GLIDER, FORCED):
+        again.progress.record_puzzle(puzzle.progress_key, puzzle.puzzle_hash, 0)
+    every = LifeScene(again, [BLINKER, GLIDER, FORCED])
+    assert every.model is not None and every.model.puzzle is BLINKER, "every puzzle solved: the first again"
 
 
 def test_a_kept_start_that_does_not_solve_the_puzzle_is_not_shown(app: App) -> None:
