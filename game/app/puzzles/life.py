@@ -30,7 +30,8 @@ from game.core.puzzles.life.rules import Board, parse_rule
 from game.app import hud
 from game.app.app import App, HelpPage, Scene
 from game.app.puzzles.life_help import LIFE_HELP
-from game.app.puzzles.life_text import KEPT_MESSAGE, SOLVED_MESSAGE, hint_message, kept_start, live_cells
+from game.app.puzzles.life_text import (HINT_DROPPED, KEPT_MESSAGE, SOLVED_MESSAGE, hint_message, kept_start,
+                                        live_cells)
 from game.app.input import Act, Action, mouse_held
 from game.app.jobs import Execution, Job, JobEvent, JobHandle
 from game.app.render import LevelRenderer
@@ -142,6 +143,10 @@ class LifeScene(Scene):
             return  # nothing changed (a cell set to the state it had)
         self._last_start = m.start.copy()
         self.hint_cell = None
+        stale = self.job if self.job_kind == LifeTask.HINT else None  # a hint on the start before the change
+        if stale is not None:
+            stale.cancel()
+            self.job = None
         self._refresh()
         solved = m.solved
         if not self.assisted and m.start.any():
@@ -149,8 +154,8 @@ class LifeScene(Scene):
                                             save=solved, start=live_cells(m.start) if solved else None)
         if solved and not self.was_solved:
             self.message = SOLVED_MESSAGE
-        elif not solved:
-            self.message = ""  # what was said was about the start before
+        elif not solved:  # what was said was about the start before
+            self.message = HINT_DROPPED if stale is not None else ""
         self.was_solved = solved
 
     def save_progress(self) -> None:
@@ -225,21 +230,15 @@ class LifeScene(Scene):
             self._changed()
         elif k in (Act.CLICK, Act.RIGHT_CLICK, Act.HOVER):
             self._mouse(action, m)
-        elif k == Act.UNDO:
-            if m.undo():
-                self._changed()
-        elif k == Act.REDO:
-            if m.redo():
+        elif k in (Act.UNDO, Act.REDO):
+            if m.undo() if k == Act.UNDO else m.redo():
                 self._changed()
         elif k in (Act.CLEAR, Act.RESTART):
             m.clear()
             self.assisted = False
             self._changed()
-        elif k == Act.STEP_BACK:
-            self.view_step = max(0, self.view_step - 1)
-            self._refresh()
-        elif k == Act.STEP_FORWARD:
-            self.view_step = min(m.puzzle.steps, self.view_step + 1)
+        elif k in (Act.STEP_BACK, Act.STEP_FORWARD):
+            self.view_step = max(0, min(m.puzzle.steps, self.view_step + (1 if k == Act.STEP_FORWARD else -1)))
             self._refresh()
         elif k == Act.PREV_ITEM:
             self.load(self.index - 1)

@@ -24,6 +24,8 @@ from game.core.puzzles.life.rules import Board, step
 
 #: The message when the start has just become a solution (the status under the result says "Solved!").
 SOLVED_MESSAGE = "Your start becomes the target. ] for the next puzzle."
+#: The message when the start changes while the AI looks for a hint (the hint would be about the start before).
+HINT_DROPPED = "Your start changed, so the AI stopped looking for a hint on the one before: H asks again."
 #: The message when a solved puzzle opens with the player's winning start.
 KEPT_MESSAGE = "Your winning start, as you left it (Backspace clears the board to play it again)."
 
@@ -75,4 +77,4 @@ def hint_message(h: LifeHint) -> str:
     return f"{lead} {do}: no single change lowers the wrong cells; this one keeps them lowest ({counts})."
 
 
-__all__ = ["KEPT_MESSAGE", "SOLVED_MESSAGE", "board_of", "hint_message", "kept_start", "live_cells"]
+__all__ = ["HINT_DROPPED", "KEPT_MESSAGE", "SOLVED_MESSAGE", "board_of", "hint_message", "kept_start", "live_cells"]

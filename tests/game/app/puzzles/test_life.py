@@ -18,7 +18,7 @@ from game.app.display import FixedClock
 from game.app.compose import build_app
 import game.app.puzzles.life as life_module
 from game.app.puzzles.life import LifeScene, LifeTask
-from game.app.puzzles.life_text import KEPT_MESSAGE, SOLVED_MESSAGE
+from game.app.puzzles.life_text import HINT_DROPPED, KEPT_MESSAGE, SOLVED_MESSAGE
 from ai.facade import SolveContext
 from tests.stopping import STOP_GUARD
 from tests.game.app.conftest import click, press
@@ -97,6 +97,28 @@ def test_an_answer_for_a_puzzle_left_behind_is_dropped(app: App) -> None:
     job.wait(120.0)
     app.run_frames(2)
     assert scene.model is not None and scene.model.puzzle is BLINKER and scene.model.start.sum() == 0
+
+
+def test_a_hint_asked_before_the_start_changed_is_dropped_not_shown(app: App,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    scene = LifeScene(app, [BLINKER], ai_time_limit=None, use_processes=False)
+    app.push(scene)
+    app.run_frames(1)
+    submitted: list[Any] = []
+    submit = app.jobs.submit
+    monkeypatch.setattr(app.jobs, "submit", lambda *a, **k: submitted.append(submit(*a, **k)) or submitted[-1])
+    scene.cursor = (3, 3)
+    for key, char in ((pygame.K_h, "h"), (pygame.K_SPACE, " ")):  # a flip before the hint's answer is taken
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=char, scancode=0))
+    app.run_frames(1)
+    assert len(submitted) == 1
+    submitted[0].wait(120.0)
+    app.run_frames(2)
+    assert scene.model is not None and scene.model.start.sum() == 1
+    assert scene.job is None and scene.hint_cell is None and scene.last_hint is None
+    assert scene.message == HINT_DROPPED
+    _take_hint(app, scene)  # asked again, about the start on the board
+    assert scene.last_hint is not None and scene.last_hint.wrong_now == scene.model.wrong_cells
 
 
 def _take_hint(app: App, scene: LifeScene) -> None:
