@@ -19,7 +19,7 @@ from ai.facade import mines_first_click
 from game.app.puzzles.mines import MinesScene
 from game.app.puzzles.mines_text import CUSTOM_KEYS
 from game.app.puzzles.mines_view import (
-    BAND_LINES, BAND_SIZE, ENDGAME_LEGEND, ODDS_LEGEND, RULE, SHADE_LEGEND, compute_layout, number_size, odds_size,
+    BAND_LINES, BAND_SIZE, ENDGAME_LEGEND, ODDS_LEGEND, ODDS_ON, RULE, SHADE_LEGEND, compute_layout, number_size, odds_size,
     percent, shade, where,
 )
 from game.core.puzzles.mines import Difficulty, FirstClick, MinesBoard, MinesStatus, neighbours
@@ -272,6 +272,21 @@ def test_the_rule_is_stated_under_the_board_and_the_legend_follows_the_overlay(a
     app.run_frames(1)
     assert scene.board.status == MinesStatus.PLAYING
     assert [line for line, _ in scene.band(1280)] == [ODDS_LEGEND]
+
+
+def test_a_new_board_with_the_odds_left_on_says_so_before_the_first_click(small_app: App) -> None:
+    scene = on(small_app)
+    scene.set_board(corner_board())
+    press(small_app, pygame.K_h, unicode="h")
+    click_cell(scene, (0, 0))  # opens every safe cell: won, with the odds on
+    press(small_app, pygame.K_r, unicode="r")  # a new board: the odds are still on, and nothing shows them yet
+    assert scene.show_assistant and scene.board.status == MinesStatus.READY
+    band = scene.band(800)
+    assert " ".join(line for line, _ in band) == f"{RULE} {ODDS_ON}" and len(band) <= BAND_LINES
+    press(small_app, pygame.K_h, unicode="h")  # off: the next game is the player's own
+    assert [line for line, _ in scene.band(800)] == [RULE]
+    click_cell(scene, (4, 4))
+    assert not scene.assisted
 
 
 def test_a_finished_game_states_its_outcome_and_time_and_drops_the_first_click_rule(app: App) -> None:
