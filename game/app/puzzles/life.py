@@ -9,7 +9,7 @@ S fills in the AI's start (:func:`ai.facade.life_reverse`), undoable.  Progress 
 cells, the player's winning start) is kept per puzzle in the app's progress store and shown in the title; a
 puzzle solved with the AI's start is not counted.  A solved puzzle opens with the player's winning start on
 the board (:func:`game.app.puzzles.life_text.kept_start`); "Solved!" is said once, under the result.  The
-screen opens on the first puzzle not solved yet.
+screen opens on the first puzzle not solved yet; a puzzle left with [ or ] is found again as it was left.
 
 Keys: F1 lists them (:data:`game.app.puzzles.life_help.LIFE_HELP`); Esc stops the AI, else goes back.
 """
@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pygame
 
-from ai.facade import LifeHint, LifeReverseStatus, SolveContext, SolveStopped, life_hint, life_reverse
+from ai.facade import LifeHint, SolveContext, SolveStopped, life_hint, life_reverse
 from game.core.error_log import log_error
 from game.core.errors import GameError
 from game.core.puzzles.life.puzzle import LifeModel, LifePuzzle, load_pack
@@ -31,7 +31,7 @@ from game.app import hud
 from game.app.app import App, HelpPage, Scene
 from game.app.puzzles.life_help import LIFE_HELP
 from game.app.puzzles.life_text import (HINT_DROPPED, KEPT_MESSAGE, SOLVED_MESSAGE, hint_message, kept_start,
-                                        live_cells)
+                                        live_cells, solution_message)
 from game.app.input import Act, Action, mouse_held
 from game.app.jobs import Execution, Job, JobEvent, JobHandle
 from game.app.render import LevelRenderer
@@ -102,6 +102,7 @@ class LifeScene(Scene):
         self.was_solved = False  #: the start was solved at the last change ("Solved!" is said once per solve)
         self.assisted = False  #: the start holds the AI's answer (not counted as the player's progress)
         self._last_start: Board | None = None  #: the start at the last change
+        self._left: dict[int, tuple[LifeModel, bool]] = {}  #: the puzzles left by [ ]: their model and assisted
         self._open_kept_start()
         self._refresh()
 
@@ -119,13 +120,16 @@ class LifeScene(Scene):
             self.job.cancel()
         self.job = None
         self.save_progress()
+        if self.model is not None:  # the board as left, with its undo history, for a return to this puzzle
+            self._left[self.index] = (self.model, self.assisted)
         self.index = index % len(self.puzzles)
-        self.model = LifeModel(self.puzzles[self.index])
+        self.model, self.assisted = self._left.pop(self.index, (LifeModel(self.puzzles[self.index]), False))
         self.view_step = self.model.puzzle.steps
         self.cursor, self.hint_cell, self.message, self.last_hint = (0, 0), None, "", None
-        self.was_solved = self.assisted = False
-        self._last_start = None
-        self._open_kept_start()
+        self.was_solved, self._last_start = self.model.solved, self.model.start.copy()
+        if not self.model.start.any():
+            self._last_start = None
+            self._open_kept_start()
         self._refresh()
 
     def _open_kept_start(self) -> None:
@@ -322,12 +326,7 @@ class LifeScene(Scene):
         self.assisted = True
         self.model.set_start(result.start)
         self._changed()
-        if result.status == LifeReverseStatus.EXACT:
-            self.message = "The AI found an exact start (Z to undo)."
-        elif result.status == LifeReverseStatus.NONE:
-            self.message = f"No start exists; the AI's best has {result.wrong_cells} wrong cells."
-        else:
-            self.message = f"No exact start found in time; best has {result.wrong_cells} wrong cells."
+        self.message = solution_message(result.status, result.wrong_cells)
 
     def _take_hint(self, h: LifeHint) -> None:
         """Mark the hint's cell (the cursor goes there) and say what to do with it."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ai.facade import LifeHint, LifeHintKind
+from ai.facade import LifeHint, LifeHintKind, LifeReverseStatus
 from game.core.progress import ProgressStore
 from game.core.puzzles.life.puzzle import LifePuzzle
 from game.core.puzzles.life.rules import Board, step
@@ -58,6 +58,15 @@ def kept_start(progress: ProgressStore, puzzle: LifePuzzle) -> Board | None:
     return board
 
 
+def solution_message(status: LifeReverseStatus, wrong_cells: int) -> str:
+    """What the player is told about the AI's start (``status``), now on the board with ``wrong_cells``."""
+    if status == LifeReverseStatus.EXACT:
+        return "The AI found an exact start (Z to undo)."
+    if status == LifeReverseStatus.NONE:
+        return f"No start exists; the AI's best has {wrong_cells} wrong cells."
+    return f"No exact start found in time; best has {wrong_cells} wrong cells."
+
+
 def hint_message(h: LifeHint) -> str:
     """What the player is told about a hint (plain words; the cell is marked on the board)."""
     if h.kind == LifeHintKind.SOLVED:
@@ -77,4 +86,5 @@ def hint_message(h: LifeHint) -> str:
     return f"{lead} {do}: no single change lowers the wrong cells; this one keeps them lowest ({counts})."
 
 
-__all__ = ["HINT_DROPPED", "KEPT_MESSAGE", "SOLVED_MESSAGE", "board_of", "hint_message", "kept_start", "live_cells"]
+__all__ = ["HINT_DROPPED", "KEPT_MESSAGE", "SOLVED_MESSAGE", "board_of", "hint_message", "kept_start", "live_cells",
+           "solution_message"]

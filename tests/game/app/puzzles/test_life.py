@@ -87,6 +87,22 @@ def test_shipped_pack_opens(app: App) -> None:
     assert scene.model is not None and len(scene.puzzles) >= 10 and not scene.error
 
 
+def test_a_puzzle_left_with_the_brackets_is_found_again_as_it_was(app: App) -> None:
+    scene = LifeScene(app, [GLIDER, BLINKER], 0)
+    app.push(scene)
+    app.run_frames(1)
+    for cell in ((1, 1), (2, 2)):
+        scene.cursor = cell
+        _flip_at_cursor(app)
+    painted = scene.model.start.copy() if scene.model is not None else None
+    press(app, pygame.K_RIGHTBRACKET, unicode="]")
+    assert scene.model is not None and scene.model.puzzle is BLINKER and scene.model.start.sum() == 0
+    press(app, pygame.K_LEFTBRACKET, unicode="[")
+    assert scene.model.puzzle is GLIDER and np.array_equal(scene.model.start, painted)
+    press(app, pygame.K_z, unicode="z")  # its undo history came back with it
+    assert scene.model.start.sum() == 1
+
+
 def test_an_answer_for_a_puzzle_left_behind_is_dropped(app: App) -> None:
     scene = LifeScene(app, [GLIDER, BLINKER], ai_time_limit=None, use_processes=False)
     app.push(scene)
@@ -263,8 +279,9 @@ def test_a_solved_puzzle_opens_with_the_winning_start_again(app: App) -> None:
     app.run_frames(1)
     _solve_blinker(app, scene)
     winning = scene.model.start.copy() if scene.model is not None else None
-    press(app, pygame.K_RIGHTBRACKET, unicode="]")
-    press(app, pygame.K_LEFTBRACKET, unicode="[")  # back to the blinker
+    scene = LifeScene(app, [BLINKER, GLIDER], 0)  # the screen opened again on the blinker
+    app.push(scene)
+    app.run_frames(1)
     assert scene.model is not None and scene.model.puzzle is BLINKER
     assert np.array_equal(scene.model.start, winning) and scene.model.solved and scene.message == KEPT_MESSAGE
     press(app, pygame.K_z, unicode="z")  # the empty board it opened on
@@ -315,9 +332,12 @@ def test_the_ais_start_is_not_kept(app: App) -> None:
     scene.wait()
     assert scene.model is not None and scene.model.solved and scene.assisted
     press(app, pygame.K_RIGHTBRACKET, unicode="]")
-    press(app, pygame.K_LEFTBRACKET, unicode="[")
-    assert scene.model.puzzle is GLIDER and scene.model.start.sum() == 0
+    press(app, pygame.K_LEFTBRACKET, unicode="[")  # the board as left: still the AI's start, still not counted
+    assert scene.model.puzzle is GLIDER and scene.model.solved and scene.assisted
+    press(app, pygame.K_ESCAPE)
     assert app.progress.puzzle(GLIDER.progress_key, GLIDER.puzzle_hash) is None
+    again = LifeScene(app, [GLIDER, BLINKER])
+    assert again.model is not None and again.model.puzzle is GLIDER and again.model.start.sum() == 0
 
 
 def test_the_ai_at_work_says_for_how_long_and_that_esc_stops_it(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
