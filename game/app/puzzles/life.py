@@ -8,7 +8,8 @@ every live cell painted, or the painted cell to clear, or the flip that leaves t
 S fills in the AI's start (:func:`ai.facade.life_reverse`), undoable.  Progress (solved, fewest wrong
 cells, the player's winning start) is kept per puzzle in the app's progress store and shown in the title; a
 puzzle solved with the AI's start is not counted.  A solved puzzle opens with the player's winning start on
-the board (:func:`game.app.puzzles.life_text.kept_start`); "Solved!" is said once, under the result.
+the board (:func:`game.app.puzzles.life_text.kept_start`); "Solved!" is said once, under the result.  The
+screen opens on the first puzzle not solved yet; a puzzle left with [ or ] is found again as it was left.
 
 Keys: F1 lists them (:data:`game.app.puzzles.life_help.LIFE_HELP`); Esc stops the AI, else goes back.
 """
@@ -21,7 +22,7 @@ from typing import Any
 import numpy as np
 import pygame
 
-from ai.facade import LifeHint, LifeReverseStatus, SolveContext, SolveStopped, life_hint, life_reverse
+from ai.facade import LifeHint, SolveContext, SolveStopped, life_hint, life_reverse
 from game.core.error_log import log_error
 from game.core.errors import GameError
 from game.core.puzzles.life.puzzle import LifeModel, LifePuzzle, load_pack
@@ -29,7 +30,8 @@ from game.core.puzzles.life.rules import Board, parse_rule
 from game.app import hud
 from game.app.app import App, HelpPage, Scene
 from game.app.puzzles.life_help import LIFE_HELP
-from game.app.puzzles.life_text import KEPT_MESSAGE, SOLVED_MESSAGE, hint_message, kept_start, live_cells
+from game.app.puzzles.life_text import (HINT_DROPPED, KEPT_MESSAGE, SOLVED_MESSAGE, hint_message, kept_start,
+                                        live_cells, solution_message)
 from game.app.input import Act, Action, display_key, mouse_held
 from game.app.jobs import Execution, Job, JobEvent, JobHandle
 from game.app.render import LevelRenderer
@@ -69,7 +71,7 @@ def _life_job(kind: LifeTask, target: Board, steps: int, rule_name: str, start: 
 class LifeScene(Scene):
     """Reverse Life puzzles (see the module docstring)."""
 
-    def __init__(self, app: App, puzzles: list[LifePuzzle] | None = None, index: int = 0, *,
+    def __init__(self, app: App, puzzles: list[LifePuzzle] | None = None, index: int | None = None, *,
                  use_processes: bool | None = None, ai_time_limit: float | None = AI_TIME_LIMIT) -> None:
         super().__init__(app)
         self.ai_time_limit = ai_time_limit  #: seconds per AI job (``None``: until done, for tests)
@@ -81,6 +83,8 @@ class LifeScene(Scene):
             self.puzzles, self.error = [], str(exc)
         if not self.puzzles and not self.error:
             self.error = "no Reverse Life puzzles found"
+        if index is None:  # where the player left off: the first puzzle not solved yet
+            index = next((i for i, p in enumerate(self.puzzles) if not self._solved(p)), 0)
         self.index = max(0, min(index, len(self.puzzles) - 1))
         self.model: LifeModel | None = LifeModel(self.puzzles[self.index]) if self.puzzles else None
         self.cursor = (0, 0)
@@ -98,6 +102,7 @@ class LifeScene(Scene):
         self.was_solved = False  #: the start was solved at the last change ("Solved!" is said once per solve)
         self.assisted = False  #: the start holds the AI's answer (not counted as the player's progress)
         self._last_start: Board | None = None  #: the start at the last change
+        self._left: dict[int, tuple[LifeModel, bool]] = {}  #: the puzzles left by [ ]: their model and assisted
         self._open_kept_start()
         self._refresh()
 
@@ -115,13 +120,16 @@ class LifeScene(Scene):
             self.job.cancel()
         self.job = None
         self.save_progress()
+        if self.model is not None:  # the board as left, with its undo history, for a return to this puzzle
+            self._left[self.index] = (self.model, self.assisted)
         self.index = index % len(self.puzzles)
-        self.model = LifeModel(self.puzzles[self.index])
+        self.model, self.assisted = self._left.pop(self.index, (LifeModel(self.puzzles[self.index]), False))
         self.view_step = self.model.puzzle.steps
         self.cursor, self.hint_cell, self.message, self.last_hint = (0, 0), None, "", None
-        self.was_solved = self.assisted = False
-        self._last_start = None
-        self._open_kept_start()
+        self.was_solved, self._last_start = self.model.solved, self.model.start.copy()
+        if not self.model.start.any():
+            self._last_start = None
+            self._open_kept_start()
         self._refresh()
 
     def _open_kept_start(self) -> None:
@@ -139,6 +147,10 @@ class LifeScene(Scene):
             return  # nothing changed (a cell set to the state it had)
         self._last_start = m.start.copy()
         self.hint_cell = None
+        stale = self.job if self.job_kind == LifeTask.HINT else None  # a hint on the start before the change
+        if stale is not None:
+            stale.cancel()
+            self.job = None
         self._refresh()
         solved = m.solved
         if not self.assisted and m.start.any():
@@ -146,8 +158,8 @@ class LifeScene(Scene):
                                             save=solved, start=live_cells(m.start) if solved else None)
         if solved and not self.was_solved:
             self.message = SOLVED_MESSAGE
-        elif not solved:
-            self.message = ""  # what was said was about the start before
+        elif not solved:  # what was said was about the start before
+            self.message = HINT_DROPPED.format(hint=display_key('H')) if stale is not None else ""
         self.was_solved = solved
 
     def save_progress(self) -> None:
@@ -163,10 +175,14 @@ class LifeScene(Scene):
             return "solved"
         return "" if rec.best is None else f"best: {rec.best} wrong"
 
+    def _solved(self, puzzle: LifePuzzle) -> bool:
+        """True when the player has solved ``puzzle`` (its current version)."""
+        record = self.app.progress.puzzle(puzzle.progress_key, puzzle.puzzle_hash)
+        return record is not None and record.solved
+
     def solved_count(self) -> int:
         """Puzzles of the list solved (in their current version)."""
-        return sum(1 for p in self.puzzles if (r := self.app.progress.puzzle(p.progress_key, p.puzzle_hash))
-                   is not None and r.solved)
+        return sum(1 for p in self.puzzles if self._solved(p))
 
     # ------------------------------------------------------------------ layout
     def _boards(self, size: tuple[int, int]) -> tuple[int, list[pygame.Rect]]:
@@ -218,21 +234,15 @@ class LifeScene(Scene):
             self._changed()
         elif k in (Act.CLICK, Act.RIGHT_CLICK, Act.HOVER):
             self._mouse(action, m)
-        elif k == Act.UNDO:
-            if m.undo():
-                self._changed()
-        elif k == Act.REDO:
-            if m.redo():
+        elif k in (Act.UNDO, Act.REDO):
+            if m.undo() if k == Act.UNDO else m.redo():
                 self._changed()
         elif k in (Act.CLEAR, Act.RESTART):
             m.clear()
             self.assisted = False
             self._changed()
-        elif k == Act.STEP_BACK:
-            self.view_step = max(0, self.view_step - 1)
-            self._refresh()
-        elif k == Act.STEP_FORWARD:
-            self.view_step = min(m.puzzle.steps, self.view_step + 1)
+        elif k in (Act.STEP_BACK, Act.STEP_FORWARD):
+            self.view_step = max(0, min(m.puzzle.steps, self.view_step + (1 if k == Act.STEP_FORWARD else -1)))
             self._refresh()
         elif k == Act.PREV_ITEM:
             self.load(self.index - 1)
@@ -316,12 +326,7 @@ class LifeScene(Scene):
         self.assisted = True
         self.model.set_start(result.start)
         self._changed()
-        if result.status == LifeReverseStatus.EXACT:
-            self.message = f"The AI found an exact start ({display_key('Z')} to undo)."
-        elif result.status == LifeReverseStatus.NONE:
-            self.message = f"No start exists; the AI's best has {result.wrong_cells} wrong cells."
-        else:
-            self.message = f"No exact start found in time; best has {result.wrong_cells} wrong cells."
+        self.message = solution_message(result.status, result.wrong_cells)
 
     def _take_hint(self, h: LifeHint) -> None:
         """Mark the hint's cell (the cursor goes there) and say what to do with it."""

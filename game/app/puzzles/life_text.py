@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ai.facade import LifeHint, LifeHintKind
+from ai.facade import LifeHint, LifeHintKind, LifeReverseStatus
+from game.app.input import display_key
 from game.core.progress import ProgressStore
 from game.core.puzzles.life.puzzle import LifePuzzle
 from game.core.puzzles.life.rules import Board, step
 
 #: The message when the start has just become a solution (the status under the result says "Solved!").
 SOLVED_MESSAGE = "Your start becomes the target. ] for the next puzzle."
+#: The message when the start changes while the AI looks for a hint (the hint would be about the start before).
+HINT_DROPPED = "Your start changed, so the AI stopped looking for a hint on the one before: {hint} asks again."
 #: The message when a solved puzzle opens with the player's winning start.
 KEPT_MESSAGE = "Your winning start, as you left it (Backspace clears the board to play it again)."
 
@@ -56,6 +59,15 @@ def kept_start(progress: ProgressStore, puzzle: LifePuzzle) -> Board | None:
     return board
 
 
+def solution_message(status: LifeReverseStatus, wrong_cells: int) -> str:
+    """What the player is told about the AI's start (``status``), now on the board with ``wrong_cells``."""
+    if status == LifeReverseStatus.EXACT:
+        return f"The AI found an exact start ({display_key('Z')} to undo)."
+    if status == LifeReverseStatus.NONE:
+        return f"No start exists; the AI's best has {wrong_cells} wrong cells."
+    return f"No exact start found in time; best has {wrong_cells} wrong cells."
+
+
 def hint_message(h: LifeHint) -> str:
     """What the player is told about a hint (plain words; the cell is marked on the board)."""
     if h.kind == LifeHintKind.SOLVED:
@@ -75,4 +87,5 @@ def hint_message(h: LifeHint) -> str:
     return f"{lead} {do}: no single change lowers the wrong cells; this one keeps them lowest ({counts})."
 
 
-__all__ = ["KEPT_MESSAGE", "SOLVED_MESSAGE", "board_of", "hint_message", "kept_start", "live_cells"]
+__all__ = ["HINT_DROPPED", "KEPT_MESSAGE", "SOLVED_MESSAGE", "board_of", "hint_message", "kept_start", "live_cells",
+           "solution_message"]

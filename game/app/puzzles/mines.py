@@ -40,11 +40,11 @@ from game.app.puzzles.mines_help import MINES_HELP
 from game.app.puzzles.mines_text import (
     CUSTOM_KEYS, Moves, changed_custom, new_board, outcome_words, records_words, win_message,
 )
-from game.app.input import Act, Action
+from game.app.input import Act, Action, display_key
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
 from game.app.puzzles.mines_view import (
-    RULE, BoardPainter, MinesLayout, band_lines, board_title, compute_layout, cursor_odds, draw_band, draw_header,
-    guess_text, odds_legend,
+    ODDS_ON, RULE, BoardPainter, MinesLayout, band_lines, board_title, compute_layout, cursor_odds, draw_band,
+    draw_header, guess_text, odds_legend,
 )
 
 #: Seconds between two assistant steps when it plays by itself.
@@ -167,10 +167,6 @@ class MinesScene(Scene):
         else:
             self.message = f"You opened a mine after {took}. {new_board()}"
 
-    def flag(self, r: int, c: int) -> None:
-        """Flag or unflag a cell."""
-        self.board.toggle_flag(r, c)
-
     def _adjust_custom(self, k: Act) -> None:
         """+/- the custom board's size, [ ] its mines (a new custom board); on a fixed board, say what they do."""
         if self.difficulty is not None:
@@ -255,6 +251,8 @@ class MinesScene(Scene):
             self.message = guess_text(who, moves.cells[0], moves.risk, hit, moves.win)
             if hit:
                 self.message += f" The game lasted {format_time(self.elapsed())}. {new_board()}"
+            elif self.board.status == MinesStatus.WON:  # the guess cleared the board: say so, as a win does
+                self.message += f" It cleared the board in {format_time(self.elapsed())}. {new_board()}"
 
     def best_guess(self) -> Pos | None:
         """The cell the assistant would guess now (drawn in gold), or None (cells are proved safe, or the
@@ -293,7 +291,7 @@ class MinesScene(Scene):
         elif k in (Act.CONFIRM, Act.TOGGLE_RUN):
             self.reveal(r, c)
         elif k in (Act.FORCED, Act.PLACE):
-            self.flag(r, c)
+            self.board.toggle_flag(r, c)
         elif k in (Act.CLICK, Act.RIGHT_CLICK, Act.HOVER) and action.pos is not None:
             cell = self.cell_at(action.pos)
             if cell is not None:
@@ -301,7 +299,7 @@ class MinesScene(Scene):
                 if k == Act.CLICK:
                     self.reveal(*cell)
                 elif k == Act.RIGHT_CLICK:
-                    self.flag(*cell)
+                    self.board.toggle_flag(*cell)
         elif k in (Act.HINT, Act.SOLVE, Act.ALL_SOLUTIONS) and self.board.status in (MinesStatus.WON, MinesStatus.LOST):
             self.app.toast(f"This game is over: {new_board()}", 2.5)
         elif k == Act.HINT:
@@ -358,9 +356,12 @@ class MinesScene(Scene):
         return records_words(self.records.get(self.board.width, self.board.height, self.board.mines))
 
     def legend(self) -> str:
-        """What the band under the board explains: the odds when they are shown, else the first-click rule
-        (nothing once the game is over)."""
+        """What the band under the board explains: the odds when they are shown, else the first-click rule (and,
+        on a board not opened yet, that the odds are on; nothing once the game is over)."""
         if self.shown_analysis() is None:
+            if self.board.status == MinesStatus.READY and self.show_assistant:
+                # the odds left on from the game before: the first click is assisted
+                return f"{RULE} {ODDS_ON.format(hint=display_key('H'))}"
             return "" if self.board.status in (MinesStatus.WON, MinesStatus.LOST) else RULE
         win = self.moves.win if self.moves is not None and self.moves.kind == MoveKind.GUESS else None
         return odds_legend(self.layout(self.app.screen.get_size()).cell, win)

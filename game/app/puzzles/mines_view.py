@@ -38,6 +38,9 @@ HIDDEN = (96, 88, 130)
 LIKELY_MINE = (200, 60, 70)
 #: The rule of the first click, stated under the board.
 RULE = "Your first click always opens an area: no mine is in it or next to it."
+#: Said under a board not opened yet while the odds are on (the first click makes the game an assisted one).
+ODDS_ON = ("The assistant's odds are on: they show from your first click, and a game with them does not count for "
+           "the best time ({hint} turns them off).")
 #: What the assistant's overlay means.
 ODDS_LEGEND = "Small numbers: each hidden cell's mine chance in %. Green: safe. Red: mine. Gold: best guess."
 #: What the overlay means when the cells are too small for the percentages.
@@ -281,6 +284,6 @@ def draw_odds(surface: pygame.Surface, rect: pygame.Rect, chance: Fraction, best
         pygame.draw.rect(surface, hud.GOLD, rect.inflate(-2, -2), 2)
 
 
-__all__ = ["BAND_LINES", "BAND_SIZE", "BoardPainter", "MinesLayout", "NUMBER_COLOURS", "ODDS_LEGEND", "RULE",
-           "SHADE_LEGEND", "band_lines", "board_title", "compute_layout", "cursor_odds", "draw_band", "draw_board",
+__all__ = ["BAND_LINES", "BAND_SIZE", "BoardPainter", "MinesLayout", "NUMBER_COLOURS", "ODDS_LEGEND", "ODDS_ON",
+           "RULE", "SHADE_LEGEND", "band_lines", "board_title", "compute_layout", "cursor_odds", "draw_band", "draw_board",
            "draw_header", "draw_odds", "number_size", "odds_legend", "odds_size", "percent", "shade"]

@@ -2,9 +2,10 @@
 
 Mouse: press on a peg and drag it onto a hole two cells away (or click the peg, then the hole); a move
 that cannot be played says why.  Keys: F1 lists them (:data:`game.app.puzzles.pegs_help.PEGS_HELP`); Esc cancels
-the thinking, drops the peg, or goes back.  A start the three-colour rule proves lost says so on opening, and
-explains the rule beside the board (:mod:`game.app.puzzles.pegs_view`).  Hints and solutions are computed by
-:func:`ai.facade.pegs_hint` and :func:`ai.facade.pegs_solve` in a child process (a job of the app's runner,
+the thinking, stops the AI's solution being played, drops the peg, or goes back.  A start the three-colour
+rule proves lost says so on opening, and explains the rule beside the board
+(:mod:`game.app.puzzles.pegs_view`).  Hints and solutions are computed by :func:`ai.facade.pegs_hint` and
+:func:`ai.facade.pegs_solve` in a child process (a job of the app's runner,
 :class:`game.app.jobs.JobRunner`), so the screen never waits; what an answer settles (a solved line, a position
 proved lost) answers later questions in the same game at once (:mod:`game.app.puzzles.pegs_memory`).  A lost
 game says how many jumps to undo to reach a position that can finish: when no earlier answer tells, the AI
@@ -13,38 +14,28 @@ finds it in the background (:mod:`game.app.puzzles.pegs_ai`).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 import pygame
 
-from ai.facade import PegsFinishBack, PegsStatus, SolveContext, pegs_hint, pegs_solve
+from ai.facade import PegsFinishBack, PegsStatus
 from game.core.puzzles.pegs import Board, Cell, Jump, Refusal
-from game.core.puzzles.pegs_openings import CLASS_SHORT, OPENINGS, Opening
+from game.core.puzzles.pegs_openings import OPENINGS, Opening
 from game.app import hud
 from game.app.app import App, HelpPage, Scene
 from game.app.puzzles.pegs_help import PEGS_HELP, pegs_footer
 from game.app.input import Act, Action, display_key, mouse_held
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
-from game.app.puzzles.pegs_ai import HINT_LIMIT, PROOF_WORDS, SEEKING, SOLVE_LIMIT, PegsAsk, back_job
+from game.app.puzzles.pegs_ai import HINT_LIMIT, PROOF_WORDS, SEEKING, SOLVE_LIMIT, PegsAsk, back_job, solve_job
 from game.app.puzzles.pegs_memory import PegsMemory
 from game.app.puzzles.pegs_view import (HOLE, HOLE_EDGE, MESSAGE_SIZE, BoardLayout, board_layout, draw_panel, draw_peg,
-                                        draw_tints, lost_message, message_lines, message_top)
+                                        draw_tints, lost_message, message_lines, message_top,
+                                        opening_message, position_message)
 from game.app.render import LevelRenderer
 from game.app.sound import Sfx
 
 #: Seconds between two jumps of a solution being played.
 PLAY_STEP = 0.35
-
-
-def _solve_job(board: Board, position: int, goal: int | None, what: PegsAsk) -> Job:
-    """A job of the runner: a hint or a solution of ``position`` towards ``goal`` (runs in the child process)."""
-
-    def job(ctx: SolveContext) -> Any:
-        if what == PegsAsk.HINT:
-            return pegs_hint(board, position, goal, ctx=ctx)
-        return pegs_solve(board, position, goal, ctx=ctx)
-
-    return job
 
 
 class PegsScene(Scene):
@@ -83,9 +74,9 @@ class PegsScene(Scene):
         self.dragging = False
         self.drag_pos: tuple[int, int] | None = None
         self.hint_jump: Jump | None = None
-        self.message = self._opening_message()
-        self.playing: list[Jump] = []
-        self.play_timer = 0.0
+        self.message = opening_message(self.board, self.goal, explain=self.explain)
+        self.playing: list[Jump] = []  #: the AI's jumps still to play (of :attr:`play_total`)
+        self.play_timer, self.play_total = 0.0, 0
         self.pending: PegsAsk | None = None  #: what the AI is thinking about
         self.asked_position = self.position
         self.sought: list[int] = []  #: the positions the AI searches for one that can still finish
@@ -97,14 +88,6 @@ class PegsScene(Scene):
     def explain(self) -> bool:
         """True when the three-colour rule proves this game lost (the panel beside the board says why)."""
         return not self.opening.winnable_by_class
-
-    def _opening_message(self) -> str:
-        if self.explain:
-            return f"This start cannot be won: {CLASS_SHORT} (see the right). Press {display_key('N')} for a winnable start."
-        if self.goal is None:
-            return "Jump pegs over neighbours until one peg is left."
-        where = "in the centre" if self.goal == self.board.goal_position() else "on the ringed hole"
-        return f"Jump pegs over neighbours until one peg is left, {where}."
 
     def winnable_opening(self) -> None:
         """Open the next game the three-colour rule does not rule out (nothing when this one is such a game)."""
@@ -135,7 +118,7 @@ class PegsScene(Scene):
         self.hint_jump = None
         self.selected = None
         self.app.sound.play(Sfx.CLICK)
-        self._describe()
+        self.message = position_message(self.board, self.position, self.goal)
         return True
 
     def undo(self) -> None:
@@ -149,7 +132,7 @@ class PegsScene(Scene):
         self.position = self.board.undo(self.position, jump)
         self.redo_stack.append(jump)
         self.hint_jump = None
-        self._describe()
+        self.message = position_message(self.board, self.position, self.goal)
 
     def redo(self) -> None:
         """Play again the last jump taken back."""
@@ -159,15 +142,6 @@ class PegsScene(Scene):
             self.jump(jump, from_player=False)
             self.redo_stack = stack
 
-    def _describe(self) -> None:
-        if self.board.is_goal(self.position, self.goal):
-            self.message = ("Solved: one peg left!" if self.goal is None else "Solved: one peg, in the centre!"
-                            if self.goal == self.board.goal_position() else "Solved: one peg, on the ringed hole!")
-        elif not self.board.legal_jumps(self.position):
-            self.message = f"No jump left: {hud.plural(self.pegs_left, 'peg')} remain. {display_key('Z')} undoes, {display_key('R')} restarts."
-        else:
-            self.message = f"{hud.plural(self.pegs_left, 'peg')} left."
-
     # ---------------------------------------------------------------- the assistant
     def ask(self, what: PegsAsk) -> None:
         """Ask the AI for a hint or a solution of the current position (at once when an earlier answer
@@ -176,7 +150,7 @@ class PegsScene(Scene):
         self._cancel_thinking()
         if self._answer_from_memory(what):
             return
-        self._submit(what, _solve_job(self.board, self.position, self.goal, what),
+        self._submit(what, solve_job(self.board, self.position, self.goal, what),
                      HINT_LIMIT if what == PegsAsk.HINT else SOLVE_LIMIT)
         self.message = "Thinking..." if what == PegsAsk.HINT else "Solving..."
 
@@ -215,8 +189,14 @@ class PegsScene(Scene):
 
     def _play(self, line: list[Jump]) -> None:
         """Play the AI's solution ``line``, one jump every :data:`PLAY_STEP` seconds."""
-        self.playing, self.play_timer = list(line), 0.0
-        self.message = f"Solution: {hud.plural(len(line), 'jump')} ({display_key('Z')} undoes them)."
+        self.playing, self.play_timer, self.play_total = list(line), 0.0, len(line)
+        self._say_playing()
+
+    def _say_playing(self) -> None:
+        """While the AI's solution is played, the message says how far it is and how to stop it."""
+        if self.playing:
+            self.message = (f"Solution: {hud.plural(self.play_total, 'jump')}, {self.play_total - len(self.playing)}"
+                            f" played (Esc stops, {display_key('Z')} undoes them).")
 
     def _cancel_thinking(self) -> None:
         if self.pending is not None:
@@ -274,6 +254,10 @@ class PegsScene(Scene):
                 seeking = self.pending == PegsAsk.BACK
                 self._cancel_thinking()
                 self.message = self.message.removesuffix(SEEKING) if seeking else "Stopped."
+            elif self.playing:  # the AI's solution being played: stop it where it is (Z takes its jumps back)
+                self.playing = []
+                self.message = (f"Stopped: {hud.plural(self.pegs_left, 'peg')} left. {display_key('Z')} undoes the "
+                                "AI's jumps.")
             elif self.selected is not None:
                 self.selected, self.dragging = None, False
             else:
@@ -367,6 +351,7 @@ class PegsScene(Scene):
                 jump = self.playing.pop(0)
                 if not self.jump(jump, from_player=False):
                     self.playing = []
+                self._say_playing()
 
     def draw(self, surface: pygame.Surface) -> None:
         """The board, the pegs, the held peg, the hint and the messages."""

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import enum
 
-from ai.facade import PegsFinishBack, SolveContext, pegs_undo_to_finish
+from typing import Any
+
+from ai.facade import PegsFinishBack, SolveContext, pegs_hint, pegs_solve, pegs_undo_to_finish
 from game.core.puzzles.pegs import Board
 from game.app.jobs import Job
 
@@ -33,6 +35,17 @@ class PegsAsk(enum.Enum):
     BACK = "undo to finish"  #: how many jumps a lost game must undo (asked after a lost answer)
 
 
+def solve_job(board: Board, position: int, goal: int | None, what: PegsAsk) -> Job:
+    """A job of the runner: a hint or a solution of ``position`` towards ``goal`` (runs in the child process)."""
+
+    def job(ctx: SolveContext) -> Any:
+        if what == PegsAsk.HINT:
+            return pegs_hint(board, position, goal, ctx=ctx)
+        return pegs_solve(board, position, goal, ctx=ctx)
+
+    return job
+
+
 def back_job(board: Board, positions: list[int], goal: int | None) -> Job:
     """A job of the runner: the latest of ``positions`` (a game's, oldest first) that can still finish."""
 
@@ -42,4 +55,4 @@ def back_job(board: Board, positions: list[int], goal: int | None) -> Job:
     return job
 
 
-__all__ = ["HINT_LIMIT", "PROOF_WORDS", "PegsAsk", "SEEKING", "SOLVE_LIMIT", "back_job"]
+__all__ = ["HINT_LIMIT", "PROOF_WORDS", "PegsAsk", "SEEKING", "SOLVE_LIMIT", "back_job", "solve_job"]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import pygame
 
 from game.app import hud
+from game.app.input import display_key
 from game.core.puzzles.pegs import Board, Cell
 from game.core.puzzles.pegs_openings import (
     CLASS_EXPLANATION,
@@ -175,6 +176,39 @@ def lost_message(board: Board, position: int, goal: int | None, why: str, ago: i
     return f"No jump can still finish: {why}" + (f" ({'; '.join(notes)})" if notes else "") + "."
 
 
+def opening_message(board: Board, goal: int | None, *, explain: bool) -> str:
+    """What the message band says when a game opens (``explain``: the three-colour rule proves it lost).
+
+    >>> from game.core.puzzles.pegs_boards import english
+    >>> board, start = english()
+    >>> opening_message(board, board.goal_position(), explain=False)
+    'Jump pegs over neighbours until one peg is left, in the centre.'
+    """
+    if explain:
+        return f"This start cannot be won: {CLASS_SHORT} (see the right). Press {display_key('N')} for a winnable start."
+    if goal is None:
+        return "Jump pegs over neighbours until one peg is left."
+    where = "in the centre" if goal == board.goal_position() else "on the ringed hole"
+    return f"Jump pegs over neighbours until one peg is left, {where}."
+
+
+def position_message(board: Board, position: int, goal: int | None) -> str:
+    """What the message band says of ``position`` after a jump, an undo or a redo: solved, stuck, or the pegs left.
+
+    >>> from game.core.puzzles.pegs_boards import english
+    >>> board, start = english()
+    >>> position_message(board, start, board.goal_position())
+    '32 pegs left.'
+    """
+    pegs = hud.plural(board.count(position), 'peg')
+    if board.is_goal(position, goal):
+        return ("Solved: one peg left!" if goal is None else "Solved: one peg, in the centre!"
+                if goal == board.goal_position() else "Solved: one peg, on the ringed hole!")
+    if not board.legal_jumps(position):
+        return f"No jump left: {pegs} remain. {display_key('Z')} undoes, {display_key('R')} restarts."
+    return f"{pegs} left."
+
+
 def draw_peg(surface: pygame.Surface, centre: tuple[int, int], radius: int, lifted: bool) -> None:
     """A peg at ``centre`` (gold when the player holds it)."""
     pygame.draw.circle(surface, hud.GOLD if lifted else PEG, centre, radius)
@@ -195,6 +229,8 @@ __all__ = [
     "BoardLayout",
     "board_layout",
     "draw_panel",
+    "opening_message",
+    "position_message",
     "draw_peg",
     "draw_tints",
     "lost_message",

@@ -18,7 +18,7 @@ from game.app.display import FixedClock
 from game.app.compose import build_app
 import game.app.puzzles.life as life_module
 from game.app.puzzles.life import LifeScene, LifeTask
-from game.app.puzzles.life_text import KEPT_MESSAGE, SOLVED_MESSAGE
+from game.app.puzzles.life_text import HINT_DROPPED, KEPT_MESSAGE, SOLVED_MESSAGE
 from ai.facade import SolveContext
 from tests.stopping import STOP_GUARD
 from tests.game.app.conftest import click, press
@@ -87,6 +87,22 @@ def test_shipped_pack_opens(app: App) -> None:
     assert scene.model is not None and len(scene.puzzles) >= 10 and not scene.error
 
 
+def test_a_puzzle_left_with_the_brackets_is_found_again_as_it_was(app: App) -> None:
+    scene = LifeScene(app, [GLIDER, BLINKER], 0)
+    app.push(scene)
+    app.run_frames(1)
+    for cell in ((1, 1), (2, 2)):
+        scene.cursor = cell
+        _flip_at_cursor(app)
+    painted = scene.model.start.copy() if scene.model is not None else None
+    press(app, pygame.K_RIGHTBRACKET, unicode="]")
+    assert scene.model is not None and scene.model.puzzle is BLINKER and scene.model.start.sum() == 0
+    press(app, pygame.K_LEFTBRACKET, unicode="[")
+    assert scene.model.puzzle is GLIDER and np.array_equal(scene.model.start, painted)
+    press(app, pygame.K_z, unicode="z")  # its undo history came back with it
+    assert scene.model.start.sum() == 1
+
+
 def test_an_answer_for_a_puzzle_left_behind_is_dropped(app: App) -> None:
     scene = LifeScene(app, [GLIDER, BLINKER], ai_time_limit=None, use_processes=False)
     app.push(scene)
@@ -97,6 +113,28 @@ def test_an_answer_for_a_puzzle_left_behind_is_dropped(app: App) -> None:
     job.wait(120.0)
     app.run_frames(2)
     assert scene.model is not None and scene.model.puzzle is BLINKER and scene.model.start.sum() == 0
+
+
+def test_a_hint_asked_before_the_start_changed_is_dropped_not_shown(app: App,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    scene = LifeScene(app, [BLINKER], ai_time_limit=None, use_processes=False)
+    app.push(scene)
+    app.run_frames(1)
+    submitted: list[Any] = []
+    submit = app.jobs.submit
+    monkeypatch.setattr(app.jobs, "submit", lambda *a, **k: submitted.append(submit(*a, **k)) or submitted[-1])
+    scene.cursor = (3, 3)
+    for key, char in ((pygame.K_h, "h"), (pygame.K_SPACE, " ")):  # a flip before the hint's answer is taken
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=char, scancode=0))
+    app.run_frames(1)
+    assert len(submitted) == 1
+    submitted[0].wait(120.0)
+    app.run_frames(2)
+    assert scene.model is not None and scene.model.start.sum() == 1
+    assert scene.job is None and scene.hint_cell is None and scene.last_hint is None
+    assert scene.message == HINT_DROPPED.format(hint="H")
+    _take_hint(app, scene)  # asked again, about the start on the board
+    assert scene.last_hint is not None and scene.last_hint.wrong_now == scene.model.wrong_cells
 
 
 def _take_hint(app: App, scene: LifeScene) -> None:
@@ -241,8 +279,9 @@ def test_a_solved_puzzle_opens_with_the_winning_start_again(app: App) -> None:
     app.run_frames(1)
     _solve_blinker(app, scene)
     winning = scene.model.start.copy() if scene.model is not None else None
-    press(app, pygame.K_RIGHTBRACKET, unicode="]")
-    press(app, pygame.K_LEFTBRACKET, unicode="[")  # back to the blinker
+    scene = LifeScene(app, [BLINKER, GLIDER], 0)  # the screen opened again on the blinker
+    app.push(scene)
+    app.run_frames(1)
     assert scene.model is not None and scene.model.puzzle is BLINKER
     assert np.array_equal(scene.model.start, winning) and scene.model.solved and scene.message == KEPT_MESSAGE
     press(app, pygame.K_z, unicode="z")  # the empty board it opened on
@@ -252,11 +291,29 @@ def test_a_solved_puzzle_opens_with_the_winning_start_again(app: App) -> None:
     saved = json.loads(app.progress.path.read_text())["puzzles"][BLINKER.progress_key]
     assert saved["start"] == [[2, 3], [3, 3], [4, 3]]
     again = build_app(size=(800, 500), clock=FixedClock())
-    fresh = LifeScene(again, [BLINKER, GLIDER])
+    fresh = LifeScene(again, [BLINKER, GLIDER], 0)
     again.push(fresh)
     again.run_frames(1)
     assert fresh.model is not None and np.array_equal(fresh.model.start, winning) and fresh.model.solved
     assert fresh.message == KEPT_MESSAGE and not fresh.assisted
+
+
+def test_the_screen_opens_on_the_first_puzzle_not_solved_after_a_relaunch(app: App) -> None:
+    scene = LifeScene(app, [BLINKER, GLIDER, FORCED])
+    app.push(scene)
+    app.run_frames(1)
+    assert scene.model is not None and scene.model.puzzle is BLINKER, "nothing solved: the first puzzle"
+    _solve_blinker(app, scene)
+    press(app, pygame.K_ESCAPE)
+    again = build_app(size=(800, 500), clock=FixedClock())
+    fresh = LifeScene(again, [BLINKER, GLIDER, FORCED])
+    again.push(fresh)
+    again.run_frames(1)
+    assert fresh.model is not None and fresh.model.puzzle is GLIDER and fresh.model.start.sum() == 0
+    for puzzle in (GLIDER, FORCED):
+        again.progress.record_puzzle(puzzle.progress_key, puzzle.puzzle_hash, 0)
+    every = LifeScene(again, [BLINKER, GLIDER, FORCED])
+    assert every.model is not None and every.model.puzzle is BLINKER, "every puzzle solved: the first again"
 
 
 def test_a_kept_start_that_does_not_solve_the_puzzle_is_not_shown(app: App) -> None:
@@ -275,9 +332,12 @@ def test_the_ais_start_is_not_kept(app: App) -> None:
     scene.wait()
     assert scene.model is not None and scene.model.solved and scene.assisted
     press(app, pygame.K_RIGHTBRACKET, unicode="]")
-    press(app, pygame.K_LEFTBRACKET, unicode="[")
-    assert scene.model.puzzle is GLIDER and scene.model.start.sum() == 0
+    press(app, pygame.K_LEFTBRACKET, unicode="[")  # the board as left: still the AI's start, still not counted
+    assert scene.model.puzzle is GLIDER and scene.model.solved and scene.assisted
+    press(app, pygame.K_ESCAPE)
     assert app.progress.puzzle(GLIDER.progress_key, GLIDER.puzzle_hash) is None
+    again = LifeScene(app, [GLIDER, BLINKER])
+    assert again.model is not None and again.model.puzzle is GLIDER and again.model.start.sum() == 0
 
 
 def test_the_ai_at_work_says_for_how_long_and_that_esc_stops_it(app: App, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,7 +19,7 @@ from ai.facade import mines_first_click
 from game.app.puzzles.mines import MinesScene
 from game.app.puzzles.mines_text import CUSTOM_KEYS
 from game.app.puzzles.mines_view import (
-    BAND_LINES, BAND_SIZE, ENDGAME_LEGEND, ODDS_LEGEND, RULE, SHADE_LEGEND, compute_layout, number_size, odds_size,
+    BAND_LINES, BAND_SIZE, ENDGAME_LEGEND, ODDS_LEGEND, ODDS_ON, RULE, SHADE_LEGEND, compute_layout, number_size, odds_size,
     percent, shade, where,
 )
 from game.core.puzzles.mines import Difficulty, FirstClick, MinesBoard, MinesStatus, neighbours
@@ -207,6 +207,21 @@ def test_an_endgame_guess_says_its_chance_to_win(app: App) -> None:
     assert "Searching every arrangement left, this guess gave the best chance to win: 50%." in scene.message
 
 
+def test_a_guess_that_clears_the_board_says_the_game_is_won(small_app: App) -> None:
+    # the mine under the 50/50 pair: the assistant's pick (the first of the equal cells) is safe and wins
+    scene = on(small_app)
+    scene.set_board(MinesBoard.with_mines(3, 2, {(1, 2)}))
+    click_cell(scene, (1, 0))
+    key_and_wait(scene, "s")
+    assert scene.board.status == MinesStatus.WON
+    assert scene.message.startswith("The assistant had to guess: it opened (row 0, column 2) at 50% mine chance, "
+                                    "and it was safe.")
+    assert scene.message.endswith(f"It cleared the board in {format_time(scene.elapsed())}. R starts a new board.")
+    band = scene.band(800)
+    assert len(band) <= BAND_LINES and not any(line.endswith("\u2026") for line, _ in band)
+    assert " ".join(line for line, colour in band if colour == hud.WHITE) == scene.message
+
+
 def test_the_gold_guess_is_the_cell_played_at_the_chance_shown(app: App) -> None:
     scene = on(app, Difficulty.EXPERT, seed=4)  # a board that needs a guess after two steps
     press(app, pygame.K_h, unicode="h")
@@ -257,6 +272,21 @@ def test_the_rule_is_stated_under_the_board_and_the_legend_follows_the_overlay(a
     app.run_frames(1)
     assert scene.board.status == MinesStatus.PLAYING
     assert [line for line, _ in scene.band(1280)] == [ODDS_LEGEND]
+
+
+def test_a_new_board_with_the_odds_left_on_says_so_before_the_first_click(small_app: App) -> None:
+    scene = on(small_app)
+    scene.set_board(corner_board())
+    press(small_app, pygame.K_h, unicode="h")
+    click_cell(scene, (0, 0))  # opens every safe cell: won, with the odds on
+    press(small_app, pygame.K_r, unicode="r")  # a new board: the odds are still on, and nothing shows them yet
+    assert scene.show_assistant and scene.board.status == MinesStatus.READY
+    band = scene.band(800)
+    assert " ".join(line for line, _ in band) == f"{RULE} {ODDS_ON.format(hint='H')}" and len(band) <= BAND_LINES
+    press(small_app, pygame.K_h, unicode="h")  # off: the next game is the player's own
+    assert [line for line, _ in scene.band(800)] == [RULE]
+    click_cell(scene, (4, 4))
+    assert not scene.assisted
 
 
 def test_a_finished_game_states_its_outcome_and_time_and_drops_the_first_click_rule(app: App) -> None:

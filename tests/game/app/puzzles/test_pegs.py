@@ -23,7 +23,7 @@ from game.app.display import FixedClock  # noqa: E402
 from game.app.compose import build_app  # noqa: E402
 from game.app.jobs import Execution  # noqa: E402
 from game.app.puzzles.pegs import PegsAsk, PegsScene  # noqa: E402
-from game.app.puzzles.pegs_view import draw_panel, explanation_lines, message_lines  # noqa: E402
+from game.app.puzzles.pegs_view import draw_panel, explanation_lines, message_lines, position_message  # noqa: E402
 from game.cli.main import main  # noqa: E402
 
 
@@ -199,9 +199,7 @@ def test_the_words_under_the_board_name_the_keys_as_bound(scene: PegsScene) -> N
     try:
         _open_classic(scene)
         assert "Press J for a winnable start." in scene.message  # N (the ruler's key) moved to J
-        scene.position = 0  # no peg anywhere: no jump left
-        scene._describe()
-        assert scene.message.endswith("K undoes, U restarts.")
+        assert position_message(scene.board, 0, scene.goal).endswith("K undoes, U restarts.")  # no jump left
         _key(scene, pygame.K_j)
         assert scene.board_name == "english"  # the key named opens the winnable start
     finally:
@@ -249,6 +247,22 @@ def test_solve_plays_the_solution(scene: PegsScene) -> None:
     assert len(scene.playing) == 31
     scene.app.run_frames(40, dt=0.5)
     assert scene.position == scene.goal and scene.message.startswith("Solved")
+
+
+def test_escape_stops_the_solution_being_played_and_stays_on_the_board(scene: PegsScene) -> None:
+    scene.execution = Execution.THREAD
+    _key(scene, pygame.K_s)
+    assert scene.job is not None and scene.job.wait(timeout=120)
+    scene.app.run_frames(1)
+    scene.app.run_frames(3, dt=pegs_module.PLAY_STEP)  # three of the AI's jumps
+    assert scene.message == "Solution: 31 jumps, 3 played (Esc stops, Z undoes them)."
+    _key(scene, pygame.K_ESCAPE)
+    assert scene.app.top is scene and scene.playing == [] and len(scene.history) == 3
+    assert scene.message == "Stopped: 29 pegs left. Z undoes the AI's jumps."
+    scene.app.run_frames(10, dt=pegs_module.PLAY_STEP)
+    assert len(scene.history) == 3, "nothing more is played after Esc"
+    _key(scene, pygame.K_ESCAPE)
+    assert scene.app.top is None
 
 
 def test_french_centre_solve_says_impossible_in_a_players_words(scene: PegsScene) -> None:
@@ -327,7 +341,7 @@ def test_escape_stops_the_thinking_and_a_move_cancels_it(scene: PegsScene, monke
             return None
         return job
 
-    monkeypatch.setattr(pegs_module, "_solve_job", blocking_job)
+    monkeypatch.setattr(pegs_module, "solve_job", blocking_job)
     scene.execution = Execution.THREAD
     _key(scene, pygame.K_h)
     assert started.wait(10) and scene.pending == PegsAsk.HINT and scene.job is not None and scene.job.running
