@@ -46,7 +46,6 @@ from game.app.scenes import play_board, play_draw
 from game.app.scenes.play_beats import BeatEffects
 from game.app.scenes.play_message import age_message
 from game.app.scenes.play_board import DENY_SECONDS
-from game.app.scenes.play_draw import INTRO_SECONDS
 from game.app.scenes.play_resume import LevelResume
 from game.app.scenes.play_keys import Handler, placing_bindings, watching_bindings
 from game.app.scenes.timeline import TimelineBar
@@ -54,8 +53,6 @@ from game.core.session import EditKind, EditResult
 from game.app.sound import Sfx
 
 __all__ = ["SPEEDS", "BASE_FPS", "PlayScene", "PlayState"]
-#: Fade-in when a level opens, in seconds.
-FADE_IN_SECONDS = 0.25
 
 
 class PlayScene(Scene):
@@ -370,7 +367,7 @@ class PlayScene(Scene):
     # ------------------------------------------------------------------ drawing
     def draw(self, surface: pygame.Surface) -> None:
         """One pass: backdrop, board (with the extensions' marks), the extensions (the timeline, the
-        assistant's overlay), HUD, hints, and the win/lose panel."""
+        assistant's overlay), then what :func:`play_draw.draw_over_board` draws over them."""
         self.renderer.draw_background(surface)
         area = self.board_area(surface.get_size())
         marks = self.marks()
@@ -381,17 +378,7 @@ class PlayScene(Scene):
         board = BoardView(layout, view)
         for extension in self.extensions.values():
             extension.draw(surface, board)
-        if self.state == PlayState.LOST and not marks.claims_board:
-            play_draw.draw_failure_marks(self, surface, layout)
-        play_draw.draw_hud(self, surface)
-        if self.state in (PlayState.WON, PlayState.LOST) and not marks.claims_board:
-            play_draw.draw_result(self, surface, layout)
-        if self.anim < INTRO_SECONDS and self.state == PlayState.PLACING:
-            play_draw.draw_intro(self, surface, layout)
-        if self.anim < FADE_IN_SECONDS:  # fade in when the level opens
-            veil = pygame.Surface(surface.get_size())
-            veil.set_alpha(int(255 * (1.0 - self.anim / FADE_IN_SECONDS)))
-            surface.blit(veil, (0, 0))
+        play_draw.draw_over_board(self, surface, layout, marks.claims_board)
 
     @property
     def entry(self) -> LevelEntry | None:

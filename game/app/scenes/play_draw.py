@@ -1,8 +1,6 @@
 """Drawing the play scene's HUD and panels: the top bar, the status strip, the ruler, the marks of
-a lost run, the win/lose panel, confetti and the level's title card.
-
-Functions of a :class:`~game.app.scenes.play.PlayScene`; they only read it (drawing never changes
-game state).
+a lost run, the win/lose panel, confetti, the level's title card and its fade-in.  Functions of a
+:class:`~game.app.scenes.play.PlayScene`; they only read it (drawing never changes game state).
 """
 
 from __future__ import annotations
@@ -23,11 +21,12 @@ from game.app.render import BoardLayout
 from game.app.scenes.play_panels import STATUS_STRIP, draw_watched_result, place_clear_of
 from game.app.scenes.timeline import timeline_rect
 
-
 #: Text size of the strip when a long line needs three lines of it.
 STRIP_SMALL = 16
 #: How long the level's title card shows when it opens, in seconds.
 INTRO_SECONDS = 1.8
+#: Fade-in when a level opens, in seconds.
+FADE_IN_SECONDS = 0.25
 
 
 def draw_hud(scene: PlayView, surface: pygame.Surface) -> None:
@@ -133,6 +132,23 @@ def draw_status_lines(scene: PlayView, surface: pygame.Surface) -> list[pygame.R
     for k, t in enumerate(texts):
         surface.blit(t, t.get_rect(midtop=(centre, y + 3 + k * step)))
     return [bubble]
+
+
+def draw_over_board(scene: PlayView, surface: pygame.Surface, layout: BoardLayout, claimed: bool) -> None:
+    """What the play scene draws over its board and extensions: a lost run's rings, the HUD, the win/lose
+    panel (``claimed``: an extension holds the board, so neither the rings nor the panel), the title card
+    and the fade-in as the level opens."""
+    if scene.state == PlayState.LOST and not claimed:
+        draw_failure_marks(scene, surface, layout)
+    draw_hud(scene, surface)
+    if scene.state in (PlayState.WON, PlayState.LOST) and not claimed:
+        draw_result(scene, surface, layout)
+    if scene.anim < INTRO_SECONDS and scene.state == PlayState.PLACING:
+        draw_intro(scene, surface, layout)
+    if scene.anim < FADE_IN_SECONDS:
+        veil = pygame.Surface(surface.get_size())
+        veil.set_alpha(int(255 * (1.0 - scene.anim / FADE_IN_SECONDS)))
+        surface.blit(veil, (0, 0))
 
 
 def draw_ruler(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -> None:
