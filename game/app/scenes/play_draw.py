@@ -200,8 +200,9 @@ def draw_result(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -
         box.midtop = (w // 2, max(hud.TOP_BAR + STATUS_STRIP, layout.rect.top + layout.rect.height // 6))
         if not scene.app.settings.reduced_motion:
             draw_confetti(scene, surface)
-    else:  # away from the marked lemmings, so they stay visible
-        place_clear_of(box, [f.cell for f in scene.failures], layout, (w, h))
+    else:  # away from the cells a hint points at and the marked lemmings, so they stay visible
+        place_clear_of(box, [f.cell for f in scene.failures], layout, (w, h),
+                       first=[cell for cell, _ in scene.highlights])
     hud.panel(surface, box, edge=hud.GOLD if won else hud.RED)
     head = "Level complete!" if won else "Not quite\u2026"
     hud.blit_text(surface, head, (box.centerx, box.top + 10), head_size, hud.GOLD if won else hud.RED,
