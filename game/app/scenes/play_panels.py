@@ -1,8 +1,9 @@
 """Where the play scene's end panels sit, and the small panel at the end of a replay.
 
 One placement rule for every panel shown when a run ends (:func:`place_clear_of`): low, above the
-timeline (kept in view to scrub), or high, under the status strip, whichever hides less of what the
-assistant points at, then of what matters on the board. Functions of a :class:`~game.app.scenes.play.PlayScene`; they only read it.
+timeline (kept in view to scrub), or high, under the status strip, whichever hides less of what matters
+most (the cells the assistant points at, the lemmings at their exits), then of the rest. Functions of a
+:class:`~game.app.scenes.play.PlayScene`; they only read it.
 """
 
 from __future__ import annotations

@@ -240,3 +240,18 @@ def test_a_lost_panel_leaves_the_brick_a_hint_names_in_view(data_home: Path) -> 
     surface = pygame.Surface(small.screen.get_size())
     box = draw_result(scene, surface, scene.layout())
     assert box is not None and not box.colliderect(scene.layout().cell_rect(*cell))
+
+
+def test_the_level_complete_panel_leaves_the_lemmings_at_their_exits_in_view(app: App) -> None:
+    """The exit sits high on the board: "Level complete!" goes low, so the win it tells of stays in view (it
+    sat a sixth of the way down the board, over the lemming at its exit)."""
+    rows = ["XXXXXXX", "X>   TX", "XXXXXXX", "X     X", "X     X", "X     X", "X     X", "XXXXXXX"]
+    scene = app.push(PlayScene(app, Level.from_rows(rows, frames=8, budget=0)))
+    assert isinstance(scene, PlayScene)
+    app.run_frames(1)
+    press(app, pygame.K_SPACE, unicode=" ")
+    run_until(app, lambda: scene.state == PlayState.WON, "the run")
+    surface = pygame.Surface(app.screen.get_size())
+    box = draw_result(scene, surface, scene.layout())
+    assert box is not None and not box.colliderect(scene.layout().cell_rect(1, 5))
+    assert box.bottom <= timeline_rect(surface.get_size()).top
