@@ -13,7 +13,9 @@
   over N), so with B = minimum the winning sets for N' are among the optimal sets for N:
   when the enumeration is complete the answer is ``min over optimal sets of
   (last arrival frame + 1)``, with no further solve.  Otherwise a binary search on N with
-  the exact solver (mode ``any``) finds it.
+  the exact solver (mode ``any``) finds it.  Where lemmings may walk off targets none of this
+  holds (fewer frames may even need fewer bricks): the counts below N are tried in turn, and the
+  first from which the level still needs the minimum is the answer, so Tighten keeps the puzzle.
 
 :func:`tightened` applies the "Tighten" of the editor: B = minimum bricks, N = fewest frames.
 
@@ -245,7 +247,9 @@ def _fewest_frames(level: Level, res: SolveResult, solutions: tuple[BrickSet, ..
     if res.complete and level.physics.targets_stop:
         return best_known, True
     say("fewest frames")
-    found, proved = _fewest_frames_search(level, min_bricks, best_known, solver, ctx)
+    # where lemmings may walk off targets, an early arrival proves nothing about fewer frames: N is what works
+    hi = best_known if level.physics.targets_stop else level.frames
+    found, proved = _fewest_frames_search(level, min_bricks, hi, solver, ctx)
     if ctx.cancelled():
         return None
     return found, proved
@@ -277,7 +281,9 @@ def frames_lower_bound(level: Level) -> int:
 
 
 def _fewest_frames_search(level: Level, bricks: int, hi: int, solver: str, ctx: SolveContext) -> tuple[int, bool]:
-    """Binary search for the fewest frames that allow a win with ``bricks`` bricks.
+    """Binary search for the fewest frames that allow a win with ``bricks`` bricks (where a lemming may walk
+    off a target, the fewest from which the level still needs all ``bricks``: with fewer frames, fewer bricks
+    may win, and tightening N to such a count would make another puzzle).
 
     ``hi`` is known to work.  Returns ``(frames, proved)``: on a timeout, the best frame
     count shown to work so far and False.
@@ -287,10 +293,11 @@ def _fewest_frames_search(level: Level, bricks: int, hi: int, solver: str, ctx: 
         for frames in range(lo, hi):
             if ctx.should_stop():
                 return hi, False
-            res = _solve(level.with_limits(frames=frames, budget=bricks), SolveMode.ANY, solver, ctx)
-            if res.solved:
+            res = _solve(level.with_limits(frames=frames, budget=bricks), SolveMode.MIN, solver, ctx)
+            if res.status == SolveStatus.OPTIMAL and len(res.bricks or ()) == bricks:
                 return frames, True
-            if res.status != SolveStatus.INFEASIBLE:
+            # fewer bricks win in this many frames (the level tightened to it would be another puzzle), or none
+            if res.status not in (SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE):
                 return hi, False
         return hi, True
     while lo < hi:

@@ -10,7 +10,8 @@
   in no optimal solution, ``decoy_weight`` sums ``1 / (1 + d)`` over them where ``d`` is
   the Chebyshev distance to the nearest cell of the run (a decoy right on the way
   misleads more than one far off);
-* ``frame_slack``: N minus the fewest frames that still win within B (0 = tight timing);
+* ``frame_slack``: N minus the fewest frames that still win within B (0 = tight timing; where lemmings
+  walk off targets, the fewest from which the minimum is still needed);
 * ``sharing_lemmings``: how many lemmings must share a brick with another lemming (the
   least over the optimal solutions rated): a brick is used by a lemming when taking it
   away changes that lemming's run;
@@ -282,7 +283,7 @@ def rate_level(
         cells = every.stats.extra.get("optimal_cells") if complete else None  # counted, not all listed
         used = {(int(r), int(c)) for r, c in cells} if cells is not None else {b for s in sols for b in s}
         decoys, weight = figures.decoys(level, used, ctx)
-        slack = figures.frame_slack(level, ctx, solver)
+        slack = figures.frame_slack(level, ctx, solver, needs=k)
         sharing = min((figures.sharing(level, s, ctx) for s in sols[:SHARING_SAMPLE]), default=0)
         preview = figures.preview_solves(level, sols, ctx)
     except SolveStopped as stop:

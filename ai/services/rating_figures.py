@@ -63,16 +63,24 @@ def _shifted(plane: npt.NDArray[np.bool_], dr: int, dc: int) -> npt.NDArray[np.b
     return out
 
 
-def frame_slack(level: Level, ctx: SolveContext, solver: str | Solver) -> int | None:
+def frame_slack(level: Level, ctx: SolveContext, solver: str | Solver, needs: int | None = None) -> int | None:
     """N minus the fewest frames that still win within B.
 
     Where targets stop lemmings a won run stays won, so a binary search finds it; otherwise a lemming
-    may walk off a target, so frame counts are tried from 1 up.
+    may walk off a target, so frame counts are tried from 1 up, and (given ``needs``, the level's minimum)
+    a count counts only when the level still needs that many bricks there: in fewer frames fewer bricks may
+    win, and such a count is no tighter timing of this puzzle.
     """
     def wins(frames: int) -> bool | None:
-        res = registry.solve(level.with_limits(frames=frames), solver=solver, mode=SolveMode.ANY, ctx=ctx)
-        if res.status in (SolveStatus.FEASIBLE, SolveStatus.OPTIMAL):
-            return True
+        short = level.with_limits(frames=frames)
+        if needs is not None and not level.physics.targets_stop:
+            res = registry.solve(short, solver=solver, mode=SolveMode.MIN, ctx=ctx)
+            if res.status == SolveStatus.OPTIMAL:
+                return len(res.bricks or ()) == needs
+        else:
+            res = registry.solve(short, solver=solver, mode=SolveMode.ANY, ctx=ctx)
+            if res.status in (SolveStatus.FEASIBLE, SolveStatus.OPTIMAL):
+                return True
         if res.status == SolveStatus.INFEASIBLE:
             return False
         ctx.check()  # stopped: the rating is partial

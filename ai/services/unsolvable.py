@@ -4,8 +4,9 @@
 (:mod:`ai.solvers.reach`: the states a lemming can occupy on some run, with each brickable cell free or
 bricked): a lemming with no live start cannot reach any target within N frames whatever the bricks; run
 again with many more frames, the same analysis says whether more frames would help.  A target no lemming
-can reach is named too.  When every lemming can get home on its own, the lemmings need bricks that
-get in each other's way.
+can reach is named too.  That analysis lets a cell be free at one moment and bricked at another, so a lemming
+it lets through may still have no way home: when it lets every lemming through, each lemming is solved alone
+(exactly), and only when each one can get home alone do the lemmings need bricks that get in each other's way.
 
 >>> from game.core.level import Level
 >>> unsolvable_reasons(Level.from_rows(["> X T", "XXXXX"], frames=9, budget=3))
@@ -18,7 +19,9 @@ get in each other's way.
 
 from __future__ import annotations
 
+from ai.kernel.base import SolveMode, SolveStatus
 from ai.kernel.context import SolveContext, SolveStopped
+from ai.solvers import registry
 from ai.solvers.reach import analyse
 from game.core.level import Level, cell_words
 from game.core.level_text import EMPTY, MAX_FRAMES, TARGET
@@ -82,10 +85,36 @@ def _reasons(level: Level, ctx: SolveContext | None) -> tuple[str, ...]:
                 out.append(f"{name} cannot reach any target, whatever the bricks, even in {more} frames"
                            + _why_never(level, k))
     else:
-        out.append(f"each lemming can get home on its own, but no one set of bricks brings them all home "
-                   f"within {level.frames} frames")
+        out += _alone_reasons(level, ctx)
     out += _unreachable_targets(level, ctx)
     return tuple(out)
+
+
+def _alone_reasons(level: Level, ctx: SolveContext | None) -> list[str]:
+    """The reasons when the reachability analysis lets every lemming through: the lemmings that cannot get
+    home even alone (an exact solve each; a level of one lemming is its own proof), else that the lemmings
+    get in each other's way."""
+    total = len(level.lemmings)
+    alone = [False] if total == 1 else [_home_alone(level, k, ctx) for k in range(total)]
+    never = [k for k, home in enumerate(alone) if home is False]
+    if never:
+        return [f"{who(k, total)} cannot get home within {level.frames} frames, whatever the bricks"
+                for k in never]
+    if all(alone):
+        return [f"each lemming can get home on its own, but no one set of bricks brings them all home "
+                f"within {level.frames} frames"]
+    return [f"no one set of bricks brings every lemming home within {level.frames} frames"]
+
+
+def _home_alone(level: Level, k: int, ctx: SolveContext | None) -> bool | None:
+    """Whether lemming ``k`` alone (the others taken off the map) gets home within N frames with some bricks
+    (``None``: the solve was stopped before it knew)."""
+    others = {(lem.row, lem.col): EMPTY for i, lem in enumerate(level.lemmings) if i != k}
+    probe = level.with_cells(others).with_limits(budget=len(level.brickable_cells))
+    res = registry.solve(probe, solver="auto", mode=SolveMode.ANY, ctx=ctx)
+    if res.status == SolveStatus.INFEASIBLE:
+        return False
+    return True if res.bricks is not None else None
 
 
 def _why_never(level: Level, k: int) -> str:

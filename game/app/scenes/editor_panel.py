@@ -84,6 +84,8 @@ class SidePanel:
         last_start = len(lines)  # the first line from which the rest fits: scrolling stops there
         while last_start > 0 and sum(line_advance(z) for _, z, _ in lines[last_start - 1:]) <= room - 18:
             last_start -= 1
+        if sum(line_advance(z) for _, z, _ in lines) <= room:
+            last_start = 0  # everything fits (the lines got fewer since the panel was scrolled): from the top
         first = max(0, min(self.scene.panel_scroll, last_start))
         shown: list[Line] = []
         used = 0

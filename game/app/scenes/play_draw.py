@@ -18,7 +18,7 @@ from game.app import hud
 from game.app.input import display_key
 from game.app.play_state import PlayState, PlayView
 from game.app.render import BoardLayout
-from game.app.scenes.play_panels import STATUS_STRIP, draw_watched_result, place_clear_of
+from game.app.scenes.play_panels import draw_watched_result, end_cells, place_clear_of
 from game.app.scenes.timeline import timeline_rect
 
 #: Text size of the strip when a long line needs three lines of it.
@@ -213,12 +213,13 @@ def draw_result(scene: PlayView, surface: pygame.Surface, layout: BoardLayout) -
     box = pygame.Rect(0, 0, min(620, w - 40), head_size + 24 + line_h * (len(lines) + 1))
     if won and scene.ghost_bricks:  # the assistant shows solutions: keep the board visible
         box.midbottom = (w // 2, timeline_rect((w, h)).top - 6)
-    elif won:
-        box.midtop = (w // 2, max(hud.TOP_BAR + STATUS_STRIP, layout.rect.top + layout.rect.height // 6))
+    elif won:  # clear of the lemmings at their exits, then of the bricks that brought them there
+        place_clear_of(box, list(scene.bricks), layout, (w, h), first=end_cells(scene))
         if not scene.app.settings.reduced_motion:
             draw_confetti(scene, surface)
-    else:  # away from the marked lemmings, so they stay visible
-        place_clear_of(box, [f.cell for f in scene.failures], layout, (w, h))
+    else:  # away from the cells a hint points at and the marked lemmings, so they stay visible
+        place_clear_of(box, [f.cell for f in scene.failures], layout, (w, h),
+                       first=[cell for cell, _ in scene.highlights])
     hud.panel(surface, box, edge=hud.GOLD if won else hud.RED)
     head = "Level complete!" if won else "Not quite\u2026"
     hud.blit_text(surface, head, (box.centerx, box.top + 10), head_size, hud.GOLD if won else hud.RED,

@@ -1,8 +1,9 @@
 """Where the play scene's end panels sit, and the small panel at the end of a replay.
 
 One placement rule for every panel shown when a run ends (:func:`place_clear_of`): low, above the
-timeline (kept in view to scrub), unless what matters on the board sits low, then high, under the
-status strip. Functions of a :class:`~game.app.scenes.play.PlayScene`; they only read it.
+timeline (kept in view to scrub), or high, under the status strip, whichever hides less of what matters
+most (the cells the assistant points at, the lemmings at their exits), then of the rest. Functions of a
+:class:`~game.app.scenes.play.PlayScene`; they only read it.
 """
 
 from __future__ import annotations
@@ -22,16 +23,25 @@ from game.app.scenes.timeline import timeline_rect
 STATUS_STRIP = 62
 
 
-def place_clear_of(box: pygame.Rect, cells: Sequence[Brick], layout: BoardLayout, size: tuple[int, int]) -> None:
-    """Centre ``box`` across a window of ``size`` where it leaves ``cells`` (what matters on the board) in
-    view: under the status strip when they sit, on average, in the lower half of the board, else low, just
-    above the timeline."""
+def place_clear_of(box: pygame.Rect, cells: Sequence[Brick], layout: BoardLayout, size: tuple[int, int],
+                   *, first: Sequence[Brick] = ()) -> None:
+    """Centre ``box`` across a window of ``size``, under the status strip or low, just above the timeline:
+    where it hides fewer of the cells of ``first`` (what the assistant points at), then fewer of ``cells``
+    (what matters on the board); when both hide as many, under the status strip if ``cells`` sit, on
+    average, in the lower half of the board, else low."""
     w, _ = size
+    high, low = box.copy(), box.copy()
+    high.midtop = (w // 2, hud.TOP_BAR + STATUS_STRIP)
+    low.midbottom = (w // 2, timeline_rect(size).top - 6)
+
+    def hidden(place: pygame.Rect) -> tuple[int, int]:
+        return (sum(place.colliderect(layout.cell_rect(*cell)) for cell in first),
+                sum(place.colliderect(layout.cell_rect(*cell)) for cell in cells))
+
     rows = [layout.cell_rect(*cell).centery for cell in cells]
-    if rows and sum(rows) / len(rows) > layout.rect.centery:
-        box.midtop = (w // 2, hud.TOP_BAR + STATUS_STRIP)
-    else:
-        box.midbottom = (w // 2, timeline_rect(size).top - 6)
+    lower = bool(rows) and sum(rows) / len(rows) > layout.rect.centery
+    go_high = hidden(high) < hidden(low) or (hidden(high) == hidden(low) and lower)
+    box.topleft = (high if go_high else low).topleft
 
 
 def end_cells(scene: PlayView) -> list[Brick]:

@@ -65,3 +65,14 @@ def test_cancel(original: Level) -> None:
     cancel.set()
     assert analyse_level(original, SolveContext.create(cancel=cancel)).status == "cancelled"
     assert analyse_level(original, expired()).status == "timeout"
+
+
+def test_tightening_a_level_whose_lemmings_walk_off_targets_keeps_its_minimum() -> None:
+    """Clockwork's lemming walks on over its targets: in 3 frames it stands on one without a brick, so N=3
+    is no tightening of its 2-brick puzzle; the fewest frames are those from which it still needs 2."""
+    level = Level.load("levels/072_clockwork.txt")
+    a = analyse_level(level)
+    assert a.min_bricks == 2 and a.frames_proved
+    tight = tightened(level, a)
+    assert tight.frames < level.frames
+    assert facade.solve(tight, solver="search").min_bricks == 2

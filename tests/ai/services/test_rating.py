@@ -12,6 +12,7 @@ import pytest
 from ai import facade
 from ai.kernel.base import SolveMode, SolveStatus
 from ai.kernel.context import SolveContext
+from ai.services.analysis import analyse_level
 from ai.services.rating import Rating, difficulty_score, player_label, player_step, rate_level
 from ai.solvers.base import Outcome, Partial, SolverBase
 from ai.solvers.search import search_fits
@@ -112,7 +113,7 @@ def test_a_rating_stopped_after_the_minimum_keeps_it_and_says_so() -> None:
 
 def stop_with(cancel: threading.Event, ctx: SolveContext) -> Callable[..., None]:
     """A stand-in for a figure's measure: the user cancels the rating while it runs."""
-    def stop(*_: object) -> None:
+    def stop(*_: object, **__: object) -> None:
         cancel.set()
         ctx.check()
     return stop
@@ -185,3 +186,12 @@ def test_rate_command_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rate", "1", "--time-limit", "0"]) == 2
     assert "--time-limit" in capsys.readouterr().err
     assert main(["rate", "999"]) == 2
+
+
+def test_spare_frames_where_lemmings_walk_off_targets_agree_with_the_fewest_frames() -> None:
+    """Clockwork's lemming stands on a target after 3 frames with no brick: its 2-brick puzzle needs 6, and
+    the rating's spare frames say so, as the analysis beside it in the editor does."""
+    level = Level.load("levels/072_clockwork.txt")
+    fewest = analyse_level(level).fewest_frames
+    assert fewest == 6
+    assert rate_level(level).frame_slack == level.frames - fewest

@@ -256,6 +256,28 @@ def test_the_whole_panel_can_be_read_at_800x500(data_home: Path) -> None:
         app.pop()
 
 
+def test_a_scrolled_panel_whose_lines_all_fit_again_shows_them_from_the_top(data_home: Path) -> None:
+    """Scrolled down to the rating, then the level changes: the rating goes, everything left fits, and the
+    panel shows it from its first line (it kept one line hidden under "more above")."""
+    size = (1280, 800)
+    app = build_app(size=size, clock=FixedClock())
+    editor = open_editor(app, EditorModel.from_level(Level.load(ORIGINAL_PACK)))
+    letter(app, "a")
+    wait_for_analysis(app, editor)
+    rect, lines = editor.view.panel.side_panel(size)
+    move(app, rect.center)
+    for _ in range(len(lines)):
+        pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1))
+        app.run_frames(1)
+    assert editor.view.panel.visible_side_lines(size)[1]  # scrolled: more above
+    press(app, pygame.K_PLUS, unicode="+")  # one more frame: the analysis is out of date, the rating gone
+    _, lines = editor.view.panel.side_panel(size)
+    shown, above, below = editor.view.panel.visible_side_lines(size)
+    assert not above and not below and shown == lines
+    while app.scenes:
+        app.pop()
+
+
 # ---------------------------------------------------------------- saving, a copy, the level's info
 def test_saving_asks_for_a_title_only_for_a_new_untitled_level(app: App, tmp_path: Path) -> None:
     editor = open_editor(app, saved_level(tmp_path))

@@ -215,3 +215,43 @@ def test_a_hint_after_a_win_does_not_send_the_player_to_win_again(app: App) -> N
     assert view is not None and view.line == "Hint: your bricks win this level  -  Space plays their run"
     press(app, pygame.K_SPACE, unicode=" ")
     assert scene.state == PlayState.RUNNING and scene.frame <= 1  # their run, from the start
+
+
+def test_a_lost_panel_leaves_the_brick_a_hint_names_in_view(data_home: Path) -> None:
+    """At 800x500, after a lost run, H until the hint names its brick: "Not quite..." moves off that cell
+    (it went low, over the gap the brick fills, because the careful lemming paces high on the board)."""
+    small = build_app(size=(800, 500), clock=FixedClock())
+    level = Level.load(REPO / "levels" / "041_edge_of_reason.txt")
+    scene = small.push(PlayScene(small, level))
+    assert isinstance(scene, PlayScene)
+    small.run_frames(1)
+    press(small, pygame.K_SPACE, unicode=" ")
+    run_until(small, lambda: scene.state == PlayState.LOST, "the run")
+    assistant = assistant_of(scene)
+    for _ in range(6):
+        press(small, pygame.K_h, unicode="h")
+        run_until(small, lambda: assistant.state.hint is not None and not assistant.state.busy, "the hint")
+        hint = assistant.state.hint
+        if hint is not None and hint.revealed:
+            break
+    hint = assistant.state.hint
+    assert hint is not None and hint.revealed == 1
+    cell = hint.steps[0].cell
+    surface = pygame.Surface(small.screen.get_size())
+    box = draw_result(scene, surface, scene.layout())
+    assert box is not None and not box.colliderect(scene.layout().cell_rect(*cell))
+
+
+def test_the_level_complete_panel_leaves_the_lemmings_at_their_exits_in_view(app: App) -> None:
+    """The exit sits high on the board: "Level complete!" goes low, so the win it tells of stays in view (it
+    sat a sixth of the way down the board, over the lemming at its exit)."""
+    rows = ["XXXXXXX", "X>   TX", "XXXXXXX", "X     X", "X     X", "X     X", "X     X", "XXXXXXX"]
+    scene = app.push(PlayScene(app, Level.from_rows(rows, frames=8, budget=0)))
+    assert isinstance(scene, PlayScene)
+    app.run_frames(1)
+    press(app, pygame.K_SPACE, unicode=" ")
+    run_until(app, lambda: scene.state == PlayState.WON, "the run")
+    surface = pygame.Surface(app.screen.get_size())
+    box = draw_result(scene, surface, scene.layout())
+    assert box is not None and not box.colliderect(scene.layout().cell_rect(1, 5))
+    assert box.bottom <= timeline_rect(surface.get_size()).top

@@ -22,7 +22,7 @@ from game.app.scenes.editor import EditorScene
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.pause import HelpScene, PauseChoice, PauseScene
 from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
-from game.app.scenes.play_draw import STATUS_STRIP
+from game.app.scenes.play_panels import STATUS_STRIP
 from game.app.scenes.select import LevelSelectScene, entry_badge
 from game.app.scenes.settings import ROWS, SettingsScene
 from game.core.catalog import LevelEntry, pack_entries
