@@ -86,6 +86,18 @@ def test_hint(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["action"] == "place" and data["cell"] == [6, 6] and data["steps"] == [["place", [6, 6]]]
 
 
+def test_hint_with_learned_rules_gives_the_whole_plan(capsys: pytest.CaptureFixture[str]) -> None:
+    """Like the exact hint: the steps lead from the player's bricks to the solution shown, first step first."""
+    rules = str(REPO / "ai" / "learning" / "default_rules.json")
+    assert main(["hint", ORIGINAL_NUMBER, "--bricks", "3,1", "--rules", rules, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    steps = [(action, tuple(cell)) for action, cell in data["steps"]]
+    assert steps[0] == (data["action"], tuple(data["cell"])) == ("remove", (3, 1))
+    assert {cell for action, cell in steps if action == "place"} == {tuple(b) for b in data["solution"]}
+    assert main(["hint", ORIGINAL_NUMBER, "--rules", rules]) == 0
+    assert "(3 steps: place " in capsys.readouterr().out
+
+
 def test_hint_removes_a_useless_brick_first(capsys: pytest.CaptureFixture[str]) -> None:
     """(22,19) is in no minimum solution: the hint removes it first (never calls 5 bricks solved)."""
     assert main(["hint", str(REPO / "bench/suites/large/006_large.txt"), "--bricks", "22,19"]) == 0
