@@ -17,7 +17,7 @@ from game.app.gif_writer import played_seconds
 from game.cli.args import output_errors
 from game.cli.context import command_context
 from game.cli.level import load_level, resolve_level_path
-from game.cli.outputs import FileKind, Input, guard_output
+from game.cli.outputs import FileKind, Input, force_needs_an_output, guard_output
 from game.core.errors import GameError
 from game.core.level import Level
 from game.core.rules import parse_bricks
@@ -158,6 +158,7 @@ def export(args: argparse.Namespace, fastest_fps: float) -> int:
 def check_solve_gif(args: argparse.Namespace, level: Level) -> None:
     """``solve --gif``: a path the GIF may be written to (:func:`guard_gif`), and a map that fits a GIF at
     some scale (checked before the solve)."""
+    force_needs_an_output(args.force, [("--gif", args.gif)])
     if args.gif is not None:
         guard_gif(args, ("--rules", args.rules))
         check_frame_size(level, default_scale(level))  # the scale the GIF is written at

@@ -15,7 +15,7 @@ import sys
 
 from game.cli.args import Subparsers, output_file_arg, terminal_safe
 from game.cli.level import load_level, resolve_level_path
-from game.cli.outputs import FileKind, guard_output
+from game.cli.outputs import FileKind, force_needs_an_output, guard_output
 from game.core.share import PREFIX, decode, encode
 
 
@@ -30,6 +30,7 @@ def _is_code(spec: str) -> bool:
 
 def _cmd_share(args: argparse.Namespace) -> int:
     spec: str = args.level
+    force_needs_an_output(args.force, [("--out", args.out)])
     if _is_code(spec):
         level = decode(spec)
         source = None

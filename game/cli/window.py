@@ -16,7 +16,7 @@ from game.app.display import FixedClock, fit_to_desktop
 from game.app.compose import build_app
 from game.app.input import Act
 from game.cli.level import load_level, resolve_level_path
-from game.cli.outputs import FileKind, guard_output
+from game.cli.outputs import FileKind, force_needs_an_output, guard_output
 from game.core import settings
 from game.core.catalog import LevelEntry, Section, all_entries
 from game.core.editor_draft import MAX_EDIT_SIDE, MIN_EDIT_SIDE, parse_size
@@ -112,6 +112,7 @@ def _guard_screenshot(args: argparse.Namespace, source: Path | str | None, frame
     """``--screenshot``: never the level or board read (``source``), never a file of another kind, an
     existing PNG only with ``--force`` (:func:`game.cli.outputs.guard_output`), and taken at ``frame``
     before ``--frames`` ends the run (``frame_option``: the command has ``--screenshot-frame``)."""
+    force_needs_an_output(args.force, [("--screenshot", args.screenshot)])
     if not args.screenshot:
         return
     guard_output(args.screenshot, FileKind.PNG, what="--screenshot", inputs=[("level", source)], force=args.force)

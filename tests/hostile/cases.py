@@ -106,6 +106,13 @@ EXIT_2_CASES: list[tuple[str, list[str], str]] = [
     ("export-relaxed-and-bricks", ["export", "7", "--relaxed", "lp", "--bricks", BRICKS, "--gif", "{tmp}/x.gif"],
      "give one of them"),
     ("edit-level-and-new", ["edit", "7", "--new", "10x14", "--frames", "1"], "not both"),
+    ("solve-force-without-gif", ["solve", "7", "--force"], "--force goes with --gif"),
+    ("share-force-without-out", ["share", "7", "--force"], "--force goes with --out"),
+    ("learn-force-without-out", ["learn", "--force"], "--force goes with --out or --curve"),
+    ("play-force-without-screenshot", ["play", "7", "--force", "--frames", "1"], "--force goes with --screenshot"),
+    ("edit-force-without-screenshot", ["edit", "--force", "--frames", "1"], "--force goes with --screenshot"),
+    ("pegs-play-force-without-screenshot", ["pegs", "play", "--force", "--frames", "1"],
+     "--force goes with --screenshot"),
     ("pegs-play-screenshot-after-the-last-frame", ["pegs", "play", "--frames", "5", "--screenshot", "{tmp}/s.png"],
      "--frames 5 ends the run first"),
 ]
