@@ -113,6 +113,11 @@ EXIT_2_CASES: list[tuple[str, list[str], str]] = [
     ("edit-force-without-screenshot", ["edit", "--force", "--frames", "1"], "--force goes with --screenshot"),
     ("pegs-play-force-without-screenshot", ["pegs", "play", "--force", "--frames", "1"],
      "--force goes with --screenshot"),
+    ("check-time-limit-without-solve", ["check", "7", "--time-limit", "5"], "--time-limit goes with --solve"),
+    ("play-screenshot-frame-without-screenshot", ["play", "7", "--screenshot-frame", "5", "--frames", "10"],
+     "--screenshot-frame goes with --screenshot"),
+    ("edit-screenshot-frame-without-screenshot", ["edit", "--screenshot-frame", "5", "--frames", "10"],
+     "--screenshot-frame goes with --screenshot"),
     ("pegs-play-screenshot-after-the-last-frame", ["pegs", "play", "--frames", "5", "--screenshot", "{tmp}/s.png"],
      "--frames 5 ends the run first"),
 ]
