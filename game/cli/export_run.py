@@ -14,7 +14,7 @@ from ai import facade
 from game.app.export import DEFAULT_FPS, DEFAULT_SCALE, OUTCOME_SECONDS, TITLE_SECONDS, ExportResult, export_gif
 from game.app.export_draw import check_frame_size, default_scale
 from game.app.gif_writer import played_seconds
-from game.cli.args import output_errors
+from game.cli.args import output_errors, terminal_safe
 from game.cli.context import command_context
 from game.cli.level import load_level, resolve_level_path
 from game.cli.outputs import FileKind, Input, force_needs_an_output, guard_output
@@ -165,8 +165,13 @@ def check_solve_gif(args: argparse.Namespace, level: Level) -> None:
 
 
 def write_solve_gif(args: argparse.Namespace, level: Level, result: facade.SolveResult) -> None:
-    """``solve --gif OUT.gif``: the solution (or, with ``--lp``, the densities) as an animated GIF."""
+    """``solve --gif OUT.gif``: the solution (or, with ``--lp``, the densities) as an animated GIF; a solve with
+    neither (no answer in time, or no solution) writes no GIF and says so, keeping the solve's exit code."""
     if not args.gif:
+        return
+    if result.bricks is None and result.relaxed is None:
+        print(f"no GIF written: no brick set to show ({terminal_safe(result.describe(), limit=400)})",
+              file=sys.stderr)
         return
     guard_gif(args, ("--rules", args.rules))  # again: the solve may have taken a while
     with output_errors(args.gif):

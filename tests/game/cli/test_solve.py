@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 import game.cli.solve
+from ai import facade
+from ai.kernel.context import SolveContext
 from ai.services.benchmark import DEFAULT_SOLVERS
 from game.cli.main import build_parser, main
 from game.cli.solve import EXACT_SOLVERS
@@ -149,6 +151,27 @@ def test_solve_gif_writes_the_answer(tmp_path: Path, capsys: pytest.CaptureFixtu
     captured = capsys.readouterr()
     assert json.loads(captured.out)["min_bricks"] == 3
     assert gif.read_bytes()[:6] == b"GIF89a" and str(gif) in captured.err
+
+
+def test_solve_gif_with_no_answer_keeps_the_solves_exit_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """No brick set to show (the limit came first, or no solution): no GIF, a note, the solve's own exit code."""
+    real = facade.solve
+
+    def expired(level: object, **kwargs: object) -> facade.SolveResult:
+        return real(level, **{**kwargs, "ctx": SolveContext(start=0.0, deadline=0.0)})
+
+    monkeypatch.setattr(facade, "solve", expired)
+    assert main(["solve", ORIGINAL_NUMBER, "--solver", "search", "--json", "--gif", str(tmp_path / "a.gif")]) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["status"] == "timeout"
+    assert "no GIF written" in captured.err and "error" not in captured.err
+    monkeypatch.setattr(facade, "solve", real)
+    unreachable = tmp_path / "unreachable.txt"
+    unreachable.write_text(UNREACHABLE.to_text())
+    assert main(["solve", str(unreachable), "--gif", str(tmp_path / "b.gif")]) == 0
+    assert "infeasible" in capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["unreachable.txt"]
 
 
 def test_bench_writes_its_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
