@@ -12,6 +12,7 @@ import pytest
 import game.cli.solve
 from ai import facade
 from ai.kernel.context import SolveContext
+from ai.services import benchmark
 from ai.services.benchmark import DEFAULT_SOLVERS
 from game.cli.main import build_parser, main
 from game.cli.solve import EXACT_SOLVERS
@@ -183,6 +184,25 @@ def test_bench_writes_its_section(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["bench", "--suite", str(suite), "--solvers", "cpsat", "search", "--results", str(results)]) == 0
     text = results.read_text()
     assert "keep me" in text and "## Exact solvers" in text and "| cpsat | suite | 1/1 |" in text
+
+
+def test_bench_reads_every_suite_before_any_solve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A broken level in the last suite is one message at once: no solve runs, the results file is untouched."""
+    solved: list[object] = []
+    monkeypatch.setattr(benchmark, "_solve_seconds", lambda level, *args: solved.append(level))
+    good, bad = tmp_path / "good", tmp_path / "bad"
+    good.mkdir()
+    bad.mkdir()
+    (good / "a.txt").write_text(ORIGINAL.read_text())
+    (bad / "b.txt").write_text("not a level\n")
+    results = tmp_path / "results.md"
+    results.write_text("# Benchmark results\n")
+    argv = ["bench", "--suite", str(good), "--suite", str(bad), "--solvers", "search", "--results", str(results)]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert solved == [] and captured.out == "" and str(bad / "b.txt") in captured.err
+    assert results.read_text() == "# Benchmark results\n"
 
 
 def test_bench_help_names_the_solvers_it_runs_by_default(capsys: pytest.CaptureFixture[str]) -> None:
