@@ -89,12 +89,17 @@ def _solve_seconds(level: Level, solver: str, time_limit: float, ctx: SolveConte
     return best
 
 
+def load_suite(folder: Path) -> list[tuple[str, Level]]:
+    """The levels of ``folder`` (its ``*.txt`` files, by name): a file that is no level raises at once."""
+    return [(p.name, Level.load(p)) for p in sorted(folder.glob("*.txt"))]
+
+
 def run_suite(folder: Path, solvers: list[str], time_limit: float, out: TextIO | None,
-              ctx: SolveContext) -> SuiteRun:
-    """Every solver on every level of ``folder``."""
-    paths = sorted(folder.glob("*.txt"))
-    levels = [Level.load(p) for p in paths]
-    run = SuiteRun(folder.name, [p.name for p in paths])
+              ctx: SolveContext, suite: list[tuple[str, Level]] | None = None) -> SuiteRun:
+    """Every solver on every level of ``folder`` (``suite``: its levels, already read by :func:`load_suite`)."""
+    named = load_suite(folder) if suite is None else suite
+    levels = [level for _, level in named]
+    run = SuiteRun(folder.name, [name for name, _ in named])
     for name in solvers:
         run.times[name] = [_solve_seconds(level, name, time_limit, ctx) for level in levels]
         if out is not None:  # progress only: "fastest on" needs every solver's times (final table)
@@ -133,7 +138,8 @@ def run_bench(suites: list[str] | None, solvers: list[str] | None, *, time_limit
     folders = [Path(s) for s in suites] if suites else default_suites()
     names = solvers or DEFAULT_SOLVERS
     header = ["| solver | suite | proved | median s | max s | fastest on |", "|---|---|---|---|---|---|"]
-    runs = [run_suite(folder, names, time_limit, out, ctx) for folder in folders]
+    loaded = [load_suite(folder) for folder in folders]  # every level read before any solve
+    runs = [run_suite(folder, names, time_limit, out, ctx, suite) for folder, suite in zip(folders, loaded)]
     table = header + [_row(name, run) for run in runs for name in names]
     if out is not None:
         print("\n".join(table), file=out, flush=True)

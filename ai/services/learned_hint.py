@@ -3,7 +3,8 @@
 Every minimum solution is enumerated by the learned solver (:class:`LearnedRuleSolver`, mode
 ``all``; each replayed by the reference simulator).  The hint leads to the minimum solution that
 keeps most of the player's bricks: first a brick of the player's that is in no such solution
-(remove it), otherwise the missing brick the lemmings meet first.  Deductions (forced / never
+(remove it), otherwise the missing brick the lemmings meet first; its steps are the whole way there
+(:func:`ai.services.hints.plan`, as the exact hint gives them).  Deductions (forced / never
 useful cells) are reported only when the rules re-verify as exact and the enumeration is
 complete; unverified rules give at most a "place" hint towards a replayed winning set.
 
@@ -18,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from ai.services.hints import IMPOSSIBLE, PLACE, REMOVE, SOLVED, UNKNOWN, Hint, read_order
+from ai.services.hints import IMPOSSIBLE, SOLVED, UNKNOWN, Hint, plan
 from ai.kernel.base import SolveMode, SolveStatus
 from ai.kernel.context import SolveContext
 from ai.learning.rules import LearnedRules
@@ -58,8 +59,6 @@ def learned_hint(level: Level, bricks: Iterable[Brick], context: SolveContext | 
         return Hint(SOLVED, None, player, minimum, forced, never, proved)
     mine = set(player)
     target = max(result.solutions, key=lambda s: (len(mine & set(s)), -len(s), tuple(s)))
-    extra = [c for c in player if c not in target]
-    if extra:
-        return Hint(REMOVE, extra[0], target, minimum, forced, never, proved)
-    missing = [c for c in target if c not in mine]
-    return Hint(PLACE, read_order(level, target, missing)[0], target, minimum, forced, never, proved)
+    steps = plan(level, player, target, never)  # the whole way, as the exact hint shows it
+    action, cell = steps[0]
+    return Hint(action, cell, target, minimum, forced, never, proved, steps=steps)

@@ -43,6 +43,8 @@ Handler: TypeAlias = Callable[[argparse.Namespace], int]
 MAX_TIME_LIMIT = 7 * 24 * 3600.0
 #: Longest path accepted on the command line, in characters.
 MAX_PATH_CHARS = 4096
+#: The frame after which a window command's ``--screenshot`` is taken by default.
+SCREENSHOT_FRAME = 30
 
 _ASCII_INT = re.compile(r"[+-]?[0-9]{1,18}", re.ASCII)
 _ASCII_FLOAT = re.compile(r"[+-]?([0-9]{1,12}(\.[0-9]{0,12})?|\.[0-9]{1,12})([eE][+-]?[0-9]{1,3})?", re.ASCII)

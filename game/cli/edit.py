@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from game.cli.args import Subparsers, int_arg, output_file_arg
+from game.cli.args import SCREENSHOT_FRAME, Subparsers, int_arg, output_file_arg
 
 #: Window size limits (as ``play``: at least 640x400, at most 8K).
 MAX_WIDTH, MAX_HEIGHT = 7680, 4320
@@ -28,7 +28,7 @@ def register(sub: Subparsers) -> None:
                    help="window height in pixels (default: from the settings; at least 400)")
     p.add_argument("--analyse", action="store_true", help="start the analysis at once")
     p.add_argument("--screenshot", default="", type=output_file_arg, help="save a PNG screenshot after --screenshot-frame frames")
-    p.add_argument("--screenshot-frame", type=int_arg(0, 10_000_000), default=30, help="frame at which --screenshot is taken")
+    p.add_argument("--screenshot-frame", type=int_arg(0, 10_000_000), default=None, help=f"frame at which --screenshot is taken (default {SCREENSHOT_FRAME})")
     p.add_argument("--force", action="store_true", help="let --screenshot replace an existing PNG")
     p.add_argument("--frames", type=int_arg(0, 10_000_000), default=0,
                    help="run this many frames with a fixed 60 fps clock, then exit (for scripts)")

@@ -15,10 +15,10 @@ from game.app.export import (DEFAULT_FPS, DEFAULT_SCALE, LONG_GIF_SECONDS, OUTCO
                              export_gif, fps_within)
 from game.app.export_draw import check_frame_size, default_scale
 from game.app.gif_writer import played_seconds
-from game.cli.args import output_errors
+from game.cli.args import output_errors, terminal_safe
 from game.cli.context import command_context
 from game.cli.level import load_level, resolve_level_path
-from game.cli.outputs import FileKind, Input, guard_output
+from game.cli.outputs import FileKind, Input, force_needs_an_output, guard_output
 from game.core.errors import GameError
 from game.core.level import Level
 from game.core.rules import parse_bricks
@@ -155,14 +155,20 @@ def export(args: argparse.Namespace, fastest_fps: float) -> int:
 def check_solve_gif(args: argparse.Namespace, level: Level) -> None:
     """``solve --gif``: a path the GIF may be written to (:func:`guard_gif`), and a map that fits a GIF at
     some scale (checked before the solve)."""
+    force_needs_an_output(args.force, [("--gif", args.gif)])
     if args.gif is not None:
         guard_gif(args, ("--rules", args.rules))
         check_frame_size(level, default_scale(level))  # the scale the GIF is written at
 
 
 def write_solve_gif(args: argparse.Namespace, level: Level, result: facade.SolveResult) -> None:
-    """``solve --gif OUT.gif``: the solution (or, with ``--lp``, the densities) as an animated GIF."""
+    """``solve --gif OUT.gif``: the solution (or, with ``--lp``, the densities) as an animated GIF; a solve with
+    neither (no answer in time, or no solution) writes no GIF and says so, keeping the solve's exit code."""
     if not args.gif:
+        return
+    if result.bricks is None and result.relaxed is None:
+        print(f"no GIF written: no brick set to show ({terminal_safe(result.describe(), limit=400)})",
+              file=sys.stderr)
         return
     guard_gif(args, ("--rules", args.rules))  # again: the solve may have taken a while
     with output_errors(args.gif):

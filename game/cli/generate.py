@@ -44,7 +44,9 @@ REPORT_EVERY = 10.0
 #: small map, ``--unique``, a narrow ``--difficulty`` band) stops here and says how far it got.
 DEFAULT_TIME_LIMIT = 600.0
 
-_SIZE = re.compile(r"\s*([0-9]{1,4})\s*[xX×]\s*([0-9]{1,4})\s*", re.ASCII)
+_SIZE = re.compile(r"\s*([0-9]+)\s*[xX×]\s*([0-9]+)\s*", re.ASCII)
+#: Most digits of a side read as a number (a longer one is too large whatever it holds).
+_SIDE_DIGITS = 6
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -55,7 +57,9 @@ def parse_size(text: str) -> tuple[int, int]:
     """
     match = _SIZE.fullmatch(text)
     if not match:
-        raise GameError(f"--size must read HxW (rows x columns), e.g. 10x12; got {text!r}")
+        raise GameError(f"--size must read HxW (rows x columns), e.g. 10x12; got {text[:40]!r}")
+    if max(len(match.group(1)), len(match.group(2))) > _SIDE_DIGITS:  # the range check names the sides
+        raise GameError(f"--size: each side must be at most {MAX_SIDE}, got {text.strip()[:40]!r}")
     return int(match.group(1)), int(match.group(2))
 
 

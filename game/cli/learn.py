@@ -12,6 +12,7 @@ import sys
 
 from game.cli.args import Subparsers, int_arg, output_file_arg, path_arg, time_limit_arg
 from game.cli.learn_outputs import CURVE_SEEDS, PHYSICS_GAMES, guard_outputs, uses_tree_learner
+from game.cli.outputs import force_needs_an_output
 
 #: Most games ``learn --games`` accepts (each is a small level run; more only costs memory).
 MAX_GAMES = 10_000
@@ -65,6 +66,7 @@ def _cmd_learn(args: argparse.Namespace) -> int:
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
+    force_needs_an_output(args.force, [("--out", args.out), ("--curve", args.curve)])
     args.seed = 0 if args.seed is None else args.seed  # none given: seed 0 (None only tells --curve it was not)
     guard_outputs(args)
     from game.cli import learn_run  # late: the learners (scikit-learn, matplotlib, OR-Tools) load only to learn

@@ -43,14 +43,20 @@ def load_level(spec: str) -> Level:
     return Level.load(resolve_level_path(spec))
 
 
+#: Seconds ``check --solve`` gives the solver when no ``--time-limit`` is given.
+CHECK_SECONDS = 60.0
+
+
 def _cmd_check(args: argparse.Namespace) -> int:
+    if args.time_limit is not None and not args.solve:
+        raise GameError("--time-limit goes with --solve (the seconds the solver gets)")
     level = load_level(args.level)  # a LevelFormatError is main's one message, exit 2
     print(f"{terminal_safe(args.level, limit=400)}: ok: {level.summary()}")
     if not args.solve:
         return 0
     from game.cli.check_run import check_solve  # late: the solvers load only when asked to solve
 
-    return check_solve(level, args.level, args.time_limit)
+    return check_solve(level, args.level, CHECK_SECONDS if args.time_limit is None else args.time_limit)
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -127,8 +133,8 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--solve", action="store_true",
                    help="also run the solver: print its verdict (why, when the level has no solution); "
                         "exit 1 when it has none, 3 when undecided in the time limit")
-    p.add_argument("--time-limit", type=time_limit_arg, default=60.0,
-                   help="seconds for --solve (default 60)")
+    p.add_argument("--time-limit", type=time_limit_arg, default=None,
+                   help=f"seconds for --solve (default {CHECK_SECONDS:g})")
     p.set_defaults(handler=_cmd_check)
 
     p = sub.add_parser("simulate", help="run a level with a brick set and report the outcome")

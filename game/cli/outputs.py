@@ -88,4 +88,20 @@ def guard_output(text: str, kinds: FileKind | Collection[FileKind], *, what: str
     return path
 
 
-__all__ = ["FileKind", "Input", "guard_output", "same_file"]
+def force_needs_an_output(force: bool, outputs: Iterable[tuple[str, object]]) -> None:
+    """``--force`` with none of the outputs it lets replace a file (``(option, value)`` pairs): one message.
+
+    >>> force_needs_an_output(True, [("--out", "a.txt")])
+    >>> try:
+    ...     force_needs_an_output(True, [("--out", ""), ("--curve", None)])
+    ... except GameError as exc:
+    ...     print(exc)
+    --force goes with --out or --curve (it lets that output replace an existing file)
+    """
+    given = list(outputs)
+    if force and not any(value for _, value in given):
+        names = " or ".join(option for option, _ in given)
+        raise GameError(f"--force goes with {names} (it lets that output replace an existing file)")
+
+
+__all__ = ["FileKind", "Input", "force_needs_an_output", "guard_output", "same_file"]

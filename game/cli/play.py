@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from game.cli.args import Subparsers, bricks_arg, int_arg, output_file_arg, path_arg
+from game.cli.args import SCREENSHOT_FRAME, Subparsers, bricks_arg, int_arg, output_file_arg, path_arg
 
 #: The largest window ``play`` accepts (pixels); the smallest is the settings' minimum window size.
 MAX_WIDTH, MAX_HEIGHT = 7680, 4320
@@ -33,8 +33,8 @@ def register(sub: Subparsers) -> None:
     preview.add_argument("--no-preview", action="store_true", help="start with the trajectory preview off")
     p.add_argument("--screenshot", default="", type=output_file_arg,
                    help="save a PNG screenshot after --screenshot-frame frames")
-    p.add_argument("--screenshot-frame", type=int_arg(0, 10_000_000), default=30,
-                   help="frame at which --screenshot is taken")
+    p.add_argument("--screenshot-frame", type=int_arg(0, 10_000_000), default=None,
+                   help=f"frame at which --screenshot is taken (default {SCREENSHOT_FRAME})")
     p.add_argument("--force", action="store_true", help="let --screenshot replace an existing PNG")
     p.add_argument("--frames", type=int_arg(0, 10_000_000), default=0,
                    help="run this many frames with a fixed 60 fps clock, then exit (for scripts)")

@@ -40,10 +40,10 @@ def markdown_row(number: str, level: Level, rating: Rating) -> str:
 def _cmd_rate(args: argparse.Namespace) -> int:
     from ai import facade  # late: the solvers (OR-Tools) load only when levels are rated
 
+    levels = [(spec, load_level(spec)) for spec in args.levels]  # every file checked before any rating
     rows = []
     complete = True
-    for spec in args.levels:
-        level = load_level(spec)
+    for spec, level in levels:
         with command_context(args.time_limit, solver="rate") as ctx:  # the limit is per level
             rating = facade.rate_level(level, ctx)
         complete &= rating.complete

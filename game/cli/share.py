@@ -15,23 +15,25 @@ import sys
 
 from game.cli.args import Subparsers, output_file_arg, terminal_safe
 from game.cli.level import load_level, resolve_level_path
-from game.cli.outputs import FileKind, guard_output
+from game.cli.outputs import FileKind, force_needs_an_output, guard_output
 from game.core.share import PREFIX, decode, encode
 
 
 def _is_code(spec: str) -> bool:
-    """A code, not a file: starts with ``LB`` and no file of that name exists."""
+    """A code, not a file: starts with ``LB`` (after any spaces or line breaks pasted with it) and no file of
+    that name exists."""
     try:
         exists = os.path.lexists(spec)
     except (OSError, ValueError):
         exists = False
-    return spec.startswith(PREFIX) and not exists
+    return spec.strip().startswith(PREFIX) and not exists
 
 
 def _cmd_share(args: argparse.Namespace) -> int:
     spec: str = args.level
+    force_needs_an_output(args.force, [("--out", args.out)])
     if _is_code(spec):
-        level = decode(spec)
+        level = decode(spec.strip())
         source = None
     else:
         source = resolve_level_path(spec)

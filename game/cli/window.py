@@ -15,8 +15,9 @@ from pathlib import Path
 from game.app.display import FixedClock, fit_to_desktop
 from game.app.compose import build_app
 from game.app.input import Act
+from game.cli.args import SCREENSHOT_FRAME
 from game.cli.level import load_level, resolve_level_path
-from game.cli.outputs import FileKind, guard_output
+from game.cli.outputs import FileKind, force_needs_an_output, guard_output
 from game.core import settings
 from game.core.catalog import LevelEntry, Section, all_entries
 from game.core.editor_draft import MAX_EDIT_SIDE, MIN_EDIT_SIDE, parse_size
@@ -28,7 +29,7 @@ from game.core.rules import check_bricks, parse_bricks
 from game.core.storage import user_levels_dir
 
 #: The frame after which ``pegs play --screenshot`` is taken (``play`` and ``edit`` have ``--screenshot-frame``).
-PEGS_SCREENSHOT_FRAME = 30
+PEGS_SCREENSHOT_FRAME = SCREENSHOT_FRAME
 
 
 def play(args: argparse.Namespace) -> int:
@@ -45,7 +46,8 @@ def play(args: argparse.Namespace) -> int:
         if playlist is None:
             path = resolve_level_path(args.level)
             playlist, index = [LevelEntry(level_key(path), path, load_level(args.level), Section.FILE)], 0
-    _guard_screenshot(args, playlist[index].path if playlist is not None else None, args.screenshot_frame)
+    frame = _screenshot_frame(args)
+    _guard_screenshot(args, playlist[index].path if playlist is not None else None, frame)
     bricks: tuple[tuple[int, int], ...] = ()
     if args.bricks and playlist is not None:
         bricks = check_bricks(playlist[index].level, parse_bricks(args.bricks))
@@ -63,7 +65,7 @@ def play(args: argparse.Namespace) -> int:
             scene.preview = not args.no_preview
     if args.screenshot:
         app.action_filters.append(lambda action: action.kind == Act.HOVER)  # no stray pointer in shots
-    return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=args.screenshot_frame)
+    return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=frame)
 
 
 def edit(args: argparse.Namespace) -> int:
@@ -83,14 +85,15 @@ def edit(args: argparse.Namespace) -> int:
         model = EditorModel.from_level(level, path=path if in_user_folder else None, source=path.name)
     else:
         model = None
-    _guard_screenshot(args, resolve_level_path(args.level) if args.level else None, args.screenshot_frame)
+    frame = _screenshot_frame(args)
+    _guard_screenshot(args, resolve_level_path(args.level) if args.level else None, frame)
     store = settings.SettingsStore.load()
     app = build_app(size=_window_size(args, store), clock=FixedClock() if args.frames else None, settings=store)
     app.open("menu")  # Esc in the editor comes back to the title menu
     editor = app.open("editor", model)
     if args.analyse:
         editor.analyse()
-    return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=args.screenshot_frame)
+    return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=frame)
 
 
 def pegs(args: argparse.Namespace) -> int:
@@ -107,11 +110,21 @@ def pegs(args: argparse.Namespace) -> int:
     return app.start(frames=args.frames, screenshot=args.screenshot, screenshot_frame=PEGS_SCREENSHOT_FRAME)
 
 
+def _screenshot_frame(args: argparse.Namespace) -> int:
+    """``--screenshot-frame`` (default :data:`SCREENSHOT_FRAME`): refused without ``--screenshot``."""
+    if args.screenshot_frame is None:
+        return SCREENSHOT_FRAME
+    if not args.screenshot:
+        raise GameError("--screenshot-frame goes with --screenshot (the frame the screenshot is taken at)")
+    return int(args.screenshot_frame)
+
+
 def _guard_screenshot(args: argparse.Namespace, source: Path | str | None, frame: int, *,
                       frame_option: bool = True) -> None:
     """``--screenshot``: never the level or board read (``source``), never a file of another kind, an
     existing PNG only with ``--force`` (:func:`game.cli.outputs.guard_output`), and taken at ``frame``
     before ``--frames`` ends the run (``frame_option``: the command has ``--screenshot-frame``)."""
+    force_needs_an_output(args.force, [("--screenshot", args.screenshot)])
     if not args.screenshot:
         return
     guard_output(args.screenshot, FileKind.PNG, what="--screenshot", inputs=[("level", source)], force=args.force)

@@ -52,6 +52,8 @@ from game.core.writing import keep_copy, locked_update, write_target
 _OWN_FIELDS = ("version", "levels", "puzzles", "worlds_seen")
 #: Largest progress file read, in bytes (a bigger one is set aside as unusable).
 MAX_PROGRESS_BYTES = 32 * 1024 * 1024
+#: Most digits of a level's ``par`` line (a longer one, or one not in ASCII digits, is ignored).
+MAX_PAR_DIGITS = 6
 
 
 def default_progress_path() -> Path:
@@ -269,7 +271,7 @@ class ProgressStore:
         """The level's minimum brick count: its ``par`` line, else the one recorded for this version."""
         if level is not None:
             meta = level.meta_value("par")
-            if meta.isdigit():
+            if meta.isascii() and meta.isdigit() and len(meta) <= MAX_PAR_DIGITS:  # else unusable: ignored
                 return int(meta)
         rec = self.records.get(key)
         if rec is None or rec.min_bricks is None or (level is not None and rec.min_hash != level.puzzle_hash):

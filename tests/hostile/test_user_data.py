@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from game.cli.main import main
 from game.core import storage, writing
 from game.core.catalog import user_entries
 from game.core.errors import GameError
@@ -58,6 +59,20 @@ def test_one_bad_record_keeps_the_others(tmp_path: Path) -> None:
     assert store.records["good"].extra == {"ai_assisted": True}   # unknown fields survive
     on_disk = json.loads(path.read_text())
     assert set(on_disk["levels"]) == {"good"} and on_disk["levels"]["good"]["ai_assisted"] is True
+
+
+@pytest.mark.parametrize("par", ["\u00b2", "\uff13", "9" * 5000, "-3", "3.0"],
+                         ids=["superscript", "fullwidth", "5000-digits", "negative", "decimal"])
+def test_a_level_with_an_unusable_par_line_still_plays(par: str, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """A ``par:`` line that is not a small whole number in ASCII digits is ignored (the game never crashes)."""
+    level = Level.from_rows(["> ..T", "XX.XX", "XXXXX"], frames=6, budget=2, title="Tiny", meta=[("par", par)])
+    store = ProgressStore.load(tmp_path / "progress.json")
+    assert store.par("tiny.txt", level) is None and not store.status("tiny.txt", level).solved
+    path = tmp_path / "tiny.txt"
+    path.write_text(level.to_text())
+    assert main(["play", str(path), "--frames", "3"]) == 0
+    assert "Traceback" not in capsys.readouterr().err
 
 
 def test_bom_prefixed_progress_is_accepted(tmp_path: Path) -> None:

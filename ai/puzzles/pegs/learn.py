@@ -76,13 +76,17 @@ def pattern_of(board: Board, before: int, after: int) -> Pattern:
 
 def learn(board: Board, games: list[list[int]], ctx: SolveContext | None = None) -> LearnedRule:
     """The rule behind the consecutive positions of ``games`` (``ctx`` checked after every game: a stop
-    raises :class:`ai.kernel.context.SolveStopped`)."""
+    raises :class:`ai.kernel.context.SolveStopped`; a move that changes nothing is a :class:`GameError`
+    naming its game and move, counted from 1)."""
     rule = LearnedRule()
-    for game in games:
+    for number, game in enumerate(games, 1):
         if ctx is not None:
             ctx.check()
-        for before, after in zip(game, game[1:]):
-            p = pattern_of(board, before, after)
+        for move, (before, after) in enumerate(zip(game, game[1:]), 1):
+            try:
+                p = pattern_of(board, before, after)
+            except GameError as exc:  # which example: the games come from a file the user wrote
+                raise GameError(f"game {number}, move {move}: {exc}") from None
             rule.patterns[p] = rule.patterns.get(p, 0) + 1
             rule.pairs += 1
     return rule

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from ai import facade
 from game.cli.main import main
 from game.core.level import Level
 from tests.conftest import ORIGINAL_NUMBER, REPO
@@ -51,6 +52,24 @@ def test_one_unrated_level_among_rated_ones_makes_the_exit_1(capsys: pytest.Capt
     assert main(["rate", "1", ORIGINAL_NUMBER, "--time-limit", "0.001", "--markdown"]) == 1
     out = capsys.readouterr().out
     assert "Not rated (timed out)" in out or "Not fully rated (timed out)" in out
+
+
+@pytest.mark.parametrize("form", ["--markdown", "--json", None])
+def test_a_bad_level_among_several_is_found_before_any_rating(form: str | None, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    rated: list[Level] = []
+
+    def rate_level(level: Level, ctx: object) -> None:
+        rated.append(level)
+        raise AssertionError("a level was rated before every file was read")
+
+    monkeypatch.setattr(facade, "rate_level", rate_level)
+    argv = ["rate", ORIGINAL_NUMBER, str(tmp_path / "missing.txt"), *([form] if form else [])]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert rated == [] and captured.out == ""
+    assert captured.err.strip() == f"{tmp_path / 'missing.txt'}: no such file"
 
 
 def test_the_stress_level_is_rated_with_its_proved_minimum_end_to_end(tmp_path: Path) -> None:

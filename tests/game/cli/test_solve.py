@@ -10,6 +10,9 @@ from pathlib import Path
 import pytest
 
 import game.cli.solve
+from ai import facade
+from ai.kernel.context import SolveContext
+from ai.services import benchmark
 from ai.services.benchmark import DEFAULT_SOLVERS
 from game.cli.main import build_parser, main
 from game.cli.solve import EXACT_SOLVERS
@@ -86,6 +89,18 @@ def test_hint(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["action"] == "place" and data["cell"] == [6, 6] and data["steps"] == [["place", [6, 6]]]
 
 
+def test_hint_with_learned_rules_gives_the_whole_plan(capsys: pytest.CaptureFixture[str]) -> None:
+    """Like the exact hint: the steps lead from the player's bricks to the solution shown, first step first."""
+    rules = str(REPO / "ai" / "learning" / "default_rules.json")
+    assert main(["hint", ORIGINAL_NUMBER, "--bricks", "3,1", "--rules", rules, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    steps = [(action, tuple(cell)) for action, cell in data["steps"]]
+    assert steps[0] == (data["action"], tuple(data["cell"])) == ("remove", (3, 1))
+    assert {cell for action, cell in steps if action == "place"} == {tuple(b) for b in data["solution"]}
+    assert main(["hint", ORIGINAL_NUMBER, "--rules", rules]) == 0
+    assert "(3 steps: place " in capsys.readouterr().out
+
+
 def test_hint_removes_a_useless_brick_first(capsys: pytest.CaptureFixture[str]) -> None:
     """(22,19) is in no minimum solution: the hint removes it first (never calls 5 bricks solved)."""
     assert main(["hint", str(REPO / "bench/suites/large/006_large.txt"), "--bricks", "22,19"]) == 0
@@ -139,6 +154,27 @@ def test_solve_gif_writes_the_answer(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert gif.read_bytes()[:6] == b"GIF89a" and str(gif) in captured.err
 
 
+def test_solve_gif_with_no_answer_keeps_the_solves_exit_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """No brick set to show (the limit came first, or no solution): no GIF, a note, the solve's own exit code."""
+    real = facade.solve
+
+    def expired(level: object, **kwargs: object) -> facade.SolveResult:
+        return real(level, **{**kwargs, "ctx": SolveContext(start=0.0, deadline=0.0)})
+
+    monkeypatch.setattr(facade, "solve", expired)
+    assert main(["solve", ORIGINAL_NUMBER, "--solver", "search", "--json", "--gif", str(tmp_path / "a.gif")]) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["status"] == "timeout"
+    assert "no GIF written" in captured.err and "error" not in captured.err
+    monkeypatch.setattr(facade, "solve", real)
+    unreachable = tmp_path / "unreachable.txt"
+    unreachable.write_text(UNREACHABLE.to_text())
+    assert main(["solve", str(unreachable), "--gif", str(tmp_path / "b.gif")]) == 0
+    assert "infeasible" in capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["unreachable.txt"]
+
+
 def test_bench_writes_its_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     results = tmp_path / "results.md"
     results.write_text("# Benchmark results\n\n## Other\n\nkeep me\n")
@@ -148,6 +184,25 @@ def test_bench_writes_its_section(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["bench", "--suite", str(suite), "--solvers", "cpsat", "search", "--results", str(results)]) == 0
     text = results.read_text()
     assert "keep me" in text and "## Exact solvers" in text and "| cpsat | suite | 1/1 |" in text
+
+
+def test_bench_reads_every_suite_before_any_solve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A broken level in the last suite is one message at once: no solve runs, the results file is untouched."""
+    solved: list[object] = []
+    monkeypatch.setattr(benchmark, "_solve_seconds", lambda level, *args: solved.append(level))
+    good, bad = tmp_path / "good", tmp_path / "bad"
+    good.mkdir()
+    bad.mkdir()
+    (good / "a.txt").write_text(ORIGINAL.read_text())
+    (bad / "b.txt").write_text("not a level\n")
+    results = tmp_path / "results.md"
+    results.write_text("# Benchmark results\n")
+    argv = ["bench", "--suite", str(good), "--suite", str(bad), "--solvers", "search", "--results", str(results)]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert solved == [] and captured.out == "" and str(bad / "b.txt") in captured.err
+    assert results.read_text() == "# Benchmark results\n"
 
 
 def test_bench_help_names_the_solvers_it_runs_by_default(capsys: pytest.CaptureFixture[str]) -> None:

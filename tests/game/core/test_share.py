@@ -139,6 +139,13 @@ def test_share_command_prints_the_code_and_writes_the_level_back(tmp_path: Path)
     assert data["chars"] == len(code) and Level.from_text(data["level"]) == Level.load(out)
 
 
+def test_a_code_pasted_with_spaces_and_a_line_break_opens_its_level() -> None:
+    code = encode(Level.load(REPO / "levels" / "007_the_original.txt"))
+    done = run_main("share", f"  {code}\n")
+    assert done.returncode == 0, done.stderr
+    assert Level.from_text(done.stdout) == Level.load(REPO / "levels" / "007_the_original.txt")
+
+
 def test_share_help_names_every_key_of_its_json() -> None:
     keys = list(json.loads(run_main("share", "7", "--json").stdout))
     text = " ".join(run_main("share", "--help").stdout.split())

@@ -9,7 +9,7 @@ from typing import Any
 from game.cli.args import terminal_safe
 from game.core.errors import GameError
 from game.core.puzzles.life.board import BoardFile, read_board_file
-from game.core.puzzles.life.puzzle import MAX_STEPS, MIN_STEPS
+from game.core.puzzles.life.puzzle import MAX_STEPS, MIN_STEPS, steps_value
 from game.core.puzzles.life.rules import Rule, RuleError, parse_rule
 
 
@@ -26,11 +26,14 @@ def one_board(args: argparse.Namespace) -> tuple[BoardFile, Rule, int]:
             raise GameError(f"{terminal_safe(args.file)}: {exc}") from None
     steps = args.steps
     if steps is None:
-        raw = doc.header.get("steps", "")
-        if not (raw.isascii() and raw.isdigit() and MIN_STEPS <= int(raw) <= MAX_STEPS):
+        raw = doc.header.get("steps")
+        if raw is None:
             raise GameError(f"{terminal_safe(args.file)}: give --steps {MIN_STEPS}-{MAX_STEPS} "
-                            "(the file has no usable 'steps:' header)")
-        steps = int(raw)
+                            "(the file has no 'steps:' header)")
+        steps = steps_value(raw)
+        if steps is None:
+            raise GameError(f"{terminal_safe(args.file)}: its 'steps:' header must be {MIN_STEPS} to {MAX_STEPS}, "
+                            f"got {terminal_safe(repr(raw[:20]))} (or give --steps)")
     return doc, rule, steps
 
 

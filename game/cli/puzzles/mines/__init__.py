@@ -19,7 +19,9 @@ from game.cli.args import Subparsers, int_arg, path_arg, time_limit_arg, usage_h
 from game.core.puzzles import SidePuzzle
 from game.core.puzzles.mines import MAX_SIDE
 
-_SIZE = re.compile(r"([0-9]{1,3})[xX]([0-9]{1,3})", re.ASCII)
+_SIZE = re.compile(r"([0-9]+)[xX]([0-9]+)", re.ASCII)
+#: Most digits of a side read as a number (a longer one is too large whatever it holds).
+_SIDE_DIGITS = 6
 
 
 def size_arg(text: str) -> tuple[int, int]:
@@ -31,6 +33,8 @@ def size_arg(text: str) -> tuple[int, int]:
     match = _SIZE.fullmatch(text.strip())
     if not match:
         raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 9x9, got {text[:40]!r}")
+    if max(len(match.group(1)), len(match.group(2))) > _SIDE_DIGITS:
+        raise argparse.ArgumentTypeError(f"board sides must be from 1 to {MAX_SIDE}, got {text.strip()[:40]!r}")
     width, height = int(match.group(1)), int(match.group(2))
     if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
         raise argparse.ArgumentTypeError(f"board sides must be from 1 to {MAX_SIDE}, got {width}x{height}")

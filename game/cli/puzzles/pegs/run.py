@@ -110,7 +110,10 @@ def _learn_and_verify(args: argparse.Namespace, ctx: facade.SolveContext) -> tup
     else:
         board, start = load_board(args.board or "english")
         games = facade.pegs_random_games(board, start, games=args.games or LEARN_GAMES, seed=args.seed or 0, ctx=ctx)
-    rule = facade.pegs_learn(board, games, ctx)
+    try:
+        rule = facade.pegs_learn(board, games, ctx)
+    except GameError as exc:
+        raise GameError(f"{args.games_file}: {exc}" if args.games_file else str(exc)) from None
     report = facade.pegs_verify(board, rule, ctx)
     return {"rule": rule.to_json(), "verification": report.to_json()}, report.agrees
 

@@ -28,6 +28,21 @@ from game.core.puzzles.life.rules import LIFE, Board, Rule, RuleError, parse_rul
 
 #: Steps a puzzle may ask for.
 MIN_STEPS, MAX_STEPS = 1, 5
+
+
+def steps_value(raw: str) -> int | None:
+    """A ``steps:`` header's value: a whole number from :data:`MIN_STEPS` to :data:`MAX_STEPS` in ASCII digits,
+    else ``None`` (never an error, whatever the text: 5,000 digits included).
+
+    >>> steps_value("3"), steps_value("9"), steps_value("9" * 5000), steps_value("\u00b2")
+    (3, None, None, None)
+    """
+    text = raw.strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= 2):
+        return None
+    return int(text) if MIN_STEPS <= int(text) <= MAX_STEPS else None
+
+
 #: Undo depth.
 UNDO_LIMIT = 500
 
@@ -46,7 +61,8 @@ class LifePuzzle:
     def from_file(cls, doc: BoardFile, path: str = "<text>") -> LifePuzzle:
         """The puzzle a parsed board file describes (header ``title``, ``steps``, ``rule``)."""
         raw = doc.header.get("steps", "1")
-        if not (raw.isascii() and raw.isdigit() and MIN_STEPS <= int(raw) <= MAX_STEPS):
+        steps = steps_value(raw)
+        if steps is None:
             raise LevelFormatError(path, 1, 1, f"steps must be {MIN_STEPS} to {MAX_STEPS}, got {raw[:20]!r}")
         try:
             rule = parse_rule(doc.header.get("rule", "B3/S23"))
@@ -55,7 +71,7 @@ class LifePuzzle:
         if len(doc.boards) != 1:
             raise LevelFormatError(path, 1, 1, f"a puzzle has one board, this file has {len(doc.boards)}")
         title = doc.header.get("title") or Path(path).stem
-        return cls(title, int(raw), doc.boards[0], rule, path)
+        return cls(title, steps, doc.boards[0], rule, path)
 
     @classmethod
     def from_text(cls, text: str, path: str = "<text>") -> LifePuzzle:

@@ -57,9 +57,11 @@ def test_learn(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
 @pytest.mark.parametrize("content,args,message", [
     ("##\n#x\n", [], ":2:2: unexpected character 'x'"),
     ("", [], ":1:1: no board"),
-    ("##\n##\n", [], "give --steps 1-5"),
+    ("##\n##\n", [], "give --steps 1-5 (the file has no 'steps:' header)"),
     ("##\n##\n\n##\n##\n", ["--steps", "1"], "expected one board, found 2"),
-    ("steps: 9\n##\n##\n", [], "give --steps 1-5"),
+    ("steps: 9\n##\n##\n", [], "its 'steps:' header must be 1 to 5, got '9'"),
+    ("steps: " + "9" * 5000 + "\n##\n##\n", [], "its 'steps:' header must be 1 to 5"),
+    ("steps: \u00b2\n##\n##\n", [], "its 'steps:' header must be 1 to 5"),
     ("rule: B9\n##\n##\n", ["--steps", "1"], "not a rule"),
     ("##\n##\n", ["--steps", "6"], "argument --steps"),
     ("##\n##\n", ["--steps", "1", "--rules", "B3/S2x"], "argument --rules"),

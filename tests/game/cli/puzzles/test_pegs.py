@@ -96,6 +96,14 @@ def test_bad_input_gets_exit_2_and_a_message(argv: list[str], needle: str, tmp_p
     assert needle in captured.err and captured.out == "" and "Traceback" not in captured.err
 
 
+def test_a_games_file_move_that_changes_nothing_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games = tmp_path / "games.txt"
+    games.write_text("ooo\n.oo\n\n..o\no.o\n---\nooo\n.oo\n\n..o\no.o\n\n..o\no.o\n")
+    assert main(["pegs", "learn", str(games)]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"error: {games}: game 2, move 2: an example move changes nothing"
+
+
 def test_hint_without_an_answer_in_time_exits_1(monkeypatch: pytest.MonkeyPatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     def stopped(*args: object, **kwargs: object) -> ai.puzzles.pegs.PegsResult:

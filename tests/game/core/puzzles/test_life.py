@@ -65,6 +65,12 @@ def test_bad_boards_name_line_and_column(text: str, message: str) -> None:
     assert str(info.value).startswith(message)
 
 
+@pytest.mark.parametrize("steps", ["9" * 5000, "\u00b2", "9"], ids=["5000-digits", "superscript", "nine"])
+def test_a_puzzles_unusable_steps_line_is_a_format_error(steps: str) -> None:
+    with pytest.raises(LevelFormatError, match="steps must be 1 to 5"):
+        LifePuzzle.from_text(f"steps: {steps}\n.....\n..#..\n..#..\n..#..\n.....\n")
+
+
 @given(counts, counts)
 def test_bs_rule_round_trip(born: frozenset[int], survive: frozenset[int]) -> None:
     rule = Rule.from_bs(born, survive)
