@@ -166,6 +166,10 @@ class LifeScene(Scene):
         """Write the progress store (bests are kept in memory while painting, written here and on a solve)."""
         self.app.progress.save()
 
+    def on_exit(self) -> None:
+        """Leaving the screen (Esc, or the window closing): the bests kept in memory are written."""
+        self.save_progress()
+
     def progress_label(self, puzzle: LifePuzzle) -> str:
         """``solved``, ``best: N wrong`` or nothing, for ``puzzle``."""
         rec = self.app.progress.puzzle(puzzle.progress_key, puzzle.puzzle_hash)
@@ -217,8 +221,7 @@ class LifeScene(Scene):
                 self.job.cancel()
                 self.job, self.message = None, "Stopped."
                 return
-            self.save_progress()
-            self.app.pop()
+            self.app.pop()  # the progress is saved on leaving (:meth:`on_exit`)
             return
         m = self.model
         if m is None:

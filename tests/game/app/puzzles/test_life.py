@@ -209,6 +209,25 @@ def test_progress_is_kept_across_a_new_app(app: App) -> None:
     assert fresh.progress_label(changed) == ""  # another puzzle under the same title starts afresh
 
 
+#: A 2x2 block (a still life) over the glider's target: 3 wrong cells, fewer than the empty board's 5.
+BLOCK_ON_GLIDER = ((2, 2), (2, 3), (3, 2), (3, 3))
+
+
+def test_a_best_not_solved_yet_is_kept_when_the_window_closes(app: App) -> None:
+    scene = LifeScene(app, [GLIDER])
+    app.push(scene)
+    app.run_frames(1)
+    for cell in BLOCK_ON_GLIDER:
+        scene.cursor = cell
+        _flip_at_cursor(app)
+    assert scene.model is not None and scene.model.wrong_cells == 3
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    app.run()  # the main loop ends on QUIT, as when the window is closed
+    again = LifeScene(build_app(size=(800, 500), clock=FixedClock()), [GLIDER])
+    assert again.progress_label(GLIDER) == "best: 3 wrong"
+    assert not app.scenes  # every scene left, as on Esc
+
+
 def test_solved_is_said_once_per_solve(app: App) -> None:
     scene = LifeScene(app, [BLINKER], ai_time_limit=None)
     app.push(scene)
