@@ -31,7 +31,7 @@ from game.app import hud
 from game.app.app import App, HelpPage, Scene
 from game.app.puzzles.life_help import LIFE_HELP
 from game.app.puzzles.life_text import (HINT_DROPPED, KEPT_MESSAGE, SOLVED_MESSAGE, hint_message, kept_start,
-                                        live_cells, solution_message)
+                                        live_cells, progress_words, solution_message)
 from game.app.input import Act, Action, display_key, mouse_held
 from game.app.jobs import Execution, Job, JobEvent, JobHandle
 from game.app.render import LevelRenderer
@@ -153,7 +153,7 @@ class LifeScene(Scene):
             self.job = None
         self._refresh()
         solved = m.solved
-        if not self.assisted and m.start.any():
+        if not self.assisted and m.start.any() and (solved or m.wrong_cells < m.puzzle.empty_wrong):
             self.app.progress.record_puzzle(m.puzzle.progress_key, m.puzzle.puzzle_hash, m.wrong_cells,
                                             save=solved, start=live_cells(m.start) if solved else None)
         if solved and not self.was_solved:
@@ -171,13 +171,8 @@ class LifeScene(Scene):
         self.save_progress()
 
     def progress_label(self, puzzle: LifePuzzle) -> str:
-        """``solved``, ``best: N wrong`` or nothing, for ``puzzle``."""
-        rec = self.app.progress.puzzle(puzzle.progress_key, puzzle.puzzle_hash)
-        if rec is None:
-            return ""
-        if rec.solved:
-            return "solved"
-        return "" if rec.best is None else f"best: {rec.best} wrong"
+        """``solved``, ``best: N wrong`` or nothing, for ``puzzle`` (see :func:`progress_words`)."""
+        return progress_words(self.app.progress, puzzle)
 
     def _solved(self, puzzle: LifePuzzle) -> bool:
         """True when the player has solved ``puzzle`` (its current version)."""

@@ -194,8 +194,9 @@ def test_progress_is_kept_across_a_new_app(app: App) -> None:
         _flip_at_cursor(app)
     assert scene.model.solved
     press(app, pygame.K_RIGHTBRACKET, unicode="]")
-    scene.cursor = (0, 0)
-    _flip_at_cursor(app)  # one stray cell on the glider: its best so far
+    for cell in BLOCK_ON_GLIDER:  # a start better than the empty board on the glider: its best so far
+        scene.cursor = cell
+        _flip_at_cursor(app)
     wrong = scene.model.wrong_cells
     press(app, pygame.K_ESCAPE)
     again = build_app(size=(800, 500), clock=FixedClock())
@@ -226,6 +227,21 @@ def test_a_best_not_solved_yet_is_kept_when_the_window_closes(app: App) -> None:
     again = LifeScene(build_app(size=(800, 500), clock=FixedClock()), [GLIDER])
     assert again.progress_label(GLIDER) == "best: 3 wrong"
     assert not app.scenes  # every scene left, as on Esc
+
+
+def test_a_start_no_better_than_the_empty_board_shows_no_best(app: App) -> None:
+    scene = LifeScene(app, [GLIDER])
+    app.push(scene)
+    app.run_frames(1)
+    scene.cursor = (7, 7)
+    _flip_at_cursor(app)  # one stray cell, which dies: as wrong as the empty board
+    assert scene.model is not None and scene.model.wrong_cells == GLIDER.empty_wrong == 5
+    press(app, pygame.K_ESCAPE)
+    assert scene.progress_label(GLIDER) == ""
+    app.progress.record_puzzle(GLIDER.progress_key, GLIDER.puzzle_hash, 5)  # as an older game kept it
+    assert scene.progress_label(GLIDER) == ""
+    app.progress.record_puzzle(GLIDER.progress_key, GLIDER.puzzle_hash, 4)
+    assert scene.progress_label(GLIDER) == "best: 4 wrong"
 
 
 def test_solved_is_said_once_per_solve(app: App) -> None:
