@@ -59,6 +59,12 @@ def kept_start(progress: ProgressStore, puzzle: LifePuzzle) -> Board | None:
     return board
 
 
+def solved_in(progress: ProgressStore, puzzle: LifePuzzle) -> bool:
+    """True when the player has solved ``puzzle`` (its current version)."""
+    record = progress.puzzle(puzzle.progress_key, puzzle.puzzle_hash)
+    return record is not None and record.solved
+
+
 def progress_words(progress: ProgressStore, puzzle: LifePuzzle) -> str:
     """``solved``, ``best: N wrong`` or nothing, for ``puzzle`` (its current version): a best only when a start of
     the player's did better than the empty board (:attr:`LifePuzzle.empty_wrong`)."""
@@ -99,4 +105,4 @@ def hint_message(h: LifeHint) -> str:
 
 
 __all__ = ["HINT_DROPPED", "KEPT_MESSAGE", "SOLVED_MESSAGE", "board_of", "hint_message", "kept_start", "live_cells",
-           "progress_words", "solution_message"]
+           "progress_words", "solution_message", "solved_in"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -12,7 +13,7 @@ import pytest
 
 from game.core.puzzles.life.puzzle import LifePuzzle
 from game.core.puzzles.life.rules import step
-from ai.facade import LifeHintKind
+from ai.facade import LifeHintKind, LifeReverseStatus
 from game.app.app import App
 from game.app.display import FixedClock
 from game.app.compose import build_app
@@ -373,6 +374,32 @@ def test_the_ais_start_is_not_kept(app: App) -> None:
     assert app.progress.puzzle(GLIDER.progress_key, GLIDER.puzzle_hash) is None
     again = LifeScene(app, [GLIDER, BLINKER])
     assert again.model is not None and again.model.puzzle is GLIDER and again.model.start.sum() == 0
+
+
+def test_undoing_the_ais_start_gives_the_player_back_their_own(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    ai_start = np.zeros(BLINKER.shape, dtype=bool)
+    ai_start[2:5, 3] = ai_start[0, 0] = True  # the vertical line and a cell that dies: a start the player won't paint
+    monkeypatch.setattr(life_module, "life_reverse", lambda *a: SimpleNamespace(
+        start=ai_start, status=LifeReverseStatus.EXACT, wrong_cells=0))
+    scene = LifeScene(app, [BLINKER], ai_time_limit=None, use_processes=False)
+    app.push(scene)
+    app.run_frames(1)
+    for r in (2, 3):  # two cells of the player's own
+        scene.cursor = (r, 3)
+        _flip_at_cursor(app)
+    press(app, pygame.K_s, unicode="s")
+    scene.wait()
+    assert scene.model is not None and scene.model.solved and scene.assisted
+    press(app, pygame.K_z, unicode="z")  # back to the player's two cells
+    assert scene.model.start.sum() == 2 and not scene.assisted
+    press(app, pygame.K_y, unicode="y")  # the AI's start again
+    assert scene.assisted
+    press(app, pygame.K_z, unicode="z")
+    scene.cursor = (4, 3)
+    _flip_at_cursor(app)  # the player's own solution
+    assert scene.model.solved and not scene.assisted
+    record = app.progress.puzzle(BLINKER.progress_key, BLINKER.puzzle_hash)
+    assert record is not None and record.solved
 
 
 def test_the_ai_at_work_says_for_how_long_and_that_esc_stops_it(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
