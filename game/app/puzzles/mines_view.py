@@ -18,6 +18,7 @@ from fractions import Fraction
 import pygame
 
 from game.app import hud
+from game.app.input import display_key
 from game.core.level import cell_words
 from game.core.puzzles.mines import MinesBoard, MinesStatus, MinesView, Pos
 
@@ -113,6 +114,20 @@ def odds_legend(cell: int, win: Fraction | None) -> str:
     chance to win of the gold guess, when the exact endgame search chose it."""
     legend = ODDS_LEGEND if odds_size(cell) else SHADE_LEGEND
     return legend if win is None else f"{legend} {ENDGAME_LEGEND.format(percent(win))}"
+
+
+def band_legend(status: MinesStatus, odds_on: bool, odds_shown: bool, cell: int, win: Fraction | None) -> str:
+    """What the band under the board explains: the odds when they are shown (:func:`odds_legend`), else the
+    first-click rule (and, on a board not opened yet, that the odds are on; nothing once the game is over).
+
+    >>> band_legend(MinesStatus.READY, False, False, 40, None) == RULE, band_legend(MinesStatus.WON, True, False, 40, None)
+    (True, '')
+    """
+    if odds_shown:
+        return odds_legend(cell, win)
+    if status == MinesStatus.READY and odds_on:  # the odds left on from the game before: the first click is assisted
+        return f"{RULE} {ODDS_ON.format(hint=display_key('H'))}"
+    return "" if status in (MinesStatus.WON, MinesStatus.LOST) else RULE
 
 
 def cursor_odds(cell: int, odds: dict[Pos, Fraction] | None, cursor: Pos) -> str:
@@ -285,5 +300,5 @@ def draw_odds(surface: pygame.Surface, rect: pygame.Rect, chance: Fraction, best
 
 
 __all__ = ["BAND_LINES", "BAND_SIZE", "BoardPainter", "MinesLayout", "NUMBER_COLOURS", "ODDS_LEGEND", "ODDS_ON",
-           "RULE", "SHADE_LEGEND", "band_lines", "board_title", "compute_layout", "cursor_odds", "draw_band", "draw_board",
+           "RULE", "SHADE_LEGEND", "band_legend", "band_lines", "board_title", "compute_layout", "cursor_odds", "draw_band", "draw_board",
            "draw_header", "draw_odds", "number_size", "odds_legend", "odds_size", "percent", "shade"]

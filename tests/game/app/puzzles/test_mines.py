@@ -89,6 +89,21 @@ def test_the_timer_starts_at_the_first_click_and_stops_at_the_win(app: App) -> N
     assert scene.message == "Cleared in 1.5 s: a new best time! R starts a new board."
 
 
+def test_the_timer_stops_while_the_help_hides_the_board(app: App) -> None:
+    scene = on(app)
+    scene.set_board(corner_board())
+    click_cell(scene, (3, 3))  # the timer runs
+    app.run_frames(59)
+    before = scene.elapsed()
+    assert before == pytest.approx(60 * FRAME)
+    press(app, pygame.K_F1)
+    assert app.top is not scene
+    app.run_frames(600)  # ten seconds with the help over the board
+    assert scene.elapsed() == before
+    press(app, pygame.K_ESCAPE)  # the help closes: the timer goes on from where it was
+    assert app.top is scene and scene.elapsed() == pytest.approx(before + FRAME)
+
+
 def test_a_new_board_resets_the_timer(app: App) -> None:
     scene = on(app)
     click_cell(scene, (4, 4))
