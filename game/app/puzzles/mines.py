@@ -11,13 +11,13 @@ its wins, losses and best time in the player's data folder (:class:`game.core.pu
 games the assistant helped in count as wins or losses, not for the best time; a game it played by itself does
 not count).
 
-H shows the assistant: proved-safe cells (green), proved mines (red) and every unknown cell's mine
-probability; S plays one assistant step (every proved-safe cell, or the best guess, and a
-guess that hits a mine is explained in plain words); A lets the assistant play on by itself.  The
-assistant is the bench's policy (:func:`ai.facade.mines_advise`: the analysis and the moves chosen from
-it, in one answer, so the gold cell shown is the guess played, at the chance shown).  The
-analysis runs in a child process (a job of the app's runner, :class:`game.app.jobs.JobRunner`), so the
-game never waits for it, and each answer is checked against the board before it is shown
+H shows the assistant: proved-safe cells (green), proved mines (red; blue, and orange with a cross, under the
+colour-blind palette) and every unknown cell's mine probability; S plays one assistant step (every proved-safe
+cell, or the best guess, and a guess that hits a mine is explained in plain words); A lets the assistant play on
+by itself.  The assistant is the bench's policy (:func:`ai.facade.mines_advise`: the analysis and the moves
+chosen from it, in one answer, so the gold cell shown is the guess played, at the chance shown).  The analysis
+runs in a child process (a job of the app's runner, :class:`game.app.jobs.JobRunner`), so the game never waits
+for it, and each answer is checked against the board before it is shown
 (:func:`ai.facade.mines_check_against_board`).  Layout, drawing and the assistant's words:
 :mod:`game.app.puzzles.mines_view`.
 """
@@ -362,7 +362,7 @@ class MinesScene(Scene):
         """What the band under the board explains (:func:`~game.app.puzzles.mines_view.band_legend`)."""
         win = self.moves.win if self.moves is not None and self.moves.kind == MoveKind.GUESS else None
         return band_legend(self.board.status, self.show_assistant, self.shown_analysis() is not None,
-                           self.layout(self.app.screen.get_size()).cell, win)
+                           self.layout(self.app.screen.get_size()).cell, win, self.app.settings.palette)
 
     def status(self) -> str:
         """The message of the band under the board."""
@@ -389,7 +389,7 @@ class MinesScene(Scene):
         lay = self.layout((w, h))
         shown = self.shown_analysis()
         odds, best = (shown.probability, self.best_guess()) if shown is not None else (None, None)
-        self.painter.draw(surface, lay, self.board, odds, best)
+        self.painter.draw(surface, lay, self.board, odds, best, self.app.settings.palette)
         cr, cc = self.cursor
         pygame.draw.rect(surface, hud.WHITE, lay.cell_rect(cr, cc), 2)
         draw_band(surface, lay, self.band(w))
