@@ -2,8 +2,9 @@
 
 Left click (or Enter/Space on the cursor) reveals, right click (or F/B) flags; arrows move the cursor.
 1/2/3 start a beginner, intermediate or expert board, 4 a custom one (+/- its size, [ ] its mines; on
-a fixed board those keys say how to get there), R a new board.  The first click always opens an area (no
-mine in or next to the clicked cell: the "opening" rule of ``mines bench --rules opening``).
+a fixed board those keys say how to get there), R a new board; the board chosen last opens on the next visit
+(kept in the settings).  The first click always opens an area (no mine in or next to the clicked cell: the
+"opening" rule of ``mines bench --rules opening``).
 A timer runs on the app's clock (stopped while F1's help or any overlay hides the board) from the first move
 to the win or loss, whoever made the moves: the end of a game says who played it, the player, the assistant
 or both (:mod:`game.app.puzzles.mines_text`, which holds the screen's other words too); each board size keeps
@@ -39,7 +40,8 @@ from game.app import hud
 from game.app.app import App, HelpPage, Scene
 from game.app.puzzles.mines_help import MINES_HELP
 from game.app.puzzles.mines_text import (
-    CUSTOM_KEYS, Moves, changed_custom, new_board, outcome_words, records_words, win_message,
+    CUSTOM_KEYS, BoardChoice, Moves, board_setting, changed_custom, new_board, outcome_words, records_words,
+    remembered_board, win_message,
 )
 from game.app.input import Act, Action
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
@@ -50,8 +52,6 @@ from game.app.puzzles.mines_view import (
 
 #: Seconds between two assistant steps when it plays by itself.
 AUTO_STEP = 0.25
-#: The custom board a new scene starts with (width, height, mines).
-DEFAULT_CUSTOM = (12, 10, 20)
 
 
 def analyse_job(view: MinesView) -> Job:
@@ -66,12 +66,14 @@ def analyse_job(view: MinesView) -> Job:
 class MinesScene(Scene):
     """One Minesweeper board at a time, with the assistant, a timer and records (see the module docstring)."""
 
-    def __init__(self, app: App, difficulty: Difficulty | None = Difficulty.BEGINNER, *,
-                 custom: tuple[int, int, int] = DEFAULT_CUSTOM, seed: int | None = None,
+    def __init__(self, app: App, difficulty: Difficulty | None | BoardChoice = BoardChoice.LAST, *,
+                 custom: tuple[int, int, int] | None = None, seed: int | None = None,
                  execution: Execution | None = None, records_path: Path | None = None) -> None:
+        """``difficulty`` and ``custom`` (width, height, mines): by default the board chosen last (in the settings)."""
         super().__init__(app)
-        self.difficulty = difficulty  #: None: the custom board
-        self.custom = custom
+        last, last_custom = remembered_board(app.settings)
+        self.difficulty = last if isinstance(difficulty, BoardChoice) else difficulty  #: None: the custom board
+        self.custom = custom if custom is not None else last_custom
         self.seed = seed
         #: Where the analysis runs (None: the runner's default, a child process where ``fork`` exists).
         self.execution = execution
@@ -100,11 +102,8 @@ class MinesScene(Scene):
         self.board = self._new_board()
 
     # ---- the board ----------------------------------------------------------------------------------
-    def _size(self) -> tuple[int, int, int]:
-        return self.difficulty.size if self.difficulty is not None else self.custom
-
     def _new_board(self) -> MinesBoard:
-        width, height, mines = self._size()
+        width, height, mines = self.difficulty.size if self.difficulty is not None else self.custom
         return MinesBoard(width, height, mines, seed=self.seed, first_click=FirstClick.AREA)
 
     def set_board(self, board: MinesBoard) -> None:
@@ -122,9 +121,11 @@ class MinesScene(Scene):
         self.played = Moves()
 
     def new_game(self, difficulty: Difficulty | None = None, *, keep: bool = False) -> None:
-        """Start a new board (``keep``: the same difficulty; ``None`` with keep=False: the custom one)."""
+        """Start a new board (``keep``: the same difficulty; ``None`` with keep=False: the custom one, remembered
+        as the board chosen last)."""
         if not keep:
             self.difficulty = difficulty
+            self.app.change_settings(**board_setting(difficulty, self.custom))
         if self.seed is not None:
             self.seed += 1
         self.set_board(self._new_board())

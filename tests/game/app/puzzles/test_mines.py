@@ -471,6 +471,23 @@ def test_the_custom_boards_footer_says_how_to_change_it(app: App, monkeypatch: p
     assert scene.board.width == width + 1
 
 
+def test_the_board_chosen_last_opens_again_on_the_next_launch(app: App) -> None:
+    first = app.push(MinesScene(app, execution=Execution.THREAD))
+    assert isinstance(first, MinesScene) and first.difficulty == Difficulty.BEGINNER  # a fresh profile
+    app.run_frames(1)
+    press(app, pygame.K_4, unicode="4")  # the custom board, one size up
+    press(app, pygame.K_PLUS, unicode="+")
+    chosen = (first.board.width, first.board.height, first.board.mines)
+    press(app, pygame.K_ESCAPE)
+    later = build_app(size=(800, 500), clock=FixedClock(), sound=False)
+    again = MinesScene(later, execution=Execution.THREAD)
+    assert again.difficulty is None and (again.board.width, again.board.height, again.board.mines) == chosen
+    later.push(again)
+    later.run_frames(1)
+    press(later, pygame.K_3, unicode="3")
+    assert MinesScene(build_app(size=(800, 500), clock=FixedClock(), sound=False)).difficulty == Difficulty.EXPERT
+
+
 def test_the_custom_keys_on_a_fixed_board_say_how_to_get_to_the_custom_board(app: App) -> None:
     scene = on(app)
     click_cell(scene, (4, 4))  # a game in progress
