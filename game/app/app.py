@@ -233,14 +233,15 @@ class App:
         """True when the top scene is the one registered as ``name``."""
         return self.top is not None and isinstance(self.top, self.registry.scene(name))
 
-    def pop(self) -> Scene | None:
-        """Remove the top scene; the app quits when the stack becomes empty."""
+    def pop(self, *, uncover: bool = True) -> Scene | None:
+        """Remove the top scene; the app quits when the stack becomes empty (``uncover`` False: the window
+        closes, so the scene below is not told it is on top again)."""
         if not self.scenes:
             return None
         scene = self.scenes.pop()
         scene.on_exit()
         self.jobs.close_owner(scene)
-        if self.scenes:
+        if self.scenes and uncover:
             self.scenes[-1].on_enter()
         else:
             self.running = False
@@ -360,6 +361,8 @@ class App:
             while self.running:
                 self.step()
         finally:
+            while self.pop(uncover=False) is not None:  # every scene leaves, saving what it keeps on leaving
+                pass
             self.jobs.shutdown(0.5)
             if self.resume.dirty:  # the window closed mid-level: keep the last bricks
                 self.resume.save()

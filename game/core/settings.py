@@ -34,6 +34,8 @@ from typing import Any
 from game.core.storage import (
     parse_json_bytes, read_user_object, set_aside_reason, user_config_dir,
 )
+from game.core.puzzles.mines import Difficulty, custom_board_ok
+from game.core.puzzles.pegs_openings import OPENINGS
 from game.core.store_aside import UnreadEntry, UnreadKeeper, describe_unread, unread_entry
 from game.core.writing import keep_copy, locked_update
 
@@ -47,6 +49,8 @@ MIN_WINDOW = (640, 400)
 MAX_WINDOW = (7680, 4320)
 #: Window sizes the settings screen cycles through.
 WINDOW_SIZES: tuple[tuple[int, int], ...] = ((800, 500), (1024, 640), (1280, 800), (1600, 1000), (1920, 1200))
+#: The name of the custom board in :attr:`Settings.mines_board` (the others are :class:`Difficulty` names).
+MINES_CUSTOM = "custom"
 
 
 #: Keys the player can rebind (Settings -> Keys): action name -> default key (pygame's key name).
@@ -100,6 +104,11 @@ class Settings:
     mystery_preview: bool = True
     #: rebound keys: (action name, key name) pairs that differ from :data:`DEFAULT_KEYS`, sorted
     keys: tuple[tuple[str, str], ...] = ()
+    #: the Minesweeper board chosen last: a difficulty's name or ``custom``, and the custom board (width, height, mines)
+    mines_board: str = Difficulty.BEGINNER.value
+    mines_custom: tuple[int, int, int] = (12, 10, 20)
+    #: the peg-solitaire board chosen last (a shipped opening's name)
+    pegs_board: str = "english"
 
     def with_(self, **changes: Any) -> Settings:
         """A copy with ``changes`` (validated: a bad value raises ``ValueError``)."""
@@ -125,6 +134,7 @@ class Settings:
         data["palette"] = self.palette.value
         data["window_size"] = list(self.window_size)
         data["keys"] = dict(self.keys)
+        data["mines_custom"] = list(self.mines_custom)
         return data
 
     def key_map(self) -> dict[str, str]:
@@ -226,6 +236,29 @@ def _keys(value: Any) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(out.items()))
 
 
+def _mines_board(value: Any) -> str:
+    names = [d.value for d in Difficulty] + [MINES_CUSTOM]
+    if value not in names:
+        raise ValueError(f"{str(value)[:30]!r} is not one of {', '.join(names)}")
+    return str(value)
+
+
+def _mines_custom(value: Any) -> tuple[int, int, int]:
+    if not isinstance(value, (list, tuple)) or len(value) != 3 or any(
+            isinstance(v, bool) or not isinstance(v, int) for v in value):
+        raise TypeError("expected [width, height, mines]")
+    width, height, mines = value
+    if not custom_board_ok(width, height, mines):
+        raise ValueError(f"{width}x{height} with {mines} mines is not a custom board the game offers")
+    return (width, height, mines)
+
+
+def _pegs_board(value: Any) -> str:
+    if value not in OPENINGS:
+        raise ValueError(f"{str(value)[:30]!r} is not one of {', '.join(OPENINGS)}")
+    return str(value)
+
+
 _VALIDATORS: dict[str, Any] = {
     "music_volume": lambda v: _number(v, 0.0, 1.0),
     "effects_volume": lambda v: _number(v, 0.0, 1.0),
@@ -239,6 +272,9 @@ _VALIDATORS: dict[str, Any] = {
     "ruler": _boolean,
     "mystery_preview": _boolean,
     "keys": _keys,
+    "mines_board": _mines_board,
+    "mines_custom": _mines_custom,
+    "pegs_board": _pegs_board,
 }
 
 

@@ -31,7 +31,7 @@ from game.app import hud
 from game.app.app import App, HelpPage, Scene
 from game.app.puzzles.life_help import LIFE_HELP
 from game.app.puzzles.life_text import (HINT_DROPPED, KEPT_MESSAGE, SOLVED_MESSAGE, hint_message, kept_start,
-                                        live_cells, solution_message)
+                                        live_cells, progress_words, solution_message, solved_in)
 from game.app.input import Act, Action, display_key, mouse_held
 from game.app.jobs import Execution, Job, JobEvent, JobHandle
 from game.app.render import LevelRenderer
@@ -84,7 +84,7 @@ class LifeScene(Scene):
         if not self.puzzles and not self.error:
             self.error = "no Reverse Life puzzles found"
         if index is None:  # where the player left off: the first puzzle not solved yet
-            index = next((i for i, p in enumerate(self.puzzles) if not self._solved(p)), 0)
+            index = next((i for i, p in enumerate(self.puzzles) if not solved_in(self.app.progress, p)), 0)
         self.index = max(0, min(index, len(self.puzzles) - 1))
         self.model: LifeModel | None = LifeModel(self.puzzles[self.index]) if self.puzzles else None
         self.cursor = (0, 0)
@@ -100,13 +100,20 @@ class LifeScene(Scene):
         self.job_kind = LifeTask.HINT
         self.shown: Board | None = None
         self.was_solved = False  #: the start was solved at the last change ("Solved!" is said once per solve)
-        self.assisted = False  #: the start holds the AI's answer (not counted as the player's progress)
+        self.ai_start: Board | None = None  #: the start the AI put on the board (see :attr:`assisted`)
         self._last_start: Board | None = None  #: the start at the last change
-        self._left: dict[int, tuple[LifeModel, bool]] = {}  #: the puzzles left by [ ]: their model and assisted
+        self._left: dict[int, tuple[LifeModel, Board | None]] = {}  #: the puzzles left by [ ]: model, AI's start
         self._open_kept_start()
         self._refresh()
 
     # ------------------------------------------------------------------ model
+    @property
+    def assisted(self) -> bool:
+        """True while the start on the board is the one the AI put (not counted as the player's progress; a
+        start of the player's own, reached again with Z, is the player's)."""
+        m = self.model
+        return m is not None and self.ai_start is not None and np.array_equal(m.start, self.ai_start)
+
     def _refresh(self) -> None:
         """Recompute the shown generation (after every change; draw only reads it)."""
         if self.model is not None:
@@ -121,9 +128,9 @@ class LifeScene(Scene):
         self.job = None
         self.save_progress()
         if self.model is not None:  # the board as left, with its undo history, for a return to this puzzle
-            self._left[self.index] = (self.model, self.assisted)
+            self._left[self.index] = (self.model, self.ai_start)
         self.index = index % len(self.puzzles)
-        self.model, self.assisted = self._left.pop(self.index, (LifeModel(self.puzzles[self.index]), False))
+        self.model, self.ai_start = self._left.pop(self.index, (LifeModel(self.puzzles[self.index]), None))
         self.view_step = self.model.puzzle.steps
         self.cursor, self.hint_cell, self.message, self.last_hint = (0, 0), None, "", None
         self.was_solved, self._last_start = self.model.solved, self.model.start.copy()
@@ -153,7 +160,7 @@ class LifeScene(Scene):
             self.job = None
         self._refresh()
         solved = m.solved
-        if not self.assisted and m.start.any():
+        if not self.assisted and m.start.any() and (solved or m.wrong_cells < m.puzzle.empty_wrong):
             self.app.progress.record_puzzle(m.puzzle.progress_key, m.puzzle.puzzle_hash, m.wrong_cells,
                                             save=solved, start=live_cells(m.start) if solved else None)
         if solved and not self.was_solved:
@@ -166,23 +173,17 @@ class LifeScene(Scene):
         """Write the progress store (bests are kept in memory while painting, written here and on a solve)."""
         self.app.progress.save()
 
-    def progress_label(self, puzzle: LifePuzzle) -> str:
-        """``solved``, ``best: N wrong`` or nothing, for ``puzzle``."""
-        rec = self.app.progress.puzzle(puzzle.progress_key, puzzle.puzzle_hash)
-        if rec is None:
-            return ""
-        if rec.solved:
-            return "solved"
-        return "" if rec.best is None else f"best: {rec.best} wrong"
+    def on_exit(self) -> None:
+        """Leaving the screen (Esc, or the window closing): the bests kept in memory are written."""
+        self.save_progress()
 
-    def _solved(self, puzzle: LifePuzzle) -> bool:
-        """True when the player has solved ``puzzle`` (its current version)."""
-        record = self.app.progress.puzzle(puzzle.progress_key, puzzle.puzzle_hash)
-        return record is not None and record.solved
+    def progress_label(self, puzzle: LifePuzzle) -> str:
+        """``solved``, ``best: N wrong`` or nothing, for ``puzzle`` (see :func:`progress_words`)."""
+        return progress_words(self.app.progress, puzzle)
 
     def solved_count(self) -> int:
         """Puzzles of the list solved (in their current version)."""
-        return sum(1 for p in self.puzzles if self._solved(p))
+        return sum(1 for p in self.puzzles if solved_in(self.app.progress, p))
 
     # ------------------------------------------------------------------ layout
     def _boards(self, size: tuple[int, int]) -> tuple[int, list[pygame.Rect]]:
@@ -217,8 +218,7 @@ class LifeScene(Scene):
                 self.job.cancel()
                 self.job, self.message = None, "Stopped."
                 return
-            self.save_progress()
-            self.app.pop()
+            self.app.pop()  # the progress is saved on leaving (:meth:`on_exit`)
             return
         m = self.model
         if m is None:
@@ -239,7 +239,6 @@ class LifeScene(Scene):
                 self._changed()
         elif k in (Act.CLEAR, Act.RESTART):
             m.clear()
-            self.assisted = False
             self._changed()
         elif k in (Act.STEP_BACK, Act.STEP_FORWARD):
             self.view_step = max(0, min(m.puzzle.steps, self.view_step + (1 if k == Act.STEP_FORWARD else -1)))
@@ -323,8 +322,8 @@ class LifeScene(Scene):
 
     def _take_solution(self, result: Any) -> None:
         assert self.model is not None
-        self.assisted = True
         self.model.set_start(result.start)
+        self.ai_start = self.model.start.copy()
         self._changed()
         self.message = solution_message(result.status, result.wrong_cells)
 

@@ -59,6 +59,23 @@ def kept_start(progress: ProgressStore, puzzle: LifePuzzle) -> Board | None:
     return board
 
 
+def solved_in(progress: ProgressStore, puzzle: LifePuzzle) -> bool:
+    """True when the player has solved ``puzzle`` (its current version)."""
+    record = progress.puzzle(puzzle.progress_key, puzzle.puzzle_hash)
+    return record is not None and record.solved
+
+
+def progress_words(progress: ProgressStore, puzzle: LifePuzzle) -> str:
+    """``solved``, ``best: N wrong`` or nothing, for ``puzzle`` (its current version): a best only when a start of
+    the player's did better than the empty board (:attr:`LifePuzzle.empty_wrong`)."""
+    record = progress.puzzle(puzzle.progress_key, puzzle.puzzle_hash)
+    if record is None:
+        return ""
+    if record.solved:
+        return "solved"
+    return "" if record.best is None or record.best >= puzzle.empty_wrong else f"best: {record.best} wrong"
+
+
 def solution_message(status: LifeReverseStatus, wrong_cells: int) -> str:
     """What the player is told about the AI's start (``status``), now on the board with ``wrong_cells``."""
     if status == LifeReverseStatus.EXACT:
@@ -88,4 +105,4 @@ def hint_message(h: LifeHint) -> str:
 
 
 __all__ = ["HINT_DROPPED", "KEPT_MESSAGE", "SOLVED_MESSAGE", "board_of", "hint_message", "kept_start", "live_cells",
-           "solution_message"]
+           "progress_words", "solution_message", "solved_in"]

@@ -2,21 +2,23 @@
 
 Left click (or Enter/Space on the cursor) reveals, right click (or F/B) flags; arrows move the cursor.
 1/2/3 start a beginner, intermediate or expert board, 4 a custom one (+/- its size, [ ] its mines; on
-a fixed board those keys say how to get there), R a new board.  The first click always opens an area (no
-mine in or next to the clicked cell: the "opening" rule of ``mines bench --rules opening``).
-A timer runs on the app's clock from the first move to the win or loss, whoever made the moves: the end
-of a game says who played it, the player, the assistant or both (:mod:`game.app.puzzles.mines_text`,
-which holds the screen's other words too); each board size keeps its wins, losses and best time in the
-player's data folder (:class:`game.core.puzzles.mines_records.MinesRecords`; games the assistant helped in
-count as wins or losses, not for the best time; a game it played by itself does not count).
+a fixed board those keys say how to get there), R a new board; the board chosen last opens on the next visit
+(kept in the settings).  The first click always opens an area (no mine in or next to the clicked cell: the
+"opening" rule of ``mines bench --rules opening``).
+A timer runs on the app's clock (stopped while F1's help or any overlay hides the board) from the first move
+to the win or loss, whoever made the moves: the end of a game says who played it, the player, the assistant
+or both (:mod:`game.app.puzzles.mines_text`, which holds the screen's other words too); each board size keeps
+its wins, losses and best time in the player's data folder (:class:`game.core.puzzles.mines_records.MinesRecords`;
+games the assistant helped in count as wins or losses, not for the best time; a game it played by itself does
+not count).
 
-H shows the assistant: proved-safe cells (green), proved mines (red) and every unknown cell's mine
-probability; S plays one assistant step (every proved-safe cell, or the best guess, and a
-guess that hits a mine is explained in plain words); A lets the assistant play on by itself.  The
-assistant is the bench's policy (:func:`ai.facade.mines_advise`: the analysis and the moves chosen from
-it, in one answer, so the gold cell shown is the guess played, at the chance shown).  The
-analysis runs in a child process (a job of the app's runner, :class:`game.app.jobs.JobRunner`), so the
-game never waits for it, and each answer is checked against the board before it is shown
+H shows the assistant: proved-safe cells (green), proved mines (red; blue, and orange with a cross, under the
+colour-blind palette) and every unknown cell's mine probability; S plays one assistant step (every proved-safe
+cell, or the best guess, and a guess that hits a mine is explained in plain words); A lets the assistant play on
+by itself.  The assistant is the bench's policy (:func:`ai.facade.mines_advise`: the analysis and the moves
+chosen from it, in one answer, so the gold cell shown is the guess played, at the chance shown).  The analysis
+runs in a child process (a job of the app's runner, :class:`game.app.jobs.JobRunner`), so the game never waits
+for it, and each answer is checked against the board before it is shown
 (:func:`ai.facade.mines_check_against_board`).  Layout, drawing and the assistant's words:
 :mod:`game.app.puzzles.mines_view`.
 """
@@ -38,19 +40,18 @@ from game.app import hud
 from game.app.app import App, HelpPage, Scene
 from game.app.puzzles.mines_help import MINES_HELP
 from game.app.puzzles.mines_text import (
-    CUSTOM_KEYS, Moves, changed_custom, new_board, outcome_words, records_words, win_message,
+    CUSTOM_KEYS, BoardChoice, Moves, board_setting, changed_custom, new_board, outcome_words, records_words,
+    remembered_board, win_message,
 )
-from game.app.input import Act, Action, display_key
+from game.app.input import Act, Action
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
 from game.app.puzzles.mines_view import (
-    ODDS_ON, RULE, BoardPainter, MinesLayout, band_lines, board_title, compute_layout, cursor_odds, draw_band,
-    draw_header, guess_text, odds_legend,
+    BoardPainter, MinesLayout, band_legend, band_lines, board_title, compute_layout, cursor_odds, draw_band,
+    draw_header, guess_text,
 )
 
 #: Seconds between two assistant steps when it plays by itself.
 AUTO_STEP = 0.25
-#: The custom board a new scene starts with (width, height, mines).
-DEFAULT_CUSTOM = (12, 10, 20)
 
 
 def analyse_job(view: MinesView) -> Job:
@@ -65,12 +66,14 @@ def analyse_job(view: MinesView) -> Job:
 class MinesScene(Scene):
     """One Minesweeper board at a time, with the assistant, a timer and records (see the module docstring)."""
 
-    def __init__(self, app: App, difficulty: Difficulty | None = Difficulty.BEGINNER, *,
-                 custom: tuple[int, int, int] = DEFAULT_CUSTOM, seed: int | None = None,
+    def __init__(self, app: App, difficulty: Difficulty | None | BoardChoice = BoardChoice.LAST, *,
+                 custom: tuple[int, int, int] | None = None, seed: int | None = None,
                  execution: Execution | None = None, records_path: Path | None = None) -> None:
+        """``difficulty`` and ``custom`` (width, height, mines): by default the board chosen last (in the settings)."""
         super().__init__(app)
-        self.difficulty = difficulty  #: None: the custom board
-        self.custom = custom
+        last, last_custom = remembered_board(app.settings)
+        self.difficulty = last if isinstance(difficulty, BoardChoice) else difficulty  #: None: the custom board
+        self.custom = custom if custom is not None else last_custom
         self.seed = seed
         #: Where the analysis runs (None: the runner's default, a child process where ``fork`` exists).
         self.execution = execution
@@ -90,19 +93,17 @@ class MinesScene(Scene):
         self._auto_wait = 0.0
         self.message = ""
         self.cursor = (0, 0)
-        self.started_at: float | None = None  #: app time of the first move
-        self.finished_at: float | None = None  #: app time of the win or loss
+        self.board_time = 0.0  #: the timer's clock: seconds this screen was on top (stopped under F1's help)
+        self.started_at: float | None = None  #: :attr:`board_time` of the first move
+        self.finished_at: float | None = None  #: :attr:`board_time` of the win or loss
         self.assisted = False  #: the assistant opened a cell or showed its odds during this game
         self.played = Moves()  #: this game's moves, the player's and the assistant's
         self.painter = BoardPainter()
         self.board = self._new_board()
 
     # ---- the board ----------------------------------------------------------------------------------
-    def _size(self) -> tuple[int, int, int]:
-        return self.difficulty.size if self.difficulty is not None else self.custom
-
     def _new_board(self) -> MinesBoard:
-        width, height, mines = self._size()
+        width, height, mines = self.difficulty.size if self.difficulty is not None else self.custom
         return MinesBoard(width, height, mines, seed=self.seed, first_click=FirstClick.AREA)
 
     def set_board(self, board: MinesBoard) -> None:
@@ -120,9 +121,11 @@ class MinesScene(Scene):
         self.played = Moves()
 
     def new_game(self, difficulty: Difficulty | None = None, *, keep: bool = False) -> None:
-        """Start a new board (``keep``: the same difficulty; ``None`` with keep=False: the custom one)."""
+        """Start a new board (``keep``: the same difficulty; ``None`` with keep=False: the custom one, remembered
+        as the board chosen last)."""
         if not keep:
             self.difficulty = difficulty
+            self.app.change_settings(**board_setting(difficulty, self.custom))
         if self.seed is not None:
             self.seed += 1
         self.set_board(self._new_board())
@@ -131,7 +134,7 @@ class MinesScene(Scene):
         """Seconds on the timer: from the first click to now, or to the win or loss."""
         if self.started_at is None:
             return 0.0
-        end = self.finished_at if self.finished_at is not None else self.app.time
+        end = self.finished_at if self.finished_at is not None else self.board_time
         return max(0.0, end - self.started_at)
 
     def reveal(self, r: int, c: int, *, by_assistant: bool = False) -> None:
@@ -144,13 +147,13 @@ class MinesScene(Scene):
         if len(self.board.revealed) > opened or self.board.status == MinesStatus.LOST:
             self.played.count(by_assistant)
         if self.started_at is None and (self.board.revealed or self.board.status != MinesStatus.READY):
-            self.started_at = self.app.time
+            self.started_at = self.board_time
         if self.board.status in (MinesStatus.WON, MinesStatus.LOST):
             self._finish(self.board.status == MinesStatus.WON)
 
     def _finish(self, won: bool) -> None:
         """Stop the timer, save the game in the records and say how it went."""
-        self.finished_at = self.app.time
+        self.finished_at = self.board_time
         self.auto_play = False
         seconds = self.elapsed()
         w, h, m = self.board.width, self.board.height, self.board.mines
@@ -319,7 +322,8 @@ class MinesScene(Scene):
 
     def update(self, dt: float) -> None:
         """Ask for a new analysis when needed, let the assistant play on (the analysis comes through
-        the runner's callbacks)."""
+        the runner's callbacks); the timer's clock runs only here, while no help or overlay hides the board."""
+        self.board_time += dt
         if self.show_assistant and self._playing():
             self.assisted = True
         if self._want_analysis():
@@ -356,15 +360,10 @@ class MinesScene(Scene):
         return records_words(self.records.get(self.board.width, self.board.height, self.board.mines))
 
     def legend(self) -> str:
-        """What the band under the board explains: the odds when they are shown, else the first-click rule (and,
-        on a board not opened yet, that the odds are on; nothing once the game is over)."""
-        if self.shown_analysis() is None:
-            if self.board.status == MinesStatus.READY and self.show_assistant:
-                # the odds left on from the game before: the first click is assisted
-                return f"{RULE} {ODDS_ON.format(hint=display_key('H'))}"
-            return "" if self.board.status in (MinesStatus.WON, MinesStatus.LOST) else RULE
+        """What the band under the board explains (:func:`~game.app.puzzles.mines_view.band_legend`)."""
         win = self.moves.win if self.moves is not None and self.moves.kind == MoveKind.GUESS else None
-        return odds_legend(self.layout(self.app.screen.get_size()).cell, win)
+        return band_legend(self.board.status, self.show_assistant, self.shown_analysis() is not None,
+                           self.layout(self.app.screen.get_size()).cell, win, self.app.settings.palette)
 
     def status(self) -> str:
         """The message of the band under the board."""
@@ -391,7 +390,7 @@ class MinesScene(Scene):
         lay = self.layout((w, h))
         shown = self.shown_analysis()
         odds, best = (shown.probability, self.best_guess()) if shown is not None else (None, None)
-        self.painter.draw(surface, lay, self.board, odds, best)
+        self.painter.draw(surface, lay, self.board, odds, best, self.app.settings.palette)
         cr, cc = self.cursor
         pygame.draw.rect(surface, hud.WHITE, lay.cell_rect(cr, cc), 2)
         draw_band(surface, lay, self.band(w))

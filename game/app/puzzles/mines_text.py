@@ -16,21 +16,44 @@ who played, so a game the assistant played by itself never reads as the player's
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
-from game.core.puzzles.mines import MAX_SIDE
+from game.core.puzzles.mines import AREA_CELLS, MAX_SIDE, MIN_CUSTOM_SIDE, Difficulty
+from game.core.settings import MINES_CUSTOM, Settings
 from game.core.puzzles.mines_records import BoardRecord, format_time
 from game.app.input import display_key
+
+class BoardChoice(enum.Enum):
+    """The board a new Minesweeper screen opens on when no difficulty is given."""
+
+    LAST = "last"  #: the board chosen last (kept in the settings: :func:`remembered_board`)
+
+
+def remembered_board(settings: Settings) -> tuple[Difficulty | None, tuple[int, int, int]]:
+    """The board chosen last: its difficulty (``None``: the custom board) and the custom board (width, height, mines).
+
+    >>> remembered_board(Settings()), remembered_board(Settings(mines_board="custom", mines_custom=(20, 20, 50)))
+    ((<Difficulty.BEGINNER: 'beginner'>, (12, 10, 20)), (None, (20, 20, 50)))
+    """
+    name = settings.mines_board
+    return (None if name == MINES_CUSTOM else Difficulty(name)), settings.mines_custom
+
+
+def board_setting(difficulty: Difficulty | None, custom: tuple[int, int, int]) -> dict[str, object]:
+    """The settings that remember a choice of board (``None``: the ``custom`` one), read by :func:`remembered_board`.
+
+    >>> board_setting(None, (20, 20, 50))
+    {'mines_board': 'custom', 'mines_custom': (20, 20, 50)}
+    """
+    return {"mines_board": difficulty.value if difficulty is not None else MINES_CUSTOM, "mines_custom": custom}
+
 
 def new_board() -> str:
     """The end of every message of a finished game, naming the restart key as the player bound it."""
     return f"{display_key('R')} starts a new board."
 #: What +/- and [ ] say on a fixed board (they change the custom board only).
 CUSTOM_KEYS = "+ and - size the custom board, [ and ] set its mines: press 4 to play it."
-#: Smallest side of a custom board (room for the first click's area and some mines).
-MIN_CUSTOM_SIDE = 4
-#: Cells a custom board keeps free of mines: the first click's area.
-AREA_CELLS = 9
 
 
 @dataclass
@@ -116,5 +139,5 @@ def records_words(record: BoardRecord) -> str:
     return f"This board: {best}, {record.wins} won, {record.losses} lost"
 
 
-__all__ = ["AREA_CELLS", "CUSTOM_KEYS", "MIN_CUSTOM_SIDE", "Moves", "changed_custom", "new_board", "outcome_words",
-           "plural_moves", "records_words", "win_message"]
+__all__ = ["AREA_CELLS", "BoardChoice", "CUSTOM_KEYS", "MIN_CUSTOM_SIDE", "Moves", "board_setting", "changed_custom",
+           "new_board", "outcome_words", "plural_moves", "records_words", "remembered_board", "win_message"]

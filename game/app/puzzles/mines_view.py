@@ -18,7 +18,9 @@ from fractions import Fraction
 import pygame
 
 from game.app import hud
+from game.app.input import display_key
 from game.core.level import cell_words
+from game.core.settings import Palette
 from game.core.puzzles.mines import MinesBoard, MinesStatus, MinesView, Pos
 
 #: Colours of the numbers 1-8.
@@ -41,10 +43,43 @@ RULE = "Your first click always opens an area: no mine is in it or next to it."
 #: Said under a board not opened yet while the odds are on (the first click makes the game an assisted one).
 ODDS_ON = ("The assistant's odds are on: they show from your first click, and a game with them does not count for "
            "the best time ({hint} turns them off).")
-#: What the assistant's overlay means.
-ODDS_LEGEND = "Small numbers: each hidden cell's mine chance in %. Green: safe. Red: mine. Gold: best guess."
-#: What the overlay means when the cells are too small for the percentages.
-SHADE_LEGEND = "Redder: likelier a mine (the cursor's cell in %). Green: safe. Red: mine. Gold: best guess."
+#: What the assistant's overlay means ({marks}: how proved cells are marked, :attr:`Marks.words`).
+ODDS_TEMPLATE = "Small numbers: each hidden cell's mine chance in %. {marks} Gold: best guess."
+#: What the overlay means when the cells are too small for the percentages ({likelier}: :attr:`Marks.likelier`).
+SHADE_TEMPLATE = "{likelier}: likelier a mine (the cursor's cell in %). {marks} Gold: best guess."
+
+
+@dataclass(frozen=True)
+class Marks:
+    """How the assistant marks proved cells and shades likely mines, and the legend's words for them."""
+
+    safe: tuple[int, int, int]  #: the border of a proved-safe cell
+    mine: tuple[int, int, int]  #: the border of a proved mine
+    cross: bool  #: a cross over a proved mine too (told apart by its shape, not only its colour)
+    likely: tuple[int, int, int]  #: the shade of a cell at 100% mine chance
+    words: str  #: what the legend says of the proved cells
+    likelier: str  #: what the legend says of the shades
+
+
+#: Green and red marks (settings: palette standard).
+STANDARD_MARKS = Marks(hud.GREEN, hud.RED, False, LIKELY_MINE, "Green: safe. Red: mine.", "Redder")
+#: Okabe-Ito sky blue and vermillion, and a cross on mines: told apart without red and green (settings: palette).
+COLOURBLIND_MARKS = Marks((86, 180, 233), (213, 94, 0), True, (213, 94, 0), "Blue: safe. Orange with a cross: mine.",
+                          "More orange")
+
+
+def marks(palette: Palette) -> Marks:
+    """The marks of the player's ``palette``.
+
+    >>> marks(Palette.COLOURBLIND).words
+    'Blue: safe. Orange with a cross: mine.'
+    """
+    return COLOURBLIND_MARKS if palette == Palette.COLOURBLIND else STANDARD_MARKS
+
+
+#: The legends of the standard palette (:func:`odds_legend`).
+ODDS_LEGEND = ODDS_TEMPLATE.format(marks=STANDARD_MARKS.words)
+SHADE_LEGEND = SHADE_TEMPLATE.format(marks=STANDARD_MARKS.words, likelier=STANDARD_MARKS.likelier)
 
 
 @dataclass(frozen=True)
@@ -97,22 +132,43 @@ def odds_size(cell: int) -> int:
     return size
 
 
-def shade(chance: Fraction) -> tuple[int, int, int]:
+def shade(chance: Fraction, likely: tuple[int, int, int] = LIKELY_MINE) -> tuple[int, int, int]:
     """A hidden cell's colour for its mine chance, when the cell is too small for the percentage: the
-    hidden colour at 0%, :data:`LIKELY_MINE` at 100%.
+    hidden colour at 0%, ``likely`` (:attr:`Marks.likely`) at 100%.
 
     >>> shade(Fraction(0)), shade(Fraction(1))
     ((96, 88, 130), (200, 60, 70))
     """
-    red, green, blue = (round(a + (b - a) * float(chance)) for a, b in zip(HIDDEN, LIKELY_MINE))
+    red, green, blue = (round(a + (b - a) * float(chance)) for a, b in zip(HIDDEN, likely))
     return red, green, blue
 
 
-def odds_legend(cell: int, win: Fraction | None) -> str:
-    """What the overlay means on cells of ``cell`` pixels (the percentages or the shades); ``win``: the
-    chance to win of the gold guess, when the exact endgame search chose it."""
-    legend = ODDS_LEGEND if odds_size(cell) else SHADE_LEGEND
+def odds_legend(cell: int, win: Fraction | None, palette: Palette = Palette.STANDARD) -> str:
+    """What the overlay means on cells of ``cell`` pixels (the percentages or the shades) in the player's
+    ``palette``; ``win``: the chance to win of the gold guess, when the exact endgame search chose it.
+
+    >>> odds_legend(40, None)
+    "Small numbers: each hidden cell's mine chance in %. Green: safe. Red: mine. Gold: best guess."
+    """
+    drawn = marks(palette)
+    legend = (ODDS_TEMPLATE if odds_size(cell) else SHADE_TEMPLATE).format(marks=drawn.words, likelier=drawn.likelier)
     return legend if win is None else f"{legend} {ENDGAME_LEGEND.format(percent(win))}"
+
+
+def band_legend(status: MinesStatus, odds_on: bool, odds_shown: bool, cell: int, win: Fraction | None,
+                palette: Palette = Palette.STANDARD) -> str:
+    """What the band under the board explains: the odds when they are shown (:func:`odds_legend`, in the player's
+    ``palette``), else the first-click rule (and, on a board not opened yet, that the odds are on; nothing once the
+    game is over).
+
+    >>> band_legend(MinesStatus.READY, False, False, 40, None) == RULE, band_legend(MinesStatus.WON, True, False, 40, None)
+    (True, '')
+    """
+    if odds_shown:
+        return odds_legend(cell, win, palette)
+    if status == MinesStatus.READY and odds_on:  # the odds left on from the game before: the first click is assisted
+        return f"{RULE} {ODDS_ON.format(hint=display_key('H'))}"
+    return "" if status in (MinesStatus.WON, MinesStatus.LOST) else RULE
 
 
 def cursor_odds(cell: int, odds: dict[Pos, Fraction] | None, cursor: Pos) -> str:
@@ -223,19 +279,21 @@ class BoardPainter:
         self._picture: pygame.Surface | None = None
 
     def draw(self, surface: pygame.Surface, layout: MinesLayout, board: MinesBoard,
-             odds: dict[Pos, Fraction] | None, best: Pos | None) -> None:
-        """Blit the board (drawn again only when needed) at its place in ``layout``."""
-        key = (id(board), board.view(), board.status, layout, id(odds) if odds is not None else None, best)
+             odds: dict[Pos, Fraction] | None, best: Pos | None, palette: Palette = Palette.STANDARD) -> None:
+        """Blit the board (drawn again only when needed) at its place in ``layout``, the assistant's marks in the
+        player's ``palette``."""
+        key = (id(board), board.view(), board.status, layout, id(odds) if odds is not None else None, best, palette)
         if self._picture is None or key != self._key:
             self._picture = pygame.Surface((layout.cell * board.width, layout.cell * board.height))
-            draw_board(self._picture, replace(layout, left=0, top=0), board, odds, best)
+            draw_board(self._picture, replace(layout, left=0, top=0), board, odds, best, marks(palette))
             self._key = key
         surface.blit(self._picture, (layout.left, layout.top))
 
 
 def draw_board(surface: pygame.Surface, layout: MinesLayout, board: MinesBoard, odds: dict[Pos, Fraction] | None,
-               best: Pos | None) -> None:
-    """Every cell: numbers, flags, mines once the game is over, and the assistant's odds when given."""
+               best: Pos | None, drawn: Marks = STANDARD_MARKS) -> None:
+    """Every cell: numbers, flags, mines once the game is over, and the assistant's odds when given (``drawn``:
+    its marks)."""
     view = board.view()
     over = board.status in (MinesStatus.WON, MinesStatus.LOST)
     for r in range(board.height):
@@ -243,7 +301,7 @@ def draw_board(surface: pygame.Surface, layout: MinesLayout, board: MinesBoard, 
             rect = layout.cell_rect(r, c)
             _draw_cell(surface, rect, board, view, (r, c), over)
             if odds is not None and (r, c) in odds and view.at(r, c) < 0:
-                draw_odds(surface, rect, odds[(r, c)], best == (r, c))
+                draw_odds(surface, rect, odds[(r, c)], best == (r, c), drawn)
             pygame.draw.rect(surface, (30, 26, 50), rect, 1)
 
 
@@ -266,24 +324,31 @@ def _draw_cell(surface: pygame.Surface, rect: pygame.Rect, board: MinesBoard, vi
                                                (rect.x + cell // 3, rect.y + cell * 3 // 5)])
 
 
-def draw_odds(surface: pygame.Surface, rect: pygame.Rect, chance: Fraction, best: bool) -> None:
-    """One hidden cell's mine chance: a green or red border when proved, else the percentage (a shade on
-    a cell too small for it)."""
+def draw_odds(surface: pygame.Surface, rect: pygame.Rect, chance: Fraction, best: bool,
+              drawn: Marks = STANDARD_MARKS) -> None:
+    """One hidden cell's mine chance: a safe or mine border when proved (with a cross on a mine when ``drawn``
+    says so), else the percentage (a shade on a cell too small for it)."""
     if chance == 0:
-        pygame.draw.rect(surface, hud.GREEN, rect.inflate(-4, -4), 3)
+        pygame.draw.rect(surface, drawn.safe, rect.inflate(-4, -4), 3)
     elif chance == 1:
-        pygame.draw.rect(surface, hud.RED, rect.inflate(-4, -4), 3)
+        pygame.draw.rect(surface, drawn.mine, rect.inflate(-4, -4), 3)
+        if drawn.cross:
+            inner = rect.inflate(-rect.width // 2, -rect.height // 2)
+            width = max(2, rect.width // 10)
+            pygame.draw.line(surface, drawn.mine, inner.topleft, inner.bottomright, width)
+            pygame.draw.line(surface, drawn.mine, inner.topright, inner.bottomleft, width)
     else:
         size = odds_size(rect.width)
         if size:
             hud.blit_text(surface, percent(chance)[:-1], rect.center, size, hud.GOLD if best else hud.WHITE,
                           anchor="center")
         else:
-            pygame.draw.rect(surface, shade(chance), rect.inflate(-2, -2))
+            pygame.draw.rect(surface, shade(chance, drawn.likely), rect.inflate(-2, -2))
     if best:
         pygame.draw.rect(surface, hud.GOLD, rect.inflate(-2, -2), 2)
 
 
-__all__ = ["BAND_LINES", "BAND_SIZE", "BoardPainter", "MinesLayout", "NUMBER_COLOURS", "ODDS_LEGEND", "ODDS_ON",
-           "RULE", "SHADE_LEGEND", "band_lines", "board_title", "compute_layout", "cursor_odds", "draw_band", "draw_board",
-           "draw_header", "draw_odds", "number_size", "odds_legend", "odds_size", "percent", "shade"]
+__all__ = ["BAND_LINES", "BAND_SIZE", "BoardPainter", "COLOURBLIND_MARKS", "Marks", "MinesLayout", "NUMBER_COLOURS",
+           "ODDS_LEGEND", "ODDS_ON", "ODDS_TEMPLATE", "RULE", "SHADE_LEGEND", "SHADE_TEMPLATE", "STANDARD_MARKS",
+           "band_legend", "band_lines", "board_title", "compute_layout", "cursor_odds", "draw_band", "draw_board",
+           "draw_header", "draw_odds", "marks", "number_size", "odds_legend", "odds_size", "percent", "shade"]

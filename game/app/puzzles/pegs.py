@@ -29,7 +29,7 @@ from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
 from game.app.puzzles.pegs_ai import HINT_LIMIT, PROOF_WORDS, SEEKING, SOLVE_LIMIT, PegsAsk, back_job, solve_job
 from game.app.puzzles.pegs_memory import PegsMemory
 from game.app.puzzles.pegs_view import (HOLE, HOLE_EDGE, MESSAGE_SIZE, BoardLayout, board_layout, draw_panel, draw_peg,
-                                        draw_tints, lost_message, message_lines, message_top,
+                                        draw_tints, draw_title, lost_message, message_lines, message_top,
                                         opening_message, position_message)
 from game.app.render import LevelRenderer
 from game.app.sound import Sfx
@@ -41,9 +41,10 @@ PLAY_STEP = 0.35
 class PegsScene(Scene):
     """Play peg solitaire on the English or French board (or a board of the player's own)."""
 
-    def __init__(self, app: App, board_name: str = "english", *,
+    def __init__(self, app: App, board_name: str | None = None, *,
                  extra: tuple[str, Board, int] | None = None) -> None:
-        """``extra``: a board of the player's own (name, board, start), played first and kept in the Tab cycle."""
+        """``board_name``: an opening (by default the board chosen last, kept in the settings); ``extra``: a board
+        of the player's own (name, board, start), played first and kept in the Tab cycle."""
         super().__init__(app)
         self.renderer = LevelRenderer()
         #: Where the AI's jobs run (None: the runner's default, a child process where ``fork`` exists).
@@ -58,12 +59,14 @@ class PegsScene(Scene):
         self.board_names = list(self.openings)
         #: The AI's settled answers per game (kept over restarts and board changes)
         self.memories: dict[str, PegsMemory] = {}
-        self.load(board_name)
+        self.load(board_name if board_name in self.openings else app.settings.pegs_board)
 
     # ---------------------------------------------------------------- state
     def load(self, name: str) -> None:
-        """Start a new game: the opening ``name``."""
+        """Start a new game: the opening ``name`` (a shipped one is remembered as the board chosen last)."""
         self.board_name = name
+        if name in OPENINGS and name != self.app.settings.pegs_board:
+            self.app.change_settings(pegs_board=name)
         self.opening = self.openings[name]()
         self.board, self.start, self.goal = self.opening.board, self.opening.start, self.opening.goal
         self.position = self.start
@@ -357,11 +360,7 @@ class PegsScene(Scene):
         """The board, the pegs, the held peg, the hint and the messages."""
         self.renderer.draw_background(surface)
         w, _h = surface.get_size()
-        bar = hud.top_bar(surface)
-        title = hud.fit_text(f"Peg solitaire - {self.opening.title}", 34, max(100, w - 200))
-        hud.blit_text(surface, title, (16, bar.centery), 34, hud.WHITE, anchor="midleft")
-        hud.blit_text(surface, hud.plural(self.pegs_left, "peg"), (w - 16, bar.centery), 26, hud.GOLD,
-                      anchor="midright")
+        draw_title(surface, self.opening.title, self.pegs_left)
         job = self.job if self.pending is not None else None
         progress = str(getattr(job.last_progress, "message", "") or "") if job is not None else ""
         message = f"{self.message} {progress}" if progress else self.message

@@ -209,6 +209,15 @@ def position_message(board: Board, position: int, goal: int | None) -> str:
     return f"{pegs} left."
 
 
+def draw_title(surface: pygame.Surface, title: str, pegs: int) -> None:
+    """The top bar: the game's ``title`` and the pegs left."""
+    w = surface.get_width()
+    bar = hud.top_bar(surface)
+    hud.blit_text(surface, hud.fit_text(f"Peg solitaire - {title}", 34, max(100, w - 200)), (16, bar.centery), 34,
+                  hud.WHITE, anchor="midleft")
+    hud.blit_text(surface, hud.plural(pegs, "peg"), (w - 16, bar.centery), 26, hud.GOLD, anchor="midright")
+
+
 def draw_peg(surface: pygame.Surface, centre: tuple[int, int], radius: int, lifted: bool) -> None:
     """A peg at ``centre`` (gold when the player holds it)."""
     pygame.draw.circle(surface, hud.GOLD if lifted else PEG, centre, radius)
@@ -233,6 +242,7 @@ __all__ = [
     "position_message",
     "draw_peg",
     "draw_tints",
+    "draw_title",
     "lost_message",
     "explanation_lines",
     "message_lines",

@@ -41,6 +41,10 @@ HIDDEN = -1
 FLAG = -2
 #: Largest board side accepted anywhere (the expert board is 30 wide).
 MAX_SIDE = 100
+#: Smallest side of a custom board (room for the first click's area and some mines).
+MIN_CUSTOM_SIDE = 4
+#: Cells a custom board keeps free of mines: the first click's area.
+AREA_CELLS = 9
 
 Pos = tuple[int, int]
 """A cell ``(row, col)``."""
@@ -53,6 +57,17 @@ class MinesStatus(str, enum.Enum):
     PLAYING = "playing"  #: some cells revealed, no mine hit
     WON = "won"          #: every safe cell revealed
     LOST = "lost"        #: a mine was revealed
+
+
+def custom_board_ok(width: int, height: int, mines: int) -> bool:
+    """True for a custom board the Minesweeper screen offers: sides from :data:`MIN_CUSTOM_SIDE` to half of
+    :data:`MAX_SIDE`, one mine at least, and room for the first click's area.
+
+    >>> custom_board_ok(12, 10, 20), custom_board_ok(3, 10, 5), custom_board_ok(4, 4, 8)
+    (True, False, False)
+    """
+    sides = all(MIN_CUSTOM_SIDE <= side <= MAX_SIDE // 2 for side in (width, height))
+    return sides and 1 <= mines <= width * height - AREA_CELLS
 
 
 class Difficulty(str, enum.Enum):
@@ -306,5 +321,6 @@ def parse_view(text: str) -> MinesView:
     return view
 
 
-__all__ = ["FLAG", "HIDDEN", "Difficulty", "FirstClick", "MinesBoard", "MinesFormatError", "MinesStatus", "MinesView",
-           "check_size", "format_view", "neighbours", "parse_view"]
+__all__ = ["AREA_CELLS", "FLAG", "HIDDEN", "MAX_SIDE", "MIN_CUSTOM_SIDE", "Difficulty", "FirstClick", "MinesBoard",
+           "MinesFormatError", "MinesStatus", "MinesView", "check_size", "custom_board_ok", "format_view", "neighbours",
+           "parse_view"]

@@ -19,7 +19,7 @@ JSON = st.recursive(
     max_leaves=20,
 )
 FIELDS = ["music_volume", "effects_volume", "muted", "fullscreen", "window_size", "preview", "speed",
-          "palette", "reduced_motion", "ruler"]
+          "palette", "reduced_motion", "ruler", "mines_board", "mines_custom", "pegs_board"]
 
 
 @pytest.fixture(autouse=True)
@@ -93,6 +93,22 @@ def test_unreadable_path_is_a_message(config_home: Path) -> None:
 def test_any_bytes_load_without_crashing(raw: bytes) -> None:
     loaded = parse_settings(raw)
     assert isinstance(loaded.settings, Settings)
+
+
+def test_the_side_puzzles_boards_chosen_last_are_kept_and_bad_ones_fall_back(config_home: Path) -> None:
+    store = SettingsStore.load()
+    assert (store.settings.mines_board, store.settings.mines_custom, store.settings.pegs_board) == (
+        "beginner", (12, 10, 20), "english")  # a file without them: the defaults
+    store.update(mines_board="custom", mines_custom=(20, 15, 60), pegs_board="french")
+    again = SettingsStore.load().settings
+    assert (again.mines_board, again.mines_custom, again.pegs_board) == ("custom", (20, 15, 60), "french")
+    bad = {"mines_board": "huge", "mines_custom": [3, 100, 1], "pegs_board": "x" * 500, "muted": True}
+    loaded = Settings.from_json(bad)
+    assert (loaded.settings.mines_board, loaded.settings.mines_custom, loaded.settings.pegs_board) == (
+        "beginner", (12, 10, 20), "english") and loaded.settings.muted
+    assert len(loaded.messages) == 3 and all(len(m) < 200 for m in loaded.messages)
+    for custom in ([12, 10, 200], [12, 10, True], [12.0, 10, 20], "12x10", [12, 10]):
+        assert Settings.from_json({"mines_custom": custom}).messages, custom
 
 
 @hsettings(max_examples=150, deadline=None)

@@ -95,6 +95,16 @@ class LifePuzzle:
         return f"life/{Path(self.path).name if self.path and self.path != '<text>' else self.title}"
 
     @property
+    def empty_wrong(self) -> int:
+        """Cells wrong with no live cell at the start (a start that does no better is no attempt yet).
+
+        >>> LifePuzzle.from_text("steps: 1\\n....\\n.##.\\n.##.\\n....\\n").empty_wrong
+        4
+        """
+        empty = np.zeros(self.target.shape, dtype=bool)
+        return int(np.count_nonzero(step(empty, self.rule, self.steps) != self.target))
+
+    @property
     def shape(self) -> tuple[int, int]:
         """(rows, columns)."""
         return (int(self.target.shape[0]), int(self.target.shape[1]))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -12,7 +13,7 @@ import pytest
 
 from game.core.puzzles.life.puzzle import LifePuzzle
 from game.core.puzzles.life.rules import step
-from ai.facade import LifeHintKind
+from ai.facade import LifeHintKind, LifeReverseStatus
 from game.app.app import App
 from game.app.display import FixedClock
 from game.app.compose import build_app
@@ -194,8 +195,9 @@ def test_progress_is_kept_across_a_new_app(app: App) -> None:
         _flip_at_cursor(app)
     assert scene.model.solved
     press(app, pygame.K_RIGHTBRACKET, unicode="]")
-    scene.cursor = (0, 0)
-    _flip_at_cursor(app)  # one stray cell on the glider: its best so far
+    for cell in BLOCK_ON_GLIDER:  # a start better than the empty board on the glider: its best so far
+        scene.cursor = cell
+        _flip_at_cursor(app)
     wrong = scene.model.wrong_cells
     press(app, pygame.K_ESCAPE)
     again = build_app(size=(800, 500), clock=FixedClock())
@@ -207,6 +209,40 @@ def test_progress_is_kept_across_a_new_app(app: App) -> None:
     changed = LifePuzzle.from_text("title: Blinker\nsteps: 2\n" + "\n".join(
         "".join("#" if v else "." for v in row) for row in BLINKER.target) + "\n")
     assert fresh.progress_label(changed) == ""  # another puzzle under the same title starts afresh
+
+
+#: A 2x2 block (a still life) over the glider's target: 3 wrong cells, fewer than the empty board's 5.
+BLOCK_ON_GLIDER = ((2, 2), (2, 3), (3, 2), (3, 3))
+
+
+def test_a_best_not_solved_yet_is_kept_when_the_window_closes(app: App) -> None:
+    scene = LifeScene(app, [GLIDER])
+    app.push(scene)
+    app.run_frames(1)
+    for cell in BLOCK_ON_GLIDER:
+        scene.cursor = cell
+        _flip_at_cursor(app)
+    assert scene.model is not None and scene.model.wrong_cells == 3
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    app.run()  # the main loop ends on QUIT, as when the window is closed
+    again = LifeScene(build_app(size=(800, 500), clock=FixedClock()), [GLIDER])
+    assert again.progress_label(GLIDER) == "best: 3 wrong"
+    assert not app.scenes  # every scene left, as on Esc
+
+
+def test_a_start_no_better_than_the_empty_board_shows_no_best(app: App) -> None:
+    scene = LifeScene(app, [GLIDER])
+    app.push(scene)
+    app.run_frames(1)
+    scene.cursor = (7, 7)
+    _flip_at_cursor(app)  # one stray cell, which dies: as wrong as the empty board
+    assert scene.model is not None and scene.model.wrong_cells == GLIDER.empty_wrong == 5
+    press(app, pygame.K_ESCAPE)
+    assert scene.progress_label(GLIDER) == ""
+    app.progress.record_puzzle(GLIDER.progress_key, GLIDER.puzzle_hash, 5)  # as an older game kept it
+    assert scene.progress_label(GLIDER) == ""
+    app.progress.record_puzzle(GLIDER.progress_key, GLIDER.puzzle_hash, 4)
+    assert scene.progress_label(GLIDER) == "best: 4 wrong"
 
 
 def test_solved_is_said_once_per_solve(app: App) -> None:
@@ -338,6 +374,32 @@ def test_the_ais_start_is_not_kept(app: App) -> None:
     assert app.progress.puzzle(GLIDER.progress_key, GLIDER.puzzle_hash) is None
     again = LifeScene(app, [GLIDER, BLINKER])
     assert again.model is not None and again.model.puzzle is GLIDER and again.model.start.sum() == 0
+
+
+def test_undoing_the_ais_start_gives_the_player_back_their_own(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    ai_start = np.zeros(BLINKER.shape, dtype=bool)
+    ai_start[2:5, 3] = ai_start[0, 0] = True  # the vertical line and a cell that dies: a start the player won't paint
+    monkeypatch.setattr(life_module, "life_reverse", lambda *a: SimpleNamespace(
+        start=ai_start, status=LifeReverseStatus.EXACT, wrong_cells=0))
+    scene = LifeScene(app, [BLINKER], ai_time_limit=None, use_processes=False)
+    app.push(scene)
+    app.run_frames(1)
+    for r in (2, 3):  # two cells of the player's own
+        scene.cursor = (r, 3)
+        _flip_at_cursor(app)
+    press(app, pygame.K_s, unicode="s")
+    scene.wait()
+    assert scene.model is not None and scene.model.solved and scene.assisted
+    press(app, pygame.K_z, unicode="z")  # back to the player's two cells
+    assert scene.model.start.sum() == 2 and not scene.assisted
+    press(app, pygame.K_y, unicode="y")  # the AI's start again
+    assert scene.assisted
+    press(app, pygame.K_z, unicode="z")
+    scene.cursor = (4, 3)
+    _flip_at_cursor(app)  # the player's own solution
+    assert scene.model.solved and not scene.assisted
+    record = app.progress.puzzle(BLINKER.progress_key, BLINKER.puzzle_hash)
+    assert record is not None and record.solved
 
 
 def test_the_ai_at_work_says_for_how_long_and_that_esc_stops_it(app: App, monkeypatch: pytest.MonkeyPatch) -> None:

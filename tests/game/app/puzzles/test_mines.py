@@ -19,11 +19,12 @@ from ai.facade import mines_first_click
 from game.app.puzzles.mines import MinesScene
 from game.app.puzzles.mines_text import CUSTOM_KEYS
 from game.app.puzzles.mines_view import (
-    BAND_LINES, BAND_SIZE, ENDGAME_LEGEND, ODDS_LEGEND, ODDS_ON, RULE, SHADE_LEGEND, compute_layout, number_size, odds_size,
-    percent, shade, where,
+    BAND_LINES, BAND_SIZE, COLOURBLIND_MARKS, ENDGAME_LEGEND, ODDS_LEGEND, ODDS_ON, RULE, SHADE_LEGEND, compute_layout,
+    number_size, odds_legend, odds_size, percent, shade, where,
 )
 from game.core.puzzles.mines import Difficulty, FirstClick, MinesBoard, MinesStatus, neighbours
 from game.core.puzzles.mines_records import BoardRecord, format_time
+from game.core.settings import Palette
 from tests.game.app.conftest import click, press
 
 #: Seconds of one frame of the test clock.
@@ -87,6 +88,21 @@ def test_the_timer_starts_at_the_first_click_and_stops_at_the_win(app: App) -> N
     app.run_frames(120)
     assert scene.elapsed() == took, "the timer stopped at the win"
     assert scene.message == "Cleared in 1.5 s: a new best time! R starts a new board."
+
+
+def test_the_timer_stops_while_the_help_hides_the_board(app: App) -> None:
+    scene = on(app)
+    scene.set_board(corner_board())
+    click_cell(scene, (3, 3))  # the timer runs
+    app.run_frames(59)
+    before = scene.elapsed()
+    assert before == pytest.approx(60 * FRAME)
+    press(app, pygame.K_F1)
+    assert app.top is not scene
+    app.run_frames(600)  # ten seconds with the help over the board
+    assert scene.elapsed() == before
+    press(app, pygame.K_ESCAPE)  # the help closes: the timer goes on from where it was
+    assert app.top is scene and scene.elapsed() == pytest.approx(before + FRAME)
 
 
 def test_a_new_board_resets_the_timer(app: App) -> None:
@@ -274,6 +290,31 @@ def test_the_rule_is_stated_under_the_board_and_the_legend_follows_the_overlay(a
     assert [line for line, _ in scene.band(1280)] == [ODDS_LEGEND]
 
 
+def test_the_colour_blind_palette_marks_proved_cells_without_red_or_green(app: App) -> None:
+    scene = on(app)
+    scene.set_board(MinesBoard.with_mines(5, 5, {(4, 2), (4, 4)}))
+    click_cell(scene, (0, 0))  # leaves (4, 2) and (4, 4) proved mines, (4, 3) proved safe
+    key_and_wait(scene, "h")
+    analysis = scene.shown_analysis()
+    assert analysis is not None and [analysis.probability[(4, c)] for c in (2, 3, 4)] == [1, 0, 1]
+    lay = scene.layout(app.screen.get_size())
+    safe, mine = lay.cell_rect(4, 3), lay.cell_rect(4, 2)
+
+    def border(rect: pygame.Rect) -> tuple[int, ...]:
+        return tuple(app.screen.get_at((rect.x + 3, rect.centery)))[:3]
+
+    assert (border(safe), border(mine)) == (hud.GREEN, hud.RED)
+    assert "Green: safe. Red: mine." in scene.legend()
+    app.change_settings(palette=Palette.COLOURBLIND.value)
+    app.run_frames(1)
+    assert (border(safe), border(mine)) == (COLOURBLIND_MARKS.safe, COLOURBLIND_MARKS.mine)
+    assert tuple(app.screen.get_at(mine.center))[:3] == COLOURBLIND_MARKS.mine, "a cross on a proved mine"
+    assert tuple(app.screen.get_at(safe.center))[:3] != COLOURBLIND_MARKS.mine
+    legend = [line for line, _ in scene.band(1280)]
+    assert legend == [odds_legend(lay.cell, None, Palette.COLOURBLIND)]
+    assert "Blue: safe. Orange with a cross: mine." in legend[0] and "Green" not in legend[0] and "Red" not in legend[0]
+
+
 def test_a_new_board_with_the_odds_left_on_says_so_before_the_first_click(small_app: App) -> None:
     scene = on(small_app)
     scene.set_board(corner_board())
@@ -323,7 +364,8 @@ def test_every_board_fits_and_its_text_is_readable(difficulty: Difficulty, size:
     assert odds == 0 or hud.text("88", odds, shadow=False).get_bounding_rect().height >= 11, "readable or shaded"
     assert odds or size == (800, 500), "every board shows its percentages at 1280x800"
     assert hud.font(number_size(lay.cell)).size("8")[1] >= 12
-    for text in (RULE, ODDS_LEGEND, SHADE_LEGEND):
+    for text in (RULE, ODDS_LEGEND, SHADE_LEGEND, odds_legend(40, None, Palette.COLOURBLIND),
+                 odds_legend(8, None, Palette.COLOURBLIND)):
         assert hud.text(text, BAND_SIZE).get_width() <= w - 40, "the legend takes one line, uncut"
 
 
@@ -427,6 +469,23 @@ def test_the_custom_boards_footer_says_how_to_change_it(app: App, monkeypatch: p
     width = scene.board.width
     press(app, pygame.K_PLUS, unicode="+")  # the key the footer names does what it says
     assert scene.board.width == width + 1
+
+
+def test_the_board_chosen_last_opens_again_on_the_next_launch(app: App) -> None:
+    first = app.push(MinesScene(app, execution=Execution.THREAD))
+    assert isinstance(first, MinesScene) and first.difficulty == Difficulty.BEGINNER  # a fresh profile
+    app.run_frames(1)
+    press(app, pygame.K_4, unicode="4")  # the custom board, one size up
+    press(app, pygame.K_PLUS, unicode="+")
+    chosen = (first.board.width, first.board.height, first.board.mines)
+    press(app, pygame.K_ESCAPE)
+    later = build_app(size=(800, 500), clock=FixedClock(), sound=False)
+    again = MinesScene(later, execution=Execution.THREAD)
+    assert again.difficulty is None and (again.board.width, again.board.height, again.board.mines) == chosen
+    later.push(again)
+    later.run_frames(1)
+    press(later, pygame.K_3, unicode="3")
+    assert MinesScene(build_app(size=(800, 500), clock=FixedClock(), sound=False)).difficulty == Difficulty.EXPERT
 
 
 def test_the_custom_keys_on_a_fixed_board_say_how_to_get_to_the_custom_board(app: App) -> None:

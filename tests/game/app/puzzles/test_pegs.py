@@ -172,6 +172,17 @@ def test_tab_switches_to_the_french_boards_and_back(scene: PegsScene) -> None:
     assert scene.board_name == "english"
 
 
+def test_the_board_chosen_last_opens_again_on_the_next_launch(scene: PegsScene) -> None:
+    _key(scene, pygame.K_TAB)
+    assert scene.board_name == "french"
+    scene.app.jobs.shutdown()
+    later = build_app(size=(800, 500), clock=FixedClock(), sound=False)
+    assert PegsScene(later).board_name == "french"
+    later.change_settings(pegs_board="english")
+    assert PegsScene(later, "french-centre").board_name == "french-centre"  # a board asked for by name
+    assert PegsScene(build_app(size=(800, 500), clock=FixedClock(), sound=False)).board_name == "french-centre"
+
+
 def test_french_opens_on_a_start_the_colours_allow(scene: PegsScene) -> None:
     _key(scene, pygame.K_TAB)
     assert scene.board_name == "french" and not scene.explain and scene.layout().panel is None
