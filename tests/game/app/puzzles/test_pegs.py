@@ -220,12 +220,8 @@ def test_the_words_under_the_board_name_the_keys_as_bound(scene: PegsScene) -> N
 @pytest.mark.parametrize("size", [(1280, 800), (800, 500)])
 def test_the_explanation_shows_and_fits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                         size: tuple[int, int]) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    app = build_app(size=size, clock=FixedClock(), sound=False)
-    pegs = PegsScene(app, "french-centre")
-    app.push(pegs)
-    app.run_frames(1)
+    pegs = _open_sized(tmp_path, monkeypatch, size, "french-centre")
+    app = pegs.app
     layout = pegs.layout()
     panel = layout.panel
     assert panel is not None and panel.right <= size[0] and panel.bottom <= size[1]
@@ -425,6 +421,18 @@ LOSING_WALK = [((1, 3), (3, 3)), ((2, 1), (2, 3)), ((2, 4), (2, 2)), ((2, 6), (2
                ((0, 4), (2, 4))]
 
 
+def _open_sized(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int],
+                board: str = "english") -> PegsScene:
+    """The screen on ``board`` in a window of ``size``, with its own data and config folders."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    app = build_app(size=size, clock=FixedClock(), sound=False)
+    scene = PegsScene(app, board)
+    app.push(scene)
+    app.run_frames(1)
+    return scene
+
+
 def _answer(scene: PegsScene) -> None:
     """H, and the AI's answer when it thinks (a thread of the job runner)."""
     before = scene.job
@@ -440,13 +448,9 @@ def test_a_game_lost_by_hand_says_how_far_to_undo_and_a_hint_after_the_undo_play
     """Bad jumps, H: lost. Two more jumps, H: the message says how many jumps to take back to a position
     that can still finish (a hint was asked there), in full on the window; that many Z bring it back, and H
     there hints a jump of a solution at once."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    app = build_app(size=size, clock=FixedClock(), sound=False)
-    scene = PegsScene(app)
-    app.push(scene)
-    app.run_frames(1)
+    scene = _open_sized(tmp_path, monkeypatch, size)
     scene.execution = Execution.THREAD
+    app = scene.app
     for start, end in LOSING_WALK[:8]:
         _click(scene, start)
         _click(scene, end)
@@ -484,13 +488,9 @@ def test_a_game_lost_without_an_earlier_hint_still_says_how_far_to_undo(
     """Bad jumps, no hint asked on the way, H: lost. The AI then finds, as a job of the runner, how many jumps
     to take back to a position that can still finish; the message says it, in full on the window, and that
     many Z bring the game there, where H hints at once."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    app = build_app(size=size, clock=FixedClock(), sound=False)
-    scene = PegsScene(app)
-    app.push(scene)
-    app.run_frames(1)
+    scene = _open_sized(tmp_path, monkeypatch, size)
     scene.execution = Execution.THREAD
+    app = scene.app
     for start, end in LOSING_WALK:
         _click(scene, start)
         _click(scene, end)
