@@ -302,7 +302,8 @@ class LevelSelectScene(Scene):
         elif (k == Act.COPY or (k == Act.TEXT and action.text.lower() == "c")) and n:
             self.app.open("share_code", self.entries[self.cursor].level)
         elif k == Act.TEXT and action.text.lower() == "w" and n:
-            self.app.open("replays", self.entries[self.cursor])
+            locked = self.lock_message(self.group_of[self.cursor]) if self.locked[self.cursor] else ""
+            self.app.open("replays", self.entries[self.cursor], locked=locked)
         elif k == Act.TEXT and action.text.lower() == "e" and n:
             self.edit(self.cursor)
         elif k == Act.TEXT and action.text.lower() == "u":
