@@ -3,7 +3,6 @@ solutions, the solver cycle, deductions, relaxed answers and GIF export from the
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -34,7 +33,6 @@ from game.app.assistant.tasks import PREFETCH_SOLVER
 from game.app.export import DEFAULT_FPS, OUTCOME_SECONDS, TITLE_SECONDS, ExportResult
 from game.app.gif_writer import played_seconds, shown_ms
 from game.cli.export import MAX_FPS
-from game.cli.main import main
 from game.cli.export_run import long_gif_note
 from game.core.catalog import pack_entries
 from game.app.scenes.play import BASE_FPS, PlayScene, PlayState
@@ -504,21 +502,3 @@ def test_h_then_s_show_the_same_bricks_and_both_keep_the_players_brick(app: App)
     more = reveal_all(app, scene)
     assert sorted(more + [mine]) == sorted(shown) and assistant.state.hint is not None
     assert all(step.kind.value == "place" for step in assistant.state.hint.steps)
-
-
-def test_h_and_the_command_lines_hint_name_the_same_bricks(app: App, capsys: pytest.CaptureFixture[str]) -> None:
-    """The Relay with a brick in no minimum solution: H (played here) and ``main.py hint`` lead to the same set."""
-    entries = pack_entries()
-    index = next(i for i, entry in enumerate(entries) if entry.path is not None and entry.path.name == "038_the_relay.txt")
-    scene = PlayScene(app, playlist=entries, index=index)
-    app.push(scene)
-    app.run_frames(1)
-    scene.click_cell((7, 2))
-    assert scene.bricks == ((7, 2),)
-    reveal_all(app, scene)
-    view = assistant_of(scene).state.hint
-    assert main(["hint", str(entries[index].path), "--bricks", "7,2", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
-    assert view is not None and [[s.kind.value, list(s.cell)] for s in view.steps] == data["steps"]
-    assert data["steps"][:1] == [["remove", [7, 2]]] and view.hint.solution is not None
-    assert data["solution"] == [list(cell) for cell in view.hint.solution]

@@ -667,29 +667,6 @@ def test_saving_a_level_with_no_solution_asks_first(app: App) -> None:
     assert [p.name for p in user_levels_dir().iterdir()] == ["up.txt"]
 
 
-def test_saving_without_analysing_warns_of_no_solution_the_quick_check_cannot_see(app: App) -> None:
-    """Under careful physics the Original has no solution, though every lemming has a way to a target: the check
-    before saving solves the level and asks; with a brick too few for a solvable level it says how many it needs."""
-    original = Level.load(ORIGINAL_PACK)
-    careful = Level.from_rows(original.grid, original.frames, original.budget, title="Careful",
-                              meta=[("physics", "careful")])
-    editor = open_editor(app, EditorModel.from_level(careful))
-    press_save(app, CTRL)
-    prompt = app.top
-    assert isinstance(prompt, ConfirmPrompt) and prompt.title == "No solution"
-    assert prompt.question == ("This level has no solution: the lemming cannot get home within 20 frames, "
-                               "whatever the bricks. Save anyway?")
-    type_text(app, "n")
-    assert app.top is editor and not list(user_levels_dir().glob("*.txt"))
-    short = open_editor(app, EditorModel.from_level(Level.load(ORIGINAL_PACK).with_limits(budget=2)))
-    press_save(app, CTRL)
-    prompt = app.top
-    assert isinstance(prompt, ConfirmPrompt)
-    assert prompt.question == "This level has no solution: it needs 3 bricks but the budget B is 2. Save anyway?"
-    type_text(app, "n")
-    assert app.top is short and not list(user_levels_dir().glob("*.txt"))
-
-
 def test_the_check_before_saving_is_a_job_of_the_runner(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
     editor = open_editor(app, EditorModel.from_level(Level.from_rows(UP_THERE, frames=20, budget=2, title="Up")))
     submitted: list[str] = []

@@ -278,37 +278,6 @@ def test_a_scrolled_panel_whose_lines_all_fit_again_shows_them_from_the_top(data
         app.pop()
 
 
-def test_the_wheel_scrolls_the_panel_back_from_the_line_it_shows(data_home: Path) -> None:
-    """Scrolled to the bottom at 800x500, then the level changes: fewer lines, still more than fit.  Each
-    click of the wheel back up moves what the panel shows (two clicks reach its first line), and scrolling
-    down stops at the last line."""
-    size = (800, 500)
-    app = build_app(size=size, clock=FixedClock())
-    editor = open_editor(app, EditorModel.from_level(Level.load(ORIGINAL_PACK)))
-    letter(app, "a")
-    wait_for_analysis(app, editor)
-    panel = editor.view.panel
-    rect, lines = panel.side_panel(size)
-    move(app, rect.center)
-
-    def wheel(y: int) -> tuple[str, ...]:
-        pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=y))
-        app.run_frames(1)
-        return tuple(text for text, _, _ in panel.visible_side_lines(size)[0])
-
-    bottom = [wheel(-1) for _ in range(len(lines) * 2)]
-    assert len(set(bottom[len(lines):])) == 1 and not panel.visible_side_lines(size)[2]  # the last line shows
-    press(app, pygame.K_PLUS, unicode="+")  # the analysis is out of date: fewer lines, still more than fit
-    before = tuple(text for text, _, _ in panel.visible_side_lines(size)[0])
-    assert panel.visible_side_lines(size)[1]
-    assert wheel(1) != before  # the first click back up shows more above at once
-    wheel(1)
-    shown, above, below = panel.visible_side_lines(size)
-    assert not above and below and shown[0][0] == "ANALYSIS"
-    while app.scenes:
-        app.pop()
-
-
 # ---------------------------------------------------------------- saving, a copy, the level's info
 def test_saving_asks_for_a_title_only_for_a_new_untitled_level(app: App, tmp_path: Path) -> None:
     editor = open_editor(app, saved_level(tmp_path))
