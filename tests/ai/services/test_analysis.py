@@ -7,6 +7,8 @@ import threading
 import pytest
 
 from ai import facade
+from ai.kernel.base import SolveMode, SolveResult, SolveStatus
+from ai.services import analysis
 from ai.services.analysis import DEFAULT_SOLVER, _fewest_frames_search, analyse_level, tightened
 from ai.kernel.context import SolveContext
 from tests.stopping import expired
@@ -92,3 +94,25 @@ def test_why_no_solution_solves_where_the_quick_check_sees_nothing() -> None:
     stopped = threading.Event()
     stopped.set()
     assert facade.why_no_solution(careful, SolveContext.create(cancel=stopped)) is None
+
+
+def test_why_no_solution_asks_the_search_first_and_the_portfolio_when_it_cannot_answer(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether any set within the budget wins: the search (the fastest at it on every pack level), then the
+    portfolio only when the search gave no answer."""
+    asked: list[str] = []
+    real = analysis._solve
+
+    def solve(level: Level, mode: SolveMode, solver: str, ctx: SolveContext) -> SolveResult:
+        asked.append(solver)
+        if solver == analysis.QUICK_SOLVER and unanswered:
+            return SolveResult(SolveStatus.TIMEOUT, solver, mode)
+        return real(level, mode, solver, ctx)
+
+    monkeypatch.setattr(analysis, "_solve", solve)
+    original = Level.load(original_level_path())
+    unanswered = False
+    assert analysis.why_no_solution(original) is None and asked == ["search"]
+    asked.clear()
+    unanswered = True
+    assert analysis.why_no_solution(original) is None and asked == ["search", "auto"]
