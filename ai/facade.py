@@ -8,7 +8,7 @@ the one way a piece of AI work learns its deadline, its cancel request and where
 * **The lemming game**: :func:`solve` (any registered solver; every answer replayed by the reference
   simulator), :func:`compute_hint`, the plan the game's hint and solution share (:func:`player_plan`,
   :func:`plan_result`), :func:`analyse_level` (with the reasons a level has no solution;
-  the quick check :func:`stuck_lemmings`), the rule difference a mystery level turns on
+  the quick check :func:`stuck_lemmings`, the check before saving :func:`why_no_solution`), the rule difference a mystery level turns on
   (:func:`rule_difference`), :func:`rate_level`, :func:`generate_run`, the
   learning entries (:func:`learn_physics`, :func:`learn_rules`, the player's :func:`knowledge`).
 * **Reverse Life**: :func:`life_reverse`, :func:`life_hint`, :func:`life_backbone`, :func:`life_learn_rule`.
@@ -72,7 +72,8 @@ from ai.puzzles.pegs.learn import parse_games as pegs_parse_games
 from ai.puzzles.pegs.learn import random_games as pegs_random_games
 from ai.puzzles.pegs.learn import verify as pegs_verify
 from ai.puzzles.pegs.vacancies import table as pegs_table
-from ai.services.analysis import Analysis, AnalysisStatus, analyse_level, bricks_over_budget, last_arrival_frame
+from ai.services.analysis import (Analysis, AnalysisStatus, analyse_level, bricks_over_budget, last_arrival_frame,
+                                  why_no_solution)
 from ai.services.benchmark import run_bench
 from ai.services.unsolvable import stuck_lemmings
 from ai.services.generation.compartments import GRIDS as COMPARTMENT_GRIDS
@@ -109,6 +110,6 @@ __all__ = [
     "offered_solvers", "ordinary_games", "pegs_hint", "pegs_learn", "pegs_parse_games", "pegs_random_games",
     "pegs_solve", "pegs_table", "pegs_undo_to_finish", "pegs_verify", "physics_key", "pick_certifier", "plan_result", "player_label",
     "player_plan", "rate_level", "rated_level", "read_rules", "record_run", "rule_difference", "run_bench",
-    "run_in_child", "solve", "stuck_lemmings",
+    "run_in_child", "solve", "stuck_lemmings", "why_no_solution",
     "Game", "GeneratedLevel", "LearnedPhysics",  # the command line's types
 ]

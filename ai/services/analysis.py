@@ -38,13 +38,15 @@ from typing import Any, Callable
 from ai.kernel.base import BrickSet, SolveMode, SolveResult, SolveStatus
 from ai.kernel.context import SolveContext
 from ai.solvers import registry
-from ai.services.unsolvable import unsolvable_reasons
+from ai.services.unsolvable import stuck_lemmings, unsolvable_reasons
 from game.core.level import Level
 from game.core.physics_views import views
 from game.core.simulation import simulate
 
 #: Default exact solver ("auto" without the race: no solver thread outlives a solve).
 DEFAULT_SOLVER = "auto"
+#: The exact solver that first asks whether any set within the budget wins, before saving (the fastest at it).
+QUICK_SOLVER = "search"
 #: Seconds allowed for the whole analysis by default.
 DEFAULT_TIME_LIMIT = 60.0
 #: Share of the time limit the enumeration of optimal solutions may use (the rest is for
@@ -86,6 +88,15 @@ class Analysis:
     solver: str = ""
     message: str = ""
     reasons: tuple[str, ...] = ()  #: why no brick set wins (status ``unsolvable``), one line each
+
+    def no_solution(self) -> str | None:
+        """Why the level as drafted has no solution, in a line (None when it has one, or that is not known)."""
+        if self.status == AnalysisStatus.UNSOLVABLE:
+            return self.reasons[0] if self.reasons else f"no brick set wins within {self.level.frames} frames"
+        if self.status == AnalysisStatus.OVER_BUDGET and self.min_bricks is not None:
+            n = self.min_bricks
+            return f"it needs {n} brick{'s' if n != 1 else ''} but the budget B is {self.level.budget}"
+        return None
 
     @property
     def solvable(self) -> bool:
@@ -212,6 +223,32 @@ def analyse_level(
                 fewest_frames=fewest, frames_proved=frames_proved, solutions=solutions)
 
 
+def why_no_solution(level: Level, context: SolveContext | None = None) -> str | None:
+    """Why ``level`` has no solution, in a line (:meth:`Analysis.no_solution`'s words), or None when a brick set
+    within its budget wins or the check stopped before it knew: the quick check (:func:`stuck_lemmings`), then an
+    exact solve within the budget, then, when none wins, one with the budget opened up (the minimum, or why
+    nothing wins).  The check before the editor saves a level."""
+    ctx = context if context is not None else SolveContext.create(solver="save-check")
+    stuck = stuck_lemmings(level, ctx)
+    if stuck:
+        return stuck[0]
+    left = ctx.remaining()  # the search answers "any set within B?" fastest; the portfolio when it cannot
+    any_set = _solve(level, SolveMode.ANY, QUICK_SOLVER, ctx.child(time_limit=None if left is None else left / 2))
+    if any_set.status not in (SolveStatus.FEASIBLE, SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE):
+        any_set = _solve(level, SolveMode.ANY, DEFAULT_SOLVER, ctx)
+    if any_set.status != SolveStatus.INFEASIBLE:
+        return None  # a winning set, or no answer in time: nothing known against the level
+    res = _solve(level.with_limits(budget=max(level.budget, len(level.brickable_cells))), SolveMode.MIN,
+                 DEFAULT_SOLVER, ctx)
+    if res.status == SolveStatus.INFEASIBLE:
+        found = Analysis(level, AnalysisStatus.UNSOLVABLE, reasons=unsolvable_reasons(level, ctx))
+    elif res.status == SolveStatus.OPTIMAL and res.bricks is not None:
+        found = Analysis(level, AnalysisStatus.OVER_BUDGET, min_bricks=len(res.bricks))
+    else:
+        return f"no set of at most {level.budget} bricks wins within {level.frames} frames"
+    return found.no_solution()
+
+
 def _minimum(level: Level, solver: str, ctx: SolveContext, say: Callable[[str], None]) -> SolveResult | None:
     """Minimum bricks and all optimal sets (``None``: cancelled).
 
@@ -324,4 +361,4 @@ def tightened(level: Level, analysis: Analysis) -> Level:
     )
 
 
-__all__ = ["Analysis", "analyse_level", "bricks_over_budget", "last_arrival_frame", "tightened"]
+__all__ = ["Analysis", "analyse_level", "bricks_over_budget", "last_arrival_frame", "tightened", "why_no_solution"]

@@ -162,6 +162,10 @@ class PlayHost(Protocol):
     def state(self) -> PlayState:
         """Where the playback is (placing, running, ...)."""
 
+    @property
+    def ai_bricks(self) -> bool:
+        """The bricks on the board are an AI solution applied as it was (not edited since)."""
+
     def apply_bricks(self, bricks: Sequence[Brick]) -> bool:
         """Put a brick set on the board (on the undo chain); True if it changed."""
 

@@ -48,7 +48,7 @@ def register(sub: Subparsers) -> None:
     export.add_gif_option(p)
     p.set_defaults(handler=_run)
 
-    p = sub.add_parser("hint", help="the next brick to place, or which one to remove")
+    p = sub.add_parser("hint", help="the next brick to place, or which one to remove (the game's H: the same plan)")
     p.add_argument("level", help="level file (or pack level number)")
     p.add_argument("--bricks", default="", type=bricks_arg, help='the player\'s bricks as "r,c;r,c;..."')
     p.add_argument("--time-limit", type=time_limit_arg, default=10.0, metavar="S", help="time limit (default 10)")

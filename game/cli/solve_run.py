@@ -54,7 +54,7 @@ def hint(args: argparse.Namespace) -> int:
         if args.rules:
             hint = facade.learned_hint(level, bricks, ctx, rules=args.rules)  # read and re-verified there
         else:
-            hint = facade.compute_hint(level, bricks, ctx)
+            hint = facade.player_plan(level, bricks, ctx)  # the plan the game's H and S share: the same next brick
     if args.json:
         print(json.dumps(hint.to_json()))
     else:

@@ -44,7 +44,7 @@ EDITOR_HELP_SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("J", "type a physics (name or JSON)"),
     )),
     ("Trying the level", (
-        ("Space or P", "play-test (Esc comes back)"),
+        ("Space or P", "play-test (Esc, then Back to editor, returns here)"),
         ("A", "analyse (again: cancel)"),
         ("V", "show / hide an optimal solution"),
         (", / .", "the previous / next optimal solution"),

@@ -98,8 +98,9 @@ class EditorInput:
         _, above, below = self.panel.visible_side_lines(size)
         pointer = self.host.app.mouse_pos
         if pointer is not None and rect.collidepoint(pointer) and (above or below):
-            if (action.value < 0 and below) or (action.value > 0 and above):
-                self.host.panel_scroll = max(0, self.host.panel_scroll - 2 * action.value)
+            if (action.value < 0 and below) or (action.value > 0 and above):  # from the line shown, no further
+                first = self.panel.first_shown(size) - 2 * action.value
+                self.host.panel_scroll = max(0, min(first, self.panel.last_scroll(size)))
             return
         self.host.set_tool(Tool((self.host.tool.value - 1 - action.value) % len(Tool) + 1))
 

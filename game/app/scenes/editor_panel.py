@@ -77,16 +77,26 @@ class SidePanel:
                           h - hud.TOP_BAR - footer_height(w) - 16)
         return rect, lines
 
+    def last_scroll(self, size: tuple[int, int]) -> int:
+        """The furthest the panel scrolls: the first line from which the rest fits (0 when everything fits)."""
+        rect, lines = self.side_panel(size)
+        room = rect.height - 24
+        if sum(line_advance(z) for _, z, _ in lines) <= room:
+            return 0  # everything fits (the lines got fewer since the panel was scrolled): from the top
+        last_start = len(lines)
+        while last_start > 0 and sum(line_advance(z) for _, z, _ in lines[last_start - 1:]) <= room - 18:
+            last_start -= 1
+        return last_start
+
+    def first_shown(self, size: tuple[int, int]) -> int:
+        """The first line the panel shows: the scene's ``panel_scroll``, within :meth:`last_scroll`."""
+        return max(0, min(self.scene.panel_scroll, self.last_scroll(size)))
+
     def visible_side_lines(self, size: tuple[int, int]) -> tuple[list[Line], bool, bool]:
         """The panel's lines shown from the scene's ``panel_scroll`` on: (lines, more above, more below)."""
         rect, lines = self.side_panel(size)
         room = rect.height - 24
-        last_start = len(lines)  # the first line from which the rest fits: scrolling stops there
-        while last_start > 0 and sum(line_advance(z) for _, z, _ in lines[last_start - 1:]) <= room - 18:
-            last_start -= 1
-        if sum(line_advance(z) for _, z, _ in lines) <= room:
-            last_start = 0  # everything fits (the lines got fewer since the panel was scrolled): from the top
-        first = max(0, min(self.scene.panel_scroll, last_start))
+        first = self.first_shown(size)
         shown: list[Line] = []
         used = 0
         for line in lines[first:]:

@@ -1,6 +1,6 @@
 """The editor's saving: Ctrl+S (at once; a new untitled level asks for its title first), Ctrl+Shift+S (a copy
 under a new title, which the editor then edits), the question before saving a level known to have no solution
-(known from the editor's analysis, or from a quick check run as a job first), and the question about unsaved
+(known from the editor's analysis, or from an exact check run as a job first), and the question about unsaved
 changes before leaving a level (Esc, opening another, a new one, closing the window).  Files go to the user's
 levels folder (:meth:`game.core.editor_model.EditorModel.save`)."""
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Protocol
 
-from ai.facade import Analysis, AnalysisStatus, SolveContext, stuck_lemmings
+from ai.facade import Analysis, SolveContext, why_no_solution
 from game.app import hud
 from game.app.input import Act, Action
 from game.app.jobs import JobEvent, JobEventKind
@@ -17,8 +17,9 @@ from game.app.scenes.dialogs import ConfirmPrompt, TextPrompt
 from game.app.scenes.editor_host import EditorHost
 from game.core.editor_model import UNTITLED
 
-#: Seconds the quick "has it any chance" check before saving an unanalysed level may take.
-SAVE_CHECK_SECONDS = 1.0
+#: Seconds the check before saving an unanalysed level may take (the exact check: a level with no solution under
+#: any physics is found; one that takes longer is saved without a question).
+SAVE_CHECK_SECONDS = 5.0
 #: What the editor says while that check runs: up until the check ends (taken down then, before its answer
 #: opens a prompt), however long a busy machine makes it take, within :data:`CHECKING_SECONDS`.
 CHECKING = "checking the level before saving..."
@@ -89,8 +90,8 @@ class LevelSaving:
             then()
 
     def _check_solution(self, go_on: Callable[[], None]) -> None:
-        """Run ``go_on``, or first ask when the level is known to have no solution (the host may take a frame
-        or so to know: its quick check runs as a job)."""
+        """Run ``go_on``, or first ask when the level is known to have no solution (the host may take a moment
+        to know: its check runs as a job)."""
 
         def answered(problem: str | None) -> None:
             if problem is None:
@@ -139,28 +140,22 @@ class LevelSaving:
 
     def no_solution_reason(self, answer: Callable[[str | None], None]) -> None:
         """Call ``answer`` with why the draft is known to have no solution, or None when none is known: at once
-        from its current analysis, else after a quick check run as a job (at most :data:`SAVE_CHECK_SECONDS`;
-        a check that fails or is cancelled knows nothing)."""
-        d = self.host.draft
+        from its current analysis, else after the exact check run as a job (:func:`ai.facade.why_no_solution`,
+        at most :data:`SAVE_CHECK_SECONDS`; a check that fails, is cancelled or runs out of time knows nothing)."""
         a = self.host.analysis
         if a is not None and self.host.analysis_current():
-            if a.status == AnalysisStatus.UNSOLVABLE:
-                answer(a.reasons[0] if a.reasons else f"no brick set wins within {d.frames} frames")
-            elif a.min_bricks is not None and a.min_bricks > d.budget:
-                answer(f"it needs {a.min_bricks} bricks but the budget B is {d.budget}")
-            else:
-                answer(None)
+            answer(a.no_solution())
             return
         level = self.host.model.to_level()
 
-        def check(ctx: SolveContext) -> tuple[str, ...]:
-            return stuck_lemmings(level, ctx)
+        def check(ctx: SolveContext) -> str | None:
+            return why_no_solution(level, ctx)
 
         def ended(event: JobEvent) -> None:
-            stuck = event.payload if event.kind == JobEventKind.DONE else ()
+            problem = event.payload if event.kind == JobEventKind.DONE else None
             if self.host.message == CHECKING:  # the check is over: its line would stay behind the next prompt
                 self.host.say("", 0.0)
-            answer(stuck[0] if stuck else None)
+            answer(problem if isinstance(problem, str) else None)
 
         self.host.say(CHECKING, CHECKING_SECONDS)
         self.host.app.jobs.submit(check, label="save-check", owner=self.host, lane="save-check",

@@ -1,8 +1,8 @@
 """The "What the AI has learned" screen, and the hook that lets the AI watch every release.
 
 The composition root (:mod:`game.app.compose`) registers the menu entry (:data:`MENU_LABEL`) and the
-play-scene extension :func:`observe_releases`: each time the player releases the lemmings, the run
-(map, bricks, frames) is stored in the data folder (:func:`ai.facade.record_run`).  The screen learns
+play-scene extension :func:`observe_releases`: each time the player releases the lemmings on bricks of their
+own (not an AI solution applied as it was), the run (map, bricks, frames) is stored in the data folder (:func:`ai.facade.record_run`).  The screen learns
 rules from every stored run in the job runner's child process (:func:`ai.facade.knowledge`), then shows
 how many runs it has seen, what it knows (:func:`summary_lines`: the situations the runs showed, the rules
 checked against the game, what it cannot be sure of yet), and each learned rule as a sentence
@@ -46,9 +46,10 @@ class ReleaseObserver(ExtensionBase):
         self.last = scene.state
 
     def update(self, dt: float) -> None:
-        """Store the run once the lemmings left their hatches."""
+        """Store the run once the lemmings left their hatches (the player's: not an AI solution applied as it was,
+        so that what is learned "from your runs" is)."""
         scene = self.scene
-        if self.last == PlayState.PLACING and scene.state != PlayState.PLACING:
+        if self.last == PlayState.PLACING and scene.state != PlayState.PLACING and not scene.ai_bricks:
             problems: list[str] = []
             try:
                 record_run(user_data_dir(), scene.level, scene.bricks, problems)

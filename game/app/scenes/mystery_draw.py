@@ -17,6 +17,10 @@ from game.app import hud
 
 #: Shown after a rule the player's runs never exercised (the learner guessed it).
 NOT_SURE = "not sure yet: your runs never showed it"
+#: The same, once the check against the game found every guess right (its rules are exact).
+NOT_SURE_RIGHT = "not sure yet: your runs never showed it, but the check says this guess is right"
+#: Said of a situation the runs never showed, once the check found the guess there right.
+RIGHT_GUESS = " (its guess there is right, the check says)"
 #: Colour of what the AI is not yet sure of.
 UNSURE_COLOR = hud.GOLD
 
@@ -40,14 +44,16 @@ def panel_text(knowledge: Knowledge | None, progress: str, error: str, world: st
     if knowledge.runs == 0 or knowledge.physics is None:
         return PanelText(title, (("No runs to learn from yet.", hud.WHITE),))
     rows: list[tuple[str, tuple[int, int, int]]] = []
+    not_sure = NOT_SURE_RIGHT if knowledge.exact else NOT_SURE  # a guess the check found right
     for i, pic in enumerate(knowledge.pictures, 1):
-        rows.append((f"{i}. {pic.words}" + ("" if pic.sure else f" ({NOT_SURE})"),
+        rows.append((f"{i}. {pic.words}" + ("" if pic.sure else f" ({not_sure})"),
                      hud.WHITE if pic.sure else UNSURE_COLOR))
     exits = physics_sentences(knowledge.physics)[-1]
-    rows.append((exits if knowledge.exits_sure else f"{exits} ({NOT_SURE})",
+    rows.append((exits if knowledge.exits_sure else f"{exits} ({not_sure})",
                  hud.WHITE if knowledge.exits_sure else UNSURE_COLOR))
     for situation in knowledge.unsure:
-        rows.append((f"Not sure yet what a lemming does {situation}: your runs never showed one.", UNSURE_COLOR))
+        rows.append((f"Not sure yet what a lemming does {situation}: your runs never showed one"
+                     f"{RIGHT_GUESS if knowledge.exact else ''}.", UNSURE_COLOR))
     if not knowledge.exact and not knowledge.unsure:
         rows.append(("Situations your runs have not shown may still surprise it.", UNSURE_COLOR))
     sure = sum(1 for pic in knowledge.pictures if pic.sure)

@@ -114,11 +114,11 @@ class PlayScene(Scene):
         self.assisted = self.resume.assisted  #: a win of the bricks on the board is AI-helped (see resume)
         self.own_edit = False  #: the player changed the bricks since the visit began or the AI put its own
         self.failures: list[LemmingFailure] = []  #: after a lost run: who missed, why and when
-        self.anim = 0.0
+        self.ai_bricks = False  #: the bricks on the board are an AI solution applied as it was (not edited since)
         self.hover: Brick | None = None
         self.deny: tuple[Brick, float] | None = None
         self.message = ""           #: one line under the HUD (e.g. why a click was refused)
-        self.message_time = 0.0
+        self.anim = self.message_time = 0.0
         self.message_tie: Tie | None = None  #: what the line describes (it goes when that changes)
         self.new_best = False
         self.best_before: int | None = None
@@ -321,7 +321,7 @@ class PlayScene(Scene):
             if assisted:
                 self.resume.mark_ai_help(self.bricks)
             self.edited()
-            self.own_edit = not assisted
+            self.own_edit, self.ai_bricks = not assisted, assisted
         return changed
 
     def ai_solution_shown(self) -> None:
@@ -343,7 +343,7 @@ class PlayScene(Scene):
         """The bricks changed: back to placing, remember them, tell the extensions."""
         if self.state != PlayState.PLACING:
             self.restart()
-        self.assisted, self.own_edit = self.resume.assisted, True
+        self.assisted, self.own_edit, self.ai_bricks = self.resume.assisted, True, False
         self.resume.remember(self.bricks)
         for extension in list(self.extensions.values()):
             extension.on_edit()

@@ -43,9 +43,10 @@ def replay_label(replay: Replay, current: bool) -> str:
 class ReplayScene(Scene):
     """The saved winning runs of one level; Enter watches one."""
 
-    def __init__(self, app: App, entry: LevelEntry) -> None:
+    def __init__(self, app: App, entry: LevelEntry, locked: str = "") -> None:
         super().__init__(app)
         self.entry = entry
+        self.locked = locked  #: what opens the level's world, when it is locked (the level select's words)
         record = app.progress.records.get(entry.key)
         self.replays: list[Replay] = list(record.replays) if record is not None else []
         self.cursor = 0
@@ -99,8 +100,10 @@ class ReplayScene(Scene):
         hud.blit_text(surface, hud.fit_text(f"Replays \u00b7 {self.entry.title}", 36, w - 32), (16, bar.centery), 36,
                       hud.WHITE, anchor="midleft")
         if not self.replays:
-            hud.blit_text(surface, "No saved winning runs yet: win this level and it is kept here.",
-                          (w // 2, h // 2), 26, hud.MUTED, anchor="center")
+            lines = [line for part in self.empty_text() for line in hud.wrap_text(part, 26, w - 48)]
+            for k, line in enumerate(lines):
+                hud.blit_text(surface, line, (w // 2, h // 2 + 34 * (2 * k + 1 - len(lines)) // 2), 26, hud.MUTED,
+                              anchor="center")
         else:
             hud.blit_text(surface, "winning runs (yours and AI solutions), fewest bricks first", (w // 2, hud.TOP_BAR + 24), 24,
                           hud.MUTED, anchor="midtop")
@@ -113,6 +116,12 @@ class ReplayScene(Scene):
                 hud.blit_text(surface, hud.fit_text(replay_label(replay, self.current(replay)), size, rect.width - 20),
                               rect.center, size, color, anchor="center")
         hud.hint_bar(surface, self.hints())
+
+    def empty_text(self) -> list[str]:
+        """What the screen says with no run saved: a locked level cannot be won yet, so what opens it."""
+        if self.locked:
+            return [f"{self.locked} to play this level.", "Its winning runs are kept here."]
+        return ["No saved winning runs yet: win this level and it is kept here."]
 
     def hints(self) -> list[tuple[str, str]]:
         """The footer's keys (with no run saved, only Esc does something)."""

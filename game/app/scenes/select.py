@@ -27,7 +27,8 @@ from game.core.catalog import LevelEntry, Section, all_entries, entry_badge, use
 from game.app.input import Act, Action
 from game.app.render import LevelRenderer
 from game.app.world_unlock import locked_entries, world_label
-from game.app.scenes.select_cards import CARD_H, CARD_W, GAP, THUMB_SIZE, draw_card, draw_lock, thumbnail
+from game.app.scenes.select_cards import (CARD_H, CARD_W, GAP, THUMB_SIZE, draw_card, draw_lock, solved_count,
+                                          thumbnail)
 
 #: Height of a world's header band above its cards.
 HEADER_H = 34
@@ -302,7 +303,8 @@ class LevelSelectScene(Scene):
         elif (k == Act.COPY or (k == Act.TEXT and action.text.lower() == "c")) and n:
             self.app.open("share_code", self.entries[self.cursor].level)
         elif k == Act.TEXT and action.text.lower() == "w" and n:
-            self.app.open("replays", self.entries[self.cursor])
+            locked = self.lock_message(self.group_of[self.cursor]) if self.locked[self.cursor] else ""
+            self.app.open("replays", self.entries[self.cursor], locked=locked)
         elif k == Act.TEXT and action.text.lower() == "e" and n:
             self.edit(self.cursor)
         elif k == Act.TEXT and action.text.lower() == "u":
@@ -351,7 +353,7 @@ class LevelSelectScene(Scene):
         surface.set_clip(previous_clip)
         bar = hud.top_bar(surface)
         hud.blit_text(surface, TITLE, (16, bar.centery), 36, hud.WHITE, anchor="midleft")
-        solved = f"{sum(1 for s in self.statuses if s.solved_now)} / {len(self.entries)} solved"
+        solved = solved_count(self.entries, self.statuses)  # the pack's (your levels: in their header)
         hud.blit_text(surface, solved, (size[0] - 16, bar.centery), 28, hud.GOLD, anchor="midright")
         hud.hint_bar(surface, FOOTER)
         legend = legend_at(size, solved)

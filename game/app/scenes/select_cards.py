@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from game.core.catalog import LevelEntry
+from game.core.catalog import LevelEntry, Section
 from game.core.level import Level
 from game.core.progress import LevelStatus
 from game.app import hud
@@ -13,6 +13,22 @@ from game.app import hud
 CARD_W, CARD_H, GAP = 210, 160, 16
 #: The thumbnail's room on a card.
 THUMB_SIZE = (CARD_W - 24, CARD_H - 70)
+
+
+def solved_count(entries: list[LevelEntry], statuses: list[LevelStatus]) -> str:
+    """The top bar's count: the pack's levels solved, of the pack's ("pack:" when the player's own levels are
+    listed too: they are counted apart, in their own header).
+
+    >>> from game.core.level import Level
+    >>> level = Level.from_rows(["> T", "XXX"], 3, 0)
+    >>> pack = [LevelEntry("a", None, level), LevelEntry("b", None, level)]
+    >>> done = [LevelStatus(True, 0, False), LevelStatus(False, None, False), LevelStatus(True, 0, False)]
+    >>> solved_count(pack, done), solved_count(pack + [LevelEntry("u", None, level, Section.USER)], done)
+    ('1 / 2 solved', 'pack: 1 / 2 solved')
+    """
+    solved = [st.solved_now for e, st in zip(entries, statuses) if e.section == Section.PACK]
+    count = f"{sum(solved)} / {len(solved)} solved"
+    return f"pack: {count}" if any(e.section != Section.PACK for e in entries) else count
 
 
 def thumbnail(level: Level, size: tuple[int, int]) -> pygame.Surface:

@@ -7,6 +7,8 @@ import threading
 import pytest
 
 from ai import facade
+from ai.kernel.base import SolveMode, SolveResult, SolveStatus
+from ai.services import analysis
 from ai.services.analysis import DEFAULT_SOLVER, _fewest_frames_search, analyse_level, tightened
 from ai.kernel.context import SolveContext
 from tests.stopping import expired
@@ -76,3 +78,41 @@ def test_tightening_a_level_whose_lemmings_walk_off_targets_keeps_its_minimum() 
     tight = tightened(level, a)
     assert tight.frames < level.frames
     assert facade.solve(tight, solver="search").min_bricks == 2
+
+
+def test_why_no_solution_solves_where_the_quick_check_sees_nothing() -> None:
+    """Under careful physics every lemming has a way to a target (the quick check is silent), yet no set wins;
+    a budget one short says how many bricks the level needs; a solvable level, or a stopped check, says nothing."""
+    original = Level.load(original_level_path())
+    careful = Level.from_rows(original.grid, original.frames, original.budget, meta=[("physics", "careful")])
+    assert facade.stuck_lemmings(careful) == ()
+    assert facade.why_no_solution(careful) == "the lemming cannot get home within 20 frames, whatever the bricks"
+    assert facade.why_no_solution(original.with_limits(budget=2)) == "it needs 3 bricks but the budget B is 2"
+    one = Level.from_rows(["> ..T", "XX.XX"], frames=9, budget=0)
+    assert facade.why_no_solution(one) == "it needs 1 brick but the budget B is 0"
+    assert facade.why_no_solution(original) is None
+    stopped = threading.Event()
+    stopped.set()
+    assert facade.why_no_solution(careful, SolveContext.create(cancel=stopped)) is None
+
+
+def test_why_no_solution_asks_the_search_first_and_the_portfolio_when_it_cannot_answer(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether any set within the budget wins: the search (the fastest at it on every pack level), then the
+    portfolio only when the search gave no answer."""
+    asked: list[str] = []
+    real = analysis._solve
+
+    def solve(level: Level, mode: SolveMode, solver: str, ctx: SolveContext) -> SolveResult:
+        asked.append(solver)
+        if solver == analysis.QUICK_SOLVER and unanswered:
+            return SolveResult(SolveStatus.TIMEOUT, solver, mode)
+        return real(level, mode, solver, ctx)
+
+    monkeypatch.setattr(analysis, "_solve", solve)
+    original = Level.load(original_level_path())
+    unanswered = False
+    assert analysis.why_no_solution(original) is None and asked == ["search"]
+    asked.clear()
+    unanswered = True
+    assert analysis.why_no_solution(original) is None and asked == ["search", "auto"]

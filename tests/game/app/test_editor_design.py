@@ -354,11 +354,11 @@ def test_the_check_before_saving_is_said_while_it_runs_and_not_behind_the_save_p
         app: App, monkeypatch: pytest.MonkeyPatch) -> None:
     checked = threading.Event()
 
-    def slow_check(level: Level, ctx: object) -> tuple[str, ...]:  # as on a busy machine: ends when told
+    def slow_check(level: Level, ctx: object) -> str | None:  # as on a busy machine: ends when told
         assert checked.wait(30)
-        return ()
+        return None
 
-    monkeypatch.setattr(editor_saving, "stuck_lemmings", slow_check)
+    monkeypatch.setattr(editor_saving, "why_no_solution", slow_check)
     app.jobs.execution = Execution.THREAD  # the test's event is shared with a thread, not a child
     fresh = open_editor(app, EditorModel.new(6, 8))
     click(app, fresh.layout().cell_center(4, 1))

@@ -277,3 +277,22 @@ def test_f1_over_an_editor_dialog_shows_the_editor_keys(app: App) -> None:
     assert isinstance(help_scene, HelpScene) and help_scene.page.title == "Editor keys"
     press(app, pygame.K_ESCAPE)
     assert app.scenes[-1] is prompt and app.scenes[-2] is editor
+
+
+def test_the_help_says_how_a_play_test_returns_to_the_editor(app: App) -> None:
+    """Esc in a play-test opens the pause menu (as in any level); its "Back to editor" returns: the help says so."""
+    rows = dict(row for _, section in editor_help.editor_help_page().sections for row in section)
+    app.push(MenuScene(app))
+    editor = app.push(EditorScene(app, EditorModel.from_level(pack_entries()[6].level)))
+    app.run_frames(1)
+    press(app, pygame.K_SPACE, unicode=" ")
+    assert isinstance(app.top, PlayScene)
+    press(app, pygame.K_ESCAPE)
+    menu = app.top
+    assert isinstance(menu, pause.PauseScene)
+    back = menu.label(pause.PauseChoice.LEVELS)
+    assert rows["Space or P"] == f"play-test (Esc, then {back}, returns here)"
+    for _ in range(menu.choices.index(pause.PauseChoice.LEVELS)):
+        press(app, pygame.K_DOWN)
+    press(app, pygame.K_RETURN)
+    assert app.top is editor

@@ -11,12 +11,16 @@ import pytest
 
 import game.cli.main as cli
 from game.app.app import App
+from game.app.compose import build_app
+from game.app.display import FixedClock
+from game.app.scenes.dialogs import ConfirmPrompt
 from game.app.scenes.editor import EditorScene
 from game.app.scenes.menu import MenuScene
 from game.core.editor_model import EditorModel
 from game.core.level import Level
+from game.core.storage import user_levels_dir
 from tests.conftest import ORIGINAL_PACK
-from tests.game.app.conftest import press, wait_for_analysis
+from tests.game.app.conftest import CTRL, move, press, press_save, type_text, wait_for_analysis
 
 #: The lemming walks straight onto the target: no brick is needed.
 STRAIGHT = ["XXXXXXXX", "X>    TX", "XXXXXXXX"]
@@ -81,3 +85,57 @@ def test_a_level_that_needs_bricks_still_offers_v(app: App) -> None:
     assert "won without bricks" not in " ".join(panel_lines(editor))
     letter(app, "v")
     assert editor.solutions.visible and len(editor.solutions.shown()) == 3
+
+
+def test_the_wheel_scrolls_the_panel_back_from_the_line_it_shows(data_home: Path) -> None:
+    """Scrolled to the bottom at 800x500, then the level changes: fewer lines, still more than fit.  Each
+    click of the wheel back up moves what the panel shows (two clicks reach its first line), and scrolling
+    down stops at the last line."""
+    size = (800, 500)
+    app = build_app(size=size, clock=FixedClock())
+    editor = open_editor(app, Level.load(ORIGINAL_PACK))
+    letter(app, "a")
+    wait_for_analysis(app, editor)
+    panel = editor.view.panel
+    rect, lines = panel.side_panel(size)
+    move(app, rect.center)
+
+    def wheel(y: int) -> tuple[str, ...]:
+        pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=y))
+        app.run_frames(1)
+        return tuple(text for text, _, _ in panel.visible_side_lines(size)[0])
+
+    bottom = [wheel(-1) for _ in range(len(lines) * 2)]
+    assert len(set(bottom[len(lines):])) == 1 and not panel.visible_side_lines(size)[2]  # the last line shows
+    press(app, pygame.K_PLUS, unicode="+")  # the analysis is out of date: fewer lines, still more than fit
+    before = tuple(text for text, _, _ in panel.visible_side_lines(size)[0])
+    assert panel.visible_side_lines(size)[1]
+    assert wheel(1) != before  # the first click back up shows more above at once
+    wheel(1)
+    shown, above, below = panel.visible_side_lines(size)
+    assert not above and below and shown[0][0] == "ANALYSIS"
+    while app.scenes:
+        app.pop()
+
+
+def test_saving_without_analysing_warns_of_no_solution_the_quick_check_cannot_see(app: App) -> None:
+    """Under careful physics the Original has no solution, though every lemming has a way to a target: the check
+    before saving solves the level and asks; with a brick too few for a solvable level it says how many it needs."""
+    original = Level.load(ORIGINAL_PACK)
+    careful = Level.from_rows(original.grid, original.frames, original.budget, title="Careful",
+                              meta=[("physics", "careful")])
+    editor = open_editor(app, careful)
+    press_save(app, CTRL)
+    prompt = app.top
+    assert isinstance(prompt, ConfirmPrompt) and prompt.title == "No solution"
+    assert prompt.question == ("This level has no solution: the lemming cannot get home within 20 frames, "
+                               "whatever the bricks. Save anyway?")
+    type_text(app, "n")
+    assert app.top is editor and not list(user_levels_dir().glob("*.txt"))
+    short = open_editor(app, Level.load(ORIGINAL_PACK).with_limits(budget=2))
+    press_save(app, CTRL)
+    prompt = app.top
+    assert isinstance(prompt, ConfirmPrompt)
+    assert prompt.question == "This level has no solution: it needs 3 bricks but the budget B is 2. Save anyway?"
+    type_text(app, "n")
+    assert app.top is short and not list(user_levels_dir().glob("*.txt"))

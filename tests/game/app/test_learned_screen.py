@@ -31,8 +31,8 @@ from game.app.scenes.learned import MENU_LABEL, MIN_CELL, LearnedScene
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.play import PlayScene, PlayState
 from game.core.physics_views import same_behaviour
-from tests.conftest import ORIGINAL_PACK, ORIGINAL_SOLUTIONS
-from tests.game.app.conftest import leave_level, press
+from tests.conftest import ORIGINAL_INDEX, ORIGINAL_PACK, ORIGINAL_SOLUTIONS
+from tests.game.app.conftest import leave_level, press, run_until
 
 
 def rich_level(seed: int = 1) -> Level:
@@ -48,7 +48,7 @@ def rich_level(seed: int = 1) -> Level:
 def release(app: App, level: Level, bricks: list[tuple[int, int]]) -> None:
     scene = app.push(PlayScene(app, level))
     assert isinstance(scene, PlayScene)
-    scene.apply_bricks(bricks)
+    scene.apply_bricks(bricks, assisted=False)  # the player's own bricks
     app.run_frames(1)
     press(app, pygame.K_SPACE, unicode=" ")
     assert scene.state != PlayState.PLACING
@@ -111,6 +111,26 @@ def test_learning_from_the_players_runs(app: App, data_home: Path) -> None:
     assert solver_label(PLAYER_RULES_SOLVER) == "Learned from your runs"
     mine = facade.solve(original, solver=assistant.custom_solvers[PLAYER_RULES_SOLVER], mode="all")
     assert mine.complete and set(mine.solutions) == ORIGINAL_SOLUTIONS
+
+
+def test_an_ai_solution_played_as_it_was_is_not_one_of_your_runs(app: App, data_home: Path) -> None:
+    """S, Enter, Space: the AI's solution runs, and nothing is stored for "learned from your runs"; once the
+    player moves one of its bricks, the release is theirs and is stored."""
+    scene = app.push(PlayScene(app, playlist=pack_entries(), index=ORIGINAL_INDEX))
+    assert isinstance(scene, PlayScene)
+    app.run_frames(1)
+    press(app, pygame.K_s, unicode="s")
+    run_until(app, lambda: assistant_of(scene).shown is not None, "the AI's solution")
+    press(app, pygame.K_SPACE, unicode=" ")  # applies the solution on screen and releases the lemmings
+    assert scene.state != PlayState.PLACING and scene.bricks in ORIGINAL_SOLUTIONS
+    app.run_frames(2)
+    assert load_runs(user_data_dir()) == []
+    press(app, pygame.K_r, unicode="r")  # back to placing, the AI's bricks still on the board
+    scene.click_cell(scene.bricks[0])  # the player takes one away: the bricks are theirs now
+    press(app, pygame.K_SPACE, unicode=" ")
+    assert scene.state != PlayState.PLACING
+    app.run_frames(2)
+    assert len(load_runs(user_data_dir())) == 1
 
 
 def test_damaged_runs_file_is_kept_aside(app: App, data_home: Path) -> None:

@@ -201,6 +201,11 @@ def test_the_panel_says_a_check_against_the_game_covers_the_guesses_it_is_not_su
     assert rows[0].startswith("From 1 run the AI has seen 17 of the 256 situations a lemming can be in "
                               "(in the others it guesses); ")
     assert rows[0].endswith("Checked against the game, its rules are exact, the guesses included.")
-    assert rows[-1] == "Not sure yet what a lemming does facing a step one cell high: your runs never showed one."
+    assert rows[-1] == ("Not sure yet what a lemming does facing a step one cell high: your runs never showed one "
+                        "(its guess there is right, the check says).")  # "exact" above, and this, both true
+    guessed = panel_text(dataclasses.replace(known, pictures=(facade.RulePicture([], 1, (0, 1), 1, "a guess", sure=False),)), "", "",
+                         "The Timid Plains").rows
+    assert guessed[1][0] == "1. a guess (not sure yet: your runs never showed it, but the check says this guess is right)"
     unchecked = panel_text(dataclasses.replace(known, right=200, exact=False), "", "", "The Timid Plains").rows
     assert "exact" not in unchecked[0][0] and "(in the others it guesses)" in unchecked[0][0]
+    assert unchecked[-1][0].endswith("your runs never showed one.")

@@ -56,6 +56,25 @@ def test_a_level_without_replays_says_so(app: App) -> None:
     assert browser.hints() == [("Esc", "levels")]  # nothing to choose nor watch
 
 
+def test_w_on_a_locked_level_says_what_opens_it(app: App) -> None:
+    """A level of a locked world cannot be won yet: its replays screen says what opens it, not "win this level"."""
+    select = app.push(LevelSelectScene(app, entries=pack_entries()))
+    app.run_frames(1)
+    select.cursor = 12  # World 2, locked
+    press(app, pygame.K_w, unicode="w")
+    browser = app.top
+    assert isinstance(browser, ReplayScene) and browser.replays == []
+    assert browser.empty_text() == [
+        "World 2 \u00b7 Rising Ground is locked: solve 7 more levels of World 1 \u00b7 First Steps to play this level.",
+        "Its winning runs are kept here."]
+    press(app, pygame.K_ESCAPE)
+    select.cursor = 0  # World 1 is open: win it and the run is kept
+    press(app, pygame.K_w, unicode="w")
+    browser = app.top
+    assert isinstance(browser, ReplayScene)
+    assert browser.empty_text() == ["No saved winning runs yet: win this level and it is kept here."]
+
+
 def test_a_run_on_an_older_version_says_why_it_cannot_be_watched(app: App) -> None:
     original = pack_entries()[ORIGINAL_INDEX]
     older = original.level.with_limits(frames=original.level.frames + 1)

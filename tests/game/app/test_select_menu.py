@@ -14,7 +14,9 @@ from dataclasses import replace
 from game.app import hud
 from game.app.app import App, MenuEntry, Scene
 from game.app.compose import build_app
-from game.core.catalog import LevelEntry, pack_entries
+from game.core.catalog import LevelEntry, Section, pack_entries
+from game.core.level import Level
+from game.core.storage import user_levels_dir
 from game.app.scenes.menu import MenuScene
 from game.app.scenes.play import PlayScene
 from game.app.scenes.select import FOOTER, LevelSelectScene
@@ -183,6 +185,32 @@ def test_the_marks_legend_never_covers_the_footer_keys(app: App, width: int,
     shown, size = hud.fit_hints(FOOTER, width)
     assert shown == FOOTER, "every key of the footer"
     keys = pygame.Rect(0, 640 - hud.BOTTOM_BAR, 12 + hud.hints_width(shown, size), hud.BOTTOM_BAR)
-    title, count = drawn["Choose a level"], next(r for t, r in drawn.items() if t.endswith(" solved"))
+    title, count = drawn["Choose a level"], next(r for t, r in drawn.items() if " solved" in t)
     assert not any(legend.colliderect(r) for r in (keys, title, count)), "the marks are explained, apart"
     assert 0 <= legend.left and legend.right <= width
+
+
+def test_the_solved_count_keeps_the_players_own_levels_apart_from_the_packs(
+        app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[str] = []
+    real = hud.blit_text
+
+    def spy(surface: pygame.Surface, text: str, *args: Any, **kwargs: Any) -> pygame.Rect:
+        drawn.append(text)
+        return real(surface, text, *args, **kwargs)
+
+    folder = user_levels_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    mine = Level.from_rows(["> .T", "XXXX"], 4, 0, title="Mine")
+    (folder / "mine.txt").write_text(mine.to_text())
+    pack = pack_entries()
+    app.progress.record_win(pack[0].key, pack[0].level, [])
+    select = app.push(LevelSelectScene(app))
+    app.run_frames(1)
+    own = next(e for e in select.entries if e.section == Section.USER)
+    app.progress.record_win(own.key, own.level, [])
+    select.refresh()
+    monkeypatch.setattr(hud, "blit_text", spy)
+    select.draw(pygame.Surface((1280, 800)))
+    assert f"pack: 1 / {len(pack)} solved" in drawn  # the pack's total counts the pack alone
+    assert select.solved_in(len(select.groups) - 1) == 1  # the player's own: counted in their own header

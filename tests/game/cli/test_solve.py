@@ -11,11 +11,14 @@ import pytest
 
 import game.cli.solve
 from ai import facade
-from ai.kernel.context import SolveContext
+from ai.facade import SolveContext, SolveMode
 from ai.services import benchmark
 from ai.services.benchmark import DEFAULT_SOLVERS
 from game.cli.main import build_parser, main
 from game.cli.solve import EXACT_SOLVERS
+from game.app.assistant import tasks
+from game.core.level import Level
+from game.core.rules import parse_bricks
 from tests.ai.solvers.exact_helpers import ORIGINAL, ORIGINAL_SOLUTIONS, UNREACHABLE, original
 from tests.conftest import ORIGINAL_NUMBER, REPO
 
@@ -101,11 +104,13 @@ def test_hint_with_learned_rules_gives_the_whole_plan(capsys: pytest.CaptureFixt
     assert "(3 steps: place " in capsys.readouterr().out
 
 
-def test_hint_removes_a_useless_brick_first(capsys: pytest.CaptureFixture[str]) -> None:
-    """(22,19) is in no minimum solution: the hint removes it first (never calls 5 bricks solved)."""
+def test_hint_keeps_a_brick_in_no_minimum_solution_and_says_the_fewest(capsys: pytest.CaptureFixture[str]) -> None:
+    """(22,19) is in no minimum solution, but 5 bricks keeping it win within the budget: the hint (the game's
+    plan) keeps it, never calls 5 bricks solved, and names the minimum."""
     assert main(["hint", str(REPO / "bench/suites/large/006_large.txt"), "--bricks", "22,19"]) == 0
     out = capsys.readouterr().out
-    assert "remove the brick at (22,19)" in out and "the minimum is 4 bricks" in out
+    assert "place a brick at (3,27)" in out and "(the fewest possible is 4)" in out
+    assert "the minimum is 4 bricks" in out and "already win" not in out
 
 
 def test_hint_without_time_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
@@ -251,3 +256,28 @@ def test_solve_all_lists_as_many_of_a_split_levels_solutions_as_asked(capsys: py
 def test_solve_list_is_checked_before_work(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", ORIGINAL_NUMBER, *argv]) == 2
     assert "--list" in capsys.readouterr().err
+
+
+RELAY = REPO / "levels/038_the_relay.txt"
+
+
+@pytest.mark.parametrize("path, bricks", [
+    (RELAY, "7,2"),  # two optimal sets keep none of it: the command line leads where the game does
+    (RELAY, ""),
+    (RELAY, "1,18;7,2"),
+    (ORIGINAL, "1,3;2,1;5,4"),
+    (REPO / "bench/suites/large/006_large.txt", "22,19"),
+])
+def test_hint_names_the_bricks_the_games_h_reveals(path: Path, bricks: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """The command line's hint is the plan the game's H teaches from (its job, run as the game runs it:
+    with the level's minimum solutions listed, and before they are)."""
+    assert main(["hint", str(path), "--bricks", bricks, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    level = Level.load(path)
+    placed = tuple(parse_bricks(bricks))
+    listed = facade.solve(level, solver=tasks.PREFETCH_SOLVER, mode=SolveMode.ALL)
+    for known in (listed, None):
+        _, plan = tasks.hint_job(level, placed, known)(SolveContext.create())
+        assert data["steps"] == [[action.value, list(cell)] for action, cell in plan.steps]
+        assert data["solution"] == [list(cell) for cell in plan.solution or ()] and data["cell"] == list(plan.cell)
