@@ -1,7 +1,8 @@
 """The Reverse Life screen: paint a start pattern that becomes the target picture after k steps.
 
 Three boards side by side: the player's start (painted with the mouse or the keyboard), the start
-after the puzzle's steps (or after any step, with , and .), wrong cells outlined, and the target.
+after the puzzle's steps (or after any step, with , and .), wrong cells marked, and the target (the marks, in the
+player's palette, and the words naming them: :mod:`game.app.puzzles.life_view`).
 The AI runs in a child process (a job of the app's runner, :class:`game.app.jobs.JobRunner`), so the
 game never freezes: H marks one cell to flip next (:func:`ai.facade.life_hint`: a cell of a start that keeps
 every live cell painted, or the painted cell to clear, or the flip that leaves the fewest wrong cells),
@@ -34,6 +35,8 @@ from game.app.puzzles.life_text import (HINT_DROPPED, KEPT_MESSAGE, SOLVED_MESSA
                                         live_cells, progress_words, solution_message, solved_in)
 from game.app.input import Act, Action, display_key, mouse_held
 from game.app.jobs import Execution, Job, JobEvent, JobHandle
+from game.app.palette import pair
+from game.app.puzzles.life_view import draw_board, draw_cursor_and_hint, draw_under, draw_wrong, hint_label, status_line
 from game.app.render import LevelRenderer
 
 #: Seconds the AI may spend on a solve.
@@ -42,8 +45,6 @@ AI_TIME_LIMIT = 10.0
 HINT_TIME_LIMIT = 5.0
 #: Text size of the message under the boards (two lines at most).
 MESSAGE_SIZE = 24
-#: Colours of live and dead cells, the cursor and wrong cells.
-ALIVE, DEAD, GRID = (250, 214, 90), (34, 28, 56), (60, 52, 92)
 
 
 class LifeTask(enum.Enum):
@@ -355,42 +356,24 @@ class LifeScene(Scene):
         hud.blit_text(surface, right, (surface.get_width() - 16, bar.centery), 26, hud.WHITE, anchor="midright")
         cell, rects = self._boards(surface.get_size())
         shown = self.shown if self.shown is not None else m.start
-        final = self.view_step == p.steps
-        wrong = (shown != p.target) if final else None
+        final, marks = self.view_step == p.steps, pair(self.app.settings.palette)
         labels = ["Your start", f"After {hud.plural(self.view_step, 'step')}", "Target"]
         for rect, board, label in zip(rects, (m.start, shown, p.target), labels):
-            self._draw_board(surface, rect, cell, board)
+            draw_board(surface, rect, cell, board)
             hud.blit_text(surface, label, (rect.centerx, rect.y - 8), 26, hud.WHITE, anchor="midbottom")
-        if wrong is not None:
-            for r, c in np.argwhere(wrong):
-                pygame.draw.rect(surface, hud.RED, (rects[1].x + c * cell, rects[1].y + r * cell, cell, cell), 2)
-        cr, cc = self.cursor
-        pygame.draw.rect(surface, hud.BLUE, (rects[0].x + cc * cell, rects[0].y + cr * cell, cell, cell), 2)
+        if final:
+            draw_wrong(surface, rects[1], cell, shown != p.target, marks)
+        draw_cursor_and_hint(surface, rects[0], cell, self.cursor, self.hint_cell, marks)
+        room = rects[1].x - rects[0].x - 8  # a board and the gap after it
+        under = [(rects[1], status_line(m.solved, m.wrong_cells, final, marks), hud.GREEN if m.solved else hud.WHITE)]
         if self.hint_cell is not None:
-            hr, hc = self.hint_cell
-            pygame.draw.rect(surface, hud.GREEN, (rects[0].x + hc * cell - 2, rects[0].y + hr * cell - 2,
-                                                  cell + 4, cell + 4), 3)
-        status = ("Solved!" if m.solved else f"{m.wrong_cells} wrong cells") + (
-            "" if final else "  (press . to see the last step)")
-        hud.blit_text(surface, status, (rects[1].centerx, rects[1].bottom + 8), 28,
-                      hud.GREEN if m.solved else hud.WHITE, anchor="midtop")
+            under.append((rects[0], hint_label(marks), marks.good))
+        draw_under(surface, under, room)
         message = self.message + (f"  ({self.job.elapsed:.0f} s, Esc stops)" if self.job is not None else "")
         if message:
             for i, line in enumerate(hud.wrap_text(message, MESSAGE_SIZE, surface.get_width() - 40, 2)):
                 hud.blit_text(surface, line, (surface.get_width() // 2, rects[0].bottom + 38 + i * MESSAGE_SIZE),
                               MESSAGE_SIZE, hud.GOLD, anchor="midtop")
-
-    @staticmethod
-    def _draw_board(surface: pygame.Surface, rect: pygame.Rect, cell: int, board: Board) -> None:
-        pygame.draw.rect(surface, DEAD, rect)
-        for r, c in np.argwhere(board):
-            pygame.draw.rect(surface, ALIVE, (rect.x + c * cell, rect.y + r * cell, cell, cell))
-        if cell >= 8:
-            for i in range(board.shape[1] + 1):
-                pygame.draw.line(surface, GRID, (rect.x + i * cell, rect.y), (rect.x + i * cell, rect.bottom))
-            for i in range(board.shape[0] + 1):
-                pygame.draw.line(surface, GRID, (rect.x, rect.y + i * cell), (rect.right, rect.y + i * cell))
-        pygame.draw.rect(surface, hud.PANEL_EDGE, rect, 2)
 
 
 __all__ = ["AI_TIME_LIMIT", "LifeScene"]

@@ -19,6 +19,7 @@ import pygame
 
 from game.app import hud
 from game.app.input import display_key
+from game.app.palette import COLOURBLIND_PAIR, STANDARD_PAIR
 from game.core.level import cell_words
 from game.core.settings import Palette
 from game.core.puzzles.mines import MinesBoard, MinesStatus, MinesView, Pos
@@ -55,17 +56,19 @@ class Marks:
 
     safe: tuple[int, int, int]  #: the border of a proved-safe cell
     mine: tuple[int, int, int]  #: the border of a proved mine
-    cross: bool  #: a cross over a proved mine too (told apart by its shape, not only its colour)
+    cross: bool  #: shapes too: a cross over a proved mine, a burst round the mine that went off
     likely: tuple[int, int, int]  #: the shade of a cell at 100% mine chance
     words: str  #: what the legend says of the proved cells
     likelier: str  #: what the legend says of the shades
 
 
 #: Green and red marks (settings: palette standard).
-STANDARD_MARKS = Marks(hud.GREEN, hud.RED, False, LIKELY_MINE, "Green: safe. Red: mine.", "Redder")
-#: Okabe-Ito sky blue and vermillion, and a cross on mines: told apart without red and green (settings: palette).
-COLOURBLIND_MARKS = Marks((86, 180, 233), (213, 94, 0), True, (213, 94, 0), "Blue: safe. Orange with a cross: mine.",
-                          "More orange")
+STANDARD_MARKS = Marks(STANDARD_PAIR.good, STANDARD_PAIR.bad, STANDARD_PAIR.shapes, LIKELY_MINE,
+                       "Green: safe. Red: mine.", "Redder")
+#: Okabe-Ito sky blue and vermillion, a cross on proved mines and a burst round the mine that went off: told apart
+#: without red and green (settings: palette).
+COLOURBLIND_MARKS = Marks(COLOURBLIND_PAIR.good, COLOURBLIND_PAIR.bad, COLOURBLIND_PAIR.shapes, COLOURBLIND_PAIR.bad,
+                          "Blue: safe. Orange with a cross: mine.", "More orange")
 
 
 def marks(palette: Palette) -> Marks:
@@ -299,14 +302,14 @@ def draw_board(surface: pygame.Surface, layout: MinesLayout, board: MinesBoard, 
     for r in range(board.height):
         for c in range(board.width):
             rect = layout.cell_rect(r, c)
-            _draw_cell(surface, rect, board, view, (r, c), over)
+            _draw_cell(surface, rect, board, view, (r, c), over, drawn)
             if odds is not None and (r, c) in odds and view.at(r, c) < 0:
                 draw_odds(surface, rect, odds[(r, c)], best == (r, c), drawn)
             pygame.draw.rect(surface, (30, 26, 50), rect, 1)
 
 
 def _draw_cell(surface: pygame.Surface, rect: pygame.Rect, board: MinesBoard, view: MinesView, p: Pos,
-               over: bool) -> None:
+               over: bool, drawn: Marks) -> None:
     v = view.at(*p)
     cell = rect.width
     if v >= 0:
@@ -316,12 +319,25 @@ def _draw_cell(surface: pygame.Surface, rect: pygame.Rect, board: MinesBoard, vi
         return
     pygame.draw.rect(surface, (96, 88, 130), rect)
     if over and p in board.mine_set:
-        colour = hud.RED if p == board.exploded else (20, 20, 20)
-        pygame.draw.circle(surface, colour, rect.center, max(3, cell // 3))
+        draw_mine(surface, rect, p == board.exploded, drawn)
     elif p in board.flags:
         pygame.draw.polygon(surface, hud.RED, [(rect.x + cell // 3, rect.y + cell // 5),
                                                (rect.right - cell // 4, rect.y + cell * 2 // 5),
                                                (rect.x + cell // 3, rect.y + cell * 3 // 5)])
+
+
+def draw_mine(surface: pygame.Surface, rect: pygame.Rect, exploded: bool, drawn: Marks = STANDARD_MARKS) -> None:
+    """A mine shown once the game is over: the one that went off in the marks' mine colour, with a burst of spikes
+    round it when ``drawn`` marks by shape too (not told from the other mines by its colour alone)."""
+    cell = rect.width
+    if exploded and drawn.cross:
+        reach, width = cell * 9 // 20, max(2, cell // 10)
+        cx, cy = rect.center
+        for dx, dy in ((10, 0), (0, 10), (7, 7), (7, -7)):  # spikes as long on the diagonals as straight
+            x, y = dx * reach // 10, dy * reach // 10
+            pygame.draw.line(surface, drawn.mine, (cx - x, cy - y), (cx + x, cy + y), width)
+    colour = drawn.mine if exploded else (20, 20, 20)
+    pygame.draw.circle(surface, colour, rect.center, max(3, cell // 3))
 
 
 def draw_odds(surface: pygame.Surface, rect: pygame.Rect, chance: Fraction, best: bool,
@@ -351,4 +367,5 @@ def draw_odds(surface: pygame.Surface, rect: pygame.Rect, chance: Fraction, best
 __all__ = ["BAND_LINES", "BAND_SIZE", "BoardPainter", "COLOURBLIND_MARKS", "Marks", "MinesLayout", "NUMBER_COLOURS",
            "ODDS_LEGEND", "ODDS_ON", "ODDS_TEMPLATE", "RULE", "SHADE_LEGEND", "SHADE_TEMPLATE", "STANDARD_MARKS",
            "band_legend", "band_lines", "board_title", "compute_layout", "cursor_odds", "draw_band", "draw_board",
-           "draw_header", "draw_odds", "marks", "number_size", "odds_legend", "odds_size", "percent", "shade"]
+           "draw_header", "draw_mine", "draw_odds", "marks", "number_size", "odds_legend", "odds_size", "percent",
+           "shade"]

@@ -30,7 +30,7 @@ from game.app.puzzles.pegs_ai import HINT_LIMIT, PROOF_WORDS, SEEKING, SOLVE_LIM
 from game.app.puzzles.pegs_memory import PegsMemory
 from game.app.puzzles.pegs_view import (HOLE, HOLE_EDGE, MESSAGE_SIZE, BoardLayout, board_layout, draw_panel, draw_peg,
                                         draw_tints, draw_title, lost_message, message_lines, message_top,
-                                        opening_message, position_message)
+                                        opening_message, own_name, position_message)
 from game.app.render import LevelRenderer
 from game.app.sound import Sfx
 
@@ -44,7 +44,8 @@ class PegsScene(Scene):
     def __init__(self, app: App, board_name: str | None = None, *,
                  extra: tuple[str, Board, int] | None = None) -> None:
         """``board_name``: an opening (by default the board chosen last, kept in the settings); ``extra``: a board
-        of the player's own (name, board, start), played first and kept in the Tab cycle."""
+        of the player's own (name, board, start), played first and kept in the Tab cycle (named apart from a shipped
+        opening of the same name: :func:`game.app.puzzles.pegs_view.own_name`)."""
         super().__init__(app)
         self.renderer = LevelRenderer()
         #: Where the AI's jobs run (None: the runner's default, a child process where ``fork`` exists).
@@ -52,7 +53,7 @@ class PegsScene(Scene):
         self.job: JobHandle | None = None  #: the latest hint or solve job
         self.openings: dict[str, Callable[[], Opening]] = dict(OPENINGS)
         if extra is not None:
-            name, board, start = extra
+            name, board, start = own_name(extra[0], self.openings), extra[1], extra[2]
             own = Opening(name, name, board, start, board.goal_position())
             self.openings = {name: lambda: own, **self.openings}
             board_name = name

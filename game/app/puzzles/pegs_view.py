@@ -9,6 +9,7 @@ three colours and each colour's peg count now and in the goal.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Collection
 
 import pygame
 
@@ -209,6 +210,16 @@ def position_message(board: Board, position: int, goal: int | None) -> str:
     return f"{pegs} left."
 
 
+def own_name(name: str, shipped: Collection[str]) -> str:
+    """The name of a board of the player's own in the Tab cycle and the title: its file's name, told apart from a
+    ``shipped`` opening of the same name.
+
+    >>> own_name("english", ("english", "french")), own_name("cross.txt", ("english", "french"))
+    ('english (yours)', 'cross.txt')
+    """
+    return f"{name} (yours)" if name in shipped else name
+
+
 def draw_title(surface: pygame.Surface, title: str, pegs: int) -> None:
     """The top bar: the game's ``title`` and the pegs left."""
     w = surface.get_width()
@@ -247,4 +258,5 @@ __all__ = [
     "explanation_lines",
     "message_lines",
     "message_top",
+    "own_name",
 ]

@@ -14,13 +14,17 @@ import pytest
 from game.core.puzzles.life.puzzle import LifePuzzle
 from game.core.puzzles.life.rules import step
 from ai.facade import LifeHintKind, LifeReverseStatus
+from game.app import hud
 from game.app.app import App
 from game.app.display import FixedClock
 from game.app.compose import build_app
 import game.app.puzzles.life as life_module
 from game.app.puzzles.life import LifeScene, LifeTask
+from game.app.palette import SKY_BLUE, VERMILLION
+from game.app.puzzles import mines_view
 from game.app.puzzles.life_text import HINT_DROPPED, KEPT_MESSAGE, SOLVED_MESSAGE
 from ai.facade import SolveContext
+from game.core.settings import Palette
 from tests.stopping import STOP_GUARD
 from tests.game.app.conftest import click, press
 
@@ -449,3 +453,44 @@ def test_esc_stops_the_ai_first_then_leaves(app: App) -> None:
     assert scene.message == "Stopped."  # the cancelled job's end changes nothing
     press(app, pygame.K_ESCAPE)
     assert scene not in app.scenes
+
+
+def test_the_colour_blind_palette_marks_the_hint_and_the_wrong_cells_without_red_or_green(
+        app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    scene = LifeScene(app, [BLINKER], ai_time_limit=None)
+    app.push(scene)
+    app.run_frames(1)
+    _take_hint(app, scene)
+    app.run_frames(1)
+    assert scene.model is not None and scene.hint_cell is not None and scene.model.wrong_cells == 3
+    cell, rects = scene._boards(app.screen.get_size())
+    hint = pygame.Rect(rects[0].x + scene.hint_cell[1] * cell, rects[0].y + scene.hint_cell[0] * cell, cell, cell)
+    wrong = pygame.Rect(rects[1].x + 3 * cell, rects[1].y + 3 * cell, cell, cell)  # (3, 3): alive in the target only
+
+    def colour(at: tuple[int, int]) -> tuple[int, ...]:
+        return tuple(app.screen.get_at(at))[:3]
+
+    def marks() -> list[tuple[int, ...]]:  # the hint's ring and centre, a wrong cell's edge and centre
+        return [colour((hint.x - 1, hint.centery)), colour(hint.center), colour((wrong.x, wrong.centery)),
+                colour(wrong.center)]
+
+    standard = marks()
+    assert standard[0] == hud.GREEN and standard[2] == hud.RED
+    assert standard[1] != hud.GREEN and standard[3] != hud.RED, "colour alone: no shapes"
+    drawn = _drawn_texts(app, monkeypatch)
+    assert "3 wrong cells, outlined in red" in drawn and "Hint: the green ring" in drawn, drawn
+    app.change_settings(palette=Palette.COLOURBLIND.value)
+    app.run_frames(1)
+    assert marks() == [SKY_BLUE, SKY_BLUE, VERMILLION, VERMILLION], "a dot in the hint's ring, a cross on wrong cells"
+    assert marks()[:2] == [mines_view.COLOURBLIND_MARKS.safe] * 2 and marks()[2] == mines_view.COLOURBLIND_MARKS.mine
+    drawn = _drawn_texts(app, monkeypatch)
+    assert "3 wrong cells, crossed in orange" in drawn and "Hint: the blue ring with a dot" in drawn, drawn
+    assert not any(re.search(r"\b(red|green)\b", text, re.IGNORECASE) for text in drawn), drawn
+    small = build_app(size=(800, 500), clock=FixedClock())
+    small.change_settings(palette=Palette.COLOURBLIND.value)
+    narrow = LifeScene(small, [BLINKER], ai_time_limit=None)
+    small.push(narrow)
+    small.run_frames(1)
+    _take_hint(small, narrow)
+    drawn = _drawn_texts(small, monkeypatch)
+    assert "3 wrong cells, crossed in orange" in drawn and "Hint: the blue ring with a dot" in drawn, "whole words"

@@ -19,7 +19,7 @@ from ai.facade import mines_first_click
 from game.app.puzzles.mines import MinesScene
 from game.app.puzzles.mines_text import CUSTOM_KEYS
 from game.app.puzzles.mines_view import (
-    BAND_LINES, BAND_SIZE, COLOURBLIND_MARKS, ENDGAME_LEGEND, ODDS_LEGEND, ODDS_ON, RULE, SHADE_LEGEND, compute_layout,
+    BAND_LINES, BAND_SIZE, COLOURBLIND_MARKS, ENDGAME_LEGEND, HIDDEN, ODDS_LEGEND, ODDS_ON, RULE, SHADE_LEGEND, compute_layout,
     number_size, odds_legend, odds_size, percent, shade, where,
 )
 from game.core.puzzles.mines import Difficulty, FirstClick, MinesBoard, MinesStatus, neighbours
@@ -313,6 +313,26 @@ def test_the_colour_blind_palette_marks_proved_cells_without_red_or_green(app: A
     legend = [line for line, _ in scene.band(1280)]
     assert legend == [odds_legend(lay.cell, None, Palette.COLOURBLIND)]
     assert "Blue: safe. Orange with a cross: mine." in legend[0] and "Green" not in legend[0] and "Red" not in legend[0]
+
+
+def test_the_colour_blind_palette_tells_the_mine_that_went_off_by_its_shape(app: App) -> None:
+    scene = start_on(app, MinesBoard.with_mines(5, 5, {(0, 4), (2, 3), (4, 4)}), (2, 0))
+    click_cell(scene, (4, 4))
+    assert scene.board.status == MinesStatus.LOST and scene.board.exploded == (4, 4)
+    lay = scene.layout(app.screen.get_size())
+    went_off, other = lay.cell_rect(4, 4), lay.cell_rect(0, 4)
+
+    def at(rect: pygame.Rect, dx: float, dy: float) -> tuple[int, ...]:
+        return tuple(app.screen.get_at((rect.centerx + round(dx * rect.width), rect.centery + round(dy * rect.width))))[:3]
+
+    assert at(went_off, 0, 0) == hud.RED and at(went_off, 0.4, 0) == at(other, 0.4, 0) == HIDDEN
+    app.change_settings(palette=Palette.COLOURBLIND.value)
+    app.run_frames(1)
+    assert at(went_off, 0, 0) == COLOURBLIND_MARKS.mine and at(other, 0, 0) != COLOURBLIND_MARKS.mine
+    spikes = [at(went_off, 0.4 * dx, 0.4 * dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))]
+    spikes += [at(went_off, 0.28 * dx, 0.28 * dy) for dx, dy in ((1, 1), (-1, -1), (1, -1), (-1, 1))]
+    assert spikes == [COLOURBLIND_MARKS.mine] * 8, "a burst round the mine that went off"
+    assert at(other, 0.4, 0) == at(other, 0, 0.4) == HIDDEN, "no burst round the other mines"
 
 
 def test_a_new_board_with_the_odds_left_on_says_so_before_the_first_click(small_app: App) -> None:

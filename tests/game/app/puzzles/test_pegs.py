@@ -328,6 +328,28 @@ def test_a_board_of_ones_own_without_centre(tmp_path: Path, monkeypatch: pytest.
     app.jobs.shutdown()
 
 
+def test_a_board_of_ones_own_named_as_a_shipped_opening_is_kept(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    app = build_app(size=(1280, 800), clock=FixedClock(), sound=False)
+    board, start = parse_board("oo.o")
+    pegs = PegsScene(app, extra=("english", board, start))
+    app.push(pegs)
+    app.run_frames(1)
+    assert pegs.board_names == ["english (yours)", "english", "french", "french-centre"]
+    assert pegs.board is board and pegs.opening.title == "english (yours)"
+    for _ in range(3):
+        _key(pegs, pygame.K_TAB)
+    assert pegs.board_name == "french-centre"
+    _key(pegs, pygame.K_TAB)
+    assert pegs.board_name == "english (yours)" and pegs.board is board and pegs.pegs_left == 3
+    _key(pegs, pygame.K_TAB)
+    assert pegs.board_name == "english" and pegs.pegs_left == 32
+    assert app.settings.pegs_board == "english"
+    app.jobs.shutdown()
+
+
 def test_pegs_play_command_runs_headless(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
