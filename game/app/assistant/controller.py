@@ -35,17 +35,16 @@ from game.core.teach import Lesson
 from game.app.assistant.answers import (
     cached_deductions, lesson_for, press_again, with_answer, with_deductions, with_hint, with_plan_answer,
 )
-from game.app.play_extension import Holds, PlayHost, Tie
+from game.app.play_extension import BoardView, Holds, Marks, PlayHost, Tie
 from game.app.assistant.background import GifExport, Prefetch
 from game.app.assistant.overlay import board_marks, draw_overlay
-from game.app.assistant.state import NOTICE_SECONDS, AssistantState, BrickSet, Running, TaskKind, solver_label
-from game.app.assistant.state import solver_title
+from game.app.assistant.state import (NOTICE_SECONDS, AssistantState, BrickSet, Running, TaskKind, solver_label,
+                                      solver_title)
 from game.app.assistant.tasks import (
     EXACT, HINT_TIME_LIMIT, PREFETCH_SOLVER, SOLVE_TIME_LIMIT, SwitchInterval, hint_job,
     player_rules_solvers, solver_choices,
 )
 from game.app.input import Act, Action
-from game.app.play_extension import BoardView, Marks
 from game.app.jobs import Execution, Job, JobEvent, JobEventKind, JobHandle
 
 
@@ -208,8 +207,7 @@ class Assistant:
             return None  # still thinking about this hint: the reason stays on screen
         if view is not None and view.for_bricks == bricks:
             view, counted = press_again(view)
-            if counted:
-                self._count_hint()
+            self._count_hint(counted)
             self.state = replace(self.state, hint=view)
             return None
         self._lesson = lesson_for(self.level, bricks)
@@ -391,14 +389,12 @@ class Assistant:
 
     def _set_hint(self, bricks: BrickSet, hint: Hint) -> None:
         state, counted = with_hint(self.state, self.level, bricks, hint, tuple(self.host.bricks), self._lesson)
-        if counted:
-            self._count_hint()
+        self._count_hint(counted)
         self.state = state
 
-    def _count_hint(self) -> None:
-        key = self.host.key
-        if key is not None:
-            self.host.app.progress.add_hints(key)
+    def _count_hint(self, counted: bool) -> None:
+        if counted and self.host.key is not None:
+            self.host.app.progress.add_hints(self.host.key)
 
 
 __all__ = ["Assistant"]
