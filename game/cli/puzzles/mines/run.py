@@ -9,6 +9,7 @@ import sys
 from ai import facade
 from game.cli.args import Handler
 from game.cli.context import command_context
+from game.cli.input_kinds import named_kind
 from game.core.errors import GameError
 from game.core.puzzles.mines import FLAG, FirstClick, MinesBoard, MinesView, check_size, parse_view
 from game.core.storage import read_regular_bytes
@@ -40,20 +41,26 @@ def bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def solve(args: argparse.Namespace) -> int:
-    """``mines solve BOARD``: the proved cells and every unknown cell's exact mine probability."""
+def _read_view(path: str) -> MinesView:
+    """The board of a board file (UTF-8, a byte order mark allowed); errors name the file."""
     try:
-        raw = read_regular_bytes(args.board, max_bytes=1 << 16)
+        raw = read_regular_bytes(path, max_bytes=1 << 16)
     except FileNotFoundError:
-        raise GameError(f"{args.board}: no such file") from None
+        raise GameError(f"{path}: no such file") from None
     try:
         text = raw.decode("utf-8-sig")  # a byte order mark, as some editors write, is not the header
     except UnicodeDecodeError:
-        raise GameError(f"{args.board}: not UTF-8 text") from None
+        raise GameError(f"{path}: not UTF-8 text") from None
     try:
-        view = parse_view(text)
+        return parse_view(text)
     except GameError as exc:
-        raise GameError(f"{args.board}: {exc}") from None
+        raise GameError(f"{path}: {exc}") from None
+
+
+def solve(args: argparse.Namespace) -> int:
+    """``mines solve BOARD``: the proved cells and every unknown cell's exact mine probability."""
+    with named_kind(args.board, "a Minesweeper board file"):
+        view = _read_view(args.board)
     with command_context(args.time_limit, solver="mines") as ctx:
         try:
             advice = facade.mines_advise(view, ctx)
