@@ -77,9 +77,9 @@ _MAGIC: tuple[tuple[bytes, FileKind], ...] = (
     (b"\xff\xd8\xff", FileKind.JPEG), (b"PK\x03\x04", FileKind.ZIP), (b"PK\x05\x06", FileKind.ZIP),
     (b"\x1f\x8b", FileKind.GZIP), (b"%PDF-", FileKind.PDF),
 )
-#: The kinds that hold no text: a reader of text files names them rather than their first bad byte.
-BINARY_KINDS = frozenset({FileKind.GIF, FileKind.PNG, FileKind.JPEG, FileKind.ZIP, FileKind.GZIP, FileKind.PDF,
-                          FileKind.BINARY})
+#: The kinds told by their signature (no text at all): a reader of text files names them rather than their
+#: first byte that is not UTF-8 (a text file in another encoding keeps that more useful message).
+SIGNED_KINDS = frozenset(kind for _, kind in _MAGIC)
 
 
 class FileKindError(GameError):
