@@ -223,3 +223,13 @@ def test_physics_reads_a_physics_file_whatever_its_name_as_generate_does(tmp_pat
     assert json.loads(capsys.readouterr().out) == expected
     assert main(["learn", "--physics", str(rules), "--out", str(rules), "--force"]) == 2
     assert "input" in capsys.readouterr().err
+
+
+def test_a_lemming_with_too_few_positions_is_named_as_such(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A lemming short of positions (its directions one per frame) is told so, not as a count of directions."""
+    games = tmp_path / "games.jsonl"
+    games.write_text('{"map": ["   T", "XXXX"], "frames": 3, "lemmings": [{"positions": [[0, 0], [0, 1]], '
+                     '"directions": [1, 1, 1]}]}\n')
+    assert main(["learn", "--observations", str(games)]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"error: {games}:1: lemming 1: 2 positions, expected one per frame (3)"
