@@ -30,8 +30,7 @@ def named_kind(path: str | Path | None, wanted: str) -> Iterator[None]:
             kind = identify(path)
         except (FileKindError, OSError, ValueError):
             kind = None
-        if kind in SIGNED_KINDS:
-            assert kind is not None
+        if kind is not None and kind in SIGNED_KINDS:
             raise GameError(f"{path} is {kind.value}, not {wanted}") from None
         raise
 
