@@ -53,6 +53,7 @@ from ai.puzzles.life.backbone import backbone as life_backbone
 from ai.puzzles.life.reverse import reverse as life_reverse
 from ai.puzzles.mines.analysis import AnalysisStatus as MinesAnalysisStatus
 from ai.puzzles.mines.analysis import MinesAnalysis
+from ai.puzzles.mines.play import BenchTally as MinesBenchTally
 from ai.puzzles.mines.play import bench as mines_bench
 from ai.puzzles.mines.policy import Advice as MinesAdvice
 from ai.puzzles.mines.policy import MoveKind as MinesMoveKind
@@ -105,7 +106,7 @@ __all__ = [
     "engine_for", "fork_available", "generate_run", "get_solver", "knowledge", "last_arrival_frame",
     "learn_by_asking", "learn_physics", "learn_positions", "learn_rules", "learned_hint", "learning_curves",
     "life_backbone", "life_disagreements", "life_hint", "life_learn_rule", "life_reverse", "load_observations",
-    "mines_advise", "mines_bench", "mines_first_click", "mines_check_against_board",
+    "mines_advise", "MinesBenchTally", "mines_bench", "mines_first_click", "mines_check_against_board",
     "mines_check_against_view",
     "offered_solvers", "ordinary_games", "pegs_hint", "pegs_learn", "pegs_parse_games", "pegs_random_games",
     "pegs_solve", "pegs_table", "pegs_undo_to_finish", "pegs_verify", "physics_key", "pick_certifier", "plan_result", "player_label",

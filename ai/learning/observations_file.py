@@ -110,9 +110,10 @@ def _lemming_arrays(lem: object, here: str) -> tuple[IntArray, IntArray | None]:
     if not all(type(p) is list and len(p) == 2 and type(p[0]) is int and type(p[1]) is int for p in pos):
         raise ObservationError(f"{here}: each position must be [row, col] in whole numbers")
     dirs = lem.get("directions")
-    if dirs is not None and not (isinstance(dirs, list) and len(dirs) == len(pos)
-                                 and all(type(v) is int and v in (-1, 1) for v in dirs)):
-        raise ObservationError(f"{here}: 'directions' must list -1 or 1 for each of the {len(pos)} frames")
+    if dirs is not None and not (isinstance(dirs, list) and all(type(v) is int and v in (-1, 1) for v in dirs)):
+        raise ObservationError(f"{here}: 'directions' must list -1 or 1, one for each frame")
+    if dirs is not None and len(dirs) > MAX_FRAMES:
+        raise ObservationError(f"{here}: {len(dirs):,} directions (at most {MAX_FRAMES:,} frames)")
     start = lem.get("start")
     if start is not None and not (type(start) is int and start in (-1, 1)):
         raise ObservationError(f"{here}: 'start' must be -1 (the level's '<' marker) or 1 ('>')")
@@ -144,7 +145,7 @@ def _lemmings(text: str, pos: int, where: str, room: int,
         here = f"{where}: lemming {len(out) + 1}"
         lem, pos = _decode(text, pos, here, "the lemming")
         arrays = _lemming_arrays(lem, here)
-        total += len(arrays[0])
+        total += max(len(arrays[0]), 0 if arrays[1] is None else len(arrays[1]))
         if total > room:
             raise _too_many_steps(where)
         out.append(arrays)
@@ -210,6 +211,11 @@ def parse_game(data: object, where: str) -> Game:
     return _game(fields, [_lemming_arrays(lem, f"{where}: lemming {k + 1}") for k, lem in enumerate(raw)], where)
 
 
+def _count(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless ``n`` is 1."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def _game(fields: dict[str, Any], lemmings: list[tuple[IntArray, IntArray | None]] | None, where: str) -> Game:
     """The game of a line's fields and lemmings, every lemming checked against the map and the frames."""
     rows = fields.get("map")
@@ -230,7 +236,9 @@ def _game(fields: dict[str, Any], lemmings: list[tuple[IntArray, IntArray | None
     for k, (arr, dirs) in enumerate(lemmings):
         here = f"{where}: lemming {k + 1}"
         if arr.shape[0] != frames:
-            raise ObservationError(f"{here}: {arr.shape[0]} positions, expected one per frame ({frames})")
+            raise ObservationError(f"{here}: {_count(arr.shape[0], 'position')}, expected one per frame ({frames})")
+        if dirs is not None and dirs.shape[0] != frames:
+            raise ObservationError(f"{here}: {_count(dirs.shape[0], 'direction')}, expected one per frame ({frames})")
         if (arr < 0).any() or (arr[:, 0] >= solid.shape[0]).any() or (arr[:, 1] >= width).any():
             raise ObservationError(f"{here}: a position lies outside the {solid.shape[0]}x{width} map")
         if solid[arr[:, 0], arr[:, 1]].any():

@@ -23,11 +23,10 @@ from typing import TYPE_CHECKING, Iterable
 from game.cli.args import Subparsers, int_arg, output_dir_arg, output_errors, time_limit_arg
 from game.cli.context import command_context
 from game.cli.outputs import FileKind, Input, guard_output
+from game.cli.physics_arg import physics_file, physics_option
 from game.cli.solve import EXACT_SOLVERS
 from game.core.errors import GameError
 from game.core.level_text import MAX_FRAMES, MAX_SIDE
-from game.core.physics import CLASSIC, Physics, PhysicsError
-from game.core.physics_catalog import SHIPPED, load_physics_file, resolve
 
 if TYPE_CHECKING:
     from ai.facade import GeneratedLevel, ProgressBar, RunProgress
@@ -92,24 +91,6 @@ def parse_band(text: str) -> tuple[float, float]:
     raise GameError(f"--difficulty must read LO-HI or a score, e.g. 6-9 or 7.5; got {text!r}")
 
 
-def physics_option(value: str | None) -> Physics:
-    """The physics ``--physics`` names: a shipped name, a JSON file of the physics form, or one line of
-    JSON (default classic); a :class:`game.core.physics.PhysicsError` names what is wrong.
-
-    >>> physics_option("climber").name, physics_option(None).name
-    ('climber', 'classic')
-    """
-    if value is None:
-        return CLASSIC
-    text = value.strip()
-    if text in SHIPPED or text.startswith("{"):
-        return resolve(text)
-    if not Path(text).exists():
-        raise PhysicsError(f"--physics: {text!r} is neither a shipped physics ({', '.join(sorted(SHIPPED))}) "
-                           "nor a file")
-    return load_physics_file(text)
-
-
 def _check_numbers(args: argparse.Namespace, height: int, width: int, min_side: int, grids: Iterable[int]) -> None:
     """The numbers of the run, in range (``min_side``: the generator's smallest map side; ``grids``: the room
     counts it can cut a level into)."""
@@ -138,8 +119,8 @@ def _check_numbers(args: argparse.Namespace, height: int, width: int, min_side: 
 
 def _inputs(args: argparse.Namespace) -> list[Input]:
     """The files ``generate`` reads: a ``--physics`` file."""
-    text = (args.physics or "").strip()
-    return [("--physics", text)] if text and text not in SHIPPED and not text.startswith("{") else []
+    path = physics_file(args.physics)
+    return [("--physics", path)] if path is not None else []
 
 
 def guard_level_files(args: argparse.Namespace, size: tuple[int, int]) -> None:

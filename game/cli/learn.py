@@ -94,8 +94,9 @@ def register(sub: Subparsers) -> None:
                    help='games to learn from, one JSON object a line: {"map": [...], "frames": N, "lemmings": '
                         '[{"positions": [[r, c], ...], "directions": [1, -1, ...]}]} (no directions: positions only; '
                         '"start": -1 or 1 instead: positions and the start marker)')
-    p.add_argument("--physics", default=None, metavar="NAME|FILE.json",
-                   help="the engine's physics for generated games (shipped name or JSON file; default classic)")
+    p.add_argument("--physics", default=None, metavar="NAME|FILE",
+                   help="the engine's physics for generated games (a shipped name, a file of the physics' JSON "
+                        "form, any file name, or that JSON on one line; default classic)")
     p.add_argument("--games", type=int_arg(0, MAX_GAMES), default=None,
                    help=f"games to learn from (default {PHYSICS_GAMES}; the decision-tree learner: 100 random, "
                         "1 many-lemming, 3 positions-only, and with --active --regime random the most query levels, "

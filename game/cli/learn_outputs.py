@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 from game.cli.outputs import FileKind, Input, guard_output
+from game.cli.physics_arg import physics_file
 
 #: Games the physics learner (``learn`` without the decision-tree learner's options) plays when ``--games`` is
 #: not given: ordinary random games of ``--physics``.
@@ -25,8 +26,7 @@ def uses_tree_learner(args: argparse.Namespace) -> bool:
 
 def _inputs(args: argparse.Namespace) -> list[Input]:
     """The files ``learn`` reads: the observed games and the engine's physics file."""
-    physics = args.physics if args.physics and args.physics.endswith(".json") else None
-    return [("--observations", args.observations), ("--physics", physics)]
+    return [("--observations", args.observations), ("--physics", physics_file(args.physics))]
 
 
 def guard_outputs(args: argparse.Namespace) -> None:

@@ -21,9 +21,11 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 from ai import facade
 from game.cli.args import output_errors
 from game.cli.context import command_context
+from game.cli.input_kinds import named_kind
+from game.cli.physics_arg import physics_option
 from game.cli.learn_outputs import CURVE_SEEDS, PHYSICS_GAMES, guard_outputs
+from game.core.file_kinds import FileKind
 from game.core.physics import Physics
-from game.core.physics_catalog import load_physics_file, resolve
 from game.core.writing import atomic_write_bytes, atomic_write_text
 
 
@@ -62,9 +64,9 @@ def _games(args: argparse.Namespace, ctx: facade.SolveContext) -> tuple[list[fac
     """The games to learn from, and the physics that played them (``None`` for a file of observations);
     read or played under the command's context (its limit counts from the first byte read)."""
     if args.observations:
-        return facade.load_observations(args.observations, ctx), None
-    spec = args.physics or "classic"
-    truth = load_physics_file(spec) if spec.endswith(".json") else resolve(spec)
+        with named_kind(args.observations, FileKind.OBSERVATIONS.value):
+            return facade.load_observations(args.observations, ctx), None
+    truth = physics_option(args.physics)
     count = PHYSICS_GAMES if args.games is None else args.games
     return facade.ordinary_games(np.random.default_rng(args.seed), truth, count, ctx), truth
 

@@ -10,7 +10,9 @@ import sys
 from pathlib import Path
 
 from game.cli.args import MAX_PATH_CHARS, Subparsers, bricks_arg, terminal_safe, time_limit_arg
+from game.cli.input_kinds import named_kind
 from game.core.errors import GameError, LevelFormatError
+from game.core.file_kinds import FileKind
 from game.core.level import Level
 from game.core.pack import pack_level_paths
 from game.core.physics_catalog import load_physics_file
@@ -39,8 +41,11 @@ def resolve_level_path(spec: str) -> Path:
 
 
 def load_level(spec: str) -> Level:
-    """Load a level from a path or pack number; errors name file, line and column."""
-    return Level.load(resolve_level_path(spec))
+    """Load a level from a path or pack number; errors name file, line and column (or what the file is, when
+    it holds no text: "x.gif is a GIF image, not a level file")."""
+    path = resolve_level_path(spec)
+    with named_kind(path, FileKind.LEVEL.value):
+        return Level.load(path)
 
 
 #: Seconds ``check --solve`` gives the solver when no ``--time-limit`` is given.

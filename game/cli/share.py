@@ -20,13 +20,17 @@ from game.core.share import PREFIX, decode, encode
 
 
 def _is_code(spec: str) -> bool:
-    """A code, not a file: starts with ``LB`` (after any spaces or line breaks pasted with it) and no file of
-    that name exists."""
+    """A code, not a file: starts with ``LB`` (after any spaces or line breaks pasted with it; ``lb`` too
+    when the rest holds only letters, digits, ``-`` and ``_``, so a missing ``lb.txt`` stays a missing file)
+    and no file of that name exists."""
     try:
         exists = os.path.lexists(spec)
     except (OSError, ValueError):
         exists = False
-    return spec.strip().startswith(PREFIX) and not exists
+    text = spec.strip()
+    if exists or text[:len(PREFIX)].upper() != PREFIX:
+        return False
+    return text.startswith(PREFIX) or all(ch.isascii() and (ch.isalnum() or ch in "-_" or ch.isspace()) for ch in text)
 
 
 def _cmd_share(args: argparse.Namespace) -> int:

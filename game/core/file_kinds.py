@@ -54,6 +54,10 @@ class FileKind(Enum):
     EMPTY = "an empty file"
     GIF = "a GIF image"
     PNG = "a PNG image"
+    JPEG = "a JPEG image"
+    ZIP = "a zip archive"
+    GZIP = "a gzip archive"
+    PDF = "a PDF document"
     LEVEL = "a level file"
     PHYSICS = "a physics file"
     RULES = "a learned-rules file"
@@ -70,7 +74,12 @@ class FileKind(Enum):
 
 _MAGIC: tuple[tuple[bytes, FileKind], ...] = (
     (b"GIF87a", FileKind.GIF), (b"GIF89a", FileKind.GIF), (b"\x89PNG\r\n\x1a\n", FileKind.PNG),
+    (b"\xff\xd8\xff", FileKind.JPEG), (b"PK\x03\x04", FileKind.ZIP), (b"PK\x05\x06", FileKind.ZIP),
+    (b"\x1f\x8b", FileKind.GZIP), (b"%PDF-", FileKind.PDF),
 )
+#: The kinds told by their signature (no text at all): a reader of text files names them rather than their
+#: first byte that is not UTF-8 (a text file in another encoding keeps that more useful message).
+SIGNED_KINDS = frozenset(kind for _, kind in _MAGIC)
 
 
 class FileKindError(GameError):

@@ -2,7 +2,7 @@
 line of text starting ``LB``, to paste in a chat; :func:`decode` gives the same level back.
 
 The code is ``LB`` + the base-32 text (:data:`ALPHABET`: digits and capitals without the look-alikes
-0, O, 1 and I, read in either case) of a small bit-packed record:
+0, O, 1 and I; the whole code, ``LB`` too, reads in either case) of a small bit-packed record:
 
 * a version (4 bits), the map's height and width, N and B (4-bit groups with a "more" bit);
 * one flag: the map's border is all wall (then only the inside cells follow);
@@ -311,11 +311,14 @@ def _record(code: str) -> bytes:
     """The bit-packed record of a code, its check byte verified and dropped."""
     text = "".join(code.split())  # spaces and line breaks from a chat are ignored
     shown = code if len(code) <= 40 else code[:37] + "..."
-    if not text.startswith(PREFIX):
+    if text[:len(PREFIX)].upper() != PREFIX:
         raise LevelCodeError(f"not a level code: {shown!r} does not start with {PREFIX}")
     if len(text) > MAX_CODE_CHARS:
         raise LevelCodeError(f"not a level code: {len(text):,} characters is longer than any level's code")
     body = text[len(PREFIX):]
+    if body[:1].isascii() and body[:1].upper() in _OLD_FIRST and body[:1] not in _OLD_FIRST:
+        raise LevelCodeError(f"{shown!r} looks like a level code of the first text form (LBE... to LBH...) "
+                             "in lower case: its letters' case matters, paste it as it was written")
     old = body[:1] in _OLD_FIRST
     bad = sorted(set(body) - (_OLD_ALPHABET if old else set(ALPHABET + ALPHABET.lower())))
     if bad:

@@ -201,29 +201,49 @@ def _play_pooled(games: Games, workers: int, ctx: SolveContext) -> Iterator[Game
             child.stop(wait=True)
 
 
+@dataclass
+class BenchTally:
+    """The games :func:`bench` finished so far and their wins, kept as each game ends: a command stopped
+    mid-run (Ctrl-C, SIGTERM) still reports them (:meth:`summary`)."""
+
+    counts: tuple[int, int] = (0, 0)  #: (games finished, wins), replaced in one step as a game ends
+
+    def summary(self, rules: str, stopped: str | None = None) -> dict[str, Any]:
+        """``{"games": G, "wins": W, "rules": ..., "rate": ..., "ci95": [low, high]}``, with ``"stopped"``
+        when given (why the run ended before its games were all played).
+
+        >>> BenchTally((4, 3)).summary("safe", "interrupted")
+        {'games': 4, 'wins': 3, 'rules': 'safe', 'rate': 0.75, 'ci95': [0.3006, 0.9544], 'stopped': 'interrupted'}
+        """
+        played, won = self.counts
+        out: dict[str, Any] = {"games": played, "wins": won, "rules": rules,
+                               "rate": round(won / played, 4) if played else 0.0, "ci95": list(wilson(won, played))}
+        if stopped is not None:
+            out["stopped"] = stopped
+        return out
+
+
 def bench(width: int, height: int, mines: int, *, games: int, seed: int, workers: int = 1, rules: str = "safe",
-          ctx: SolveContext | None = None) -> dict[str, Any]:
+          ctx: SolveContext | None = None, tally: BenchTally | None = None) -> dict[str, Any]:
     """``{"games": G, "wins": W, "rules": ..., "rate": ..., "ci95": [low, high]}`` over ``games`` games under
-    the first-click rule named ``rules`` (see :data:`RULES` and :func:`iter_games`: only the counts are kept;
-    ``ci95`` is the :func:`wilson` interval); when ``ctx`` stopped it first, ``G`` counts the games finished
-    and ``"stopped"`` says why (``"time limit"`` or ``"cancelled"``).
+    the first-click rule named ``rules`` (see :data:`RULES` and :func:`iter_games`: only the counts are kept,
+    in ``tally`` when given, as each game ends; ``ci95`` is the :func:`wilson` interval); when ``ctx`` stopped
+    it first, ``G`` counts the games finished and ``"stopped"`` says why (``"time limit"`` or ``"cancelled"``).
 
     >>> from ai.kernel.context import ManualClock
     >>> bench(9, 9, 10, games=50, seed=5, ctx=SolveContext.create(time_limit=0.0, clock=ManualClock()))
     {'games': 0, 'wins': 0, 'rules': 'safe', 'rate': 0.0, 'ci95': [0.0, 1.0], 'stopped': 'time limit'}
     """
     ctx = ctx or SolveContext.create()
-    played = won = 0
+    tally = tally if tally is not None else BenchTally()
     for record in iter_games(width, height, mines, games=games, seed=seed, workers=workers, rule=RULES[rules],
                              ctx=ctx):
-        played += 1
-        won += record.won
-    out: dict[str, Any] = {"games": played, "wins": won, "rules": rules,
-                           "rate": round(won / played, 4) if played else 0.0, "ci95": list(wilson(won, played))}
+        tally.counts = (tally.counts[0] + 1, tally.counts[1] + int(record.won))
     reason = ctx.stop_reason()
-    if played < games and reason is not None:
-        out["stopped"] = "time limit" if reason == StopReason.TIMEOUT else reason.value
-    return out
+    stopped = None
+    if tally.counts[0] < games and reason is not None:
+        stopped = "time limit" if reason == StopReason.TIMEOUT else reason.value
+    return tally.summary(rules, stopped)
 
 
-__all__ = ["GameRecord", "MAX_WORKERS", "RULES", "wilson", "bench", "game_seed", "iter_games", "play_game", "play_games"]
+__all__ = ["BenchTally", "GameRecord", "MAX_WORKERS", "RULES", "wilson", "bench", "game_seed", "iter_games", "play_game", "play_games"]

@@ -82,6 +82,12 @@ def test_observations_round_trip_through_the_documented_format(tmp_path: Path) -
     ('{"map": ["X T"], "frames": 1, "lemmings": [{"positions": [[0, 0]]}]}', "on a solid cell"),
     ('{"map": ["  T"], "frames": 2, "lemmings": [{"positions": [[0, 0], [0, 2]]}]}', "more than one cell"),
     ('{"map": ["  T"], "frames": 1, "lemmings": [{"positions": [[0, 0]], "directions": [2]}]}', "-1 or 1"),
+    ('{"map": ["  T"], "frames": 3, "lemmings": [{"positions": [[0, 0], [0, 1]], "directions": [1, 1, 1]}]}',
+     "lemming 1: 2 positions, expected one per frame (3)"),
+    ('{"map": ["  T"], "frames": 2, "lemmings": [{"positions": [[0, 0], [0, 1]], "directions": [1]}]}',
+     "lemming 1: 1 direction, expected one per frame (2)"),
+    ('{"lemmings": [{"positions": [[0, 0], [0, 1]], "directions": [1, 1, 1]}], "map": ["  T"], "frames": 3}',
+     "lemming 1: 2 positions, expected one per frame (3)"),
     ('{"map": ["  T"], "frames": 1e999, "lemmings": []}', "not valid JSON"),
     ("[" * 50000, "not valid JSON"),
 ])

@@ -17,7 +17,7 @@ from ai.services.generation.candidates import plant_candidate
 from ai.services.generation.generator import generate_levels
 from ai.services.generation.layout import make_layout
 from ai.services.hints import HintAction, compute_hint
-from game.cli.generate import physics_option
+from game.cli.physics_arg import physics_option
 from ai.services.generation.random_levels import small_level
 from ai.services.rating import rate_level
 from game.cli.main import main

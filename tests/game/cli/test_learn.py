@@ -15,6 +15,7 @@ from ai.learning.learn import DEFAULT_ACTIVE_GAMES, DEFAULT_GAMES
 from ai.learning.rules import LearnedRules
 from game.cli.learn_outputs import PHYSICS_GAMES
 from game.cli.main import main
+from game.core.physics_catalog import resolve
 from tests.conftest import ORIGINAL_NUMBER
 from tests.stopping import expired
 
@@ -208,3 +209,27 @@ def test_start_markers_name_left_and_right_of_a_physics_that_walks_back(tmp_path
     assert "with left and right named the other way round" in capsys.readouterr().out
     assert main(["learn", "--starts"]) == 2
     assert "--starts goes with --positions-only" in capsys.readouterr().err
+
+
+def test_physics_reads_a_physics_file_whatever_its_name_as_generate_does(tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """``--physics`` of ``learn`` reads what ``generate --physics`` reads: a file of the physics' JSON form
+    named ``.txt`` plays the games of that physics, and ``--out`` never replaces it."""
+    rules = tmp_path / "careful.txt"
+    rules.write_text(resolve("careful").to_text())
+    by_name = main(["learn", "--physics", "careful", "--json"])
+    expected = json.loads(capsys.readouterr().out)
+    assert main(["learn", "--physics", str(rules), "--json"]) == by_name
+    assert json.loads(capsys.readouterr().out) == expected
+    assert main(["learn", "--physics", str(rules), "--out", str(rules), "--force"]) == 2
+    assert "input" in capsys.readouterr().err
+
+
+def test_a_lemming_with_too_few_positions_is_named_as_such(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A lemming short of positions (its directions one per frame) is told so, not as a count of directions."""
+    games = tmp_path / "games.jsonl"
+    games.write_text('{"map": ["   T", "XXXX"], "frames": 3, "lemmings": [{"positions": [[0, 0], [0, 1]], '
+                     '"directions": [1, 1, 1]}]}\n')
+    assert main(["learn", "--observations", str(games)]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"error: {games}:1: lemming 1: 2 positions, expected one per frame (3)"

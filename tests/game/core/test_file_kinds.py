@@ -56,6 +56,8 @@ def test_the_stores_the_game_saves_are_told_apart(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("data", "kind"), [
     (b"", FileKind.EMPTY), (b" \n\t", FileKind.EMPTY),
     (b"GIF87a\x00", FileKind.GIF), (b"GIF89a", FileKind.GIF), (b"\x89PNG\r\n\x1a\n", FileKind.PNG),
+    (b"\xff\xd8\xff\xe0", FileKind.JPEG), (b"PK\x03\x04\x14\x00", FileKind.ZIP), (b"\x1f\x8b\x08", FileKind.GZIP),
+    (b"%PDF-1.7\n", FileKind.PDF),
     ((json.dumps(GAME) + "\n") * 3, FileKind.OBSERVATIONS), (json.dumps(GAME), FileKind.OBSERVATIONS),
     ('{"a": 1}\n{"b": 2}\n', FileKind.JSON_LINES), ("[1, 2]", FileKind.JSON), ('{"name": "x"}', FileKind.JSON),
     ('\ufeff{"rules": []}', FileKind.PHYSICS), ('{"rules": [], "extra": 1}', FileKind.JSON),

@@ -115,6 +115,12 @@ def test_codes_hold_no_look_alike_characters_and_read_in_either_case(path: Path)
     code = encode(level)
     assert not set(code[2:]) & set("0O1Il") and code[2:] == code[2:].upper()
     assert decode("LB" + code[2:].lower()) == level
+    assert decode(code.lower()) == level
+
+
+def test_a_first_form_code_in_lower_case_is_named_as_such() -> None:
+    with pytest.raises(LevelCodeError, match="first text form .* in lower case"):
+        decode(OLD_ORIGINAL_CODE.lower())
 
 
 def run_main(*args: str) -> subprocess.CompletedProcess[str]:

@@ -7,15 +7,20 @@ import json
 from typing import Any
 
 from game.cli.args import terminal_safe
+from game.cli.input_kinds import named_kind
 from game.core.errors import GameError
 from game.core.puzzles.life.board import BoardFile, read_board_file
 from game.core.puzzles.life.puzzle import MAX_STEPS, MIN_STEPS, steps_value
 from game.core.puzzles.life.rules import Rule, RuleError, parse_rule
 
+#: What a board argument names.
+BOARD_FILE = "a Life board file"
+
 
 def one_board(args: argparse.Namespace) -> tuple[BoardFile, Rule, int]:
     """The file's single board, the rule (argument, else header, else Life) and the steps."""
-    doc = read_board_file(args.file)
+    with named_kind(args.file, BOARD_FILE):
+        doc = read_board_file(args.file)
     if len(doc.boards) != 1:
         raise GameError(f"{terminal_safe(args.file)}: expected one board, found {len(doc.boards)}")
     rule = args.rule

@@ -9,6 +9,7 @@ import sys
 from ai import facade
 from game.cli.args import Handler
 from game.cli.context import command_context
+from game.cli.input_kinds import named_kind
 from game.cli.puzzles.life.boards import one_board, print_answer
 from game.core.puzzles.life.board import format_board, read_board_file
 
@@ -56,7 +57,8 @@ def hint(args: argparse.Namespace) -> int:
 
 def learn(args: argparse.Namespace) -> int:
     """``life learn``: the rule of a trajectory."""
-    doc = read_board_file(args.file)
+    with named_kind(args.file, "a Life trajectory file"):
+        doc = read_board_file(args.file)
     learned = facade.life_learn_rule(list(doc.boards))
     data = learned.to_json()
     text = f"{learned.rule.name} ({learned.status.value}; {learned.examples} examples, {sum(learned.seen)} of 512 " \

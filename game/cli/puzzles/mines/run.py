@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from ai import facade
 from game.cli.args import Handler
-from game.cli.context import command_context
+from game.cli.context import STOP_MESSAGES, Terminated, command_context, stop_exit_code, stop_signals
+from game.cli.input_kinds import named_kind
 from game.core.errors import GameError
 from game.core.puzzles.mines import FLAG, FirstClick, MinesBoard, MinesView, check_size, parse_view
 from game.core.storage import read_regular_bytes
@@ -25,35 +27,56 @@ def bench(args: argparse.Namespace) -> int:
             raise GameError(f"--rules opening keeps the first click ({r}, {c}) and its {len(area) - 1} neighbours "
                             f"free of mines: a {width}x{height} board takes at most {width * height - len(area)} "
                             f"mines, got {args.mines} (or --rules safe)")
-    with command_context(args.time_limit, solver="mines") as ctx:
-        result = facade.mines_bench(width, height, args.mines, games=args.games, seed=args.seed,
-                                    workers=args.workers, rules=args.rules, ctx=ctx)
+    tally = facade.MinesBenchTally()
+    with stop_signals() as received:
+        try:
+            with command_context(args.time_limit, solver="mines") as ctx:
+                result = facade.mines_bench(width, height, args.mines, games=args.games, seed=args.seed,
+                                            workers=args.workers, rules=args.rules, ctx=ctx, tally=tally)
+        except (KeyboardInterrupt, Terminated) as exc:  # the games finished so far are reported, then main's exit
+            _report_bench(args, tally.summary(args.rules, STOP_MESSAGES[stop_exit_code(received, exc) or 130]))
+            raise
+        if received:  # the signal's cancel ended the games before its exception came
+            result = tally.summary(args.rules, STOP_MESSAGES[stop_exit_code(received, None) or 130])
+    _report_bench(args, result)
+    return 0
+
+
+def _report_bench(args: argparse.Namespace, result: dict[str, Any]) -> None:
+    """The bench's answer on stdout (JSON or one line), and on stderr why it stopped early, if it did."""
+    width, height = args.size
     if args.json:
-        print(json.dumps(result))
+        print(json.dumps(result), flush=True)
     else:
         low, high = result["ci95"]
         print(f"{result['wins']} wins out of {result['games']} games ({width}x{height}, {args.mines} mines, "
-              f"{args.rules} first click): {100 * result['rate']:.1f}% (95% interval {100 * low:.1f}-{100 * high:.1f}%)")
+              f"{args.rules} first click): {100 * result['rate']:.1f}% (95% interval {100 * low:.1f}-{100 * high:.1f}%)",
+              flush=True)
     if "stopped" in result:
         print(f"stopped early ({result['stopped']}): {result['games']} of {args.games} games played",
               file=sys.stderr)
-    return 0
+
+
+def _read_view(path: str) -> MinesView:
+    """The board of a board file (UTF-8, a byte order mark allowed); errors name the file."""
+    try:
+        raw = read_regular_bytes(path, max_bytes=1 << 16)
+    except FileNotFoundError:
+        raise GameError(f"{path}: no such file") from None
+    try:
+        text = raw.decode("utf-8-sig")  # a byte order mark, as some editors write, is not the header
+    except UnicodeDecodeError:
+        raise GameError(f"{path}: not UTF-8 text") from None
+    try:
+        return parse_view(text)
+    except GameError as exc:
+        raise GameError(f"{path}: {exc}") from None
 
 
 def solve(args: argparse.Namespace) -> int:
     """``mines solve BOARD``: the proved cells and every unknown cell's exact mine probability."""
-    try:
-        raw = read_regular_bytes(args.board, max_bytes=1 << 16)
-    except FileNotFoundError:
-        raise GameError(f"{args.board}: no such file") from None
-    try:
-        text = raw.decode("utf-8-sig")  # a byte order mark, as some editors write, is not the header
-    except UnicodeDecodeError:
-        raise GameError(f"{args.board}: not UTF-8 text") from None
-    try:
-        view = parse_view(text)
-    except GameError as exc:
-        raise GameError(f"{args.board}: {exc}") from None
+    with named_kind(args.board, "a Minesweeper board file"):
+        view = _read_view(args.board)
     with command_context(args.time_limit, solver="mines") as ctx:
         try:
             advice = facade.mines_advise(view, ctx)

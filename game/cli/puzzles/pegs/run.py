@@ -10,11 +10,15 @@ import sys
 from ai import facade
 from game.cli.args import Handler
 from game.cli.context import command_context
+from game.cli.input_kinds import named_kind
 from game.cli.puzzles.pegs import LEARN_GAMES
 from game.core.errors import GameError
 from game.core.puzzles.pegs import Board
 from game.core.puzzles.pegs_boards import MAX_FILE_BYTES, load_board
 from game.core.storage import read_regular_bytes
+
+#: What a board argument names when it is a file.
+BOARD_FILE = "a peg solitaire board file"
 
 
 def _goal(board: Board, which: str) -> int | None:
@@ -31,7 +35,8 @@ def solve(args: argparse.Namespace) -> int:
     """``pegs solve``: a solution, or the proof that there is none (exit 1 when the time or the search's memory
     cap ended it first; the time limit counts from before the board is read)."""
     with command_context(args.time_limit, solver="pegs") as ctx:
-        board, start = load_board(args.board)
+        with named_kind(args.board, BOARD_FILE):
+            board, start = load_board(args.board)
         result = facade.pegs_solve(board, start, _goal(board, args.goal), ctx=ctx, ip=args.ip)
     if result.message:
         print(result.message, file=sys.stderr)
@@ -48,7 +53,8 @@ def hint(args: argparse.Namespace) -> int:
     """``pegs hint``: a jump that keeps the board solvable (exit 1 when no answer came in the time or within
     the search's memory cap)."""
     with command_context(args.time_limit, solver="pegs") as ctx:
-        board, start = load_board(args.board)
+        with named_kind(args.board, BOARD_FILE):
+            board, start = load_board(args.board)
         answer = facade.pegs_hint(board, start, _goal(board, args.goal), ctx=ctx)
     if args.json:
         print(json.dumps({"status": answer.status.value, "jump": answer.jump.as_list() if answer.jump else None,
@@ -63,7 +69,8 @@ def table(args: argparse.Namespace) -> int:
     vacancy, each solved (moves replayed) or proved impossible (exit 1 when a problem ran out of time: its
     own ``--per-problem`` or the command's ``--time-limit``, which counts from before the board is read)."""
     with command_context(args.time_limit, solver="pegs") as ctx:
-        board, _ = load_board(args.board)
+        with named_kind(args.board, BOARD_FILE):
+            board, _ = load_board(args.board)
         answers = facade.pegs_table(board, ctx, args.per_problem)
     if args.json:
         print(json.dumps({"problems": [a.to_json() for a in answers]}))
@@ -92,23 +99,30 @@ def learn(args: argparse.Namespace) -> int:
     return 0 if agrees else 1
 
 
+def _read_games(path: str) -> tuple[Board, list[list[int]]]:
+    """The board and games of a file of example games (UTF-8, a byte order mark allowed)."""
+    try:
+        raw = read_regular_bytes(path, MAX_FILE_BYTES * 64)
+    except FileNotFoundError:
+        raise GameError(f"no such file: {path}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise GameError(f"{path} is not UTF-8 text (byte {exc.start})") from None
+    return facade.pegs_parse_games(text, path=path)
+
+
 def _learn_and_verify(args: argparse.Namespace, ctx: facade.SolveContext) -> tuple[dict[str, object], bool]:
     """The games (read from the file, or played at random), the rule learned from them and its check: the
     answer's JSON object, and whether the learned rule agrees with the reference rule."""
     if args.games_file:
         if args.board is not None or args.games is not None or args.seed is not None:
             raise GameError(f"{args.games_file} brings its own board and games: no --board, --games or --seed")
-        try:
-            raw = read_regular_bytes(args.games_file, MAX_FILE_BYTES * 64)
-        except FileNotFoundError:
-            raise GameError(f"no such file: {args.games_file}") from None
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise GameError(f"{args.games_file} is not UTF-8 text (byte {exc.start})") from None
-        board, games = facade.pegs_parse_games(text, path=args.games_file)
+        with named_kind(args.games_file, "a file of peg solitaire games"):
+            board, games = _read_games(args.games_file)
     else:
-        board, start = load_board(args.board or "english")
+        with named_kind(args.board, BOARD_FILE):
+            board, start = load_board(args.board or "english")
         games = facade.pegs_random_games(board, start, games=args.games or LEARN_GAMES, seed=args.seed or 0, ctx=ctx)
     try:
         rule = facade.pegs_learn(board, games, ctx)

@@ -1,6 +1,7 @@
 """Board files: rows of ``#`` (alive) and ``.`` (dead), after optional ``key: value`` header lines.
 
 A file holds one board, or several separated by blank lines (a trajectory, for rule learning).
+Each header key appears once (a second ``steps:`` line is refused, naming both lines).
 Header keys used by the puzzle pack: ``title``, ``steps`` (1-5) and ``rule`` (default ``B3/S23``).
 
 >>> doc = parse_board_text("title: Blinker\\nsteps: 1\\n.....\\n..#..\\n..#..\\n..#..\\n.....\\n")
@@ -70,6 +71,7 @@ def parse_rows(rows: list[str]) -> Board:
 def parse_board_text(text: str, path: str = "<text>") -> BoardFile:
     """Parse a board file's text; errors are :class:`LevelFormatError` naming file, line, column."""
     header: dict[str, str] = {}
+    header_lines: dict[str, int] = {}  # the line of each header key
     boards: list[Board] = []
     rows: list[str] = []
     first_line = 0
@@ -95,7 +97,11 @@ def parse_board_text(text: str, path: str = "<text>") -> BoardFile:
         if not boards and not rows:
             m = _HEADER.fullmatch(line)
             if m:
-                header[m.group(1).lower()] = m.group(2).strip()
+                key = m.group(1).lower()
+                if key in header_lines:
+                    raise LevelFormatError(path, n, 1, f"a second '{key}:' line (the first is line "
+                                           f"{header_lines[key]}): give each header line once")
+                header[key], header_lines[key] = m.group(2).strip(), n
                 continue
         if not rows:
             first_line, width = n, len(line)

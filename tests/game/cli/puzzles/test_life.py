@@ -97,3 +97,14 @@ def test_missing_file_and_folder(capsys: pytest.CaptureFixture[str], tmp_path: P
     assert code == 2 and "is a folder" in err
     code, _, err = run(capsys, "life")
     assert code == 2
+
+
+@pytest.mark.parametrize("action", ["reverse", "hint", "step", "learn"])
+def test_a_second_steps_line_is_refused_naming_both_lines(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                          action: str) -> None:
+    board = tmp_path / "two_steps.txt"
+    board.write_text("title: Blinker\nsteps: 1\nsteps: 3\n.....\n..#..\n..#..\n..#..\n.....\n")
+    code, out, err = run(capsys, "life", action, str(board))
+    assert code == 2 and out == ""
+    assert err.strip() == (f"{board}:3:1: a second 'steps:' line (the first is line 2): "
+                           "give each header line once")

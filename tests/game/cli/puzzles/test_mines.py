@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 
 from ai import facade
+from ai.puzzles.mines import play
 from ai.puzzles.mines.policy import first_click
+from game.cli.context import Terminated
 from game.cli.main import main
 from game.core.puzzles.mines import FirstClick
 
@@ -183,3 +185,41 @@ def test_solve_says_when_every_cell_to_guess_is_flagged(tmp_path: Path, capsys: 
     assert main(["mines", "solve", str(board)]) == 0
     out = capsys.readouterr().out
     assert "next: none []" in out and "every cell left to guess is flagged (3)" in out
+
+
+def _stop_after(monkeypatch: pytest.MonkeyPatch, games: int, stop: BaseException) -> None:
+    """The assistant plays ``games`` games, then the next one is stopped by ``stop`` (as by Ctrl-C or SIGTERM)."""
+    real = play.play_game
+    played: list[int] = []
+
+    def play_then_stop(*args: Any, **kwargs: Any) -> play.GameRecord:
+        if len(played) == games:
+            raise stop
+        played.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(play, "play_game", play_then_stop)
+
+
+@pytest.mark.parametrize(("stop", "code", "word"), [(KeyboardInterrupt(), 130, "interrupted"),
+                                                    (Terminated(), 143, "terminated")])
+def test_a_stopped_bench_reports_the_games_finished(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str],
+                                                    stop: BaseException, code: int, word: str) -> None:
+    """Ctrl-C (or SIGTERM) after three games: the JSON of those three games, marked stopped, then exit 130."""
+    assert main(["mines", "bench", "--games", "3", "--seed", "7", "--json"]) == 0
+    three = json.loads(capsys.readouterr().out)
+    _stop_after(monkeypatch, 3, stop)
+    assert main(["mines", "bench", "--games", "10", "--seed", "7", "--json"]) == code
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == {**three, "stopped": word}
+    assert captured.err.splitlines() == [f"stopped early ({word}): 3 of 10 games played", word]
+
+
+def test_an_interrupted_bench_prints_its_line_of_the_games_finished(monkeypatch: pytest.MonkeyPatch,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    _stop_after(monkeypatch, 2, KeyboardInterrupt())
+    assert main(["mines", "bench", "--games", "10", "--seed", "7"]) == 130
+    captured = capsys.readouterr()
+    assert " out of 2 games (9x9, 10 mines, safe first click)" in captured.out
+    assert captured.err.splitlines() == ["stopped early (interrupted): 2 of 10 games played", "interrupted"]
