@@ -2,15 +2,15 @@
 
 :func:`verdict` checks a rule set exhaustively against the real rule (:mod:`ai.learning.verify`
 for neighbourhood models, :func:`ai.learning.positions_verify.verify_positions` for positions-only models)
-and caches the verdict by the rules' *content hash* (the model only: editing the ``verification``
-or ``meta`` fields of a file changes nothing, editing the model re-verifies).  The cache lives in
-memory and in ``user_data_dir()/rules_verdicts.json`` (written atomically under the storage lock).  It is a
-cache: it holds nothing the player made, so what it cannot read (a damaged file, an entry of another shape) is
-rebuilt silently, without a copy aside; it keeps at most :data:`MAX_VERDICTS` verdicts (the least recently
-stored go first), and no folder or file problem makes :func:`verdict` fail (the rules are verified again).  Each entry is sealed with an HMAC-SHA256 of (content hash,
-verdict) under the install's secret key (:func:`game.core.storage.install_secret`, a 0600 file in the data
-folder), so an entry copied from elsewhere or edited by hand is not believed: the rules are verified
-again.  Solvers claim optimal, infeasible or complete only with an exact verdict.
+and caches the verdict by the rules' *content hash* (the model only: editing the ``verification`` or ``meta``
+fields of a file changes nothing, editing the model re-verifies).  The cache lives in memory and in
+``user_data_dir()/rules_verdicts.json`` (written atomically under the storage lock).  It is a cache: it holds
+nothing the player made, so what it cannot read (a damaged file, an entry of another shape) is rebuilt silently,
+without a copy aside; it keeps at most :data:`MAX_VERDICTS` verdicts (the least recently stored go first), and no
+folder or file problem makes :func:`verdict` fail (the rules are verified again).  Each entry is sealed with an
+HMAC-SHA256 of (content hash, verdict) under the install's secret key (:func:`game.core.storage.install_secret`, a
+0600 file in the data folder), so an entry copied from elsewhere or edited by hand is not believed: the rules are
+verified again.  Solvers claim optimal, infeasible or complete only with an exact verdict.
 
 >>> from ai.learning.models import TreeModel
 >>> from ai.learning.rules import LearnedRules

@@ -27,8 +27,10 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--height", type=int_arg(0, MAX_HEIGHT), default=0,
                    help="window height in pixels (default: from the settings; at least 400)")
     p.add_argument("--analyse", action="store_true", help="start the analysis at once")
-    p.add_argument("--screenshot", default="", type=output_file_arg, help="save a PNG screenshot after --screenshot-frame frames")
-    p.add_argument("--screenshot-frame", type=int_arg(0, 10_000_000), default=None, help=f"frame at which --screenshot is taken (default {SCREENSHOT_FRAME})")
+    p.add_argument("--screenshot", default="", type=output_file_arg,
+                   help="save a PNG screenshot after --screenshot-frame frames")
+    p.add_argument("--screenshot-frame", type=int_arg(0, 10_000_000), default=None,
+                   help=f"frame at which --screenshot is taken (default {SCREENSHOT_FRAME})")
     p.add_argument("--force", action="store_true", help="let --screenshot replace an existing PNG")
     p.add_argument("--frames", type=int_arg(0, 10_000_000), default=0,
                    help="run this many frames with a fixed 60 fps clock, then exit (for scripts)")

@@ -329,7 +329,8 @@ class PuzzleRecord:
             raise ProgressFormatError("a puzzle record must be an object")
         start = data.get("start")
         return cls(_flag(data.get("solved", False), "solved"), _optional_count(data.get("best"), "best"),
-                   _text(data.get("hash", ""), "hash"), None if start is None else parse_cells(start, "a puzzle's start"))
+                   _text(data.get("hash", ""), "hash"),
+                   None if start is None else parse_cells(start, "a puzzle's start"))
 
 
 def parse_puzzles(data: Any) -> dict[str, PuzzleRecord]:

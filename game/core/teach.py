@@ -143,7 +143,8 @@ def _must(new: tuple[Offset, bool], old: tuple[Offset, bool], columns: tuple[int
         return f"must stop falling at {row_words(falling_row)} (frame {t}){as_is}"
     if kind == Change.TURN_BACK and later is not None:
         return f"must turn back before frame {later}{as_is}"
-    must = {Change.NO_FALL: f"must not drop at {column_words(there)}", Change.TURN_BACK: f"must turn back at {column_words(here)}",
+    must = {Change.NO_FALL: f"must not drop at {column_words(there)}",
+            Change.TURN_BACK: f"must turn back at {column_words(here)}",
             Change.CLIMB: f"must climb up at {column_words(here)}", Change.STOP: f"must stop at {column_words(here)}",
             Change.DROP: f"must drop down at {column_words(there)}",
             Change.NO_TURN: f"must keep going at {column_words(here)} instead of turning",

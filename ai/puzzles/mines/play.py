@@ -2,10 +2,10 @@
 
 Two rules for the first click (:data:`RULES`): ``"safe"``, the first click is never a mine (the traditional
 rule), and ``"opening"``, the first click and its neighbours are mine-free, so it opens an area (the modern
-rule).  A game starts with :func:`~ai.puzzles.mines.policy.first_click` for its rule, then
-repeats one *deduction step* (an :func:`~ai.puzzles.mines.analysis.analyze` call, checked against the board)
-and opens every proved-safe cell, or the best guess (:mod:`ai.puzzles.mines.lookahead`) when none is proved.  Game ``i`` of a bench
-with seed ``S`` uses the board seed :func:`game_seed` ``(S, i)``, so any game can be replayed alone.
+rule).  A game starts with :func:`~ai.puzzles.mines.policy.first_click` for its rule, then repeats one *deduction
+step* (an :func:`~ai.puzzles.mines.analysis.analyze` call, checked against the board) and opens every proved-safe
+cell, or the best guess (:mod:`ai.puzzles.mines.lookahead`) when none is proved.  Game ``i`` of a bench with seed
+``S`` uses the board seed :func:`game_seed` ``(S, i)``, so any game can be replayed alone.
 
 >>> record = play_game(9, 9, 10, seed=1)
 >>> record.won in (True, False), record.steps == len(record.step_seconds)
@@ -246,4 +246,5 @@ def bench(width: int, height: int, mines: int, *, games: int, seed: int, workers
     return tally.summary(rules, stopped)
 
 
-__all__ = ["BenchTally", "GameRecord", "MAX_WORKERS", "RULES", "wilson", "bench", "game_seed", "iter_games", "play_game", "play_games"]
+__all__ = ["BenchTally", "GameRecord", "MAX_WORKERS", "RULES", "wilson", "bench", "game_seed", "iter_games", "play_game",
+           "play_games"]

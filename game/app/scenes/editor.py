@@ -9,11 +9,12 @@ analysis.  Its parts: :mod:`~game.app.scenes.editor_input` (the keys and the mou
 looks, with its palette and side panel modules); :mod:`game.app.scenes.dialogs` asks the questions.
 
 Keys: 1-4 pick the tool (wall, erase, lemming, target); click paints (drag paints a stroke,
-one undo step); right click erases; Z/Y undo/redo; arrows resize at the bottom and right edges
-(Up/Down remove/add a row, Left/Right a column), Ctrl+arrows at the top and left edges (a line
-holding a lemming or a target is never removed; one holding walls asks first); +/- frames N; [ / ] budget B; G grid; Space or P play-test; A analyse (again:
-cancel); T tighten; V show an optimal solution (, and . show the others); I level info (title, author, description,
-hint); Ctrl+S save (a new level asks for its title first); Ctrl+Shift+S save a copy; Ctrl+O open; N new; Esc exit.
+one undo step); right click erases; Z/Y undo/redo; arrows resize at the bottom and right edges (Up/Down remove/add
+a row, Left/Right a column), Ctrl+arrows at the top and left edges (a line holding a lemming or a target is never
+removed; one holding walls asks first); +/- frames N; [ / ] budget B; G grid; Space or P play-test; A analyse
+(again: cancel); T tighten; V show an optimal solution (, and . show the others); I level info (title, author,
+description, hint); Ctrl+S save (a new level asks for its title first); Ctrl+Shift+S save a copy; Ctrl+O open; N
+new; Esc exit.
 
 An analysis is about one exact level (its fingerprint: map, lemmings, targets, N, B, physics): after
 any change it is shown greyed as stale, and V and T never act on it.  Saving a level known to have no
@@ -198,7 +199,8 @@ class EditorScene(Scene):
                     self._resized()
             self.app.push(ConfirmPrompt(
                 self.app, f"Remove the {edge.line}?",
-                f"It holds {walls} wall{'s' if walls != 1 else ''}, which will be deleted ({display_key('Z')} undoes it).",
+                f"It holds {walls} wall{'s' if walls != 1 else ''}, which will be deleted "
+                f"({display_key('Z')} undoes it).",
                 [("Enter", "remove", remove), ("Esc", "keep it", None)]))
             return
         if self.model.shrink(edge):
@@ -348,7 +350,8 @@ class EditorScene(Scene):
 
     # ================================================================ palette
     def buttons(self, size: tuple[int, int]) -> list[Button]:
-        """The palette's buttons for a window of ``size`` (see :func:`game.app.scenes.editor_palette.palette_buttons`)."""
+        """The palette's buttons for a window of ``size``
+        (see :func:`game.app.scenes.editor_palette.palette_buttons`)."""
         return palette_buttons(self, size)
 
     # ================================================================ update / draw

@@ -1,11 +1,12 @@
 """The "What the AI has learned" screen, and the hook that lets the AI watch every release.
 
-The composition root (:mod:`game.app.compose`) registers the menu entry (:data:`MENU_LABEL`) and the
-play-scene extension :func:`observe_releases`: each time the player releases the lemmings on bricks of their
-own (not an AI solution applied as it was), the run (map, bricks, frames) is stored in the data folder (:func:`ai.facade.record_run`).  The screen learns
-rules from every stored run in the job runner's child process (:func:`ai.facade.knowledge`), then shows
-how many runs it has seen, what it knows (:func:`summary_lines`: the situations the runs showed, the rules
-checked against the game, what it cannot be sure of yet), and each learned rule as a sentence
+The composition root (:mod:`game.app.compose`) registers the menu entry (:data:`MENU_LABEL`) and the play-scene
+extension :func:`observe_releases`: each time the player releases the lemmings on bricks of their own (not an AI
+solution applied as it was), the run (map, bricks, frames) is stored in the data folder
+(:func:`ai.facade.record_run`).  The screen learns rules from every stored run in the job runner's child process
+(:func:`ai.facade.knowledge`), then shows how many runs it has seen, what it knows (:func:`summary_lines`: the
+situations the runs showed, the rules checked against the game, what it cannot be sure of yet), and each learned
+rule as a sentence
 (:mod:`game.core.rule_words`) beside two 3x3 pictures: the neighbourhood with the lemming, and where the
 lemming is one frame later.  While it learns, the screen shows the step the learning job last reported.
 Once exact, the assistant can offer the learned solver with these rules (:func:`ai.facade.offered_solvers`).
@@ -183,7 +184,8 @@ class LearnedScene(Scene):
         hud.hint_bar(surface, [("Esc", "back")] + ([("Left/Right", "more rules")] if self._pages() > 1 else []))
         size = 26 if w >= 1000 else 20  # on a narrow window each line wraps (never cut)
         box = pygame.Rect(20, hud.TOP_BAR + 12, w - 40, 0)
-        rows = [(part, color) for line, color in self._summary() for part in hud.wrap_text(line, size, box.width - 32, 3)]
+        rows = [(part, color) for line, color in self._summary()
+                for part in hud.wrap_text(line, size, box.width - 32, 3)]
         pitch = size + 6
         box.height = 20 + pitch * len(rows)
         hud.panel(surface, box)
@@ -203,7 +205,8 @@ class LearnedScene(Scene):
         if k is None:
             dots = "." * (1 + int(self.anim * 3) % 3)
             seconds = f" ({int(self._job.elapsed)} s)" if self._job.elapsed >= 1 else ""
-            return [(f"Learning from your runs{dots}", hud.WHITE), (f"{self.progress or 'Reading your runs'}{seconds}", hud.MUTED)]
+            return [(f"Learning from your runs{dots}", hud.WHITE),
+                    (f"{self.progress or 'Reading your runs'}{seconds}", hud.MUTED)]
         if k.runs == 0:
             return [("No runs yet: every time you release the lemmings, the AI watches and learns.", hud.WHITE)]
         return summary_lines(k)

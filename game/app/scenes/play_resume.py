@@ -1,11 +1,11 @@
 """The bricks the player left on a level, kept across visits and relaunches.
 
 The store is the app's :class:`~game.core.resume.ResumeStore` (``app.resume``): a level opens with the
-bricks left on it, every edit is remembered, and the store is saved at most once a second while the
-player edits, and on leaving (the app also saves it when the window closes).  Once the AI shows a solution
-of the level, its wins are AI-helped, whatever bricks are on the board, on this visit or a later one, until
-a win with bricks the player placed (:attr:`LevelResume.assisted`, kept with the board until that win).  Levels without a progress key
-(a play-test, a replay) keep nothing across visits.
+bricks left on it, every edit is remembered, and the store is saved at most once a second while the player edits,
+and on leaving (the app also saves it when the window closes).  Once the AI shows a solution of the level, its wins
+are AI-helped, whatever bricks are on the board, on this visit or a later one, until a win with bricks the player
+placed (:attr:`LevelResume.assisted`, kept with the board until that win).  Levels without a progress key (a
+play-test, a replay) keep nothing across visits.
 """
 
 from __future__ import annotations

@@ -104,7 +104,8 @@ def solve(args: argparse.Namespace) -> int:
         print(json.dumps(out))
     else:
         print(f"safe: {out['safe']}\nmined: {out['mined']}\nnext: {moves.kind.value} {list(moves.cells)} "
-              f"(risk {float(moves.risk):.3f}" + ("" if moves.win is None else f", best chance to win {float(moves.win):.3f}")
+              f"(risk {float(moves.risk):.3f}"
+              + ("" if moves.win is None else f", best chance to win {float(moves.win):.3f}")
               + ")" + _flags_note(view, analysis, moves))
     return 0
 
