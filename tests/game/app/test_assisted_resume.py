@@ -41,9 +41,7 @@ def play_to_end(app: App, scene: PlayScene) -> None:
 
 
 def test_an_ai_solution_left_on_the_board_is_still_ai_help_on_the_next_visit_and_after_a_relaunch(app: App) -> None:
-    app.push(MenuScene(app))
-    app.push(LevelSelectScene(app))
-    scene = open_from_select(app)
+    scene = open_from_menu(app)
     press(app, pygame.K_s)  # the assistant's solve, then Enter puts its bricks on the board
     assistant = assistant_of(scene)
     run_until(app, lambda: not assistant.busy and assistant.shown is not None, "the assistant's solve")
@@ -67,9 +65,7 @@ def test_an_ai_solution_left_on_the_board_is_still_ai_help_on_the_next_visit_and
 
     relaunched = build_app(size=(1280, 800), clock=FixedClock())  # a relaunch, the level opened again
     pygame.event.clear()
-    relaunched.push(MenuScene(relaunched))
-    relaunched.push(LevelSelectScene(relaunched))
-    resumed = open_from_select(relaunched)
+    resumed = open_from_menu(relaunched)
     assert resumed.bricks == shown and resumed.assisted
     press(relaunched, pygame.K_BACKSPACE)  # the player clears the board and places bricks: the win with the
     for cell in shown:  # AI's bricks left them AI-helped, as when the solution was applied in this visit
@@ -78,6 +74,13 @@ def test_an_ai_solution_left_on_the_board_is_still_ai_help_on_the_next_visit_and
     assert any(text.startswith("solved with AI help") for text, _ in won_lines(resumed))
     assert ProgressStore.load(default_progress_path()).records[ORIGINAL_KEY].own_best is None
     assert not relaunched.resume.assisted_for(ORIGINAL_KEY, resumed.level.puzzle_hash)  # spent by that win
+
+
+def open_from_menu(app: App) -> PlayScene:
+    """The title menu, the level select over it, and the level it focuses opened."""
+    app.push(MenuScene(app))
+    app.push(LevelSelectScene(app))
+    return open_from_select(app)
 
 
 def show_solution(app: App, scene: PlayScene) -> tuple[tuple[int, int], ...]:
@@ -99,9 +102,7 @@ def place_by_hand(app: App, scene: PlayScene, bricks: tuple[tuple[int, int], ...
 
 
 def test_a_solution_applied_then_cleared_before_leaving_still_makes_the_next_win_ai_help(app: App) -> None:
-    app.push(MenuScene(app))
-    app.push(LevelSelectScene(app))
-    scene = open_from_select(app)
+    scene = open_from_menu(app)
     shown = show_solution(app, scene)
     press(app, pygame.K_RETURN)
     press(app, pygame.K_BACKSPACE)  # nothing of the AI's answer is left on the board
@@ -124,9 +125,7 @@ def test_a_solution_applied_then_cleared_before_leaving_still_makes_the_next_win
 
 
 def test_a_solution_only_shown_then_copied_by_hand_in_the_same_visit_is_ai_help(app: App) -> None:
-    app.push(MenuScene(app))
-    app.push(LevelSelectScene(app))
-    scene = open_from_select(app)
+    scene = open_from_menu(app)
     shown = show_solution(app, scene)
     press(app, pygame.K_ESCAPE)  # hidden again, never applied
     assert assistant_of(scene).shown is None
@@ -138,9 +137,7 @@ def test_a_solution_only_shown_then_copied_by_hand_in_the_same_visit_is_ai_help(
 
 
 def test_a_solution_applied_cleared_and_placed_by_hand_in_the_same_visit_is_ai_help(app: App) -> None:
-    app.push(MenuScene(app))
-    app.push(LevelSelectScene(app))
-    scene = open_from_select(app)
+    scene = open_from_menu(app)
     shown = show_solution(app, scene)
     press(app, pygame.K_RETURN)
     place_by_hand(app, scene, shown)
