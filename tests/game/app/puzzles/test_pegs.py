@@ -15,7 +15,7 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 import game.app.puzzles.pegs as pegs_module  # noqa: E402
-from game.core.puzzles.pegs import Jump, Refusal  # noqa: E402
+from game.core.puzzles.pegs import Board, Jump, Refusal  # noqa: E402
 from game.core.puzzles.pegs_boards import parse_board  # noqa: E402
 from game.core.puzzles.pegs_openings import CLASS_EXPLANATION, CLASS_SHORT, FRENCH_GOAL, FRENCH_HOLE  # noqa: E402
 from game.app import hud  # noqa: E402
@@ -311,12 +311,9 @@ def test_hint_in_a_child_process(scene: PegsScene) -> None:
 
 
 def test_a_board_of_ones_own_without_centre(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    app = build_app(size=(1280, 800), clock=FixedClock(), sound=False)
     board, start = parse_board("oo.o")
-    pegs = PegsScene(app, extra=("line.txt", board, start))
-    app.push(pegs)
+    pegs = _open_sized(tmp_path, monkeypatch, (1280, 800), extra=("line.txt", board, start))
+    app = pegs.app
     assert pegs.board_names[0] == "line.txt" and pegs.goal is None
     _click(pegs, (0, 0))
     _click(pegs, (0, 2))
@@ -330,13 +327,9 @@ def test_a_board_of_ones_own_without_centre(tmp_path: Path, monkeypatch: pytest.
 
 def test_a_board_of_ones_own_named_as_a_shipped_opening_is_kept(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    app = build_app(size=(1280, 800), clock=FixedClock(), sound=False)
     board, start = parse_board("oo.o")
-    pegs = PegsScene(app, extra=("english", board, start))
-    app.push(pegs)
-    app.run_frames(1)
+    pegs = _open_sized(tmp_path, monkeypatch, (1280, 800), extra=("english", board, start))
+    app = pegs.app
     assert pegs.board_names == ["english (yours)", "english", "french", "french-centre"]
     assert pegs.board is board and pegs.opening.title == "english (yours)"
     for _ in range(3):
@@ -444,12 +437,13 @@ LOSING_WALK = [((1, 3), (3, 3)), ((2, 1), (2, 3)), ((2, 4), (2, 2)), ((2, 6), (2
 
 
 def _open_sized(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int],
-                board: str = "english") -> PegsScene:
-    """The screen on ``board`` in a window of ``size``, with its own data and config folders."""
+                board: str = "english", extra: tuple[str, Board, int] | None = None) -> PegsScene:
+    """The screen on ``board`` (or the player's own ``extra``) in a window of ``size``, with its own data and
+    config folders."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     app = build_app(size=size, clock=FixedClock(), sound=False)
-    scene = PegsScene(app, board)
+    scene = PegsScene(app, board, extra=extra)
     app.push(scene)
     app.run_frames(1)
     return scene
