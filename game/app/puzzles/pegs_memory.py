@@ -25,7 +25,7 @@ Two facts carry over from one position to others:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from game.core.puzzles.pegs import Board, Jump
 
@@ -75,32 +75,33 @@ class PegsMemory:
     def lost_since(self, position: int, history: Sequence[Jump]) -> tuple[str, int] | None:
         """Why ``position`` is lost and how many jumps ago a position proved lost was met (``history``: the
         jumps played to reach ``position``, oldest first), or ``None`` when no such proof is kept."""
-        for ago in range(len(history) + 1):
-            if position in self.lost:
-                return self.lost[position], ago
-            if ago < len(history):
-                position = self.board.undo(position, history[len(history) - 1 - ago])
+        for ago, before in enumerate(self._back(position, history)):
+            if before in self.lost:
+                return self.lost[before], ago
         return None
 
     def open_positions(self, position: int, history: Sequence[Jump]) -> list[int]:
         """The positions of the game that reached ``position`` by ``history`` (oldest first) before the first
         one proved lost: where a position that can still finish may be (empty when the first is lost)."""
-        positions = [position]
-        for jump in reversed(history):
-            positions.append(self.board.undo(positions[-1], jump))
-        positions.reverse()
+        positions = list(self._back(position, history))[::-1]
         lost = next((i for i, p in enumerate(positions) if p in self.lost), len(positions))
         return positions[:lost]
 
     def finish_back(self, position: int, history: Sequence[Jump]) -> int | None:
         """The fewest jumps to take back from ``position`` (reached by ``history``, oldest first) to a
         position a solution is known from, or ``None`` when none of them is known to finish."""
-        for back in range(len(history) + 1):
-            if position in self.next_jump or self.board.is_goal(position, self.goal):
+        for back, before in enumerate(self._back(position, history)):
+            if before in self.next_jump or self.board.is_goal(before, self.goal):
                 return back
-            if back < len(history):
-                position = self.board.undo(position, history[len(history) - 1 - back])
         return None
+
+    def _back(self, position: int, history: Sequence[Jump]) -> Iterator[int]:
+        """``position``, then each position before it in the game that reached it by ``history`` (newest
+        first: the jumps taken back one by one)."""
+        yield position
+        for jump in reversed(history):
+            position = self.board.undo(position, jump)
+            yield position
 
 
 __all__ = ["PegsMemory"]
