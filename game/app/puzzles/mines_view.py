@@ -19,7 +19,7 @@ import pygame
 
 from game.app import hud
 from game.app.input import display_key
-from game.app.palette import COLOURBLIND_PAIR, STANDARD_PAIR
+from game.app.palette import COLOURBLIND_PAIR, STANDARD_PAIR, MarkPair
 from game.core.level import cell_words
 from game.core.settings import Palette
 from game.core.puzzles.mines import MinesBoard, MinesStatus, MinesView, Pos
@@ -54,28 +54,44 @@ SHADE_TEMPLATE = "{likelier}: likelier a mine (the cursor's cell in %). {marks} 
 class Marks:
     """How the assistant marks proved cells and shades likely mines, and the legend's words for them."""
 
-    safe: tuple[int, int, int]  #: the border of a proved-safe cell
-    mine: tuple[int, int, int]  #: the border of a proved mine
-    cross: bool  #: shapes too: a cross over a proved mine, a burst round the mine that went off
+    pair: MarkPair  #: the palette's colours of a proved-safe cell and a proved mine, and whether shapes mark them
     likely: tuple[int, int, int]  #: the shade of a cell at 100% mine chance
-    words: str  #: what the legend says of the proved cells
     likelier: str  #: what the legend says of the shades
+
+    @property
+    def safe(self) -> tuple[int, int, int]:
+        """The border of a proved-safe cell."""
+        return self.pair.good
+
+    @property
+    def mine(self) -> tuple[int, int, int]:
+        """The border of a proved mine."""
+        return self.pair.bad
+
+    @property
+    def cross(self) -> bool:
+        """Shapes too: a cross over a proved mine, a burst round the mine that went off."""
+        return self.pair.shapes
+
+    @property
+    def words(self) -> str:
+        """What the legend says of the proved cells, naming the palette's colours (and the cross)."""
+        cross = " with a cross" if self.cross else ""
+        return f"{self.pair.good_word.capitalize()}: safe. {self.pair.bad_word.capitalize()}{cross}: mine."
 
 
 #: Green and red marks (settings: palette standard).
-STANDARD_MARKS = Marks(STANDARD_PAIR.good, STANDARD_PAIR.bad, STANDARD_PAIR.shapes, LIKELY_MINE,
-                       "Green: safe. Red: mine.", "Redder")
+STANDARD_MARKS = Marks(STANDARD_PAIR, LIKELY_MINE, "Redder")
 #: Okabe-Ito sky blue and vermillion, a cross on proved mines and a burst round the mine that went off: told apart
 #: without red and green (settings: palette).
-COLOURBLIND_MARKS = Marks(COLOURBLIND_PAIR.good, COLOURBLIND_PAIR.bad, COLOURBLIND_PAIR.shapes, COLOURBLIND_PAIR.bad,
-                          "Blue: safe. Orange with a cross: mine.", "More orange")
+COLOURBLIND_MARKS = Marks(COLOURBLIND_PAIR, COLOURBLIND_PAIR.bad, "More orange")
 
 
 def marks(palette: Palette) -> Marks:
     """The marks of the player's ``palette``.
 
-    >>> marks(Palette.COLOURBLIND).words
-    'Blue: safe. Orange with a cross: mine.'
+    >>> marks(Palette.COLOURBLIND).words, marks(Palette.STANDARD).words
+    ('Blue: safe. Orange with a cross: mine.', 'Green: safe. Red: mine.')
     """
     return COLOURBLIND_MARKS if palette == Palette.COLOURBLIND else STANDARD_MARKS
 
