@@ -131,13 +131,16 @@ class EndlessRecord:
         """The record keeping ``levels`` (step, level, score) as those made ahead: the ones for the next
         :data:`MAX_AHEAD` steps (one too large is not kept)."""
         kept = (KeptLevel(self.seed, step, level, score) for step, level, score in sorted(levels, key=lambda x: x[0])
-                if self.step < step <= self.step + MAX_AHEAD)
+                if self._ahead(step))
         return replace(self, ahead=tuple(level for level in kept if level.fits()))
 
     def kept_ahead(self) -> tuple[KeptLevel, ...]:
         """The levels kept ahead that were made for this record's seed and its next steps."""
-        return tuple(kept for kept in self.ahead
-                     if kept.seed == self.seed and self.step < kept.step <= self.step + MAX_AHEAD)
+        return tuple(kept for kept in self.ahead if kept.seed == self.seed and self._ahead(kept.step))
+
+    def _ahead(self, step: int) -> bool:
+        """``step`` is one of the next :data:`MAX_AHEAD` steps of the ladder."""
+        return self.step < step <= self.step + MAX_AHEAD
 
     def kept_level(self) -> KeptLevel | None:
         """The kept level when it was made for this record's seed and step, else ``None``."""
