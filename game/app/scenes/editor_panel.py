@@ -79,14 +79,7 @@ class SidePanel:
 
     def last_scroll(self, size: tuple[int, int]) -> int:
         """The furthest the panel scrolls: the first line from which the rest fits (0 when everything fits)."""
-        rect, lines = self.side_panel(size)
-        room = rect.height - 24
-        if sum(line_advance(z) for _, z, _ in lines) <= room:
-            return 0  # everything fits (the lines got fewer since the panel was scrolled): from the top
-        last_start = len(lines)
-        while last_start > 0 and sum(line_advance(z) for _, z, _ in lines[last_start - 1:]) <= room - 18:
-            last_start -= 1
-        return last_start
+        return _last_start(*self.side_panel(size))
 
     def first_shown(self, size: tuple[int, int]) -> int:
         """The first line the panel shows: the scene's ``panel_scroll``, within :meth:`last_scroll`."""
@@ -94,9 +87,12 @@ class SidePanel:
 
     def visible_side_lines(self, size: tuple[int, int]) -> tuple[list[Line], bool, bool]:
         """The panel's lines shown from the scene's ``panel_scroll`` on: (lines, more above, more below)."""
-        rect, lines = self.side_panel(size)
+        return self._visible(*self.side_panel(size))
+
+    def _visible(self, rect: pygame.Rect, lines: list[Line]) -> tuple[list[Line], bool, bool]:
+        """:meth:`visible_side_lines` of the panel ``rect`` holding ``lines``."""
         room = rect.height - 24
-        first = self.first_shown(size)
+        first = max(0, min(self.scene.panel_scroll, _last_start(rect, lines)))
         shown: list[Line] = []
         used = 0
         for line in lines[first:]:
@@ -113,8 +109,8 @@ class SidePanel:
         if right == 0 and self.scene.analysis is None and not self.scene.analysing and not self.scene.analysis_error \
                 and self.scene.model.valid:
             return  # narrow window: the overlay only when there is something to say
-        rect, _ = self.side_panel((w, h))
-        shown, above, below = self.visible_side_lines((w, h))
+        rect, lines = self.side_panel((w, h))
+        shown, above, below = self._visible(rect, lines)
         hud.panel(surface, rect, alpha=215)
         y = rect.top + 12
         if above:
@@ -256,6 +252,18 @@ class SidePanel:
         else:
             out.append(("V: show a solution" + (" (then , and . the others)" if several else ""), 21, hud.MUTED))
         return out
+
+
+def _last_start(rect: pygame.Rect, lines: list[Line]) -> int:
+    """The first of ``lines`` from which the rest fits in the panel ``rect`` under a "more above" note (0 when
+    every line fits)."""
+    room = rect.height - 24
+    if sum(line_advance(z) for _, z, _ in lines) <= room:
+        return 0  # everything fits (the lines got fewer since the panel was scrolled): from the top
+    last_start = len(lines)
+    while last_start > 0 and sum(line_advance(z) for _, z, _ in lines[last_start - 1:]) <= room - 18:
+        last_start -= 1
+    return last_start
 
 
 __all__ = ["ANALYSIS_LINES", "Line", "PanelHost", "RATING_SIZE", "STALE", "SidePanel", "line_advance"]
