@@ -17,6 +17,7 @@ pattern whose ``k``-th generation on the torus is the target.
 from __future__ import annotations
 
 import hashlib
+from functools import cached_property
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -94,9 +95,10 @@ class LifePuzzle:
         """The key of this puzzle in the progress file: ``life/<file name>`` (``life/<title>`` without a file)."""
         return f"life/{Path(self.path).name if self.path and self.path != '<text>' else self.title}"
 
-    @property
+    @cached_property
     def empty_wrong(self) -> int:
-        """Cells wrong with no live cell at the start (a start that does no better is no attempt yet).
+        """Cells wrong with no live cell at the start (a start that does no better is no attempt yet; worked out
+        once: the screen reads it every frame).
 
         >>> LifePuzzle.from_text("steps: 1\\n....\\n.##.\\n.##.\\n....\\n").empty_wrong
         4
