@@ -55,9 +55,10 @@ def newer_version(data: dict[str, Any], ours: int) -> list[UnreadEntry]:
     """The file's ``version`` as an unread entry when this game does not write it: a newer version's number,
     or anything but a whole number; none when it is missing, this game's or older."""
     version = data.get("version", ours)
-    if isinstance(version, int) and not isinstance(version, bool) and version <= ours:
+    whole = isinstance(version, int) and not isinstance(version, bool)
+    if whole and version <= ours:
         return []
-    if isinstance(version, int) and not isinstance(version, bool):
+    if whole:
         return [unread_entry(f"version {version}, newer than this game's {ours}", version)]
     return [unread_entry(f"version {json.dumps(version)[:20]}, not one this game writes", version)]
 
