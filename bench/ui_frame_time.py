@@ -86,7 +86,7 @@ def measure(level: Level, frames: int, *, speed_presses: int, preview: bool, rel
         pass
     scene.preview = preview
     for _ in range(speed_presses):
-        scene.change_speed(1)
+        scene.playback.change_speed(1)
     if hint:
         scene.say(LONG_HINT, seconds=1e9)
     return _timed(app, scene, level, frames, release=release, replay=True, pause=pause, scrub=scrub)
